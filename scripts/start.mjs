@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// `npm start`: build the app if its sources changed since the last build, then start the reference
+// server with the embedded store. Same environment variables as the server (see README).
+import { spawnSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 20 || (major === 20 && minor < 19)) {
+  console.error(`onkure needs Node.js 20.19 or newer (this is ${process.versions.node}).`);
+  process.exit(1);
+}
+
+const root = new URL('..', import.meta.url).pathname;
+const outDir = join(root, 'dist', 'client');
+const stampFile = join(outDir, '.build-stamp.json');
+const inputs = ['src', 'index.html', 'vite.config.ts', 'package-lock.json', 'scripts/build-target.ts'];
+const buildEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => k === 'ONKURE_TARGET' || k.startsWith('VITE_')).sort());
+
+function newestMtime(path) {
+  const full = join(root, path);
+  if (!existsSync(full)) return 0;
+  const stat = statSync(full);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(full).reduce((max, name) => Math.max(max, newestMtime(join(path, name))), stat.mtimeMs);
+}
+
+function buildIsCurrent() {
+  if (!existsSync(stampFile) || !existsSync(join(outDir, 'index.html'))) return false;
+  const stamp = JSON.parse(readFileSync(stampFile, 'utf8'));
+  return JSON.stringify(stamp.env) === JSON.stringify(buildEnv) && inputs.every((p) => newestMtime(p) <= stamp.builtAt);
+}
+
+if (!buildIsCurrent()) {
+  console.log('onkure: building the app…');
+  const startedAt = Date.now();
+  const build = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+  writeFileSync(stampFile, JSON.stringify({ builtAt: startedAt, env: buildEnv }));
+}
+
+const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], { cwd: root, stdio: 'inherit' });
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,121 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { Server as SocketIOServer } from 'socket.io';
+import { CatalogueRepository } from './catalogue/catalogue.repository';
+import type { ServerConfig } from './config';
+import { ERROR_INFO, replyError } from './http/reply';
+import { contentsRoutes } from './routes/contents.routes';
+import { imageRoutes, imageUrl } from './routes/images.routes';
+import { seedCatalogue } from './seed/seed';
+import { migrate } from './store/migrate';
+import { openPgliteStore, type SqlExecutor, type Store } from './store/store';
+
+export interface OnkureServer {
+  readonly app: FastifyInstance;
+  readonly io: SocketIOServer;
+  /** Resolves once migrations and the seed are done (then /healthz answers 200). */
+  readonly ready: Promise<void>;
+  readonly store: () => Store;
+  close(): Promise<void>;
+}
+
+export interface ServerOptions {
+  readonly now?: () => Date;
+  readonly logger?: boolean;
+}
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * Builds the reference station server: Fastify with the API under `config.apiPrefix`, socket.io at
+ * /socket.io on the same port, the built app as static files, and /healthz. Storage opens,
+ * migrates and seeds in the background; until then the API answers 503 and /healthz 503.
+ */
+export function createOnkureServer(config: ServerConfig, options: ServerOptions = {}): OnkureServer {
+  const now = options.now ?? (() => new Date());
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    bodyLimit: MAX_BODY_BYTES,
+    trustProxy: false,
+  });
+  const io = new SocketIOServer(app.server, { path: '/socket.io', serveClient: false, cors: { origin: false } });
+
+  let store: Store | null = null;
+  let readyError: unknown = null;
+  const ready = (async () => {
+    store = await openPgliteStore(config.dataDir);
+    await migrate(store);
+    await seedCatalogue(store, now());
+  })().catch((error: unknown) => {
+    readyError = error;
+    app.log.error({ err: error }, 'storage failed to start');
+    throw error;
+  });
+  ready.catch(() => undefined);
+
+  app.get('/healthz', async (_request, reply) => {
+    if (readyError) return reply.code(503).send({ status: 'failed' });
+    if (!store) return reply.code(503).send({ status: 'starting' });
+    return { status: 'ok' };
+  });
+
+  app.setErrorHandler((error: { statusCode?: number; code?: string }, request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status === 413) return replyError(reply, 413);
+    if (status === 415) return replyError(reply, 415);
+    if (status >= 400 && status < 500) return replyError(reply, 400);
+    request.log.error({ err: error }, 'unhandled error');
+    return replyError(reply, 500, ERROR_INFO[500]);
+  });
+
+  void app.register(
+    async (api) => {
+      api.addHook('onRequest', async (request, reply) => {
+        if (!store) return replyError(reply, 500, 'サーバーを起動しています。しばらくしてからもう一度お試しください。', 503);
+        if (config.authorization && request.headers.authorization !== config.authorization) return replyError(reply, 401, ERROR_INFO[403], 403);
+        return undefined;
+      });
+      // The store opens in the background; the onRequest hook above guarantees it is open here.
+      const db: SqlExecutor = { query: (sql, params) => store!.query(sql, params) };
+      const catalogue = new CatalogueRepository(db, imageUrl(config.apiPrefix));
+      await contentsRoutes(api, { catalogue, now });
+      await imageRoutes(api, { catalogue });
+      api.setNotFoundHandler((_request, reply) => replyError(reply, 404));
+    },
+    { prefix: config.apiPrefix },
+  );
+
+  const indexHtml = config.staticDir ? join(config.staticDir, 'index.html') : null;
+  if (config.staticDir && indexHtml && existsSync(indexHtml)) {
+    void app.register(fastifyStatic, {
+      root: config.staticDir,
+      wildcard: false,
+      setHeaders: (res, path) => {
+        if (path.includes('/assets/')) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      },
+    });
+    app.setNotFoundHandler((request, reply) => {
+      // Client-side routes: every other GET gets the app shell; the router decides what to show.
+      if (request.method === 'GET' && !request.url.startsWith(`${config.apiPrefix}/`)) return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+      return replyError(reply, 404);
+    });
+  }
+
+  return {
+    app,
+    io,
+    ready,
+    store: () => {
+      if (!store) throw new Error('store is not open yet');
+      return store;
+    },
+    async close() {
+      io.close();
+      await app.close();
+      await ready.catch(() => undefined);
+      if (store) await store.close();
+    },
+  };
+}

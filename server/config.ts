@@ -1,0 +1,46 @@
+import { resolve } from 'node:path';
+import { DEFAULT_API_PREFIX } from '../src/contract';
+import { parseBuildTarget, type BuildTarget } from '../src/domain';
+
+/** Everything the reference server is configured with; see the README's configuration table. */
+export interface ServerConfig {
+  readonly port: number;
+  readonly host: string;
+  /** Folder of the embedded store; null keeps everything in memory (tests). */
+  readonly dataDir: string | null;
+  readonly apiPrefix: string;
+  readonly target: BuildTarget;
+  readonly production: boolean;
+  /** Authorization header value every API call must carry; '' turns the check off. */
+  readonly authorization: string;
+  /** Folder with the built app (index.html); null or missing means API only. */
+  readonly staticDir: string | null;
+  readonly logLevel: string;
+}
+
+export class ServerConfigError extends Error {
+  override readonly name = 'ServerConfigError';
+}
+
+/** Reads and checks the environment; throws ServerConfigError with a clear message on a bad value. */
+export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServerConfig {
+  const target = parseBuildTarget(env.ONKURE_TARGET);
+  if (!target.ok) throw new ServerConfigError(target.message);
+  const port = env.PORT === undefined || env.PORT === '' ? 8080 : Number(env.PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ServerConfigError(`PORT must be an integer 0-65535 (got "${env.PORT}").`);
+  let apiPrefix = env.API_PREFIX ?? DEFAULT_API_PREFIX;
+  if (!apiPrefix.startsWith('/')) apiPrefix = `/${apiPrefix}`;
+  apiPrefix = apiPrefix.replace(/\/+$/, '');
+  if (apiPrefix === '' || apiPrefix === '/socket.io' || apiPrefix === '/healthz') throw new ServerConfigError(`API_PREFIX must be a path such as /api (got "${env.API_PREFIX}").`);
+  return {
+    port,
+    host: env.HOST || '127.0.0.1',
+    dataDir: env.DATA_DIR === ':memory:' ? null : resolve(cwd, env.DATA_DIR || '.data'),
+    apiPrefix,
+    target: target.target,
+    production: env.NODE_ENV === 'production',
+    authorization: env.API_AUTHORIZATION ?? '',
+    staticDir: env.STATIC_DIR === '' ? null : resolve(cwd, env.STATIC_DIR || 'dist/client'),
+    logLevel: env.LOG_LEVEL || 'warn',
+  };
+}

@@ -1,0 +1,32 @@
+import { createOnkureServer } from './app';
+import { readServerConfig, ServerConfigError } from './config';
+
+/** Starts the reference server from the environment (see README). */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = readServerConfig();
+  } catch (error) {
+    if (error instanceof ServerConfigError) {
+      console.error(`onkure: server start stopped. ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const server = createOnkureServer(config);
+  const address = await server.app.listen({ port: config.port, host: config.host });
+  await server.ready;
+  const shown = address.replace('127.0.0.1', 'localhost').replace('[::1]', 'localhost');
+  console.log(`onkure (${config.target}) is running at ${shown}/  —  store: ${config.dataDir ?? 'in memory'}`);
+  const stop = async () => {
+    await server.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+void main().catch((error: unknown) => {
+  console.error('onkure: server failed to start', error);
+  process.exit(1);
+});

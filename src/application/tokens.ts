@@ -1,0 +1,20 @@
+import type { PrizeCatalogPort } from './ports/prize-catalog.port';
+import type { AppConfig } from './app-config';
+import type { BrowseTopPage } from './use-cases/browse-top-page.use-case';
+
+/**
+ * A typed container key. At run time it is a plain symbol (what Inversify wants); the phantom type
+ * lets `useInjection(TOKENS.X)` and `container.get(TOKENS.X)` infer what they return.
+ */
+export type Token<T> = symbol & { readonly __tokenType?: T };
+
+function token<T>(name: string): Token<T> {
+  return Symbol.for(`onkure.${name}`) as Token<T>;
+}
+
+/** Every binding of the container. Ports are bound to adapters only in src/main. */
+export const TOKENS = {
+  AppConfig: token<AppConfig>('AppConfig'),
+  PrizeCatalogPort: token<PrizeCatalogPort>('PrizeCatalogPort'),
+  BrowseTopPage: token<BrowseTopPage>('BrowseTopPage'),
+} as const;

@@ -1,0 +1,7 @@
+/**
+ * The wire contract shared by the client adapters and the reference server: zod schemas named
+ * after the spec's §3 entities and the request bodies of §7. Imports only the domain and zod.
+ */
+export * from './envelope';
+export * from './catalogue.schema';
+export * from './endpoints';

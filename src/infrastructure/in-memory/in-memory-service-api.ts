@@ -1,0 +1,25 @@
+import { Observable, defer, of } from 'rxjs';
+import type { PrizeCatalogPort, TopPageQuery } from '../../application';
+import type { TopPageCatalogue } from '../../domain';
+
+/**
+ * An in-memory service API for UI tests and offline development. It holds its own catalogue and
+ * answers like the server does; the contract suite runs against it and the real adapter alike.
+ */
+export class InMemoryServiceApi implements PrizeCatalogPort {
+  readonly calls: { method: string; args: unknown }[] = [];
+
+  constructor(private catalogue: TopPageCatalogue, private readonly failWith?: () => Error) {}
+
+  setCatalogue(catalogue: TopPageCatalogue): void {
+    this.catalogue = catalogue;
+  }
+
+  topPage(query: TopPageQuery): Observable<TopPageCatalogue> {
+    return defer(() => {
+      this.calls.push({ method: 'topPage', args: query });
+      if (this.failWith) throw this.failWith();
+      return of(this.catalogue);
+    });
+  }
+}

@@ -1,0 +1,2 @@
+export * from './client-config';
+export * from './container';

@@ -1,0 +1,38 @@
+import type { PrizeItem } from '../../domain';
+import { MESSAGES } from '../messages';
+
+const MAINTENANCE = new Set(['stop', 'maintenance', 'force_maintenance', 'adjusting', 'malfunction']);
+
+/** One station in a catalogue grid. Prize names are rendered as text, never as HTML. */
+export function PrizeCard({ item }: { item: PrizeItem }) {
+  const badges: { label: string; tone: string }[] = [];
+  if (item.new) badges.push({ label: MESSAGES.badgeNew, tone: 'new' });
+  if (item.type === 'vip') badges.push({ label: MESSAGES.badgeVip, tone: 'vip' });
+  if (item.type === 'exclusive') badges.push({ label: MESSAGES.badgeExclusive, tone: 'exclusive' });
+  if (item.natia) badges.push({ label: MESSAGES.badgeNatia, tone: 'natia' });
+  if (item.little) badges.push({ label: MESSAGES.badgeLittle, tone: 'little' });
+  const inMaintenance = MAINTENANCE.has(item.station_status);
+  return (
+    <article className="prize-card" data-testid="prize-card" data-station-id={item.station_id}>
+      <div className="prize-card__image">
+        <img src={item.img_url} alt={item.prize_name} loading="lazy" width={240} height={240} />
+        {item.playing ? <span className="prize-card__status prize-card__status--playing">{MESSAGES.badgePlaying}</span> : null}
+        {inMaintenance ? <span className="prize-card__status prize-card__status--maintenance">{MESSAGES.badgeMaintenance}</span> : null}
+      </div>
+      <div className="prize-card__body">
+        {badges.length > 0 ? (
+          <ul className="prize-card__badges">
+            {badges.map((b) => (
+              <li key={b.tone} className={`badge badge--${b.tone}`}>{b.label}</li>
+            ))}
+          </ul>
+        ) : null}
+        <h3 className="prize-card__name">{item.prize_name}</h3>
+        <p className="prize-card__character">{item.character}・{item.sub_character}</p>
+        <p className="prize-card__price">
+          {item.designated_type === 'practice' ? MESSAGES.practiceFree : MESSAGES.playPrice(item.play_price)}
+        </p>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,14 @@
+import type { RouteObject } from 'react-router';
+import { DefaultLayout } from './layout/default-layout';
+
+/** The route table (§2.1). Every page is its own lazily loaded chunk. */
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    element: <DefaultLayout />,
+    children: [
+      { index: true, lazy: async () => ({ Component: (await import('./pages/top-page')).TopPage }) },
+      { path: '*', lazy: async () => ({ Component: (await import('./pages/not-found-page')).NotFoundPage }) },
+    ],
+  },
+];
