@@ -6,11 +6,12 @@ import { Server as SocketIOServer } from 'socket.io';
 import { CatalogueRepository } from './catalogue/catalogue.repository';
 import type { ServerConfig } from './config';
 import { ERROR_INFO, replyError } from './http/reply';
-import { contentsRoutes } from './routes/contents.routes';
-import { imageRoutes, imageUrl } from './routes/images.routes';
+import { IdentityService } from './auth/identity';
+import { imageUrl } from './routes/images.routes';
+import { registerApiRoutes } from './routes/index';
 import { seedCatalogue } from './seed/seed';
 import { migrate } from './store/migrate';
-import { openPgliteStore, type SqlExecutor, type Store } from './store/store';
+import { openPgliteStore, type Store } from './store/store';
 
 export interface OnkureServer {
   readonly app: FastifyInstance;
@@ -78,10 +79,17 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
         return undefined;
       });
       // The store opens in the background; the onRequest hook above guarantees it is open here.
-      const db: SqlExecutor = { query: (sql, params) => store!.query(sql, params) };
-      const catalogue = new CatalogueRepository(db, imageUrl(config.apiPrefix));
-      await contentsRoutes(api, { catalogue, now });
-      await imageRoutes(api, { catalogue });
+      const db: Store = {
+        query: (sql, params) => store!.query(sql, params),
+        exec: (sql) => store!.exec(sql),
+        transaction: (work) => store!.transaction(work),
+        close: async () => undefined,
+      };
+      await registerApiRoutes(api, {
+        config, db, now,
+        identity: new IdentityService(db, now),
+        catalogue: new CatalogueRepository(db, imageUrl(config.apiPrefix)),
+      });
       api.setNotFoundHandler((_request, reply) => replyError(reply, 404));
     },
     { prefix: config.apiPrefix },

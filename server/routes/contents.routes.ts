@@ -1,16 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { topPagePrizeRequestSchema } from '../../src/contract';
-import { buildTopPage, type CatalogueRepository } from '../catalogue/catalogue.repository';
+import { buildTopPage } from '../catalogue/catalogue.repository';
+import type { ApiDeps } from './deps';
 import { ok, replyError } from '../http/reply';
 import { parseBody } from '../http/validate';
 
-export interface ContentsDeps {
-  readonly catalogue: CatalogueRepository;
-  readonly now: () => Date;
-}
 
 /** The /contents/* calls of spec §7. */
-export async function contentsRoutes(app: FastifyInstance, deps: ContentsDeps): Promise<void> {
+export async function contentsRoutes(app: FastifyInstance, deps: ApiDeps): Promise<void> {
   app.post('/contents/top_page_prize', async (request, reply) => {
     const body = parseBody(topPagePrizeRequestSchema, request.body, reply);
     if (!body) return reply;

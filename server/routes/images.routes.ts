@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { CatalogueRepository } from '../catalogue/catalogue.repository';
+import type { ApiDeps } from "./deps";
 import { replyError } from '../http/reply';
 
 /** Generated prize and banner pictures, stored in the embedded store. */
-export async function imageRoutes(app: FastifyInstance, deps: { catalogue: CatalogueRepository }): Promise<void> {
+export async function imageRoutes(app: FastifyInstance, deps: Pick<ApiDeps, "catalogue">): Promise<void> {
   app.get<{ Params: { file: string } }>('/images/:file', async (request, reply) => {
     const match = /^([a-z0-9-]{1,80})\.svg$/.exec(request.params.file);
     const image = match ? await deps.catalogue.image(match[1]!) : null;

@@ -1,4 +1,4 @@
-import { Observable, defer, of } from 'rxjs';
+import { type Observable, defer, of } from 'rxjs';
 import type { PrizeCatalogPort, TopPageQuery } from '../../application';
 import type { TopPageCatalogue } from '../../domain';
 

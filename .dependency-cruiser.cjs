@@ -1,0 +1,99 @@
+/**
+ * The layer rule (see docs/architecture.md), checked on every `npm test`:
+ *   domain          imports nothing outside src/domain (no packages, no Node built-ins)
+ *   application     imports domain (and rxjs/inversify), never contract, infrastructure, ui or main
+ *   contract        imports domain (and zod)
+ *   infrastructure  imports application, domain and contract, never ui or main
+ *   ui              imports application and domain, never infrastructure, contract or main
+ *   main            the composition root: the only src folder that may import infrastructure
+ *   server          imports src/domain and src/contract only
+ * Paths are anchored, so a folder that merely contains the word "domain" elsewhere is not caught.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-is-pure',
+      comment: 'src/domain imports nothing outside itself: no other layer, no package, no Node built-in.',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { pathNot: '^src/domain/' },
+    },
+    {
+      name: 'application-imports-domain-only',
+      severity: 'error',
+      from: { path: '^src/application/' },
+      to: { path: '^(src/(infrastructure|ui|main|contract)/|server/)' },
+    },
+    {
+      name: 'application-no-adapter-packages',
+      comment: 'Use-cases reach the outside world through ports, never through an HTTP, socket or video package.',
+      severity: 'error',
+      from: { path: '^src/application/' },
+      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core'], pathNot: 'node_modules/(rxjs|inversify|@inversifyjs)/' },
+    },
+    {
+      name: 'contract-imports-domain-only',
+      severity: 'error',
+      from: { path: '^src/contract/' },
+      to: { path: '^(src/(application|infrastructure|ui|main)/|server/)' },
+    },
+    {
+      name: 'infrastructure-not-ui-or-main',
+      severity: 'error',
+      from: { path: '^src/infrastructure/' },
+      to: { path: '^(src/(ui|main)/|server/)' },
+    },
+    {
+      name: 'ui-never-imports-adapters',
+      comment: 'The UI gets adapters through the container; only src/main binds them.',
+      severity: 'error',
+      from: { path: '^src/ui/' },
+      to: { path: '^(src/(infrastructure|main|contract)/|server/)' },
+    },
+    {
+      name: 'ui-no-adapter-packages',
+      severity: 'error',
+      from: { path: '^src/ui/' },
+      to: { path: 'node_modules/(ky|socket\\.io-client|sora-js-sdk|zod)/' },
+    },
+    {
+      name: 'only-main-binds-adapters',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(main|infrastructure)/' },
+      to: { path: '^src/infrastructure/' },
+    },
+    {
+      name: 'nothing-imports-main',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/main/' },
+      to: { path: '^src/main/' },
+    },
+    {
+      name: 'server-reuses-domain-and-contract-only',
+      severity: 'error',
+      from: { path: '^server/' },
+      to: { path: '^src/(application|infrastructure|ui|main)/' },
+    },
+    {
+      name: 'client-never-imports-server',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^server/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|coverage)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.d.ts'] },
+    skipAnalysisNotInRules: true,
+  },
+};

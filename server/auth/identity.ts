@@ -1,0 +1,80 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { replyError } from '../http/reply';
+import type { SqlExecutor } from '../store/store';
+
+/** How long an access token stays valid after it is issued. */
+export const TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** error_code of an answer to a call whose identity is missing, unknown, expired or revoked. */
+export const INVALID_TOKEN_CODE = 401;
+export const INVALID_TOKEN_INFO = 'ログインの有効期限が切れました。もう一度ログインしてください。';
+
+export interface AuthUser {
+  readonly user_id: number;
+  readonly status: number;
+  readonly vip_level: number;
+}
+
+export const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+
+/**
+ * Issues and checks access tokens. A token is 32 random bytes (base64url) given to the client once;
+ * the store keeps only its SHA-256, so a leaked database does not leak sessions.
+ */
+export class IdentityService {
+  constructor(private readonly db: SqlExecutor, private readonly now: () => Date) {}
+
+  async issueToken(userId: number, tx: SqlExecutor = this.db): Promise<{ access_token: string; expires_at: string }> {
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(this.now().getTime() + TOKEN_TTL_MS);
+    await tx.query('INSERT INTO access_tokens (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)', [
+      hashToken(token), userId, this.now().toISOString(), expiresAt.toISOString(),
+    ]);
+    return { access_token: token, expires_at: expiresAt.toISOString() };
+  }
+
+  /** The user the pair names, or null when the token is unknown, expired, revoked or another user's. */
+  async authenticate(userId: unknown, token: unknown): Promise<AuthUser | null> {
+    if (typeof userId !== 'number' || !Number.isSafeInteger(userId) || userId <= 0) return null;
+    if (typeof token !== 'string' || token.length < 20 || token.length > 200) return null;
+    const [row] = await this.db.query<AuthUser>(
+      `SELECT u.user_id, u.status, u.vip_level
+         FROM access_tokens t JOIN users u ON u.user_id = t.user_id
+        WHERE t.token_hash = $1 AND t.user_id = $2 AND t.revoked_at IS NULL AND t.expires_at > $3`,
+      [hashToken(token), userId, this.now().toISOString()],
+    );
+    return row ?? null;
+  }
+
+  async revoke(token: string): Promise<void> {
+    await this.db.query('UPDATE access_tokens SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL', [hashToken(token), this.now().toISOString()]);
+  }
+}
+
+/** Reads user_id and access_token from a POST body (spec §3 "Authenticated request identity"). */
+export function identityOf(request: FastifyRequest): { user_id: unknown; access_token: unknown } {
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  return { user_id: body.user_id, access_token: body.access_token };
+}
+
+/**
+ * The caller of an authenticated call, or null after answering 401 (error_code 401, Japanese
+ * error_info). Handlers return right away on null, so nothing changes for a bad identity.
+ */
+export async function requireUser(identity: IdentityService, request: FastifyRequest, reply: FastifyReply): Promise<AuthUser | null> {
+  const { user_id, access_token } = identityOf(request);
+  const user = await identity.authenticate(user_id, access_token);
+  if (!user) {
+    await replyError(reply, 401, INVALID_TOKEN_INFO, INVALID_TOKEN_CODE);
+    return null;
+  }
+  return user;
+}
+
+/** The caller if the body carries a valid identity, else null (for calls guests may make too). */
+export async function optionalUser(identity: IdentityService, request: FastifyRequest): Promise<AuthUser | null> {
+  const { user_id, access_token } = identityOf(request);
+  if (user_id === undefined && access_token === undefined) return null;
+  return identity.authenticate(user_id, access_token);
+}

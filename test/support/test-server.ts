@@ -1,0 +1,43 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createOnkureServer, type OnkureServer, type ServerOptions } from '../../server/app';
+import { readServerConfig, type ServerConfig } from '../../server/config';
+
+export interface TestServer {
+  readonly server: OnkureServer;
+  readonly config: ServerConfig;
+  /** Origin the server listens on, e.g. http://127.0.0.1:39123 (only when started with listen). */
+  readonly origin: string;
+  /** Absolute API base, e.g. http://127.0.0.1:39123/api/ */
+  readonly apiBase: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a reference server for a test: its own temporary DATA_DIR (or memory), no static files,
+ * quiet logs, and an ephemeral port when `listen` is set. Always `await close()` in afterAll.
+ */
+export async function startTestServer(options: { listen?: boolean; env?: NodeJS.ProcessEnv; inMemory?: boolean } & ServerOptions = {}): Promise<TestServer> {
+  const dataDir = options.inMemory ? null : mkdtempSync(join(tmpdir(), 'onkure-test-'));
+  const config = readServerConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir ?? ':memory:', STATIC_DIR: '', LOG_LEVEL: 'silent', ...options.env });
+  const server = createOnkureServer(config, { logger: false, ...(options.now ? { now: options.now } : {}) });
+  await server.ready;
+  let origin = '';
+  if (options.listen) {
+    const address = await server.app.listen({ port: 0, host: '127.0.0.1' });
+    origin = address;
+  } else {
+    await server.app.ready();
+  }
+  return {
+    server,
+    config,
+    origin,
+    apiBase: `${origin}${config.apiPrefix}/`,
+    async close() {
+      await server.close();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
