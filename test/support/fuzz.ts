@@ -1,0 +1,73 @@
+import fc from 'fast-check';
+import { expect } from 'vitest';
+import type { TestServer } from './test-server';
+import { storeFingerprint } from './store-fingerprint';
+
+/** Arbitrary JSON-ish values, including the awkward ones: huge numbers, long strings, nesting. */
+export const anyJson: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.constant(null), fc.boolean(), fc.integer(), fc.double(), fc.constant(Number.MAX_SAFE_INTEGER), fc.constant(-1),
+    fc.string(), fc.string({ minLength: 300, maxLength: 2000 }), fc.constantFrom('', '0', '1', 'null', '<script>alert(1)</script>', "' OR 1=1 --", '𠮷野家'),
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(fc.string({ maxLength: 12 }), tie('value'), { maxKeys: 5 }),
+  ),
+})).value;
+
+/**
+ * Bodies built from a valid one: each field replaced, dropped or joined by junk, plus wholly random
+ * bodies. Identity fields are mutated too, so most of these must be refused.
+ */
+export function mutatedBodies(valid: Record<string, unknown>): fc.Arbitrary<unknown> {
+  const keys = Object.keys(valid);
+  const mutateOne = keys.length === 0
+    ? fc.constant(valid)
+    : fc.tuple(fc.constantFrom(...keys), anyJson, fc.constantFrom('replace', 'drop', 'extra')).map(([key, junk, how]) => {
+        const copy: Record<string, unknown> = { ...valid };
+        if (how === 'replace') copy[key] = junk;
+        else if (how === 'drop') delete copy[key];
+        else copy[`${key}_x`] = junk;
+        return copy;
+      });
+  return fc.oneof(mutateOne, anyJson, fc.dictionary(fc.string({ maxLength: 12 }), anyJson, { maxKeys: 8 }));
+}
+
+export interface FuzzTarget {
+  readonly method: 'POST' | 'GET';
+  readonly url: string | ((junk: string) => string);
+  readonly validBody?: Record<string, unknown>;
+  readonly headers?: Record<string, string>;
+}
+
+/**
+ * Sends `runs` random and mutated bodies to one endpoint and asserts: never a 5xx, every answer
+ * is JSON with a numeric error_code, every refusal has a Japanese error_info, and a refused
+ * request leaves the store exactly as it was.
+ */
+export async function fuzzEndpoint(t: TestServer, target: FuzzTarget, runs = 200): Promise<{ refused: number; accepted: number }> {
+  let refused = 0;
+  let accepted = 0;
+  const bodies = fc.sample(target.validBody ? mutatedBodies(target.validBody) : anyJson, { numRuns: runs, seed: 20261122 });
+  const junkPaths = fc.sample(fc.oneof(fc.string({ maxLength: 30 }), fc.integer().map(String)), { numRuns: runs, seed: 7 });
+  for (const [i, body] of bodies.entries()) {
+    const before = await storeFingerprint(t.server.store());
+    const url = typeof target.url === 'function' ? target.url(encodeURIComponent(junkPaths[i]!)) : target.url;
+    const res = await t.server.app.inject({
+      method: target.method,
+      url,
+      headers: { 'content-type': 'application/json', ...target.headers },
+      ...(target.method === 'POST' ? { payload: JSON.stringify(body) } : {}),
+    });
+    expect(res.statusCode, `${target.method} ${url} with ${JSON.stringify(body)?.slice(0, 200)}`).toBeLessThan(500);
+    const json = res.json() as { error_code?: unknown; error_info?: unknown };
+    expect(typeof json.error_code).toBe('number');
+    if (json.error_code === 200) {
+      accepted++;
+      continue;
+    }
+    refused++;
+    expect(json.error_info, `error_info for ${JSON.stringify(body)?.slice(0, 200)}`).toMatch(/[\u3040-\u30ff\u4e00-\u9fff]/);
+    expect(await storeFingerprint(t.server.store()), `store changed by a refused ${url}`).toBe(before);
+  }
+  return { refused, accepted };
+}
