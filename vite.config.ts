@@ -15,6 +15,18 @@ export default defineConfig({
     outDir: 'dist/client',
     emptyOutDir: true,
     sourcemap: true,
+    rolldownOptions: {
+      output: {
+        // Long-lived vendor chunks: they change far less often than the app, so browsers keep them cached.
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
+            { name: 'rx-di', test: /node_modules[\\/](rxjs|inversify|@inversifyjs|reflect-metadata)[\\/]/ },
+            { name: 'net', test: /node_modules[\\/](ky|zod)[\\/]/ },
+          ],
+        },
+      },
+    },
   },
   server: {
     proxy: {

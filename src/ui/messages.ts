@@ -9,6 +9,7 @@ export const MESSAGES = {
   retry: 'もう一度読み込む',
   newPrizes: '新着景品',
   tabs: 'カテゴリ',
+  campaigns: 'キャンペーン',
   playPrice: (tc: number) => `1回 ${tc.toLocaleString('ja-JP')} TC`,
   practiceFree: '無料練習',
   badgeNew: 'NEW',

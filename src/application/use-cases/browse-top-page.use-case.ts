@@ -45,8 +45,14 @@ export class BrowseTopPage {
     return this.state.value;
   }
 
+  /** Fetches the catalogue again, cancelling a fetch still in flight. */
   load(): void {
     this.requests.next();
+  }
+
+  /** Fetches only if nothing was fetched or is being fetched yet (a page mounting twice asks once). */
+  ensureLoaded(): void {
+    if (this.state.value.kind === 'idle') this.load();
   }
 
   /** Cancels any request in flight and completes `state$`. */

@@ -56,8 +56,11 @@ export class KyServiceApi implements PrizeCatalogPort {
           rawResponse = await response.text();
         } catch (error) {
           if (abort.signal.aborted) return;
-          const status = error instanceof HTTPError ? error.response.status : null;
-          throw new TransportError(context, status, { cause: error });
+          if (!(error instanceof HTTPError)) throw new TransportError(context, null, { cause: error });
+          // The service answers refusals with an HTTP error status AND an error_code body: keep the body.
+          url = error.response.url;
+          rawResponse = await error.response.text().catch(() => '');
+          if (!/^\s*\{/.test(rawResponse)) throw new TransportError(context, error.response.status, { cause: error });
         }
         let parsed: unknown;
         try {

@@ -9,7 +9,7 @@ import type { TopPageCatalogue } from '../../domain';
 export class InMemoryServiceApi implements PrizeCatalogPort {
   readonly calls: { method: string; args: unknown }[] = [];
 
-  constructor(private catalogue: TopPageCatalogue, private readonly failWith?: () => Error) {}
+  constructor(private catalogue: TopPageCatalogue, private readonly failWith?: () => Error | null) {}
 
   setCatalogue(catalogue: TopPageCatalogue): void {
     this.catalogue = catalogue;
@@ -18,7 +18,8 @@ export class InMemoryServiceApi implements PrizeCatalogPort {
   topPage(query: TopPageQuery): Observable<TopPageCatalogue> {
     return defer(() => {
       this.calls.push({ method: 'topPage', args: query });
-      if (this.failWith) throw this.failWith();
+      const failure = this.failWith?.();
+      if (failure) throw failure;
       return of(this.catalogue);
     });
   }

@@ -11,7 +11,7 @@ export function TopPage() {
   const state = useObservableState(browse.state$, browse.snapshot);
 
   useEffect(() => {
-    browse.load();
+    browse.ensureLoaded();
   }, [browse]);
 
   if (state.kind === 'idle' || state.kind === 'loading') {
@@ -29,14 +29,14 @@ export function TopPage() {
   return (
     <div className="top-page">
       <nav aria-label={MESSAGES.tabs} className="tab-bar">
-        <ul>
+        <ul tabIndex={0}>
           {catalogue.tab_list.map((tab) => (
             <li key={tab.tab_id} className="tab-bar__tab" data-tab-kind={tab.tab_kind}>{tab.tab_name}</li>
           ))}
         </ul>
       </nav>
       {catalogue.campaign_banner.length > 0 ? (
-        <section className="banner-row" aria-label="キャンペーン">
+        <section className="banner-row" aria-label={MESSAGES.campaigns} tabIndex={0}>
           {catalogue.campaign_banner.map((banner) => (
             <img key={banner.id} className="banner-row__banner" src={banner.img_url} alt={banner.title} width={640} height={200} />
           ))}

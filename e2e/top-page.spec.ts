@@ -1,0 +1,45 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+
+test.describe('top page (walking skeleton)', () => {
+  test('[R1-4] shows the seeded prize list fetched from the running server, in Japanese', async ({ page }, testInfo) => {
+    const answer = page.waitForResponse((r) => r.url().endsWith('/api/contents/top_page_prize') && r.request().method() === 'POST');
+    await page.goto('/');
+    const response = await answer;
+    expect(response.status()).toBe(200);
+    const body = (await response.json()) as { error_code: number; sale_list: { list: { prize_name: string }[] }[] };
+    expect(body.error_code).toBe(200);
+
+    const cards = page.getByTestId('prize-card');
+    await expect(cards.first()).toBeVisible();
+    // What the page shows is what the server answered, not a copy baked into the page.
+    const firstName = body.sale_list[0]!.list[0]!.prize_name;
+    await expect(cards.first().getByRole('heading', { level: 3 })).toHaveText(firstName);
+    const shown = await cards.count();
+    expect(shown).toBe(body.sale_list.reduce((n, s) => n + s.list.length, 0));
+    await expect(page.getByRole('heading', { name: 'おすすめ' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'カテゴリ' })).toContainText('ホーム');
+    await expect(page).toHaveTitle(/景品一覧/);
+
+    // Every prize picture loads.
+    await page.waitForLoadState('networkidle');
+    const broken = await page.locator('[data-testid=prize-card] img').evaluateAll((imgs) => (imgs as HTMLImageElement[]).filter((i) => i.loading !== 'lazy' && i.complete && i.naturalWidth === 0).length);
+    expect(broken).toBe(0);
+
+    await page.screenshot({ path: `e2e/screenshots/top-page-${testInfo.project.name}.png` });
+  });
+
+  test('has no serious accessibility violations', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByTestId('prize-card').first()).toBeVisible();
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  });
+
+  test('[R2.6-1] an unknown path shows the Japanese not-found page', async ({ page }, testInfo) => {
+    await page.goto('/no/such/page');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('ページが見つかりません。');
+    await page.screenshot({ path: `e2e/screenshots/not-found-${testInfo.project.name}.png` });
+  });
+});

@@ -1,0 +1,59 @@
+/** @vitest-environment jsdom */
+import { cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TOKENS } from '../../src/application';
+import { InMemoryServiceApi } from '../../src/infrastructure';
+import { OnkureApp } from '../../src/ui';
+import { aPrizeItem, aTopPage } from '../support/factories';
+import { createTestContainer } from '../support/test-container';
+
+afterEach(cleanup);
+
+describe('top page against the in-memory service API bound in the container', () => {
+  it('[R1-4] shows the prize list from the use-case, in Japanese', async () => {
+    const api = new InMemoryServiceApi(
+      aTopPage({
+        sale_list: [
+          { tab_id: 5, title: 'おすすめ', list: [aPrizeItem(), aPrizeItem({ station_id: 2, prize_name: 'ねこまる しろまる マグカップ', type: 'vip', new: 1, play_price: 250 })] },
+          { tab_id: 9, title: '練習台', list: [aPrizeItem({ station_id: 3, prize_name: 'ぱんだ日和 こぱん クッキー缶', designated_type: 'practice', play_price: 0 })] },
+        ],
+      }),
+    );
+    render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, api])} initialPath="/" />);
+
+    const cards = await screen.findAllByTestId('prize-card');
+    expect(cards).toHaveLength(3);
+    expect(screen.getByRole('heading', { name: 'おすすめ' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: '練習台' })).toBeTruthy();
+    const vip = cards[1]!;
+    expect(within(vip).getByText('ねこまる しろまる マグカップ')).toBeTruthy();
+    expect(within(vip).getByText('VIP')).toBeTruthy();
+    expect(within(vip).getByText('NEW')).toBeTruthy();
+    expect(within(vip).getByText('1回 250 TC')).toBeTruthy();
+    expect(within(cards[2]!).getByText('無料練習')).toBeTruthy();
+    expect(api.calls).toEqual([{ method: 'topPage', args: { shopId: 1 } }]);
+  });
+
+  it('renders a prize name with markup as inert text', async () => {
+    const api = new InMemoryServiceApi(aTopPage({ sale_list: [{ tab_id: 5, title: 'おすすめ', list: [aPrizeItem({ prize_name: '<img src=x onerror=alert(1)>ぬいぐるみ' })] }] }));
+    const { container } = render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, api])} initialPath="/" />);
+    expect(await screen.findByText('<img src=x onerror=alert(1)>ぬいぐるみ')).toBeTruthy();
+    expect(container.querySelector('img[src="x"]')).toBeNull();
+  });
+
+  it('shows a Japanese error with a retry button when the catalogue cannot be read, and retries', async () => {
+    let fail = true;
+    const api = new InMemoryServiceApi(aTopPage(), () => (fail ? new Error('offline') : null));
+    render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, api])} initialPath="/" />);
+    expect((await screen.findByRole('alert')).textContent).toContain('景品一覧を読み込めませんでした');
+    fail = false;
+    await userEvent.click(screen.getByRole('button', { name: 'もう一度読み込む' }));
+    expect(await screen.findAllByTestId('prize-card')).toHaveLength(1);
+  });
+
+  it('[R2.6-1] shows the Japanese not-found page for an unknown path', async () => {
+    render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, new InMemoryServiceApi(aTopPage())])} initialPath="/no/such/page" />);
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('ページが見つかりません。');
+  });
+});
