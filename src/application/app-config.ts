@@ -7,4 +7,6 @@ export interface AppConfig {
   readonly shopId: number;
   /** Base address of the top page (spec §3 app state); '' means this origin. */
   readonly topPageBaseUrl: string;
+  /** Where a yahoo build sends the player when the session is cancelled [R4.6-2]. */
+  readonly yahooTopUrl: string;
 }

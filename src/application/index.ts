@@ -3,3 +3,7 @@ export * from './tokens';
 export * from './app-config';
 export * from './ports/prize-catalog.port';
 export * from './use-cases/browse-top-page.use-case';
+export * from './ports/session.port';
+export * from './ports/service-signals.port';
+export * from './ports/navigator.port';
+export * from './use-cases/service-maintenance.use-case';

@@ -1,6 +1,10 @@
 import type { PrizeCatalogPort } from './ports/prize-catalog.port';
 import type { AppConfig } from './app-config';
 import type { BrowseTopPage } from './use-cases/browse-top-page.use-case';
+import type { SessionPort } from './ports/session.port';
+import type { ServiceSignalsPort } from './ports/service-signals.port';
+import type { NavigatorPort } from './ports/navigator.port';
+import type { ServiceMaintenance } from './use-cases/service-maintenance.use-case';
 
 /**
  * A typed container key. At run time it is a plain symbol (what Inversify wants); the phantom type
@@ -16,5 +20,9 @@ function token<T>(name: string): Token<T> {
 export const TOKENS = {
   AppConfig: token<AppConfig>('AppConfig'),
   PrizeCatalogPort: token<PrizeCatalogPort>('PrizeCatalogPort'),
+  SessionPort: token<SessionPort>('SessionPort'),
+  ServiceSignalsPort: token<ServiceSignalsPort>('ServiceSignalsPort'),
+  NavigatorPort: token<NavigatorPort>('NavigatorPort'),
   BrowseTopPage: token<BrowseTopPage>('BrowseTopPage'),
+  ServiceMaintenance: token<ServiceMaintenance>('ServiceMaintenance'),
 } as const;

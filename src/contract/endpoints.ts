@@ -35,5 +35,8 @@ export const ENDPOINTS = {
   newArrivals: 'store/new_arrivals',
 } as const;
 
+/** Header that carries the access token on authenticated GET calls, which have no body. */
+export const ACCESS_TOKEN_HEADER = 'X-Access-Token';
+
 /** Default mount point of the API on the reference server. */
 export const DEFAULT_API_PREFIX = '/api';

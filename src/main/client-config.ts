@@ -8,6 +8,7 @@ export interface ClientConfig {
   readonly timeoutMs: number;
   readonly shopId: number;
   readonly topPageBaseUrl: string;
+  readonly yahooTopUrl: string;
 }
 
 declare const __ONKURE_TARGET__: string | undefined;
@@ -26,5 +27,6 @@ export function readClientConfig(env: Record<string, string | undefined> = impor
     timeoutMs: Number(env.VITE_API_TIMEOUT_MS ?? 15000) || 0,
     shopId: Number(env.VITE_SHOP_ID ?? 1) || 1,
     topPageBaseUrl: env.VITE_TOP_PAGE_BASE_URL ?? '',
+    yahooTopUrl: env.VITE_YAHOO_TOP_URL || '/',
   };
 }

@@ -1,25 +1,61 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
-import { BrowseTopPage, TOKENS, type AppConfig, type Token } from '../application';
-import { KyServiceApi } from '../infrastructure';
+import { BrowseTopPage, ServiceMaintenance, TOKENS, type AppConfig, type NavigatorPort, type Token } from '../application';
+import {
+  CookieLogoutGuard, KyHttpClient, KyServiceApi, LocationNavigator, ServiceSignalBus, StoredSession,
+  type LogoutGuard, type SessionStorageLike,
+} from '../infrastructure';
 import type { ClientConfig } from './client-config';
 
 /** A replacement for one binding: `[TOKENS.PrizeCatalogPort, fakeApi]`. */
 export type Override = readonly [Token<unknown>, unknown];
 
+/** Host facilities the browser gives and a test or another host may replace. */
+export interface HostEnvironment {
+  readonly storage: SessionStorageLike | null;
+  readonly cookies: () => string;
+  readonly navigator: NavigatorPort;
+  readonly fetch?: typeof fetch;
+}
+
+function browserHost(): HostEnvironment {
+  const hasWindow = typeof window !== 'undefined';
+  return {
+    storage: hasWindow ? window.localStorage : null,
+    cookies: () => (typeof document !== 'undefined' ? document.cookie : ''),
+    navigator: hasWindow ? new LocationNavigator(window.location) : { reload: () => undefined, goTo: () => undefined },
+  };
+}
+
 /**
  * Builds one app instance's container: the composition root, the only place adapters are bound.
- * Call it once per app (and, with SSR, once per request). `overrides` rebind any port to another
+ * Call it once per app (and, with SSR, once per request). `overrides` rebind any token to another
  * implementation, e.g. an in-memory fake in tests.
  */
-export function createAppContainer(config: ClientConfig, overrides: readonly Override[] = []): Container {
+export function createAppContainer(config: ClientConfig, overrides: readonly Override[] = [], host: HostEnvironment = browserHost()): Container {
   const container = new Container({ defaultScope: 'Singleton' });
-  const appConfig: AppConfig = { target: config.target, shopId: config.shopId, topPageBaseUrl: config.topPageBaseUrl };
+  const appConfig: AppConfig = {
+    target: config.target, shopId: config.shopId, topPageBaseUrl: config.topPageBaseUrl, yahooTopUrl: config.yahooTopUrl,
+  };
+  const session = new StoredSession(host.storage);
+  const signals = new ServiceSignalBus();
+  const logoutGuard: LogoutGuard = new CookieLogoutGuard(host.cookies);
+  const http = new KyHttpClient({
+    config: { apiBase: config.apiBase, authorization: config.authorization, timeoutMs: config.timeoutMs, ...(host.fetch ? { fetch: host.fetch } : {}) },
+    target: config.target,
+    session,
+    signals,
+    logoutGuard,
+  });
+  const api = new KyServiceApi(http);
+
   container.bind(TOKENS.AppConfig).toConstantValue(appConfig);
-  container.bind(TOKENS.PrizeCatalogPort).toConstantValue(
-    new KyServiceApi({ apiBase: config.apiBase, authorization: config.authorization, timeoutMs: config.timeoutMs }),
-  );
+  container.bind(TOKENS.SessionPort).toConstantValue(session);
+  container.bind(TOKENS.ServiceSignalsPort).toConstantValue(signals);
+  container.bind(TOKENS.NavigatorPort).toConstantValue(host.navigator);
+  container.bind(TOKENS.PrizeCatalogPort).toConstantValue(api);
   container.bind(TOKENS.BrowseTopPage).to(BrowseTopPage);
+  container.bind(TOKENS.ServiceMaintenance).to(ServiceMaintenance);
   for (const [token, value] of overrides) container.rebind(token).toConstantValue(value);
   return container;
 }

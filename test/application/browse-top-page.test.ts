@@ -5,7 +5,7 @@ import { BrowseTopPage, type PrizeCatalogPort, type TopPageState } from '../../s
 import type { TopPageCatalogue } from '../../src/domain';
 import { aPrizeItem, aTopPage } from '../support/factories';
 
-const config = { target: 'web', shopId: 7, topPageBaseUrl: '' } as const;
+const config = { target: 'web', shopId: 7, topPageBaseUrl: '', yahooTopUrl: '/' } as const;
 
 function scheduler() {
   return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));

@@ -9,6 +9,7 @@ export const TEST_CLIENT_CONFIG: ClientConfig = {
   timeoutMs: 1000,
   shopId: 1,
   topPageBaseUrl: '',
+  yahooTopUrl: '/',
 };
 
 /**

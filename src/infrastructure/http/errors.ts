@@ -35,3 +35,22 @@ export class TransportError extends Error {
 export const isPostResponseError = (e: unknown): e is PostResponseError => e instanceof Error && e.name === 'PostResponseError';
 export const isInvalidResponseError = (e: unknown): e is InvalidResponseError => e instanceof Error && e.name === 'InvalidResponseError';
 export const isTransportError = (e: unknown): e is TransportError => e instanceof Error && e.name === 'TransportError';
+
+/** A call was not sent because the logout cookie is set (web) [R6-9]. */
+export class LoggedOutError extends Error {
+  override readonly name = 'LoggedOutError';
+  constructor(readonly context: string) {
+    super(`${context}: blocked, the user has logged out in this browser`);
+  }
+}
+
+/** A call that needs a signed-in user was made with no session; nothing was sent. */
+export class NotSignedInError extends Error {
+  override readonly name = 'NotSignedInError';
+  constructor(readonly context: string) {
+    super(`${context}: needs a signed-in user`);
+  }
+}
+
+export const isLoggedOutError = (e: unknown): e is LoggedOutError => e instanceof Error && e.name === 'LoggedOutError';
+export const isNotSignedInError = (e: unknown): e is NotSignedInError => e instanceof Error && e.name === 'NotSignedInError';

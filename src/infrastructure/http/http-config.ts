@@ -6,6 +6,8 @@ export interface HttpConfig {
   readonly authorization: string;
   /** Abort a call after this many milliseconds [R7-3]; 0 or undefined means no timeout. */
   readonly timeoutMs?: number;
+  /** Wait before the one GET retry, in milliseconds (default 300). */
+  readonly retryDelayMs?: number;
   /** fetch to use (tests may pass one); defaults to the global fetch. */
   readonly fetch?: typeof fetch;
 }
