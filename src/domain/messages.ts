@@ -1,0 +1,63 @@
+import { formatThousands } from './text/number-format';
+import { VIP_PURCHASE_WINDOW_DAYS, VIP_REQUIRED_PURCHASE_TC } from './constants';
+
+/**
+ * Every text a player reads that a domain rule decides, in one place [R1-4]. Texts the spec quotes
+ * are copied exactly; the others are ours, written as a Japanese shop would write them.
+ */
+export const DOMAIN_MESSAGES = {
+  // Catalogue navigation (§2.3, §7)
+  breadcrumbHome: 'ホーム',
+  breadcrumbPrizeList: '景品一覧',
+  /** 'prize' + 'list' in the page title [R7-13]. */
+  titlePrize: '景品',
+  titleList: '一覧',
+  /** The online-crane-game title tag that ends every page title [R7-13]. */
+  titleTag: 'オンラインクレーンゲーム オンクレ',
+  titleSeparator: ' | ',
+  /** Quoted by the spec in English [R2.1-5, R2.3-5]. */
+  pageNotFound: 'Page Not Found',
+
+  // VIP (§6, §8)
+  vipOnlyTitle: 'こちらのステーションの閲覧・プレイはVIP対象のお客様限定です。',
+  vipOnlyText: `VIP対象となるには、過去${VIP_PURCHASE_WINDOW_DAYS}日間に${formatThousands(VIP_REQUIRED_PURCHASE_TC)}TC以上のご購入が必要です。`,
+  vipOnlyJoinButton: 'VIP対象になる',
+  closeButton: 'とじる',
+  vipWeeklyLimitTitle: '今週のVIP景品を獲得済みです',
+  vipWeeklyLimitText: 'VIP景品の獲得数は毎週月曜日0時にリセットされます。',
+  vipExclusiveInUseTitle: '他のお客様がVIP独占台をプレイ中です',
+  vipExclusiveInUseText: '景品一覧に戻ります。',
+
+  // Reservation and kuji (§4.3, §4.4)
+  reservedStationCancelled: '予約していたステーションの予約がキャンセルされました。',
+  reservedStationMaintenance: 'ご予約のステーションがメンテナンス中になったため、予約をキャンセルしました。',
+  kujiBoxEnded: 'このくじの販売は終了しました。',
+  kujiReserveNotFound: 'くじの予約が見つかりませんでした。',
+
+  // Errors and maintenance (§4.6, §8)
+  reloadError: '通信エラーが発生しました。お手数ですが、ページを再読み込みしてください。',
+  maintenanceTitle: 'ただいまメンテナンス中です',
+
+  // Wallet (§9)
+  bonusSuffix: 'ボーナス',
+} as const;
+
+/** Form validation messages (address and contact fields). `label` is the field's Japanese name. */
+export const VALIDATION_MESSAGES = {
+  required: (label: string) => `${label}を入力してください。`,
+  tooLong: (label: string, max: number) => `${label}は${max}文字以内で入力してください。`,
+  invalidCharacters: (label: string) => `${label}に使用できない文字が含まれています。`,
+  zipFormat: '郵便番号は7桁の数字で入力してください（例：123-4567）。',
+  telLength: '電話番号は10桁または11桁の数字で入力してください（例：090-1234-5678）。',
+  telFormat: '電話番号は0から始まる国内の電話番号を入力してください（例：03-1234-5678）。',
+  prefecture: '都道府県を選択してください。',
+  emailFormat: 'メールアドレスの形式が正しくありません（例：onkure@example.com）。',
+} as const;
+
+/** Which alert a decision asks the UI to show; the text is DOMAIN_MESSAGES[key]. */
+export type AlertKey =
+  | 'reservedStationCancelled'
+  | 'reservedStationMaintenance'
+  | 'reloadError'
+  | 'kujiBoxEnded'
+  | 'kujiReserveNotFound';

@@ -1,0 +1,49 @@
+import { formatThousands } from '../text/number-format';
+import { DOMAIN_MESSAGES } from '../messages';
+
+/** TC balance (spec §3 "TC info"): tc_all = tc_free + tc_toll [R1-2]. */
+export interface TcInfo {
+  readonly tc_all: number;
+  readonly tc_free: number;
+  readonly tc_toll: number;
+}
+
+/** Tickets, counted apart from TC [R1-2]. */
+export interface TicketInfo {
+  readonly ticket_all: number;
+}
+
+/** The TC balance from its free and paid portions [R1-2]. Throws RangeError for a negative or fractional portion. */
+export function tcInfo(tc_free: number, tc_toll: number): TcInfo {
+  for (const v of [tc_free, tc_toll]) {
+    if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`TC portions are whole, non-negative numbers (got ${v})`);
+  }
+  return { tc_all: tc_free + tc_toll, tc_free, tc_toll };
+}
+
+/** Whether an answer's tc_all agrees with its portions [R1-2]. */
+export function isTcInfoConsistent(info: TcInfo): boolean {
+  return info.tc_all === info.tc_free + info.tc_toll;
+}
+
+/** A TC product (spec §3 "Products"): paid TC plus free bonus TC [R3-11]. */
+export interface Product {
+  readonly toll_tc: number;
+  readonly free_tc: number;
+}
+
+/** A product with its derived labels. */
+export interface LabelledProduct extends Product {
+  /** '1,000ボーナス', or null when the product carries no free TC. */
+  readonly bonusLabel: string | null;
+}
+
+/** Bonus label: the free TC with thousands separators plus 'ボーナス' [R9-7]; null for no bonus. */
+export function bonusLabel(free_tc: number): string | null {
+  return free_tc > 0 ? `${formatThousands(free_tc)}${DOMAIN_MESSAGES.bonusSuffix}` : null;
+}
+
+/** Adds the derived labels to a product [R3-11]. */
+export function labelProduct(product: Product): LabelledProduct {
+  return { ...product, bonusLabel: bonusLabel(product.free_tc) };
+}
