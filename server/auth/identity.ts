@@ -1,7 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { replyError } from '../http/reply';
+import { ACCESS_TOKEN_HEADER } from '../../src/contract';
+import { INVALID_USER_INFO, MAINTENANCE_CODE, replyError } from '../http/reply';
 import type { SqlExecutor } from '../store/store';
+
+/** users.status of a suspended account: every authenticated call answers invaliduser (9002). */
+export const SUSPENDED_STATUS = 2;
+
+/** The GET calls' token header as Node spells incoming header names (lower case); see docs/api/user.md. */
+const TOKEN_HEADER = ACCESS_TOKEN_HEADER.toLowerCase();
 
 /** How long an access token stays valid after it is issued. */
 export const TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -47,6 +54,12 @@ export class IdentityService {
     return row ?? null;
   }
 
+  /** Revokes one token; answers whether a live token of that user was revoked. */
+  async revokeFor(userId: number, token: string): Promise<boolean> {
+    const rows = await this.db.query('UPDATE access_tokens SET revoked_at = $3 WHERE token_hash = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING user_id', [hashToken(token), userId, this.now().toISOString()]);
+    return rows.length > 0;
+  }
+
   async revoke(token: string): Promise<void> {
     await this.db.query('UPDATE access_tokens SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL', [hashToken(token), this.now().toISOString()]);
   }
@@ -59,14 +72,33 @@ export function identityOf(request: FastifyRequest): { user_id: unknown; access_
 }
 
 /**
- * The caller of an authenticated call, or null after answering 401 (error_code 401, Japanese
- * error_info). Handlers return right away on null, so nothing changes for a bad identity.
+ * The caller of an authenticated call, or null after answering: 401 (error_code 401, Japanese
+ * error_info) for a missing, unknown, expired or revoked identity, 403 with error_code 9002
+ * (invaliduser) for a suspended user. Handlers return right away on null, so nothing changes.
  */
 export async function requireUser(identity: IdentityService, request: FastifyRequest, reply: FastifyReply): Promise<AuthUser | null> {
   const { user_id, access_token } = identityOf(request);
-  const user = await identity.authenticate(user_id, access_token);
+  return checkCaller(await identity.authenticate(user_id, access_token), reply);
+}
+
+/**
+ * The caller of an authenticated GET: the token comes in the X-Access-Token header and the user is
+ * the path's user_id, which must be the token's own user (else the same 401 as a bad token, so a
+ * caller cannot probe which ids exist).
+ */
+export async function requireUserFromHeader(identity: IdentityService, request: FastifyRequest, reply: FastifyReply, pathUserId: string): Promise<AuthUser | null> {
+  const token = request.headers[TOKEN_HEADER];
+  const userId = /^[1-9][0-9]{0,9}$/.test(pathUserId) ? Number(pathUserId) : null;
+  return checkCaller(await identity.authenticate(userId, typeof token === 'string' ? token : undefined), reply);
+}
+
+async function checkCaller(user: AuthUser | null, reply: FastifyReply): Promise<AuthUser | null> {
   if (!user) {
     await replyError(reply, 401, INVALID_TOKEN_INFO, INVALID_TOKEN_CODE);
+    return null;
+  }
+  if (user.status === SUSPENDED_STATUS) {
+    await replyError(reply, 403, INVALID_USER_INFO, MAINTENANCE_CODE.invaliduser);
     return null;
   }
   return user;

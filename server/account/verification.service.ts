@@ -1,0 +1,99 @@
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { AttemptLimiter } from '../auth/attempt-limiter';
+import type { SqlExecutor, Store } from '../store/store';
+import { AccountRefusal } from './account-errors';
+
+export type VerificationPurpose = 'email' | 'tel';
+
+/** A code stays valid this long after it is sent. */
+export const CODE_TTL_MS = 30 * 60 * 1000;
+/** At most this many codes per user and purpose per hour. */
+export const MAX_CODES_PER_HOUR = 5;
+/** Wrong codes allowed per user and purpose in 15 minutes before verification is blocked. */
+export const MAX_CODE_FAILURES = 5;
+
+/**
+ * Accounts created after this instant must verify their e-mail (the /emailvalid guard, R2.2-2).
+ * Configurable with ONKURE_EMAIL_VERIFY_CUTOFF (ISO date-time).
+ */
+export const EMAIL_VERIFICATION_CUTOFF = new Date(process.env.ONKURE_EMAIL_VERIFY_CUTOFF || '2025-04-01T00:00:00+09:00');
+
+const hashCode = (userId: number, purpose: VerificationPurpose, code: string) => createHash('sha256').update(`${userId}:${purpose}:${code}`).digest();
+
+/**
+ * One-time codes for e-mail and phone verification, "sent" through the dev outbox table: the
+ * reference server has no mail or SMS provider; a development-only call lets the UI read the
+ * messages (docs/api/user.md). Only the code's hash is stored.
+ */
+export class VerificationService {
+  private readonly limiter: AttemptLimiter;
+
+  constructor(private readonly db: Store, private readonly now: () => Date) {
+    this.limiter = new AttemptLimiter(MAX_CODE_FAILURES, 15 * 60 * 1000, now);
+  }
+
+  /** Sends a new code for `target` (an e-mail address or a phone number); answers its expiry. */
+  async send(userId: number, purpose: VerificationPurpose, target: string): Promise<{ expires_at: string }> {
+    return this.db.transaction(async (q) => {
+      await q.query('SELECT user_id FROM users WHERE user_id = $1 FOR UPDATE', [userId]);
+      const now = this.now();
+      const [{ n } = { n: 0 }] = await q.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM verification_codes WHERE user_id = $1 AND purpose = $2 AND created_at > $3',
+        [userId, purpose, new Date(now.getTime() - 3_600_000).toISOString()]);
+      if (n >= MAX_CODES_PER_HOUR) throw new AccountRefusal(429, '認証コードの送信回数が上限に達しました。しばらくしてからお試しください。');
+      if (purpose === 'email') await this.assertEmailFree(q, userId, target);
+      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+      const expiresAt = new Date(now.getTime() + CODE_TTL_MS);
+      await q.query(
+        'INSERT INTO verification_codes (user_id, purpose, target, code_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
+        [userId, purpose, target, hashCode(userId, purpose, code).toString('hex'), now.toISOString(), expiresAt.toISOString()]);
+      const message = purpose === 'email'
+        ? { channel: 'email', subject: '【オンクレ】メールアドレス確認コード', body: `認証コード: ${code}\n30分以内に画面へ入力してください。お心当たりのない場合はこのメールを破棄してください。` }
+        : { channel: 'sms', subject: 'SMS認証', body: `【オンクレ】認証コード: ${code}（30分間有効）` };
+      await q.query('INSERT INTO dev_outbox (user_id, channel, recipient, subject, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+        [userId, message.channel, target, message.subject, message.body, now.toISOString()]);
+      return { expires_at: expiresAt.toISOString() };
+    });
+  }
+
+  /**
+   * Checks a code against the newest live one of the user and purpose; on success marks it used and
+   * sets users.email + email_verified_at or users.tel + tel_verified_at. Answers the verified target.
+   */
+  async verify(userId: number, purpose: VerificationPurpose, code: string): Promise<{ target: string; verified_at: string }> {
+    const key = `${purpose}:${userId}`;
+    if (this.limiter.isBlocked(key)) throw new AccountRefusal(429, '認証コードの入力回数が上限に達しました。しばらくしてから新しいコードでお試しください。');
+    const outcome = await this.db.transaction(async (q) => {
+      await q.query('SELECT user_id FROM users WHERE user_id = $1 FOR UPDATE', [userId]);
+      const now = this.now().toISOString();
+      const [row] = await q.query<{ id: number; target: string; code_hash: string }>(
+        `SELECT id, target, code_hash FROM verification_codes
+          WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3 ORDER BY created_at DESC, id DESC LIMIT 1`,
+        [userId, purpose, now]);
+      if (!row || !timingSafeEqual(Buffer.from(row.code_hash, 'hex'), hashCode(userId, purpose, code))) return null;
+      if (purpose === 'email') await this.assertEmailFree(q, userId, row.target);
+      await q.query('UPDATE verification_codes SET used_at = $2 WHERE id = $1', [row.id, now]);
+      if (purpose === 'email') await q.query('UPDATE users SET email = $2, email_verified_at = $3 WHERE user_id = $1', [userId, row.target, now]);
+      else await q.query('UPDATE users SET tel = $2, tel_verified_at = $3 WHERE user_id = $1', [userId, row.target, now]);
+      return { target: row.target, verified_at: now };
+    });
+    if (!outcome) {
+      this.limiter.recordFailure(key);
+      throw new AccountRefusal(400, '認証コードが正しくないか、有効期限が切れています。');
+    }
+    this.limiter.reset(key);
+    return outcome;
+  }
+
+  /** Messages of the dev outbox for one user, newest first (development only). */
+  async outbox(userId: number) {
+    const rows = await this.db.query<{ message_id: number; channel: 'email' | 'sms'; recipient: string; subject: string; body: string; created_at: Date }>(
+      'SELECT message_id, channel, recipient, subject, body, created_at FROM dev_outbox WHERE user_id = $1 ORDER BY message_id DESC LIMIT 50', [userId]);
+    return rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() }));
+  }
+
+  private async assertEmailFree(q: SqlExecutor, userId: number, email: string): Promise<void> {
+    const taken = await q.query('SELECT 1 FROM users WHERE email = $1 AND user_id <> $2', [email, userId]);
+    if (taken.length > 0) throw new AccountRefusal(409, 'このメールアドレスはすでに使われています。');
+  }
+}

@@ -1,0 +1,82 @@
+import { AccountRefusal } from '../account/account-errors';
+import { INVALID_USER_INFO, MAINTENANCE_CODE } from '../http/reply';
+import type { Store } from '../store/store';
+import type { Ledger } from '../wallet/ledger';
+import { AttemptLimiter } from './attempt-limiter';
+import { SUSPENDED_STATUS, type IdentityService } from './identity';
+import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
+import type { VerificationService } from '../account/verification.service';
+
+export interface Session { user_id: number; access_token: string; expires_at: string }
+
+/** Free TC a new debug user starts with, so the purchase-free flows can be tried at once. */
+export const DEBUG_WELCOME_TC = 10_000;
+/** Failed logins per e-mail in 15 minutes before that e-mail is blocked for a while. */
+export const MAX_LOGIN_FAILURES = 10;
+
+const LOGIN_FAILED = 'メールアドレスまたはパスワードが正しくありません。';
+
+/** E-mail + password accounts and the development debug login. */
+export class AccountAuthService {
+  private readonly loginLimiter: AttemptLimiter;
+
+  constructor(
+    private readonly db: Store,
+    private readonly now: () => Date,
+    private readonly identity: IdentityService,
+    private readonly ledger: Ledger,
+    private readonly verification: VerificationService,
+  ) {
+    this.loginLimiter = new AttemptLimiter(MAX_LOGIN_FAILURES, 15 * 60 * 1000, now);
+  }
+
+  /** Creates an account (e-mail unverified), signs it in and sends the first verification code. */
+  async signup(email: string, password: string): Promise<Session> {
+    const taken = await this.db.query('SELECT 1 FROM users WHERE email = $1', [email]);
+    if (taken.length > 0) throw new AccountRefusal(409, 'このメールアドレスはすでに登録されています。');
+    const hash = await hashPassword(password);
+    const session = await this.db.transaction(async (q) => {
+      const [row] = await q.query<{ user_id: number }>(
+        'INSERT INTO users (email, password_hash, created_at) VALUES ($1, $2, $3) ON CONFLICT (email) DO NOTHING RETURNING user_id',
+        [email, hash, this.now().toISOString()]);
+      if (!row) throw new AccountRefusal(409, 'このメールアドレスはすでに登録されています。');
+      return { user_id: row.user_id, ...(await this.identity.issueToken(row.user_id, q)) };
+    });
+    await this.verification.send(session.user_id, 'email', email);
+    return session;
+  }
+
+  /** Signs in with e-mail and password; one message for any wrong pair. Suspended users get 9002. */
+  async login(email: string, password: string): Promise<Session> {
+    if (this.loginLimiter.isBlocked(email)) throw new AccountRefusal(429, 'ログインの失敗が続いたため、しばらくログインできません。時間をおいてお試しください。');
+    const [user] = await this.db.query<{ user_id: number; password_hash: string | null; status: number }>('SELECT user_id, password_hash, status FROM users WHERE email = $1', [email]);
+    // Verify against a dummy hash when there is no such user, so timing does not reveal which e-mails exist.
+    const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
+    if (!user || !user.password_hash || !ok) {
+      this.loginLimiter.recordFailure(email);
+      throw new AccountRefusal(401, LOGIN_FAILED);
+    }
+    if (user.status === SUSPENDED_STATUS) throw new AccountRefusal(403, INVALID_USER_INFO, MAINTENANCE_CODE.invaliduser);
+    this.loginLimiter.reset(email);
+    return { user_id: user.user_id, ...(await this.identity.issueToken(user.user_id)) };
+  }
+
+  /**
+   * Development only [R6-6]: signs in as the debug user `name`, creating it (with DEBUG_WELCOME_TC
+   * free TC through the ledger) on first use. The route is not registered in production.
+   */
+  async debugLogin(name: string): Promise<Session & { created: 0 | 1 }> {
+    return this.db.transaction(async (q) => {
+      const [existing] = await q.query<{ user_id: number }>('SELECT user_id FROM users WHERE debug_name = $1', [name]);
+      let userId = existing?.user_id;
+      if (!userId) {
+        const [row] = await q.query<{ user_id: number }>(
+          'INSERT INTO users (debug_name, is_debug, nickname, created_at) VALUES ($1, true, $2, $3) RETURNING user_id',
+          [name, `デバッグ${name}`.slice(0, 16), this.now().toISOString()]);
+        userId = row!.user_id;
+        await this.ledger.credit(userId, 'free', { amount: DEBUG_WELCOME_TC, reason: 'debug_grant', reference: name, idempotencyKey: 'debug-welcome' }, q);
+      }
+      return { user_id: userId, ...(await this.identity.issueToken(userId, q)), created: existing ? 0 : 1 };
+    });
+  }
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { emailSchema, verificationCodeSchema } from './account.schema';
+import { errorResponseSchema } from './envelope';
+import { flag01Schema, identitySchema } from './user-identity.schema';
+
+/** Sign-up, login, logout, debug login, e-mail verification and the dev outbox. See docs/api/user.md. */
+export const AUTH_ENDPOINTS = {
+  signup: 'auth/signup',
+  login: 'auth/login',
+  logout: 'auth/logout',
+  debugLogin: 'auth/debug_login',
+  emailStatus: 'auth/email/status',
+  emailSendCode: 'auth/email/send_code',
+  emailVerify: 'auth/email/verify',
+  devOutbox: 'auth/dev_outbox',
+} as const;
+
+export const passwordSchema = z
+  .string({ error: 'パスワードを文字列で入力してください。' })
+  .min(8, 'パスワードは8文字以上で入力してください。')
+  .max(128, 'パスワードは128文字以内で入力してください。')
+  .refine((v) => /[A-Za-z]/.test(v) && /[0-9]/.test(v), 'パスワードには英字と数字を両方含めてください。');
+
+export const signupRequestSchema = z.object({ email: emailSchema, password: passwordSchema });
+/** Login checks only the shape; a wrong pair gets one message whichever half is wrong. */
+export const loginRequestSchema = z.object({
+  email: emailSchema,
+  password: z.string({ error: 'パスワードを入力してください。' }).min(1, 'パスワードを入力してください。').max(128, 'パスワードは128文字以内で入力してください。'),
+});
+export const logoutRequestSchema = identitySchema;
+/** name picks one of several debug users (default 'debug'), so a developer can keep two sessions. */
+export const debugLoginRequestSchema = z.object({
+  name: z.string().regex(/^[a-z0-9_-]{1,20}$/, 'デバッグユーザー名は半角英小文字・数字20文字以内で入力してください。').optional(),
+});
+
+export const loginResponseSchema = errorResponseSchema.extend({
+  user_id: z.number().int().positive(),
+  access_token: z.string(),
+  expires_at: z.string(),
+});
+export const debugLoginResponseSchema = loginResponseSchema.extend({ created: flag01Schema });
+
+export const emailStatusRequestSchema = identitySchema;
+export const emailStatusResponseSchema = errorResponseSchema.extend({
+  email: z.string().nullable(),
+  email_verified: flag01Schema,
+  email_verified_at: z.string().nullable(),
+  created_at: z.string(),
+  /** The server side of the /emailvalid guard [R2.2-2]: unverified and created after the cutoff. */
+  verification_required: flag01Schema,
+  cutoff: z.string(),
+});
+export const emailSendCodeRequestSchema = identitySchema.extend({ email_verify: z.object({ email: emailSchema.optional() }) });
+export const emailVerifyRequestSchema = identitySchema.extend({ email_verify: z.object({ code: verificationCodeSchema }) });
+export const emailVerifiedResponseSchema = errorResponseSchema.extend({ email: z.string(), email_verified_at: z.string() });
+
+export const devOutboxRequestSchema = identitySchema;
+export const devOutboxResponseSchema = errorResponseSchema.extend({
+  list: z.array(z.object({
+    message_id: z.number().int(), channel: z.enum(['email', 'sms']), recipient: z.string(), subject: z.string(), body: z.string(), created_at: z.string(),
+  })),
+});

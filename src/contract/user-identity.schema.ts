@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+/** A database id on the wire: a positive 32-bit integer. */
+export const idSchema = z.number({ error: '数値で指定してください。' }).int('整数で指定してください。').positive('1以上の数値で指定してください。').max(2_147_483_647, '数値が大きすぎます。');
+
+/** Authenticated request identity (spec §3): every authenticated POST body carries both [R3-1][R7-4]. */
+export const identitySchema = z.object({
+  user_id: idSchema,
+  access_token: z.string().min(20).max(200),
+});
+export type Identity = z.infer<typeof identitySchema>;
+
+/** A 1/0 flag as the server answers it. */
+export const flag01Schema = z.union([z.literal(0), z.literal(1)]);
+export type Flag01 = z.infer<typeof flag01Schema>;
+
+/**
+ * A 1/0 setting as a client may send it [R5-1][R3-18]: 1/0, true/false or '1'/'0', coerced to 1 or 0.
+ * Anything else (2, 'yes', null) is refused rather than guessed.
+ */
+export const coercedFlagSchema = z
+  .union([z.literal(0), z.literal(1), z.boolean(), z.literal('0'), z.literal('1')], { error: '1 または 0 で指定してください。' })
+  .transform((v): Flag01 => (v === 1 || v === true || v === '1' ? 1 : 0));
+

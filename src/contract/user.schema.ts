@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { errorResponseSchema } from './envelope';
+import { addressRecordSchema } from './account.schema';
+import { coercedFlagSchema, flag01Schema, idSchema, identitySchema } from './user-identity.schema';
+
+/** The whitelisted keys of POST /user/user_additional (login info additional_list). */
+export const ADDITIONAL_KEYS = ['tutorial_top', 'tutorial_play'] as const;
+export type AdditionalKey = (typeof ADDITIONAL_KEYS)[number];
+
+/** Kinds of unread flags (spec §3 user data). */
+export const UNREAD_KINDS = ['news', 'prize', 'kuji', 'order_made', 'digital', 'direct', 'message'] as const;
+export type UnreadKind = (typeof UNREAD_KINDS)[number];
+
+// ---- request bodies of the §7 /user/* calls -------------------------------------------------
+
+export const setHideCharacterRequestSchema = identitySchema.extend({
+  set_hide_character: z.object({ character: coercedFlagSchema }),
+});
+export const setVolumeRequestSchema = identitySchema.extend({
+  set_volume: z.object({ volume: coercedFlagSchema }),
+});
+export const getAddressRequestSchema = identitySchema.extend({ get_address: z.object({}).optional() });
+export const getEmailRequestSchema = identitySchema;
+export const getDeliveryRequestSchema = identitySchema.extend({
+  get_delivery: z.object({ play_history_id: idSchema }),
+});
+export const itemRequestSchema = identitySchema;
+export const tcRequestSchema = identitySchema;
+export const ticketRequestSchema = identitySchema;
+/** read_info.type names one kind to mark read; without it every unread flag is cleared. */
+export const readInfoRequestSchema = identitySchema.extend({
+  read_info: z.object({ type: z.enum(UNREAD_KINDS).optional() }).optional(),
+});
+export const agreeRequestSchema = identitySchema.extend({ agree_contract: z.literal(1, { error: '利用規約への同意が必要です。' }) });
+export const userAdditionalRequestSchema = identitySchema.extend({
+  additional_key: z.enum(ADDITIONAL_KEYS, { error: '設定できない項目です。' }),
+  additional_value: coercedFlagSchema,
+});
+export const movieDeleteTokenRequestSchema = identitySchema.extend({ read_info: z.object({}).optional() });
+
+// ---- answers ---------------------------------------------------------------------------------
+
+/** An answer that carries nothing beyond error_code and error_info. */
+export const plainResponseSchema = errorResponseSchema;
+
+export const setHideCharacterResponseSchema = errorResponseSchema.extend({ set_hide_character: z.object({ character: flag01Schema }) });
+export const setVolumeResponseSchema = errorResponseSchema.extend({ set_volume: z.object({ volume: flag01Schema }) });
+
+/** Address response data (spec §3) [R3-4]: the main address flattened, plus every address. */
+export const addressResponseDataSchema = z.object({
+  address_bool: z.boolean(),
+  first_name: z.string(),
+  last_name: z.string(),
+  zip: z.string(),
+  address1: z.string(),
+  address2: z.string(),
+  address3: z.string(),
+  tel: z.string(),
+  email: z.string(),
+  birth: z.string().nullable(),
+  all_address: z.object({
+    /** id of the main address, or null when the user has none. */
+    id: z.number().int().nullable(),
+    birth: z.string().nullable(),
+    email: z.string().nullable(),
+    list: z.array(addressRecordSchema),
+  }),
+});
+export type AddressResponseData = z.infer<typeof addressResponseDataSchema>;
+export const getAddressResponseSchema = errorResponseSchema.extend({ data: addressResponseDataSchema });
+
+export const getEmailResponseSchema = errorResponseSchema.extend({ email: z.string().nullable(), email_verified: flag01Schema });
+
+/** Delivery statuses; spec 4.5 groups them into before, after and invalid [R4.5-1]. */
+export const DELIVERY_STATUSES = ['not_requested', 'requested', 'preparing', 'shipped', 'delivered', 'cancelled', 'returned'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+export const WON_PRIZE_KINDS = ['crane', 'kuji', 'order_made', 'virtual'] as const;
+
+/** One won prize as the item list and the delivery answers show it. */
+export const wonPrizeSchema = z.object({
+  play_history_id: z.number().int().positive(),
+  station_id: z.number().int().nullable(),
+  prize_kind: z.enum(WON_PRIZE_KINDS),
+  product_name: z.string(),
+  kuji_name: z.string().nullable(),
+  prize_count: z.number().int().positive(),
+  add_delivery_days: z.number().int().nonnegative(),
+  is_reservation_delivery: flag01Schema,
+  won_at: z.string(),
+  delivery_status: z.enum(DELIVERY_STATUSES),
+});
+export type WonPrize = z.infer<typeof wonPrizeSchema>;
+
+export const deliveryAddressDataSchema = z.object({
+  play_history_id: z.number().int().positive(),
+  delivery_status: z.enum(DELIVERY_STATUSES),
+  /** The address the prize ships to: the request's copy once requested, else the main address. */
+  address: z.object({
+    first_name: z.string(), last_name: z.string(), zip: z.string(),
+    address1: z.string(), address2: z.string(), address3: z.string(), tel: z.string(), email: z.string().nullable(),
+  }).nullable(),
+  prize: wonPrizeSchema,
+  /** Unsent prize fields [R3-15]: prize_shipmented_at is '-' until shipped. */
+  prize_contact_number: z.string(),
+  prize_shipmented_at: z.string(),
+});
+export const getDeliveryResponseSchema = errorResponseSchema.extend({ get_delivery_address: z.object({ data: deliveryAddressDataSchema }) });
+
+export const itemInfoResponseSchema = errorResponseSchema.extend({
+  item_info: z.object({ list: z.array(wonPrizeSchema), count: z.number().int().nonnegative() }),
+});
+
+/** TC info (spec §3) [R1-2]: tc_all is always tc_free + tc_toll. */
+export const tcInfoSchema = z
+  .object({ tc_all: z.number().int().nonnegative(), tc_free: z.number().int().nonnegative(), tc_toll: z.number().int().nonnegative() })
+  .refine((tc) => tc.tc_all === tc.tc_free + tc.tc_toll, { error: 'tc_all must equal tc_free + tc_toll' });
+export type TcInfo = z.infer<typeof tcInfoSchema>;
+export const tcResponseSchema = errorResponseSchema.extend({ data: tcInfoSchema });
+
+export const ticketInfoSchema = z.object({ ticket_all: z.number().int().nonnegative() });
+export const ticketResponseSchema = errorResponseSchema.extend({ data: ticketInfoSchema });
+
+export const unreadFlagsSchema = z.object(Object.fromEntries(UNREAD_KINDS.map((k) => [k, flag01Schema])) as Record<UnreadKind, typeof flag01Schema>);
+export const readInfoResponseSchema = errorResponseSchema.extend({ unread: unreadFlagsSchema });
+export const agreeResponseSchema = errorResponseSchema.extend({ agree_contract: z.literal(1) });
+export const userAdditionalResponseSchema = errorResponseSchema.extend({
+  additional_list: z.object({ tutorial_top: flag01Schema, tutorial_play: flag01Schema }),
+});
+export const movieDeleteTokenResponseSchema = errorResponseSchema.extend({ revoked: z.number().int().nonnegative() });
