@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Container } from 'inversify';
 import { BrowseTopPage, ServiceMaintenance, TOKENS, type AppConfig, type NavigatorPort, type Token } from '../application';
 import {
-  CookieLogoutGuard, KyHttpClient, KyServiceApi, LocationNavigator, ServiceSignalBus, StoredSession,
+  CookieLogoutGuard, KyHttpClient, KyPrizeCatalog, LocationNavigator, ServiceSignalBus, StoredSession,
   type LogoutGuard, type SessionStorageLike,
 } from '../infrastructure';
 import type { ClientConfig } from './client-config';
@@ -47,7 +47,7 @@ export function createAppContainer(config: ClientConfig, overrides: readonly Ove
     signals,
     logoutGuard,
   });
-  const api = new KyServiceApi(http);
+  const api = new KyPrizeCatalog(http);
 
   container.bind(TOKENS.AppConfig).toConstantValue(appConfig);
   container.bind(TOKENS.SessionPort).toConstantValue(session);

@@ -1,4 +1,4 @@
-import { KyHttpClient, KyServiceApi, ServiceSignalBus, StoredSession } from '../../src/infrastructure';
+import { KyHttpClient, KyPrizeCatalog, ServiceSignalBus, StoredSession } from '../../src/infrastructure';
 import type { AuthIdentity, BuildTarget } from '../../src/domain';
 
 /** The real HTTP adapter stack pointed at a test server, with its session and signal bus. */
@@ -12,5 +12,5 @@ export function kyServiceApi(apiBase: string, opts: { identity?: AuthIdentity; t
     session,
     signals,
   });
-  return { api: new KyServiceApi(http), http, session, signals };
+  return { api: new KyPrizeCatalog(http), http, session, signals };
 }

@@ -3,7 +3,7 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TOKENS } from '../../src/application';
-import { InMemoryServiceApi } from '../../src/infrastructure';
+import { InMemoryPrizeCatalog } from '../../src/infrastructure';
 import { OnkureApp } from '../../src/ui';
 import { aPrizeItem, aTopPage } from '../support/factories';
 import { createTestContainer } from '../support/test-container';
@@ -12,7 +12,7 @@ afterEach(cleanup);
 
 describe('top page against the in-memory service API bound in the container', () => {
   it('[R1-4] shows the prize list from the use-case, in Japanese', async () => {
-    const api = new InMemoryServiceApi(
+    const api = new InMemoryPrizeCatalog(
       aTopPage({
         sale_list: [
           { tab_id: 5, title: 'おすすめ', list: [aPrizeItem(), aPrizeItem({ station_id: 2, prize_name: 'ねこまる しろまる マグカップ', type: 'vip', new: 1, play_price: 250 })] },
@@ -36,7 +36,7 @@ describe('top page against the in-memory service API bound in the container', ()
   });
 
   it('renders a prize name with markup as inert text', async () => {
-    const api = new InMemoryServiceApi(aTopPage({ sale_list: [{ tab_id: 5, title: 'おすすめ', list: [aPrizeItem({ prize_name: '<img src=x onerror=alert(1)>ぬいぐるみ' })] }] }));
+    const api = new InMemoryPrizeCatalog(aTopPage({ sale_list: [{ tab_id: 5, title: 'おすすめ', list: [aPrizeItem({ prize_name: '<img src=x onerror=alert(1)>ぬいぐるみ' })] }] }));
     const { container } = render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, api])} initialPath="/" />);
     expect(await screen.findByText('<img src=x onerror=alert(1)>ぬいぐるみ')).toBeTruthy();
     expect(container.querySelector('img[src="x"]')).toBeNull();
@@ -44,7 +44,7 @@ describe('top page against the in-memory service API bound in the container', ()
 
   it('shows a Japanese error with a retry button when the catalogue cannot be read, and retries', async () => {
     let fail = true;
-    const api = new InMemoryServiceApi(aTopPage(), () => (fail ? new Error('offline') : null));
+    const api = new InMemoryPrizeCatalog(aTopPage(), () => (fail ? new Error('offline') : null));
     render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, api])} initialPath="/" />);
     expect((await screen.findByRole('alert')).textContent).toContain('景品一覧を読み込めませんでした');
     fail = false;
@@ -53,7 +53,7 @@ describe('top page against the in-memory service API bound in the container', ()
   });
 
   it('[R2.6-1] shows the Japanese not-found page for an unknown path', async () => {
-    render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, new InMemoryServiceApi(aTopPage())])} initialPath="/no/such/page" />);
+    render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, new InMemoryPrizeCatalog(aTopPage())])} initialPath="/no/such/page" />);
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('ページが見つかりません。');
   });
 });

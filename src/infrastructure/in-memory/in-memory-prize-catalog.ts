@@ -6,7 +6,7 @@ import type { TopPageCatalogue } from '../../domain';
  * An in-memory service API for UI tests and offline development. It holds its own catalogue and
  * answers like the server does; the contract suite runs against it and the real adapter alike.
  */
-export class InMemoryServiceApi implements PrizeCatalogPort {
+export class InMemoryPrizeCatalog implements PrizeCatalogPort {
   readonly calls: { method: string; args: unknown }[] = [];
 
   constructor(private catalogue: TopPageCatalogue, private readonly failWith?: () => Error | null) {}

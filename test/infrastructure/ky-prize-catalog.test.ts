@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-describe('KyServiceApi against the reference server over HTTP', () => {
+describe('KyPrizeCatalog against the reference server over HTTP', () => {
   it('[R7-1] reads the top page from the configured API base', async () => {
     const { api } = kyServiceApi(t.apiBase);
     const page = await firstValueFrom(api.topPage({ shopId: 1 }));

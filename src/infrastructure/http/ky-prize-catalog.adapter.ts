@@ -13,7 +13,7 @@ function payload<T extends { error_code: number; error_info: string }>(answer: T
 /**
  * The service API over HTTP (ky): every port the service answers, each method one call of spec §7.
  */
-export class KyServiceApi implements PrizeCatalogPort {
+export class KyPrizeCatalog implements PrizeCatalogPort {
   constructor(private readonly http: KyHttpClient) {}
 
   topPage(query: TopPageQuery): Observable<TopPageCatalogue> {

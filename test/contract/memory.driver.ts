@@ -1,0 +1,49 @@
+import { TOKENS } from '../../src/application';
+import { InMemoryBackend } from '../../src/infrastructure';
+import { createAppContainer } from '../../src/main/container';
+import { inMemoryOverrides, type InMemoryDataset } from '../../src/main/in-memory';
+import { aPrizeItem, aTopPage } from '../support/factories';
+import { TEST_CLIENT_CONFIG } from '../support/test-container';
+import { typedClient, type ContractDriver } from './harness';
+
+/** A small dataset shaped like the seed: every tab type represented. */
+export function contractDataset(): InMemoryDataset {
+  const items = [
+    aPrizeItem({ station_id: 1, new: 1 }),
+    aPrizeItem({ station_id: 2, type: 'vip', prize_name: 'ねこまる VIPクッション' }),
+    aPrizeItem({ station_id: 3, type: 'exclusive', prize_name: 'ぱんだ日和 独占フィギュア' }),
+    aPrizeItem({ station_id: 4, designated_type: 'practice', play_price: 0 }),
+    aPrizeItem({ station_id: 5, natia: 1, new: 1 }),
+  ];
+  return {
+    topPage: aTopPage({
+      sale_list: [{ tab_id: 5, title: 'おすすめ', list: items }],
+      new_prize: items.filter((i) => i.new === 1),
+    }),
+  };
+}
+
+/** The in-memory fakes bound in the same container the UI tests use. */
+export async function memoryDriver(): Promise<ContractDriver> {
+  const backend = new InMemoryBackend();
+  const dataset = contractDataset();
+  const overrides = inMemoryOverrides(backend, dataset);
+  const client = () => typedClient(createAppContainer(TEST_CLIENT_CONFIG, overrides, { storage: null, cookies: () => '', navigator: { reload: () => undefined, goTo: () => undefined } }));
+  return {
+    name: 'in-memory fakes',
+    client,
+    async newUser() {
+      const user = backend.createUser();
+      const identity = backend.issueToken(user.user_id);
+      const container = client();
+      container.get(TOKENS.SessionPort).signIn(identity);
+      return { identity, client: container };
+    },
+    fixtures: {
+      async stationIds() {
+        return [...new Set(dataset.topPage.sale_list.flatMap((s) => s.list.map((i) => i.station_id)))].sort((a, b) => a - b);
+      },
+    },
+    close: async () => undefined,
+  };
+}
