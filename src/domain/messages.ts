@@ -54,6 +54,18 @@ export const VALIDATION_MESSAGES = {
   emailFormat: 'メールアドレスの形式が正しくありません（例：onkure@example.com）。',
 } as const;
 
+/** Japanese names of the address form fields, used in validation messages. */
+export const ADDRESS_FIELD_LABELS = {
+  lastName: '姓',
+  firstName: '名',
+  zip: '郵便番号',
+  address1: '都道府県',
+  address2: '市区町村',
+  address3: '番地・建物名',
+  tel: '電話番号',
+  email: 'メールアドレス',
+} as const;
+
 /** Which alert a decision asks the UI to show; the text is DOMAIN_MESSAGES[key]. */
 export type AlertKey =
   | 'reservedStationCancelled'

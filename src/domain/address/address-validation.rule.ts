@@ -1,4 +1,4 @@
-import { VALIDATION_MESSAGES } from '../messages';
+import { ADDRESS_FIELD_LABELS, VALIDATION_MESSAGES } from '../messages';
 import { characterCount } from '../text/number-format';
 import type { AddressForm } from './address.entity';
 import { isPrefecture } from './prefectures';
@@ -18,18 +18,6 @@ export const ADDRESS_BOUNDS = {
   zipDigits: 7,
   telMinDigits: 10,
   telMaxDigits: 11,
-} as const;
-
-/** Japanese names of the form fields, used in messages. */
-export const ADDRESS_FIELD_LABELS = {
-  lastName: '姓',
-  firstName: '名',
-  zip: '郵便番号',
-  address1: '都道府県',
-  address2: '市区町村',
-  address3: '番地・建物名',
-  tel: '電話番号',
-  email: 'メールアドレス',
 } as const;
 
 export type AddressField = keyof typeof ADDRESS_FIELD_LABELS;
