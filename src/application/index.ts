@@ -7,3 +7,7 @@ export * from './ports/session.port';
 export * from './ports/service-signals.port';
 export * from './ports/navigator.port';
 export * from './use-cases/service-maintenance.use-case';
+export * from './ports/auth.port';
+export * from './ports/account.port';
+export * from './ports/wallet.port';
+export * from './ports/prize-delivery.port';

@@ -5,6 +5,10 @@ import type { SessionPort } from './ports/session.port';
 import type { ServiceSignalsPort } from './ports/service-signals.port';
 import type { NavigatorPort } from './ports/navigator.port';
 import type { ServiceMaintenance } from './use-cases/service-maintenance.use-case';
+import type { AuthPort } from './ports/auth.port';
+import type { AccountPort } from './ports/account.port';
+import type { WalletPort } from './ports/wallet.port';
+import type { PrizeDeliveryPort } from './ports/prize-delivery.port';
 
 /**
  * A typed container key. At run time it is a plain symbol (what Inversify wants); the phantom type
@@ -25,4 +29,8 @@ export const TOKENS = {
   NavigatorPort: token<NavigatorPort>('NavigatorPort'),
   BrowseTopPage: token<BrowseTopPage>('BrowseTopPage'),
   ServiceMaintenance: token<ServiceMaintenance>('ServiceMaintenance'),
+  AuthPort: token<AuthPort>('AuthPort'),
+  AccountPort: token<AccountPort>('AccountPort'),
+  WalletPort: token<WalletPort>('WalletPort'),
+  PrizeDeliveryPort: token<PrizeDeliveryPort>('PrizeDeliveryPort'),
 } as const;

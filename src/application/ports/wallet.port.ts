@@ -1,0 +1,70 @@
+import type { Observable } from 'rxjs';
+import type { LabelledProduct, PayMethod, TcInfo, TicketInfo } from '../../domain';
+
+/** A pay method as the service lists it: the domain's PayMethod plus the id a purchase names. */
+export interface PayMethodOption extends PayMethod {
+  readonly id: string;
+}
+
+/** A TC product on sale [R3-11] with its bonus label [R9-7]. */
+export interface TcProduct extends LabelledProduct {
+  readonly productId: number;
+  readonly productName: string;
+  /** Price in yen. */
+  readonly price: number;
+  readonly isSale: boolean;
+}
+
+/** The purchase modal's product list and what it needs besides. */
+export interface ProductList {
+  readonly products: readonly TcProduct[];
+  /** Whether the player has registered a birth date (else the age step comes first, R2.5-5). */
+  readonly registeredBirth: boolean;
+  readonly bonusItems: readonly { readonly productId: number; readonly itemName: string; readonly count: number }[];
+  readonly isTcSale: boolean;
+  readonly isTicketPresent: boolean;
+}
+
+export type SettlementStatus = 'pending' | 'completed' | 'failed' | 'cancelled';
+
+/** One purchase attempt and how it stands. */
+export interface Settlement {
+  readonly productSettlementId: string;
+  readonly productId: number;
+  readonly payMethod: string;
+  readonly price: number;
+  readonly tollTc: number;
+  readonly freeTc: number;
+  readonly status: SettlementStatus;
+  readonly createdAt: string;
+  readonly completedAt: string | null;
+}
+
+export interface PurchaseResult {
+  readonly settlement: Settlement;
+  /** The balance after the purchase [R1-2]. */
+  readonly tc: TcInfo;
+}
+
+/**
+ * The player's TC and tickets, and buying TC. Every call needs a signed-in session; each returns a
+ * cold observable that emits once and completes (unsubscribing cancels the request). Refusals arrive
+ * as errors carrying the service's error_code and Japanese error_info.
+ */
+export interface WalletPort {
+  /** TC balance [R1-2]: tc_all = tc_free + tc_toll. */
+  balance(): Observable<TcInfo>;
+  /** Tickets, counted apart from TC [R1-2]. */
+  tickets(): Observable<TicketInfo>;
+  /** The service's pay methods for this build target, in its order [R3-12, R9-6]. */
+  payMethods(): Observable<readonly PayMethodOption[]>;
+  /** The products offered with `payMethod` (all products when omitted). */
+  products(payMethod?: string): Observable<ProductList>;
+  /**
+   * Buys a product. `requestId` (8–64 of A-Z a-z 0-9 _ -) makes a resend safe: the same id never
+   * buys twice and answers the first purchase.
+   */
+  purchase(productId: number, payMethod: string, requestId?: string): Observable<PurchaseResult>;
+  /** One of the player's purchases (the result page after an account-based payment). */
+  settlement(productSettlementId: string): Observable<Settlement>;
+}
