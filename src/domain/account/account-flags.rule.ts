@@ -39,7 +39,7 @@ export function showsNewBadge(account: AccountCompleteness, target: BuildTarget)
 }
 
 /**
- * A new user's account was created within the last 7 days [R4.7-2]: 0 ≤ now − created ≤ 7 days.
+ * A new user's account was created within the last 7 days [R4.7-2]: now − created ≤ 7 days.
  * An account dated in the future (clock skew) also counts as new.
  */
 export function isNewUser(createdAtMs: number, nowMs: number, windowDays: number = NEW_USER_WINDOW_DAYS): boolean {
