@@ -10,3 +10,6 @@ export * from './user.schema';
 export * from './account.schema';
 export * from './auth.schema';
 export * from './purchase.schema';
+export * from './contents.schema';
+export * from './play.schema';
+export * from './kuji.schema';

@@ -1,0 +1,232 @@
+import { z } from 'zod';
+import { DESIGNATED_TYPES, STATION_TYPES } from '../domain';
+import { prizeItemSchema, tabListItemSchema } from './catalogue.schema';
+import { errorResponseSchema } from './envelope';
+import { identitySchema, idSchema } from './user-identity.schema';
+
+/**
+ * Bodies and answers of the /contents/*, /virtualcrane/list and /store/new_arrivals calls (spec §7),
+ * named after the §3 entities. See docs/api/contents.md.
+ */
+
+const contentFlag = z.union([z.literal(0), z.literal(1)]);
+const positiveIdSchema = idSchema;
+const nonNegativeId = z.number().int().nonnegative().max(2_147_483_647);
+
+/**
+ * Identity on a call guests may make too [R3-1]: when present it must be well-formed; a valid pair
+ * makes the caller signed in, anything else counts as a guest.
+ */
+export const optionalIdentitySchema = identitySchema.partial();
+
+const shopId = z.number().int().nonnegative().max(1_000_000);
+
+/** Items a prize listing page shows at once (spec §9 PAGE_ITEMS_COUNT) [R9-3]. */
+export const PAGE_ITEMS_COUNT = 30;
+/** Information and news: at most this many per page [R9-2]. */
+export const INFORMATION_PAGE_MAX = 100;
+/** The public new-arrivals listing answers at most this many items [R7-7]. */
+export const NEW_ARRIVALS_LIMIT = 50;
+/** The side banner shows this many carousels [R9-2]; the carousel call answers them all. */
+export const SIDE_BANNER_CAROUSELS = 3;
+
+const keyword = z.string().trim().min(1).max(100);
+
+// ---- POST /contents/prize ------------------------------------------------------------------
+
+/** Body of POST /contents/prize: exactly one of station_id, character_id or keyword. */
+export const prizeRequestSchema = optionalIdentitySchema.extend({
+  prize: z
+    .object({ station_id: positiveIdSchema.optional(), character_id: positiveIdSchema.optional(), keyword: keyword.optional() })
+    .refine((p) => [p.station_id, p.character_id, p.keyword].filter((v) => v !== undefined).length === 1, {
+      message: 'station_id, character_id, keyword のどれか1つを指定してください',
+    }),
+  shop_id: shopId,
+  fes_id: nonNegativeId.optional(),
+});
+export type PrizeRequest = z.infer<typeof prizeRequestSchema>;
+
+export const prizeResponseSchema = errorResponseSchema.extend({
+  prize: z.array(prizeItemSchema),
+  prize_fes: z.array(prizeItemSchema),
+  prize_ticket: z.array(prizeItemSchema),
+});
+export type PrizeResponse = z.infer<typeof prizeResponseSchema>;
+
+// ---- POST /v2/contents/prize ---------------------------------------------------------------
+
+/** Search params (spec §3) [R3-17]. Every field is optional; an empty object lists everything. */
+export const searchParamsSchema = z.object({
+  keyword: keyword.optional(),
+  character_id: positiveIdSchema.optional(),
+  station_ids: z.array(positiveIdSchema).max(100).optional(),
+  /** A tab_id: a genre tab filters by genre, a kind tab (VIP, 新着, 練習台 …) by that kind. */
+  category_id: positiveIdSchema.optional(),
+  station_type: z.enum(STATION_TYPES).optional(),
+  new: contentFlag.optional(),
+  designated_type: z.enum(DESIGNATED_TYPES).optional(),
+  natia: contentFlag.optional(),
+  /** 1: VIP stations (vip and exclusive). */
+  vip: contentFlag.optional(),
+  /** 1: VIP-exclusive stations only. */
+  exclusive: contentFlag.optional(),
+  gift_type: z.number().int().min(0).max(9).optional(),
+  /** 1: only stations playable now (not in maintenance, prize in stock). */
+  refine_search: contentFlag.optional(),
+  /** 1: the whole matching list in one answer instead of PAGE_ITEMS_COUNT per page. */
+  is_all: contentFlag.optional(),
+});
+export type SearchParams = z.infer<typeof searchParamsSchema>;
+
+export const prizeV2RequestSchema = optionalIdentitySchema.extend({
+  prize: searchParamsSchema.default({}),
+  page: z.number().int().min(1).max(10_000).default(1),
+  shop_id: shopId,
+  fes_id: nonNegativeId.optional(),
+});
+export type PrizeV2Request = z.infer<typeof prizeV2RequestSchema>;
+
+export const saleListSectionSchema = z.object({ tab_id: z.number().int(), title: z.string(), list: z.array(prizeItemSchema) });
+
+export const prizeV2ResponseSchema = errorResponseSchema.extend({
+  prize: z.object({
+    list: z.array(prizeItemSchema),
+    total_count: z.number().int().nonnegative(),
+    page: z.number().int().positive(),
+    page_count: z.number().int().nonnegative(),
+    page_items_count: z.number().int().positive(),
+  }),
+  tab_list: z.array(tabListItemSchema),
+  sale_list: z.array(saleListSectionSchema),
+});
+export type PrizeV2Response = z.infer<typeof prizeV2ResponseSchema>;
+
+// ---- POST /contents/kuji -------------------------------------------------------------------
+
+export const KUJI_BOX_STATUSES = ['onSale', 'ready', 'endOfSale', 'outOfStock', 'deleted'] as const;
+export type KujiBoxStatus = (typeof KUJI_BOX_STATUSES)[number];
+
+export const kujiListRequestSchema = optionalIdentitySchema.extend({
+  /** 1: kuji on sale now (the only list designed so far). */
+  type: z.literal(1),
+  shop_id: shopId.optional(),
+});
+
+export const kujiBoxPrizeSchema = z.object({
+  rank: z.string(),
+  prize_name: z.string(),
+  img_url: z.string(),
+  quantity: z.number().int().nonnegative(),
+  remaining: z.number().int().nonnegative(),
+});
+export const kujiBoxSchema = z.object({
+  box_id: z.number().int().positive(),
+  box_no: z.number().int().positive(),
+  box_status: z.enum(KUJI_BOX_STATUSES),
+  total_count: z.number().int().nonnegative(),
+  remaining_count: z.number().int().nonnegative(),
+  prizes: z.array(kujiBoxPrizeSchema),
+});
+export const kujiItemSchema = z.object({
+  kuji_id: z.number().int().positive(),
+  kuji_name: z.string(),
+  description: z.string(),
+  price: z.number().int().nonnegative(),
+  starts_at: z.string(),
+  ends_at: z.string(),
+  kuji_img_urls: z.array(z.string()),
+  boxes: z.array(kujiBoxSchema),
+});
+export type KujiItem = z.infer<typeof kujiItemSchema>;
+export const kujiListResponseSchema = errorResponseSchema.extend({ list: z.array(kujiItemSchema) });
+
+// ---- POST /contents/carousel ---------------------------------------------------------------
+
+export const carouselRequestSchema = optionalIdentitySchema.extend({ shop_id: shopId.optional() });
+export const carouselItemSchema = z.object({
+  id: z.number().int().positive(),
+  title: z.string(),
+  /** 1 information page, 2 prize search, 3 station. */
+  type_id: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+  link: z.string(),
+  pc_img_url: z.string(),
+  sp_img_url: z.string(),
+});
+export type CarouselItem = z.infer<typeof carouselItemSchema>;
+export const carouselResponseSchema = errorResponseSchema.extend({ carousel: z.object({ list: z.array(carouselItemSchema) }) });
+
+// ---- POST /contents/information, /contents/get_start_news ----------------------------------
+
+const page = z.number().int().min(1).max(10_000);
+const num = z.number().int().min(1).max(INFORMATION_PAGE_MAX);
+
+export const informationRequestSchema = optionalIdentitySchema.extend({ page: page.default(1), num: num.default(INFORMATION_PAGE_MAX), shop_id: shopId });
+export const informationItemSchema = z.object({
+  id: z.number().int().positive(),
+  tag: z.string(),
+  category: z.string(),
+  title: z.string(),
+  body: z.string(),
+  img_url: z.string(),
+  published_at: z.string(),
+  is_top_page: contentFlag,
+  is_pick_up: contentFlag,
+});
+export type InformationItem = z.infer<typeof informationItemSchema>;
+const pagedInformation = z.object({
+  list: z.array(informationItemSchema),
+  total_count: z.number().int().nonnegative(),
+  page: z.number().int().positive(),
+  num: z.number().int().positive(),
+  page_count: z.number().int().nonnegative(),
+});
+export const informationResponseSchema = errorResponseSchema.extend({ information: pagedInformation });
+
+export const startNewsRequestSchema = optionalIdentitySchema
+  .extend({ page: page.default(1), num: num.default(INFORMATION_PAGE_MAX), shop_id: shopId, is_top_page: contentFlag.optional(), is_pick_up: contentFlag.optional() })
+  .refine((b) => b.is_top_page !== undefined || b.is_pick_up !== undefined, { message: 'is_top_page か is_pick_up を指定してください', path: ['is_top_page'] });
+export const startNewsResponseSchema = errorResponseSchema.extend({
+  list: z.array(informationItemSchema),
+  total_count: z.number().int().nonnegative(),
+});
+
+// ---- POST /contents/character --------------------------------------------------------------
+
+export const characterRequestSchema = optionalIdentitySchema;
+/** Character with its sub-characters (spec §3) [R3-10]. */
+export const characterSchema = z.object({
+  character_id: z.number().int().positive(),
+  character_name: z.string(),
+  slug: z.string(),
+  sub_character: z.array(z.object({ sub_character_id: z.number().int().positive(), sub_character_name: z.string(), slug: z.string() })),
+});
+export type Character = z.infer<typeof characterSchema>;
+export const characterResponseSchema = errorResponseSchema.extend({ character: z.object({ list: z.array(characterSchema) }) });
+
+// ---- POST /virtualcrane/list ---------------------------------------------------------------
+
+export const virtualCraneListRequestSchema = identitySchema;
+export const virtualCraneSchema = z.object({
+  virtual_crane_id: z.number().int().positive(),
+  name: z.string(),
+  description: z.string(),
+  img_url: z.string(),
+  play_price: z.number().int().nonnegative(),
+  new: contentFlag,
+});
+export const virtualCraneListResponseSchema = errorResponseSchema.extend({
+  list: z.array(virtualCraneSchema),
+  /** How many virtual cranes are new (released within the new-prize window); 0 hides the badge. */
+  Badge: z.number().int().nonnegative(),
+});
+
+// ---- GET /store/new_arrivals ---------------------------------------------------------------
+
+export const newArrivalsQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(NEW_ARRIVALS_LIMIT).default(NEW_ARRIVALS_LIMIT) });
+export const newArrivalSchema = z.object({
+  name: z.string(),
+  /** YYYY-MM-DD in Japan time. */
+  release_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  img_url: z.string(),
+});
+export const newArrivalsResponseSchema = errorResponseSchema.extend({ list: z.array(newArrivalSchema).max(NEW_ARRIVALS_LIMIT) });
