@@ -1,15 +1,26 @@
-import type { Store } from '../store/store';
+import type { SqlExecutor, Store } from '../store/store';
 import { bannerSvg, prizeSvg } from './art';
 import { PRIZE_KINDS, SEED_CHARACTERS, SEED_STATIONS, SEED_TABS } from './catalogue-data';
+import { INFORMATION_TEMPLATES, SEED_CAROUSELS, SEED_INFORMATION_COUNT, SEED_KUJI, SEED_VIRTUAL_CRANES } from './contents-data';
 
 export const DEMO_SHOP_ID = 1;
 const DAY_MS = 86_400_000;
 
+/** Prize kinds that also belong to the ギフト tab (gift_type 1). */
+const GIFT_KINDS = new Set(['mug', 'sweets', 'blanket']);
+
 /**
- * Fills an empty store with the demo catalogue. Idempotent: a store that already has the shop is
- * left as it is. `now` dates the releases, so "new" prizes are new relative to the first start.
+ * Fills an empty store with the demo catalogue and contents. Idempotent: a store that already has
+ * the shop keeps its catalogue, and contents are added only where missing. `now` dates the
+ * releases, so "new" prizes are new relative to the first start.
  */
 export async function seedCatalogue(store: Store, now: Date): Promise<boolean> {
+  const created = await seedShop(store, now);
+  await seedContents(store, now);
+  return created;
+}
+
+async function seedShop(store: Store, now: Date): Promise<boolean> {
   const existing = await store.query('SELECT 1 FROM shops WHERE shop_id = $1', [DEMO_SHOP_ID]);
   if (existing.length > 0) return false;
   await store.transaction(async (tx) => {
@@ -50,11 +61,11 @@ export async function seedCatalogue(store: Store, now: Date): Promise<boolean> {
       const price = designated === 'practice' ? 0 : type === 'normal' ? kind.price : kind.price + 100;
       const [row] = await tx.query<{ station_id: number }>(
         `INSERT INTO stations (station_admin_id, shop_id, prize_name, character_id, sub_character_id, genre, station_type,
-           designated_type, natia, recommend, stock, disclosure, station_status, play_price, image_key, released_at, sort)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING station_id`,
+           designated_type, natia, recommend, stock, disclosure, station_status, play_price, image_key, released_at, sort, gift_type)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING station_id`,
         [adminId, DEMO_SHOP_ID, name, characterIds[s.character], subIds[s.character]![s.sub], kind.genre, type, designated, s.natia ?? false,
           s.recommend ?? false, s.stock ?? 10, type === 'normal' ? 0 : 1, s.status ?? 'open', price, imageKey,
-          new Date(now.getTime() - s.releasedDaysAgo * DAY_MS), i],
+          new Date(now.getTime() - s.releasedDaysAgo * DAY_MS), i, GIFT_KINDS.has(s.kind) ? 1 : 0],
       );
       stationIds.push(row!.station_id);
     }
@@ -80,4 +91,118 @@ export async function seedCatalogue(store: Store, now: Date): Promise<boolean> {
     }
   });
   return true;
+}
+
+const insertImage = (tx: SqlExecutor, key: string, svg: string) =>
+  tx.query('INSERT INTO images (image_key, content_type, body) VALUES ($1, $2, $3) ON CONFLICT (image_key) DO NOTHING', [key, 'image/svg+xml', Buffer.from(svg)]);
+
+/**
+ * Station settings for every station without one, then — once — the kuji, carousel slides,
+ * information and virtual cranes of the demo shop.
+ */
+export async function seedContents(store: Store, now: Date): Promise<void> {
+  await store.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO station_settings (station_id)
+       SELECT s.station_id FROM stations s
+        WHERE NOT EXISTS (SELECT 1 FROM station_settings ss WHERE ss.station_id = s.station_id AND ss.active)
+        ORDER BY s.station_id`,
+    );
+    if ((await tx.query('SELECT 1 FROM carousels LIMIT 1')).length > 0) return;
+    const shop = await tx.query('SELECT 1 FROM shops WHERE shop_id = $1', [DEMO_SHOP_ID]);
+    if (shop.length === 0) return;
+    await seedKuji(tx, now);
+    const carouselKeys = await seedCarousels(tx, now);
+    await seedInformation(tx, now, carouselKeys);
+    await seedVirtualCranes(tx, now);
+  });
+}
+
+async function seedKuji(tx: SqlExecutor, now: Date): Promise<void> {
+  for (const [ki, k] of SEED_KUJI.entries()) {
+    const character = SEED_CHARACTERS[k.character]!;
+    const bannerKey = `kuji-${ki + 1}-banner`;
+    await insertImage(tx, bannerKey, bannerSvg({ title: k.name, subtitle: `1回 ${k.price.toLocaleString('ja-JP')}TC`, colors: k.colors, characters: character.subs.map((sub) => ({ shape: character.shape, palette: sub.palette })) }));
+    const [row] = await tx.query<{ kuji_id: number }>(
+      'INSERT INTO kuji (shop_id, kuji_name, description, price, starts_at, ends_at, sort) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING kuji_id',
+      [DEMO_SHOP_ID, k.name, k.description, k.price, new Date(now.getTime() - 10 * DAY_MS), new Date(now.getTime() + 60 * DAY_MS), ki],
+    );
+    const kujiId = row!.kuji_id;
+    await tx.query('INSERT INTO kuji_images (kuji_id, image_key, sort) VALUES ($1, $2, 0)', [kujiId, bannerKey]);
+    const prizeKeys: string[] = [];
+    for (const [pi, p] of k.prizes.entries()) {
+      const key = `kuji-${ki + 1}-prize-${pi + 1}`;
+      const sub = character.subs[pi % character.subs.length]!;
+      await insertImage(tx, key, prizeSvg({ shape: character.shape, palette: sub.palette, kind: p.kind, seed: 1000 + ki * 10 + pi, label: p.rank }));
+      prizeKeys.push(key);
+    }
+    // The A prize picture is the kuji's second picture.
+    await tx.query('INSERT INTO kuji_images (kuji_id, image_key, sort) VALUES ($1, $2, 1)', [kujiId, prizeKeys[0]]);
+    for (const [bi, b] of k.boxes.entries()) {
+      const [box] = await tx.query<{ box_id: number }>('INSERT INTO kuji_boxes (kuji_id, box_no, box_status) VALUES ($1, $2, $3) RETURNING box_id', [kujiId, bi + 1, b.status]);
+      let drawn = b.drawn ?? 0;
+      // Draws take the smallest prizes first, so a partly drawn box still holds its top prizes.
+      const remaining = k.prizes.map((p) => p.quantity);
+      for (let pi = k.prizes.length - 1; pi >= 0 && drawn > 0; pi--) {
+        const take = Math.min(remaining[pi]!, drawn);
+        remaining[pi]! -= take;
+        drawn -= take;
+      }
+      for (const [pi, p] of k.prizes.entries()) {
+        await tx.query(
+          'INSERT INTO kuji_box_prizes (box_id, rank, prize_name, image_key, quantity, remaining, sort) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+          [box!.box_id, p.rank, `${character.name} ${p.label}`, prizeKeys[pi], p.quantity, remaining[pi], pi],
+        );
+      }
+    }
+  }
+}
+
+async function seedCarousels(tx: SqlExecutor, now: Date): Promise<string[]> {
+  const keys: string[] = [];
+  for (const [ci, c] of SEED_CAROUSELS.entries()) {
+    const faces = SEED_CHARACTERS.slice(ci, ci + 3).map((ch) => ({ shape: ch.shape, palette: ch.subs[0]!.palette }));
+    const pc = `carousel-${ci + 1}-pc`;
+    const sp = `carousel-${ci + 1}-sp`;
+    await insertImage(tx, pc, bannerSvg({ title: c.title, subtitle: c.subtitle, colors: c.colors, characters: faces }));
+    await insertImage(tx, sp, bannerSvg({ title: c.title, subtitle: c.subtitle, colors: [c.colors[1], c.colors[0]], characters: faces.slice(0, 2) }));
+    await tx.query(
+      'INSERT INTO carousels (shop_id, title, type_id, link, pc_image_key, sp_image_key, starts_at, ends_at, sort) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+      [DEMO_SHOP_ID, c.title, c.typeId, c.link, pc, sp, new Date(now.getTime() - 14 * DAY_MS), new Date(now.getTime() + 90 * DAY_MS), ci],
+    );
+    keys.push(pc);
+  }
+  return keys;
+}
+
+async function seedInformation(tx: SqlExecutor, now: Date, imageKeys: readonly string[]): Promise<void> {
+  for (let i = 0; i < SEED_INFORMATION_COUNT; i++) {
+    const template = INFORMATION_TEMPLATES[i % INFORMATION_TEMPLATES.length]!;
+    const n = Math.floor(i / INFORMATION_TEMPLATES.length) + 1;
+    await tx.query(
+      `INSERT INTO information (shop_id, tag, category, title, body, image_key, is_top_page, is_pick_up, published_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [DEMO_SHOP_ID, `info-${String(i + 1).padStart(4, '0')}`, template.category, template.title(n), template.body,
+        i % 4 === 0 ? imageKeys[(i / 4) % imageKeys.length] : null, i % 10 === 0, i % 15 === 0,
+        new Date(now.getTime() - (i * 2 + 1) * DAY_MS)],
+    );
+  }
+  // One notice scheduled for tomorrow: stored, but not listed until then.
+  await tx.query(
+    `INSERT INTO information (shop_id, tag, category, title, body, is_top_page, is_pick_up, published_at)
+     VALUES ($1, 'info-scheduled', 'お知らせ', '年末年始の営業について', '年末年始もオンクレは休まず営業します。', true, true, $2)`,
+    [DEMO_SHOP_ID, new Date(now.getTime() + DAY_MS)],
+  );
+}
+
+async function seedVirtualCranes(tx: SqlExecutor, now: Date): Promise<void> {
+  for (const [vi, v] of SEED_VIRTUAL_CRANES.entries()) {
+    const character = SEED_CHARACTERS[v.character]!;
+    const key = `virtual-crane-${vi + 1}`;
+    await insertImage(tx, key, prizeSvg({ shape: character.shape, palette: character.subs[0]!.palette, kind: v.kind, seed: 2000 + vi, label: 'バーチャル' }));
+    await tx.query(
+      'INSERT INTO virtual_cranes (name, description, image_key, play_price, released_at, sort) VALUES ($1, $2, $3, $4, $5, $6)',
+      [v.name, v.description, key, v.price, new Date(now.getTime() - v.releasedDaysAgo * DAY_MS), vi],
+    );
+  }
 }

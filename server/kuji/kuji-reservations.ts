@@ -1,0 +1,147 @@
+import { KUJI_REMAIN_MAX_SECONDS, type KujiBoxStatus, type KujiPlayInfo, type KujiPlayReserveStatus } from '../../src/contract';
+import { isUniqueViolation, Refusal } from '../play/refusal';
+import { newReserveToken } from '../play/station-reservations';
+import type { SqlExecutor, Store } from '../store/store';
+
+const ACTIVE = `('reserve', 'firstReserved', 'confirm')`;
+const NOT_FOUND = 'くじの予約が見つかりませんでした。';
+
+interface KujiReservationRow {
+  kuji_play_reserve_id: number;
+  kuji_id: number;
+  box_id: number;
+  reserve_status: KujiPlayReserveStatus;
+  reserve_token: string;
+  play_at: Date | null;
+  box_status: KujiBoxStatus;
+  reserve_num: number;
+}
+
+/**
+ * Seconds left of a timed kuji status: its maximum minus the whole seconds since play_at, within
+ * 0…maximum [R4.4-5]. 0 for the untimed statuses (waiting in line, ended).
+ */
+export function kujiRemainingSeconds(status: KujiPlayReserveStatus, playAt: Date | null, now: Date): number {
+  if ((status !== 'firstReserved' && status !== 'confirm') || playAt === null) return 0;
+  const max = KUJI_REMAIN_MAX_SECONDS[status];
+  const elapsed = Math.max(0, Math.floor((now.getTime() - new Date(playAt).getTime()) / 1000));
+  return Math.max(0, max - elapsed);
+}
+
+/**
+ * Kuji reservations over the store. One player holds a box at a time (firstReserved, then confirm
+ * while drawing); the others wait in line (reserve). Joining an idle box makes the caller the
+ * holder at once; when the holder cancels, the next in line becomes the holder. Expiry of a
+ * holder's window and the draw itself belong to the kuji play loop (a later issue).
+ */
+export class KujiReservations {
+  constructor(private readonly db: Store, private readonly now: () => Date) {}
+
+  private async find(db: SqlExecutor, where: string, params: unknown[]): Promise<KujiReservationRow | null> {
+    const [row] = await db.query<KujiReservationRow>(
+      `SELECT r.kuji_play_reserve_id, r.kuji_id, r.box_id, r.reserve_status, r.reserve_token, r.play_at, b.box_status,
+              CASE WHEN r.reserve_status IN ${ACTIVE} THEN
+                (SELECT count(*)::int FROM kuji_reservations o
+                  WHERE o.box_id = r.box_id AND o.reserve_status IN ${ACTIVE}
+                    AND (o.reserve_status IN ('firstReserved', 'confirm')
+                         OR (o.reserve_status = 'reserve' AND r.reserve_status = 'reserve'
+                             AND (o.queued_at, o.kuji_play_reserve_id) <= (r.queued_at, r.kuji_play_reserve_id))))
+              ELSE 0 END AS reserve_num
+         FROM kuji_reservations r JOIN kuji_boxes b ON b.box_id = r.box_id
+        WHERE ${where}`,
+      params,
+    );
+    return row ?? null;
+  }
+
+  private info(row: KujiReservationRow, now: Date): KujiPlayInfo {
+    return {
+      reserve_polling_id: row.kuji_play_reserve_id,
+      kuji_play_reserve_id: row.kuji_play_reserve_id,
+      reserve_token: row.reserve_token,
+      reserve_num: row.reserve_num,
+      reserve_status: row.reserve_status,
+      kuji_id: row.kuji_id,
+      box_id: row.box_id,
+      box_status: row.box_status,
+      reserve_remaintime: kujiRemainingSeconds(row.reserve_status, row.play_at, now),
+      play_at: row.play_at ? new Date(row.play_at).toISOString() : null,
+    };
+  }
+
+  /** The caller's active kuji reservation, or null [R3-8]. */
+  async statusCheck(userId: number): Promise<KujiPlayInfo | null> {
+    const row = await this.find(this.db, `r.user_id = $1 AND r.reserve_status IN ${ACTIVE}`, [userId]);
+    return row ? this.info(row, this.now()) : null;
+  }
+
+  /** Joins a box's line. 404 unknown kuji/box; 409 box not on sale, sold out, or a kuji already held. */
+  async reserve(userId: number, kujiId: number, boxId: number): Promise<KujiPlayInfo> {
+    const now = this.now();
+    let id: number;
+    try {
+      id = await this.db.transaction(async (tx) => {
+        const [box] = await tx.query<{ box_status: KujiBoxStatus; on_sale_now: boolean; remaining: number }>(
+          `SELECT b.box_status, (k.starts_at <= $3 AND k.ends_at > $3) AS on_sale_now,
+                  (SELECT coalesce(sum(remaining), 0)::int FROM kuji_box_prizes p WHERE p.box_id = b.box_id) AS remaining
+             FROM kuji_boxes b JOIN kuji k ON k.kuji_id = b.kuji_id
+            WHERE b.box_id = $1 AND b.kuji_id = $2 AND b.box_status <> 'deleted'`,
+          [boxId, kujiId, now.toISOString()],
+        );
+        if (!box) throw new Refusal(404, 404, 'くじが見つかりません。');
+        if (!box.on_sale_now) throw new Refusal(409, 409, 'このくじは販売期間外です。');
+        if (box.box_status !== 'onSale') throw new Refusal(409, 409, 'このBOXは現在販売していません。');
+        if (box.remaining <= 0) throw new Refusal(409, 409, 'このBOXの景品はすべてなくなりました。');
+        const [held] = await tx.query(`SELECT 1 FROM kuji_reservations WHERE user_id = $1 AND reserve_status IN ${ACTIVE}`, [userId]);
+        if (held) throw new Refusal(409, 409, 'すでに予約中のくじがあります。');
+        const [holder] = await tx.query(`SELECT 1 FROM kuji_reservations WHERE box_id = $1 AND reserve_status IN ('firstReserved', 'confirm')`, [boxId]);
+        const [row] = await tx.query<{ kuji_play_reserve_id: number }>(
+          `INSERT INTO kuji_reservations (user_id, kuji_id, box_id, reserve_status, reserve_token, queued_at, play_at, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $6, $6) RETURNING kuji_play_reserve_id`,
+          [userId, kujiId, boxId, holder ? 'reserve' : 'firstReserved', newReserveToken(), now.toISOString(), holder ? null : now.toISOString()],
+        );
+        return row!.kuji_play_reserve_id;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new Refusal(409, 409, 'すでに予約中のくじがあります。');
+      throw error;
+    }
+    const row = await this.find(this.db, 'r.kuji_play_reserve_id = $1', [id]);
+    return this.info(row!, now);
+  }
+
+  /** The caller's reservation named by token, kuji and box (ended ones too, so the client stops) [R3-8]. */
+  async polling(userId: number, token: string, kujiId: number, boxId: number): Promise<KujiPlayInfo> {
+    const row = await this.find(this.db, 'r.user_id = $1 AND r.reserve_token = $2 AND r.kuji_id = $3 AND r.box_id = $4', [userId, token, kujiId, boxId]);
+    if (!row) throw new Refusal(404, 404, NOT_FOUND);
+    return this.info(row, this.now());
+  }
+
+  /** Gives up the caller's place; when the caller held the box, the next in line becomes the holder. */
+  async cancel(userId: number, token: string, kujiId: number, boxId: number): Promise<KujiPlayInfo> {
+    const now = this.now();
+    await this.db.transaction(async (tx) => {
+      const [row] = await tx.query<{ kuji_play_reserve_id: number; reserve_status: KujiPlayReserveStatus }>(
+        'SELECT kuji_play_reserve_id, reserve_status FROM kuji_reservations WHERE user_id = $1 AND reserve_token = $2 AND kuji_id = $3 AND box_id = $4',
+        [userId, token, kujiId, boxId],
+      );
+      if (!row) throw new Refusal(404, 404, NOT_FOUND);
+      if (row.reserve_status === 'cancel' || row.reserve_status === 'end') throw new Refusal(409, 409, 'このくじの予約はすでに終了しています。');
+      await tx.query(
+        `UPDATE kuji_reservations SET reserve_status = 'cancel', ended_at = $2, end_reason = 'user_cancel', updated_at = $2 WHERE kuji_play_reserve_id = $1`,
+        [row.kuji_play_reserve_id, now.toISOString()],
+      );
+      if (row.reserve_status !== 'reserve') {
+        await tx.query(
+          `UPDATE kuji_reservations SET reserve_status = 'firstReserved', play_at = $2, updated_at = $2
+            WHERE kuji_play_reserve_id = (SELECT kuji_play_reserve_id FROM kuji_reservations
+                                           WHERE box_id = $1 AND reserve_status = 'reserve'
+                                           ORDER BY queued_at, kuji_play_reserve_id LIMIT 1)`,
+          [boxId, now.toISOString()],
+        );
+      }
+    });
+    const row = await this.find(this.db, 'r.user_id = $1 AND r.reserve_token = $2', [userId, token]);
+    return this.info(row!, now);
+  }
+}

@@ -1,0 +1,34 @@
+import type { FastifyReply } from 'fastify';
+import { replyError, type ERROR_INFO } from '../http/reply';
+
+/**
+ * A play or kuji call refused for a reason the caller can act on: an HTTP status, the error_code
+ * the client reads and a Japanese error_info. Thrown inside a store transaction it rolls the
+ * transaction back, so a refused call changes nothing.
+ */
+export class Refusal extends Error {
+  override readonly name = 'Refusal';
+
+  constructor(readonly status: keyof typeof ERROR_INFO, readonly code: number, readonly info: string) {
+    super(info);
+  }
+}
+
+export function isRefusal(error: unknown): error is Refusal {
+  return error instanceof Error && error.name === 'Refusal';
+}
+
+/** Runs a handler's work; a Refusal becomes its error answer, anything else propagates (500). */
+export async function answerOrRefuse<T extends object>(reply: FastifyReply, work: () => Promise<T>): Promise<T | FastifyReply> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isRefusal(error)) return replyError(reply, error.status, error.info, error.code);
+    throw error;
+  }
+}
+
+/** Whether a store error is a unique-constraint violation (PostgreSQL 23505). */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}

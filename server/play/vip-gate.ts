@@ -1,0 +1,93 @@
+import { PLAY_ERROR, VIP_PURCHASE_DAYS, VIP_PURCHASE_TC } from '../../src/contract';
+import type { StationType } from '../../src/domain';
+import type { SqlExecutor } from '../store/store';
+import { Refusal } from './refusal';
+
+const DAY_MS = 86_400_000;
+const JST_OFFSET_MS = 9 * 3_600_000;
+
+/** VIP prizes one user may win per week before 570 refuses VIP stations [R6-4]. */
+export const VIP_WEEKLY_PRIZE_LIMIT = 1;
+
+/**
+ * Monday 00:00 in Japan of the week that holds `now` [R6-4]. Asia/Tokyo is UTC+9 all year (no
+ * daylight-saving time), so this is arithmetic on epoch milliseconds.
+ */
+export function startOfJstWeek(now: Date): Date {
+  const day = Math.floor((now.getTime() + JST_OFFSET_MS) / DAY_MS);
+  // 1970-01-01 was a Thursday: Monday-based weekday = (day + 3) mod 7.
+  const weekday = (((day + 3) % 7) + 7) % 7;
+  return new Date((day - weekday) * DAY_MS - JST_OFFSET_MS);
+}
+
+/**
+ * Where the VIP gate reads how much TC a user bought. The wallet owns purchases; this port keeps the
+ * gate independent of its tables. Every read takes the executor of the running transaction.
+ */
+export interface PurchasedTcSource {
+  /** TC bought by the user at an instant t with since < t ≤ until. */
+  purchasedTc(db: SqlExecutor, userId: number, since: Date, until: Date): Promise<number>;
+}
+
+/**
+ * Reads purchases from the wallet's ledger table `tc_ledger`: columns user_id, kind ('toll' |
+ * 'free'), the signed amount (named `delta` in the wallet's migration 011, `amount` in the first
+ * sketch; whichever exists is read), reason ('purchase' for a bought TC credit) and created_at.
+ * The sum of positive paid ('toll') credits with reason 'purchase'. A store without the table (the
+ * wallet not migrated yet) counts as 0.
+ */
+export class StoreTcLedgerSource implements PurchasedTcSource {
+  async purchasedTc(db: SqlExecutor, userId: number, since: Date, until: Date): Promise<number> {
+    // Looked up in the catalog first: a failing query would abort the caller's transaction.
+    const columns = await db.query<{ column_name: string }>(
+      `SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = 'tc_ledger'`,
+    );
+    const names = new Set(columns.map((c) => c.column_name));
+    const amount = names.has('delta') ? 'delta' : names.has('amount') ? 'amount' : null;
+    if (!amount || !['user_id', 'kind', 'reason', 'created_at'].every((c) => names.has(c))) return 0;
+    const [row] = await db.query<{ total: string | number | null }>(
+      `SELECT coalesce(sum(${amount}), 0) AS total FROM tc_ledger
+        WHERE user_id = $1 AND kind = 'toll' AND reason = 'purchase' AND ${amount} > 0 AND created_at > $2 AND created_at <= $3`,
+      [userId, since.toISOString(), until.toISOString()],
+    );
+    return Number(row?.total ?? 0);
+  }
+}
+
+/** The station facts the gate needs. */
+export interface GatedStation {
+  readonly station_id: number;
+  readonly type: StationType;
+}
+
+/**
+ * The VIP gate of spec §6/§8, checked at visit ('view': 569 only, the popup says 閲覧・プレイ) and at
+ * reserve ('play': 569, then 570, then 571). Normal stations always pass. Throws a Refusal.
+ */
+export class VipGate {
+  constructor(private readonly purchases: PurchasedTcSource) {}
+
+  /** Whether the user may watch and play VIP-only stations at all [R6-3]. */
+  async qualifies(db: SqlExecutor, userId: number, now: Date): Promise<boolean> {
+    const bought = await this.purchases.purchasedTc(db, userId, new Date(now.getTime() - VIP_PURCHASE_DAYS * DAY_MS), now);
+    return bought >= VIP_PURCHASE_TC;
+  }
+
+  async check(db: SqlExecutor, userId: number, station: GatedStation, action: 'view' | 'play', now: Date): Promise<void> {
+    if (station.type === 'normal') return;
+    if (!(await this.qualifies(db, userId, now))) throw new Refusal(403, PLAY_ERROR.vipOnly.code, PLAY_ERROR.vipOnly.info);
+    if (action === 'view') return;
+    const [wins] = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM vip_prize_wins WHERE user_id = $1 AND won_at >= $2 AND won_at <= $3',
+      [userId, startOfJstWeek(now).toISOString(), now.toISOString()],
+    );
+    if ((wins?.n ?? 0) >= VIP_WEEKLY_PRIZE_LIMIT) throw new Refusal(403, PLAY_ERROR.vipWeeklyWon.code, PLAY_ERROR.vipWeeklyWon.info);
+    if (station.type === 'exclusive') {
+      const [other] = await db.query(
+        `SELECT 1 FROM station_reservations WHERE station_id = $1 AND user_id <> $2 AND reserve_status IN ('reserve', 'playTransition', 'playWaiting') LIMIT 1`,
+        [station.station_id, userId],
+      );
+      if (other) throw new Refusal(403, PLAY_ERROR.exclusiveInUse.code, PLAY_ERROR.exclusiveInUse.info);
+    }
+  }
+}
