@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { topPagePrizeResponseSchema } from '../../src/contract';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { createTestUser } from '../support/users';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -33,6 +34,22 @@ describe('POST /contents/top_page_prize on the reference server', () => {
     const body = topPagePrizeResponseSchema.parse((await post({ shop_id: 1, is_top_page: 1 })).json());
     expect(body.tab_list.map((t) => t.tab_kind)).not.toContain('virtual_crane');
     expect(body.tab_list[0]?.tab_name).toBe('ホーム');
+  });
+
+  it('[R2.4-2] lists the virtual-crane tab for a signed-in user, not for a forged or missing identity', async () => {
+    const user = await createTestUser(t);
+    const kinds = async (body: object) => topPagePrizeResponseSchema.parse((await post({ shop_id: 1, is_top_page: 1, ...body })).json()).tab_list.map((tab) => tab.tab_kind);
+    expect(await kinds({ user_id: user.user_id, access_token: user.access_token })).toContain('virtual_crane');
+    expect(await kinds({ user_id: user.user_id, access_token: 'f'.repeat(43) })).not.toContain('virtual_crane');
+    expect(await kinds({})).not.toContain('virtual_crane');
+  });
+
+  it('answers the festival asked for by fes_id, and an empty one for an unknown fes_id', async () => {
+    const [fes] = await t.server.store().query<{ fes_id: number }>('SELECT fes_id FROM fes LIMIT 1');
+    const known = topPagePrizeResponseSchema.parse((await post({ shop_id: 1, is_top_page: 1, fes_id: fes!.fes_id })).json());
+    expect(known.fes.list.length).toBeGreaterThan(0);
+    const unknown = topPagePrizeResponseSchema.parse((await post({ shop_id: 1, is_top_page: 1, fes_id: 999 })).json());
+    expect(unknown.fes).toEqual({ img: '', list: [] });
   });
 
   it('serves every prize picture the catalogue names as an SVG', async () => {
