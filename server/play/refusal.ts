@@ -9,7 +9,8 @@ import { replyError, type ERROR_INFO } from '../http/reply';
 export class Refusal extends Error {
   override readonly name = 'Refusal';
 
-  constructor(readonly status: keyof typeof ERROR_INFO, readonly code: number, readonly info: string) {
+  /** status 200 is for the product codes the client reads from a normal answer (531, 569-571; docs/api.md). */
+  constructor(readonly status: keyof typeof ERROR_INFO | 200, readonly code: number, readonly info: string) {
     super(info);
   }
 }
@@ -23,7 +24,10 @@ export async function answerOrRefuse<T extends object>(reply: FastifyReply, work
   try {
     return await work();
   } catch (error) {
-    if (isRefusal(error)) return replyError(reply, error.status, error.info, error.code);
+    if (isRefusal(error)) {
+      if (error.status === 200) return reply.code(200).send({ error_code: error.code, error_info: error.info });
+      return replyError(reply, error.status, error.info, error.code);
+    }
     throw error;
   }
 }

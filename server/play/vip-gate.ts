@@ -75,19 +75,19 @@ export class VipGate {
 
   async check(db: SqlExecutor, userId: number, station: GatedStation, action: 'view' | 'play', now: Date): Promise<void> {
     if (station.type === 'normal') return;
-    if (!(await this.qualifies(db, userId, now))) throw new Refusal(403, PLAY_ERROR.vipOnly.code, PLAY_ERROR.vipOnly.info);
+    if (!(await this.qualifies(db, userId, now))) throw new Refusal(200, PLAY_ERROR.vipOnly.code, PLAY_ERROR.vipOnly.info);
     if (action === 'view') return;
     const [wins] = await db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM vip_prize_wins WHERE user_id = $1 AND won_at >= $2 AND won_at <= $3',
       [userId, startOfJstWeek(now).toISOString(), now.toISOString()],
     );
-    if ((wins?.n ?? 0) >= VIP_WEEKLY_PRIZE_LIMIT) throw new Refusal(403, PLAY_ERROR.vipWeeklyWon.code, PLAY_ERROR.vipWeeklyWon.info);
+    if ((wins?.n ?? 0) >= VIP_WEEKLY_PRIZE_LIMIT) throw new Refusal(200, PLAY_ERROR.vipWeeklyWon.code, PLAY_ERROR.vipWeeklyWon.info);
     if (station.type === 'exclusive') {
       const [other] = await db.query(
         `SELECT 1 FROM station_reservations WHERE station_id = $1 AND user_id <> $2 AND reserve_status IN ('reserve', 'playTransition', 'playWaiting') LIMIT 1`,
         [station.station_id, userId],
       );
-      if (other) throw new Refusal(403, PLAY_ERROR.exclusiveInUse.code, PLAY_ERROR.exclusiveInUse.info);
+      if (other) throw new Refusal(200, PLAY_ERROR.exclusiveInUse.code, PLAY_ERROR.exclusiveInUse.info);
     }
   }
 }

@@ -137,6 +137,8 @@ describe('station visits and reservations over the store', () => {
     const a = await createTestUser(t);
     for (const id of [stationIds.maintenance, stationIds.adjusting]) {
       const res = await post('v2/play/get_reserve', as(a, { station_id: id }));
+      // A product code the client reads from a normal answer (docs/api.md): HTTP 200.
+      expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ error_code: 531, error_info: PLAY_ERROR.maintenance.info });
     }
     // A reserved station that goes into maintenance answers 531 on the caller's next fetch.
