@@ -3,12 +3,26 @@ import { Container } from 'inversify';
 import { BrowseTopPage, ServiceMaintenance, TOKENS, type AppConfig, type NavigatorPort, type Token } from '../application';
 import {
   CookieLogoutGuard, KyHttpClient, KyPrizeCatalog, LocationNavigator, ServiceSignalBus, StoredSession,
+  KyAccountApi, KyAuthApi, KyPrizeDeliveryApi, KyWalletApi,
   type LogoutGuard, type SessionStorageLike,
 } from '../infrastructure';
 import type { ClientConfig } from './client-config';
 
 /** A replacement for one binding: `[TOKENS.PrizeCatalogPort, fakeApi]`. */
 export type Override = readonly [Token<unknown>, unknown];
+
+/**
+ * An override value built from the container it is bound in, once per container: for a fake that
+ * needs that app's own session or signal bus, e.g.
+ * `[TOKENS.WalletPort, fromContainer((get) => new InMemoryWallet(…, get(TOKENS.SessionPort)))]`.
+ */
+export class FromContainer<T> {
+  constructor(readonly create: (get: <U>(token: Token<U>) => U) => T) {}
+}
+
+export function fromContainer<T>(create: (get: <U>(token: Token<U>) => U) => T): FromContainer<T> {
+  return new FromContainer(create);
+}
 
 /** Host facilities the browser gives and a test or another host may replace. */
 export interface HostEnvironment {
@@ -54,8 +68,15 @@ export function createAppContainer(config: ClientConfig, overrides: readonly Ove
   container.bind(TOKENS.ServiceSignalsPort).toConstantValue(signals);
   container.bind(TOKENS.NavigatorPort).toConstantValue(host.navigator);
   container.bind(TOKENS.PrizeCatalogPort).toConstantValue(api);
+  container.bind(TOKENS.AuthPort).toConstantValue(new KyAuthApi(http, session));
+  container.bind(TOKENS.AccountPort).toConstantValue(new KyAccountApi(http));
+  container.bind(TOKENS.WalletPort).toConstantValue(new KyWalletApi(http, session));
+  container.bind(TOKENS.PrizeDeliveryPort).toConstantValue(new KyPrizeDeliveryApi(http));
   container.bind(TOKENS.BrowseTopPage).to(BrowseTopPage);
   container.bind(TOKENS.ServiceMaintenance).to(ServiceMaintenance);
-  for (const [token, value] of overrides) container.rebind(token).toConstantValue(value);
+  for (const [token, value] of overrides) {
+    if (value instanceof FromContainer) container.rebind(token).toDynamicValue((context) => value.create((t) => context.get(t)));
+    else container.rebind(token).toConstantValue(value);
+  }
   return container;
 }

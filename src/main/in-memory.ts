@@ -1,7 +1,9 @@
-import { TOKENS } from '../application';
-import { type InMemoryBackend, InMemoryPrizeCatalog } from '../infrastructure';
+import { TOKENS, type Token } from '../application';
+import {
+  type InMemoryBackend, InMemoryPrizeCatalog, InMemoryAccount, InMemoryAuth, InMemoryCaller, InMemoryPrizeDelivery, InMemoryWallet, ServiceSignalBus,
+} from '../infrastructure';
 import type { TopPageCatalogue } from '../domain';
-import type { Override } from './container';
+import { fromContainer, type Override } from './container';
 
 /** What the in-memory fakes start from. */
 export interface InMemoryDataset {
@@ -17,5 +19,15 @@ export function inMemoryOverrides(backend: InMemoryBackend, dataset: InMemoryDat
   void backend;
   return [
     [TOKENS.PrizeCatalogPort, new InMemoryPrizeCatalog(dataset.topPage)],
+    [TOKENS.AuthPort, fromContainer((get) => new InMemoryAuth(callerIn(backend, get), get(TOKENS.SessionPort)))],
+    [TOKENS.AccountPort, fromContainer((get) => new InMemoryAccount(callerIn(backend, get)))],
+    [TOKENS.WalletPort, fromContainer((get) => new InMemoryWallet(callerIn(backend, get), () => get(TOKENS.SessionPort).current()?.user_id ?? null))],
+    [TOKENS.PrizeDeliveryPort, fromContainer((get) => new InMemoryPrizeDelivery(callerIn(backend, get)))],
   ];
+}
+
+/** A fake's view of one app: the shared backend, that app's session, target and signal bus. */
+function callerIn(backend: InMemoryBackend, get: <U>(token: Token<U>) => U): InMemoryCaller {
+  const signals = get(TOKENS.ServiceSignalsPort);
+  return new InMemoryCaller(backend, get(TOKENS.SessionPort), get(TOKENS.AppConfig).target, signals instanceof ServiceSignalBus ? signals : null);
 }

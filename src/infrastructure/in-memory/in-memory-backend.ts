@@ -82,7 +82,7 @@ export class InMemoryBackend {
     const entry = identity ? this.tokens.get(identity.access_token) : undefined;
     const user = entry && !entry.revoked && entry.user_id === identity?.user_id ? this.users.get(entry.user_id) : undefined;
     if (!user) throw new InMemoryRefusal(401, 'ログインの有効期限が切れました。もう一度ログインしてください。');
-    if (user.status === 2) throw new InMemoryRefusal(9002, 'このアカウントはご利用いただけません。');
+    if (user.status === 2) throw new InMemoryRefusal(9002, 'このアカウントは現在ご利用いただけません。お問い合わせください。');
     return user;
   }
 
