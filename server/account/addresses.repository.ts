@@ -1,8 +1,9 @@
-import { MAX_ADDRESSES, type AddressRecord } from '../../src/contract';
+import { MAX_ADDRESSES, type AddressInput } from '../../src/contract';
+import { formatZip, validateAddressForm, type AddressRecord } from '../../src/domain';
 import type { SqlExecutor, Store } from '../store/store';
 import { AccountRefusal } from './account-errors';
 
-/** A validated, normalised address as the contract's addressInputSchema outputs it. */
+/** A checked, normalised address ready to store (zip as 123-4567, tel as digits, email or null). */
 export interface AddressValues {
   readonly is_main?: 0 | 1 | undefined;
   readonly first_name: string;
@@ -13,23 +14,31 @@ export interface AddressValues {
   readonly address3: string;
   readonly tel: string;
   readonly email: string | null;
+  readonly lead_times: string;
 }
-
-interface AddressRow extends Omit<AddressRecord, 'is_main'> { is_main: boolean }
-
-const COLUMNS = 'id, is_main, first_name, last_name, zip, address1, address2, address3, tel, email, lead_times';
-const toRecord = (r: AddressRow): AddressRecord => ({ ...r, is_main: r.is_main ? 1 : 0 });
 
 /**
- * Estimated delivery days (the address record's lead_times) from the postal code: Hokkaido
- * (040-099) 4 days, Okinawa (900-909) 5 days, elsewhere 3 days.
+ * Checks an address with the domain's validateAddressForm (the same rule and Japanese messages as
+ * the client form) and normalises it; throws AccountRefusal(400) naming the first bad field.
  */
-export function leadTimesFor(zip: string): number {
-  const head = Number(zip.slice(0, 3));
-  if (head >= 900 && head <= 909) return 5;
-  if (head >= 40 && head <= 99) return 4;
-  return 3;
+export function checkAddress(input: Omit<AddressInput, 'id'>): AddressValues {
+  const result = validateAddressForm({
+    id: 0, isMain: input.is_main === 1, lastName: input.last_name, firstName: input.first_name, zip: input.zip,
+    address1: input.address1, address2: input.address2, address3: input.address3, tel: input.tel, email: input.email ?? '', leadTimes: input.lead_times ?? '',
+  });
+  const first = Object.values(result.errors)[0];
+  if (!result.valid) throw new AccountRefusal(400, first ?? '住所の入力内容が正しくありません。');
+  const f = result.normalized;
+  return {
+    is_main: input.is_main, first_name: f.firstName, last_name: f.lastName, zip: formatZip(f.zip), address1: f.address1,
+    address2: f.address2, address3: f.address3, tel: f.tel, email: f.email === '' ? null : f.email, lead_times: input.lead_times ?? '',
+  };
 }
+
+interface AddressRow extends Omit<AddressRecord, 'is_main' | 'email'> { is_main: boolean; email: string | null }
+
+const COLUMNS = 'id, is_main, first_name, last_name, zip, address1, address2, address3, tel, email, lead_times';
+const toRecord = (r: AddressRow): AddressRecord => ({ ...r, is_main: r.is_main ? 1 : 0, email: r.email ?? '' });
 
 /**
  * Shipping addresses. Every query is scoped by user_id, so an id of another user's address is
@@ -61,7 +70,7 @@ export class AddressesRepository {
       const [row] = await q.query<AddressRow>(
         `INSERT INTO addresses (user_id, is_main, first_name, last_name, zip, address1, address2, address3, tel, email, lead_times, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) RETURNING ${COLUMNS}`,
-        [userId, makeMain, a.first_name, a.last_name, a.zip, a.address1, a.address2, a.address3, a.tel, a.email, leadTimesFor(a.zip), now]);
+        [userId, makeMain, a.first_name, a.last_name, a.zip, a.address1, a.address2, a.address3, a.tel, a.email, a.lead_times, now]);
       return toRecord(row!);
     });
   }
@@ -79,7 +88,7 @@ export class AddressesRepository {
         `UPDATE addresses SET is_main = $3, first_name = $4, last_name = $5, zip = $6, address1 = $7, address2 = $8, address3 = $9, tel = $10,
                 email = $11, lead_times = $12, updated_at = $13
           WHERE user_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
-        [userId, id, makeMain, a.first_name, a.last_name, a.zip, a.address1, a.address2, a.address3, a.tel, a.email, leadTimesFor(a.zip), this.now().toISOString()]);
+        [userId, id, makeMain, a.first_name, a.last_name, a.zip, a.address1, a.address2, a.address3, a.tel, a.email, a.lead_times, this.now().toISOString()]);
       return toRecord(row!);
     });
   }

@@ -1,4 +1,4 @@
-import type { DeliveryStatus, WonPrize } from '../../src/contract';
+import type { PrizeDeliveryStatus as DeliveryStatus, WonPrize } from '../../src/contract';
 import type { Store } from '../store/store';
 import { AccountRefusal } from './account-errors';
 import type { AddressesRepository } from './addresses.repository';

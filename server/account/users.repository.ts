@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AdditionalKey, Flag01, UnreadKind } from '../../src/contract';
 import { ADDITIONAL_KEYS, UNREAD_KINDS } from '../../src/contract';
+import { PREFECTURES, type Prefecture, type Profile } from '../../src/domain';
 import type { SqlExecutor } from '../store/store';
 import { AccountRefusal } from './account-errors';
 
@@ -83,13 +84,13 @@ export class UsersRepository {
    * Profile change. The birth date can be registered once and never changed afterwards: purchase
    * limits for minors depend on it (docs/api/user.md).
    */
-  async setProfile(userId: number, p: { sex?: number | undefined; birth?: string | undefined; prefectures?: number | undefined }): Promise<UserRow> {
+  async setProfile(userId: number, p: { sex?: number | undefined; birth?: string | undefined; prefectures?: Prefecture | undefined }): Promise<UserRow> {
     const user = await this.get(userId);
     if (p.birth !== undefined && user.birth !== null && user.birth !== p.birth) throw new AccountRefusal(409, '生年月日は一度登録すると変更できません。');
     if (p.birth !== undefined && p.birth > this.now().toISOString().slice(0, 10)) throw new AccountRefusal(400, '生年月日に未来の日付は指定できません。');
     await this.db.query(
       'UPDATE users SET sex = coalesce($2, sex), birth = coalesce($3::date, birth), prefecture = coalesce($4, prefecture) WHERE user_id = $1',
-      [userId, p.sex ?? null, p.birth ?? null, p.prefectures ?? null]);
+      [userId, p.sex ?? null, p.birth ?? null, p.prefectures ? PREFECTURES.indexOf(p.prefectures) + 1 : null]);
     return this.get(userId);
   }
 
@@ -99,8 +100,11 @@ export class UsersRepository {
 
   /** Profile answer shape (spec §3 profile + nickname info). */
   static profileView(u: UserRow) {
+    const profile: Profile = {
+      sex: u.sex ?? 0, birth: u.birth ?? '', prefectures: u.prefecture ? (PREFECTURES[u.prefecture - 1] ?? '') : '', created_at: iso(u.created_at)!,
+    };
     return {
-      profile: { sex: u.sex ?? 0, birth: u.birth, prefectures: u.prefecture, created_at: iso(u.created_at)! },
+      profile,
       nickname_info: { userId: u.user_id, nickname: u.nickname ?? '', isNicknameUnregistered: !u.nickname },
     };
   }

@@ -4,6 +4,7 @@ import {
   inviteRequestSchema, nicknameSetRequestSchema, phoneSendCodeRequestSchema, phoneVerifyRequestSchema, presentCodeRequestSchema,
   profileGetRequestSchema, profileSetRequestSchema,
 } from '../../src/contract';
+import { checkAddress } from '../account/addresses.repository';
 import { parseInput } from '../account/parse';
 import { accountServices, answer } from '../account/services';
 import { UsersRepository } from '../account/users.repository';
@@ -31,7 +32,7 @@ export async function accountRoutes(app: FastifyInstance, deps: ApiDeps): Promis
     const body = parseInput(addressRegisterRequestSchema, request.body, reply);
     if (!body) return reply;
     return answer(reply, async () => {
-      const address = await s.addresses.register(user.user_id, body.address);
+      const address = await s.addresses.register(user.user_id, checkAddress(body.address));
       return ok({ address, list: await s.addresses.list(user.user_id) });
     });
   });
@@ -43,7 +44,7 @@ export async function accountRoutes(app: FastifyInstance, deps: ApiDeps): Promis
     if (!body) return reply;
     return answer(reply, async () => {
       const { id, ...values } = body.address;
-      const address = await s.addresses.change(user.user_id, id, values);
+      const address = await s.addresses.change(user.user_id, id, checkAddress(values));
       return ok({ address, list: await s.addresses.list(user.user_id) });
     });
   });

@@ -2,11 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import {
   mobileItemsQuerySchema, PURCHASE_ENDPOINTS, purchaseTcRequestSchema, settlementResultRequestSchema, type PayMethodId,
 } from '../../src/contract';
+import { bonusLabel } from '../../src/domain';
 import { parseInput } from '../account/parse';
 import { accountServices, answer } from '../account/services';
 import { requireUser, requireUserFromHeader } from '../auth/identity';
 import { ok, replyError } from '../http/reply';
-import { bonusLabel } from '../wallet/purchase.service';
 import { isPayMethodOf, payMethodsFor } from '../wallet/pay-methods';
 import type { ApiDeps } from './deps';
 import { imageUrl } from './images.routes';

@@ -45,8 +45,8 @@ export async function userRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
           address_bool: isAddressPresent(main),
           first_name: main?.first_name ?? '', last_name: main?.last_name ?? '', zip: main?.zip ?? '',
           address1: main?.address1 ?? '', address2: main?.address2 ?? '', address3: main?.address3 ?? '',
-          tel: main?.tel ?? '', email: main?.email ?? u.email ?? '', birth: u.birth,
-          all_address: { id: main?.id ?? null, birth: u.birth, email: u.email, list },
+          tel: main?.tel ?? '', email: main?.email || u.email || '', birth: u.birth ?? '',
+          all_address: { id: main?.id ?? 0, birth: u.birth ?? '', email: u.email ?? '', list },
         },
       });
     });
@@ -57,7 +57,7 @@ export async function userRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
     if (!user || !parseInput(getEmailRequestSchema, request.body, reply)) return reply;
     return answer(reply, async () => {
       const u = await s.users.get(user.user_id);
-      return ok({ email: u.email, email_verified: u.email_verified_at ? 1 : 0 });
+      return ok({ email: u.email ?? '', email_verified: u.email_verified_at ? 1 : 0 });
     });
   });
 

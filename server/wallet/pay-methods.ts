@@ -1,40 +1,42 @@
-import type { BuildTarget } from '../../src/domain';
-import type { PayMethod, PayMethodId } from '../../src/contract';
+import { payMethodOrder, type BuildTarget, type PayMethodKind } from '../../src/domain';
+import type { PayMethodEntry, PayMethodId } from '../../src/contract';
 
-interface MethodDef { readonly id: PayMethodId; readonly name: string; readonly info: string; readonly rank: 0 | 1 | 2 | 3 }
+interface MethodDef { readonly id: PayMethodId; readonly kind: PayMethodKind; readonly name: string; readonly info: string; readonly rank: 0 | 1 | 2 | 3 }
 
 // Generic names only (no provider brands). Ranks: 0 cards, 1 mobile payment, 2 carrier billing and
 // e-money, 3 the two web/app-specific methods that R9-6 adds with rank 3.
-const CARD: MethodDef = { id: 'credit_card', name: 'クレジットカード', info: '各種クレジットカードがご利用いただけます。', rank: 0 };
-const CARD_3DS: MethodDef = { id: 'credit_card_3ds', name: '3Dセキュア対応クレジットカード', info: '本人認証（3Dセキュア）に対応したカードでお支払いいただけます。', rank: 0 };
-const DEVICE_WALLET: MethodDef = { id: 'device_wallet', name: 'デバイスウォレット', info: 'お使いの端末に登録済みのウォレットでお支払いいただけます。', rank: 3 };
-const ACCOUNT_PAYMENT: MethodDef = { id: 'account_payment', name: '口座振替決済', info: '銀行口座から直接お支払いいただけます。', rank: 3 };
+const CARD: MethodDef = { id: 'credit_card', kind: 'credit_card', name: 'クレジットカード', info: '各種クレジットカードがご利用いただけます。', rank: 0 };
+const CARD_3DS: MethodDef = { id: 'credit_card_3ds', kind: 'credit_card_3ds', name: '3Dセキュア対応クレジットカード', info: '本人認証（3Dセキュア）に対応したカードでお支払いいただけます。', rank: 0 };
+const DEVICE_WALLET: MethodDef = { id: 'device_wallet', kind: 'device_wallet', name: 'デバイスウォレット', info: 'お使いの端末に登録済みのウォレットでお支払いいただけます。', rank: 3 };
+const ACCOUNT_PAYMENT: MethodDef = { id: 'account_payment', kind: 'account_payment', name: '口座振替決済', info: '銀行口座から直接お支払いいただけます。', rank: 3 };
 const OTHERS: readonly MethodDef[] = [
-  { id: 'mobile_payment_a', name: 'スマホ決済A', info: 'QRコード決済アプリでお支払いいただけます。', rank: 1 },
-  { id: 'mobile_payment_b', name: 'スマホ決済B', info: 'QRコード決済アプリでお支払いいただけます。', rank: 1 },
-  { id: 'carrier_billing_a', name: 'キャリア決済A', info: '携帯電話料金と合わせてお支払いいただけます。', rank: 2 },
-  { id: 'carrier_billing_b', name: 'キャリア決済B', info: '携帯電話料金と合わせてお支払いいただけます。', rank: 2 },
-  { id: 'carrier_billing_c', name: 'キャリア決済C', info: '携帯電話料金と合わせてお支払いいただけます。', rank: 2 },
-  { id: 'emoney_a', name: '電子マネーA', info: 'プリペイド型電子マネーでお支払いいただけます。', rank: 2 },
-  { id: 'emoney_b', name: '電子マネーB', info: 'プリペイド型電子マネーでお支払いいただけます。', rank: 2 },
+  { id: 'mobile_payment_a', kind: 'mobile_payment', name: 'スマホ決済A', info: 'QRコード決済アプリでお支払いいただけます。', rank: 1 },
+  { id: 'mobile_payment_b', kind: 'mobile_payment', name: 'スマホ決済B', info: 'QRコード決済アプリでお支払いいただけます。', rank: 1 },
+  { id: 'carrier_billing_a', kind: 'carrier_billing', name: 'キャリア決済A', info: '携帯電話料金と合わせてお支払いいただけます。', rank: 2 },
+  { id: 'carrier_billing_b', kind: 'carrier_billing', name: 'キャリア決済B', info: '携帯電話料金と合わせてお支払いいただけます。', rank: 2 },
+  { id: 'carrier_billing_c', kind: 'carrier_billing', name: 'キャリア決済C', info: '携帯電話料金と合わせてお支払いいただけます。', rank: 2 },
+  { id: 'emoney_a', kind: 'e_money', name: '電子マネーA', info: 'プリペイド型電子マネーでお支払いいただけます。', rank: 2 },
+  { id: 'emoney_b', kind: 'e_money', name: '電子マネーB', info: 'プリペイド型電子マネーでお支払いいただけます。', rank: 2 },
 ];
 
 /** Carrier billing caps one purchase at this price (yen); dearer products are not offered with it. */
 export const CARRIER_BILLING_MAX_PRICE = 10_000;
 
+const ALL: readonly MethodDef[] = [CARD, CARD_3DS, DEVICE_WALLET, ACCOUNT_PAYMENT, ...OTHERS];
+
 /**
- * The pay methods of a build target, in display order [R9-6][R3-12]:
- * web: credit card, 3-D Secure card, device wallet, account-based payment, then mobile payment,
- * carrier billing and e-money; ios omits the device wallet (account-based stays); android, yahoo
- * and mobage have neither (both are web-only per R6-7, account-based also on ios).
- * The device wallet is listed on web; whether this browser has one is the client's check.
+ * The pay methods of a build target, in display order [R9-6][R3-12], by the domain's
+ * payMethodOrder: web: credit card, 3-D Secure card, device wallet, account-based payment, then
+ * mobile payment, carrier billing and e-money; ios omits the device wallet (account-based stays);
+ * android, yahoo and mobage have neither (R6-7). The device wallet is listed on web; whether this
+ * browser has one is the client's check (the domain's arrangePayMethods drops it when unavailable).
  */
-export function payMethodsFor(target: BuildTarget, imageUrl: (id: PayMethodId) => string): PayMethod[] {
-  const defs: MethodDef[] = [CARD, CARD_3DS];
-  if (target === 'web') defs.push(DEVICE_WALLET);
-  if (target === 'web' || target === 'ios') defs.push(ACCOUNT_PAYMENT);
-  defs.push(...OTHERS);
-  return defs.map((d) => ({ id: d.id, name: d.name, info: d.info, imgUrl: imageUrl(d.id), rank_id: d.rank }));
+export function payMethodsFor(target: BuildTarget, imageUrl: (id: PayMethodId) => string): PayMethodEntry[] {
+  const order = payMethodOrder(target);
+  return ALL
+    .filter((d) => order.includes(d.kind))
+    .sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind))
+    .map((d) => ({ id: d.id, kind: d.kind, name: d.name, info: d.info, imgUrl: imageUrl(d.id), rank_id: d.rank }));
 }
 
 export function isPayMethodOf(target: BuildTarget, id: string): id is PayMethodId {

@@ -19,9 +19,6 @@ interface SettlementRow {
  */
 export const MINOR_MONTHLY_LIMITS = [{ under: 16, yen: 5_000 }, { under: 20, yen: 10_000 }] as const;
 
-/** Bonus label [R9-7]: free TC with thousands separators plus 'ボーナス' ('' when there is none). */
-export const bonusLabel = (freeTc: number): string => (freeTc > 0 ? `${freeTc.toLocaleString('ja-JP')}ボーナス` : '');
-
 const JST_OFFSET_MS = 9 * 3_600_000;
 
 /** Age in whole years on `now` (Asia/Tokyo calendar). */

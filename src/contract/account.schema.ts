@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkPhone, PREFECTURES, type AddressRecord, type Profile } from '../domain';
 import { errorResponseSchema } from './envelope';
 import { flag01Schema, idSchema, identitySchema } from './user-identity.schema';
 
@@ -47,20 +48,18 @@ export function textField(label: string, max: number, min = 1) {
     .refine((v) => !CONTROL_CHARS.test(v), `${label}に使用できない文字が含まれています。`);
 }
 
-/** Japanese postal code: 7 digits, with or without the hyphen; normalised to 123-4567. */
-export const zipSchema = z
-  .string({ error: '郵便番号を文字列で入力してください。' })
-  .trim()
-  .regex(/^[0-9]{3}-?[0-9]{4}$/, '郵便番号は7桁の数字で入力してください（例: 123-4567）。')
-  .transform((v) => { const d = v.replace('-', ''); return `${d.slice(0, 3)}-${d.slice(3)}`; });
-
-/** Japanese phone number: 10 or 11 digits starting with 0, hyphens allowed; normalised to digits. */
+/** Japanese phone number by the domain's checkPhone (10 or 11 digits, hyphens allowed); normalised to digits. */
 export const telSchema = z
   .string({ error: '電話番号を文字列で入力してください。' })
-  .trim()
-  .max(20, '電話番号は10桁または11桁の数字で入力してください。')
-  .refine((v) => /^[0-9-]+$/.test(v) && /^0[0-9]{9,10}$/.test(v.replace(/-/g, '')), '電話番号は0から始まる10桁または11桁の数字で入力してください。')
-  .transform((v) => v.replace(/-/g, ''));
+  .max(30, '電話番号が長すぎます。')
+  .transform((v, ctx) => {
+    const check = checkPhone(v);
+    if (!check.ok) {
+      ctx.addIssue({ code: 'custom', message: check.message });
+      return z.NEVER;
+    }
+    return check.value;
+  });
 
 /** An e-mail address, trimmed and lower-cased, at most 254 characters. */
 export const emailSchema = z
@@ -70,7 +69,13 @@ export const emailSchema = z
   .max(254, 'メールアドレスは254文字以内で入力してください。')
   .regex(/^[^\s@"<>()[\]\\,;:]{1,64}@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/, 'メールアドレスの形式が正しくありません。');
 
-/** Address record (spec §3) [R3-3] as the server answers it. lead_times: estimated delivery days. */
+/**
+ * Preferred delivery time slots an address may carry as lead_times ('' = any time). The domain
+ * (src/domain/address) leaves the values to the service; these are the slots Japanese carriers offer.
+ */
+export const LEAD_TIMES = ['', '午前中', '14時〜16時', '16時〜18時', '18時〜20時', '19時〜21時'] as const;
+
+/** Address record (spec §3) [R3-3] as the server answers it; the domain's AddressRecord on the wire. */
 export const addressRecordSchema = z.object({
   id: z.number().int().positive(),
   is_main: flag01Schema,
@@ -81,53 +86,28 @@ export const addressRecordSchema = z.object({
   address2: z.string(),
   address3: z.string(),
   tel: z.string(),
-  email: z.string().nullable(),
-  lead_times: z.number().int().positive(),
-});
-export type AddressRecord = z.infer<typeof addressRecordSchema>;
+  email: z.string(),
+  lead_times: z.string(),
+}) satisfies z.ZodType<AddressRecord>;
 
-/** The client-side address form's spelling (spec §3: isMain, firstName, lastName, leadTimes). */
-export interface AddressForm {
-  readonly id: number;
-  readonly isMain: boolean;
-  readonly firstName: string;
-  readonly lastName: string;
-  readonly zip: string;
-  readonly address1: string;
-  readonly address2: string;
-  readonly address3: string;
-  readonly tel: string;
-  readonly email: string | null;
-  readonly leadTimes: number;
-}
+const rawText = (label: string) => z.string({ error: `${label}を文字列で入力してください。` }).max(300, `${label}が長すぎます。`);
 
-/** Wire record → form [R3-3]. */
-export function addressFormFromRecord(r: AddressRecord): AddressForm {
-  return {
-    id: r.id, isMain: r.is_main === 1, firstName: r.first_name, lastName: r.last_name, zip: r.zip,
-    address1: r.address1, address2: r.address2, address3: r.address3, tel: r.tel, email: r.email, leadTimes: r.lead_times,
-  };
-}
-
-/** Form → the wire input of register/change (lead_times is the server's to compute) [R3-3]. */
-export function addressInputFromForm(f: Omit<AddressForm, 'id' | 'leadTimes'>): AddressInput {
-  return {
-    is_main: f.isMain ? 1 : 0, first_name: f.firstName, last_name: f.lastName, zip: f.zip,
-    address1: f.address1, address2: f.address2, address3: f.address3, tel: f.tel, email: f.email,
-  };
-}
-
-/** An address as the player enters it. */
+/**
+ * An address as the player enters it: strings of bounded size here; the field rules themselves
+ * (required, lengths, prefecture, postal code, phone, e-mail) are the domain's validateAddressForm,
+ * which the server runs too, so client and server refuse with the same Japanese message.
+ */
 export const addressInputSchema = z.object({
   is_main: flag01Schema.optional(),
-  last_name: textField('姓', 30),
-  first_name: textField('名', 30),
-  zip: zipSchema,
-  address1: textField('都道府県', 100),
-  address2: textField('市区町村・番地', 100),
-  address3: textField('建物名・部屋番号', 100),
-  tel: telSchema,
-  email: z.union([emailSchema, z.literal(''), z.null()]).optional().transform((v) => (v ? v : null)),
+  last_name: rawText('姓'),
+  first_name: rawText('名'),
+  zip: rawText('郵便番号'),
+  address1: rawText('都道府県'),
+  address2: rawText('市区町村'),
+  address3: rawText('番地・建物名'),
+  tel: rawText('電話番号'),
+  email: z.union([rawText('メールアドレス'), z.null()]).optional(),
+  lead_times: z.enum(LEAD_TIMES, { error: 'お届け希望時間帯の値が正しくありません。' }).optional(),
 }, { error: '住所を入力してください。' });
 export type AddressInput = z.input<typeof addressInputSchema>;
 
@@ -141,8 +121,8 @@ export const addressResponseSchema = errorResponseSchema.extend({ address: addre
 
 // ---- profile and nickname -------------------------------------------------------------------
 
-/** 0 unanswered, 1 male, 2 female, 9 other / prefer not to say. */
-export const SEX_VALUES = [0, 1, 2, 9] as const;
+/** Profile sex as the domain's Profile has it: 0 not registered, 1 男性, 2 女性, 3 その他/回答しない. */
+export const SEX_VALUES = [0, 1, 2, 3] as const;
 
 /** A calendar date YYYY-MM-DD that exists (2023-02-30 is refused). */
 export const birthSchema = z
@@ -155,9 +135,9 @@ export const birthSchema = z
 
 export const profileSetRequestSchema = identitySchema.extend({
   profile: z.object({
-    sex: z.union(SEX_VALUES.map((v) => z.literal(v)) as [z.ZodLiteral<0>, z.ZodLiteral<1>, z.ZodLiteral<2>, z.ZodLiteral<9>], { error: '性別の値が正しくありません。' }).optional(),
+    sex: z.union([z.literal(1), z.literal(2), z.literal(3)], { error: '性別を選択してください。' }).optional(),
     birth: birthSchema.optional(),
-    prefectures: z.number({ error: '都道府県を選択してください。' }).int('都道府県を選択してください。').min(1, '都道府県を選択してください。').max(47, '都道府県を選択してください。').optional(),
+    prefectures: z.enum(PREFECTURES, { error: '都道府県を選択してください。' }).optional(),
   }),
 });
 export const profileGetRequestSchema = identitySchema;
@@ -167,7 +147,7 @@ export const nicknameSetRequestSchema = identitySchema.extend({ nickname: z.obje
 
 /** Profile (spec §3) plus nickname info. */
 export const profileResponseSchema = errorResponseSchema.extend({
-  profile: z.object({ sex: z.number().int(), birth: z.string().nullable(), prefectures: z.number().int().nullable(), created_at: z.string() }),
+  profile: z.object({ sex: z.number().int(), birth: z.string(), prefectures: z.string(), created_at: z.string() }) satisfies z.ZodType<Profile>,
   nickname_info: z.object({ userId: z.number().int(), nickname: z.string(), isNicknameUnregistered: z.boolean() }),
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PAY_METHOD_KINDS, type PayMethod as DomainPayMethod } from '../domain';
 import { errorResponseSchema } from './envelope';
 import { flag01Schema, idSchema, identitySchema } from './user-identity.schema';
 
@@ -20,12 +21,14 @@ export type PayMethodId = (typeof PAY_METHOD_IDS)[number];
 /** Pay method (spec §3) [R3-12]: name, info, imgUrl, rank_id 0-3 (plus the id a purchase names). */
 export const payMethodSchema = z.object({
   id: z.enum(PAY_METHOD_IDS),
+  /** The domain's pay-method kind, by which the client orders the list (arrangePayMethods). */
+  kind: z.enum(PAY_METHOD_KINDS),
   name: z.string(),
   info: z.string(),
   imgUrl: z.string(),
   rank_id: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]),
-});
-export type PayMethod = z.infer<typeof payMethodSchema>;
+}) satisfies z.ZodType<DomainPayMethod & { id: PayMethodId }>;
+export type PayMethodEntry = z.infer<typeof payMethodSchema>;
 export const payMethodListResponseSchema = errorResponseSchema.extend({ list: z.array(payMethodSchema) });
 
 /** A TC product (spec §3 Products) [R3-11] with its derived bonus label [R9-7]. */
@@ -35,7 +38,8 @@ export const tcProductSchema = z.object({
   price: z.number().int().positive(),
   toll_tc: z.number().int().positive(),
   free_tc: z.number().int().nonnegative(),
-  bonus_label: z.string(),
+  /** The domain's bonusLabel [R9-7]: '1,000ボーナス', or null without free TC. */
+  bonus_label: z.string().nullable(),
   is_sale: flag01Schema,
 });
 export const mobileItemsResponseSchema = errorResponseSchema.extend({

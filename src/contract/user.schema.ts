@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DELIVERY_STATUSES, type AddressResponse, type UnreadFlags } from '../domain';
 import { errorResponseSchema } from './envelope';
 import { addressRecordSchema } from './account.schema';
 import { coercedFlagSchema, flag01Schema, idSchema, identitySchema } from './user-identity.schema';
@@ -8,7 +9,7 @@ export const ADDITIONAL_KEYS = ['tutorial_top', 'tutorial_play'] as const;
 export type AdditionalKey = (typeof ADDITIONAL_KEYS)[number];
 
 /** Kinds of unread flags (spec §3 user data). */
-export const UNREAD_KINDS = ['news', 'prize', 'kuji', 'order_made', 'digital', 'direct', 'message'] as const;
+export const UNREAD_KINDS = ['news', 'prize', 'kuji', 'order_made_prize', 'digital', 'direct', 'message'] as const satisfies readonly (keyof UnreadFlags)[];
 export type UnreadKind = (typeof UNREAD_KINDS)[number];
 
 // ---- request bodies of the §7 /user/* calls -------------------------------------------------
@@ -57,23 +58,28 @@ export const addressResponseDataSchema = z.object({
   address3: z.string(),
   tel: z.string(),
   email: z.string(),
-  birth: z.string().nullable(),
+  /** 'YYYY-MM-DD', or '' when not registered. */
+  birth: z.string(),
   all_address: z.object({
-    /** id of the main address, or null when the user has none. */
-    id: z.number().int().nullable(),
-    birth: z.string().nullable(),
-    email: z.string().nullable(),
+    /** id of the main address, or 0 when the user has none. */
+    id: z.number().int().nonnegative(),
+    birth: z.string(),
+    email: z.string(),
     list: z.array(addressRecordSchema),
   }),
-});
+}) satisfies z.ZodType<AddressResponse>;
 export type AddressResponseData = z.infer<typeof addressResponseDataSchema>;
 export const getAddressResponseSchema = errorResponseSchema.extend({ data: addressResponseDataSchema });
 
-export const getEmailResponseSchema = errorResponseSchema.extend({ email: z.string().nullable(), email_verified: flag01Schema });
+/** email is '' when none is registered (the domain's UserData.email). */
+export const getEmailResponseSchema = errorResponseSchema.extend({ email: z.string(), email_verified: flag01Schema });
 
-/** Delivery statuses; spec 4.5 groups them into before, after and invalid [R4.5-1]. */
-export const DELIVERY_STATUSES = ['not_requested', 'requested', 'preparing', 'shipped', 'delivered', 'cancelled', 'returned'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+/**
+ * A won prize's delivery state: the domain's delivery statuses (grouped before / after / invalid,
+ * R4.5-1) plus 'not_requested' for a prize nobody has asked to ship yet.
+ */
+export const PRIZE_DELIVERY_STATUSES = ['not_requested', ...DELIVERY_STATUSES] as const;
+export type PrizeDeliveryStatus = (typeof PRIZE_DELIVERY_STATUSES)[number];
 export const WON_PRIZE_KINDS = ['crane', 'kuji', 'order_made', 'virtual'] as const;
 
 /** One won prize as the item list and the delivery answers show it. */
@@ -87,13 +93,13 @@ export const wonPrizeSchema = z.object({
   add_delivery_days: z.number().int().nonnegative(),
   is_reservation_delivery: flag01Schema,
   won_at: z.string(),
-  delivery_status: z.enum(DELIVERY_STATUSES),
+  delivery_status: z.enum(PRIZE_DELIVERY_STATUSES),
 });
 export type WonPrize = z.infer<typeof wonPrizeSchema>;
 
 export const deliveryAddressDataSchema = z.object({
   play_history_id: z.number().int().positive(),
-  delivery_status: z.enum(DELIVERY_STATUSES),
+  delivery_status: z.enum(PRIZE_DELIVERY_STATUSES),
   /** The address the prize ships to: the request's copy once requested, else the main address. */
   address: z.object({
     first_name: z.string(), last_name: z.string(), zip: z.string(),

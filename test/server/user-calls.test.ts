@@ -56,7 +56,7 @@ describe('§7 /user/* calls', () => {
   it('[R7-6][R3-4][R5-5] POST /user/get_address answers the address response with the main address flattened', async () => {
     const empty = getAddressResponseSchema.parse(expectOk(await post(t, 'user/get_address', as(a, { get_address: {} }))));
     expect(empty.data.address_bool).toBe(false);
-    expect(empty.data.all_address).toEqual({ id: null, birth: '1990-05-06', email: 'a@example.jp', list: [] });
+    expect(empty.data.all_address).toEqual({ id: 0, birth: '1990-05-06', email: 'a@example.jp', list: [] });
     const reg = expectOk(await post(t, 'account/address/register', as(a, { address: validAddress() })));
     const id = (reg.address as { id: number }).id;
     expectOk(await post(t, 'account/address/register', as(a, { address: validAddress({ address1: '大阪府', zip: '5300001' }) })));
