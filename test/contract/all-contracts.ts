@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import { catalogContract } from './catalog.contract';
+import { authContract } from './auth.contract';
+import { accountContract } from './account.contract';
+import { walletContract } from './wallet.contract';
+import { deliveryContract } from './delivery.contract';
 import type { ContractDriver, DriverFactory } from './harness';
 
 /** Runs every area's contract against one implementation. Add an area with one line below. */
@@ -12,4 +16,8 @@ export function runContracts(makeDriver: DriverFactory): void {
   const get = () => driver;
 
   describe('catalogue', () => catalogContract(get));
+  describe('auth', () => authContract(get));
+  describe('account', () => accountContract(get));
+  describe('wallet', () => walletContract(get));
+  describe('delivery', () => deliveryContract(get));
 }

@@ -33,6 +33,14 @@ export interface ContractDriver {
 export interface ContractFixtures {
   /** Station ids of the catalogue, for tests that need a real one. */
   stationIds(): Promise<number[]>;
+  /** Credits TC of one kind to a user through the ledger (an operator grant). */
+  creditTc(userId: number, kind: 'free' | 'toll', amount: number): Promise<void>;
+  /** Records a prize the user won; answers its play_history_id. */
+  grantPrize(userId: number, win: { prize_kind: 'crane' | 'kuji' | 'order_made'; product_name: string; kuji_name?: string }): Promise<number>;
+  /** Ships a won prize to the user's main address with a tracking number (delivery_status 'shipped'). */
+  shipPrize(userId: number, playHistoryId: number, contactNumber: string): Promise<void>;
+  /** Suspends a user (users.status 2): every authenticated call answers invaliduser. */
+  suspendUser(userId: number): Promise<void>;
 }
 
 export type DriverFactory = () => Promise<ContractDriver>;

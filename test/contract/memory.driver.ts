@@ -1,5 +1,5 @@
 import { TOKENS } from '../../src/application';
-import { InMemoryBackend } from '../../src/infrastructure';
+import { InMemoryBackend, accountStateOf, recordWin } from '../../src/infrastructure';
 import { createAppContainer } from '../../src/main/container';
 import { inMemoryOverrides, type InMemoryDataset } from '../../src/main/in-memory';
 import { aPrizeItem, aTopPage } from '../support/factories';
@@ -42,6 +42,27 @@ export async function memoryDriver(): Promise<ContractDriver> {
     fixtures: {
       async stationIds() {
         return [...new Set(dataset.topPage.sale_list.flatMap((s) => s.list.map((i) => i.station_id)))].sort((a, b) => a - b);
+      },
+      async creditTc(userId, kind, amount) {
+        backend.credit(userId, kind, amount, 'admin');
+      },
+      async grantPrize(userId, win) {
+        return recordWin(backend, userId, win);
+      },
+      async shipPrize(userId, playHistoryId, contactNumber) {
+        const state = accountStateOf(backend);
+        const prize = state.prizes.find((p) => p.user_id === userId && p.prize.play_history_id === playHistoryId);
+        const main = state.addresses.find((a) => a.user_id === userId && a.is_main === 1);
+        if (!prize || !main) throw new Error('shipPrize: no such prize or no main address');
+        const { first_name, last_name, zip, address1, address2, address3, tel, email } = main;
+        prize.delivery = {
+          status: 'shipped', address: { first_name, last_name, zip, address1, address2, address3, tel, email: email === '' ? null : email },
+          contact_number: contactNumber, shipped_at: backend.now().toISOString(),
+        };
+      },
+      async suspendUser(userId) {
+        const user = backend.users.get(userId);
+        if (user) user.status = 2;
       },
     },
     close: async () => undefined,
