@@ -1,19 +1,29 @@
 import type { Store } from '../../server/store/store';
 
-/**
- * A digest of every row of every table in the store's public schema, to prove that a rejected
- * request changed nothing. Tables are listed from the catalog so new migrations are covered.
- */
-export async function storeFingerprint(store: Store): Promise<string> {
+const tableLists = new WeakMap<Store, Promise<string>>();
+
+async function fingerprintQuery(store: Store): Promise<string> {
   const tables = await store.query<{ table_name: string }>(
     `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
   );
-  const parts: string[] = [];
-  for (const { table_name } of tables) {
-    const [row] = await store.query<{ digest: string | null; n: number }>(
-      `SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest, count(*)::int AS n FROM "${table_name}" t`,
-    );
-    parts.push(`${table_name}:${row?.n}:${row?.digest}`);
+  return tables
+    .map(({ table_name }) =>
+      `SELECT '${table_name}' AS t, count(*)::int AS n, md5(coalesce(string_agg(ctid::text || ':' || xmin::text, ',' ORDER BY ctid), '')) AS d FROM "${table_name}"`)
+    .join(' UNION ALL ');
+}
+
+/**
+ * A digest of every table in the store's public schema, to prove that a refused request changed
+ * nothing. It hashes each live row version's physical position and creating transaction (ctid, xmin):
+ * any INSERT, UPDATE or DELETE that commits changes it, without serialising the rows themselves.
+ * Tables are listed from the catalog, so new migrations are covered.
+ */
+export async function storeFingerprint(store: Store): Promise<string> {
+  let query = tableLists.get(store);
+  if (!query) {
+    query = fingerprintQuery(store);
+    tableLists.set(store, query);
   }
-  return parts.join('\n');
+  const rows = await store.query<{ t: string; n: number; d: string }>(await query);
+  return rows.map((r) => `${r.t}:${r.n}:${r.d}`).join('\n');
 }
