@@ -1,4 +1,5 @@
 import { KUJI_REMAIN_MAX_SECONDS, type KujiBoxStatus, type KujiPlayInfo, type KujiPlayReserveStatus } from '../../src/contract';
+import { kujiRemainingSeconds as domainKujiRemainingSeconds } from '../../src/domain';
 import { isUniqueViolation, Refusal } from '../play/refusal';
 import { newReserveToken } from '../play/station-reservations';
 import type { SqlExecutor, Store } from '../store/store';
@@ -18,14 +19,13 @@ interface KujiReservationRow {
 }
 
 /**
- * Seconds left of a timed kuji status: its maximum minus the whole seconds since play_at, within
- * 0…maximum [R4.4-5]. 0 for the untimed statuses (waiting in line, ended).
+ * Seconds left of a timed kuji status [R4.4-5]: the domain's rule with the server's maximums, as
+ * a polling client sees it; 0 for the untimed statuses (waiting in line, ended).
  */
 export function kujiRemainingSeconds(status: KujiPlayReserveStatus, playAt: Date | null, now: Date): number {
-  if ((status !== 'firstReserved' && status !== 'confirm') || playAt === null) return 0;
-  const max = KUJI_REMAIN_MAX_SECONDS[status];
-  const elapsed = Math.max(0, Math.floor((now.getTime() - new Date(playAt).getTime()) / 1000));
-  return Math.max(0, max - elapsed);
+  if (playAt === null) return 0;
+  const seconds = domainKujiRemainingSeconds({ status, playAtMs: new Date(playAt).getTime(), nowMs: now.getTime(), limits: KUJI_REMAIN_MAX_SECONDS, polling: true });
+  return seconds ?? 0;
 }
 
 /**

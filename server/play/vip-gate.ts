@@ -1,23 +1,14 @@
-import { PLAY_ERROR, VIP_PURCHASE_DAYS, VIP_PURCHASE_TC } from '../../src/contract';
-import type { StationType } from '../../src/domain';
+import { PLAY_ERROR } from '../../src/contract';
+import {
+  DAY_MS, VIP_PURCHASE_WINDOW_DAYS, VIP_REQUIRED_PURCHASE_TC, VIP_WEEKLY_PRIZE_LIMIT, startOfJstWeek as startOfJstWeekMs,
+  type StationType,
+} from '../../src/domain';
 import type { SqlExecutor } from '../store/store';
 import { Refusal } from './refusal';
 
-const DAY_MS = 86_400_000;
-const JST_OFFSET_MS = 9 * 3_600_000;
-
-/** VIP prizes one user may win per week before 570 refuses VIP stations [R6-4]. */
-export const VIP_WEEKLY_PRIZE_LIMIT = 1;
-
-/**
- * Monday 00:00 in Japan of the week that holds `now` [R6-4]. Asia/Tokyo is UTC+9 all year (no
- * daylight-saving time), so this is arithmetic on epoch milliseconds.
- */
+/** Monday 00:00 Asia/Tokyo of the week that holds `now` [R6-4] (the domain's rule, on Dates). */
 export function startOfJstWeek(now: Date): Date {
-  const day = Math.floor((now.getTime() + JST_OFFSET_MS) / DAY_MS);
-  // 1970-01-01 was a Thursday: Monday-based weekday = (day + 3) mod 7.
-  const weekday = (((day + 3) % 7) + 7) % 7;
-  return new Date((day - weekday) * DAY_MS - JST_OFFSET_MS);
+  return new Date(startOfJstWeekMs(now.getTime()));
 }
 
 /**
@@ -69,8 +60,8 @@ export class VipGate {
 
   /** Whether the user may watch and play VIP-only stations at all [R6-3]. */
   async qualifies(db: SqlExecutor, userId: number, now: Date): Promise<boolean> {
-    const bought = await this.purchases.purchasedTc(db, userId, new Date(now.getTime() - VIP_PURCHASE_DAYS * DAY_MS), now);
-    return bought >= VIP_PURCHASE_TC;
+    const bought = await this.purchases.purchasedTc(db, userId, new Date(now.getTime() - VIP_PURCHASE_WINDOW_DAYS * DAY_MS), now);
+    return bought >= VIP_REQUIRED_PURCHASE_TC;
   }
 
   async check(db: SqlExecutor, userId: number, station: GatedStation, action: 'view' | 'play', now: Date): Promise<void> {

@@ -30,9 +30,6 @@ export const PLAY_ERROR = {
   exclusiveInUse: { code: 571, info: '他のお客様がVIP独占台をプレイ中です' },
 } as const;
 
-/** VIP-only stations need at least this much TC purchased within VIP_PURCHASE_DAYS [R6-3]. */
-export const VIP_PURCHASE_TC = 100_000;
-export const VIP_PURCHASE_DAYS = 30;
 
 const flag = z.union([z.literal(0), z.literal(1)]);
 const count = z.number().int().nonnegative();
