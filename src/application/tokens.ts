@@ -1,4 +1,6 @@
 import type { PrizeCatalogPort } from './ports/prize-catalog.port';
+import type { ReservationPort } from './ports/reservation.port';
+import type { KujiPlayPort } from './ports/kuji-play.port';
 import type { AppConfig } from './app-config';
 import type { BrowseTopPage } from './use-cases/browse-top-page.use-case';
 import type { SessionPort } from './ports/session.port';
@@ -24,6 +26,8 @@ function token<T>(name: string): Token<T> {
 export const TOKENS = {
   AppConfig: token<AppConfig>('AppConfig'),
   PrizeCatalogPort: token<PrizeCatalogPort>('PrizeCatalogPort'),
+  ReservationPort: token<ReservationPort>('ReservationPort'),
+  KujiPlayPort: token<KujiPlayPort>('KujiPlayPort'),
   SessionPort: token<SessionPort>('SessionPort'),
   ServiceSignalsPort: token<ServiceSignalsPort>('ServiceSignalsPort'),
   NavigatorPort: token<NavigatorPort>('NavigatorPort'),

@@ -3,6 +3,7 @@ import { Container } from 'inversify';
 import { BrowseTopPage, ServiceMaintenance, TOKENS, type AppConfig, type NavigatorPort, type Token } from '../application';
 import {
   CookieLogoutGuard, KyHttpClient, KyPrizeCatalog, LocationNavigator, ServiceSignalBus, StoredSession,
+  KyKujiPlayApi, KyReservationApi,
   KyAccountApi, KyAuthApi, KyPrizeDeliveryApi, KyWalletApi,
   type LogoutGuard, type SessionStorageLike,
 } from '../infrastructure';
@@ -68,6 +69,8 @@ export function createAppContainer(config: ClientConfig, overrides: readonly Ove
   container.bind(TOKENS.ServiceSignalsPort).toConstantValue(signals);
   container.bind(TOKENS.NavigatorPort).toConstantValue(host.navigator);
   container.bind(TOKENS.PrizeCatalogPort).toConstantValue(api);
+  container.bind(TOKENS.ReservationPort).toConstantValue(new KyReservationApi(http));
+  container.bind(TOKENS.KujiPlayPort).toConstantValue(new KyKujiPlayApi(http));
   container.bind(TOKENS.AuthPort).toConstantValue(new KyAuthApi(http, session));
   container.bind(TOKENS.AccountPort).toConstantValue(new KyAccountApi(http));
   container.bind(TOKENS.WalletPort).toConstantValue(new KyWalletApi(http, session));

@@ -2,12 +2,15 @@ import { TOKENS, type Token } from '../application';
 import {
   type InMemoryBackend, InMemoryPrizeCatalog, InMemoryAccount, InMemoryAuth, InMemoryCaller, InMemoryPrizeDelivery, InMemoryWallet, ServiceSignalBus,
 } from '../infrastructure';
+import { type InMemoryCatalogueData, InMemoryKujiPlay, InMemoryReservation } from '../infrastructure';
 import type { TopPageCatalogue } from '../domain';
 import { fromContainer, type Override } from './container';
 
 /** What the in-memory fakes start from. */
 export interface InMemoryDataset {
   readonly topPage: TopPageCatalogue;
+  /** Stations, characters, kuji and editorial contents behind the catalogue, reservation and kuji fakes. */
+  readonly catalogue?: InMemoryCatalogueData;
 }
 
 /**
@@ -18,7 +21,11 @@ export interface InMemoryDataset {
 export function inMemoryOverrides(backend: InMemoryBackend, dataset: InMemoryDataset): Override[] {
   void backend;
   return [
-    [TOKENS.PrizeCatalogPort, new InMemoryPrizeCatalog(dataset.topPage)],
+    [TOKENS.PrizeCatalogPort, fromContainer((get) => new InMemoryPrizeCatalog(dataset.topPage, undefined, {
+      backend, session: get(TOKENS.SessionPort), ...(dataset.catalogue ? { data: dataset.catalogue } : {}), target: get(TOKENS.AppConfig).target,
+    }))],
+    [TOKENS.ReservationPort, fromContainer((get) => new InMemoryReservation(backend, get(TOKENS.SessionPort), dataset.catalogue))],
+    [TOKENS.KujiPlayPort, fromContainer((get) => new InMemoryKujiPlay(backend, get(TOKENS.SessionPort), dataset.catalogue))],
     [TOKENS.AuthPort, fromContainer((get) => new InMemoryAuth(callerIn(backend, get), get(TOKENS.SessionPort)))],
     [TOKENS.AccountPort, fromContainer((get) => new InMemoryAccount(callerIn(backend, get)))],
     [TOKENS.WalletPort, fromContainer((get) => new InMemoryWallet(callerIn(backend, get), () => get(TOKENS.SessionPort).current()?.user_id ?? null))],

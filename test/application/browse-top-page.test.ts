@@ -16,7 +16,7 @@ describe('BrowseTopPage', () => {
     scheduler().run(({ cold, flush }) => {
       const page = aTopPage();
       const asked: number[] = [];
-      const port: PrizeCatalogPort = { topPage: (q) => (asked.push(q.shopId), cold('--a|', { a: page })) };
+      const port: Pick<PrizeCatalogPort, 'topPage'> = { topPage: (q) => (asked.push(q.shopId), cold('--a|', { a: page })) };
       const useCase = new BrowseTopPage(port, config);
       const states: TopPageState[] = [];
       useCase.state$.subscribe((s) => states.push(s));
@@ -32,7 +32,7 @@ describe('BrowseTopPage', () => {
     scheduler().run(({ cold, flush }) => {
       let call = 0;
       const page = aTopPage();
-      const port: PrizeCatalogPort = { topPage: () => (call++ === 0 ? cold<TopPageCatalogue>('-#', undefined, new Error('down')) : cold('-a|', { a: page })) };
+      const port: Pick<PrizeCatalogPort, 'topPage'> = { topPage: () => (call++ === 0 ? cold<TopPageCatalogue>('-#', undefined, new Error('down')) : cold('-a|', { a: page })) };
       const useCase = new BrowseTopPage(port, config);
       useCase.load();
       flush();
@@ -64,7 +64,7 @@ describe('BrowseTopPage', () => {
   it('ensureLoaded asks once however often it is called', () => {
     scheduler().run(({ cold, flush }) => {
       let calls = 0;
-      const port: PrizeCatalogPort = { topPage: () => (calls++, cold('--a|', { a: aTopPage() })) };
+      const port: Pick<PrizeCatalogPort, 'topPage'> = { topPage: () => (calls++, cold('--a|', { a: aTopPage() })) };
       const useCase = new BrowseTopPage(port, config);
       useCase.ensureLoaded();
       useCase.ensureLoaded();

@@ -24,7 +24,8 @@ export class BrowseTopPage {
   readonly state$: Observable<TopPageState> = this.state.asObservable();
 
   constructor(
-    @inject(TOKENS.PrizeCatalogPort) private readonly catalog: PrizeCatalogPort,
+    // Only the top page is read here; a narrower type keeps test doubles small.
+    @inject(TOKENS.PrizeCatalogPort) private readonly catalog: Pick<PrizeCatalogPort, 'topPage'>,
     @inject(TOKENS.AppConfig) private readonly config: AppConfig,
   ) {
     this.requests

@@ -1,0 +1,30 @@
+import type { Observable } from 'rxjs';
+import type { KujiPlayInfo } from '../../domain';
+
+/** A box of a kuji to join. */
+export interface KujiBoxRef {
+  readonly kujiId: number;
+  readonly boxId: number;
+}
+
+/** The caller's kuji reservation, named as the server knows it. */
+export interface KujiReservationRef extends KujiBoxRef {
+  readonly reserveToken: string;
+}
+
+/**
+ * Kuji draws for the signed-in user: join a box's line, follow it, give it up. Every answer is the
+ * kuji play info of spec §3 [R3-8]; reserve_remaintime is computed by the server from play_at
+ * [R4.4-5]. Cold observables that emit once and complete; refusals error with their error_code and
+ * Japanese error_info (404 not found, 409 box not on sale / a kuji already reserved / ended).
+ */
+export interface KujiPlayPort {
+  /** The caller's active kuji reservation, or null (POST /play/kuji_status_check). */
+  currentKujiReservation(): Observable<KujiPlayInfo | null>;
+  /** Joins a box's line: the holder (firstReserved) at once on an idle box, else reserve (POST /play/kuji_reserve). */
+  reserveKuji(box: KujiBoxRef): Observable<KujiPlayInfo>;
+  /** The reservation's state now, ended ones included so the client stops (POST /play/kuji_polling). */
+  pollKuji(ref: KujiReservationRef): Observable<KujiPlayInfo>;
+  /** Gives the place up; a holder's turn passes to the next in line (POST /play/kuji_reserve_cancel). */
+  cancelKujiReservation(ref: KujiReservationRef): Observable<KujiPlayInfo>;
+}
