@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import { catalogContract } from './catalog.contract';
+import { reservationContract } from './reservation.contract';
+import { kujiContract } from './kuji.contract';
 import { authContract } from './auth.contract';
 import { accountContract } from './account.contract';
 import { walletContract } from './wallet.contract';
@@ -16,6 +18,8 @@ export function runContracts(makeDriver: DriverFactory): void {
   const get = () => driver;
 
   describe('catalogue', () => catalogContract(get));
+  describe('reservation', () => reservationContract(get));
+  describe('kuji', () => kujiContract(get));
   describe('auth', () => authContract(get));
   describe('account', () => accountContract(get));
   describe('wallet', () => walletContract(get));

@@ -1,6 +1,6 @@
 import type { Container } from 'inversify';
 import type { Token } from '../../src/application';
-import type { AuthIdentity } from '../../src/domain';
+import type { AuthIdentity, KujiBoxStatus, StationStatus, StationType } from '../../src/domain';
 
 /** A container seen through typed tokens: `client.get(TOKENS.WalletPort)` is a WalletPort. */
 export interface AppClient {
@@ -33,6 +33,18 @@ export interface ContractDriver {
 export interface ContractFixtures {
   /** Station ids of the catalogue, for tests that need a real one. */
   stationIds(): Promise<number[]>;
+  /** Open stations of one type with prizes in stock, in id order (catalogue, reservation). */
+  playableStationIds(type: StationType): Promise<number[]>;
+  /** Sets a station's status, as an operator would (e.g. 'maintenance', then back to 'open'). */
+  setStationStatus(stationId: number, status: StationStatus): Promise<void>;
+  /** Paid TC the user bought now, as the VIP gate reads purchases [R6-3]. */
+  creditPurchasedTc(userId: number, amount: number): Promise<void>;
+  /** A VIP prize the user won now (the weekly limit, 570) [R6-4]. */
+  recordVipWin(userId: number, stationId: number): Promise<void>;
+  /** A new, full box on sale of a kuji on sale, so a test starts with an idle line. */
+  freshKujiBox(): Promise<{ kuji_id: number; box_id: number }>;
+  /** Sets a kuji box's status, as an operator would. */
+  setKujiBoxStatus(boxId: number, status: KujiBoxStatus): Promise<void>;
   /** Credits TC of one kind to a user through the ledger (an operator grant). */
   creditTc(userId: number, kind: 'free' | 'toll', amount: number): Promise<void>;
   /** Records a prize the user won; answers its play_history_id. */

@@ -2,6 +2,8 @@ import { TOKENS } from '../../src/application';
 import { InMemoryBackend, accountStateOf, recordWin } from '../../src/infrastructure';
 import { createAppContainer } from '../../src/main/container';
 import { inMemoryOverrides, type InMemoryDataset } from '../../src/main/in-memory';
+import { playStateOf } from '../../src/infrastructure';
+import { contractCatalogue } from './catalogue.dataset';
 import { aPrizeItem, aTopPage } from '../support/factories';
 import { TEST_CLIENT_CONFIG } from '../support/test-container';
 import { typedClient, type ContractDriver } from './harness';
@@ -20,6 +22,7 @@ export function contractDataset(): InMemoryDataset {
       sale_list: [{ tab_id: 5, title: 'おすすめ', list: items }],
       new_prize: items.filter((i) => i.new === 1),
     }),
+    catalogue: contractCatalogue(items),
   };
 }
 
@@ -42,6 +45,26 @@ export async function memoryDriver(): Promise<ContractDriver> {
     fixtures: {
       async stationIds() {
         return [...new Set(dataset.topPage.sale_list.flatMap((s) => s.list.map((i) => i.station_id)))].sort((a, b) => a - b);
+      },
+      async playableStationIds(type) {
+        return [...playStateOf(backend, dataset.catalogue).stations.values()]
+          .filter((s) => s.type === type && s.station_status === 'open' && s.stock > 0).map((s) => s.station_id).sort((a, b) => a - b);
+      },
+      async setStationStatus(stationId, status) {
+        playStateOf(backend, dataset.catalogue).setStationStatus(stationId, status);
+      },
+      async creditPurchasedTc(userId, amount) {
+        backend.credit(userId, 'toll', amount, 'purchase');
+      },
+      async recordVipWin(userId, stationId) {
+        playStateOf(backend, dataset.catalogue).recordVipWin(userId, stationId, backend.now().getTime());
+      },
+      async freshKujiBox() {
+        const state = playStateOf(backend, dataset.catalogue);
+        return state.addKujiBox(state.kuji[0]!.kuji_id);
+      },
+      async setKujiBoxStatus(boxId, status) {
+        playStateOf(backend, dataset.catalogue).setKujiBoxStatus(boxId, status);
       },
       async creditTc(userId, kind, amount) {
         backend.credit(userId, kind, amount, 'admin');
