@@ -16,6 +16,10 @@ export interface ServerConfig {
   /** Folder with the built app (index.html); null or missing means API only. */
   readonly staticDir: string | null;
   readonly logLevel: string;
+  /** Accounts created after this instant must verify their e-mail (the /emailvalid guard, R2.2-2). */
+  readonly emailVerifyCutoff: Date;
+  /** Public address of the app, for links the server writes (invite URLs). */
+  readonly publicUrl: string;
 }
 
 export class ServerConfigError extends Error {
@@ -32,6 +36,8 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
   if (!apiPrefix.startsWith('/')) apiPrefix = `/${apiPrefix}`;
   apiPrefix = apiPrefix.replace(/\/+$/, '');
   if (apiPrefix === '' || apiPrefix === '/socket.io' || apiPrefix === '/healthz') throw new ServerConfigError(`API_PREFIX must be a path such as /api (got "${env.API_PREFIX}").`);
+  const emailVerifyCutoff = new Date(env.EMAIL_VERIFY_CUTOFF || '2025-04-01T00:00:00+09:00');
+  if (Number.isNaN(emailVerifyCutoff.getTime())) throw new ServerConfigError(`EMAIL_VERIFY_CUTOFF must be an ISO date-time such as 2025-04-01T00:00:00+09:00 (got "${env.EMAIL_VERIFY_CUTOFF}").`);
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -42,5 +48,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
     authorization: env.API_AUTHORIZATION ?? '',
     staticDir: env.STATIC_DIR === '' ? null : resolve(cwd, env.STATIC_DIR || 'dist/client'),
     logLevel: env.LOG_LEVEL || 'warn',
+    emailVerifyCutoff,
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${port === 0 ? 8080 : port}`).replace(/\/+$/, ''),
   };
 }

@@ -12,11 +12,6 @@ export const MAX_CODES_PER_HOUR = 5;
 /** Wrong codes allowed per user and purpose in 15 minutes before verification is blocked. */
 export const MAX_CODE_FAILURES = 5;
 
-/**
- * Accounts created after this instant must verify their e-mail (the /emailvalid guard, R2.2-2).
- * Configurable with ONKURE_EMAIL_VERIFY_CUTOFF (ISO date-time).
- */
-export const EMAIL_VERIFICATION_CUTOFF = new Date(process.env.ONKURE_EMAIL_VERIFY_CUTOFF || '2025-04-01T00:00:00+09:00');
 
 const hashCode = (userId: number, purpose: VerificationPurpose, code: string) => createHash('sha256').update(`${userId}:${purpose}:${code}`).digest();
 

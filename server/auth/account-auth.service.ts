@@ -1,5 +1,6 @@
 import { AccountRefusal } from '../account/account-errors';
-import { INVALID_USER_INFO, MAINTENANCE_CODE } from '../http/reply';
+import { MAINTENANCE_CODES } from '../../src/domain';
+import { INVALID_USER_INFO } from '../http/reply';
 import type { Store } from '../store/store';
 import type { Ledger } from '../wallet/ledger';
 import { AttemptLimiter } from './attempt-limiter';
@@ -56,7 +57,7 @@ export class AccountAuthService {
       this.loginLimiter.recordFailure(email);
       throw new AccountRefusal(401, LOGIN_FAILED);
     }
-    if (user.status === SUSPENDED_STATUS) throw new AccountRefusal(403, INVALID_USER_INFO, MAINTENANCE_CODE.invaliduser);
+    if (user.status === SUSPENDED_STATUS) throw new AccountRefusal(403, INVALID_USER_INFO, MAINTENANCE_CODES.invaliduser);
     this.loginLimiter.reset(email);
     return { user_id: user.user_id, ...(await this.identity.issueToken(user.user_id)) };
   }

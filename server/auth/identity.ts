@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ACCESS_TOKEN_HEADER } from '../../src/contract';
-import { INVALID_USER_INFO, MAINTENANCE_CODE, replyError } from '../http/reply';
+import { MAINTENANCE_CODES } from '../../src/domain';
+import { INVALID_USER_INFO, replyError } from '../http/reply';
 import type { SqlExecutor } from '../store/store';
 
 /** users.status of a suspended account: every authenticated call answers invaliduser (9002). */
@@ -98,7 +99,7 @@ async function checkCaller(user: AuthUser | null, reply: FastifyReply): Promise<
     return null;
   }
   if (user.status === SUSPENDED_STATUS) {
-    await replyError(reply, 403, INVALID_USER_INFO, MAINTENANCE_CODE.invaliduser);
+    await replyError(reply, 403, INVALID_USER_INFO, MAINTENANCE_CODES.invaliduser);
     return null;
   }
   return user;

@@ -14,11 +14,7 @@ export const ERROR_INFO = {
   500: 'サーバーで問題が発生しました。しばらくしてからもう一度お試しください。',
 } as const;
 
-/**
- * Maintenance codes of spec §8 / §4.6 (values are our design; src/domain's MAINTENANCE_CODES holds
- * the same numbers for the client). invaliduser answers a call by a suspended user (users.status 2).
- */
-export const MAINTENANCE_CODE = { emergency: 9001, invaliduser: 9002, reloaderror: 9003, cancellation: 9004 } as const;
+/** invaliduser (MAINTENANCE_CODES in the domain) answers a call by a suspended user (users.status 2). */
 export const INVALID_USER_INFO = 'このアカウントは現在ご利用いただけません。お問い合わせください。';
 
 /** Sends a failure answer: `{ error_code, error_info }` with a fitting HTTP status [R3-19]. */

@@ -5,7 +5,7 @@ import {
   profileGetRequestSchema, profileSetRequestSchema,
 } from '../../src/contract';
 import { checkAddress } from '../account/addresses.repository';
-import { parseInput } from '../account/parse';
+import { parseBody } from '../http/validate';
 import { accountServices, answer } from '../account/services';
 import { UsersRepository } from '../account/users.repository';
 import { requireUser } from '../auth/identity';
@@ -13,7 +13,6 @@ import { ok } from '../http/reply';
 import type { ApiDeps } from './deps';
 
 /** Base of the links the invite text carries; configurable for deployments. */
-const INVITE_BASE_URL = process.env.ONKURE_PUBLIC_URL || 'http://localhost:8080';
 
 /** The designed account calls: addresses, profile, nickname, phone check, present code, invite. */
 export async function accountRoutes(app: FastifyInstance, deps: ApiDeps): Promise<void> {
@@ -22,14 +21,14 @@ export async function accountRoutes(app: FastifyInstance, deps: ApiDeps): Promis
 
   app.post(`/${E.addressList}`, async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
-    if (!user || !parseInput(addressListRequestSchema, request.body, reply)) return reply;
+    if (!user || !parseBody(addressListRequestSchema, request.body, reply)) return reply;
     return ok({ list: await s.addresses.list(user.user_id) });
   });
 
   app.post(`/${E.addressRegister}`, async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
     if (!user) return reply;
-    const body = parseInput(addressRegisterRequestSchema, request.body, reply);
+    const body = parseBody(addressRegisterRequestSchema, request.body, reply);
     if (!body) return reply;
     return answer(reply, async () => {
       const address = await s.addresses.register(user.user_id, checkAddress(body.address));
@@ -40,7 +39,7 @@ export async function accountRoutes(app: FastifyInstance, deps: ApiDeps): Promis
   app.post(`/${E.addressChange}`, async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
     if (!user) return reply;
-    const body = parseInput(addressChangeRequestSchema, request.body, reply);
+    const body = parseBody(addressChangeRequestSchema, request.body, reply);
     if (!body) return reply;
     return answer(reply, async () => {
       const { id, ...values } = body.address;
@@ -52,21 +51,21 @@ export async function accountRoutes(app: FastifyInstance, deps: ApiDeps): Promis
   app.post(`/${E.addressDelete}`, async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
     if (!user) return reply;
-    const body = parseInput(addressDeleteRequestSchema, request.body, reply);
+    const body = parseBody(addressDeleteRequestSchema, request.body, reply);
     if (!body) return reply;
     return answer(reply, async () => ok({ list: await s.addresses.remove(user.user_id, body.address_delete.id) }));
   });
 
   app.post(`/${E.profileGet}`, async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
-    if (!user || !parseInput(profileGetRequestSchema, request.body, reply)) return reply;
+    if (!user || !parseBody(profileGetRequestSchema, request.body, reply)) return reply;
     return answer(reply, async () => ok(UsersRepository.profileView(await s.users.get(user.user_id))));
   });
 
   app.post(`/${E.profileSet}`, async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
     if (!user) return reply;
-    const body = parseInput(profileSetRequestSchema, request.body, reply);
+    const body = parseBody(profileSetRequestSchema, request.body, reply);
     if (!body) return reply;
     return answer(reply, async () => ok(UsersRepository.profileView(await s.users.setProfile(user.user_id, body.profile))));
   });
@@ -74,7 +73,7 @@ export async function accountRoutes(app: FastifyInstance, deps: ApiDeps): Promis
   app.post(`/${E.nicknameSet}`, async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
     if (!user) return reply;
-    const body = parseInput(nicknameSetRequestSchema, request.body, reply);
+    const body = parseBody(nicknameSetRequestSchema, request.body, reply);
     if (!body) return reply;
     return answer(reply, async () => {
       await s.users.setNickname(user.user_id, body.nickname.nickname);
@@ -85,7 +84,7 @@ export async function accountRoutes(app: FastifyInstance, deps: ApiDeps): Promis
   app.post(`/${E.phoneSendCode}`, async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
     if (!user) return reply;
-    const body = parseInput(phoneSendCodeRequestSchema, request.body, reply);
+    const body = parseBody(phoneSendCodeRequestSchema, request.body, reply);
     if (!body) return reply;
     return answer(reply, async () => ok(await s.verification.send(user.user_id, 'tel', body.phone.tel)));
   });
@@ -93,7 +92,7 @@ export async function accountRoutes(app: FastifyInstance, deps: ApiDeps): Promis
   app.post(`/${E.phoneVerify}`, async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
     if (!user) return reply;
-    const body = parseInput(phoneVerifyRequestSchema, request.body, reply);
+    const body = parseBody(phoneVerifyRequestSchema, request.body, reply);
     if (!body) return reply;
     return answer(reply, async () => {
       const done = await s.verification.verify(user.user_id, 'tel', body.phone_verify.code);
@@ -104,14 +103,14 @@ export async function accountRoutes(app: FastifyInstance, deps: ApiDeps): Promis
   app.post(`/${E.presentCode}`, async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
     if (!user) return reply;
-    const body = parseInput(presentCodeRequestSchema, request.body, reply);
+    const body = parseBody(presentCodeRequestSchema, request.body, reply);
     if (!body) return reply;
     return answer(reply, async () => ok(await s.rewards.redeem(user.user_id, body.present_code.code)));
   });
 
   app.post(`/${E.invite}`, async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
-    if (!user || !parseInput(inviteRequestSchema, request.body, reply)) return reply;
-    return ok({ invite_info: await s.rewards.inviteInfo(user.user_id, INVITE_BASE_URL) });
+    if (!user || !parseBody(inviteRequestSchema, request.body, reply)) return reply;
+    return ok({ invite_info: await s.rewards.inviteInfo(user.user_id, deps.config.publicUrl) });
   });
 }

@@ -1,11 +1,11 @@
+import { emailValidGuard } from '../../src/domain';
 import type { FastifyInstance } from 'fastify';
 import {
   AUTH_ENDPOINTS, debugLoginRequestSchema, devOutboxRequestSchema, emailSendCodeRequestSchema, emailStatusRequestSchema,
   emailVerifyRequestSchema, loginRequestSchema, logoutRequestSchema, signupRequestSchema,
 } from '../../src/contract';
-import { parseInput } from '../account/parse';
+import { parseBody } from '../http/validate';
 import { accountServices, answer } from '../account/services';
-import { EMAIL_VERIFICATION_CUTOFF } from '../account/verification.service';
 import { requireUser } from '../auth/identity';
 import { ok, replyError } from '../http/reply';
 import type { ApiDeps } from './deps';
@@ -19,13 +19,13 @@ export async function authRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
   const E = AUTH_ENDPOINTS;
 
   app.post(`/${E.signup}`, async (request, reply) => {
-    const body = parseInput(signupRequestSchema, request.body, reply);
+    const body = parseBody(signupRequestSchema, request.body, reply);
     if (!body) return reply;
     return answer(reply, async () => ok(await s.auth.signup(body.email, body.password)));
   });
 
   app.post(`/${E.login}`, async (request, reply) => {
-    const body = parseInput(loginRequestSchema, request.body, reply);
+    const body = parseBody(loginRequestSchema, request.body, reply);
     if (!body) return reply;
     return answer(reply, async () => ok(await s.auth.login(body.email, body.password)));
   });
@@ -33,7 +33,7 @@ export async function authRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
   app.post(`/${E.logout}`, async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
     if (!user) return reply;
-    const body = parseInput(logoutRequestSchema, request.body, reply);
+    const body = parseBody(logoutRequestSchema, request.body, reply);
     if (!body) return reply;
     await deps.identity.revokeFor(user.user_id, body.access_token);
     return ok({});
@@ -41,17 +41,19 @@ export async function authRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
 
   app.post(`/${E.emailStatus}`, async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
-    if (!user || !parseInput(emailStatusRequestSchema, request.body, reply)) return reply;
+    if (!user || !parseBody(emailStatusRequestSchema, request.body, reply)) return reply;
     return answer(reply, async () => {
       const u = await s.users.get(user.user_id);
       const created = new Date(u.created_at);
+      const cutoff = deps.config.emailVerifyCutoff;
+      const guard = emailValidGuard({ signedIn: true, emailVerified: Boolean(u.email_verified_at), createdAtMs: created.getTime(), cutoffMs: cutoff.getTime() });
       return ok({
         email: u.email,
         email_verified: u.email_verified_at ? 1 : 0,
         email_verified_at: u.email_verified_at ? new Date(u.email_verified_at).toISOString() : null,
         created_at: created.toISOString(),
-        verification_required: !u.email_verified_at && created > EMAIL_VERIFICATION_CUTOFF ? 1 : 0,
-        cutoff: EMAIL_VERIFICATION_CUTOFF.toISOString(),
+        verification_required: guard.kind === 'admit' ? 1 : 0,
+        cutoff: cutoff.toISOString(),
       });
     });
   });
@@ -59,7 +61,7 @@ export async function authRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
   app.post(`/${E.emailSendCode}`, async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
     if (!user) return reply;
-    const body = parseInput(emailSendCodeRequestSchema, request.body, reply);
+    const body = parseBody(emailSendCodeRequestSchema, request.body, reply);
     if (!body) return reply;
     return answer(reply, async () => {
       const email = body.email_verify.email ?? (await s.users.get(user.user_id)).email;
@@ -71,7 +73,7 @@ export async function authRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
   app.post(`/${E.emailVerify}`, async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
     if (!user) return reply;
-    const body = parseInput(emailVerifyRequestSchema, request.body, reply);
+    const body = parseBody(emailVerifyRequestSchema, request.body, reply);
     if (!body) return reply;
     return answer(reply, async () => {
       const done = await s.verification.verify(user.user_id, 'email', body.email_verify.code);
@@ -82,14 +84,14 @@ export async function authRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
   if (deps.config.production) return;
 
   app.post(`/${E.debugLogin}`, async (request, reply) => {
-    const body = parseInput(debugLoginRequestSchema, request.body, reply);
+    const body = parseBody(debugLoginRequestSchema, request.body, reply);
     if (!body) return reply;
     return ok(await s.auth.debugLogin(body.name ?? 'debug'));
   });
 
   app.post(`/${E.devOutbox}`, async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
-    if (!user || !parseInput(devOutboxRequestSchema, request.body, reply)) return reply;
+    if (!user || !parseBody(devOutboxRequestSchema, request.body, reply)) return reply;
     return ok({ list: await s.verification.outbox(user.user_id) });
   });
 }

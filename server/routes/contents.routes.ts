@@ -125,10 +125,10 @@ export async function contentsRoutes(app: FastifyInstance, deps: ApiDeps): Promi
   });
 
   app.post('/contents/playing', async (request, reply) => {
-    const body = parseBody(playingRequestSchema, request.body, reply);
-    if (!body) return reply;
     const user = await requireUser(deps.identity, request, reply);
     if (!user) return reply;
+    const body = parseBody(playingRequestSchema, request.body, reply);
+    if (!body) return reply;
     return ok({ list: await reservations.playing(user.user_id) });
   });
 }

@@ -3,7 +3,7 @@ import {
   mobileItemsQuerySchema, PURCHASE_ENDPOINTS, purchaseTcRequestSchema, settlementResultRequestSchema, type PayMethodId,
 } from '../../src/contract';
 import { bonusLabel } from '../../src/domain';
-import { parseInput } from '../account/parse';
+import { parseBody } from '../http/validate';
 import { accountServices, answer } from '../account/services';
 import { requireUser, requireUserFromHeader } from '../auth/identity';
 import { ok, replyError } from '../http/reply';
@@ -29,7 +29,7 @@ export async function purchaseRoutes(app: FastifyInstance, deps: ApiDeps): Promi
   app.get<{ Params: { user_id: string }; Querystring: Record<string, unknown> }>('/mobile/items/:user_id', async (request, reply) => {
     const user = await requireUserFromHeader(deps.identity, request, reply, request.params.user_id);
     if (!user) return reply;
-    const query = parseInput(mobileItemsQuerySchema, request.query, reply);
+    const query = parseBody(mobileItemsQuerySchema, request.query, reply);
     if (!query) return reply;
     if (query.payMethod && !isPayMethodOf(deps.config.target, query.payMethod)) return replyError(reply, 400, 'この支払い方法はご利用いただけません。');
     const products = await s.purchases.products(query.payMethod);
@@ -48,7 +48,7 @@ export async function purchaseRoutes(app: FastifyInstance, deps: ApiDeps): Promi
   app.post(`/${PURCHASE_ENDPOINTS.purchaseTc}`, async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
     if (!user) return reply;
-    const body = parseInput(purchaseTcRequestSchema, request.body, reply);
+    const body = parseBody(purchaseTcRequestSchema, request.body, reply);
     if (!body) return reply;
     return answer(reply, async () => ok(await s.purchases.purchase(user.user_id, body.purchase)));
   });
@@ -56,7 +56,7 @@ export async function purchaseRoutes(app: FastifyInstance, deps: ApiDeps): Promi
   app.post(`/${PURCHASE_ENDPOINTS.settlementResult}`, async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
     if (!user) return reply;
-    const body = parseInput(settlementResultRequestSchema, request.body, reply);
+    const body = parseBody(settlementResultRequestSchema, request.body, reply);
     if (!body) return reply;
     return answer(reply, async () => ok({ settlement: await s.purchases.settlement(user.user_id, body.product_settlement_id) }));
   });

@@ -5,7 +5,7 @@ import {
   tcRequestSchema, ticketRequestSchema, userAdditionalRequestSchema,
 } from '../../src/contract';
 import { isAddressPresent } from '../account/addresses.repository';
-import { parseInput } from '../account/parse';
+import { parseBody } from '../http/validate';
 import { accountServices, answer } from '../account/services';
 import { requireUser } from '../auth/identity';
 import { ok } from '../http/reply';
@@ -18,7 +18,7 @@ export async function userRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
   app.post('/user/set_hide_character', async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
     if (!user) return reply;
-    const body = parseInput(setHideCharacterRequestSchema, request.body, reply);
+    const body = parseBody(setHideCharacterRequestSchema, request.body, reply);
     if (!body) return reply;
     await s.users.setHideCharacter(user.user_id, body.set_hide_character.character);
     return ok({ set_hide_character: { character: body.set_hide_character.character } });
@@ -27,7 +27,7 @@ export async function userRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
   app.post('/user/set_volume', async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
     if (!user) return reply;
-    const body = parseInput(setVolumeRequestSchema, request.body, reply);
+    const body = parseBody(setVolumeRequestSchema, request.body, reply);
     if (!body) return reply;
     await s.users.setSound(user.user_id, body.set_volume.volume);
     return ok({ set_volume: { volume: body.set_volume.volume } });
@@ -35,7 +35,7 @@ export async function userRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
 
   app.post('/user/get_address', async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
-    if (!user || !parseInput(getAddressRequestSchema, request.body, reply)) return reply;
+    if (!user || !parseBody(getAddressRequestSchema, request.body, reply)) return reply;
     return answer(reply, async () => {
       const u = await s.users.get(user.user_id);
       const list = await s.addresses.list(user.user_id);
@@ -54,7 +54,7 @@ export async function userRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
 
   app.post('/user/get_email', async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
-    if (!user || !parseInput(getEmailRequestSchema, request.body, reply)) return reply;
+    if (!user || !parseBody(getEmailRequestSchema, request.body, reply)) return reply;
     return answer(reply, async () => {
       const u = await s.users.get(user.user_id);
       return ok({ email: u.email ?? '', email_verified: u.email_verified_at ? 1 : 0 });
@@ -64,41 +64,41 @@ export async function userRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
   app.post('/user/get_delivery', async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
     if (!user) return reply;
-    const body = parseInput(getDeliveryRequestSchema, request.body, reply);
+    const body = parseBody(getDeliveryRequestSchema, request.body, reply);
     if (!body) return reply;
     return answer(reply, async () => ok({ get_delivery_address: { data: await s.prizes.deliveryOf(user.user_id, body.get_delivery.play_history_id) } }));
   });
 
   app.post('/user/item', async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
-    if (!user || !parseInput(itemRequestSchema, request.body, reply)) return reply;
+    if (!user || !parseBody(itemRequestSchema, request.body, reply)) return reply;
     const list = await s.prizes.list(user.user_id);
     return ok({ item_info: { list, count: list.length } });
   });
 
   app.post('/user/tc', async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
-    if (!user || !parseInput(tcRequestSchema, request.body, reply)) return reply;
+    if (!user || !parseBody(tcRequestSchema, request.body, reply)) return reply;
     return ok({ data: await s.ledger.balance(user.user_id) });
   });
 
   app.post('/user/ticket', async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
-    if (!user || !parseInput(ticketRequestSchema, request.body, reply)) return reply;
+    if (!user || !parseBody(ticketRequestSchema, request.body, reply)) return reply;
     return ok({ data: { ticket_all: await s.ledger.tickets(user.user_id) } });
   });
 
   app.post('/user/read_info', async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
     if (!user) return reply;
-    const body = parseInput(readInfoRequestSchema, request.body, reply);
+    const body = parseBody(readInfoRequestSchema, request.body, reply);
     if (!body) return reply;
     return ok({ unread: await s.users.markRead(user.user_id, body.read_info?.type) });
   });
 
   app.post('/user/agree', async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
-    if (!user || !parseInput(agreeRequestSchema, request.body, reply)) return reply;
+    if (!user || !parseBody(agreeRequestSchema, request.body, reply)) return reply;
     await s.users.agree(user.user_id);
     return ok({ agree_contract: 1 as const });
   });
@@ -106,7 +106,7 @@ export async function userRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
   app.post('/user/user_additional', async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
     if (!user) return reply;
-    const body = parseInput(userAdditionalRequestSchema, request.body, reply);
+    const body = parseBody(userAdditionalRequestSchema, request.body, reply);
     if (!body) return reply;
     return ok({ additional_list: await s.users.setAdditional(user.user_id, body.additional_key, body.additional_value) });
   });
@@ -115,7 +115,7 @@ export async function userRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
   // must end the stream without signing the player out (docs/api/user.md).
   app.post('/movie/delete_token', async (request, reply) => {
     const user = await requireUser(deps.identity, request, reply);
-    if (!user || !parseInput(movieDeleteTokenRequestSchema, request.body, reply)) return reply;
+    if (!user || !parseBody(movieDeleteTokenRequestSchema, request.body, reply)) return reply;
     return ok({ revoked: await s.users.revokeMediaTokens(user.user_id) });
   });
 }

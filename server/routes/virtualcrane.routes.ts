@@ -10,10 +10,10 @@ import type { ApiDeps } from './deps';
 export async function virtualCraneRoutes(app: FastifyInstance, deps: ApiDeps): Promise<void> {
   const contents = new ContentsRepository(deps.db, deps.catalogue.imageUrl);
   app.post('/virtualcrane/list', async (request, reply) => {
-    const body = parseBody(virtualCraneListRequestSchema, request.body, reply);
-    if (!body) return reply;
     const user = await requireUser(deps.identity, request, reply);
     if (!user) return reply;
+    const body = parseBody(virtualCraneListRequestSchema, request.body, reply);
+    if (!body) return reply;
     const { list, newCount } = await contents.virtualCranes(deps.now());
     return ok({ list, Badge: newCount });
   });

@@ -25,15 +25,6 @@ export const ACCOUNT_ENDPOINTS = {
 /** Most addresses one user may keep. */
 export const MAX_ADDRESSES = 10;
 
-/** Japanese names of input fields, for error_info texts that name the field. */
-export const FIELD_LABELS_JA: Readonly<Record<string, string>> = {
-  user_id: 'ユーザーID', access_token: 'アクセストークン', id: 'ID', is_main: 'メイン住所',
-  first_name: '名', last_name: '姓', zip: '郵便番号', address1: '都道府県', address2: '市区町村・番地', address3: '建物名・部屋番号',
-  tel: '電話番号', email: 'メールアドレス', password: 'パスワード', code: '認証コード', nickname: 'ニックネーム',
-  sex: '性別', birth: '生年月日', prefectures: '都道府県', play_history_id: '獲得履歴ID', product_id: '商品', pay_method: '支払い方法',
-  request_id: 'リクエストID', character: 'キャラクター非表示設定', volume: '音量設定', additional_key: '設定項目', additional_value: '設定値',
-  agree_contract: '利用規約への同意', type: '種類', product_settlement_id: '決済ID', name: '名前',
-};
 
 // eslint-disable-next-line no-control-regex -- refusing control characters is the point
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;

@@ -39,7 +39,7 @@ export const prizeRequestSchema = optionalIdentitySchema.extend({
   prize: z
     .object({ station_id: positiveIdSchema.optional(), character_id: positiveIdSchema.optional(), keyword: keyword.optional() })
     .refine((p) => [p.station_id, p.character_id, p.keyword].filter((v) => v !== undefined).length === 1, {
-      message: 'station_id, character_id, keyword のどれか1つを指定してください',
+      message: 'ステーション・キャラクター・キーワードのどれか1つを指定してください。',
     }),
   shop_id: shopId,
   fes_id: nonNegativeId.optional(),

@@ -19,13 +19,12 @@ export interface InMemoryDataset {
  * contract suite and offline development.
  */
 export function inMemoryOverrides(backend: InMemoryBackend, dataset: InMemoryDataset): Override[] {
-  void backend;
   return [
     [TOKENS.PrizeCatalogPort, fromContainer((get) => new InMemoryPrizeCatalog(dataset.topPage, undefined, {
-      backend, session: get(TOKENS.SessionPort), ...(dataset.catalogue ? { data: dataset.catalogue } : {}), target: get(TOKENS.AppConfig).target,
+      caller: callerIn(backend, get), ...(dataset.catalogue ? { data: dataset.catalogue } : {}),
     }))],
-    [TOKENS.ReservationPort, fromContainer((get) => new InMemoryReservation(backend, get(TOKENS.SessionPort), dataset.catalogue))],
-    [TOKENS.KujiPlayPort, fromContainer((get) => new InMemoryKujiPlay(backend, get(TOKENS.SessionPort), dataset.catalogue))],
+    [TOKENS.ReservationPort, fromContainer((get) => new InMemoryReservation(callerIn(backend, get), dataset.catalogue))],
+    [TOKENS.KujiPlayPort, fromContainer((get) => new InMemoryKujiPlay(callerIn(backend, get), dataset.catalogue))],
     [TOKENS.AuthPort, fromContainer((get) => new InMemoryAuth(callerIn(backend, get), get(TOKENS.SessionPort)))],
     [TOKENS.AccountPort, fromContainer((get) => new InMemoryAccount(callerIn(backend, get)))],
     [TOKENS.WalletPort, fromContainer((get) => new InMemoryWallet(callerIn(backend, get), () => get(TOKENS.SessionPort).current()?.user_id ?? null))],

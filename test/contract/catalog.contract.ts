@@ -120,7 +120,7 @@ export function catalogContract(driver: () => ContractDriver): void {
     const times = page.list.map((i) => Date.parse(i.published_at));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     await expect(firstValueFrom(catalog().information({ shopId: 1, num: 101 })))
-      .rejects.toMatchObject({ name: 'PostResponseError', code: 400, info: 'リクエストの内容が正しくありません（num）。' });
+      .rejects.toMatchObject({ name: 'PostResponseError', code: 400, info: '「件数」の内容が正しくありません。' });
   });
 
   it('[R7-6] POST /contents/get_start_news answers only the top-page or the picked-up items', async () => {

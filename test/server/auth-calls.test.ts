@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { debugLoginResponseSchema, devOutboxResponseSchema, emailStatusResponseSchema, loginResponseSchema, tcResponseSchema } from '../../src/contract';
 import { DEBUG_WELCOME_TC } from '../../server/auth/account-auth.service';
 import { hashPassword, verifyPassword } from '../../server/auth/password';
-import { EMAIL_VERIFICATION_CUTOFF } from '../../server/account/verification.service';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser } from '../support/users';
 import { as, expectOk, expectRefusedUnchanged, post } from './user-helpers';
@@ -85,7 +84,7 @@ describe('e-mail verification', () => {
   });
 
   it('[R2.2-2] does not require verification of an account created before the cutoff', async () => {
-    const old = await createTestUser(t, { email: 'old@example.jp', created_at: new Date(EMAIL_VERIFICATION_CUTOFF.getTime() - 86_400_000).toISOString() });
+    const old = await createTestUser(t, { email: 'old@example.jp', created_at: new Date(t.config.emailVerifyCutoff.getTime() - 86_400_000).toISOString() });
     expect(emailStatusResponseSchema.parse(expectOk(await post(t, 'auth/email/status', as(old)))).verification_required).toBe(0);
   });
 

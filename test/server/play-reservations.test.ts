@@ -125,8 +125,9 @@ describe('station visits and reservations over the store', () => {
   it('a guest may not visit or reserve (401, nothing stored)', async () => {
     const before = await storeFingerprint(t.server.store());
     for (const url of ['v2/play/visit', 'v2/play/reserve']) {
+      // No identity at all is a guest: refused as unauthenticated before the body is looked at.
       const res = await post(url, { station_id: stationIds.normal });
-      expect(res.statusCode).toBe(400);
+      expect(res.statusCode).toBe(401);
       const forged = await post(url, { user_id: 1, access_token: 'x'.repeat(43), station_id: stationIds.normal });
       expect(forged.statusCode).toBe(401);
     }

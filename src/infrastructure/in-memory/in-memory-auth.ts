@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { AuthPort, CodeSent, DebugSignedIn, EmailStatus, OutboxMessage, SessionPort, SignedIn } from '../../application';
+import { emailValidGuard } from '../../domain';
 import { authCalls, signingIn, signingOut } from '../http/ky-auth.adapter';
 import { accountStateOf, type AccountState } from './in-memory-account-state';
 import { InMemoryRefusal, type InMemoryBackend, type InMemoryUser } from './in-memory-backend';
@@ -7,6 +8,7 @@ import type { InMemoryCaller } from './in-memory-call';
 
 /** As the server: tokens live 30 days; accounts created after the cutoff must verify their e-mail. */
 const TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** The reference server's default EMAIL_VERIFY_CUTOFF. */
 export const EMAIL_VERIFICATION_CUTOFF = new Date('2025-04-01T00:00:00+09:00');
 const DEBUG_WELCOME_TC = 10_000;
 const CODE_TTL_MS = 30 * 60 * 1000;
@@ -146,7 +148,7 @@ export class InMemoryAuth implements AuthPort {
         email_verified: user.email_verified_at ? 1 : 0,
         email_verified_at: user.email_verified_at,
         created_at: created.toISOString(),
-        verification_required: !user.email_verified_at && created > EMAIL_VERIFICATION_CUTOFF ? 1 : 0,
+        verification_required: emailValidGuard({ signedIn: true, emailVerified: Boolean(user.email_verified_at), createdAtMs: created.getTime(), cutoffMs: EMAIL_VERIFICATION_CUTOFF.getTime() }).kind === 'admit' ? 1 : 0,
         cutoff: EMAIL_VERIFICATION_CUTOFF.toISOString(),
       };
     });

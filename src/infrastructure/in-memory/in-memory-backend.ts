@@ -86,6 +86,15 @@ export class InMemoryBackend {
     return user;
   }
 
+  /** The caller for an optional identity: the user when the pair is valid, else a guest (null). */
+  tryAuthenticate(identity: AuthIdentity): InMemoryUser | null {
+    try {
+      return this.authenticate(identity);
+    } catch {
+      return null;
+    }
+  }
+
   balance(userId: number): { tc_free: number; tc_toll: number } {
     let tc_free = 0;
     let tc_toll = 0;

@@ -2,23 +2,12 @@ import { defer, of, throwError, type Observable } from 'rxjs';
 import type { z } from 'zod';
 import type { SessionPort } from '../../application';
 import { classifyResponse, withIdentity, type BuildTarget } from '../../domain';
-import { FIELD_LABELS_JA } from '../../contract';
+import { japaneseIssue } from '../../contract';
 import { InvalidResponseError, NotSignedInError, PostResponseError } from '../http/errors';
 import type { ServiceSignalBus } from '../http/service-signal-bus';
 import type { ServiceCall } from '../http/service-call';
 import { InMemoryRefusal, type InMemoryBackend, type InMemoryUser } from './in-memory-backend';
 
-const JAPANESE = /[\u3040-\u30ff\u4e00-\u9fff]/;
-
-/** The server's error_info for a refused body: the schema's own Japanese message, or one naming the field. */
-export function japaneseIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'リクエストの内容が正しくありません。';
-  if (JAPANESE.test(issue.message)) return issue.message;
-  const key = [...issue.path].reverse().find((p) => typeof p === 'string' && FIELD_LABELS_JA[p]);
-  const label = typeof key === 'string' ? FIELD_LABELS_JA[key] : undefined;
-  return label ? `「${label}」の内容が正しくありません。` : 'リクエストの内容が正しくありません。';
-}
 
 /** What the fake's handler of one call returns: the answer's fields besides error_code and error_info. */
 export type Handler<Req extends z.ZodType> = (request: z.output<Req>, user: InMemoryUser) => object;
@@ -43,7 +32,7 @@ export class InMemoryCaller {
 
   /** An authenticated call: the handler gets the parsed request and the caller. */
   serve<Req extends z.ZodType, Ans extends z.ZodType>(call: ServiceCall<Req, Ans>, handle: Handler<Req>): Observable<z.output<Ans>> {
-    return this.run(call, (request, user) => {
+    return this.handle(call, (request, user) => {
       if (!user) throw new InMemoryRefusal(401, 'ログインの有効期限が切れました。もう一度ログインしてください。');
       return handle(request, user);
     });
@@ -51,10 +40,15 @@ export class InMemoryCaller {
 
   /** A call with no identity (sign-up, login, debug login). */
   servePublic<Req extends z.ZodType, Ans extends z.ZodType>(call: ServiceCall<Req, Ans>, handle: PublicHandler<Req>): Observable<z.output<Ans>> {
-    return this.run(call, (request) => handle(request));
+    return this.handle(call, (request) => handle(request));
   }
 
-  private run<Req extends z.ZodType, Ans extends z.ZodType>(
+  /**
+   * Any call, whatever its identity use: 'required' refuses without a valid identity (401, 9002);
+   * 'optional' passes the caller when the identity is valid and treats anything else as a guest, as
+   * the server's optionalUser does; 'none' sends no identity. Cold: nothing happens until subscribed.
+   */
+  handle<Req extends z.ZodType, Ans extends z.ZodType>(
     call: ServiceCall<Req, Ans>, handle: (request: z.output<Req>, user: InMemoryUser | null) => object,
   ): Observable<z.output<Ans>> {
     return defer(() => {
@@ -78,6 +72,8 @@ export class InMemoryCaller {
       if (call.identity === 'required') {
         // A GET names its user in the path; it must be the token's user (else the same 401).
         user = this.backend.authenticate(call.method === 'GET' && identity ? { user_id: call.pathUserId ?? 0, access_token: identity.access_token } : identity);
+      } else if (identity) {
+        user = this.backend.tryAuthenticate(identity);
       }
       const parsed = call.request.safeParse(sent);
       if (!parsed.success) throw new InMemoryRefusal(400, japaneseIssue(parsed.error));

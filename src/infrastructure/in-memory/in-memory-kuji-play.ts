@@ -1,5 +1,5 @@
 import { map, type Observable } from 'rxjs';
-import type { KujiBoxRef, KujiPlayPort, KujiReservationRef, SessionPort } from '../../application';
+import type { KujiBoxRef, KujiPlayPort, KujiReservationRef } from '../../application';
 import { kujiRemainingSeconds, type KujiPlayInfo } from '../../domain';
 import {
   ENDPOINTS, KUJI_REMAIN_MAX_SECONDS, kujiPollingRequestSchema, kujiPollingResponseSchema, kujiReserveCancelRequestSchema,
@@ -8,6 +8,7 @@ import {
 } from '../../contract';
 import { kujiReservationBody } from '../http/ky-kuji-play.adapter';
 import { answerInMemory } from './in-memory-answer';
+import type { InMemoryCaller } from './in-memory-call';
 import { InMemoryRefusal, type InMemoryBackend } from './in-memory-backend';
 import { playStateOf, type InMemoryCatalogueData, type InMemoryPlayState, type KujiReservationRow } from './in-memory-play-state';
 
@@ -24,10 +25,13 @@ const ALREADY_HELD = 'すでに予約中のくじがあります。';
  */
 export class InMemoryKujiPlay implements KujiPlayPort {
   constructor(
-    private readonly backend: InMemoryBackend,
-    private readonly session: SessionPort,
+    private readonly caller: InMemoryCaller,
     private readonly data?: InMemoryCatalogueData,
   ) {}
+
+  private get backend(): InMemoryBackend {
+    return this.caller.backend;
+  }
 
   private get state(): InMemoryPlayState {
     return playStateOf(this.backend, this.data);
@@ -61,7 +65,7 @@ export class InMemoryKujiPlay implements KujiPlayPort {
   }
 
   currentKujiReservation(): Observable<KujiPlayInfo | null> {
-    return answerInMemory(this.backend, this.session, {
+    return answerInMemory(this.caller, {
       method: 'POST', path: ENDPOINTS.kujiStatusCheck, context: 'kuji_status_check', identity: 'required', body: {},
       request: kujiStatusCheckRequestSchema, response: kujiStatusCheckResponseSchema,
       handle: (_b, caller) => {
@@ -72,7 +76,7 @@ export class InMemoryKujiPlay implements KujiPlayPort {
   }
 
   reserveKuji(box: KujiBoxRef): Observable<KujiPlayInfo> {
-    return answerInMemory(this.backend, this.session, {
+    return answerInMemory(this.caller, {
       method: 'POST', path: PLAY_ENDPOINTS.kujiReserve, context: 'kuji_reserve', identity: 'required', body: { kuji_id: box.kujiId, box_id: box.boxId },
       request: kujiReserveRequestSchema, response: kujiReserveResponseSchema,
       handle: (b, caller) => {
@@ -99,7 +103,7 @@ export class InMemoryKujiPlay implements KujiPlayPort {
   }
 
   pollKuji(ref: KujiReservationRef): Observable<KujiPlayInfo> {
-    return answerInMemory(this.backend, this.session, {
+    return answerInMemory(this.caller, {
       method: 'POST', path: ENDPOINTS.kujiPolling, context: 'kuji_polling', identity: 'required', body: kujiReservationBody(ref),
       request: kujiPollingRequestSchema, response: kujiPollingResponseSchema,
       handle: (b, caller) => ({ polling: { play_info: this.info(this.named(caller!.user_id, b)) } }),
@@ -107,7 +111,7 @@ export class InMemoryKujiPlay implements KujiPlayPort {
   }
 
   cancelKujiReservation(ref: KujiReservationRef): Observable<KujiPlayInfo> {
-    return answerInMemory(this.backend, this.session, {
+    return answerInMemory(this.caller, {
       method: 'POST', path: ENDPOINTS.kujiReserveCancel, context: 'kuji_reserve_cancel', identity: 'required', body: kujiReservationBody(ref),
       request: kujiReserveCancelRequestSchema, response: kujiReserveCancelResponseSchema,
       handle: (b, caller) => {

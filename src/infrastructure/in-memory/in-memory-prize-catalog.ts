@@ -1,9 +1,9 @@
 import { type Observable, defer, map, of } from 'rxjs';
 import type {
   CarouselSlide, InformationPage, InformationQuery, KujiOnSale, NewArrival, PrizeCatalogPort, PrizeLookupQuery, PrizeLookupResult,
-  PrizeSearchQuery, PrizeSearchResult, SessionPort, StartNews, StartNewsQuery, TopPageQuery, VirtualCraneList,
+  PrizeSearchQuery, PrizeSearchResult, StartNews, StartNewsQuery, TopPageQuery, VirtualCraneList,
 } from '../../application';
-import { NEW_ARRIVALS_LIMIT, type BuildTarget, type Character, type PrizeItem, type TopPageCatalogue } from '../../domain';
+import { NEW_ARRIVALS_LIMIT, type Character, type PrizeItem, type TopPageCatalogue } from '../../domain';
 import {
   carouselRequestSchema, carouselResponseSchema, characterRequestSchema, characterResponseSchema, ENDPOINTS, informationRequestSchema,
   informationResponseSchema, kujiListRequestSchema, kujiListResponseSchema, newArrivalsQuerySchema, newArrivalsResponseSchema,
@@ -14,6 +14,7 @@ import { payload, prizeLookupBody, prizeSearchBody, startNewsBody } from '../htt
 import { StoredSession } from '../session/memory-session';
 import { toCharacter } from '../wire/play-wire';
 import { answerInMemory } from './in-memory-answer';
+import { InMemoryCaller } from './in-memory-call';
 import { InMemoryBackend, InMemoryRefusal } from './in-memory-backend';
 import { playStateOf, type InMemoryCatalogueData, type InMemoryPlayState, type InMemoryStation, type InMemoryTab } from './in-memory-play-state';
 
@@ -79,11 +80,9 @@ function searchStations(stations: readonly InMemoryStation[], params: SearchPara
 }
 
 export interface InMemoryCatalogueDeps {
-  readonly backend: InMemoryBackend;
-  /** Who is calling: the session of the client container this fake serves. */
-  readonly session: SessionPort;
+  /** Who is calling (the session of the client container this fake serves), over the shared backend. */
+  readonly caller: InMemoryCaller;
   readonly data?: InMemoryCatalogueData;
-  readonly target?: BuildTarget;
 }
 
 /**
@@ -96,11 +95,11 @@ export class InMemoryPrizeCatalog implements PrizeCatalogPort {
   private readonly deps: InMemoryCatalogueDeps;
 
   constructor(private catalogue: TopPageCatalogue, private readonly failWith?: () => Error | null, deps?: InMemoryCatalogueDeps) {
-    this.deps = deps ?? { backend: new InMemoryBackend(), session: new StoredSession(null) };
+    this.deps = deps ?? { caller: new InMemoryCaller(new InMemoryBackend(), new StoredSession(null), 'web') };
   }
 
   private get state(): InMemoryPlayState {
-    return playStateOf(this.deps.backend, this.deps.data);
+    return playStateOf(this.deps.caller.backend, this.deps.data);
   }
 
   setCatalogue(catalogue: TopPageCatalogue): void {
@@ -129,7 +128,7 @@ export class InMemoryPrizeCatalog implements PrizeCatalogPort {
   }
 
   lookUpPrizes(query: PrizeLookupQuery): Observable<PrizeLookupResult> {
-    return this.record('lookUpPrizes', query, () => answerInMemory(this.deps.backend, this.deps.session, {
+    return this.record('lookUpPrizes', query, () => answerInMemory(this.deps.caller, {
       method: 'POST', path: ENDPOINTS.prize, context: 'prize', identity: 'optional', body: prizeLookupBody(query),
       request: prizeRequestSchema, response: prizeResponseSchema.transform(payload),
       handle: (body) => {
@@ -152,7 +151,7 @@ export class InMemoryPrizeCatalog implements PrizeCatalogPort {
   }
 
   searchPrizes(query: PrizeSearchQuery): Observable<PrizeSearchResult> {
-    return this.record('searchPrizes', query, () => answerInMemory(this.deps.backend, this.deps.session, {
+    return this.record('searchPrizes', query, () => answerInMemory(this.deps.caller, {
       method: 'POST', path: ENDPOINTS.prizeV2, context: 'v2_prize', identity: 'optional', body: prizeSearchBody(query),
       request: prizeV2RequestSchema, response: prizeV2ResponseSchema.transform(payload),
       handle: (body, caller) => {
@@ -169,7 +168,7 @@ export class InMemoryPrizeCatalog implements PrizeCatalogPort {
         const size = all ? IS_ALL_MAX_ITEMS : PAGE_ITEMS_COUNT;
         const page = all ? 1 : body.page;
         // The virtual-crane tab: signed in, not yahoo, no filter active [R2.4-2].
-        const virtualCrane = caller !== null && (this.deps.target ?? 'web') !== 'yahoo' && !hasSearchFilter(body.prize) && body.fes_id === undefined;
+        const virtualCrane = caller !== null && this.deps.caller.target !== 'yahoo' && !hasSearchFilter(body.prize) && body.fes_id === undefined;
         const sections = [...SECTION_KINDS.flatMap((kind) => tabs.filter((t) => t.tab_kind === kind)), ...tabs.filter((t) => t.tab_kind === 'genre')];
         return {
           prize: {
@@ -190,12 +189,12 @@ export class InMemoryPrizeCatalog implements PrizeCatalogPort {
 
   kujiOnSale(query: { readonly shopId?: number } = {}): Observable<readonly KujiOnSale[]> {
     const body = { type: 1, ...(query.shopId !== undefined ? { shop_id: query.shopId } : {}) };
-    return this.record('kujiOnSale', query, () => answerInMemory(this.deps.backend, this.deps.session, {
+    return this.record('kujiOnSale', query, () => answerInMemory(this.deps.caller, {
       method: 'POST', path: ENDPOINTS.kuji, context: 'kuji', identity: 'optional', body,
       request: kujiListRequestSchema, response: kujiListResponseSchema,
       handle: (b) => {
         if (b.shop_id !== undefined) this.requireShop(b.shop_id);
-        const now = this.deps.backend.now().getTime();
+        const now = this.deps.caller.backend.now().getTime();
         const list = this.state.kuji
           .filter((k) => (b.shop_id === undefined || k.shop_id === b.shop_id) && Date.parse(k.starts_at) <= now && Date.parse(k.ends_at) > now)
           .map(({ shop_id: _shop, ...k }) => ({
@@ -211,7 +210,7 @@ export class InMemoryPrizeCatalog implements PrizeCatalogPort {
 
   carousels(query: { readonly shopId?: number } = {}): Observable<readonly CarouselSlide[]> {
     const body = query.shopId !== undefined ? { shop_id: query.shopId } : {};
-    return this.record('carousels', query, () => answerInMemory(this.deps.backend, this.deps.session, {
+    return this.record('carousels', query, () => answerInMemory(this.deps.caller, {
       method: 'POST', path: ENDPOINTS.carousel, context: 'carousel', identity: 'optional', body,
       request: carouselRequestSchema, response: carouselResponseSchema,
       handle: (b) => {
@@ -223,7 +222,7 @@ export class InMemoryPrizeCatalog implements PrizeCatalogPort {
   }
 
   private informationOf(shopId: number, page: number, num: number, only: { is_top_page?: 0 | 1; is_pick_up?: 0 | 1 }) {
-    const now = this.deps.backend.now().getTime();
+    const now = this.deps.caller.backend.now().getTime();
     const all = this.state.data.information
       .filter((i) => i.shop_id === shopId && Date.parse(i.published_at) <= now)
       .filter((i) => (only.is_top_page === undefined || i.is_top_page === only.is_top_page) && (only.is_pick_up === undefined || i.is_pick_up === only.is_pick_up))
@@ -234,7 +233,7 @@ export class InMemoryPrizeCatalog implements PrizeCatalogPort {
 
   information(query: InformationQuery): Observable<InformationPage> {
     const body = { page: query.page ?? 1, ...(query.num !== undefined ? { num: query.num } : {}), shop_id: query.shopId };
-    return this.record('information', query, () => answerInMemory(this.deps.backend, this.deps.session, {
+    return this.record('information', query, () => answerInMemory(this.deps.caller, {
       method: 'POST', path: ENDPOINTS.information, context: 'information', identity: 'optional', body,
       request: informationRequestSchema, response: informationResponseSchema,
       handle: (b) => {
@@ -246,7 +245,7 @@ export class InMemoryPrizeCatalog implements PrizeCatalogPort {
   }
 
   startNews(query: StartNewsQuery): Observable<StartNews> {
-    return this.record('startNews', query, () => answerInMemory(this.deps.backend, this.deps.session, {
+    return this.record('startNews', query, () => answerInMemory(this.deps.caller, {
       method: 'POST', path: ENDPOINTS.getStartNews, context: 'get_start_news', identity: 'optional', body: startNewsBody(query),
       request: startNewsRequestSchema, response: startNewsResponseSchema.transform(payload),
       handle: (b) => {
@@ -259,7 +258,7 @@ export class InMemoryPrizeCatalog implements PrizeCatalogPort {
   }
 
   characters(): Observable<readonly Character[]> {
-    return this.record('characters', null, () => answerInMemory(this.deps.backend, this.deps.session, {
+    return this.record('characters', null, () => answerInMemory(this.deps.caller, {
       method: 'POST', path: ENDPOINTS.character, context: 'character', identity: 'optional', body: {},
       request: characterRequestSchema, response: characterResponseSchema,
       handle: () => ({
@@ -274,7 +273,7 @@ export class InMemoryPrizeCatalog implements PrizeCatalogPort {
   }
 
   virtualCranes(): Observable<VirtualCraneList> {
-    return this.record('virtualCranes', null, () => answerInMemory(this.deps.backend, this.deps.session, {
+    return this.record('virtualCranes', null, () => answerInMemory(this.deps.caller, {
       method: 'POST', path: ENDPOINTS.virtualCraneList, context: 'virtualcrane_list', identity: 'required', body: {},
       request: virtualCraneListRequestSchema, response: virtualCraneListResponseSchema.transform(payload),
       handle: () => {
@@ -285,7 +284,7 @@ export class InMemoryPrizeCatalog implements PrizeCatalogPort {
   }
 
   newArrivals(limit: number = NEW_ARRIVALS_LIMIT): Observable<readonly NewArrival[]> {
-    return this.record('newArrivals', limit, () => answerInMemory(this.deps.backend, this.deps.session, {
+    return this.record('newArrivals', limit, () => answerInMemory(this.deps.caller, {
       method: 'GET', path: ENDPOINTS.newArrivals, context: 'new_arrivals', identity: 'none', body: { limit: String(limit) },
       request: newArrivalsQuerySchema, response: newArrivalsResponseSchema,
       handle: (q) => ({ list: this.state.data.newArrivals.slice(0, q.limit) }),

@@ -1,6 +1,6 @@
 import { catchError, map, of, throwError, type Observable } from 'rxjs';
 import type {
-  CurrentPlay, ReservationCancelled, ReservationPort, ReserveFetch, ReserveOutcome, SessionPort, StationMaintenance, VipRefused,
+  CurrentPlay, ReservationCancelled, ReservationPort, ReserveFetch, ReserveOutcome, StationMaintenance, VipRefused,
   VisitCancelled, VisitOutcome,
 } from '../../application';
 import { isMaintenanceStatus, vipGate, type TcPurchase } from '../../domain';
@@ -13,6 +13,7 @@ import { playRefusalOutcome } from '../http/ky-reservation.adapter';
 import { InvalidResponseError } from '../http/errors';
 import { toCurrentPlay, toStationReserveInfo } from '../wire/play-wire';
 import { answerInMemory } from './in-memory-answer';
+import type { InMemoryCaller } from './in-memory-call';
 import { InMemoryRefusal, type InMemoryBackend } from './in-memory-backend';
 import {
   playStateOf, type InMemoryCatalogueData, type InMemoryPlayState, type InMemoryStation, type StationReservationRow,
@@ -43,10 +44,13 @@ function strip(s: InMemoryStation) {
  */
 export class InMemoryReservation implements ReservationPort {
   constructor(
-    private readonly backend: InMemoryBackend,
-    private readonly session: SessionPort,
+    private readonly caller: InMemoryCaller,
     private readonly data?: InMemoryCatalogueData,
   ) {}
+
+  private get backend(): InMemoryBackend {
+    return this.caller.backend;
+  }
 
   private get state(): InMemoryPlayState {
     return playStateOf(this.backend, this.data);
@@ -134,7 +138,7 @@ export class InMemoryReservation implements ReservationPort {
 
   currentReservation(query: { readonly stationId?: number } = {}): Observable<ReserveFetch> {
     const body = query.stationId !== undefined ? { station_id: query.stationId } : {};
-    return answerInMemory(this.backend, this.session, {
+    return answerInMemory(this.caller, {
       method: 'POST', path: ENDPOINTS.getReserve, context: 'get_reserve', identity: 'required', body,
       request: getReserveRequestSchema, response: getReserveResponseSchema,
       handle: (b, caller) => {
@@ -163,7 +167,7 @@ export class InMemoryReservation implements ReservationPort {
   }
 
   visit(stationId: number): Observable<VisitOutcome> {
-    return answerInMemory(this.backend, this.session, {
+    return answerInMemory(this.caller, {
       method: 'POST', path: PLAY_ENDPOINTS.visit, context: 'visit', identity: 'required', body: { station_id: stationId },
       request: visitRequestSchema, response: visitResponseSchema,
       handle: (b, caller) => {
@@ -186,7 +190,7 @@ export class InMemoryReservation implements ReservationPort {
 
   reserve(stationId: number, options: { readonly shopId?: number } = {}): Observable<ReserveOutcome> {
     const body = { station_id: stationId, ...(options.shopId !== undefined ? { shop_id: options.shopId } : {}) };
-    return answerInMemory(this.backend, this.session, {
+    return answerInMemory(this.caller, {
       method: 'POST', path: PLAY_ENDPOINTS.reserve, context: 'reserve', identity: 'required', body,
       request: reserveRequestSchema, response: reserveResponseSchema,
       handle: (b, caller) => {
@@ -215,7 +219,7 @@ export class InMemoryReservation implements ReservationPort {
 
   cancelReservation(query: { readonly stationSettingId: number; readonly shopId: number }): Observable<ReservationCancelled> {
     const body = { shop_id: query.shopId, reserve_cancel: { station_setting_id: query.stationSettingId } };
-    return answerInMemory(this.backend, this.session, {
+    return answerInMemory(this.caller, {
       method: 'POST', path: ENDPOINTS.reserveCancel, context: 'reserve_cancel', identity: 'required', body,
       request: reserveCancelRequestSchema, response: reserveCancelResponseSchema,
       handle: (b, caller) => {
@@ -229,7 +233,7 @@ export class InMemoryReservation implements ReservationPort {
   }
 
   cancelVisit(stationSettingId: number): Observable<VisitCancelled> {
-    return answerInMemory(this.backend, this.session, {
+    return answerInMemory(this.caller, {
       method: 'POST', path: ENDPOINTS.visitCancel, context: 'visit_cancel', identity: 'required', body: { station_setting_id: stationSettingId },
       request: visitCancelRequestSchema, response: visitCancelResponseSchema,
       handle: (b, caller) => {
@@ -243,7 +247,7 @@ export class InMemoryReservation implements ReservationPort {
   }
 
   currentPlays(): Observable<readonly CurrentPlay[]> {
-    return answerInMemory(this.backend, this.session, {
+    return answerInMemory(this.caller, {
       method: 'POST', path: ENDPOINTS.playing, context: 'playing', identity: 'required', body: {},
       request: playingRequestSchema, response: playingResponseSchema,
       handle: (_b, caller) => {
