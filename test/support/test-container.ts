@@ -14,7 +14,7 @@ export const TEST_CLIENT_CONFIG: ClientConfig = {
 
 /**
  * The app's real container with any port rebound to a fake:
- * `createTestContainer([TOKENS.PrizeCatalogPort, new InMemoryServiceApi(aTopPage())])`.
+ * `createTestContainer([TOKENS.PrizeCatalogPort, new InMemoryPrizeCatalog(aTopPage())])`.
  */
 export function createTestContainer(...overrides: Override[]): Container {
   return createAppContainer(TEST_CLIENT_CONFIG, overrides);
