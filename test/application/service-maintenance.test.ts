@@ -39,7 +39,7 @@ describe('ServiceMaintenance', () => {
     expect(navigation).toEqual(['reload']);
   });
 
-  it('[R4.6-2] cancellation reloads on web, goes to the yahoo top on yahoo, and resets auth on mobage', () => {
+  it('[R4.6-2] [R6-8] cancellation reloads on web, goes to the yahoo top on yahoo, and resets auth on mobage', () => {
     const web = setUp('web');
     web.send(9004);
     expect(web.navigation).toEqual(['reload']);
