@@ -1,5 +1,7 @@
-import type { Character, SearchParams } from '../../src/contract';
-import type { PrizeItem, TabListItem, TopPageCatalogue } from '../../src/domain';
+import type { Character } from '../../src/contract';
+import {
+  isVirtualCraneTabVisible, saleSections, type BuildTarget, type PrizeItem, type TabListItem, type TopPageCatalogue,
+} from '../../src/domain';
 import type { SqlExecutor } from '../store/store';
 
 /** A prize counts as new for this many days after its release. */
@@ -160,89 +162,22 @@ export function jstDate(at: Date): string {
 
 type Tab = TabListItem & { genre: string | null };
 
-/** Kinds of tab that get a row of their own on the top page, in order, before the genre rows. */
-const SECTION_KINDS = ['recommend', 'new_face', 'vip', 'exclusive', 'natia', 'practice', 'point_ticket'] as const;
-
-const KIND_MATCHES: Partial<Record<TabListItem['tab_kind'], (s: StationRecord) => boolean>> = {
-  home: () => true,
-  all: () => true,
-  recommend: (s) => s.recommend,
-  new_face: (s) => s.new === 1,
-  vip: (s) => s.type === 'vip',
-  exclusive: (s) => s.type === 'exclusive',
-  natia: (s) => s.natia === 1,
-  practice: (s) => s.designated_type === 'practice',
-  point_ticket: (s) => s.designated_type === 'point_ticket',
-  type: (s) => s.type === 'normal',
-  gift_type: (s) => s.gift_type > 0,
-  // Virtual cranes are not stations; they have their own call.
-  virtual_crane: () => false,
-};
-
-/** Whether a station belongs to a tab (a genre tab by genre, any other tab by its kind). */
-export function stationInTab(tab: Tab, station: StationRecord): boolean {
-  if (tab.tab_kind === 'genre') return station.genre === tab.genre;
-  return KIND_MATCHES[tab.tab_kind]?.(station) ?? false;
-}
-
-/** The rows of prizes a page shows: one per kind tab, then one per genre; empty rows are left out. */
-export function saleSections(stations: readonly StationRecord[], tabs: readonly Tab[]): { tab_id: number; title: string; list: PrizeItem[] }[] {
-  return [
-    ...SECTION_KINDS.flatMap((kind) => tabs.filter((t) => t.tab_kind === kind)),
-    ...tabs.filter((t) => t.tab_kind === 'genre'),
-  ]
-    .map((t) => ({ tab_id: t.tab_id, title: t.tab_name, list: stations.filter((s) => stationInTab(t, s)).map(toPrizeItem) }))
-    .filter((section) => section.list.length > 0);
+/** The rows of prizes a page shows (the domain's saleSections over the wire's PrizeItem). */
+export function saleSectionsOf(stations: readonly StationRecord[], tabs: readonly Tab[]): { tab_id: number; title: string; list: PrizeItem[] }[] {
+  return saleSections(stations, tabs, toPrizeItem);
 }
 
 /**
  * The virtual-crane tab shows only for a signed-in user, not on yahoo, and with no search filter
- * active [R2.4-2].
+ * active [R2.4-2] (the domain's isVirtualCraneTabVisible).
  */
-export function showsVirtualCraneTab(opts: { signedIn: boolean; target: string; filterActive: boolean }): boolean {
-  return opts.signedIn && opts.target !== 'yahoo' && !opts.filterActive;
+export function showsVirtualCraneTab(opts: { signedIn: boolean; target: BuildTarget; filterActive: boolean }): boolean {
+  return isVirtualCraneTabVisible({ signedIn: opts.signedIn, target: opts.target, hasSearchFilter: opts.filterActive });
 }
 
-/** The tab list a caller sees. */
+/** The tab list a caller sees (without the server-side genre). */
 export function visibleTabs(tabs: readonly Tab[], showVirtualCrane: boolean): TabListItem[] {
   return tabs.filter((t) => showVirtualCrane || t.tab_kind !== 'virtual_crane').map(({ genre: _genre, ...tab }) => tab);
-}
-
-/** Station statuses in which nobody can play (the maintenance ones and a prize change). */
-const UNPLAYABLE = new Set(['stop', 'maintenance', 'force_maintenance', 'adjusting', 'malfunction', 'change']);
-
-/** Folds text for matching: NFKC (全角/半角), lower case, katakana as hiragana. */
-export function foldText(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/[\u30a1-\u30f6]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0x60));
-}
-
-/** Whether any search filter is set (is_all and paging are not filters) [R3-17]. */
-export function hasSearchFilter(params: SearchParams): boolean {
-  const { is_all: _isAll, ...filters } = params;
-  return Object.values(filters).some((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
-}
-
-/** Applies the search params of spec §3 to the shop's stations [R3-17]. */
-export function searchStations(stations: readonly StationRecord[], params: SearchParams, tabs: readonly Tab[]): StationRecord[] {
-  const keyword = params.keyword === undefined ? null : foldText(params.keyword);
-  const category = params.category_id === undefined ? null : tabs.find((t) => t.tab_id === params.category_id) ?? 'missing';
-  const ids = params.station_ids && params.station_ids.length > 0 ? new Set(params.station_ids) : null;
-  return stations.filter((s) => {
-    if (keyword !== null && ![s.prize_name, s.character, s.sub_character, s.genre].some((text) => foldText(text).includes(keyword))) return false;
-    if (params.character_id !== undefined && s.character_id !== params.character_id) return false;
-    if (ids && !ids.has(s.station_id)) return false;
-    if (category === 'missing') return false;
-    if (category !== null && !stationInTab(category, s)) return false;
-    if (params.station_type !== undefined && s.type !== params.station_type) return false;
-    if (params.new !== undefined && s.new !== params.new) return false;
-    if (params.designated_type !== undefined && s.designated_type !== params.designated_type) return false;
-    if (params.natia !== undefined && s.natia !== params.natia) return false;
-    if (params.vip !== undefined && (s.type !== 'normal' ? 1 : 0) !== params.vip) return false;
-    if (params.exclusive !== undefined && (s.type === 'exclusive' ? 1 : 0) !== params.exclusive) return false;
-    if (params.gift_type !== undefined && s.gift_type !== params.gift_type) return false;
-    if (params.refine_search === 1 && (UNPLAYABLE.has(s.station_status) || s.stock === 0)) return false;
-    return true;
-  });
 }
 
 /** Builds the top page from the catalogue. `showVirtualCrane` decides whether the virtual-crane tab is listed. */
@@ -254,7 +189,7 @@ export async function buildTopPage(repo: CatalogueRepository, shopId: number, no
   const byId = new Map(stations.map((s) => [s.station_id, s]));
   return {
     tab_list: visibleTabs(tabs, opts.showVirtualCrane),
-    sale_list: saleSections(stations, tabs),
+    sale_list: saleSectionsOf(stations, tabs),
     campaign_banner: banners.filter((b) => b.placement === 'campaign').map((b) => ({ id: b.id, title: b.title, img_url: repo.imageUrl(b.image_key) })),
     new_user: { img: newUser ? repo.imageUrl(newUser.image_key) : '' },
     fes: fes

@@ -3,10 +3,9 @@ import {
   carouselRequestSchema, characterRequestSchema, informationRequestSchema, kujiListRequestSchema, PAGE_ITEMS_COUNT,
   playingRequestSchema, prizeRequestSchema, prizeV2RequestSchema, startNewsRequestSchema, topPagePrizeRequestSchema,
 } from '../../src/contract';
+import { hasStationSearchFilter, searchResultPage, searchStations } from '../../src/domain';
 import { optionalUser, requireUser } from '../auth/identity';
-import {
-  buildTopPage, hasSearchFilter, saleSections, searchStations, showsVirtualCraneTab, toPrizeItem, visibleTabs,
-} from '../catalogue/catalogue.repository';
+import { buildTopPage, saleSectionsOf, showsVirtualCraneTab, toPrizeItem, visibleTabs } from '../catalogue/catalogue.repository';
 import { ContentsRepository } from '../catalogue/contents.repository';
 import { ok, replyError } from '../http/reply';
 import { parseBody } from '../http/validate';
@@ -16,8 +15,6 @@ import { StoreTcLedgerSource, VipGate } from '../play/vip-gate';
 import type { ApiDeps } from './deps';
 
 const SHOP_NOT_FOUND = 'ショップが見つかりません。';
-/** is_all answers the whole list at once; this caps it so one answer stays a sensible size. */
-const IS_ALL_MAX_ITEMS = 1000;
 
 /** The /contents/* calls of spec §7 (see docs/api/contents.md). */
 export async function contentsRoutes(app: FastifyInstance, deps: ApiDeps): Promise<void> {
@@ -71,19 +68,10 @@ export async function contentsRoutes(app: FastifyInstance, deps: ApiDeps): Promi
       const ids = new Set(fes.station_ids);
       matches = matches.filter((s) => ids.has(s.station_id));
     }
-    const all = body.prize.is_all === 1;
-    const size = all ? IS_ALL_MAX_ITEMS : PAGE_ITEMS_COUNT;
-    const page = all ? 1 : body.page;
     return ok({
-      prize: {
-        list: matches.slice((page - 1) * size, page * size).map(toPrizeItem),
-        total_count: matches.length,
-        page,
-        page_count: Math.ceil(matches.length / size),
-        page_items_count: size,
-      },
-      tab_list: visibleTabs(tabs, virtualCraneTab(user !== null, hasSearchFilter(body.prize) || body.fes_id !== undefined)),
-      sale_list: saleSections(matches, tabs),
+      prize: searchResultPage(matches, { page: body.page, isAll: body.prize.is_all === 1, pageSize: PAGE_ITEMS_COUNT }, toPrizeItem),
+      tab_list: visibleTabs(tabs, virtualCraneTab(user !== null, hasStationSearchFilter(body.prize) || body.fes_id !== undefined)),
+      sale_list: saleSectionsOf(matches, tabs),
     });
   });
 

@@ -25,6 +25,7 @@ export * from './address/address-validation.rule';
 export * from './catalogue/character.entity';
 export * from './catalogue/catalogue-path.rule';
 export * from './catalogue/catalogue-tabs.rule';
+export * from './catalogue/station-search.rule';
 export * from './catalogue/page-title.rule';
 export * from './wallet/wallet.entity';
 export * from './wallet/pay-method.rule';

@@ -3,12 +3,15 @@ import type {
   CarouselSlide, InformationPage, InformationQuery, KujiOnSale, NewArrival, PrizeCatalogPort, PrizeLookupQuery, PrizeLookupResult,
   PrizeSearchQuery, PrizeSearchResult, StartNews, StartNewsQuery, TopPageQuery, VirtualCraneList,
 } from '../../application';
-import { NEW_ARRIVALS_LIMIT, type Character, type PrizeItem, type TopPageCatalogue } from '../../domain';
+import {
+  hasStationSearchFilter, NEW_ARRIVALS_LIMIT, saleSections, searchResultPage, searchStations, visibleTabs, type Character, type PrizeItem,
+  type TopPageCatalogue,
+} from '../../domain';
 import {
   carouselRequestSchema, carouselResponseSchema, characterRequestSchema, characterResponseSchema, ENDPOINTS, informationRequestSchema,
   informationResponseSchema, kujiListRequestSchema, kujiListResponseSchema, newArrivalsQuerySchema, newArrivalsResponseSchema,
   PAGE_ITEMS_COUNT, prizeRequestSchema, prizeResponseSchema, prizeV2RequestSchema, prizeV2ResponseSchema, startNewsRequestSchema,
-  startNewsResponseSchema, virtualCraneListRequestSchema, virtualCraneListResponseSchema, type SearchParams,
+  startNewsResponseSchema, virtualCraneListRequestSchema, virtualCraneListResponseSchema,
 } from '../../contract';
 import { payload, prizeLookupBody, prizeSearchBody, startNewsBody } from '../http/ky-prize-catalog.adapter';
 import { StoredSession } from '../session/memory-session';
@@ -16,67 +19,12 @@ import { toCharacter } from '../wire/play-wire';
 import { answerInMemory } from './in-memory-answer';
 import { InMemoryCaller } from './in-memory-call';
 import { InMemoryBackend, InMemoryRefusal } from './in-memory-backend';
-import { playStateOf, type InMemoryCatalogueData, type InMemoryPlayState, type InMemoryStation, type InMemoryTab } from './in-memory-play-state';
+import { playStateOf, type InMemoryCatalogueData, type InMemoryPlayState, type InMemoryStation } from './in-memory-play-state';
 
 const SHOP_NOT_FOUND = 'ショップが見つかりません。';
-const IS_ALL_MAX_ITEMS = 1000;
-const SECTION_KINDS = ['recommend', 'new_face', 'vip', 'exclusive', 'natia', 'practice', 'point_ticket'] as const;
-/** Station statuses in which nobody can play (maintenance ones and a prize change). */
-const UNPLAYABLE = new Set(['stop', 'maintenance', 'force_maintenance', 'adjusting', 'malfunction', 'change']);
-
-/** Folds text for matching as the server does: NFKC, lower case, katakana as hiragana. */
-function foldText(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/[\u30a1-\u30f6]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0x60));
-}
-
 function toPrizeItem(s: InMemoryStation): PrizeItem {
   const { shop_id: _shop, character_id: _c, sub_character_id: _s, gift_type: _g, stock: _st, recommend: _r, ...item } = s;
   return item;
-}
-
-function stationInTab(tab: InMemoryTab, s: InMemoryStation): boolean {
-  switch (tab.tab_kind) {
-    case 'genre': return s.genre === tab.genre;
-    case 'home': case 'all': return true;
-    case 'recommend': return s.recommend;
-    case 'new_face': return s.new === 1;
-    case 'vip': return s.type === 'vip';
-    case 'exclusive': return s.type === 'exclusive';
-    case 'natia': return s.natia === 1;
-    case 'practice': return s.designated_type === 'practice';
-    case 'point_ticket': return s.designated_type === 'point_ticket';
-    case 'type': return s.type === 'normal';
-    case 'gift_type': return s.gift_type > 0;
-    default: return false;
-  }
-}
-
-function hasSearchFilter(params: SearchParams): boolean {
-  const { is_all: _all, ...filters } = params;
-  return Object.values(filters).some((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
-}
-
-/** The search params of spec §3 over the shop's stations, as the server applies them [R3-17]. */
-function searchStations(stations: readonly InMemoryStation[], params: SearchParams, tabs: readonly InMemoryTab[]): InMemoryStation[] {
-  const keyword = params.keyword === undefined ? null : foldText(params.keyword);
-  const category = params.category_id === undefined ? null : tabs.find((t) => t.tab_id === params.category_id) ?? 'missing';
-  const ids = params.station_ids && params.station_ids.length > 0 ? new Set(params.station_ids) : null;
-  return stations.filter((s) => {
-    if (keyword !== null && ![s.prize_name, s.character, s.sub_character, s.genre].some((t) => foldText(t).includes(keyword))) return false;
-    if (params.character_id !== undefined && s.character_id !== params.character_id) return false;
-    if (ids && !ids.has(s.station_id)) return false;
-    if (category === 'missing') return false;
-    if (category !== null && !stationInTab(category, s)) return false;
-    if (params.station_type !== undefined && s.type !== params.station_type) return false;
-    if (params.new !== undefined && s.new !== params.new) return false;
-    if (params.designated_type !== undefined && s.designated_type !== params.designated_type) return false;
-    if (params.natia !== undefined && s.natia !== params.natia) return false;
-    if (params.vip !== undefined && (s.type !== 'normal' ? 1 : 0) !== params.vip) return false;
-    if (params.exclusive !== undefined && (s.type === 'exclusive' ? 1 : 0) !== params.exclusive) return false;
-    if (params.gift_type !== undefined && s.gift_type !== params.gift_type) return false;
-    if (params.refine_search === 1 && (UNPLAYABLE.has(s.station_status) || s.stock === 0)) return false;
-    return true;
-  });
 }
 
 export interface InMemoryCatalogueDeps {
@@ -164,24 +112,12 @@ export class InMemoryPrizeCatalog implements PrizeCatalogPort {
           const ids = new Set(fes.station_ids);
           matches = matches.filter((s) => ids.has(s.station_id));
         }
-        const all = body.prize.is_all === 1;
-        const size = all ? IS_ALL_MAX_ITEMS : PAGE_ITEMS_COUNT;
-        const page = all ? 1 : body.page;
         // The virtual-crane tab: signed in, not yahoo, no filter active [R2.4-2].
-        const virtualCrane = caller !== null && this.deps.caller.target !== 'yahoo' && !hasSearchFilter(body.prize) && body.fes_id === undefined;
-        const sections = [...SECTION_KINDS.flatMap((kind) => tabs.filter((t) => t.tab_kind === kind)), ...tabs.filter((t) => t.tab_kind === 'genre')];
+        const viewer = { signedIn: caller !== null, target: this.deps.caller.target, hasSearchFilter: hasStationSearchFilter(body.prize) || body.fes_id !== undefined };
         return {
-          prize: {
-            list: matches.slice((page - 1) * size, page * size).map(toPrizeItem),
-            total_count: matches.length,
-            page,
-            page_count: Math.ceil(matches.length / size),
-            page_items_count: size,
-          },
-          tab_list: tabs.filter((t) => virtualCrane || t.tab_kind !== 'virtual_crane').map(({ genre: _genre, ...tab }) => tab),
-          sale_list: sections
-            .map((t) => ({ tab_id: t.tab_id, title: t.tab_name, list: matches.filter((s) => stationInTab(t, s)).map(toPrizeItem) }))
-            .filter((section) => section.list.length > 0),
+          prize: searchResultPage(matches, { page: body.page, isAll: body.prize.is_all === 1, pageSize: PAGE_ITEMS_COUNT }, toPrizeItem),
+          tab_list: visibleTabs(tabs, viewer).map(({ genre: _genre, ...tab }) => tab),
+          sale_list: saleSections(matches, tabs, toPrizeItem),
         };
       },
     }));
