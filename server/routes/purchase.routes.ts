@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  mobileItemsQuerySchema, PURCHASE_ENDPOINTS, purchaseTcRequestSchema, settlementResultRequestSchema, type PayMethodId,
+  isPayMethodOf, mobileItemsQuerySchema, payMethodImageKey, payMethodsFor, PURCHASE_ENDPOINTS, purchaseTcRequestSchema, settlementResultRequestSchema,
+  type PayMethodId,
 } from '../../src/contract';
-import { bonusLabel } from '../../src/domain';
+import { bonusLabel, PURCHASE_MESSAGES } from '../../src/domain';
 import { parseBody } from '../http/validate';
 import { accountServices, answer } from '../account/services';
 import { requireUser, requireUserFromHeader } from '../auth/identity';
 import { ok, replyError } from '../http/reply';
-import { isPayMethodOf, payMethodsFor } from '../wallet/pay-methods';
 import type { ApiDeps } from './deps';
 import { imageUrl } from './images.routes';
 
@@ -18,7 +18,7 @@ import { imageUrl } from './images.routes';
 export async function purchaseRoutes(app: FastifyInstance, deps: ApiDeps): Promise<void> {
   const s = accountServices(deps);
   const image = imageUrl(deps.config.apiPrefix);
-  const payImage = (id: PayMethodId) => image(`pay-${id.replace(/_/g, '-')}`);
+  const payImage = (id: PayMethodId) => image(payMethodImageKey(id));
 
   app.get<{ Params: { user_id: string } }>('/purchase/pay_method_list/:user_id', async (request, reply) => {
     const user = await requireUserFromHeader(deps.identity, request, reply, request.params.user_id);
@@ -31,7 +31,7 @@ export async function purchaseRoutes(app: FastifyInstance, deps: ApiDeps): Promi
     if (!user) return reply;
     const query = parseBody(mobileItemsQuerySchema, request.query, reply);
     if (!query) return reply;
-    if (query.payMethod && !isPayMethodOf(deps.config.target, query.payMethod)) return replyError(reply, 400, 'この支払い方法はご利用いただけません。');
+    if (query.payMethod && !isPayMethodOf(deps.config.target, query.payMethod)) return replyError(reply, 400, PURCHASE_MESSAGES.payMethodUnavailable);
     const products = await s.purchases.products(query.payMethod);
     return ok({
       list: products.map((p) => ({

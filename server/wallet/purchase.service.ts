@@ -1,38 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { BuildTarget } from '../../src/domain';
-import type { PayMethodId } from '../../src/contract';
+import { carrierBillingAllows, minorMonthlyLimit, PURCHASE_MESSAGES, startOfJstMonth, type BuildTarget } from '../../src/domain';
+import { isCarrierBilling, isPayMethodOf, type PayMethodId } from '../../src/contract';
 import { AccountRefusal } from '../account/account-errors';
 import type { SqlExecutor, Store } from '../store/store';
 import type { Ledger, TcBalance } from './ledger';
-import { CARRIER_BILLING_MAX_PRICE, isCarrierBilling, isPayMethodOf } from './pay-methods';
 
 export interface ProductRow { product_id: number; product_name: string; price: number; toll_tc: number; free_tc: number; bonus_ticket: number; is_sale: boolean }
 
 interface SettlementRow {
   product_settlement_id: string; product_id: number; pay_method: PayMethodId; price: number; toll_tc: number; free_tc: number;
   status: 'pending' | 'completed' | 'failed' | 'cancelled'; created_at: Date; completed_at: Date | null;
-}
-
-/**
- * Monthly purchase limits for minors (yen, per calendar month in Asia/Tokyo), as Japanese
- * storefronts commonly apply: under 16 → 5,000; 16–19 → 10,000; adults unlimited.
- */
-export const MINOR_MONTHLY_LIMITS = [{ under: 16, yen: 5_000 }, { under: 20, yen: 10_000 }] as const;
-
-const JST_OFFSET_MS = 9 * 3_600_000;
-
-/** Age in whole years on `now` (Asia/Tokyo calendar). */
-export function ageOn(birth: string, now: Date): number {
-  const today = new Date(now.getTime() + JST_OFFSET_MS).toISOString().slice(0, 10);
-  const [by, bm, bd] = birth.split('-').map(Number) as [number, number, number];
-  const [ty, tm, td] = today.split('-').map(Number) as [number, number, number];
-  return ty - by - (tm < bm || (tm === bm && td < bd) ? 1 : 0);
-}
-
-/** Start of the current calendar month in Asia/Tokyo, as an instant. */
-function jstMonthStart(now: Date): Date {
-  const j = new Date(now.getTime() + JST_OFFSET_MS);
-  return new Date(Date.UTC(j.getUTCFullYear(), j.getUTCMonth(), 1) - JST_OFFSET_MS);
 }
 
 const view = (s: SettlementRow) => ({
@@ -52,11 +29,11 @@ export class PurchaseService {
 
   async products(payMethod?: PayMethodId): Promise<ProductRow[]> {
     const rows = await this.db.query<ProductRow>('SELECT product_id, product_name, price, toll_tc, free_tc, bonus_ticket, is_sale FROM tc_products WHERE active ORDER BY sort, product_id');
-    return payMethod && isCarrierBilling(payMethod) ? rows.filter((p) => p.price <= CARRIER_BILLING_MAX_PRICE) : rows;
+    return payMethod && isCarrierBilling(payMethod) ? rows.filter((p) => carrierBillingAllows(p.price)) : rows;
   }
 
   async purchase(userId: number, p: { product_id: number; pay_method: PayMethodId; request_id?: string | undefined }): Promise<{ settlement: ReturnType<typeof view>; tc: TcBalance }> {
-    if (!isPayMethodOf(this.target, p.pay_method)) throw new AccountRefusal(400, 'この支払い方法はご利用いただけません。');
+    if (!isPayMethodOf(this.target, p.pay_method)) throw new AccountRefusal(400, PURCHASE_MESSAGES.payMethodUnavailable);
     return this.db.transaction(async (q) => {
       // Lock the user first: the monthly-limit check and the insert must not interleave with another purchase.
       const [user] = await q.query<{ birth: string | null }>(`SELECT to_char(birth, 'YYYY-MM-DD') AS birth FROM users WHERE user_id = $1 FOR UPDATE`, [userId]);
@@ -64,10 +41,10 @@ export class PurchaseService {
         const [again] = await q.query<SettlementRow>('SELECT * FROM product_settlements WHERE user_id = $1 AND request_id = $2', [userId, p.request_id]);
         if (again) return { settlement: view(again), tc: await this.ledger.balance(userId, q) };
       }
-      if (!user?.birth) throw new AccountRefusal(409, 'ご購入の前に生年月日を登録してください。');
+      if (!user?.birth) throw new AccountRefusal(409, PURCHASE_MESSAGES.birthRequired);
       const [product] = await q.query<ProductRow>('SELECT product_id, product_name, price, toll_tc, free_tc, bonus_ticket, is_sale FROM tc_products WHERE product_id = $1 AND active', [p.product_id]);
-      if (!product) throw new AccountRefusal(404, '商品が見つかりません。');
-      if (isCarrierBilling(p.pay_method) && product.price > CARRIER_BILLING_MAX_PRICE) throw new AccountRefusal(400, `キャリア決済でご購入いただけるのは${CARRIER_BILLING_MAX_PRICE.toLocaleString('ja-JP')}円以下の商品です。`);
+      if (!product) throw new AccountRefusal(404, PURCHASE_MESSAGES.productNotFound);
+      if (isCarrierBilling(p.pay_method) && !carrierBillingAllows(product.price)) throw new AccountRefusal(400, PURCHASE_MESSAGES.carrierBillingOverCap);
       await this.checkMinorLimit(q, userId, user.birth, product.price);
       const now = this.now().toISOString();
       const id = randomUUID();
@@ -87,7 +64,7 @@ export class PurchaseService {
   /** One of the user's settlements (the /purchase/{slug}/result/{productSettlementId} page). */
   async settlement(userId: number, id: string): Promise<ReturnType<typeof view>> {
     const [row] = await this.db.query<SettlementRow>('SELECT * FROM product_settlements WHERE user_id = $1 AND product_settlement_id = $2', [userId, id]);
-    if (!row) throw new AccountRefusal(404, '決済が見つかりません。');
+    if (!row) throw new AccountRefusal(404, PURCHASE_MESSAGES.settlementNotFound);
     return view(row);
   }
 
@@ -97,14 +74,12 @@ export class PurchaseService {
   }
 
   private async checkMinorLimit(q: SqlExecutor, userId: number, birth: string, price: number): Promise<void> {
-    const age = ageOn(birth, this.now());
-    const limit = MINOR_MONTHLY_LIMITS.find((l) => age < l.under);
-    if (!limit) return;
+    const nowMs = this.now().getTime();
+    const limit = minorMonthlyLimit(birth, nowMs);
+    if (limit === null) return;
     const [{ spent } = { spent: 0 }] = await q.query<{ spent: number }>(
       "SELECT coalesce(sum(price), 0)::int AS spent FROM product_settlements WHERE user_id = $1 AND status = 'completed' AND created_at >= $2",
-      [userId, jstMonthStart(this.now()).toISOString()]);
-    if (spent + price > limit.yen) {
-      throw new AccountRefusal(409, `未成年のお客様のご購入は月${limit.yen.toLocaleString('ja-JP')}円までです（今月のご購入: ${spent.toLocaleString('ja-JP')}円）。`);
-    }
+      [userId, new Date(startOfJstMonth(nowMs)).toISOString()]);
+    if (spent + price > limit) throw new AccountRefusal(409, PURCHASE_MESSAGES.minorMonthlyLimit(limit, spent));
   }
 }

@@ -11,6 +11,7 @@ export * from './user.schema';
 export * from './account.schema';
 export * from './auth.schema';
 export * from './purchase.schema';
+export * from './pay-methods';
 export * from './contents.schema';
 export * from './play.schema';
 export * from './kuji.schema';

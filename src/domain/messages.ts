@@ -1,5 +1,6 @@
 import { formatThousands } from './text/number-format';
 import { VIP_PURCHASE_WINDOW_DAYS, VIP_REQUIRED_PURCHASE_TC } from './constants';
+import { CARRIER_BILLING_MAX_PRICE } from './wallet/purchase.rule';
 
 /**
  * Every text a player reads that a domain rule decides, in one place [R1-4]. Texts the spec quotes
@@ -40,6 +41,17 @@ export const DOMAIN_MESSAGES = {
 
   // Wallet (§9)
   bonusSuffix: 'ボーナス',
+} as const;
+
+/** Why a TC purchase is refused (the server's and the fakes' answers). */
+export const PURCHASE_MESSAGES = {
+  payMethodUnavailable: 'この支払い方法はご利用いただけません。',
+  birthRequired: 'ご購入の前に生年月日を登録してください。',
+  productNotFound: '商品が見つかりません。',
+  settlementNotFound: '決済が見つかりません。',
+  carrierBillingOverCap: `キャリア決済でご購入いただけるのは${formatThousands(CARRIER_BILLING_MAX_PRICE)}円以下の商品です。`,
+  /** A minor would pass their monthly limit (both in yen). */
+  minorMonthlyLimit: (limitYen: number, spentYen: number) => `未成年のお客様のご購入は月${formatThousands(limitYen)}円までです（今月のご購入: ${formatThousands(spentYen)}円）。`,
 } as const;
 
 /** Form validation messages (address and contact fields). `label` is the field's Japanese name. */

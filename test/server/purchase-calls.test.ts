@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mobileItemsResponseSchema, payMethodListResponseSchema, purchaseTcResponseSchema, settlementResultResponseSchema } from '../../src/contract';
+import {
+  mobileItemsResponseSchema, payMethodListResponseSchema, payMethodsFor, purchaseTcResponseSchema, settlementResultResponseSchema,
+} from '../../src/contract';
 import { type BUILD_TARGETS } from '../../src/domain';
-import { payMethodsFor } from '../../server/wallet/pay-methods';
 import { Ledger } from '../../server/wallet/ledger';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';

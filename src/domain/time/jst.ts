@@ -56,6 +56,12 @@ export function startOfJstDay(epochMs: number): number {
   return jstDayNumber(epochMs) * DAY_MS - JST_OFFSET_MS;
 }
 
+/** 00:00 JST on the first day of the Japanese calendar month that contains `epochMs`. */
+export function startOfJstMonth(epochMs: number): number {
+  const { year, month } = toJstParts(epochMs);
+  return fromJstParts(year, month, 1);
+}
+
 /** Monday 00:00 JST of the week that contains `epochMs` (the weekly VIP reset) [R6-4]. */
 export function startOfJstWeek(epochMs: number): number {
   const day = jstDayNumber(epochMs);

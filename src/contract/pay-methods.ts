@@ -1,15 +1,18 @@
-import { payMethodOrder, type BuildTarget, type PayMethodKind } from '../../src/domain';
-import type { PayMethodEntry, PayMethodId } from '../../src/contract';
+import { payMethodOrder, type BuildTarget, type PayMethodKind, type PayMethodRank } from '../domain';
+import type { PayMethodEntry, PayMethodId } from './purchase.schema';
 
-interface MethodDef { readonly id: PayMethodId; readonly kind: PayMethodKind; readonly name: string; readonly info: string; readonly rank: 0 | 1 | 2 | 3 }
+interface PayMethodDef { readonly id: PayMethodId; readonly kind: PayMethodKind; readonly name: string; readonly info: string; readonly rank: PayMethodRank }
 
-// Generic names only (no provider brands). Ranks: 0 cards, 1 mobile payment, 2 carrier billing and
-// e-money, 3 the two web/app-specific methods that R9-6 adds with rank 3.
-const CARD: MethodDef = { id: 'credit_card', kind: 'credit_card', name: 'クレジットカード', info: '各種クレジットカードがご利用いただけます。', rank: 0 };
-const CARD_3DS: MethodDef = { id: 'credit_card_3ds', kind: 'credit_card_3ds', name: '3Dセキュア対応クレジットカード', info: '本人認証（3Dセキュア）に対応したカードでお支払いいただけます。', rank: 0 };
-const DEVICE_WALLET: MethodDef = { id: 'device_wallet', kind: 'device_wallet', name: 'デバイスウォレット', info: 'お使いの端末に登録済みのウォレットでお支払いいただけます。', rank: 3 };
-const ACCOUNT_PAYMENT: MethodDef = { id: 'account_payment', kind: 'account_payment', name: '口座振替決済', info: '銀行口座から直接お支払いいただけます。', rank: 3 };
-const OTHERS: readonly MethodDef[] = [
+/**
+ * The service's pay methods, in the web order of R9-6 (one table for the server and the fakes).
+ * Generic names only (no provider brands). Ranks: 0 cards, 1 mobile payment, 2 carrier billing and
+ * e-money, 3 the two web/app-specific methods that R9-6 adds with rank 3.
+ */
+export const PAY_METHODS: readonly PayMethodDef[] = [
+  { id: 'credit_card', kind: 'credit_card', name: 'クレジットカード', info: '各種クレジットカードがご利用いただけます。', rank: 0 },
+  { id: 'credit_card_3ds', kind: 'credit_card_3ds', name: '3Dセキュア対応クレジットカード', info: '本人認証（3Dセキュア）に対応したカードでお支払いいただけます。', rank: 0 },
+  { id: 'device_wallet', kind: 'device_wallet', name: 'デバイスウォレット', info: 'お使いの端末に登録済みのウォレットでお支払いいただけます。', rank: 3 },
+  { id: 'account_payment', kind: 'account_payment', name: '口座振替決済', info: '銀行口座から直接お支払いいただけます。', rank: 3 },
   { id: 'mobile_payment_a', kind: 'mobile_payment', name: 'スマホ決済A', info: 'QRコード決済アプリでお支払いいただけます。', rank: 1 },
   { id: 'mobile_payment_b', kind: 'mobile_payment', name: 'スマホ決済B', info: 'QRコード決済アプリでお支払いいただけます。', rank: 1 },
   { id: 'carrier_billing_a', kind: 'carrier_billing', name: 'キャリア決済A', info: '携帯電話料金と合わせてお支払いいただけます。', rank: 2 },
@@ -19,10 +22,10 @@ const OTHERS: readonly MethodDef[] = [
   { id: 'emoney_b', kind: 'e_money', name: '電子マネーB', info: 'プリペイド型電子マネーでお支払いいただけます。', rank: 2 },
 ];
 
-/** Carrier billing caps one purchase at this price (yen); dearer products are not offered with it. */
-export const CARRIER_BILLING_MAX_PRICE = 10_000;
-
-const ALL: readonly MethodDef[] = [CARD, CARD_3DS, DEVICE_WALLET, ACCOUNT_PAYMENT, ...OTHERS];
+/** The image key of a pay method's icon (served as `${apiPrefix}/images/${key}.svg`). */
+export function payMethodImageKey(id: PayMethodId): string {
+  return `pay-${id.replace(/_/g, '-')}`;
+}
 
 /**
  * The pay methods of a build target, in display order [R9-6][R3-12], by the domain's
@@ -33,14 +36,16 @@ const ALL: readonly MethodDef[] = [CARD, CARD_3DS, DEVICE_WALLET, ACCOUNT_PAYMEN
  */
 export function payMethodsFor(target: BuildTarget, imageUrl: (id: PayMethodId) => string): PayMethodEntry[] {
   const order = payMethodOrder(target);
-  return ALL
+  return PAY_METHODS
     .filter((d) => order.includes(d.kind))
     .sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind))
     .map((d) => ({ id: d.id, kind: d.kind, name: d.name, info: d.info, imgUrl: imageUrl(d.id), rank_id: d.rank }));
 }
 
+/** Whether `id` names a pay method the target offers [R9-6, R6-7]. */
 export function isPayMethodOf(target: BuildTarget, id: string): id is PayMethodId {
   return payMethodsFor(target, () => '').some((m) => m.id === id);
 }
 
-export const isCarrierBilling = (id: PayMethodId): boolean => id.startsWith('carrier_billing_');
+/** Whether a pay method is carrier billing (capped at CARRIER_BILLING_MAX_PRICE a purchase). */
+export const isCarrierBilling = (id: string): boolean => id.startsWith('carrier_billing_');
