@@ -6,7 +6,7 @@ import type {
 import { STATION_MAINTENANCE_ERROR_CODE, vipOutcome } from '../../domain';
 import {
   ENDPOINTS, getReserveResponseSchema, PLAY_ENDPOINTS, playingResponseSchema, reserveCancelResponseSchema, reserveResponseSchema,
-  visitCancelResponseSchema, visitResponseSchema,
+  visitCancelResponseSchema, visitResponseSchema, type PlayInfo, type ReserveStatusRecord,
 } from '../../contract';
 import { toCurrentPlay, toStationReserveInfo } from '../wire/play-wire';
 import { InvalidResponseError, isPostResponseError } from './errors';
@@ -31,37 +31,56 @@ function outcomeOr<T>(stationId: number) {
   });
 }
 
+/**
+ * The get_reserve answer as the port's ReserveFetch (a record naming no station is 'none'); a 531
+ * becomes the stationMaintenance value. Shared by this adapter and InMemoryReservation.
+ */
+export function toReserveFetch(stationId: number | null) {
+  return (answer$: Observable<{ readonly reserve_info: ReserveStatusRecord }>): Observable<ReserveFetch> => answer$.pipe(
+    map((a): ReserveFetch => {
+      const info = toStationReserveInfo(a.reserve_info);
+      return info ? { kind: 'reservation', info } : { kind: 'none' };
+    }),
+    catchError((error: unknown) => {
+      const outcome = playRefusalOutcome(error, stationId, false);
+      return outcome?.kind === 'stationMaintenance' ? of(outcome) : throwError(() => error);
+    }),
+  );
+}
+
+/** The visit answer as the port's VisitOutcome; 531 and the VIP refusals become values. */
+export function toVisitOutcome(stationId: number) {
+  return (answer$: Observable<{ readonly reserve_info: ReserveStatusRecord }>): Observable<VisitOutcome> => answer$.pipe(
+    map((a): VisitOutcome => ({ kind: 'watching', info: requireRecord(a.reserve_info, 'visit') })),
+    outcomeOr<VisitOutcome>(stationId),
+  );
+}
+
+/** The reserve answer as the port's ReserveOutcome; 531 and the VIP refusals become values. */
+export function toReserveOutcome(stationId: number) {
+  return (answer$: Observable<{ readonly reserve_info: ReserveStatusRecord; readonly play_info: PlayInfo }>): Observable<ReserveOutcome> => answer$.pipe(
+    map((a): ReserveOutcome => ({ kind: 'reserved', info: requireRecord(a.reserve_info, 'reserve'), play: toCurrentPlay(a.play_info) })),
+    outcomeOr<ReserveOutcome>(stationId),
+  );
+}
+
 /** Station reservation calls over HTTP: /v2/play/* (§7 and the designed visit and reserve) and /contents/playing. */
 export class KyReservationApi implements ReservationPort {
   constructor(private readonly http: KyHttpClient) {}
 
   currentReservation(query: { readonly stationId?: number } = {}): Observable<ReserveFetch> {
     const body = query.stationId !== undefined ? { station_id: query.stationId } : {};
-    return this.http.post(ENDPOINTS.getReserve, body, getReserveResponseSchema, 'get_reserve', { identity: 'required' }).pipe(
-      map((a): ReserveFetch => {
-        const info = toStationReserveInfo(a.reserve_info);
-        return info ? { kind: 'reservation', info } : { kind: 'none' };
-      }),
-      catchError((error: unknown) => {
-        const outcome = playRefusalOutcome(error, query.stationId ?? null, false);
-        return outcome?.kind === 'stationMaintenance' ? of(outcome) : throwError(() => error);
-      }),
-    );
+    return this.http.post(ENDPOINTS.getReserve, body, getReserveResponseSchema, 'get_reserve', { identity: 'required' })
+      .pipe(toReserveFetch(query.stationId ?? null));
   }
 
   visit(stationId: number): Observable<VisitOutcome> {
-    return this.http.post(PLAY_ENDPOINTS.visit, { station_id: stationId }, visitResponseSchema, 'visit', { identity: 'required' }).pipe(
-      map((a): VisitOutcome => ({ kind: 'watching', info: requireRecord(a.reserve_info, 'visit') })),
-      outcomeOr<VisitOutcome>(stationId),
-    );
+    return this.http.post(PLAY_ENDPOINTS.visit, { station_id: stationId }, visitResponseSchema, 'visit', { identity: 'required' }).pipe(toVisitOutcome(stationId));
   }
 
   reserve(stationId: number, options: { readonly shopId?: number } = {}): Observable<ReserveOutcome> {
     const body = { station_id: stationId, ...(options.shopId !== undefined ? { shop_id: options.shopId } : {}) };
-    return this.http.post(PLAY_ENDPOINTS.reserve, body, reserveResponseSchema, 'reserve', { identity: 'required' }).pipe(
-      map((a): ReserveOutcome => ({ kind: 'reserved', info: requireRecord(a.reserve_info, 'reserve'), play: toCurrentPlay(a.play_info) })),
-      outcomeOr<ReserveOutcome>(stationId),
-    );
+    return this.http.post(PLAY_ENDPOINTS.reserve, body, reserveResponseSchema, 'reserve', { identity: 'required' }).pipe(toReserveOutcome(stationId));
   }
 
   cancelReservation(query: { readonly stationSettingId: number; readonly shopId: number }): Observable<ReservationCancelled> {
@@ -80,7 +99,7 @@ export class KyReservationApi implements ReservationPort {
 }
 
 /** visit and reserve always answer the named station's record; an empty one breaks the contract. */
-function requireRecord(record: Parameters<typeof toStationReserveInfo>[0], context: string) {
+function requireRecord(record: ReserveStatusRecord, context: string) {
   const info = toStationReserveInfo(record);
   if (!info) throw new InvalidResponseError(context, 'reserve_info: names no station');
   return info;

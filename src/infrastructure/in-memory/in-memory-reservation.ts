@@ -1,6 +1,6 @@
-import { catchError, map, of, throwError, type Observable } from 'rxjs';
+import { map, type Observable } from 'rxjs';
 import type {
-  CurrentPlay, ReservationCancelled, ReservationPort, ReserveFetch, ReserveOutcome, StationMaintenance, VipRefused,
+  CurrentPlay, ReservationCancelled, ReservationPort, ReserveFetch, ReserveOutcome,
   VisitCancelled, VisitOutcome,
 } from '../../application';
 import { isMaintenanceStatus, vipGate, type TcPurchase } from '../../domain';
@@ -9,9 +9,8 @@ import {
   reserveCancelRequestSchema, reserveCancelResponseSchema, reserveRequestSchema, reserveResponseSchema, visitCancelRequestSchema,
   visitCancelResponseSchema, visitRequestSchema, visitResponseSchema, type PlayInfo, type ReserveStatusRecord,
 } from '../../contract';
-import { playRefusalOutcome } from '../http/ky-reservation.adapter';
-import { InvalidResponseError } from '../http/errors';
-import { toCurrentPlay, toStationReserveInfo } from '../wire/play-wire';
+import { toReserveFetch, toReserveOutcome, toVisitOutcome } from '../http/ky-reservation.adapter';
+import { toCurrentPlay } from '../wire/play-wire';
 import { answerInMemory } from './in-memory-answer';
 import type { InMemoryCaller } from './in-memory-call';
 import { InMemoryRefusal, type InMemoryBackend } from './in-memory-backend';
@@ -154,16 +153,7 @@ export class InMemoryReservation implements ReservationPort {
         this.refuseMaintenance(station);
         return { reserve_info: this.record(station, userId) };
       },
-    }).pipe(
-      map((a): ReserveFetch => {
-        const info = toStationReserveInfo(a.reserve_info);
-        return info ? { kind: 'reservation', info } : { kind: 'none' };
-      }),
-      catchError((error: unknown) => {
-        const outcome = playRefusalOutcome(error, query.stationId ?? null, false);
-        return outcome?.kind === 'stationMaintenance' ? of(outcome) : throwError(() => error);
-      }),
-    );
+    }).pipe(toReserveFetch(query.stationId ?? null));
   }
 
   visit(stationId: number): Observable<VisitOutcome> {
@@ -182,10 +172,7 @@ export class InMemoryReservation implements ReservationPort {
         }
         return { reserve_info: this.record(station, userId) };
       },
-    }).pipe(
-      map((a): VisitOutcome => ({ kind: 'watching', info: named(a.reserve_info, 'visit') })),
-      outcomeOr<VisitOutcome>(stationId),
-    );
+    }).pipe(toVisitOutcome(stationId));
   }
 
   reserve(stationId: number, options: { readonly shopId?: number } = {}): Observable<ReserveOutcome> {
@@ -211,10 +198,7 @@ export class InMemoryReservation implements ReservationPort {
         this.state.reservations.push(row);
         return { reserve_info: this.record(station, userId), play_info: this.playInfo(row) };
       },
-    }).pipe(
-      map((a): ReserveOutcome => ({ kind: 'reserved', info: named(a.reserve_info, 'reserve'), play: toCurrentPlay(a.play_info) })),
-      outcomeOr<ReserveOutcome>(stationId),
-    );
+    }).pipe(toReserveOutcome(stationId));
   }
 
   cancelReservation(query: { readonly stationSettingId: number; readonly shopId: number }): Observable<ReservationCancelled> {
@@ -256,17 +240,4 @@ export class InMemoryReservation implements ReservationPort {
       },
     }).pipe(map((a) => a.list.map(toCurrentPlay)));
   }
-}
-
-function named(record: ReserveStatusRecord, context: string) {
-  const info = toStationReserveInfo(record);
-  if (!info) throw new InvalidResponseError(context, 'reserve_info: names no station');
-  return info;
-}
-
-function outcomeOr<T>(stationId: number) {
-  return catchError<T, Observable<T | StationMaintenance | VipRefused>>((error: unknown) => {
-    const outcome = playRefusalOutcome(error, stationId, true);
-    return outcome ? of(outcome) : throwError(() => error);
-  });
 }
