@@ -111,7 +111,3 @@ export class AddressesRepository {
     await q.query('SELECT user_id FROM users WHERE user_id = $1 FOR UPDATE', [userId]);
   }
 }
-
-/** R5-5: an address counts as present only when zip, address1, address2 and address3 are all set. */
-export const isAddressPresent = (a: Pick<AddressRecord, 'zip' | 'address1' | 'address2' | 'address3'> | null): boolean =>
-  !!a && [a.zip, a.address1, a.address2, a.address3].every((v) => typeof v === 'string' && v.trim() !== '');

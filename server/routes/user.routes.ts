@@ -4,7 +4,7 @@ import {
   movieDeleteTokenRequestSchema, readInfoRequestSchema, setHideCharacterRequestSchema, setVolumeRequestSchema,
   tcRequestSchema, ticketRequestSchema, userAdditionalRequestSchema,
 } from '../../src/contract';
-import { isAddressPresent } from '../account/addresses.repository';
+import { addressResponseOf } from '../../src/domain';
 import { parseBody } from '../http/validate';
 import { accountServices, answer } from '../account/services';
 import { requireUser } from '../auth/identity';
@@ -38,17 +38,7 @@ export async function userRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
     if (!user || !parseBody(getAddressRequestSchema, request.body, reply)) return reply;
     return answer(reply, async () => {
       const u = await s.users.get(user.user_id);
-      const list = await s.addresses.list(user.user_id);
-      const main = list.find((a) => a.is_main === 1) ?? null;
-      return ok({
-        data: {
-          address_bool: isAddressPresent(main),
-          first_name: main?.first_name ?? '', last_name: main?.last_name ?? '', zip: main?.zip ?? '',
-          address1: main?.address1 ?? '', address2: main?.address2 ?? '', address3: main?.address3 ?? '',
-          tel: main?.tel ?? '', email: main?.email || u.email || '', birth: u.birth ?? '',
-          all_address: { id: main?.id ?? 0, birth: u.birth ?? '', email: u.email ?? '', list },
-        },
-      });
+      return ok({ data: addressResponseOf(await s.addresses.list(user.user_id), u) });
     });
   });
 

@@ -97,3 +97,21 @@ export function isAddressPresent(address: Pick<AddressRecord, 'zip' | 'address1'
   if (!address) return false;
   return [address.zip, address.address1, address.address2, address.address3].every((v) => typeof v === 'string' && v.trim() !== '');
 }
+
+/**
+ * The address response data (answer of POST /user/get_address) [R3-4]: the main address
+ * flattened (blank fields when there is none; its e-mail falls back to the account's), the
+ * account's birth date ('' when not registered), and every address as listed.
+ */
+export function addressResponseOf(
+  list: readonly AddressRecord[], account: { readonly email?: string | null; readonly birth?: string | null },
+): AddressResponse {
+  const main = list.find((a) => a.is_main === 1) ?? null;
+  return {
+    address_bool: isAddressPresent(main),
+    first_name: main?.first_name ?? '', last_name: main?.last_name ?? '', zip: main?.zip ?? '',
+    address1: main?.address1 ?? '', address2: main?.address2 ?? '', address3: main?.address3 ?? '',
+    tel: main?.tel ?? '', email: main?.email || account.email || '', birth: account.birth ?? '',
+    all_address: { id: main?.id ?? 0, birth: account.birth ?? '', email: account.email ?? '', list },
+  };
+}

@@ -3,7 +3,7 @@ import type {
   AccountPort, AdditionalKey, AdditionalList, AddressDraft, PresentRedeemed, ProfileChange, ProfileView, SavedAddress, UnreadKind,
 } from '../../application';
 import {
-  formatZip, isAddressPresent, PREFECTURES, tcInfo, validateAddressForm, type AddressForm, type AddressRecord, type AddressResponse, type Flag,
+  addressResponseOf, formatZip, PREFECTURES, tcInfo, validateAddressForm, type AddressForm, type AddressRecord, type AddressResponse, type Flag,
   type InviteInfo, type UnreadFlags,
 } from '../../domain';
 import { ADDITIONAL_KEYS, MAX_ADDRESSES, UNREAD_KINDS, type AddressInput } from '../../contract';
@@ -86,17 +86,7 @@ export class InMemoryAccount implements AccountPort {
 
   addressBook(): Observable<AddressResponse> {
     return this.caller.serve(accountCalls.addressBook(), (_body, user) => {
-      const list = this.list(user.user_id);
-      const main = list.find((a) => a.is_main === 1) ?? null;
-      return {
-        data: {
-          address_bool: isAddressPresent(main),
-          first_name: main?.first_name ?? '', last_name: main?.last_name ?? '', zip: main?.zip ?? '',
-          address1: main?.address1 ?? '', address2: main?.address2 ?? '', address3: main?.address3 ?? '',
-          tel: main?.tel ?? '', email: main?.email || user.email || '', birth: user.birth ?? '',
-          all_address: { id: main?.id ?? 0, birth: user.birth ?? '', email: user.email ?? '', list },
-        },
-      };
+      return { data: addressResponseOf(this.list(user.user_id), user) };
     });
   }
 
