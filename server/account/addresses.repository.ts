@@ -4,18 +4,10 @@ import type { SqlExecutor, Store } from '../store/store';
 import { AccountRefusal } from './account-errors';
 
 /** A checked, normalised address ready to store (zip as 123-4567, tel as digits, email or null). */
-export interface AddressValues {
-  readonly is_main?: 0 | 1 | undefined;
-  readonly first_name: string;
-  readonly last_name: string;
-  readonly zip: string;
-  readonly address1: string;
-  readonly address2: string;
-  readonly address3: string;
-  readonly tel: string;
+export type AddressValues = Omit<AddressRecord, 'id' | 'is_main' | 'email'> & {
+  readonly is_main?: AddressRecord['is_main'] | undefined;
   readonly email: string | null;
-  readonly lead_times: string;
-}
+};
 
 /**
  * Checks an address with the domain's validateAddressForm (the same rule and Japanese messages as

@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { DeliveryStatus, Flag, UnsentPrize } from '../../domain';
+import type { AddressRecord, DeliveryStatus, Flag, UnsentPrize } from '../../domain';
 
 /** A won prize's delivery state: the domain's statuses [R3-13, R4.5-1] or not requested yet. */
 export type PrizeDeliveryStatus = DeliveryStatus | 'not_requested';
@@ -20,16 +20,7 @@ export interface WonPrize {
 }
 
 /** Where a prize ships to. */
-export interface DeliveryAddress {
-  readonly first_name: string;
-  readonly last_name: string;
-  readonly zip: string;
-  readonly address1: string;
-  readonly address2: string;
-  readonly address3: string;
-  readonly tel: string;
-  readonly email: string;
-}
+export type DeliveryAddress = Pick<AddressRecord, 'first_name' | 'last_name' | 'zip' | 'address1' | 'address2' | 'address3' | 'tel' | 'email'>;
 
 /** The delivery of one won prize (get_delivery_address.data). */
 export interface PrizeDelivery {
