@@ -86,7 +86,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     async (api) => {
       api.addHook('onRequest', async (request, reply) => {
         if (!store) return replyError(reply, 500, 'サーバーを起動しています。しばらくしてからもう一度お試しください。', 503);
-        if (config.authorization && request.headers.authorization !== config.authorization) return replyError(reply, 401, ERROR_INFO[403], 403);
+        if (config.authorization && request.headers.authorization !== config.authorization) return replyError(reply, 403);
         return undefined;
       });
       // The store opens in the background; the onRequest hook above guarantees it is open here.
