@@ -35,17 +35,12 @@ export interface AddressForm {
   readonly leadTimes: string;
 }
 
+/** The main address's fields the address response repeats at its top level. */
+type AddressResponseFields = Pick<AddressRecord, 'first_name' | 'last_name' | 'zip' | 'address1' | 'address2' | 'address3' | 'tel' | 'email'>;
+
 /** Address response data (answer of POST /user/get_address, spec §3) [R3-4]. */
-export interface AddressResponse {
+export interface AddressResponse extends AddressResponseFields {
   readonly address_bool: boolean;
-  readonly first_name: string;
-  readonly last_name: string;
-  readonly zip: string;
-  readonly address1: string;
-  readonly address2: string;
-  readonly address3: string;
-  readonly tel: string;
-  readonly email: string;
   readonly birth: string;
   readonly all_address: {
     readonly id: number;
