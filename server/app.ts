@@ -78,6 +78,12 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     if (status === 413) return replyError(reply, 413);
     if (status === 415) return replyError(reply, 415);
     if (status >= 400 && status < 500) return replyError(reply, 400);
+    // A PostgreSQL data exception (class 22: out-of-range number, invalid text, bad byte sequence) is
+    // input the schemas let through, not a server fault: the client gets a 400, and we log it to fix.
+    if (typeof error.code === 'string' && /^22[0-9A-Z]{3}$/.test(error.code)) {
+      request.log.warn({ err: error }, 'data exception from input');
+      return replyError(reply, 400);
+    }
     request.log.error({ err: error }, 'unhandled error');
     return replyError(reply, 500, ERROR_INFO[500]);
   });
@@ -85,7 +91,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
   void app.register(
     async (api) => {
       api.addHook('onRequest', async (request, reply) => {
-        if (!store) return replyError(reply, 500, 'サーバーを起動しています。しばらくしてからもう一度お試しください。', 503);
+        if (!store) return replyError(reply, 503);
         if (config.authorization && request.headers.authorization !== config.authorization) return replyError(reply, 403);
         return undefined;
       });

@@ -11,6 +11,9 @@ export const SUSPENDED_STATUS = 2;
 /** The GET calls' token header as Node spells incoming header names (lower case); see docs/api/user.md. */
 const TOKEN_HEADER = ACCESS_TOKEN_HEADER.toLowerCase();
 
+/** The largest id a PostgreSQL integer column holds. */
+const MAX_ID = 2_147_483_647;
+
 /** How long an access token stays valid after it is issued. */
 export const TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -44,7 +47,8 @@ export class IdentityService {
 
   /** The user the pair names, or null when the token is unknown, expired, revoked or another user's. */
   async authenticate(userId: unknown, token: unknown): Promise<AuthUser | null> {
-    if (typeof userId !== 'number' || !Number.isSafeInteger(userId) || userId <= 0) return null;
+    // user_id is a PostgreSQL integer: anything outside 1..2^31-1 names no user (and must not reach SQL).
+    if (typeof userId !== 'number' || !Number.isInteger(userId) || userId <= 0 || userId > MAX_ID) return null;
     if (typeof token !== 'string' || token.length < 20 || token.length > 200) return null;
     const [row] = await this.db.query<AuthUser>(
       `SELECT u.user_id, u.status, u.vip_level
@@ -109,5 +113,7 @@ async function checkCaller(user: AuthUser | null, reply: FastifyReply): Promise<
 export async function optionalUser(identity: IdentityService, request: FastifyRequest): Promise<AuthUser | null> {
   const { user_id, access_token } = identityOf(request);
   if (user_id === undefined && access_token === undefined) return null;
-  return identity.authenticate(user_id, access_token);
+  const user = await identity.authenticate(user_id, access_token);
+  // A suspended user is served as a guest where guests may call.
+  return user && user.status !== SUSPENDED_STATUS ? user : null;
 }

@@ -12,6 +12,7 @@ export const ERROR_INFO = {
   415: 'リクエストの形式に対応していません。',
   429: 'リクエストが多すぎます。しばらくしてからお試しください。',
   500: 'サーバーで問題が発生しました。しばらくしてからもう一度お試しください。',
+  503: 'サーバーを起動しています。しばらくしてからもう一度お試しください。',
 } as const;
 
 /** invaliduser (MAINTENANCE_CODES in the domain) answers a call by a suspended user (users.status 2). */

@@ -8,6 +8,7 @@ export const anyJson: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },
     fc.constant(null), fc.boolean(), fc.integer(), fc.double(), fc.constant(Number.MAX_SAFE_INTEGER), fc.constant(-1),
+    fc.constant(2_147_483_648), fc.constant(9_999_999_999), fc.constant(1e308), fc.constant('a\u0000b'), fc.constant('\u0000'),
     fc.string(), fc.string({ minLength: 300, maxLength: 2000 }), fc.constantFrom('', '0', '1', 'null', '<script>alert(1)</script>', "' OR 1=1 --", '𠮷野家'),
     fc.array(tie('value'), { maxLength: 4 }),
     fc.dictionary(fc.string({ maxLength: 12 }), tie('value'), { maxKeys: 5 }),
