@@ -115,6 +115,27 @@ describe('KyHttpClient (the transport under every service call), against a real 
     expect(seen).toHaveLength(2);
   });
 
+  it('[R7-5] does not retry a GET whose connection fails (only the listed statuses are retried)', async () => {
+    respond = (_req, res) => res.socket?.destroy();
+    const { http } = client();
+    const error = await firstValueFrom(http.get('store/new_arrivals', answer, 'new_arrivals')).catch((e: unknown) => e);
+    expect(isTransportError(error)).toBe(true);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('[R8-7] a call with no usable answer is a PostResponseError too, carrying the request and the raw answer', async () => {
+    respond = (_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html>Bad Gateway</html>');
+    const { http } = client();
+    const error = (await firstValueFrom(http.post('user/tc', { a: 1 }, answer, 'tc')).catch((e: unknown) => e)) as PostResponseError;
+    expect(isPostResponseError(error)).toBe(true);
+    expect(error.name).toBe('PostResponseError');
+    expect(error.kind).toBe('transport');
+    expect(error.detail.request).toEqual({ method: 'POST', url: `${base}user/tc` });
+    expect(JSON.parse(error.detail.rawRequestBody)).toMatchObject({ a: 1, user_id: 42 });
+    expect(error.detail.rawResponse).toBe('<html>Bad Gateway</html>');
+    expect(error.detail.context).toBe('tc');
+  });
+
   it('[R7-5] does not retry a GET on other statuses', async () => {
     respond = (_req, res) => json(res, 404, { error_code: 404, error_info: '見つかりません' });
     const { http } = client();
@@ -168,6 +189,7 @@ describe('KyHttpClient (the transport under every service call), against a real 
     const { http } = client();
     const error = (await firstValueFrom(http.post('v2/play/reserve', { station_id: 3 }, answer, 'reserve')).catch((e: unknown) => e)) as PostResponseError;
     expect(isPostResponseError(error)).toBe(true);
+    expect(error.kind).toBe('refused');
     expect(error.code).toBe(569);
     expect(error.info).toBe('VIP限定です');
     expect(error.detail.request).toEqual({ method: 'POST', url: `${base}v2/play/reserve` });
@@ -190,6 +212,9 @@ describe('KyHttpClient (the transport under every service call), against a real 
     const error = await firstValueFrom(http.post('user/tc', {}, answer, 'tc')).catch((e: unknown) => e);
     expect(isInvalidResponseError(error)).toBe(true);
     expect((error as Error).message).toContain('value');
+    // [R8-7] still a PostResponseError, with what was sent and what came back.
+    expect(isPostResponseError(error)).toBe(true);
+    expect((error as PostResponseError).detail.response).toEqual({ error_code: 200, error_info: '', value: 'many' });
   });
 
   it('[R8-5] publishes emergency and invaliduser answers on the one signal stream with stop-and-show effects', async () => {

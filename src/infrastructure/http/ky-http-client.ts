@@ -40,6 +40,9 @@ export function createKy(config: HttpConfig): KyInstance {
       statusCodes: [...RETRY_STATUS_CODES],
       afterStatusCodes: [],
       delay: () => config.retryDelayMs ?? 300,
+      // ky would also retry a GET whose fetch failed outright (network error); the spec retries only
+      // on the listed statuses.
+      shouldRetry: ({ error }) => error instanceof HTTPError && (RETRY_STATUS_CODES as readonly number[]).includes(error.response.status),
     },
     throwHttpErrors: true,
     ...(config.fetch ? { fetch: config.fetch } : {}),
@@ -107,7 +110,8 @@ export class KyHttpClient {
 
     const rawRequestBody = body === null ? '' : JSON.stringify(identity ? withIdentity(identity, body) : body);
     let url = path;
-    let rawResponse: string;
+    let rawResponse = '';
+    const detail = (response: unknown = null) => ({ request: { method, url }, rawRequestBody, response, rawResponse, context });
     try {
       const response = await this.http(path, {
         method,
@@ -119,34 +123,32 @@ export class KyHttpClient {
       url = response.url;
       rawResponse = await response.text();
     } catch (error) {
-      if (!(error instanceof HTTPError)) throw new TransportError(context, null, { cause: error });
+      if (!(error instanceof HTTPError)) throw new TransportError(context, null, detail(), { cause: error });
       // Refusals come with an HTTP error status AND an error_code body: keep the body.
       url = error.response.url;
       rawResponse = await error.response.text().catch(() => '');
-      if (!/^\s*\{/.test(rawResponse)) throw new TransportError(context, error.response.status, { cause: error });
+      if (!/^\s*\{/.test(rawResponse)) throw new TransportError(context, error.response.status, detail(), { cause: error });
     }
 
     let parsed: unknown;
     try {
       parsed = JSON.parse(rawResponse);
     } catch (error) {
-      throw new InvalidResponseError(context, 'not JSON', { cause: error });
+      throw new InvalidResponseError(context, 'not JSON', detail(), { cause: error });
     }
     const envelope = parsed as { error_code?: unknown; error_info?: unknown };
-    if (typeof envelope.error_code !== 'number') throw new InvalidResponseError(context, 'error_code: missing');
+    if (typeof envelope.error_code !== 'number') throw new InvalidResponseError(context, 'error_code: missing', detail(parsed));
     if (envelope.error_code !== SUCCESS_CODE) {
       const info = typeof envelope.error_info === 'string' ? envelope.error_info : '';
       const decision = classifyResponse({ error_code: envelope.error_code, error_info: info }, this.deps.target);
       if (decision.kind === 'maintenance') {
         this.deps.signals.publish({ kind: 'maintenance', code: decision.code, error_code: envelope.error_code, effects: decision.effects });
       }
-      throw new PostResponseError(envelope.error_code, info, {
-        request: { method, url }, rawRequestBody, response: parsed, rawResponse, context,
-      });
+      throw new PostResponseError(envelope.error_code, info, detail(parsed));
     }
     const result = schema.safeParse(parsed);
     if (!result.success) {
-      throw new InvalidResponseError(context, result.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
+      throw new InvalidResponseError(context, result.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '), detail(parsed));
     }
     return result.data as z.infer<S>;
   }
