@@ -10,7 +10,13 @@ export class Refusal extends Error {
   override readonly name = 'Refusal';
 
   /** status 200 is for the product codes the client reads from a normal answer (531, 569-571; docs/api.md). */
-  constructor(readonly status: keyof typeof ERROR_INFO | 200, readonly code: number, readonly info: string) {
+  constructor(
+    readonly status: keyof typeof ERROR_INFO | 200,
+    readonly code: number,
+    readonly info: string,
+    /** More fields of the answer beside error_code and error_info (531 names its station_id). */
+    readonly extra: Readonly<Record<string, unknown>> = {},
+  ) {
     super(info);
   }
 }
@@ -25,7 +31,7 @@ export async function answerOrRefuse<T extends object>(reply: FastifyReply, work
     return await work();
   } catch (error) {
     if (isRefusal(error)) {
-      if (error.status === 200) return reply.code(200).send({ error_code: error.code, error_info: error.info });
+      if (error.status === 200) return reply.code(200).send({ error_code: error.code, error_info: error.info, ...error.extra });
       return replyError(reply, error.status, error.info, error.code);
     }
     throw error;

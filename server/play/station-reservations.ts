@@ -155,7 +155,7 @@ export class StationReservations {
       station = await this.station(this.db, mine.station_id);
       if (!station) return StationReservations.EMPTY_RECORD;
     }
-    if (MAINTENANCE_STATUSES.includes(station.station_status)) throw new Refusal(200, PLAY_ERROR.maintenance.code, PLAY_ERROR.maintenance.info);
+    if (MAINTENANCE_STATUSES.includes(station.station_status)) throw new Refusal(200, PLAY_ERROR.maintenance.code, PLAY_ERROR.maintenance.info, { station_id: station.station_id });
     return this.record(this.db, station, userId, now);
   }
 
@@ -165,7 +165,7 @@ export class StationReservations {
     return this.db.transaction(async (tx) => {
       const station = await this.station(tx, stationId);
       if (!station) throw new Refusal(404, 404, NOT_FOUND_STATION);
-      if (MAINTENANCE_STATUSES.includes(station.station_status)) throw new Refusal(200, PLAY_ERROR.maintenance.code, PLAY_ERROR.maintenance.info);
+      if (MAINTENANCE_STATUSES.includes(station.station_status)) throw new Refusal(200, PLAY_ERROR.maintenance.code, PLAY_ERROR.maintenance.info, { station_id: station.station_id });
       await this.gate.check(tx, userId, { station_id: station.station_id, type: station.type }, 'view', now);
       const settingId = await this.settingOf(tx, station);
       await tx.query('UPDATE station_visits SET ended_at = $2 WHERE user_id = $1 AND ended_at IS NULL AND station_setting_id <> $3', [userId, now.toISOString(), settingId]);
@@ -191,7 +191,7 @@ export class StationReservations {
       reservationId = await this.db.transaction(async (tx) => {
         const station = await this.station(tx, stationId);
         if (!station || (shopId !== undefined && station.shop_id !== shopId)) throw new Refusal(404, 404, NOT_FOUND_STATION);
-        if (MAINTENANCE_STATUSES.includes(station.station_status)) throw new Refusal(200, PLAY_ERROR.maintenance.code, PLAY_ERROR.maintenance.info);
+        if (MAINTENANCE_STATUSES.includes(station.station_status)) throw new Refusal(200, PLAY_ERROR.maintenance.code, PLAY_ERROR.maintenance.info, { station_id: station.station_id });
         if (station.station_status === 'change') throw new Refusal(409, 409, '景品の入れ替え中のため、ただいま予約できません。');
         if (station.stock <= 0) throw new Refusal(409, 409, '景品が品切れのため予約できません。');
         await this.gate.check(tx, userId, { station_id: station.station_id, type: station.type }, 'play', now);

@@ -21,24 +21,14 @@ export interface PurchasedTcSource {
 }
 
 /**
- * Reads purchases from the wallet's ledger table `tc_ledger`: columns user_id, kind ('toll' |
- * 'free'), the signed amount (named `delta` in the wallet's migration 011, `amount` in the first
- * sketch; whichever exists is read), reason ('purchase' for a bought TC credit) and created_at.
- * The sum of positive paid ('toll') credits with reason 'purchase'. A store without the table (the
- * wallet not migrated yet) counts as 0.
+ * Reads purchases from the wallet's ledger (`tc_ledger`, migration 011): the sum of positive paid
+ * ('toll') credits with reason 'purchase' in the window.
  */
 export class StoreTcLedgerSource implements PurchasedTcSource {
   async purchasedTc(db: SqlExecutor, userId: number, since: Date, until: Date): Promise<number> {
-    // Looked up in the catalog first: a failing query would abort the caller's transaction.
-    const columns = await db.query<{ column_name: string }>(
-      `SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = 'tc_ledger'`,
-    );
-    const names = new Set(columns.map((c) => c.column_name));
-    const amount = names.has('delta') ? 'delta' : names.has('amount') ? 'amount' : null;
-    if (!amount || !['user_id', 'kind', 'reason', 'created_at'].every((c) => names.has(c))) return 0;
     const [row] = await db.query<{ total: string | number | null }>(
-      `SELECT coalesce(sum(${amount}), 0) AS total FROM tc_ledger
-        WHERE user_id = $1 AND kind = 'toll' AND reason = 'purchase' AND ${amount} > 0 AND created_at > $2 AND created_at <= $3`,
+      `SELECT coalesce(sum(delta), 0) AS total FROM tc_ledger
+        WHERE user_id = $1 AND kind = 'toll' AND reason = 'purchase' AND delta > 0 AND created_at > $2 AND created_at <= $3`,
       [userId, since.toISOString(), until.toISOString()],
     );
     return Number(row?.total ?? 0);

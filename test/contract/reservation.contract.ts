@@ -127,7 +127,7 @@ export function reservationContract(driver: () => ContractDriver): void {
     try {
       const named = await firstValueFrom(port(client).currentReservation({ stationId }));
       expect(named).toEqual({ kind: 'stationMaintenance', stationId, message: 'このステーションは現在メンテナンス中です。' });
-      expect(await firstValueFrom(port(client).currentReservation())).toMatchObject({ kind: 'stationMaintenance', stationId: null });
+      expect(await firstValueFrom(port(client).currentReservation())).toMatchObject({ kind: 'stationMaintenance', stationId });
       const other = await driver().newUser();
       expect(await firstValueFrom(port(other.client).reserve(stationId))).toMatchObject({ kind: 'stationMaintenance', stationId });
       expect(await firstValueFrom(port(other.client).visit(stationId))).toMatchObject({ kind: 'stationMaintenance', stationId });

@@ -3,7 +3,6 @@ import {
   getReserveResponseSchema, PLAY_ERROR, playingResponseSchema, reserveCancelResponseSchema, reserveResponseSchema,
   visitCancelResponseSchema, visitResponseSchema,
 } from '../../src/contract';
-import { openPgliteStore } from '../../server/store/store';
 import { startOfJstWeek, StoreTcLedgerSource } from '../../server/play/vip-gate';
 import { storeFingerprint } from '../support/store-fingerprint';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -26,11 +25,6 @@ beforeAll(async () => {
   stationIds.exclusive = (await pick(`station_type = 'exclusive' AND station_status = 'open'`))[0]!.station_id;
   stationIds.maintenance = (await pick(`station_status = 'maintenance'`))[0]!.station_id;
   stationIds.adjusting = (await pick(`station_status = 'adjusting'`))[0]!.station_id;
-  // The wallet's ledger (migration 011) may not be there in every checkout: then stand in a table
-  // with the columns the VIP gate reads.
-  await store.exec(`CREATE TABLE IF NOT EXISTS tc_ledger (
-    entry_id serial PRIMARY KEY, user_id integer NOT NULL, kind text NOT NULL, delta integer NOT NULL, balance_after integer NOT NULL,
-    reason text NOT NULL, idempotency_key text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`);
 });
 afterAll(async () => t?.close());
 
@@ -140,13 +134,14 @@ describe('station visits and reservations over the store', () => {
       const res = await post('v2/play/get_reserve', as(a, { station_id: id }));
       // A product code the client reads from a normal answer (docs/api.md): HTTP 200.
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ error_code: 531, error_info: PLAY_ERROR.maintenance.info });
+      expect(res.json()).toEqual({ error_code: 531, error_info: PLAY_ERROR.maintenance.info, station_id: id });
     }
     // A reserved station that goes into maintenance answers 531 on the caller's next fetch.
     await post('v2/play/reserve', as(a, { station_id: stationIds.normal2 }));
     await t.server.store().query(`UPDATE stations SET station_status = 'malfunction' WHERE station_id = $1`, [stationIds.normal2]);
     try {
-      expect((await post('v2/play/get_reserve', as(a))).json().error_code).toBe(531);
+      // The answer names the station, since the fetch named none.
+      expect((await post('v2/play/get_reserve', as(a))).json()).toMatchObject({ error_code: 531, station_id: stationIds.normal2 });
       expect((await post('v2/play/reserve', as(await createTestUser(t), { station_id: stationIds.normal2 }))).json().error_code).toBe(531);
     } finally {
       await t.server.store().query(`UPDATE stations SET station_status = 'open' WHERE station_id = $1`, [stationIds.normal2]);
@@ -258,21 +253,17 @@ describe('no call reads or changes another user\'s reservation', () => {
 });
 
 describe('the purchased-TC source', () => {
-  it('[R6-3] counts 0 when tc_ledger does not exist, and sums paid purchases in the window when it does (amount column)', async () => {
-    const store = await openPgliteStore(null);
-    try {
-      const source = new StoreTcLedgerSource();
-      const now = new Date('2026-03-01T00:00:00Z');
-      const since = new Date(now.getTime() - 30 * 86_400_000);
-      expect(await source.purchasedTc(store, 1, since, now)).toBe(0);
-      await store.exec(`CREATE TABLE tc_ledger (user_id integer, kind text, amount integer, reason text, created_at timestamptz)`);
-      await store.query(`INSERT INTO tc_ledger VALUES (1, 'toll', 70000, 'purchase', $1), (1, 'toll', 30000, 'purchase', $2), (1, 'toll', 5000, 'purchase', $3),
-        (1, 'toll', -8000, 'purchase', $1), (2, 'toll', 90000, 'purchase', $1), (1, 'free', 9000, 'purchase', $1)`,
-      [new Date('2026-02-20T00:00:00Z'), since, new Date(since.getTime() + 1)]);
-      // The instant 30 days ago is outside the window (since < t ≤ now).
-      expect(await source.purchasedTc(store, 1, since, now)).toBe(75_000);
-    } finally {
-      await store.close();
-    }
+  it('[R6-3] sums the paid TC a user bought in the window (since < t <= now), nothing else', async () => {
+    const source = new StoreTcLedgerSource();
+    const [a, b] = [await createTestUser(t), await createTestUser(t)];
+    const since = new Date(clock.getTime() - 30 * 86_400_000);
+    expect(await source.purchasedTc(t.server.store(), a.user_id, since, clock)).toBe(0);
+    await buyTc(a, 70_000, 9);
+    await buyTc(a, 30_000, 30); // exactly 30 days ago: outside the window
+    await buyTc(a, 5_000, 29.99);
+    await buyTc(a, 9_000, 1, 'purchase', 'free'); // free TC is not bought TC
+    await buyTc(a, 4_000, 1, 'present'); // a present is not a purchase
+    await buyTc(b, 90_000, 1); // another user's purchase
+    expect(await source.purchasedTc(t.server.store(), a.user_id, since, clock)).toBe(75_000);
   });
 });

@@ -19,7 +19,11 @@ import type { KyHttpClient } from './ky-http-client';
  */
 export function playRefusalOutcome(error: unknown, stationId: number | null, vip: boolean): StationMaintenance | VipRefused | null {
   if (!isPostResponseError(error)) return null;
-  if (error.code === STATION_MAINTENANCE_ERROR_CODE) return { kind: 'stationMaintenance', stationId, message: error.info };
+  if (error.code === STATION_MAINTENANCE_ERROR_CODE) {
+    // The answer names the station, so a fetch that named none still learns which one [R4.3-6].
+    const named = (error.detail.response as { station_id?: unknown }).station_id;
+    return { kind: 'stationMaintenance', stationId: stationId ?? (typeof named === 'number' && named > 0 ? named : null), message: error.info };
+  }
   const outcome = vip ? vipOutcome(error.code, true) : null;
   return outcome ? { kind: 'vipRefused', outcome } : null;
 }

@@ -3,7 +3,12 @@ import type { AuthIdentity } from '../../domain';
 /** An answer the fake gives when it refuses a call: the same error_code and error_info the server sends. */
 export class InMemoryRefusal extends Error {
   override readonly name = 'InMemoryRefusal';
-  constructor(readonly error_code: number, readonly error_info: string) {
+  constructor(
+    readonly error_code: number,
+    readonly error_info: string,
+    /** More fields of the answer beside error_code and error_info (531 names its station_id). */
+    readonly extra: Readonly<Record<string, unknown>> = {},
+  ) {
     super(`error_code ${error_code}: ${error_info}`);
   }
 }

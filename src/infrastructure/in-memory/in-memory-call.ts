@@ -90,7 +90,7 @@ export class InMemoryCaller {
   }
 
   private refusal(call: ServiceCall, sent: unknown, refusal: InMemoryRefusal): PostResponseError {
-    const response = { error_code: refusal.error_code, error_info: refusal.error_info };
+    const response = { error_code: refusal.error_code, error_info: refusal.error_info, ...refusal.extra };
     const decision = classifyResponse(response, this.target);
     if (decision.kind === 'maintenance') {
       this.signals?.publish({ kind: 'maintenance', code: decision.code, error_code: refusal.error_code, effects: decision.effects });

@@ -93,7 +93,7 @@ export class InMemoryReservation implements ReservationPort {
   }
 
   private refuseMaintenance(station: InMemoryStation): void {
-    if (isMaintenanceStatus(station.station_status)) throw new InMemoryRefusal(PLAY_ERROR.maintenance.code, PLAY_ERROR.maintenance.info);
+    if (isMaintenanceStatus(station.station_status)) throw new InMemoryRefusal(PLAY_ERROR.maintenance.code, PLAY_ERROR.maintenance.info, { station_id: station.station_id });
   }
 
   private record(station: InMemoryStation, userId: number): ReserveStatusRecord {
