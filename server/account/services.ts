@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { AccountAuthService } from '../auth/account-auth.service';
 import { replyError } from '../http/reply';
 import type { ApiDeps } from '../routes/deps';
-import { isInsufficientFundsError, Ledger } from '../wallet/ledger';
+import { isIdempotencyConflictError, isInsufficientFundsError, Ledger } from '../wallet/ledger';
 import { PurchaseService } from '../wallet/purchase.service';
 import { isAccountRefusal } from './account-errors';
 import { AddressesRepository } from './addresses.repository';
@@ -58,6 +58,7 @@ export async function answer<T>(reply: FastifyReply, work: () => Promise<T>): Pr
   } catch (error) {
     if (isAccountRefusal(error)) return replyError(reply, error.status, error.info, error.code);
     if (isInsufficientFundsError(error)) return replyError(reply, 402, error.info, 402);
+    if (isIdempotencyConflictError(error)) return replyError(reply, 409, error.info, 409);
     throw error;
   }
 }

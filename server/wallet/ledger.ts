@@ -34,6 +34,17 @@ export interface DebitResult {
 }
 
 /** Thrown by a debit larger than the balance; nothing is written. Answered as error_code 402. */
+/** An idempotency key reused for a different ledger change; nothing is written. */
+export class IdempotencyConflictError extends Error {
+  override readonly name = 'IdempotencyConflictError';
+  readonly code = 409;
+  readonly info = 'この操作はすでに別の内容で受け付けています。';
+  constructor(readonly key: string) {
+    super(`idempotency key ${key} was used for a different ledger change`);
+  }
+}
+export const isIdempotencyConflictError = (e: unknown): e is IdempotencyConflictError => e instanceof Error && e.name === 'IdempotencyConflictError';
+
 export class InsufficientFundsError extends Error {
   override readonly name = 'InsufficientFundsError';
   readonly code = 402;
@@ -104,6 +115,8 @@ export class Ledger {
       if (previous.length > 0) {
         const taken = { free: 0, toll: 0 };
         for (const row of previous) taken[row.kind] += -row.delta;
+        // A replay is the same debit again: a key used by a credit, or for another amount, is a conflict.
+        if (previous.some((row) => row.delta >= 0) || taken.free + taken.toll !== entry.amount) throw new IdempotencyConflictError(entry.idempotencyKey);
         return { balance: toBalance(wallet), taken, replayed: true };
       }
       const available = wallet.tc_free + wallet.tc_toll;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type InsufficientFundsError, isInsufficientFundsError, Ledger } from '../../server/wallet/ledger';
+import { type IdempotencyConflictError, type InsufficientFundsError, isIdempotencyConflictError, isInsufficientFundsError, Ledger } from '../../server/wallet/ledger';
 import { storeFingerprint } from '../support/store-fingerprint';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser } from '../support/users';
@@ -44,6 +44,20 @@ describe('TC ledger', () => {
     expect(await rows(u.user_id)).toHaveLength(2);
   });
 
+  it('refuses a debit whose key was used by a credit or by a debit of another amount, writing nothing', async () => {
+    const u = await createTestUser(t);
+    await ledger.credit(u.user_id, 'toll', { amount: 100, reason: 'purchase', idempotencyKey: 'settlement:9' });
+    await ledger.debit(u.user_id, { amount: 10, reason: 'play', idempotencyKey: 'play:1' });
+    const before = await storeFingerprint(t.server.store());
+    for (const entry of [{ amount: 10, idempotencyKey: 'settlement:9' }, { amount: 20, idempotencyKey: 'play:1' }]) {
+      const error = await ledger.debit(u.user_id, { ...entry, reason: 'play' }).catch((e: unknown) => e);
+      expect(isIdempotencyConflictError(error)).toBe(true);
+      expect((error as IdempotencyConflictError).info).toMatch(/[\u3040-\u30ff]/);
+    }
+    expect(await storeFingerprint(t.server.store())).toBe(before);
+    expect(await ledger.balance(u.user_id)).toEqual({ tc_all: 90, tc_free: 0, tc_toll: 90 });
+  });
+
   it('refuses a debit over the balance with InsufficientFundsError (Japanese info) and writes nothing', async () => {
     const u = await createTestUser(t);
     await ledger.credit(u.user_id, 'free', { amount: 10, reason: 'admin', idempotencyKey: 'x' });
@@ -57,6 +71,9 @@ describe('TC ledger', () => {
     await expect(ledger.debit(u.user_id, { amount: 1.5, reason: 'play', idempotencyKey: 'frac' })).rejects.toThrow(/amount/);
   });
 
+  // PGlite runs one transaction at a time, so this proves the check-and-write is inside one
+  // transaction (no read-then-write race across awaits in our code); the row lock (FOR UPDATE) that
+  // makes it hold on a multi-connection PostgreSQL is not exercised here.
   it('200 concurrent debits never go below zero and never lose a row', async () => {
     const u = await createTestUser(t);
     await ledger.credit(u.user_id, 'free', { amount: 151, reason: 'admin', idempotencyKey: 'seed-free' });
