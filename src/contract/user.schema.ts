@@ -48,16 +48,10 @@ export const setHideCharacterResponseSchema = errorResponseSchema.extend({ set_h
 export const setVolumeResponseSchema = errorResponseSchema.extend({ set_volume: z.object({ volume: flag01Schema }) });
 
 /** Address response data (spec §3) [R3-4]: the main address flattened, plus every address. */
-export const addressResponseDataSchema = z.object({
+export const addressResponseDataSchema = addressRecordSchema.pick({
+  first_name: true, last_name: true, zip: true, address1: true, address2: true, address3: true, tel: true, email: true,
+}).extend({
   address_bool: z.boolean(),
-  first_name: z.string(),
-  last_name: z.string(),
-  zip: z.string(),
-  address1: z.string(),
-  address2: z.string(),
-  address3: z.string(),
-  tel: z.string(),
-  email: z.string(),
   /** 'YYYY-MM-DD', or '' when not registered. */
   birth: z.string(),
   all_address: z.object({
