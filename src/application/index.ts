@@ -4,6 +4,7 @@ export * from './app-config';
 export * from './ports/prize-catalog.port';
 export * from './ports/reservation.port';
 export * from './ports/kuji-play.port';
+export * from './use-cases/state-store';
 export * from './use-cases/browse-top-page.use-case';
 export * from './ports/session.port';
 export * from './ports/service-signals.port';

@@ -75,7 +75,9 @@ export function createAppContainer(config: ClientConfig, overrides: readonly Ove
   container.bind(TOKENS.AccountPort).toConstantValue(new KyAccountApi(http));
   container.bind(TOKENS.WalletPort).toConstantValue(new KyWalletApi(http, session));
   container.bind(TOKENS.PrizeDeliveryPort).toConstantValue(new KyPrizeDeliveryApi(http));
-  container.bind(TOKENS.BrowseTopPage).to(BrowseTopPage);
+  // Page-scoped use-cases: a new instance per scope, disposed by its owner (useScopedUseCase).
+  container.bind(TOKENS.BrowseTopPage).to(BrowseTopPage).inTransientScope();
+  // App-lifetime use-cases: one per container.
   container.bind(TOKENS.ServiceMaintenance).to(ServiceMaintenance);
   for (const [token, value] of overrides) {
     if (value instanceof FromContainer) container.rebind(token).toDynamicValue((context) => value.create((t) => context.get(t)));

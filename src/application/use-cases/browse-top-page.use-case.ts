@@ -1,9 +1,10 @@
 import { inject, injectable } from 'inversify';
-import { BehaviorSubject, Subject, catchError, map, of, startWith, switchMap, takeUntil, type Observable } from 'rxjs';
+import { Subject, catchError, map, of, startWith, switchMap } from 'rxjs';
 import type { TopPageCatalogue } from '../../domain';
 import type { AppConfig } from '../app-config';
 import type { PrizeCatalogPort } from '../ports/prize-catalog.port';
 import { TOKENS } from '../tokens';
+import { StateStore } from './state-store';
 
 export type TopPageState =
   | { readonly kind: 'idle' }
@@ -13,37 +14,33 @@ export type TopPageState =
 
 /**
  * The top page's catalogue as a stream of states. `load()` (re)fetches; a newer load cancels an
- * older one still in flight. `state$` never errors: a failure is the 'error' state.
+ * older one still in flight, and `dispose()` cancels the one in flight. `state$` never errors: a
+ * failure is the 'error' state. Scoped to the page that shows it (`useScopedUseCase`).
  */
 @injectable()
-export class BrowseTopPage {
-  private readonly state = new BehaviorSubject<TopPageState>({ kind: 'idle' });
+export class BrowseTopPage extends StateStore<TopPageState> {
   private readonly requests = new Subject<void>();
-  private readonly disposed = new Subject<void>();
-
-  readonly state$: Observable<TopPageState> = this.state.asObservable();
 
   constructor(
     // Only the top page is read here; a narrower type keeps test doubles small.
     @inject(TOKENS.PrizeCatalogPort) private readonly catalog: Pick<PrizeCatalogPort, 'topPage'>,
     @inject(TOKENS.AppConfig) private readonly config: AppConfig,
   ) {
-    this.requests
-      .pipe(
-        switchMap(() =>
-          this.catalog.topPage({ shopId: this.config.shopId }).pipe(
-            map((catalogue): TopPageState => ({ kind: 'loaded', catalogue })),
-            catchError((error: unknown) => of<TopPageState>({ kind: 'error', error })),
-            startWith<TopPageState>({ kind: 'loading' }),
+    super({ kind: 'idle' });
+    this.own(
+      this.requests
+        .pipe(
+          switchMap(() =>
+            this.catalog.topPage({ shopId: this.config.shopId }).pipe(
+              map((catalogue): TopPageState => ({ kind: 'loaded', catalogue })),
+              catchError((error: unknown) => of<TopPageState>({ kind: 'error', error })),
+              startWith<TopPageState>({ kind: 'loading' }),
+            ),
           ),
-        ),
-        takeUntil(this.disposed),
-      )
-      .subscribe(this.state);
-  }
-
-  get snapshot(): TopPageState {
-    return this.state.value;
+          this.untilDisposed(),
+        )
+        .subscribe((state) => this.setState(state)),
+    );
   }
 
   /** Fetches the catalogue again, cancelling a fetch still in flight. */
@@ -53,12 +50,6 @@ export class BrowseTopPage {
 
   /** Fetches only if nothing was fetched or is being fetched yet (a page mounting twice asks once). */
   ensureLoaded(): void {
-    if (this.state.value.kind === 'idle') this.load();
-  }
-
-  /** Cancels any request in flight and completes `state$`. */
-  dispose(): void {
-    this.disposed.next();
-    this.disposed.complete();
+    if (this.snapshot.kind === 'idle') this.load();
   }
 }

@@ -1,11 +1,12 @@
 import { inject, injectable } from 'inversify';
-import { BehaviorSubject, Subject, takeUntil, type Observable } from 'rxjs';
+import { Subject, type Observable } from 'rxjs';
 import { DOMAIN_MESSAGES, type MaintenanceEffect } from '../../domain';
 import type { AppConfig } from '../app-config';
 import type { NavigatorPort } from '../ports/navigator.port';
 import type { ServiceSignal, ServiceSignalsPort } from '../ports/service-signals.port';
 import type { SessionPort } from '../ports/session.port';
 import { TOKENS } from '../tokens';
+import { StateStore } from './state-store';
 
 export interface MaintenanceState {
   /** The maintenance screen (emergency / invaliduser) with the answer's code and info, or null. */
@@ -23,12 +24,9 @@ export type DelegatedEffect = Extract<MaintenanceEffect, { type: 'stopSound' | '
  * what the sound, stream, polling and modal owners must stop.
  */
 @injectable()
-export class ServiceMaintenance {
-  private readonly state = new BehaviorSubject<MaintenanceState>({ screen: null, alert: null });
+export class ServiceMaintenance extends StateStore<MaintenanceState> {
   private readonly effects = new Subject<DelegatedEffect>();
-  private readonly disposed = new Subject<void>();
 
-  readonly state$: Observable<MaintenanceState> = this.state.asObservable();
   readonly effects$: Observable<DelegatedEffect> = this.effects.asObservable();
 
   constructor(
@@ -37,38 +35,30 @@ export class ServiceMaintenance {
     @inject(TOKENS.SessionPort) private readonly session: SessionPort,
     @inject(TOKENS.AppConfig) private readonly config: AppConfig,
   ) {
-    signals.signals$.pipe(takeUntil(this.disposed)).subscribe((signal) => this.handle(signal));
-  }
-
-  get snapshot(): MaintenanceState {
-    return this.state.value;
+    super({ screen: null, alert: null });
+    this.own(signals.signals$.pipe(this.untilDisposed()).subscribe((signal) => this.handle(signal)));
+    this.own(() => this.effects.complete());
   }
 
   /** Closes the reload alert; for the logout cookie and reloaderror the page is reloaded. */
   confirmAlert(): void {
-    if (this.state.value.alert === null) return;
-    this.state.next({ ...this.state.value, alert: null });
+    if (this.snapshot.alert === null) return;
+    this.setState((state) => ({ ...state, alert: null }));
     this.navigator.reload();
-  }
-
-  dispose(): void {
-    this.disposed.next();
-    this.disposed.complete();
-    this.effects.complete();
   }
 
   private handle(signal: ServiceSignal): void {
     if (signal.kind === 'loggedOut') {
-      this.state.next({ ...this.state.value, alert: DOMAIN_MESSAGES.reloadError });
+      this.setState((state) => ({ ...state, alert: DOMAIN_MESSAGES.reloadError }));
       return;
     }
     for (const effect of signal.effects) {
       switch (effect.type) {
         case 'showMaintenanceScreen':
-          this.state.next({ ...this.state.value, screen: { code: effect.code, info: effect.info } });
+          this.setState((state) => ({ ...state, screen: { code: effect.code, info: effect.info } }));
           break;
         case 'showAlert':
-          this.state.next({ ...this.state.value, alert: effect.message });
+          this.setState((state) => ({ ...state, alert: effect.message }));
           break;
         case 'reloadPage':
           this.navigator.reload();

@@ -9,9 +9,17 @@ export function ContainerProvider({ container, children }: { container: Containe
   return <ContainerContext.Provider value={container}>{children}</ContainerContext.Provider>;
 }
 
-/** Resolves a binding from the nearest container: `const topPage = useInjection(TOKENS.BrowseTopPage)`. */
-export function useInjection<T>(token: Token<T>): T {
+/** The nearest container; throws when no `<ContainerProvider>` is above. */
+export function useContainer(): Container {
   const container = useContext(ContainerContext);
-  if (!container) throw new Error('useInjection needs a <ContainerProvider> above it');
-  return container.get<T>(token);
+  if (!container) throw new Error('onkure: a <ContainerProvider> must be above this component');
+  return container;
+}
+
+/**
+ * Resolves an app-wide binding from the nearest container (ports, app-lifetime use-cases such as
+ * ServiceMaintenance). For a use-case that belongs to a page or component, use `useScopedUseCase`.
+ */
+export function useInjection<T>(token: Token<T>): T {
+  return useContainer().get<T>(token);
 }

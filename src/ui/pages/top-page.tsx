@@ -1,13 +1,13 @@
 import { useEffect } from 'react';
 import { TOKENS } from '../../application';
-import { useInjection } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
+import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { PrizeCard } from '../components/prize-card';
 import { MESSAGES } from '../messages';
 
 /** The top page: tabs, then the catalogue's rows of prize stations (§2.1 "/{tag...}"). */
 export function TopPage() {
-  const browse = useInjection(TOKENS.BrowseTopPage);
+  const browse = useScopedUseCase(TOKENS.BrowseTopPage);
   const state = useObservableState(browse.state$, browse.snapshot);
 
   useEffect(() => {

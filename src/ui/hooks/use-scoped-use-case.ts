@@ -1,0 +1,31 @@
+import { useEffect, useState } from 'react';
+import type { Disposable, Token } from '../../application';
+import { useContainer } from '../di/container-context';
+
+/**
+ * A use-case owned by the calling component: a new instance from the container (bound in transient
+ * scope) when the component mounts, disposed when it unmounts, so leaving a page closes every
+ * request, subscription and timer its use-cases opened.
+ *
+ * Under StrictMode React mounts, unmounts and mounts again: the first instance is disposed and a
+ * fresh one replaces it, so the component never holds a disposed use-case.
+ *
+ * @example
+ * const browse = useScopedUseCase(TOKENS.BrowseTopPage);
+ * const state = useObservableState(browse.state$, browse.snapshot);
+ */
+export function useScopedUseCase<T extends Disposable>(token: Token<T>): T {
+  const container = useContainer();
+  const [instance, setInstance] = useState(() => container.get<T>(token));
+  useEffect(() => {
+    if (instance.disposed) {
+      // Re-mounted after a dispose (StrictMode, or the container changed): take a fresh instance;
+      // the effect run for it owns its disposal.
+      // eslint-disable-next-line react-hooks/set-state-in-effect -- replacing a disposed instance must happen after mount
+      setInstance(container.get<T>(token));
+      return undefined;
+    }
+    return () => instance.dispose();
+  }, [container, token, instance]);
+  return instance;
+}
