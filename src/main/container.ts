@@ -3,8 +3,8 @@ import { Container } from 'inversify';
 import { BrowseTopPage, ServiceMaintenance, TOKENS, type AppConfig, type NavigatorPort, type Token } from '../application';
 import {
   CookieLogoutGuard, KyHttpClient, KyPrizeCatalog, LocationNavigator, ServiceSignalBus, StoredSession,
-  KyKujiPlayApi, KyReservationApi,
-  KyAccountApi, KyAuthApi, KyPrizeDeliveryApi, KyWalletApi,
+  KyKujiPlay, KyReservation,
+  KyAccount, KyAuth, KyPrizeDelivery, KyWallet,
   type LogoutGuard, type SessionStorageLike,
 } from '../infrastructure';
 import type { ClientConfig } from './client-config';
@@ -69,12 +69,12 @@ export function createAppContainer(config: ClientConfig, overrides: readonly Ove
   container.bind(TOKENS.ServiceSignalsPort).toConstantValue(signals);
   container.bind(TOKENS.NavigatorPort).toConstantValue(host.navigator);
   container.bind(TOKENS.PrizeCatalogPort).toConstantValue(api);
-  container.bind(TOKENS.ReservationPort).toConstantValue(new KyReservationApi(http));
-  container.bind(TOKENS.KujiPlayPort).toConstantValue(new KyKujiPlayApi(http));
-  container.bind(TOKENS.AuthPort).toConstantValue(new KyAuthApi(http, session));
-  container.bind(TOKENS.AccountPort).toConstantValue(new KyAccountApi(http));
-  container.bind(TOKENS.WalletPort).toConstantValue(new KyWalletApi(http, session));
-  container.bind(TOKENS.PrizeDeliveryPort).toConstantValue(new KyPrizeDeliveryApi(http));
+  container.bind(TOKENS.ReservationPort).toConstantValue(new KyReservation(http));
+  container.bind(TOKENS.KujiPlayPort).toConstantValue(new KyKujiPlay(http));
+  container.bind(TOKENS.AuthPort).toConstantValue(new KyAuth(http, session));
+  container.bind(TOKENS.AccountPort).toConstantValue(new KyAccount(http));
+  container.bind(TOKENS.WalletPort).toConstantValue(new KyWallet(http, session));
+  container.bind(TOKENS.PrizeDeliveryPort).toConstantValue(new KyPrizeDelivery(http));
   // Page-scoped use-cases: a new instance per scope, disposed by its owner (useScopedUseCase).
   container.bind(TOKENS.BrowseTopPage).to(BrowseTopPage).inTransientScope();
   // App-lifetime use-cases: one per container.

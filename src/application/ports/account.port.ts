@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { AddressForm, AddressResponse, Flag, InviteInfo, NicknameInfo, Prefecture, Profile, TcInfo, TicketInfo, UnreadFlags } from '../../domain';
+import type { AdditionalKey, AdditionalList, AddressForm, AddressResponse, Flag, InviteInfo, NicknameInfo, Prefecture, Profile, TcInfo, TicketInfo, UnreadFlags, UnreadKind } from '../../domain';
 
 /** An address as the player fills in the registration form (the service gives it its id). */
 export type AddressDraft = Omit<AddressForm, 'id'>;
@@ -30,13 +30,6 @@ export interface PresentRedeemed {
   readonly tc: TcInfo;
   readonly ticket: TicketInfo;
 }
-
-/** Tutorial flags of the login info's additional_list. */
-export type AdditionalKey = 'tutorial_top' | 'tutorial_play';
-export type AdditionalList = Readonly<Record<AdditionalKey, Flag>>;
-
-/** Kinds of unread flags (spec §3 user data). */
-export type UnreadKind = keyof UnreadFlags;
 
 /**
  * The signed-in player's own account: settings, e-mail, addresses, profile and nickname, phone

@@ -1,7 +1,5 @@
 import type { Observable } from 'rxjs';
-import type {
-  Character, KujiBoxStatus, PrizeItem, SaleListSection, SearchParams, TabListItem, TopPageCatalogue,
-} from '../../domain';
+import type { CarouselSlide, Character, InformationItem, KujiOnSale, NewArrival, PrizeItem, SaleListSection, SearchParams, TabListItem, TopPageCatalogue, VirtualCraneList } from '../../domain';
 
 export interface TopPageQuery {
   readonly shopId: number;
@@ -51,58 +49,6 @@ export interface PrizeSearchResult {
   readonly sale_list: readonly SaleListSection[];
 }
 
-export interface KujiBoxPrize {
-  readonly rank: string;
-  readonly prize_name: string;
-  readonly img_url: string;
-  readonly quantity: number;
-  readonly remaining: number;
-}
-
-export interface KujiBox {
-  readonly box_id: number;
-  readonly box_no: number;
-  readonly box_status: KujiBoxStatus;
-  readonly total_count: number;
-  readonly remaining_count: number;
-  readonly prizes: readonly KujiBoxPrize[];
-}
-
-/** A kuji on sale with its pictures and boxes (POST /contents/kuji). */
-export interface KujiOnSale {
-  readonly kuji_id: number;
-  readonly kuji_name: string;
-  readonly description: string;
-  readonly price: number;
-  readonly starts_at: string;
-  readonly ends_at: string;
-  readonly kuji_img_urls: readonly string[];
-  readonly boxes: readonly KujiBox[];
-}
-
-/** A carousel slide; type_id 1 opens an information page, 2 a prize search, 3 a station. */
-export interface CarouselSlide {
-  readonly id: number;
-  readonly title: string;
-  readonly type_id: 1 | 2 | 3;
-  readonly link: string;
-  readonly pc_img_url: string;
-  readonly sp_img_url: string;
-}
-
-/** A piece of information (news). */
-export interface InformationItem {
-  readonly id: number;
-  readonly tag: string;
-  readonly category: string;
-  readonly title: string;
-  readonly body: string;
-  readonly img_url: string;
-  readonly published_at: string;
-  readonly is_top_page: 0 | 1;
-  readonly is_pick_up: 0 | 1;
-}
-
 export interface InformationQuery {
   readonly shopId: number;
   /** Default 1. */
@@ -127,29 +73,6 @@ export interface StartNewsQuery extends InformationQuery {
 export interface StartNews {
   readonly list: readonly InformationItem[];
   readonly total_count: number;
-}
-
-export interface VirtualCrane {
-  readonly virtual_crane_id: number;
-  readonly name: string;
-  readonly description: string;
-  readonly img_url: string;
-  readonly play_price: number;
-  readonly new: 0 | 1;
-}
-
-/** The virtual cranes and the badge count (how many are new; 0 hides the badge). */
-export interface VirtualCraneList {
-  readonly list: readonly VirtualCrane[];
-  readonly Badge: number;
-}
-
-/** A new arrival of the public prize-store listing [R7-7]. */
-export interface NewArrival {
-  readonly name: string;
-  /** YYYY-MM-DD, Japan time. */
-  readonly release_date: string;
-  readonly img_url: string;
 }
 
 /**

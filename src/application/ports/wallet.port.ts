@@ -1,19 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { LabelledProduct, PayMethod, TcInfo, TicketInfo } from '../../domain';
-
-/** A pay method as the service lists it: the domain's PayMethod plus the id a purchase names. */
-export interface PayMethodOption extends PayMethod {
-  readonly id: string;
-}
-
-/** A TC product on sale [R3-11] with its bonus label [R9-7]. */
-export interface TcProduct extends LabelledProduct {
-  readonly productId: number;
-  readonly productName: string;
-  /** Price in yen. */
-  readonly price: number;
-  readonly isSale: boolean;
-}
+import type { PayMethodOption, Settlement, TcInfo, TcProduct, TicketInfo } from '../../domain';
 
 /** The purchase modal's product list and what it needs besides. */
 export interface ProductList {
@@ -23,21 +9,6 @@ export interface ProductList {
   readonly bonusItems: readonly { readonly productId: number; readonly itemName: string; readonly count: number }[];
   readonly isTcSale: boolean;
   readonly isTicketPresent: boolean;
-}
-
-export type SettlementStatus = 'pending' | 'completed' | 'failed' | 'cancelled';
-
-/** One purchase attempt and how it stands. */
-export interface Settlement {
-  readonly productSettlementId: string;
-  readonly productId: number;
-  readonly payMethod: string;
-  readonly price: number;
-  readonly tollTc: number;
-  readonly freeTc: number;
-  readonly status: SettlementStatus;
-  readonly createdAt: string;
-  readonly completedAt: string | null;
 }
 
 export interface PurchaseResult {

@@ -75,3 +75,11 @@ export interface UserData {
   /** The current e-mail address; '' when none is registered. */
   readonly email: string;
 }
+
+/** Tutorial flags of the login info's additional_list. */
+export type AdditionalKey = 'tutorial_top' | 'tutorial_play';
+
+export type AdditionalList = Readonly<Record<AdditionalKey, Flag>>;
+
+/** Kinds of unread flags (spec §3 user data). */
+export type UnreadKind = keyof UnreadFlags;

@@ -40,3 +40,32 @@ export interface KujiTimeLimits {
 export function isKujiReserveStatus(value: unknown): value is KujiReserveStatus {
   return typeof value === 'string' && (KUJI_RESERVE_STATUSES as readonly string[]).includes(value);
 }
+
+export interface KujiBoxPrize {
+  readonly rank: string;
+  readonly prize_name: string;
+  readonly img_url: string;
+  readonly quantity: number;
+  readonly remaining: number;
+}
+
+export interface KujiBox {
+  readonly box_id: number;
+  readonly box_no: number;
+  readonly box_status: KujiBoxStatus;
+  readonly total_count: number;
+  readonly remaining_count: number;
+  readonly prizes: readonly KujiBoxPrize[];
+}
+
+/** A kuji on sale with its pictures and boxes (POST /contents/kuji). */
+export interface KujiOnSale {
+  readonly kuji_id: number;
+  readonly kuji_name: string;
+  readonly description: string;
+  readonly price: number;
+  readonly starts_at: string;
+  readonly ends_at: string;
+  readonly kuji_img_urls: readonly string[];
+  readonly boxes: readonly KujiBox[];
+}

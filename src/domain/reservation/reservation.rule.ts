@@ -1,4 +1,4 @@
-import { STATION_MAINTENANCE_ERROR_CODE } from '../constants';
+import { RESERVE_POLLING_TIME, SECOND_MS } from '../constants';
 import { DOMAIN_MESSAGES } from '../messages';
 import {
   isMaintenanceStatus, POLLED_RESERVE_STATUSES, type ReserveStatusRecord,
@@ -13,9 +13,7 @@ export type ReservationEffect =
   | { readonly type: 'cancelReservation'; readonly station_setting_id: number }
   /** POST /v2/play/visit_cancel for this station setting. */
   | { readonly type: 'visitCancel'; readonly station_setting_id: number }
-  | { readonly type: 'resetPlayInfo' }
-  /** Show this station as under maintenance wherever it is listed. */
-  | { readonly type: 'markStationMaintenance'; readonly station_id: number };
+  | { readonly type: 'resetPlayInfo' };
 
 /** The reservation being polled and what the user is looking at. */
 export interface ReservationContext {
@@ -83,19 +81,14 @@ export function decideReservePoll(record: ReserveStatusRecord, ctx: ReservationC
   return { kind: 'continue', record };
 }
 
-/**
- * An error_code on the reserve fetch [R4.3-6]: 531 sets that station to maintenance, which is then
- * maintenance on the reserved station (the reaction of R4.3-5 follows). Other codes: null, for the
- * general response classification to handle.
- */
-export function decideReserveFetchError(errorCode: number, ctx: ReservationContext): ReservationDecision | null {
-  if (errorCode !== STATION_MAINTENANCE_ERROR_CODE) return null;
-  return { kind: 'maintenance', effects: [{ type: 'markStationMaintenance', station_id: ctx.station_id }, ...maintenanceReaction(ctx)] };
-}
-
 /** A catalogue station after a 531: its status becomes 'maintenance' [R4.3-6]. */
 export function markedMaintenance<S extends { readonly station_id: number; readonly station_status: string }>(
   stations: readonly S[], stationId: number,
 ): readonly S[] {
   return stations.map((s) => (s.station_id === stationId ? { ...s, station_status: 'maintenance' } : s));
+}
+
+/** The reserve polling interval in ms, from RESERVE_POLLING_TIME seconds unless configured [R9-3]. */
+export function reservePollingIntervalMs(seconds: number = RESERVE_POLLING_TIME): number {
+  return seconds * SECOND_MS;
 }

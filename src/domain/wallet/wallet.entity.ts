@@ -1,5 +1,6 @@
 import { formatThousands } from '../text/number-format';
 import { DOMAIN_MESSAGES } from '../messages';
+import type { PayMethod } from './pay-method.rule';
 
 /** TC balance (spec §3 "TC info"): tc_all = tc_free + tc_toll [R1-2]. */
 export interface TcInfo {
@@ -46,4 +47,33 @@ export function bonusLabel(free_tc: number): string | null {
 /** Adds the derived labels to a product [R3-11]. */
 export function labelProduct(product: Product): LabelledProduct {
   return { ...product, bonusLabel: bonusLabel(product.free_tc) };
+}
+
+/** A pay method as the service lists it: the domain's PayMethod plus the id a purchase names. */
+export interface PayMethodOption extends PayMethod {
+  readonly id: string;
+}
+
+/** A TC product on sale [R3-11] with its bonus label [R9-7]. */
+export interface TcProduct extends LabelledProduct {
+  readonly productId: number;
+  readonly productName: string;
+  /** Price in yen. */
+  readonly price: number;
+  readonly isSale: boolean;
+}
+
+export type SettlementStatus = 'pending' | 'completed' | 'failed' | 'cancelled';
+
+/** One purchase attempt and how it stands. */
+export interface Settlement {
+  readonly productSettlementId: string;
+  readonly productId: number;
+  readonly payMethod: string;
+  readonly price: number;
+  readonly tollTc: number;
+  readonly freeTc: number;
+  readonly status: SettlementStatus;
+  readonly createdAt: string;
+  readonly completedAt: string | null;
 }

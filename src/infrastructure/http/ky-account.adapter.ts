@@ -1,8 +1,6 @@
 import type { Observable } from 'rxjs';
-import type {
-  AccountPort, AdditionalKey, AdditionalList, AddressDraft, PresentRedeemed, ProfileChange, ProfileView, SavedAddress, UnreadKind,
-} from '../../application';
-import { addressFromForm, addressToForm, type AddressForm, type AddressResponse, type Flag, type InviteInfo, type UnreadFlags } from '../../domain';
+import type { AccountPort, AddressDraft, PresentRedeemed, ProfileChange, ProfileView, SavedAddress } from '../../application';
+import { addressFromForm, addressToForm, hideCharacterBody, volumeBody, type AddressForm, type AddressResponse, type Flag, type InviteInfo, type UnreadFlags } from '../../domain';
 import {
   ACCOUNT_ENDPOINTS, ENDPOINTS, addressChangeRequestSchema, addressDeleteRequestSchema, addressListRequestSchema, addressListResponseSchema,
   addressRegisterRequestSchema, addressResponseSchema, agreeRequestSchema, agreeResponseSchema, codeSentResponseSchema, getAddressRequestSchema,
@@ -14,6 +12,7 @@ import {
 } from '../../contract';
 import type { KyHttpClient } from './ky-http-client';
 import { authedPost, sendCall } from './service-call';
+import type { AdditionalKey, AdditionalList, UnreadKind } from '../../domain';
 
 /** The form → the wire input of register/change [R3-3] (the service gives the id). */
 function addressInput(draft: AddressDraft): AddressInput {
@@ -27,15 +26,15 @@ const savedAddress = addressResponseSchema.transform((a): SavedAddress => ({ add
 /**
  * The account calls, each described once (path, body, request and answer schemas): §7's /user/*
  * settings, e-mail, address, tutorial and unread calls, /movie/delete_token, and the designed
- * account calls (addresses, profile, nickname, phone check, present code, invite). KyAccountApi
+ * account calls (addresses, profile, nickname, phone check, present code, invite). KyAccount
  * sends them; InMemoryAccount answers them.
  */
 export const accountCalls = {
   setHideCharacter: (hidden: boolean) => authedPost(ENDPOINTS.setHideCharacter, 'set_hide_character',
-    { set_hide_character: { character: hidden ? 1 : 0 } }, setHideCharacterRequestSchema,
+    { ...hideCharacterBody(hidden) }, setHideCharacterRequestSchema,
     setHideCharacterResponseSchema.transform((a): Flag => a.set_hide_character.character)),
   setVolume: (on: boolean) => authedPost(ENDPOINTS.setVolume, 'set_volume',
-    { set_volume: { volume: on ? 1 : 0 } }, setVolumeRequestSchema,
+    { ...volumeBody(on) }, setVolumeRequestSchema,
     setVolumeResponseSchema.transform((a): Flag => a.set_volume.volume)),
   email: () => authedPost(ENDPOINTS.getEmail, 'get_email', {}, getEmailRequestSchema,
     getEmailResponseSchema.transform((a) => ({ email: a.email, verified: a.email_verified === 1 }))),
@@ -73,7 +72,7 @@ export const accountCalls = {
 };
 
 /** AccountPort over HTTP (ky): every answer validated with the shared contract schemas. */
-export class KyAccountApi implements AccountPort {
+export class KyAccount implements AccountPort {
   constructor(private readonly http: KyHttpClient) {}
 
   setHideCharacter(hidden: boolean): Observable<Flag> { return sendCall(this.http, accountCalls.setHideCharacter(hidden)); }

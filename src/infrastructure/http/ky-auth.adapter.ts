@@ -13,7 +13,7 @@ const signedIn = loginResponseSchema.transform((a): SignedIn => ({ identity: { u
 
 /**
  * The sign-in calls, each described once: sign-up, login, logout, debug login [R6-6], e-mail status,
- * code and verification, and the dev outbox. KyAuthApi sends them; InMemoryAuth answers them.
+ * code and verification, and the dev outbox. KyAuth sends them; InMemoryAuth answers them.
  */
 export const authCalls = {
   signUp: (email: string, password: string) => publicPost(AUTH_ENDPOINTS.signup, 'signup', { email, password }, signupRequestSchema, signedIn),
@@ -54,7 +54,7 @@ export function signingOut<T>(session: SessionPort): MonoTypeOperatorFunction<T>
 }
 
 /** AuthPort over HTTP (ky); keeps the device's session in step with sign-in and sign-out. */
-export class KyAuthApi implements AuthPort {
+export class KyAuth implements AuthPort {
   constructor(private readonly http: KyHttpClient, private readonly session: SessionPort) {}
 
   signUp(email: string, password: string): Observable<SignedIn> { return sendCall(this.http, authCalls.signUp(email, password)).pipe(signingIn(this.session)); }

@@ -7,7 +7,7 @@ import { ACCESS_TOKEN_HEADER } from '../../contract';
 import type { HttpConfig } from './http-config';
 import { InvalidResponseError, LoggedOutError, NotSignedInError, PostResponseError, TransportError } from './errors';
 import { NEVER_LOGGED_OUT, type LogoutGuard } from './logout-guard';
-import type { ServiceSignalBus } from './service-signal-bus';
+import type { ServiceSignalBus } from './service-signal-bus.adapter';
 
 /** Statuses on which a GET is retried once [R7-5]. */
 export const RETRY_STATUS_CODES = [408, 409, 425, 429, 500, 502, 503, 504] as const;

@@ -13,7 +13,7 @@ export function kujiReservationBody(ref: KujiReservationRef): { reserve_token: s
 }
 
 /** Kuji play calls over HTTP: /play/kuji_* (§7) and the designed /play/kuji_reserve. */
-export class KyKujiPlayApi implements KujiPlayPort {
+export class KyKujiPlay implements KujiPlayPort {
   constructor(private readonly http: KyHttpClient) {}
 
   currentKujiReservation(): Observable<KujiPlayInfo | null> {

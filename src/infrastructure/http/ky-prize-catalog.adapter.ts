@@ -1,8 +1,5 @@
 import { map, type Observable } from 'rxjs';
-import type {
-  CarouselSlide, InformationPage, InformationQuery, KujiOnSale, NewArrival, PrizeCatalogPort, PrizeLookupQuery,
-  PrizeLookupResult, PrizeSearchQuery, PrizeSearchResult, StartNews, StartNewsQuery, TopPageQuery, VirtualCraneList,
-} from '../../application';
+import type { InformationPage, InformationQuery, PrizeCatalogPort, PrizeLookupQuery, PrizeLookupResult, PrizeSearchQuery, PrizeSearchResult, StartNews, StartNewsQuery, TopPageQuery } from '../../application';
 import { NEW_ARRIVALS_LIMIT, type Character, type TopPageCatalogue } from '../../domain';
 import {
   carouselResponseSchema, characterResponseSchema, ENDPOINTS, informationResponseSchema, kujiListResponseSchema,
@@ -11,6 +8,7 @@ import {
 } from '../../contract';
 import { toCharacter, toWireSearchParams } from '../wire/play-wire';
 import type { KyHttpClient } from './ky-http-client';
+import type { CarouselSlide, KujiOnSale, NewArrival, VirtualCraneList } from '../../domain';
 
 /** Drops the answer envelope (error_code, error_info) once the answer is known to be a success. */
 export function payload<T extends { error_code: number; error_info: string }>(answer: T): Omit<T, 'error_code' | 'error_info'> {

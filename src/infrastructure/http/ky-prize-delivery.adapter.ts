@@ -1,17 +1,18 @@
 import type { Observable } from 'rxjs';
 import type { z } from 'zod';
-import type { PrizeDelivery, PrizeDeliveryPort, WonPrize } from '../../application';
+import type { PrizeDeliveryPort } from '../../application';
 import { unsentPrize } from '../../domain';
 import {
   ENDPOINTS, getDeliveryRequestSchema, getDeliveryResponseSchema, itemInfoResponseSchema, itemRequestSchema, type wonPrizeSchema,
 } from '../../contract';
 import type { KyHttpClient } from './ky-http-client';
 import { authedPost, sendCall } from './service-call';
+import type { PrizeDelivery, WonPrize } from '../../domain';
 
 /** A won prize on the wire → the port's: a missing kuji_name is '' (the domain's DeliveryDetailPrize) [R3-14]. */
 const toWonPrize = (p: z.output<typeof wonPrizeSchema>): WonPrize => ({ ...p, kuji_name: p.kuji_name ?? '' });
 
-/** §7's /user/item and /user/get_delivery, each described once. KyPrizeDeliveryApi sends them; InMemoryPrizeDelivery answers them. */
+/** §7's /user/item and /user/get_delivery, each described once. KyPrizeDelivery sends them; InMemoryPrizeDelivery answers them. */
 export const prizeDeliveryCalls = {
   wonPrizes: () => authedPost(ENDPOINTS.item, 'item', {}, itemRequestSchema,
     itemInfoResponseSchema.transform((a): readonly WonPrize[] => a.item_info.list.map(toWonPrize))),
@@ -28,7 +29,7 @@ export const prizeDeliveryCalls = {
 };
 
 /** PrizeDeliveryPort over HTTP (ky). */
-export class KyPrizeDeliveryApi implements PrizeDeliveryPort {
+export class KyPrizeDelivery implements PrizeDeliveryPort {
   constructor(private readonly http: KyHttpClient) {}
 
   wonPrizes(): Observable<readonly WonPrize[]> { return sendCall(this.http, prizeDeliveryCalls.wonPrizes()); }

@@ -69,7 +69,7 @@ export function toReserveOutcome(stationId: number) {
 }
 
 /** Station reservation calls over HTTP: /v2/play/* (§7 and the designed visit and reserve) and /contents/playing. */
-export class KyReservationApi implements ReservationPort {
+export class KyReservation implements ReservationPort {
   constructor(private readonly http: KyHttpClient) {}
 
   currentReservation(query: { readonly stationId?: number } = {}): Observable<ReserveFetch> {

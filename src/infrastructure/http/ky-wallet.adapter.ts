@@ -1,5 +1,5 @@
 import { defer, throwError, type Observable } from 'rxjs';
-import type { PayMethodOption, ProductList, PurchaseResult, SessionPort, Settlement, WalletPort } from '../../application';
+import type { ProductList, PurchaseResult, SessionPort, WalletPort } from '../../application';
 import type { TcInfo, TicketInfo } from '../../domain';
 import {
   mobileItemsQuerySchema, mobileItemsResponseSchema, payMethodListResponseSchema, PURCHASE_ENDPOINTS, purchaseTcRequestSchema,
@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import { NotSignedInError } from './errors';
 import type { KyHttpClient } from './ky-http-client';
 import { authedGet, authedPost, sendCall } from './service-call';
+import type { PayMethodOption, Settlement } from '../../domain';
 
 const toSettlement = (s: z.output<typeof settlementSchema>): Settlement => ({
   productSettlementId: s.product_settlement_id, productId: s.product_id, payMethod: s.pay_method, price: s.price,
@@ -21,7 +22,7 @@ const noQuery = mobileItemsQuerySchema.pick({});
 
 /**
  * The wallet calls, each described once: §7's /user/tc, /user/ticket, GET /purchase/pay_method_list
- * and GET /mobile/items, plus the designed TC purchase and settlement result. KyWalletApi sends
+ * and GET /mobile/items, plus the designed TC purchase and settlement result. KyWallet sends
  * them; InMemoryWallet answers them.
  */
 export const walletCalls = {
@@ -51,7 +52,7 @@ export const walletCalls = {
 };
 
 /** WalletPort over HTTP (ky). The two GETs name the signed-in user in the path. */
-export class KyWalletApi implements WalletPort {
+export class KyWallet implements WalletPort {
   constructor(private readonly http: KyHttpClient, private readonly session: SessionPort) {}
 
   balance(): Observable<TcInfo> { return sendCall(this.http, walletCalls.balance()); }

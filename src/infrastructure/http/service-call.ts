@@ -51,9 +51,3 @@ export function sendCall<Req extends z.ZodType, Ans extends z.ZodType>(http: KyH
   }
   return http.post(call.path, call.body, call.answer, call.context, { identity: call.identity });
 }
-
-/** Drops the answer envelope once the answer is known to be a success. */
-export function withoutEnvelope<T extends { error_code: number; error_info: string }>(answer: T): Omit<T, 'error_code' | 'error_info'> {
-  const { error_code: _code, error_info: _info, ...rest } = answer;
-  return rest;
-}

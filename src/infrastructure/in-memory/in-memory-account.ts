@@ -1,7 +1,5 @@
 import type { Observable } from 'rxjs';
-import type {
-  AccountPort, AdditionalKey, AdditionalList, AddressDraft, PresentRedeemed, ProfileChange, ProfileView, SavedAddress, UnreadKind,
-} from '../../application';
+import type { AccountPort, AddressDraft, PresentRedeemed, ProfileChange, ProfileView, SavedAddress } from '../../application';
 import {
   addressResponseOf, formatZip, PREFECTURES, tcInfo, validateAddressForm, type AddressForm, type AddressRecord, type AddressResponse, type Flag,
   type InviteInfo, type UnreadFlags,
@@ -12,6 +10,7 @@ import { accountStateOf, type AccountState, type StoredAddress } from './in-memo
 import { InMemoryVerification } from './in-memory-auth';
 import { InMemoryRefusal, type InMemoryBackend, type InMemoryUser } from './in-memory-backend';
 import type { InMemoryCaller } from './in-memory-call';
+import type { AdditionalKey, AdditionalList, UnreadKind } from '../../domain';
 
 /** As the server (INVITE_TICKET, ONKURE_PUBLIC_URL default). */
 const INVITE_TICKET = 3;

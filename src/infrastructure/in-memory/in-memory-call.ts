@@ -4,7 +4,7 @@ import type { SessionPort } from '../../application';
 import { classifyResponse, withIdentity, type BuildTarget } from '../../domain';
 import { japaneseIssue } from '../../contract';
 import { InvalidResponseError, NotSignedInError, PostResponseError } from '../http/errors';
-import type { ServiceSignalBus } from '../http/service-signal-bus';
+import type { ServiceSignalBus } from '../http/service-signal-bus.adapter';
 import type { ServiceCall } from '../http/service-call';
 import { InMemoryRefusal, type InMemoryBackend, type InMemoryUser } from './in-memory-backend';
 

@@ -1,6 +1,4 @@
-import type {
-  CarouselSlide, InformationItem, KujiOnSale, NewArrival, VirtualCrane,
-} from '../../application';
+import type { CarouselSlide, InformationItem, KujiOnSale, NewArrival, VirtualCrane } from '../../domain';
 import type {
   Character, KujiBoxStatus, PrizeItem, ReserveStatus, StationStatus, TabListItem,
 } from '../../domain';

@@ -1,8 +1,5 @@
 import { type Observable, defer, map, of } from 'rxjs';
-import type {
-  CarouselSlide, InformationPage, InformationQuery, KujiOnSale, NewArrival, PrizeCatalogPort, PrizeLookupQuery, PrizeLookupResult,
-  PrizeSearchQuery, PrizeSearchResult, StartNews, StartNewsQuery, TopPageQuery, VirtualCraneList,
-} from '../../application';
+import type { InformationPage, InformationQuery, PrizeCatalogPort, PrizeLookupQuery, PrizeLookupResult, PrizeSearchQuery, PrizeSearchResult, StartNews, StartNewsQuery, TopPageQuery } from '../../application';
 import {
   hasStationSearchFilter, NEW_ARRIVALS_LIMIT, saleSections, searchResultPage, searchStations, visibleTabs, type Character, type PrizeItem,
   type TopPageCatalogue,
@@ -14,12 +11,13 @@ import {
   startNewsResponseSchema, virtualCraneListRequestSchema, virtualCraneListResponseSchema,
 } from '../../contract';
 import { payload, prizeLookupBody, prizeSearchBody, startNewsBody } from '../http/ky-prize-catalog.adapter';
-import { StoredSession } from '../session/memory-session';
+import { StoredSession } from '../session/stored-session.adapter';
 import { toCharacter } from '../wire/play-wire';
 import { answerInMemory } from './in-memory-answer';
 import { InMemoryCaller } from './in-memory-call';
 import { InMemoryBackend, InMemoryRefusal } from './in-memory-backend';
 import { playStateOf, type InMemoryCatalogueData, type InMemoryPlayState, type InMemoryStation } from './in-memory-play-state';
+import type { CarouselSlide, KujiOnSale, NewArrival, VirtualCraneList } from '../../domain';
 
 const SHOP_NOT_FOUND = 'ショップが見つかりません。';
 function toPrizeItem(s: InMemoryStation): PrizeItem {

@@ -1,10 +1,11 @@
 import type { Observable } from 'rxjs';
-import type { PrizeDelivery, PrizeDeliveryPort, WonPrize } from '../../application';
+import type { PrizeDeliveryPort } from '../../application';
 import type { WonPrize as WireWonPrize } from '../../contract';
 import { prizeDeliveryCalls } from '../http/ky-prize-delivery.adapter';
 import { accountStateOf, type StoredPrize } from './in-memory-account-state';
 import { InMemoryRefusal, type InMemoryBackend } from './in-memory-backend';
 import type { InMemoryCaller } from './in-memory-call';
+import type { PrizeDelivery, WonPrize } from '../../domain';
 
 /** Most prizes one item list answers (newest first), as on the server. */
 const MAX_ITEM_LIST = 500;

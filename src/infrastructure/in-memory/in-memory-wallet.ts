@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { PayMethodOption, ProductList, PurchaseResult, Settlement, WalletPort } from '../../application';
+import type { ProductList, PurchaseResult, WalletPort } from '../../application';
 import {
   bonusLabel, carrierBillingAllows, minorMonthlyLimit, PURCHASE_MESSAGES, startOfJstMonth, tcInfo, type BuildTarget, type TcInfo, type TicketInfo,
 } from '../../domain';
@@ -8,6 +8,7 @@ import { walletCalls } from '../http/ky-wallet.adapter';
 import { accountStateOf, type AccountState, type SettlementRow } from './in-memory-account-state';
 import { InMemoryRefusal, type InMemoryBackend } from './in-memory-backend';
 import type { InMemoryCaller } from './in-memory-call';
+import type { PayMethodOption, Settlement } from '../../domain';
 
 /** The target's pay methods as the server lists them [R9-6, R6-7]. */
 export function payMethodsOf(target: BuildTarget): PayMethodEntry[] {

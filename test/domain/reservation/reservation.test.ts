@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  canResume, decideReserveFetchError, decideReservePoll, DOMAIN_MESSAGES, isMaintenanceStatus, isReserveStatus, isReserving,
+  canResume, decideReservePoll, DOMAIN_MESSAGES, isMaintenanceStatus, isReserveStatus, isReserving,
   markedMaintenance, RESERVE_STATUSES, STATION_STATUSES, type ReservationContext,
 } from '../../../src/domain';
 import { aPlayInfo, aReserveRecord } from './factories';
@@ -73,12 +73,7 @@ describe('reserve polling decisions', () => {
     }
   });
 
-  it('[R4.3-6] error 531 on the reserve fetch sets that station to maintenance', () => {
-    const d = decideReserveFetchError(531, ctx);
-    expect(d?.kind).toBe('maintenance');
-    expect(d?.kind !== 'continue' && d?.effects[0]).toEqual({ type: 'markStationMaintenance', station_id: 5 });
-    expect(d?.kind !== 'continue' && d?.effects.some((e) => e.type === 'cancelReservation')).toBe(true);
-    expect(decideReserveFetchError(500, ctx)).toBeNull();
+  it('[R4.3-6] the station a 531 names becomes maintenance in the catalogue, and nothing else changes', () => {
     const stations = [{ station_id: 5, station_status: 'open' }, { station_id: 6, station_status: 'open' }];
     expect(markedMaintenance(stations, 5)).toEqual([{ station_id: 5, station_status: 'maintenance' }, { station_id: 6, station_status: 'open' }]);
     expect(stations[0]?.station_status).toBe('open');
