@@ -30,6 +30,21 @@ describe('POST /contents/top_page_prize on the reference server', () => {
     expect(body.fes.list.length).toBeGreaterThan(0);
   });
 
+  it('[R2.4-1] the catalogue offers every tab of the spec: home, all, new-face, virtual crane, genre, type, VIP, exclusive, natia, recommend, practice, point ticket, gift type', async () => {
+    const user = await createTestUser(t);
+    const body = topPagePrizeResponseSchema.parse((await post({ shop_id: 1, is_top_page: 1, ...user })).json());
+    const offered = new Set(body.tab_list.map((tab) => tab.tab_kind));
+    expect([...offered].sort()).toEqual([
+      'home', 'all', 'new_face', 'virtual_crane', 'genre', 'type', 'vip', 'exclusive', 'natia', 'recommend', 'practice', 'point_ticket', 'gift_type',
+    ].sort());
+    // Each tab has a Japanese name a player reads, and the tabs that hold stations head a row of the top page.
+    for (const tab of body.tab_list) expect(tab.tab_name).toMatch(/[\u3040-\u30ff\u4e00-\u9fff]|VIP/);
+    const rowTitles = new Set(body.sale_list.map((row) => row.title));
+    for (const kind of ['vip', 'exclusive', 'practice'] as const) {
+      expect(rowTitles.has(body.tab_list.find((tab) => tab.tab_kind === kind)!.tab_name)).toBe(true);
+    }
+  });
+
   it('[R2.4-2] lists no virtual-crane tab for a guest', async () => {
     const body = topPagePrizeResponseSchema.parse((await post({ shop_id: 1, is_top_page: 1 })).json());
     expect(body.tab_list.map((t) => t.tab_kind)).not.toContain('virtual_crane');

@@ -7,11 +7,12 @@ function isPlayPath(pathname: string): boolean {
 }
 
 /**
- * The document title [R7-13]: 'prize' + 'list' ('景品' + '一覧') only when the path has no /play,
+ * The document title [R7-13]: 'prize' ('景品'), plus 'list' ('一覧') only when the path has no /play,
  * then the online-crane-game title tag: '景品一覧 | オンラインクレーンゲーム オンクレ' on list pages,
- * 'オンラインクレーンゲーム オンクレ' on play pages.
+ * '景品 | オンラインクレーンゲーム オンクレ' on play pages.
  */
 export function pageTitle(pathname: string): string {
   const m = DOMAIN_MESSAGES;
-  return isPlayPath(pathname) ? m.titleTag : `${m.titlePrize}${m.titleList}${m.titleSeparator}${m.titleTag}`;
+  const subject = isPlayPath(pathname) ? m.titlePrize : `${m.titlePrize}${m.titleList}`;
+  return `${subject}${m.titleSeparator}${m.titleTag}`;
 }

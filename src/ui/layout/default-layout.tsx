@@ -1,8 +1,19 @@
-import { Outlet } from 'react-router';
+import { useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { pageTitle } from '../../domain';
 import { MESSAGES } from '../messages';
+
+/** Keeps the document title in step with the route [R7-13] (an effect, so server rendering sets it apart). */
+function usePageTitle(): void {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    document.title = pageTitle(pathname);
+  }, [pathname]);
+}
 
 /** The 'default' layout: header with the service logo, the page, and the footer. */
 export function DefaultLayout() {
+  usePageTitle();
   return (
     <div className="layout">
       <header className="site-header">

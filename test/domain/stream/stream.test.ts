@@ -99,8 +99,10 @@ describe('stream reducer', () => {
     expect(run([{ type: 'start', mode: 'jpg', watch }, { type: 'stop' }, { type: 'stop' }]).effects).toEqual([]);
   });
 
-  it('[R4.2-10] remote-track removal removes that video element', () => {
-    expect(run([{ type: 'start', mode: 'rtc', watch }, { type: 'trackRemoved', camera: 'side' }]).effects).toEqual([{ type: 'removeVideoElement', camera: 'side' }]);
+  it('[R4.2-10] remote-track removal removes that camera\'s video element, and only that one', () => {
+    for (const camera of ['front', 'side'] as const) {
+      expect(run([{ type: 'start', mode: 'rtc', watch }, { type: 'trackRemoved', camera }]).effects).toEqual([{ type: 'removeVideoElement', camera }]);
+    }
   });
 
   it('[R4.2-1] any event sequence keeps the flags coherent', () => {

@@ -1,0 +1,31 @@
+/** @vitest-environment jsdom */
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { NEVER } from 'rxjs';
+import { RouterProvider, createMemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TOKENS, type PrizeCatalogPort } from '../../src/application';
+import { ContainerProvider } from '../../src/ui';
+import { routes } from '../../src/ui/routes';
+import { createTestContainer } from '../support/test-container';
+
+afterEach(cleanup);
+
+describe('document title', () => {
+  it('[R7-13] the app titles list pages 景品一覧 and play pages 景品, each followed by the title tag, as the route changes', async () => {
+    const catalogue: Pick<PrizeCatalogPort, 'topPage'> = { topPage: () => NEVER };
+    const router = createMemoryRouter(routes, { initialEntries: ['/'] });
+    render(
+      <ContainerProvider container={createTestContainer([TOKENS.PrizeCatalogPort, catalogue])}>
+        <RouterProvider router={router} />
+      </ContainerProvider>,
+    );
+    await screen.findByRole('status');
+    expect(document.title).toBe('景品一覧 | オンラインクレーンゲーム オンクレ');
+
+    await act(() => router.navigate('/play/mochiusa/milk/plush/42'));
+    expect(document.title).toBe('景品 | オンラインクレーンゲーム オンクレ');
+
+    await act(() => router.navigate('/information'));
+    expect(document.title).toBe('景品一覧 | オンラインクレーンゲーム オンクレ');
+  });
+});
