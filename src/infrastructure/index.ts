@@ -2,6 +2,7 @@
 export * from './http/http-config';
 export * from './http/errors';
 export * from './http/ky-http-client';
+export * from './http/retry-policy';
 export * from './http/ky-prize-catalog.adapter';
 export * from './http/ky-reservation.adapter';
 export * from './http/ky-kuji-play.adapter';

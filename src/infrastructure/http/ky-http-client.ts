@@ -5,12 +5,10 @@ import type { SessionPort } from '../../application';
 import { SUCCESS_CODE, classifyResponse, withIdentity, type BuildTarget } from '../../domain';
 import { ACCESS_TOKEN_HEADER } from '../../contract';
 import type { HttpConfig } from './http-config';
+import { retryPolicy } from './retry-policy';
 import { InvalidResponseError, LoggedOutError, NotSignedInError, PostResponseError, TransportError } from './errors';
 import { NEVER_LOGGED_OUT, type LogoutGuard } from './logout-guard';
 import type { ServiceSignalBus } from './service-signal-bus.adapter';
-
-/** Statuses on which a GET is retried once [R7-5]. */
-export const RETRY_STATUS_CODES = [408, 409, 425, 429, 500, 502, 503, 504] as const;
 
 /** Whether a call sends the signed-in identity: required (refused locally without one), optional, or never. */
 export type IdentityUse = 'required' | 'optional' | 'none';
@@ -33,17 +31,7 @@ export function createKy(config: HttpConfig): KyInstance {
     prefixUrl: config.apiBase,
     headers,
     timeout: config.timeoutMs && config.timeoutMs > 0 ? config.timeoutMs : false,
-    // ky's defaults retry twice and include PUT/DELETE; the spec wants GET once, nothing else [R7-5].
-    retry: {
-      limit: 1,
-      methods: ['get'],
-      statusCodes: [...RETRY_STATUS_CODES],
-      afterStatusCodes: [],
-      delay: () => config.retryDelayMs ?? 300,
-      // ky would also retry a GET whose fetch failed outright (network error); the spec retries only
-      // on the listed statuses.
-      shouldRetry: ({ error }) => error instanceof HTTPError && (RETRY_STATUS_CODES as readonly number[]).includes(error.response.status),
-    },
+    retry: retryPolicy(config.retryDelayMs),
     throwHttpErrors: true,
     ...(config.fetch ? { fetch: config.fetch } : {}),
   });
