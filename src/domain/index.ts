@@ -21,7 +21,7 @@ export * from './delivery/delivery-fee.rule';
 export * from './delivery/delivery.rule';
 export * from './vip/vip.rule';
 export * from './address/address.entity';
-export * from './address/prefectures';
+export * from './address/prefectures.messages';
 export * from './address/address-validation.rule';
 export * from './catalogue/character.entity';
 export * from './catalogue/catalogue-path.rule';

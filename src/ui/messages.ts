@@ -10,6 +10,8 @@ export const MESSAGES = {
   newPrizes: '新着景品',
   tabs: 'カテゴリ',
   campaigns: 'キャンペーン',
+  /** A station's character and sub-character, as one line of its card. */
+  characterLine: (character: string, subCharacter: string) => `${character}・${subCharacter}`,
   playPrice: (tc: number) => `1回 ${tc.toLocaleString('ja-JP')} TC`,
   practiceFree: '無料練習',
   badgeNew: 'NEW',

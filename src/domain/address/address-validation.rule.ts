@@ -1,7 +1,7 @@
 import { ADDRESS_FIELD_LABELS, VALIDATION_MESSAGES } from '../messages';
 import { characterCount } from '../text/number-format';
 import type { AddressForm } from './address.entity';
-import { isPrefecture } from './prefectures';
+import { isPrefecture } from './prefectures.messages';
 
 /**
  * Input bounds of the address form. The spec shows none; these are what a Japanese shop shipping

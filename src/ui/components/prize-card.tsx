@@ -28,7 +28,7 @@ export function PrizeCard({ item }: { item: PrizeItem }) {
           </ul>
         ) : null}
         <h3 className="prize-card__name">{item.prize_name}</h3>
-        <p className="prize-card__character">{item.character}・{item.sub_character}</p>
+        <p className="prize-card__character">{MESSAGES.characterLine(item.character, item.sub_character)}</p>
         <p className="prize-card__price">
           {item.designated_type === 'practice' ? MESSAGES.practiceFree : MESSAGES.playPrice(item.play_price)}
         </p>
