@@ -19,7 +19,7 @@ test.describe('top page (walking skeleton)', () => {
     expect(shown).toBe(body.sale_list.reduce((n, s) => n + s.list.length, 0));
     await expect(page.getByRole('heading', { name: 'おすすめ' })).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'カテゴリ' })).toContainText('ホーム');
-    await expect(page).toHaveTitle(/景品一覧/);
+    await expect(page).toHaveTitle('景品一覧 | オンラインクレーンゲーム オンクレ');
 
     // Every prize picture loads.
     await page.waitForLoadState('networkidle');
@@ -37,7 +37,9 @@ test.describe('top page (walking skeleton)', () => {
     expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   });
 
-  test('[R2.6-1] an unknown path shows the Japanese not-found page', async ({ page }, testInfo) => {
+  test('[R2.6-1][R7-13] an unknown path shows the Japanese not-found page; a /play path is titled 景品', async ({ page }, testInfo) => {
+    await page.goto('/play/no-such-station');
+    await expect(page).toHaveTitle('景品 | オンラインクレーンゲーム オンクレ');
     await page.goto('/no/such/page');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('ページが見つかりません。');
     await page.screenshot({ path: `e2e/screenshots/not-found-${testInfo.project.name}.png` });
