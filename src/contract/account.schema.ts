@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { checkPhone, PREFECTURES, type AddressRecord, type Profile } from '../domain';
 import { errorResponseSchema } from './envelope';
 import { flag01Schema, idSchema, identitySchema } from './user-identity.schema';
+import { ADDRESS_INPUT_LABELS as L, CONTRACT_MESSAGES as M, LEAD_TIMES } from './messages';
 
 /**
  * Account calls we designed (the spec says "not shown"): addresses, profile, nickname, phone check,
@@ -32,17 +33,17 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 /** A trimmed text of 1..max characters without control characters, with Japanese messages naming the field. */
 export function textField(label: string, max: number, min = 1) {
   return z
-    .string({ error: `${label}を文字列で入力してください。` })
+    .string({ error: M.notString(label) })
     .trim()
-    .min(min, `${label}を入力してください。`)
-    .max(max, `${label}は${max}文字以内で入力してください。`)
-    .refine((v) => !CONTROL_CHARS.test(v), `${label}に使用できない文字が含まれています。`);
+    .min(min, M.required(label))
+    .max(max, M.tooLong(label, max))
+    .refine((v) => !CONTROL_CHARS.test(v), M.invalidCharacters(label));
 }
 
 /** Japanese phone number by the domain's checkPhone (10 or 11 digits, hyphens allowed); normalised to digits. */
 export const telSchema = z
-  .string({ error: '電話番号を文字列で入力してください。' })
-  .max(30, '電話番号が長すぎます。')
+  .string({ error: M.notString(L.tel) })
+  .max(30, M.tooLongPlain(L.tel))
   .transform((v, ctx) => {
     const check = checkPhone(v);
     if (!check.ok) {
@@ -54,18 +55,14 @@ export const telSchema = z
 
 /** An e-mail address, trimmed and lower-cased, at most 254 characters. */
 export const emailSchema = z
-  .string({ error: 'メールアドレスを文字列で入力してください。' })
+  .string({ error: M.notString(L.email) })
   .trim()
   .toLowerCase()
-  .max(254, 'メールアドレスは254文字以内で入力してください。')
+  .max(254, M.emailTooLong)
   // eslint-disable-next-line no-control-regex -- control characters (NUL above all) are what the class refuses
-  .regex(/^[^\s@"<>()[\]\\,;:\u0000-\u001f\u007f]{1,64}@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/, 'メールアドレスの形式が正しくありません。');
+  .regex(/^[^\s@"<>()[\]\\,;:\u0000-\u001f\u007f]{1,64}@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/, M.emailFormat);
 
-/**
- * Preferred delivery time slots an address may carry as lead_times ('' = any time). The domain
- * (src/domain/address) leaves the values to the service; these are the slots Japanese carriers offer.
- */
-export const LEAD_TIMES = ['', '午前中', '14時〜16時', '16時〜18時', '18時〜20時', '19時〜21時'] as const;
+export { LEAD_TIMES };
 
 /** Address record (spec §3) [R3-3] as the server answers it; the domain's AddressRecord on the wire. */
 export const addressRecordSchema = z.object({
@@ -82,7 +79,7 @@ export const addressRecordSchema = z.object({
   lead_times: z.string(),
 }) satisfies z.ZodType<AddressRecord>;
 
-const rawText = (label: string) => z.string({ error: `${label}を文字列で入力してください。` }).max(300, `${label}が長すぎます。`);
+const rawText = (label: string) => z.string({ error: M.notString(label) }).max(300, M.tooLongPlain(label));
 
 /**
  * An address as the player enters it: strings of bounded size here; the field rules themselves
@@ -91,16 +88,16 @@ const rawText = (label: string) => z.string({ error: `${label}を文字列で入
  */
 export const addressInputSchema = z.object({
   is_main: flag01Schema.optional(),
-  last_name: rawText('姓'),
-  first_name: rawText('名'),
-  zip: rawText('郵便番号'),
-  address1: rawText('都道府県'),
-  address2: rawText('市区町村'),
-  address3: rawText('番地・建物名'),
-  tel: rawText('電話番号'),
-  email: z.union([rawText('メールアドレス'), z.null()]).optional(),
-  lead_times: z.enum(LEAD_TIMES, { error: 'お届け希望時間帯の値が正しくありません。' }).optional(),
-}, { error: '住所を入力してください。' });
+  last_name: rawText(L.lastName),
+  first_name: rawText(L.firstName),
+  zip: rawText(L.zip),
+  address1: rawText(L.address1),
+  address2: rawText(L.address2),
+  address3: rawText(L.address3),
+  tel: rawText(L.tel),
+  email: z.union([rawText(L.email), z.null()]).optional(),
+  lead_times: z.enum(LEAD_TIMES, { error: M.leadTimes }).optional(),
+}, { error: M.addressRequired });
 export type AddressInput = z.input<typeof addressInputSchema>;
 
 export const addressListRequestSchema = identitySchema;
@@ -118,23 +115,23 @@ export const SEX_VALUES = [0, 1, 2, 3] as const;
 
 /** A calendar date YYYY-MM-DD that exists (2023-02-30 is refused). */
 export const birthSchema = z
-  .string({ error: '生年月日を文字列で入力してください。' })
-  .regex(/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/, '生年月日はYYYY-MM-DDの形式で入力してください。')
+  .string({ error: M.notString(L.birth) })
+  .regex(/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/, M.birthFormat)
   .refine((v) => {
     const d = new Date(`${v}T00:00:00Z`);
     return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v && v >= '1900-01-01';
-  }, '生年月日が正しくありません。');
+  }, M.birthInvalid);
 
 export const profileSetRequestSchema = identitySchema.extend({
   profile: z.object({
-    sex: z.union([z.literal(1), z.literal(2), z.literal(3)], { error: '性別を選択してください。' }).optional(),
+    sex: z.union([z.literal(1), z.literal(2), z.literal(3)], { error: M.sexRequired }).optional(),
     birth: birthSchema.optional(),
-    prefectures: z.enum(PREFECTURES, { error: '都道府県を選択してください。' }).optional(),
+    prefectures: z.enum(PREFECTURES, { error: M.prefecture }).optional(),
   }),
 });
 export const profileGetRequestSchema = identitySchema;
 
-export const nicknameSchema = textField('ニックネーム', 16);
+export const nicknameSchema = textField(L.nickname, 16);
 export const nicknameSetRequestSchema = identitySchema.extend({ nickname: z.object({ nickname: nicknameSchema }) });
 
 /** Profile (spec §3) plus nickname info. */
@@ -145,7 +142,7 @@ export const profileResponseSchema = errorResponseSchema.extend({
 
 // ---- phone check, present codes, invite -----------------------------------------------------
 
-export const verificationCodeSchema = z.string({ error: '認証コードを入力してください。' }).trim().regex(/^[0-9]{6}$/, '認証コードは6桁の数字で入力してください。');
+export const verificationCodeSchema = z.string({ error: M.codeRequired }).trim().regex(/^[0-9]{6}$/, M.codeFormat);
 
 export const phoneSendCodeRequestSchema = identitySchema.extend({ phone: z.object({ tel: telSchema }) });
 export const phoneVerifyRequestSchema = identitySchema.extend({ phone_verify: z.object({ code: verificationCodeSchema }) });
@@ -154,7 +151,7 @@ export const phoneVerifiedResponseSchema = errorResponseSchema.extend({ tel: z.s
 
 export const presentCodeRequestSchema = identitySchema.extend({
   present_code: z.object({
-    code: z.string({ error: 'プレゼントコードを入力してください。' }).trim().toUpperCase().regex(/^[A-Z0-9]{4,20}$/, 'プレゼントコードは半角英数字4〜20文字で入力してください。'),
+    code: z.string({ error: M.presentCodeRequired }).trim().toUpperCase().regex(/^[A-Z0-9]{4,20}$/, M.presentCodeFormat),
   }),
 });
 export const presentCodeResponseSchema = errorResponseSchema.extend({

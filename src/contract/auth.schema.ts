@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { emailSchema, verificationCodeSchema } from './account.schema';
 import { errorResponseSchema } from './envelope';
 import { flag01Schema, identitySchema } from './user-identity.schema';
+import { CONTRACT_MESSAGES as M } from './messages';
 
 /** Sign-up, login, logout, debug login, e-mail verification and the dev outbox. See docs/api/user.md. */
 export const AUTH_ENDPOINTS = {
@@ -16,21 +17,21 @@ export const AUTH_ENDPOINTS = {
 } as const;
 
 export const passwordSchema = z
-  .string({ error: 'パスワードを文字列で入力してください。' })
-  .min(8, 'パスワードは8文字以上で入力してください。')
-  .max(128, 'パスワードは128文字以内で入力してください。')
-  .refine((v) => /[A-Za-z]/.test(v) && /[0-9]/.test(v), 'パスワードには英字と数字を両方含めてください。');
+  .string({ error: M.passwordNotString })
+  .min(8, M.passwordTooShort)
+  .max(128, M.passwordTooLong)
+  .refine((v) => /[A-Za-z]/.test(v) && /[0-9]/.test(v), M.passwordLettersAndDigits);
 
 export const signupRequestSchema = z.object({ email: emailSchema, password: passwordSchema });
 /** Login checks only the shape; a wrong pair gets one message whichever half is wrong. */
 export const loginRequestSchema = z.object({
   email: emailSchema,
-  password: z.string({ error: 'パスワードを入力してください。' }).min(1, 'パスワードを入力してください。').max(128, 'パスワードは128文字以内で入力してください。'),
+  password: z.string({ error: M.passwordRequired }).min(1, M.passwordRequired).max(128, M.passwordTooLong),
 });
 export const logoutRequestSchema = identitySchema;
 /** name picks one of several debug users (default 'debug'), so a developer can keep two sessions. */
 export const debugLoginRequestSchema = z.object({
-  name: z.string().regex(/^[a-z0-9_-]{1,20}$/, 'デバッグユーザー名は半角英小文字・数字20文字以内で入力してください。').optional(),
+  name: z.string().regex(/^[a-z0-9_-]{1,20}$/, M.debugUserName).optional(),
 });
 
 export const loginResponseSchema = errorResponseSchema.extend({

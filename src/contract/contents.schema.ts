@@ -3,6 +3,7 @@ import { DESIGNATED_TYPES, STATION_TYPES } from '../domain';
 import { prizeItemSchema, tabListItemSchema } from './catalogue.schema';
 import { errorResponseSchema } from './envelope';
 import { identitySchema, idSchema } from './user-identity.schema';
+import { CONTRACT_MESSAGES as M } from './messages';
 
 /**
  * Bodies and answers of the /contents/*, /virtualcrane/list and /store/new_arrivals calls (spec §7),
@@ -39,7 +40,7 @@ export const prizeRequestSchema = optionalIdentitySchema.extend({
   prize: z
     .object({ station_id: positiveIdSchema.optional(), character_id: positiveIdSchema.optional(), keyword: keyword.optional() })
     .refine((p) => [p.station_id, p.character_id, p.keyword].filter((v) => v !== undefined).length === 1, {
-      message: 'ステーション・キャラクター・キーワードのどれか1つを指定してください。',
+      message: M.prizeLookupOne,
     }),
   shop_id: shopId,
   fes_id: nonNegativeId.optional(),
@@ -184,7 +185,7 @@ export const informationResponseSchema = errorResponseSchema.extend({ informatio
 
 export const startNewsRequestSchema = optionalIdentitySchema
   .extend({ page: page.default(1), num: num.default(INFORMATION_PAGE_MAX), shop_id: shopId, is_top_page: contentFlag.optional(), is_pick_up: contentFlag.optional() })
-  .refine((b) => b.is_top_page !== undefined || b.is_pick_up !== undefined, { message: 'is_top_page か is_pick_up を指定してください', path: ['is_top_page'] });
+  .refine((b) => b.is_top_page !== undefined || b.is_pick_up !== undefined, { message: M.startNewsKind, path: ['is_top_page'] });
 export const startNewsResponseSchema = errorResponseSchema.extend({
   list: z.array(informationItemSchema),
   total_count: z.number().int().nonnegative(),

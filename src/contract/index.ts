@@ -3,6 +3,7 @@
  * after the spec's §3 entities and the request bodies of §7. Imports only the domain and zod.
  */
 export * from './envelope';
+export * from './messages';
 export * from './field-labels';
 export * from './catalogue.schema';
 export * from './endpoints';

@@ -1,7 +1,8 @@
 import { payMethodOrder, type BuildTarget, type PayMethodKind, type PayMethodRank } from '../domain';
+import { PAY_METHOD_TEXTS } from './messages';
 import type { PayMethodEntry, PayMethodId } from './purchase.schema';
 
-interface PayMethodDef { readonly id: PayMethodId; readonly kind: PayMethodKind; readonly name: string; readonly info: string; readonly rank: PayMethodRank }
+interface PayMethodDef { readonly id: PayMethodId; readonly kind: PayMethodKind; readonly rank: PayMethodRank }
 
 /**
  * The service's pay methods, in the web order of R9-6 (one table for the server and the fakes).
@@ -9,17 +10,17 @@ interface PayMethodDef { readonly id: PayMethodId; readonly kind: PayMethodKind;
  * e-money, 3 the two web/app-specific methods that R9-6 adds with rank 3.
  */
 export const PAY_METHODS: readonly PayMethodDef[] = [
-  { id: 'credit_card', kind: 'credit_card', name: 'クレジットカード', info: '各種クレジットカードがご利用いただけます。', rank: 0 },
-  { id: 'credit_card_3ds', kind: 'credit_card_3ds', name: '3Dセキュア対応クレジットカード', info: '本人認証（3Dセキュア）に対応したカードでお支払いいただけます。', rank: 0 },
-  { id: 'device_wallet', kind: 'device_wallet', name: 'デバイスウォレット', info: 'お使いの端末に登録済みのウォレットでお支払いいただけます。', rank: 3 },
-  { id: 'account_payment', kind: 'account_payment', name: '口座振替決済', info: '銀行口座から直接お支払いいただけます。', rank: 3 },
-  { id: 'mobile_payment_a', kind: 'mobile_payment', name: 'スマホ決済A', info: 'QRコード決済アプリでお支払いいただけます。', rank: 1 },
-  { id: 'mobile_payment_b', kind: 'mobile_payment', name: 'スマホ決済B', info: 'QRコード決済アプリでお支払いいただけます。', rank: 1 },
-  { id: 'carrier_billing_a', kind: 'carrier_billing', name: 'キャリア決済A', info: '携帯電話料金と合わせてお支払いいただけます。', rank: 2 },
-  { id: 'carrier_billing_b', kind: 'carrier_billing', name: 'キャリア決済B', info: '携帯電話料金と合わせてお支払いいただけます。', rank: 2 },
-  { id: 'carrier_billing_c', kind: 'carrier_billing', name: 'キャリア決済C', info: '携帯電話料金と合わせてお支払いいただけます。', rank: 2 },
-  { id: 'emoney_a', kind: 'e_money', name: '電子マネーA', info: 'プリペイド型電子マネーでお支払いいただけます。', rank: 2 },
-  { id: 'emoney_b', kind: 'e_money', name: '電子マネーB', info: 'プリペイド型電子マネーでお支払いいただけます。', rank: 2 },
+  { id: 'credit_card', kind: 'credit_card', rank: 0 },
+  { id: 'credit_card_3ds', kind: 'credit_card_3ds', rank: 0 },
+  { id: 'device_wallet', kind: 'device_wallet', rank: 3 },
+  { id: 'account_payment', kind: 'account_payment', rank: 3 },
+  { id: 'mobile_payment_a', kind: 'mobile_payment', rank: 1 },
+  { id: 'mobile_payment_b', kind: 'mobile_payment', rank: 1 },
+  { id: 'carrier_billing_a', kind: 'carrier_billing', rank: 2 },
+  { id: 'carrier_billing_b', kind: 'carrier_billing', rank: 2 },
+  { id: 'carrier_billing_c', kind: 'carrier_billing', rank: 2 },
+  { id: 'emoney_a', kind: 'e_money', rank: 2 },
+  { id: 'emoney_b', kind: 'e_money', rank: 2 },
 ];
 
 /** The image key of a pay method's icon (served as `${apiPrefix}/images/${key}.svg`). */
@@ -39,7 +40,7 @@ export function payMethodsFor(target: BuildTarget, imageUrl: (id: PayMethodId) =
   return PAY_METHODS
     .filter((d) => order.includes(d.kind))
     .sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind))
-    .map((d) => ({ id: d.id, kind: d.kind, name: d.name, info: d.info, imgUrl: imageUrl(d.id), rank_id: d.rank }));
+    .map((d) => ({ id: d.id, kind: d.kind, ...PAY_METHOD_TEXTS[d.id], imgUrl: imageUrl(d.id), rank_id: d.rank }));
 }
 
 /** Whether `id` names a pay method the target offers [R9-6, R6-7]. */

@@ -1,8 +1,12 @@
 import { z } from 'zod';
-import { DESIGNATED_TYPES, STATION_STATUSES } from '../domain';
+import {
+  DESIGNATED_TYPES, STATION_MAINTENANCE_ERROR_CODE, STATION_STATUSES, VIP_EXCLUSIVE_IN_USE_ERROR_CODE, VIP_ONLY_ERROR_CODE,
+  VIP_WEEKLY_LIMIT_ERROR_CODE,
+} from '../domain';
 import { prizeItemSchema } from './catalogue.schema';
 import { errorResponseSchema } from './envelope';
 import { identitySchema, idSchema as positiveIdSchema } from './user-identity.schema';
+import { CONTRACT_MESSAGES as M } from './messages';
 
 /**
  * Station reservation calls: the §7 ones (get_reserve, reserve_cancel, visit_cancel, /contents/playing)
@@ -24,10 +28,10 @@ export const ACTIVE_STATION_RESERVE_STATUSES = ['reserve', 'playTransition', 'pl
 
 /** error_code values of the play calls (§8) and their exact Japanese texts. */
 export const PLAY_ERROR = {
-  maintenance: { code: 531, info: 'このステーションは現在メンテナンス中です。' },
-  vipOnly: { code: 569, info: 'こちらのステーションの閲覧・プレイはVIP対象のお客様限定です。' },
-  vipWeeklyWon: { code: 570, info: '今週のVIP景品を獲得済みです' },
-  exclusiveInUse: { code: 571, info: '他のお客様がVIP独占台をプレイ中です' },
+  maintenance: { code: STATION_MAINTENANCE_ERROR_CODE, info: M.stationMaintenance },
+  vipOnly: { code: VIP_ONLY_ERROR_CODE, info: M.vipOnly },
+  vipWeeklyWon: { code: VIP_WEEKLY_LIMIT_ERROR_CODE, info: M.vipWeeklyWon },
+  exclusiveInUse: { code: VIP_EXCLUSIVE_IN_USE_ERROR_CODE, info: M.exclusiveInUse },
 } as const;
 
 

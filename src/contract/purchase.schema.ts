@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PAY_METHOD_KINDS, type PayMethod as DomainPayMethod } from '../domain';
 import { errorResponseSchema } from './envelope';
 import { flag01Schema, idSchema, identitySchema } from './user-identity.schema';
+import { CONTRACT_MESSAGES as M } from './messages';
 
 /** Purchase calls: §7's two GETs plus the designed TC purchase and settlement result. */
 export const PURCHASE_ENDPOINTS = {
@@ -51,14 +52,14 @@ export const mobileItemsResponseSchema = errorResponseSchema.extend({
   is_ticket_present: flag01Schema,
 });
 
-export const mobileItemsQuerySchema = z.object({ payMethod: z.enum(PAY_METHOD_IDS, { error: '支払い方法が正しくありません。' }).optional() });
+export const mobileItemsQuerySchema = z.object({ payMethod: z.enum(PAY_METHOD_IDS, { error: M.payMethodInvalid }).optional() });
 
 export const purchaseTcRequestSchema = identitySchema.extend({
   purchase: z.object({
     product_id: idSchema,
-    pay_method: z.enum(PAY_METHOD_IDS, { error: '支払い方法が正しくありません。' }),
+    pay_method: z.enum(PAY_METHOD_IDS, { error: M.payMethodInvalid }),
     /** Client-made id of this attempt; the same id never buys twice (safe to resend). */
-    request_id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'リクエストIDが正しくありません。').optional(),
+    request_id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, M.requestIdInvalid).optional(),
   }),
 });
 export const SETTLEMENT_STATUSES = ['pending', 'completed', 'failed', 'cancelled'] as const;
@@ -78,6 +79,6 @@ export const purchaseTcResponseSchema = errorResponseSchema.extend({
   tc: z.object({ tc_all: z.number().int(), tc_free: z.number().int(), tc_toll: z.number().int() }),
 });
 export const settlementResultRequestSchema = identitySchema.extend({
-  product_settlement_id: z.string().regex(/^[0-9a-f-]{36}$/, '決済IDが正しくありません。'),
+  product_settlement_id: z.string().regex(/^[0-9a-f-]{36}$/, M.settlementIdInvalid),
 });
 export const settlementResultResponseSchema = errorResponseSchema.extend({ settlement: settlementSchema });

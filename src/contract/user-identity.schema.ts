@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { CONTRACT_MESSAGES as M } from './messages';
 
 /** A database id on the wire: a positive 32-bit integer. */
-export const idSchema = z.number({ error: '数値で指定してください。' }).int('整数で指定してください。').positive('1以上の数値で指定してください。').max(2_147_483_647, '数値が大きすぎます。');
+export const idSchema = z.number({ error: M.notNumber }).int(M.notInteger).positive(M.notPositive).max(2_147_483_647, M.numberTooLarge);
 
 /** Authenticated request identity (spec §3): every authenticated POST body carries both [R3-1][R7-4]. */
 export const identitySchema = z.object({
@@ -19,6 +20,6 @@ export type Flag01 = z.infer<typeof flag01Schema>;
  * Anything else (2, 'yes', null) is refused rather than guessed.
  */
 export const coercedFlagSchema = z
-  .union([z.literal(0), z.literal(1), z.boolean(), z.literal('0'), z.literal('1')], { error: '1 または 0 で指定してください。' })
+  .union([z.literal(0), z.literal(1), z.boolean(), z.literal('0'), z.literal('1')], { error: M.flag01 })
   .transform((v): Flag01 => (v === 1 || v === true || v === '1' ? 1 : 0));
 

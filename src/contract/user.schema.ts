@@ -3,6 +3,7 @@ import { DELIVERY_STATUSES, type AddressResponse, type UnreadFlags } from '../do
 import { errorResponseSchema } from './envelope';
 import { addressRecordSchema } from './account.schema';
 import { coercedFlagSchema, flag01Schema, idSchema, identitySchema } from './user-identity.schema';
+import { CONTRACT_MESSAGES as M } from './messages';
 
 /** The whitelisted keys of POST /user/user_additional (login info additional_list). */
 export const ADDITIONAL_KEYS = ['tutorial_top', 'tutorial_play'] as const;
@@ -32,9 +33,9 @@ export const ticketRequestSchema = identitySchema;
 export const readInfoRequestSchema = identitySchema.extend({
   read_info: z.object({ type: z.enum(UNREAD_KINDS).optional() }).optional(),
 });
-export const agreeRequestSchema = identitySchema.extend({ agree_contract: z.literal(1, { error: '利用規約への同意が必要です。' }) });
+export const agreeRequestSchema = identitySchema.extend({ agree_contract: z.literal(1, { error: M.agreeRequired }) });
 export const userAdditionalRequestSchema = identitySchema.extend({
-  additional_key: z.enum(ADDITIONAL_KEYS, { error: '設定できない項目です。' }),
+  additional_key: z.enum(ADDITIONAL_KEYS, { error: M.unknownSetting }),
   additional_value: coercedFlagSchema,
 });
 export const movieDeleteTokenRequestSchema = identitySchema.extend({ read_info: z.object({}).optional() });
