@@ -6,6 +6,8 @@
  *   infrastructure  imports application, domain and contract, never ui or main
  *   ui              imports application and domain, never infrastructure, contract or main
  *   main            the composition root: the only src folder that may import infrastructure
+ *   testing         onkure/testing: scripted port doubles, ManualClock, factories; imports application and
+ *                   domain (and rxjs) only, and no product code imports it
  *   server          imports src/domain and src/contract only
  * Paths are anchored, so a folder that merely contains the word "domain" elsewhere is not caught.
  */
@@ -68,6 +70,19 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/main/' },
       to: { path: '^src/main/' },
+    },
+    {
+      name: 'testing-imports-application-and-domain-only',
+      comment: 'Test doubles answer what the test scripts: they never reach an adapter, the contract or the server.',
+      severity: 'error',
+      from: { path: '^src/testing/' },
+      to: { path: '^(src/(infrastructure|ui|main|contract)/|server/)' },
+    },
+    {
+      name: 'product-never-imports-testing',
+      severity: 'error',
+      from: { path: '^(src/(domain|application|contract|infrastructure|ui|main)/|server/)' },
+      to: { path: '^src/testing/' },
     },
     {
       name: 'server-reuses-domain-and-contract-only',

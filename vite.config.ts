@@ -38,6 +38,8 @@ export default defineConfig({
     include: ['test/**/*.test.{ts,tsx}'],
     environment: 'node',
     setupFiles: ['test/setup.ts'],
+    // One migrated and seeded store per run; every test server starts as a copy of it.
+    globalSetup: ['test/support/store-template.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',

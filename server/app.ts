@@ -27,6 +27,8 @@ export interface OnkureServer {
 export interface ServerOptions {
   readonly now?: () => Date;
   readonly logger?: boolean;
+  /** Start the store as a copy of this dump (a migrated, seeded store; tests use one per run). */
+  readonly template?: Blob;
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -48,7 +50,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
   let store: Store | null = null;
   let readyError: unknown = null;
   const ready = (async () => {
-    store = await openPgliteStore(config.dataDir);
+    store = await openPgliteStore(config.dataDir, options.template ? { template: options.template } : {});
     await migrate(store);
     await seedCatalogue(store, now());
   })().catch((error: unknown) => {

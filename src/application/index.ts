@@ -9,6 +9,7 @@ export * from './use-cases/browse-top-page.use-case';
 export * from './ports/session.port';
 export * from './ports/service-signals.port';
 export * from './ports/navigator.port';
+export * from './ports/clock.port';
 export * from './use-cases/service-maintenance.use-case';
 export * from './ports/auth.port';
 export * from './ports/account.port';

@@ -11,6 +11,7 @@ import type { AuthPort } from './ports/auth.port';
 import type { AccountPort } from './ports/account.port';
 import type { WalletPort } from './ports/wallet.port';
 import type { PrizeDeliveryPort } from './ports/prize-delivery.port';
+import type { ClockPort } from './ports/clock.port';
 
 /**
  * A typed container key. At run time it is a plain symbol (what Inversify wants); the phantom type
@@ -37,4 +38,5 @@ export const TOKENS = {
   AccountPort: token<AccountPort>('AccountPort'),
   WalletPort: token<WalletPort>('WalletPort'),
   PrizeDeliveryPort: token<PrizeDeliveryPort>('PrizeDeliveryPort'),
+  ClockPort: token<ClockPort>('ClockPort'),
 } as const;

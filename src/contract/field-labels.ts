@@ -5,7 +5,7 @@ const JAPANESE = /[\u3040-\u30ff\u4e00-\u9fff]/;
 
 /**
  * The Japanese error_info for a body its contract schema refuses: the schema's own message when it
- * is Japanese, else one naming the field. The server answers it; the in-memory fakes give the same.
+ * is Japanese, else one naming the field. The server answers it.
  */
 export function japaneseIssue(error: z.ZodError): string {
   const issue = error.issues[0];

@@ -5,7 +5,7 @@ import type { PayMethodEntry, PayMethodId } from './purchase.schema';
 interface PayMethodDef { readonly id: PayMethodId; readonly kind: PayMethodKind; readonly rank: PayMethodRank }
 
 /**
- * The service's pay methods, in the web order of R9-6 (one table for the server and the fakes).
+ * The service's pay methods, in the web order of R9-6 (one table for the server and the client).
  * Generic names only (no provider brands). Ranks: 0 cards, 1 mobile payment, 2 carrier billing and
  * e-money, 3 the two web/app-specific methods that R9-6 adds with rank 3.
  */

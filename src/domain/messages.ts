@@ -43,7 +43,7 @@ export const DOMAIN_MESSAGES = {
   bonusSuffix: 'ボーナス',
 } as const;
 
-/** Why a TC purchase is refused (the server's and the fakes' answers). */
+/** Why a TC purchase is refused (the server's answers). */
 export const PURCHASE_MESSAGES = {
   payMethodUnavailable: 'この支払い方法はご利用いただけません。',
   birthRequired: 'ご購入の前に生年月日を登録してください。',

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Container } from 'inversify';
 import { BrowseTopPage, ServiceMaintenance, TOKENS, type AppConfig, type NavigatorPort, type Token } from '../application';
 import {
-  CookieLogoutGuard, KyHttpClient, KyPrizeCatalog, LocationNavigator, ServiceSignalBus, StoredSession,
+  CookieLogoutGuard, KyHttpClient, KyPrizeCatalog, LocationNavigator, ServiceSignalBus, StoredSession, SystemClock,
   KyKujiPlay, KyReservation,
   KyAccount, KyAuth, KyPrizeDelivery, KyWallet,
   type LogoutGuard, type SessionStorageLike,
@@ -11,19 +11,6 @@ import type { ClientConfig } from './client-config';
 
 /** A replacement for one binding: `[TOKENS.PrizeCatalogPort, fakeApi]`. */
 export type Override = readonly [Token<unknown>, unknown];
-
-/**
- * An override value built from the container it is bound in, once per container: for a fake that
- * needs that app's own session or signal bus, e.g.
- * `[TOKENS.WalletPort, fromContainer((get) => new InMemoryWallet(…, get(TOKENS.SessionPort)))]`.
- */
-export class FromContainer<T> {
-  constructor(readonly create: (get: <U>(token: Token<U>) => U) => T) {}
-}
-
-export function fromContainer<T>(create: (get: <U>(token: Token<U>) => U) => T): FromContainer<T> {
-  return new FromContainer(create);
-}
 
 /** Host facilities the browser gives and a test or another host may replace. */
 export interface HostEnvironment {
@@ -45,7 +32,7 @@ function browserHost(): HostEnvironment {
 /**
  * Builds one app instance's container: the composition root, the only place adapters are bound.
  * Call it once per app (and, with SSR, once per request). `overrides` rebind any token to another
- * implementation, e.g. an in-memory fake in tests.
+ * implementation, e.g. a scripted double from onkure/testing.
  */
 export function createAppContainer(config: ClientConfig, overrides: readonly Override[] = [], host: HostEnvironment = browserHost()): Container {
   const container = new Container({ defaultScope: 'Singleton' });
@@ -68,6 +55,7 @@ export function createAppContainer(config: ClientConfig, overrides: readonly Ove
   container.bind(TOKENS.SessionPort).toConstantValue(session);
   container.bind(TOKENS.ServiceSignalsPort).toConstantValue(signals);
   container.bind(TOKENS.NavigatorPort).toConstantValue(host.navigator);
+  container.bind(TOKENS.ClockPort).toConstantValue(new SystemClock());
   container.bind(TOKENS.PrizeCatalogPort).toConstantValue(api);
   container.bind(TOKENS.ReservationPort).toConstantValue(new KyReservation(http));
   container.bind(TOKENS.KujiPlayPort).toConstantValue(new KyKujiPlay(http));
@@ -79,9 +67,6 @@ export function createAppContainer(config: ClientConfig, overrides: readonly Ove
   container.bind(TOKENS.BrowseTopPage).to(BrowseTopPage).inTransientScope();
   // App-lifetime use-cases: one per container.
   container.bind(TOKENS.ServiceMaintenance).to(ServiceMaintenance);
-  for (const [token, value] of overrides) {
-    if (value instanceof FromContainer) container.rebind(token).toDynamicValue((context) => value.create((t) => context.get(t)));
-    else container.rebind(token).toConstantValue(value);
-  }
+  for (const [token, value] of overrides) container.rebind(token).toConstantValue(value);
   return container;
 }

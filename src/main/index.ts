@@ -1,3 +1,2 @@
 export * from './client-config';
 export * from './container';
-export * from './in-memory';

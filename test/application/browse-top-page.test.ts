@@ -3,7 +3,7 @@ import type { Observable } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { BrowseTopPage, type PrizeCatalogPort, type TopPageState } from '../../src/application';
 import type { TopPageCatalogue } from '../../src/domain';
-import { aPrizeItem, aTopPage } from '../support/factories';
+import { aPrizeItem, aTopPage } from '../../src/testing';
 
 const config = { target: 'web', shopId: 7, topPageBaseUrl: '', yahooTopUrl: '/' } as const;
 

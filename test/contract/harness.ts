@@ -12,8 +12,8 @@ export function typedClient(container: Container): AppClient {
 }
 
 /**
- * One implementation of the service API under contract: the real adapters talking to the reference
- * server over HTTP, or the in-memory fakes. Every contract test runs against both.
+ * The service API under contract: the real ky adapters against the reference server, in-process
+ * (Fastify inject) or over HTTP. Every contract test runs on both transports.
  */
 export interface ContractDriver {
   readonly name: string;
@@ -27,8 +27,8 @@ export interface ContractDriver {
 }
 
 /**
- * Operator-side hooks. Each area adds what its contract needs; both drivers implement every hook,
- * the server driver through its store and the fake through its backend.
+ * Operator-side hooks. Each area adds what its contract needs; the driver implements them through
+ * the server's store (operator actions no client call offers).
  */
 export interface ContractFixtures {
   /** Station ids of the catalogue, for tests that need a real one. */

@@ -1,22 +1,28 @@
 import { createAppContainer } from '../../src/main/container';
 import { TOKENS } from '../../src/application';
+import { injectFetch } from '../support/inject-fetch';
 import { startTestServer } from '../support/test-server';
 import { createTestUser } from '../support/users';
 import { TEST_CLIENT_CONFIG } from '../support/test-container';
 import { Ledger } from '../../server/wallet/ledger';
 import { typedClient, type ContractDriver } from './harness';
 
-/** The real adapters (ky over HTTP) against the reference server started on an ephemeral port. */
-export async function serverDriver(): Promise<ContractDriver> {
-  const t = await startTestServer({ listen: true, inMemory: true });
+/**
+ * The real adapters (ky) against the reference server: in-process through Fastify's inject
+ * (`transport: 'inject'`, no socket) or over HTTP on an ephemeral port (`'http'`).
+ */
+export async function serverDriver(transport: 'inject' | 'http'): Promise<ContractDriver> {
+  const t = await startTestServer({ listen: transport === 'http', inMemory: true });
+  const fetchVia = transport === 'inject' ? { fetch: injectFetch(t.server.app) } : {};
   const client = () =>
     typedClient(createAppContainer({ ...TEST_CLIENT_CONFIG, apiBase: t.apiBase, timeoutMs: 10_000 }, [], {
       storage: null,
       cookies: () => '',
       navigator: { reload: () => undefined, goTo: () => undefined },
+      ...fetchVia,
     }));
   return {
-    name: 'KyPrizeCatalog → reference server',
+    name: `ky adapters → reference server (${transport})`,
     client,
     async newUser() {
       const identity = await createTestUser(t);

@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { createOnkureServer, type OnkureServer, type ServerOptions } from '../../server/app';
 import { readServerConfig, type ServerConfig } from '../../server/config';
 
@@ -9,24 +10,41 @@ export interface TestServer {
   readonly config: ServerConfig;
   /** Origin the server listens on, e.g. http://127.0.0.1:39123 (only when started with listen). */
   readonly origin: string;
-  /** Absolute API base, e.g. http://127.0.0.1:39123/api/ */
+  /** Absolute API base, e.g. http://127.0.0.1:39123/api/ (with inject: an origin nothing listens on). */
   readonly apiBase: string;
   close(): Promise<void>;
 }
 
+let template: Blob | null | undefined;
+
+/** The run's migrated and seeded store (test/support/store-template.ts), read once per worker. */
+function storeTemplate(): Blob | null {
+  if (template === undefined) {
+    const path = inject('storeTemplatePath');
+    template = path ? new Blob([readFileSync(path)]) : null;
+  }
+  return template;
+}
+
 /**
  * Starts a reference server for a test: its own temporary DATA_DIR (or memory), no static files,
- * quiet logs, and an ephemeral port when `listen` is set. Always `await close()` in afterAll.
+ * quiet logs, and an ephemeral port when `listen` is set. Its store starts as a copy of the run's
+ * seeded template, unless the test pins its own clock (then it migrates and seeds at that time).
+ * Always `await close()` in afterAll.
  */
 export async function startTestServer(options: { listen?: boolean; env?: NodeJS.ProcessEnv; inMemory?: boolean } & ServerOptions = {}): Promise<TestServer> {
   const dataDir = options.inMemory ? null : mkdtempSync(join(tmpdir(), 'onkure-test-'));
   const config = readServerConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir ?? ':memory:', STATIC_DIR: '', LOG_LEVEL: 'silent', ...options.env });
-  const server = createOnkureServer(config, { logger: false, ...(options.now ? { now: options.now } : {}) });
+  const seeded = options.now ? null : storeTemplate();
+  const server = createOnkureServer(config, {
+    logger: false,
+    ...(options.now ? { now: options.now } : {}),
+    ...(seeded ? { template: seeded } : {}),
+  });
   await server.ready;
   let origin = '';
   if (options.listen) {
-    const address = await server.app.listen({ port: 0, host: '127.0.0.1' });
-    origin = address;
+    origin = await server.app.listen({ port: 0, host: '127.0.0.1' });
   } else {
     await server.app.ready();
   }
@@ -34,7 +52,7 @@ export async function startTestServer(options: { listen?: boolean; env?: NodeJS.
     server,
     config,
     origin,
-    apiBase: `${origin}${config.apiPrefix}/`,
+    apiBase: `${origin || 'http://onkure.invalid'}${config.apiPrefix}/`,
     async close() {
       await server.close();
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });

@@ -3,16 +3,15 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TOKENS } from '../../src/application';
-import { InMemoryPrizeCatalog } from '../../src/infrastructure';
 import { OnkureApp } from '../../src/ui';
-import { aPrizeItem, aTopPage } from '../support/factories';
+import { ScriptedPrizeCatalog, aPrizeItem, aTopPage } from '../../src/testing';
 import { createTestContainer } from '../support/test-container';
 
 afterEach(cleanup);
 
-describe('top page against the in-memory service API bound in the container', () => {
+describe('top page over a scripted catalogue bound in the container', () => {
   it('[R1-4] shows the prize list from the use-case, in Japanese', async () => {
-    const api = new InMemoryPrizeCatalog(
+    const api = new ScriptedPrizeCatalog().always('topPage',
       aTopPage({
         sale_list: [
           { tab_id: 5, title: 'おすすめ', list: [aPrizeItem(), aPrizeItem({ station_id: 2, prize_name: 'ねこまる しろまる マグカップ', type: 'vip', new: 1, play_price: 250 })] },
@@ -20,7 +19,7 @@ describe('top page against the in-memory service API bound in the container', ()
         ],
       }),
     );
-    render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, api])} initialPath="/" />);
+    render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, api.port])} initialPath="/" />);
 
     const cards = await screen.findAllByTestId('prize-card');
     expect(cards).toHaveLength(3);
@@ -33,28 +32,27 @@ describe('top page against the in-memory service API bound in the container', ()
     expect(within(vip).getByText('1回 250 TC')).toBeTruthy();
     expect(within(cards[2]!).getByText('無料練習')).toBeTruthy();
     // StrictMode mounts the page twice in development: the first scope's request is cancelled.
-    expect(new Set(api.calls.map((call) => JSON.stringify(call)))).toEqual(new Set([JSON.stringify({ method: 'topPage', args: { shopId: 1 } })]));
+    expect(new Set(api.calls.map((call) => JSON.stringify(call)))).toEqual(new Set([JSON.stringify({ method: 'topPage', args: [{ shopId: 1 }] })]));
   });
 
   it('renders a prize name with markup as inert text', async () => {
-    const api = new InMemoryPrizeCatalog(aTopPage({ sale_list: [{ tab_id: 5, title: 'おすすめ', list: [aPrizeItem({ prize_name: '<img src=x onerror=alert(1)>ぬいぐるみ' })] }] }));
-    const { container } = render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, api])} initialPath="/" />);
+    const api = new ScriptedPrizeCatalog().always('topPage', aTopPage({ sale_list: [{ tab_id: 5, title: 'おすすめ', list: [aPrizeItem({ prize_name: '<img src=x onerror=alert(1)>ぬいぐるみ' })] }] }));
+    const { container } = render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, api.port])} initialPath="/" />);
     expect(await screen.findByText('<img src=x onerror=alert(1)>ぬいぐるみ')).toBeTruthy();
     expect(container.querySelector('img[src="x"]')).toBeNull();
   });
 
   it('shows a Japanese error with a retry button when the catalogue cannot be read, and retries', async () => {
-    let fail = true;
-    const api = new InMemoryPrizeCatalog(aTopPage(), () => (fail ? new Error('offline') : null));
-    render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, api])} initialPath="/" />);
+    // StrictMode asks twice on mount: both fail; the retry succeeds.
+    const api = new ScriptedPrizeCatalog().answer('topPage', { error: new Error('offline') }, { error: new Error('offline') }).always('topPage', aTopPage());
+    render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, api.port])} initialPath="/" />);
     expect((await screen.findByRole('alert')).textContent).toContain('景品一覧を読み込めませんでした');
-    fail = false;
     await userEvent.click(screen.getByRole('button', { name: 'もう一度読み込む' }));
     expect(await screen.findAllByTestId('prize-card')).toHaveLength(1);
   });
 
   it('[R2.6-1] shows the Japanese not-found page for an unknown path', async () => {
-    render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, new InMemoryPrizeCatalog(aTopPage())])} initialPath="/no/such/page" />);
+    render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, new ScriptedPrizeCatalog().always('topPage', aTopPage()).port])} initialPath="/no/such/page" />);
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('ページが見つかりません。');
   });
 });

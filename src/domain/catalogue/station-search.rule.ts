@@ -1,6 +1,6 @@
 /**
  * The catalogue's search over stations as the service applies it (spec §3 search params) [R3-17]:
- * one rule for the reference server and the in-memory fakes, so the two cannot drift.
+ * the reference server's rule, in the domain so any other host of the catalogue searches the same way.
  */
 
 import type { PrizeItem, StationStatus, TabListItem } from './prize.entity';

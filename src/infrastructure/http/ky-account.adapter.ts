@@ -27,7 +27,7 @@ const savedAddress = addressResponseSchema.transform((a): SavedAddress => ({ add
  * The account calls, each described once (path, body, request and answer schemas): §7's /user/*
  * settings, e-mail, address, tutorial and unread calls, /movie/delete_token, and the designed
  * account calls (addresses, profile, nickname, phone check, present code, invite). KyAccount
- * sends them; InMemoryAccount answers them.
+ * sends them.
  */
 export const accountCalls = {
   setHideCharacter: (hidden: boolean) => authedPost(ENDPOINTS.setHideCharacter, 'set_hide_character',

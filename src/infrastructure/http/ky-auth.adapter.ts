@@ -13,7 +13,7 @@ const signedIn = loginResponseSchema.transform((a): SignedIn => ({ identity: { u
 
 /**
  * The sign-in calls, each described once: sign-up, login, logout, debug login [R6-6], e-mail status,
- * code and verification, and the dev outbox. KyAuth sends them; InMemoryAuth answers them.
+ * code and verification, and the dev outbox. KyAuth sends them.
  */
 export const authCalls = {
   signUp: (email: string, password: string) => publicPost(AUTH_ENDPOINTS.signup, 'signup', { email, password }, signupRequestSchema, signedIn),

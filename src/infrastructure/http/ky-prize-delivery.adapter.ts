@@ -12,7 +12,7 @@ import type { PrizeDelivery, WonPrize } from '../../domain';
 /** A won prize on the wire → the port's: a missing kuji_name is '' (the domain's DeliveryDetailPrize) [R3-14]. */
 const toWonPrize = (p: z.output<typeof wonPrizeSchema>): WonPrize => ({ ...p, kuji_name: p.kuji_name ?? '' });
 
-/** §7's /user/item and /user/get_delivery, each described once. KyPrizeDelivery sends them; InMemoryPrizeDelivery answers them. */
+/** §7's /user/item and /user/get_delivery, each described once. KyPrizeDelivery sends them. */
 export const prizeDeliveryCalls = {
   wonPrizes: () => authedPost(ENDPOINTS.item, 'item', {}, itemRequestSchema,
     itemInfoResponseSchema.transform((a): readonly WonPrize[] => a.item_info.list.map(toWonPrize))),

@@ -37,7 +37,7 @@ function outcomeOr<T>(stationId: number) {
 
 /**
  * The get_reserve answer as the port's ReserveFetch (a record naming no station is 'none'); a 531
- * becomes the stationMaintenance value. Shared by this adapter and InMemoryReservation.
+ * becomes the stationMaintenance value.
  */
 export function toReserveFetch(stationId: number | null) {
   return (answer$: Observable<{ readonly reserve_info: ReserveStatusRecord }>): Observable<ReserveFetch> => answer$.pipe(

@@ -23,7 +23,7 @@ const noQuery = mobileItemsQuerySchema.pick({});
 /**
  * The wallet calls, each described once: §7's /user/tc, /user/ticket, GET /purchase/pay_method_list
  * and GET /mobile/items, plus the designed TC purchase and settlement result. KyWallet sends
- * them; InMemoryWallet answers them.
+ * them.
  */
 export const walletCalls = {
   balance: () => authedPost(ENDPOINTS.tc, 'tc', {}, tcRequestSchema, tcResponseSchema.transform((a): TcInfo => a.data)),

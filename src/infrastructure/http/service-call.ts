@@ -5,9 +5,8 @@ import type { IdentityUse, KyHttpClient } from './ky-http-client';
 /**
  * One call of the service API, described once: where it goes, the body the client sends, the
  * contract schema the server validates that body with, and the contract schema of the answer piped
- * into the port's type. The HTTP adapters send it with `sendCall`; the in-memory fakes validate the
- * same body with the same request schema and map their answer through the same answer schema, so
- * the two cannot disagree on a field.
+ * into the port's type. The HTTP adapters send it with `sendCall`; the request schema names, next to
+ * the body, exactly what the server will check.
  */
 export interface ServiceCall<Req extends z.ZodType = z.ZodType, Ans extends z.ZodType = z.ZodType> {
   readonly method: 'POST' | 'GET';

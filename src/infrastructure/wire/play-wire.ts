@@ -5,8 +5,7 @@ import type {
 } from '../../contract';
 
 /**
- * Wire ↔ port shapes of the catalogue and play calls, in one place for the HTTP adapters and the
- * in-memory fakes alike, so both hand the application exactly the same values.
+ * Wire ↔ port shapes of the catalogue and play calls, in one place for the HTTP adapters.
  */
 
 /**

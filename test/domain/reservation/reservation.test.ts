@@ -4,7 +4,7 @@ import {
   canResume, decideReservePoll, DOMAIN_MESSAGES, isMaintenanceStatus, isReserveStatus, isReserving,
   markedMaintenance, RESERVE_STATUSES, STATION_STATUSES, type ReservationContext,
 } from '../../../src/domain';
-import { aPlayInfo, aReserveRecord } from './factories';
+import { aPlayInfo, aReserveRecord } from '../../../src/testing';
 
 const ctx: ReservationContext = { station_id: 5, station_setting_id: 50, viewingStationSettingId: 50 };
 const statusOrNull = fc.constantFrom(...RESERVE_STATUSES, null);
