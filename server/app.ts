@@ -11,6 +11,7 @@ import { ERROR_INFO, replyError } from './http/reply';
 import { IdentityService } from './auth/identity';
 import { imageUrl } from './routes/images.routes';
 import { registerApiRoutes } from './routes/index';
+import { DEFAULT_RATE_LIMITS, registerRateLimits, type RateLimits } from './http/rate-limit';
 import { seedCatalogue } from './seed/seed';
 import { migrate } from './store/migrate';
 import { openPgliteStore, type Store } from './store/store';
@@ -29,6 +30,8 @@ export interface ServerOptions {
   readonly logger?: boolean;
   /** Start the store as a copy of this dump (a migrated, seeded store; tests use one per run). */
   readonly template?: Blob;
+  /** Per-client limits on sign-up, login, code sending and purchase; 'unlimited' only for tests. */
+  readonly rateLimits?: RateLimits | 'unlimited';
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -79,6 +82,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     const status = error.statusCode ?? 500;
     if (status === 413) return replyError(reply, 413);
     if (status === 415) return replyError(reply, 415);
+    if (status === 429) return replyError(reply, 429);
     if (status >= 400 && status < 500) return replyError(reply, 400);
     // A PostgreSQL data exception (class 22: out-of-range number, invalid text, bad byte sequence) is
     // input the schemas let through, not a server fault: the client gets a 400, and we log it to fix.
@@ -104,6 +108,8 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
         transaction: (work) => store!.transaction(work),
         close: async () => undefined,
       };
+      const limits = options.rateLimits ?? DEFAULT_RATE_LIMITS;
+      if (limits !== 'unlimited') await registerRateLimits(api, config.apiPrefix, limits);
       await registerApiRoutes(api, {
         config, db, now,
         identity: new IdentityService(db, now),

@@ -57,7 +57,7 @@ export class VerificationService {
    */
   async verify(userId: number, purpose: VerificationPurpose, code: string): Promise<{ target: string; verified_at: string }> {
     const key = `${purpose}:${userId}`;
-    if (this.limiter.isBlocked(key)) throw new AccountRefusal(429, '認証コードの入力回数が上限に達しました。しばらくしてから新しいコードでお試しください。');
+    if (!this.limiter.tryAcquire(key)) throw new AccountRefusal(429, '認証コードの入力回数が上限に達しました。しばらくしてから新しいコードでお試しください。');
     const outcome = await this.db.transaction(async (q) => {
       await q.query('SELECT user_id FROM users WHERE user_id = $1 FOR UPDATE', [userId]);
       const now = this.now().toISOString();
@@ -73,7 +73,6 @@ export class VerificationService {
       return { target: row.target, verified_at: now };
     });
     if (!outcome) {
-      this.limiter.recordFailure(key);
       throw new AccountRefusal(400, '認証コードが正しくないか、有効期限が切れています。');
     }
     this.limiter.reset(key);
