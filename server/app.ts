@@ -15,6 +15,7 @@ import { DEFAULT_RATE_LIMITS, registerRateLimits, type RateLimits } from './http
 import { seedCatalogue } from './seed/seed';
 import { migrate } from './store/migrate';
 import { openPgliteStore, type Store } from './store/store';
+import { acquireDataDirLock } from './store/data-dir-lock';
 
 export interface OnkureServer {
   readonly app: FastifyInstance;
@@ -48,6 +49,10 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     bodyLimit: MAX_BODY_BYTES,
     trustProxy: false,
   });
+  // One server per DATA_DIR: a second start throws DataDirLockedError here, before it listens.
+  const dataDirLock = config.dataDir
+    ? acquireDataDirLock(config.dataDir, { onStale: (owner) => app.log.warn({ owner }, `taking over a stale lock on ${config.dataDir} (pid ${owner.pid} no longer runs)`) })
+    : null;
   const io = new SocketIOServer(app.server, { path: '/socket.io', serveClient: false, cors: { origin: false } });
 
   let store: Store | null = null;
@@ -149,6 +154,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       await app.close();
       await ready.catch(() => undefined);
       if (store) await store.close();
+      dataDirLock?.release();
     },
   };
 }
