@@ -33,7 +33,23 @@ export interface ServerOptions {
   readonly template?: Blob;
   /** Per-client limits on sign-up, login, code sending and purchase; 'unlimited' only for tests. */
   readonly rateLimits?: RateLimits | 'unlimited';
+  /** How long a client may take; the defaults (DEFAULT_TIMEOUTS) suit production, tests shorten them. */
+  readonly timeouts?: Partial<Timeouts>;
 }
+
+/** Time limits on a client's connection and request (docs/security.md). */
+export interface Timeouts {
+  /** The whole request, headers and body, must arrive within this (else 408 and the socket closes). */
+  readonly requestMs: number;
+  /** The headers must arrive within this (at most requestMs). */
+  readonly headersMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  readonly keepAliveMs: number;
+  /** A socket with no traffic at all is destroyed after this. */
+  readonly connectionMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 10_000, connectionMs: 60_000 };
 
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -44,10 +60,20 @@ const MAX_BODY_BYTES = 64 * 1024;
  */
 export function createOnkureServer(config: ServerConfig, options: ServerOptions = {}): OnkureServer {
   const now = options.now ?? (() => new Date());
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
     bodyLimit: MAX_BODY_BYTES,
     trustProxy: false,
+    // A request whose headers or body never finish must not hold a socket forever (issue 7 §5.9).
+    connectionTimeout: timeouts.connectionMs,
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    http: {
+      headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
+      // Node checks the request and headers deadlines on this interval (30 s by default).
+      connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(timeouts.requestMs / 4))),
+    },
   });
   // One server per DATA_DIR: a second start throws DataDirLockedError here, before it listens.
   const dataDirLock = config.dataDir
