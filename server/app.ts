@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifyCompress from '@fastify/compress';
@@ -11,6 +11,7 @@ import { ERROR_INFO, replyError } from './http/reply';
 import { IdentityService } from './auth/identity';
 import { imageUrl } from './routes/images.routes';
 import { registerApiRoutes } from './routes/index';
+import { originAllowed, registerSecurityHeaders } from './http/security-headers';
 import { DEFAULT_RATE_LIMITS, registerRateLimits, type RateLimits } from './http/rate-limit';
 import { seedCatalogue } from './seed/seed';
 import { migrate } from './store/migrate';
@@ -79,7 +80,11 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
   const dataDirLock = config.dataDir
     ? acquireDataDirLock(config.dataDir, { onStale: (owner) => app.log.warn({ owner }, `taking over a stale lock on ${config.dataDir} (pid ${owner.pid} no longer runs)`) })
     : null;
-  const io = new SocketIOServer(app.server, { path: '/socket.io', serveClient: false, cors: { origin: false } });
+  // Browsers let any page open a WebSocket to us: only the app's own origins may (issue 7 §5.6).
+  const io = new SocketIOServer(app.server, {
+    path: '/socket.io', serveClient: false, cors: { origin: false },
+    allowRequest: (request, callback) => callback(null, originAllowed(request, config)),
+  });
 
   let store: Store | null = null;
   let readyError: unknown = null;
@@ -93,6 +98,8 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     throw error;
   });
   ready.catch(() => undefined);
+
+  void registerSecurityHeaders(app, config);
 
   // gzip, deflate or br as the client accepts (spec §7), for answers over 1 KiB. Brotli at quality 4:
   // close to gzip's speed with smaller output; the default (11) costs far too much CPU per answer.
@@ -153,11 +160,14 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
 
   const indexHtml = config.staticDir ? join(config.staticDir, 'index.html') : null;
   if (config.staticDir && indexHtml && existsSync(indexHtml)) {
+    const assetsDir = join(config.staticDir, 'assets') + sep;
     void app.register(fastifyStatic, {
       root: config.staticDir,
       wildcard: false,
+      // Our own Cache-Control: with the plugin's on, it overwrites the header set here.
+      cacheControl: false,
       setHeaders: (res, path) => {
-        if (path.includes('/assets/')) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+        res.setHeader('Cache-Control', path.startsWith(assetsDir) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
     app.setNotFoundHandler((request, reply) => {
