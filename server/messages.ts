@@ -4,5 +4,6 @@ export const SERVER_MESSAGES = {
   loginSlowedDown: 'ログインの失敗が続いたため、この端末からはしばらくログインできません。時間をおいてお試しください。',
   tooManyRequests: 'リクエストが多すぎます。しばらくしてからお試しください。',
   purchaseRequestIdReused: 'このリクエストIDはすでに別の購入内容で使われています。',
-  requestTimeout: 'リクエストの受信が時間内に完了しませんでした。',
+  addressInUseNoticeSubject: '【オンクレ】このメールアドレスでの登録・確認の試みがありました',
+  addressInUseNoticeBody: 'このメールアドレスは既にオンクレのアカウントに登録されています。どなたかがこのアドレスで新規登録またはメールアドレス確認を試みました。お心当たりがない場合は、このメールを破棄してください。',
 } as const;

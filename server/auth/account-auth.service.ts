@@ -37,17 +37,20 @@ export class AccountAuthService {
     this.loginLimiter = new AttemptLimiter(MAX_LOGIN_FAILURES, LOGIN_WINDOW_MS, now);
   }
 
-  /** Creates an account (e-mail unverified), signs it in and sends the first verification code. */
+  /**
+   * Creates an account (e-mail unverified), signs it in and sends the first verification code.
+   * The answer does not tell whether the address is taken (issue 7 §5.5): for a taken address the
+   * new account is created without it, and the address's owner gets a notice instead of a code.
+   */
   async signup(email: string, password: string): Promise<Session> {
-    const taken = await this.db.query('SELECT 1 FROM users WHERE email = $1', [email]);
-    if (taken.length > 0) throw new AccountRefusal(409, 'このメールアドレスはすでに登録されています。');
     const hash = await hashPassword(password);
     const session = await this.db.transaction(async (q) => {
+      const created = this.now().toISOString();
       const [row] = await q.query<{ user_id: number }>(
         'INSERT INTO users (email, password_hash, created_at) VALUES ($1, $2, $3) ON CONFLICT (email) DO NOTHING RETURNING user_id',
-        [email, hash, this.now().toISOString()]);
-      if (!row) throw new AccountRefusal(409, 'このメールアドレスはすでに登録されています。');
-      return { user_id: row.user_id, ...(await this.identity.issueToken(row.user_id, q)) };
+        [email, hash, created]);
+      const [account] = row ? [row] : await q.query<{ user_id: number }>('INSERT INTO users (password_hash, created_at) VALUES ($1, $2) RETURNING user_id', [hash, created]);
+      return { user_id: account!.user_id, ...(await this.identity.issueToken(account!.user_id, q)) };
     });
     await this.verification.send(session.user_id, 'email', email);
     return session;
