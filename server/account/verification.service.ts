@@ -87,6 +87,17 @@ export class VerificationService {
     return outcome;
   }
 
+  /**
+   * The address a user without an e-mail is verifying (their newest e-mail code's target), or null.
+   * An account signed up with a taken address has none of its own; showing the pending one keeps its
+   * e-mail status the same as a free address's (issue 7 §5.5).
+   */
+  async pendingEmail(userId: number): Promise<string | null> {
+    const [row] = await this.db.query<{ target: string }>(
+      "SELECT target FROM verification_codes WHERE user_id = $1 AND purpose = 'email' ORDER BY created_at DESC, id DESC LIMIT 1", [userId]);
+    return row?.target ?? null;
+  }
+
   /** Messages of the dev outbox for one user, newest first (development only). */
   async outbox(userId: number) {
     const rows = await this.db.query<{ message_id: number; channel: 'email' | 'sms'; recipient: string; subject: string; body: string; created_at: Date }>(

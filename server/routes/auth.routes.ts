@@ -49,7 +49,7 @@ export async function authRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
       const cutoff = deps.config.emailVerifyCutoff;
       const guard = emailValidGuard({ signedIn: true, emailVerified: Boolean(u.email_verified_at), createdAtMs: created.getTime(), cutoffMs: cutoff.getTime() });
       return ok({
-        email: u.email,
+        email: u.email ?? (await s.verification.pendingEmail(user.user_id)),
         email_verified: u.email_verified_at ? 1 : 0,
         email_verified_at: u.email_verified_at ? new Date(u.email_verified_at).toISOString() : null,
         created_at: created.toISOString(),

@@ -34,8 +34,15 @@ describe('sign-up and e-mail codes do not reveal which addresses exist (issue 7 
     expect(row!.user_id).toBe(owner.user_id);
     const list = devOutboxResponseSchema.parse(expectOk(await post(t, 'auth/dev_outbox', { user_id: owner.user_id, access_token: owner.access_token }))).list;
     expect(list.map((m) => m.subject)).toContain(SERVER_MESSAGES.addressInUseNoticeSubject);
-    // The prober's new account got no code for the owner's address.
+    // The prober's new account got no code for the owner's address, and its e-mail status reads like a free one's.
     const prober = loginResponseSchema.parse(taken.json);
+    const freeAccount = loginResponseSchema.parse(free.json);
+    const status = async (s: { user_id: number; access_token: string }) => {
+      const a = await post(t, 'auth/email/status', { user_id: s.user_id, access_token: s.access_token });
+      return { ...a.json, email: String(a.json.email).split('@')[1], created_at: typeof a.json.created_at };
+    };
+    expect(await status(prober)).toEqual(await status(freeAccount));
+    expect((await post(t, 'auth/email/status', { user_id: prober.user_id, access_token: prober.access_token })).json.email).toBe('taken@example.jp');
     expect(devOutboxResponseSchema.parse(expectOk(await post(t, 'auth/dev_outbox', { user_id: prober.user_id, access_token: prober.access_token }))).list).toEqual([]);
   });
 
