@@ -39,6 +39,12 @@ if (!buildIsCurrent()) {
   writeFileSync(stampFile, JSON.stringify({ builtAt: startedAt, env: buildEnv }));
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], { cwd: root, stdio: 'inherit' });
+// The demo turns the development-only calls (debug login, dev outbox) on, unless told otherwise.
+const env = { ...process.env };
+if (env.ONKURE_DEV_CALLS === undefined && env.NODE_ENV !== 'production') {
+  env.ONKURE_DEV_CALLS = '1';
+  console.log('onkure: development-only calls (debug login, dev outbox) are ON for this demo (ONKURE_DEV_CALLS=1); never expose this server publicly.');
+}
+const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], { cwd: root, stdio: 'inherit', env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifyCompress from '@fastify/compress';
@@ -11,9 +11,12 @@ import { ERROR_INFO, replyError } from './http/reply';
 import { IdentityService } from './auth/identity';
 import { imageUrl } from './routes/images.routes';
 import { registerApiRoutes } from './routes/index';
+import { originAllowed, registerSecurityHeaders } from './http/security-headers';
+import { DEFAULT_RATE_LIMITS, registerRateLimits, type RateLimits } from './http/rate-limit';
 import { seedCatalogue } from './seed/seed';
 import { migrate } from './store/migrate';
 import { openPgliteStore, type Store } from './store/store';
+import { acquireDataDirLock } from './store/data-dir-lock';
 
 export interface OnkureServer {
   readonly app: FastifyInstance;
@@ -29,7 +32,25 @@ export interface ServerOptions {
   readonly logger?: boolean;
   /** Start the store as a copy of this dump (a migrated, seeded store; tests use one per run). */
   readonly template?: Blob;
+  /** Per-client limits on sign-up, login, code sending and purchase; 'unlimited' only for tests. */
+  readonly rateLimits?: RateLimits | 'unlimited';
+  /** How long a client may take; the defaults (DEFAULT_TIMEOUTS) suit production, tests shorten them. */
+  readonly timeouts?: Partial<Timeouts>;
 }
+
+/** Time limits on a client's connection and request (docs/security.md). */
+export interface Timeouts {
+  /** The whole request, headers and body, must arrive within this (else 408 and the socket closes). */
+  readonly requestMs: number;
+  /** The headers must arrive within this (at most requestMs). */
+  readonly headersMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  readonly keepAliveMs: number;
+  /** A socket with no traffic at all is destroyed after this. */
+  readonly connectionMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 10_000, connectionMs: 60_000 };
 
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -40,12 +61,30 @@ const MAX_BODY_BYTES = 64 * 1024;
  */
 export function createOnkureServer(config: ServerConfig, options: ServerOptions = {}): OnkureServer {
   const now = options.now ?? (() => new Date());
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
     bodyLimit: MAX_BODY_BYTES,
     trustProxy: false,
+    // A request whose headers or body never finish must not hold a socket forever (issue 7 §5.9).
+    connectionTimeout: timeouts.connectionMs,
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    http: {
+      headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
+      // Node checks the request and headers deadlines on this interval (30 s by default).
+      connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(timeouts.requestMs / 4))),
+    },
   });
-  const io = new SocketIOServer(app.server, { path: '/socket.io', serveClient: false, cors: { origin: false } });
+  // One server per DATA_DIR: a second start throws DataDirLockedError here, before it listens.
+  const dataDirLock = config.dataDir
+    ? acquireDataDirLock(config.dataDir, { onStale: (owner) => app.log.warn({ owner }, `taking over a stale lock on ${config.dataDir} (pid ${owner.pid} no longer runs)`) })
+    : null;
+  // Browsers let any page open a WebSocket to us: only the app's own origins may (issue 7 §5.6).
+  const io = new SocketIOServer(app.server, {
+    path: '/socket.io', serveClient: false, cors: { origin: false },
+    allowRequest: (request, callback) => callback(null, originAllowed(request, config)),
+  });
 
   let store: Store | null = null;
   let readyError: unknown = null;
@@ -59,6 +98,8 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     throw error;
   });
   ready.catch(() => undefined);
+
+  void registerSecurityHeaders(app, config);
 
   // gzip, deflate or br as the client accepts (spec §7), for answers over 1 KiB. Brotli at quality 4:
   // close to gzip's speed with smaller output; the default (11) costs far too much CPU per answer.
@@ -79,6 +120,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     const status = error.statusCode ?? 500;
     if (status === 413) return replyError(reply, 413);
     if (status === 415) return replyError(reply, 415);
+    if (status === 429) return replyError(reply, 429);
     if (status >= 400 && status < 500) return replyError(reply, 400);
     // A PostgreSQL data exception (class 22: out-of-range number, invalid text, bad byte sequence) is
     // input the schemas let through, not a server fault: the client gets a 400, and we log it to fix.
@@ -104,6 +146,8 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
         transaction: (work) => store!.transaction(work),
         close: async () => undefined,
       };
+      const limits = options.rateLimits ?? DEFAULT_RATE_LIMITS;
+      if (limits !== 'unlimited') await registerRateLimits(api, config.apiPrefix, limits);
       await registerApiRoutes(api, {
         config, db, now,
         identity: new IdentityService(db, now),
@@ -116,11 +160,14 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
 
   const indexHtml = config.staticDir ? join(config.staticDir, 'index.html') : null;
   if (config.staticDir && indexHtml && existsSync(indexHtml)) {
+    const assetsDir = join(config.staticDir, 'assets') + sep;
     void app.register(fastifyStatic, {
       root: config.staticDir,
       wildcard: false,
+      // Our own Cache-Control: with the plugin's on, it overwrites the header set here.
+      cacheControl: false,
       setHeaders: (res, path) => {
-        if (path.includes('/assets/')) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+        res.setHeader('Cache-Control', path.startsWith(assetsDir) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
     app.setNotFoundHandler((request, reply) => {
@@ -143,6 +190,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       await app.close();
       await ready.catch(() => undefined);
       if (store) await store.close();
+      dataDirLock?.release();
     },
   };
 }

@@ -11,6 +11,11 @@ export interface ServerConfig {
   readonly apiPrefix: string;
   readonly target: BuildTarget;
   readonly production: boolean;
+  /**
+   * Development-only calls (debug login, dev outbox) are registered: only with ONKURE_DEV_CALLS=1
+   * exactly, and never with NODE_ENV=production (both set is a start-up error).
+   */
+  readonly devCalls: boolean;
   /** Authorization header value every API call must carry; '' turns the check off. */
   readonly authorization: string;
   /** Folder with the built app (index.html); null or missing means API only. */
@@ -20,6 +25,10 @@ export interface ServerConfig {
   readonly emailVerifyCutoff: Date;
   /** Public address of the app, for links the server writes (invite URLs). */
   readonly publicUrl: string;
+  /** Extra origins a browser page may open socket.io from (ALLOWED_ORIGINS, space or comma separated). */
+  readonly allowedOrigins: readonly string[];
+  /** Extra CSP connect-src sources (CSP_CONNECT_SRC: the API origin, the live feed's media server). */
+  readonly connectSrc: readonly string[];
 }
 
 export class ServerConfigError extends Error {
@@ -38,17 +47,40 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
   if (apiPrefix === '' || apiPrefix === '/socket.io' || apiPrefix === '/healthz') throw new ServerConfigError(`API_PREFIX must be a path such as /api (got "${env.API_PREFIX}").`);
   const emailVerifyCutoff = new Date(env.EMAIL_VERIFY_CUTOFF || '2025-04-01T00:00:00+09:00');
   if (Number.isNaN(emailVerifyCutoff.getTime())) throw new ServerConfigError(`EMAIL_VERIFY_CUTOFF must be an ISO date-time such as 2025-04-01T00:00:00+09:00 (got "${env.EMAIL_VERIFY_CUTOFF}").`);
+  const production = env.NODE_ENV === 'production';
+  const devCalls = env.ONKURE_DEV_CALLS === '1';
+  if (devCalls && production) throw new ServerConfigError('ONKURE_DEV_CALLS=1 (development-only calls such as the debug login) cannot be used with NODE_ENV=production; unset one of them.');
+  const allowedOrigins = originList(env.ALLOWED_ORIGINS, 'ALLOWED_ORIGINS');
+  const connectSrc = (env.CSP_CONNECT_SRC ?? '').split(/[\s,]+/).filter(Boolean);
+  for (const source of connectSrc) if (!/^(https?|wss?):\/\/[^\s;,'"]+$/.test(source)) throw new ServerConfigError(`CSP_CONNECT_SRC must list origins such as https://api.example.jp wss://media.example.jp (got "${source}").`);
   return {
     port,
     host: env.HOST || '127.0.0.1',
     dataDir: env.DATA_DIR === ':memory:' ? null : resolve(cwd, env.DATA_DIR || '.data'),
     apiPrefix,
     target: target.target,
-    production: env.NODE_ENV === 'production',
+    production,
+    devCalls,
     authorization: env.API_AUTHORIZATION ?? '',
     staticDir: env.STATIC_DIR === '' ? null : resolve(cwd, env.STATIC_DIR || 'dist/client'),
     logLevel: env.LOG_LEVEL || 'warn',
     emailVerifyCutoff,
+    allowedOrigins,
+    connectSrc,
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port === 0 ? 8080 : port}`).replace(/\/+$/, ''),
   };
+}
+
+function originList(value: string | undefined, name: string): string[] {
+  const list = (value ?? '').split(/[\s,]+/).filter(Boolean);
+  for (const origin of list) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = null;
+    }
+    if (!parsed || parsed.origin !== origin) throw new ServerConfigError(`${name} must list origins such as https://onkure.example.jp (got "${origin}").`);
+  }
+  return list;
 }

@@ -1,5 +1,6 @@
 import { createOnkureServer } from './app';
 import { readServerConfig, ServerConfigError } from './config';
+import { DataDirLockedError } from './store/data-dir-lock';
 
 /** Starts the reference server from the environment (see README). */
 async function main(): Promise<void> {
@@ -13,7 +14,16 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const server = createOnkureServer(config);
+  let server;
+  try {
+    server = createOnkureServer(config);
+  } catch (error) {
+    if (error instanceof DataDirLockedError) {
+      console.error(`onkure: server start stopped. ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
   const address = await server.app.listen({ port: config.port, host: config.host });
   await server.ready;
   const shown = address.replace('127.0.0.1', 'localhost').replace('[::1]', 'localhost');

@@ -2,6 +2,7 @@ import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { AttemptLimiter } from '../auth/attempt-limiter';
 import type { SqlExecutor, Store } from '../store/store';
 import { AccountRefusal } from './account-errors';
+import { SERVER_MESSAGES } from '../messages';
 
 export type VerificationPurpose = 'email' | 'tel';
 
@@ -36,12 +37,19 @@ export class VerificationService {
         'SELECT count(*)::int AS n FROM verification_codes WHERE user_id = $1 AND purpose = $2 AND created_at > $3',
         [userId, purpose, new Date(now.getTime() - 3_600_000).toISOString()]);
       if (n >= MAX_CODES_PER_HOUR) throw new AccountRefusal(429, '認証コードの送信回数が上限に達しました。しばらくしてからお試しください。');
-      if (purpose === 'email') await this.assertEmailFree(q, userId, target);
+      // Another user's address: answer exactly as for a free one, but the code goes nowhere and the
+      // address's owner is told instead (issue 7 §5.5: the answer must not reveal who has an account).
+      const owner = purpose === 'email' ? await this.ownerOf(q, userId, target) : null;
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
       const expiresAt = new Date(now.getTime() + CODE_TTL_MS);
       await q.query(
         'INSERT INTO verification_codes (user_id, purpose, target, code_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
         [userId, purpose, target, hashCode(userId, purpose, code).toString('hex'), now.toISOString(), expiresAt.toISOString()]);
+      if (owner !== null) {
+        await q.query('INSERT INTO dev_outbox (user_id, channel, recipient, subject, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+          [owner, 'email', target, SERVER_MESSAGES.addressInUseNoticeSubject, SERVER_MESSAGES.addressInUseNoticeBody, now.toISOString()]);
+        return { expires_at: expiresAt.toISOString() };
+      }
       const message = purpose === 'email'
         ? { channel: 'email', subject: '【オンクレ】メールアドレス確認コード', body: `認証コード: ${code}\n30分以内に画面へ入力してください。お心当たりのない場合はこのメールを破棄してください。` }
         : { channel: 'sms', subject: 'SMS認証', body: `【オンクレ】認証コード: ${code}（30分間有効）` };
@@ -57,7 +65,7 @@ export class VerificationService {
    */
   async verify(userId: number, purpose: VerificationPurpose, code: string): Promise<{ target: string; verified_at: string }> {
     const key = `${purpose}:${userId}`;
-    if (this.limiter.isBlocked(key)) throw new AccountRefusal(429, '認証コードの入力回数が上限に達しました。しばらくしてから新しいコードでお試しください。');
+    if (!this.limiter.tryAcquire(key)) throw new AccountRefusal(429, '認証コードの入力回数が上限に達しました。しばらくしてから新しいコードでお試しください。');
     const outcome = await this.db.transaction(async (q) => {
       await q.query('SELECT user_id FROM users WHERE user_id = $1 FOR UPDATE', [userId]);
       const now = this.now().toISOString();
@@ -73,11 +81,21 @@ export class VerificationService {
       return { target: row.target, verified_at: now };
     });
     if (!outcome) {
-      this.limiter.recordFailure(key);
       throw new AccountRefusal(400, '認証コードが正しくないか、有効期限が切れています。');
     }
     this.limiter.reset(key);
     return outcome;
+  }
+
+  /**
+   * The address a user without an e-mail is verifying (their newest e-mail code's target), or null.
+   * An account signed up with a taken address has none of its own; showing the pending one keeps its
+   * e-mail status the same as a free address's (issue 7 §5.5).
+   */
+  async pendingEmail(userId: number): Promise<string | null> {
+    const [row] = await this.db.query<{ target: string }>(
+      "SELECT target FROM verification_codes WHERE user_id = $1 AND purpose = 'email' ORDER BY created_at DESC, id DESC LIMIT 1", [userId]);
+    return row?.target ?? null;
   }
 
   /** Messages of the dev outbox for one user, newest first (development only). */
@@ -85,6 +103,12 @@ export class VerificationService {
     const rows = await this.db.query<{ message_id: number; channel: 'email' | 'sms'; recipient: string; subject: string; body: string; created_at: Date }>(
       'SELECT message_id, channel, recipient, subject, body, created_at FROM dev_outbox WHERE user_id = $1 ORDER BY message_id DESC LIMIT 50', [userId]);
     return rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() }));
+  }
+
+  /** The user (other than `userId`) whose address `email` is, or null. */
+  private async ownerOf(q: SqlExecutor, userId: number, email: string): Promise<number | null> {
+    const [row] = await q.query<{ user_id: number }>('SELECT user_id FROM users WHERE email = $1 AND user_id <> $2', [email, userId]);
+    return row?.user_id ?? null;
   }
 
   private async assertEmailFree(q: SqlExecutor, userId: number, email: string): Promise<void> {

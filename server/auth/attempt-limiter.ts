@@ -1,35 +1,53 @@
 /**
- * Counts failed attempts per key (login e-mail, verification code per user) in a sliding window,
+ * Counts attempts per key (login e-mail + client, verification code per user) in a sliding window,
  * in memory. Kept out of the store on purpose: a refused request changes nothing in the store.
  * A multi-instance deployment would move this to a shared store (e.g. Redis) with the same API.
+ *
+ * `tryAcquire` checks and counts in one synchronous step, BEFORE the slow check it guards (a
+ * password hash, a code lookup): with any number of concurrent requests at most `maxAttempts`
+ * checks run per key and window. A success calls `reset`, which forgives the key's attempts.
  */
 export class AttemptLimiter {
-  private readonly failures = new Map<string, number[]>();
+  private readonly attempts = new Map<string, number[]>();
 
-  constructor(private readonly maxFailures: number, private readonly windowMs: number, private readonly now: () => Date) {}
+  constructor(private readonly maxAttempts: number, private readonly windowMs: number, private readonly now: () => Date) {}
 
-  /** True when the key has used up its failures in the current window. */
+  /** True when the key has used up its attempts in the current window. */
   isBlocked(key: string): boolean {
-    return this.recent(key).length >= this.maxFailures;
+    return this.recent(key).length >= this.maxAttempts;
   }
 
+  /**
+   * Counts one attempt for the key and answers true, or answers false (counting nothing) when the
+   * key has used up its attempts. Synchronous on purpose: no other request runs between check and count.
+   */
+  tryAcquire(key: string): boolean {
+    const list = this.recent(key);
+    if (list.length >= this.maxAttempts) return false;
+    list.push(this.now().getTime());
+    this.attempts.set(key, list);
+    if (this.attempts.size > 10_000) this.prune();
+    return true;
+  }
+
+  /** Counts a failure after the fact (for callers that only count failed attempts). */
   recordFailure(key: string): void {
     const list = this.recent(key);
     list.push(this.now().getTime());
-    this.failures.set(key, list);
-    if (this.failures.size > 10_000) this.prune();
+    this.attempts.set(key, list);
+    if (this.attempts.size > 10_000) this.prune();
   }
 
   reset(key: string): void {
-    this.failures.delete(key);
+    this.attempts.delete(key);
   }
 
   private recent(key: string): number[] {
     const since = this.now().getTime() - this.windowMs;
-    return (this.failures.get(key) ?? []).filter((t) => t > since);
+    return (this.attempts.get(key) ?? []).filter((t) => t > since);
   }
 
   private prune(): void {
-    for (const key of [...this.failures.keys()]) if (this.recent(key).length === 0) this.failures.delete(key);
+    for (const key of [...this.attempts.keys()]) if (this.recent(key).length === 0) this.attempts.delete(key);
   }
 }

@@ -11,8 +11,9 @@ import { ok, replyError } from '../http/reply';
 import type { ApiDeps } from './deps';
 
 /**
- * Sign-up, login, logout, e-mail verification; and, outside production only, the debug login
- * [R6-6] and the dev outbox. In production those two routes are not registered at all (404).
+ * Sign-up, login, logout, e-mail verification; and, only when development calls are enabled
+ * (ONKURE_DEV_CALLS=1, never in production), the debug login [R6-6] and the dev outbox.
+ * Otherwise those two routes are not registered at all (404).
  */
 export async function authRoutes(app: FastifyInstance, deps: ApiDeps): Promise<void> {
   const s = accountServices(deps);
@@ -27,7 +28,7 @@ export async function authRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
   app.post(`/${E.login}`, async (request, reply) => {
     const body = parseBody(loginRequestSchema, request.body, reply);
     if (!body) return reply;
-    return answer(reply, async () => ok(await s.auth.login(body.email, body.password)));
+    return answer(reply, async () => ok(await s.auth.login(body.email, body.password, request.ip)));
   });
 
   app.post(`/${E.logout}`, async (request, reply) => {
@@ -48,7 +49,7 @@ export async function authRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
       const cutoff = deps.config.emailVerifyCutoff;
       const guard = emailValidGuard({ signedIn: true, emailVerified: Boolean(u.email_verified_at), createdAtMs: created.getTime(), cutoffMs: cutoff.getTime() });
       return ok({
-        email: u.email,
+        email: u.email ?? (await s.verification.pendingEmail(user.user_id)),
         email_verified: u.email_verified_at ? 1 : 0,
         email_verified_at: u.email_verified_at ? new Date(u.email_verified_at).toISOString() : null,
         created_at: created.toISOString(),
@@ -81,7 +82,7 @@ export async function authRoutes(app: FastifyInstance, deps: ApiDeps): Promise<v
     });
   });
 
-  if (deps.config.production) return;
+  if (!deps.config.devCalls) return;
 
   app.post(`/${E.debugLogin}`, async (request, reply) => {
     const body = parseBody(debugLoginRequestSchema, request.body, reply);

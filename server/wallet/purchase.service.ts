@@ -4,6 +4,7 @@ import { isCarrierBilling, isPayMethodOf, type PayMethodId } from '../../src/con
 import { AccountRefusal } from '../account/account-errors';
 import type { SqlExecutor, Store } from '../store/store';
 import type { Ledger, TcBalance } from './ledger';
+import { SERVER_MESSAGES } from '../messages';
 
 export interface ProductRow { product_id: number; product_name: string; price: number; toll_tc: number; free_tc: number; bonus_ticket: number; is_sale: boolean }
 
@@ -39,6 +40,8 @@ export class PurchaseService {
       const [user] = await q.query<{ birth: string | null }>(`SELECT to_char(birth, 'YYYY-MM-DD') AS birth FROM users WHERE user_id = $1 FOR UPDATE`, [userId]);
       if (p.request_id) {
         const [again] = await q.query<SettlementRow>('SELECT * FROM product_settlements WHERE user_id = $1 AND request_id = $2', [userId, p.request_id]);
+        // A replay must be the same purchase: another product or pay method under the key is a conflict.
+        if (again && (again.product_id !== p.product_id || again.pay_method !== p.pay_method)) throw new AccountRefusal(409, SERVER_MESSAGES.purchaseRequestIdReused);
         if (again) return { settlement: view(again), tc: await this.ledger.balance(userId, q) };
       }
       if (!user?.birth) throw new AccountRefusal(409, PURCHASE_MESSAGES.birthRequired);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkPhone, PREFECTURES, type AddressRecord, type Profile } from '../domain';
+import { checkPhone, EMAIL_MAX_LENGTH, isAcceptableText, isEmailAddress, PREFECTURES, type AddressRecord, type Profile } from '../domain';
 import { errorResponseSchema } from './envelope';
 import { flag01Schema, idSchema, identitySchema } from './user-identity.schema';
 import { ADDRESS_INPUT_LABELS as L, CONTRACT_MESSAGES as M, LEAD_TIMES } from './messages';
@@ -27,17 +27,17 @@ export const ACCOUNT_ENDPOINTS = {
 export const MAX_ADDRESSES = 10;
 
 
-// eslint-disable-next-line no-control-regex -- refusing control characters is the point
-const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-
-/** A trimmed text of 1..max characters without control characters, with Japanese messages naming the field. */
+/**
+ * A trimmed text of 1..max characters under the domain's text policy (no control, bidi, noncharacter
+ * or invisible-only text), with Japanese messages naming the field.
+ */
 export function textField(label: string, max: number, min = 1) {
   return z
     .string({ error: M.notString(label) })
     .trim()
     .min(min, M.required(label))
     .max(max, M.tooLong(label, max))
-    .refine((v) => !CONTROL_CHARS.test(v), M.invalidCharacters(label));
+    .refine(isAcceptableText, M.invalidCharacters(label));
 }
 
 /** Japanese phone number by the domain's checkPhone (10 or 11 digits, hyphens allowed); normalised to digits. */
@@ -58,9 +58,9 @@ export const emailSchema = z
   .string({ error: M.notString(L.email) })
   .trim()
   .toLowerCase()
-  .max(254, M.emailTooLong)
-  // eslint-disable-next-line no-control-regex -- control characters (NUL above all) are what the class refuses
-  .regex(/^[^\s@"<>()[\]\\,;:\u0000-\u001f\u007f]{1,64}@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/, M.emailFormat);
+  .max(EMAIL_MAX_LENGTH, M.emailTooLong)
+  // The domain's one e-mail check, shared with the address e-mail.
+  .refine(isEmailAddress, M.emailFormat);
 
 export { LEAD_TIMES };
 

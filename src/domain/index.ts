@@ -5,6 +5,7 @@ export * from './constants';
 export * from './messages';
 export * from './time/jst';
 export * from './text/number-format';
+export * from './text/text-policy.rule';
 export * from './identity/identity.entity';
 export * from './errors/response.rule';
 export * from './account/user-settings.rule';

@@ -1,3 +1,4 @@
+import { SERVER_MESSAGES } from '../../server/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   mobileItemsResponseSchema, payMethodListResponseSchema, payMethodsFor, purchaseTcResponseSchema, settlementResultResponseSchema,
@@ -95,6 +96,18 @@ describe('TC purchase', () => {
     const result = settlementResultResponseSchema.parse(expectOk(await post(t, 'purchase/settlement_result', as(a, { product_settlement_id: r.settlement.product_settlement_id }))));
     expect(result.settlement.status).toBe('completed');
     await expectRefusedUnchanged(t, () => post(t, 'purchase/settlement_result', as(b, { product_settlement_id: r.settlement.product_settlement_id })), 404);
+  });
+
+  it('refuses a request_id resent with another product or pay method (409, nothing bought); the same one replays', async () => {
+    const first = purchaseTcResponseSchema.parse(expectOk(await post(t, 'purchase/tc', as(a, { purchase: { product_id: 5, pay_method: 'credit_card', request_id: 'req-0002-idem' } }))));
+    for (const purchase of [{ product_id: 6, pay_method: 'credit_card' }, { product_id: 5, pay_method: 'credit_card_3ds' }]) {
+      const r = await expectRefusedUnchanged(t, () => post(t, 'purchase/tc', as(a, { purchase: { ...purchase, request_id: 'req-0002-idem' } })), 409);
+      expect(r.json.error_code).toBe(409);
+      expect(r.json.error_info).toBe(SERVER_MESSAGES.purchaseRequestIdReused);
+    }
+    const replay = purchaseTcResponseSchema.parse(expectOk(await post(t, 'purchase/tc', as(a, { purchase: { product_id: 5, pay_method: 'credit_card', request_id: 'req-0002-idem' } }))));
+    expect(replay.settlement).toEqual(first.settlement);
+    expect(replay.tc).toEqual(first.tc);
   });
 
   it('[R6-1][R2.5-5] refuses a guest, a user without a birth date, and unknown products or methods', async () => {

@@ -17,6 +17,9 @@ export interface TestServer {
 
 let template: Blob | null | undefined;
 
+/** Tests use the debug login and dev outbox: on (ONKURE_DEV_CALLS=1) unless the test runs as production. */
+const devCallsUnlessProduction = (env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv => (env?.NODE_ENV === 'production' ? {} : { ONKURE_DEV_CALLS: '1' });
+
 /** The run's migrated and seeded store (test/support/store-template.ts), read once per worker. */
 function storeTemplate(): Blob | null {
   if (template === undefined) {
@@ -34,10 +37,11 @@ function storeTemplate(): Blob | null {
  */
 export async function startTestServer(options: { listen?: boolean; env?: NodeJS.ProcessEnv; inMemory?: boolean } & ServerOptions = {}): Promise<TestServer> {
   const dataDir = options.inMemory ? null : mkdtempSync(join(tmpdir(), 'onkure-test-'));
-  const config = readServerConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir ?? ':memory:', STATIC_DIR: '', LOG_LEVEL: 'silent', ...options.env });
+  const config = readServerConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir ?? ':memory:', STATIC_DIR: '', LOG_LEVEL: 'silent', ...devCallsUnlessProduction(options.env), ...options.env });
   const seeded = options.now ? null : storeTemplate();
   const server = createOnkureServer(config, {
     logger: false,
+    rateLimits: options.rateLimits ?? 'unlimited',
     ...(options.now ? { now: options.now } : {}),
     ...(seeded ? { template: seeded } : {}),
   });

@@ -1,5 +1,6 @@
 import { ADDRESS_FIELD_LABELS, VALIDATION_MESSAGES } from '../messages';
 import { characterCount } from '../text/number-format';
+import { EMAIL_MAX_LENGTH, isAcceptableText, isEmailAddress } from '../text/text-policy.rule';
 import type { AddressForm } from './address.entity';
 import { isPrefecture } from './prefectures.messages';
 
@@ -14,7 +15,7 @@ export const ADDRESS_BOUNDS = {
   /** 市区町村 and 番地・建物名 lines. */
   addressLineMax: 32,
   /** RFC 5321's limit for a whole address. */
-  emailMax: 254,
+  emailMax: EMAIL_MAX_LENGTH,
   zipDigits: 7,
   telMinDigits: 10,
   telMaxDigits: 11,
@@ -74,25 +75,22 @@ export function checkZip(text: string): FieldCheck {
   return digits === null ? { ok: false, message: VALIDATION_MESSAGES.zipFormat } : { ok: true, value: digits };
 }
 
-// C0/C1 control characters: never valid on a shipping label.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-
 function checkText(field: AddressField, text: string, max: number): FieldCheck {
   const label = ADDRESS_FIELD_LABELS[field];
   const v = text.trim();
   if (v === '') return { ok: false, message: VALIDATION_MESSAGES.required(label) };
-  if (CONTROL.test(v)) return { ok: false, message: VALIDATION_MESSAGES.invalidCharacters(label) };
+  // The shared text policy (text-policy.rule.ts): the same refusals as a nickname.
+  if (!isAcceptableText(v)) return { ok: false, message: VALIDATION_MESSAGES.invalidCharacters(label) };
   if (characterCount(v) > max) return { ok: false, message: VALIDATION_MESSAGES.tooLong(label, max) };
   return { ok: true, value: v };
 }
 
-/** An optional e-mail: '' passes; otherwise local@domain.tld within 254 characters. */
+/** An optional e-mail: '' passes; otherwise the domain's one e-mail check (isEmailAddress). */
 export function checkEmail(text: string): FieldCheck {
   const v = text.trim();
   if (v === '') return { ok: true, value: '' };
   if (characterCount(v) > ADDRESS_BOUNDS.emailMax) return { ok: false, message: VALIDATION_MESSAGES.tooLong(ADDRESS_FIELD_LABELS.email, ADDRESS_BOUNDS.emailMax) };
-  return /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(v) ? { ok: true, value: v } : { ok: false, message: VALIDATION_MESSAGES.emailFormat };
+  return isEmailAddress(v) ? { ok: true, value: v } : { ok: false, message: VALIDATION_MESSAGES.emailFormat };
 }
 
 export interface AddressValidation {

@@ -1,0 +1,52 @@
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import fastifyHelmet from '@fastify/helmet';
+import type { ServerConfig } from '../config';
+
+/**
+ * The Content-Security-Policy the built app runs under: its own scripts and styles only (Vite emits
+ * no inline script or style), images also as data: and blob: URLs, calls and sockets to this origin
+ * (socket.io: ws:/wss:) and to the configured extra origins (CSP_CONNECT_SRC: the API origin, the
+ * live feed's media server later). No plugins, no framing, no <base> elsewhere.
+ */
+export function contentSecurityPolicy(config: Pick<ServerConfig, 'connectSrc'>): Record<string, string[]> {
+  return {
+    'default-src': ["'self'"],
+    'script-src': ["'self'"],
+    'style-src': ["'self'"],
+    'img-src': ["'self'", 'data:', 'blob:'],
+    'font-src': ["'self'", 'data:'],
+    'connect-src': ["'self'", 'ws:', 'wss:', ...config.connectSrc],
+    'media-src': ["'none'"],
+    'object-src': ["'none'"],
+    'frame-ancestors': ["'none'"],
+    'base-uri': ["'self'"],
+    'form-action': ["'self'"],
+  };
+}
+
+/** Security headers on every answer (CSP, nosniff, Referrer-Policy, no framing) through @fastify/helmet. */
+export async function registerSecurityHeaders(app: FastifyInstance, config: Pick<ServerConfig, 'connectSrc'>): Promise<void> {
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    frameguard: { action: 'deny' },
+    // The app loads cross-origin prize images; COEP would block them.
+    crossOriginEmbedderPolicy: false,
+    // HSTS belongs to the TLS-terminating proxy in front of this server, not to plain-HTTP development.
+    strictTransportSecurity: false,
+  });
+}
+
+/**
+ * Whether a browser page from `origin` may open a socket.io connection: the app's own origin
+ * (PUBLIC_URL, or the Host the request came to) or one of ALLOWED_ORIGINS. A request without an
+ * Origin header is not from a browser page (browsers always send it on WebSocket and CORS calls).
+ */
+export function originAllowed(request: Pick<IncomingMessage, 'headers'>, config: Pick<ServerConfig, 'publicUrl' | 'allowedOrigins'>): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  if (origin === new URL(config.publicUrl).origin || config.allowedOrigins.includes(origin)) return true;
+  const host = request.headers.host;
+  return host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { readServerConfig, ServerConfigError } from '../../server/config';
+import { startTestServer } from '../support/test-server';
+import { post } from './user-helpers';
+
+/** Issue 7 §5.4: development-only calls fail closed; only ONKURE_DEV_CALLS=1 exactly turns them on. */
+describe('development-only calls', () => {
+  it.each([
+    ['unset', {}],
+    ['NODE_ENV=Production', { NODE_ENV: 'Production' }],
+    ['NODE_ENV=prod', { NODE_ENV: 'prod' }],
+    ['ONKURE_DEV_CALLS=true', { ONKURE_DEV_CALLS: 'true' }],
+    ['ONKURE_DEV_CALLS=yes', { ONKURE_DEV_CALLS: 'yes' }],
+    ['ONKURE_DEV_CALLS=0', { ONKURE_DEV_CALLS: '0' }],
+    ['ONKURE_DEV_CALLS= 1', { ONKURE_DEV_CALLS: ' 1' }],
+  ])('[R6-6] %s: debug login and dev outbox answer 404, no user is minted', async (_name, env) => {
+    const t = await startTestServer({ inMemory: true, env: { ONKURE_DEV_CALLS: '', ...env } });
+    try {
+      expect(t.config.devCalls).toBe(false);
+      const before = await t.server.store().query('SELECT user_id FROM users');
+      const r = await post(t, 'auth/debug_login', { name: 'probe' });
+      expect(r.status).toBe(404);
+      expect(r.json.error_code).toBe(404);
+      expect((await post(t, 'auth/dev_outbox', { user_id: 1, access_token: 'x'.repeat(32) })).status).toBe(404);
+      expect(await t.server.store().query('SELECT user_id FROM users')).toEqual(before);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('[R6-6] ONKURE_DEV_CALLS=1: the debug login works', async () => {
+    const t = await startTestServer({ inMemory: true, env: { ONKURE_DEV_CALLS: '1' } });
+    try {
+      const r = await post(t, 'auth/debug_login', { name: 'probe' });
+      expect(r.status).toBe(200);
+      expect(r.json.created).toBe(1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses to start with ONKURE_DEV_CALLS=1 and NODE_ENV=production; unset is off', () => {
+    expect(readServerConfig({}).devCalls).toBe(false);
+    expect(() => readServerConfig({ ONKURE_DEV_CALLS: '1', NODE_ENV: 'production' })).toThrow(ServerConfigError);
+    expect(() => readServerConfig({ ONKURE_DEV_CALLS: '1', NODE_ENV: 'production' })).toThrow(/ONKURE_DEV_CALLS=1.*NODE_ENV=production/);
+  });
+});
