@@ -5,11 +5,11 @@ import fastifyStatic from '@fastify/static';
 import fastifyCompress from '@fastify/compress';
 import { constants as zlib } from 'node:zlib';
 import { Server as SocketIOServer } from 'socket.io';
-import { CatalogueRepository } from './catalogue/catalogue.repository';
+import { systemClock, type Clock } from './clock';
+import { RouteBuilder } from './http/route';
+import { createServices, type Services } from './services';
 import type { ServerConfig } from './config';
 import { ERROR_INFO, replyError } from './http/reply';
-import { IdentityService } from './auth/identity';
-import { imageUrl } from './routes/images.routes';
 import { registerApiRoutes } from './routes/index';
 import { originAllowed, registerSecurityHeaders } from './http/security-headers';
 import { DEFAULT_RATE_LIMITS, registerRateLimits, type RateLimits } from './http/rate-limit';
@@ -24,11 +24,14 @@ export interface OnkureServer {
   /** Resolves once migrations and the seed are done (then /healthz answers 200). */
   readonly ready: Promise<void>;
   readonly store: () => Store;
+  /** The services, built once by createServices when the API registers (operator tools, tests). */
+  readonly services: () => Services;
   close(): Promise<void>;
 }
 
 export interface ServerOptions {
-  readonly now?: () => Date;
+  /** The clock every service reads and schedules with (default: the machine's); tests pass a manual one. */
+  readonly clock?: Clock;
   readonly logger?: boolean;
   /** Start the store as a copy of this dump (a migrated, seeded store; tests use one per run). */
   readonly template?: Blob;
@@ -60,7 +63,7 @@ const MAX_BODY_BYTES = 64 * 1024;
  * migrates and seeds in the background; until then the API answers 503 and /healthz 503.
  */
 export function createOnkureServer(config: ServerConfig, options: ServerOptions = {}): OnkureServer {
-  const now = options.now ?? (() => new Date());
+  const clock = options.clock ?? systemClock;
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
@@ -87,11 +90,12 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
   });
 
   let store: Store | null = null;
+  let services: Services | null = null;
   let readyError: unknown = null;
   const ready = (async () => {
     store = await openPgliteStore(config.dataDir, options.template ? { template: options.template } : {});
     await migrate(store);
-    await seedCatalogue(store, now());
+    await seedCatalogue(store, clock.now());
   })().catch((error: unknown) => {
     readyError = error;
     app.log.error({ err: error }, 'storage failed to start');
@@ -148,11 +152,8 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       };
       const limits = options.rateLimits ?? DEFAULT_RATE_LIMITS;
       if (limits !== 'unlimited') await registerRateLimits(api, config.apiPrefix, limits);
-      await registerApiRoutes(api, {
-        config, db, now,
-        identity: new IdentityService(db, now),
-        catalogue: new CatalogueRepository(db, imageUrl(config.apiPrefix)),
-      });
+      services = createServices(db, clock, io, config);
+      await registerApiRoutes({ config, services, route: new RouteBuilder(api, services.identity) });
       api.setNotFoundHandler((_request, reply) => replyError(reply, 404));
     },
     { prefix: config.apiPrefix },
@@ -181,6 +182,10 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     app,
     io,
     ready,
+    services: () => {
+      if (!services) throw new Error('services are not built yet');
+      return services;
+    },
     store: () => {
       if (!store) throw new Error('store is not open yet');
       return store;

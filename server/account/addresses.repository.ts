@@ -2,6 +2,8 @@ import { MAX_ADDRESSES, type AddressInput } from '../../src/contract';
 import { formatZip, validateAddressForm, type AddressRecord } from '../../src/domain';
 import type { SqlExecutor, Store } from '../store/store';
 import { AccountRefusal } from './account-errors';
+import type { Clock } from '../clock';
+import { SERVER_MESSAGES } from '../messages';
 
 /** A checked, normalised address ready to store (zip as 123-4567, tel as digits, email or null). */
 export type AddressValues = Omit<AddressRecord, 'id' | 'is_main' | 'email'> & {
@@ -19,7 +21,7 @@ export function checkAddress(input: Omit<AddressInput, 'id'>): AddressValues {
     address1: input.address1, address2: input.address2, address3: input.address3, tel: input.tel, email: input.email ?? '', leadTimes: input.lead_times ?? '',
   });
   const first = Object.values(result.errors)[0];
-  if (!result.valid) throw new AccountRefusal(400, first ?? '住所の入力内容が正しくありません。');
+  if (!result.valid) throw new AccountRefusal(400, first ?? SERVER_MESSAGES.addressInvalid);
   const f = result.normalized;
   return {
     is_main: input.is_main, first_name: f.firstName, last_name: f.lastName, zip: formatZip(f.zip), address1: f.address1,
@@ -39,7 +41,7 @@ const toRecord = (r: AddressRow): AddressRecord => ({ ...r, is_main: r.is_main ?
  * oldest remaining address.
  */
 export class AddressesRepository {
-  constructor(private readonly db: Store, private readonly now: () => Date) {}
+  constructor(private readonly db: Store, private readonly clock: Clock) {}
 
   async list(userId: number, q: SqlExecutor = this.db): Promise<AddressRecord[]> {
     const rows = await q.query<AddressRow>(`SELECT ${COLUMNS} FROM addresses WHERE user_id = $1 ORDER BY is_main DESC, id`, [userId]);
@@ -55,10 +57,10 @@ export class AddressesRepository {
     return this.db.transaction(async (q) => {
       await this.lockUser(q, userId);
       const [{ n } = { n: 0 }] = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM addresses WHERE user_id = $1', [userId]);
-      if (n >= MAX_ADDRESSES) throw new AccountRefusal(409, `住所は${MAX_ADDRESSES}件まで登録できます。`);
+      if (n >= MAX_ADDRESSES) throw new AccountRefusal(409, SERVER_MESSAGES.addressLimit(MAX_ADDRESSES));
       const makeMain = n === 0 || a.is_main === 1;
       if (makeMain) await q.query('UPDATE addresses SET is_main = false WHERE user_id = $1 AND is_main', [userId]);
-      const now = this.now().toISOString();
+      const now = this.clock.now().toISOString();
       const [row] = await q.query<AddressRow>(
         `INSERT INTO addresses (user_id, is_main, first_name, last_name, zip, address1, address2, address3, tel, email, lead_times, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) RETURNING ${COLUMNS}`,
@@ -72,15 +74,15 @@ export class AddressesRepository {
     return this.db.transaction(async (q) => {
       await this.lockUser(q, userId);
       const [current] = await q.query<AddressRow>(`SELECT ${COLUMNS} FROM addresses WHERE user_id = $1 AND id = $2`, [userId, id]);
-      if (!current) throw new AccountRefusal(404, '住所が見つかりません。');
-      if (current.is_main && a.is_main === 0) throw new AccountRefusal(409, 'メインの住所は、別の住所をメインにしてから変更してください。');
+      if (!current) throw new AccountRefusal(404, SERVER_MESSAGES.addressNotFound);
+      if (current.is_main && a.is_main === 0) throw new AccountRefusal(409, SERVER_MESSAGES.mainAddressChange);
       const makeMain = current.is_main || a.is_main === 1;
       if (makeMain && !current.is_main) await q.query('UPDATE addresses SET is_main = false WHERE user_id = $1 AND is_main', [userId]);
       const [row] = await q.query<AddressRow>(
         `UPDATE addresses SET is_main = $3, first_name = $4, last_name = $5, zip = $6, address1 = $7, address2 = $8, address3 = $9, tel = $10,
                 email = $11, lead_times = $12, updated_at = $13
           WHERE user_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
-        [userId, id, makeMain, a.first_name, a.last_name, a.zip, a.address1, a.address2, a.address3, a.tel, a.email, a.lead_times, this.now().toISOString()]);
+        [userId, id, makeMain, a.first_name, a.last_name, a.zip, a.address1, a.address2, a.address3, a.tel, a.email, a.lead_times, this.clock.now().toISOString()]);
       return toRecord(row!);
     });
   }
@@ -90,7 +92,7 @@ export class AddressesRepository {
     return this.db.transaction(async (q) => {
       await this.lockUser(q, userId);
       const [gone] = await q.query<{ is_main: boolean }>('DELETE FROM addresses WHERE user_id = $1 AND id = $2 RETURNING is_main', [userId, id]);
-      if (!gone) throw new AccountRefusal(404, '住所が見つかりません。');
+      if (!gone) throw new AccountRefusal(404, SERVER_MESSAGES.addressNotFound);
       if (gone.is_main) {
         await q.query('UPDATE addresses SET is_main = true WHERE id = (SELECT id FROM addresses WHERE user_id = $1 ORDER BY id LIMIT 1)', [userId]);
       }

@@ -2,6 +2,8 @@ import type { PrizeDeliveryStatus as DeliveryStatus, WonPrize } from '../../src/
 import type { Store } from '../store/store';
 import { AccountRefusal } from './account-errors';
 import type { AddressesRepository } from './addresses.repository';
+import type { Clock } from '../clock';
+import { SERVER_MESSAGES } from '../messages';
 
 interface PrizeRow {
   play_history_id: number; station_id: number | null; prize_kind: WonPrize['prize_kind']; product_name: string; kuji_name: string | null;
@@ -32,14 +34,14 @@ export const MAX_ITEM_LIST = 500;
  * read is scoped by user_id: another user's play_history_id is "not found".
  */
 export class PrizesRepository {
-  constructor(private readonly db: Store, private readonly now: () => Date, private readonly addresses: AddressesRepository) {}
+  constructor(private readonly db: Store, private readonly clock: Clock, private readonly addresses: AddressesRepository) {}
 
   /** Records a win (for the play and kuji modules, and tests). */
   async recordWin(userId: number, w: { station_id?: number | null; prize_kind: WonPrize['prize_kind']; product_name: string; kuji_name?: string | null; prize_count?: number }): Promise<number> {
     const [row] = await this.db.query<{ play_history_id: number }>(
       `INSERT INTO won_prizes (user_id, station_id, prize_kind, product_name, kuji_name, prize_count, won_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING play_history_id`,
-      [userId, w.station_id ?? null, w.prize_kind, w.product_name, w.kuji_name ?? null, w.prize_count ?? 1, this.now().toISOString()]);
+      [userId, w.station_id ?? null, w.prize_kind, w.product_name, w.kuji_name ?? null, w.prize_count ?? 1, this.clock.now().toISOString()]);
     return row!.play_history_id;
   }
 
@@ -56,14 +58,14 @@ export class PrizesRepository {
   async requestDelivery(userId: number, playHistoryIds: readonly number[], addressId: number): Promise<number> {
     return this.db.transaction(async (q) => {
       const [address] = await q.query<Record<string, string | null>>('SELECT * FROM addresses WHERE user_id = $1 AND id = $2', [userId, addressId]);
-      if (!address) throw new AccountRefusal(404, '住所が見つかりません。');
+      if (!address) throw new AccountRefusal(404, SERVER_MESSAGES.addressNotFound);
       const rows = await q.query<PrizeRow>(`${SELECT_PRIZES} WHERE p.user_id = $1 AND p.play_history_id = ANY($2::int[]) FOR UPDATE OF p`, [userId, [...playHistoryIds]]);
-      if (rows.length !== new Set(playHistoryIds).size) throw new AccountRefusal(404, '景品が見つかりません。');
-      if (rows.some((r) => r.delivery_status && !['cancelled', 'returned'].includes(r.delivery_status))) throw new AccountRefusal(409, 'すでに発送依頼済みの景品が含まれています。');
+      if (rows.length !== new Set(playHistoryIds).size) throw new AccountRefusal(404, SERVER_MESSAGES.prizeNotFound);
+      if (rows.some((r) => r.delivery_status && !['cancelled', 'returned'].includes(r.delivery_status))) throw new AccountRefusal(409, SERVER_MESSAGES.prizeAlreadyRequested);
       const [req] = await q.query<{ delivery_id: number }>(
         `INSERT INTO delivery_requests (user_id, delivery_status, first_name, last_name, zip, address1, address2, address3, tel, email, requested_at)
          VALUES ($1, 'requested', $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING delivery_id`,
-        [userId, address.first_name, address.last_name, address.zip, address.address1, address.address2, address.address3, address.tel, address.email, this.now().toISOString()]);
+        [userId, address.first_name, address.last_name, address.zip, address.address1, address.address2, address.address3, address.tel, address.email, this.clock.now().toISOString()]);
       for (const id of new Set(playHistoryIds)) await q.query('INSERT INTO delivery_request_items (delivery_id, play_history_id) VALUES ($1, $2)', [req!.delivery_id, id]);
       return req!.delivery_id;
     });
@@ -72,7 +74,7 @@ export class PrizesRepository {
   /** get_delivery_address.data for one of the user's prizes. */
   async deliveryOf(userId: number, playHistoryId: number) {
     const [row] = await this.db.query<PrizeRow>(`${SELECT_PRIZES} WHERE p.user_id = $1 AND p.play_history_id = $2`, [userId, playHistoryId]);
-    if (!row) throw new AccountRefusal(404, '景品が見つかりません。');
+    if (!row) throw new AccountRefusal(404, SERVER_MESSAGES.prizeNotFound);
     const prize = toPrize(row);
     let address = null;
     let contact = '';

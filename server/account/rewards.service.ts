@@ -2,6 +2,8 @@ import { randomInt } from 'node:crypto';
 import type { Store } from '../store/store';
 import type { Ledger, TcBalance } from '../wallet/ledger';
 import { AccountRefusal } from './account-errors';
+import type { Clock } from '../clock';
+import { SERVER_MESSAGES } from '../messages';
 
 /** Tickets an inviter receives for each friend who signs up with the invite code. */
 export const INVITE_TICKET = 3;
@@ -9,17 +11,17 @@ const INVITE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
 /** Present codes (redeem once per user, credited through the ledgers) and invite info. */
 export class RewardsService {
-  constructor(private readonly db: Store, private readonly now: () => Date, private readonly ledger: Ledger) {}
+  constructor(private readonly db: Store, private readonly clock: Clock, private readonly ledger: Ledger) {}
 
   async redeem(userId: number, code: string): Promise<{ present: { kind: 'tc_free' | 'ticket'; amount: number }; tc: TcBalance; ticket: { ticket_all: number } }> {
     return this.db.transaction(async (q) => {
-      const now = this.now().toISOString();
+      const now = this.clock.now().toISOString();
       const [pc] = await q.query<{ code: string; kind: 'tc_free' | 'ticket'; amount: number; starts_at: Date; ends_at: Date }>(
         'SELECT code, kind, amount, starts_at, ends_at FROM present_codes WHERE code = $1', [code]);
-      if (!pc) throw new AccountRefusal(404, 'プレゼントコードが見つかりません。');
-      if (new Date(pc.starts_at).toISOString() > now || new Date(pc.ends_at).toISOString() < now) throw new AccountRefusal(409, 'このプレゼントコードは有効期間外です。');
+      if (!pc) throw new AccountRefusal(404, SERVER_MESSAGES.presentCodeNotFound);
+      if (new Date(pc.starts_at).toISOString() > now || new Date(pc.ends_at).toISOString() < now) throw new AccountRefusal(409, SERVER_MESSAGES.presentCodeOutOfPeriod);
       const done = await q.query('INSERT INTO present_code_redemptions (code, user_id, redeemed_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING code', [code, userId, now]);
-      if (done.length === 0) throw new AccountRefusal(409, 'このプレゼントコードはすでに使用済みです。');
+      if (done.length === 0) throw new AccountRefusal(409, SERVER_MESSAGES.presentCodeUsed);
       const entry = { amount: pc.amount, reason: 'present_code', reference: code, idempotencyKey: `present:${code}` };
       if (pc.kind === 'tc_free') await this.ledger.credit(userId, 'free', entry, q);
       else await this.ledger.creditTickets(userId, entry, q);
@@ -38,16 +40,16 @@ export class RewardsService {
       if (existing) return existing.code;
       for (;;) {
         const candidate = Array.from({ length: 8 }, () => INVITE_ALPHABET[randomInt(0, INVITE_ALPHABET.length)]).join('');
-        const [row] = await q.query<{ code: string }>('INSERT INTO invite_codes (user_id, code, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING code', [userId, candidate, this.now().toISOString()]);
+        const [row] = await q.query<{ code: string }>('INSERT INTO invite_codes (user_id, code, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING code', [userId, candidate, this.clock.now().toISOString()]);
         if (row) return row.code;
       }
     });
     const url = `${baseUrl.replace(/\/+$/, '')}/?invite=${code}`;
     return {
       invite_ticket: INVITE_TICKET,
-      title: 'お友達招待キャンペーン',
+      title: SERVER_MESSAGES.inviteTitle,
       url,
-      text: `オンラインクレーンゲーム「オンクレ」で一緒に遊ぼう！招待コード「${code}」で登録すると、招待した人にチケット${INVITE_TICKET}枚をプレゼント。\n${url}`,
+      text: `${SERVER_MESSAGES.inviteText(code, INVITE_TICKET)}\n${url}`,
     };
   }
 }

@@ -4,6 +4,8 @@ import { ADDITIONAL_KEYS, UNREAD_KINDS } from '../../src/contract';
 import { PREFECTURES, type Prefecture, type Profile } from '../../src/domain';
 import type { SqlExecutor } from '../store/store';
 import { AccountRefusal } from './account-errors';
+import type { Clock } from '../clock';
+import { SERVER_MESSAGES } from '../messages';
 
 export interface UserRow {
   user_id: number;
@@ -23,13 +25,13 @@ const iso = (d: Date | string | null): string | null => (d === null ? null : new
 
 /** Per-user settings, profile, flags and e-mail: the users table and its small side tables. */
 export class UsersRepository {
-  constructor(private readonly db: SqlExecutor, private readonly now: () => Date) {}
+  constructor(private readonly db: SqlExecutor, private readonly clock: Clock) {}
 
   async get(userId: number, q: SqlExecutor = this.db): Promise<UserRow> {
     const [row] = await q.query<UserRow>(
       `SELECT user_id, email, email_verified_at, nickname, sex, to_char(birth, 'YYYY-MM-DD') AS birth, prefecture, tel, tel_verified_at, status, created_at
          FROM users WHERE user_id = $1`, [userId]);
-    if (!row) throw new AccountRefusal(404, 'ユーザーが見つかりません。');
+    if (!row) throw new AccountRefusal(404, SERVER_MESSAGES.userNotFound);
     return row;
   }
 
@@ -43,14 +45,14 @@ export class UsersRepository {
   }
 
   async agree(userId: number): Promise<void> {
-    await this.db.query('UPDATE users SET agree_contract = 1, agreed_at = coalesce(agreed_at, $2) WHERE user_id = $1', [userId, this.now().toISOString()]);
+    await this.db.query('UPDATE users SET agree_contract = 1, agreed_at = coalesce(agreed_at, $2) WHERE user_id = $1', [userId, this.clock.now().toISOString()]);
   }
 
   async setAdditional(userId: number, key: AdditionalKey, value: Flag01): Promise<Record<AdditionalKey, Flag01>> {
     await this.db.query(
       `INSERT INTO user_additionals (user_id, additional_key, additional_value, updated_at) VALUES ($1, $2, $3, $4)
        ON CONFLICT (user_id, additional_key) DO UPDATE SET additional_value = EXCLUDED.additional_value, updated_at = EXCLUDED.updated_at`,
-      [userId, key, value, this.now().toISOString()]);
+      [userId, key, value, this.clock.now().toISOString()]);
     return this.additionalList(userId);
   }
 
@@ -63,7 +65,7 @@ export class UsersRepository {
 
   /** Sets an unread flag (for the modules that publish news, prizes, kuji results…). */
   async markUnread(userId: number, kind: UnreadKind): Promise<void> {
-    await this.db.query('INSERT INTO user_unread (user_id, kind, marked_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [userId, kind, this.now().toISOString()]);
+    await this.db.query('INSERT INTO user_unread (user_id, kind, marked_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [userId, kind, this.clock.now().toISOString()]);
   }
 
   /** Clears one unread flag, or all of them; answers the flags afterwards. */
@@ -86,8 +88,8 @@ export class UsersRepository {
    */
   async setProfile(userId: number, p: { sex?: number | undefined; birth?: string | undefined; prefectures?: Prefecture | undefined }): Promise<UserRow> {
     const user = await this.get(userId);
-    if (p.birth !== undefined && user.birth !== null && user.birth !== p.birth) throw new AccountRefusal(409, '生年月日は一度登録すると変更できません。');
-    if (p.birth !== undefined && p.birth > this.now().toISOString().slice(0, 10)) throw new AccountRefusal(400, '生年月日に未来の日付は指定できません。');
+    if (p.birth !== undefined && user.birth !== null && user.birth !== p.birth) throw new AccountRefusal(409, SERVER_MESSAGES.birthFixed);
+    if (p.birth !== undefined && p.birth > this.clock.now().toISOString().slice(0, 10)) throw new AccountRefusal(400, SERVER_MESSAGES.birthInFuture);
     await this.db.query(
       'UPDATE users SET sex = coalesce($2, sex), birth = coalesce($3::date, birth), prefecture = coalesce($4, prefecture) WHERE user_id = $1',
       [userId, p.sex ?? null, p.birth ?? null, p.prefectures ? PREFECTURES.indexOf(p.prefectures) + 1 : null]);
@@ -111,13 +113,13 @@ export class UsersRepository {
 
   /** Revokes every live media (stream) token of the user; answers how many. */
   async revokeMediaTokens(userId: number): Promise<number> {
-    const rows = await this.db.query('UPDATE media_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2 RETURNING token_hash', [userId, this.now().toISOString()]);
+    const rows = await this.db.query('UPDATE media_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2 RETURNING token_hash', [userId, this.clock.now().toISOString()]);
     return rows.length;
   }
 
   /** Records a media token issued for a station's stream (used by the play module). */
   async recordMediaToken(userId: number, token: string, stationId: number | null, ttlMs: number): Promise<void> {
-    const now = this.now();
+    const now = this.clock.now();
     await this.db.query('INSERT INTO media_tokens (token_hash, user_id, station_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)', [
       createHash('sha256').update(token).digest('hex'), userId, stationId, now.toISOString(), new Date(now.getTime() + ttlMs).toISOString(),
     ]);

@@ -3,6 +3,7 @@ import { AttemptLimiter } from '../auth/attempt-limiter';
 import type { SqlExecutor, Store } from '../store/store';
 import { AccountRefusal } from './account-errors';
 import { SERVER_MESSAGES } from '../messages';
+import type { Clock } from '../clock';
 
 export type VerificationPurpose = 'email' | 'tel';
 
@@ -24,19 +25,19 @@ const hashCode = (userId: number, purpose: VerificationPurpose, code: string) =>
 export class VerificationService {
   private readonly limiter: AttemptLimiter;
 
-  constructor(private readonly db: Store, private readonly now: () => Date) {
-    this.limiter = new AttemptLimiter(MAX_CODE_FAILURES, 15 * 60 * 1000, now);
+  constructor(private readonly db: Store, private readonly clock: Clock) {
+    this.limiter = new AttemptLimiter(MAX_CODE_FAILURES, 15 * 60 * 1000, clock);
   }
 
   /** Sends a new code for `target` (an e-mail address or a phone number); answers its expiry. */
   async send(userId: number, purpose: VerificationPurpose, target: string): Promise<{ expires_at: string }> {
     return this.db.transaction(async (q) => {
       await q.query('SELECT user_id FROM users WHERE user_id = $1 FOR UPDATE', [userId]);
-      const now = this.now();
+      const now = this.clock.now();
       const [{ n } = { n: 0 }] = await q.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM verification_codes WHERE user_id = $1 AND purpose = $2 AND created_at > $3',
         [userId, purpose, new Date(now.getTime() - 3_600_000).toISOString()]);
-      if (n >= MAX_CODES_PER_HOUR) throw new AccountRefusal(429, '認証コードの送信回数が上限に達しました。しばらくしてからお試しください。');
+      if (n >= MAX_CODES_PER_HOUR) throw new AccountRefusal(429, SERVER_MESSAGES.codeSendLimit);
       // Another user's address: answer exactly as for a free one, but the code goes nowhere and the
       // address's owner is told instead (issue 7 §5.5: the answer must not reveal who has an account).
       const owner = purpose === 'email' ? await this.ownerOf(q, userId, target) : null;
@@ -51,8 +52,8 @@ export class VerificationService {
         return { expires_at: expiresAt.toISOString() };
       }
       const message = purpose === 'email'
-        ? { channel: 'email', subject: '【オンクレ】メールアドレス確認コード', body: `認証コード: ${code}\n30分以内に画面へ入力してください。お心当たりのない場合はこのメールを破棄してください。` }
-        : { channel: 'sms', subject: 'SMS認証', body: `【オンクレ】認証コード: ${code}（30分間有効）` };
+        ? { channel: 'email', subject: SERVER_MESSAGES.emailCodeSubject, body: SERVER_MESSAGES.emailCodeBody(code) }
+        : { channel: 'sms', subject: SERVER_MESSAGES.smsCodeSubject, body: SERVER_MESSAGES.smsCodeBody(code) };
       await q.query('INSERT INTO dev_outbox (user_id, channel, recipient, subject, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
         [userId, message.channel, target, message.subject, message.body, now.toISOString()]);
       return { expires_at: expiresAt.toISOString() };
@@ -65,10 +66,10 @@ export class VerificationService {
    */
   async verify(userId: number, purpose: VerificationPurpose, code: string): Promise<{ target: string; verified_at: string }> {
     const key = `${purpose}:${userId}`;
-    if (!this.limiter.tryAcquire(key)) throw new AccountRefusal(429, '認証コードの入力回数が上限に達しました。しばらくしてから新しいコードでお試しください。');
+    if (!this.limiter.tryAcquire(key)) throw new AccountRefusal(429, SERVER_MESSAGES.codeTryLimit);
     const outcome = await this.db.transaction(async (q) => {
       await q.query('SELECT user_id FROM users WHERE user_id = $1 FOR UPDATE', [userId]);
-      const now = this.now().toISOString();
+      const now = this.clock.now().toISOString();
       const [row] = await q.query<{ id: number; target: string; code_hash: string }>(
         `SELECT id, target, code_hash FROM verification_codes
           WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3 ORDER BY created_at DESC, id DESC LIMIT 1`,
@@ -81,7 +82,7 @@ export class VerificationService {
       return { target: row.target, verified_at: now };
     });
     if (!outcome) {
-      throw new AccountRefusal(400, '認証コードが正しくないか、有効期限が切れています。');
+      throw new AccountRefusal(400, SERVER_MESSAGES.codeInvalid);
     }
     this.limiter.reset(key);
     return outcome;
@@ -113,6 +114,6 @@ export class VerificationService {
 
   private async assertEmailFree(q: SqlExecutor, userId: number, email: string): Promise<void> {
     const taken = await q.query('SELECT 1 FROM users WHERE email = $1 AND user_id <> $2', [email, userId]);
-    if (taken.length > 0) throw new AccountRefusal(409, 'このメールアドレスはすでに使われています。');
+    if (taken.length > 0) throw new AccountRefusal(409, SERVER_MESSAGES.emailTaken);
   }
 }

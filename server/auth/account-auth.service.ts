@@ -8,6 +8,7 @@ import { SUSPENDED_STATUS, type IdentityService } from './identity';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
 import type { VerificationService } from '../account/verification.service';
 import { SERVER_MESSAGES } from '../messages';
+import type { Clock } from '../clock';
 
 export interface Session { user_id: number; access_token: string; expires_at: string }
 
@@ -29,12 +30,12 @@ export class AccountAuthService {
 
   constructor(
     private readonly db: Store,
-    private readonly now: () => Date,
+    private readonly clock: Clock,
     private readonly identity: IdentityService,
     private readonly ledger: Ledger,
     private readonly verification: VerificationService,
   ) {
-    this.loginLimiter = new AttemptLimiter(MAX_LOGIN_FAILURES, LOGIN_WINDOW_MS, now);
+    this.loginLimiter = new AttemptLimiter(MAX_LOGIN_FAILURES, LOGIN_WINDOW_MS, clock);
   }
 
   /**
@@ -45,7 +46,7 @@ export class AccountAuthService {
   async signup(email: string, password: string): Promise<Session> {
     const hash = await hashPassword(password);
     const session = await this.db.transaction(async (q) => {
-      const created = this.now().toISOString();
+      const created = this.clock.now().toISOString();
       const [row] = await q.query<{ user_id: number }>(
         'INSERT INTO users (email, password_hash, created_at) VALUES ($1, $2, $3) ON CONFLICT (email) DO NOTHING RETURNING user_id',
         [email, hash, created]);
@@ -86,7 +87,7 @@ export class AccountAuthService {
       if (!userId) {
         const [row] = await q.query<{ user_id: number }>(
           'INSERT INTO users (debug_name, is_debug, nickname, created_at) VALUES ($1, true, $2, $3) RETURNING user_id',
-          [name, `デバッグ${name}`.slice(0, 16), this.now().toISOString()]);
+          [name, SERVER_MESSAGES.debugNickname(name).slice(0, 16), this.clock.now().toISOString()]);
         userId = row!.user_id;
         await this.ledger.credit(userId, 'free', { amount: DEBUG_WELCOME_TC, reason: 'debug_grant', reference: name, idempotencyKey: 'debug-welcome' }, q);
       }

@@ -1,3 +1,5 @@
+import type { Clock } from '../clock';
+
 /**
  * Counts attempts per key (login e-mail + client, verification code per user) in a sliding window,
  * in memory. Kept out of the store on purpose: a refused request changes nothing in the store.
@@ -10,7 +12,7 @@
 export class AttemptLimiter {
   private readonly attempts = new Map<string, number[]>();
 
-  constructor(private readonly maxAttempts: number, private readonly windowMs: number, private readonly now: () => Date) {}
+  constructor(private readonly maxAttempts: number, private readonly windowMs: number, private readonly clock: Clock) {}
 
   /** True when the key has used up its attempts in the current window. */
   isBlocked(key: string): boolean {
@@ -24,7 +26,7 @@ export class AttemptLimiter {
   tryAcquire(key: string): boolean {
     const list = this.recent(key);
     if (list.length >= this.maxAttempts) return false;
-    list.push(this.now().getTime());
+    list.push(this.clock.now().getTime());
     this.attempts.set(key, list);
     if (this.attempts.size > 10_000) this.prune();
     return true;
@@ -33,7 +35,7 @@ export class AttemptLimiter {
   /** Counts a failure after the fact (for callers that only count failed attempts). */
   recordFailure(key: string): void {
     const list = this.recent(key);
-    list.push(this.now().getTime());
+    list.push(this.clock.now().getTime());
     this.attempts.set(key, list);
     if (this.attempts.size > 10_000) this.prune();
   }
@@ -43,7 +45,7 @@ export class AttemptLimiter {
   }
 
   private recent(key: string): number[] {
-    const since = this.now().getTime() - this.windowMs;
+    const since = this.clock.now().getTime() - this.windowMs;
     return (this.attempts.get(key) ?? []).filter((t) => t > since);
   }
 

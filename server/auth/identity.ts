@@ -4,6 +4,8 @@ import { ACCESS_TOKEN_HEADER } from '../../src/contract';
 import { MAINTENANCE_CODES } from '../../src/domain';
 import { INVALID_USER_INFO, replyError } from '../http/reply';
 import type { SqlExecutor } from '../store/store';
+import type { Clock } from '../clock';
+import { SERVER_MESSAGES } from '../messages';
 
 /** users.status of a suspended account: every authenticated call answers invaliduser (9002). */
 export const SUSPENDED_STATUS = 2;
@@ -19,7 +21,7 @@ export const TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** error_code of an answer to a call whose identity is missing, unknown, expired or revoked. */
 export const INVALID_TOKEN_CODE = 401;
-export const INVALID_TOKEN_INFO = 'ログインの有効期限が切れました。もう一度ログインしてください。';
+export const INVALID_TOKEN_INFO = SERVER_MESSAGES.tokenExpired;
 
 export interface AuthUser {
   readonly user_id: number;
@@ -34,13 +36,13 @@ export const hashToken = (token: string): string => createHash('sha256').update(
  * the store keeps only its SHA-256, so a leaked database does not leak sessions.
  */
 export class IdentityService {
-  constructor(private readonly db: SqlExecutor, private readonly now: () => Date) {}
+  constructor(private readonly db: SqlExecutor, private readonly clock: Clock) {}
 
   async issueToken(userId: number, tx: SqlExecutor = this.db): Promise<{ access_token: string; expires_at: string }> {
     const token = randomBytes(32).toString('base64url');
-    const expiresAt = new Date(this.now().getTime() + TOKEN_TTL_MS);
+    const expiresAt = new Date(this.clock.now().getTime() + TOKEN_TTL_MS);
     await tx.query('INSERT INTO access_tokens (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)', [
-      hashToken(token), userId, this.now().toISOString(), expiresAt.toISOString(),
+      hashToken(token), userId, this.clock.now().toISOString(), expiresAt.toISOString(),
     ]);
     return { access_token: token, expires_at: expiresAt.toISOString() };
   }
@@ -54,19 +56,19 @@ export class IdentityService {
       `SELECT u.user_id, u.status, u.vip_level
          FROM access_tokens t JOIN users u ON u.user_id = t.user_id
         WHERE t.token_hash = $1 AND t.user_id = $2 AND t.revoked_at IS NULL AND t.expires_at > $3`,
-      [hashToken(token), userId, this.now().toISOString()],
+      [hashToken(token), userId, this.clock.now().toISOString()],
     );
     return row ?? null;
   }
 
   /** Revokes one token; answers whether a live token of that user was revoked. */
   async revokeFor(userId: number, token: string): Promise<boolean> {
-    const rows = await this.db.query('UPDATE access_tokens SET revoked_at = $3 WHERE token_hash = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING user_id', [hashToken(token), userId, this.now().toISOString()]);
+    const rows = await this.db.query('UPDATE access_tokens SET revoked_at = $3 WHERE token_hash = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING user_id', [hashToken(token), userId, this.clock.now().toISOString()]);
     return rows.length > 0;
   }
 
   async revoke(token: string): Promise<void> {
-    await this.db.query('UPDATE access_tokens SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL', [hashToken(token), this.now().toISOString()]);
+    await this.db.query('UPDATE access_tokens SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL', [hashToken(token), this.clock.now().toISOString()]);
   }
 }
 

@@ -3,9 +3,12 @@ import { kujiRemainingSeconds as domainKujiRemainingSeconds } from '../../src/do
 import { isUniqueViolation, Refusal } from '../play/refusal';
 import { newReserveToken } from '../play/station-reservations';
 import type { SqlExecutor, Store } from '../store/store';
+import type { Clock } from '../clock';
+import { DOMAIN_MESSAGES } from '../../src/domain';
+import { SERVER_MESSAGES } from '../messages';
 
 const ACTIVE = `('reserve', 'firstReserved', 'confirm')`;
-const NOT_FOUND = 'くじの予約が見つかりませんでした。';
+const NOT_FOUND = DOMAIN_MESSAGES.kujiReserveNotFound;
 
 interface KujiReservationRow {
   kuji_play_reserve_id: number;
@@ -35,7 +38,7 @@ export function kujiRemainingSeconds(status: KujiPlayReserveStatus, playAt: Date
  * holder's window and the draw itself belong to the kuji play loop (a later issue).
  */
 export class KujiReservations {
-  constructor(private readonly db: Store, private readonly now: () => Date) {}
+  constructor(private readonly db: Store, private readonly clock: Clock) {}
 
   private async find(db: SqlExecutor, where: string, params: unknown[]): Promise<KujiReservationRow | null> {
     const [row] = await db.query<KujiReservationRow>(
@@ -72,12 +75,12 @@ export class KujiReservations {
   /** The caller's active kuji reservation, or null [R3-8]. */
   async statusCheck(userId: number): Promise<KujiPlayInfo | null> {
     const row = await this.find(this.db, `r.user_id = $1 AND r.reserve_status IN ${ACTIVE}`, [userId]);
-    return row ? this.info(row, this.now()) : null;
+    return row ? this.info(row, this.clock.now()) : null;
   }
 
   /** Joins a box's line. 404 unknown kuji/box; 409 box not on sale, sold out, or a kuji already held. */
   async reserve(userId: number, kujiId: number, boxId: number): Promise<KujiPlayInfo> {
-    const now = this.now();
+    const now = this.clock.now();
     let id: number;
     try {
       id = await this.db.transaction(async (tx) => {
@@ -88,12 +91,12 @@ export class KujiReservations {
             WHERE b.box_id = $1 AND b.kuji_id = $2 AND b.box_status <> 'deleted'`,
           [boxId, kujiId, now.toISOString()],
         );
-        if (!box) throw new Refusal(404, 404, 'くじが見つかりません。');
-        if (!box.on_sale_now) throw new Refusal(409, 409, 'このくじは販売期間外です。');
-        if (box.box_status !== 'onSale') throw new Refusal(409, 409, 'このBOXは現在販売していません。');
-        if (box.remaining <= 0) throw new Refusal(409, 409, 'このBOXの景品はすべてなくなりました。');
+        if (!box) throw new Refusal(404, 404, SERVER_MESSAGES.kujiNotFound);
+        if (!box.on_sale_now) throw new Refusal(409, 409, SERVER_MESSAGES.kujiOutOfPeriod);
+        if (box.box_status !== 'onSale') throw new Refusal(409, 409, SERVER_MESSAGES.kujiBoxNotOnSale);
+        if (box.remaining <= 0) throw new Refusal(409, 409, SERVER_MESSAGES.kujiBoxEmpty);
         const [held] = await tx.query(`SELECT 1 FROM kuji_reservations WHERE user_id = $1 AND reserve_status IN ${ACTIVE}`, [userId]);
-        if (held) throw new Refusal(409, 409, 'すでに予約中のくじがあります。');
+        if (held) throw new Refusal(409, 409, SERVER_MESSAGES.kujiAlreadyReserved);
         const [holder] = await tx.query(`SELECT 1 FROM kuji_reservations WHERE box_id = $1 AND reserve_status IN ('firstReserved', 'confirm')`, [boxId]);
         const [row] = await tx.query<{ kuji_play_reserve_id: number }>(
           `INSERT INTO kuji_reservations (user_id, kuji_id, box_id, reserve_status, reserve_token, queued_at, play_at, created_at, updated_at)
@@ -103,7 +106,7 @@ export class KujiReservations {
         return row!.kuji_play_reserve_id;
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw new Refusal(409, 409, 'すでに予約中のくじがあります。');
+      if (isUniqueViolation(error)) throw new Refusal(409, 409, SERVER_MESSAGES.kujiAlreadyReserved);
       throw error;
     }
     const row = await this.find(this.db, 'r.kuji_play_reserve_id = $1', [id]);
@@ -114,19 +117,19 @@ export class KujiReservations {
   async polling(userId: number, token: string, kujiId: number, boxId: number): Promise<KujiPlayInfo> {
     const row = await this.find(this.db, 'r.user_id = $1 AND r.reserve_token = $2 AND r.kuji_id = $3 AND r.box_id = $4', [userId, token, kujiId, boxId]);
     if (!row) throw new Refusal(404, 404, NOT_FOUND);
-    return this.info(row, this.now());
+    return this.info(row, this.clock.now());
   }
 
   /** Gives up the caller's place; when the caller held the box, the next in line becomes the holder. */
   async cancel(userId: number, token: string, kujiId: number, boxId: number): Promise<KujiPlayInfo> {
-    const now = this.now();
+    const now = this.clock.now();
     await this.db.transaction(async (tx) => {
       const [row] = await tx.query<{ kuji_play_reserve_id: number; reserve_status: KujiPlayReserveStatus }>(
         'SELECT kuji_play_reserve_id, reserve_status FROM kuji_reservations WHERE user_id = $1 AND reserve_token = $2 AND kuji_id = $3 AND box_id = $4',
         [userId, token, kujiId, boxId],
       );
       if (!row) throw new Refusal(404, 404, NOT_FOUND);
-      if (row.reserve_status === 'cancel' || row.reserve_status === 'end') throw new Refusal(409, 409, 'このくじの予約はすでに終了しています。');
+      if (row.reserve_status === 'cancel' || row.reserve_status === 'end') throw new Refusal(409, 409, SERVER_MESSAGES.kujiReservationEnded);
       await tx.query(
         `UPDATE kuji_reservations SET reserve_status = 'cancel', ended_at = $2, end_reason = 'user_cancel', updated_at = $2 WHERE kuji_play_reserve_id = $1`,
         [row.kuji_play_reserve_id, now.toISOString()],

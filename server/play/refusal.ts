@@ -1,5 +1,4 @@
-import type { FastifyReply } from 'fastify';
-import { replyError, type ERROR_INFO } from '../http/reply';
+import type { ERROR_INFO } from '../http/reply';
 
 /**
  * A play or kuji call refused for a reason the caller can act on: an HTTP status, the error_code
@@ -23,19 +22,6 @@ export class Refusal extends Error {
 
 export function isRefusal(error: unknown): error is Refusal {
   return error instanceof Error && error.name === 'Refusal';
-}
-
-/** Runs a handler's work; a Refusal becomes its error answer, anything else propagates (500). */
-export async function answerOrRefuse<T extends object>(reply: FastifyReply, work: () => Promise<T>): Promise<T | FastifyReply> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isRefusal(error)) {
-      if (error.status === 200) return reply.code(200).send({ error_code: error.code, error_info: error.info, ...error.extra });
-      return replyError(reply, error.status, error.info, error.code);
-    }
-    throw error;
-  }
 }
 
 /** Whether a store error is a unique-constraint violation (PostgreSQL 23505). */

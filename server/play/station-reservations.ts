@@ -1,18 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { PLAY_ERROR, type PlayInfo, type ReserveStatusRecord, type StationReserveStatus } from '../../src/contract';
-import type { DesignatedType, StationStatus, StationType } from '../../src/domain';
+import { isMaintenanceStatus, type DesignatedType, type StationStatus, type StationType } from '../../src/domain';
 import { toPrizeItem, type CatalogueRepository } from '../catalogue/catalogue.repository';
 import type { SqlExecutor, Store } from '../store/store';
 import { isUniqueViolation, Refusal } from './refusal';
+import { RESERVING_SQL } from './reservation-sql';
 import type { VipGate } from './vip-gate';
+import type { Clock } from '../clock';
+import { SERVER_MESSAGES } from '../messages';
 
-/** Station statuses that count as maintenance (§4.3) [R4.3-4]. */
-export const MAINTENANCE_STATUSES: readonly StationStatus[] = ['stop', 'maintenance', 'force_maintenance', 'adjusting', 'malfunction'];
-const ACTIVE = `('reserve', 'playTransition', 'playWaiting')`;
+const ACTIVE = RESERVING_SQL;
 
-const NOT_FOUND_STATION = 'ステーションが見つかりません。';
-const NOT_FOUND_RESERVATION = '予約が見つかりません。';
-const NOT_FOUND_VISIT = '視聴中のステーションが見つかりません。';
+const NOT_FOUND_STATION = SERVER_MESSAGES.stationNotFound;
+const NOT_FOUND_RESERVATION = SERVER_MESSAGES.reservationNotFound;
+const NOT_FOUND_VISIT = SERVER_MESSAGES.visitNotFound;
 
 interface StationFacts {
   station_id: number;
@@ -53,7 +54,7 @@ export class StationReservations {
     private readonly db: Store,
     private readonly catalogue: CatalogueRepository,
     private readonly gate: VipGate,
-    private readonly now: () => Date,
+    private readonly clock: Clock,
   ) {}
 
   private async station(db: SqlExecutor, stationId: number): Promise<StationFacts | null> {
@@ -97,7 +98,7 @@ export class StationReservations {
       [station.station_id],
     );
     const mine = await this.activeReservation(db, userId, station.station_id);
-    const viewable = !MAINTENANCE_STATUSES.includes(station.station_status) && (station.type === 'normal' || (await this.gate.qualifies(db, userId, now)));
+    const viewable = !isMaintenanceStatus(station.station_status) && (station.type === 'normal' || (await this.gate.qualifies(db, userId, now)));
     return {
       station_id: station.station_id,
       station_setting_id: station.station_setting_id ?? 0,
@@ -144,7 +145,7 @@ export class StationReservations {
    * the empty record. A station in maintenance is refused with 531 [R4.3-6].
    */
   async getReserve(userId: number, stationId?: number): Promise<ReserveStatusRecord> {
-    const now = this.now();
+    const now = this.clock.now();
     let station: StationFacts | null;
     if (stationId !== undefined) {
       station = await this.station(this.db, stationId);
@@ -155,17 +156,17 @@ export class StationReservations {
       station = await this.station(this.db, mine.station_id);
       if (!station) return StationReservations.EMPTY_RECORD;
     }
-    if (MAINTENANCE_STATUSES.includes(station.station_status)) throw new Refusal(200, PLAY_ERROR.maintenance.code, PLAY_ERROR.maintenance.info, { station_id: station.station_id });
+    if (isMaintenanceStatus(station.station_status)) throw new Refusal(200, PLAY_ERROR.maintenance.code, PLAY_ERROR.maintenance.info, { station_id: station.station_id });
     return this.record(this.db, station, userId, now);
   }
 
   /** Starts watching a station (ends the caller's visit elsewhere). 531 in maintenance, 569 VIP-only. */
   async visit(userId: number, stationId: number): Promise<ReserveStatusRecord> {
-    const now = this.now();
+    const now = this.clock.now();
     return this.db.transaction(async (tx) => {
       const station = await this.station(tx, stationId);
       if (!station) throw new Refusal(404, 404, NOT_FOUND_STATION);
-      if (MAINTENANCE_STATUSES.includes(station.station_status)) throw new Refusal(200, PLAY_ERROR.maintenance.code, PLAY_ERROR.maintenance.info, { station_id: station.station_id });
+      if (isMaintenanceStatus(station.station_status)) throw new Refusal(200, PLAY_ERROR.maintenance.code, PLAY_ERROR.maintenance.info, { station_id: station.station_id });
       await this.gate.check(tx, userId, { station_id: station.station_id, type: station.type }, 'view', now);
       const settingId = await this.settingOf(tx, station);
       await tx.query('UPDATE station_visits SET ended_at = $2 WHERE user_id = $1 AND ended_at IS NULL AND station_setting_id <> $3', [userId, now.toISOString(), settingId]);
@@ -185,21 +186,21 @@ export class StationReservations {
    * out, the VIP gate (569, 570, 571) [R6-3, R6-4, R6-5], 409 when the caller already holds a place.
    */
   async reserve(userId: number, stationId: number, shopId?: number): Promise<{ reserve_info: ReserveStatusRecord; play_info: PlayInfo }> {
-    const now = this.now();
+    const now = this.clock.now();
     let reservationId: number;
     try {
       reservationId = await this.db.transaction(async (tx) => {
         const station = await this.station(tx, stationId);
         if (!station || (shopId !== undefined && station.shop_id !== shopId)) throw new Refusal(404, 404, NOT_FOUND_STATION);
-        if (MAINTENANCE_STATUSES.includes(station.station_status)) throw new Refusal(200, PLAY_ERROR.maintenance.code, PLAY_ERROR.maintenance.info, { station_id: station.station_id });
-        if (station.station_status === 'change') throw new Refusal(409, 409, '景品の入れ替え中のため、ただいま予約できません。');
-        if (station.stock <= 0) throw new Refusal(409, 409, '景品が品切れのため予約できません。');
+        if (isMaintenanceStatus(station.station_status)) throw new Refusal(200, PLAY_ERROR.maintenance.code, PLAY_ERROR.maintenance.info, { station_id: station.station_id });
+        if (station.station_status === 'change') throw new Refusal(409, 409, SERVER_MESSAGES.stationPrizeChange);
+        if (station.stock <= 0) throw new Refusal(409, 409, SERVER_MESSAGES.stationSoldOut);
         await this.gate.check(tx, userId, { station_id: station.station_id, type: station.type }, 'play', now);
         const held = await this.activeReservation(tx, userId);
         if (held) {
           throw new Refusal(409, 409, held.station_id === station.station_id
-            ? 'すでにこのステーションを予約しています。'
-            : 'ほかのステーションを予約中です。予約を取り消してからお試しください。');
+            ? SERVER_MESSAGES.alreadyReservedHere
+            : SERVER_MESSAGES.reservedElsewhere);
         }
         const settingId = await this.settingOf(tx, station);
         const [row] = await tx.query<{ play_reserve_id: number }>(
@@ -211,7 +212,7 @@ export class StationReservations {
       });
     } catch (error) {
       // Two reserves of one user raced: the one-active-per-user index refused the second.
-      if (isUniqueViolation(error)) throw new Refusal(409, 409, 'ほかのステーションを予約中です。予約を取り消してからお試しください。');
+      if (isUniqueViolation(error)) throw new Refusal(409, 409, SERVER_MESSAGES.reservedElsewhere);
       throw error;
     }
     const mine = await this.activeReservation(this.db, userId);
@@ -222,7 +223,7 @@ export class StationReservations {
 
   /** Gives up the caller's place at a station setting; 404 when the caller holds none there. */
   async cancelReservation(userId: number, shopId: number, stationSettingId: number): Promise<{ play_reserve_id: number; station_setting_id: number; reserve_status: 'cancel' }> {
-    const now = this.now();
+    const now = this.clock.now();
     const [row] = await this.db.query<{ play_reserve_id: number }>(
       `UPDATE station_reservations r SET reserve_status = 'cancel', ended_at = $4, end_reason = 'user_cancel', updated_at = $4
         FROM stations s
@@ -237,7 +238,7 @@ export class StationReservations {
 
   /** Stops watching a station setting; 404 when the caller is not watching it. */
   async cancelVisit(userId: number, stationSettingId: number): Promise<{ station_setting_id: number; visit_count: number }> {
-    const now = this.now();
+    const now = this.clock.now();
     const [row] = await this.db.query<{ station_id: number }>(
       'UPDATE station_visits SET ended_at = $3 WHERE user_id = $1 AND station_setting_id = $2 AND ended_at IS NULL RETURNING station_id',
       [userId, stationSettingId, now.toISOString()],
@@ -250,6 +251,6 @@ export class StationReservations {
   /** The stations the caller is playing or reserving, as play info [R3-7]. */
   async playing(userId: number): Promise<PlayInfo[]> {
     const mine = await this.activeReservation(this.db, userId);
-    return mine ? [await this.playInfo(mine, this.now())] : [];
+    return mine ? [await this.playInfo(mine, this.clock.now())] : [];
   }
 }

@@ -1,14 +1,10 @@
-import type { IdentityService } from '../auth/identity';
-import type { CatalogueRepository } from '../catalogue/catalogue.repository';
 import type { ServerConfig } from '../config';
-import type { Store } from '../store/store';
+import type { RouteBuilder } from '../http/route';
+import type { Services } from '../services';
 
-/** What every API route module gets from the server. */
+/** What every API route module gets: the configuration, the services built once, and the route helper. */
 export interface ApiDeps {
   readonly config: ServerConfig;
-  /** The store; open by the time any handler runs. */
-  readonly db: Store;
-  readonly identity: IdentityService;
-  readonly catalogue: CatalogueRepository;
-  readonly now: () => Date;
+  readonly services: Services;
+  readonly route: RouteBuilder;
 }

@@ -1,13 +1,14 @@
-import type { FastifyInstance } from 'fastify';
-import type { ApiDeps } from "./deps";
-import { replyError } from '../http/reply';
+import { z } from 'zod';
+import { Refusal } from '../play/refusal';
+import { SERVER_MESSAGES } from '../messages';
+import type { ApiDeps } from './deps';
 
 /** Generated prize and banner pictures, stored in the embedded store. */
-export async function imageRoutes(app: FastifyInstance, deps: Pick<ApiDeps, "catalogue">): Promise<void> {
-  app.get<{ Params: { file: string } }>('/images/:file', async (request, reply) => {
-    const match = /^([a-z0-9-]{1,80})\.svg$/.exec(request.params.file);
-    const image = match ? await deps.catalogue.image(match[1]!) : null;
-    if (!image) return replyError(reply, 404, '画像が見つかりません。');
+export async function imageRoutes({ route, services: s }: ApiDeps): Promise<void> {
+  route.openGet('/images/:file', z.object({}), async (_query, { request, reply }) => {
+    const match = /^([a-z0-9-]{1,80})\.svg$/.exec((request.params as { file: string }).file);
+    const image = match ? await s.catalogue.image(match[1]!) : null;
+    if (!image) throw new Refusal(404, 404, SERVER_MESSAGES.imageNotFound);
     return reply
       .header('Content-Type', image.content_type)
       .header('Cache-Control', 'public, max-age=86400')

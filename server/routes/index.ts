@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { accountRoutes } from './account.routes';
 import { authRoutes } from './auth.routes';
 import { contentsRoutes } from './contents.routes';
@@ -12,15 +11,15 @@ import { userRoutes } from './user.routes';
 import { virtualCraneRoutes } from './virtualcrane.routes';
 
 /** Registers every API route module under the API prefix. Each module adds its own calls. */
-export async function registerApiRoutes(api: FastifyInstance, deps: ApiDeps): Promise<void> {
-  await contentsRoutes(api, deps);
-  await imageRoutes(api, deps);
-  await playRoutes(api, deps);
-  await kujiRoutes(api, deps);
-  await virtualCraneRoutes(api, deps);
-  await storeRoutes(api, deps);
-  await userRoutes(api, deps);
-  await accountRoutes(api, deps);
-  await authRoutes(api, deps);
-  await purchaseRoutes(api, deps);
+export async function registerApiRoutes(deps: ApiDeps): Promise<void> {
+  await contentsRoutes(deps);
+  await imageRoutes(deps);
+  await playRoutes(deps);
+  await kujiRoutes(deps);
+  await virtualCraneRoutes(deps);
+  await storeRoutes(deps);
+  await userRoutes(deps);
+  await accountRoutes(deps);
+  await authRoutes(deps);
+  await purchaseRoutes(deps);
 }

@@ -1,4 +1,6 @@
 import type { SqlExecutor, Store } from '../store/store';
+import type { Clock } from '../clock';
+import { SERVER_MESSAGES } from '../messages';
 
 /** The two halves of a TC balance: free (bonus, presents) and toll (bought). */
 export type TcKind = 'free' | 'toll';
@@ -38,7 +40,7 @@ export interface DebitResult {
 export class IdempotencyConflictError extends Error {
   override readonly name = 'IdempotencyConflictError';
   readonly code = 409;
-  readonly info = 'この操作はすでに別の内容で受け付けています。';
+  readonly info = SERVER_MESSAGES.idempotencyConflict;
   constructor(readonly key: string) {
     super(`idempotency key ${key} was used for a different ledger change`);
   }
@@ -50,9 +52,9 @@ export class InsufficientFundsError extends Error {
   readonly code = 402;
   /** Japanese error_info for the player. */
   readonly info: string;
-  constructor(readonly needed: number, readonly available: number, unit: 'TC' | 'チケット' = 'TC') {
+  constructor(readonly needed: number, readonly available: number, unit: string = 'TC') {
     super(`insufficient ${unit}: needed ${needed}, available ${available}`);
-    this.info = `${unit}が不足しています（必要: ${needed.toLocaleString('ja-JP')}、保有: ${available.toLocaleString('ja-JP')}）。`;
+    this.info = SERVER_MESSAGES.insufficient(unit, needed, available);
   }
 }
 export const isInsufficientFundsError = (e: unknown): e is InsufficientFundsError => e instanceof Error && e.name === 'InsufficientFundsError';
@@ -87,7 +89,7 @@ function checkEntry(entry: LedgerEntry): void {
  * (a settlement row, a play); without one it opens its own.
  */
 export class Ledger {
-  constructor(private readonly db: Store, private readonly now: () => Date) {}
+  constructor(private readonly db: Store, private readonly clock: Clock) {}
 
   /** Adds `entry.amount` TC of one kind. */
   async credit(userId: number, kind: TcKind, entry: LedgerEntry, tx?: SqlExecutor): Promise<TcBalance> {
@@ -158,7 +160,7 @@ export class Ledger {
       const wallet = await this.lock(q, userId);
       const done = await q.query('SELECT 1 FROM ticket_ledger WHERE user_id = $1 AND idempotency_key = $2', [userId, entry.idempotencyKey]);
       if (done.length > 0) return wallet.ticket;
-      if (wallet.ticket < entry.amount) throw new InsufficientFundsError(entry.amount, wallet.ticket, 'チケット');
+      if (wallet.ticket < entry.amount) throw new InsufficientFundsError(entry.amount, wallet.ticket, SERVER_MESSAGES.ticketItemName);
       const after = wallet.ticket - entry.amount;
       await this.insertTicket(q, userId, -entry.amount, after, entry);
       await this.saveWallet(q, userId, { ...wallet, ticket: after });
@@ -187,21 +189,21 @@ export class Ledger {
 
   /** Creates the wallets row if needed and locks it for the rest of the transaction. */
   private async lock(q: SqlExecutor, userId: number): Promise<WalletRow> {
-    await q.query('INSERT INTO wallets (user_id, updated_at) VALUES ($1, $2) ON CONFLICT (user_id) DO NOTHING', [userId, this.now().toISOString()]);
+    await q.query('INSERT INTO wallets (user_id, updated_at) VALUES ($1, $2) ON CONFLICT (user_id) DO NOTHING', [userId, this.clock.now().toISOString()]);
     const [row] = await q.query<WalletRow>('SELECT tc_free, tc_toll, ticket FROM wallets WHERE user_id = $1 FOR UPDATE', [userId]);
     if (!row) throw new Error(`wallet of user ${userId} is missing`);
     return row;
   }
 
   private async saveWallet(q: SqlExecutor, userId: number, w: WalletRow): Promise<void> {
-    await q.query('UPDATE wallets SET tc_free = $2, tc_toll = $3, ticket = $4, updated_at = $5 WHERE user_id = $1', [userId, w.tc_free, w.tc_toll, w.ticket, this.now().toISOString()]);
+    await q.query('UPDATE wallets SET tc_free = $2, tc_toll = $3, ticket = $4, updated_at = $5 WHERE user_id = $1', [userId, w.tc_free, w.tc_toll, w.ticket, this.clock.now().toISOString()]);
   }
 
   private async insertTc(q: SqlExecutor, userId: number, kind: TcKind, delta: number, after: number, entry: LedgerEntry): Promise<void> {
     await q.query(
       `INSERT INTO tc_ledger (user_id, kind, delta, balance_after, reason, reference, idempotency_key, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [userId, kind, delta, after, entry.reason, entry.reference ?? null, entry.idempotencyKey, this.now().toISOString()],
+      [userId, kind, delta, after, entry.reason, entry.reference ?? null, entry.idempotencyKey, this.clock.now().toISOString()],
     );
   }
 
@@ -209,7 +211,7 @@ export class Ledger {
     await q.query(
       `INSERT INTO ticket_ledger (user_id, delta, balance_after, reason, reference, idempotency_key, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [userId, delta, after, entry.reason, entry.reference ?? null, entry.idempotencyKey, this.now().toISOString()],
+      [userId, delta, after, entry.reason, entry.reference ?? null, entry.idempotencyKey, this.clock.now().toISOString()],
     );
   }
 }

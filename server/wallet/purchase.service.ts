@@ -5,6 +5,7 @@ import { AccountRefusal } from '../account/account-errors';
 import type { SqlExecutor, Store } from '../store/store';
 import type { Ledger, TcBalance } from './ledger';
 import { SERVER_MESSAGES } from '../messages';
+import type { Clock } from '../clock';
 
 export interface ProductRow { product_id: number; product_name: string; price: number; toll_tc: number; free_tc: number; bonus_ticket: number; is_sale: boolean }
 
@@ -26,7 +27,7 @@ const view = (s: SettlementRow) => ({
  * and complete it from the provider's callback with the same ledger calls and idempotency keys.
  */
 export class PurchaseService {
-  constructor(private readonly db: Store, private readonly now: () => Date, private readonly ledger: Ledger, private readonly target: BuildTarget) {}
+  constructor(private readonly db: Store, private readonly clock: Clock, private readonly ledger: Ledger, private readonly target: BuildTarget) {}
 
   async products(payMethod?: PayMethodId): Promise<ProductRow[]> {
     const rows = await this.db.query<ProductRow>('SELECT product_id, product_name, price, toll_tc, free_tc, bonus_ticket, is_sale FROM tc_products WHERE active ORDER BY sort, product_id');
@@ -49,7 +50,7 @@ export class PurchaseService {
       if (!product) throw new AccountRefusal(404, PURCHASE_MESSAGES.productNotFound);
       if (isCarrierBilling(p.pay_method) && !carrierBillingAllows(product.price)) throw new AccountRefusal(400, PURCHASE_MESSAGES.carrierBillingOverCap);
       await this.checkMinorLimit(q, userId, user.birth, product.price);
-      const now = this.now().toISOString();
+      const now = this.clock.now().toISOString();
       const id = randomUUID();
       await q.query(
         `INSERT INTO product_settlements (product_settlement_id, user_id, product_id, pay_method, price, toll_tc, free_tc, bonus_ticket, status, request_id, created_at)
@@ -77,7 +78,7 @@ export class PurchaseService {
   }
 
   private async checkMinorLimit(q: SqlExecutor, userId: number, birth: string, price: number): Promise<void> {
-    const nowMs = this.now().getTime();
+    const nowMs = this.clock.now().getTime();
     const limit = minorMonthlyLimit(birth, nowMs);
     if (limit === null) return;
     const [{ spent } = { spent: 0 }] = await q.query<{ spent: number }>(

@@ -6,6 +6,7 @@ import { createTestUser } from '../support/users';
 import { TEST_CLIENT_CONFIG } from '../support/test-container';
 import { Ledger } from '../../server/wallet/ledger';
 import { typedClient, type ContractDriver } from './harness';
+import { systemClock } from '../../server/clock';
 
 /**
  * The real adapters (ky) against the reference server: in-process through Fastify's inject
@@ -68,7 +69,7 @@ export async function serverDriver(transport: 'inject' | 'http'): Promise<Contra
         await t.server.store().query('UPDATE kuji_boxes SET box_status = $2 WHERE box_id = $1', [boxId, status]);
       },
       async creditTc(userId, kind, amount) {
-        const ledger = new Ledger(t.server.store(), () => new Date());
+        const ledger = new Ledger(t.server.store(), systemClock);
         await ledger.credit(userId, kind, { amount, reason: 'admin', idempotencyKey: `contract:${userId}:${kind}:${amount}:${Math.random()}` });
       },
       async grantPrize(userId, win) {

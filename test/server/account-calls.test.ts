@@ -8,6 +8,7 @@ import { Ledger } from '../../server/wallet/ledger';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
 import { as, expectOk, expectRefusedUnchanged, post, validAddress } from './user-helpers';
+import { systemClock } from '../../server/clock';
 
 let t: TestServer;
 let a: TestUser;
@@ -139,7 +140,7 @@ describe('present codes', () => {
     expect(tk.ticket.ticket_all).toBe(3);
     // B redeems the same code independently; A's balance is untouched.
     expectOk(await post(t, 'account/present_code', as(b, { present_code: { code: 'WELCOME500' } })));
-    const ledger = new Ledger(t.server.store(), () => new Date());
+    const ledger = new Ledger(t.server.store(), systemClock);
     expect(await ledger.balance(a.user_id)).toEqual({ tc_all: 500, tc_free: 500, tc_toll: 0 });
     expect(await ledger.fromRows(a.user_id)).toEqual({ tc_free: 500, tc_toll: 0, ticket: 3 });
   });

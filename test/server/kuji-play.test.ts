@@ -7,13 +7,14 @@ import { kujiRemainingSeconds } from '../../server/kuji/kuji-reservations';
 import { storeFingerprint } from '../support/store-fingerprint';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
+import { ManualServerClock } from '../support/manual-server-clock';
 
 let t: TestServer;
-let clock = new Date();
+const clock = new ManualServerClock(new Date());
 let kuji: KujiItem[];
 
 beforeAll(async () => {
-  t = await startTestServer({ inMemory: true, now: () => clock });
+  t = await startTestServer({ inMemory: true, clock });
   kuji = kujiListResponseSchema.parse((await post('contents/kuji', { type: 1 })).json()).list;
 });
 afterAll(async () => t?.close());
@@ -61,20 +62,20 @@ describe('kuji reservations over the store', () => {
   it('[R7-6] [R4.4-5] POST /play/kuji_polling computes reserve_remaintime on the server from play_at', async () => {
     const a = await createTestUser(t);
     const target = box('onSale', 1);
-    const start = clock;
+    const start = clock.now();
     const info = kujiReserveResponseSchema.parse((await post('play/kuji_reserve', as(a, target))).json()).play_info;
     expect(info.play_at).toBe(start.toISOString());
     const poll = async () => kujiPollingResponseSchema.parse((await post('play/kuji_polling', as(a, { reserve_token: info.reserve_token, ...target }))).json()).polling.play_info;
     try {
-      clock = new Date(start.getTime() + 25_400);
+      clock.set(new Date(start.getTime() + 25_400));
       expect((await poll()).reserve_remaintime).toBe(KUJI_REMAIN_MAX_SECONDS.firstReserved - 25);
       // confirm has its own maximum, counted from play_at as well.
       await t.server.store().query(`UPDATE kuji_reservations SET reserve_status = 'confirm' WHERE reserve_token = $1`, [info.reserve_token]);
       expect((await poll()).reserve_remaintime).toBe(KUJI_REMAIN_MAX_SECONDS.confirm - 25);
-      clock = new Date(start.getTime() + 10 * 60_000);
+      clock.set(new Date(start.getTime() + 10 * 60_000));
       expect((await poll()).reserve_remaintime).toBe(0);
     } finally {
-      clock = new Date(start.getTime() + 1000);
+      clock.set(new Date(start.getTime() + 1000));
     }
     expect(kujiRemainingSeconds('reserve', start, start)).toBe(0);
     expect(kujiRemainingSeconds('firstReserved', new Date(start.getTime() + 5000), start)).toBe(KUJI_REMAIN_MAX_SECONDS.firstReserved);
@@ -90,7 +91,7 @@ describe('kuji reservations over the store', () => {
     const cancelled = kujiReserveCancelResponseSchema.parse((await post('play/kuji_reserve_cancel', as(a, { reserve_token: infos[0]!.reserve_token, ...target }))).json()).play_info;
     expect(cancelled).toMatchObject({ reserve_status: 'cancel', reserve_num: 0, reserve_remaintime: 0 });
     const poll = async (u: TestUser, token: string) => kujiPollingResponseSchema.parse((await post('play/kuji_polling', as(u, { reserve_token: token, ...target }))).json()).polling.play_info;
-    expect(await poll(b, infos[1]!.reserve_token)).toMatchObject({ reserve_status: 'firstReserved', reserve_num: 1, play_at: clock.toISOString() });
+    expect(await poll(b, infos[1]!.reserve_token)).toMatchObject({ reserve_status: 'firstReserved', reserve_num: 1, play_at: clock.now().toISOString() });
     expect(await poll(c, infos[2]!.reserve_token)).toMatchObject({ reserve_status: 'reserve', reserve_num: 2, play_at: null });
     // A cancelled reservation still polls, so the client sees it ended [R4.4-4].
     expect((await poll(a, infos[0]!.reserve_token)).reserve_status).toBe('cancel');

@@ -7,6 +7,7 @@ import { startOfJstWeek, StoreTcLedgerSource } from '../../server/play/vip-gate'
 import { storeFingerprint } from '../support/store-fingerprint';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
+import { ManualServerClock } from '../support/manual-server-clock';
 
 let t: TestServer;
 const clock = new Date();
@@ -15,7 +16,7 @@ const stationIds: Record<'normal' | 'normal2' | 'vip' | 'exclusive' | 'maintenan
 };
 
 beforeAll(async () => {
-  t = await startTestServer({ inMemory: true, now: () => clock });
+  t = await startTestServer({ inMemory: true, clock: new ManualServerClock(clock) });
   const store = t.server.store();
   const pick = async (where: string) => (await store.query<{ station_id: number }>(`SELECT station_id FROM stations WHERE ${where} ORDER BY station_id LIMIT 2`));
   const normals = await pick(`station_type = 'normal' AND station_status = 'open' AND designated_type = 'normal' AND stock > 3`);

@@ -8,6 +8,7 @@ import { Ledger } from '../../server/wallet/ledger';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
 import { as, expectOk, expectRefusedUnchanged, get, post } from './user-helpers';
+import { systemClock } from '../../server/clock';
 
 let t: TestServer;
 let a: TestUser;
@@ -91,7 +92,7 @@ describe('TC purchase', () => {
     const again = purchaseTcResponseSchema.parse(expectOk(await post(t, 'purchase/tc', as(a, { purchase: { product_id: 5, pay_method: 'credit_card', request_id: 'req-0001-abcd' } }))));
     expect(again.settlement.product_settlement_id).toBe(r.settlement.product_settlement_id);
     expect(again.tc.tc_all).toBe(12000);
-    const ledger = new Ledger(t.server.store(), () => new Date());
+    const ledger = new Ledger(t.server.store(), systemClock);
     expect(await ledger.fromRows(a.user_id)).toEqual({ tc_free: 2000, tc_toll: 10000, ticket: 2 });
     const result = settlementResultResponseSchema.parse(expectOk(await post(t, 'purchase/settlement_result', as(a, { product_settlement_id: r.settlement.product_settlement_id }))));
     expect(result.settlement.status).toBe('completed');

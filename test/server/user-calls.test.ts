@@ -11,6 +11,7 @@ import { Ledger } from '../../server/wallet/ledger';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
 import { as, expectOk, expectRefusedUnchanged, post, validAddress } from './user-helpers';
+import { systemClock } from '../../server/clock';
 
 let t: TestServer;
 let a: TestUser;
@@ -18,7 +19,7 @@ let b: TestUser;
 let prizes: PrizesRepository;
 let users: UsersRepository;
 let ledger: Ledger;
-const now = () => new Date();
+const now = systemClock;
 
 beforeAll(async () => {
   t = await startTestServer({ inMemory: true });

@@ -4,6 +4,7 @@ import { AddressesRepository } from '../../server/account/addresses.repository';
 import { fuzzEndpoint } from '../support/fuzz';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
+import { systemClock } from '../../server/clock';
 
 let t: TestServer;
 let u: TestUser;
@@ -11,7 +12,7 @@ let playHistoryId: number;
 beforeAll(async () => {
   t = await startTestServer({ inMemory: true });
   u = await createTestUser(t, { email: 'fuzz@example.jp', birth: '1990-01-01' });
-  const now = () => new Date();
+  const now = systemClock;
   playHistoryId = await new PrizesRepository(t.server.store(), now, new AddressesRepository(t.server.store(), now)).recordWin(u.user_id, { prize_kind: 'crane', product_name: 'ぬいぐるみ' });
 });
 afterAll(async () => t?.close());

@@ -3,12 +3,13 @@ import { type IdempotencyConflictError, type InsufficientFundsError, isIdempoten
 import { storeFingerprint } from '../support/store-fingerprint';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser } from '../support/users';
+import { systemClock } from '../../server/clock';
 
 let t: TestServer;
 let ledger: Ledger;
 beforeAll(async () => {
   t = await startTestServer({ inMemory: true });
-  ledger = new Ledger(t.server.store(), () => new Date());
+  ledger = new Ledger(t.server.store(), systemClock);
 });
 afterAll(async () => t?.close());
 

@@ -38,11 +38,11 @@ function storeTemplate(): Blob | null {
 export async function startTestServer(options: { listen?: boolean; env?: NodeJS.ProcessEnv; inMemory?: boolean } & ServerOptions = {}): Promise<TestServer> {
   const dataDir = options.inMemory ? null : mkdtempSync(join(tmpdir(), 'onkure-test-'));
   const config = readServerConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir ?? ':memory:', STATIC_DIR: '', LOG_LEVEL: 'silent', ...devCallsUnlessProduction(options.env), ...options.env });
-  const seeded = options.now ? null : storeTemplate();
+  const seeded = options.clock ? null : storeTemplate();
   const server = createOnkureServer(config, {
     logger: false,
     rateLimits: options.rateLimits ?? 'unlimited',
-    ...(options.now ? { now: options.now } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
     ...(seeded ? { template: seeded } : {}),
   });
   await server.ready;

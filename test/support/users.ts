@@ -1,5 +1,6 @@
 import { IdentityService } from '../../server/auth/identity';
 import type { TestServer } from './test-server';
+import { systemClock } from '../../server/clock';
 
 export interface TestUser {
   readonly user_id: number;
@@ -20,7 +21,7 @@ export async function createTestUser(t: TestServer, fields: Partial<Record<'emai
       : `INSERT INTO users (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING user_id`,
     values,
   );
-  const identity = new IdentityService(store, () => new Date());
+  const identity = new IdentityService(store, systemClock);
   const { access_token } = await identity.issueToken(row!.user_id);
   return { user_id: row!.user_id, access_token };
 }

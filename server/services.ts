@@ -1,0 +1,75 @@
+import type { Server as SocketIOServer } from 'socket.io';
+import { AddressesRepository } from './account/addresses.repository';
+import { PrizesRepository } from './account/prizes.repository';
+import { RewardsService } from './account/rewards.service';
+import { UsersRepository } from './account/users.repository';
+import { VerificationService } from './account/verification.service';
+import { AccountAuthService } from './auth/account-auth.service';
+import { IdentityService } from './auth/identity';
+import { CatalogueRepository } from './catalogue/catalogue.repository';
+import { ContentsRepository } from './catalogue/contents.repository';
+import type { Clock } from './clock';
+import type { ServerConfig } from './config';
+import { KujiReservations } from './kuji/kuji-reservations';
+import { KujiRepository } from './kuji/kuji.repository';
+import { StationReservations } from './play/station-reservations';
+import { StoreTcLedgerSource, VipGate } from './play/vip-gate';
+import { imageUrl } from './routes/images.routes';
+import type { Store } from './store/store';
+import { Ledger } from './wallet/ledger';
+import { PurchaseService } from './wallet/purchase.service';
+
+/** Every service of the reference server, each built once. Route modules only call them. */
+export interface Services {
+  readonly clock: Clock;
+  /** The real-time socket, for services that push (the play loop, kuji lines). */
+  readonly io: SocketIOServer;
+  readonly identity: IdentityService;
+  readonly catalogue: CatalogueRepository;
+  readonly contents: ContentsRepository;
+  readonly kujiCatalogue: KujiRepository;
+  readonly users: UsersRepository;
+  readonly addresses: AddressesRepository;
+  readonly prizes: PrizesRepository;
+  readonly ledger: Ledger;
+  readonly verification: VerificationService;
+  readonly rewards: RewardsService;
+  readonly purchases: PurchaseService;
+  readonly auth: AccountAuthService;
+  readonly vipGate: VipGate;
+  readonly reservations: StationReservations;
+  readonly kujiReservations: KujiReservations;
+}
+
+/**
+ * The server's composition root: builds each service once over one store and one clock, wiring
+ * the ones that depend on others. Tests pass a manual clock to drive deadlines and windows.
+ */
+export function createServices(store: Store, clock: Clock, io: SocketIOServer, config: ServerConfig): Services {
+  const images = imageUrl(config.apiPrefix);
+  const identity = new IdentityService(store, clock);
+  const catalogue = new CatalogueRepository(store, images);
+  const ledger = new Ledger(store, clock);
+  const addresses = new AddressesRepository(store, clock);
+  const verification = new VerificationService(store, clock);
+  const vipGate = new VipGate(new StoreTcLedgerSource());
+  return {
+    clock,
+    io,
+    identity,
+    catalogue,
+    contents: new ContentsRepository(store, images),
+    kujiCatalogue: new KujiRepository(store, images),
+    users: new UsersRepository(store, clock),
+    addresses,
+    prizes: new PrizesRepository(store, clock, addresses),
+    ledger,
+    verification,
+    rewards: new RewardsService(store, clock, ledger),
+    purchases: new PurchaseService(store, clock, ledger, config.target),
+    auth: new AccountAuthService(store, clock, identity, ledger, verification),
+    vipGate,
+    reservations: new StationReservations(store, catalogue, vipGate, clock),
+    kujiReservations: new KujiReservations(store, clock),
+  };
+}
