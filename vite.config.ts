@@ -43,6 +43,9 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Test files share their worker's modules (PGlite's compiled WebAssembly, the parsed schemas): every
+    // file still starts its own server and store, and no test relies on a module's fresh state.
+    isolate: false,
     // Type tests (*.test-d.ts): checked by tsc and reported by name beside the run-time tests.
     typecheck: { enabled: true, include: ['test/types/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
   },
