@@ -1,2 +1,3 @@
 export * from './client-config';
 export * from './container';
+export * from './create-onkure-client';
