@@ -63,7 +63,7 @@ describe('the packed package in another project, in plain Node, against a runnin
     project = mkdtempSync(join(tmpdir(), 'onkure-consumer-'));
     const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', project], { cwd: root, encoding: 'utf8' });
     if (packed.status !== 0) throw new Error(`npm pack failed:\n${packed.stderr}`);
-    const [{ filename }] = JSON.parse(packed.stdout) as { filename: string }[];
+    const { filename } = (JSON.parse(packed.stdout) as { filename: string }[])[0]!;
     const modules = join(project, 'node_modules');
     mkdirSync(modules);
     for (const name of readdirSync(join(root, 'node_modules'))) {
