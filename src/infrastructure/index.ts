@@ -11,7 +11,6 @@ export * from './http/service-signal-bus.adapter';
 export * from './session/stored-session.adapter';
 export * from './browser/location-navigator.adapter';
 export * from './time/system-clock.adapter';
-export * from './http/service-call';
 export * from './http/ky-auth.adapter';
 export * from './http/ky-account.adapter';
 export * from './http/ky-wallet.adapter';

@@ -2,36 +2,25 @@ import type { Observable } from 'rxjs';
 import type { z } from 'zod';
 import type { PrizeDeliveryPort } from '../../application';
 import { unsentPrize } from '../../domain';
-import {
-  ENDPOINTS, getDeliveryRequestSchema, getDeliveryResponseSchema, itemInfoResponseSchema, itemRequestSchema, type wonPrizeSchema,
-} from '../../contract';
+import { ENDPOINTS, getDeliveryResponseSchema, itemInfoResponseSchema, type wonPrizeSchema } from '../../contract';
 import type { KyHttpClient } from './ky-http-client';
-import { authedPost, sendCall } from './service-call';
+
 import type { PrizeDelivery, WonPrize } from '../../domain';
 
 /** A won prize on the wire → the port's: a missing kuji_name is '' (the domain's DeliveryDetailPrize) [R3-14]. */
 const toWonPrize = (p: z.output<typeof wonPrizeSchema>): WonPrize => ({ ...p, kuji_name: p.kuji_name ?? '' });
 
-/** §7's /user/item and /user/get_delivery, each described once. KyPrizeDelivery sends them. */
-export const prizeDeliveryCalls = {
-  wonPrizes: () => authedPost(ENDPOINTS.item, 'item', {}, itemRequestSchema,
-    itemInfoResponseSchema.transform((a): readonly WonPrize[] => a.item_info.list.map(toWonPrize))),
-  delivery: (playHistoryId: number) => authedPost(ENDPOINTS.getDelivery, 'get_delivery', { get_delivery: { play_history_id: playHistoryId } },
-    getDeliveryRequestSchema,
-    getDeliveryResponseSchema.transform(({ get_delivery_address: { data } }): PrizeDelivery => ({
+/** PrizeDeliveryPort over HTTP (ky). */
+export class KyPrizeDelivery implements PrizeDeliveryPort {
+  constructor(private readonly http: KyHttpClient) {}
+
+  wonPrizes(): Observable<readonly WonPrize[]> { return this.http.post(ENDPOINTS.item, {}, itemInfoResponseSchema.transform((a): readonly WonPrize[] => a.item_info.list.map(toWonPrize)), 'item', { identity: 'required' }); }
+  delivery(playHistoryId: number): Observable<PrizeDelivery> { return this.http.post(ENDPOINTS.getDelivery, { get_delivery: { play_history_id: playHistoryId } }, getDeliveryResponseSchema.transform(({ get_delivery_address: { data } }): PrizeDelivery => ({
       play_history_id: data.play_history_id,
       delivery_status: data.delivery_status,
       address: data.address ? { ...data.address, email: data.address.email ?? '' } : null,
       prize: toWonPrize(data.prize),
       // [R3-15] the shipping date shows '-' until the prize is shipped.
       unsent: unsentPrize({ prize_contact_number: data.prize_contact_number, prize_shipmented_at: data.prize_shipmented_at }),
-    }))),
-};
-
-/** PrizeDeliveryPort over HTTP (ky). */
-export class KyPrizeDelivery implements PrizeDeliveryPort {
-  constructor(private readonly http: KyHttpClient) {}
-
-  wonPrizes(): Observable<readonly WonPrize[]> { return sendCall(this.http, prizeDeliveryCalls.wonPrizes()); }
-  delivery(playHistoryId: number): Observable<PrizeDelivery> { return sendCall(this.http, prizeDeliveryCalls.delivery(playHistoryId)); }
+    })), 'get_delivery', { identity: 'required' }); }
 }
