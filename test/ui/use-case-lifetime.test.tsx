@@ -1,6 +1,6 @@
 /** @vitest-environment jsdom */
 import { StrictMode, useEffect } from 'react';
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { injectable } from 'inversify';
 import { Observable, interval } from 'rxjs';
 import { RouterProvider, createMemoryRouter, type RouteObject } from 'react-router';
@@ -51,6 +51,8 @@ describe('use-case lifetime: a page owns its use-cases', () => {
 
     const router = renderAt(routes, '/', container);
     expect((await screen.findByRole('status')).textContent).toBe('読み込み中…');
+    // The request starts in an effect after the first paint: wait for it rather than assume it.
+    await waitFor(() => expect(open.count).toBe(1));
     // StrictMode renders twice and drops one instance unused: it opened nothing, so it holds nothing.
     const live = () => created.filter((useCase) => !useCase.disposed && useCase.snapshot.kind !== 'idle');
     expect(live()).toHaveLength(1);
@@ -64,6 +66,7 @@ describe('use-case lifetime: a page owns its use-cases', () => {
     // Coming back starts a new scope with a new use-case (and a new request).
     await act(() => router.navigate('/'));
     await screen.findByRole('status');
+    await waitFor(() => expect(open.count).toBe(1));
     expect(live()).toHaveLength(1);
     expect(open.count).toBe(1);
   });
