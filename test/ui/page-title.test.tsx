@@ -1,5 +1,5 @@
 /** @vitest-environment jsdom */
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { NEVER } from 'rxjs';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -20,12 +20,12 @@ describe('document title', () => {
       </ContainerProvider>,
     );
     await screen.findByRole('status');
-    expect(document.title).toBe('景品一覧 | オンラインクレーンゲーム オンクレ');
+    await waitFor(() => expect(document.title).toBe('景品一覧 | オンラインクレーンゲーム オンクレ'));
 
     await act(() => router.navigate('/play/mochiusa/milk/plush/42'));
-    expect(document.title).toBe('景品 | オンラインクレーンゲーム オンクレ');
+    await waitFor(() => expect(document.title).toBe('景品 | オンラインクレーンゲーム オンクレ'));
 
     await act(() => router.navigate('/information'));
-    expect(document.title).toBe('景品一覧 | オンラインクレーンゲーム オンクレ');
+    await waitFor(() => expect(document.title).toBe('景品一覧 | オンラインクレーンゲーム オンクレ'));
   });
 });
