@@ -2,7 +2,6 @@
 export const SERVER_MESSAGES = {
   loginFailed: 'メールアドレスまたはパスワードが正しくありません。',
   loginSlowedDown: 'ログインの失敗が続いたため、この端末からはしばらくログインできません。時間をおいてお試しください。',
-  tooManyRequests: 'リクエストが多すぎます。しばらくしてからお試しください。',
   purchaseRequestIdReused: 'このリクエストIDはすでに別の購入内容で使われています。',
   addressInUseNoticeSubject: '【オンクレ】このメールアドレスでの登録・確認の試みがありました',
   addressInUseNoticeBody: 'このメールアドレスは既にオンクレのアカウントに登録されています。どなたかがこのアドレスで新規登録またはメールアドレス確認を試みました。お心当たりがない場合は、このメールを破棄してください。',
@@ -28,7 +27,6 @@ export const SERVER_MESSAGES = {
   codeTryLimit: '認証コードの入力回数が上限に達しました。しばらくしてから新しいコードでお試しください。',
   codeInvalid: '認証コードが正しくないか、有効期限が切れています。',
   emailTaken: 'このメールアドレスはすでに使われています。',
-  tokenExpired: 'ログインの有効期限が切れました。もう一度ログインしてください。',
   kujiNotFound: 'くじが見つかりません。',
   kujiOutOfPeriod: 'このくじは販売期間外です。',
   kujiBoxNotOnSale: 'このBOXは現在販売していません。',

@@ -2,10 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ACCESS_TOKEN_HEADER } from '../../src/contract';
 import { MAINTENANCE_CODES } from '../../src/domain';
-import { INVALID_USER_INFO, replyError } from '../http/reply';
+import { ERROR_INFO, INVALID_USER_INFO, replyError } from '../http/reply';
 import type { SqlExecutor } from '../store/store';
 import type { Clock } from '../clock';
-import { SERVER_MESSAGES } from '../messages';
 
 /** users.status of a suspended account: every authenticated call answers invaliduser (9002). */
 export const SUSPENDED_STATUS = 2;
@@ -21,7 +20,7 @@ export const TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** error_code of an answer to a call whose identity is missing, unknown, expired or revoked. */
 export const INVALID_TOKEN_CODE = 401;
-export const INVALID_TOKEN_INFO = SERVER_MESSAGES.tokenExpired;
+export const INVALID_TOKEN_INFO = ERROR_INFO[401];
 
 export interface AuthUser {
   readonly user_id: number;

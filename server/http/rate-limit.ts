@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { ACCOUNT_ENDPOINTS, AUTH_ENDPOINTS, PURCHASE_ENDPOINTS } from '../../src/contract';
-import { SERVER_MESSAGES } from '../messages';
+import { ERROR_INFO } from '../messages';
 
 /** Calls per client (request IP) and window on the endpoints an attacker would hammer. */
 export interface RateLimit { readonly max: number; readonly timeWindowMs: number }
@@ -37,6 +37,6 @@ export async function registerRateLimits(api: FastifyInstance, apiPrefix: string
     global: false,
     keyGenerator: (request) => request.ip,
     // Thrown by the plugin; the app's error handler answers it with the envelope (see app.ts).
-    errorResponseBuilder: () => ({ statusCode: 429, error_code: 429, error_info: SERVER_MESSAGES.tooManyRequests }),
+    errorResponseBuilder: () => ({ statusCode: 429, error_code: 429, error_info: ERROR_INFO[429] }),
   });
 }
