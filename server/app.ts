@@ -39,6 +39,8 @@ export interface ServerOptions {
   readonly rateLimits?: RateLimits | 'unlimited';
   /** How long a client may take; the defaults (DEFAULT_TIMEOUTS) suit production, tests shorten them. */
   readonly timeouts?: Partial<Timeouts>;
+  /** Where each play's seed comes from (default: crypto random); tests pin it to make plays repeatable. */
+  readonly playSeeds?: () => number;
 }
 
 /** Time limits on a client's connection and request (docs/security.md). */
@@ -92,6 +94,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
   let store: Store | null = null;
   let services: Services | null = null;
   let readyError: unknown = null;
+  let recovered: Promise<void> | null = null;
   const ready = (async () => {
     store = await openPgliteStore(config.dataDir, options.template ? { template: options.template } : {});
     await migrate(store);
@@ -140,6 +143,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     async (api) => {
       api.addHook('onRequest', async (request, reply) => {
         if (!store) return replyError(reply, 503);
+        await recovered?.catch(() => undefined);
         if (config.authorization && request.headers.authorization !== config.authorization) return replyError(reply, 403);
         return undefined;
       });
@@ -152,8 +156,15 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       };
       const limits = options.rateLimits ?? DEFAULT_RATE_LIMITS;
       if (limits !== 'unlimited') await registerRateLimits(api, config.apiPrefix, limits);
-      services = createServices(db, clock, io, config);
-      await registerApiRoutes({ config, services, route: new RouteBuilder(api, services.identity) });
+      services = createServices(db, clock, io, config, {
+        log: (message, error) => app.log.error({ err: error }, message),
+        ...(options.playSeeds ? { playSeeds: options.playSeeds } : {}),
+      });
+      // Once the store is open, the play loop re-arms the deadlines it holds (docs/play.md).
+      const built = services;
+      recovered = ready.then(() => built.playLoop.recover());
+      recovered.catch((error: unknown) => app.log.error({ err: error }, 'play loop failed to recover'));
+      await registerApiRoutes({ config, services, route: new RouteBuilder(api, services.identity, config.operatorTokenHash) });
       api.setNotFoundHandler((_request, reply) => replyError(reply, 404));
     },
     { prefix: config.apiPrefix },
@@ -192,6 +203,8 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     },
     async close() {
       io.close();
+      await recovered?.catch(() => undefined);
+      await services?.playLoop.close();
       await app.close();
       await ready.catch(() => undefined);
       if (store) await store.close();

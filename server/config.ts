@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { DEFAULT_API_PREFIX } from '../src/contract';
 import { parseBuildTarget, type BuildTarget } from '../src/domain';
@@ -29,6 +30,8 @@ export interface ServerConfig {
   readonly allowedOrigins: readonly string[];
   /** Extra CSP connect-src sources (CSP_CONNECT_SRC: the API origin, the live feed's media server). */
   readonly connectSrc: readonly string[];
+  /** SHA-256 of ONKURE_OPERATOR_TOKEN (at least 24 characters); null: the operator API is off. */
+  readonly operatorTokenHash: Buffer | null;
 }
 
 export class ServerConfigError extends Error {
@@ -53,7 +56,10 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
   const allowedOrigins = originList(env.ALLOWED_ORIGINS, 'ALLOWED_ORIGINS');
   const connectSrc = (env.CSP_CONNECT_SRC ?? '').split(/[\s,]+/).filter(Boolean);
   for (const source of connectSrc) if (!/^(https?|wss?):\/\/[^\s;,'"]+$/.test(source)) throw new ServerConfigError(`CSP_CONNECT_SRC must list origins such as https://api.example.jp wss://media.example.jp (got "${source}").`);
+  const operatorToken = env.ONKURE_OPERATOR_TOKEN ?? '';
+  if (operatorToken !== '' && operatorToken.length < 24) throw new ServerConfigError('ONKURE_OPERATOR_TOKEN must be at least 24 characters (or unset to turn the operator API off).');
   return {
+    operatorTokenHash: operatorToken ? createHash('sha256').update(operatorToken).digest() : null,
     port,
     host: env.HOST || '127.0.0.1',
     dataDir: env.DATA_DIR === ':memory:' ? null : resolve(cwd, env.DATA_DIR || '.data'),

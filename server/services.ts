@@ -12,6 +12,8 @@ import type { Clock } from './clock';
 import type { ServerConfig } from './config';
 import { KujiReservations } from './kuji/kuji-reservations';
 import { KujiRepository } from './kuji/kuji.repository';
+import { PlayLogRepository } from './play/play-log.repository';
+import { PlayLoop } from './play/play-loop';
 import { StationReservations } from './play/station-reservations';
 import { StoreTcLedgerSource, VipGate } from './play/vip-gate';
 import { imageUrl } from './routes/images.routes';
@@ -38,6 +40,9 @@ export interface Services {
   readonly auth: AccountAuthService;
   readonly vipGate: VipGate;
   readonly reservations: StationReservations;
+  /** The play loop of every station: turns, plays, results, refunds (docs/play.md). */
+  readonly playLoop: PlayLoop;
+  readonly playLog: PlayLogRepository;
   readonly kujiReservations: KujiReservations;
 }
 
@@ -45,7 +50,14 @@ export interface Services {
  * The server's composition root: builds each service once over one store and one clock, wiring
  * the ones that depend on others. Tests pass a manual clock to drive deadlines and windows.
  */
-export function createServices(store: Store, clock: Clock, io: SocketIOServer, config: ServerConfig): Services {
+export interface ServiceOptions {
+  /** Where a service logs a failure that has no request to answer (timers). */
+  readonly log?: (message: string, error?: unknown) => void;
+  /** Seeds of plays (tests pin them). */
+  readonly playSeeds?: () => number;
+}
+
+export function createServices(store: Store, clock: Clock, io: SocketIOServer, config: ServerConfig, options: ServiceOptions = {}): Services {
   const images = imageUrl(config.apiPrefix);
   const identity = new IdentityService(store, clock);
   const catalogue = new CatalogueRepository(store, images);
@@ -53,6 +65,9 @@ export function createServices(store: Store, clock: Clock, io: SocketIOServer, c
   const addresses = new AddressesRepository(store, clock);
   const verification = new VerificationService(store, clock);
   const vipGate = new VipGate(new StoreTcLedgerSource());
+  const reservations = new StationReservations(store, catalogue, vipGate, clock, ledger);
+  const playLoop = new PlayLoop(store, clock, ledger, undefined, options.log, options.playSeeds);
+  reservations.onLineChanged = (stationId) => playLoop.lineChanged(stationId);
   return {
     clock,
     io,
@@ -69,7 +84,9 @@ export function createServices(store: Store, clock: Clock, io: SocketIOServer, c
     purchases: new PurchaseService(store, clock, ledger, config.target),
     auth: new AccountAuthService(store, clock, identity, ledger, verification),
     vipGate,
-    reservations: new StationReservations(store, catalogue, vipGate, clock),
+    reservations,
+    playLoop,
+    playLog: new PlayLogRepository(store),
     kujiReservations: new KujiReservations(store, clock),
   };
 }

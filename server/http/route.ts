@@ -1,4 +1,6 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SERVER_MESSAGES } from '../messages';
 import type { z } from 'zod';
 import { isAccountRefusal } from '../account/account-errors';
 import { optionalUser, requireUser, requireUserFromHeader, type AuthUser, type IdentityService } from '../auth/identity';
@@ -45,7 +47,28 @@ async function run(reply: FastifyReply, work: () => Answer): Promise<object | Fa
  * route.authed('/user/tc', tcRequestSchema, async (user) => ({ data: await services.ledger.balance(user.user_id) }));
  */
 export class RouteBuilder {
-  constructor(private readonly app: FastifyInstance, private readonly identity: IdentityService) {}
+  /**
+   * @param operatorTokenHash SHA-256 of the operator token (ONKURE_OPERATOR_TOKEN); null turns the
+   *   operator calls off: they answer 404 as if they did not exist (fail closed).
+   */
+  constructor(private readonly app: FastifyInstance, private readonly identity: IdentityService, private readonly operatorTokenHash: Buffer | null = null) {}
+
+  /**
+   * An operator POST: `Authorization: Bearer <operator token>` in the X-Operator-Authorization
+   * header (the Authorization header belongs to the API's own check). Not a user login.
+   */
+  operator<S extends z.ZodType>(path: string, schema: S, handler: (body: z.output<S>, ctx: Ctx) => Answer): void {
+    this.app.post(path, async (request, reply) => {
+      if (!this.operatorTokenHash) return replyError(reply, 404);
+      const header = request.headers['x-operator-authorization'];
+      const presented = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : '';
+      const hash = createHash('sha256').update(presented).digest();
+      if (!presented || !timingSafeEqual(hash, this.operatorTokenHash)) return replyError(reply, 403, SERVER_MESSAGES.operatorOnly);
+      const body = parseBody(schema, request.body, reply);
+      if (body === null) return reply;
+      return run(reply, () => handler(body, { request, reply }));
+    });
+  }
 
   /** An authenticated POST (identity in the body). */
   authed<S extends z.ZodType>(path: string, schema: S, handler: (user: AuthUser, body: z.output<S>, ctx: Ctx) => Answer): void {

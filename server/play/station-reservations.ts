@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PLAY_ERROR, type PlayInfo, type ReserveStatusRecord, type StationReserveStatus } from '../../src/contract';
-import { isMaintenanceStatus, type DesignatedType, type StationStatus, type StationType } from '../../src/domain';
+import { isMaintenanceStatus, playCharge, type DesignatedType, type StationStatus, type StationType } from '../../src/domain';
+import { InsufficientFundsError, type Ledger } from '../wallet/ledger';
 import { toPrizeItem, type CatalogueRepository } from '../catalogue/catalogue.repository';
 import type { SqlExecutor, Store } from '../store/store';
 import { isUniqueViolation, Refusal } from './refusal';
@@ -22,6 +23,7 @@ interface StationFacts {
   type: StationType;
   designated_type: DesignatedType;
   stock: number;
+  play_price: number;
   station_setting_id: number | null;
 }
 
@@ -50,16 +52,32 @@ const secondsLeft = (deadline: Date | null, now: Date): number =>
  * places are ranks over the active rows, so a cancellation ahead moves everyone behind up.
  */
 export class StationReservations {
+  /** Told after a line changed (the play loop hands the turn on); awaited before answering. */
+  onLineChanged: (stationId: number) => Promise<void> = async () => undefined;
+
   constructor(
     private readonly db: Store,
     private readonly catalogue: CatalogueRepository,
     private readonly gate: VipGate,
     private readonly clock: Clock,
+    private readonly ledger: Ledger,
   ) {}
+
+  /** A player who cannot pay one play is refused before taking a place (402, in Japanese). */
+  private async checkCanPay(db: SqlExecutor, userId: number, station: StationFacts): Promise<void> {
+    const { currency, price } = playCharge(station.designated_type, station.play_price);
+    if (currency === 'tc') {
+      const { tc_all } = await this.ledger.balance(userId, db);
+      if (tc_all < price) throw new InsufficientFundsError(price, tc_all);
+    } else if (currency === 'ticket') {
+      const tickets = await this.ledger.tickets(userId, db);
+      if (tickets < price) throw new InsufficientFundsError(price, tickets, SERVER_MESSAGES.ticketItemName);
+    }
+  }
 
   private async station(db: SqlExecutor, stationId: number): Promise<StationFacts | null> {
     const [row] = await db.query<StationFacts>(
-      `SELECT s.station_id, s.shop_id, s.station_status, s.station_type AS type, s.designated_type, s.stock, ss.station_setting_id
+      `SELECT s.station_id, s.shop_id, s.station_status, s.station_type AS type, s.designated_type, s.stock, s.play_price, ss.station_setting_id
          FROM stations s LEFT JOIN station_settings ss ON ss.station_id = s.station_id AND ss.active
         WHERE s.station_id = $1`,
       [stationId],
@@ -196,6 +214,7 @@ export class StationReservations {
         if (station.station_status === 'change') throw new Refusal(409, 409, SERVER_MESSAGES.stationPrizeChange);
         if (station.stock <= 0) throw new Refusal(409, 409, SERVER_MESSAGES.stationSoldOut);
         await this.gate.check(tx, userId, { station_id: station.station_id, type: station.type }, 'play', now);
+        await this.checkCanPay(tx, userId, station);
         const held = await this.activeReservation(tx, userId);
         if (held) {
           throw new Refusal(409, 409, held.station_id === station.station_id
@@ -215,24 +234,36 @@ export class StationReservations {
       if (isUniqueViolation(error)) throw new Refusal(409, 409, SERVER_MESSAGES.reservedElsewhere);
       throw error;
     }
+    await this.onLineChanged(stationId);
+    // Read after the line moved: the reservation may already hold the turn, with its window from now.
+    const answeredAt = this.clock.now();
     const mine = await this.activeReservation(this.db, userId);
     if (!mine || mine.play_reserve_id !== reservationId) throw new Error('reservation vanished after commit');
     const station = (await this.station(this.db, stationId))!;
-    return { reserve_info: await this.record(this.db, station, userId, now), play_info: await this.playInfo(mine, now) };
+    return { reserve_info: await this.record(this.db, station, userId, answeredAt), play_info: await this.playInfo(mine, answeredAt) };
   }
 
-  /** Gives up the caller's place at a station setting; 404 when the caller holds none there. */
+  /**
+   * Gives up the caller's place at a station setting (waiting, or in the confirm window); 404 when
+   * the caller holds none there. A paid play in progress (playWaiting) cannot be cancelled (409):
+   * it ends with its result, and the player leaves with /v2/play/finish.
+   */
   async cancelReservation(userId: number, shopId: number, stationSettingId: number): Promise<{ play_reserve_id: number; station_setting_id: number; reserve_status: 'cancel' }> {
     const now = this.clock.now();
-    const [row] = await this.db.query<{ play_reserve_id: number }>(
-      `UPDATE station_reservations r SET reserve_status = 'cancel', ended_at = $4, end_reason = 'user_cancel', updated_at = $4
+    const [row] = await this.db.query<{ play_reserve_id: number; station_id: number }>(
+      `UPDATE station_reservations r SET reserve_status = 'cancel', ended_at = $4, end_reason = 'user_cancel', deadline_at = NULL, updated_at = $4
         FROM stations s
        WHERE s.station_id = r.station_id AND s.shop_id = $2
-         AND r.user_id = $1 AND r.station_setting_id = $3 AND r.reserve_status IN ${ACTIVE}
-       RETURNING r.play_reserve_id`,
+         AND r.user_id = $1 AND r.station_setting_id = $3 AND r.reserve_status IN ('reserve', 'playTransition')
+       RETURNING r.play_reserve_id, r.station_id`,
       [userId, shopId, stationSettingId, now.toISOString()],
     );
-    if (!row) throw new Refusal(404, 404, NOT_FOUND_RESERVATION);
+    if (!row) {
+      const [playing] = await this.db.query(`SELECT 1 FROM station_reservations WHERE user_id = $1 AND station_setting_id = $2 AND reserve_status = 'playWaiting'`, [userId, stationSettingId]);
+      if (playing) throw new Refusal(409, 409, SERVER_MESSAGES.stationPlayingNow);
+      throw new Refusal(404, 404, NOT_FOUND_RESERVATION);
+    }
+    await this.onLineChanged(row.station_id);
     return { play_reserve_id: row.play_reserve_id, station_setting_id: stationSettingId, reserve_status: 'cancel' };
   }
 

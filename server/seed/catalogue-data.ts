@@ -52,16 +52,17 @@ export const SEED_CHARACTERS: readonly SeedCharacter[] = [
   },
 ];
 
-export const PRIZE_KINDS: Readonly<Record<PrizeKind, { readonly label: string; readonly genre: string; readonly price: number }>> = {
-  big_plush: { label: 'BIGぬいぐるみ', genre: 'ぬいぐるみ', price: 200 },
-  plush: { label: 'ぬいぐるみ', genre: 'ぬいぐるみ', price: 150 },
-  mascot: { label: 'マスコットキーホルダー', genre: '雑貨', price: 100 },
-  cushion: { label: 'もちもちクッション', genre: 'ぬいぐるみ', price: 200 },
-  acrylic: { label: 'アクリルスタンド', genre: '雑貨', price: 120 },
-  mug: { label: 'マグカップ', genre: '雑貨', price: 150 },
-  figure: { label: 'ちょこんとフィギュア', genre: 'フィギュア', price: 180 },
-  sweets: { label: 'クッキー缶', genre: 'お菓子', price: 100 },
-  blanket: { label: 'ふんわりブランケット', genre: '雑貨', price: 220 },
+/** Each kind's label, genre, price and how it sits in the machine (the simulation's prize shape). */
+export const PRIZE_KINDS: Readonly<Record<PrizeKind, { readonly label: string; readonly genre: string; readonly price: number; readonly shape: 'box' | 'plush' | 'capsule' }>> = {
+  big_plush: { label: 'BIGぬいぐるみ', genre: 'ぬいぐるみ', price: 200, shape: 'plush' },
+  plush: { label: 'ぬいぐるみ', genre: 'ぬいぐるみ', price: 150, shape: 'plush' },
+  mascot: { label: 'マスコットキーホルダー', genre: '雑貨', price: 100, shape: 'capsule' },
+  cushion: { label: 'もちもちクッション', genre: 'ぬいぐるみ', price: 200, shape: 'plush' },
+  acrylic: { label: 'アクリルスタンド', genre: '雑貨', price: 120, shape: 'box' },
+  mug: { label: 'マグカップ', genre: '雑貨', price: 150, shape: 'box' },
+  figure: { label: 'ちょこんとフィギュア', genre: 'フィギュア', price: 180, shape: 'box' },
+  sweets: { label: 'クッキー缶', genre: 'お菓子', price: 100, shape: 'box' },
+  blanket: { label: 'ふんわりブランケット', genre: '雑貨', price: 220, shape: 'plush' },
 };
 
 export interface SeedStation {

@@ -3,6 +3,9 @@ import { bannerSvg, prizeSvg } from './art';
 import { PRIZE_KINDS, SEED_CHARACTERS, SEED_STATIONS, SEED_TABS } from './catalogue-data';
 import { INFORMATION_TEMPLATES, SEED_CAROUSELS, SEED_INFORMATION_COUNT, SEED_KUJI, SEED_VIRTUAL_CRANES } from './contents-data';
 
+/** Base arm strengths the demo stations cycle through (published per station in the play log). */
+const SEED_ARM_STRENGTHS = [0.55, 0.45, 0.6, 0.5, 0.4, 0.65] as const;
+
 export const DEMO_SHOP_ID = 1;
 const DAY_MS = 86_400_000;
 
@@ -61,11 +64,13 @@ async function seedShop(store: Store, now: Date): Promise<boolean> {
       const price = designated === 'practice' ? 0 : type === 'normal' ? kind.price : kind.price + 100;
       const [row] = await tx.query<{ station_id: number }>(
         `INSERT INTO stations (station_admin_id, shop_id, prize_name, character_id, sub_character_id, genre, station_type,
-           designated_type, natia, recommend, stock, disclosure, station_status, play_price, image_key, released_at, sort, gift_type)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING station_id`,
+           designated_type, natia, recommend, stock, disclosure, station_status, play_price, image_key, released_at, sort, gift_type,
+           prize_shape, arm_strength)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20) RETURNING station_id`,
         [adminId, DEMO_SHOP_ID, name, characterIds[s.character], subIds[s.character]![s.sub], kind.genre, type, designated, s.natia ?? false,
           s.recommend ?? false, s.stock ?? 10, type === 'normal' ? 0 : 1, s.status ?? 'open', price, imageKey,
-          new Date(now.getTime() - s.releasedDaysAgo * DAY_MS), i, GIFT_KINDS.has(s.kind) ? 1 : 0],
+          new Date(now.getTime() - s.releasedDaysAgo * DAY_MS), i, GIFT_KINDS.has(s.kind) ? 1 : 0,
+          kind.shape, SEED_ARM_STRENGTHS[i % SEED_ARM_STRENGTHS.length]],
       );
       stationIds.push(row!.station_id);
     }

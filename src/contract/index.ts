@@ -16,3 +16,4 @@ export * from './pay-methods';
 export * from './contents.schema';
 export * from './play.schema';
 export * from './kuji.schema';
+export * from './realtime';

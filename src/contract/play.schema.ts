@@ -112,3 +112,109 @@ export const visitCancelRequestSchema = identitySchema.extend({ station_setting_
 export const visitCancelResponseSchema = errorResponseSchema.extend({
   visit_cancel: z.object({ station_setting_id: z.number().int().positive(), visit_count: count }),
 });
+
+// ---- the play loop (designed: docs/play.md) ---------------------------------------------------
+
+/** Paths of the play loop's calls (relative to the API base). */
+export const PLAY_LOOP_ENDPOINTS = {
+  confirm: 'v2/play/confirm',
+  current: 'v2/play/current',
+  control: 'v2/play/control',
+  continue: 'v2/play/continue',
+  finish: 'v2/play/finish',
+  history: 'v2/play/history',
+  gauge: 'v2/play/gauge',
+  stationInfo: 'v2/play/station_info',
+} as const;
+
+export const CRANE_BUTTONS = ['right', 'back'] as const;
+export const CRANE_COMMANDS = ['press', 'release'] as const;
+export const PLAY_PHASES = ['resetting', 'playing', 'result', 'ended'] as const;
+export const CRANE_PHASES = ['ready', 'movingRight', 'waitBack', 'movingBack', 'dropping', 'closing', 'lifting', 'returning', 'opening', 'done'] as const;
+export const PLAY_CURRENCIES = ['tc', 'ticket', 'free'] as const;
+export const PLAY_RESULTS = ['win', 'miss', 'refunded'] as const;
+
+const ms = z.number().int().nonnegative();
+
+/** Where the claw is, as every viewer of a station sees it. */
+export const machineViewSchema = z.object({
+  tick: z.number().int().nonnegative(),
+  phase: z.enum(CRANE_PHASES),
+  x: z.number(),
+  z: z.number(),
+  h: z.number(),
+  grip: z.number(),
+  /** The button the player may use now; null when none. */
+  button: z.enum(CRANE_BUTTONS).nullable(),
+  /** Until that button fires by itself; null while a button is held or none waits. */
+  button_ms_left: ms.nullable(),
+});
+export type MachineView = z.infer<typeof machineViewSchema>;
+
+/** The assist gauge of a player at a station (src/domain play-loop rule). */
+export const assistGaugeSchema = z.object({
+  misses: count,
+  level: count,
+  strength_bonus: z.number().nonnegative(),
+  misses_to_next_level: count,
+  fill: z.number().min(0).max(1),
+});
+export type AssistGaugeAnswer = z.infer<typeof assistGaugeSchema>;
+
+/** One play as the player sees it: the machine, the windows, the result, and its settings. */
+export const playStateSchema = z.object({
+  play_id: z.number().int().positive(),
+  play_reserve_id: z.number().int().positive(),
+  station_id: z.number().int().positive(),
+  phase: z.enum(PLAY_PHASES),
+  machine: machineViewSchema,
+  /** Until the current window ends: the reset before play, or the continue window after a result. */
+  window_ms_left: ms.nullable(),
+  /** Set while the player is away mid-play: until the claw drops by itself. */
+  grace_ms_left: ms.nullable(),
+  result: z.enum(PLAY_RESULTS).nullable(),
+  won_prize_name: z.string().nullable(),
+  currency: z.enum(PLAY_CURRENCIES),
+  price: count,
+  arm_strength: z.number().min(0).max(1),
+  assist_level: count,
+});
+export type PlayState = z.infer<typeof playStateSchema>;
+
+export const confirmRequestSchema = identitySchema.extend({ station_id: positiveIdSchema });
+export const currentPlayRequestSchema = identitySchema;
+export const playIdRequestSchema = identitySchema.extend({ play_id: positiveIdSchema });
+export const controlRequestSchema = identitySchema.extend({
+  play_id: positiveIdSchema,
+  button: z.enum(CRANE_BUTTONS),
+  command: z.enum(CRANE_COMMANDS),
+});
+export const playStateResponseSchema = errorResponseSchema.extend({ play: playStateSchema.nullable() });
+export const controlResponseSchema = errorResponseSchema.extend({ tick: z.number().int().nonnegative(), machine: machineViewSchema });
+
+export const historyRequestSchema = identitySchema.extend({
+  page: z.number().int().positive().max(10_000).optional(),
+});
+/** One row of a player's play log: everything that decided the play, published after it. */
+export const playLogEntrySchema = z.object({
+  play_id: z.number().int().positive(),
+  station_id: z.number().int().positive(),
+  prize_name: z.string(),
+  currency: z.enum(PLAY_CURRENCIES),
+  price: count,
+  base_arm_strength: z.number(),
+  assist_level: count,
+  arm_strength: z.number(),
+  seed: z.number().int(),
+  layout: z.array(z.object({ id: z.number().int(), x: z.number(), z: z.number(), radius: z.number(), shape: z.enum(['box', 'plush', 'capsule']), hue: z.number() })),
+  inputs: z.array(z.object({ tick: z.number().int().nonnegative(), button: z.enum(CRANE_BUTTONS), command: z.enum(CRANE_COMMANDS) })),
+  drop_at_tick: z.number().int().nullable(),
+  result: z.enum(PLAY_RESULTS).nullable(),
+  started_at: z.string(),
+  ended_at: z.string().nullable(),
+});
+export type PlayLogEntry = z.infer<typeof playLogEntrySchema>;
+export const historyResponseSchema = errorResponseSchema.extend({ history: z.object({ list: z.array(playLogEntrySchema), page: count, has_more: flag }) });
+
+export const gaugeRequestSchema = identitySchema.extend({ station_id: positiveIdSchema });
+export const gaugeResponseSchema = errorResponseSchema.extend({ gauge: assistGaugeSchema });

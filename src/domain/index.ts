@@ -40,3 +40,4 @@ export * from './stream/still-image.rule';
 export * from './stream/stream.reducer';
 export * from './analytics/analytics-event';
 export * from './notice/notice.rule';
+export * from './play/play-loop.rule';

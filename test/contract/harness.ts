@@ -38,6 +38,8 @@ export interface ContractFixtures {
   /** Sets a station's status, as an operator would (e.g. 'maintenance', then back to 'open'). */
   setStationStatus(stationId: number, status: StationStatus): Promise<void>;
   /** Paid TC the user bought now, as the VIP gate reads purchases [R6-3]. */
+  /** Free TC through the server's ledger, so a player can pay for plays. */
+  grantFreeTc(userId: number, amount: number): Promise<void>;
   creditPurchasedTc(userId: number, amount: number): Promise<void>;
   /** A VIP prize the user won now (the weekly limit, 570) [R6-4]. */
   recordVipWin(userId: number, stationId: number): Promise<void>;

@@ -27,11 +27,17 @@ const port = (client: AppClient) => client.get(TOKENS.ReservationPort);
 
 /** Station reservation: /v2/play/* (§7 and the designed visit and reserve) and /contents/playing. */
 export function reservationContract(driver: () => ContractDriver): void {
-  const users = async (n: number) => Promise.all(Array.from({ length: n }, () => driver().newUser()));
+  /** Players with TC for one play (a reservation is refused to a player who cannot pay). */
+  const users = async (n: number) => Promise.all(Array.from({ length: n }, async () => {
+    const user = await driver().newUser();
+    await driver().fixtures.grantFreeTc(user.identity.user_id, 10_000);
+    return user;
+  }));
+  const player = async () => (await users(1))[0]!;
 
   it('[R7-6][R3-5] POST /v2/play/get_reserve: nothing held answers none; naming a station answers its record', async () => {
     const [stationId] = await driver().fixtures.playableStationIds('normal');
-    const { client } = await driver().newUser();
+    const { client } = await player();
     expect(await firstValueFrom(port(client).currentReservation())).toEqual({ kind: 'none' });
     const fetched = await firstValueFrom(port(client).currentReservation({ stationId: stationId! }));
     if (fetched.kind !== 'reservation') throw new Error(fetched.kind);
@@ -61,9 +67,11 @@ export function reservationContract(driver: () => ContractDriver): void {
     const rc = reserved(await firstValueFrom(port(c!.client).reserve(stationId!)));
     expect([rb.info.reserve_num, rc.info.reserve_num]).toEqual([ra.info.reserve_num + 1, ra.info.reserve_num + 2]);
     expect(rc.info.reserve_count).toBe(rc.info.reserve_num);
-    expect(ra.info).toMatchObject({ station_id: stationId, reserve_status: 'reserve' });
+    // The first in line at an idle station has the turn at once: the confirm window runs (docs/play.md).
+    expect(ra.info).toMatchObject({ station_id: stationId, reserve_status: 'playTransition', reserve_time: 15 });
+    expect([rb.info.reserve_status, rc.info.reserve_status]).toEqual(['reserve', 'reserve']);
     for (const field of PLAY_INFO_FIELDS) expect(ra.play).toHaveProperty(field);
-    expect(ra.play).toMatchObject({ station_id: stationId, reserve_status: 'reserve', is_reserve: true, reserve_token: ra.info.reserve_token, station_setting_id: ra.info.station_setting_id });
+    expect(ra.play).toMatchObject({ station_id: stationId, reserve_status: 'playTransition', is_reserve: true, reserve_token: ra.info.reserve_token, station_setting_id: ra.info.station_setting_id });
     expect(ra.play.station_data.station_id).toBe(stationId);
     expect(isReserving(ra.play)).toBe(true);
     expect(ra.info.reserve_token).not.toBe(rb.info.reserve_token);
@@ -71,7 +79,8 @@ export function reservationContract(driver: () => ContractDriver): void {
     await firstValueFrom(port(a!.client).cancelReservation({ stationSettingId: ra.info.station_setting_id, shopId: 1 }));
     const nowB = await firstValueFrom(port(b!.client).currentReservation());
     const nowC = await firstValueFrom(port(c!.client).currentReservation({ stationId: stationId! }));
-    expect(nowB).toMatchObject({ kind: 'reservation', info: { station_id: stationId, reserve_num: rb.info.reserve_num - 1 } });
+    // A gave up the turn: it passes to B.
+    expect(nowB).toMatchObject({ kind: 'reservation', info: { station_id: stationId, reserve_num: rb.info.reserve_num - 1, reserve_status: 'playTransition' } });
     expect(nowC).toMatchObject({ kind: 'reservation', info: { reserve_num: rc.info.reserve_num - 1, reserve_count: rc.info.reserve_count - 1 } });
     for (const u of [b!, c!]) await firstValueFrom(port(u.client).cancelReservation({ stationSettingId: ra.info.station_setting_id, shopId: 1 }));
   });
@@ -96,18 +105,26 @@ export function reservationContract(driver: () => ContractDriver): void {
     const ra = reserved(await firstValueFrom(port(a!.client).reserve(stationId!)));
     await expect(firstValueFrom(port(b!.client).cancelReservation({ stationSettingId: ra.info.station_setting_id, shopId: 1 })))
       .rejects.toMatchObject({ name: 'PostResponseError', code: 404, info: '予約が見つかりません。' });
-    expect(await firstValueFrom(port(a!.client).currentReservation())).toMatchObject({ kind: 'reservation', info: { reserve_status: 'reserve' } });
+    expect(await firstValueFrom(port(a!.client).currentReservation())).toMatchObject({ kind: 'reservation', info: { reserve_status: 'playTransition' } });
     const cancelled = await firstValueFrom(port(a!.client).cancelReservation({ stationSettingId: ra.info.station_setting_id, shopId: 1 }));
     expect(cancelled).toEqual({ play_reserve_id: ra.info.play_reserve_id, station_setting_id: ra.info.station_setting_id, reserve_status: 'cancel' });
     expect(await firstValueFrom(port(a!.client).currentReservation())).toEqual({ kind: 'none' });
     expect(await firstValueFrom(port(a!.client).currentPlays())).toEqual([]);
   });
 
+  it('a player who cannot pay for one play is refused before taking a place (402, in Japanese), and holds nothing', async () => {
+    const [stationId] = await driver().fixtures.playableStationIds('normal');
+    const { client } = await driver().newUser();
+    await expect(firstValueFrom(port(client).reserve(stationId!)))
+      .rejects.toMatchObject({ name: 'PostResponseError', code: 402, info: expect.stringMatching(/^TCが不足しています（必要: [\d,]+、保有: 0）。$/) });
+    expect(await firstValueFrom(port(client).currentReservation())).toEqual({ kind: 'none' });
+  });
+
   it('[R7-6] refusals: a guest cannot reserve (nothing sent); one place per user (409); an unknown station is 404', async () => {
     const [first, second] = await driver().fixtures.playableStationIds('normal');
     await expect(firstValueFrom(port(driver().client()).reserve(first!))).rejects.toMatchObject({ name: 'NotSignedInError' });
     await expect(firstValueFrom(port(driver().client()).currentReservation())).rejects.toMatchObject({ name: 'NotSignedInError' });
-    const { client } = await driver().newUser();
+    const { client } = await player();
     const r = reserved(await firstValueFrom(port(client).reserve(first!)));
     await expect(firstValueFrom(port(client).reserve(first!)))
       .rejects.toMatchObject({ name: 'PostResponseError', code: 409, info: 'すでにこのステーションを予約しています。' });
@@ -121,14 +138,14 @@ export function reservationContract(driver: () => ContractDriver): void {
   it('[R4.3-6][R4.3-4] error 531 on the reserve fetch marks that station as maintenance (named, or the reserved one)', async () => {
     const normal = await driver().fixtures.playableStationIds('normal');
     const stationId = normal[normal.length - 1]!;
-    const { client } = await driver().newUser();
+    const { client } = await player();
     const r = reserved(await firstValueFrom(port(client).reserve(stationId)));
     await driver().fixtures.setStationStatus(stationId, 'maintenance');
     try {
       const named = await firstValueFrom(port(client).currentReservation({ stationId }));
       expect(named).toEqual({ kind: 'stationMaintenance', stationId, message: 'このステーションは現在メンテナンス中です。' });
       expect(await firstValueFrom(port(client).currentReservation())).toMatchObject({ kind: 'stationMaintenance', stationId });
-      const other = await driver().newUser();
+      const other = await player();
       expect(await firstValueFrom(port(other.client).reserve(stationId))).toMatchObject({ kind: 'stationMaintenance', stationId });
       expect(await firstValueFrom(port(other.client).visit(stationId))).toMatchObject({ kind: 'stationMaintenance', stationId });
     } finally {
@@ -139,7 +156,7 @@ export function reservationContract(driver: () => ContractDriver): void {
 
   it('[R8-2][R6-3] 569 on a VIP station until the user bought 100,000 TC in 30 days; the outcome carries the popup', async () => {
     const [vip] = await driver().fixtures.playableStationIds('vip');
-    const { identity, client } = await driver().newUser();
+    const { identity, client } = await player();
     const refused = await firstValueFrom(port(client).visit(vip!));
     expect(refused).toEqual({
       kind: 'vipRefused',
@@ -159,7 +176,7 @@ export function reservationContract(driver: () => ContractDriver): void {
 
   it('[R8-3][R6-4] 570 once this week\'s VIP prize is won: watching still works, reserving does not', async () => {
     const [vip] = await driver().fixtures.playableStationIds('vip');
-    const { identity, client } = await driver().newUser();
+    const { identity, client } = await player();
     await driver().fixtures.creditPurchasedTc(identity.user_id, 100_000);
     await driver().fixtures.recordVipWin(identity.user_id, vip!);
     expect((await firstValueFrom(port(client).visit(vip!))).kind).toBe('watching');

@@ -44,6 +44,9 @@ export async function serverDriver(transport: 'inject' | 'http'): Promise<Contra
       async setStationStatus(stationId, status) {
         await t.server.store().query('UPDATE stations SET station_status = $2 WHERE station_id = $1', [stationId, status]);
       },
+      async grantFreeTc(userId, amount) {
+        await t.server.services().ledger.credit(userId, 'free', { amount, reason: 'admin', idempotencyKey: `contract-grant:${userId}:${amount}` });
+      },
       async creditPurchasedTc(userId, amount) {
         // A bought paid-TC credit as the wallet writes it (reason 'purchase'); the VIP gate sums these.
         await t.server.store().query(

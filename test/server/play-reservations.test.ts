@@ -29,6 +29,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
+/** A player with TC for plays (a reservation is refused to a player who cannot pay). */
+const player = () => createTestUser(t, {}, { freeTc: 10_000 });
 const post = (url: string, body: object) => t.server.app.inject({ method: 'POST', url: `/api/${url}`, payload: body });
 const as = (u: TestUser, extra: object = {}) => ({ user_id: u.user_id, access_token: u.access_token, ...extra });
 const settingOf = async (stationId: number) =>
@@ -44,7 +46,7 @@ const cancelAll = async (u: TestUser) =>
 
 describe('station visits and reservations over the store', () => {
   it('[R7-6] [R3-5] POST /v2/play/get_reserve answers the empty record for a caller with no reservation', async () => {
-    const a = await createTestUser(t);
+    const a = await player();
     const res = await post('v2/play/get_reserve', as(a));
     expect(res.statusCode).toBe(200);
     const body = getReserveResponseSchema.parse(res.json());
@@ -52,7 +54,7 @@ describe('station visits and reservations over the store', () => {
   });
 
   it('[R3-5] visit then reserve: the record carries every field, counts the viewer and gives place 1', async () => {
-    const a = await createTestUser(t);
+    const a = await player();
     const visit = visitResponseSchema.parse((await post('v2/play/visit', as(a, { station_id: stationIds.normal }))).json());
     expect(visit.reserve_info.visit_count).toBeGreaterThanOrEqual(1);
     expect(visit.reserve_info.viewable).toBe(1);
@@ -63,31 +65,33 @@ describe('station visits and reservations over the store', () => {
     for (const key of ['station_status', 'visit_count', 'reserve_count', 'reserve_status', 'reserve_token', 'reserve_num', 'reserve_time', 'play_reserve_id', 'playing', 'viewable', 'request_flag', 'request_type']) {
       expect(info).toHaveProperty(key);
     }
-    expect(info.reserve_status).toBe('reserve');
+    // First in line at an idle station: the turn is theirs at once, with the confirm window running.
+    expect(info.reserve_status).toBe('playTransition');
+    expect(info.reserve_time).toBe(15);
     expect(info.reserve_num).toBe(1);
     expect(info.reserve_token).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(info.station_setting_id).toBe(await settingOf(stationIds.normal));
     const again = getReserveResponseSchema.parse((await post('v2/play/get_reserve', as(a))).json());
-    expect(again.reserve_info).toMatchObject({ station_id: stationIds.normal, reserve_status: 'reserve', reserve_token: info.reserve_token, play_reserve_id: info.play_reserve_id });
+    expect(again.reserve_info).toMatchObject({ station_id: stationIds.normal, reserve_status: 'playTransition', reserve_token: info.reserve_token, play_reserve_id: info.play_reserve_id });
     await cancelAll(a);
   });
 
   it('[R7-6] [R3-7] POST /contents/playing lists the caller\'s reservation as play info with the station', async () => {
-    const a = await createTestUser(t);
+    const a = await player();
     await post('v2/play/reserve', as(a, { station_id: stationIds.normal2 }));
     const body = playingResponseSchema.parse((await post('contents/playing', as(a))).json());
     expect(body.list).toHaveLength(1);
     const [info] = body.list;
-    expect(info).toMatchObject({ station_id: stationIds.normal2, reserve_status: 'reserve', is_reserve: 1, reserve_num: 1, reserve_remaintime: 0, designated_type: 'normal' });
+    expect(info).toMatchObject({ station_id: stationIds.normal2, reserve_status: 'playTransition', is_reserve: 1, reserve_num: 1, reserve_remaintime: 15, designated_type: 'normal' });
     expect(info!.reserve_polling_id).toBeGreaterThan(0);
     expect(info!.station_data.station_id).toBe(stationIds.normal2);
-    const empty = playingResponseSchema.parse((await post('contents/playing', as(await createTestUser(t)))).json());
+    const empty = playingResponseSchema.parse((await post('contents/playing', as(await player()))).json());
     expect(empty.list).toEqual([]);
     await cancelAll(a);
   });
 
   it('keeps places in line when someone ahead cancels: 1, 2, 3 become 1, 2', async () => {
-    const [a, b, c] = [await createTestUser(t), await createTestUser(t), await createTestUser(t)];
+    const [a, b, c] = [await player(), await player(), await player()];
     for (const u of [a, b, c]) expect((await post('v2/play/reserve', as(u, { station_id: stationIds.normal }))).statusCode).toBe(200);
     const place = async (u: TestUser) => getReserveResponseSchema.parse((await post('v2/play/get_reserve', as(u))).json()).reserve_info.reserve_num;
     expect([await place(a), await place(b), await place(c)]).toEqual([1, 2, 3]);
@@ -103,7 +107,7 @@ describe('station visits and reservations over the store', () => {
   });
 
   it('refuses a second reservation, an unknown station and a station of another shop, changing nothing', async () => {
-    const a = await createTestUser(t);
+    const a = await player();
     await post('v2/play/reserve', as(a, { station_id: stationIds.normal }));
     const before = await storeFingerprint(t.server.store());
     for (const [body, code] of [
@@ -130,7 +134,7 @@ describe('station visits and reservations over the store', () => {
   });
 
   it('[R4.3-6] get_reserve on a station in maintenance answers error_code 531', async () => {
-    const a = await createTestUser(t);
+    const a = await player();
     for (const id of [stationIds.maintenance, stationIds.adjusting]) {
       const res = await post('v2/play/get_reserve', as(a, { station_id: id }));
       // A product code the client reads from a normal answer (docs/api.md): HTTP 200.
@@ -143,7 +147,7 @@ describe('station visits and reservations over the store', () => {
     try {
       // The answer names the station, since the fetch named none.
       expect((await post('v2/play/get_reserve', as(a))).json()).toMatchObject({ error_code: 531, station_id: stationIds.normal2 });
-      expect((await post('v2/play/reserve', as(await createTestUser(t), { station_id: stationIds.normal2 }))).json().error_code).toBe(531);
+      expect((await post('v2/play/reserve', as(await player(), { station_id: stationIds.normal2 }))).json().error_code).toBe(531);
     } finally {
       await t.server.store().query(`UPDATE stations SET station_status = 'open' WHERE station_id = $1`, [stationIds.normal2]);
       await cancelAll(a);
@@ -151,7 +155,7 @@ describe('station visits and reservations over the store', () => {
   });
 
   it('[R6-3] [R8-2] a VIP station needs 100,000 TC purchased in the past 30 days, else 569 with the exact text', async () => {
-    const a = await createTestUser(t);
+    const a = await player();
     const refuse = async () => (await post('v2/play/reserve', as(a, { station_id: stationIds.vip }))).json();
     expect(await refuse()).toEqual({ error_code: 569, error_info: 'こちらのステーションの閲覧・プレイはVIP対象のお客様限定です。' });
     expect((await post('v2/play/visit', as(a, { station_id: stationIds.vip }))).json().error_code).toBe(569);
@@ -168,7 +172,7 @@ describe('station visits and reservations over the store', () => {
   });
 
   it('[R6-4] [R8-3] a VIP prize won this week (since Monday 00:00 JST) refuses VIP stations with 570', async () => {
-    const a = await createTestUser(t);
+    const a = await player();
     await buyTc(a, 100_000, 1);
     const weekStart = startOfJstWeek(clock);
     await t.server.store().query('INSERT INTO vip_prize_wins (user_id, station_id, won_at) VALUES ($1, $2, $3)', [a.user_id, stationIds.vip, new Date(weekStart.getTime() - 1000)]);
@@ -190,7 +194,7 @@ describe('station visits and reservations over the store', () => {
   });
 
   it('[R6-5] [R8-4] an exclusive VIP station in use by someone else answers 571; its own holder is not blocked', async () => {
-    const [a, b] = [await createTestUser(t), await createTestUser(t)];
+    const [a, b] = [await player(), await player()];
     await buyTc(a, 100_000);
     await buyTc(b, 100_000);
     expect((await post('v2/play/reserve', as(a, { station_id: stationIds.exclusive }))).statusCode).toBe(200);
@@ -203,7 +207,7 @@ describe('station visits and reservations over the store', () => {
   });
 
   it('[R7-6] POST /v2/play/visit_cancel ends the caller\'s visit; visiting another station ends the previous one', async () => {
-    const a = await createTestUser(t);
+    const a = await player();
     const first = visitResponseSchema.parse((await post('v2/play/visit', as(a, { station_id: stationIds.normal }))).json()).reserve_info;
     const second = visitResponseSchema.parse((await post('v2/play/visit', as(a, { station_id: stationIds.normal2 }))).json()).reserve_info;
     const open = await t.server.store().query<{ station_id: number }>('SELECT station_id FROM station_visits WHERE user_id = $1 AND ended_at IS NULL', [a.user_id]);
@@ -215,7 +219,7 @@ describe('station visits and reservations over the store', () => {
   });
 
   it('[R7-6] POST /v2/play/reserve_cancel needs the shop the station belongs to', async () => {
-    const a = await createTestUser(t);
+    const a = await player();
     const reserved = reserveResponseSchema.parse((await post('v2/play/reserve', as(a, { station_id: stationIds.normal2 }))).json());
     const setting = reserved.reserve_info.station_setting_id;
     expect((await post('v2/play/reserve_cancel', as(a, { shop_id: 2, reserve_cancel: { station_setting_id: setting } }))).statusCode).toBe(404);
@@ -226,7 +230,7 @@ describe('station visits and reservations over the store', () => {
 
 describe('no call reads or changes another user\'s reservation', () => {
   it('user B sees none of A\'s reservation and cannot cancel A\'s reservation or visit', async () => {
-    const [a, b] = [await createTestUser(t), await createTestUser(t)];
+    const [a, b] = [await player(), await player()];
     await post('v2/play/visit', as(a, { station_id: stationIds.normal }));
     const mine = reserveResponseSchema.parse((await post('v2/play/reserve', as(a, { station_id: stationIds.normal }))).json());
     const setting = mine.reserve_info.station_setting_id;
@@ -256,7 +260,7 @@ describe('no call reads or changes another user\'s reservation', () => {
 describe('the purchased-TC source', () => {
   it('[R6-3] sums the paid TC a user bought in the window (since < t <= now), nothing else', async () => {
     const source = new StoreTcLedgerSource();
-    const [a, b] = [await createTestUser(t), await createTestUser(t)];
+    const [a, b] = [await player(), await player()];
     const since = new Date(clock.getTime() - 30 * 86_400_000);
     expect(await source.purchasedTc(t.server.store(), a.user_id, since, clock)).toBe(0);
     await buyTc(a, 70_000, 9);

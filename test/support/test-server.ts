@@ -43,6 +43,7 @@ export async function startTestServer(options: { listen?: boolean; env?: NodeJS.
     logger: false,
     rateLimits: options.rateLimits ?? 'unlimited',
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.playSeeds ? { playSeeds: options.playSeeds } : {}),
     ...(seeded ? { template: seeded } : {}),
   });
   await server.ready;

@@ -1,0 +1,75 @@
+import type { AssistGaugeAnswer, PlayLogEntry } from '../../src/contract';
+import { assistGauge } from '../../src/domain';
+import type { SqlExecutor } from '../store/store';
+
+/** Plays per page of a player's play history. */
+export const PLAY_LOG_PAGE_SIZE = 20;
+
+interface PlayRow {
+  play_id: number;
+  station_id: number;
+  prize_name: string;
+  currency: PlayLogEntry['currency'];
+  price: number;
+  base_arm_strength: number;
+  assist_level: number;
+  arm_strength: number;
+  seed: number;
+  layout: PlayLogEntry['layout'];
+  inputs: PlayLogEntry['inputs'];
+  drop_at_tick: number | null;
+  result: PlayLogEntry['result'];
+  started_at: Date;
+  ended_at: Date | null;
+}
+
+const SELECT = `SELECT p.play_id, p.station_id, s.prize_name, p.currency, p.price, p.base_arm_strength, p.assist_level, p.arm_strength,
+                       p.seed, p.layout, p.inputs, p.drop_at_tick, p.result, p.started_at, p.ended_at
+                  FROM plays p JOIN stations s ON s.station_id = p.station_id`;
+
+const toEntry = (r: PlayRow): PlayLogEntry => ({
+  play_id: r.play_id,
+  station_id: r.station_id,
+  prize_name: r.prize_name,
+  currency: r.currency,
+  price: r.price,
+  base_arm_strength: Number(r.base_arm_strength),
+  assist_level: r.assist_level,
+  arm_strength: Number(r.arm_strength),
+  seed: r.seed,
+  layout: r.layout,
+  inputs: r.inputs,
+  drop_at_tick: r.drop_at_tick,
+  result: r.result,
+  started_at: new Date(r.started_at).toISOString(),
+  ended_at: r.ended_at ? new Date(r.ended_at).toISOString() : null,
+});
+
+/**
+ * The play log: every play with its price, arm strength, assist level, seed, starting field and
+ * inputs. A player reads their own finished plays (nothing about a play is hidden afterwards; a
+ * play still running shows once it has a result), the operator reads any station's.
+ */
+export class PlayLogRepository {
+  constructor(private readonly db: SqlExecutor) {}
+
+  async history(userId: number, page = 1): Promise<{ list: PlayLogEntry[]; page: number; has_more: 0 | 1 }> {
+    const rows = await this.db.query<PlayRow>(
+      `${SELECT} WHERE p.user_id = $1 AND p.result IS NOT NULL ORDER BY p.play_id DESC LIMIT $2 OFFSET $3`,
+      [userId, PLAY_LOG_PAGE_SIZE + 1, (page - 1) * PLAY_LOG_PAGE_SIZE],
+    );
+    return { list: rows.slice(0, PLAY_LOG_PAGE_SIZE).map(toEntry), page, has_more: rows.length > PLAY_LOG_PAGE_SIZE ? 1 : 0 };
+  }
+
+  async ofStation(stationId: number | null, limit: number): Promise<PlayLogEntry[]> {
+    const rows = await this.db.query<PlayRow>(`${SELECT} WHERE ($1::int IS NULL OR p.station_id = $1) ORDER BY p.play_id DESC LIMIT $2`, [stationId, limit]);
+    return rows.map(toEntry);
+  }
+
+  /** A player's assist gauge at a station. */
+  async gauge(userId: number, stationId: number): Promise<AssistGaugeAnswer> {
+    const [row] = await this.db.query<{ misses: number }>('SELECT misses FROM assist_gauges WHERE user_id = $1 AND station_id = $2', [userId, stationId]);
+    const g = assistGauge(row?.misses ?? 0);
+    return { misses: g.misses, level: g.level, strength_bonus: g.strengthBonus, misses_to_next_level: g.missesToNextLevel, fill: g.fill };
+  }
+}

@@ -1,0 +1,85 @@
+import type { CRANE_BUTTONS, CRANE_COMMANDS, MachineView, PlayState } from './play.schema';
+
+/**
+ * The real-time socket's channels and events, shared by the reference server and the client
+ * (spec §7 "Real-time channels in use"; the names are ours: the spec does not show them). socket.io
+ * is typed with these maps on both ends, so a renamed event or a changed payload breaks the build.
+ */
+
+/** socket.io path [R7-10]. */
+export const REALTIME_PATH = '/socket.io';
+
+/** Channel names. A client joins the ones it wants; the user channel only for its own user. */
+export const CHANNELS = {
+  top: 'top',
+  user: (userId: number) => `user:${userId}`,
+  station: (stationId: number) => `station:${stationId}`,
+  kujiBox: (kujiId: number, boxId: number) => `kuji:${kujiId}:${boxId}`,
+} as const;
+
+/** The handshake's auth: the identity every authenticated call carries; guests send nothing. */
+export interface RealtimeAuth {
+  readonly user_id?: number;
+  readonly access_token?: string;
+}
+
+/** A winning announcement (update `get`) for the marquee. */
+export interface WinnerAnnouncement {
+  readonly station_id: number;
+  readonly prize_name: string;
+  readonly message: string;
+}
+
+/** Updates on the top and configured channels [R7-11]. */
+export interface RealtimeUpdate {
+  readonly channel: string;
+  /** A station's status changed (maintenance or back). */
+  readonly maintenance?: { readonly station_id: number; readonly station_status: string };
+  /** The station list changed: statuses, viewers, playing flags. */
+  readonly list?: readonly { readonly station_id: number; readonly station_status: string; readonly playing: 0 | 1; readonly visit_count: number }[];
+  /** Someone won a prize. */
+  readonly get?: WinnerAnnouncement;
+}
+
+/** A notice for one user (shown as a browser notification where permitted, and in the page). */
+export interface PushMessage {
+  readonly title: string;
+  readonly message: string;
+  /** What it is about, so the page can act: the turn is near, the turn has come, a cancellation. */
+  readonly kind: 'turnNear' | 'turnNow' | 'reserveCancel' | 'notice';
+  readonly station_id?: number;
+  readonly reserve_num?: number;
+}
+
+export type ControlAck =
+  | { readonly ok: true; readonly tick: number; readonly machine: MachineView }
+  | { readonly ok: false; readonly error_code: number; readonly error_info: string };
+
+export type JoinAck = { readonly ok: true } | { readonly ok: false; readonly error_code: number; readonly error_info: string };
+
+export interface ControlMessage {
+  readonly play_id: number;
+  readonly button: (typeof CRANE_BUTTONS)[number];
+  readonly command: (typeof CRANE_COMMANDS)[number];
+}
+
+/** Events the server sends. */
+export interface ServerToClientEvents {
+  update: (update: RealtimeUpdate) => void;
+  push: (push: PushMessage) => void;
+  /** On a station channel: its line changed; fetch get_reserve [R7-11]. */
+  reserve_change: (message: { readonly station_id: number; readonly reserve_change: 1 }) => void;
+  /** On a kuji box channel: the box ended [R7-11]. */
+  play_end: (message: { readonly kuji_id: number; readonly box_id: number; readonly play_end: 1 }) => void;
+  /** On the user channel: a crane reservation was cancelled (sets cancelled-from-kuji on kuji pages) [R7-11]. */
+  crane_reserve_cancel: (message: { readonly station_id: number; readonly reason: string }) => void;
+  /** On a station channel: the play on the machine (everyone watching sees the claw). */
+  play_state: (state: PlayState) => void;
+}
+
+/** Events the client sends; each answers through its acknowledgement. */
+export interface ClientToServerEvents {
+  join: (channel: string, ack: (answer: JoinAck) => void) => void;
+  leave: (channel: string, ack: (answer: JoinAck) => void) => void;
+  control: (message: ControlMessage, ack: (answer: ControlAck) => void) => void;
+}
