@@ -30,6 +30,8 @@ export interface ServerConfig {
   readonly allowedOrigins: readonly string[];
   /** Extra CSP connect-src sources (CSP_CONNECT_SRC: the API origin, the live feed's media server). */
   readonly connectSrc: readonly string[];
+  /** The configured real-time channel beside 'top' (REALTIME_CHANNEL; spec §7 "the configured channel"). */
+  readonly realtimeChannel: string;
   /** SHA-256 of ONKURE_OPERATOR_TOKEN (at least 24 characters); null: the operator API is off. */
   readonly operatorTokenHash: Buffer | null;
 }
@@ -58,7 +60,10 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
   for (const source of connectSrc) if (!/^(https?|wss?):\/\/[^\s;,'"]+$/.test(source)) throw new ServerConfigError(`CSP_CONNECT_SRC must list origins such as https://api.example.jp wss://media.example.jp (got "${source}").`);
   const operatorToken = env.ONKURE_OPERATOR_TOKEN ?? '';
   if (operatorToken !== '' && operatorToken.length < 24) throw new ServerConfigError('ONKURE_OPERATOR_TOKEN must be at least 24 characters (or unset to turn the operator API off).');
+  const realtimeChannel = env.REALTIME_CHANNEL || 'onkure';
+  if (!/^[a-z][a-z0-9_-]{0,31}$/.test(realtimeChannel) || realtimeChannel === 'top') throw new ServerConfigError(`REALTIME_CHANNEL must be a lower-case name such as onkure, other than top (got "${realtimeChannel}").`);
   return {
+    realtimeChannel,
     operatorTokenHash: operatorToken ? createHash('sha256').update(operatorToken).digest() : null,
     port,
     host: env.HOST || '127.0.0.1',

@@ -14,6 +14,7 @@ import { KujiReservations } from './kuji/kuji-reservations';
 import { KujiRepository } from './kuji/kuji.repository';
 import { PlayLogRepository } from './play/play-log.repository';
 import { PlayLoop } from './play/play-loop';
+import { RealtimeHub } from './realtime/realtime-hub';
 import { StationReservations } from './play/station-reservations';
 import { StoreTcLedgerSource, VipGate } from './play/vip-gate';
 import { imageUrl } from './routes/images.routes';
@@ -43,6 +44,8 @@ export interface Services {
   /** The play loop of every station: turns, plays, results, refunds (docs/play.md). */
   readonly playLoop: PlayLoop;
   readonly playLog: PlayLogRepository;
+  /** The real-time socket's channels and events (spec §7); the play loop pushes through it. */
+  readonly realtime: RealtimeHub;
   readonly kujiReservations: KujiReservations;
 }
 
@@ -68,6 +71,9 @@ export function createServices(store: Store, clock: Clock, io: SocketIOServer, c
   const reservations = new StationReservations(store, catalogue, vipGate, clock, ledger);
   const playLoop = new PlayLoop(store, clock, ledger, undefined, options.log, options.playSeeds);
   reservations.onLineChanged = (stationId) => playLoop.lineChanged(stationId);
+  const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error));
+  const realtime = new RealtimeHub(io, identity, playLoop, store, config.realtimeChannel, log);
+  playLoop.setEvents(realtime);
   return {
     clock,
     io,
@@ -87,6 +93,7 @@ export function createServices(store: Store, clock: Clock, io: SocketIOServer, c
     reservations,
     playLoop,
     playLog: new PlayLogRepository(store),
+    realtime,
     kujiReservations: new KujiReservations(store, clock),
   };
 }
