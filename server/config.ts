@@ -30,6 +30,11 @@ export interface ServerConfig {
   readonly allowedOrigins: readonly string[];
   /** Extra CSP connect-src sources (CSP_CONNECT_SRC: the API origin, the live feed's media server). */
   readonly connectSrc: readonly string[];
+  /**
+   * The stations' webrtc_url (WEBRTC_SIGNALING_URL): the Sora-compatible signaling endpoint. A
+   * path (default /signaling) is resolved by the client against the page's origin (ws/wss).
+   */
+  readonly webrtcSignalingUrl: string;
   /** The configured real-time channel beside 'top' (REALTIME_CHANNEL; spec §7 "the configured channel"). */
   readonly realtimeChannel: string;
   /** SHA-256 of ONKURE_OPERATOR_TOKEN (at least 24 characters); null: the operator API is off. */
@@ -62,7 +67,10 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
   if (operatorToken !== '' && operatorToken.length < 24) throw new ServerConfigError('ONKURE_OPERATOR_TOKEN must be at least 24 characters (or unset to turn the operator API off).');
   const realtimeChannel = env.REALTIME_CHANNEL || 'onkure';
   if (!/^[a-z][a-z0-9_-]{0,31}$/.test(realtimeChannel) || realtimeChannel === 'top') throw new ServerConfigError(`REALTIME_CHANNEL must be a lower-case name such as onkure, other than top (got "${realtimeChannel}").`);
+  const webrtcSignalingUrl = env.WEBRTC_SIGNALING_URL || '/signaling';
+  if (!/^(\/[\w./-]*|wss?:\/\/[^\s'"]+)$/.test(webrtcSignalingUrl)) throw new ServerConfigError(`WEBRTC_SIGNALING_URL must be a path such as /signaling or a ws(s):// address (got "${webrtcSignalingUrl}").`);
   return {
+    webrtcSignalingUrl,
     realtimeChannel,
     operatorTokenHash: operatorToken ? createHash('sha256').update(operatorToken).digest() : null,
     port,

@@ -50,6 +50,7 @@ export const SERVER_MESSAGES = {
   continueClosed: '続けてプレイできる時間を過ぎました。',
   stationPlayingNow: 'プレイ中のため、この操作はできません。',
   operatorOnly: '運営者用の操作です。',
+  cameraForbidden: 'このステーションの映像を見る権限がありません。',
   anonymousPlayer: 'プレイヤー',
   turnNearTitle: 'まもなくあなたの番です',
   turnNearBody: (prize: string, place: number) => `「${prize}」の順番まであと${place}番目です。画面に戻ってお待ちください。`,

@@ -13,6 +13,7 @@ import type { ServerConfig } from './config';
 import { KujiReservations } from './kuji/kuji-reservations';
 import { KujiRepository } from './kuji/kuji.repository';
 import { PlayLogRepository } from './play/play-log.repository';
+import { StationCameras } from './play/cameras/station-cameras';
 import { PlayLoop } from './play/play-loop';
 import { RealtimeHub } from './realtime/realtime-hub';
 import { StationReservations } from './play/station-reservations';
@@ -25,6 +26,8 @@ import { PurchaseService } from './wallet/purchase.service';
 /** Every service of the reference server, each built once. Route modules only call them. */
 export interface Services {
   readonly clock: Clock;
+  /** The store, for services that join a caller's reads (the VIP gate takes an executor). */
+  readonly store: Store;
   /** The real-time socket, for services that push (the play loop, kuji lines). */
   readonly io: SocketIOServer;
   readonly identity: IdentityService;
@@ -46,6 +49,8 @@ export interface Services {
   readonly playLog: PlayLogRepository;
   /** The real-time socket's channels and events (spec §7); the play loop pushes through it. */
   readonly realtime: RealtimeHub;
+  /** The stations' front and side cameras, rendered from the simulation. */
+  readonly cameras: StationCameras;
   readonly kujiReservations: KujiReservations;
 }
 
@@ -76,6 +81,7 @@ export function createServices(store: Store, clock: Clock, io: SocketIOServer, c
   playLoop.setEvents(realtime);
   return {
     clock,
+    store,
     io,
     identity,
     catalogue,
@@ -94,6 +100,7 @@ export function createServices(store: Store, clock: Clock, io: SocketIOServer, c
     playLoop,
     playLog: new PlayLogRepository(store),
     realtime,
+    cameras: new StationCameras(store, playLoop, clock, config.apiPrefix, config.webrtcSignalingUrl),
     kujiReservations: new KujiReservations(store, clock),
   };
 }

@@ -6,6 +6,7 @@ import { imageRoutes } from './images.routes';
 import { kujiRoutes } from './kuji.routes';
 import { playRoutes } from './play.routes';
 import { purchaseRoutes } from './purchase.routes';
+import { stationFeedRoutes } from './station-feed.routes';
 import { storeRoutes } from './store.routes';
 import { userRoutes } from './user.routes';
 import { virtualCraneRoutes } from './virtualcrane.routes';
@@ -15,6 +16,7 @@ export async function registerApiRoutes(deps: ApiDeps): Promise<void> {
   await contentsRoutes(deps);
   await imageRoutes(deps);
   await playRoutes(deps);
+  await stationFeedRoutes(deps);
   await kujiRoutes(deps);
   await virtualCraneRoutes(deps);
   await storeRoutes(deps);

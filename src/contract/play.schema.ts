@@ -218,3 +218,28 @@ export const historyResponseSchema = errorResponseSchema.extend({ history: z.obj
 
 export const gaugeRequestSchema = identitySchema.extend({ station_id: positiveIdSchema });
 export const gaugeResponseSchema = errorResponseSchema.extend({ gauge: assistGaugeSchema });
+
+/** Station info (spec §3) [R3-2]: the feed addresses and each camera's luminance in percent. */
+const luminance = z.number().int().min(0).max(300).nullable().optional();
+export const stationInfoSchema = z.object({
+  watch_info: z.object({
+    webrtc_url: z.string(),
+    webrtc_channel_front: z.string().nullable(),
+    webrtc_channel_side: z.string().nullable(),
+    motion_jpeg_front: z.string().min(1),
+    motion_jpeg_side: z.string().min(1),
+  }),
+  luminance_front: z.object({ brightness_front: luminance, saturate_front: luminance, contrast_front: luminance }),
+  luminance_side: z.object({ brightness_side: luminance, saturate_side: luminance, contrast_side: luminance }),
+});
+export const stationInfoRequestSchema = z.object({
+  user_id: z.number().int().positive().max(2_147_483_647).optional(),
+  access_token: z.string().max(200).optional(),
+  station_id: positiveIdSchema,
+});
+export const stationInfoResponseSchema = errorResponseSchema.extend({ station_info: stationInfoSchema });
+
+/** The camera picture's response header naming the simulation tick it shows. */
+export const FRAME_TICK_HEADER = 'x-onkure-tick';
+/** The camera picture's response header naming the play on the machine (empty while idle). */
+export const FRAME_PLAY_HEADER = 'x-onkure-play';

@@ -1,0 +1,154 @@
+import { createHash } from 'node:crypto';
+import type { StationInfo } from '../../../src/domain';
+import { isMaintenanceStatus } from '../../../src/domain';
+import type { Clock } from '../../clock';
+import type { SqlExecutor } from '../../store/store';
+import { layPrizes, type CranePrize, type CraneState } from '../crane/crane-machine';
+import { renderFrame, type CameraName, type CameraScene } from './camera-renderer';
+
+/** One encoded picture and the simulation tick it shows. */
+export interface CameraFrame {
+  readonly jpeg: Buffer;
+  /** The machine's tick (0 while idle). */
+  readonly tick: number;
+  /** The play the machine runs, or null while idle. */
+  readonly playId: number | null;
+}
+
+/** What the cameras need to know of a station between plays. */
+interface IdleStation {
+  readonly layout: readonly CranePrize[];
+  readonly dimmed: boolean;
+  /** VIP and exclusive stations show their cameras only with a media token. */
+  readonly gated: boolean;
+  readonly readAt: number;
+}
+
+/** A checked media token is trusted this long before the store is asked again (revocation). */
+const TOKEN_RECHECK_MS = 5_000;
+
+/** An idle station's field is read from the store at most this often. */
+const IDLE_REFRESH_MS = 1_000;
+
+/** The source of running machines (the play loop). */
+export interface MachineSource {
+  machineOf(stationId: number): CraneState | null;
+  onStation(stationId: number): { readonly play_id: number } | null;
+}
+
+/**
+ * The front and side cameras of every station, rendered from the simulation. Rendering happens
+ * only when someone fetches a picture, at most once per camera per machine tick: every viewer of
+ * that tick gets the same encoded bytes. Between plays the picture changes only when the field
+ * does, so an idle station costs one render per camera until then.
+ */
+export class StationCameras {
+  private readonly frames = new Map<string, { key: string; frame: CameraFrame }>();
+  private readonly idle = new Map<number, IdleStation>();
+  /** Renders done (the benchmark reads it). */
+  renders = 0;
+
+  constructor(
+    private readonly db: SqlExecutor,
+    private readonly machines: MachineSource,
+    private readonly clock: Clock,
+    private readonly apiPrefix: string,
+    private readonly webrtcUrl: string,
+  ) {}
+
+  private readonly tokens = new Map<string, { stationId: number | null; expiresAt: number; checkedAt: number }>();
+
+  /**
+   * Whether a picture of this station may be shown: normal stations to anyone; VIP and exclusive
+   * ones only with a live media token for the station, issued by station_info after the VIP gate.
+   */
+  async mayView(stationId: number, token: string | undefined): Promise<'ok' | 'unknown' | 'forbidden'> {
+    const station = await this.idleStation(stationId);
+    if (!station) return 'unknown';
+    if (!station.gated) return 'ok';
+    if (!token) return 'forbidden';
+    const hash = createHash('sha256').update(token).digest('hex');
+    const now = this.clock.now().getTime();
+    let known = this.tokens.get(hash);
+    if (!known || now - known.checkedAt > TOKEN_RECHECK_MS) {
+      const [row] = await this.db.query<{ station_id: number | null; expires_at: Date }>(
+        'SELECT station_id, expires_at FROM media_tokens WHERE token_hash = $1 AND revoked_at IS NULL', [hash]);
+      if (!row) {
+        this.tokens.delete(hash);
+        return 'forbidden';
+      }
+      known = { stationId: row.station_id, expiresAt: new Date(row.expires_at).getTime(), checkedAt: now };
+      if (this.tokens.size > 10_000) this.tokens.clear();
+      this.tokens.set(hash, known);
+    }
+    return known.stationId === stationId && known.expiresAt > now ? 'ok' : 'forbidden';
+  }
+
+  /** The latest picture of a station's camera; null for an unknown station. */
+  async frame(stationId: number, camera: CameraName): Promise<CameraFrame | null> {
+    const running = this.machines.machineOf(stationId);
+    let scene: CameraScene;
+    let key: string;
+    let tick = 0;
+    let playId: number | null = null;
+    if (running) {
+      playId = this.machines.onStation(stationId)?.play_id ?? null;
+      tick = running.tick;
+      key = `play:${playId}:${tick}:${running.phase}`;
+      scene = { x: running.x, z: running.z, h: running.h, grip: running.grip, prizes: running.prizes, carryingPrizeId: running.carrying?.prizeId ?? null, dimmed: false };
+    } else {
+      const station = await this.idleStation(stationId);
+      if (!station) return null;
+      key = `idle:${JSON.stringify(station.layout)}:${station.dimmed}`;
+      scene = { x: 80, z: 80, h: 0, grip: 0, prizes: station.layout, carryingPrizeId: null, dimmed: station.dimmed };
+    }
+    const slot = `${stationId}:${camera}`;
+    const cached = this.frames.get(slot);
+    if (cached && cached.key === key) return cached.frame;
+    const frame = { jpeg: renderFrame(camera, scene), tick, playId };
+    this.renders += 1;
+    this.frames.set(slot, { key, frame });
+    return frame;
+  }
+
+  private async idleStation(stationId: number): Promise<IdleStation | null> {
+    const now = this.clock.now().getTime();
+    const known = this.idle.get(stationId);
+    if (known && now - known.readAt < IDLE_REFRESH_MS) return known;
+    const [row] = await this.db.query<{ station_status: string; station_type: string; layout: CranePrize[] | null; stock: number; prize_shape: CranePrize['shape'] }>(
+      `SELECT s.station_status, s.station_type, m.layout, s.stock, s.prize_shape FROM stations s LEFT JOIN station_machines m ON m.station_id = s.station_id WHERE s.station_id = $1`,
+      [stationId],
+    );
+    if (!row) return null;
+    // A station never played yet shows the field its first play will start from.
+    const layout = row.layout ?? layPrizes(stationId * 7919, Math.max(1, Math.min(3, row.stock)), 1, row.prize_shape);
+    const idle = { layout, dimmed: isMaintenanceStatus(row.station_status), gated: row.station_type !== 'normal', readAt: now };
+    this.idle.set(stationId, idle);
+    return idle;
+  }
+
+  /** The picture address of a station's camera (motion_jpeg_front/side), with the media token of a gated station. */
+  stillUrl(stationId: number, camera: CameraName, mediaToken: string | null = null): string {
+    return `${this.apiPrefix}/stations/${stationId}/camera/${camera}.jpg${mediaToken ? `?k=${mediaToken}` : ''}`;
+  }
+
+  /** Station info (spec §3) [R3-2]: where the feeds are and each camera's luminance. */
+  async stationInfo(stationId: number, mediaToken: string | null = null): Promise<StationInfo | null> {
+    const [row] = await this.db.query<Record<'brightness_front' | 'saturate_front' | 'contrast_front' | 'brightness_side' | 'saturate_side' | 'contrast_side', number>>(
+      `SELECT brightness_front, saturate_front, contrast_front, brightness_side, saturate_side, contrast_side FROM stations WHERE station_id = $1`,
+      [stationId],
+    );
+    if (!row) return null;
+    return {
+      watch_info: {
+        webrtc_url: this.webrtcUrl,
+        webrtc_channel_front: `station-${stationId}-front`,
+        webrtc_channel_side: `station-${stationId}-side`,
+        motion_jpeg_front: this.stillUrl(stationId, 'front', mediaToken),
+        motion_jpeg_side: this.stillUrl(stationId, 'side', mediaToken),
+      },
+      luminance_front: { brightness_front: row.brightness_front, saturate_front: row.saturate_front, contrast_front: row.contrast_front },
+      luminance_side: { brightness_side: row.brightness_side, saturate_side: row.saturate_side, contrast_side: row.contrast_side },
+    };
+  }
+}

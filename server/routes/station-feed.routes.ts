@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { PLAY_ERROR, FRAME_PLAY_HEADER, FRAME_TICK_HEADER, PLAY_LOOP_ENDPOINTS as P, stationInfoRequestSchema } from '../../src/contract';
+import { SERVER_MESSAGES } from '../messages';
+import { Refusal } from '../play/refusal';
+import type { ApiDeps } from './deps';
+
+/** A media token for a gated station's cameras lives this long (the play screen asks again on reload). */
+const MEDIA_TOKEN_TTL_MS = 30 * 60_000;
+
+const stillQuery = z.object({
+  /** The cache-busting time [R7-9, R3-2]; any value, never used to pick a frame. */
+  t: z.string().max(20).regex(/^\d*$/).optional(),
+  /** A media token (VIP and exclusive stations). */
+  k: z.string().max(64).regex(/^[\w-]*$/).optional(),
+});
+
+/** The live feed: station info (where the feeds are) and the cameras' pictures (docs/play.md). */
+export async function stationFeedRoutes({ route, services: s }: ApiDeps): Promise<void> {
+  // Station info [R3-2]. A VIP or exclusive station answers only a user who may view it (569
+  // otherwise, as visit does), with a media token in its picture addresses.
+  route.open(`/${P.stationInfo}`, stationInfoRequestSchema, async (body, user) => {
+    const now = s.clock.now();
+    const [station] = await s.catalogue.stations(null, now, [body.station_id]);
+    if (!station) throw new Refusal(404, 404, SERVER_MESSAGES.stationNotFound);
+    let token: string | null = null;
+    if (station.type !== 'normal') {
+      if (!user) throw new Refusal(200, PLAY_ERROR.vipOnly.code, PLAY_ERROR.vipOnly.info);
+      await s.vipGate.check(s.store, user.user_id, { station_id: station.station_id, type: station.type }, 'view', now);
+      token = randomBytes(24).toString('base64url');
+      await s.users.recordMediaToken(user.user_id, token, station.station_id, MEDIA_TOKEN_TTL_MS);
+    }
+    return { station_info: await s.cameras.stationInfo(station.station_id, token) };
+  });
+
+  // A camera's latest picture, rendered from the simulation; the header names the tick it shows.
+  route.openGet('/stations/:station_id/camera/:file', stillQuery, async (query, { request, reply }) => {
+    const params = request.params as { station_id: string; file: string };
+    const stationId = /^\d{1,9}$/.test(params.station_id) ? Number(params.station_id) : 0;
+    const camera = params.file === 'front.jpg' ? 'front' : params.file === 'side.jpg' ? 'side' : null;
+    if (!stationId || !camera) throw new Refusal(404, 404, SERVER_MESSAGES.imageNotFound);
+    const access = await s.cameras.mayView(stationId, query.k);
+    if (access === 'unknown') throw new Refusal(404, 404, SERVER_MESSAGES.stationNotFound);
+    if (access === 'forbidden') throw new Refusal(403, 403, SERVER_MESSAGES.cameraForbidden);
+    const frame = await s.cameras.frame(stationId, camera);
+    if (!frame) throw new Refusal(404, 404, SERVER_MESSAGES.stationNotFound);
+    return reply
+      .header('Content-Type', 'image/jpeg')
+      .header('Cache-Control', 'no-store')
+      .header('Content-Security-Policy', "default-src 'none'")
+      .header(FRAME_TICK_HEADER, String(frame.tick))
+      .header(FRAME_PLAY_HEADER, frame.playId === null ? '' : String(frame.playId))
+      .send(frame.jpeg);
+  });
+}

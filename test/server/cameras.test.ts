@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FRAME_PLAY_HEADER, FRAME_TICK_HEADER, stationInfoResponseSchema } from '../../src/contract';
+import { luminanceFilter, VIP_REQUIRED_PURCHASE_TC } from '../../src/domain';
+import { ManualServerClock } from '../support/manual-server-clock';
+import { PlayDriver } from '../support/play-driver';
+import { startTestServer, type TestServer } from '../support/test-server';
+import { createTestUser, type TestUser } from '../support/users';
+
+const clock = new ManualServerClock(new Date('2026-11-23T12:00:00+09:00'));
+let t: TestServer;
+let normal = 0;
+let vip = 0;
+
+beforeAll(async () => {
+  t = await startTestServer({ inMemory: true, clock });
+  const pick = async (where: string) => (await t.server.store().query<{ station_id: number }>(`SELECT station_id FROM stations WHERE ${where} ORDER BY station_id LIMIT 1`))[0]!.station_id;
+  normal = await pick(`station_type = 'normal' AND designated_type = 'normal' AND station_status = 'open' AND stock >= 5`);
+  vip = await pick(`station_type = 'vip' AND station_status = 'open'`);
+});
+afterAll(async () => t?.close());
+
+const post = async (path: string, body: object) => {
+  const res = await t.server.app.inject({ method: 'POST', url: `/api/${path}`, payload: body });
+  return { status: res.statusCode, json: res.json() };
+};
+const get = (url: string) => t.server.app.inject({ method: 'GET', url });
+const as = (u: TestUser, extra: object = {}) => ({ user_id: u.user_id, access_token: u.access_token, ...extra });
+
+describe('the station cameras: station info and pictures rendered from the simulation', () => {
+  it('[R3-2] station info names both feeds (webrtc channels and still pictures) and each camera\'s luminance (default 100)', async () => {
+    const info = stationInfoResponseSchema.parse((await post('v2/play/station_info', { station_id: normal })).json).station_info;
+    expect(info.watch_info).toEqual({
+      webrtc_url: '/signaling',
+      webrtc_channel_front: `station-${normal}-front`,
+      webrtc_channel_side: `station-${normal}-side`,
+      motion_jpeg_front: `/api/stations/${normal}/camera/front.jpg`,
+      motion_jpeg_side: `/api/stations/${normal}/camera/side.jpg`,
+    });
+    expect(info.luminance_front).toEqual({ brightness_front: 100, saturate_front: 100, contrast_front: 100 });
+    expect(luminanceFilter(info, 'side').css).toBe('brightness(1) saturate(1) contrast(1)');
+  });
+
+  it('[R7-9] [R3-2] a still picture is a JPEG, never cached, with the cache-busting query honoured and the tick it shows in a header', async () => {
+    const res = await get(`/api/stations/${normal}/camera/front.jpg?t=1763870400123`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/jpeg');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers[FRAME_TICK_HEADER]).toBe('0');
+    expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+    expect((await get(`/api/stations/${normal}/camera/side.jpg?t=2`)).statusCode).toBe(200);
+    expect((await get(`/api/stations/${normal}/camera/top.jpg`)).statusCode).toBe(404);
+    expect((await get('/api/stations/999999/camera/front.jpg')).json()).toMatchObject({ error_code: 404, error_info: 'ステーションが見つかりません。' });
+    expect((await get(`/api/stations/${normal}/camera/front.jpg?t=abc`)).statusCode).toBe(400);
+  });
+
+  it('renders each camera once per machine tick however many viewers fetch it, and follows the claw while a play runs', async () => {
+    const cameras = t.server.services().cameras;
+    await get(`/api/stations/${normal}/camera/front.jpg`);
+    const before = cameras.renders;
+    for (let i = 0; i < 20; i += 1) await get(`/api/stations/${normal}/camera/front.jpg?t=${i}`);
+    expect(cameras.renders).toBe(before); // idle: the field did not change
+
+    const alice = await createTestUser(t, {}, { freeTc: 10_000 });
+    const a = new PlayDriver(t, clock, alice);
+    await a.reserve(normal).waitTurn().confirm().waitPlaying().control('right', 'press');
+    const first = await get(`/api/stations/${normal}/camera/front.jpg`);
+    expect(first.headers[FRAME_PLAY_HEADER]).toBe(String(a.play!.play_id));
+    const rendersAtTick = cameras.renders;
+    for (let i = 0; i < 10; i += 1) await get(`/api/stations/${normal}/camera/front.jpg?t=${i}`);
+    expect(cameras.renders).toBe(rendersAtTick);
+    await a.wait(500);
+    const later = await get(`/api/stations/${normal}/camera/front.jpg`);
+    expect(Number(later.headers[FRAME_TICK_HEADER])).toBe(Number(first.headers[FRAME_TICK_HEADER]) + 10);
+    expect(later.rawPayload.equals(first.rawPayload)).toBe(false); // the claw moved right
+    await a.control('right', 'release').holdBack(100).waitResult().finish();
+  });
+
+  it('[R6-3] a VIP station\'s feed is for qualifying users only: 569 to others, pictures only with the media token station info gives, and no longer once revoked', async () => {
+    expect((await post('v2/play/station_info', { station_id: vip })).json).toMatchObject({ error_code: 569 });
+    const plain = await createTestUser(t);
+    expect((await post('v2/play/station_info', as(plain, { station_id: vip }))).json).toMatchObject({ error_code: 569 });
+    expect((await get(`/api/stations/${vip}/camera/front.jpg`)).json()).toMatchObject({ error_code: 403, error_info: 'このステーションの映像を見る権限がありません。' });
+
+    const rich = await createTestUser(t);
+    await t.server.services().ledger.credit(rich.user_id, 'toll', { amount: VIP_REQUIRED_PURCHASE_TC, reason: 'purchase', idempotencyKey: 'vip' });
+    const info = stationInfoResponseSchema.parse((await post('v2/play/station_info', as(rich, { station_id: vip }))).json).station_info;
+    expect(info.watch_info.motion_jpeg_front).toMatch(new RegExp(`^/api/stations/${vip}/camera/front\\.jpg\\?k=[\\w-]{32}$`));
+    expect((await get(`${info.watch_info.motion_jpeg_front}&t=1`)).statusCode).toBe(200);
+    expect((await get(`/api/stations/${vip}/camera/front.jpg?k=${'a'.repeat(32)}`)).statusCode).toBe(403);
+    await post('movie/delete_token', as(rich, { read_info: {} }));
+    clock.advance(6_000);
+    expect((await get(`${info.watch_info.motion_jpeg_front}&t=2`)).statusCode).toBe(403);
+  });
+});
