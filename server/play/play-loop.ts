@@ -616,6 +616,47 @@ export class PlayLoop {
     });
   }
 
+  /** Sets a station's stock (the operator restocks); a station with stock again takes its line on. */
+  restock(stationId: number, stock: number): Promise<StationRow> {
+    return this.serial(async () => {
+      const [row] = await this.db.query<{ station_id: number }>('UPDATE stations SET stock = $2 WHERE station_id = $1 RETURNING station_id', [stationId, stock]);
+      if (!row) throw new Refusal(404, 404, SERVER_MESSAGES.stationNotFound);
+      if (stock === 0) await this.endLineIfSoldOut(stationId);
+      else await this.advance(stationId);
+      return (await this.station(this.db, stationId))!;
+    });
+  }
+
+  /** Sets a station's base arm strength (published in each play's log from then on). */
+  setArmStrength(stationId: number, armStrength: number): Promise<StationRow> {
+    return this.serial(async () => {
+      const [row] = await this.db.query('UPDATE stations SET arm_strength = $2 WHERE station_id = $1 RETURNING station_id', [stationId, armStrength]);
+      if (!row) throw new Refusal(404, 404, SERVER_MESSAGES.stationNotFound);
+      return (await this.station(this.db, stationId))!;
+    });
+  }
+
+  /**
+   * A new prize on a station: the play on the machine ends (refunded if unfinished) and the line
+   * ends with 'change' [R4.3-3]; the station gets a new setting (so old reservations are told apart),
+   * a fresh field, the new name, shape and stock; then it opens again.
+   */
+  async changePrize(stationId: number, prize: { prize_name: string; prize_shape: PrizeShape; stock: number; arm_strength?: number | undefined }): Promise<{ refunded_play_id: number | null }> {
+    const stopped = await this.setStationStatus(stationId, 'change');
+    await this.serial(async () => {
+      await this.db.transaction(async (tx) => {
+        await tx.query('UPDATE stations SET prize_name = $2, prize_shape = $3, stock = $4, arm_strength = COALESCE($5, arm_strength) WHERE station_id = $1',
+          [stationId, prize.prize_name, prize.prize_shape, prize.stock, prize.arm_strength ?? null]);
+        await tx.query('UPDATE station_settings SET active = false WHERE station_id = $1 AND active', [stationId]);
+        await tx.query('INSERT INTO station_settings (station_id) VALUES ($1)', [stationId]);
+        await tx.query('UPDATE station_visits SET ended_at = $2 WHERE station_id = $1 AND ended_at IS NULL', [stationId, this.clock.now().toISOString()]);
+        await tx.query('DELETE FROM station_machines WHERE station_id = $1', [stationId]);
+      });
+    });
+    await this.setStationStatus(stationId, 'open');
+    return stopped;
+  }
+
   /** A fault on the machine: the play is refunded once, the station goes to malfunction. */
   fault(stationId: number): Promise<{ refunded_play_id: number | null }> {
     return this.setStationStatus(stationId, 'malfunction');

@@ -4,6 +4,7 @@ import { contentsRoutes } from './contents.routes';
 import type { ApiDeps } from './deps';
 import { imageRoutes } from './images.routes';
 import { kujiRoutes } from './kuji.routes';
+import { operatorRoutes } from './operator.routes';
 import { playRoutes } from './play.routes';
 import { purchaseRoutes } from './purchase.routes';
 import { stationFeedRoutes } from './station-feed.routes';
@@ -17,6 +18,7 @@ export async function registerApiRoutes(deps: ApiDeps): Promise<void> {
   await imageRoutes(deps);
   await playRoutes(deps);
   await stationFeedRoutes(deps);
+  await operatorRoutes(deps);
   await kujiRoutes(deps);
   await virtualCraneRoutes(deps);
   await storeRoutes(deps);

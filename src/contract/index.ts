@@ -17,3 +17,4 @@ export * from './contents.schema';
 export * from './play.schema';
 export * from './kuji.schema';
 export * from './realtime';
+export * from './operator.schema';

@@ -1,0 +1,38 @@
+import {
+  OPERATOR_ENDPOINTS as O, operatorArmStrengthSchema, operatorChangePrizeSchema, operatorFaultSchema, operatorPlayLogSchema, operatorRestockSchema,
+  operatorStationStatusSchema,
+} from '../../src/contract';
+import type { StationStatus } from '../../src/domain';
+import type { ApiDeps } from './deps';
+
+/**
+ * The operator API (docs/play.md): station statuses, faults, restocking, prize changes, arm
+ * strength and the play log. Guarded by the operator token (RouteBuilder.operator), never a user login.
+ */
+export async function operatorRoutes({ route, services: s }: ApiDeps): Promise<void> {
+  const { playLoop, playLog } = s;
+  const answer = async (stationId: number, refunded: number | null = null) => {
+    const [row] = await s.store.query<{ station_status: StationStatus; stock: number }>('SELECT station_status, stock FROM stations WHERE station_id = $1', [stationId]);
+    return { station: { station_id: stationId, station_status: row!.station_status, stock: row!.stock, refunded_play_id: refunded } };
+  };
+
+  route.operator(`/${O.stationStatus}`, operatorStationStatusSchema, async (body) =>
+    answer(body.station_id, (await playLoop.setStationStatus(body.station_id, body.station_status)).refunded_play_id));
+
+  route.operator(`/${O.fault}`, operatorFaultSchema, async (body) => answer(body.station_id, (await playLoop.fault(body.station_id)).refunded_play_id));
+
+  route.operator(`/${O.restock}`, operatorRestockSchema, async (body) => {
+    await playLoop.restock(body.station_id, body.stock);
+    return answer(body.station_id);
+  });
+
+  route.operator(`/${O.armStrength}`, operatorArmStrengthSchema, async (body) => {
+    await playLoop.setArmStrength(body.station_id, body.arm_strength);
+    return answer(body.station_id);
+  });
+
+  route.operator(`/${O.changePrize}`, operatorChangePrizeSchema, async (body) =>
+    answer(body.station_id, (await playLoop.changePrize(body.station_id, body)).refunded_play_id));
+
+  route.operator(`/${O.playLog}`, operatorPlayLogSchema, async (body) => ({ list: await playLog.ofStation(body.station_id ?? null, body.limit ?? 100) }));
+}

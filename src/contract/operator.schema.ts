@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { isAcceptableText, STATION_STATUSES } from '../domain';
+import { errorResponseSchema } from './envelope';
+import { CONTRACT_MESSAGES as M, FIELD_LABELS_JA } from './messages';
+import { playLogEntrySchema } from './play.schema';
+import { idSchema } from './user-identity.schema';
+
+/**
+ * The operator API (docs/play.md): its own token, not a user login. Paths are relative to the API
+ * base; every call is a POST with a JSON body.
+ */
+export const OPERATOR_ENDPOINTS = {
+  stationStatus: 'operator/station_status',
+  fault: 'operator/fault',
+  restock: 'operator/restock',
+  changePrize: 'operator/change_prize',
+  armStrength: 'operator/arm_strength',
+  playLog: 'operator/play_log',
+} as const;
+
+/** The header carrying `Bearer <operator token>`. */
+export const OPERATOR_AUTH_HEADER = 'x-operator-authorization';
+
+const stationId = z.object({ station_id: idSchema }).strict();
+const stock = z.number().int(M.notInteger).min(0).max(9_999, M.numberTooLarge);
+const armStrength = z.number().min(0).max(1);
+
+export const operatorStationStatusSchema = stationId.extend({ station_status: z.enum(STATION_STATUSES) }).strict();
+export const operatorFaultSchema = stationId;
+export const operatorRestockSchema = stationId.extend({ stock }).strict();
+export const operatorArmStrengthSchema = stationId.extend({ arm_strength: armStrength }).strict();
+export const operatorChangePrizeSchema = stationId.extend({
+  prize_name: z.string().trim().min(1, M.required(FIELD_LABELS_JA.prize_name!)).max(100, M.tooLong(FIELD_LABELS_JA.prize_name!, 100))
+    .refine(isAcceptableText, M.invalidCharacters(FIELD_LABELS_JA.prize_name!)),
+  prize_shape: z.enum(['box', 'plush', 'capsule']),
+  stock,
+  arm_strength: armStrength.optional(),
+}).strict();
+export const operatorPlayLogSchema = z.object({ station_id: idSchema.optional(), limit: z.number().int().min(1).max(500).optional() }).strict();
+
+export const operatorStationAnswerSchema = errorResponseSchema.extend({
+  station: z.object({ station_id: z.number().int().positive(), station_status: z.enum(STATION_STATUSES), stock: z.number().int(), refunded_play_id: z.number().int().positive().nullable() }),
+});
+export const operatorPlayLogAnswerSchema = errorResponseSchema.extend({ list: z.array(playLogEntrySchema) });
