@@ -1,4 +1,4 @@
-import type { BuildTarget } from '../domain';
+import type { BuildTarget, StreamType } from '../domain';
 
 /** Configuration the use-cases read (the adapters get theirs in src/main). */
 export interface AppConfig {
@@ -9,4 +9,8 @@ export interface AppConfig {
   readonly topPageBaseUrl: string;
   /** Where a yahoo build sends the player when the session is cancelled [R4.6-2]. */
   readonly yahooTopUrl: string;
+  /** The live feed's mode on the play screen: jpg stills or rtc video (default jpg, spec §4.2). */
+  readonly feedMode: StreamType;
+  /** The analytics measurement ids: the main one and the separate virtual-crane one [R7-12]. */
+  readonly analyticsIds: { readonly main: string; readonly virtualCrane: string };
 }

@@ -12,6 +12,12 @@ import type { AccountPort } from './ports/account.port';
 import type { WalletPort } from './ports/wallet.port';
 import type { PrizeDeliveryPort } from './ports/prize-delivery.port';
 import type { ClockPort } from './ports/clock.port';
+import type { PlayPort } from './ports/play.port';
+import type { RealtimePort } from './ports/realtime.port';
+import type { NotificationPort, RtcVideoPort, StillFramePort } from './ports/live-feed.port';
+import type { AnalyticsPort } from './ports/analytics.port';
+import type { LiveFeed } from './use-cases/live-feed.use-case';
+import type { StationPlay } from './use-cases/station-play.use-case';
 
 /**
  * A typed container key. At run time it is a plain symbol (what Inversify wants); the phantom type
@@ -39,4 +45,12 @@ export const TOKENS = {
   WalletPort: token<WalletPort>('WalletPort'),
   PrizeDeliveryPort: token<PrizeDeliveryPort>('PrizeDeliveryPort'),
   ClockPort: token<ClockPort>('ClockPort'),
+  PlayPort: token<PlayPort>('PlayPort'),
+  RealtimePort: token<RealtimePort>('RealtimePort'),
+  StillFramePort: token<StillFramePort>('StillFramePort'),
+  RtcVideoPort: token<RtcVideoPort>('RtcVideoPort'),
+  NotificationPort: token<NotificationPort>('NotificationPort'),
+  AnalyticsPort: token<AnalyticsPort>('AnalyticsPort'),
+  LiveFeed: token<LiveFeed>('LiveFeed'),
+  StationPlay: token<StationPlay>('StationPlay'),
 } as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AssistGaugeView, MachineView as DomainMachineView, PlayLogEntry as DomainPlayLogEntry, PlayView } from '../domain';
 import {
   DESIGNATED_TYPES, STATION_MAINTENANCE_ERROR_CODE, STATION_STATUSES, VIP_EXCLUSIVE_IN_USE_ERROR_CODE, VIP_ONLY_ERROR_CODE,
   VIP_WEEKLY_LIMIT_ERROR_CODE,
@@ -150,6 +151,7 @@ export const machineViewSchema = z.object({
   button_ms_left: ms.nullable(),
 });
 export type MachineView = z.infer<typeof machineViewSchema>;
+machineViewSchema satisfies z.ZodType<DomainMachineView>;
 
 /** The assist gauge of a player at a station (src/domain play-loop rule). */
 export const assistGaugeSchema = z.object({
@@ -160,6 +162,7 @@ export const assistGaugeSchema = z.object({
   fill: z.number().min(0).max(1),
 });
 export type AssistGaugeAnswer = z.infer<typeof assistGaugeSchema>;
+assistGaugeSchema satisfies z.ZodType<AssistGaugeView>;
 
 /** One play as the player sees it: the machine, the windows, the result, and its settings. */
 export const playStateSchema = z.object({
@@ -180,6 +183,7 @@ export const playStateSchema = z.object({
   assist_level: count,
 });
 export type PlayState = z.infer<typeof playStateSchema>;
+playStateSchema satisfies z.ZodType<PlayView>;
 
 export const confirmRequestSchema = identitySchema.extend({ station_id: positiveIdSchema });
 export const currentPlayRequestSchema = identitySchema;
@@ -214,6 +218,7 @@ export const playLogEntrySchema = z.object({
   ended_at: z.string().nullable(),
 });
 export type PlayLogEntry = z.infer<typeof playLogEntrySchema>;
+playLogEntrySchema satisfies z.ZodType<DomainPlayLogEntry>;
 export const historyResponseSchema = errorResponseSchema.extend({ history: z.object({ list: z.array(playLogEntrySchema), page: count, has_more: flag }) });
 
 export const gaugeRequestSchema = identitySchema.extend({ station_id: positiveIdSchema });

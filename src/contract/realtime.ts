@@ -1,4 +1,5 @@
-import type { CRANE_BUTTONS, CRANE_COMMANDS, MachineView, PlayState } from './play.schema';
+import type { ControlAnswer, CraneButton, CraneCommand, PushNotice, StationLiveState, WinnerAnnouncement as DomainWinnerAnnouncement } from '../domain';
+import type { PlayState } from './play.schema';
 
 /**
  * The real-time socket's channels and events, shared by the reference server and the client
@@ -24,11 +25,7 @@ export interface RealtimeAuth {
 }
 
 /** A winning announcement (update `get`) for the marquee. */
-export interface WinnerAnnouncement {
-  readonly station_id: number;
-  readonly prize_name: string;
-  readonly message: string;
-}
+export type WinnerAnnouncement = DomainWinnerAnnouncement;
 
 /** Updates on the top and configured channels [R7-11]. */
 export interface RealtimeUpdate {
@@ -36,31 +33,22 @@ export interface RealtimeUpdate {
   /** A station's status changed (maintenance or back). */
   readonly maintenance?: { readonly station_id: number; readonly station_status: string };
   /** The station list changed: statuses, viewers, playing flags. */
-  readonly list?: readonly { readonly station_id: number; readonly station_status: string; readonly playing: 0 | 1; readonly visit_count: number }[];
+  readonly list?: readonly StationLiveState[];
   /** Someone won a prize. */
   readonly get?: WinnerAnnouncement;
 }
 
 /** A notice for one user (shown as a browser notification where permitted, and in the page). */
-export interface PushMessage {
-  readonly title: string;
-  readonly message: string;
-  /** What it is about, so the page can act: the turn is near, the turn has come, a cancellation. */
-  readonly kind: 'turnNear' | 'turnNow' | 'reserveCancel' | 'notice';
-  readonly station_id?: number;
-  readonly reserve_num?: number;
-}
+export type PushMessage = PushNotice;
 
-export type ControlAck =
-  | { readonly ok: true; readonly tick: number; readonly machine: MachineView }
-  | { readonly ok: false; readonly error_code: number; readonly error_info: string };
+export type ControlAck = ControlAnswer;
 
 export type JoinAck = { readonly ok: true } | { readonly ok: false; readonly error_code: number; readonly error_info: string };
 
 export interface ControlMessage {
   readonly play_id: number;
-  readonly button: (typeof CRANE_BUTTONS)[number];
-  readonly command: (typeof CRANE_COMMANDS)[number];
+  readonly button: CraneButton;
+  readonly command: CraneCommand;
 }
 
 /** Events the server sends. */

@@ -41,3 +41,4 @@ export * from './stream/stream.reducer';
 export * from './analytics/analytics-event';
 export * from './notice/notice.rule';
 export * from './play/play-loop.rule';
+export * from './play/play.entity';

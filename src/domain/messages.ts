@@ -37,6 +37,8 @@ export const DOMAIN_MESSAGES = {
 
   // Errors and maintenance (§4.6, §8)
   reloadError: '通信エラーが発生しました。お手数ですが、ページを再読み込みしてください。',
+  /** A guest pressed reserve on the play screen. */
+  signInToPlay: 'プレイするにはログインしてください。',
   maintenanceTitle: 'ただいまメンテナンス中です',
 
   // Wallet (§9)

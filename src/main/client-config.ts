@@ -9,6 +9,16 @@ export interface ClientConfig {
   readonly shopId: number;
   readonly topPageBaseUrl: string;
   readonly yahooTopUrl: string;
+  /** The play screen's live feed mode (VITE_FEED_MODE: jpg or rtc; default jpg, spec §4.2). */
+  readonly feedMode: 'jpg' | 'rtc';
+  /** The websocket server (VITE_WEBSOCKET_URL; '' = this origin) [R7-10]. */
+  readonly realtimeUrl: string;
+  /** The configured real-time channel beside top (VITE_REALTIME_CHANNEL, default onkure). */
+  readonly realtimeChannel: string;
+  /** Analytics measurement ids (VITE_GA_MEASUREMENT_ID, VITE_GA_VIRTUAL_CRANE_ID) [R7-12]. */
+  readonly analyticsIds: { readonly main: string; readonly virtualCrane: string };
+  /** The page's origin (resolves a webrtc_url that is a path). */
+  readonly origin: string;
 }
 
 declare const __ONKURE_TARGET__: string | undefined;
@@ -28,5 +38,10 @@ export function readClientConfig(env: Record<string, string | undefined> = impor
     shopId: Number(env.VITE_SHOP_ID ?? 1) || 1,
     topPageBaseUrl: env.VITE_TOP_PAGE_BASE_URL ?? '',
     yahooTopUrl: env.VITE_YAHOO_TOP_URL || '/',
+    feedMode: env.VITE_FEED_MODE === 'rtc' ? 'rtc' : 'jpg',
+    realtimeUrl: env.VITE_WEBSOCKET_URL ?? '',
+    realtimeChannel: env.VITE_REALTIME_CHANNEL || 'onkure',
+    analyticsIds: { main: env.VITE_GA_MEASUREMENT_ID ?? '', virtualCrane: env.VITE_GA_VIRTUAL_CRANE_ID ?? '' },
+    origin,
   };
 }

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
-import { BrowseTopPage, ServiceMaintenance, TOKENS, type AppConfig, type NavigatorPort, type Token } from '../application';
+import { BrowseTopPage, LiveFeed, ServiceMaintenance, StationPlay, TOKENS, type AppConfig, type NavigatorPort, type Token } from '../application';
 import {
   CookieLogoutGuard, KyHttpClient, KyPrizeCatalog, LocationNavigator, ServiceSignalBus, StoredSession, SystemClock,
   KyKujiPlay, KyReservation,
-  KyAccount, KyAuth, KyPrizeDelivery, KyWallet,
+  KyAccount, KyAuth, KyPrizeDelivery, KyWallet, KyPlay, SocketRealtime, FetchStillFrames, SoraRtcVideo, BrowserNotifications, DataLayerAnalytics,
   type LogoutGuard, type SessionStorageLike,
 } from '../infrastructure';
 import type { ClientConfig } from './client-config';
@@ -38,6 +38,7 @@ export function createAppContainer(config: ClientConfig, overrides: readonly Ove
   const container = new Container({ defaultScope: 'Singleton' });
   const appConfig: AppConfig = {
     target: config.target, shopId: config.shopId, topPageBaseUrl: config.topPageBaseUrl, yahooTopUrl: config.yahooTopUrl,
+    feedMode: config.feedMode, analyticsIds: config.analyticsIds,
   };
   const session = new StoredSession(host.storage);
   const signals = new ServiceSignalBus();
@@ -63,8 +64,16 @@ export function createAppContainer(config: ClientConfig, overrides: readonly Ove
   container.bind(TOKENS.AccountPort).toConstantValue(new KyAccount(http));
   container.bind(TOKENS.WalletPort).toConstantValue(new KyWallet(http, session));
   container.bind(TOKENS.PrizeDeliveryPort).toConstantValue(new KyPrizeDelivery(http));
+  container.bind(TOKENS.PlayPort).toConstantValue(new KyPlay(http, session));
+  container.bind(TOKENS.RealtimePort).toConstantValue(new SocketRealtime({ url: config.realtimeUrl, configuredChannel: config.realtimeChannel }, session));
+  container.bind(TOKENS.StillFramePort).toConstantValue(new FetchStillFrames(host.fetch));
+  container.bind(TOKENS.RtcVideoPort).toConstantValue(new SoraRtcVideo(config.origin));
+  container.bind(TOKENS.NotificationPort).toConstantValue(new BrowserNotifications());
+  container.bind(TOKENS.AnalyticsPort).toConstantValue(new DataLayerAnalytics());
   // Page-scoped use-cases: a new instance per scope, disposed by its owner (useScopedUseCase).
   container.bind(TOKENS.BrowseTopPage).to(BrowseTopPage).inTransientScope();
+  container.bind(TOKENS.LiveFeed).to(LiveFeed).inTransientScope();
+  container.bind(TOKENS.StationPlay).to(StationPlay).inTransientScope();
   // App-lifetime use-cases: one per container.
   container.bind(TOKENS.ServiceMaintenance).to(ServiceMaintenance);
   for (const [token, value] of overrides) container.rebind(token).toConstantValue(value);

@@ -19,6 +19,12 @@ export interface OnkureClientOptions {
   readonly target?: BuildTarget;
   readonly topPageBaseUrl?: string;
   readonly yahooTopUrl?: string;
+  /** The play screen's live feed mode. Default 'jpg'. */
+  readonly feedMode?: 'jpg' | 'rtc';
+  /** The real-time socket's server; default: the API's origin. */
+  readonly realtimeUrl?: string;
+  /** The configured real-time channel. Default 'onkure'. */
+  readonly realtimeChannel?: string;
   /** The fetch to call the service with (default: the global fetch). */
   readonly fetch?: typeof fetch;
   /** Where the signed-in identity is kept (e.g. localStorage); default: memory only. */
@@ -57,6 +63,11 @@ export function createOnkureClient(options: OnkureClientOptions): OnkureClient {
       target: options.target ?? 'web',
       topPageBaseUrl: options.topPageBaseUrl ?? '',
       yahooTopUrl: options.yahooTopUrl ?? '/',
+      feedMode: options.feedMode ?? 'jpg',
+      realtimeUrl: options.realtimeUrl ?? new URL(options.apiBase).origin,
+      realtimeChannel: options.realtimeChannel ?? 'onkure',
+      analyticsIds: { main: '', virtualCrane: '' },
+      origin: new URL(options.apiBase).origin,
     },
     options.overrides ?? [],
     {

@@ -1,10 +1,11 @@
-import type { StationReserveInfo } from '../application';
+import type { AppConfig, StationReserveInfo } from '../application';
 import {
   EMPTY_PLAY_INFO, EMPTY_SEARCH_PARAMS,
   type AddressForm, type AddressRecord, type AuthIdentity, type CarouselSlide, type Character, type InformationItem, type KujiBox,
   type KujiOnSale, type KujiPlayInfo, type LoginInfo, type NewArrival, type NicknameInfo, type PayMethodOption, type PlayInfo,
   type PrizeDelivery, type PrizeItem, type Profile, type ReserveStatusRecord, type SearchParams, type Settlement, type StationInfo,
   type TabListItem, type TcInfo, type TicketInfo, type TopPageCatalogue, type UnreadFlags, type UserData, type VirtualCrane, type WonPrize,
+  type AssistGaugeView, type MachineView, type PlayView,
 } from '../domain';
 
 /*
@@ -245,4 +246,27 @@ export function aStationInfo(overrides: Partial<StationInfo> = {}): StationInfo 
     luminance_front: {}, luminance_side: {},
     ...overrides,
   };
+}
+
+/** The use-cases' configuration: web, shop 1, jpg feed, no analytics ids. */
+export function anAppConfig(overrides: Partial<AppConfig> = {}): AppConfig {
+  return { target: 'web', shopId: 1, topPageBaseUrl: '', yahooTopUrl: '/', feedMode: 'jpg', analyticsIds: { main: '', virtualCrane: '' }, ...overrides };
+}
+
+/** The machine waiting for button ① at the start of a play. */
+export function aMachineView(overrides: Partial<MachineView> = {}): MachineView {
+  return { tick: 0, phase: 'ready', x: 80, z: 80, h: 0, grip: 0, button: 'right', button_ms_left: 15_000, ...overrides };
+}
+
+/** A play on a station's machine, just started (button ① waiting). */
+export function aPlayView(overrides: Partial<PlayView> = {}): PlayView {
+  return {
+    play_id: 1, play_reserve_id: 1, station_id: 1, phase: 'playing', machine: aMachineView(), window_ms_left: null, grace_ms_left: null,
+    result: null, won_prize_name: null, currency: 'tc', price: 150, arm_strength: 0.5, assist_level: 0, ...overrides,
+  };
+}
+
+/** An empty assist gauge. */
+export function anAssistGauge(overrides: Partial<AssistGaugeView> = {}): AssistGaugeView {
+  return { misses: 0, level: 0, strength_bonus: 0, misses_to_next_level: 2, fill: 0, ...overrides };
 }

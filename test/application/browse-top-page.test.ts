@@ -3,9 +3,9 @@ import type { Observable } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { BrowseTopPage, type PrizeCatalogPort, type TopPageState } from '../../src/application';
 import type { TopPageCatalogue } from '../../src/domain';
-import { aPrizeItem, aTopPage } from '../../src/testing';
+import { anAppConfig, aPrizeItem, aTopPage } from '../../src/testing';
 
-const config = { target: 'web', shopId: 7, topPageBaseUrl: '', yahooTopUrl: '/' } as const;
+const config = anAppConfig({ shopId: 7 });
 
 function scheduler() {
   return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));

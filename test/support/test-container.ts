@@ -10,6 +10,11 @@ export const TEST_CLIENT_CONFIG: ClientConfig = {
   shopId: 1,
   topPageBaseUrl: '',
   yahooTopUrl: '/',
+  feedMode: 'jpg',
+  realtimeUrl: 'http://127.0.0.1:1',
+  realtimeChannel: 'onkure',
+  analyticsIds: { main: '', virtualCrane: '' },
+  origin: 'http://127.0.0.1:1',
 };
 
 /**

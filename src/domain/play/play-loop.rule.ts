@@ -84,3 +84,30 @@ export function playCharge(designatedType: 'normal' | 'practice' | 'point_ticket
 export function isTurnNear(place: number): boolean {
   return place >= 1 && place <= TURN_NEAR_PLACE;
 }
+
+/**
+ * The average length of one player's turn in seconds (reset, a play of two holds and the drop,
+ * and a look at the result) that the estimated wait uses. Our measure from the simulation; the
+ * estimate is shown as "目安" (a guide), never as a promise.
+ */
+export const AVERAGE_TURN_SECONDS = 40;
+
+/** The estimated wait before the turn for a place in line (1 = next: 0 s). */
+export function estimatedWaitSeconds(place: number, turnSeconds: number = AVERAGE_TURN_SECONDS): number {
+  return place <= 1 ? 0 : (place - 1) * turnSeconds;
+}
+
+/** Whole seconds shown for a countdown in milliseconds (rounded up: 0.2 s left still shows 1). */
+export function countdownSeconds(ms: number | null): number | null {
+  return ms === null ? null : Math.max(0, Math.ceil(ms / 1000));
+}
+
+/**
+ * Input-to-picture latency: the player's command was applied at machine tick `tick` at local time
+ * `sentAt`; the first picture whose tick is at least `tick` shows it. Answers the milliseconds, or
+ * null while no such picture has arrived.
+ */
+export function inputLatencyMs(command: { readonly tick: number; readonly sentAt: number } | null, frame: { readonly tick: number; readonly receivedAt: number }): number | null {
+  if (!command || frame.tick < command.tick) return null;
+  return Math.max(0, frame.receivedAt - command.sentAt);
+}

@@ -1,0 +1,34 @@
+import type { Observable } from 'rxjs';
+import type { AssistGaugeView, PlayLogEntry, PlayView, StationInfo } from '../../domain';
+import type { StationMaintenance, VipRefused } from './reservation.port';
+
+/** Station info, or the outcome a player must see instead (VIP-only station: 569). */
+export type StationInfoOutcome = { readonly kind: 'info'; readonly info: StationInfo } | StationMaintenance | VipRefused;
+
+export interface PlayHistoryPage {
+  readonly list: readonly PlayLogEntry[];
+  readonly page: number;
+  readonly hasMore: boolean;
+}
+
+/**
+ * The play loop's calls (docs/play.md). Cold observables that emit once and complete; refusals
+ * error with their error_code and Japanese error_info (402 too little TC, 409 not now, 403 not
+ * yours). `stationInfo` works for guests too (normal stations).
+ */
+export interface PlayPort {
+  /** Where a station's feeds are and each camera's luminance [R3-2]. */
+  stationInfo(stationId: number): Observable<StationInfoOutcome>;
+  /** Takes the turn: the play is charged and the claw resets. */
+  confirm(stationId: number): Observable<PlayView>;
+  /** The caller's play on any machine, or null. */
+  current(): Observable<PlayView | null>;
+  /** Plays again within the continue window (charged again). */
+  continuePlay(playId: number): Observable<PlayView>;
+  /** Ends the turn after a result. */
+  finish(playId: number): Observable<void>;
+  /** The caller's assist gauge at a station. */
+  gauge(stationId: number): Observable<AssistGaugeView>;
+  /** The caller's play log, newest first. */
+  history(page?: number): Observable<PlayHistoryPage>;
+}

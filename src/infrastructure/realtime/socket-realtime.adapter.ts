@@ -1,0 +1,167 @@
+import { BehaviorSubject, Observable } from 'rxjs';
+import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
+import type { RealtimeChannel, RealtimeConnectionState, RealtimeEvent, RealtimePort, SessionPort } from '../../application';
+import { REALTIME_SOCKET_SETTINGS, type AuthIdentity, type ControlAnswer, type CraneButton, type CraneCommand } from '../../domain';
+import { CHANNELS, REALTIME_PATH, type ClientToServerEvents, type RealtimeUpdate, type ServerToClientEvents } from '../../contract';
+
+type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+export interface SocketRealtimeConfig {
+  /** The socket server's address (the public setting for the websocket server); '' = this origin [R7-10]. */
+  readonly url: string;
+  /** The configured channel beside top (spec §7). */
+  readonly configuredChannel: string;
+}
+
+/** How long a control waits for its acknowledgement. */
+const CONTROL_ACK_TIMEOUT_MS = 5_000;
+
+/** The socket.io options of R9-14 and R7-10: websocket only, /socket.io, timeouts and backoff. */
+export function socketOptions(identity: () => AuthIdentity | null): Partial<ManagerOptions & SocketOptions> {
+  const s = REALTIME_SOCKET_SETTINGS;
+  return {
+    path: REALTIME_PATH,
+    transports: ['websocket'],
+    timeout: s.connectTimeoutMs,
+    reconnection: s.reconnection,
+    reconnectionAttempts: s.reconnectionAttempts,
+    reconnectionDelay: s.reconnectionDelayMs,
+    reconnectionDelayMax: s.reconnectionDelayMaxMs,
+    randomizationFactor: s.randomizationFactor,
+    perMessageDeflate: { threshold: s.perMessageDeflateThresholdBytes },
+    autoConnect: false,
+    // Read at every (re)connection, so signing in or out takes effect on the next handshake.
+    auth: (cb: (data: object) => void) => {
+      const who = identity();
+      cb(who ? { user_id: who.user_id, access_token: who.access_token } : {});
+    },
+  };
+}
+
+/**
+ * The real-time port on socket.io-client (spec §7, R7-10, R4.8, R9-14). The connection opens with
+ * the first channel or control and carries the signed-in identity; a change of identity reconnects.
+ * Channels are joined on subscribe, left on the last unsubscribe, and joined again after every
+ * reconnection. Station and kuji events are filtered by the ids they carry.
+ */
+export class SocketRealtime implements RealtimePort {
+  private socket: ClientSocket | null = null;
+  private readonly joined = new Map<string, number>();
+  private readonly state = new BehaviorSubject<RealtimeConnectionState>('closed');
+  readonly connection$ = this.state.asObservable();
+
+  constructor(
+    private readonly config: SocketRealtimeConfig,
+    private readonly session: SessionPort,
+    private readonly connect: (url: string, options: Partial<ManagerOptions & SocketOptions>) => ClientSocket = (url, options) => (url ? io(url, options) : io(options)),
+  ) {
+    let last = session.current()?.user_id ?? null;
+    session.identity$.subscribe((who) => {
+      const next = who?.user_id ?? null;
+      if (next === last) return;
+      last = next;
+      // Another user (or a guest): a new handshake with the new identity.
+      if (this.socket) {
+        this.socket.disconnect();
+        this.state.next('opening');
+        this.socket.connect();
+      }
+    });
+  }
+
+  private ensure(): ClientSocket {
+    if (this.socket) return this.socket;
+    const socket = this.connect(this.config.url, socketOptions(() => this.session.current()));
+    socket.on('connect', () => {
+      this.state.next('open');
+      for (const channel of this.joined.keys()) socket.emit('join', channel, () => undefined);
+    });
+    socket.on('disconnect', () => this.state.next(socket.active ? 'opening' : 'closed'));
+    socket.on('connect_error', () => this.state.next(socket.active ? 'opening' : 'closed'));
+    socket.io.on('reconnect_attempt', () => this.state.next('opening'));
+    this.socket = socket;
+    this.state.next('opening');
+    socket.connect();
+    return socket;
+  }
+
+  private nameOf(channel: RealtimeChannel): string | null {
+    switch (channel.kind) {
+      case 'top': return CHANNELS.top;
+      case 'configured': return this.config.configuredChannel;
+      case 'station': return CHANNELS.station(channel.stationId);
+      case 'kujiBox': return CHANNELS.kujiBox(channel.kujiId, channel.boxId);
+      case 'user': {
+        const who = this.session.current();
+        return who ? CHANNELS.user(who.user_id) : null;
+      }
+    }
+  }
+
+  channel(channel: RealtimeChannel): Observable<RealtimeEvent> {
+    return new Observable<RealtimeEvent>((subscriber) => {
+      const name = this.nameOf(channel);
+      if (!name) {
+        subscriber.complete();
+        return undefined;
+      }
+      const socket = this.ensure();
+      const count = this.joined.get(name) ?? 0;
+      this.joined.set(name, count + 1);
+      if (count === 0 && socket.connected) socket.emit('join', name, () => undefined);
+      const emit = (event: RealtimeEvent) => subscriber.next(event);
+      const handlers: [keyof ServerToClientEvents, (payload: never) => void][] = [];
+      const on = <E extends keyof ServerToClientEvents>(event: E, handler: (payload: Parameters<ServerToClientEvents[E]>[0]) => void) => {
+        socket.on(event, handler as never);
+        handlers.push([event, handler as never]);
+      };
+      if (channel.kind === 'station') {
+        on('reserve_change', (m) => m.station_id === channel.stationId && emit({ type: 'reserveChange', stationId: m.station_id }));
+        on('play_state', (play) => play.station_id === channel.stationId && emit({ type: 'playState', play }));
+      } else if (channel.kind === 'kujiBox') {
+        on('play_end', (m) => m.kuji_id === channel.kujiId && m.box_id === channel.boxId && emit({ type: 'playEnd', kujiId: m.kuji_id, boxId: m.box_id }));
+      } else if (channel.kind === 'user') {
+        on('push', (push) => emit({ type: 'push', push }));
+        on('crane_reserve_cancel', (m) => emit({ type: 'craneReserveCancel', stationId: m.station_id, reason: m.reason }));
+      } else {
+        on('update', (update: RealtimeUpdate) => {
+          if (update.channel !== name) return;
+          if (update.maintenance) emit({ type: 'maintenance', stationId: update.maintenance.station_id, stationStatus: update.maintenance.station_status });
+          if (update.list) emit({ type: 'list', stations: update.list });
+          if (update.get) emit({ type: 'winner', announcement: update.get });
+        });
+      }
+      return () => {
+        for (const [event, handler] of handlers) socket.off(event, handler as never);
+        const left = (this.joined.get(name) ?? 1) - 1;
+        if (left > 0) {
+          this.joined.set(name, left);
+        } else {
+          this.joined.delete(name);
+          if (socket.connected) socket.emit('leave', name, () => undefined);
+        }
+      };
+    });
+  }
+
+  control(command: { readonly playId: number; readonly button: CraneButton; readonly command: CraneCommand }): Observable<ControlAnswer> {
+    return new Observable<ControlAnswer>((subscriber) => {
+      const socket = this.ensure();
+      socket.timeout(CONTROL_ACK_TIMEOUT_MS).emit('control', { play_id: command.playId, button: command.button, command: command.command }, (error: Error | null, answer: ControlAnswer) => {
+        if (error) subscriber.error(error);
+        else {
+          subscriber.next(answer);
+          subscriber.complete();
+        }
+      });
+    });
+  }
+
+  /** Closes the connection (the app is leaving). */
+  close(): void {
+    if (!this.socket) return;
+    this.state.next('closing');
+    this.socket.disconnect();
+    this.state.next('closed');
+  }
+}
