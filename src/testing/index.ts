@@ -8,3 +8,4 @@ export * from './scripted';
 export * from './scripted-ports';
 export * from './manual-clock';
 export * from './factories';
+export * from './play-doubles';

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { LiveFeed } from '../../src/application';
+import { DEFAULT_FRONT_CHANNEL, DEFAULT_SIDE_CHANNEL, STILL_IMAGE_REFRESH_MS } from '../../src/domain';
+import { aStationInfo, FakeRtcVideo, FakeStillFrames, ManualClock } from '../../src/testing';
+
+function setUp() {
+  const clock = new ManualClock(Date.parse('2026-11-23T03:00:00Z'));
+  const stills = new FakeStillFrames();
+  const video = new FakeRtcVideo();
+  const feed = new LiveFeed(stills, video, clock);
+  return { clock, stills, video, feed };
+}
+const info = aStationInfo({
+  watch_info: { webrtc_url: '/signaling', webrtc_channel_front: null, webrtc_channel_side: 'st-side', motion_jpeg_front: '/cam/front.jpg', motion_jpeg_side: '/cam/side.jpg?k=abc' },
+  luminance_front: { brightness_front: 120 }, luminance_side: {},
+});
+
+describe('the live feed use-case (spec §4.2) over scripted stills and video sessions, on a manual clock', () => {
+  it('[R4.2-4] [R4.2-5] [R7-9] [R9-8] jpg: both stills are fetched with the cache-busting query, then every 90 ms after each arrives', () => {
+    const { clock, stills, feed } = setUp();
+    feed.start(info, 'jpg');
+    expect(feed.snapshot.stream).toMatchObject({ type: 'jpg', isStreaming: true, stoppedStream: false });
+    expect(stills.fetched).toEqual([`/cam/front.jpg?t=${clock.now()}`, `/cam/side.jpg?k=abc&t=${clock.now()}`]);
+    expect(feed.snapshot.cameras.front).toMatchObject({ still: 'blob:fake/1', stillVisible: true });
+    expect(feed.snapshot.stream.isReloading).toBe(false); // the first picture arrived
+    clock.advance(STILL_IMAGE_REFRESH_MS - 1);
+    expect(stills.fetched).toHaveLength(2);
+    clock.advance(1);
+    expect(stills.fetched).toHaveLength(4);
+    clock.advance(STILL_IMAGE_REFRESH_MS * 10);
+    expect(stills.fetched).toHaveLength(24);
+    feed.dispose();
+  });
+
+  it('[R9-8] in the background the stills refresh at rate 2 (every 500 ms), and at 90 ms again when the page comes back', () => {
+    const { clock, stills, feed } = setUp();
+    feed.start(info, 'jpg');
+    feed.setBrowsing(false);
+    const at = stills.fetched.length;
+    clock.advance(499);
+    expect(stills.fetched.length - at).toBeLessThanOrEqual(2); // the in-flight schedule of 90 ms ends once
+    const before = stills.fetched.length;
+    clock.advance(1000);
+    expect(stills.fetched.length - before).toBe(4); // 2 cameras × 2 a second
+    feed.setBrowsing(true);
+    const back = stills.fetched.length;
+    clock.advance(900);
+    expect(stills.fetched.length - back).toBeGreaterThanOrEqual(18);
+    feed.dispose();
+  });
+
+  it('never piles requests up: the next still is asked only after the previous one arrived', () => {
+    const { clock, stills, feed } = setUp();
+    stills.hold = true;
+    feed.start(info, 'jpg');
+    clock.advance(2000);
+    expect(stills.fetched).toHaveLength(2);
+    stills.deliver();
+    clock.advance(STILL_IMAGE_REFRESH_MS);
+    expect(stills.fetched).toHaveLength(4);
+    feed.dispose();
+  });
+
+  it('[R7-9] leaks no picture: each still is released when the next replaces it, and all of them on dispose', () => {
+    const { clock, stills, feed } = setUp();
+    feed.start(info, 'jpg');
+    clock.advance(STILL_IMAGE_REFRESH_MS * 50);
+    expect(stills.live).toBe(2); // the two on screen
+    feed.dispose();
+    expect(stills.live).toBe(0);
+    const fetched = stills.fetched.length;
+    clock.advance(10_000);
+    expect(stills.fetched).toHaveLength(fetched); // nothing runs after dispose
+  });
+
+  it('[R4.2-3] [R4.2-6] [R9-9] rtc: two receive-only sessions in parallel, the default channel where one is absent, and the luminance filter', () => {
+    const { video, feed } = setUp();
+    feed.start(info, 'rtc');
+    expect(video.connects).toEqual([
+      { camera: 'front', url: '/signaling', channel: DEFAULT_FRONT_CHANNEL },
+      { camera: 'side', url: '/signaling', channel: 'st-side' },
+    ]);
+    expect(DEFAULT_SIDE_CHANNEL).toBe('default_side_channel');
+    expect(feed.snapshot.cameras.front.filter.css).toBe('brightness(1.2) saturate(1) contrast(1)');
+    feed.dispose();
+  });
+
+  it('[R4.2-8] rtc success shows the video and hides that camera\'s still; [R4.2-10] a removed track removes the video', () => {
+    const { video, feed } = setUp();
+    feed.start(info, 'rtc');
+    const stream = { id: 'front-stream' };
+    video.emit('front', { type: 'connected', stream });
+    expect(feed.snapshot.cameras.front).toMatchObject({ video: stream, stillVisible: false });
+    expect(feed.snapshot.cameras.side).toMatchObject({ video: null, stillVisible: true });
+    video.emit('front', { type: 'trackRemoved' });
+    expect(feed.snapshot.cameras.front.video).toBeNull();
+    feed.dispose();
+  });
+
+  it('[R4.2-7] [R8-10] a failure of either session disconnects both, falls back to jpg with the signaling-error flag and shows the stills', () => {
+    const { video, feed, stills } = setUp();
+    feed.start(info, 'rtc');
+    video.emit('front', { type: 'connected', stream: { id: 'f' } });
+    const fetched = stills.fetched.length;
+    video.emit('side', { type: 'failed', reason: 'signaling failed' });
+    expect(feed.snapshot.stream).toMatchObject({ type: 'jpg', isSignalingError: true, isStreaming: true });
+    expect(video.connected).toEqual([]);
+    expect(feed.snapshot.cameras.front).toMatchObject({ video: null, stillVisible: true });
+    expect(stills.fetched.length).toBeGreaterThanOrEqual(fetched);
+    feed.dispose();
+  });
+
+  it('[R4.2-9] stop: streaming and reloading false, stopped true, sessions disconnected, one last still, then no more fetches', () => {
+    const { clock, video, feed, stills } = setUp();
+    feed.start(info, 'rtc');
+    feed.stop();
+    expect(feed.snapshot.stream).toMatchObject({ isStreaming: false, isReloading: false, stoppedStream: true });
+    expect(video.connected).toEqual([]);
+    const fetched = stills.fetched.length;
+    clock.advance(5000);
+    expect(stills.fetched).toHaveLength(fetched);
+    feed.dispose();
+  });
+
+  it('[R4.2-2] a new start resets the previous stream (sessions and stills) before it begins', () => {
+    const { video, feed, stills } = setUp();
+    feed.start(info, 'rtc');
+    feed.start(info, 'jpg');
+    expect(video.connected).toEqual([]);
+    expect(feed.snapshot.stream.type).toBe('jpg');
+    expect(stills.live).toBe(2);
+    feed.dispose();
+  });
+});
