@@ -3,7 +3,7 @@ import { EMPTY, catchError, firstValueFrom, of, type Observable, type Subscripti
 import {
   analyticsEvent, decideReservePoll, maintenanceReaction, estimatedWaitSeconds, inputLatencyMs, POLLED_RESERVE_STATUSES, reservePollingIntervalMs,
   type AnalyticsEventName, type AssistGaugeView, type CraneButton, type MachineView, type PlayView, type PrizeItem,
-  type PushNotice, type ReservationEffect, type ReserveStatus, type StreamType, type VipOutcome,
+  type PushNotice, type ReservationEffect, type ReserveStatus, type StationInfo, type StreamType, type VipOutcome,
 } from '../../domain';
 import { DOMAIN_MESSAGES } from '../../domain';
 import type { AppConfig } from '../app-config';
@@ -11,7 +11,7 @@ import type { AccountPort } from '../ports/account.port';
 import type { AnalyticsPort } from '../ports/analytics.port';
 import type { ClockPort, ScheduledTask } from '../ports/clock.port';
 import type { NotificationPort } from '../ports/live-feed.port';
-import type { PlayPort } from '../ports/play.port';
+import type { PlayHistoryPage, PlayPort } from '../ports/play.port';
 import type { PrizeCatalogPort } from '../ports/prize-catalog.port';
 import type { RealtimeEvent, RealtimePort } from '../ports/realtime.port';
 import type { ReservationPort, StationReserveInfo } from '../ports/reservation.port';
@@ -64,11 +64,14 @@ export interface StationPlayState {
   readonly receivedAt: number;
   /** Local time, moved every 250 ms while a countdown runs. */
   readonly now: number;
+  /** The player's play log, once asked for. */
+  readonly history: PlayHistoryPage | null;
 }
 
 const INITIAL: StationPlayState = {
   stationId: null, station: null, signedIn: false, viewers: 0, lineLength: 0, reservation: null, play: null, machine: null, othersPlaying: false,
   gauge: null, popup: null, alert: null, notice: null, latencyMs: null, sound: true, hideCharacter: false, busy: false, receivedAt: 0, now: 0,
+  history: null,
 };
 
 const COUNTDOWN_STEP_MS = 250;
@@ -91,6 +94,7 @@ export class StationPlay extends StateStore<StationPlayState> {
   private channels: Subscription | null = null;
   private lastCommand: { tick: number; sentAt: number } | null = null;
   private held: CraneButton | null = null;
+  private info: StationInfo | null = null;
 
   constructor(
     @inject(TOKENS.LiveFeed) readonly feed: LiveFeed,
@@ -130,7 +134,10 @@ export class StationPlay extends StateStore<StationPlayState> {
     const station = lookup?.prize.find((p) => p.station_id === stationId) ?? null;
     this.setState((s) => ({ ...s, station }));
     const info = await this.once(this.plays.stationInfo(stationId));
-    if (info?.kind === 'info') this.feed.start(info.info, mode);
+    if (info?.kind === 'info') {
+      this.info = info.info;
+      this.feed.start(info.info, mode);
+    }
     else if (info?.kind === 'vipRefused') this.setState((s) => ({ ...s, popup: info.outcome }));
     else if (info?.kind === 'stationMaintenance') this.setState((s) => ({ ...s, alert: { kind: 'stationMaintenance', message: info.message } }));
     if (!signedIn || info?.kind !== 'info') return;
@@ -141,6 +148,11 @@ export class StationPlay extends StateStore<StationPlayState> {
     await this.refreshGauge();
     const current = await this.once(this.plays.current());
     if (current && current.station_id === stationId) this.showPlay(current);
+  }
+
+  /** Restarts the live feed in the other mode (the player's choice: rtc video or jpg stills). */
+  switchFeedMode(mode: StreamType): void {
+    if (this.info) this.feed.start(this.info, mode);
   }
 
   /** Runs an observable once; a failure becomes null (logged), the screen stays usable. */
@@ -206,8 +218,15 @@ export class StationPlay extends StateStore<StationPlayState> {
     const now = this.clock.now();
     const previous = this.snapshot.play;
     this.setState((s) => ({ ...s, play: play.phase === 'ended' ? null : play, machine: play.machine, othersPlaying: false, receivedAt: now, now }));
-    if (play.phase === 'result' && previous?.phase !== 'result') void this.refreshGauge();
-    if (play.phase === 'ended') this.setState((s) => ({ ...s, reservation: null }));
+    if (play.phase === 'result' && previous?.phase !== 'result') {
+      void this.refreshGauge();
+      if (this.snapshot.history) void this.loadHistory();
+    }
+    if (play.phase === 'ended') {
+      this.setState((s) => ({ ...s, reservation: null }));
+      // A fault ended the play before its result: the charge came back (docs/play.md).
+      if (play.result === 'refunded') this.setState((s) => ({ ...s, alert: { kind: 'refused', message: DOMAIN_MESSAGES.playRefunded } }));
+    }
     this.runCountdown();
   }
 
@@ -419,6 +438,13 @@ export class StationPlay extends StateStore<StationPlayState> {
 
   dismissNotice(): void {
     this.setState((s) => ({ ...s, notice: null }));
+  }
+
+  /** Loads the player's own play log (every play's price, arm strength, assist level, seed and result). */
+  async loadHistory(page = 1): Promise<void> {
+    if (!this.snapshot.signedIn) return;
+    const history = await this.once(this.plays.history(page));
+    if (history) this.setState((s) => ({ ...s, history }));
   }
 
   private async refreshGauge(): Promise<void> {

@@ -1,7 +1,5 @@
-import type { PrizeItem } from '../../domain';
+import { isMaintenanceStatus, type PrizeItem } from '../../domain';
 import { MESSAGES } from '../messages';
-
-const MAINTENANCE = new Set(['stop', 'maintenance', 'force_maintenance', 'adjusting', 'malfunction']);
 
 /** One station in a catalogue grid. Prize names are rendered as text, never as HTML. */
 export function PrizeCard({ item }: { item: PrizeItem }) {
@@ -11,7 +9,7 @@ export function PrizeCard({ item }: { item: PrizeItem }) {
   if (item.type === 'exclusive') badges.push({ label: MESSAGES.badgeExclusive, tone: 'exclusive' });
   if (item.natia) badges.push({ label: MESSAGES.badgeNatia, tone: 'natia' });
   if (item.little) badges.push({ label: MESSAGES.badgeLittle, tone: 'little' });
-  const inMaintenance = MAINTENANCE.has(item.station_status);
+  const inMaintenance = isMaintenanceStatus(item.station_status);
   return (
     <article className="prize-card" data-testid="prize-card" data-station-id={item.station_id}>
       <div className="prize-card__image">

@@ -1,0 +1,172 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+
+/**
+ * The play loop end to end: the built app in Chromium against the reference server, real time,
+ * two players in two browser contexts. Each project (mobile, desktop) plays its own station.
+ */
+const OPERATOR_TOKEN = process.env.E2E_OPERATOR_TOKEN ?? 'e2e-operator-token-0123456789';
+
+interface Identity { user_id: number; access_token: string }
+
+async function debugLogin(request: APIRequestContext, name: string): Promise<Identity> {
+  const res = await request.post('/api/auth/debug_login', { data: { name } });
+  const body = (await res.json()) as Identity & { error_code: number };
+  expect(body.error_code).toBe(200);
+  return { user_id: body.user_id, access_token: body.access_token };
+}
+
+/** A browser context signed in as `name` (the session the app keeps in localStorage). */
+async function playerPage(browser: Browser, baseURL: string, identity: Identity, viewport: { width: number; height: number }): Promise<Page> {
+  const context = await browser.newContext({ baseURL, viewport, locale: 'ja-JP', timezoneId: 'Asia/Tokyo' });
+  await context.addInitScript((who) => window.localStorage.setItem('onkure.session', JSON.stringify(who)), identity);
+  return context.newPage();
+}
+
+/** A normal open station for this project, so the projects do not share a line. */
+async function stationFor(request: APIRequestContext, index: number): Promise<number> {
+  const res = await request.post('/api/contents/top_page_prize', { data: { shop_id: 1, is_top_page: 1 } });
+  const body = (await res.json()) as { sale_list: { list: { station_id: number; station_status: string; type: string; designated_type: string; playing: number }[] }[] };
+  const ids = [...new Set(body.sale_list.flatMap((s) => s.list).filter((s) => s.station_status === 'open' && s.type === 'normal' && s.designated_type === 'normal').map((s) => s.station_id))];
+  return ids[index]!;
+}
+
+async function hold(page: Page, testId: string, ms: number): Promise<void> {
+  const button = page.getByTestId(testId);
+  await expect(button).toBeEnabled();
+  const box = (await button.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.waitForTimeout(ms); // the hold itself: how long the player keeps the button down
+  await page.mouse.up();
+}
+
+const tc = async (request: APIRequestContext, who: Identity) =>
+  ((await (await request.post('/api/user/tc', { data: who })).json()) as { data: { tc_all: number } }).data.tc_all;
+
+test.describe('stations: watch, wait in line, play, result', () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  test('A reserves and plays while B waits and sees its place change by push; A\'s result is recorded and B gets the turn', async ({ browser, request, baseURL }, testInfo) => {
+    const project = testInfo.project.name;
+    const viewport = testInfo.project.use.viewport!;
+    const station = await stationFor(request, project === 'mobile' ? 0 : 1);
+    const alice = await debugLogin(request, `alice-${project}`);
+    const bob = await debugLogin(request, `bob-${project}`);
+    const a = await playerPage(browser, baseURL!, alice, viewport);
+    const b = await playerPage(browser, baseURL!, bob, viewport);
+    await a.goto(`/game/${station}`);
+    await b.goto(`/game/${station}`);
+    // Both watch the machine: the still pictures arrive and refresh.
+    await expect(a.locator('.cameras__still').first()).toBeVisible();
+    await expect(a.getByTestId('feed-mode')).toHaveAttribute('data-mode', 'jpg');
+    await expect(b.getByTestId('viewers')).toContainText('人が視聴中');
+
+    await a.getByTestId('reserve').click();
+    await expect(a.getByTestId('your-turn')).toContainText('あなたの番です！');
+    await b.getByTestId('reserve').click();
+    await expect(b.getByTestId('in-line')).toHaveAttribute('data-place', '2');
+    await expect(b.getByTestId('in-line')).toContainText('あなたは2番目です');
+
+    const before = await tc(request, alice);
+    await a.getByTestId('confirm').click();
+    await expect(a.getByTestId('crane-buttons')).toBeVisible({ timeout: 10_000 });
+    await expect(a.getByTestId('button-right')).toBeEnabled();
+    await a.screenshot({ path: `e2e/screenshots/play-screen-${project}.png` });
+    await hold(a, 'button-right', 900);
+    await expect(a.getByTestId('latency')).toContainText(/操作→映像 \d+ms/);
+    await hold(a, 'button-back', 700);
+    await expect(a.getByTestId('result')).toBeVisible({ timeout: 20_000 });
+    await a.screenshot({ path: `e2e/screenshots/play-result-${project}.png` });
+    const result = await a.getByTestId('result').getAttribute('data-result');
+    expect(['win', 'miss']).toContain(result);
+    expect(await tc(request, alice)).toBe(before - (await (await request.post('/api/contents/prize', { data: { shop_id: 1, prize: { station_id: station } } })).json() as { prize: { play_price: number }[] }).prize[0]!.play_price);
+
+    // The play is in A's log with everything that decided it.
+    await a.getByTestId('show-history').click();
+    await expect(a.getByTestId('history').locator('li').first()).toContainText(/シード\d+/);
+
+    await a.getByTestId('finish').click();
+    // B's place changes by push: the turn is B's now.
+    await expect(b.getByTestId('your-turn')).toBeVisible({ timeout: 10_000 });
+    await expect(b.getByTestId('notice')).toContainText('あなたの番です');
+    await b.screenshot({ path: `e2e/screenshots/play-your-turn-${project}.png` });
+    await b.getByText('予約を取り消す').click();
+    await expect(b.getByTestId('reserve')).toBeVisible();
+    await a.context().close();
+    await b.context().close();
+  });
+
+  test('A closes the page mid-play, comes back within the grace window and finishes the same play', async ({ browser, request, baseURL }, testInfo) => {
+    const project = testInfo.project.name;
+    const viewport = testInfo.project.use.viewport!;
+    const station = await stationFor(request, project === 'mobile' ? 2 : 3);
+    const alice = await debugLogin(request, `carol-${project}`);
+    const a = await playerPage(browser, baseURL!, alice, viewport);
+    await a.goto(`/game/${station}`);
+    await a.getByTestId('reserve').click();
+    await a.getByTestId('confirm').click();
+    await expect(a.getByTestId('button-right')).toBeEnabled({ timeout: 10_000 });
+    await hold(a, 'button-right', 600);
+    await a.close();
+    const back = await a.context().newPage();
+    await back.goto(`/game/${station}`);
+    // The same play, waiting for button ② where the claw stopped.
+    await expect(back.getByTestId('button-back')).toBeEnabled({ timeout: 10_000 });
+    await hold(back, 'button-back', 500);
+    await expect(back.getByTestId('result')).toBeVisible({ timeout: 20_000 });
+    const history = (await (await request.post('/api/v2/play/history', { data: alice })).json()) as { history: { list: { inputs: { button: string; command: string }[] }[] } };
+    expect(history.history.list).toHaveLength(1);
+    expect(history.history.list[0]!.inputs.map((i) => `${i.button}:${i.command}`)).toEqual(['right:press', 'right:release', 'back:press', 'back:release']);
+    await back.getByTestId('finish').click();
+    await a.context().close();
+  });
+
+  test('an injected fault mid-play refunds the play once and tells the player', async ({ browser, request, baseURL }, testInfo) => {
+    const project = testInfo.project.name;
+    const viewport = testInfo.project.use.viewport!;
+    const station = await stationFor(request, project === 'mobile' ? 4 : 5);
+    const alice = await debugLogin(request, `dave-${project}`);
+    const a = await playerPage(browser, baseURL!, alice, viewport);
+    await a.goto(`/game/${station}`);
+    const before = await tc(request, alice);
+    await a.getByTestId('reserve').click();
+    await a.getByTestId('confirm').click();
+    await expect(a.getByTestId('button-right')).toBeEnabled({ timeout: 10_000 });
+    expect(await tc(request, alice)).toBeLessThan(before);
+    const fault = await request.post('/api/operator/fault', { data: { station_id: station }, headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` } });
+    expect(((await fault.json()) as { station: { refunded_play_id: number | null } }).station.refunded_play_id).toEqual(expect.any(Number));
+    await expect(a.getByTestId('dialog')).toContainText('消費したTCはお返ししています');
+    await a.screenshot({ path: `e2e/screenshots/play-refunded-${project}.png` });
+    expect(await tc(request, alice)).toBe(before);
+    // A second fault changes nothing.
+    await request.post('/api/operator/fault', { data: { station_id: station }, headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` } });
+    expect(await tc(request, alice)).toBe(before);
+    await request.post('/api/operator/station_status', { data: { station_id: station, station_status: 'open' }, headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` } });
+    await a.context().close();
+  });
+
+  test('[R4.2-7] [R8-10] live video with no media server: signaling fails and the stills take over with the fallback notice', async ({ page, request }) => {
+    const station = await stationFor(request, 6);
+    await page.goto(`/game/${station}`);
+    await expect(page.locator('.cameras__still').first()).toBeVisible();
+    await page.getByTestId('mode-rtc').click();
+    await expect(page.getByTestId('feed-fallback')).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByTestId('feed-mode')).toHaveAttribute('data-mode', 'jpg');
+    await expect(page.locator('video')).toHaveCount(0);
+    await expect(page.locator('.cameras__still').first()).toBeVisible();
+  });
+
+  test('a guest who presses reserve is asked to sign in; the play screen has no serious accessibility violations', async ({ page, request }, testInfo) => {
+    const station = await stationFor(request, 7);
+    await page.goto(`/game/${station}`);
+    await expect(page.locator('.cameras__still').first()).toBeVisible();
+    await page.getByTestId('reserve').click();
+    await expect(page.getByTestId('dialog')).toContainText('プレイするにはログインしてください。');
+    await page.screenshot({ path: `e2e/screenshots/play-guest-${testInfo.project.name}.png` });
+    await page.getByRole('button', { name: 'とじる' }).click();
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  });
+});

@@ -1,0 +1,397 @@
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useLocation, useParams } from 'react-router';
+import { TOKENS, type LiveFeedState, type StationPlay, type StationPlayState } from '../../application';
+import {
+  countdownSeconds, isMaintenanceStatus, NOTICE_TOAST_MS, parsePlayPath, VIDEO_VIEW_HEIGHT_PERCENT, VIDEO_VIEW_ROTATION_DEG,
+  type Camera, type CraneButton, type PlayView,
+} from '../../domain';
+import { useInjection } from '../di/container-context';
+import { useObservableState } from '../hooks/use-observable-state';
+import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { MESSAGES } from '../messages';
+import { NotFoundPage } from '../pages/not-found-page';
+
+/** Milliseconds left of a server window, as of the page's `now`. */
+function left(ms: number | null, state: StationPlayState): number | null {
+  return ms === null ? null : Math.max(0, ms - (state.now - state.receivedAt));
+}
+
+const priceText = (play: Pick<PlayView, 'currency' | 'price'>): string =>
+  play.currency === 'ticket' ? MESSAGES.priceTicket : play.currency === 'free' ? MESSAGES.reserveFree : MESSAGES.priceTc(play.price);
+
+/** The station id of /game/{stationId} or of a play path for this build target; null when it is not one. */
+function useStationId(): number | null {
+  const { stationId } = useParams();
+  const { pathname } = useLocation();
+  const { target } = useInjection(TOKENS.AppConfig);
+  if (stationId !== undefined) return /^[1-9]\d{0,8}$/.test(stationId) ? Number(stationId) : null;
+  return parsePlayPath(target, pathname)?.stationId ?? null;
+}
+
+/** /play/{tag...}/{stationId} and /game/{stationId} (§2.1): a station's play screen. */
+export function PlayPage() {
+  const stationId = useStationId();
+  if (stationId === null) return <NotFoundPage />;
+  return <StationPlayScreen key={stationId} stationId={stationId} />;
+}
+
+function StationPlayScreen({ stationId }: { stationId: number }) {
+  const play = useScopedUseCase(TOKENS.StationPlay);
+  const state = useObservableState(play.state$, play.snapshot);
+  const feed = useObservableState(play.feed.state$, play.feed.snapshot);
+
+  useEffect(() => {
+    void play.open(stationId);
+  }, [play, stationId]);
+
+  // The refresh rate follows the page's visibility [R9-8].
+  useEffect(() => {
+    const onVisibility = () => play.feed.setBrowsing(document.visibilityState !== 'hidden');
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => document.removeEventListener('visibilitychange', onVisibility);
+  }, [play]);
+
+  // The in-page notice disappears after 3.5 s [R2.5-6].
+  useEffect(() => {
+    if (!state.notice) return undefined;
+    const timer = setTimeout(() => play.dismissNotice(), NOTICE_TOAST_MS);
+    return () => clearTimeout(timer);
+  }, [play, state.notice]);
+
+  const station = state.station;
+  const myPlay = state.play;
+  return (
+    <div className="play-screen" data-testid="play-screen" data-station-id={stationId}>
+      <header className="play-screen__head">
+        <h1 className="play-screen__title">{station?.prize_name ?? MESSAGES.playScreen}</h1>
+        <p className="play-screen__meta">
+          <span data-testid="viewers">{MESSAGES.viewers(state.viewers)}</span>
+          <span>{MESSAGES.lineLength(state.lineLength)}</span>
+          {myPlay ? <span>{MESSAGES.armStrength(myPlay.arm_strength)}</span> : null}
+        </p>
+      </header>
+      <div className="play-screen__grid">
+        <section className="play-screen__stage">
+          <LiveCameras feed={feed} play={play} latencyMs={state.latencyMs} />
+          <MachineStatus state={state} />
+          <CraneButtons play={play} state={state} />
+        </section>
+        <aside className="play-screen__side">
+          <ReservationPanel play={play} state={state} />
+          <AssistGauge state={state} />
+          <Settings play={play} state={state} />
+          <PlayHistory play={play} state={state} />
+        </aside>
+      </div>
+      <Dialogs play={play} state={state} />
+      {state.notice ? (
+        <div className="toast" role="status" data-testid="notice">
+          {state.notice.title ? <strong>{state.notice.title}</strong> : null}
+          <span>{state.notice.message}</span>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** Both cameras with a front/side switch; stills in jpg mode, rotated videos in rtc mode [R9-10, R9-9]. */
+function LiveCameras({ feed, play, latencyMs }: { feed: LiveFeedState; play: StationPlay; latencyMs: number | null }) {
+  const view = feed.stream.view;
+  const labels: Record<Camera, string> = { front: MESSAGES.cameraFront, side: MESSAGES.cameraSide };
+  return (
+    <div className="cameras">
+      <div className="cameras__frame" data-testid="camera" data-camera={view}>
+        {(['front', 'side'] as const).map((camera) => {
+          const c = feed.cameras[camera];
+          return (
+            <div key={camera} className="cameras__layer" hidden={camera !== view} style={{ filter: c.filter.css }}>
+              {c.video ? <VideoView stream={c.video} label={MESSAGES.cameraAlt(labels[camera])} /> : null}
+              {c.still && c.stillVisible ? (
+                <img className="cameras__still" src={c.still} alt={MESSAGES.cameraAlt(labels[camera])} width={480} height={360} data-tick={c.stillTick} />
+              ) : null}
+              {!c.still && !c.video ? <p className="cameras__loading">{MESSAGES.feedConnecting}</p> : null}
+            </div>
+          );
+        })}
+        <span className="cameras__mode" data-testid="feed-mode" data-mode={feed.stream.type}>
+          {feed.stream.type === 'rtc' ? MESSAGES.feedModeRtc : MESSAGES.feedModeJpg}
+        </span>
+        <span className="cameras__latency" data-testid="latency">{latencyMs === null ? MESSAGES.latencyPending : MESSAGES.latency(latencyMs)}</span>
+      </div>
+      {feed.stream.isSignalingError ? <p className="cameras__fallback" data-testid="feed-fallback">{MESSAGES.feedFallback}</p> : null}
+      <div className="cameras__controls">
+        <div className="cameras__switch" role="group" aria-label={MESSAGES.cameraSwitch}>
+          {(['front', 'side'] as const).map((camera) => (
+            <button key={camera} type="button" className="chip" aria-pressed={view === camera} onClick={() => play.feed.switchView(camera)}>
+              {labels[camera]}
+            </button>
+          ))}
+        </div>
+        <div className="cameras__switch" role="group" aria-label={MESSAGES.feedModeSwitch}>
+          <button type="button" className="chip" data-testid="mode-rtc" aria-pressed={feed.stream.type === 'rtc'} onClick={() => play.switchFeedMode('rtc')}>{MESSAGES.feedModeRtcShort}</button>
+          <button type="button" className="chip" data-testid="mode-jpg" aria-pressed={feed.stream.type === 'jpg'} onClick={() => play.switchFeedMode('jpg')}>{MESSAGES.feedModeJpgShort}</button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** An rtc video: 75% height, rotated 90 degrees [R9-10], no audio. */
+function VideoView({ stream, label }: { stream: unknown; label: string }) {
+  const ref = useRef<HTMLVideoElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.srcObject = stream as MediaStream;
+  }, [stream]);
+  return (
+    <video
+      ref={ref}
+      className="cameras__video"
+      aria-label={label}
+      autoPlay
+      muted
+      playsInline
+      style={{ height: `${VIDEO_VIEW_HEIGHT_PERCENT}%`, transform: `rotate(${VIDEO_VIEW_ROTATION_DEG}deg)` }}
+    />
+  );
+}
+
+function MachineStatus({ state }: { state: StationPlayState }) {
+  const play = state.play;
+  let text: ReactNode = null;
+  if (play?.phase === 'resetting') text = MESSAGES.resetting;
+  else if (play?.phase === 'playing') {
+    const grace = countdownSeconds(left(play.grace_ms_left, state));
+    if (grace !== null) text = MESSAGES.away(grace);
+    else if (play.machine.button === null) text = MESSAGES.dropping;
+    else {
+      const s = countdownSeconds(left(play.machine.button_ms_left, state));
+      text = s === null ? MESSAGES.buttonHint : MESSAGES.buttonCountdown(s);
+    }
+  } else if (!play && state.othersPlaying) text = MESSAGES.othersPlaying;
+  return text ? <p className="machine-status" role="status" data-testid="machine-status">{text}</p> : null;
+}
+
+/** The two buttons, held by touch, mouse or keyboard (→ / ↑ keys, or Space on the focused button). */
+function CraneButtons({ play, state }: { play: StationPlay; state: StationPlayState }) {
+  const mine = state.play?.phase === 'playing' ? state.play : null;
+  const usable = mine && state.machine ? state.machine.button : null;
+  useEffect(() => {
+    if (!mine) return undefined;
+    const keyOf = (e: KeyboardEvent): CraneButton | null => (e.key === 'ArrowRight' ? 'right' : e.key === 'ArrowUp' ? 'back' : null);
+    const down = (e: KeyboardEvent) => {
+      const button = keyOf(e);
+      if (!button) return;
+      e.preventDefault();
+      if (!e.repeat) play.press(button);
+    };
+    const up = (e: KeyboardEvent) => {
+      const button = keyOf(e);
+      if (!button) return;
+      e.preventDefault();
+      play.release(button);
+    };
+    window.addEventListener('keydown', down);
+    window.addEventListener('keyup', up);
+    return () => {
+      window.removeEventListener('keydown', down);
+      window.removeEventListener('keyup', up);
+    };
+  }, [play, mine]);
+  if (!mine) return null;
+  return (
+    <div className="crane-buttons" data-testid="crane-buttons">
+      <HoldButton button="right" label={MESSAGES.buttonRight} enabled={usable === 'right'} play={play} />
+      <HoldButton button="back" label={MESSAGES.buttonBack} enabled={usable === 'back'} play={play} />
+    </div>
+  );
+}
+
+function HoldButton({ button, label, enabled, play }: { button: CraneButton; label: string; enabled: boolean; play: StationPlay }) {
+  const [held, setHeld] = useState(false);
+  const press = () => {
+    if (!enabled) return;
+    setHeld(true);
+    play.press(button);
+  };
+  const release = () => {
+    if (!held) return;
+    setHeld(false);
+    play.release(button);
+  };
+  return (
+    <button
+      type="button"
+      className={`crane-button crane-button--${button}`}
+      data-testid={`button-${button}`}
+      data-held={held}
+      disabled={!enabled && !held}
+      onPointerDown={(e) => {
+        e.currentTarget.setPointerCapture?.(e.pointerId);
+        press();
+      }}
+      onPointerUp={release}
+      onPointerCancel={release}
+      onLostPointerCapture={release}
+      onKeyDown={(e) => {
+        if ((e.key === ' ' || e.key === 'Enter') && !e.repeat) {
+          e.preventDefault();
+          press();
+        }
+      }}
+      onKeyUp={(e) => {
+        if (e.key === ' ' || e.key === 'Enter') release();
+      }}
+      onContextMenu={(e) => e.preventDefault()}
+    >
+      {label}
+    </button>
+  );
+}
+
+function ReservationPanel({ play, state }: { play: StationPlay; state: StationPlayState }) {
+  const station = state.station;
+  const mine = state.play;
+  if (mine && mine.phase === 'result') {
+    const s = countdownSeconds(left(mine.window_ms_left, state)) ?? 0;
+    const price = priceText(mine);
+    return (
+      <section className="panel panel--result" data-testid="result" data-result={mine.result}>
+        <p className="panel__headline">
+          {mine.result === 'win' ? (mine.won_prize_name ? MESSAGES.resultWin(mine.won_prize_name) : MESSAGES.resultWinPractice)
+            : mine.result === 'refunded' ? MESSAGES.resultRefunded : MESSAGES.resultMiss}
+        </p>
+        <p>{MESSAGES.continueWithin(s)}</p>
+        <div className="panel__actions">
+          <button type="button" className="button" data-testid="continue" disabled={state.busy || s === 0} onClick={() => void play.continuePlay()}>{MESSAGES.continuePlay(price)}</button>
+          <button type="button" className="button button--quiet" data-testid="finish" disabled={state.busy} onClick={() => void play.finish()}>{MESSAGES.finishPlay}</button>
+        </div>
+      </section>
+    );
+  }
+  if (mine) return null;
+  const r = state.reservation;
+  if (r?.status === 'playTransition') {
+    const s = countdownSeconds(Math.max(0, r.secondsLeft * 1000 - (state.now - state.receivedAt))) ?? 0;
+    return (
+      <section className="panel panel--turn" data-testid="your-turn">
+        <p className="panel__headline">{MESSAGES.yourTurn}</p>
+        <p>{MESSAGES.confirmWithin(s)}</p>
+        <div className="panel__actions">
+          <button type="button" className="button button--big" data-testid="confirm" disabled={state.busy} onClick={() => void play.confirm()}>{MESSAGES.startPlay}</button>
+          <button type="button" className="button button--quiet" disabled={state.busy} onClick={() => void play.cancel()}>{MESSAGES.cancelReservation}</button>
+        </div>
+      </section>
+    );
+  }
+  if (r) {
+    return (
+      <section className="panel" data-testid="in-line" data-place={r.place}>
+        <p className="panel__headline">{MESSAGES.placeInLine(r.place)}</p>
+        <p>{MESSAGES.estimatedWait(r.estimatedWaitSeconds)}</p>
+        <button type="button" className="button button--quiet" disabled={state.busy} onClick={() => void play.cancel()}>{MESSAGES.cancelReservation}</button>
+      </section>
+    );
+  }
+  const maintenance = station ? isMaintenanceStatus(station.station_status) : false;
+  const label = station?.designated_type === 'practice' ? MESSAGES.reserveFree
+    : station?.designated_type === 'point_ticket' ? MESSAGES.reserve(MESSAGES.priceTicket)
+      : MESSAGES.reserve(MESSAGES.priceTc(station?.play_price ?? 0));
+  return (
+    <section className="panel">
+      {maintenance ? <p className="panel__note">{MESSAGES.stationStatusMaintenance}</p> : null}
+      <button type="button" className="button button--big" data-testid="reserve" disabled={state.busy || !station || maintenance} onClick={() => void play.reserve()}>
+        {label}
+      </button>
+    </section>
+  );
+}
+
+/** The assist gauge, with the steps it raises the arm by (published, docs/play.md). */
+function AssistGauge({ state }: { state: StationPlayState }) {
+  const g = state.gauge;
+  if (!g) return null;
+  return (
+    <section className="panel gauge" data-testid="gauge" data-level={g.level}>
+      <h2 className="panel__title">{MESSAGES.gaugeTitle} <span className="gauge__level">{MESSAGES.gaugeLevel(g.level)}</span></h2>
+      <div className="gauge__bar" role="meter" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(g.fill * 100)} aria-label={MESSAGES.gaugeTitle}>
+        <span style={{ width: `${Math.round(g.fill * 100)}%` }} />
+      </div>
+      <p className="gauge__text">
+        {MESSAGES.gaugeBonus(g.strength_bonus)}・{g.misses_to_next_level > 0 ? MESSAGES.gaugeNext(g.misses_to_next_level) : MESSAGES.gaugeFull}
+      </p>
+      <p className="panel__note">{MESSAGES.gaugeHelp}</p>
+    </section>
+  );
+}
+
+function Settings({ play, state }: { play: StationPlay; state: StationPlayState }) {
+  return (
+    <section className="panel settings">
+      <label className="switch">
+        <input type="checkbox" checked={state.sound} onChange={(e) => void play.setSound(e.target.checked)} />
+        <span>{MESSAGES.sound}</span>
+      </label>
+      <label className="switch">
+        <input type="checkbox" checked={state.hideCharacter} onChange={(e) => void play.setHideCharacter(e.target.checked)} />
+        <span>{MESSAGES.hideCharacter}</span>
+      </label>
+    </section>
+  );
+}
+
+function PlayHistory({ play, state }: { play: StationPlay; state: StationPlayState }) {
+  if (!state.signedIn) return null;
+  if (!state.history) {
+    return (
+      <section className="panel">
+        <button type="button" className="button button--quiet" data-testid="show-history" onClick={() => void play.loadHistory()}>{MESSAGES.historyShow}</button>
+      </section>
+    );
+  }
+  return (
+    <section className="panel history" data-testid="history">
+      <h2 className="panel__title">{MESSAGES.historyTitle}</h2>
+      {state.history.list.length === 0 ? <p className="panel__note">{MESSAGES.historyEmpty}</p> : (
+        <ol className="history__list">
+          {state.history.list.map((entry) => (
+            <li key={entry.play_id} className="history__row" data-result={entry.result ?? ''}>
+              <span className={`history__result history__result--${entry.result ?? 'none'}`}>{MESSAGES.historyResult[entry.result ?? ''] ?? '—'}</span>
+              <span className="history__name">{entry.prize_name}</span>
+              <span className="history__detail">{MESSAGES.historyRow(priceText(entry), entry.arm_strength, entry.assist_level, entry.seed)}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+/** The alerts (cancelled, maintenance, reload error, refusals, sign in) and the VIP popups (569/570/571). */
+function Dialogs({ play, state }: { play: StationPlay; state: StationPlayState }) {
+  const closeRef = useRef<HTMLButtonElement>(null);
+  const open = state.popup !== null || state.alert !== null;
+  useEffect(() => {
+    if (open) closeRef.current?.focus();
+  }, [open]);
+  const content = useMemo(() => {
+    if (state.popup) return { title: state.popup.title, text: state.popup.text, button: state.popup.button.label, onClose: () => play.dismissPopup() };
+    if (state.alert) return { title: null, text: state.alert.message, button: MESSAGES.close, onClose: () => play.dismissAlert() };
+    return null;
+  }, [state.popup, state.alert, play]);
+  if (!content) return null;
+  return (
+    <div className="dialog-backdrop">
+      <div className="dialog" role="alertdialog" aria-modal="true" aria-labelledby="play-dialog-text" data-testid="dialog"
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') content.onClose();
+        }}
+      >
+        {content.title ? <h2 className="dialog__title">{content.title}</h2> : null}
+        <p id="play-dialog-text" className="dialog__text">{content.text}</p>
+        <button ref={closeRef} type="button" className="button" onClick={content.onClose}>{content.button}</button>
+      </div>
+    </div>
+  );
+}
+
+export default PlayPage;
