@@ -32,7 +32,9 @@ export function answerRefusal(reply: FastifyReply, error: unknown): FastifyReply
 async function run(reply: FastifyReply, work: () => Answer): Promise<object | FastifyReply> {
   try {
     const answer = await work();
-    return answer === reply ? reply : ok(answer);
+    // A handler that sent its own answer returns the reply, which is thenable: awaiting it yields
+    // what its `then` resolves to, not the reply, so `reply.sent` is what tells.
+    return answer === reply || reply.sent ? reply : ok(answer);
   } catch (error) {
     return answerRefusal(reply, error);
   }

@@ -53,7 +53,7 @@ describe('the station cameras: station info and pictures rendered from the simul
     expect((await get(`/api/stations/${normal}/camera/front.jpg?t=abc`)).statusCode).toBe(400);
   });
 
-  it('renders each camera once per machine tick however many viewers fetch it, and follows the claw while a play runs', async () => {
+  it('renders each camera at most once per machine tick however many viewers fetch it, only when the picture changes, and follows the claw while a play runs', async () => {
     const cameras = t.server.services().cameras;
     await get(`/api/stations/${normal}/camera/front.jpg`);
     const before = cameras.renders;
@@ -70,9 +70,20 @@ describe('the station cameras: station info and pictures rendered from the simul
     expect(cameras.renders).toBe(rendersAtTick);
     await a.wait(500);
     const later = await get(`/api/stations/${normal}/camera/front.jpg`);
+    const rendersMoving = cameras.renders;
     expect(Number(later.headers[FRAME_TICK_HEADER])).toBe(Number(first.headers[FRAME_TICK_HEADER]) + 10);
     expect(later.rawPayload.equals(first.rawPayload)).toBe(false); // the claw moved right
-    await a.control('right', 'release').holdBack(100).waitResult().finish();
+    expect(rendersMoving).toBe(rendersAtTick + 1);
+    // Waiting for button ②, the machine ticks on but nothing moves: no new render, a newer tick.
+    await a.control('right', 'release');
+    const waiting = await get(`/api/stations/${normal}/camera/front.jpg`);
+    const rendersWaiting = cameras.renders;
+    await a.wait(1000);
+    const stillWaiting = await get(`/api/stations/${normal}/camera/front.jpg`);
+    expect(cameras.renders).toBe(rendersWaiting);
+    expect(Number(stillWaiting.headers[FRAME_TICK_HEADER])).toBe(Number(waiting.headers[FRAME_TICK_HEADER]) + 20);
+    expect(stillWaiting.rawPayload.equals(waiting.rawPayload)).toBe(true);
+    await a.holdBack(100).waitResult().finish();
   });
 
   it('[R6-3] a VIP station\'s feed is for qualifying users only: 569 to others, pictures only with the media token station info gives, and no longer once revoked', async () => {

@@ -94,7 +94,9 @@ export class StationCameras {
     if (running) {
       playId = this.machines.onStation(stationId)?.play_id ?? null;
       tick = running.tick;
-      key = `play:${playId}:${tick}:${running.phase}`;
+      // What the picture shows, not the tick: a machine waiting for a button is drawn once, and
+      // every later fetch gets those bytes with the current tick in its header.
+      key = `play:${playId}:${running.x}:${running.z}:${running.h}:${running.grip}:${running.carrying?.prizeId ?? ''}:${running.prizes.length}:${running.prizes.map((p) => `${p.x},${p.z}`).join(';')}`;
       scene = { x: running.x, z: running.z, h: running.h, grip: running.grip, prizes: running.prizes, carryingPrizeId: running.carrying?.prizeId ?? null, dimmed: false };
     } else {
       const station = await this.idleStation(stationId);
@@ -104,7 +106,10 @@ export class StationCameras {
     }
     const slot = `${stationId}:${camera}`;
     const cached = this.frames.get(slot);
-    if (cached && cached.key === key) return cached.frame;
+    if (cached && cached.key === key) {
+      if (cached.frame.tick !== tick || cached.frame.playId !== playId) cached.frame = { ...cached.frame, tick, playId };
+      return cached.frame;
+    }
     const frame = { jpeg: renderFrame(camera, scene), tick, playId };
     this.renders += 1;
     this.frames.set(slot, { key, frame });

@@ -104,10 +104,10 @@ export function countdownSeconds(ms: number | null): number | null {
 
 /**
  * Input-to-picture latency: the player's command was applied at machine tick `tick` at local time
- * `sentAt`; the first picture whose tick is at least `tick` shows it. Answers the milliseconds, or
- * null while no such picture has arrived.
+ * `sentAt`; the claw moves from the next tick, so the first picture whose tick is later shows it.
+ * Answers the milliseconds, or null while no such picture has arrived.
  */
 export function inputLatencyMs(command: { readonly tick: number; readonly sentAt: number } | null, frame: { readonly tick: number; readonly receivedAt: number }): number | null {
-  if (!command || frame.tick < command.tick) return null;
+  if (!command || frame.tick <= command.tick) return null;
   return Math.max(0, frame.receivedAt - command.sentAt);
 }
