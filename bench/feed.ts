@@ -75,16 +75,18 @@ try {
     if (ok) break;
     await sleep(100);
   }
-  const post = async (path: string, body: object) => (await fetch(`${origin}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json() as Promise<Record<string, any>>;
-  const top = await post('contents/top_page_prize', { shop_id: 1, is_top_page: 1 });
-  const stations: number[] = [...new Set<number>(top.sale_list.flatMap((s: any) => s.list).filter((s: any) => s.station_status === 'open' && s.type === 'normal' && s.designated_type === 'normal').map((s: any) => s.station_id))].slice(0, stationCount);
+  const post = async <T>(path: string, body: object) => (await fetch(`${origin}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json() as Promise<T>;
+  type Station = { station_id: number; station_status: string; type: string; designated_type: string };
+  type Play = { play: { play_id: number; phase: string } | null };
+  const top = await post<{ sale_list: { list: Station[] }[] }>('contents/top_page_prize', { shop_id: 1, is_top_page: 1 });
+  const stations: number[] = [...new Set(top.sale_list.flatMap((s) => s.list).filter((s) => s.station_status === 'open' && s.type === 'normal' && s.designated_type === 'normal').map((s) => s.station_id))].slice(0, stationCount);
 
   // ---- 1 and 2: input → picture latency, stills per second ----------------------------------
   const latencies: number[] = [];
   const fpsSamples: number[] = [];
   const ticksPerSecond: number[] = [];
   await Promise.all(stations.map(async (stationId, index) => {
-    const who = await post('auth/debug_login', { name: `bench-${index}` });
+    const who = await post<{ user_id: number; access_token: string }>('auth/debug_login', { name: `bench-${index}` });
     const identity = { user_id: who.user_id, access_token: who.access_token };
     const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(origin, { path: '/socket.io', transports: ['websocket'], auth: identity });
     await new Promise<void>((resolve, reject) => {
@@ -120,19 +122,18 @@ try {
       const shownAt = await new Promise<number>((resolve) => waiters.push({ after: ack.tick, resolve }));
       latencies.push(shownAt - sentAt);
     };
-    let play: any = null;
     await post('v2/play/reserve', { ...identity, station_id: stationId });
-    play = (await post('v2/play/confirm', { ...identity, station_id: stationId })).play;
+    let play = (await post<Play>('v2/play/confirm', { ...identity, station_id: stationId })).play!;
     for (let n = 0; n < playsPerStation; n += 1) {
-      while ((await post('v2/play/current', identity)).play?.phase !== 'playing') await sleep(100);
+      while ((await post<Play>('v2/play/current', identity)).play?.phase !== 'playing') await sleep(100);
       await command(play.play_id, 'right', 'press');
       await sleep(400 + index * 50);
       await command(play.play_id, 'right', 'release');
       await command(play.play_id, 'back', 'press');
       await sleep(300 + index * 40);
       await command(play.play_id, 'back', 'release');
-      while ((await post('v2/play/current', identity)).play?.phase !== 'result') await sleep(200);
-      if (n + 1 < playsPerStation) play = (await post('v2/play/continue', { ...identity, play_id: play.play_id })).play;
+      while ((await post<Play>('v2/play/current', identity)).play?.phase !== 'result') await sleep(200);
+      if (n + 1 < playsPerStation) play = (await post<Play>('v2/play/continue', { ...identity, play_id: play.play_id })).play!;
     }
     await post('v2/play/finish', { ...identity, play_id: play.play_id });
     viewing = false;

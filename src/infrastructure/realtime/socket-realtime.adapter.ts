@@ -1,4 +1,4 @@
-import { BehaviorSubject, Observable } from 'rxjs';
+import { BehaviorSubject, distinctUntilChanged, Observable } from 'rxjs';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import type { RealtimeChannel, RealtimeConnectionState, RealtimeEvent, RealtimePort, SessionPort } from '../../application';
 import { REALTIME_SOCKET_SETTINGS, type AuthIdentity, type ControlAnswer, type CraneButton, type CraneCommand } from '../../domain';
@@ -48,7 +48,7 @@ export class SocketRealtime implements RealtimePort {
   private socket: ClientSocket | null = null;
   private readonly joined = new Map<string, number>();
   private readonly state = new BehaviorSubject<RealtimeConnectionState>('closed');
-  readonly connection$ = this.state.asObservable();
+  readonly connection$ = this.state.pipe(distinctUntilChanged());
 
   constructor(
     private readonly config: SocketRealtimeConfig,

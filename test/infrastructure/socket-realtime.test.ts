@@ -1,0 +1,113 @@
+import { firstValueFrom, filter, take, toArray, type Observable } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RealtimeConnectionState, RealtimeEvent } from '../../src/application';
+import { REALTIME_SOCKET_SETTINGS } from '../../src/domain';
+import { SocketRealtime, socketOptions } from '../../src/infrastructure';
+import { FakeSession } from '../../src/testing';
+import { PlayDriver } from '../support/play-driver';
+import { ManualServerClock } from '../support/manual-server-clock';
+import { startTestServer, type TestServer } from '../support/test-server';
+import { createTestUser, type TestUser } from '../support/users';
+
+const clock = new ManualServerClock(new Date('2026-11-23T12:00:00+09:00'));
+let t: TestServer;
+let stationId = 0;
+const adapters: SocketRealtime[] = [];
+beforeAll(async () => {
+  t = await startTestServer({ listen: true, inMemory: true, clock });
+  const [row] = await t.server.store().query<{ station_id: number }>(
+    `SELECT station_id FROM stations WHERE station_type = 'normal' AND designated_type = 'normal' AND station_status = 'open' AND stock >= 5 ORDER BY station_id LIMIT 1`);
+  stationId = row!.station_id;
+});
+afterAll(async () => {
+  for (const a of adapters) a.close();
+  await t?.close();
+});
+
+function adapter(user: TestUser | null): SocketRealtime {
+  const a = new SocketRealtime({ url: t.origin, configuredChannel: 'onkure' }, new FakeSession(user));
+  adapters.push(a);
+  return a;
+}
+const nextEvent = (events: Observable<RealtimeEvent>, type: RealtimeEvent['type']) => firstValueFrom(events.pipe(filter((e) => e.type === type)));
+const until = (a: SocketRealtime, state: RealtimeConnectionState) => firstValueFrom(a.connection$.pipe(filter((s) => s === state)));
+
+describe('the socket.io adapter against the reference server', () => {
+  it('[R7-10] [R9-14] connects with the socket settings of the spec: websocket only, /socket.io, 20 s timeout, unlimited reconnection with 1–5 s backoff', () => {
+    const options = socketOptions(() => null);
+    expect(options).toMatchObject({
+      path: '/socket.io', transports: ['websocket'], timeout: 20_000, reconnection: true, reconnectionAttempts: Number.POSITIVE_INFINITY,
+      reconnectionDelay: 1_000, reconnectionDelayMax: 5_000, randomizationFactor: 0.5, perMessageDeflate: { threshold: 1_024 },
+    });
+    expect(REALTIME_SOCKET_SETTINGS.pollingPath).toBe('/engine.io');
+  });
+
+  it('[R4.8-1] goes closed → opening → open with the first channel, and closing → closed when closed', async () => {
+    const a = adapter(null);
+    const states: RealtimeConnectionState[] = [];
+    a.connection$.subscribe((s) => states.push(s));
+    const sub = a.channel({ kind: 'top' }).subscribe();
+    await until(a, 'open');
+    a.close();
+    sub.unsubscribe();
+    expect(states).toEqual(['closed', 'opening', 'open', 'closing', 'closed']);
+  });
+
+  it('[R7-11] receives the station channel\'s reserve_change and the user channel\'s push from the real play loop; controls come back acknowledged', async () => {
+    const alice = await createTestUser(t, {}, { freeTc: 10_000 });
+    const bob = await createTestUser(t, {}, { freeTc: 10_000 });
+    const viewer = adapter(null);
+    const b = adapter(bob);
+    const station = viewer.channel({ kind: 'station', stationId });
+    const changed = nextEvent(station, 'reserveChange');
+    const stationSub = station.subscribe();
+    const bobEvents = b.channel({ kind: 'user' });
+    const pushed = nextEvent(bobEvents, 'push');
+    const bobSub = bobEvents.subscribe();
+    await until(viewer, 'open');
+    await until(b, 'open');
+    await expect.poll(() => t.server.io.of('/').adapter.rooms.get(`user:${bob.user_id}`)?.size ?? 0).toBe(1);
+
+    const a = new PlayDriver(t, clock, alice);
+    await a.reserve(stationId);
+    expect(await changed).toEqual({ type: 'reserveChange', stationId });
+    await new PlayDriver(t, clock, bob).reserve(stationId);
+    expect(await pushed).toMatchObject({ type: 'push', push: { kind: 'turnNear', reserve_num: 2 } });
+
+    await a.confirm().waitPlaying();
+    const player = adapter(alice);
+    const answer = await firstValueFrom(player.control({ playId: a.play!.play_id, button: 'right', command: 'press' }));
+    expect(answer).toMatchObject({ ok: true, machine: { phase: 'movingRight' } });
+    const refused = await firstValueFrom(b.control({ playId: a.play!.play_id, button: 'right', command: 'release' }));
+    expect(refused).toMatchObject({ ok: false, error_code: 403 });
+    await firstValueFrom(player.control({ playId: a.play!.play_id, button: 'right', command: 'release' }));
+    await a.holdBack(100).waitResult().finish();
+    stationSub.unsubscribe();
+    bobSub.unsubscribe();
+    await t.server.services().playLoop.setStationStatus(stationId, 'maintenance');
+    await t.server.services().playLoop.setStationStatus(stationId, 'open');
+  });
+
+  it('[R4.8-2] after an unexpected closure it reconnects by itself with backoff and joins its channels again', async () => {
+    const a = adapter(null);
+    const events = a.channel({ kind: 'station', stationId });
+    const received = events.pipe(filter((e) => e.type === 'reserveChange'), take(1), toArray());
+    const got = firstValueFrom(received);
+    const sub = events.subscribe();
+    await until(a, 'open');
+    const states: RealtimeConnectionState[] = [];
+    const watch = a.connection$.subscribe((s) => states.push(s));
+    // The server drops the transport (as a network failure would); the client was not asked to leave.
+    for (const socket of t.server.io.of('/').sockets.values()) socket.conn.close();
+    await expect.poll(() => states.includes('opening')).toBe(true);
+    await until(a, 'open');
+    await expect.poll(() => t.server.io.of('/').adapter.rooms.get(`station:${stationId}`)?.size ?? 0, { timeout: 5000 }).toBeGreaterThanOrEqual(1);
+    const user = await createTestUser(t, {}, { freeTc: 10_000 });
+    await new PlayDriver(t, clock, user).reserve(stationId);
+    expect(await got).toEqual([{ type: 'reserveChange', stationId }]);
+    watch.unsubscribe();
+    sub.unsubscribe();
+    await t.server.services().playLoop.setStationStatus(stationId, 'maintenance');
+    await t.server.services().playLoop.setStationStatus(stationId, 'open');
+  }, 15_000);
+});

@@ -1,0 +1,105 @@
+/** @vitest-environment jsdom */
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TOKENS } from '../../src/application';
+import { OnkureApp } from '../../src/ui';
+import {
+  aMachineView, anAssistGauge, anIdentity, aPlayView, aPrizeItem, aStationInfo, aStationReserveInfo, FakeRealtime, FakeRtcVideo, FakeSession,
+  FakeStillFrames, ManualClock, RecordingAnalytics, RecordingNotifications, ScriptedAccount, ScriptedPlay, ScriptedPrizeCatalog, ScriptedReservation,
+} from '../../src/testing';
+import { createTestContainer } from '../support/test-container';
+
+afterEach(cleanup);
+
+const STATION = 7;
+
+function setUp() {
+  const catalog = new ScriptedPrizeCatalog().always('lookUpPrizes', { prize: [aPrizeItem({ station_id: STATION, prize_name: 'もちもちうさぎ ミルク BIGぬいぐるみ', play_price: 200 })], prize_fes: [], prize_ticket: [] } as never);
+  const plays = new ScriptedPlay().always('stationInfo', { kind: 'info', info: aStationInfo() }).always('gauge', anAssistGauge({ misses: 3, level: 1, strength_bonus: 0.06, misses_to_next_level: 1, fill: 0.3 }));
+  plays.always('current', null);
+  const reservations = new ScriptedReservation().always('visit', { kind: 'watching', info: aStationReserveInfo({ station_id: STATION, visit_count: 12, reserve_count: 2, reserve_status: null, reserve_num: 0 }) });
+  const realtime = new FakeRealtime();
+  const video = new FakeRtcVideo();
+  const stills = new FakeStillFrames();
+  const account = new ScriptedAccount();
+  const clock = new ManualClock(Date.parse('2026-11-23T03:00:00Z'));
+  const container = createTestContainer(
+    [TOKENS.PrizeCatalogPort, catalog.port], [TOKENS.PlayPort, plays.port], [TOKENS.ReservationPort, reservations.port], [TOKENS.RealtimePort, realtime],
+    [TOKENS.RtcVideoPort, video], [TOKENS.StillFramePort, stills], [TOKENS.AccountPort, account.port], [TOKENS.ClockPort, clock],
+    [TOKENS.SessionPort, new FakeSession(anIdentity({ user_id: 42 }))], [TOKENS.NotificationPort, new RecordingNotifications()], [TOKENS.AnalyticsPort, new RecordingAnalytics()],
+  );
+  render(<OnkureApp container={container} initialPath={`/game/${STATION}`} />);
+  return { catalog, plays, reservations, realtime, video, stills, account, clock };
+}
+
+describe('the play screen over scripted ports', () => {
+  it('[R1-3] shows the station, its viewers, both cameras with a switch, the sound and hide-character options, and the assist gauge with its published step', async () => {
+    setUp();
+    expect(await screen.findByRole('heading', { level: 1, name: 'もちもちうさぎ ミルク BIGぬいぐるみ' })).toBeTruthy();
+    expect((await screen.findByTestId('viewers')).textContent).toBe('12人が視聴中');
+    const still = (await screen.findAllByRole('img', { name: '正面カメラの映像' }))[0]!;
+    expect(still.getAttribute('src')).toMatch(/^blob:fake\//);
+    expect((await screen.findByTestId('gauge')).textContent).toContain('アームパワー +6%・あと1回ミスでレベルアップ');
+    expect(screen.getByTestId('reserve').textContent).toBe('予約する（200 TC）');
+    expect(screen.getAllByRole('img', { name: '側面カメラの映像', hidden: true })).toHaveLength(1);
+    fireEvent.click(screen.getByRole('button', { name: '側面' }));
+    expect(screen.getByTestId('camera').getAttribute('data-camera')).toBe('side');
+    expect(screen.getByRole('checkbox', { name: 'サウンド' })).toBeTruthy();
+    expect(screen.getByRole('checkbox', { name: 'キャラクター非表示' })).toBeTruthy();
+  });
+
+  it('[R9-10] [R4.2-8] in live-video mode a connected camera shows its video at 75% height rotated 90 degrees, muted, instead of the still', async () => {
+    const { video } = setUp();
+    await screen.findByTestId('gauge');
+    fireEvent.click(screen.getByTestId('mode-rtc'));
+    expect(video.connects.map((c) => c.camera)).toEqual(['front', 'side']);
+    act(() => video.emit('front', { type: 'connected', stream: {} }));
+    const element = document.querySelector('video')!;
+    expect(element.style.height).toBe('75%');
+    expect(element.style.transform).toBe('rotate(90deg)');
+    expect(element.muted).toBe(true);
+    expect(screen.getByTestId('feed-mode').textContent).toBe('ライブ映像モード');
+    expect(screen.queryAllByRole('img', { name: '正面カメラの映像' })).toHaveLength(0);
+  });
+
+  it('the buttons are held with the keyboard: → and ↑ send press on key down and release on key up, once each', async () => {
+    const { realtime, reservations, plays } = setUp();
+    await screen.findByTestId('gauge');
+    reservations.answer('reserve', { value: { kind: 'reserved', info: aStationReserveInfo({ station_id: STATION, reserve_status: 'playTransition', reserve_num: 1, reserve_time: 15 }), play: {} as never } });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('reserve'));
+    });
+    expect(screen.getByTestId('your-turn').textContent).toContain('15秒以内にプレイを開始してください');
+    const mine = aPlayView({ play_id: 5, station_id: STATION, phase: 'playing', machine: aMachineView({ tick: 3 }) });
+    plays.answer('confirm', { value: { ...mine, phase: 'resetting' } });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('confirm'));
+    });
+    act(() => realtime.emit({ kind: 'station', stationId: STATION }, { type: 'playState', play: mine }));
+    expect(screen.getByTestId('button-right')).toHaveProperty('disabled', false);
+    expect(screen.getByTestId('button-back')).toHaveProperty('disabled', true);
+    realtime.controls.always('control', { ok: true, tick: 4, machine: aMachineView({ tick: 4, phase: 'movingRight', button: 'right', button_ms_left: null }) });
+    act(() => {
+      fireEvent.keyDown(window, { key: 'ArrowRight' });
+      fireEvent.keyDown(window, { key: 'ArrowRight', repeat: true });
+    });
+    act(() => {
+      fireEvent.keyUp(window, { key: 'ArrowRight' });
+    });
+    expect(realtime.controls.callsOf('control')).toEqual([
+      [{ playId: 5, button: 'right', command: 'press' }],
+      [{ playId: 5, button: 'right', command: 'release' }],
+    ]);
+  });
+
+  it('[R5-1] the sound and hide-character switches are sent as 1/0 settings', async () => {
+    const { account } = setUp();
+    await screen.findByTestId('gauge');
+    account.answer('setVolume', { value: 0 as never });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('checkbox', { name: 'サウンド' }));
+    });
+    expect(account.callsOf('setVolume')).toEqual([[false]]);
+    expect((screen.getByRole('checkbox', { name: 'サウンド' }) as HTMLInputElement).checked).toBe(false);
+  });
+});
