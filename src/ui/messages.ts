@@ -74,6 +74,7 @@ export const MESSAGES = {
   gaugeBonus: (bonus: number) => `アームパワー +${Math.round(bonus * 100)}%`,
   gaugeNext: (n: number) => `あと${n}回ミスでレベルアップ`,
   gaugeFull: 'ゲージMAX',
+  gaugeLine: (bonus: string, next: string) => `${bonus}・${next}`,
   gaugeHelp: '同じ台で続けてミスするとゲージがたまり、アームが強くなります。獲得するとリセットされます。',
   armStrength: (v: number) => `アームパワー ${Math.round(v * 100)}%`,
   sound: 'サウンド',

@@ -4,7 +4,7 @@ import { DOMAIN_MESSAGES, RESERVE_POLLING_TIME, type PlayView } from '../../src/
 import {
   aMachineView, anAppConfig, anAssistGauge, anIdentity, aPlayView, aStation, aStationInfo, aStationReserveInfo, FakeRealtime, FakeRtcVideo,
   FakeSession, FakeStillFrames, ManualClock, RecordingAnalytics, RecordingNotifications, ScriptedAccount, ScriptedPlay, ScriptedPrizeCatalog,
-  ScriptedReservation,
+  RecordingNavigator, ScriptedReservation,
 } from '../../src/testing';
 
 const STATION = 7;
@@ -29,8 +29,9 @@ function setUp(options: { signedIn?: boolean } = {}) {
   plays.always('gauge', anAssistGauge());
   plays.answer('current', { value: null });
   reservations.answer('visit', { value: { kind: 'watching', info: aStationReserveInfo({ station_id: STATION, visit_count: 3, reserve_count: 0, reserve_status: null }) } });
-  const play = new StationPlay(feed, reservations.port, plays.port, realtime, catalog.port, account.port, session, notifications, analytics, clock, anAppConfig());
-  return { clock, stills, feed, reservations, plays, realtime, catalog, account, session, notifications, analytics, play };
+  const navigator = new RecordingNavigator();
+  const play = new StationPlay(feed, reservations.port, plays.port, realtime, catalog.port, account.port, session, notifications, analytics, clock, anAppConfig(), navigator);
+  return { clock, stills, feed, reservations, plays, realtime, catalog, account, session, notifications, analytics, play, navigator };
 }
 
 const record = (over: Parameters<typeof aStationReserveInfo>[0] = {}) => aStationReserveInfo({ station_id: STATION, station_setting_id: 70, visit_count: 3, ...over });
@@ -116,6 +117,22 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
     plays.answer('stationInfo', { value: { kind: 'vipRefused', outcome: { code: 569, title: DOMAIN_MESSAGES.vipOnlyTitle, text: DOMAIN_MESSAGES.vipOnlyText, button: { label: 'VIP対象になる', action: 'becomeVip' }, then: 'stay' } } });
     await play.open(STATION);
     expect(play.snapshot.popup).toMatchObject({ code: 569, title: 'こちらのステーションの閲覧・プレイはVIP対象のお客様限定です。' });
+    play.dispose();
+  });
+
+  it('[R8-3] [R8-4] the VIP refusals at reserve show their popups; closing 571 returns to the station list, 570 stays', async () => {
+    const { play, reservations, navigator } = setUp();
+    await play.open(STATION);
+    reservations.answer('reserve', { value: { kind: 'vipRefused', outcome: { code: 570, title: DOMAIN_MESSAGES.vipWeeklyLimitTitle, text: DOMAIN_MESSAGES.vipWeeklyLimitText, button: { label: 'とじる', action: 'close' }, then: 'stay' } } });
+    await play.reserve();
+    expect(play.snapshot.popup).toMatchObject({ code: 570, title: '今週のVIP景品を獲得済みです' });
+    play.dismissPopup();
+    expect(navigator.visits).toEqual([]);
+    reservations.answer('reserve', { value: { kind: 'vipRefused', outcome: { code: 571, title: DOMAIN_MESSAGES.vipExclusiveInUseTitle, text: DOMAIN_MESSAGES.vipExclusiveInUseText, button: { label: 'とじる', action: 'close' }, then: 'returnToList' } } });
+    await play.reserve();
+    expect(play.snapshot.popup).toMatchObject({ code: 571, title: '他のお客様がVIP独占台をプレイ中です' });
+    play.dismissPopup();
+    expect(navigator.visits).toEqual([{ kind: 'goTo', url: '/' }]);
     play.dispose();
   });
 

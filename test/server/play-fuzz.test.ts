@@ -36,3 +36,22 @@ describe('fuzzing the station play calls: 200 random and mutated bodies each, no
     }, 120_000);
   }
 });
+
+describe('fuzzing the play loop calls: 100 random and mutated bodies each, no 5xx, refusals change nothing', () => {
+  const targets: [string, () => Record<string, unknown>][] = [
+    ['v2/play/confirm', () => ({ ...id(), station_id: stationId })],
+    ['v2/play/current', () => ({ ...id() })],
+    ['v2/play/control', () => ({ ...id(), play_id: 1, button: 'right', command: 'press' })],
+    ['v2/play/continue', () => ({ ...id(), play_id: 1 })],
+    ['v2/play/finish', () => ({ ...id(), play_id: 1 })],
+    ['v2/play/history', () => ({ ...id(), page: 1 })],
+    ['v2/play/gauge', () => ({ ...id(), station_id: stationId })],
+    ['v2/play/station_info', () => ({ station_id: stationId })],
+  ];
+  for (const [url, body] of targets) {
+    it(`POST /${url}`, async () => {
+      const { refused } = await fuzzEndpoint(t, { method: 'POST', url: `/api/${url}`, validBody: body() }, 100);
+      expect(refused).toBeGreaterThan(0);
+    }, 120_000);
+  }
+});

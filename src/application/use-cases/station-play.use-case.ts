@@ -11,6 +11,7 @@ import type { AccountPort } from '../ports/account.port';
 import type { AnalyticsPort } from '../ports/analytics.port';
 import type { ClockPort, ScheduledTask } from '../ports/clock.port';
 import type { NotificationPort } from '../ports/live-feed.port';
+import type { NavigatorPort } from '../ports/navigator.port';
 import type { PlayHistoryPage, PlayPort } from '../ports/play.port';
 import type { PrizeCatalogPort } from '../ports/prize-catalog.port';
 import type { RealtimeEvent, RealtimePort } from '../ports/realtime.port';
@@ -108,6 +109,7 @@ export class StationPlay extends StateStore<StationPlayState> {
     @inject(TOKENS.AnalyticsPort) private readonly analytics: AnalyticsPort,
     @inject(TOKENS.ClockPort) private readonly clock: ClockPort,
     @inject(TOKENS.AppConfig) private readonly config: AppConfig,
+    @inject(TOKENS.NavigatorPort) private readonly navigator: NavigatorPort,
   ) {
     super(INITIAL);
     this.own(() => {
@@ -432,8 +434,11 @@ export class StationPlay extends StateStore<StationPlayState> {
     this.setState((s) => ({ ...s, alert: null }));
   }
 
+  /** Closes the VIP popup; 571 (exclusive station in use) then returns to the station list [R8-4]. */
   dismissPopup(): void {
+    const popup = this.snapshot.popup;
     this.setState((s) => ({ ...s, popup: null }));
+    if (popup?.then === 'returnToList') this.navigator.goTo('/');
   }
 
   dismissNotice(): void {

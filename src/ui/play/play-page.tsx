@@ -317,7 +317,7 @@ function AssistGauge({ state }: { state: StationPlayState }) {
         <span style={{ width: `${Math.round(g.fill * 100)}%` }} />
       </div>
       <p className="gauge__text">
-        {MESSAGES.gaugeBonus(g.strength_bonus)}・{g.misses_to_next_level > 0 ? MESSAGES.gaugeNext(g.misses_to_next_level) : MESSAGES.gaugeFull}
+        {MESSAGES.gaugeLine(MESSAGES.gaugeBonus(g.strength_bonus), g.misses_to_next_level > 0 ? MESSAGES.gaugeNext(g.misses_to_next_level) : MESSAGES.gaugeFull)}
       </p>
       <p className="panel__note">{MESSAGES.gaugeHelp}</p>
     </section>
