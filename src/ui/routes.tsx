@@ -10,6 +10,7 @@ export const routes: RouteObject[] = [
       { index: true, lazy: async () => ({ Component: (await import('./pages/top-page')).TopPage }) },
       // A station's play screen (§2.1): /play/{tag...}/{stationId} (the build target's play path) and /game/{stationId}.
       { path: 'play/*', lazy: async () => ({ Component: (await import('./play/play-page')).PlayPage }) },
+      { path: 'debug/login', lazy: async () => ({ Component: (await import('./pages/debug-login-page')).DebugLoginPage }) },
       { path: 'game/:stationId', lazy: async () => ({ Component: (await import('./play/play-page')).PlayPage }) },
       { path: '*', lazy: async () => ({ Component: (await import('./pages/not-found-page')).NotFoundPage }) },
     ],
