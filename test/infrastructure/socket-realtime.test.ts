@@ -6,6 +6,7 @@ import { SocketRealtime, socketOptions } from '../../src/infrastructure';
 import { FakeSession } from '../../src/testing';
 import { PlayDriver } from '../support/play-driver';
 import { ManualServerClock } from '../support/manual-server-clock';
+import { playableStation } from '../support/stations';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
 
@@ -15,9 +16,8 @@ let stationId = 0;
 const adapters: SocketRealtime[] = [];
 beforeAll(async () => {
   t = await startTestServer({ listen: true, inMemory: true, clock });
-  const [row] = await t.server.store().query<{ station_id: number }>(
-    `SELECT station_id FROM stations WHERE station_type = 'normal' AND designated_type = 'normal' AND station_status = 'open' AND stock >= 5 ORDER BY station_id LIMIT 1`);
-  stationId = row!.station_id;
+  const row = await playableStation(t);
+  stationId = row.station_id;
 });
 afterAll(async () => {
   for (const a of adapters) a.close();
@@ -42,15 +42,25 @@ describe('the socket.io adapter against the reference server', () => {
     expect(REALTIME_SOCKET_SETTINGS.pollingPath).toBe('/engine.io');
   });
 
-  it('[R4.8-1] goes closed → opening → open with the first channel, and closing → closed when closed', async () => {
+  it('[R4.8-1] goes closed → opening → open with the first channel, and closing → closed when the app closes it', async () => {
     const a = adapter(null);
     const states: RealtimeConnectionState[] = [];
     a.connection$.subscribe((s) => states.push(s));
-    const sub = a.channel({ kind: 'top' }).subscribe();
+    a.channel({ kind: 'top' }).subscribe();
     await until(a, 'open');
     a.close();
-    sub.unsubscribe();
     expect(states).toEqual(['closed', 'opening', 'open', 'closing', 'closed']);
+  });
+
+  it('closes the connection when the last channel is left (a player leaving the play screen is away) and opens it again with the next', async () => {
+    const a = adapter(null);
+    const first = a.channel({ kind: 'station', stationId }).subscribe();
+    await until(a, 'open');
+    first.unsubscribe();
+    await until(a, 'closed');
+    const second = a.channel({ kind: 'top' }).subscribe();
+    await until(a, 'open');
+    second.unsubscribe();
   });
 
   it('[R7-11] receives the station channel\'s reserve_change and the user channel\'s push from the real play loop; controls come back acknowledged', async () => {

@@ -3,6 +3,7 @@ import { FRAME_PLAY_HEADER, FRAME_TICK_HEADER, stationInfoResponseSchema } from 
 import { luminanceFilter, VIP_REQUIRED_PURCHASE_TC } from '../../src/domain';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { PlayDriver } from '../support/play-driver';
+import { playableStation } from '../support/stations';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
 
@@ -14,7 +15,7 @@ let vip = 0;
 beforeAll(async () => {
   t = await startTestServer({ inMemory: true, clock });
   const pick = async (where: string) => (await t.server.store().query<{ station_id: number }>(`SELECT station_id FROM stations WHERE ${where} ORDER BY station_id LIMIT 1`))[0]!.station_id;
-  normal = await pick(`station_type = 'normal' AND designated_type = 'normal' AND station_status = 'open' AND stock >= 5`);
+  normal = (await playableStation(t)).station_id;
   vip = await pick(`station_type = 'vip' AND station_status = 'open'`);
 });
 afterAll(async () => t?.close());

@@ -3,6 +3,7 @@ import { getReserveResponseSchema, OPERATOR_AUTH_HEADER, operatorPlayLogAnswerSc
 import { MAINTENANCE_STATION_STATUSES } from '../../src/domain';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { PlayDriver } from '../support/play-driver';
+import { playableStation } from '../support/stations';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser } from '../support/users';
 
@@ -15,9 +16,8 @@ let stationId = 0;
 beforeAll(async () => {
   t = await startTestServer({ inMemory: true, clock, env: { ONKURE_OPERATOR_TOKEN: TOKEN } });
   off = await startTestServer({ inMemory: true });
-  const [row] = await t.server.store().query<{ station_id: number }>(
-    `SELECT station_id FROM stations WHERE station_type = 'normal' AND designated_type = 'normal' AND station_status = 'open' AND stock >= 5 ORDER BY station_id LIMIT 1`);
-  stationId = row!.station_id;
+  const row = await playableStation(t);
+  stationId = row.station_id;
 });
 afterAll(async () => {
   await t?.close();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLAY_TIMINGS } from '../../src/domain';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { PlayDriver } from '../support/play-driver';
+import { playableStation } from '../support/stations';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser } from '../support/users';
 
@@ -12,10 +13,9 @@ let stationId = 0;
 let price = 0;
 beforeAll(async () => {
   t = await startTestServer({ inMemory: true, clock });
-  const [row] = await t.server.store().query<{ station_id: number; play_price: number }>(
-    `SELECT station_id, play_price FROM stations WHERE station_type = 'normal' AND designated_type = 'normal' AND station_status = 'open' AND stock >= 5 ORDER BY station_id LIMIT 1`);
-  stationId = row!.station_id;
-  price = row!.play_price;
+  const row = await playableStation(t);
+  stationId = row.station_id;
+  price = row.play_price;
 });
 afterAll(async () => t?.close());
 

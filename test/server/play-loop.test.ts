@@ -5,6 +5,7 @@ import { CRANE, replayPlay, type CranePrize } from '../../server/play/crane/cran
 import type { PlayEvents } from '../../server/play/play-loop';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { PlayDriver } from '../support/play-driver';
+import { playableStation } from '../support/stations';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
 
@@ -26,10 +27,9 @@ beforeAll(async () => {
   t = await startTestServer({ inMemory: true, clock, playSeeds: () => seed });
   t.server.services().playLoop.setEvents(recorder);
   const store = t.server.store();
-  const [row] = await store.query<{ station_id: number; play_price: number }>(
-    `SELECT station_id, play_price FROM stations WHERE station_type = 'normal' AND designated_type = 'normal' AND station_status = 'open' AND stock >= 5 ORDER BY station_id LIMIT 1`);
-  stationId = row!.station_id;
-  price = row!.play_price;
+  const row = await playableStation(t);
+  stationId = row.station_id;
+  price = row.play_price;
   const [practice] = await store.query<{ station_id: number }>(`SELECT station_id FROM stations WHERE designated_type = 'practice' AND station_status = 'open' LIMIT 1`);
   practiceId = practice!.station_id;
 });

@@ -4,6 +4,7 @@ import { CHANNELS, type ClientToServerEvents, type ControlAck, type JoinAck, typ
 import { PLAY_TIMINGS } from '../../src/domain';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { PlayDriver } from '../support/play-driver';
+import { playableStation } from '../support/stations';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
 
@@ -16,9 +17,8 @@ const open: Client[] = [];
 
 beforeAll(async () => {
   t = await startTestServer({ listen: true, inMemory: true, clock });
-  const [row] = await t.server.store().query<{ station_id: number }>(
-    `SELECT station_id FROM stations WHERE station_type = 'normal' AND designated_type = 'normal' AND station_status = 'open' AND stock >= 5 ORDER BY station_id LIMIT 1`);
-  stationId = row!.station_id;
+  const row = await playableStation(t);
+  stationId = row.station_id;
 });
 afterEach(() => {
   for (const s of open.splice(0)) s.close();

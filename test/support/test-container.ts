@@ -1,6 +1,8 @@
 import type { Container } from 'inversify';
 import { createAppContainer, type Override } from '../../src/main/container';
 import type { ClientConfig } from '../../src/main/client-config';
+import { TOKENS } from '../../src/application';
+import { FakeRealtime, FakeRtcVideo, FakeStillFrames } from '../../src/testing';
 
 export const TEST_CLIENT_CONFIG: ClientConfig = {
   target: 'web',
@@ -22,5 +24,8 @@ export const TEST_CLIENT_CONFIG: ClientConfig = {
  * `createTestContainer([TOKENS.PrizeCatalogPort, new InMemoryPrizeCatalog(aTopPage())])`.
  */
 export function createTestContainer(...overrides: Override[]): Container {
-  return createAppContainer(TEST_CLIENT_CONFIG, overrides);
+  // No socket server, media server or camera runs beside a jsdom test: the live ports start as
+  // inert doubles (nothing arrives until a test emits), and a test may rebind them.
+  const live: Override[] = [[TOKENS.RealtimePort, new FakeRealtime()], [TOKENS.StillFramePort, new FakeStillFrames()], [TOKENS.RtcVideoPort, new FakeRtcVideo()]];
+  return createAppContainer(TEST_CLIENT_CONFIG, [...live, ...overrides]);
 }

@@ -132,10 +132,10 @@ export class StationPlay extends StateStore<StationPlayState> {
     const signedIn = this.session.current() !== null;
     this.setState({ ...INITIAL, stationId, signedIn, now: this.clock.now() });
     this.listen(stationId, signedIn);
-    const lookup = await this.once(this.catalog.lookUpPrizes({ shopId: this.config.shopId, by: { stationId } }));
+    const lookup = await this.once(() => this.catalog.lookUpPrizes({ shopId: this.config.shopId, by: { stationId } }));
     const station = lookup?.prize.find((p) => p.station_id === stationId) ?? null;
     this.setState((s) => ({ ...s, station }));
-    const info = await this.once(this.plays.stationInfo(stationId));
+    const info = await this.once(() => this.plays.stationInfo(stationId));
     if (info?.kind === 'info') {
       this.info = info.info;
       this.feed.start(info.info, mode);
@@ -143,12 +143,12 @@ export class StationPlay extends StateStore<StationPlayState> {
     else if (info?.kind === 'vipRefused') this.setState((s) => ({ ...s, popup: info.outcome }));
     else if (info?.kind === 'stationMaintenance') this.setState((s) => ({ ...s, alert: { kind: 'stationMaintenance', message: info.message } }));
     if (!signedIn || info?.kind !== 'info') return;
-    const visit = await this.once(this.reservations.visit(stationId));
+    const visit = await this.once(() => this.reservations.visit(stationId));
     if (visit?.kind === 'watching') this.showRecord(visit.info);
     else if (visit?.kind === 'vipRefused') this.setState((s) => ({ ...s, popup: visit.outcome }));
     else if (visit?.kind === 'stationMaintenance') this.setState((s) => ({ ...s, alert: { kind: 'stationMaintenance', message: visit.message } }));
     await this.refreshGauge();
-    const current = await this.once(this.plays.current());
+    const current = await this.once(() => this.plays.current());
     if (current && current.station_id === stationId) this.showPlay(current);
   }
 
@@ -158,9 +158,9 @@ export class StationPlay extends StateStore<StationPlayState> {
   }
 
   /** Runs an observable once; a failure becomes null (logged), the screen stays usable. */
-  private async once<T>(source: Observable<T>): Promise<T | null> {
+  private async once<T>(call: () => Observable<T>): Promise<T | null> {
     try {
-      return await firstValueFrom(source.pipe(this.untilDisposed()), { defaultValue: null });
+      return await firstValueFrom(call().pipe(this.untilDisposed()), { defaultValue: null });
     } catch (error) {
       console.warn('onkure: play screen call failed', error);
       return null;
@@ -266,7 +266,7 @@ export class StationPlay extends StateStore<StationPlayState> {
     const stationId = this.snapshot.stationId;
     if (stationId === null || this.disposed) return;
     this.stopPolling();
-    const answer = await this.once(this.reservations.currentReservation({ stationId }));
+    const answer = await this.once(() => this.reservations.currentReservation({ stationId }));
     if (!answer || this.disposed) return;
     if (answer.kind === 'stationMaintenance') {
       const mine = this.snapshot.reservation;
@@ -289,7 +289,7 @@ export class StationPlay extends StateStore<StationPlayState> {
     if (answer.info.reserve_status === 'playWaiting') {
       // Our own confirm (in another tab) or a play in progress: follow the play, no alert.
       this.showRecord(answer.info);
-      const current = await this.once(this.plays.current());
+      const current = await this.once(() => this.plays.current());
       if (current) this.showPlay(current);
       return;
     }
@@ -309,10 +309,10 @@ export class StationPlay extends StateStore<StationPlayState> {
           this.setState((s) => ({ ...s, alert: { kind: effect.alert, message: effect.message } }));
           break;
         case 'cancelReservation':
-          void this.once(this.reservations.cancelReservation({ stationSettingId: effect.station_setting_id, shopId: this.config.shopId }).pipe(catchError(() => EMPTY)));
+          void this.once(() => this.reservations.cancelReservation({ stationSettingId: effect.station_setting_id, shopId: this.config.shopId }).pipe(catchError(() => EMPTY)));
           break;
         case 'visitCancel':
-          void this.once(this.reservations.cancelVisit(effect.station_setting_id).pipe(catchError(() => EMPTY)));
+          void this.once(() => this.reservations.cancelVisit(effect.station_setting_id).pipe(catchError(() => EMPTY)));
           break;
         case 'resetPlayInfo':
           this.setState((s) => ({ ...s, reservation: null, play: null }));
@@ -421,13 +421,13 @@ export class StationPlay extends StateStore<StationPlayState> {
   /** Sound on or off (sent as 1 or 0) [R5-1]. */
   async setSound(on: boolean): Promise<void> {
     this.setState((s) => ({ ...s, sound: on }));
-    if (this.snapshot.signedIn) await this.once(this.account.setVolume(on));
+    if (this.snapshot.signedIn) await this.once(() => this.account.setVolume(on));
   }
 
   /** Hides or shows the character overlay (sent as 1 or 0) [R5-1]. */
   async setHideCharacter(hidden: boolean): Promise<void> {
     this.setState((s) => ({ ...s, hideCharacter: hidden }));
-    if (this.snapshot.signedIn) await this.once(this.account.setHideCharacter(hidden));
+    if (this.snapshot.signedIn) await this.once(() => this.account.setHideCharacter(hidden));
   }
 
   dismissAlert(): void {
@@ -448,14 +448,14 @@ export class StationPlay extends StateStore<StationPlayState> {
   /** Loads the player's own play log (every play's price, arm strength, assist level, seed and result). */
   async loadHistory(page = 1): Promise<void> {
     if (!this.snapshot.signedIn) return;
-    const history = await this.once(this.plays.history(page));
+    const history = await this.once(() => this.plays.history(page));
     if (history) this.setState((s) => ({ ...s, history }));
   }
 
   private async refreshGauge(): Promise<void> {
     const stationId = this.snapshot.stationId;
     if (stationId === null || !this.snapshot.signedIn) return;
-    const gauge = await this.once(this.plays.gauge(stationId));
+    const gauge = await this.once(() => this.plays.gauge(stationId));
     if (gauge) this.setState((s) => ({ ...s, gauge }));
   }
 

@@ -40,7 +40,8 @@ export function socketOptions(identity: () => AuthIdentity | null): Partial<Mana
 
 /**
  * The real-time port on socket.io-client (spec §7, R7-10, R4.8, R9-14). The connection opens with
- * the first channel or control and carries the signed-in identity; a change of identity reconnects.
+ * the first channel or control, closes when the last channel is left, and carries the signed-in
+ * identity; a change of identity reconnects.
  * Channels are joined on subscribe, left on the last unsubscribe, and joined again after every
  * reconnection. Station and kuji events are filtered by the ids they carry.
  */
@@ -70,7 +71,13 @@ export class SocketRealtime implements RealtimePort {
   }
 
   private ensure(): ClientSocket {
-    if (this.socket) return this.socket;
+    if (this.socket) {
+      if (!this.socket.active) {
+        this.state.next('opening');
+        this.socket.connect();
+      }
+      return this.socket;
+    }
     const socket = this.connect(this.config.url, socketOptions(() => this.session.current()));
     socket.on('connect', () => {
       this.state.next('open');
@@ -139,6 +146,13 @@ export class SocketRealtime implements RealtimePort {
         } else {
           this.joined.delete(name);
           if (socket.connected) socket.emit('leave', name, () => undefined);
+          // No page listens any more: the connection closes (a player leaving the play screen is
+          // away for the play loop) and opens again with the next channel.
+          if (this.joined.size === 0) {
+            this.state.next('closing');
+            socket.disconnect();
+            this.state.next('closed');
+          }
         }
       };
     });
