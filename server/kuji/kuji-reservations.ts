@@ -73,6 +73,18 @@ export class KujiReservations {
   }
 
   /** The caller's active kuji reservation, or null [R3-8]. */
+  /**
+   * Sets a box's status (the operator). The reservations stay as they are: each client learns the
+   * box ended from its next poll (box_status) or at once from the box channel's play_end=1 [R7-11,
+   * R4.4-2]. 404 for an unknown box.
+   */
+  async setBoxStatus(boxId: number, status: KujiBoxStatus): Promise<{ kuji_id: number; box_id: number; box_status: KujiBoxStatus }> {
+    const [row] = await this.db.query<{ kuji_id: number; box_id: number; box_status: KujiBoxStatus }>(
+      'UPDATE kuji_boxes SET box_status = $2 WHERE box_id = $1 RETURNING kuji_id, box_id, box_status', [boxId, status]);
+    if (!row) throw new Refusal(404, 404, SERVER_MESSAGES.kujiNotFound);
+    return row;
+  }
+
   async statusCheck(userId: number): Promise<KujiPlayInfo | null> {
     const row = await this.find(this.db, `r.user_id = $1 AND r.reserve_status IN ${ACTIVE}`, [userId]);
     return row ? this.info(row, this.clock.now()) : null;

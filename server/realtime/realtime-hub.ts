@@ -174,6 +174,11 @@ export class RealtimeHub implements PlayEvents {
     this.update({ get: announcement });
   }
 
+  /** A kuji box ended (sold out, sale over, back to ready, deleted): play_end=1 on its channel [R7-11]. */
+  kujiBoxEnded(kujiId: number, boxId: number): void {
+    this.io.to(CHANNELS.kujiBox(kujiId, boxId)).emit('play_end', { kuji_id: kujiId, box_id: boxId, play_end: 1 });
+  }
+
   /** Sends an update on the top channel and the configured channel. */
   private update(body: Omit<RealtimeUpdate, 'channel'>): void {
     this.io.to(CHANNELS.top).emit('update', { channel: CHANNELS.top, ...body });

@@ -1,8 +1,8 @@
 import {
   OPERATOR_ENDPOINTS as O, operatorArmStrengthSchema, operatorChangePrizeSchema, operatorFaultSchema, operatorPlayLogSchema, operatorRestockSchema,
-  operatorStationStatusSchema,
+  operatorKujiBoxStatusSchema, operatorStationStatusSchema,
 } from '../../src/contract';
-import type { StationStatus } from '../../src/domain';
+import { KUJI_ENDED_BOX_STATUSES, type StationStatus } from '../../src/domain';
 import type { ApiDeps } from './deps';
 
 /**
@@ -33,6 +33,12 @@ export async function operatorRoutes({ route, services: s }: ApiDeps): Promise<v
 
   route.operator(`/${O.changePrize}`, operatorChangePrizeSchema, async (body) =>
     answer(body.station_id, (await playLoop.changePrize(body.station_id, body)).refunded_play_id));
+
+  route.operator(`/${O.kujiBoxStatus}`, operatorKujiBoxStatusSchema, async (body) => {
+    const box = await s.kujiReservations.setBoxStatus(body.box_id, body.box_status);
+    if (KUJI_ENDED_BOX_STATUSES.includes(box.box_status)) s.realtime.kujiBoxEnded(box.kuji_id, box.box_id);
+    return { box };
+  });
 
   route.operator(`/${O.playLog}`, operatorPlayLogSchema, async (body) => ({ list: await playLog.ofStation(body.station_id ?? null, body.limit ?? 100) }));
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isAcceptableText, STATION_STATUSES } from '../domain';
+import { isAcceptableText, KUJI_BOX_STATUSES, STATION_STATUSES } from '../domain';
 import { errorResponseSchema } from './envelope';
 import { CONTRACT_MESSAGES as M, FIELD_LABELS_JA } from './messages';
 import { playLogEntrySchema } from './play.schema';
@@ -16,6 +16,7 @@ export const OPERATOR_ENDPOINTS = {
   changePrize: 'operator/change_prize',
   armStrength: 'operator/arm_strength',
   playLog: 'operator/play_log',
+  kujiBoxStatus: 'operator/kuji_box_status',
 } as const;
 
 /** The header carrying `Bearer <operator token>`. */
@@ -42,3 +43,8 @@ export const operatorStationAnswerSchema = errorResponseSchema.extend({
   station: z.object({ station_id: z.number().int().positive(), station_status: z.enum(STATION_STATUSES), stock: z.number().int(), refunded_play_id: z.number().int().positive().nullable() }),
 });
 export const operatorPlayLogAnswerSchema = errorResponseSchema.extend({ list: z.array(playLogEntrySchema) });
+
+export const operatorKujiBoxStatusSchema = z.object({ box_id: idSchema, box_status: z.enum(KUJI_BOX_STATUSES) }).strict();
+export const operatorKujiBoxAnswerSchema = errorResponseSchema.extend({
+  box: z.object({ kuji_id: z.number().int().positive(), box_id: z.number().int().positive(), box_status: z.enum(KUJI_BOX_STATUSES) }),
+});

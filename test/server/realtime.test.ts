@@ -10,13 +10,14 @@ import { createTestUser, type TestUser } from '../support/users';
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 
+const OPERATOR_TOKEN = 'operator-token-for-realtime-tests-0123';
 const clock = new ManualServerClock(new Date('2026-11-23T12:00:00+09:00'));
 let t: TestServer;
 let stationId = 0;
 const open: Client[] = [];
 
 beforeAll(async () => {
-  t = await startTestServer({ listen: true, inMemory: true, clock });
+  t = await startTestServer({ listen: true, inMemory: true, clock, env: { ONKURE_OPERATOR_TOKEN: OPERATOR_TOKEN } });
   const row = await playableStation(t);
   stationId = row.station_id;
 });
@@ -117,6 +118,19 @@ describe('the real-time socket (spec §7): channels, identity, pushes and contro
     await connect(alice);
     await expect.poll(() => loop.onStation(stationId)!.grace_ms_left).toBeNull();
     await a.holdRight(100).holdBack(100).waitResult().finish();
+  });
+
+  it('[R7-11] a kuji box channel gets play_end=1 when its box ends', async () => {
+    const [box] = await t.server.store().query<{ kuji_id: number; box_id: number }>(`SELECT kuji_id, box_id FROM kuji_boxes WHERE box_status = 'onSale' ORDER BY box_id LIMIT 1`);
+    const watcher = await connect();
+    expect(await join(watcher, CHANNELS.kujiBox(box!.kuji_id, box!.box_id))).toEqual({ ok: true });
+    const ended = next(watcher, 'play_end');
+    const res = await t.server.app.inject({
+      method: 'POST', url: '/api/operator/kuji_box_status', payload: { box_id: box!.box_id, box_status: 'outOfStock' },
+      headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` },
+    });
+    expect(res.json()).toMatchObject({ error_code: 200, box: { box_id: box!.box_id, box_status: 'outOfStock' } });
+    expect(await ended).toEqual({ kuji_id: box!.kuji_id, box_id: box!.box_id, play_end: 1 });
   });
 
   it('[R7-11] updates on top carry maintenance and the station list when a station goes down and comes back', async () => {
