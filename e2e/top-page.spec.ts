@@ -29,6 +29,16 @@ test.describe('top page (walking skeleton)', () => {
     await page.screenshot({ path: `e2e/screenshots/top-page-${testInfo.project.name}.png` });
   });
 
+  test('[R5-2] a station card opens its play screen with the live pictures', async ({ page }) => {
+    await page.goto('/');
+    const card = page.getByTestId('prize-card').first();
+    const name = await card.getByRole('heading', { level: 3 }).textContent();
+    await card.getByRole('link').click();
+    await expect(page).toHaveURL(/\/play\/.+\/\d+$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(name!);
+    await expect(page.locator('.cameras__still').first()).toBeVisible();
+  });
+
   test('has no serious accessibility violations', async ({ page }) => {
     await page.goto('/');
     await expect(page.getByTestId('prize-card').first()).toBeVisible();

@@ -11,6 +11,8 @@ export interface AppConfig {
   readonly yahooTopUrl: string;
   /** The live feed's mode on the play screen: jpg stills or rtc video (default jpg, spec §4.2). */
   readonly feedMode: StreamType;
+  /** The operating company's site, opened from the footer logo after the reserve/warning notice [R2.5-3]. */
+  readonly corporateUrl: string;
   /** The analytics measurement ids: the main one and the separate virtual-crane one [R7-12]. */
   readonly analyticsIds: { readonly main: string; readonly virtualCrane: string };
 }

@@ -42,3 +42,4 @@ export * from './analytics/analytics-event';
 export * from './notice/notice.rule';
 export * from './play/play-loop.rule';
 export * from './play/play.entity';
+export * from './routes/navigation.rule';

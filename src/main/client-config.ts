@@ -17,6 +17,8 @@ export interface ClientConfig {
   readonly realtimeChannel: string;
   /** Analytics measurement ids (VITE_GA_MEASUREMENT_ID, VITE_GA_VIRTUAL_CRANE_ID) [R7-12]. */
   readonly analyticsIds: { readonly main: string; readonly virtualCrane: string };
+  /** The operating company's site (VITE_CORPORATE_URL) [R2.5-3]. */
+  readonly corporateUrl: string;
   /** The page's origin (resolves a webrtc_url that is a path). */
   readonly origin: string;
 }
@@ -42,6 +44,7 @@ export function readClientConfig(env: Record<string, string | undefined> = impor
     realtimeUrl: env.VITE_WEBSOCKET_URL ?? '',
     realtimeChannel: env.VITE_REALTIME_CHANNEL || 'onkure',
     analyticsIds: { main: env.VITE_GA_MEASUREMENT_ID ?? '', virtualCrane: env.VITE_GA_VIRTUAL_CRANE_ID ?? '' },
+    corporateUrl: env.VITE_CORPORATE_URL || 'https://corp.onkure.example/',
     origin,
   };
 }

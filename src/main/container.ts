@@ -38,7 +38,7 @@ export function createAppContainer(config: ClientConfig, overrides: readonly Ove
   const container = new Container({ defaultScope: 'Singleton' });
   const appConfig: AppConfig = {
     target: config.target, shopId: config.shopId, topPageBaseUrl: config.topPageBaseUrl, yahooTopUrl: config.yahooTopUrl,
-    feedMode: config.feedMode, analyticsIds: config.analyticsIds,
+    feedMode: config.feedMode, analyticsIds: config.analyticsIds, corporateUrl: config.corporateUrl,
   };
   const session = new StoredSession(host.storage);
   const signals = new ServiceSignalBus();

@@ -68,6 +68,7 @@ export function createOnkureClient(options: OnkureClientOptions): OnkureClient {
       realtimeChannel: options.realtimeChannel ?? 'onkure',
       analyticsIds: { main: '', virtualCrane: '' },
       origin: new URL(options.apiBase).origin,
+      corporateUrl: 'https://corp.onkure.example/',
     },
     options.overrides ?? [],
     {

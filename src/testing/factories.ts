@@ -250,7 +250,7 @@ export function aStationInfo(overrides: Partial<StationInfo> = {}): StationInfo 
 
 /** The use-cases' configuration: web, shop 1, jpg feed, no analytics ids. */
 export function anAppConfig(overrides: Partial<AppConfig> = {}): AppConfig {
-  return { target: 'web', shopId: 1, topPageBaseUrl: '', yahooTopUrl: '/', feedMode: 'jpg', analyticsIds: { main: '', virtualCrane: '' }, ...overrides };
+  return { target: 'web', shopId: 1, topPageBaseUrl: '', yahooTopUrl: '/', feedMode: 'jpg', analyticsIds: { main: '', virtualCrane: '' }, corporateUrl: 'https://corp.onkure.example/', ...overrides };
 }
 
 /** The machine waiting for button ① at the start of a play. */

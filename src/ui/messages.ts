@@ -25,6 +25,10 @@ export const MESSAGES = {
   notFoundHeading: 'ページが見つかりません。',
   notFoundText: 'お探しのページは一時的にアクセスできない状況にあるか、移動もしくは削除された可能性があります。',
   backToHome: 'オンクレのトップへ戻る',
+  notFoundIllustration: 'アームの下でこまっているマスコット',
+  companyLogo: '運営会社',
+  corporateNotice: '運営会社のサイトを新しいタブで開きます。よろしいですか？',
+  corporateOpen: '開く',
   copyright: '© onkure',
 
   // The play screen

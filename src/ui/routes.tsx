@@ -1,18 +1,25 @@
 import type { RouteObject } from 'react-router';
-import { DefaultLayout } from './layout/default-layout';
+import { AppLayout, DefaultLayout } from './layout/default-layout';
+import { NotFoundPage } from './pages/not-found-page';
 
-/** The route table (§2.1). Every page is its own lazily loaded chunk. */
+/**
+ * The route table (§2.1). Every page is its own lazily loaded chunk [R2.1-2]; a route's `handle`
+ * may name another layout than 'default' [R2.1-4]. A fatal error anywhere shows the error page
+ * inside the default layout [R8-11].
+ */
 export const routes: RouteObject[] = [
   {
     path: '/',
-    element: <DefaultLayout />,
+    element: <AppLayout />,
+    errorElement: <DefaultLayout><NotFoundPage /></DefaultLayout>,
     children: [
       { index: true, lazy: async () => ({ Component: (await import('./pages/top-page')).TopPage }) },
       // A station's play screen (§2.1): /play/{tag...}/{stationId} (the build target's play path) and /game/{stationId}.
       { path: 'play/*', lazy: async () => ({ Component: (await import('./play/play-page')).PlayPage }) },
-      { path: 'debug/login', lazy: async () => ({ Component: (await import('./pages/debug-login-page')).DebugLoginPage }) },
+      { path: 'debug/login', handle: { layout: 'plain' }, lazy: async () => ({ Component: (await import('./pages/debug-login-page')).DebugLoginPage }) },
       { path: 'game/:stationId', lazy: async () => ({ Component: (await import('./play/play-page')).PlayPage }) },
-      { path: '*', lazy: async () => ({ Component: (await import('./pages/not-found-page')).NotFoundPage }) },
+      // The error page is part of the shell (it must show even when a page's chunk cannot load).
+      { path: '*', Component: NotFoundPage },
     ],
   },
 ];

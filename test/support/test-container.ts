@@ -17,6 +17,7 @@ export const TEST_CLIENT_CONFIG: ClientConfig = {
   realtimeChannel: 'onkure',
   analyticsIds: { main: '', virtualCrane: '' },
   origin: 'http://127.0.0.1:1',
+  corporateUrl: 'https://corp.onkure.example/',
 };
 
 /**

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TOKENS } from '../../src/application';
 import { OnkureApp } from '../../src/ui';
-import { ScriptedPrizeCatalog, aPrizeItem, aTopPage } from '../../src/testing';
+import { ScriptedPrizeCatalog, anAppConfig, aPrizeItem, aTopPage } from '../../src/testing';
 import { createTestContainer } from '../support/test-container';
 
 afterEach(cleanup);
@@ -33,6 +33,21 @@ describe('top page over a scripted catalogue bound in the container', () => {
     expect(within(cards[2]!).getByText('無料練習')).toBeTruthy();
     // StrictMode mounts the page twice in development: the first scope's request is cancelled.
     expect(new Set(api.calls.map((call) => JSON.stringify(call)))).toEqual(new Set([JSON.stringify({ method: 'topPage', args: [{ shopId: 1 }] })]));
+  });
+
+  it('[R2.3-6] [R5-2] each card opens its station\'s play screen at the play path of the build target', async () => {
+    const items = [aPrizeItem({ station_id: 4, character: 'もちもちうさぎ', sub_character: 'ミルク' }), aPrizeItem({ station_id: 9, type: 'vip', disclosure: 1 })];
+    const api = new ScriptedPrizeCatalog().always('topPage', aTopPage({ sale_list: [{ tab_id: 5, title: 'おすすめ', list: items }] }));
+    render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, api.port])} initialPath="/" />);
+    const cards = await screen.findAllByTestId('prize-card');
+    const href = (card: HTMLElement) => within(card).getByRole('link').getAttribute('href');
+    expect(href(cards[0]!)).toBe(`/play/${encodeURIComponent('もちもちうさぎ')}/${encodeURIComponent('ミルク')}/${encodeURIComponent('おすすめ')}/4`);
+    // A VIP card opens directly too; the play screen asks the server, which answers the gate [R5-2].
+    expect(href(cards[1]!)).toMatch(/\/9$/);
+    expect(cards[1]!.getAttribute('data-disclosure')).toBe('1');
+    cleanup();
+    render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, api.port], [TOKENS.AppConfig, anAppConfig({ target: 'ios' })])} initialPath="/" />);
+    expect(href((await screen.findAllByTestId('prize-card'))[0]!)).toBe('/play/4');
   });
 
   it('renders a prize name with markup as inert text', async () => {

@@ -1,8 +1,13 @@
+import { Link } from 'react-router';
 import { isMaintenanceStatus, type PrizeItem } from '../../domain';
 import { MESSAGES } from '../messages';
 
-/** One station in a catalogue grid. Prize names are rendered as text, never as HTML. */
-export function PrizeCard({ item }: { item: PrizeItem }) {
+/**
+ * One station in a catalogue grid, linking to its play screen. Prize names are rendered as text,
+ * never as HTML. Every card opens directly; for a station that is not normal (disclosure 1: VIP,
+ * exclusive) the play screen asks the server, which answers the VIP gate's popup [R5-2].
+ */
+export function PrizeCard({ item, href }: { item: PrizeItem; href: string }) {
   const badges: { label: string; tone: string }[] = [];
   if (item.new) badges.push({ label: MESSAGES.badgeNew, tone: 'new' });
   if (item.type === 'vip') badges.push({ label: MESSAGES.badgeVip, tone: 'vip' });
@@ -11,7 +16,8 @@ export function PrizeCard({ item }: { item: PrizeItem }) {
   if (item.little) badges.push({ label: MESSAGES.badgeLittle, tone: 'little' });
   const inMaintenance = isMaintenanceStatus(item.station_status);
   return (
-    <article className="prize-card" data-testid="prize-card" data-station-id={item.station_id}>
+    <article className="prize-card" data-testid="prize-card" data-station-id={item.station_id} data-disclosure={item.disclosure}>
+      <Link className="prize-card__link" to={href} aria-label={item.prize_name} />
       <div className="prize-card__image">
         <img src={item.img_url} alt={item.prize_name} loading="lazy" width={240} height={240} />
         {item.playing ? <span className="prize-card__status prize-card__status--playing">{MESSAGES.badgePlaying}</span> : null}

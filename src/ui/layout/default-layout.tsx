@@ -1,6 +1,8 @@
-import { useEffect } from 'react';
-import { Outlet, useLocation } from 'react-router';
-import { pageTitle } from '../../domain';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Outlet, useLocation, useMatches } from 'react-router';
+import { TOKENS } from '../../application';
+import { layoutOf, pageTitle, serviceHomeHref } from '../../domain';
+import { useInjection } from '../di/container-context';
 import { MESSAGES } from '../messages';
 
 /** Keeps the document title in step with the route [R7-13] (an effect, so server rendering sets it apart). */
@@ -11,22 +13,106 @@ function usePageTitle(): void {
   }, [pathname]);
 }
 
-/** The 'default' layout: header with the service logo, the page, and the footer. */
-export function DefaultLayout() {
+/** On each route change: to the anchor when the URL has a hash, else to the top [R2.1-3]. */
+function useScrollOnNavigation(): void {
+  const { pathname, search, hash } = useLocation();
+  useEffect(() => {
+    if (hash.length > 1) {
+      const id = decodeURIComponent(hash.slice(1));
+      const target = document.getElementById(id);
+      if (target) {
+        target.scrollIntoView();
+        return;
+      }
+    }
+    window.scrollTo(0, 0);
+  }, [pathname, search, hash]);
+}
+
+/**
+ * The route tree's root: the layout the deepest route asks for through its `handle`, 'default'
+ * unless a page sets another [R2.1-4].
+ */
+export function AppLayout() {
+  const matches = useMatches();
+  const layout = layoutOf(matches.map((m) => m.handle));
+  return layout === 'plain' ? <PlainLayout /> : <DefaultLayout />;
+}
+
+/** A page on its own (no header or footer), e.g. a development tool. */
+export function PlainLayout() {
   usePageTitle();
+  useScrollOnNavigation();
+  return (
+    <main className="layout__main layout__main--plain">
+      <Outlet />
+    </main>
+  );
+}
+
+/**
+ * The 'default' layout: the header with the service logo, the page, and the footer with the
+ * company logo and copyright [R2.6-3]. The logo goes to the service home: the app state's base
+ * address, then '/' [R2.6-5]. `children` replaces the routed page (the fatal-error page).
+ */
+export function DefaultLayout({ children }: { children?: ReactNode }) {
+  usePageTitle();
+  useScrollOnNavigation();
+  const config = useInjection(TOKENS.AppConfig);
+  const home = serviceHomeHref(config.topPageBaseUrl);
   return (
     <div className="layout">
       <header className="site-header">
-        <a className="site-header__logo" href="/" aria-label={MESSAGES.home}>
+        <a className="site-header__logo" href={home} aria-label={MESSAGES.home} data-testid="header-logo">
           <span className="site-header__mark" aria-hidden="true">◎</span>
           <span className="site-header__name">{MESSAGES.serviceName}</span>
           <span className="site-header__tagline">{MESSAGES.serviceTagline}</span>
         </a>
       </header>
-      <main className="layout__main">
-        <Outlet />
-      </main>
-      <footer className="site-footer">{MESSAGES.copyright}</footer>
+      <main className="layout__main">{children ?? <Outlet />}</main>
+      <SiteFooter corporateUrl={config.corporateUrl} />
     </div>
+  );
+}
+
+/**
+ * The footer: the company logo, which first shows the reserve/warning notice and, confirmed,
+ * opens the company's site in a new tab [R2.5-3]; and the copyright.
+ */
+function SiteFooter({ corporateUrl }: { corporateUrl: string }) {
+  const [asking, setAsking] = useState(false);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) confirmRef.current?.focus();
+  }, [asking]);
+  return (
+    <footer className="site-footer">
+      <button type="button" className="site-footer__company" data-testid="company-logo" onClick={() => setAsking(true)} aria-label={MESSAGES.companyLogo}>
+        <svg viewBox="0 0 120 28" width="120" height="28" aria-hidden="true">
+          <rect x="1" y="1" width="26" height="26" rx="7" fill="#d6336c" />
+          <circle cx="14" cy="14" r="6" fill="#fff" />
+          <text x="34" y="19" fontSize="13" fontWeight="700" fill="#5f5669">onkure inc.</text>
+        </svg>
+      </button>
+      <p className="site-footer__copyright">{MESSAGES.copyright}</p>
+      {asking ? (
+        <div className="dialog-backdrop">
+          <div className="dialog" role="alertdialog" aria-modal="true" aria-labelledby="corporate-notice" data-testid="reserve-warning"
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') setAsking(false);
+            }}
+          >
+            <p id="corporate-notice" className="dialog__text">{MESSAGES.corporateNotice}</p>
+            <div className="panel__actions">
+              <button ref={confirmRef} type="button" className="button" onClick={() => {
+                setAsking(false);
+                window.open(corporateUrl, '_blank', 'noopener,noreferrer');
+              }}>{MESSAGES.corporateOpen}</button>
+              <button type="button" className="button button--quiet" onClick={() => setAsking(false)}>{MESSAGES.close}</button>
+            </div>
+          </div>
+        </div>
+      ) : null}
+    </footer>
   );
 }

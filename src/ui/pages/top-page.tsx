@@ -1,5 +1,7 @@
 import { useEffect } from 'react';
 import { TOKENS } from '../../application';
+import { buildPlayPath } from '../../domain';
+import { useInjection } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { PrizeCard } from '../components/prize-card';
@@ -9,6 +11,7 @@ import { MESSAGES } from '../messages';
 export function TopPage() {
   const browse = useScopedUseCase(TOKENS.BrowseTopPage);
   const state = useObservableState(browse.state$, browse.snapshot);
+  const { target } = useInjection(TOKENS.AppConfig);
 
   useEffect(() => {
     browse.ensureLoaded();
@@ -50,7 +53,11 @@ export function TopPage() {
           ) : (
             <div className="prize-grid">
               {section.list.map((item) => (
-                <PrizeCard key={item.station_id} item={item} />
+                <PrizeCard
+                  key={item.station_id}
+                  item={item}
+                  href={buildPlayPath(target, { stationId: item.station_id, character: item.character, subCharacter: item.sub_character, tab: section.title })}
+                />
               ))}
             </div>
           )}

@@ -1,0 +1,103 @@
+/** @vitest-environment jsdom */
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { NEVER } from 'rxjs';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TOKENS, type AppConfig } from '../../src/application';
+import { ContainerProvider, OnkureApp } from '../../src/ui';
+import { routes } from '../../src/ui/routes';
+import { anAppConfig, aTopPage, ScriptedPrizeCatalog } from '../../src/testing';
+import { createTestContainer } from '../support/test-container';
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+const appAt = (path: string, config: Partial<AppConfig> = {}, catalog = new ScriptedPrizeCatalog().always('topPage', aTopPage())) =>
+  render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, catalog.port], [TOKENS.AppConfig, anAppConfig(config)])} initialPath={path} />);
+
+describe('the layout, the error page and navigation', () => {
+  it('[R2.6-1] [R2.6-2] [R2.6-3] [R2.1-5] an unknown path shows the error page: heading, text, illustration, home link, footer with company logo and copyright, and the full path', async () => {
+    appAt('/no/such/page?from=mail#top');
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('ページが見つかりません。');
+    expect(screen.getByText('お探しのページは一時的にアクセスできない状況にあるか、移動もしくは削除された可能性があります。')).toBeTruthy();
+    expect(screen.getByRole('img', { name: 'アームの下でこまっているマスコット' })).toBeTruthy();
+    expect(screen.getByTestId('home-link').getAttribute('href')).toBe('/');
+    expect(screen.getByTestId('error-path').textContent).toBe('Page Not Found /no/such/page?from=mail#top');
+    expect(screen.getByRole('button', { name: '運営会社' })).toBeTruthy();
+    expect(screen.getByText('© onkure')).toBeTruthy();
+  });
+
+  it('[R2.6-5] the header logo and the home link go to the app state\'s base address, then /', async () => {
+    appAt('/nowhere', { topPageBaseUrl: 'https://www.onkure.example/shop/' });
+    await screen.findByTestId('error-page');
+    expect(screen.getByTestId('header-logo').getAttribute('href')).toBe('https://www.onkure.example/shop/');
+    expect(screen.getByTestId('home-link').getAttribute('href')).toBe('https://www.onkure.example/shop/');
+  });
+
+  it('[R2.5-3] the footer company logo first shows the reserve/warning notice; confirming opens the company site in a new tab', async () => {
+    const open = vi.spyOn(window, 'open').mockImplementation(() => null);
+    appAt('/nowhere', { corporateUrl: 'https://corp.onkure.example/' });
+    await screen.findByTestId('error-page');
+    fireEvent.click(screen.getByTestId('company-logo'));
+    expect(screen.getByTestId('reserve-warning').textContent).toContain('運営会社のサイトを新しいタブで開きます');
+    expect(open).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: '開く' }));
+    expect(open).toHaveBeenCalledWith('https://corp.onkure.example/', '_blank', 'noopener,noreferrer');
+    expect(screen.queryByTestId('reserve-warning')).toBeNull();
+  });
+
+  it('[R8-11] a fatal error while rendering a page shows the error page inside the default layout', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    // An answer that breaks the page while it renders (no sale_list).
+    appAt('/', {}, new ScriptedPrizeCatalog().always('topPage', { ...aTopPage(), sale_list: undefined } as never));
+    expect((await screen.findByTestId('error-page')).textContent).toContain('ページが見つかりません。');
+    expect(screen.getByTestId('header-logo')).toBeTruthy();
+  });
+
+  it('[R2.1-4] pages use the default layout unless they set another: the debug login has no site header', async () => {
+    appAt('/debug/login');
+    await screen.findByRole('heading', { name: 'デバッグログイン' });
+    expect(screen.queryByTestId('header-logo')).toBeNull();
+    cleanup();
+    appAt('/nowhere');
+    await screen.findByTestId('error-page');
+    expect(screen.getByTestId('header-logo')).toBeTruthy();
+  });
+
+  it('[R2.1-3] each route change scrolls to the top, or to the anchor when the URL has a hash', async () => {
+    const scrollTo = vi.spyOn(window, 'scrollTo').mockImplementation(() => undefined);
+    const into = vi.fn();
+    const original = Element.prototype.scrollIntoView;
+    Element.prototype.scrollIntoView = into;
+    const router = createMemoryRouter(routes, { initialEntries: ['/nowhere'] });
+    render(
+      <ContainerProvider container={createTestContainer([TOKENS.PrizeCatalogPort, { topPage: () => NEVER }])}>
+        <RouterProvider router={router} />
+      </ContainerProvider>,
+    );
+    await screen.findByTestId('error-page');
+    expect(scrollTo).toHaveBeenLastCalledWith(0, 0);
+    const calls = scrollTo.mock.calls.length;
+    await act(() => router.navigate('/elsewhere#error-path-anchor'));
+    // No element with that id: to the top.
+    expect(scrollTo.mock.calls.length).toBe(calls + 1);
+    const anchor = document.createElement('div');
+    anchor.id = 'prizes';
+    document.body.appendChild(anchor);
+    await act(() => router.navigate('/other#prizes'));
+    expect(into).toHaveBeenCalledTimes(1);
+    expect(scrollTo.mock.calls.length).toBe(calls + 1);
+    anchor.remove();
+    Element.prototype.scrollIntoView = original;
+  });
+
+  it('[R2.1-2] every page loads lazily (its own chunk); only the error page is part of the shell', () => {
+    const pages = routes[0]!.children!;
+    for (const route of pages) {
+      if (route.path === '*') expect(route.Component).toBeDefined();
+      else expect(typeof route.lazy).toBe('function');
+    }
+  });
+});
