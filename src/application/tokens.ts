@@ -18,6 +18,7 @@ import type { NotificationPort, RtcVideoPort, StillFramePort } from './ports/liv
 import type { AnalyticsPort } from './ports/analytics.port';
 import type { LiveFeed } from './use-cases/live-feed.use-case';
 import type { StationPlay } from './use-cases/station-play.use-case';
+import type { BrowseCatalogue } from './use-cases/browse-catalogue.use-case';
 
 /**
  * A typed container key. At run time it is a plain symbol (what Inversify wants); the phantom type
@@ -53,4 +54,5 @@ export const TOKENS = {
   AnalyticsPort: token<AnalyticsPort>('AnalyticsPort'),
   LiveFeed: token<LiveFeed>('LiveFeed'),
   StationPlay: token<StationPlay>('StationPlay'),
+  BrowseCatalogue: token<BrowseCatalogue>('BrowseCatalogue'),
 } as const;

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
-import { BrowseTopPage, LiveFeed, ServiceMaintenance, StationPlay, TOKENS, type AppConfig, type NavigatorPort, type Token } from '../application';
+import { BrowseCatalogue, BrowseTopPage, LiveFeed, ServiceMaintenance, StationPlay, TOKENS, type AppConfig, type NavigatorPort, type Token } from '../application';
 import {
   CookieLogoutGuard, KyHttpClient, KyPrizeCatalog, LocationNavigator, ServiceSignalBus, StoredSession, SystemClock,
   KyKujiPlay, KyReservation,
@@ -74,6 +74,7 @@ export function createAppContainer(config: ClientConfig, overrides: readonly Ove
   container.bind(TOKENS.BrowseTopPage).to(BrowseTopPage).inTransientScope();
   container.bind(TOKENS.LiveFeed).to(LiveFeed).inTransientScope();
   container.bind(TOKENS.StationPlay).to(StationPlay).inTransientScope();
+  container.bind(TOKENS.BrowseCatalogue).to(BrowseCatalogue).inTransientScope();
   // App-lifetime use-cases: one per container.
   container.bind(TOKENS.ServiceMaintenance).to(ServiceMaintenance);
   for (const [token, value] of overrides) container.rebind(token).toConstantValue(value);

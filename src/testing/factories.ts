@@ -60,10 +60,10 @@ export function aTopPage(overrides: Partial<TopPageCatalogue> = {}): TopPageCata
 
 export function aCharacter(overrides: Partial<Character> = {}): Character {
   return {
-    character_id: 1, character_name: 'もちもちうさぎ', slug: 'mochi-usagi',
-    sub_character: [{ sub_character_id: 1, sub_character_name: 'ミルク', slug: 'milk' }],
+    character_id: 1, character_name: 'もちもちうさぎ', character_slug: 'mochi-usagi',
+    sub_character: [{ sub_character_id: 1, sub_character_name: 'ミルク', sub_character_slug: 'milk' }],
     ...overrides,
-  } as Character;
+  };
 }
 
 export function aSearchParams(overrides: Partial<SearchParams> = {}): SearchParams {

@@ -10,6 +10,13 @@ export const MESSAGES = {
   newPrizes: '新着景品',
   tabs: 'カテゴリ',
   campaigns: 'キャンペーン',
+  characters: 'キャラクター',
+  breadcrumb: 'パンくずリスト',
+  pager: 'ページ送り',
+  previousPage: '前へ',
+  nextPage: '次へ',
+  pageOf: (page: number, count: number) => `${page} / ${count}ページ`,
+  resultCount: (n: number) => `${n.toLocaleString('ja-JP')}件`,
   /** A station's character and sub-character, as one line of its card. */
   characterLine: (character: string, subCharacter: string) => `${character}・${subCharacter}`,
   playPrice: (tc: number) => `1回 ${tc.toLocaleString('ja-JP')} TC`,

@@ -5,7 +5,8 @@ import { NotFoundPage } from './pages/not-found-page';
 /**
  * The route table (§2.1). Every page is its own lazily loaded chunk [R2.1-2]; a route's `handle`
  * may name another layout than 'default' [R2.1-4]. A fatal error anywhere shows the error page
- * inside the default layout [R8-11].
+ * inside the default layout [R8-11] (the error page is part of the shell: it must show even when
+ * a page's chunk cannot load).
  */
 export const routes: RouteObject[] = [
   {
@@ -18,8 +19,8 @@ export const routes: RouteObject[] = [
       { path: 'play/*', lazy: async () => ({ Component: (await import('./play/play-page')).PlayPage }) },
       { path: 'debug/login', handle: { layout: 'plain' }, lazy: async () => ({ Component: (await import('./pages/debug-login-page')).DebugLoginPage }) },
       { path: 'game/:stationId', lazy: async () => ({ Component: (await import('./play/play-page')).PlayPage }) },
-      // The error page is part of the shell (it must show even when a page's chunk cannot load).
-      { path: '*', Component: NotFoundPage },
+      // Catalogue paths /{character}/{sub}/{tab}?keyword=… (§2.3); anything else is the 404 page.
+      { path: '*', lazy: async () => ({ Component: (await import('./pages/top-page')).TopPage }) },
     ],
   },
 ];

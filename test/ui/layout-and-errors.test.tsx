@@ -14,17 +14,17 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const appAt = (path: string, config: Partial<AppConfig> = {}, catalog = new ScriptedPrizeCatalog().always('topPage', aTopPage())) =>
+const appAt = (path: string, config: Partial<AppConfig> = {}, catalog = new ScriptedPrizeCatalog().always('characters', []).always('topPage', aTopPage())) =>
   render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, catalog.port], [TOKENS.AppConfig, anAppConfig(config)])} initialPath={path} />);
 
 describe('the layout, the error page and navigation', () => {
   it('[R2.6-1] [R2.6-2] [R2.6-3] [R2.1-5] an unknown path shows the error page: heading, text, illustration, home link, footer with company logo and copyright, and the full path', async () => {
-    appAt('/no/such/page?from=mail#top');
+    appAt('/no/such/page?from=mail');
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('ページが見つかりません。');
     expect(screen.getByText('お探しのページは一時的にアクセスできない状況にあるか、移動もしくは削除された可能性があります。')).toBeTruthy();
     expect(screen.getByRole('img', { name: 'アームの下でこまっているマスコット' })).toBeTruthy();
     expect(screen.getByTestId('home-link').getAttribute('href')).toBe('/');
-    expect(screen.getByTestId('error-path').textContent).toBe('Page Not Found /no/such/page?from=mail#top');
+    expect(screen.getByTestId('error-path').textContent).toBe('Page Not Found /no/such/page?from=mail');
     expect(screen.getByRole('button', { name: '運営会社' })).toBeTruthy();
     expect(screen.getByText('© onkure')).toBeTruthy();
   });
@@ -51,7 +51,7 @@ describe('the layout, the error page and navigation', () => {
   it('[R8-11] a fatal error while rendering a page shows the error page inside the default layout', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     // An answer that breaks the page while it renders (no sale_list).
-    appAt('/', {}, new ScriptedPrizeCatalog().always('topPage', { ...aTopPage(), sale_list: undefined } as never));
+    appAt('/', {}, new ScriptedPrizeCatalog().always('characters', []).always('topPage', { ...aTopPage(), sale_list: undefined } as never));
     expect((await screen.findByTestId('error-page')).textContent).toContain('ページが見つかりません。');
     expect(screen.getByTestId('header-logo')).toBeTruthy();
   });
@@ -71,33 +71,34 @@ describe('the layout, the error page and navigation', () => {
     const into = vi.fn();
     const original = Element.prototype.scrollIntoView;
     Element.prototype.scrollIntoView = into;
-    const router = createMemoryRouter(routes, { initialEntries: ['/nowhere'] });
+    const router = createMemoryRouter(routes, { initialEntries: ['/debug/login'] });
     render(
-      <ContainerProvider container={createTestContainer([TOKENS.PrizeCatalogPort, { topPage: () => NEVER }])}>
+      <ContainerProvider container={createTestContainer([TOKENS.PrizeCatalogPort, { topPage: () => NEVER, characters: () => NEVER }])}>
         <RouterProvider router={router} />
       </ContainerProvider>,
     );
-    await screen.findByTestId('error-page');
+    await screen.findByRole('heading', { name: 'デバッグログイン' });
     expect(scrollTo).toHaveBeenLastCalledWith(0, 0);
     const calls = scrollTo.mock.calls.length;
-    await act(() => router.navigate('/elsewhere#error-path-anchor'));
+    await act(() => router.navigate('/debug/login?again=1#no-such-anchor'));
     // No element with that id: to the top.
     expect(scrollTo.mock.calls.length).toBe(calls + 1);
     const anchor = document.createElement('div');
     anchor.id = 'prizes';
     document.body.appendChild(anchor);
-    await act(() => router.navigate('/other#prizes'));
+    await act(() => router.navigate('/debug/login?again=2#prizes'));
     expect(into).toHaveBeenCalledTimes(1);
     expect(scrollTo.mock.calls.length).toBe(calls + 1);
     anchor.remove();
     Element.prototype.scrollIntoView = original;
   });
 
-  it('[R2.1-2] every page loads lazily (its own chunk); only the error page is part of the shell', () => {
+  it('[R2.1-2] every page loads lazily (its own chunk); the error page is part of the shell', () => {
     const pages = routes[0]!.children!;
     for (const route of pages) {
-      if (route.path === '*') expect(route.Component).toBeDefined();
-      else expect(typeof route.lazy).toBe('function');
+      expect(typeof route.lazy).toBe('function');
+      expect(route.Component).toBeUndefined();
     }
+    expect(routes[0]!.errorElement).toBeDefined();
   });
 });

@@ -11,7 +11,7 @@ afterEach(cleanup);
 
 describe('top page over a scripted catalogue bound in the container', () => {
   it('[R1-4] shows the prize list from the use-case, in Japanese', async () => {
-    const api = new ScriptedPrizeCatalog().always('topPage',
+    const api = new ScriptedPrizeCatalog().always('characters', []).always('topPage',
       aTopPage({
         sale_list: [
           { tab_id: 5, title: 'おすすめ', list: [aPrizeItem(), aPrizeItem({ station_id: 2, prize_name: 'ねこまる しろまる マグカップ', type: 'vip', new: 1, play_price: 250 })] },
@@ -32,12 +32,14 @@ describe('top page over a scripted catalogue bound in the container', () => {
     expect(within(vip).getByText('1回 250 TC')).toBeTruthy();
     expect(within(cards[2]!).getByText('無料練習')).toBeTruthy();
     // StrictMode mounts the page twice in development: the first scope's request is cancelled.
-    expect(new Set(api.calls.map((call) => JSON.stringify(call)))).toEqual(new Set([JSON.stringify({ method: 'topPage', args: [{ shopId: 1 }] })]));
+    expect(new Set(api.calls.map((call) => JSON.stringify(call)))).toEqual(new Set([
+      JSON.stringify({ method: 'topPage', args: [{ shopId: 1 }] }), JSON.stringify({ method: 'characters', args: [] }),
+    ]));
   });
 
   it('[R2.3-6] [R5-2] each card opens its station\'s play screen at the play path of the build target', async () => {
     const items = [aPrizeItem({ station_id: 4, character: 'もちもちうさぎ', sub_character: 'ミルク' }), aPrizeItem({ station_id: 9, type: 'vip', disclosure: 1 })];
-    const api = new ScriptedPrizeCatalog().always('topPage', aTopPage({ sale_list: [{ tab_id: 5, title: 'おすすめ', list: items }] }));
+    const api = new ScriptedPrizeCatalog().always('characters', []).always('topPage', aTopPage({ sale_list: [{ tab_id: 5, title: 'おすすめ', list: items }] }));
     render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, api.port])} initialPath="/" />);
     const cards = await screen.findAllByTestId('prize-card');
     const href = (card: HTMLElement) => within(card).getByRole('link').getAttribute('href');
@@ -51,7 +53,7 @@ describe('top page over a scripted catalogue bound in the container', () => {
   });
 
   it('renders a prize name with markup as inert text', async () => {
-    const api = new ScriptedPrizeCatalog().always('topPage', aTopPage({ sale_list: [{ tab_id: 5, title: 'おすすめ', list: [aPrizeItem({ prize_name: '<img src=x onerror=alert(1)>ぬいぐるみ' })] }] }));
+    const api = new ScriptedPrizeCatalog().always('characters', []).always('topPage', aTopPage({ sale_list: [{ tab_id: 5, title: 'おすすめ', list: [aPrizeItem({ prize_name: '<img src=x onerror=alert(1)>ぬいぐるみ' })] }] }));
     const { container } = render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, api.port])} initialPath="/" />);
     expect(await screen.findByText('<img src=x onerror=alert(1)>ぬいぐるみ')).toBeTruthy();
     expect(container.querySelector('img[src="x"]')).toBeNull();
@@ -59,7 +61,7 @@ describe('top page over a scripted catalogue bound in the container', () => {
 
   it('shows a Japanese error with a retry button when the catalogue cannot be read, and retries', async () => {
     // StrictMode asks twice on mount: both fail; the retry succeeds.
-    const api = new ScriptedPrizeCatalog().answer('topPage', { error: new Error('offline') }, { error: new Error('offline') }).always('topPage', aTopPage());
+    const api = new ScriptedPrizeCatalog().always('characters', []).answer('topPage', { error: new Error('offline') }, { error: new Error('offline') }).always('topPage', aTopPage());
     render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, api.port])} initialPath="/" />);
     expect((await screen.findByRole('alert')).textContent).toContain('景品一覧を読み込めませんでした');
     await userEvent.click(screen.getByRole('button', { name: 'もう一度読み込む' }));
@@ -67,7 +69,7 @@ describe('top page over a scripted catalogue bound in the container', () => {
   });
 
   it('[R2.6-1] shows the Japanese not-found page for an unknown path', async () => {
-    render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, new ScriptedPrizeCatalog().always('topPage', aTopPage()).port])} initialPath="/no/such/page" />);
+    render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, new ScriptedPrizeCatalog().always('characters', []).always('topPage', aTopPage()).port])} initialPath="/no/such/page" />);
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('ページが見つかりません。');
   });
 });

@@ -2,10 +2,10 @@
 import { StrictMode, useEffect } from 'react';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { injectable } from 'inversify';
-import { Observable, interval } from 'rxjs';
+import { Observable, interval, of } from 'rxjs';
 import { RouterProvider, createMemoryRouter, type RouteObject } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { StateStore, TOKENS, type BrowseTopPage, type PrizeCatalogPort, type Token } from '../../src/application';
+import { StateStore, TOKENS, type BrowseCatalogue, type PrizeCatalogPort, type Token } from '../../src/application';
 import type { TopPageCatalogue } from '../../src/domain';
 import { ContainerProvider, useObservableState, useScopedUseCase } from '../../src/ui';
 import { routes } from '../../src/ui/routes';
@@ -19,7 +19,8 @@ afterEach(() => {
 /** A catalogue whose top page never answers, counting the requests still open. */
 function pendingCatalogue() {
   const open = { count: 0, asked: 0 };
-  const port: Pick<PrizeCatalogPort, 'topPage'> = {
+  const port: Pick<PrizeCatalogPort, 'topPage' | 'characters'> = {
+    characters: () => of([]),
     topPage: () =>
       new Observable<TopPageCatalogue>(() => {
         open.count++;
@@ -43,11 +44,11 @@ function renderAt(routeTable: RouteObject[], path: string, container: ReturnType
 }
 
 describe('use-case lifetime: a page owns its use-cases', () => {
-  it('leaving the top page disposes its BrowseTopPage and cancels the request in flight', async () => {
+  it('leaving the top page disposes its BrowseCatalogue and cancels the request in flight', async () => {
     const { port, open } = pendingCatalogue();
     const container = createTestContainer([TOKENS.PrizeCatalogPort, port]);
-    const created: BrowseTopPage[] = [];
-    container.onActivation<BrowseTopPage>(TOKENS.BrowseTopPage, (_context, instance) => (created.push(instance), instance));
+    const created: BrowseCatalogue[] = [];
+    container.onActivation<BrowseCatalogue>(TOKENS.BrowseCatalogue, (_context, instance) => (created.push(instance), instance));
 
     const router = renderAt(routes, '/', container);
     expect((await screen.findByRole('status')).textContent).toBe('読み込み中…');
@@ -58,8 +59,8 @@ describe('use-case lifetime: a page owns its use-cases', () => {
     expect(live()).toHaveLength(1);
     expect(open.count).toBe(1);
 
-    await act(() => router.navigate('/no/such/page'));
-    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('ページが見つかりません。');
+    await act(() => router.navigate('/debug/login'));
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('デバッグログイン');
     expect(live()).toHaveLength(0);
     expect(open.count).toBe(0);
 

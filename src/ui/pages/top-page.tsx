@@ -1,22 +1,32 @@
 import { useEffect } from 'react';
-import { TOKENS } from '../../application';
-import { buildPlayPath } from '../../domain';
+import { Link, Navigate, useLocation } from 'react-router';
+import { TOKENS, type CatalogueListing } from '../../application';
+import { buildCataloguePath, buildPlayPath, type Character, type PrizeItem, type TabListItem, type TopPageCatalogue } from '../../domain';
 import { useInjection } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { PrizeCard } from '../components/prize-card';
 import { MESSAGES } from '../messages';
+import { NotFoundPage } from './not-found-page';
 
-/** The top page: tabs, then the catalogue's rows of prize stations (§2.1 "/{tag...}"). */
+/**
+ * The catalogue (§2.1 "/{tag...}", §2.3): the top page at the root; a character, sub-character,
+ * tab or keyword path lists its stations; a bad segment is the 404 page [R2.3-3, R2.1-5]; on web a
+ * path with a hash goes to the clean path [R2.3-4].
+ */
 export function TopPage() {
-  const browse = useScopedUseCase(TOKENS.BrowseTopPage);
+  const browse = useScopedUseCase(TOKENS.BrowseCatalogue);
   const state = useObservableState(browse.state$, browse.snapshot);
-  const { target } = useInjection(TOKENS.AppConfig);
+  const location = useLocation();
+  const page = Number(new URLSearchParams(location.search).get('page') ?? 1) || 1;
+  const url = `${location.pathname}${location.search}${location.hash}`;
 
   useEffect(() => {
-    browse.ensureLoaded();
-  }, [browse]);
+    browse.open(url, page);
+  }, [browse, url, page]);
 
+  if (state.kind === 'redirect') return <Navigate to={state.to} replace />;
+  if (state.kind === 'notFound') return <NotFoundPage />;
   if (state.kind === 'idle' || state.kind === 'loading') {
     return <p className="page-status" role="status">{MESSAGES.loading}</p>;
   }
@@ -24,20 +34,73 @@ export function TopPage() {
     return (
       <div className="page-status page-status--error" role="alert">
         <p>{MESSAGES.loadFailed}</p>
-        <button type="button" className="button" onClick={() => browse.load()}>{MESSAGES.retry}</button>
+        <button type="button" className="button" onClick={() => browse.open(url, page)}>{MESSAGES.retry}</button>
       </div>
     );
   }
-  const { catalogue } = state;
+  if (state.kind === 'listing') {
+    return (
+      <div className="top-page">
+        <TabBar tabs={state.tabs} current={state.listing.selection.tab} />
+        <CharacterBar characters={state.characters} current={state.listing.selection.character} />
+        <Listing listing={state.listing} />
+      </div>
+    );
+  }
+  return <TopRows catalogue={state.catalogue} characters={state.characters} />;
+}
+
+function useCatalogueHref() {
+  const { target } = useInjection(TOKENS.AppConfig);
+  return {
+    target,
+    tab: (tab: TabListItem) => (tab.tab_kind === 'home' ? '/' : buildCataloguePath(target, { tab: tab.tab_slug })),
+    character: (c: string, sub?: string) => buildCataloguePath(target, { character: c, ...(sub ? { subCharacter: sub } : {}) }),
+    play: (item: PrizeItem, tab: string) => buildPlayPath(target, { stationId: item.station_id, character: item.character, subCharacter: item.sub_character, tab }),
+  };
+}
+
+function TabBar({ tabs, current }: { tabs: readonly TabListItem[]; current?: string | undefined }) {
+  const href = useCatalogueHref();
+  return (
+    <nav aria-label={MESSAGES.tabs} className="tab-bar">
+      <ul tabIndex={0}>
+        {tabs.map((tab) => {
+          const active = current === undefined ? tab.tab_kind === 'home' : tab.tab_slug === current;
+          return (
+            <li key={tab.tab_id} className="tab-bar__item">
+              <Link className="tab-bar__tab" data-tab-kind={tab.tab_kind} aria-current={active ? 'page' : undefined} to={href.tab(tab)}>{tab.tab_name}</Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
+
+/** Character and sub-character browsing (web paths /{character}/{sub}). */
+function CharacterBar({ characters, current }: { characters: readonly Character[]; current?: string | undefined }) {
+  const href = useCatalogueHref();
+  if (href.target !== 'web' || characters.length === 0) return null;
+  return (
+    <nav aria-label={MESSAGES.characters} className="character-bar">
+      <ul tabIndex={0}>
+        {characters.map((c) => (
+          <li key={c.character_id}>
+            <Link className="chip" aria-current={current === c.character_slug ? 'page' : undefined} to={href.character(c.character_slug)}>{c.character_name}</Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+function TopRows({ catalogue, characters }: { catalogue: TopPageCatalogue; characters: readonly Character[] }) {
+  const href = useCatalogueHref();
   return (
     <div className="top-page">
-      <nav aria-label={MESSAGES.tabs} className="tab-bar">
-        <ul tabIndex={0}>
-          {catalogue.tab_list.map((tab) => (
-            <li key={tab.tab_id} className="tab-bar__tab" data-tab-kind={tab.tab_kind}>{tab.tab_name}</li>
-          ))}
-        </ul>
-      </nav>
+      <TabBar tabs={catalogue.tab_list} />
+      <CharacterBar characters={characters} />
       {catalogue.campaign_banner.length > 0 ? (
         <section className="banner-row" aria-label={MESSAGES.campaigns} tabIndex={0}>
           {catalogue.campaign_banner.map((banner) => (
@@ -53,17 +116,50 @@ export function TopPage() {
           ) : (
             <div className="prize-grid">
               {section.list.map((item) => (
-                <PrizeCard
-                  key={item.station_id}
-                  item={item}
-                  href={buildPlayPath(target, { stationId: item.station_id, character: item.character, subCharacter: item.sub_character, tab: section.title })}
-                />
+                <PrizeCard key={item.station_id} item={item} href={href.play(item, section.title)} />
               ))}
             </div>
           )}
         </section>
       ))}
     </div>
+  );
+}
+
+function Listing({ listing }: { listing: CatalogueListing }) {
+  const href = useCatalogueHref();
+  const location = useLocation();
+  const pageHref = (n: number) => {
+    const query = new URLSearchParams(location.search);
+    query.set('page', String(n));
+    return `${location.pathname}?${query.toString()}`;
+  };
+  return (
+    <section className="prize-section" aria-labelledby="listing-title">
+      <nav aria-label={MESSAGES.breadcrumb} className="breadcrumb">
+        <ol>
+          {listing.breadcrumb.map((crumb) => (
+            <li key={`${crumb.label}-${crumb.href ?? ''}`}>
+              {crumb.href ? <Link to={crumb.href}>{crumb.label}</Link> : <span aria-current="page">{crumb.label}</span>}
+            </li>
+          ))}
+        </ol>
+      </nav>
+      <h1 id="listing-title" className="prize-section__title">{listing.title}</h1>
+      <p className="listing__count">{MESSAGES.resultCount(listing.totalCount)}</p>
+      {listing.items.length === 0 ? <p className="prize-section__empty">{MESSAGES.emptySection}</p> : (
+        <div className="prize-grid">
+          {listing.items.map((item) => <PrizeCard key={item.station_id} item={item} href={href.play(item, listing.title)} />)}
+        </div>
+      )}
+      {listing.pageCount > 1 ? (
+        <nav aria-label={MESSAGES.pager} className="pager">
+          {listing.page > 1 ? <Link className="chip" to={pageHref(listing.page - 1)}>{MESSAGES.previousPage}</Link> : null}
+          <span>{MESSAGES.pageOf(listing.page, listing.pageCount)}</span>
+          {listing.page < listing.pageCount ? <Link className="chip" to={pageHref(listing.page + 1)}>{MESSAGES.nextPage}</Link> : null}
+        </nav>
+      ) : null}
+    </section>
   );
 }
 

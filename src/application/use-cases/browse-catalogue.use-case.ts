@@ -1,0 +1,107 @@
+import { inject, injectable } from 'inversify';
+import { Subject, catchError, combineLatest, map, of, startWith, switchMap, type Observable } from 'rxjs';
+import {
+  catalogueBreadcrumb, cleanPathRedirect, pageOfItems, parseCataloguePath, PAGE_ITEMS_COUNT,
+  type CatalogueNav, type CatalogueSelection, type Character, type Crumb, type PrizeItem, type TabListItem, type TopPageCatalogue,
+} from '../../domain';
+import type { AppConfig } from '../app-config';
+import type { PrizeCatalogPort } from '../ports/prize-catalog.port';
+import { TOKENS } from '../tokens';
+import { StateStore } from './state-store';
+
+/** A catalogue page with something chosen: a character, a sub-character, a tab or a keyword. */
+export interface CatalogueListing {
+  readonly selection: CatalogueSelection;
+  readonly breadcrumb: readonly Crumb[];
+  readonly title: string;
+  readonly items: readonly PrizeItem[];
+  readonly page: number;
+  readonly pageCount: number;
+  readonly totalCount: number;
+}
+
+export type CatalogueState =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'loading' }
+  /** The root: the top page's rows. */
+  | { readonly kind: 'top'; readonly catalogue: TopPageCatalogue; readonly characters: readonly Character[] }
+  | { readonly kind: 'listing'; readonly listing: CatalogueListing; readonly tabs: readonly TabListItem[]; readonly characters: readonly Character[] }
+  /** A segment that is not a known character, sub-character or tab [R2.3-3, R2.3-5, R2.1-5]. */
+  | { readonly kind: 'notFound'; readonly message: string }
+  /** On web a path with a hash goes to the clean path [R2.3-4]. */
+  | { readonly kind: 'redirect'; readonly to: string }
+  | { readonly kind: 'error'; readonly error: unknown };
+
+/**
+ * Catalogue navigation (§2.3): reads a path against the catalogue (characters and tabs from the
+ * server, never hard-coded), answers the top page for the root, the matching stations for a
+ * character / sub-character / tab / keyword path (PAGE_ITEMS_COUNT a page), the 404 for a bad
+ * segment, and the redirect of a path with a hash. Scoped to the page that shows it.
+ */
+@injectable()
+export class BrowseCatalogue extends StateStore<CatalogueState> {
+  private readonly requests = new Subject<{ url: string; page: number }>();
+
+  constructor(
+    @inject(TOKENS.PrizeCatalogPort) private readonly catalog: Pick<PrizeCatalogPort, 'topPage' | 'characters' | 'searchPrizes'>,
+    @inject(TOKENS.AppConfig) private readonly config: AppConfig,
+  ) {
+    super({ kind: 'idle' });
+    this.own(this.requests.pipe(switchMap((r) => this.read(r.url, r.page)), this.untilDisposed()).subscribe((s) => this.setState(s)));
+  }
+
+  /** Shows the catalogue page of `url` (path, query and hash), at page `page` of a listing. */
+  open(url: string, page = 1): void {
+    this.requests.next({ url, page: Math.max(1, Math.floor(page)) });
+  }
+
+  private read(url: string, page: number): Observable<CatalogueState> {
+    const redirect = cleanPathRedirect(this.config.target, url);
+    if (redirect !== null) return of<CatalogueState>({ kind: 'redirect', to: redirect });
+    const shopId = this.config.shopId;
+    return combineLatest([this.catalog.topPage({ shopId }), this.catalog.characters()]).pipe(
+      switchMap(([top, characters]): Observable<CatalogueState> => {
+        const nav: CatalogueNav = { characters, tabs: top.tab_list };
+        const parsed = parseCataloguePath(this.config.target, nav, url);
+        if (!parsed.ok) return of({ kind: 'notFound', message: parsed.message });
+        const s = parsed.selection;
+        if (s.character === undefined && s.tab === undefined && s.keyword === undefined) return of({ kind: 'top', catalogue: top, characters });
+        const character = characters.find((c) => c.character_slug === s.character);
+        const sub = character?.sub_character.find((x) => x.sub_character_slug === s.subCharacter);
+        const tab = top.tab_list.find((t) => t.tab_slug === s.tab);
+        // A sub-character is not a search param of the service: ask for every match and page here.
+        const whole = sub !== undefined;
+        const params = {
+          ...(character ? { character_id: character.character_id } : {}),
+          ...(tab && tab.tab_kind !== 'home' && tab.tab_kind !== 'all' ? { category_id: tab.tab_id } : {}),
+          ...(s.keyword ? { keyword: s.keyword } : {}),
+          ...(whole ? { is_all: 1 as const } : {}),
+        };
+        return this.catalog.searchPrizes({ shopId, params, page: whole ? 1 : page }).pipe(
+          map((result): CatalogueState => {
+            const matching = whole ? result.prize.list.filter((p) => p.sub_character === sub.sub_character_name) : result.prize.list;
+            const totalCount = whole ? matching.length : result.prize.total_count;
+            const pageCount = whole ? Math.max(1, Math.ceil(matching.length / PAGE_ITEMS_COUNT)) : result.prize.page_count;
+            const title = [character?.character_name, sub?.sub_character_name, tab?.tab_name, s.keyword].filter(Boolean).join(' / ');
+            return {
+              kind: 'listing',
+              tabs: top.tab_list,
+              characters,
+              listing: {
+                selection: s,
+                breadcrumb: catalogueBreadcrumb(this.config.target, nav, s),
+                title,
+                items: whole ? pageOfItems(matching, page) : matching,
+                page: whole ? Math.min(page, pageCount) : result.prize.page,
+                pageCount,
+                totalCount,
+              },
+            };
+          }),
+        );
+      }),
+      catchError((error: unknown) => of<CatalogueState>({ kind: 'error', error })),
+      startWith<CatalogueState>({ kind: 'loading' }),
+    );
+  }
+}
