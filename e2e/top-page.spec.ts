@@ -39,6 +39,25 @@ test.describe('top page (walking skeleton)', () => {
     await expect(page.locator('.cameras__still').first()).toBeVisible();
   });
 
+  test('[R2.3-1] [R2.3-7] browsing a character from the top page lists its stations under the breadcrumb; a bad segment is the 404 page', async ({ page }, testInfo) => {
+    await page.goto('/');
+    const characters = page.getByRole('navigation', { name: 'キャラクター' });
+    const first = characters.getByRole('link').first();
+    const name = (await first.textContent())!;
+    await first.click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
+    await expect(page.getByRole('navigation', { name: 'パンくずリスト' })).toContainText('ホーム');
+    await expect(page.getByRole('navigation', { name: 'パンくずリスト' })).toContainText('景品一覧');
+    const cards = page.getByTestId('prize-card');
+    await expect(cards.first()).toBeVisible();
+    for (const text of await cards.locator('.prize-card__character').allTextContents()) expect(text.startsWith(name)).toBe(true);
+    await page.screenshot({ path: `e2e/screenshots/character-page-${testInfo.project.name}.png` });
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+    expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    await page.goto(`${new URL(page.url()).pathname}/no-such-segment`);
+    await expect(page.getByTestId('error-path')).toContainText('Page Not Found');
+  });
+
   test('has no serious accessibility violations', async ({ page }) => {
     await page.goto('/');
     await expect(page.getByTestId('prize-card').first()).toBeVisible();
