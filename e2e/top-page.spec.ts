@@ -58,6 +58,24 @@ test.describe('top page (walking skeleton)', () => {
     await expect(page.getByTestId('error-path')).toContainText('Page Not Found');
   });
 
+  test('[R7-11] the live catalogue: a station going into maintenance shows on the open top page without a reload', async ({ page, request }) => {
+    const token = process.env.E2E_OPERATOR_TOKEN ?? 'e2e-operator-token-0123456789';
+    await page.goto('/');
+    const open = page.getByTestId('prize-card').filter({ hasNotText: 'メンテナンス中' }).last();
+    await expect(open).toBeVisible();
+    const stationId = Number(await open.getAttribute('data-station-id'));
+    const card = page.locator(`[data-testid=prize-card][data-station-id="${stationId}"]`).first();
+    await expect(card.getByText('メンテナンス中')).toHaveCount(0);
+    // The page has joined the top channel once the socket is open.
+    await page.waitForFunction(() => document.readyState === 'complete');
+    await expect.poll(async () => {
+      await request.post('/api/operator/station_status', { data: { station_id: stationId, station_status: 'adjusting' }, headers: { 'x-operator-authorization': `Bearer ${token}` } });
+      return card.getByText('メンテナンス中').count();
+    }, { timeout: 10_000 }).toBe(1);
+    await request.post('/api/operator/station_status', { data: { station_id: stationId, station_status: 'open' }, headers: { 'x-operator-authorization': `Bearer ${token}` } });
+    await expect(card.getByText('メンテナンス中')).toHaveCount(0);
+  });
+
   test('has no serious accessibility violations', async ({ page }) => {
     await page.goto('/');
     await expect(page.getByTestId('prize-card').first()).toBeVisible();

@@ -11,6 +11,7 @@ export const MESSAGES = {
   tabs: 'カテゴリ',
   campaigns: 'キャンペーン',
   characters: 'キャラクター',
+  winners: '獲得速報',
   breadcrumb: 'パンくずリスト',
   pager: 'ページ送り',
   previousPage: '前へ',

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TOKENS, type AppConfig, type PrizeSearchResult } from '../../src/application';
 import { ContainerProvider } from '../../src/ui';
 import { routes } from '../../src/ui/routes';
-import { aCharacter, anAppConfig, aPrizeItem, aTab, aTopPage, ScriptedPrizeCatalog } from '../../src/testing';
+import { aCharacter, anAppConfig, aPrizeItem, aTab, aTopPage, FakeRealtime, ScriptedPrizeCatalog } from '../../src/testing';
+import { marqueeDurationMs } from '../../src/domain';
 import { createTestContainer } from '../support/test-container';
 
 afterEach(cleanup);
@@ -17,18 +18,18 @@ const items = [
 ];
 const result = (list = items): PrizeSearchResult => ({ prize: { list, total_count: list.length, page: 1, page_count: 1, page_items_count: 30 }, tab_list: tabs, sale_list: [] });
 
-function open(path: string, config: Partial<AppConfig> = {}) {
+function open(path: string, config: Partial<AppConfig> = {}, realtime = new FakeRealtime()) {
   const catalog = new ScriptedPrizeCatalog()
     .always('topPage', aTopPage({ tab_list: tabs }))
     .always('characters', [aCharacter({ sub_character: [{ sub_character_id: 1, sub_character_name: 'ミルク', sub_character_slug: 'milk' }, { sub_character_id: 2, sub_character_name: 'あんこ', sub_character_slug: 'anko' }] })])
     .always('searchPrizes', result());
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   render(
-    <ContainerProvider container={createTestContainer([TOKENS.PrizeCatalogPort, catalog.port], [TOKENS.AppConfig, anAppConfig(config)])}>
+    <ContainerProvider container={createTestContainer([TOKENS.PrizeCatalogPort, catalog.port], [TOKENS.AppConfig, anAppConfig(config)], [TOKENS.RealtimePort, realtime])}>
       <RouterProvider router={router} />
     </ContainerProvider>,
   );
-  return { catalog, router };
+  return { catalog, router, realtime };
 }
 
 describe('catalogue navigation (§2.3) over a scripted catalogue', () => {
@@ -63,6 +64,27 @@ describe('catalogue navigation (§2.3) over a scripted catalogue', () => {
     const { router } = open('/vip?keyword=%E3%81%86%E3%81%95%E3%81%8E#list');
     await screen.findByRole('heading', { level: 1 });
     expect(`${router.state.location.pathname}${router.state.location.search}${router.state.location.hash}`).toBe('/vip?keyword=%E3%81%86%E3%81%95%E3%81%8E');
+  });
+
+  it('[R7-11] [R9-5] the live catalogue: maintenance and playing update the cards without a reload; a winner scrolls at a speed set by its length', async () => {
+    const { realtime } = open('/mochi-usagi');
+    await screen.findByRole('heading', { level: 1, name: 'もちもちうさぎ' });
+    expect(realtime.joined).toContain('top');
+    const card = () => screen.getAllByTestId('prize-card')[0]!;
+    expect(within(card()).queryByText('メンテナンス中')).toBeNull();
+    act(() => realtime.emit({ kind: 'top' }, { type: 'maintenance', stationId: 1, stationStatus: 'maintenance' }));
+    expect(within(card()).getByText('メンテナンス中')).toBeTruthy();
+    act(() => realtime.emit({ kind: 'top' }, { type: 'list', stations: [{ station_id: 1, station_status: 'open', playing: 1, visit_count: 4 }] }));
+    expect(within(card()).queryByText('メンテナンス中')).toBeNull();
+    expect(within(card()).getByText('プレイ中')).toBeTruthy();
+    cleanup();
+    const top = open('/');
+    await screen.findByRole('navigation', { name: 'カテゴリ' });
+    const message = 'はなこさんが「もちもちうさぎ ミルク BIGぬいぐるみ」をゲット！';
+    act(() => top.realtime.emit({ kind: 'top' }, { type: 'winner', announcement: { station_id: 1, prize_name: 'もちもちうさぎ ミルク BIGぬいぐるみ', message } }));
+    const marquee = screen.getByTestId('winner-marquee');
+    expect(marquee.textContent).toBe(message);
+    expect((marquee.firstChild as HTMLElement).style.animationDuration).toBe(`${marqueeDurationMs(message)}ms`);
   });
 
   it('the root shows the top page rows with the tabs and characters as links', async () => {

@@ -3,7 +3,10 @@ import { Subject, catchError, combineLatest, map, of, startWith, switchMap, type
 import {
   catalogueBreadcrumb, cleanPathRedirect, pageOfItems, parseCataloguePath, PAGE_ITEMS_COUNT,
   type CatalogueNav, type CatalogueSelection, type Character, type Crumb, type PrizeItem, type TabListItem, type TopPageCatalogue,
+  type WinnerAnnouncement,
 } from '../../domain';
+import { BehaviorSubject } from 'rxjs';
+import type { RealtimePort } from '../ports/realtime.port';
 import type { AppConfig } from '../app-config';
 import type { PrizeCatalogPort } from '../ports/prize-catalog.port';
 import { TOKENS } from '../tokens';
@@ -18,6 +21,13 @@ export interface CatalogueListing {
   readonly page: number;
   readonly pageCount: number;
   readonly totalCount: number;
+}
+
+/** What the real-time socket says about stations and winners while the page is open. */
+export interface CatalogueLive {
+  readonly stations: Readonly<Record<number, { readonly station_status: string; readonly playing?: 0 | 1 }>>;
+  /** The latest winning announcements, newest first (at most 5) [R9-5]. */
+  readonly winners: readonly WinnerAnnouncement[];
 }
 
 export type CatalogueState =
@@ -41,18 +51,44 @@ export type CatalogueState =
 @injectable()
 export class BrowseCatalogue extends StateStore<CatalogueState> {
   private readonly requests = new Subject<{ url: string; page: number }>();
+  private readonly live = new BehaviorSubject<CatalogueLive>({ stations: {}, winners: [] });
+  private listening = false;
+
+  /** Station statuses, playing flags and winners pushed while the page is open (no reload needed). */
+  readonly live$ = this.live.asObservable();
 
   constructor(
     @inject(TOKENS.PrizeCatalogPort) private readonly catalog: Pick<PrizeCatalogPort, 'topPage' | 'characters' | 'searchPrizes'>,
     @inject(TOKENS.AppConfig) private readonly config: AppConfig,
+    @inject(TOKENS.RealtimePort) private readonly realtime: Pick<RealtimePort, 'channel'>,
   ) {
     super({ kind: 'idle' });
     this.own(this.requests.pipe(switchMap((r) => this.read(r.url, r.page)), this.untilDisposed()).subscribe((s) => this.setState(s)));
+    this.own(() => this.live.complete());
   }
 
   /** Shows the catalogue page of `url` (path, query and hash), at page `page` of a listing. */
   open(url: string, page = 1): void {
+    this.listen();
     this.requests.next({ url, page: Math.max(1, Math.floor(page)) });
+  }
+
+  /** The live catalogue: the top channel's maintenance, list and get updates [R7-11]. */
+  private listen(): void {
+    if (this.listening || this.disposed) return;
+    this.listening = true;
+    this.own(this.realtime.channel({ kind: 'top' }).pipe(this.untilDisposed()).subscribe((event) => {
+      const now = this.live.value;
+      if (event.type === 'maintenance') {
+        this.live.next({ ...now, stations: { ...now.stations, [event.stationId]: { ...now.stations[event.stationId], station_status: event.stationStatus } } });
+      } else if (event.type === 'list') {
+        const stations = { ...now.stations };
+        for (const s of event.stations) stations[s.station_id] = { station_status: s.station_status, playing: s.playing };
+        this.live.next({ ...now, stations });
+      } else if (event.type === 'winner') {
+        this.live.next({ ...now, winners: [event.announcement, ...now.winners].slice(0, 5) });
+      }
+    }));
   }
 
   private read(url: string, page: number): Observable<CatalogueState> {

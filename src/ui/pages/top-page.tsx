@@ -1,7 +1,9 @@
-import { useEffect } from 'react';
+import { createContext, useContext, useEffect } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
-import { TOKENS, type CatalogueListing } from '../../application';
-import { buildCataloguePath, buildPlayPath, type Character, type PrizeItem, type TabListItem, type TopPageCatalogue } from '../../domain';
+import { TOKENS, type BrowseCatalogue, type CatalogueListing, type CatalogueLive, type CatalogueState } from '../../application';
+import {
+  buildCataloguePath, buildPlayPath, marqueeDurationMs, type Character, type PrizeItem, type TabListItem, type TopPageCatalogue, type WinnerAnnouncement,
+} from '../../domain';
 import { useInjection } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
@@ -14,9 +16,29 @@ import { NotFoundPage } from './not-found-page';
  * tab or keyword path lists its stations; a bad segment is the 404 page [R2.3-3, R2.1-5]; on web a
  * path with a hash goes to the clean path [R2.3-4].
  */
+const NO_LIVE: CatalogueLive = { stations: {}, winners: [] };
+/** What the socket said about the stations on screen, for the cards. */
+const LiveContext = createContext<CatalogueLive>(NO_LIVE);
+
+/** A card's station with what the socket said since the page loaded (status, playing) [R7-11]. */
+function LiveCard({ item, href }: { item: PrizeItem; href: string }) {
+  const live = useContext(LiveContext).stations[item.station_id];
+  const shown = live ? { ...item, station_status: live.station_status as PrizeItem['station_status'], ...(live.playing === undefined ? {} : { playing: live.playing }) } : item;
+  return <PrizeCard item={shown} href={href} />;
+}
+
 export function TopPage() {
   const browse = useScopedUseCase(TOKENS.BrowseCatalogue);
   const state = useObservableState(browse.state$, browse.snapshot);
+  const live = useObservableState(browse.live$, NO_LIVE);
+  return (
+    <LiveContext.Provider value={live}>
+      <CataloguePage browse={browse} state={state} winners={live.winners} />
+    </LiveContext.Provider>
+  );
+}
+
+function CataloguePage({ browse, state, winners }: { browse: BrowseCatalogue; state: CatalogueState; winners: readonly WinnerAnnouncement[] }) {
   const location = useLocation();
   const page = Number(new URLSearchParams(location.search).get('page') ?? 1) || 1;
   const url = `${location.pathname}${location.search}${location.hash}`;
@@ -47,7 +69,18 @@ export function TopPage() {
       </div>
     );
   }
-  return <TopRows catalogue={state.catalogue} characters={state.characters} />;
+  return <TopRows catalogue={state.catalogue} characters={state.characters} winners={winners} />;
+}
+
+/** The winner marquee: the newest announcement scrolls at a speed set by its length [R9-5]. */
+function WinnerMarquee({ winners }: { winners: readonly WinnerAnnouncement[] }) {
+  const latest = winners[0];
+  if (!latest) return null;
+  return (
+    <div className="marquee" role="status" aria-label={MESSAGES.winners} data-testid="winner-marquee">
+      <span key={latest.message} className="marquee__text" style={{ animationDuration: `${marqueeDurationMs(latest.message)}ms` }}>{latest.message}</span>
+    </div>
+  );
 }
 
 function useCatalogueHref() {
@@ -95,10 +128,11 @@ function CharacterBar({ characters, current }: { characters: readonly Character[
   );
 }
 
-function TopRows({ catalogue, characters }: { catalogue: TopPageCatalogue; characters: readonly Character[] }) {
+function TopRows({ catalogue, characters, winners }: { catalogue: TopPageCatalogue; characters: readonly Character[]; winners: readonly WinnerAnnouncement[] }) {
   const href = useCatalogueHref();
   return (
     <div className="top-page">
+      <WinnerMarquee winners={winners} />
       <TabBar tabs={catalogue.tab_list} />
       <CharacterBar characters={characters} />
       {catalogue.campaign_banner.length > 0 ? (
@@ -116,7 +150,7 @@ function TopRows({ catalogue, characters }: { catalogue: TopPageCatalogue; chara
           ) : (
             <div className="prize-grid">
               {section.list.map((item) => (
-                <PrizeCard key={item.station_id} item={item} href={href.play(item, section.title)} />
+                <LiveCard key={item.station_id} item={item} href={href.play(item, section.title)} />
               ))}
             </div>
           )}
@@ -149,7 +183,7 @@ function Listing({ listing }: { listing: CatalogueListing }) {
       <p className="listing__count">{MESSAGES.resultCount(listing.totalCount)}</p>
       {listing.items.length === 0 ? <p className="prize-section__empty">{MESSAGES.emptySection}</p> : (
         <div className="prize-grid">
-          {listing.items.map((item) => <PrizeCard key={item.station_id} item={item} href={href.play(item, listing.title)} />)}
+          {listing.items.map((item) => <LiveCard key={item.station_id} item={item} href={href.play(item, listing.title)} />)}
         </div>
       )}
       {listing.pageCount > 1 ? (
