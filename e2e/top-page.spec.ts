@@ -76,6 +76,26 @@ test.describe('top page (walking skeleton)', () => {
     await expect(card.getByText('メンテナンス中')).toHaveCount(0);
   });
 
+  test('[R8-8] [R2.5-1] search from the header: no results shows the prize-not-found alert over the search, a found keyword lists its stations', async ({ page }, testInfo) => {
+    await page.goto('/');
+    await page.getByTestId('open-search').click();
+    const input = page.getByRole('searchbox', { name: 'キーワード' });
+    await expect(input).toBeFocused();
+    await input.fill('存在しない景品ワード');
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('alert-message')).toHaveText('条件に合う景品が見つかりませんでした。条件を変えてお試しください。');
+    await page.screenshot({ path: `e2e/screenshots/search-not-found-${testInfo.project.name}.png` });
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+    expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('modal-alert')).toHaveCount(0);
+    await input.fill('うさぎ');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('うさぎ');
+    await expect(page.getByTestId('prize-card').first()).toBeVisible();
+    await expect(page.getByTestId('modal-search')).toHaveCount(0);
+  });
+
   test('has no serious accessibility violations', async ({ page }) => {
     await page.goto('/');
     await expect(page.getByTestId('prize-card').first()).toBeVisible();

@@ -22,3 +22,4 @@ export * from './ports/analytics.port';
 export * from './use-cases/live-feed.use-case';
 export * from './use-cases/station-play.use-case';
 export * from './use-cases/browse-catalogue.use-case';
+export * from './use-cases/modal-stack.use-case';

@@ -19,6 +19,7 @@ import type { AnalyticsPort } from './ports/analytics.port';
 import type { LiveFeed } from './use-cases/live-feed.use-case';
 import type { StationPlay } from './use-cases/station-play.use-case';
 import type { BrowseCatalogue } from './use-cases/browse-catalogue.use-case';
+import type { ModalStack } from './use-cases/modal-stack.use-case';
 
 /**
  * A typed container key. At run time it is a plain symbol (what Inversify wants); the phantom type
@@ -55,4 +56,5 @@ export const TOKENS = {
   LiveFeed: token<LiveFeed>('LiveFeed'),
   StationPlay: token<StationPlay>('StationPlay'),
   BrowseCatalogue: token<BrowseCatalogue>('BrowseCatalogue'),
+  ModalStack: token<ModalStack>('ModalStack'),
 } as const;

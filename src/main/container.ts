@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
-import { BrowseCatalogue, BrowseTopPage, LiveFeed, ServiceMaintenance, StationPlay, TOKENS, type AppConfig, type NavigatorPort, type Token } from '../application';
+import { BrowseCatalogue, BrowseTopPage, LiveFeed, ModalStack, ServiceMaintenance, StationPlay, TOKENS, type AppConfig, type NavigatorPort, type Token } from '../application';
 import {
   CookieLogoutGuard, KyHttpClient, KyPrizeCatalog, LocationNavigator, ServiceSignalBus, StoredSession, SystemClock,
   KyKujiPlay, KyReservation,
@@ -77,6 +77,7 @@ export function createAppContainer(config: ClientConfig, overrides: readonly Ove
   container.bind(TOKENS.BrowseCatalogue).to(BrowseCatalogue).inTransientScope();
   // App-lifetime use-cases: one per container.
   container.bind(TOKENS.ServiceMaintenance).to(ServiceMaintenance);
+  container.bind(TOKENS.ModalStack).to(ModalStack);
   for (const [token, value] of overrides) container.rebind(token).toConstantValue(value);
   return container;
 }

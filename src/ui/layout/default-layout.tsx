@@ -4,6 +4,7 @@ import { TOKENS } from '../../application';
 import { layoutOf, pageTitle, serviceHomeHref } from '../../domain';
 import { useInjection } from '../di/container-context';
 import { MESSAGES } from '../messages';
+import { ModalHost, useModals } from '../modals/modal-host';
 
 /** Keeps the document title in step with the route [R7-13] (an effect, so server rendering sets it apart). */
 function usePageTitle(): void {
@@ -63,14 +64,29 @@ export function DefaultLayout({ children }: { children?: ReactNode }) {
   return (
     <div className="layout">
       <header className="site-header">
-        <a className="site-header__logo" href={home} aria-label={MESSAGES.home} data-testid="header-logo">
-          <span className="site-header__mark" aria-hidden="true">◎</span>
-          <span className="site-header__name">{MESSAGES.serviceName}</span>
-          <span className="site-header__tagline">{MESSAGES.serviceTagline}</span>
-        </a>
+        <div className="site-header__bar">
+          <a className="site-header__logo" href={home} aria-label={MESSAGES.home} data-testid="header-logo">
+            <span className="site-header__mark" aria-hidden="true">◎</span>
+            <span className="site-header__name">{MESSAGES.serviceName}</span>
+            <span className="site-header__tagline">{MESSAGES.serviceTagline}</span>
+          </a>
+          {children ? null : <HeaderActions />}
+        </div>
       </header>
       <main className="layout__main">{children ?? <Outlet />}</main>
       <SiteFooter corporateUrl={config.corporateUrl} />
+      {children ? null : <ModalHost />}
+    </div>
+  );
+}
+
+/** The header's search and menu buttons, opening their modals [R2.5-2]. */
+function HeaderActions() {
+  const modals = useModals();
+  return (
+    <div className="site-header__actions">
+      <button type="button" className="site-header__action" data-testid="open-search" onClick={() => modals.open('search')}>{MESSAGES.searchTitle}</button>
+      <button type="button" className="site-header__action" data-testid="open-menu" onClick={() => modals.open('menuTop')}>{MESSAGES.menu}</button>
     </div>
   );
 }

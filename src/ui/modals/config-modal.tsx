@@ -1,0 +1,35 @@
+import { useState } from 'react';
+import { firstValueFrom } from 'rxjs';
+import { TOKENS } from '../../application';
+import { useInjection } from '../di/container-context';
+import { MESSAGES } from '../messages';
+import type { ModalComponentProps } from './registry';
+
+/** Settings (spec §2.5 config): sound and hide-character, saved as 1 or 0 for a signed-in player [R5-1]. */
+export default function ConfigModal({ close }: ModalComponentProps<Record<never, never>>) {
+  const account = useInjection(TOKENS.AccountPort);
+  const session = useInjection(TOKENS.SessionPort);
+  const [sound, setSound] = useState(true);
+  const [hidden, setHidden] = useState(false);
+  const signedIn = session.current() !== null;
+  return (
+    <div className="modal__body">
+      <h2 className="dialog__title">{MESSAGES.configTitle}</h2>
+      <label className="switch">
+        <input type="checkbox" checked={sound} onChange={(e) => {
+          setSound(e.target.checked);
+          if (signedIn) void firstValueFrom(account.setVolume(e.target.checked)).catch(() => undefined);
+        }} />
+        <span>{MESSAGES.sound}</span>
+      </label>
+      <label className="switch">
+        <input type="checkbox" checked={hidden} onChange={(e) => {
+          setHidden(e.target.checked);
+          if (signedIn) void firstValueFrom(account.setHideCharacter(e.target.checked)).catch(() => undefined);
+        }} />
+        <span>{MESSAGES.hideCharacter}</span>
+      </label>
+      <button type="button" className="button" onClick={close}>{MESSAGES.close}</button>
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+import { Suspense, useCallback, useEffect, useRef, type ComponentType, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { TOKENS, type ModalEntry } from '../../application';
+import { useInjection } from '../di/container-context';
+import { useObservableState } from '../hooks/use-observable-state';
+import { MESSAGES } from '../messages';
+import { MODALS, type ModalComponentProps, type ModalName, type OpenModal } from './registry';
+
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/** Opening and closing modals from any component (typed by the registry). */
+export function useModals(): { open: OpenModal; close: () => void } {
+  const stack = useInjection(TOKENS.ModalStack);
+  const navigate = useNavigate();
+  const location = useLocation();
+  const open = useCallback<OpenModal>((name, ...props) => {
+    const opened = stack.open(name, (props[0] ?? {}) as Record<string, unknown>);
+    // Each open modal is a history entry of the same page, so the back button closes it [R2.5-2].
+    if (opened) navigate(`${location.pathname}${location.search}${location.hash}`, { state: { modalDepth: stack.depth } });
+    return opened;
+  }, [stack, navigate, location.pathname, location.search, location.hash]);
+  const close = useCallback(() => {
+    const depth = (location.state as { modalDepth?: number } | null)?.modalDepth ?? 0;
+    if (depth === stack.depth && depth > 0) navigate(-1);
+    else stack.close();
+  }, [stack, navigate, location.state]);
+  return { open, close };
+}
+
+/** The open modals: at most a main one and a sub-modal over it [R2.5-1], each focus-trapped and closed by Escape or back. */
+export function ModalHost() {
+  const stack = useInjection(TOKENS.ModalStack);
+  const state = useObservableState(stack.state$, stack.snapshot);
+  const location = useLocation();
+  const { open, close } = useModals();
+  // Back (or any move to an entry with fewer modals) closes the ones above it; a new page closes all.
+  const depth = (location.state as { modalDepth?: number } | null)?.modalDepth ?? 0;
+  useEffect(() => {
+    if (stack.depth > depth) stack.closeTo(depth);
+  }, [stack, depth, location.key]);
+  return (
+    <>
+      {state.main ? <ModalShell entry={state.main} level="main" open={open} close={close} covered={state.sub !== null} /> : null}
+      {state.sub ? <ModalShell entry={state.sub} level="sub" open={open} close={close} covered={false} /> : null}
+    </>
+  );
+}
+
+function ModalShell({ entry, level, open, close, covered }: { entry: ModalEntry; level: 'main' | 'sub'; open: OpenModal; close: () => void; covered: boolean }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const definition = MODALS[entry.name as ModalName];
+  // Focus moves into the dialog (a modal's own field may take it with autoFocus once loaded) and
+  // goes back where it was when the modal closes.
+  useEffect(() => {
+    const previous = document.activeElement as HTMLElement | null;
+    ref.current?.focus();
+    return () => previous?.focus?.();
+  }, []);
+  if (!definition) return null;
+  const Component = definition.component as unknown as ComponentType<ModalComponentProps<unknown>>;
+  const onKeyDown = (e: ReactKeyboardEvent<HTMLDivElement>) => {
+    if (covered) return;
+    if (e.key === 'Escape') {
+      e.stopPropagation();
+      close();
+      return;
+    }
+    if (e.key !== 'Tab' || !ref.current) return;
+    const items = [...ref.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
+    if (items.length === 0) return;
+    const first = items[0]!;
+    const last = items[items.length - 1]!;
+    if (e.shiftKey && document.activeElement === first) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  };
+  return (
+    <div className={`dialog-backdrop dialog-backdrop--${level}`} onClick={(e) => e.target === e.currentTarget && !covered && close()}>
+      <div ref={ref} className="dialog modal" role="dialog" aria-modal="true" tabIndex={-1} data-testid={`modal-${entry.name}`} data-level={level} onKeyDown={onKeyDown} inert={covered || undefined}>
+        <Suspense fallback={<p role="status">{MESSAGES.loading}</p>}>
+          <Component props={entry.props} close={close} open={open} />
+        </Suspense>
+        <button type="button" className="modal__close" aria-label={MESSAGES.close} onClick={close}>×</button>
+      </div>
+    </div>
+  );
+}

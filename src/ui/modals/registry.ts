@@ -1,0 +1,34 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+/** What every modal component receives: its props, how to close it, and how to open another. */
+export interface ModalComponentProps<P> {
+  readonly props: P;
+  readonly close: () => void;
+  readonly open: OpenModal;
+}
+
+type Loader<P> = () => Promise<{ default: ComponentType<ModalComponentProps<P>> }>;
+interface ModalDefinition<P> {
+  readonly component: LazyExoticComponent<ComponentType<ModalComponentProps<P>>>;
+  /** Phantom: the props type. */
+  readonly props?: P;
+}
+/** One registry line: the props type and the lazily loaded file of a modal. */
+const modal = <P = Record<never, never>>(load: Loader<P>): ModalDefinition<P> => ({ component: lazy(load) });
+
+/**
+ * Every modal (spec §2.5), lazily loaded: adding one is its own file and one line here [R2.5-2].
+ * The account, purchase, delivery, address and kuji modals join with their issues.
+ */
+export const MODALS = {
+  menuTop: modal(() => import('./menu-top-modal')),
+  search: modal<{ readonly keyword?: string }>(() => import('./search-modal')),
+  alert: modal<{ readonly message: string; readonly title?: string }>(() => import('./alert-modal')),
+  config: modal(() => import('./config-modal')),
+} as const;
+
+export type ModalName = keyof typeof MODALS;
+export type ModalPropsOf<K extends ModalName> = NonNullable<(typeof MODALS)[K]['props']>;
+
+/** Opens a modal by name with its props; false when a main and a sub-modal are already open [R2.5-1]. */
+export type OpenModal = <K extends ModalName>(name: K, ...props: Record<never, never> extends ModalPropsOf<K> ? [props?: ModalPropsOf<K>] : [props: ModalPropsOf<K>]) => boolean;
