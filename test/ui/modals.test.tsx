@@ -21,7 +21,7 @@ function app(search: PrizeSearchResult[] = []) {
   const container = createTestContainer([TOKENS.PrizeCatalogPort, catalog.port]);
   const router = createMemoryRouter(routes, { initialEntries: ['/'] });
   render(<ContainerProvider container={container}><RouterProvider router={router} /></ContainerProvider>);
-  return { router, catalog, stack: container.get(TOKENS.ModalStack) };
+  return { router, catalog, stack: container.get<ModalStack>(TOKENS.ModalStack) };
 }
 
 describe('the modal system', () => {
