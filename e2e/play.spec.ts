@@ -157,7 +157,7 @@ test.describe('stations: watch, wait in line, play, result', () => {
     await expect(page.locator('.cameras__still').first()).toBeVisible();
   });
 
-  test('a guest who presses reserve is asked to sign in; the play screen has no serious accessibility violations; after the debug login the button reserves', async ({ page, request }, testInfo) => {
+  test('a guest who presses reserve is asked to sign in and led to the login page; the play screen has no serious accessibility violations; a player with TC reserves', async ({ page, request }, testInfo) => {
     const station = await stationFor(request, 7);
     await page.goto(`/game/${station}`);
     await expect(page.locator('.cameras__still').first()).toBeVisible();
@@ -168,7 +168,25 @@ test.describe('stations: watch, wait in line, play, result', () => {
     const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
     const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
-    // Signed in through the development login, the same button takes a place.
+    // The sign-in alert leads to the login page, which comes back to the station [R2.2-1 guest-only].
+    const email = `erin-${testInfo.project.name}-${Date.now()}@example.jp`;
+    expect((await (await request.post('/api/auth/signup', { data: { email, password: 'mochimochi123' } })).json() as { error_code: number }).error_code).toBe(200);
+    await page.getByTestId('reserve').click();
+    await page.getByTestId('go-login').click();
+    await expect(page.getByRole('heading', { name: 'ログイン' })).toBeVisible();
+    await page.getByLabel('メールアドレス').fill(email);
+    await page.getByLabel('パスワード').fill('mochimochi123');
+    await page.getByRole('button', { name: 'ログインする' }).click();
+    await expect(page).toHaveURL(new RegExp(`/game/${station}$`));
+    // Signed in, the login page sends the visitor home.
+    await page.goto('/login');
+    await expect(page).toHaveURL(/\/$/);
+    await page.goto(`/game/${station}`);
+    // A new account has no TC yet: the reserve is refused in Japanese before taking a place.
+    await page.getByTestId('reserve').click();
+    await expect(page.getByTestId('dialog')).toContainText('TCが不足しています');
+    await page.getByRole('button', { name: 'とじる' }).click();
+    // The debug login gives a player with TC.
     await page.goto(`/debug/login?next=/game/${station}`);
     await page.getByLabel('ユーザー名').fill(`erin-${testInfo.project.name}`);
     await page.getByRole('button', { name: 'ログインする' }).click();

@@ -17,6 +17,7 @@ export const routes: RouteObject[] = [
       { index: true, lazy: async () => ({ Component: (await import('./pages/top-page')).TopPage }) },
       // A station's play screen (§2.1): /play/{tag...}/{stationId} (the build target's play path) and /game/{stationId}.
       { path: 'play/*', lazy: async () => ({ Component: (await import('./play/play-page')).PlayPage }) },
+      { path: 'login', lazy: async () => ({ Component: (await import('./pages/login-page')).LoginPage }) },
       { path: 'debug/login', handle: { layout: 'plain' }, lazy: async () => ({ Component: (await import('./pages/debug-login-page')).DebugLoginPage }) },
       { path: 'game/:stationId', lazy: async () => ({ Component: (await import('./play/play-page')).PlayPage }) },
       // Catalogue paths /{character}/{sub}/{tab}?keyword=… (§2.3); anything else is the 404 page.

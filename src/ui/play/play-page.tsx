@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useLocation, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { TOKENS, type LiveFeedState, type StationPlay, type StationPlayState } from '../../application';
 import {
   countdownSeconds, isMaintenanceStatus, NOTICE_TOAST_MS, parsePlayPath, VIDEO_VIEW_HEIGHT_PERCENT, VIDEO_VIEW_ROTATION_DEG,
@@ -375,9 +375,10 @@ function Dialogs({ play, state }: { play: StationPlay; state: StationPlayState }
   }, [open]);
   const content = useMemo(() => {
     if (state.popup) return { title: state.popup.title, text: state.popup.text, button: state.popup.button.label, onClose: () => play.dismissPopup() };
-    if (state.alert) return { title: null, text: state.alert.message, button: MESSAGES.close, onClose: () => play.dismissAlert() };
+    if (state.alert) return { title: null, text: state.alert.message, button: MESSAGES.close, onClose: () => play.dismissAlert(), signIn: state.alert.kind === 'signIn' };
     return null;
   }, [state.popup, state.alert, play]);
+  const location = useLocation();
   if (!content) return null;
   return (
     <div className="dialog-backdrop">
@@ -388,7 +389,14 @@ function Dialogs({ play, state }: { play: StationPlay; state: StationPlayState }
       >
         {content.title ? <h2 className="dialog__title">{content.title}</h2> : null}
         <p id="play-dialog-text" className="dialog__text">{content.text}</p>
-        <button ref={closeRef} type="button" className="button" onClick={content.onClose}>{content.button}</button>
+        {'signIn' in content && content.signIn ? (
+          <div className="panel__actions">
+            <Link className="button" to={`/login?next=${encodeURIComponent(location.pathname)}`} data-testid="go-login">{MESSAGES.signIn}</Link>
+            <button ref={closeRef} type="button" className="button button--quiet" onClick={content.onClose}>{content.button}</button>
+          </div>
+        ) : (
+          <button ref={closeRef} type="button" className="button" onClick={content.onClose}>{content.button}</button>
+        )}
       </div>
     </div>
   );

@@ -1,0 +1,65 @@
+import { useState } from 'react';
+import { firstValueFrom } from 'rxjs';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { TOKENS } from '../../application';
+import { DOMAIN_MESSAGES, guestOnlyGuard } from '../../domain';
+import { useInjection } from '../di/container-context';
+import { useObservableState } from '../hooks/use-observable-state';
+import { MESSAGES } from '../messages';
+
+const errorInfo = (error: unknown): string =>
+  typeof error === 'object' && error !== null && typeof (error as { info?: unknown }).info === 'string' && (error as { info: string }).info
+    ? (error as { info: string }).info
+    : DOMAIN_MESSAGES.reloadError;
+
+/**
+ * The login page (§2.1 "login"), guest-only: a signed-in visitor goes to '/' [R2.2-1]. E-mail and
+ * password; the server's Japanese answer shows on a refusal; after signing in the visitor goes to
+ * `?next=` (a path on this site) or the top page.
+ */
+export function LoginPage() {
+  const session = useInjection(TOKENS.SessionPort);
+  const auth = useInjection(TOKENS.AuthPort);
+  const identity = useObservableState(session.identity$, session.current());
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const next = params.get('next') ?? '/';
+  const target = next.startsWith('/') && !next.startsWith('//') ? next : '/';
+  const guard = guestOnlyGuard(identity !== null);
+  if (guard.kind === 'redirect' && !busy) return <Navigate to={guard.to} replace />;
+  return (
+    <form
+      className="panel debug-login"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setError(null);
+        setBusy(true);
+        firstValueFrom(auth.logIn(email.trim(), password)).then(
+          () => navigate(target, { replace: true }),
+          (failure: unknown) => {
+            setBusy(false);
+            setError(errorInfo(failure));
+          },
+        );
+      }}
+    >
+      <h1 className="panel__title">{MESSAGES.loginTitle}</h1>
+      <label className="debug-login__field">
+        <span>{MESSAGES.loginEmail}</span>
+        <input type="email" name="email" autoComplete="email" required value={email} maxLength={254} onChange={(e) => setEmail(e.target.value)} />
+      </label>
+      <label className="debug-login__field">
+        <span>{MESSAGES.loginPassword}</span>
+        <input type="password" name="password" autoComplete="current-password" required value={password} maxLength={128} onChange={(e) => setPassword(e.target.value)} />
+      </label>
+      <button type="submit" className="button" disabled={busy}>{MESSAGES.loginSubmit}</button>
+      {error ? <p role="alert" className="panel__note">{error}</p> : null}
+    </form>
+  );
+}
+
+export default LoginPage;
