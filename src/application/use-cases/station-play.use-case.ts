@@ -1,7 +1,7 @@
 import { inject, injectable } from 'inversify';
 import { EMPTY, catchError, firstValueFrom, of, type Observable, type Subscription } from 'rxjs';
 import {
-  analyticsEvent, decideReservePoll, maintenanceReaction, estimatedWaitSeconds, inputLatencyMs, POLLED_RESERVE_STATUSES, reservePollingIntervalMs,
+  analyticsEvent, decideReservePoll, maintenanceReaction, refusalText, estimatedWaitSeconds, inputLatencyMs, POLLED_RESERVE_STATUSES, reservePollingIntervalMs,
   type AnalyticsEventName, type AssistGaugeView, type CraneButton, type MachineView, type PlayView, type PrizeItem,
   type PushNotice, type ReservationEffect, type ReserveStatus, type StationInfo, type StreamType, type VipOutcome,
 } from '../../domain';
@@ -76,9 +76,6 @@ const INITIAL: StationPlayState = {
 };
 
 const COUNTDOWN_STEP_MS = 250;
-
-const errorInfo = (error: unknown): string =>
-  typeof error === 'object' && error !== null && typeof (error as { info?: unknown }).info === 'string' ? (error as { info: string }).info : DOMAIN_MESSAGES.reloadError;
 
 /**
  * The play screen of one station (docs/play.md): watch it live, join its line, take the turn, play
@@ -465,7 +462,7 @@ export class StationPlay extends StateStore<StationPlayState> {
     try {
       await work();
     } catch (error) {
-      this.setState((s) => ({ ...s, alert: { kind: 'refused', message: errorInfo(error) } }));
+      this.setState((s) => ({ ...s, alert: { kind: 'refused', message: refusalText(error) } }));
       onError?.();
     } finally {
       this.setState((s) => ({ ...s, busy: false }));

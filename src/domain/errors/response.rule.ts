@@ -69,3 +69,12 @@ export function classifyResponse(response: ErrorResponse, target: BuildTarget): 
   }
   return { kind: 'failure', error_code, error_info };
 }
+
+/**
+ * The Japanese text to show for a failed call: the answer's error_info when the failure carries
+ * one (a refusal), else the reload-error text.
+ */
+export function refusalText(error: unknown): string {
+  const info = typeof error === 'object' && error !== null ? (error as { info?: unknown }).info : undefined;
+  return typeof info === 'string' && info !== '' ? info : DOMAIN_MESSAGES.reloadError;
+}

@@ -22,3 +22,8 @@ export function layoutOf(handles: readonly unknown[]): LayoutName {
 export function fullPathOf(location: { readonly pathname: string; readonly search: string; readonly hash: string }): string {
   return `${location.pathname}${location.search}${location.hash}`;
 }
+
+/** Where to go after signing in: `next` when it is a path on this site, else '/' (no open redirect). */
+export function safeNextPath(next: string | null | undefined): string {
+  return typeof next === 'string' && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
+}

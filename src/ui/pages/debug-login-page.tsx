@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { firstValueFrom } from 'rxjs';
 import { useNavigate, useSearchParams } from 'react-router';
 import { TOKENS } from '../../application';
+import { safeNextPath } from '../../domain';
 import { useInjection } from '../di/container-context';
 import { MESSAGES } from '../messages';
 
@@ -16,8 +17,7 @@ export function DebugLoginPage() {
   const [params] = useSearchParams();
   const [name, setName] = useState('hanako');
   const [error, setError] = useState<string | null>(null);
-  const next = params.get('next') ?? '/';
-  const target = next.startsWith('/') && !next.startsWith('//') ? next : '/';
+  const target = safeNextPath(params.get('next'));
   return (
     <form
       className="panel debug-login"

@@ -2,15 +2,10 @@ import { useState } from 'react';
 import { firstValueFrom } from 'rxjs';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { TOKENS } from '../../application';
-import { DOMAIN_MESSAGES, guestOnlyGuard } from '../../domain';
+import { guestOnlyGuard, refusalText, safeNextPath } from '../../domain';
 import { useInjection } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
 import { MESSAGES } from '../messages';
-
-const errorInfo = (error: unknown): string =>
-  typeof error === 'object' && error !== null && typeof (error as { info?: unknown }).info === 'string' && (error as { info: string }).info
-    ? (error as { info: string }).info
-    : DOMAIN_MESSAGES.reloadError;
 
 /**
  * The login page (§2.1 "login"), guest-only: a signed-in visitor goes to '/' [R2.2-1]. E-mail and
@@ -27,8 +22,7 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const next = params.get('next') ?? '/';
-  const target = next.startsWith('/') && !next.startsWith('//') ? next : '/';
+  const target = safeNextPath(params.get('next'));
   const guard = guestOnlyGuard(identity !== null);
   if (guard.kind === 'redirect' && !busy) return <Navigate to={guard.to} replace />;
   return (
@@ -42,7 +36,7 @@ export function LoginPage() {
           () => navigate(target, { replace: true }),
           (failure: unknown) => {
             setBusy(false);
-            setError(errorInfo(failure));
+            setError(refusalText(failure));
           },
         );
       }}
