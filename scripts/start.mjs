@@ -15,7 +15,20 @@ const root = new URL('..', import.meta.url).pathname;
 const outDir = join(root, 'dist', 'client');
 const stampFile = join(outDir, '.build-stamp.json');
 const inputs = ['src', 'index.html', 'vite.config.ts', 'package-lock.json', 'scripts/build-target.ts'];
-const buildEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => k === 'ONKURE_TARGET' || k.startsWith('VITE_')).sort());
+
+// The demo turns the development-only calls (debug login, dev outbox, analytics collector) on, unless told otherwise.
+const env = { ...process.env };
+if (env.ONKURE_DEV_CALLS === undefined && env.NODE_ENV !== 'production') {
+  env.ONKURE_DEV_CALLS = '1';
+  console.log('onkure: development-only calls (debug login, dev outbox, analytics collector) are ON for this demo (ONKURE_DEV_CALLS=1); never expose this server publicly.');
+}
+// With them on, the app built here also posts each analytics event to the server's development
+// collector, where e2e reads them back (docs/analytics.md). Set VITE_ANALYTICS_COLLECT_URL= (empty) to opt out.
+if (env.ONKURE_DEV_CALLS === '1' && env.VITE_ANALYTICS_COLLECT_URL === undefined) {
+  const apiBase = env.VITE_API_BASE || `/${(env.API_PREFIX ?? 'api').replace(/^\/+|\/+$/g, '')}`;
+  env.VITE_ANALYTICS_COLLECT_URL = `${apiBase.replace(/\/+$/, '')}/dev/analytics/collect`;
+}
+const buildEnv = Object.fromEntries(Object.entries(env).filter(([k]) => k === 'ONKURE_TARGET' || k.startsWith('VITE_')).sort());
 
 function newestMtime(path) {
   const full = join(root, path);
@@ -34,17 +47,11 @@ function buildIsCurrent() {
 if (!buildIsCurrent()) {
   console.log('onkure: building the app…');
   const startedAt = Date.now();
-  const build = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  const build = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit', env });
   if (build.status !== 0) process.exit(build.status ?? 1);
   writeFileSync(stampFile, JSON.stringify({ builtAt: startedAt, env: buildEnv }));
 }
 
-// The demo turns the development-only calls (debug login, dev outbox) on, unless told otherwise.
-const env = { ...process.env };
-if (env.ONKURE_DEV_CALLS === undefined && env.NODE_ENV !== 'production') {
-  env.ONKURE_DEV_CALLS = '1';
-  console.log('onkure: development-only calls (debug login, dev outbox) are ON for this demo (ONKURE_DEV_CALLS=1); never expose this server publicly.');
-}
 const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], { cwd: root, stdio: 'inherit', env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

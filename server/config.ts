@@ -39,6 +39,11 @@ export interface ServerConfig {
   readonly realtimeChannel: string;
   /** SHA-256 of ONKURE_OPERATOR_TOKEN (at least 24 characters); null: the operator API is off. */
   readonly operatorTokenHash: Buffer | null;
+  /**
+   * The analytics tag script's origin (ANALYTICS_TAG_ORIGIN, e.g. https://www.googletagmanager.com):
+   * added to the CSP's script-src and connect-src; null (unset) adds nothing. docs/analytics.md.
+   */
+  readonly analyticsTagOrigin: string | null;
 }
 
 export class ServerConfigError extends Error {
@@ -67,11 +72,17 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
   if (operatorToken !== '' && operatorToken.length < 24) throw new ServerConfigError('ONKURE_OPERATOR_TOKEN must be at least 24 characters (or unset to turn the operator API off).');
   const realtimeChannel = env.REALTIME_CHANNEL || 'onkure';
   if (!/^[a-z][a-z0-9_-]{0,31}$/.test(realtimeChannel) || realtimeChannel === 'top') throw new ServerConfigError(`REALTIME_CHANNEL must be a lower-case name such as onkure, other than top (got "${realtimeChannel}").`);
+  const analyticsTagOrigin = env.ANALYTICS_TAG_ORIGIN || null;
+  if (analyticsTagOrigin !== null) {
+    const [origin] = originList(analyticsTagOrigin, 'ANALYTICS_TAG_ORIGIN');
+    if (origin !== analyticsTagOrigin || !/^https?:\/\/[a-z0-9.-]+(:\d+)?$/.test(origin) || (production && !origin.startsWith('https://'))) throw new ServerConfigError(`ANALYTICS_TAG_ORIGIN must be one https origin such as https://www.googletagmanager.com (got "${analyticsTagOrigin}").`);
+  }
   const webrtcSignalingUrl = env.WEBRTC_SIGNALING_URL || '/signaling';
   if (!/^(\/[\w./-]*|wss?:\/\/[^\s'"]+)$/.test(webrtcSignalingUrl)) throw new ServerConfigError(`WEBRTC_SIGNALING_URL must be a path such as /signaling or a ws(s):// address (got "${webrtcSignalingUrl}").`);
   return {
     webrtcSignalingUrl,
     realtimeChannel,
+    analyticsTagOrigin,
     operatorTokenHash: operatorToken ? createHash('sha256').update(operatorToken).digest() : null,
     port,
     host: env.HOST || '127.0.0.1',

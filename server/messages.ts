@@ -68,6 +68,15 @@ export const SERVER_MESSAGES = {
     `${unit}が不足しています（必要: ${needed.toLocaleString('ja-JP')}、保有: ${available.toLocaleString('ja-JP')}）。`,
   inviteText: (code: string, tickets: number) =>
     `オンラインクレーンゲーム「オンクレ」で一緒に遊ぼう！招待コード「${code}」で登録すると、招待した人にチケット${tickets}枚をプレゼント。`,
+  // The development analytics collector (docs/analytics.md)
+  analyticsUnknownEvent: '分析イベントの名前が正しくありません。',
+  analyticsBadSendTo: '分析イベントの送信先IDが正しくありません。',
+  analyticsBadParamName: '分析イベントの項目名が正しくありません。',
+  analyticsBadParamValue: '分析イベントの項目の値は文字列・数値・真偽値で指定してください。',
+  analyticsTooManyParams: '分析イベントの項目が多すぎます。',
+  analyticsParamsTooLarge: '分析イベントの内容が大きすぎます。',
+  analyticsBadCommonFields: '分析イベントのユーザーIDまたはショップIDが正しくありません。',
+  analyticsBadFlags: '分析イベントの is_pc または site_type の値が正しくありません。',
 } as const;
 
 /** Japanese error_info texts of the reference server, by error_code. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { AdditionalKey, Flag01, UnreadKind } from '../../src/contract';
+import type { AdditionalKey, Flag01, UnreadKind, UserDataAnswer } from '../../src/contract';
 import { ADDITIONAL_KEYS, UNREAD_KINDS } from '../../src/contract';
-import { PREFECTURES, type Prefecture, type Profile } from '../../src/domain';
+import { PREFECTURES, RESERVING_STATUSES, type CraneItem, type Prefecture, type Profile, type ReserveStatus } from '../../src/domain';
 import type { SqlExecutor } from '../store/store';
 import { AccountRefusal } from './account-errors';
 import type { Clock } from '../clock';
@@ -22,6 +22,20 @@ export interface UserRow {
 }
 
 const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
+const flag = (v: number | boolean | null | undefined): Flag01 => (v === 1 || v === true ? 1 : 0);
+
+/** The login-info columns of the users table. */
+interface LoginRow {
+  agree_contract: number;
+  sound: number;
+  hide_character: number;
+  vip_level: number;
+  status: number;
+  notice_get: number;
+}
+
+/** What POST /user/user_data answers besides the wallet (tc_info and ticket_info come from the ledger). */
+export type UserDataWithoutWallet = Omit<UserDataAnswer, 'tc_info' | 'ticket_info'>;
 
 /** Per-user settings, profile, flags and e-mail: the users table and its small side tables. */
 export class UsersRepository {
@@ -109,6 +123,55 @@ export class UsersRepository {
       profile,
       nickname_info: { userId: u.user_id, nickname: u.nickname ?? '', isNicknameUnregistered: !u.nickname },
     };
+  }
+
+  /**
+   * The user data of spec §3 [R3-6] that this repository owns: auth and login info, nickname, profile,
+   * crane items, unread flags and e-mail; every read is scoped by the caller's user_id. modal_list is
+   * always empty: the reference server queues no modals for a user. 404 for a user that does not exist.
+   */
+  async userData(userId: number): Promise<UserDataWithoutWallet> {
+    const u = await this.get(userId);
+    const [login] = await this.db.query<LoginRow>(
+      'SELECT agree_contract, sound, hide_character, vip_level, status, notice_get FROM users WHERE user_id = $1', [userId]);
+    if (!login) throw new AccountRefusal(404, SERVER_MESSAGES.userNotFound);
+    const [playing] = await this.db.query<{ station_id: number; reserve_status: ReserveStatus }>(
+      'SELECT station_id, reserve_status FROM station_reservations WHERE user_id = $1 AND reserve_status = ANY($2::text[]) ORDER BY play_reserve_id DESC LIMIT 1',
+      [userId, [...RESERVING_STATUSES]]);
+    const { profile, nickname_info } = UsersRepository.profileView(u);
+    return {
+      auth_info: { user_id: u.user_id, agree_contract: flag(login.agree_contract) },
+      login_info: {
+        sound: flag(login.sound),
+        hide_character: flag(login.hide_character),
+        vip_level: login.vip_level,
+        status: login.status,
+        is_sms: u.tel_verified_at ? 1 : 0,
+        notice_get: flag(login.notice_get),
+        play_info: { station_id: playing?.station_id ?? null, reserve_status: playing?.reserve_status ?? null },
+        additional_list: await this.additionalList(userId),
+        modal_list: [],
+      },
+      nickname_info,
+      profile,
+      crane_items: await this.craneItems(userId),
+      unread: await this.unread(userId),
+      email: u.email ?? '',
+    };
+  }
+
+  /** The crane items the user holds (count above 0), by item id. */
+  async craneItems(userId: number): Promise<CraneItem[]> {
+    return this.db.query<CraneItem>('SELECT item_id, name, count FROM crane_items WHERE user_id = $1 ORDER BY item_id', [userId]);
+  }
+
+  /** Gives the user `count` more of one crane item kind (for the modules that hand items out). */
+  async giveCraneItem(userId: number, item: { readonly item_id: number; readonly name: string }, count: number): Promise<void> {
+    if (!Number.isSafeInteger(count) || count <= 0) throw new RangeError(`a crane item count is a whole number above 0 (got ${count})`);
+    await this.db.query(
+      `INSERT INTO crane_items (user_id, item_id, name, count, updated_at) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (user_id, item_id) DO UPDATE SET count = crane_items.count + EXCLUDED.count, name = EXCLUDED.name, updated_at = EXCLUDED.updated_at`,
+      [userId, item.item_id, item.name, count, this.clock.now().toISOString()]);
   }
 
   /** Revokes every live media (stream) token of the user; answers how many. */

@@ -40,15 +40,16 @@ export class ContentsRepository {
    * Published information of a shop, newest first, one page of `num` [R9-2]. `only` narrows to the
    * items flagged for the top page or as picked up (the start news).
    */
-  async information(shopId: number, now: Date, page: number, num: number, only?: { is_top_page?: 0 | 1; is_pick_up?: 0 | 1 }): Promise<Paged<InformationItem>> {
+  async information(shopId: number, now: Date, page: number, num: number, only?: { is_top_page?: 0 | 1; is_pick_up?: 0 | 1; tag?: string }): Promise<Paged<InformationItem>> {
     const rows = await this.db.query<InformationRow>(
       `SELECT information_id, tag, category, title, body, image_key, published_at, is_top_page, is_pick_up, count(*) OVER ()::int AS total
          FROM information
         WHERE shop_id = $1 AND published_at <= $2
           AND ($3::boolean IS NULL OR is_top_page = $3) AND ($4::boolean IS NULL OR is_pick_up = $4)
+          AND ($7::text IS NULL OR tag = $7)
         ORDER BY published_at DESC, information_id DESC
         LIMIT $5 OFFSET $6`,
-      [shopId, now.toISOString(), only?.is_top_page === undefined ? null : only.is_top_page === 1, only?.is_pick_up === undefined ? null : only.is_pick_up === 1, num, (page - 1) * num],
+      [shopId, now.toISOString(), only?.is_top_page === undefined ? null : only.is_top_page === 1, only?.is_pick_up === undefined ? null : only.is_pick_up === 1, num, (page - 1) * num, only?.tag ?? null],
     );
     const total = rows[0]?.total ?? (page > 1 ? await this.countInformation(shopId, now, only) : 0);
     return {
@@ -67,11 +68,12 @@ export class ContentsRepository {
     };
   }
 
-  private async countInformation(shopId: number, now: Date, only?: { is_top_page?: 0 | 1; is_pick_up?: 0 | 1 }): Promise<number> {
+  private async countInformation(shopId: number, now: Date, only?: { is_top_page?: 0 | 1; is_pick_up?: 0 | 1; tag?: string }): Promise<number> {
     const [row] = await this.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM information WHERE shop_id = $1 AND published_at <= $2
-          AND ($3::boolean IS NULL OR is_top_page = $3) AND ($4::boolean IS NULL OR is_pick_up = $4)`,
-      [shopId, now.toISOString(), only?.is_top_page === undefined ? null : only.is_top_page === 1, only?.is_pick_up === undefined ? null : only.is_pick_up === 1],
+          AND ($3::boolean IS NULL OR is_top_page = $3) AND ($4::boolean IS NULL OR is_pick_up = $4)
+          AND ($5::text IS NULL OR tag = $5)`,
+      [shopId, now.toISOString(), only?.is_top_page === undefined ? null : only.is_top_page === 1, only?.is_pick_up === undefined ? null : only.is_pick_up === 1, only?.tag ?? null],
     );
     return row?.n ?? 0;
   }

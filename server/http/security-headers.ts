@@ -7,16 +7,20 @@ import type { ServerConfig } from '../config';
  * The Content-Security-Policy the built app runs under: its own scripts and styles only (Vite emits
  * no inline script or style), images also as data: and blob: URLs, calls and sockets to this origin
  * (socket.io: ws:/wss:) and to the configured extra origins (CSP_CONNECT_SRC: the API origin, the
- * live feed's media server later). No plugins, no framing, no <base> elsewhere.
+ * live feed's media server later). No plugins, no framing, no <base> elsewhere. The analytics tag's
+ * origin (ANALYTICS_TAG_ORIGIN) joins script-src and connect-src only when it is configured; its
+ * hit endpoints go in CSP_CONNECT_SRC (docs/analytics.md). No 'unsafe-inline' either way: the
+ * adapter defines gtag() in the bundle, not in an inline snippet.
  */
-export function contentSecurityPolicy(config: Pick<ServerConfig, 'connectSrc'>): Record<string, string[]> {
+export function contentSecurityPolicy(config: Pick<ServerConfig, 'connectSrc'> & Partial<Pick<ServerConfig, 'analyticsTagOrigin'>>): Record<string, string[]> {
+  const tag = config.analyticsTagOrigin ? [config.analyticsTagOrigin] : [];
   return {
     'default-src': ["'self'"],
-    'script-src': ["'self'"],
+    'script-src': ["'self'", ...tag],
     'style-src': ["'self'"],
     'img-src': ["'self'", 'data:', 'blob:'],
     'font-src': ["'self'", 'data:'],
-    'connect-src': ["'self'", 'ws:', 'wss:', ...config.connectSrc],
+    'connect-src': ["'self'", 'ws:', 'wss:', ...tag, ...config.connectSrc],
     'media-src': ["'none'"],
     'object-src': ["'none'"],
     'frame-ancestors': ["'none'"],
@@ -26,7 +30,7 @@ export function contentSecurityPolicy(config: Pick<ServerConfig, 'connectSrc'>):
 }
 
 /** Security headers on every answer (CSP, nosniff, Referrer-Policy, no framing) through @fastify/helmet. */
-export async function registerSecurityHeaders(app: FastifyInstance, config: Pick<ServerConfig, 'connectSrc'>): Promise<void> {
+export async function registerSecurityHeaders(app: FastifyInstance, config: Pick<ServerConfig, 'connectSrc'> & Partial<Pick<ServerConfig, 'analyticsTagOrigin'>>): Promise<void> {
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },

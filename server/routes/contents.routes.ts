@@ -72,7 +72,7 @@ export async function contentsRoutes({ route, services: s, config }: ApiDeps): P
 
   route.open('/contents/information', informationRequestSchema, async (body) => {
     if (!(await s.catalogue.shopExists(body.shop_id))) throw new Refusal(404, 404, SHOP_NOT_FOUND);
-    const { list, total_count } = await contents.information(body.shop_id, s.clock.now(), body.page, body.num);
+    const { list, total_count } = await contents.information(body.shop_id, s.clock.now(), body.page, body.num, body.tag === undefined ? undefined : { tag: body.tag });
     return { information: { list, total_count, page: body.page, num: body.num, page_count: Math.ceil(total_count / body.num) } };
   });
 

@@ -1,4 +1,5 @@
 import { accountRoutes } from './account.routes';
+import { analyticsRoutes } from './analytics.routes';
 import { authRoutes } from './auth.routes';
 import { contentsRoutes } from './contents.routes';
 import type { ApiDeps } from './deps';
@@ -26,4 +27,5 @@ export async function registerApiRoutes(deps: ApiDeps): Promise<void> {
   await accountRoutes(deps);
   await authRoutes(deps);
   await purchaseRoutes(deps);
+  await analyticsRoutes(deps);
 }

@@ -1,7 +1,7 @@
 import {
   agreeRequestSchema, getAddressRequestSchema, getDeliveryRequestSchema, getEmailRequestSchema, itemRequestSchema,
   movieDeleteTokenRequestSchema, readInfoRequestSchema, setHideCharacterRequestSchema, setVolumeRequestSchema,
-  tcRequestSchema, ticketRequestSchema, userAdditionalRequestSchema,
+  tcRequestSchema, ticketRequestSchema, userAdditionalRequestSchema, userDataRequestSchema,
 } from '../../src/contract';
 import { addressResponseOf } from '../../src/domain';
 import type { ApiDeps } from './deps';
@@ -57,6 +57,14 @@ export async function userRoutes({ route, services: s }: ApiDeps): Promise<void>
 
   route.authed('/user/user_additional', userAdditionalRequestSchema, async (user, body) => {
     return { additional_list: await s.users.setAdditional(user.user_id, body.additional_key, body.additional_value) };
+  });
+
+  // Designed call (docs/api/user.md): the user data of spec §3 minus the access token, all the caller's own.
+  route.authed('/user/user_data', userDataRequestSchema, async (user) => {
+    const [data, tc_info, ticket_all] = await Promise.all([
+      s.users.userData(user.user_id), s.ledger.balance(user.user_id), s.ledger.tickets(user.user_id),
+    ]);
+    return { user_data: { ...data, tc_info, ticket_info: { ticket_all } } };
   });
 
   // Revokes the caller's live media (stream) tokens, not the access token: leaving the play screen

@@ -84,6 +84,22 @@ export const INFORMATION_TEMPLATES: readonly { readonly category: string; readon
   { category: 'くじ', title: (n) => `オンラインくじ新BOX追加のお知らせ（${n}）`, body: '人気のくじに新しいBOXを追加しました。くじ一覧からご確認ください。' },
 ];
 
+/** The articles the carousel's information slides open (/information/{tag}), published a day ago. */
+export const SEED_FEATURE_ARTICLES: readonly { readonly tag: string; readonly category: string; readonly title: string; readonly body: string }[] = [
+  {
+    tag: 'autumn-festival', category: 'キャンペーン', title: 'オンクレ秋まつり開催中！',
+    body: '秋まつり限定の景品がそろう特設ステーションを公開しました。期間中は対象のステーションで獲得すると、もれなくおまつりポイントがもらえます。\nポイントは景品交換所で限定グッズと交換できます。この機会にぜひ遊んでみてください。',
+  },
+  {
+    tag: 'beginners-guide', category: 'はじめての方へ', title: 'はじめての方へ：オンクレの遊び方',
+    body: 'オンクレはスマートフォンやパソコンから本物のクレーンゲームを遊べるサービスです。\nまずは無料の練習台で、→ボタンと↑ボタンの操作に慣れてみましょう。獲得した景品はご自宅までお届けします。',
+  },
+  {
+    tag: 'kuji-new-series', category: 'くじ', title: 'オンラインくじ新シリーズ登場',
+    body: 'ハズレなしのオンラインくじに新シリーズが登場しました。最後の1枚を引いた方にはラストワン賞をプレゼントします。\nBOXごとの残り枚数はくじページでいつでも確認できます。',
+  },
+];
+
 /** How many information items the demo shop has (more than one page of 100, to show paging). */
 export const SEED_INFORMATION_COUNT = 120;
 

@@ -1,7 +1,7 @@
 import type { SqlExecutor, Store } from '../store/store';
 import { bannerSvg, prizeSvg } from './art';
 import { PRIZE_KINDS, SEED_CHARACTERS, SEED_STATIONS, SEED_TABS } from './catalogue-data';
-import { INFORMATION_TEMPLATES, SEED_CAROUSELS, SEED_INFORMATION_COUNT, SEED_KUJI, SEED_VIRTUAL_CRANES } from './contents-data';
+import { INFORMATION_TEMPLATES, SEED_CAROUSELS, SEED_FEATURE_ARTICLES, SEED_INFORMATION_COUNT, SEED_KUJI, SEED_VIRTUAL_CRANES } from './contents-data';
 
 /** Base arm strengths the demo stations cycle through (published per station in the play log). */
 const SEED_ARM_STRENGTHS = [0.55, 0.45, 0.6, 0.5, 0.4, 0.65] as const;
@@ -190,6 +190,13 @@ async function seedInformation(tx: SqlExecutor, now: Date, imageKeys: readonly s
       [DEMO_SHOP_ID, `info-${String(i + 1).padStart(4, '0')}`, template.category, template.title(n), template.body,
         i % 4 === 0 ? imageKeys[(i / 4) % imageKeys.length] : null, i % 10 === 0, i % 15 === 0,
         new Date(now.getTime() - (i * 2 + 1) * DAY_MS)],
+    );
+  }
+  for (const article of SEED_FEATURE_ARTICLES) {
+    await tx.query(
+      `INSERT INTO information (shop_id, tag, category, title, body, is_top_page, is_pick_up, published_at)
+       VALUES ($1, $2, $3, $4, $5, false, false, $6)`,
+      [DEMO_SHOP_ID, article.tag, article.category, article.title, article.body, new Date(now.getTime() - DAY_MS / 2)],
     );
   }
   // One notice scheduled for tomorrow: stored, but not listed until then.

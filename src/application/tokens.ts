@@ -20,6 +20,14 @@ import type { LiveFeed } from './use-cases/live-feed.use-case';
 import type { StationPlay } from './use-cases/station-play.use-case';
 import type { BrowseCatalogue } from './use-cases/browse-catalogue.use-case';
 import type { ModalStack } from './use-cases/modal-stack.use-case';
+import type { CurrentUser } from './use-cases/current-user.use-case';
+import type { ReadInformation } from './use-cases/read-information.use-case';
+import type { TopPageExtras } from './use-cases/top-page-extras.use-case';
+import type { TrackEvent } from './use-cases/track-event.use-case';
+import type { VerifyEmail } from './use-cases/verify-email.use-case';
+import type { BuyTc } from './use-cases/buy-tc.use-case';
+import type { AccountPayment } from './use-cases/account-payment.use-case';
+import type { Notices } from './use-cases/notices.use-case';
 
 /**
  * A typed container key. At run time it is a plain symbol (what Inversify wants); the phantom type
@@ -57,4 +65,12 @@ export const TOKENS = {
   StationPlay: token<StationPlay>('StationPlay'),
   BrowseCatalogue: token<BrowseCatalogue>('BrowseCatalogue'),
   ModalStack: token<ModalStack>('ModalStack'),
+  CurrentUser: token<CurrentUser>('CurrentUser'),
+  ReadInformation: token<ReadInformation>('ReadInformation'),
+  TopPageExtras: token<TopPageExtras>('TopPageExtras'),
+  TrackEvent: token<TrackEvent>('TrackEvent'),
+  VerifyEmail: token<VerifyEmail>('VerifyEmail'),
+  BuyTc: token<BuyTc>('BuyTc'),
+  AccountPayment: token<AccountPayment>('AccountPayment'),
+  Notices: token<Notices>('Notices'),
 } as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DESIGNATED_TYPES, STATION_TYPES } from '../domain';
+import { DESIGNATED_TYPES, INFORMATION_TAG_PATTERN, STATION_TYPES } from '../domain';
 import { prizeItemSchema, tabListItemSchema } from './catalogue.schema';
 import { errorResponseSchema } from './envelope';
 import { identitySchema, idSchema } from './user-identity.schema';
@@ -161,7 +161,11 @@ export const carouselResponseSchema = errorResponseSchema.extend({ carousel: z.o
 const page = z.number().int().min(1).max(10_000);
 const num = z.number().int().min(1).max(INFORMATION_PAGE_MAX);
 
-export const informationRequestSchema = optionalIdentitySchema.extend({ page: page.default(1), num: num.default(INFORMATION_PAGE_MAX), shop_id: shopId });
+/** `tag` (designed) narrows the list to the one item of the /information/{tag} page. */
+export const informationRequestSchema = optionalIdentitySchema.extend({
+  page: page.default(1), num: num.default(INFORMATION_PAGE_MAX), shop_id: shopId,
+  tag: z.string().regex(INFORMATION_TAG_PATTERN, { error: M.badInformationTag }).optional(),
+});
 export const informationItemSchema = z.object({
   id: z.number().int().positive(),
   tag: z.string(),

@@ -18,3 +18,4 @@ export * from './play.schema';
 export * from './kuji.schema';
 export * from './realtime';
 export * from './operator.schema';
+export * from './analytics.schema';

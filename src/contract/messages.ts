@@ -11,6 +11,7 @@ export const CONTRACT_MESSAGES = {
   required: VALIDATION_MESSAGES.required,
   tooLong: VALIDATION_MESSAGES.tooLong,
   tooLongPlain: (label: string) => `${label}が長すぎます。`,
+  badInformationTag: 'お知らせの指定が正しくありません。',
   invalidCharacters: VALIDATION_MESSAGES.invalidCharacters,
   fieldInvalid: (label: string) => `「${label}」の内容が正しくありません。`,
   requestInvalid: 'リクエストの内容が正しくありません。',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DELIVERY_STATUSES, type AddressResponse, type UnreadFlags } from '../domain';
+import { DELIVERY_STATUSES, RESERVE_STATUSES, type AddressResponse, type AuthInfo, type CraneItem, type LoginInfo, type NicknameInfo, type Profile, type UnreadFlags, type UserData } from '../domain';
 import { errorResponseSchema } from './envelope';
 import { addressRecordSchema } from './account.schema';
 import { coercedFlagSchema, flag01Schema, idSchema, identitySchema } from './user-identity.schema';
@@ -128,3 +128,60 @@ export const userAdditionalResponseSchema = errorResponseSchema.extend({
   additional_list: z.object({ tutorial_top: flag01Schema, tutorial_play: flag01Schema }),
 });
 export const movieDeleteTokenResponseSchema = errorResponseSchema.extend({ revoked: z.number().int().nonnegative() });
+
+// ---- POST /user/user_data (designed: docs/api/user.md) ---------------------------------------
+
+/** Path of the designed user-data call, relative to the API base. */
+export const USER_DATA_ENDPOINT = 'user/user_data';
+
+/**
+ * The user data call takes the identity and nothing else: any other field is refused (400) rather
+ * than ignored, so a client that sends a filter or a paging field learns it is not supported.
+ */
+export const userDataRequestSchema = identitySchema.strict();
+
+/** Login info (spec §3 user data) [R3-6]: the VIP logo reads vip_level [R2.6-4, R6-2]. */
+export const loginInfoSchema = z.object({
+  sound: flag01Schema,
+  hide_character: flag01Schema,
+  vip_level: z.number().int().nonnegative(),
+  status: z.number().int(),
+  is_sms: flag01Schema,
+  notice_get: flag01Schema,
+  /** The station the user is reserving or playing now, or nulls. */
+  play_info: z.object({ station_id: z.number().int().positive().nullable(), reserve_status: z.enum(RESERVE_STATUSES).nullable() }),
+  additional_list: z.object({ tutorial_top: flag01Schema, tutorial_play: flag01Schema }),
+  modal_list: z.array(z.string()),
+}) satisfies z.ZodType<LoginInfo>;
+
+/** One kind of crane item (power-up) the user holds; only kinds with a count above 0 are listed. */
+export const craneItemSchema = z.object({
+  item_id: z.number().int().positive(),
+  name: z.string().min(1),
+  count: z.number().int().positive(),
+}) satisfies z.ZodType<CraneItem>;
+
+/** The auth info as the server answers it: the access token never travels back (the client has it). */
+export const authInfoAnswerSchema = z.object({
+  user_id: z.number().int().positive(),
+  agree_contract: flag01Schema,
+}) satisfies z.ZodType<Omit<AuthInfo, 'access_token'>>;
+
+/** The domain's UserData without the access token, as POST /user/user_data answers it. */
+export type UserDataAnswer = Omit<UserData, 'auth_info'> & { readonly auth_info: Omit<AuthInfo, 'access_token'> };
+
+/** User data (spec §3) [R3-6] minus the access token. */
+export const userDataSchema = z.object({
+  auth_info: authInfoAnswerSchema,
+  login_info: loginInfoSchema,
+  nickname_info: z.object({ userId: z.number().int().positive(), nickname: z.string(), isNicknameUnregistered: z.boolean() }) satisfies z.ZodType<NicknameInfo>,
+  profile: z.object({ sex: z.number().int(), birth: z.string(), prefectures: z.string(), created_at: z.string() }) satisfies z.ZodType<Profile>,
+  tc_info: tcInfoSchema,
+  ticket_info: ticketInfoSchema,
+  crane_items: z.array(craneItemSchema),
+  unread: unreadFlagsSchema,
+  /** The current e-mail address; '' when none is registered. */
+  email: z.string(),
+}).refine((d) => d.nickname_info.userId === d.auth_info.user_id, { error: 'nickname_info.userId must equal auth_info.user_id' }) satisfies z.ZodType<UserDataAnswer>;
+
+export const userDataResponseSchema = errorResponseSchema.extend({ user_data: userDataSchema });

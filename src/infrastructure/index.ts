@@ -21,3 +21,6 @@ export * from './live/fetch-still-frames.adapter';
 export * from './live/sora-rtc-video.adapter';
 export * from './browser/browser-notifications.adapter';
 export * from './browser/data-layer-analytics.adapter';
+export * from './browser/gtag-analytics.adapter';
+export * from './browser/collector-analytics.adapter';
+export * from './browser/fan-out-analytics.adapter';

@@ -17,6 +17,16 @@ export interface ClientConfig {
   readonly realtimeChannel: string;
   /** Analytics measurement ids (VITE_GA_MEASUREMENT_ID, VITE_GA_VIRTUAL_CRANE_ID) [R7-12]. */
   readonly analyticsIds: { readonly main: string; readonly virtualCrane: string };
+  /**
+   * The analytics tag script's address without its id (VITE_GA_SCRIPT_URL; no default, '' loads no
+   * script). Production: https://www.googletagmanager.com/gtag/js (docs/analytics.md) [R7-12].
+   */
+  readonly analyticsScriptUrl?: string;
+  /**
+   * Development only: the reference server's analytics collector every event is also posted to
+   * (VITE_ANALYTICS_COLLECT_URL, e.g. /api/dev/analytics/collect; '' = none). `npm start` sets it.
+   */
+  readonly analyticsCollectUrl?: string;
   /** The operating company's site (VITE_CORPORATE_URL) [R2.5-3]. */
   readonly corporateUrl: string;
   /** The page's origin (resolves a webrtc_url that is a path). */
@@ -44,7 +54,17 @@ export function readClientConfig(env: Record<string, string | undefined> = impor
     realtimeUrl: env.VITE_WEBSOCKET_URL ?? '',
     realtimeChannel: env.VITE_REALTIME_CHANNEL || 'onkure',
     analyticsIds: { main: env.VITE_GA_MEASUREMENT_ID ?? '', virtualCrane: env.VITE_GA_VIRTUAL_CRANE_ID ?? '' },
+    analyticsScriptUrl: httpAddress(env.VITE_GA_SCRIPT_URL, origin, 'VITE_GA_SCRIPT_URL'),
+    analyticsCollectUrl: httpAddress(env.VITE_ANALYTICS_COLLECT_URL, origin, 'VITE_ANALYTICS_COLLECT_URL'),
     corporateUrl: env.VITE_CORPORATE_URL || 'https://corp.onkure.example/',
     origin,
   };
+}
+
+/** An optional http(s) address setting, resolved against the page's origin ('' when unset). */
+function httpAddress(value: string | undefined, origin: string, name: string): string {
+  if (!value) return '';
+  const url = new URL(value, origin);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`${name} must be an http(s) address or a path (got "${value}").`);
+  return url.toString();
 }

@@ -1,12 +1,15 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
-import { BrowseCatalogue, BrowseTopPage, LiveFeed, ModalStack, ServiceMaintenance, StationPlay, TOKENS, type AppConfig, type NavigatorPort, type Token } from '../application';
+import { BrowseCatalogue, BrowseTopPage, LiveFeed, ModalStack, ReadInformation, TopPageExtras, TrackEvent, VerifyEmail, BuyTc, AccountPayment, Notices, ServiceMaintenance, StationPlay, TOKENS, type AppConfig, type NavigatorPort, type Token } from '../application';
 import {
   CookieLogoutGuard, KyHttpClient, KyPrizeCatalog, LocationNavigator, ServiceSignalBus, StoredSession, SystemClock,
   KyKujiPlay, KyReservation,
-  KyAccount, KyAuth, KyPrizeDelivery, KyWallet, KyPlay, SocketRealtime, FetchStillFrames, SoraRtcVideo, BrowserNotifications, DataLayerAnalytics,
+  KyAccount, KyAuth, KyPrizeDelivery, KyWallet, KyPlay, SocketRealtime, FetchStillFrames, SoraRtcVideo, BrowserNotifications,
+  CollectorAnalytics, FanOutAnalytics, GtagAnalytics, startAnalytics,
   type LogoutGuard, type SessionStorageLike,
 } from '../infrastructure';
+import type { AnalyticsPort } from '../application';
+import { CurrentUser } from '../application';
 import type { ClientConfig } from './client-config';
 
 /** A replacement for one binding: `[TOKENS.PrizeCatalogPort, fakeApi]`. */
@@ -27,6 +30,32 @@ function browserHost(): HostEnvironment {
     cookies: () => (typeof document !== 'undefined' ? document.cookie : ''),
     navigator: hasWindow ? new LocationNavigator(window.location) : { reload: () => undefined, goTo: () => undefined },
   };
+}
+
+/**
+ * The analytics binding [R7-12]: the gtag tag (inert unless a measurement id is configured) and, when
+ * VITE_ANALYTICS_COLLECT_URL is set (development), the reference server's collector beside it. A
+ * host with its own fetch (tests, Node) gets the collector by that fetch, never by a beacon.
+ */
+export function createAnalytics(config: ClientConfig, host: Pick<HostEnvironment, 'fetch'> = {}): AnalyticsPort {
+  const tag = new GtagAnalytics({ scriptUrl: config.analyticsScriptUrl ?? '', ids: config.analyticsIds });
+  if (!config.analyticsCollectUrl) return tag;
+  // The API's Authorization value goes only to the API's own origin.
+  const sameOrigin = new URL(config.analyticsCollectUrl).origin === new URL(config.apiBase).origin;
+  const collector = new CollectorAnalytics({
+    url: config.analyticsCollectUrl,
+    ...(sameOrigin && config.authorization ? { authorization: config.authorization } : {}),
+    ...(host.fetch ? { fetch: host.fetch, sendBeacon: null } : {}),
+  });
+  return new FanOutAnalytics([tag, collector]);
+}
+
+/**
+ * Starts the container's analytics (loads the tag when an id is configured): the browser entry calls
+ * it once after rendering; never at import time or in a server render.
+ */
+export function startAppAnalytics(container: Container): void {
+  startAnalytics(container.get(TOKENS.AnalyticsPort));
 }
 
 /**
@@ -61,7 +90,7 @@ export function createAppContainer(config: ClientConfig, overrides: readonly Ove
   container.bind(TOKENS.ReservationPort).toConstantValue(new KyReservation(http));
   container.bind(TOKENS.KujiPlayPort).toConstantValue(new KyKujiPlay(http));
   container.bind(TOKENS.AuthPort).toConstantValue(new KyAuth(http, session));
-  container.bind(TOKENS.AccountPort).toConstantValue(new KyAccount(http));
+  container.bind(TOKENS.AccountPort).toConstantValue(new KyAccount(http, session));
   container.bind(TOKENS.WalletPort).toConstantValue(new KyWallet(http, session));
   container.bind(TOKENS.PrizeDeliveryPort).toConstantValue(new KyPrizeDelivery(http));
   container.bind(TOKENS.PlayPort).toConstantValue(new KyPlay(http, session));
@@ -69,15 +98,23 @@ export function createAppContainer(config: ClientConfig, overrides: readonly Ove
   container.bind(TOKENS.StillFramePort).toConstantValue(new FetchStillFrames(host.fetch));
   container.bind(TOKENS.RtcVideoPort).toConstantValue(new SoraRtcVideo(config.origin));
   container.bind(TOKENS.NotificationPort).toConstantValue(new BrowserNotifications());
-  container.bind(TOKENS.AnalyticsPort).toConstantValue(new DataLayerAnalytics());
+  container.bind(TOKENS.AnalyticsPort).toConstantValue(createAnalytics(config, host));
   // Page-scoped use-cases: a new instance per scope, disposed by its owner (useScopedUseCase).
   container.bind(TOKENS.BrowseTopPage).to(BrowseTopPage).inTransientScope();
   container.bind(TOKENS.LiveFeed).to(LiveFeed).inTransientScope();
   container.bind(TOKENS.StationPlay).to(StationPlay).inTransientScope();
   container.bind(TOKENS.BrowseCatalogue).to(BrowseCatalogue).inTransientScope();
+  container.bind(TOKENS.ReadInformation).to(ReadInformation).inTransientScope();
+  container.bind(TOKENS.TopPageExtras).to(TopPageExtras).inTransientScope();
+  container.bind(TOKENS.VerifyEmail).to(VerifyEmail).inTransientScope();
+  container.bind(TOKENS.BuyTc).to(BuyTc).inTransientScope();
+  container.bind(TOKENS.AccountPayment).to(AccountPayment).inTransientScope();
   // App-lifetime use-cases: one per container.
   container.bind(TOKENS.ServiceMaintenance).to(ServiceMaintenance);
   container.bind(TOKENS.ModalStack).to(ModalStack);
+  container.bind(TOKENS.CurrentUser).to(CurrentUser);
+  container.bind(TOKENS.TrackEvent).to(TrackEvent);
+  container.bind(TOKENS.Notices).to(Notices);
   for (const [token, value] of overrides) container.rebind(token).toConstantValue(value);
   return container;
 }

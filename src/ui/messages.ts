@@ -116,4 +116,11 @@ export const MESSAGES = {
   debugLoginName: 'ユーザー名',
   debugLoginSubmit: 'ログインする',
   debugLoginUnavailable: 'このサーバーではデバッグログインは使えません。',
+  // The header's VIP logo [R2.6-4] and the crane item list modal (spec §2.5)
+  vipLogo: 'オンクレ VIP',
+  craneItemListTitle: 'クレーンアイテム',
+  craneItemListEmpty: 'まだクレーンアイテムはありません。',
+  craneItemListSignIn: 'クレーンアイテムを見るにはログインしてください。',
+  craneItemListFailed: 'クレーンアイテムを読み込めませんでした。時間をおいてもう一度お試しください。',
+  craneItemCount: (count: number) => `× ${count.toLocaleString('ja-JP')}`,
 } as const;

@@ -20,6 +20,13 @@ export const routes: RouteObject[] = [
       { path: 'login', lazy: async () => ({ Component: (await import('./pages/login-page')).LoginPage }) },
       { path: 'debug/login', handle: { layout: 'plain' }, lazy: async () => ({ Component: (await import('./pages/debug-login-page')).DebugLoginPage }) },
       { path: 'game/:stationId', lazy: async () => ({ Component: (await import('./play/play-page')).PlayPage }) },
+      { path: 'information', lazy: async () => ({ Component: (await import('./pages/information-page')).InformationListPage }) },
+      { path: 'information/:tag', lazy: async () => ({ Component: (await import('./pages/information-page')).InformationDetailPage }) },
+      { path: 'emailvalid', lazy: async () => ({ Component: (await import('./pages/email-valid-page')).EmailValidPage }) },
+      { path: 'purchase/:slug', lazy: async () => ({ Component: (await import('./pages/purchase-pages')).AccountPaymentPage }) },
+      { path: 'purchase/:slug/result/:productSettlementId', lazy: async () => ({ Component: (await import('./pages/purchase-pages')).AccountPaymentResultPage }) },
+      { path: 'settlement', lazy: async () => ({ Component: (await import('./pages/purchase-pages')).SettlementPage }) },
+      { path: 'arrival-items', lazy: async () => ({ Component: (await import('./pages/arrival-items-page')).ArrivalItemsPage }) },
       // Catalogue paths /{character}/{sub}/{tab}?keyword=… (§2.3); anything else is the 404 page.
       { path: '*', lazy: async () => ({ Component: (await import('./pages/top-page')).TopPage }) },
     ],

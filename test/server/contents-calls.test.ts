@@ -143,18 +143,29 @@ describe('editorial contents', () => {
   it('[R7-6] [R9-2] POST /contents/information pages 100 at a time, newest first, published only', async () => {
     const page1 = informationResponseSchema.parse((await post('contents/information', { page: 1, num: 100, shop_id: 1 })).json()).information;
     expect(page1.list).toHaveLength(100);
-    expect(page1.total_count).toBe(120);
+    expect(page1.total_count).toBe(123);
     expect(page1.page_count).toBe(2);
     const times = page1.list.map((i) => Date.parse(i.published_at));
     expect([...times].sort((x, y) => y - x)).toEqual(times);
     const page2 = informationResponseSchema.parse((await post('contents/information', { page: 2, num: 100, shop_id: 1 })).json()).information;
-    expect(page2.list).toHaveLength(20);
-    expect(page2.total_count).toBe(120);
+    expect(page2.list).toHaveLength(23);
+    expect(page2.total_count).toBe(123);
     expect([...page1.list, ...page2.list].some((i) => i.tag === 'info-scheduled')).toBe(false);
     const empty = informationResponseSchema.parse((await post('contents/information', { page: 9, num: 100, shop_id: 1 })).json()).information;
-    expect(empty).toMatchObject({ list: [], total_count: 120 });
+    expect(empty).toMatchObject({ list: [], total_count: 123 });
     expect((await post('contents/information', { page: 1, num: 101, shop_id: 1 })).statusCode).toBe(400);
     expect((await post('contents/information', { page: 0, num: 100, shop_id: 1 })).statusCode).toBe(400);
+  });
+
+  it('POST /contents/information with a tag answers that one published item; a scheduled or unknown tag answers none; a bad tag is refused in Japanese', async () => {
+    const one = informationResponseSchema.parse((await post('contents/information', { page: 1, num: 100, shop_id: 1, tag: 'info-0003' })).json()).information;
+    expect(one.list.map((i) => i.tag)).toEqual(['info-0003']);
+    expect(one.total_count).toBe(1);
+    const scheduled = informationResponseSchema.parse((await post('contents/information', { page: 1, num: 100, shop_id: 1, tag: 'info-scheduled' })).json()).information;
+    expect(scheduled).toMatchObject({ list: [], total_count: 0 });
+    const bad = await post('contents/information', { page: 1, num: 100, shop_id: 1, tag: '../<script>' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error_info).toBe('お知らせの指定が正しくありません。');
   });
 
   it('[R7-6] POST /contents/get_start_news lists the top-page or picked-up news', async () => {

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { io as connectSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOnkureServer, type OnkureServer } from '../../server/app';
-import { readServerConfig } from '../../server/config';
+import { readServerConfig, ServerConfigError } from '../../server/config';
+import { contentSecurityPolicy } from '../../server/http/security-headers';
+import { startTestServer } from '../support/test-server';
 
 let server: OnkureServer;
 let origin: string;
@@ -54,6 +56,50 @@ describe('security headers (issue 7 §5.6)', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('cache-control')).toBe('no-cache');
     }
+  });
+});
+
+/** The CSP directive `name`'s sources, from a Content-Security-Policy header. */
+function directive(csp: string, name: string): string[] {
+  return csp.split(';').map((d) => d.trim().split(/\s+/)).find(([n]) => n === name)?.slice(1) ?? [];
+}
+
+describe('the analytics tag in the CSP [R7-12]', () => {
+  const TAG = 'https://tag.example.test';
+
+  it('[R7-12] unset: script-src stays \'self\' only and no tag origin appears anywhere', async () => {
+    const csp = (await fetch(`${origin}/`)).headers.get('content-security-policy') ?? '';
+    expect(directive(csp, 'script-src')).toEqual(["'self'"]);
+    expect(csp).not.toContain('googletagmanager');
+    expect(contentSecurityPolicy({ connectSrc: [], analyticsTagOrigin: null })['script-src']).toEqual(["'self'"]);
+  });
+
+  it('[R7-12] ANALYTICS_TAG_ORIGIN: the tag origin joins script-src and connect-src only; still no unsafe-inline or unsafe-eval', async () => {
+    const tagged = await startTestServer({ inMemory: true, env: { ANALYTICS_TAG_ORIGIN: TAG, CSP_CONNECT_SRC: 'https://hits.example.test' } });
+    try {
+      for (const [method, url] of [['GET', '/healthz'], ['POST', '/api/no-such-call']] as const) {
+        const csp = String((await tagged.server.app.inject({ method, url })).headers['content-security-policy'] ?? '');
+        expect(directive(csp, 'script-src')).toEqual(["'self'", TAG]);
+        expect(directive(csp, 'connect-src')).toEqual(["'self'", 'ws:', 'wss:', TAG, 'https://hits.example.test']);
+        expect(directive(csp, 'default-src')).toEqual(["'self'"]);
+        expect(directive(csp, 'img-src')).toEqual(["'self'", 'data:', 'blob:']);
+        expect(csp).not.toMatch(/unsafe-(inline|eval)/);
+      }
+    } finally {
+      await tagged.close();
+    }
+  });
+
+  it('ANALYTICS_TAG_ORIGIN must be exactly one origin; https in production', () => {
+    expect(readServerConfig({}).analyticsTagOrigin).toBeNull();
+    expect(readServerConfig({ ANALYTICS_TAG_ORIGIN: '' }).analyticsTagOrigin).toBeNull();
+    expect(readServerConfig({ ANALYTICS_TAG_ORIGIN: TAG }).analyticsTagOrigin).toBe(TAG);
+    expect(readServerConfig({ ANALYTICS_TAG_ORIGIN: 'http://127.0.0.1:9999' }).analyticsTagOrigin).toBe('http://127.0.0.1:9999');
+    for (const bad of ['*', "'unsafe-inline'", 'https://*.example.test', `${TAG}/gtag/js`, `${TAG} https://other.example.test`, 'tag.example.test', 'javascript:alert(1)']) {
+      expect(() => readServerConfig({ ANALYTICS_TAG_ORIGIN: bad }), bad).toThrow(ServerConfigError);
+    }
+    expect(() => readServerConfig({ ANALYTICS_TAG_ORIGIN: 'http://tag.example.test', NODE_ENV: 'production' })).toThrow(/ANALYTICS_TAG_ORIGIN/);
+    expect(readServerConfig({ ANALYTICS_TAG_ORIGIN: TAG, NODE_ENV: 'production' }).analyticsTagOrigin).toBe(TAG);
   });
 });
 

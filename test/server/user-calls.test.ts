@@ -2,15 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   agreeResponseSchema, getAddressResponseSchema, getDeliveryResponseSchema, getEmailResponseSchema, itemInfoResponseSchema,
   movieDeleteTokenResponseSchema, readInfoResponseSchema, setHideCharacterResponseSchema, setVolumeResponseSchema,
-  tcResponseSchema, ticketResponseSchema, userAdditionalResponseSchema,
+  tcResponseSchema, ticketResponseSchema, userAdditionalResponseSchema, userDataResponseSchema,
 } from '../../src/contract';
+import { RESERVING_STATUSES } from '../../src/domain';
 import { AddressesRepository } from '../../server/account/addresses.repository';
 import { PrizesRepository } from '../../server/account/prizes.repository';
 import { UsersRepository } from '../../server/account/users.repository';
 import { Ledger } from '../../server/wallet/ledger';
+import { playableStation } from '../support/stations';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
-import { as, expectOk, expectRefusedUnchanged, post, validAddress } from './user-helpers';
+import { as, expectOk, expectRefusedUnchanged, JAPANESE, post, validAddress } from './user-helpers';
 import { systemClock } from '../../server/clock';
 
 let t: TestServer;
@@ -157,6 +159,7 @@ describe('identity rules on the /user/* calls', () => {
     ['user/agree', { agree_contract: 1 }],
     ['user/user_additional', { additional_key: 'tutorial_play', additional_value: 1 }],
     ['movie/delete_token', { read_info: {} }],
+    ['user/user_data', {}],
   ];
 
   it('[R3-1][R7-4] refuses every call without identity, with a wrong token, or with B\'s token and A\'s user_id', async () => {
@@ -190,5 +193,97 @@ describe('identity rules on the /user/* calls', () => {
       const r = await expectRefusedUnchanged(t, () => post(t, path, as(suspended, extra)), 403);
       expect(r.json.error_code).toBe(9002);
     }
+  });
+});
+
+describe('POST /user/user_data (designed call, docs/api/user.md)', () => {
+  const userData = async (u: TestUser) => userDataResponseSchema.parse(expectOk(await post(t, 'user/user_data', as(u)))).user_data;
+
+  it('[R3-6] answers the caller\'s user data of spec §3, all of it the caller\'s own and without the access token', async () => {
+    const c = await createTestUser(t, { email: 'c@example.jp', nickname: 'しーさん', birth: '1988-02-03' });
+    await users.setSound(c.user_id, 0);
+    await users.setAdditional(c.user_id, 'tutorial_play', 1);
+    await users.markUnread(c.user_id, 'kuji');
+    await ledger.credit(c.user_id, 'free', { amount: 120, reason: 'admin', idempotencyKey: 'user-data-free' });
+    await ledger.creditTickets(c.user_id, { amount: 2, reason: 'admin', idempotencyKey: 'user-data-ticket' });
+    const res = await post(t, 'user/user_data', as(c));
+    const data = userDataResponseSchema.parse(expectOk(res)).user_data;
+    expect(data.auth_info).toEqual({ user_id: c.user_id, agree_contract: 0 });
+    expect(JSON.stringify(res.json)).not.toContain(c.access_token);
+    expect(JSON.stringify(res.json)).not.toContain('access_token');
+    expect(data.login_info).toMatchObject({
+      sound: 0, hide_character: 0, vip_level: 0, status: 1, is_sms: 0, notice_get: 1,
+      play_info: { station_id: null, reserve_status: null }, additional_list: { tutorial_top: 0, tutorial_play: 1 }, modal_list: [],
+    });
+    expect(data.nickname_info).toEqual({ userId: c.user_id, nickname: 'しーさん', isNicknameUnregistered: false });
+    expect(data.profile).toMatchObject({ sex: 0, birth: '1988-02-03', prefectures: '' });
+    expect(data.tc_info).toEqual({ tc_all: 120, tc_free: 120, tc_toll: 0 });
+    expect(data.ticket_info).toEqual({ ticket_all: 2 });
+    expect(data.unread).toMatchObject({ kuji: 1, news: 0 });
+    expect(data.crane_items).toEqual([]);
+    expect(data.email).toBe('c@example.jp');
+    // The same values the single-purpose calls answer.
+    expect(tcResponseSchema.parse(expectOk(await post(t, 'user/tc', as(c)))).data).toEqual(data.tc_info);
+    expect(ticketResponseSchema.parse(expectOk(await post(t, 'user/ticket', as(c)))).data).toEqual(data.ticket_info);
+  });
+
+  it('[R6-2] [R2.6-4] carries vip_level: above normal for a VIP user, 0 for a normal one', async () => {
+    const vip = await createTestUser(t, { vip_level: 2 });
+    const normal = await createTestUser(t);
+    expect((await userData(vip)).login_info.vip_level).toBe(2);
+    expect((await userData(normal)).login_info.vip_level).toBe(0);
+  });
+
+  it('lists the caller\'s crane items (a second gift of a kind adds to its count); a user with none gets an empty list', async () => {
+    const c = await createTestUser(t);
+    const d = await createTestUser(t);
+    await users.giveCraneItem(c.user_id, { item_id: 2, name: 'アームパワーアップ' }, 1);
+    await users.giveCraneItem(c.user_id, { item_id: 1, name: 'おためしチケット' }, 3);
+    await users.giveCraneItem(c.user_id, { item_id: 2, name: 'アームパワーアップ' }, 2);
+    expect((await userData(c)).crane_items).toEqual([
+      { item_id: 1, name: 'おためしチケット', count: 3 },
+      { item_id: 2, name: 'アームパワーアップ', count: 3 },
+    ]);
+    expect((await userData(d)).crane_items).toEqual([]);
+  });
+
+  it('[R3-1] [R7-4] another user\'s token never reads this user\'s data: with A\'s user_id it is 401, alone it answers only B\'s own', async () => {
+    const c = await createTestUser(t, { email: 'secret-c@example.jp', nickname: 'ひみつのしー', vip_level: 3 });
+    const d = await createTestUser(t, { email: 'd@example.jp' });
+    await users.giveCraneItem(c.user_id, { item_id: 7, name: 'しーさんだけのアイテム' }, 1);
+    const refused = await expectRefusedUnchanged(t, () => post(t, 'user/user_data', { user_id: c.user_id, access_token: d.access_token }), 401);
+    const own = await post(t, 'user/user_data', as(d));
+    const data = userDataResponseSchema.parse(expectOk(own)).user_data;
+    expect(data.auth_info.user_id).toBe(d.user_id);
+    expect(data.nickname_info.userId).toBe(d.user_id);
+    expect(data.email).toBe('d@example.jp');
+    expect(data.login_info.vip_level).toBe(0);
+    expect(data.crane_items).toEqual([]);
+    for (const answer of [refused.json, own.json]) {
+      for (const secret of ['secret-c@example.jp', 'ひみつのしー', 'しーさんだけのアイテム']) expect(JSON.stringify(answer)).not.toContain(secret);
+    }
+  });
+
+  it('refuses a body with anything besides the identity: 400 with Japanese error_info, nothing changed', async () => {
+    const c = await createTestUser(t);
+    for (const extra of [{ shop_id: 1 }, { user_data: {} }, { user_id_list: [c.user_id] }]) {
+      const r = await expectRefusedUnchanged(t, () => post(t, 'user/user_data', as(c, extra)), 400);
+      expect(r.json.error_code).toBe(400);
+      expect(r.json.error_info).toMatch(JAPANESE);
+    }
+  });
+
+  // Last in the file: a reservation sets the play loop going on this server.
+  it('[R3-6] play_info names the station the caller is reserving, and is null again once the reservation ends', async () => {
+    const c = await createTestUser(t, {}, { freeTc: 10_000 });
+    const station = await playableStation(t);
+    await t.server.services().reservations.reserve(c.user_id, station.station_id);
+    const during = (await userData(c)).login_info.play_info;
+    expect(during.station_id).toBe(station.station_id);
+    expect(RESERVING_STATUSES).toContain(during.reserve_status);
+    await t.server.store().query(
+      `UPDATE station_reservations SET reserve_status = 'cancel', ended_at = now(), end_reason = 'operator', updated_at = now()
+        WHERE user_id = $1 AND reserve_status IN ('reserve', 'playTransition', 'playWaiting')`, [c.user_id]);
+    expect((await userData(c)).login_info.play_info).toEqual({ station_id: null, reserve_status: null });
   });
 });

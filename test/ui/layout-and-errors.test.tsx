@@ -1,12 +1,12 @@
 /** @vitest-environment jsdom */
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { NEVER } from 'rxjs';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TOKENS, type AppConfig } from '../../src/application';
 import { ContainerProvider, OnkureApp } from '../../src/ui';
 import { routes } from '../../src/ui/routes';
-import { anAppConfig, aTopPage, ScriptedPrizeCatalog } from '../../src/testing';
+import { aLoginInfo, anAppConfig, anIdentity, aTopPage, aUserData, FakeSession, ScriptedAccount, ScriptedPrizeCatalog } from '../../src/testing';
 import { createTestContainer } from '../support/test-container';
 
 afterEach(() => {
@@ -34,6 +34,45 @@ describe('the layout, the error page and navigation', () => {
     await screen.findByTestId('error-page');
     expect(screen.getByTestId('header-logo').getAttribute('href')).toBe('https://www.onkure.example/shop/');
     expect(screen.getByTestId('home-link').getAttribute('href')).toBe('https://www.onkure.example/shop/');
+  });
+
+  it('[R2.6-4] [R6-2] the header logo is the VIP variant for a VIP user (vip_level above normal), otherwise the normal logo', async () => {
+    const catalog = new ScriptedPrizeCatalog().always('characters', []).always('topPage', aTopPage());
+    const appAs = (user: { vip_level: number } | null) => {
+      const account = new ScriptedAccount();
+      if (user) account.always('userData', aUserData({ login_info: aLoginInfo({ vip_level: user.vip_level }) }));
+      const session = new FakeSession(user ? anIdentity({ user_id: 42 }) : null);
+      render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, catalog.port], [TOKENS.SessionPort, session], [TOKENS.AccountPort, account.port])} initialPath="/nowhere" />);
+      return account;
+    };
+
+    // A VIP user: the VIP logo image with its Japanese alt text, still linking to the service home [R2.6-5].
+    appAs({ vip_level: 2 });
+    const vipLogo = await screen.findByAltText('オンクレ VIP');
+    expect(vipLogo.tagName).toBe('IMG');
+    expect(vipLogo.getAttribute('src')).toBe('/onkure-logo-vip.svg');
+    const link = screen.getByTestId('header-logo');
+    expect(link.contains(vipLogo)).toBe(true);
+    expect(link.getAttribute('data-logo')).toBe('vip');
+    expect(link.getAttribute('href')).toBe('/');
+    cleanup();
+
+    // A normal user (vip_level 0, normal): the normal logo, no VIP image.
+    const normal = appAs({ vip_level: 0 });
+    await screen.findByTestId('error-page');
+    await waitFor(() => expect(normal.callsOf('userData').length).toBeGreaterThan(0));
+    expect(screen.queryByAltText('オンクレ VIP')).toBeNull();
+    expect(screen.getByTestId('header-logo').getAttribute('data-logo')).toBe('normal');
+    expect(screen.getByTestId('header-logo').textContent).toContain('オンクレ');
+    expect(screen.getByTestId('header-logo').getAttribute('href')).toBe('/');
+    cleanup();
+
+    // A guest: the normal logo, and nothing is asked.
+    const guest = appAs(null);
+    await screen.findByTestId('error-page');
+    expect(screen.queryByAltText('オンクレ VIP')).toBeNull();
+    expect(screen.getByTestId('header-logo').getAttribute('data-logo')).toBe('normal');
+    expect(guest.callsOf('userData')).toEqual([]);
   });
 
   it('[R2.5-3] the footer company logo first shows the reserve/warning notice; confirming opens the company site in a new tab', async () => {

@@ -11,7 +11,7 @@ afterEach(cleanup);
 
 describe('top page over a scripted catalogue bound in the container', () => {
   it('[R1-4] shows the prize list from the use-case, in Japanese', async () => {
-    const api = new ScriptedPrizeCatalog().always('characters', []).always('topPage',
+    const api = new ScriptedPrizeCatalog().always('characters', []).always('carousels', []).always('startNews', { list: [], total_count: 0 }).always('newArrivals', []).always('topPage',
       aTopPage({
         sale_list: [
           { tab_id: 5, title: 'おすすめ', list: [aPrizeItem(), aPrizeItem({ station_id: 2, prize_name: 'ねこまる しろまる マグカップ', type: 'vip', new: 1, play_price: 250 })] },
@@ -34,6 +34,10 @@ describe('top page over a scripted catalogue bound in the container', () => {
     // StrictMode mounts the page twice in development: the first scope's request is cancelled.
     expect(new Set(api.calls.map((call) => JSON.stringify(call)))).toEqual(new Set([
       JSON.stringify({ method: 'topPage', args: [{ shopId: 1 }] }), JSON.stringify({ method: 'characters', args: [] }),
+      // The editorial rows, each asked for by itself: carousel, top-page news (100), new arrivals (50).
+      JSON.stringify({ method: 'carousels', args: [{ shopId: 1 }] }),
+      JSON.stringify({ method: 'startNews', args: [{ shopId: 1, only: 'topPage', page: 1, num: 100 }] }),
+      JSON.stringify({ method: 'newArrivals', args: [50] }),
     ]));
   });
 

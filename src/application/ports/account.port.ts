@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { AdditionalKey, AdditionalList, AddressForm, AddressResponse, Flag, InviteInfo, NicknameInfo, Prefecture, Profile, TcInfo, TicketInfo, UnreadFlags, UnreadKind } from '../../domain';
+import type { AdditionalKey, AdditionalList, AddressForm, AddressResponse, Flag, InviteInfo, NicknameInfo, Prefecture, Profile, TcInfo, TicketInfo, UnreadFlags, UnreadKind, UserData } from '../../domain';
 
 /** An address as the player fills in the registration form (the service gives it its id). */
 export type AddressDraft = Omit<AddressForm, 'id'>;
@@ -73,4 +73,10 @@ export interface AccountPort {
   markRead(kind?: UnreadKind): Observable<UnreadFlags>;
   /** Ends the player's live-feed (media) tokens, e.g. on leaving the play screen; emits how many. */
   endMovieTokens(): Observable<number>;
+  /**
+   * Everything about the signed-in player (spec §3 "User data") [R3-6]: auth and login info (vip_level
+   * for the VIP logo, R2.6-4), nickname, profile, TC and tickets, crane items, unread flags, e-mail.
+   * auth_info.access_token is the session's own token (the service never sends it back).
+   */
+  userData(): Observable<UserData>;
 }

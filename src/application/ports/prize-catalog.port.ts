@@ -57,6 +57,11 @@ export interface InformationQuery {
   readonly num?: number;
 }
 
+/** One page of information, or (with `tag`) the one item of an /information/{tag} page. */
+export interface InformationListQuery extends InformationQuery {
+  readonly tag?: string;
+}
+
 export interface InformationPage {
   readonly list: readonly InformationItem[];
   readonly total_count: number;
@@ -91,7 +96,7 @@ export interface PrizeCatalogPort {
   /** Every running carousel slide; the side banner shows the first 3 [R9-2]. */
   carousels(query?: { readonly shopId?: number }): Observable<readonly CarouselSlide[]>;
   /** One page of information, 100 per page by default [R9-2]. */
-  information(query: InformationQuery): Observable<InformationPage>;
+  information(query: InformationListQuery): Observable<InformationPage>;
   /** The start news (POST /contents/get_start_news). */
   startNews(query: StartNewsQuery): Observable<StartNews>;
   /** Characters with their sub-characters [R3-10]. */

@@ -1,6 +1,7 @@
 import type { BuildTarget } from '../build-target';
 import { DOMAIN_MESSAGES } from '../messages';
 import type { Character } from './character.entity';
+import { isInformationTag } from './editorial.entity';
 import type { TabListItem } from './prize.entity';
 
 /** The catalogue a path is read against: passed in, never hard-coded. */
@@ -203,4 +204,16 @@ export function catalogueBreadcrumb(target: BuildTarget, nav: CatalogueNav, sele
   const last = crumbs[crumbs.length - 1];
   if (last) crumbs[crumbs.length - 1] = { label: last.label, href: null };
   return crumbs;
+}
+
+/**
+ * Where a carousel slide leads (its type_id, spec §3): 1 an information page '/information/{link}',
+ * 2 a prize search for the keyword `link` (the catalogue path of the target), 3 the game screen of
+ * station `link`. A link that does not fit its type leads to the top page.
+ */
+export function carouselHref(target: BuildTarget, slide: { readonly type_id: 1 | 2 | 3; readonly link: string }): string {
+  const link = slide.link.trim();
+  if (slide.type_id === 1) return isInformationTag(link) ? `/information/${link}` : '/';
+  if (slide.type_id === 2) return link ? buildCataloguePath(target, { keyword: link }) : '/';
+  return /^[1-9]\d{0,9}$/.test(link) ? `/game/${link}` : '/';
 }

@@ -30,3 +30,13 @@ export interface NewArrival {
   readonly release_date: string;
   readonly img_url: string;
 }
+
+/**
+ * What an information tag looks like (the /information/{tag} route's validation rule, R2.1-5):
+ * lower-case letters, digits and hyphens, 1–64 characters.
+ */
+export const INFORMATION_TAG_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+export function isInformationTag(tag: string): boolean {
+  return INFORMATION_TAG_PATTERN.test(tag);
+}

@@ -96,3 +96,11 @@ export function parseServiceTime(text: string): number | null {
   }
   return null;
 }
+
+/** The Japanese calendar date of a service time as players read it, 'YYYY/MM/DD'; '' when unreadable. */
+export function jstDateLabel(text: string): string {
+  const ms = parseServiceTime(text);
+  if (ms === null) return '';
+  const d = toJstParts(ms);
+  return `${d.year}/${String(d.month).padStart(2, '0')}/${String(d.day).padStart(2, '0')}`;
+}

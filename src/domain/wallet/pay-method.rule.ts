@@ -71,3 +71,14 @@ export function arrangePayMethods(serverList: readonly PayMethod[], target: Buil
     .sort((a, b) => order.indexOf(a.m.kind) - order.indexOf(b.m.kind) || a.i - b.i)
     .map(({ m }) => m);
 }
+
+/**
+ * The account-based payment's path segment (§2.1 /purchase/{account-payment-slug}): the provider's
+ * own name, which the spec does not print; ours is this. Any other slug is the 404 page [R2.1-5].
+ */
+export const ACCOUNT_PAYMENT_SLUG = 'account-pay';
+
+/** The settlement ids the service issues (UUIDs); the result route's validation rule [R2.1-5]. */
+export function isSettlementId(id: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id);
+}

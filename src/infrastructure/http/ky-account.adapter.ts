@@ -1,7 +1,8 @@
-import type { Observable } from 'rxjs';
-import type { AccountPort, AddressDraft, PresentRedeemed, ProfileChange, ProfileView, SavedAddress } from '../../application';
-import { addressFromForm, addressToForm, hideCharacterBody, volumeBody, type AddressForm, type AddressResponse, type Flag, type InviteInfo, type UnreadFlags } from '../../domain';
-import { ACCOUNT_ENDPOINTS, ENDPOINTS, addressListResponseSchema, addressResponseSchema, agreeResponseSchema, codeSentResponseSchema, getAddressResponseSchema, getEmailResponseSchema, inviteResponseSchema, movieDeleteTokenResponseSchema, phoneVerifiedResponseSchema, presentCodeResponseSchema, profileResponseSchema, readInfoResponseSchema, setHideCharacterResponseSchema, setVolumeResponseSchema, userAdditionalResponseSchema, type AddressInput } from '../../contract';
+import { defer, throwError, type Observable } from 'rxjs';
+import type { AccountPort, AddressDraft, PresentRedeemed, ProfileChange, ProfileView, SavedAddress, SessionPort } from '../../application';
+import { addressFromForm, addressToForm, hideCharacterBody, volumeBody, type AddressForm, type AddressResponse, type Flag, type InviteInfo, type UnreadFlags, type UserData } from '../../domain';
+import { ACCOUNT_ENDPOINTS, ENDPOINTS, USER_DATA_ENDPOINT, userDataResponseSchema, addressListResponseSchema, addressResponseSchema, agreeResponseSchema, codeSentResponseSchema, getAddressResponseSchema, getEmailResponseSchema, inviteResponseSchema, movieDeleteTokenResponseSchema, phoneVerifiedResponseSchema, presentCodeResponseSchema, profileResponseSchema, readInfoResponseSchema, setHideCharacterResponseSchema, setVolumeResponseSchema, userAdditionalResponseSchema, type AddressInput } from '../../contract';
+import { NotSignedInError } from './errors';
 import type { KyHttpClient } from './ky-http-client';
 
 import type { AdditionalKey, AdditionalList, UnreadKind } from '../../domain';
@@ -15,9 +16,12 @@ function addressInput(draft: AddressDraft): AddressInput {
 const profileView = profileResponseSchema.transform((a): ProfileView => ({ profile: a.profile, nickname: a.nickname_info }));
 const savedAddress = addressResponseSchema.transform((a): SavedAddress => ({ address: addressToForm(a.address), list: a.list.map(addressToForm) }));
 
-/** AccountPort over HTTP (ky): every answer validated with the shared contract schemas. */
+/**
+ * AccountPort over HTTP (ky): every answer validated with the shared contract schemas. The session
+ * gives userData() the token the answer leaves out.
+ */
 export class KyAccount implements AccountPort {
-  constructor(private readonly http: KyHttpClient) {}
+  constructor(private readonly http: KyHttpClient, private readonly session: Pick<SessionPort, 'current'>) {}
 
   setHideCharacter(hidden: boolean): Observable<Flag> { return this.http.post(ENDPOINTS.setHideCharacter, { ...hideCharacterBody(hidden) }, setHideCharacterResponseSchema.transform((a): Flag => a.set_hide_character.character), 'set_hide_character', { identity: 'required' }); }
   setVolume(on: boolean): Observable<Flag> { return this.http.post(ENDPOINTS.setVolume, { ...volumeBody(on) }, setVolumeResponseSchema.transform((a): Flag => a.set_volume.volume), 'set_volume', { identity: 'required' }); }
@@ -38,4 +42,20 @@ export class KyAccount implements AccountPort {
   setAdditional(key: AdditionalKey, on: boolean): Observable<AdditionalList> { return this.http.post(ENDPOINTS.userAdditional, { additional_key: key, additional_value: on ? 1 : 0 }, userAdditionalResponseSchema.transform((a): AdditionalList => a.additional_list), 'user_additional', { identity: 'required' }); }
   markRead(kind?: UnreadKind): Observable<UnreadFlags> { return this.http.post(ENDPOINTS.readInfo, { read_info: kind ? { type: kind } : {} }, readInfoResponseSchema.transform((a): UnreadFlags => a.unread), 'read_info', { identity: 'required' }); }
   endMovieTokens(): Observable<number> { return this.http.post(ENDPOINTS.movieDeleteToken, { read_info: {} }, movieDeleteTokenResponseSchema.transform((a) => a.revoked), 'movie_delete_token', { identity: 'required' }); }
+
+  /**
+   * The user data [R3-6]. The identity is read once, when the call starts (the transport reads the
+   * same one in the same tick): an answer about any other user_id is refused at the border, and the
+   * token put back into auth_info is the one the request carried.
+   */
+  userData(): Observable<UserData> {
+    return defer(() => {
+      const identity = this.session.current();
+      if (!identity) return throwError(() => new NotSignedInError('user_data'));
+      const answer = userDataResponseSchema
+        .refine((a) => a.user_data.auth_info.user_id === identity.user_id, { error: 'user_data.auth_info.user_id is not the signed-in user', path: ['user_data', 'auth_info', 'user_id'] })
+        .transform((a): UserData => ({ ...a.user_data, auth_info: { ...a.user_data.auth_info, access_token: identity.access_token } }));
+      return this.http.post(USER_DATA_ENDPOINT, {}, answer, 'user_data', { identity: 'required' });
+    });
+  }
 }

@@ -1,5 +1,5 @@
 import { map, type Observable } from 'rxjs';
-import type { InformationPage, InformationQuery, PrizeCatalogPort, PrizeLookupQuery, PrizeLookupResult, PrizeSearchQuery, PrizeSearchResult, StartNews, StartNewsQuery, TopPageQuery } from '../../application';
+import type { InformationPage, InformationListQuery, PrizeCatalogPort, PrizeLookupQuery, PrizeLookupResult, PrizeSearchQuery, PrizeSearchResult, StartNews, StartNewsQuery, TopPageQuery } from '../../application';
 import { NEW_ARRIVALS_LIMIT, type Character, type TopPageCatalogue } from '../../domain';
 import {
   carouselResponseSchema, characterResponseSchema, ENDPOINTS, informationResponseSchema, kujiListResponseSchema,
@@ -73,8 +73,8 @@ export class KyPrizeCatalog implements PrizeCatalogPort {
     return this.http.post(ENDPOINTS.carousel, body, carouselResponseSchema, 'carousel').pipe(map((a) => a.carousel.list));
   }
 
-  information(query: InformationQuery): Observable<InformationPage> {
-    const body = { page: query.page ?? 1, ...(query.num !== undefined ? { num: query.num } : {}), shop_id: query.shopId };
+  information(query: InformationListQuery): Observable<InformationPage> {
+    const body = { page: query.page ?? 1, ...(query.num !== undefined ? { num: query.num } : {}), shop_id: query.shopId, ...(query.tag !== undefined ? { tag: query.tag } : {}) };
     return this.http.post(ENDPOINTS.information, body, informationResponseSchema, 'information').pipe(map((a) => a.information));
   }
 

@@ -1,13 +1,15 @@
 import { Link } from 'react-router';
 import { isMaintenanceStatus, type PrizeItem } from '../../domain';
 import { MESSAGES } from '../messages';
+import { STOREFRONT_MODALS } from '../storefront.messages';
 
 /**
  * One station in a catalogue grid, linking to its play screen. Prize names are rendered as text,
  * never as HTML. Every card opens directly; for a station that is not normal (disclosure 1: VIP,
- * exclusive) the play screen asks the server, which answers the VIP gate's popup [R5-2].
+ * exclusive) the play screen asks the server, which answers the VIP gate's popup [R5-2]. With
+ * `onDetails` a details button shows (the catalogue opens the prize detail modal with it).
  */
-export function PrizeCard({ item, href }: { item: PrizeItem; href: string }) {
+export function PrizeCard({ item, href, onDetails }: { item: PrizeItem; href: string; onDetails?: (() => void) | undefined }) {
   const badges: { label: string; tone: string }[] = [];
   if (item.new) badges.push({ label: MESSAGES.badgeNew, tone: 'new' });
   if (item.type === 'vip') badges.push({ label: MESSAGES.badgeVip, tone: 'vip' });
@@ -36,6 +38,11 @@ export function PrizeCard({ item, href }: { item: PrizeItem; href: string }) {
         <p className="prize-card__price">
           {item.designated_type === 'practice' ? MESSAGES.practiceFree : MESSAGES.playPrice(item.play_price)}
         </p>
+        {onDetails ? (
+          <button type="button" className="prize-card__details" aria-label={STOREFRONT_MODALS.prizeDetailOpen(item.prize_name)} onClick={onDetails}>
+            {STOREFRONT_MODALS.details}
+          </button>
+        ) : null}
       </div>
     </article>
   );

@@ -3,8 +3,11 @@ import { Outlet, useLocation, useMatches } from 'react-router';
 import { TOKENS } from '../../application';
 import { layoutOf, pageTitle, serviceHomeHref } from '../../domain';
 import { useInjection } from '../di/container-context';
+import { useObservableState } from '../hooks/use-observable-state';
 import { MESSAGES } from '../messages';
 import { ModalHost, useModals } from '../modals/modal-host';
+import { ToastHost } from './toast';
+import { FooterDocumentLinks } from '../modals/document-links';
 
 /** Keeps the document title in step with the route [R7-13] (an effect, so server rendering sets it apart). */
 function usePageTitle(): void {
@@ -65,18 +68,41 @@ export function DefaultLayout({ children }: { children?: ReactNode }) {
     <div className="layout">
       <header className="site-header">
         <div className="site-header__bar">
-          <a className="site-header__logo" href={home} aria-label={MESSAGES.home} data-testid="header-logo">
-            <span className="site-header__mark" aria-hidden="true">◎</span>
-            <span className="site-header__name">{MESSAGES.serviceName}</span>
-            <span className="site-header__tagline">{MESSAGES.serviceTagline}</span>
-          </a>
+          <HeaderLogo home={home} />
           {children ? null : <HeaderActions />}
         </div>
       </header>
       <main className="layout__main">{children ?? <Outlet />}</main>
-      <SiteFooter corporateUrl={config.corporateUrl} />
+      <SiteFooter corporateUrl={config.corporateUrl} documents={!children} />
       {children ? null : <ModalHost />}
+      {children ? null : <ToastHost />}
     </div>
+  );
+}
+
+/** The VIP variant of the header logo (public/onkure-logo-vip.svg), under the app's base path. */
+const VIP_LOGO_SRC = `${import.meta.env.BASE_URL}onkure-logo-vip.svg`;
+
+/**
+ * The header logo: the VIP variant for a VIP user (vip_level above normal), otherwise the normal
+ * logo [R2.6-4]; either goes to the service home [R2.6-5]. A guest, a user still loading and a
+ * failed load show the normal logo. Nothing here reads window or document, so it renders on a server.
+ */
+function HeaderLogo({ home }: { home: string }) {
+  const currentUser = useInjection(TOKENS.CurrentUser);
+  const vip = useObservableState(currentUser.isVip$, false);
+  return (
+    <a className="site-header__logo" href={home} aria-label={MESSAGES.home} data-testid="header-logo" data-logo={vip ? 'vip' : 'normal'}>
+      {vip ? (
+        <img className="site-header__vip-logo" src={VIP_LOGO_SRC} alt={MESSAGES.vipLogo} width={176} height={36} data-testid="header-logo-vip" />
+      ) : (
+        <>
+          <span className="site-header__mark" aria-hidden="true">◎</span>
+          <span className="site-header__name">{MESSAGES.serviceName}</span>
+        </>
+      )}
+      <span className="site-header__tagline">{MESSAGES.serviceTagline}</span>
+    </a>
   );
 }
 
@@ -93,9 +119,10 @@ function HeaderActions() {
 
 /**
  * The footer: the company logo, which first shows the reserve/warning notice and, confirmed,
- * opens the company's site in a new tab [R2.5-3]; and the copyright.
+ * opens the company's site in a new tab [R2.5-3]; the links to the rules, legal display, privacy
+ * policy and FAQ where a modal host is mounted [R2.5-2]; and the copyright.
  */
-function SiteFooter({ corporateUrl }: { corporateUrl: string }) {
+function SiteFooter({ corporateUrl, documents }: { corporateUrl: string; documents: boolean }) {
   const [asking, setAsking] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -110,6 +137,7 @@ function SiteFooter({ corporateUrl }: { corporateUrl: string }) {
           <text x="34" y="19" fontSize="13" fontWeight="700" fill="#5f5669">onkure inc.</text>
         </svg>
       </button>
+      {documents ? <FooterDocumentLinks /> : null}
       <p className="site-footer__copyright">{MESSAGES.copyright}</p>
       {asking ? (
         <div className="dialog-backdrop">

@@ -1,4 +1,8 @@
+import { Link } from 'react-router';
 import { MESSAGES } from '../messages';
+import { PURCHASE_PAGE, STOREFRONT, STOREFRONT_MODALS } from '../storefront.messages';
+import { GUIDE_MENU } from './document-modal';
+import { DOCUMENT_MESSAGES } from './documents.messages';
 import type { ModalComponentProps } from './registry';
 
 /** The menu (spec §2.5 menu top): the other modals a player reaches from the header. */
@@ -8,7 +12,17 @@ export default function MenuTopModal({ open }: ModalComponentProps<Record<never,
       <h2 className="dialog__title">{MESSAGES.menu}</h2>
       <ul className="menu-list">
         <li><button type="button" className="menu-list__item" onClick={() => open('search')}>{MESSAGES.searchTitle}</button></li>
+        <li><button type="button" className="menu-list__item" onClick={() => open('titleSearch')}>{STOREFRONT_MODALS.titleSearch}</button></li>
+        <li><button type="button" className="menu-list__item" onClick={() => open('news')}>{STOREFRONT_MODALS.newsTitle}</button></li>
+        {/* Pages replace the menu's history entry; the host closes the menu there. */}
+        <li><Link className="menu-list__item" to="/settlement" replace>{PURCHASE_PAGE.title}</Link></li>
+        <li><Link className="menu-list__item" to="/arrival-items" replace>{STOREFRONT.arrivalItemsTitle}</Link></li>
         <li><button type="button" className="menu-list__item" onClick={() => open('config')}>{MESSAGES.configTitle}</button></li>
+        <li><button type="button" className="menu-list__item" onClick={() => open('craneItemList')}>{MESSAGES.craneItemListTitle}</button></li>
+      </ul>
+      <h3 className="menu-list__heading">{DOCUMENT_MESSAGES.guideMenu}</h3>
+      <ul className="menu-list">
+        {GUIDE_MENU.map((name) => <li key={name}><button type="button" className="menu-list__item" onClick={() => open(name)}>{DOCUMENT_MESSAGES.titles[name]}</button></li>)}
       </ul>
     </nav>
   );

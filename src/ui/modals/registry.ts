@@ -1,4 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { CarouselSlide, InformationItem, PrizeItem } from '../../domain';
 
 /** What every modal component receives: its props, how to close it, and how to open another. */
 export interface ModalComponentProps<P> {
@@ -25,6 +26,21 @@ export const MODALS = {
   search: modal<{ readonly keyword?: string }>(() => import('./search-modal')),
   alert: modal<{ readonly message: string; readonly title?: string }>(() => import('./alert-modal')),
   config: modal(() => import('./config-modal')),
+  craneItemList: modal(() => import('./crane-item-list-modal')),
+  faq: modal(() => import('./faq-modal')),
+  usageRules: modal(() => import('./usage-rules-modal')),
+  tcRules: modal(() => import('./tc-rules-modal')),
+  legal: modal(() => import('./legal-modal')),
+  privacy: modal(() => import('./privacy-modal')),
+  shippingCost: modal(() => import('./shipping-cost-modal')),
+  profit: modal(() => import('./profit-modal')),
+  playMethod: modal(() => import('./play-method-modal')),
+  tag: modal(() => import('./tag-modal')),
+  news: modal(() => import('./news-modal')),
+  newsDetail: modal<{ readonly item: InformationItem }>(() => import('./news-detail-modal')),
+  carousel: modal<{ readonly slides: readonly CarouselSlide[] }>(() => import('./carousel-modal')),
+  prizeDetail: modal<{ readonly item: PrizeItem; readonly href: string }>(() => import('./prize-detail-modal')),
+  titleSearch: modal<{ readonly keyword?: string }>(() => import('./title-search-modal')),
 } as const;
 
 export type ModalName = keyof typeof MODALS;

@@ -14,6 +14,7 @@ import type { ModalComponentProps } from './registry';
 export default function SearchModal({ props, open }: ModalComponentProps<{ readonly keyword?: string }>) {
   const catalog = useInjection(TOKENS.PrizeCatalogPort);
   const config = useInjection(TOKENS.AppConfig);
+  const tracker = useInjection(TOKENS.TrackEvent);
   const navigate = useNavigate();
   const [keyword, setKeyword] = useState(props.keyword ?? '');
   const [busy, setBusy] = useState(false);
@@ -23,6 +24,7 @@ export default function SearchModal({ props, open }: ModalComponentProps<{ reado
       const word = keyword.trim();
       if (!word || busy) return;
       setBusy(true);
+      tracker.track('search_word', { search_word: word });
       firstValueFrom(catalog.searchPrizes({ shopId: config.shopId, params: { keyword: word } })).then((result) => {
         setBusy(false);
         if (result.prize.total_count === 0) {

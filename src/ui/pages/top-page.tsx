@@ -9,6 +9,9 @@ import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { PrizeCard } from '../components/prize-card';
 import { MESSAGES } from '../messages';
+import { useModals } from '../modals/modal-host';
+import { STOREFRONT as S } from '../storefront.messages';
+import { ArrivalsRow, Carousel, NewsRow, SideBanner } from './top-rows';
 import { NotFoundPage } from './not-found-page';
 
 /**
@@ -24,7 +27,8 @@ const LiveContext = createContext<CatalogueLive>(NO_LIVE);
 function LiveCard({ item, href }: { item: PrizeItem; href: string }) {
   const live = useContext(LiveContext).stations[item.station_id];
   const shown = live ? { ...item, station_status: live.station_status as PrizeItem['station_status'], ...(live.playing === undefined ? {} : { playing: live.playing }) } : item;
-  return <PrizeCard item={shown} href={href} />;
+  const { open } = useModals();
+  return <PrizeCard item={shown} href={href} onDetails={() => open('prizeDetail', { item: shown, href })} />;
 }
 
 export function TopPage() {
@@ -95,6 +99,7 @@ function useCatalogueHref() {
 
 function TabBar({ tabs, current }: { tabs: readonly TabListItem[]; current?: string | undefined }) {
   const href = useCatalogueHref();
+  const tracker = useInjection(TOKENS.TrackEvent);
   return (
     <nav aria-label={MESSAGES.tabs} className="tab-bar">
       <ul tabIndex={0}>
@@ -102,7 +107,8 @@ function TabBar({ tabs, current }: { tabs: readonly TabListItem[]; current?: str
           const active = current === undefined ? tab.tab_kind === 'home' : tab.tab_slug === current;
           return (
             <li key={tab.tab_id} className="tab-bar__item">
-              <Link className="tab-bar__tab" data-tab-kind={tab.tab_kind} aria-current={active ? 'page' : undefined} to={href.tab(tab)}>{tab.tab_name}</Link>
+              <Link className="tab-bar__tab" data-tab-kind={tab.tab_kind} aria-current={active ? 'page' : undefined} to={href.tab(tab)}
+                onClick={() => tracker.track('filtering_click', { title_all: tab.tab_name, img: '', filter_type_id: tab.tab_id })}>{tab.tab_name}</Link>
             </li>
           );
         })}
@@ -130,16 +136,50 @@ function CharacterBar({ characters, current }: { characters: readonly Character[
 
 function TopRows({ catalogue, characters, winners }: { catalogue: TopPageCatalogue; characters: readonly Character[]; winners: readonly WinnerAnnouncement[] }) {
   const href = useCatalogueHref();
+  const extras = useScopedUseCase(TOKENS.TopPageExtras);
+  const rows = useObservableState(extras.state$, extras.snapshot);
+  const session = useInjection(TOKENS.SessionPort);
+  const identity = useObservableState(session.identity$, null);
+  useEffect(() => extras.load(), [extras]);
+  const practiceTab = catalogue.tab_list.find((t) => t.tab_kind === 'practice');
   return (
     <div className="top-page">
       <WinnerMarquee winners={winners} />
+      <div className="top-page__hero">
+        <Carousel row={rows.carousels} />
+        <SideBanner slides={rows.sideBanner} />
+      </div>
       <TabBar tabs={catalogue.tab_list} />
       <CharacterBar characters={characters} />
+      {identity === null && catalogue.new_user.img ? (
+        <section className="new-user" aria-label={S.newUserTitle}>
+          <Link to={practiceTab ? href.tab(practiceTab) : '/'}>
+            <img className="new-user__image" src={catalogue.new_user.img} alt={S.newUserAlt} width={1280} height={400} loading="lazy" />
+          </Link>
+        </section>
+      ) : null}
       {catalogue.campaign_banner.length > 0 ? (
         <section className="banner-row" aria-label={MESSAGES.campaigns} tabIndex={0}>
           {catalogue.campaign_banner.map((banner) => (
             <img key={banner.id} className="banner-row__banner" src={banner.img_url} alt={banner.title} width={640} height={200} />
           ))}
+        </section>
+      ) : null}
+      {catalogue.fes.list.length > 0 ? (
+        <section className="prize-section fes" aria-labelledby="fes-title">
+          <h2 id="fes-title" className="prize-section__title">{S.festival}</h2>
+          {catalogue.fes.img ? <img className="fes__banner" src={catalogue.fes.img} alt={S.festivalAlt} width={1280} height={400} loading="lazy" /> : null}
+          <div className="prize-grid">
+            {catalogue.fes.list.map((item) => <LiveCard key={item.station_id} item={item} href={href.play(item, S.festival)} />)}
+          </div>
+        </section>
+      ) : null}
+      {catalogue.new_prize.length > 0 ? (
+        <section className="prize-section" aria-labelledby="new-prize-title">
+          <h2 id="new-prize-title" className="prize-section__title">{MESSAGES.newPrizes}</h2>
+          <div className="prize-grid">
+            {catalogue.new_prize.map((item) => <LiveCard key={item.station_id} item={item} href={href.play(item, MESSAGES.newPrizes)} />)}
+          </div>
         </section>
       ) : null}
       {catalogue.sale_list.map((section) => (
@@ -156,6 +196,8 @@ function TopRows({ catalogue, characters, winners }: { catalogue: TopPageCatalog
           )}
         </section>
       ))}
+      <ArrivalsRow row={rows.arrivals} />
+      <NewsRow row={rows.news} />
     </div>
   );
 }

@@ -6,10 +6,12 @@ import {
   type Camera, type CraneButton, type PlayView,
 } from '../../domain';
 import { useInjection } from '../di/container-context';
+import { Toast } from '../layout/toast';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { MESSAGES } from '../messages';
 import { NotFoundPage } from '../pages/not-found-page';
+import { PlayMethodButton } from '../modals/document-links';
 
 /** Milliseconds left of a server window, as of the page's `now`. */
 function left(ms: number | null, state: StationPlayState): number | null {
@@ -69,6 +71,7 @@ function StationPlayScreen({ stationId }: { stationId: number }) {
           <span>{MESSAGES.lineLength(state.lineLength)}</span>
           {myPlay ? <span>{MESSAGES.armStrength(myPlay.arm_strength)}</span> : null}
         </p>
+        <PlayMethodButton />
       </header>
       <div className="play-screen__grid">
         <section className="play-screen__stage">
@@ -84,12 +87,7 @@ function StationPlayScreen({ stationId }: { stationId: number }) {
         </aside>
       </div>
       <Dialogs play={play} state={state} />
-      {state.notice ? (
-        <div className="toast" role="status" data-testid="notice">
-          {state.notice.title ? <strong>{state.notice.title}</strong> : null}
-          <span>{state.notice.message}</span>
-        </div>
-      ) : null}
+      {state.notice ? <Toast title={state.notice.title} message={state.notice.message} /> : null}
     </div>
   );
 }

@@ -1,0 +1,48 @@
+import { useEffect, useState } from 'react';
+import { firstValueFrom } from 'rxjs';
+import { Link } from 'react-router';
+import { TOKENS } from '../../application';
+import { jstDateLabel, type InformationItem } from '../../domain';
+import { useInjection } from '../di/container-context';
+import { MESSAGES } from '../messages';
+import { STOREFRONT_MODALS as M } from '../storefront.messages';
+import type { ModalComponentProps } from './registry';
+
+/** How many of the newest items the news modal lists; the whole list is the /information page. */
+const NEWS_MODAL_ITEMS = 20;
+
+/** News (spec §2.5 news): the newest information; an item opens the news detail over it. */
+export default function NewsModal({ open }: ModalComponentProps<Record<never, never>>) {
+  const catalog = useInjection(TOKENS.PrizeCatalogPort);
+  const { shopId } = useInjection(TOKENS.AppConfig);
+  const [items, setItems] = useState<readonly InformationItem[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let live = true;
+    firstValueFrom(catalog.information({ shopId, page: 1, num: NEWS_MODAL_ITEMS })).then(
+      (page) => { if (live) setItems(page.list); },
+      () => { if (live) setFailed(true); },
+    );
+    return () => { live = false; };
+  }, [catalog, shopId]);
+  return (
+    <div className="modal__body modal__body--scroll">
+      <h2 className="dialog__title">{M.newsTitle}</h2>
+      {failed ? <p role="alert">{MESSAGES.loadFailed}</p> : null}
+      {items === null && !failed ? <p role="status">{MESSAGES.loading}</p> : null}
+      {items ? (
+        <ul className="information__list">
+          {items.map((item) => (
+            <li key={item.id}>
+              <button type="button" className="information__row information__row--button" onClick={() => open('newsDetail', { item })}>
+                <span className="information__meta"><span className="chip chip--small">{item.category}</span><time dateTime={item.published_at}>{jstDateLabel(item.published_at)}</time></span>
+                <span className="information__title">{item.title}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <Link className="button" to="/information" replace>{M.newsAll}</Link>
+    </div>
+  );
+}
