@@ -81,6 +81,7 @@ export const STOREFRONT_NOTICES = {
 export const STOREFRONT_MODALS = {
   newsTitle: 'お知らせ',
   newsAll: 'お知らせ一覧ページへ',
+  newsBack: 'お知らせにもどる',
   carouselTitle: 'ピックアップ一覧',
   prizeDetailTitle: '景品の詳細',
   prizeDetailOpen: (name: string) => `${name}の詳細`,

@@ -56,6 +56,15 @@ function ModalShell({ entry, level, open, close, covered }: { entry: ModalEntry;
     ref.current?.focus();
     return () => previous?.focus?.();
   }, []);
+  // Escape also closes the top modal when focus has fallen out of it (its content was replaced).
+  useEffect(() => {
+    if (covered) return undefined;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !ref.current?.contains(e.target as Node)) close();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [covered, close]);
   if (!definition) return null;
   const Component = definition.component as unknown as ComponentType<ModalComponentProps<unknown>>;
   const onKeyDown = (e: ReactKeyboardEvent<HTMLDivElement>) => {

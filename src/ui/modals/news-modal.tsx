@@ -6,17 +6,23 @@ import { jstDateLabel, type InformationItem } from '../../domain';
 import { useInjection } from '../di/container-context';
 import { MESSAGES } from '../messages';
 import { STOREFRONT_MODALS as M } from '../storefront.messages';
+import { InformationArticle } from '../pages/information-page';
 import type { ModalComponentProps } from './registry';
 
 /** How many of the newest items the news modal lists; the whole list is the /information page. */
 const NEWS_MODAL_ITEMS = 20;
 
-/** News (spec §2.5 news): the newest information; an item opens the news detail over it. */
+/**
+ * News (spec §2.5 news): the newest information; an item opens the news detail over it, or in place
+ * when the news is itself the sub-modal.
+ */
 export default function NewsModal({ open }: ModalComponentProps<Record<never, never>>) {
   const catalog = useInjection(TOKENS.PrizeCatalogPort);
   const { shopId } = useInjection(TOKENS.AppConfig);
   const [items, setItems] = useState<readonly InformationItem[] | null>(null);
   const [failed, setFailed] = useState(false);
+  // Opened as a sub-modal (from the menu) there is no room for a third [R2.5-1]: the detail shows in place.
+  const [inPlace, setInPlace] = useState<InformationItem | null>(null);
   useEffect(() => {
     let live = true;
     firstValueFrom(catalog.information({ shopId, page: 1, num: NEWS_MODAL_ITEMS })).then(
@@ -25,6 +31,14 @@ export default function NewsModal({ open }: ModalComponentProps<Record<never, ne
     );
     return () => { live = false; };
   }, [catalog, shopId]);
+  if (inPlace) {
+    return (
+      <div className="modal__body modal__body--scroll">
+        <InformationArticle item={inPlace} headingLevel={2} />
+        <button type="button" className="button button--secondary" onClick={() => setInPlace(null)}>{M.newsBack}</button>
+      </div>
+    );
+  }
   return (
     <div className="modal__body modal__body--scroll">
       <h2 className="dialog__title">{M.newsTitle}</h2>
@@ -34,7 +48,7 @@ export default function NewsModal({ open }: ModalComponentProps<Record<never, ne
         <ul className="information__list">
           {items.map((item) => (
             <li key={item.id}>
-              <button type="button" className="information__row information__row--button" onClick={() => open('newsDetail', { item })}>
+              <button type="button" className="information__row information__row--button" onClick={() => { if (!open('newsDetail', { item })) setInPlace(item); }}>
                 <span className="information__meta"><span className="chip chip--small">{item.category}</span><time dateTime={item.published_at}>{jstDateLabel(item.published_at)}</time></span>
                 <span className="information__title">{item.title}</span>
               </button>
