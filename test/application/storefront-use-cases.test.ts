@@ -1,7 +1,7 @@
 import { filter, firstValueFrom } from 'rxjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
-  AccountPayment, BuyTc, Notices, ReadInformation, TOKENS, TopPageExtras, TrackEvent, VerifyEmail,
+  type AccountPayment, BuyTc, Notices, type ReadInformation, TOKENS, TopPageExtras, TrackEvent, type VerifyEmail,
   type AuthPort, type SessionPort, type StateStore,
 } from '../../src/application';
 import { createAppContainer } from '../../src/main/container';
