@@ -8,8 +8,11 @@ import { ContainerProvider } from '../../src/ui';
 import { routes } from '../../src/ui/routes';
 import {
   aCarouselSlide, aCharacter, anIdentity, anInformationItem, aNewArrival, aPrizeItem, aTab, aTopPage, FakeSession, RecordingAnalytics,
-  ScriptedAccount, ScriptedAuth, ScriptedPrizeCatalog, ScriptedWallet,
+  anAppConfig, ScriptedAccount, ScriptedAuth, ScriptedPrizeCatalog, ScriptedWallet,
 } from '../../src/testing';
+import type { BuildTarget } from '../../src/domain';
+
+const anAppConfigFor = (target: BuildTarget) => anAppConfig({ target });
 import { createTestContainer } from '../support/test-container';
 
 afterEach(cleanup);
@@ -223,5 +226,32 @@ describe('notice toast', () => {
     await userEvent.click(await screen.findByRole('button', { name: '設定' }));
     await userEvent.click(await screen.findByRole('checkbox', { name: 'サウンド' }));
     expect((await screen.findByTestId('toast')).textContent).toBe('設定を保存しました');
+  });
+});
+
+describe('the five build targets (§2.3) on the storefront', () => {
+  const targets = ['web', 'ios', 'android', 'yahoo', 'mobage'] as const;
+  const card = aPrizeItem({ station_id: 9, prize_name: 'もちもちうさぎ ミルク BIGぬいぐるみ', character: 'もちもちうさぎ', sub_character: 'ミルク' });
+
+  it.each(targets)('[R2.3-2] [R2.3-5] [R2.3-6] %s: character browsing only on web, the play path of the target, tag paths 404 off web', async (target) => {
+    const catalog = catalogue().always('topPage', aTopPage({ tab_list: tabs, sale_list: [{ tab_id: 5, title: 'おすすめ', list: [card] }] }))
+      .always('searchPrizes', { prize: { list: [card], total_count: 1, page: 1, page_count: 1, page_items_count: 30 }, tab_list: tabs, sale_list: [] });
+    const container = createTestContainer(
+      [TOKENS.PrizeCatalogPort, catalog.port], [TOKENS.AppConfig, { ...anAppConfigFor(target) }],
+      [TOKENS.AnalyticsPort, new RecordingAnalytics()], [TOKENS.AccountPort, new ScriptedAccount().port],
+    );
+    const router = createMemoryRouter(routes, { initialEntries: ['/'] });
+    render(<ContainerProvider container={container}><RouterProvider router={router} /></ContainerProvider>);
+    const link = (await screen.findByTestId('prize-card')).querySelector('a')!;
+    expect(link.getAttribute('href')).toBe(target === 'web' ? '/play/%E3%82%82%E3%81%A1%E3%82%82%E3%81%A1%E3%81%86%E3%81%95%E3%81%8E/%E3%83%9F%E3%83%AB%E3%82%AF/%E3%81%8A%E3%81%99%E3%81%99%E3%82%81/9' : '/play/9');
+    expect(screen.queryByRole('navigation', { name: 'キャラクター' }) !== null).toBe(target === 'web');
+    // The VIP tab: a listing on web, the 404 page elsewhere.
+    await userEvent.click(screen.getByRole('link', { name: 'VIP' }));
+    if (target === 'web') expect(await screen.findByRole('heading', { level: 1, name: 'VIP' })).toBeTruthy();
+    else expect(router.state.location.pathname).toBe('/');
+    cleanup();
+    render(<ContainerProvider container={container}><RouterProvider router={createMemoryRouter(routes, { initialEntries: ['/vip'] })} /></ContainerProvider>);
+    if (target === 'web') expect(await screen.findByRole('heading', { level: 1, name: 'VIP' })).toBeTruthy();
+    else expect((await screen.findByTestId('error-path')).textContent).toBe('Page Not Found /vip');
   });
 });

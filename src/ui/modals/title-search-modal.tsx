@@ -39,6 +39,7 @@ export default function TitleSearchModal({ props, open }: ModalComponentProps<{ 
   const [flags, setFlags] = useState<Flags>({ new: 0, natia: 0, vip: 0, exclusive: 0, refine_search: 0, is_all: 0 });
   const [result, setResult] = useState<PrizeSearchResult | null>(null);
   const [busy, setBusy] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -62,16 +63,18 @@ export default function TitleSearchModal({ props, open }: ModalComponentProps<{ 
     };
     if (word && page === 1) tracker.track('search_word', { search_word: word });
     setBusy(true);
+      setRefusal(null);
     firstValueFrom(catalog.searchPrizes({ shopId: config.shopId, params, page })).then((found) => {
       setBusy(false);
       if (found.prize.total_count === 0) {
-        open('alert', { message: DOMAIN_MESSAGES.prizeNotFound });
+        // Opened as a sub-modal there is no room for the alert [R2.5-1]: it shows in the form.
+        if (!open('alert', { message: DOMAIN_MESSAGES.prizeNotFound })) setRefusal(DOMAIN_MESSAGES.prizeNotFound);
         return;
       }
       setResult(found);
     }, () => {
       setBusy(false);
-      open('alert', { message: DOMAIN_MESSAGES.reloadError });
+      if (!open('alert', { message: DOMAIN_MESSAGES.reloadError })) setRefusal(DOMAIN_MESSAGES.reloadError);
     });
   };
 
@@ -147,6 +150,7 @@ export default function TitleSearchModal({ props, open }: ModalComponentProps<{ 
         ))}
       </fieldset>
       <button type="submit" className="button" disabled={busy}>{MESSAGES.searchSubmit}</button>
+      {refusal ? <p role="alert" className="panel__note" data-testid="inline-alert">{refusal}</p> : null}
     </form>
   );
 }
