@@ -7,16 +7,18 @@ test.describe('top page (walking skeleton)', () => {
     await page.goto('/');
     const response = await answer;
     expect(response.status()).toBe(200);
-    const body = (await response.json()) as { error_code: number; sale_list: { list: { prize_name: string }[] }[] };
+    const body = (await response.json()) as { error_code: number; sale_list: { tab_id: number; list: { prize_name: string }[] }[]; fes: { list: unknown[] }; new_prize: unknown[] };
     expect(body.error_code).toBe(200);
 
     const cards = page.getByTestId('prize-card');
     await expect(cards.first()).toBeVisible();
     // What the page shows is what the server answered, not a copy baked into the page.
     const firstName = body.sale_list[0]!.list[0]!.prize_name;
-    await expect(cards.first().getByRole('heading', { level: 3 })).toHaveText(firstName);
+    const firstSection = page.locator(`section[aria-labelledby="section-${body.sale_list[0]!.tab_id}"]`);
+    await expect(firstSection.getByTestId('prize-card').first().getByRole('heading', { level: 3 })).toHaveText(firstName);
     const shown = await cards.count();
-    expect(shown).toBe(body.sale_list.reduce((n, s) => n + s.list.length, 0));
+    // The festival's stations, the new prizes and every sale section, each a card.
+    expect(shown).toBe(body.fes.list.length + body.new_prize.length + body.sale_list.reduce((n, s) => n + s.list.length, 0));
     await expect(page.getByRole('heading', { name: 'おすすめ' })).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'カテゴリ' })).toContainText('ホーム');
     await expect(page).toHaveTitle('景品一覧 | オンラインクレーンゲーム オンクレ');

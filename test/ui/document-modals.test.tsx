@@ -8,7 +8,6 @@ import {
   PLAY_TIMINGS, VIP_PURCHASE_WINDOW_DAYS, VIP_REQUIRED_PURCHASE_TC, VIP_WEEKLY_PRIZE_LIMIT,
 } from '../../src/domain';
 import { ContainerProvider, OnkureApp } from '../../src/ui';
-import { TC_VALIDITY_DAYS } from '../../src/ui/modals/documents.messages';
 import { routes } from '../../src/ui/routes';
 import {
   aCharacter, anAssistGauge, anIdentity, aPrizeItem, aStationInfo, aStationReserveInfo, aTab, aTopPage, FakeSession, ScriptedPlay,
@@ -139,13 +138,13 @@ describe('the information modals', () => {
     expect(within(dialog).getByText('VIP独占台をプレイできます。プレイ中はほかのお客様が入れないため、じっくり遊べます。')).toBeTruthy();
   });
 
-  it('the TC rules say free TC is spent first, the validity period, and no refund except by law', async () => {
+  it('the TC rules say free TC is spent first, that TC do not expire (the ledger expires nothing), and no refund except by law', async () => {
     app();
     await screen.findByRole('navigation', { name: 'カテゴリ' });
     fireEvent.click(footer().getByRole('button', { name: 'TC利用規約' }));
     const dialog = await screen.findByRole('dialog', { name: 'TC利用規約' });
     expect(dialog.textContent).toContain('無償TCが先に使われ、無償TCで足りない分に有償TCが使われます');
-    expect(dialog.textContent).toContain(`それぞれ${TC_VALIDITY_DAYS}日間有効です`);
+    expect(dialog.textContent).toContain('TCに有効期限はありません。');
     expect(dialog.textContent).toContain('法令に定める場合を除き、払い戻し（換金）できません');
     expect(rowCells('発行者')).toEqual(['株式会社オンクレ']);
   });

@@ -29,7 +29,7 @@ function setUp() {
     [TOKENS.SessionPort, new FakeSession(anIdentity({ user_id: 42 }))], [TOKENS.NotificationPort, new RecordingNotifications()], [TOKENS.AnalyticsPort, new RecordingAnalytics()],
   );
   render(<OnkureApp container={container} initialPath={`/game/${STATION}`} />);
-  return { catalog, plays, reservations, realtime, video, stills, account, clock };
+  return { catalog, plays, reservations, realtime, video, stills, account, clock, container };
 }
 
 describe('the play screen over scripted ports', () => {
@@ -63,7 +63,7 @@ describe('the play screen over scripted ports', () => {
   });
 
   it('the buttons are held with the keyboard: → and ↑ send press on key down and release on key up, once each', async () => {
-    const { realtime, reservations, plays } = setUp();
+    const { realtime, reservations, plays, container } = setUp();
     await screen.findByTestId('gauge');
     reservations.answer('reserve', { value: { kind: 'reserved', info: aStationReserveInfo({ station_id: STATION, reserve_status: 'playTransition', reserve_num: 1, reserve_time: 15 }), play: {} as never } });
     await act(async () => {
@@ -90,6 +90,15 @@ describe('the play screen over scripted ports', () => {
       [{ playId: 5, button: 'right', command: 'press' }],
       [{ playId: 5, button: 'right', command: 'release' }],
     ]);
+    // With a modal open the arrow keys belong to the modal, not the crane.
+    act(() => {
+      container.get(TOKENS.ModalStack).open('config');
+    });
+    act(() => {
+      fireEvent.keyDown(window, { key: 'ArrowUp' });
+      fireEvent.keyDown(window, { key: 'ArrowRight' });
+    });
+    expect(realtime.controls.callsOf('control')).toHaveLength(2);
   });
 
   it('[R5-1] the sound and hide-character switches are sent as 1/0 settings', async () => {

@@ -44,7 +44,6 @@ export interface FaqNumbers {
   readonly vipRequiredTc: number;
   readonly vipWindowDays: number;
   readonly vipWeeklyLimit: number;
-  readonly tcValidityDays: number;
 }
 
 /** The numbers the play method quotes, all from the domain. */
@@ -77,12 +76,6 @@ const SHIPPING_LEAD_TIME = '発送のご依頼から通常7営業日以内に発
 /** What happens to a damaged prize: quoted by the FAQ and the legal display alike. */
 const DAMAGED_PRIZE = '景品に破損・初期不良・誤配送があった場合は、到着から7日以内にお問い合わせください。同じ景品との交換または再発送で対応します。交換できる景品がない場合は、その景品の獲得に使用したTCをお返しします。';
 const ENACTED = '2025年4月1日 制定';
-
-/**
- * TC expire this many days after they are bought or granted (the TC rules' validity period). A
- * rule of our terms, not yet one the server enforces: it lives here with the text that states it.
- */
-export const TC_VALIDITY_DAYS = 180;
 
 export const DOCUMENT_MESSAGES = {
   /** Each modal's title: its heading and the dialog's accessible name. */
@@ -130,7 +123,7 @@ export const DOCUMENT_MESSAGES = {
       items: [
         { question: 'TCとは何ですか？', answer: 'オンクレで使えるコインです。ご購入いただいた「有償TC」と、購入ボーナスやキャンペーンなどでもらえる「無償TC」があります。' },
         { question: '有償TCと無償TCは、どちらから使われますか？', answer: '無償TCから先に使われ、足りない分に有償TCが使われます。' },
-        { question: 'TCに有効期限はありますか？', answer: `有償TCは購入日から、無償TCは付与日から${n.tcValidityDays}日間有効です。くわしくは「TC利用規約」をご覧ください。` },
+        { question: 'TCに有効期限はありますか？', answer: 'TCに有効期限はありません。アカウントがある限り、有償TC・無償TCともに使えます。くわしくは「TC利用規約」をご覧ください。' },
         { question: '購入したTCを払い戻しできますか？', answer: '法令で定められた場合を除き、払い戻しはできません。ご購入の前に、金額をよくお確かめください。' },
       ],
     },
@@ -249,7 +242,7 @@ export const DOCUMENT_MESSAGES = {
   ] satisfies readonly DocSection[],
 
   // ---- TC rules -----------------------------------------------------------------------------
-  tcRules: (n: { readonly tcValidityDays: number }): readonly DocSection[] => [
+  tcRules: [
     {
       heading: '第1条（目的）',
       paragraphs: [
@@ -274,7 +267,7 @@ export const DOCUMENT_MESSAGES = {
     {
       heading: '第4条（有効期限）',
       paragraphs: [
-        `有償TCは購入日から、無償TCは付与日から、それぞれ${n.tcValidityDays}日間有効です。キャンペーンなどで別に期限を定めた無償TCは、その期限に従います。期限を過ぎたTCは失効し、使えなくなります。`,
+        'TCに有効期限はありません。アカウントを削除したとき、および利用規約にもとづきアカウントを停止したときは、その時点の残高は失効します。',
       ],
     },
     {
@@ -295,10 +288,10 @@ export const DOCUMENT_MESSAGES = {
     },
   ],
   tcDisclosureHeading: '資金決済法に基づく表示',
-  tcDisclosure: (n: { readonly tcValidityDays: number }): readonly DocRow[] => [
+  tcDisclosure: [
     { label: '発行者', value: COMPANY.name },
     { label: '支払可能金額等', value: '有償TC 1TCにつき1円（税込）' },
-    { label: '有効期間', value: `有償TCは購入日から、無償TCは付与日から${n.tcValidityDays}日間` },
+    { label: '有効期間', value: '有効期限はありません' },
     { label: 'お問い合わせ先', value: `${COMPANY.email}（${COMPANY.hours}）` },
     { label: '使用できる場所', value: '当社が提供する「オンクレ」のサービス内' },
     { label: '利用上の注意', value: '有償TCは、法令に定める場合を除き払い戻しできません。' },

@@ -3,7 +3,7 @@ import {
   VIP_WEEKLY_PRIZE_LIMIT,
 } from '../../domain';
 import { DocumentModal } from './document-modal';
-import { DOCUMENT_MESSAGES, TC_VALIDITY_DAYS } from './documents.messages';
+import { DOCUMENT_MESSAGES } from './documents.messages';
 
 const FAQ = DOCUMENT_MESSAGES.faq({
   confirmSeconds: PLAY_TIMINGS.confirmMs / SECOND_MS,
@@ -16,7 +16,6 @@ const FAQ = DOCUMENT_MESSAGES.faq({
   vipRequiredTc: VIP_REQUIRED_PURCHASE_TC,
   vipWindowDays: VIP_PURCHASE_WINDOW_DAYS,
   vipWeeklyLimit: VIP_WEEKLY_PRIZE_LIMIT,
-  tcValidityDays: TC_VALIDITY_DAYS,
 });
 
 /**

@@ -173,12 +173,14 @@ function MachineStatus({ state }: { state: StationPlayState }) {
 function CraneButtons({ play, state }: { play: StationPlay; state: StationPlayState }) {
   const mine = state.play?.phase === 'playing' ? state.play : null;
   const usable = mine && state.machine ? state.machine.button : null;
+  const modals = useInjection(TOKENS.ModalStack);
   useEffect(() => {
     if (!mine) return undefined;
     const keyOf = (e: KeyboardEvent): CraneButton | null => (e.key === 'ArrowRight' ? 'right' : e.key === 'ArrowUp' ? 'back' : null);
     const down = (e: KeyboardEvent) => {
       const button = keyOf(e);
-      if (!button) return;
+      // While a modal is open the arrow keys belong to it (scrolling, its own controls), not the crane.
+      if (!button || modals.depth > 0) return;
       e.preventDefault();
       if (!e.repeat) play.press(button);
     };
@@ -194,7 +196,7 @@ function CraneButtons({ play, state }: { play: StationPlay; state: StationPlaySt
       window.removeEventListener('keydown', down);
       window.removeEventListener('keyup', up);
     };
-  }, [play, mine]);
+  }, [play, mine, modals]);
   if (!mine) return null;
   return (
     <div className="crane-buttons" data-testid="crane-buttons">
