@@ -1,7 +1,7 @@
 /** @vitest-environment jsdom */
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TOKENS } from '../../src/application';
+import { TOKENS, type ModalStack } from '../../src/application';
 import { OnkureApp } from '../../src/ui';
 import {
   aMachineView, anAssistGauge, anIdentity, aPlayView, aPrizeItem, aStationInfo, aStationReserveInfo, FakeRealtime, FakeRtcVideo, FakeSession,
@@ -92,7 +92,7 @@ describe('the play screen over scripted ports', () => {
     ]);
     // With a modal open the arrow keys belong to the modal, not the crane.
     act(() => {
-      container.get(TOKENS.ModalStack).open('config');
+      container.get<ModalStack>(TOKENS.ModalStack).open('config');
     });
     act(() => {
       fireEvent.keyDown(window, { key: 'ArrowUp' });

@@ -2,11 +2,11 @@ import { useEffect, useState } from 'react';
 import { firstValueFrom } from 'rxjs';
 import { Link } from 'react-router';
 import { TOKENS } from '../../application';
-import { jstDateLabel, type InformationItem } from '../../domain';
+import type { InformationItem } from '../../domain';
 import { useInjection } from '../di/container-context';
 import { MESSAGES } from '../messages';
 import { STOREFRONT_MODALS as M } from '../storefront.messages';
-import { InformationArticle } from '../pages/information-page';
+import { InformationArticle, InformationRowBody } from '../pages/information-page';
 import type { ModalComponentProps } from './registry';
 
 /** How many of the newest items the news modal lists; the whole list is the /information page. */
@@ -49,8 +49,7 @@ export default function NewsModal({ open }: ModalComponentProps<Record<never, ne
           {items.map((item) => (
             <li key={item.id}>
               <button type="button" className="information__row information__row--button" onClick={() => { if (!open('newsDetail', { item })) setInPlace(item); }}>
-                <span className="information__meta"><span className="chip chip--small">{item.category}</span><time dateTime={item.published_at}>{jstDateLabel(item.published_at)}</time></span>
-                <span className="information__title">{item.title}</span>
+                <InformationRowBody item={item} />
               </button>
             </li>
           ))}

@@ -25,10 +25,7 @@ export function InformationListPage() {
             <ul className="information__list">
               {state.page.list.map((item) => (
                 <li key={item.id}>
-                  <Link className="information__row" to={`/information/${item.tag}`}>
-                    <span className="information__meta"><span className="chip chip--small">{item.category}</span><time dateTime={item.published_at}>{jstDateLabel(item.published_at)}</time></span>
-                    <span className="information__title">{item.title}</span>
-                  </Link>
+                  <Link className="information__row" to={`/information/${item.tag}`}><InformationRowBody item={item} /></Link>
                 </li>
               ))}
             </ul>
@@ -56,6 +53,16 @@ export function InformationDetailPage() {
     <InformationFrame state={state} retry={() => info.openDetail(tag)}>
       {state.kind === 'detail' ? <InformationArticle item={state.item} /> : null}
     </InformationFrame>
+  );
+}
+
+/** An information row's content: the category, the date and the title (lists, the top page, the news modal). */
+export function InformationRowBody({ item }: { item: InformationItem }) {
+  return (
+    <>
+      <span className="information__meta"><span className="chip chip--small">{item.category}</span><time dateTime={item.published_at}>{jstDateLabel(item.published_at)}</time></span>
+      <span className="information__title">{item.title}</span>
+    </>
   );
 }
 

@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { TOKENS, type Row } from '../../application';
-import { carouselHref, jstDateLabel, type CarouselSlide, type InformationItem, type NewArrival } from '../../domain';
+import { carouselHref, type CarouselSlide, type InformationItem, type NewArrival } from '../../domain';
 import { useInjection } from '../di/container-context';
 import { MESSAGES } from '../messages';
 import { useModals } from '../modals/modal-host';
 import { STOREFRONT as S } from '../storefront.messages';
+import { InformationRowBody } from './information-page';
 
 /** Reports a slide's click (carousel_click with its id, title, type and pc image, R7-12). */
 function useCarouselClick() {
@@ -92,10 +93,7 @@ export function NewsRow({ row }: { row: Row<InformationItem> }) {
         <ul className="information__list">
           {row.items.slice(0, 5).map((item) => (
             <li key={item.id}>
-              <Link className="information__row" to={`/information/${item.tag}`}>
-                <span className="information__meta"><span className="chip chip--small">{item.category}</span><time dateTime={item.published_at}>{jstDateLabel(item.published_at)}</time></span>
-                <span className="information__title">{item.title}</span>
-              </Link>
+              <Link className="information__row" to={`/information/${item.tag}`}><InformationRowBody item={item} /></Link>
             </li>
           ))}
         </ul>
