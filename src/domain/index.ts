@@ -17,6 +17,8 @@ export * from './reservation/reservation.entity';
 export * from './reservation/reservation.rule';
 export * from './kuji/kuji.entity';
 export * from './kuji/kuji.rule';
+export * from './kuji/kuji-fairness.rule';
+export * from './kuji/sha256';
 export * from './delivery/delivery.entity';
 export * from './delivery/delivery-fee.rule';
 export * from './delivery/delivery.rule';
