@@ -162,7 +162,11 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       });
       // Once the store is open, the play loop re-arms the deadlines it holds (docs/play.md).
       const built = services;
-      recovered = ready.then(() => built.playLoop.recover());
+      // …and every kuji box on sale gets its ticket order and published commitment (docs/kuji.md).
+      recovered = ready.then(async () => {
+        await built.playLoop.recover();
+        await built.kujiDraws.openAllOnSale();
+      });
       recovered.catch((error: unknown) => app.log.error({ err: error }, 'play loop failed to recover'));
       await registerApiRoutes({ config, services, route: new RouteBuilder(api, services.identity, config.operatorTokenHash) });
       api.setNotFoundHandler((_request, reply) => replyError(reply, 404));

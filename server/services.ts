@@ -12,6 +12,7 @@ import type { Clock } from './clock';
 import type { ServerConfig } from './config';
 import { KujiReservations } from './kuji/kuji-reservations';
 import { KujiRepository } from './kuji/kuji.repository';
+import { KujiDraws } from './kuji/kuji-draws';
 import { PlayLogRepository } from './play/play-log.repository';
 import { StationCameras } from './play/cameras/station-cameras';
 import { PlayLoop } from './play/play-loop';
@@ -52,6 +53,8 @@ export interface Services {
   /** The stations' front and side cameras, rendered from the simulation. */
   readonly cameras: StationCameras;
   readonly kujiReservations: KujiReservations;
+  /** The kuji draw and its provable fairness. */
+  readonly kujiDraws: KujiDraws;
 }
 
 /**
@@ -79,6 +82,8 @@ export function createServices(store: Store, clock: Clock, io: SocketIOServer, c
   const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error));
   const realtime = new RealtimeHub(io, identity, playLoop, store, config.realtimeChannel, log);
   playLoop.setEvents(realtime);
+  const kujiDraws = new KujiDraws(store, clock, ledger, images);
+  kujiDraws.onBoxEnded = (kujiId, boxId) => realtime.kujiBoxEnded(kujiId, boxId);
   return {
     clock,
     store,
@@ -102,5 +107,6 @@ export function createServices(store: Store, clock: Clock, io: SocketIOServer, c
     realtime,
     cameras: new StationCameras(store, playLoop, clock, config.apiPrefix, config.webrtcSignalingUrl),
     kujiReservations: new KujiReservations(store, clock),
+    kujiDraws,
   };
 }

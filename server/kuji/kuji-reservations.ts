@@ -98,7 +98,7 @@ export class KujiReservations {
       id = await this.db.transaction(async (tx) => {
         const [box] = await tx.query<{ box_status: KujiBoxStatus; on_sale_now: boolean; remaining: number }>(
           `SELECT b.box_status, (k.starts_at <= $3 AND k.ends_at > $3) AS on_sale_now,
-                  (SELECT coalesce(sum(remaining), 0)::int FROM kuji_box_prizes p WHERE p.box_id = b.box_id) AS remaining
+                  (SELECT coalesce(sum(remaining), 0)::int FROM kuji_box_prizes p WHERE p.box_id = b.box_id AND NOT p.is_last_one) AS remaining
              FROM kuji_boxes b JOIN kuji k ON k.kuji_id = b.kuji_id
             WHERE b.box_id = $1 AND b.kuji_id = $2 AND b.box_status <> 'deleted'`,
           [boxId, kujiId, now.toISOString()],

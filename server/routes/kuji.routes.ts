@@ -1,5 +1,5 @@
 import {
-  kujiPollingRequestSchema, kujiReserveCancelRequestSchema, kujiReserveRequestSchema, kujiStatusCheckRequestSchema,
+  kujiDrawRequestSchema, kujiFairnessRequestSchema, kujiPollingRequestSchema, kujiReserveCancelRequestSchema, kujiReserveRequestSchema, kujiStatusCheckRequestSchema,
 } from '../../src/contract';
 import type { ApiDeps } from './deps';
 
@@ -22,4 +22,13 @@ export async function kujiRoutes({ route, services: s }: ApiDeps): Promise<void>
   route.authed('/play/kuji_reserve_cancel', kujiReserveCancelRequestSchema, async (user, body) => {
     return { play_info: await kuji.cancel(user.user_id, body.reserve_token, body.kuji_id, body.box_id) };
   });
+
+  // The draw (designed, docs/kuji.md): the holder draws 1, 3, 5, 10 or all tickets left.
+  route.authed('/play/kuji_draw', kujiDrawRequestSchema, async (user, body) => {
+    const draw = await s.kujiDraws.draw(user.user_id, body);
+    return { draw, play_info: await kuji.polling(user.user_id, body.reserve_token, body.kuji_id, body.box_id) };
+  });
+
+  // A box's fairness, open to anyone: the commitment and the draws; the seed once the box ended.
+  route.open('/contents/kuji_fairness', kujiFairnessRequestSchema, async (body) => ({ fairness: await s.kujiDraws.fairness(body.box_id) }));
 }

@@ -10,6 +10,8 @@ export interface SeedKujiPrize {
   readonly kind: PrizeKind;
   readonly label: string;
   readonly quantity: number;
+  /** The last-one prize: no ticket, given with the box's last ticket. */
+  readonly lastOne?: boolean;
 }
 
 export interface SeedKuji {
@@ -29,7 +31,7 @@ const STANDARD_PRIZES: readonly SeedKujiPrize[] = [
   { rank: 'B賞', kind: 'cushion', label: 'もちもちクッション', quantity: 2 },
   { rank: 'C賞', kind: 'acrylic', label: 'アクリルスタンド', quantity: 6 },
   { rank: 'D賞', kind: 'mascot', label: 'マスコットキーホルダー', quantity: 12 },
-  { rank: 'ラストワン賞', kind: 'figure', label: 'ちょこんとフィギュア', quantity: 1 },
+  { rank: 'ラストワン賞', kind: 'figure', label: 'ちょこんとフィギュア', quantity: 1, lastOne: true },
 ];
 
 export const SEED_KUJI: readonly SeedKuji[] = [

@@ -148,15 +148,17 @@ async function seedKuji(tx: SqlExecutor, now: Date): Promise<void> {
       let drawn = b.drawn ?? 0;
       // Draws take the smallest prizes first, so a partly drawn box still holds its top prizes.
       const remaining = k.prizes.map((p) => p.quantity);
+      // The last-one prize is no ticket: it stays until the box's last ticket is drawn.
       for (let pi = k.prizes.length - 1; pi >= 0 && drawn > 0; pi--) {
+        if (k.prizes[pi]!.lastOne) continue;
         const take = Math.min(remaining[pi]!, drawn);
         remaining[pi]! -= take;
         drawn -= take;
       }
       for (const [pi, p] of k.prizes.entries()) {
         await tx.query(
-          'INSERT INTO kuji_box_prizes (box_id, rank, prize_name, image_key, quantity, remaining, sort) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-          [box!.box_id, p.rank, `${character.name} ${p.label}`, prizeKeys[pi], p.quantity, remaining[pi], pi],
+          'INSERT INTO kuji_box_prizes (box_id, rank, prize_name, image_key, quantity, remaining, sort, is_last_one) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+          [box!.box_id, p.rank, `${character.name} ${p.label}`, prizeKeys[pi], p.quantity, p.lastOne && remaining.every((r, ri) => ri === pi || k.prizes[ri]!.lastOne || r === 0) ? 0 : remaining[pi], pi, p.lastOne === true],
         );
       }
     }

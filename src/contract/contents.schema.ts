@@ -119,6 +119,8 @@ export const kujiBoxPrizeSchema = z.object({
   img_url: z.string(),
   quantity: z.number().int().nonnegative(),
   remaining: z.number().int().nonnegative(),
+  /** 1: the last-one prize, given with the box's last ticket (not a ticket itself). */
+  last_one: contentFlag,
 });
 export const kujiBoxSchema = z.object({
   box_id: z.number().int().positive(),

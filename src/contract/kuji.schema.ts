@@ -52,3 +52,63 @@ export const kujiPollingResponseSchema = errorResponseSchema.extend({ polling: z
 /** Body of POST /play/kuji_reserve_cancel (the spec does not show it; we designed it). */
 export const kujiReserveCancelRequestSchema = kujiPollingRequestSchema;
 export const kujiReserveCancelResponseSchema = errorResponseSchema.extend({ play_info: kujiPlayInfoSchema });
+
+// ---- the draw and its fairness (designed; issue 12) -----------------------------------------
+
+/** How many tickets one draw takes: 1, 3, 5, 10, or every ticket left ('all'). */
+export const KUJI_DRAW_COUNTS = [1, 3, 5, 10] as const;
+
+/** Body of POST /play/kuji_draw: the holder's reservation, the count, and an id that makes a resend safe. */
+export const kujiDrawRequestSchema = kujiPollingRequestSchema.extend({
+  count: z.union([z.literal(1), z.literal(3), z.literal(5), z.literal(10), z.literal('all')]),
+  /** 8–64 of A-Z a-z 0-9 _ -: the same id never draws twice and answers the first draw. */
+  request_id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/),
+});
+
+/** A prize drawn: the ticket's position in the box's order (null for the last-one prize). */
+export const kujiDrawnPrizeSchema = z.object({
+  position: z.number().int().nonnegative().nullable(),
+  rank: z.string(),
+  prize_name: z.string(),
+  img_url: z.string(),
+});
+export type KujiDrawnPrize = z.infer<typeof kujiDrawnPrizeSchema>;
+
+export const kujiDrawSchema = z.object({
+  draw_id: z.number().int().positive(),
+  kuji_id: z.number().int().positive(),
+  box_id: z.number().int().positive(),
+  tickets: z.array(kujiDrawnPrizeSchema),
+  /** The last-one prize when this draw took the box's last ticket. */
+  last_one: kujiDrawnPrizeSchema.nullable(),
+  price_total: z.number().int().nonnegative(),
+  /** The balance after the draw [R1-2]. */
+  tc: z.object({ tc_all: z.number().int().nonnegative(), tc_free: z.number().int().nonnegative(), tc_toll: z.number().int().nonnegative() }),
+  remaining_count: z.number().int().nonnegative(),
+  box_status: z.enum(KUJI_BOX_STATUSES),
+  /** 1 when the request id had drawn already: nothing new was drawn or charged. */
+  replayed: z.union([z.literal(0), z.literal(1)]),
+});
+export type KujiDraw = z.infer<typeof kujiDrawSchema>;
+export const kujiDrawResponseSchema = errorResponseSchema.extend({ draw: kujiDrawSchema, play_info: kujiPlayInfoSchema });
+
+/** Body of POST /contents/kuji_fairness: open to anyone (identity optional). */
+export const kujiFairnessRequestSchema = identitySchema.partial().extend({ box_id: positiveIdSchema });
+export const kujiFairnessSchema = z.object({
+  version: z.string(),
+  kuji_id: z.number().int().positive(),
+  box_id: z.number().int().positive(),
+  box_status: z.enum(KUJI_BOX_STATUSES),
+  /** SHA-256 of [version, box_id, seed, order], published when the box opened. */
+  commitment: z.string(),
+  opened_at: z.string(),
+  /** The tickets when the box opened, in the box's order. */
+  stock: z.array(z.object({ rank: z.string(), quantity: z.number().int().nonnegative() })),
+  /** The seed, published once the box has ended; null before. */
+  seed: z.string().nullable(),
+  revealed_at: z.string().nullable(),
+  /** Every ticket drawn so far: its position in the order and its rank. */
+  draws: z.array(z.object({ position: z.number().int().nonnegative(), rank: z.string() })),
+});
+export type KujiFairness = z.infer<typeof kujiFairnessSchema>;
+export const kujiFairnessResponseSchema = errorResponseSchema.extend({ fairness: kujiFairnessSchema });

@@ -69,7 +69,7 @@ export const FIELD_LABELS_JA: Readonly<Record<string, string>> = {
   station_ids: 'ステーション', station_setting_id: 'ステーション設定', character_id: 'キャラクター', keyword: 'キーワード',
   prize: '検索条件', category_id: 'カテゴリ', station_type: '台の種類', designated_type: 'プレイ方法', natia: 'ナティア', vip: 'VIP',
   exclusive: '独占台', gift_type: 'ギフト種別', refine_search: '絞り込み', is_all: 'すべて表示', new: '新着', page: 'ページ',
-  num: '件数', limit: '件数', reserve_token: '予約トークン', kuji_id: 'くじ', box_id: 'ボックス',
+  num: '件数', limit: '件数', reserve_token: '予約トークン', kuji_id: 'くじ', box_id: 'ボックス', count: '引く枚数',
   play_id: 'プレイ', button: 'ボタン', command: '操作', prize_name: '景品名', prize_shape: '景品の形', stock: '在庫数',
   arm_strength: 'アームの強さ', station_status: 'ステーションの状態',
 };

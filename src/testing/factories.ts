@@ -112,8 +112,9 @@ export function aKujiBox(overrides: Partial<KujiBox> = {}): KujiBox {
   return {
     box_id: 1, box_no: 1, box_status: 'onSale', total_count: 80, remaining_count: 80,
     prizes: [
-      { rank: 'A賞', prize_name: 'ぱんだ日和 こぱん BIGぬいぐるみ', img_url: '/api/images/kuji-a.svg', quantity: 2, remaining: 2 },
-      { rank: 'B賞', prize_name: 'ぱんだ日和 こぱん マグカップ', img_url: '/api/images/kuji-b.svg', quantity: 78, remaining: 78 },
+      { rank: 'A賞', prize_name: 'ぱんだ日和 こぱん BIGぬいぐるみ', img_url: '/api/images/kuji-a.svg', quantity: 2, remaining: 2, last_one: 0 },
+      { rank: 'B賞', prize_name: 'ぱんだ日和 こぱん マグカップ', img_url: '/api/images/kuji-b.svg', quantity: 78, remaining: 78, last_one: 0 },
+      { rank: 'ラストワン賞', prize_name: 'ぱんだ日和 こぱん フィギュア', img_url: '/api/images/kuji-lo.svg', quantity: 1, remaining: 1, last_one: 1 },
     ],
     ...overrides,
   };

@@ -47,12 +47,15 @@ export interface KujiBoxPrize {
   readonly img_url: string;
   readonly quantity: number;
   readonly remaining: number;
+  /** 1 for the last-one prize: no ticket of its own, it goes with the box's last ticket. */
+  readonly last_one: 0 | 1;
 }
 
 export interface KujiBox {
   readonly box_id: number;
   readonly box_no: number;
   readonly box_status: KujiBoxStatus;
+  /** Tickets in the box, and tickets left (the last-one prize is no ticket). */
   readonly total_count: number;
   readonly remaining_count: number;
   readonly prizes: readonly KujiBoxPrize[];

@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  kujiDrawResponseSchema, kujiFairnessResponseSchema, kujiListResponseSchema, kujiReserveResponseSchema, tcResponseSchema, itemInfoResponseSchema,
+  type KujiItem, type KujiPlayInfo,
+} from '../../src/contract';
+import { verifyKujiBox } from '../../src/domain';
+import { startTestServer, type TestServer } from '../support/test-server';
+import { createTestUser, type TestUser } from '../support/users';
+
+let t: TestServer;
+let kuji: KujiItem[];
+
+beforeAll(async () => {
+  t = await startTestServer({ inMemory: true });
+  kuji = await list();
+});
+afterAll(async () => t?.close());
+
+const post = (url: string, body: object) => t.server.app.inject({ method: 'POST', url: `/api/${url}`, payload: body });
+const as = (u: TestUser, extra: object = {}) => ({ user_id: u.user_id, access_token: u.access_token, ...extra });
+const list = async () => kujiListResponseSchema.parse((await post('contents/kuji', { type: 1 })).json()).list;
+/** The on-sale boxes of the seeded kuji, each with its kuji's price. */
+const onSaleBoxes = () => kuji.flatMap((k) => k.boxes.filter((b) => b.box_status === 'onSale').map((b) => ({ kuji_id: k.kuji_id, box_id: b.box_id, price: k.price })));
+const boxNow = async (boxId: number) => (await list()).flatMap((k) => k.boxes).find((b) => b.box_id === boxId);
+let requests = 0;
+const rid = () => `req-${Date.now().toString(36)}-${(requests += 1)}`;
+
+async function reserve(u: TestUser, b: { kuji_id: number; box_id: number }): Promise<KujiPlayInfo> {
+  const res = await post('play/kuji_reserve', as(u, { kuji_id: b.kuji_id, box_id: b.box_id }));
+  expect(res.statusCode).toBe(200);
+  return kujiReserveResponseSchema.parse(res.json()).play_info;
+}
+const draw = (u: TestUser, info: KujiPlayInfo, count: 1 | 3 | 5 | 10 | 'all', requestId = rid()) =>
+  post('play/kuji_draw', as(u, { reserve_token: info.reserve_token, kuji_id: info.kuji_id, box_id: info.box_id, count, request_id: requestId }));
+const balance = async (u: TestUser) => tcResponseSchema.parse((await post('user/tc', as(u))).json()).data.tc_all;
+
+describe('the kuji draw (issue 12)', () => {
+  it('the holder draws 3: charged 3 × the price, the stock drops by exactly the ranks drawn, the prizes join the player\'s items', async () => {
+    const b = onSaleBoxes()[1]!;
+    const before = (await boxNow(b.box_id))!;
+    const u = await createTestUser(t, {}, { freeTc: 50_000 });
+    const info = await reserve(u, b);
+    expect(info.reserve_status).toBe('firstReserved');
+    const res = await draw(u, info, 3);
+    expect(res.statusCode).toBe(200);
+    const { draw: d, play_info } = kujiDrawResponseSchema.parse(res.json());
+    expect(d.tickets).toHaveLength(3);
+    expect(d.price_total).toBe(3 * b.price);
+    expect(d.tc.tc_all).toBe(50_000 - 3 * b.price);
+    expect(await balance(u)).toBe(50_000 - 3 * b.price);
+    expect(d.remaining_count).toBe(before.remaining_count - 3);
+    expect(play_info.reserve_status).toBe('confirm');
+    const after = (await boxNow(b.box_id))!;
+    expect(after.remaining_count).toBe(before.remaining_count - 3);
+    for (const p of after.prizes) {
+      const drawnOfRank = d.tickets.filter((x) => x.rank === p.rank).length;
+      expect(p.remaining).toBe(before.prizes.find((x) => x.rank === p.rank)!.remaining - drawnOfRank);
+    }
+    const items = itemInfoResponseSchema.parse((await post('user/item', as(u))).json()).item_info.list;
+    expect(items.filter((i) => i.prize_kind === 'kuji').reduce((n, i) => n + i.prize_count, 0)).toBe(3);
+  });
+
+  it('refusals change nothing: a player still in line, an unknown token, too many tickets, not enough TC (402, in Japanese)', async () => {
+    const b = onSaleBoxes()[2]!;
+    const holder = await createTestUser(t, {}, { freeTc: b.price - 1 });
+    const waiting = await createTestUser(t, {}, { freeTc: 50_000 });
+    const hi = await reserve(holder, b);
+    const wi = await reserve(waiting, b);
+    expect(wi.reserve_status).toBe('reserve');
+    const before = (await boxNow(b.box_id))!;
+
+    const notYet = await draw(waiting, wi, 1);
+    expect(notYet.statusCode).toBe(409);
+    expect(notYet.json().error_info).toBe('まだあなたの順番ではありません。順番が来るまでお待ちください。');
+    const unknown = await post('play/kuji_draw', as(holder, { reserve_token: 'x'.repeat(32), kuji_id: b.kuji_id, box_id: b.box_id, count: 1, request_id: rid() }));
+    expect(unknown.statusCode).toBe(404);
+    const poor = await draw(holder, hi, 1);
+    expect(poor.statusCode).toBe(402);
+    expect(poor.json().error_info).toMatch(/TC/);
+    const badCount = await draw(holder, hi, 2 as never);
+    expect(badCount.statusCode).toBe(400);
+    expect(badCount.json().error_info).toMatch(/[ぁ-ん]/);
+
+    const after = (await boxNow(b.box_id))!;
+    expect(after).toEqual(before);
+    expect(await balance(holder)).toBe(b.price - 1);
+    const fairness = kujiFairnessResponseSchema.parse((await post('contents/kuji_fairness', { box_id: b.box_id })).json()).fairness;
+    expect(fairness.draws).toEqual([]);
+  });
+
+  it('a resent request id answers the first draw and charges once', async () => {
+    const b = onSaleBoxes()[3]!;
+    const u = await createTestUser(t, {}, { freeTc: 50_000 });
+    const info = await reserve(u, b);
+    const id = rid();
+    const first = kujiDrawResponseSchema.parse((await draw(u, info, 1, id)).json()).draw;
+    const again = kujiDrawResponseSchema.parse((await draw(u, info, 1, id)).json()).draw;
+    expect(again).toMatchObject({ draw_id: first.draw_id, tickets: first.tickets, replayed: 1 });
+    expect(await balance(u)).toBe(50_000 - b.price);
+  });
+
+  it('drawing all: the last-one prize, the box sells out, the line ends, and the published seed re-derives every draw of the box', async () => {
+    const b = onSaleBoxes()[0]!;
+    const opened = kujiFairnessResponseSchema.parse((await post('contents/kuji_fairness', { box_id: b.box_id })).json()).fairness;
+    expect(opened.seed).toBeNull();
+    expect(opened.commitment).toMatch(/^[0-9a-f]{64}$/);
+
+    const u = await createTestUser(t, {}, { freeTc: 100_000 });
+    const other = await createTestUser(t, {}, { freeTc: 100_000 });
+    const info = await reserve(u, b);
+    const waitingInfo = await reserve(other, b);
+    const first = kujiDrawResponseSchema.parse((await draw(u, info, 1)).json()).draw;
+    const rest = kujiDrawResponseSchema.parse((await draw(u, info, 'all')).json());
+    expect(rest.draw.last_one).toMatchObject({ rank: 'ラストワン賞', position: null });
+    expect(rest.draw.box_status).toBe('outOfStock');
+    expect(rest.draw.remaining_count).toBe(0);
+    expect(rest.play_info.reserve_status).toBe('end');
+    const theirs = await post('play/kuji_polling', as(other, { reserve_token: waitingInfo.reserve_token, kuji_id: b.kuji_id, box_id: b.box_id }));
+    expect(theirs.json().polling.play_info).toMatchObject({ reserve_status: 'end', box_status: 'outOfStock' });
+
+    const fairness = kujiFairnessResponseSchema.parse((await post('contents/kuji_fairness', { box_id: b.box_id })).json()).fairness;
+    expect(fairness.commitment).toBe(opened.commitment);
+    expect(fairness.seed).toMatch(/^[0-9a-f]{64}$/);
+    expect(fairness.draws.map((d) => d.rank)).toEqual([...first.tickets, ...rest.draw.tickets].map((x) => x.rank));
+    const check = verifyKujiBox({ boxId: b.box_id, seed: fairness.seed!, commitment: fairness.commitment, stock: fairness.stock, draws: fairness.draws });
+    expect(check.ok).toBe(true);
+    // The player got every ticket and the last-one prize.
+    const items = itemInfoResponseSchema.parse((await post('user/item', as(u))).json()).item_info.list.filter((i) => i.prize_kind === 'kuji');
+    expect(items.reduce((n, i) => n + i.prize_count, 0)).toBe(fairness.draws.length + 1);
+  });
+
+  it('a box that is not on sale has no order to show yet; an unknown box is 404 in Japanese', async () => {
+    const ready = kuji.flatMap((k) => k.boxes).find((x) => x.box_status === 'ready')!;
+    const res = await post('contents/kuji_fairness', { box_id: ready.box_id });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error_info).toBe('このBOXはまだ販売を開始していません。');
+    expect((await post('contents/kuji_fairness', { box_id: 999_999 })).statusCode).toBe(404);
+  });
+});
