@@ -166,6 +166,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       recovered = ready.then(async () => {
         await built.playLoop.recover();
         await built.kujiDraws.openAllOnSale();
+        await built.kujiLine.recover();
       });
       recovered.catch((error: unknown) => app.log.error({ err: error }, 'play loop failed to recover'));
       await registerApiRoutes({ config, services, route: new RouteBuilder(api, services.identity, config.operatorTokenHash) });
@@ -209,6 +210,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       io.close();
       await recovered?.catch(() => undefined);
       await services?.playLoop.close();
+      services?.kujiLine.close();
       await app.close();
       await ready.catch(() => undefined);
       if (store) await store.close();

@@ -36,6 +36,8 @@ export const SERVER_MESSAGES = {
   kujiNotYourTurn: 'まだあなたの順番ではありません。順番が来るまでお待ちください。',
   kujiNotEnoughTickets: (left: number) => `このBOXの残りは${left}枚です。枚数を選び直してください。`,
   kujiNotOpened: 'このBOXはまだ販売を開始していません。',
+  kujiTurnTitle: 'くじの順番が来ました',
+  kujiTurnBody: (seconds: number) => `${seconds}秒以内にくじを引いてください。`,
   stationNotFound: 'ステーションが見つかりません。',
   reservationNotFound: '予約が見つかりません。',
   visitNotFound: '視聴中のステーションが見つかりません。',

@@ -13,6 +13,7 @@ import type { ServerConfig } from './config';
 import { KujiReservations } from './kuji/kuji-reservations';
 import { KujiRepository } from './kuji/kuji.repository';
 import { KujiDraws } from './kuji/kuji-draws';
+import { KujiLine } from './kuji/kuji-line';
 import { PlayLogRepository } from './play/play-log.repository';
 import { StationCameras } from './play/cameras/station-cameras';
 import { PlayLoop } from './play/play-loop';
@@ -55,6 +56,8 @@ export interface Services {
   readonly kujiReservations: KujiReservations;
   /** The kuji draw and its provable fairness. */
   readonly kujiDraws: KujiDraws;
+  /** The holders' windows of the kuji lines, expired and handed over by the server. */
+  readonly kujiLine: KujiLine;
 }
 
 /**
@@ -84,6 +87,10 @@ export function createServices(store: Store, clock: Clock, io: SocketIOServer, c
   playLoop.setEvents(realtime);
   const kujiDraws = new KujiDraws(store, clock, ledger, images);
   kujiDraws.onBoxEnded = (kujiId, boxId) => realtime.kujiBoxEnded(kujiId, boxId);
+  const kujiLine = new KujiLine(store, clock, realtime);
+  const kujiReservations = new KujiReservations(store, clock);
+  kujiReservations.onLineChanged = (kujiId, boxId, newHolder) => void kujiLine.boxChanged(kujiId, boxId, newHolder);
+  kujiDraws.onDrawn = () => void kujiLine.changed();
   return {
     clock,
     store,
@@ -106,7 +113,8 @@ export function createServices(store: Store, clock: Clock, io: SocketIOServer, c
     playLog: new PlayLogRepository(store),
     realtime,
     cameras: new StationCameras(store, playLoop, clock, config.apiPrefix, config.webrtcSignalingUrl),
-    kujiReservations: new KujiReservations(store, clock),
+    kujiReservations,
     kujiDraws,
+    kujiLine,
   };
 }

@@ -37,6 +37,8 @@ export const ENDED_BOX_STATUSES: readonly KujiBoxStatus[] = ['ready', 'endOfSale
 export class KujiDraws {
   /** Called after a draw sold a box out (the real-time hub pushes play_end on its channel). */
   onBoxEnded: (kujiId: number, boxId: number) => void = () => undefined;
+  /** Called after every draw (the holder's window moved: the kuji line re-arms its timer). */
+  onDrawn: () => void = () => undefined;
 
   constructor(
     private readonly db: Store,
@@ -161,6 +163,7 @@ export class KujiDraws {
       return this.answer(tx, userId, draw!, false);
     });
     if (ended) this.onBoxEnded(req.kuji_id, req.box_id);
+    if (result.replayed === 0) this.onDrawn();
     return result;
   }
 

@@ -38,6 +38,9 @@ export function kujiRemainingSeconds(status: KujiPlayReserveStatus, playAt: Date
  * holder's window and the draw itself belong to the kuji play loop (a later issue).
  */
 export class KujiReservations {
+  /** After a line changed: who became the box's holder, if anyone (the kuji line pushes and re-arms). */
+  onLineChanged: (kujiId: number, boxId: number, newHolder: number | null) => void = () => undefined;
+
   constructor(private readonly db: Store, private readonly clock: Clock) {}
 
   private async find(db: SqlExecutor, where: string, params: unknown[]): Promise<KujiReservationRow | null> {
@@ -122,6 +125,7 @@ export class KujiReservations {
       throw error;
     }
     const row = await this.find(this.db, 'r.kuji_play_reserve_id = $1', [id]);
+    this.onLineChanged(kujiId, boxId, null);
     return this.info(row!, now);
   }
 
@@ -135,7 +139,7 @@ export class KujiReservations {
   /** Gives up the caller's place; when the caller held the box, the next in line becomes the holder. */
   async cancel(userId: number, token: string, kujiId: number, boxId: number): Promise<KujiPlayInfo> {
     const now = this.clock.now();
-    await this.db.transaction(async (tx) => {
+    const newHolder = await this.db.transaction(async (tx): Promise<number | null> => {
       const [row] = await tx.query<{ kuji_play_reserve_id: number; reserve_status: KujiPlayReserveStatus }>(
         'SELECT kuji_play_reserve_id, reserve_status FROM kuji_reservations WHERE user_id = $1 AND reserve_token = $2 AND kuji_id = $3 AND box_id = $4',
         [userId, token, kujiId, boxId],
@@ -146,17 +150,19 @@ export class KujiReservations {
         `UPDATE kuji_reservations SET reserve_status = 'cancel', ended_at = $2, end_reason = 'user_cancel', updated_at = $2 WHERE kuji_play_reserve_id = $1`,
         [row.kuji_play_reserve_id, now.toISOString()],
       );
-      if (row.reserve_status !== 'reserve') {
-        await tx.query(
-          `UPDATE kuji_reservations SET reserve_status = 'firstReserved', play_at = $2, updated_at = $2
-            WHERE kuji_play_reserve_id = (SELECT kuji_play_reserve_id FROM kuji_reservations
-                                           WHERE box_id = $1 AND reserve_status = 'reserve'
-                                           ORDER BY queued_at, kuji_play_reserve_id LIMIT 1)`,
-          [boxId, now.toISOString()],
-        );
-      }
+      if (row.reserve_status === 'reserve') return null;
+      const [next] = await tx.query<{ user_id: number }>(
+        `UPDATE kuji_reservations SET reserve_status = 'firstReserved', play_at = $2, updated_at = $2
+          WHERE kuji_play_reserve_id = (SELECT kuji_play_reserve_id FROM kuji_reservations
+                                         WHERE box_id = $1 AND reserve_status = 'reserve'
+                                         ORDER BY queued_at, kuji_play_reserve_id LIMIT 1)
+          RETURNING user_id`,
+        [boxId, now.toISOString()],
+      );
+      return next?.user_id ?? null;
     });
     const row = await this.find(this.db, 'r.user_id = $1 AND r.reserve_token = $2', [userId, token]);
+    this.onLineChanged(kujiId, boxId, newHolder);
     return this.info(row!, now);
   }
 }

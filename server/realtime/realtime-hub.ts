@@ -175,6 +175,11 @@ export class RealtimeHub implements PlayEvents {
   }
 
   /** A kuji box ended (sold out, sale over, back to ready, deleted): play_end=1 on its channel [R7-11]. */
+  /** A kuji box's line changed: everyone watching the box polls again. */
+  kujiLineChanged(kujiId: number, boxId: number): void {
+    this.io.to(CHANNELS.kujiBox(kujiId, boxId)).emit('kuji_reserve_change', { kuji_id: kujiId, box_id: boxId, reserve_change: 1 });
+  }
+
   kujiBoxEnded(kujiId: number, boxId: number): void {
     this.io.to(CHANNELS.kujiBox(kujiId, boxId)).emit('play_end', { kuji_id: kujiId, box_id: boxId, play_end: 1 });
   }

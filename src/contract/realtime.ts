@@ -57,6 +57,8 @@ export interface ServerToClientEvents {
   push: (push: PushMessage) => void;
   /** On a station channel: its line changed; fetch get_reserve [R7-11]. */
   reserve_change: (message: { readonly station_id: number; readonly reserve_change: 1 }) => void;
+  /** On a kuji box channel: its line changed (a holder's window lapsed, someone left or joined); poll again. */
+  kuji_reserve_change: (message: { readonly kuji_id: number; readonly box_id: number; readonly reserve_change: 1 }) => void;
   /** On a kuji box channel: the box ended [R7-11]. */
   play_end: (message: { readonly kuji_id: number; readonly box_id: number; readonly play_end: 1 }) => void;
   /** On the user channel: a crane reservation was cancelled (sets cancelled-from-kuji on kuji pages) [R7-11]. */

@@ -78,6 +78,9 @@ export interface PushNotice {
   readonly kind: 'turnNear' | 'turnNow' | 'reserveCancel' | 'notice';
   readonly station_id?: number;
   readonly reserve_num?: number;
+  /** For a kuji turn: the kuji and the box. */
+  readonly kuji_id?: number;
+  readonly box_id?: number;
 }
 
 /** A winning announcement for the marquee. */

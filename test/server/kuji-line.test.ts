@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { KUJI_REMAIN_MAX_SECONDS, kujiListResponseSchema, kujiReserveResponseSchema, type KujiPlayInfo, type PushMessage } from '../../src/contract';
+import type { KujiLineEvents } from '../../server/kuji/kuji-line';
+import { ManualServerClock } from '../support/manual-server-clock';
+import { startTestServer, type TestServer } from '../support/test-server';
+import { createTestUser, type TestUser } from '../support/users';
+
+let t: TestServer;
+const clock = new ManualServerClock(new Date());
+let boxes: { kuji_id: number; box_id: number }[] = [];
+
+/** What the kuji line told the world, in order. */
+const events: { kind: keyof KujiLineEvents; args: unknown[] }[] = [];
+const recorder: KujiLineEvents = {
+  kujiLineChanged: (...args) => void events.push({ kind: 'kujiLineChanged', args }),
+  push: (...args) => void events.push({ kind: 'push', args }),
+};
+const pushesTo = (userId: number) => events.filter((e) => e.kind === 'push' && e.args[0] === userId).map((e) => e.args[1] as PushMessage);
+
+beforeAll(async () => {
+  t = await startTestServer({ inMemory: true, clock });
+  t.server.services().kujiLine.setEvents(recorder);
+  const kuji = kujiListResponseSchema.parse((await post('contents/kuji', { type: 1 })).json()).list;
+  boxes = kuji.flatMap((k) => k.boxes.filter((b) => b.box_status === 'onSale').map((b) => ({ kuji_id: k.kuji_id, box_id: b.box_id })));
+});
+afterAll(async () => t?.close());
+beforeEach(() => {
+  events.length = 0;
+});
+
+const post = (url: string, body: object) => t.server.app.inject({ method: 'POST', url: `/api/${url}`, payload: body });
+const as = (u: TestUser, extra: object = {}) => ({ user_id: u.user_id, access_token: u.access_token, ...extra });
+const reserve = async (u: TestUser, b: { kuji_id: number; box_id: number }) => kujiReserveResponseSchema.parse((await post('play/kuji_reserve', as(u, b))).json()).play_info;
+const poll = async (u: TestUser, info: KujiPlayInfo) => (await post('play/kuji_polling', as(u, { reserve_token: info.reserve_token, kuji_id: info.kuji_id, box_id: info.box_id }))).json().polling.play_info as KujiPlayInfo;
+/** Lets the line's serial work (expiry, hand-over, re-arming) finish. */
+const settle = () => t.server.services().kujiLine.changed();
+
+describe('the kuji line: server-held windows (issue 12)', () => {
+  it('[R4.4-5] a holder who does not draw within the firstReserved window loses the box; the next in line holds it at once, with a push and a line change', async () => {
+    const b = boxes[0]!;
+    const alice = await createTestUser(t, {}, { freeTc: 10_000 });
+    const bob = await createTestUser(t, {}, { freeTc: 10_000 });
+    const a = await reserve(alice, b);
+    const bb = await reserve(bob, b);
+    expect([a.reserve_status, bb.reserve_status]).toEqual(['firstReserved', 'reserve']);
+    expect((await poll(bob, bb)).reserve_num).toBe(2);
+    await settle();
+    events.length = 0;
+
+    clock.advance(KUJI_REMAIN_MAX_SECONDS.firstReserved * 1000 - 1);
+    await settle();
+    expect((await poll(alice, a)).reserve_status).toBe('firstReserved');
+    expect(events).toEqual([]);
+
+    clock.advance(1);
+    await settle();
+    expect((await poll(alice, a)).reserve_status).toBe('end');
+    const now = await poll(bob, bb);
+    expect(now).toMatchObject({ reserve_status: 'firstReserved', reserve_num: 1, reserve_remaintime: KUJI_REMAIN_MAX_SECONDS.firstReserved });
+    expect(events).toContainEqual({ kind: 'kujiLineChanged', args: [b.kuji_id, b.box_id] });
+    expect(pushesTo(bob.user_id)).toEqual([expect.objectContaining({ kind: 'turnNow', kuji_id: b.kuji_id, box_id: b.box_id, title: 'くじの順番が来ました' })]);
+    expect(pushesTo(alice.user_id)).toEqual([]);
+
+    // Bob draws once: his confirm window (180 s) starts then, and lapses in turn.
+    const drew = await post('play/kuji_draw', as(bob, { reserve_token: bb.reserve_token, kuji_id: b.kuji_id, box_id: b.box_id, count: 1, request_id: 'line-test-bob-1' }));
+    expect(drew.statusCode).toBe(200);
+    await settle();
+    clock.advance(KUJI_REMAIN_MAX_SECONDS.firstReserved * 1000 + 1);
+    await settle();
+    expect((await poll(bob, bb)).reserve_status).toBe('confirm');
+    clock.advance((KUJI_REMAIN_MAX_SECONDS.confirm - KUJI_REMAIN_MAX_SECONDS.firstReserved) * 1000);
+    await settle();
+    expect((await poll(bob, bb)).reserve_status).toBe('end');
+  });
+
+  it('a holder who cancels hands the box to the next in line with a push', async () => {
+    const b = boxes[1]!;
+    const carol = await createTestUser(t, {}, { freeTc: 10_000 });
+    const dave = await createTestUser(t, {}, { freeTc: 10_000 });
+    const c = await reserve(carol, b);
+    const d = await reserve(dave, b);
+    events.length = 0;
+    await post('play/kuji_reserve_cancel', as(carol, { reserve_token: c.reserve_token, kuji_id: b.kuji_id, box_id: b.box_id }));
+    expect((await poll(dave, d)).reserve_status).toBe('firstReserved');
+    expect(pushesTo(dave.user_id)).toHaveLength(1);
+    expect(events).toContainEqual({ kind: 'kujiLineChanged', args: [b.kuji_id, b.box_id] });
+  });
+
+  it('a restart re-arms the windows from the store: a window that lapsed while the server was down ends at start', async () => {
+    const b = boxes[2]!;
+    const erin = await createTestUser(t, {}, { freeTc: 10_000 });
+    const frank = await createTestUser(t, {}, { freeTc: 10_000 });
+    const e = await reserve(erin, b);
+    const f = await reserve(frank, b);
+    // Stop the line's timer (as a stopped server would), let the window lapse, then recover.
+    const line = t.server.services().kujiLine;
+    line.close();
+    clock.advance(KUJI_REMAIN_MAX_SECONDS.firstReserved * 1000 + 5_000);
+    expect((await poll(erin, e)).reserve_status).toBe('firstReserved');
+    const { KujiLine } = await import('../../server/kuji/kuji-line');
+    const fresh = new KujiLine(t.server.store(), clock, recorder);
+    await fresh.recover();
+    expect((await poll(erin, e)).reserve_status).toBe('end');
+    expect((await poll(frank, f)).reserve_status).toBe('firstReserved');
+    fresh.close();
+  });
+});
