@@ -36,6 +36,8 @@ export const SERVER_MESSAGES = {
   kujiNotYourTurn: 'まだあなたの順番ではありません。順番が来るまでお待ちください。',
   kujiNotEnoughTickets: (left: number) => `このBOXの残りは${left}枚です。枚数を選び直してください。`,
   kujiNotOpened: 'このBOXはまだ販売を開始していません。',
+  kujiStockFixed: 'このBOXは販売を開始しているため、在庫を変更できません。',
+  kujiRankUnknown: 'このBOXにない賞が指定されています。',
   kujiTurnTitle: 'くじの順番が来ました',
   kujiTurnBody: (seconds: number) => `${seconds}秒以内にくじを引いてください。`,
   stationNotFound: 'ステーションが見つかりません。',

@@ -81,6 +81,24 @@ export class KujiDraws {
     return true;
   }
 
+  /**
+   * Sets a box's stock (the operator), rank by rank, before it opens: 409 once its order is fixed,
+   * 404 for an unknown box or a rank it does not have. Quantity and remaining both become the number.
+   */
+  async setStock(boxId: number, prizes: readonly { rank: string; quantity: number }[]): Promise<{ box_id: number; prizes: { rank: string; quantity: number; remaining: number }[] }> {
+    return this.db.transaction(async (tx) => {
+      const [box] = await tx.query<{ box_id: number }>('SELECT box_id FROM kuji_boxes WHERE box_id = $1', [boxId]);
+      if (!box) throw new Refusal(404, 404, SERVER_MESSAGES.kujiNotFound);
+      const [opened] = await tx.query('SELECT 1 FROM kuji_box_fairness WHERE box_id = $1', [boxId]);
+      if (opened) throw new Refusal(409, 409, SERVER_MESSAGES.kujiStockFixed);
+      for (const p of prizes) {
+        const done = await tx.query('UPDATE kuji_box_prizes SET quantity = $3, remaining = $3 WHERE box_id = $1 AND rank = $2 RETURNING rank', [boxId, p.rank, p.quantity]);
+        if (done.length === 0) throw new Refusal(404, 404, SERVER_MESSAGES.kujiRankUnknown);
+      }
+      return { box_id: boxId, prizes: await tx.query<{ rank: string; quantity: number; remaining: number }>('SELECT rank, quantity, remaining FROM kuji_box_prizes WHERE box_id = $1 ORDER BY sort, rank', [boxId]) };
+    });
+  }
+
   /** Publishes a box's seed (idempotent); a box that never opened has nothing to publish. */
   async reveal(tx: SqlExecutor, boxId: number): Promise<void> {
     await tx.query('UPDATE kuji_box_fairness SET revealed_at = $2 WHERE box_id = $1 AND revealed_at IS NULL', [boxId, this.clock.now().toISOString()]);

@@ -1,6 +1,6 @@
 import {
   OPERATOR_ENDPOINTS as O, operatorArmStrengthSchema, operatorChangePrizeSchema, operatorFaultSchema, operatorPlayLogSchema, operatorRestockSchema,
-  operatorKujiBoxStatusSchema, operatorStationStatusSchema,
+  operatorKujiBoxStatusSchema, operatorKujiBoxStockSchema, operatorStationStatusSchema,
 } from '../../src/contract';
 import { KUJI_ENDED_BOX_STATUSES, type StationStatus } from '../../src/domain';
 import type { ApiDeps } from './deps';
@@ -44,6 +44,8 @@ export async function operatorRoutes({ route, services: s }: ApiDeps): Promise<v
     if (KUJI_ENDED_BOX_STATUSES.includes(box.box_status)) s.realtime.kujiBoxEnded(box.kuji_id, box.box_id);
     return { box };
   });
+
+  route.operator(`/${O.kujiBoxStock}`, operatorKujiBoxStockSchema, async (body) => ({ box: await s.kujiDraws.setStock(body.box_id, body.prizes) }));
 
   route.operator(`/${O.playLog}`, operatorPlayLogSchema, async (body) => ({ list: await playLog.ofStation(body.station_id ?? null, body.limit ?? 100) }));
 }

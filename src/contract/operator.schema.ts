@@ -17,6 +17,7 @@ export const OPERATOR_ENDPOINTS = {
   armStrength: 'operator/arm_strength',
   playLog: 'operator/play_log',
   kujiBoxStatus: 'operator/kuji_box_status',
+  kujiBoxStock: 'operator/kuji_box_stock',
 } as const;
 
 /** The header carrying `Bearer <operator token>`. */
@@ -47,4 +48,16 @@ export const operatorPlayLogAnswerSchema = errorResponseSchema.extend({ list: z.
 export const operatorKujiBoxStatusSchema = z.object({ box_id: idSchema, box_status: z.enum(KUJI_BOX_STATUSES) }).strict();
 export const operatorKujiBoxAnswerSchema = errorResponseSchema.extend({
   box: z.object({ kuji_id: z.number().int().positive(), box_id: z.number().int().positive(), box_status: z.enum(KUJI_BOX_STATUSES) }),
+});
+
+/**
+ * Sets a kuji box's stock, rank by rank (the ranks the box has): allowed only before the box opens,
+ * since an opened box's ticket order is fixed and committed (docs/kuji.md).
+ */
+export const operatorKujiBoxStockSchema = z.object({
+  box_id: idSchema,
+  prizes: z.array(z.object({ rank: z.string().min(1).max(40), quantity: stock }).strict()).min(1).max(20),
+}).strict();
+export const operatorKujiBoxStockAnswerSchema = errorResponseSchema.extend({
+  box: z.object({ box_id: z.number().int().positive(), prizes: z.array(z.object({ rank: z.string(), quantity: z.number().int(), remaining: z.number().int() })) }),
 });

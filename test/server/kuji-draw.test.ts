@@ -137,3 +137,40 @@ describe('the kuji draw (issue 12)', () => {
     expect((await post('contents/kuji_fairness', { box_id: 999_999 })).statusCode).toBe(404);
   });
 });
+
+describe('the operator opens, stocks and ends kuji boxes (issue 12)', () => {
+  const TOKEN = 'operator-token-for-kuji-tests-0123456789';
+  let op: TestServer;
+  beforeAll(async () => {
+    op = await startTestServer({ inMemory: true, env: { ONKURE_OPERATOR_TOKEN: TOKEN } });
+  });
+  afterAll(async () => op?.close());
+  const operator = (path: string, body: object) =>
+    op.server.app.inject({ method: 'POST', url: `/api/operator/${path}`, payload: body, headers: { 'x-operator-authorization': `Bearer ${TOKEN}` } });
+  const postOp = (url: string, body: object) => op.server.app.inject({ method: 'POST', url: `/api/${url}`, payload: body });
+
+  it('stock is set only before the box opens; opening publishes the commitment; ending publishes the seed, which checks out', async () => {
+    const [ready] = await op.server.store().query<{ kuji_id: number; box_id: number }>(`SELECT kuji_id, box_id FROM kuji_boxes WHERE box_status = 'ready' ORDER BY box_id LIMIT 1`);
+    const stocked = await operator('kuji_box_stock', { box_id: ready!.box_id, prizes: [{ rank: 'A賞', quantity: 2 }, { rank: 'D賞', quantity: 3 }] });
+    expect(stocked.statusCode).toBe(200);
+    expect(stocked.json().box.prizes.find((p: { rank: string }) => p.rank === 'A賞')).toMatchObject({ quantity: 2, remaining: 2 });
+    expect((await operator('kuji_box_stock', { box_id: ready!.box_id, prizes: [{ rank: 'Z賞', quantity: 1 }] })).json()).toMatchObject({ error_code: 404, error_info: 'このBOXにない賞が指定されています。' });
+    expect((await postOp('contents/kuji_fairness', { box_id: ready!.box_id })).statusCode).toBe(404);
+
+    expect((await operator('kuji_box_status', { box_id: ready!.box_id, box_status: 'onSale' })).statusCode).toBe(200);
+    const opened = kujiFairnessResponseSchema.parse((await postOp('contents/kuji_fairness', { box_id: ready!.box_id })).json()).fairness;
+    expect(opened).toMatchObject({ seed: null, box_status: 'onSale' });
+    expect(opened.stock.find((s) => s.rank === 'A賞')).toEqual({ rank: 'A賞', quantity: 2 });
+    const late = await operator('kuji_box_stock', { box_id: ready!.box_id, prizes: [{ rank: 'A賞', quantity: 9 }] });
+    expect(late.json()).toMatchObject({ error_code: 409, error_info: 'このBOXは販売を開始しているため、在庫を変更できません。' });
+
+    const buyer = await createTestUser(op, {}, { freeTc: 100_000 });
+    const info = kujiReserveResponseSchema.parse((await postOp('play/kuji_reserve', { user_id: buyer.user_id, access_token: buyer.access_token, ...ready })).json()).play_info;
+    expect((await postOp('play/kuji_draw', { user_id: buyer.user_id, access_token: buyer.access_token, reserve_token: info.reserve_token, ...ready, count: 3, request_id: 'operator-test-0001' })).statusCode).toBe(200);
+    expect((await operator('kuji_box_status', { box_id: ready!.box_id, box_status: 'endOfSale' })).statusCode).toBe(200);
+    const ended = kujiFairnessResponseSchema.parse((await postOp('contents/kuji_fairness', { box_id: ready!.box_id })).json()).fairness;
+    expect(ended.commitment).toBe(opened.commitment);
+    expect(ended.draws).toHaveLength(3);
+    expect(verifyKujiBox({ boxId: ready!.box_id, seed: ended.seed!, commitment: ended.commitment, stock: ended.stock, draws: ended.draws }).ok).toBe(true);
+  });
+});
