@@ -30,4 +30,5 @@ export * from './use-cases/verify-email.use-case';
 export * from './use-cases/buy-tc.use-case';
 export * from './use-cases/account-payment.use-case';
 export * from './use-cases/notices.use-case';
+export * from './use-cases/kuji-box.use-case';
 export * from './use-cases/current-user.use-case';

@@ -28,6 +28,7 @@ import type { VerifyEmail } from './use-cases/verify-email.use-case';
 import type { BuyTc } from './use-cases/buy-tc.use-case';
 import type { AccountPayment } from './use-cases/account-payment.use-case';
 import type { Notices } from './use-cases/notices.use-case';
+import type { KujiBoxPlay } from './use-cases/kuji-box.use-case';
 
 /**
  * A typed container key. At run time it is a plain symbol (what Inversify wants); the phantom type
@@ -73,4 +74,5 @@ export const TOKENS = {
   BuyTc: token<BuyTc>('BuyTc'),
   AccountPayment: token<AccountPayment>('AccountPayment'),
   Notices: token<Notices>('Notices'),
+  KujiBoxPlay: token<KujiBoxPlay>('KujiBoxPlay'),
 } as const;

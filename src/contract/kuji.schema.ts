@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KUJI_TIME_LIMITS, type KujiDrawResult, type KujiFairnessRecord } from '../domain';
 import { KUJI_BOX_STATUSES } from './contents.schema';
 import { errorResponseSchema } from './envelope';
 import { identitySchema, idSchema as positiveIdSchema } from './user-identity.schema';
@@ -17,7 +18,7 @@ export const ACTIVE_KUJI_RESERVE_STATUSES = ['reserve', 'firstReserved', 'confir
  * Longest time, in seconds, a holder stays in each timed status; the remaining time is this minus
  * the seconds since play_at [R4.4-5].
  */
-export const KUJI_REMAIN_MAX_SECONDS = { firstReserved: 60, confirm: 180 } as const;
+export const KUJI_REMAIN_MAX_SECONDS = KUJI_TIME_LIMITS;
 
 /** A reserve token: 32 url-safe characters. */
 export const reserveTokenSchema = z.string().min(16).max(64).regex(/^[A-Za-z0-9_-]+$/);
@@ -88,7 +89,7 @@ export const kujiDrawSchema = z.object({
   box_status: z.enum(KUJI_BOX_STATUSES),
   /** 1 when the request id had drawn already: nothing new was drawn or charged. */
   replayed: z.union([z.literal(0), z.literal(1)]),
-});
+}) satisfies z.ZodType<KujiDrawResult>;
 export type KujiDraw = z.infer<typeof kujiDrawSchema>;
 export const kujiDrawResponseSchema = errorResponseSchema.extend({ draw: kujiDrawSchema, play_info: kujiPlayInfoSchema });
 
@@ -109,6 +110,6 @@ export const kujiFairnessSchema = z.object({
   revealed_at: z.string().nullable(),
   /** Every ticket drawn so far: its position in the order and its rank. */
   draws: z.array(z.object({ position: z.number().int().nonnegative(), rank: z.string() })),
-});
+}) satisfies z.ZodType<KujiFairnessRecord>;
 export type KujiFairness = z.infer<typeof kujiFairnessSchema>;
 export const kujiFairnessResponseSchema = errorResponseSchema.extend({ fairness: kujiFairnessSchema });

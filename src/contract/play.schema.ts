@@ -19,6 +19,8 @@ export const PLAY_ENDPOINTS = {
   visit: 'v2/play/visit',
   reserve: 'v2/play/reserve',
   kujiReserve: 'play/kuji_reserve',
+  kujiDraw: 'play/kuji_draw',
+  kujiFairness: 'contents/kuji_fairness',
 } as const;
 
 /** Station reserve statuses (§4.3) [R4.3-1]. */

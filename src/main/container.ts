@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
-import { BrowseCatalogue, BrowseTopPage, LiveFeed, ModalStack, ReadInformation, TopPageExtras, TrackEvent, VerifyEmail, BuyTc, AccountPayment, Notices, ServiceMaintenance, StationPlay, TOKENS, type AppConfig, type NavigatorPort, type Token } from '../application';
+import { BrowseCatalogue, BrowseTopPage, LiveFeed, ModalStack, ReadInformation, TopPageExtras, TrackEvent, VerifyEmail, BuyTc, AccountPayment, Notices, KujiBoxPlay, ServiceMaintenance, StationPlay, TOKENS, type AppConfig, type NavigatorPort, type Token } from '../application';
 import {
   CookieLogoutGuard, KyHttpClient, KyPrizeCatalog, LocationNavigator, ServiceSignalBus, StoredSession, SystemClock,
   KyKujiPlay, KyReservation,
@@ -109,6 +109,7 @@ export function createAppContainer(config: ClientConfig, overrides: readonly Ove
   container.bind(TOKENS.VerifyEmail).to(VerifyEmail).inTransientScope();
   container.bind(TOKENS.BuyTc).to(BuyTc).inTransientScope();
   container.bind(TOKENS.AccountPayment).to(AccountPayment).inTransientScope();
+  container.bind(TOKENS.KujiBoxPlay).to(KujiBoxPlay).inTransientScope();
   // App-lifetime use-cases: one per container.
   container.bind(TOKENS.ServiceMaintenance).to(ServiceMaintenance);
   container.bind(TOKENS.ModalStack).to(ModalStack);

@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { KujiPlayInfo } from '../../domain';
+import type { KujiDrawResult, KujiFairnessRecord, KujiPlayInfo } from '../../domain';
 
 /** A box of a kuji to join. */
 export interface KujiBoxRef {
@@ -27,4 +27,14 @@ export interface KujiPlayPort {
   pollKuji(ref: KujiReservationRef): Observable<KujiPlayInfo>;
   /** Gives the place up; a holder's turn passes to the next in line (POST /play/kuji_reserve_cancel). */
   cancelKujiReservation(ref: KujiReservationRef): Observable<KujiPlayInfo>;
+  /**
+   * The holder draws `count` tickets, or every one left (POST /play/kuji_draw). `requestId` makes a
+   * resend safe: the same id never draws twice and answers the first draw. 402 when TC is short.
+   */
+  drawKuji(ref: KujiReservationRef, count: KujiDrawCount, requestId: string): Observable<{ readonly draw: KujiDrawResult; readonly playInfo: KujiPlayInfo }>;
+  /** A box's fairness record: commitment, draws, and the seed once the box ended (POST /contents/kuji_fairness). */
+  kujiFairness(boxId: number): Observable<KujiFairnessRecord>;
 }
+
+/** How many tickets one draw takes. */
+export type KujiDrawCount = 1 | 3 | 5 | 10 | 'all';

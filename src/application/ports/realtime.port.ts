@@ -11,6 +11,7 @@ export type RealtimeEvent =
   | { readonly type: 'push'; readonly push: PushNotice }
   | { readonly type: 'craneReserveCancel'; readonly stationId: number; readonly reason: string }
   | { readonly type: 'playEnd'; readonly kujiId: number; readonly boxId: number }
+  | { readonly type: 'kujiReserveChange'; readonly kujiId: number; readonly boxId: number }
   | { readonly type: 'maintenance'; readonly stationId: number; readonly stationStatus: string }
   | { readonly type: 'list'; readonly stations: readonly StationLiveState[] }
   | { readonly type: 'winner'; readonly announcement: WinnerAnnouncement };

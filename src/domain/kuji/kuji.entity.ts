@@ -37,6 +37,12 @@ export interface KujiTimeLimits {
   readonly firstReserved: number;
 }
 
+/**
+ * The service's kuji windows, in seconds: the holder has `firstReserved` to start drawing and
+ * `confirm` after each draw to draw again (the server holds them; the client counts them down).
+ */
+export const KUJI_TIME_LIMITS: KujiTimeLimits = { firstReserved: 60, confirm: 180 };
+
 export function isKujiReserveStatus(value: unknown): value is KujiReserveStatus {
   return typeof value === 'string' && (KUJI_RESERVE_STATUSES as readonly string[]).includes(value);
 }
@@ -71,4 +77,40 @@ export interface KujiOnSale {
   readonly ends_at: string;
   readonly kuji_img_urls: readonly string[];
   readonly boxes: readonly KujiBox[];
+}
+
+/** A prize a draw gave: the ticket's position in the box's order (null for the last-one prize). */
+export interface KujiDrawnPrize {
+  readonly position: number | null;
+  readonly rank: string;
+  readonly prize_name: string;
+  readonly img_url: string;
+}
+
+/** One draw's answer (docs/kuji.md). */
+export interface KujiDrawResult {
+  readonly draw_id: number;
+  readonly kuji_id: number;
+  readonly box_id: number;
+  readonly tickets: readonly KujiDrawnPrize[];
+  readonly last_one: KujiDrawnPrize | null;
+  readonly price_total: number;
+  readonly tc: { readonly tc_all: number; readonly tc_free: number; readonly tc_toll: number };
+  readonly remaining_count: number;
+  readonly box_status: KujiBoxStatus;
+  readonly replayed: 0 | 1;
+}
+
+/** What anyone may know of a box's fairness: the seed only once the box ended. */
+export interface KujiFairnessRecord {
+  readonly version: string;
+  readonly kuji_id: number;
+  readonly box_id: number;
+  readonly box_status: KujiBoxStatus;
+  readonly commitment: string;
+  readonly opened_at: string;
+  readonly stock: readonly { readonly rank: string; readonly quantity: number }[];
+  readonly seed: string | null;
+  readonly revealed_at: string | null;
+  readonly draws: readonly { readonly position: number; readonly rank: string }[];
 }

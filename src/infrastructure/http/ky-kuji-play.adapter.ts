@@ -1,8 +1,8 @@
 import { map, type Observable } from 'rxjs';
-import type { KujiBoxRef, KujiPlayPort, KujiReservationRef } from '../../application';
-import type { KujiPlayInfo } from '../../domain';
+import type { KujiBoxRef, KujiDrawCount, KujiPlayPort, KujiReservationRef } from '../../application';
+import type { KujiDrawResult, KujiFairnessRecord, KujiPlayInfo } from '../../domain';
 import {
-  ENDPOINTS, kujiPollingResponseSchema, kujiReserveCancelResponseSchema, kujiReserveResponseSchema, kujiStatusCheckResponseSchema,
+  ENDPOINTS, kujiDrawResponseSchema, kujiFairnessResponseSchema, kujiPollingResponseSchema, kujiReserveCancelResponseSchema, kujiReserveResponseSchema, kujiStatusCheckResponseSchema,
   PLAY_ENDPOINTS,
 } from '../../contract';
 import type { KyHttpClient } from './ky-http-client';
@@ -33,5 +33,14 @@ export class KyKujiPlay implements KujiPlayPort {
   cancelKujiReservation(ref: KujiReservationRef): Observable<KujiPlayInfo> {
     return this.http.post(ENDPOINTS.kujiReserveCancel, kujiReservationBody(ref), kujiReserveCancelResponseSchema, 'kuji_reserve_cancel', { identity: 'required' })
       .pipe(map((a) => a.play_info));
+  }
+
+  drawKuji(ref: KujiReservationRef, count: KujiDrawCount, requestId: string): Observable<{ readonly draw: KujiDrawResult; readonly playInfo: KujiPlayInfo }> {
+    return this.http.post(PLAY_ENDPOINTS.kujiDraw, { ...kujiReservationBody(ref), count, request_id: requestId }, kujiDrawResponseSchema, 'kuji_draw', { identity: 'required' })
+      .pipe(map((a) => ({ draw: a.draw, playInfo: a.play_info })));
+  }
+
+  kujiFairness(boxId: number): Observable<KujiFairnessRecord> {
+    return this.http.post(PLAY_ENDPOINTS.kujiFairness, { box_id: boxId }, kujiFairnessResponseSchema, 'kuji_fairness', { identity: 'none' }).pipe(map((a) => a.fairness));
   }
 }

@@ -127,6 +127,7 @@ export class SocketRealtime implements RealtimePort {
         on('play_state', (play) => play.station_id === channel.stationId && emit({ type: 'playState', play }));
       } else if (channel.kind === 'kujiBox') {
         on('play_end', (m) => m.kuji_id === channel.kujiId && m.box_id === channel.boxId && emit({ type: 'playEnd', kujiId: m.kuji_id, boxId: m.box_id }));
+        on('kuji_reserve_change', (m) => m.kuji_id === channel.kujiId && m.box_id === channel.boxId && emit({ type: 'kujiReserveChange', kujiId: m.kuji_id, boxId: m.box_id }));
       } else if (channel.kind === 'user') {
         on('push', (push) => emit({ type: 'push', push }));
         on('crane_reserve_cancel', (m) => emit({ type: 'craneReserveCancel', stationId: m.station_id, reason: m.reason }));
