@@ -27,6 +27,8 @@ export const routes: RouteObject[] = [
       { path: 'purchase/:slug/result/:productSettlementId', lazy: async () => ({ Component: (await import('./pages/purchase-pages')).AccountPaymentResultPage }) },
       { path: 'settlement', lazy: async () => ({ Component: (await import('./pages/purchase-pages')).SettlementPage }) },
       { path: 'arrival-items', lazy: async () => ({ Component: (await import('./pages/arrival-items-page')).ArrivalItemsPage }) },
+      { path: 'kuji', lazy: async () => ({ Component: (await import('./kuji/kuji-pages')).KujiListPage }) },
+      { path: 'kuji/:kujiId/:boxId', lazy: async () => ({ Component: (await import('./kuji/kuji-pages')).KujiBoxPage }) },
       // Catalogue paths /{character}/{sub}/{tab}?keyword=… (§2.3); anything else is the 404 page.
       { path: '*', lazy: async () => ({ Component: (await import('./pages/top-page')).TopPage }) },
     ],

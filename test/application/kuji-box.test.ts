@@ -1,7 +1,7 @@
-import { firstValueFrom } from 'rxjs';
+import { firstValueFrom, Subject, take } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KujiBoxPlay, TOKENS, type KujiPlayPort, type SessionPort } from '../../src/application';
-import { KUJI_TIME_LIMITS, reservePollingIntervalMs, verifyKujiBox, type KujiPlayInfo } from '../../src/domain';
+import { KUJI_TIME_LIMITS, reservePollingIntervalMs, verifyKujiBox, type KujiDrawResult, type KujiPlayInfo } from '../../src/domain';
 import { createAppContainer } from '../../src/main/container';
 import { anIdentity, FakeRealtime, ManualClock, ScriptedKujiPlay, ScriptedPrizeCatalog, aKujiOnSale, FakeSession } from '../../src/testing';
 import { injectFetch } from '../support/inject-fetch';
@@ -92,6 +92,14 @@ describe('KujiBoxPlay against the reference server (real ky adapters, in-process
   });
 });
 
+/** The scripted port's methods as a plain object, so a test can replace one of them. */
+function stubPort(port: KujiPlayPort): KujiPlayPort {
+  return {
+    currentKujiReservation: () => port.currentKujiReservation(), reserveKuji: (b) => port.reserveKuji(b), pollKuji: (r) => port.pollKuji(r),
+    cancelKujiReservation: (r) => port.cancelKujiReservation(r), drawKuji: (r, c, id) => port.drawKuji(r, c, id), kujiFairness: (b) => port.kujiFairness(b),
+  };
+}
+
 describe('KujiBoxPlay over scripted doubles', () => {
   it('[R4.4-3] a poll answer without a box shows the reserve-not-found alert and stops polling and the countdown', async () => {
     const info: KujiPlayInfo = {
@@ -108,6 +116,30 @@ describe('KujiBoxPlay over scripted doubles', () => {
     await flush();
     expect(kuji.snapshot).toMatchObject({ playInfo: null, showQueue: false, alert: { kind: 'kujiReserveNotFound' } });
     expect(clock.pendingTimers).toBe(0);
+    kuji.dispose();
+  });
+
+  it('[R4.4-2] the drawer who sells the box out gets the reveal, not the box-ended alert, even when play_end arrives before the answer', async () => {
+    const info: KujiPlayInfo = {
+      reserve_polling_id: 1, kuji_play_reserve_id: 1, reserve_token: 'tok-0123456789abcdef', reserve_num: 1, reserve_status: 'confirm',
+      kuji_id: 1, box_id: 1, box_status: 'onSale', reserve_remaintime: 180, play_at: '2026-11-23T12:00:00Z',
+    };
+    const answer = new Subject<{ draw: KujiDrawResult; playInfo: KujiPlayInfo }>();
+    const scripted = new ScriptedKujiPlay().always('currentKujiReservation', info);
+    const realtime = new FakeRealtime();
+    const port: KujiPlayPort = { ...stubPort(scripted.port), drawKuji: () => answer.pipe(take(1)) };
+    const kuji = new KujiBoxPlay(port, new ScriptedPrizeCatalog().always('kujiOnSale', [aKujiOnSale()]).port, realtime, new FakeSession(anIdentity()), new ManualClock(Date.parse('2026-11-23T12:00:05Z')));
+    await kuji.open(1, 1);
+    expect(kuji.snapshot.playInfo?.reserve_status).toBe('confirm');
+    const drawing = kuji.draw('all');
+    realtime.emit({ kind: 'kujiBox', kujiId: 1, boxId: 1 }, { type: 'playEnd', kujiId: 1, boxId: 1 });
+    const draw: KujiDrawResult = {
+      draw_id: 9, kuji_id: 1, box_id: 1, tickets: [{ position: 0, rank: 'A賞', prize_name: 'A', img_url: '/a.svg' }], last_one: { position: null, rank: 'ラストワン賞', prize_name: 'L', img_url: '/l.svg' },
+      price_total: 700, tc: { tc_all: 0, tc_free: 0, tc_toll: 0 }, remaining_count: 0, box_status: 'outOfStock', replayed: 0,
+    };
+    answer.next({ draw, playInfo: { ...info, reserve_status: 'end', box_status: 'outOfStock' } });
+    await drawing;
+    expect(kuji.snapshot).toMatchObject({ alert: null, playInfo: null, revealing: true, lastDraw: { draw_id: 9 } });
     kuji.dispose();
   });
 });

@@ -192,7 +192,8 @@ export class KujiBoxPlay extends StateStore<KujiBoxState> {
   /** play_end on the box channel: the line is over for everyone [R4.4-2, R7-11]. */
   private boxEnded(): void {
     const info = this.snapshot.playInfo;
-    if (info) this.apply({ ...info, box_status: 'endOfSale' });
+    // A call in flight (the draw that sold the box out) answers for itself: no alert for the drawer.
+    if (info && !this.snapshot.busy) this.apply({ ...info, box_status: 'endOfSale' });
     void this.loadStock();
   }
 

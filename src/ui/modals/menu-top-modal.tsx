@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { MESSAGES } from '../messages';
 import { PURCHASE_PAGE, STOREFRONT, STOREFRONT_MODALS } from '../storefront.messages';
+import { KUJI } from '../kuji/kuji.messages';
 import { GUIDE_MENU } from './document-modal';
 import { DOCUMENT_MESSAGES } from './documents.messages';
 import type { ModalComponentProps } from './registry';
@@ -17,6 +18,7 @@ export default function MenuTopModal({ open }: ModalComponentProps<Record<never,
         {/* Pages replace the menu's history entry; the host closes the menu there. */}
         <li><Link className="menu-list__item" to="/settlement" replace>{PURCHASE_PAGE.title}</Link></li>
         <li><Link className="menu-list__item" to="/arrival-items" replace>{STOREFRONT.arrivalItemsTitle}</Link></li>
+        <li><Link className="menu-list__item" to="/kuji" replace>{KUJI.listTitle}</Link></li>
         <li><button type="button" className="menu-list__item" onClick={() => open('config')}>{MESSAGES.configTitle}</button></li>
         <li><button type="button" className="menu-list__item" onClick={() => open('craneItemList')}>{MESSAGES.craneItemListTitle}</button></li>
       </ul>

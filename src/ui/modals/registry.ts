@@ -1,5 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import type { CarouselSlide, InformationItem, PrizeItem } from '../../domain';
+import type { CarouselSlide, InformationItem, KujiDrawResult, PrizeItem } from '../../domain';
 
 /** What every modal component receives: its props, how to close it, and how to open another. */
 export interface ModalComponentProps<P> {
@@ -41,6 +41,8 @@ export const MODALS = {
   carousel: modal<{ readonly slides: readonly CarouselSlide[] }>(() => import('./carousel-modal')),
   prizeDetail: modal<{ readonly item: PrizeItem; readonly href: string }>(() => import('./prize-detail-modal')),
   titleSearch: modal<{ readonly keyword?: string }>(() => import('./title-search-modal')),
+  kujiHistory: modal<{ readonly draws: readonly KujiDrawResult[] }>(() => import('./kuji-history-modal')),
+  kujiDetail: modal<{ readonly kujiName: string; readonly description: string; readonly boxId: number }>(() => import('./kuji-detail-modal')),
 } as const;
 
 export type ModalName = keyof typeof MODALS;
