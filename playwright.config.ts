@@ -6,7 +6,11 @@ import { defineConfig } from '@playwright/test';
 const port = Number(process.env.E2E_PORT ?? 4319);
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'onkure-e2e-'));
 
-/** End-to-end tests: the built app served by the reference server, driven in Debian's Chromium. */
+/**
+ * End-to-end tests: the built app served by the reference server, driven in Debian's Chromium. The
+ * kuji holder's first window is 12 s here (the build sets VITE_KUJI_FIRST_RESERVED_SECONDS to match,
+ * package.json), so a lapse can be watched without a long wait.
+ */
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
@@ -34,6 +38,6 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'test', ONKURE_DEV_CALLS: '1', ONKURE_OPERATOR_TOKEN: process.env.E2E_OPERATOR_TOKEN ?? 'e2e-operator-token-0123456789' },
+    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'test', ONKURE_DEV_CALLS: '1', KUJI_FIRST_RESERVED_SECONDS: '12', ONKURE_OPERATOR_TOKEN: process.env.E2E_OPERATOR_TOKEN ?? 'e2e-operator-token-0123456789' },
   },
 });

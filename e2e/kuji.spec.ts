@@ -91,4 +91,29 @@ test.describe('kuji', () => {
     await a.context().close();
     await b.context().close();
   });
+
+  test('[R4.4-5] A\'s window lapses: B becomes the holder by itself, with the countdown, and A can line up again', async ({ browser, request, baseURL }, testInfo) => {
+    test.setTimeout(60_000);
+    const viewport = testInfo.project.name === 'mobile' ? { width: 390, height: 844 } : { width: 1280, height: 800 };
+    const list = (await (await request.post('/api/contents/kuji', { data: { type: 1 } })).json()) as { list: { kuji_id: number; boxes: { box_id: number; box_status: string }[] }[] };
+    const open = list.list.flatMap((k) => k.boxes.filter((b) => b.box_status === 'onSale').map((b) => ({ kuji_id: k.kuji_id, box_id: b.box_id })));
+    const box = open[testInfo.project.name === 'mobile' ? 0 : 1]!;
+    const a = await playerPage(browser, baseURL!, await debugLogin(request, `la-${testInfo.project.name[0]}-${Date.now().toString(36)}`), viewport);
+    const b = await playerPage(browser, baseURL!, await debugLogin(request, `lb-${testInfo.project.name[0]}-${Date.now().toString(36)}`), viewport);
+    const url = `/kuji/${box.kuji_id}/${box.box_id}`;
+    await a.goto(url);
+    await a.getByTestId('kuji-join').click();
+    await expect(a.getByTestId('kuji-status')).toContainText('あなたの番です！');
+    await expect(a.getByTestId('kuji-status')).toContainText(/あと(1[0-2]|[0-9])秒以内に引いてください/);
+    await b.goto(url);
+    await b.getByTestId('kuji-join').click();
+    await expect(b.getByTestId('kuji-status')).toContainText('あなたは2番目です');
+    // Nobody acts: the server lapses A's 12-second window and hands the box to B.
+    await expect(b.getByTestId('kuji-status')).toContainText('あなたの番です！', { timeout: 25_000 });
+    await expect(b.getByTestId('kuji-status')).toContainText('秒以内に引いてください');
+    await expect(a.getByTestId('kuji-join')).toBeVisible({ timeout: 10_000 });
+    await b.screenshot({ path: `e2e/screenshots/kuji-lapsed-${testInfo.project.name}.png` });
+    await a.context().close();
+    await b.context().close();
+  });
 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { DEFAULT_API_PREFIX } from '../src/contract';
-import { parseBuildTarget, type BuildTarget } from '../src/domain';
+import { kujiTimeLimitsFrom, parseBuildTarget, type BuildTarget, type KujiTimeLimits } from '../src/domain';
 
 /** Everything the reference server is configured with; see the README's configuration table. */
 export interface ServerConfig {
@@ -24,6 +24,8 @@ export interface ServerConfig {
   readonly logLevel: string;
   /** Accounts created after this instant must verify their e-mail (the /emailvalid guard, R2.2-2). */
   readonly emailVerifyCutoff: Date;
+  /** The kuji holder's windows in seconds (KUJI_FIRST_RESERVED_SECONDS, KUJI_CONFIRM_SECONDS; 60 and 180). */
+  readonly kujiTimeLimits: KujiTimeLimits;
   /** Public address of the app, for links the server writes (invite URLs). */
   readonly publicUrl: string;
   /** Extra origins a browser page may open socket.io from (ALLOWED_ORIGINS, space or comma separated). */
@@ -61,6 +63,8 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
   apiPrefix = apiPrefix.replace(/\/+$/, '');
   if (apiPrefix === '' || apiPrefix === '/socket.io' || apiPrefix === '/healthz') throw new ServerConfigError(`API_PREFIX must be a path such as /api (got "${env.API_PREFIX}").`);
   const emailVerifyCutoff = new Date(env.EMAIL_VERIFY_CUTOFF || '2025-04-01T00:00:00+09:00');
+  const kujiTimeLimits = kujiTimeLimitsFrom(env.KUJI_FIRST_RESERVED_SECONDS, env.KUJI_CONFIRM_SECONDS);
+  if (!kujiTimeLimits) throw new ServerConfigError(`KUJI_FIRST_RESERVED_SECONDS and KUJI_CONFIRM_SECONDS must be whole seconds from 5 to 3600 (got "${env.KUJI_FIRST_RESERVED_SECONDS ?? ''}", "${env.KUJI_CONFIRM_SECONDS ?? ''}").`);
   if (Number.isNaN(emailVerifyCutoff.getTime())) throw new ServerConfigError(`EMAIL_VERIFY_CUTOFF must be an ISO date-time such as 2025-04-01T00:00:00+09:00 (got "${env.EMAIL_VERIFY_CUTOFF}").`);
   const production = env.NODE_ENV === 'production';
   const devCalls = env.ONKURE_DEV_CALLS === '1';
@@ -95,6 +99,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
     staticDir: env.STATIC_DIR === '' ? null : resolve(cwd, env.STATIC_DIR || 'dist/client'),
     logLevel: env.LOG_LEVEL || 'warn',
     emailVerifyCutoff,
+    kujiTimeLimits,
     allowedOrigins,
     connectSrc,
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port === 0 ? 8080 : port}`).replace(/\/+$/, ''),

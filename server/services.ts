@@ -87,8 +87,8 @@ export function createServices(store: Store, clock: Clock, io: SocketIOServer, c
   playLoop.setEvents(realtime);
   const kujiDraws = new KujiDraws(store, clock, ledger, images);
   kujiDraws.onBoxEnded = (kujiId, boxId) => realtime.kujiBoxEnded(kujiId, boxId);
-  const kujiLine = new KujiLine(store, clock, realtime);
-  const kujiReservations = new KujiReservations(store, clock);
+  const kujiLine = new KujiLine(store, clock, realtime, config.kujiTimeLimits);
+  const kujiReservations = new KujiReservations(store, clock, config.kujiTimeLimits);
   kujiReservations.onLineChanged = (kujiId, boxId, newHolder) => void kujiLine.boxChanged(kujiId, boxId, newHolder);
   kujiDraws.onDrawn = () => void kujiLine.changed();
   return {

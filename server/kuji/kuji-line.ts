@@ -1,5 +1,4 @@
-import { KUJI_REMAIN_MAX_SECONDS } from '../../src/contract';
-import type { PushNotice } from '../../src/domain';
+import { KUJI_TIME_LIMITS, type KujiTimeLimits, type PushNotice } from '../../src/domain';
 import type { Clock, ScheduledTask } from '../clock';
 import { SERVER_MESSAGES } from '../messages';
 import type { Store } from '../store/store';
@@ -17,7 +16,7 @@ interface Expired {
 
 /**
  * The holders' windows of the kuji lines, held by the server (docs/kuji.md): a holder has
- * KUJI_REMAIN_MAX_SECONDS.firstReserved to start drawing and, after each draw, .confirm to draw again.
+ * `limits.firstReserved` seconds to start drawing and, after each draw, `limits.confirm` to draw again.
  * When a window lapses, the holder's reservation ends ('timeout') and the next in line becomes the
  * holder at once, with a push; the box's channel is told either way. One timer, always set for the
  * earliest deadline in the store, so a restart re-arms it from the store alone (`recover`).
@@ -27,7 +26,12 @@ export class KujiLine {
   private running: Promise<void> = Promise.resolve();
   private closed = false;
 
-  constructor(private readonly db: Store, private readonly clock: Clock, private events: KujiLineEvents | null = null) {}
+  constructor(
+    private readonly db: Store,
+    private readonly clock: Clock,
+    private events: KujiLineEvents | null = null,
+    private readonly limits: KujiTimeLimits = KUJI_TIME_LIMITS,
+  ) {}
 
   setEvents(events: KujiLineEvents): void {
     this.events = events;
@@ -59,7 +63,7 @@ export class KujiLine {
           WHERE (reserve_status = 'firstReserved' AND play_at + make_interval(secs => $2) <= $1)
              OR (reserve_status = 'confirm' AND play_at + make_interval(secs => $3) <= $1)
           RETURNING kuji_play_reserve_id, kuji_id, box_id`,
-        [now.toISOString(), KUJI_REMAIN_MAX_SECONDS.firstReserved, KUJI_REMAIN_MAX_SECONDS.confirm]);
+        [now.toISOString(), this.limits.firstReserved, this.limits.confirm]);
       const next: { user_id: number; kuji_id: number; box_id: number }[] = [];
       for (const box of new Map(due.map((d) => [d.box_id, d])).values()) {
         const [row] = await tx.query<{ user_id: number; kuji_id: number; box_id: number }>(
@@ -90,7 +94,7 @@ export class KujiLine {
   tellHolder(userId: number, kujiId: number, boxId: number): void {
     this.events?.push(userId, {
       kind: 'turnNow', kuji_id: kujiId, box_id: boxId, reserve_num: 1,
-      title: SERVER_MESSAGES.kujiTurnTitle, message: SERVER_MESSAGES.kujiTurnBody(KUJI_REMAIN_MAX_SECONDS.firstReserved),
+      title: SERVER_MESSAGES.kujiTurnTitle, message: SERVER_MESSAGES.kujiTurnBody(this.limits.firstReserved),
     });
   }
 
@@ -103,7 +107,7 @@ export class KujiLine {
       `SELECT min(CASE reserve_status WHEN 'firstReserved' THEN play_at + make_interval(secs => $1)
                                       ELSE play_at + make_interval(secs => $2) END) AS deadline
          FROM kuji_reservations WHERE reserve_status IN ('firstReserved', 'confirm') AND play_at IS NOT NULL`,
-      [KUJI_REMAIN_MAX_SECONDS.firstReserved, KUJI_REMAIN_MAX_SECONDS.confirm]);
+      [this.limits.firstReserved, this.limits.confirm]);
     if (!row?.deadline) return;
     const delay = new Date(row.deadline).getTime() - this.clock.now().getTime();
     this.timer = this.clock.setTimeout(() => void this.changed(), Math.max(0, delay));

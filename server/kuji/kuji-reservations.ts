@@ -1,5 +1,5 @@
-import { KUJI_REMAIN_MAX_SECONDS, type KujiBoxStatus, type KujiPlayInfo, type KujiPlayReserveStatus } from '../../src/contract';
-import { kujiRemainingSeconds as domainKujiRemainingSeconds } from '../../src/domain';
+import type { KujiBoxStatus, KujiPlayInfo, KujiPlayReserveStatus } from '../../src/contract';
+import { KUJI_TIME_LIMITS, kujiRemainingSeconds as domainKujiRemainingSeconds, type KujiTimeLimits } from '../../src/domain';
 import { isUniqueViolation, Refusal } from '../play/refusal';
 import { newReserveToken } from '../play/station-reservations';
 import type { SqlExecutor, Store } from '../store/store';
@@ -25,9 +25,9 @@ interface KujiReservationRow {
  * Seconds left of a timed kuji status [R4.4-5]: the domain's rule with the server's maximums, as
  * a polling client sees it; 0 for the untimed statuses (waiting in line, ended).
  */
-export function kujiRemainingSeconds(status: KujiPlayReserveStatus, playAt: Date | null, now: Date): number {
+export function kujiRemainingSeconds(status: KujiPlayReserveStatus, playAt: Date | null, now: Date, limits: KujiTimeLimits = KUJI_TIME_LIMITS): number {
   if (playAt === null) return 0;
-  const seconds = domainKujiRemainingSeconds({ status, playAtMs: new Date(playAt).getTime(), nowMs: now.getTime(), limits: KUJI_REMAIN_MAX_SECONDS, polling: true });
+  const seconds = domainKujiRemainingSeconds({ status, playAtMs: new Date(playAt).getTime(), nowMs: now.getTime(), limits, polling: true });
   return seconds ?? 0;
 }
 
@@ -41,7 +41,7 @@ export class KujiReservations {
   /** After a line changed: who became the box's holder, if anyone (the kuji line pushes and re-arms). */
   onLineChanged: (kujiId: number, boxId: number, newHolder: number | null) => void = () => undefined;
 
-  constructor(private readonly db: Store, private readonly clock: Clock) {}
+  constructor(private readonly db: Store, private readonly clock: Clock, private readonly limits: KujiTimeLimits = KUJI_TIME_LIMITS) {}
 
   private async find(db: SqlExecutor, where: string, params: unknown[]): Promise<KujiReservationRow | null> {
     const [row] = await db.query<KujiReservationRow>(
@@ -70,7 +70,7 @@ export class KujiReservations {
       kuji_id: row.kuji_id,
       box_id: row.box_id,
       box_status: row.box_status,
-      reserve_remaintime: kujiRemainingSeconds(row.reserve_status, row.play_at, now),
+      reserve_remaintime: kujiRemainingSeconds(row.reserve_status, row.play_at, now, this.limits),
       play_at: row.play_at ? new Date(row.play_at).toISOString() : null,
     };
   }

@@ -1,4 +1,4 @@
-import { parseBuildTarget, type BuildTarget } from '../domain';
+import { KUJI_TIME_LIMITS, kujiTimeLimitsFrom, parseBuildTarget, type BuildTarget, type KujiTimeLimits } from '../domain';
 
 /** Everything the browser app is configured with (public, build-time settings). */
 export interface ClientConfig {
@@ -29,6 +29,8 @@ export interface ClientConfig {
   readonly analyticsCollectUrl?: string;
   /** The operating company's site (VITE_CORPORATE_URL) [R2.5-3]. */
   readonly corporateUrl: string;
+  /** The kuji holder's windows (VITE_KUJI_FIRST_RESERVED_SECONDS, VITE_KUJI_CONFIRM_SECONDS; set as the server's). */
+  readonly kujiTimeLimits?: KujiTimeLimits;
   /** The page's origin (resolves a webrtc_url that is a path). */
   readonly origin: string;
 }
@@ -57,6 +59,7 @@ export function readClientConfig(env: Record<string, string | undefined> = impor
     analyticsScriptUrl: httpAddress(env.VITE_GA_SCRIPT_URL, origin, 'VITE_GA_SCRIPT_URL'),
     analyticsCollectUrl: httpAddress(env.VITE_ANALYTICS_COLLECT_URL, origin, 'VITE_ANALYTICS_COLLECT_URL'),
     corporateUrl: env.VITE_CORPORATE_URL || 'https://corp.onkure.example/',
+    kujiTimeLimits: kujiTimeLimitsFrom(env.VITE_KUJI_FIRST_RESERVED_SECONDS, env.VITE_KUJI_CONFIRM_SECONDS) ?? KUJI_TIME_LIMITS,
     origin,
   };
 }

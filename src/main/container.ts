@@ -68,6 +68,7 @@ export function createAppContainer(config: ClientConfig, overrides: readonly Ove
   const appConfig: AppConfig = {
     target: config.target, shopId: config.shopId, topPageBaseUrl: config.topPageBaseUrl, yahooTopUrl: config.yahooTopUrl,
     feedMode: config.feedMode, analyticsIds: config.analyticsIds, corporateUrl: config.corporateUrl,
+    ...(config.kujiTimeLimits ? { kujiTimeLimits: config.kujiTimeLimits } : {}),
   };
   const session = new StoredSession(host.storage);
   const signals = new ServiceSignalBus();

@@ -109,7 +109,7 @@ describe('KujiBoxPlay over scripted doubles', () => {
     const kujiPlay = new ScriptedKujiPlay().always('currentKujiReservation', info).always('pollKuji', { ...info, box_id: null });
     const catalog = new ScriptedPrizeCatalog().always('kujiOnSale', [aKujiOnSale()]);
     const clock = new ManualClock(Date.parse('2026-11-23T12:00:05Z'));
-    const kuji = new KujiBoxPlay(kujiPlay.port, catalog.port, new FakeRealtime(), new FakeSession(anIdentity()), clock);
+    const kuji = new KujiBoxPlay(kujiPlay.port, catalog.port, new FakeRealtime(), new FakeSession(anIdentity()), clock, {});
     await kuji.open(1, 1);
     expect(kuji.snapshot).toMatchObject({ showQueue: true, remainingSeconds: 55 });
     clock.advance(reservePollingIntervalMs());
@@ -128,7 +128,7 @@ describe('KujiBoxPlay over scripted doubles', () => {
     const scripted = new ScriptedKujiPlay().always('currentKujiReservation', info);
     const realtime = new FakeRealtime();
     const port: KujiPlayPort = { ...stubPort(scripted.port), drawKuji: () => answer.pipe(take(1)) };
-    const kuji = new KujiBoxPlay(port, new ScriptedPrizeCatalog().always('kujiOnSale', [aKujiOnSale()]).port, realtime, new FakeSession(anIdentity()), new ManualClock(Date.parse('2026-11-23T12:00:05Z')));
+    const kuji = new KujiBoxPlay(port, new ScriptedPrizeCatalog().always('kujiOnSale', [aKujiOnSale()]).port, realtime, new FakeSession(anIdentity()), new ManualClock(Date.parse('2026-11-23T12:00:05Z')), {});
     await kuji.open(1, 1);
     expect(kuji.snapshot.playInfo?.reserve_status).toBe('confirm');
     const drawing = kuji.draw('all');

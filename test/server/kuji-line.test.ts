@@ -104,4 +104,18 @@ describe('the kuji line: server-held windows (issue 12)', () => {
     expect((await poll(frank, f)).reserve_status).toBe('firstReserved');
     fresh.close();
   });
+
+  it('[R4.4-5] the windows are configuration: KUJI_FIRST_RESERVED_SECONDS sets the holder\'s first window; a bad value stops the start with a clear message', async () => {
+    const { readServerConfig } = await import('../../server/config');
+    expect(() => readServerConfig({ KUJI_FIRST_RESERVED_SECONDS: '2' })).toThrow(/KUJI_FIRST_RESERVED_SECONDS and KUJI_CONFIRM_SECONDS must be whole seconds from 5 to 3600/);
+    const short = await startTestServer({ inMemory: true, env: { KUJI_FIRST_RESERVED_SECONDS: '12' } });
+    try {
+      const u = await createTestUser(short, {}, { freeTc: 1_000 });
+      const [b] = await short.server.store().query<{ kuji_id: number; box_id: number }>(`SELECT kuji_id, box_id FROM kuji_boxes WHERE box_status = 'onSale' ORDER BY box_id LIMIT 1`);
+      const res = await short.server.app.inject({ method: 'POST', url: '/api/play/kuji_reserve', payload: { user_id: u.user_id, access_token: u.access_token, ...b } });
+      expect(kujiReserveResponseSchema.parse(res.json()).play_info).toMatchObject({ reserve_status: 'firstReserved', reserve_remaintime: 12 });
+    } finally {
+      await short.close();
+    }
+  });
 });

@@ -4,6 +4,7 @@ import {
   decideKujiPoll, KUJI_TIME_LIMITS, refusalText, reservePollingIntervalMs, SECOND_MS,
   type KujiBox, type KujiDrawResult, type KujiOnSale, type KujiPlayInfo,
 } from '../../domain';
+import type { AppConfig } from '../app-config';
 import type { ClockPort, ScheduledTask } from '../ports/clock.port';
 import type { KujiDrawCount, KujiPlayPort, KujiReservationRef } from '../ports/kuji-play.port';
 import type { PrizeCatalogPort } from '../ports/prize-catalog.port';
@@ -58,6 +59,7 @@ export class KujiBoxPlay extends StateStore<KujiBoxState> {
     @inject(TOKENS.RealtimePort) private readonly realtime: Pick<RealtimePort, 'channel'>,
     @inject(TOKENS.SessionPort) private readonly session: Pick<SessionPort, 'current'>,
     @inject(TOKENS.ClockPort) private readonly clock: ClockPort,
+    @inject(TOKENS.AppConfig) private readonly config: Pick<AppConfig, 'kujiTimeLimits'>,
   ) {
     super(INITIAL);
     this.own(() => this.stopTimers());
@@ -125,6 +127,10 @@ export class KujiBoxPlay extends StateStore<KujiBoxState> {
     this.setState((s) => ({ ...s, alert: null }));
   }
 
+  private get limits() {
+    return this.config.kujiTimeLimits ?? KUJI_TIME_LIMITS;
+  }
+
   private reservation(): KujiReservationRef | null {
     const info = this.snapshot.playInfo;
     if (!info || !this.ref) return null;
@@ -175,7 +181,7 @@ export class KujiBoxPlay extends StateStore<KujiBoxState> {
 
   /** One poll answer through the domain's decision [R4.4-1..R4.4-5]. */
   private apply(info: KujiPlayInfo): void {
-    const decision = decideKujiPoll(info, { nowMs: this.clock.now(), limits: KUJI_TIME_LIMITS });
+    const decision = decideKujiPoll(info, { nowMs: this.clock.now(), limits: this.limits });
     if (decision.kind === 'stop') {
       this.reset();
       for (const effect of decision.effects) {
@@ -215,7 +221,7 @@ export class KujiBoxPlay extends StateStore<KujiBoxState> {
     this.countdown = this.clock.setTimeout(() => {
       const now = this.snapshot.playInfo;
       if (!now) return;
-      const decision = decideKujiPoll(now, { nowMs: this.clock.now(), limits: KUJI_TIME_LIMITS });
+      const decision = decideKujiPoll(now, { nowMs: this.clock.now(), limits: this.limits });
       if (decision.kind === 'continue') this.setState((s) => ({ ...s, remainingSeconds: decision.remainingSeconds }));
       this.scheduleCountdown();
     }, SECOND_MS);

@@ -43,6 +43,21 @@ export interface KujiTimeLimits {
  */
 export const KUJI_TIME_LIMITS: KujiTimeLimits = { firstReserved: 60, confirm: 180 };
 
+/**
+ * The windows from two settings (whole seconds, 5 to 3600), each falling back to KUJI_TIME_LIMITS when
+ * unset; null when a set value is not such a number. Server and client read the same settings.
+ */
+export function kujiTimeLimitsFrom(firstReserved: string | undefined, confirm: string | undefined): KujiTimeLimits | null {
+  const read = (value: string | undefined, fallback: number): number | null => {
+    if (value === undefined || value === '') return fallback;
+    const n = Number(value);
+    return Number.isInteger(n) && n >= 5 && n <= 3600 ? n : null;
+  };
+  const first = read(firstReserved, KUJI_TIME_LIMITS.firstReserved);
+  const conf = read(confirm, KUJI_TIME_LIMITS.confirm);
+  return first === null || conf === null ? null : { firstReserved: first, confirm: conf };
+}
+
 export function isKujiReserveStatus(value: unknown): value is KujiReserveStatus {
   return typeof value === 'string' && (KUJI_RESERVE_STATUSES as readonly string[]).includes(value);
 }

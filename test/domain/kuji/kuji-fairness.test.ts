@@ -59,3 +59,13 @@ describe('kuji fairness (the box order a seed fixes)', () => {
     expect(verifyKujiBox({ boxId: 7, seed: 'not-a-seed', commitment, stock, draws })).toEqual({ ok: false, reason: 'badSeed' });
   });
 });
+
+describe('the kuji windows from settings', () => {
+  it('[R4.4-5] defaults to 60 and 180 seconds, takes whole seconds from 5 to 3600, and refuses anything else', async () => {
+    const { kujiTimeLimitsFrom, KUJI_TIME_LIMITS } = await import('../../../src/domain');
+    expect(kujiTimeLimitsFrom(undefined, undefined)).toEqual(KUJI_TIME_LIMITS);
+    expect(KUJI_TIME_LIMITS).toEqual({ firstReserved: 60, confirm: 180 });
+    expect(kujiTimeLimitsFrom('12', '')).toEqual({ firstReserved: 12, confirm: 180 });
+    for (const bad of ['4', '3601', '1.5', 'ten', '-60']) expect(kujiTimeLimitsFrom(bad, undefined)).toBeNull();
+  });
+});
