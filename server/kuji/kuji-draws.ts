@@ -99,6 +99,15 @@ export class KujiDraws {
     });
   }
 
+  /** Ends every active reservation of a box that ended (reason box_ended). */
+  async endLine(tx: SqlExecutor, boxId: number): Promise<number> {
+    const now = this.clock.now().toISOString();
+    const ended = await tx.query(
+      `UPDATE kuji_reservations SET reserve_status = 'end', end_reason = 'box_ended', ended_at = $2, updated_at = $2
+        WHERE box_id = $1 AND reserve_status IN ('reserve', 'firstReserved', 'confirm') RETURNING kuji_play_reserve_id`, [boxId, now]);
+    return ended.length;
+  }
+
   /** Publishes a box's seed (idempotent); a box that never opened has nothing to publish. */
   async reveal(tx: SqlExecutor, boxId: number): Promise<void> {
     await tx.query('UPDATE kuji_box_fairness SET revealed_at = $2 WHERE box_id = $1 AND revealed_at IS NULL', [boxId, this.clock.now().toISOString()]);

@@ -38,8 +38,13 @@ export async function operatorRoutes({ route, services: s }: ApiDeps): Promise<v
     const box = await s.kujiReservations.setBoxStatus(body.box_id, body.box_status);
     // Opening fixes the ticket order and publishes its commitment; ending publishes the seed.
     await s.store.transaction(async (tx) => {
-      if (box.box_status === 'onSale') await s.kujiDraws.ensureOpen(tx, box.box_id);
-      else await s.kujiDraws.reveal(tx, box.box_id);
+      if (box.box_status === 'onSale') {
+        await s.kujiDraws.ensureOpen(tx, box.box_id);
+      } else {
+        await s.kujiDraws.reveal(tx, box.box_id);
+        // The line of an ended box is over: nobody waits on, or is handed, a box that cannot be drawn.
+        await s.kujiDraws.endLine(tx, box.box_id);
+      }
     });
     if (KUJI_ENDED_BOX_STATUSES.includes(box.box_status)) s.realtime.kujiBoxEnded(box.kuji_id, box.box_id);
     return { box };

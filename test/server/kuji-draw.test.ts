@@ -167,7 +167,13 @@ describe('the operator opens, stocks and ends kuji boxes (issue 12)', () => {
     const buyer = await createTestUser(op, {}, { freeTc: 100_000 });
     const info = kujiReserveResponseSchema.parse((await postOp('play/kuji_reserve', { user_id: buyer.user_id, access_token: buyer.access_token, ...ready })).json()).play_info;
     expect((await postOp('play/kuji_draw', { user_id: buyer.user_id, access_token: buyer.access_token, reserve_token: info.reserve_token, ...ready, count: 3, request_id: 'operator-test-0001' })).statusCode).toBe(200);
+    const waiting = await createTestUser(op, {}, { freeTc: 1_000 });
+    const waitInfo = kujiReserveResponseSchema.parse((await postOp('play/kuji_reserve', { user_id: waiting.user_id, access_token: waiting.access_token, ...ready })).json()).play_info;
+    expect(waitInfo.reserve_status).toBe('reserve');
     expect((await operator('kuji_box_status', { box_id: ready!.box_id, box_status: 'endOfSale' })).statusCode).toBe(200);
+    // The line of the ended box is over for everyone in it.
+    const after = await postOp('play/kuji_polling', { user_id: waiting.user_id, access_token: waiting.access_token, reserve_token: waitInfo.reserve_token, ...ready });
+    expect(after.json().polling.play_info).toMatchObject({ reserve_status: 'end', box_status: 'endOfSale' });
     const ended = kujiFairnessResponseSchema.parse((await postOp('contents/kuji_fairness', { box_id: ready!.box_id })).json()).fairness;
     expect(ended.commitment).toBe(opened.commitment);
     expect(ended.draws).toHaveLength(3);
