@@ -85,7 +85,7 @@ export function createServices(store: Store, clock: Clock, io: SocketIOServer, c
   const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error));
   const realtime = new RealtimeHub(io, identity, playLoop, store, config.realtimeChannel, log);
   playLoop.setEvents(realtime);
-  const kujiDraws = new KujiDraws(store, clock, ledger, images);
+  const kujiDraws = new KujiDraws(store, clock, ledger, images, config.kujiTimeLimits);
   kujiDraws.onBoxEnded = (kujiId, boxId) => realtime.kujiBoxEnded(kujiId, boxId);
   const kujiLine = new KujiLine(store, clock, realtime, config.kujiTimeLimits);
   const kujiReservations = new KujiReservations(store, clock, config.kujiTimeLimits);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { KujiBoxStatus, KujiDraw, KujiDrawnPrize, KujiFairness } from '../../src/contract';
-import { boxTickets, deriveTicketOrder, DOMAIN_MESSAGES, fairnessCommitment, KUJI_FAIRNESS_VERSION, type KujiRankStock } from '../../src/domain';
+import { boxTickets, deriveTicketOrder, DOMAIN_MESSAGES, fairnessCommitment, KUJI_FAIRNESS_VERSION, KUJI_TIME_LIMITS, type KujiRankStock, type KujiTimeLimits } from '../../src/domain';
+import { MAX_LEDGER_AMOUNT } from '../wallet/ledger';
 import type { Clock } from '../clock';
 import { SERVER_MESSAGES } from '../messages';
 import { Refusal } from '../play/refusal';
@@ -45,7 +46,17 @@ export class KujiDraws {
     private readonly clock: Clock,
     private readonly ledger: Ledger,
     private readonly imageUrl: (key: string) => string,
+    private readonly limits: KujiTimeLimits = KUJI_TIME_LIMITS,
   ) {}
+
+  /**
+   * Refuses to put a box back on sale once its seed is published: the seed gives away the order of
+   * every ticket still in it (409). Called by the operator's status change before it writes.
+   */
+  async assertCanOpen(boxId: number): Promise<void> {
+    const [row] = await this.db.query<{ revealed_at: Date | null }>('SELECT revealed_at FROM kuji_box_fairness WHERE box_id = $1', [boxId]);
+    if (row?.revealed_at) throw new Refusal(409, 409, SERVER_MESSAGES.kujiSeedPublished);
+  }
 
   /** Opens every box on sale that has no order yet (at start, and after the seed). */
   async openAllOnSale(): Promise<number> {
@@ -121,18 +132,26 @@ export class KujiDraws {
   async draw(userId: number, req: { reserve_token: string; kuji_id: number; box_id: number; count: 1 | 3 | 5 | 10 | 'all'; request_id: string }): Promise<KujiDraw> {
     const now = this.clock.now();
     let ended = false;
+    let windowLapsed = false;
     const result = await this.db.transaction(async (tx): Promise<KujiDraw> => {
       const [previous] = await tx.query<DrawRow>(
         'SELECT draw_id, kuji_id, box_id, price_total, last_one FROM kuji_draws WHERE user_id = $1 AND request_id = $2', [userId, req.request_id]);
       if (previous) return this.answer(tx, userId, previous, true);
 
-      const [reservation] = await tx.query<{ kuji_play_reserve_id: number; reserve_status: string }>(
-        `SELECT kuji_play_reserve_id, reserve_status FROM kuji_reservations
+      const [reservation] = await tx.query<{ kuji_play_reserve_id: number; reserve_status: string; play_at: Date | null }>(
+        `SELECT kuji_play_reserve_id, reserve_status, play_at FROM kuji_reservations
           WHERE user_id = $1 AND reserve_token = $2 AND kuji_id = $3 AND box_id = $4`,
         [userId, req.reserve_token, req.kuji_id, req.box_id]);
       if (!reservation) throw new Refusal(404, 404, DOMAIN_MESSAGES.kujiReserveNotFound);
       if (reservation.reserve_status !== 'firstReserved' && reservation.reserve_status !== 'confirm') {
         throw new Refusal(409, 409, reservation.reserve_status === 'reserve' ? SERVER_MESSAGES.kujiNotYourTurn : SERVER_MESSAGES.kujiReservationEnded);
+      }
+      // The window is the server's: a draw that arrives after it lapsed is refused even if the line's
+      // timer has not run yet (the timer then ends the reservation and hands the box over).
+      const window = reservation.reserve_status === 'confirm' ? this.limits.confirm : this.limits.firstReserved;
+      if (reservation.play_at && new Date(reservation.play_at).getTime() + window * 1000 <= now.getTime()) {
+        windowLapsed = true;
+        throw new Refusal(409, 409, SERVER_MESSAGES.kujiReservationEnded);
       }
       const [box] = await tx.query<{ box_status: KujiBoxStatus; price: number; kuji_name: string; on_sale_now: boolean }>(
         `SELECT b.box_status, k.price, k.kuji_name, (k.starts_at <= $2 AND k.ends_at > $2) AS on_sale_now
@@ -147,6 +166,7 @@ export class KujiDraws {
       if (count > remaining) throw new Refusal(409, 409, SERVER_MESSAGES.kujiNotEnoughTickets(remaining));
 
       const price = count * box.price;
+      if (price > MAX_LEDGER_AMOUNT) throw new Refusal(409, 409, SERVER_MESSAGES.kujiDrawTooLarge);
       const lastOne = count === remaining;
       const [draw] = await tx.query<DrawRow>(
         `INSERT INTO kuji_draws (user_id, kuji_id, box_id, kuji_play_reserve_id, ticket_count, price_total, request_id, last_one, created_at)
@@ -188,6 +208,10 @@ export class KujiDraws {
           [reservation.kuji_play_reserve_id, now.toISOString()]);
       }
       return this.answer(tx, userId, draw!, false);
+    }).catch((error: unknown) => {
+      // A lapsed window found here: the line ends it and hands the box over now.
+      if (windowLapsed) this.onDrawn();
+      throw error;
     });
     if (ended) this.onBoxEnded(req.kuji_id, req.box_id);
     if (result.replayed === 0) this.onDrawn();
@@ -198,6 +222,10 @@ export class KujiDraws {
   async fairness(boxId: number): Promise<KujiFairness> {
     const answer = await this.db.transaction(async (tx) => {
       await this.ensureOpen(tx, boxId);
+      // A kuji whose sale period is over has ended too: its boxes' seeds are published.
+      await tx.query(
+        `UPDATE kuji_box_fairness f SET revealed_at = $2 FROM kuji_boxes b JOIN kuji k ON k.kuji_id = b.kuji_id
+          WHERE f.box_id = $1 AND b.box_id = f.box_id AND f.revealed_at IS NULL AND k.ends_at <= $2`, [boxId, this.clock.now().toISOString()]);
       const [row] = await tx.query<{ kuji_id: number; box_status: KujiBoxStatus; seed: string; commitment: string; stock: string; opened_at: Date; revealed_at: Date | null }>(
         `SELECT b.kuji_id, b.box_status, f.seed, f.commitment, f.stock, f.opened_at, f.revealed_at
            FROM kuji_box_fairness f JOIN kuji_boxes b ON b.box_id = f.box_id WHERE f.box_id = $1`, [boxId]);
@@ -217,7 +245,10 @@ export class KujiDraws {
         draws,
       };
     });
-    if (!answer) throw new Refusal(404, 404, SERVER_MESSAGES.kujiNotOpened);
+    if (!answer) {
+      const [box] = await this.db.query<{ box_status: KujiBoxStatus }>('SELECT box_status FROM kuji_boxes WHERE box_id = $1', [boxId]);
+      throw new Refusal(404, 404, box?.box_status === 'ready' || !box ? SERVER_MESSAGES.kujiNotOpened : SERVER_MESSAGES.kujiNoRecord);
+    }
     return answer;
   }
 

@@ -35,6 +35,7 @@ export async function operatorRoutes({ route, services: s }: ApiDeps): Promise<v
     answer(body.station_id, (await playLoop.changePrize(body.station_id, body)).refunded_play_id));
 
   route.operator(`/${O.kujiBoxStatus}`, operatorKujiBoxStatusSchema, async (body) => {
+    if (body.box_status === 'onSale') await s.kujiDraws.assertCanOpen(body.box_id);
     const box = await s.kujiReservations.setBoxStatus(body.box_id, body.box_status);
     // Opening fixes the ticket order and publishes its commitment; ending publishes the seed.
     await s.store.transaction(async (tx) => {
