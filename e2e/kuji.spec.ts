@@ -1,26 +1,11 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { debugLogin, OPERATOR_TOKEN, playerPage } from './support/players';
 
 /**
  * Kuji end to end (issue 12): the built app in Chromium against the reference server, two players in
  * two browser contexts on one box. Each project stocks its own box through the operator API first.
  */
-const OPERATOR_TOKEN = process.env.E2E_OPERATOR_TOKEN ?? 'e2e-operator-token-0123456789';
-
-interface Identity { user_id: number; access_token: string }
-
-async function debugLogin(request: APIRequestContext, name: string): Promise<Identity> {
-  const res = await request.post('/api/auth/debug_login', { data: { name } });
-  const body = (await res.json()) as Identity & { error_code: number };
-  expect(body.error_code).toBe(200);
-  return { user_id: body.user_id, access_token: body.access_token };
-}
-
-async function playerPage(browser: Browser, baseURL: string, identity: Identity, viewport: { width: number; height: number }): Promise<Page> {
-  const context = await browser.newContext({ baseURL, viewport, locale: 'ja-JP', timezoneId: 'Asia/Tokyo' });
-  await context.addInitScript((who) => window.localStorage.setItem('onkure.session', JSON.stringify(who)), identity);
-  return context.newPage();
-}
 
 const operator = (request: APIRequestContext, path: string, data: object) =>
   request.post(`/api/operator/${path}`, { data, headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` } });

@@ -1,27 +1,11 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { debugLogin, OPERATOR_TOKEN, playerPage, type Identity } from './support/players';
 
 /**
  * The play loop end to end: the built app in Chromium against the reference server, real time,
  * two players in two browser contexts. Each project (mobile, desktop) plays its own station.
  */
-const OPERATOR_TOKEN = process.env.E2E_OPERATOR_TOKEN ?? 'e2e-operator-token-0123456789';
-
-interface Identity { user_id: number; access_token: string }
-
-async function debugLogin(request: APIRequestContext, name: string): Promise<Identity> {
-  const res = await request.post('/api/auth/debug_login', { data: { name } });
-  const body = (await res.json()) as Identity & { error_code: number };
-  expect(body.error_code).toBe(200);
-  return { user_id: body.user_id, access_token: body.access_token };
-}
-
-/** A browser context signed in as `name` (the session the app keeps in localStorage). */
-async function playerPage(browser: Browser, baseURL: string, identity: Identity, viewport: { width: number; height: number }): Promise<Page> {
-  const context = await browser.newContext({ baseURL, viewport, locale: 'ja-JP', timezoneId: 'Asia/Tokyo' });
-  await context.addInitScript((who) => window.localStorage.setItem('onkure.session', JSON.stringify(who)), identity);
-  return context.newPage();
-}
 
 /** A normal open station for this project, so the projects do not share a line. */
 async function stationFor(request: APIRequestContext, index: number): Promise<number> {

@@ -1,0 +1,21 @@
+import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+
+/** The operator token the e2e server runs with (playwright.config.ts). */
+export const OPERATOR_TOKEN = process.env.E2E_OPERATOR_TOKEN ?? 'e2e-operator-token-0123456789';
+
+export interface Identity { user_id: number; access_token: string }
+
+/** Signs a debug player in through the API (the development calls are on in e2e). */
+export async function debugLogin(request: APIRequestContext, name: string): Promise<Identity> {
+  const res = await request.post('/api/auth/debug_login', { data: { name } });
+  const body = (await res.json()) as Identity & { error_code: number };
+  expect(body.error_code).toBe(200);
+  return { user_id: body.user_id, access_token: body.access_token };
+}
+
+/** A browser context signed in as `identity` (the session the app keeps in localStorage). */
+export async function playerPage(browser: Browser, baseURL: string, identity: Identity, viewport: { width: number; height: number }): Promise<Page> {
+  const context = await browser.newContext({ baseURL, viewport, locale: 'ja-JP', timezoneId: 'Asia/Tokyo' });
+  await context.addInitScript((who) => window.localStorage.setItem('onkure.session', JSON.stringify(who)), identity);
+  return context.newPage();
+}
