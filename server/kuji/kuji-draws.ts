@@ -25,9 +25,6 @@ interface DrawRow {
   last_one: boolean;
 }
 
-/** A box that has ended: its seed is published and its line is over. */
-export const ENDED_BOX_STATUSES: readonly KujiBoxStatus[] = ['ready', 'endOfSale', 'outOfStock', 'deleted'];
-
 /**
  * The kuji draw and its provable fairness (docs/kuji.md). When a box opens (a box on sale with no
  * order yet), a secret seed fixes the order of its tickets and only the commitment is published.
@@ -110,12 +107,16 @@ export class KujiDraws {
     });
   }
 
-  /** Ends every active reservation of a box that ended (reason box_ended). */
-  async endLine(tx: SqlExecutor, boxId: number): Promise<number> {
-    const now = this.clock.now().toISOString();
+  /**
+   * Ends every active reservation of a box that ended: reason box_ended, or drawn for the drawer
+   * whose draw sold it out.
+   */
+  async endLine(tx: SqlExecutor, boxId: number, drawerReservation: number | null = null): Promise<number> {
     const ended = await tx.query(
-      `UPDATE kuji_reservations SET reserve_status = 'end', end_reason = 'box_ended', ended_at = $2, updated_at = $2
-        WHERE box_id = $1 AND reserve_status IN ('reserve', 'firstReserved', 'confirm') RETURNING kuji_play_reserve_id`, [boxId, now]);
+      `UPDATE kuji_reservations SET reserve_status = 'end', ended_at = $2, updated_at = $2,
+              end_reason = CASE WHEN kuji_play_reserve_id = $3 THEN 'drawn' ELSE 'box_ended' END
+        WHERE box_id = $1 AND reserve_status IN ('reserve', 'firstReserved', 'confirm') RETURNING kuji_play_reserve_id`,
+      [boxId, this.clock.now().toISOString(), drawerReservation]);
     return ended.length;
   }
 
@@ -196,11 +197,7 @@ export class KujiDraws {
         // Sold out: the box ends, its seed is published, its line is over.
         await tx.query(`UPDATE kuji_boxes SET box_status = 'outOfStock' WHERE box_id = $1`, [req.box_id]);
         await this.reveal(tx, req.box_id);
-        await tx.query(
-          `UPDATE kuji_reservations SET reserve_status = 'end', ended_at = $2, updated_at = $2,
-                  end_reason = CASE WHEN kuji_play_reserve_id = $3 THEN 'drawn' ELSE 'box_ended' END
-            WHERE box_id = $1 AND reserve_status IN ('reserve', 'firstReserved', 'confirm')`,
-          [req.box_id, now.toISOString(), reservation.kuji_play_reserve_id]);
+        await this.endLine(tx, req.box_id, reservation.kuji_play_reserve_id);
         ended = true;
       } else {
         // Still the holder, now drawing: the confirm window starts again with each draw.

@@ -2,6 +2,7 @@ import { KUJI_TIME_LIMITS, type KujiTimeLimits, type PushNotice } from '../../sr
 import type { Clock, ScheduledTask } from '../clock';
 import { SERVER_MESSAGES } from '../messages';
 import type { Store } from '../store/store';
+import { promoteNextInLine } from './kuji-reservations';
 
 /** What the line tells the players: the box's channel, and the new holder. */
 export interface KujiLineEvents {
@@ -66,14 +67,7 @@ export class KujiLine {
         [now.toISOString(), this.limits.firstReserved, this.limits.confirm]);
       const next: { user_id: number; kuji_id: number; box_id: number }[] = [];
       for (const box of new Map(due.map((d) => [d.box_id, d])).values()) {
-        const [row] = await tx.query<{ user_id: number; kuji_id: number; box_id: number }>(
-          `UPDATE kuji_reservations SET reserve_status = 'firstReserved', play_at = $2, updated_at = $2
-            WHERE kuji_play_reserve_id = (SELECT kuji_play_reserve_id FROM kuji_reservations
-                                           WHERE box_id = $1 AND reserve_status = 'reserve'
-                                           ORDER BY queued_at, kuji_play_reserve_id LIMIT 1)
-              AND NOT EXISTS (SELECT 1 FROM kuji_reservations WHERE box_id = $1 AND reserve_status IN ('firstReserved', 'confirm'))
-          RETURNING user_id, kuji_id, box_id`,
-          [box.box_id, now.toISOString()]);
+        const row = await promoteNextInLine(tx, box.box_id, now);
         if (row) next.push(row);
       }
       return { expired: due, promoted: next };

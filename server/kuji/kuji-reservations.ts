@@ -32,6 +32,22 @@ export function kujiRemainingSeconds(status: KujiPlayReserveStatus, playAt: Date
 }
 
 /**
+ * Makes the first in a box's line its holder (firstReserved from `now`), unless someone holds it:
+ * after a holder cancelled or their window lapsed. Returns who became the holder, or null.
+ */
+export async function promoteNextInLine(tx: SqlExecutor, boxId: number, now: Date): Promise<{ user_id: number; kuji_id: number; box_id: number } | null> {
+  const [row] = await tx.query<{ user_id: number; kuji_id: number; box_id: number }>(
+    `UPDATE kuji_reservations SET reserve_status = 'firstReserved', play_at = $2, updated_at = $2
+      WHERE kuji_play_reserve_id = (SELECT kuji_play_reserve_id FROM kuji_reservations
+                                     WHERE box_id = $1 AND reserve_status = 'reserve'
+                                     ORDER BY queued_at, kuji_play_reserve_id LIMIT 1)
+        AND NOT EXISTS (SELECT 1 FROM kuji_reservations WHERE box_id = $1 AND reserve_status IN ('firstReserved', 'confirm'))
+    RETURNING user_id, kuji_id, box_id`,
+    [boxId, now.toISOString()]);
+  return row ?? null;
+}
+
+/**
  * Kuji reservations over the store. One player holds a box at a time (firstReserved, then confirm
  * while drawing); the others wait in line (reserve). Joining an idle box makes the caller the
  * holder at once; when the holder cancels, the next in line becomes the holder. Expiry of a
@@ -151,14 +167,7 @@ export class KujiReservations {
         [row.kuji_play_reserve_id, now.toISOString()],
       );
       if (row.reserve_status === 'reserve') return null;
-      const [next] = await tx.query<{ user_id: number }>(
-        `UPDATE kuji_reservations SET reserve_status = 'firstReserved', play_at = $2, updated_at = $2
-          WHERE kuji_play_reserve_id = (SELECT kuji_play_reserve_id FROM kuji_reservations
-                                         WHERE box_id = $1 AND reserve_status = 'reserve'
-                                         ORDER BY queued_at, kuji_play_reserve_id LIMIT 1)
-          RETURNING user_id`,
-        [boxId, now.toISOString()],
-      );
+      const next = await promoteNextInLine(tx, boxId, now);
       return next?.user_id ?? null;
     });
     const row = await this.find(this.db, 'r.user_id = $1 AND r.reserve_token = $2', [userId, token]);

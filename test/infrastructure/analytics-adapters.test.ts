@@ -1,7 +1,7 @@
 /** @vitest-environment jsdom */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TOKENS, type AnalyticsPort } from '../../src/application';
-import { ANALYTICS_EVENT_NAMES, analyticsEvent, type AnalyticsEventFields, type AnalyticsEventName, type AnalyticsPayload } from '../../src/domain';
+import { ANALYTICS_EVENT_NAMES, analyticsEvent, type AnalyticsEventName, type AnalyticsPayload } from '../../src/domain';
 import { ANALYTICS_ENDPOINTS, analyticsCollectBody, analyticsEventsResponseSchema, type CollectedAnalyticsEvent } from '../../src/contract';
 import {
   CollectorAnalytics, FanOutAnalytics, GtagAnalytics, TAG_SCRIPT_MARKER, type TagPage,
@@ -11,27 +11,14 @@ import { readClientConfig, type ClientConfig } from '../../src/main/client-confi
 import { injectFetch } from '../support/inject-fetch';
 import { TEST_CLIENT_CONFIG } from '../support/test-container';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { ANALYTICS_FIELDS } from '../support/analytics-fields';
 
 const IDS = { main: 'G-MAIN0001', virtualCrane: 'G-CRANE0001' };
 const NO_IDS = { main: '', virtualCrane: '' };
 const SCRIPT_URL = 'https://tag.example.test/gtag/js';
 const STARTED_AT = new Date('2025-05-01T09:00:00+09:00');
 
-const FIELDS: { [N in AnalyticsEventName]: AnalyticsEventFields[N] } = {
-  conversion: {},
-  carousel_click: { carousel_id: 3, title: 'Spring', type_id: 1, pc_img_url: 'https://img.example.jp/c/3.png' },
-  filtering_click: { title_all: 'All', img: 'https://img.example.jp/f.png', filter_type_id: 2 },
-  crane_course: { crane_type: 'normal', step: 1 },
-  play_game: { crane_type: 'normal', play_money: 100, ticket_num: 0 },
-  continue_game: { crane_type: 'normal', play_money: 0, ticket_num: 1 },
-  phone_auth: {},
-  regist_user: {},
-  support_click: { support_id: 7 },
-  add_registration: {},
-  buy_tc: { price: 1200 },
-  search_word: { search_word: 'ぬいぐるみ' },
-  medal_recommend_modal_action: { action_type: 'close' },
-};
+const FIELDS = ANALYTICS_FIELDS;
 
 const event = <N extends AnalyticsEventName>(name: N, ids = IDS): AnalyticsPayload =>
   analyticsEvent(name, FIELDS[name], { user_id: 42, shop_id: 1, measurementIds: ids });

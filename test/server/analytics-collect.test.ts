@@ -1,30 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANALYTICS_EVENT_NAMES, analyticsEvent, type AnalyticsEventFields, type AnalyticsEventName } from '../../src/domain';
+import { ANALYTICS_EVENT_NAMES, analyticsEvent, type AnalyticsEventName } from '../../src/domain';
 import { ANALYTICS_ENDPOINTS, ANALYTICS_LIMITS, analyticsCollectBody, analyticsEventsResponseSchema } from '../../src/contract';
 import { ANALYTICS_RING_CAPACITY, AnalyticsRing } from '../../server/routes/analytics.routes';
 import { SERVER_MESSAGES } from '../../server/messages';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { JAPANESE, post } from './user-helpers';
+import { ANALYTICS_FIELDS } from '../support/analytics-fields';
 
 const IDS = { main: 'G-MAIN0001', virtualCrane: 'G-CRANE0001' };
 const CONTEXT = { user_id: 42, shop_id: 1, measurementIds: IDS };
 
-/** Fields for each of the spec's events, as the UI will send them. */
-const FIELDS: { [N in AnalyticsEventName]: AnalyticsEventFields[N] } = {
-  conversion: {},
-  carousel_click: { carousel_id: 3, title: 'Spring', type_id: 1, pc_img_url: 'https://img.example.jp/c/3.png' },
-  filtering_click: { title_all: 'All', img: 'https://img.example.jp/f.png', filter_type_id: 2 },
-  crane_course: { crane_type: 'normal', step: 1 },
-  play_game: { crane_type: 'normal', play_money: 100, ticket_num: 0 },
-  continue_game: { crane_type: 'normal', play_money: 0, ticket_num: 1 },
-  phone_auth: {},
-  regist_user: {},
-  support_click: { support_id: 7 },
-  add_registration: {},
-  buy_tc: { price: 1200 },
-  search_word: { search_word: 'ぬいぐるみ' },
-  medal_recommend_modal_action: { action_type: 'close' },
-};
+const FIELDS = ANALYTICS_FIELDS;
 
 const body = <N extends AnalyticsEventName>(name: N) => analyticsCollectBody(analyticsEvent(name, FIELDS[name], CONTEXT));
 const collect = (t: TestServer, payload: unknown) => post(t, ANALYTICS_ENDPOINTS.devCollect, payload);

@@ -187,7 +187,7 @@ export class KujiBoxPlay extends StateStore<KujiBoxState> {
       for (const effect of decision.effects) {
         if (effect.type === 'showAlert') this.setState((s) => ({ ...s, alert: { kind: effect.alert, message: effect.message } }));
       }
-      if (decision.reason === 'boxEnded') void this.loadStock();
+      // The callers refresh the stock (poll and play_end after applying, a draw before).
       return;
     }
     this.setState((s) => ({ ...s, playInfo: info, showQueue: decision.showQueue, remainingSeconds: decision.remainingSeconds }));
