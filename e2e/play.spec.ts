@@ -130,17 +130,6 @@ test.describe('stations: watch, wait in line, play, result', () => {
     await a.context().close();
   });
 
-  test('[R4.2-7] [R8-10] live video with no media server: signaling fails and the stills take over with the fallback notice', async ({ page, request }) => {
-    const station = await stationFor(request, 6);
-    await page.goto(`/game/${station}`);
-    await expect(page.locator('.cameras__still').first()).toBeVisible();
-    await page.getByTestId('mode-rtc').click();
-    await expect(page.getByTestId('feed-fallback')).toBeVisible({ timeout: 15_000 });
-    await expect(page.getByTestId('feed-mode')).toHaveAttribute('data-mode', 'jpg');
-    await expect(page.locator('video')).toHaveCount(0);
-    await expect(page.locator('.cameras__still').first()).toBeVisible();
-  });
-
   test('a guest who presses reserve is asked to sign in and led to the login page; the play screen has no serious accessibility violations; a player with TC reserves', async ({ page, request }, testInfo) => {
     const station = await stationFor(request, 7);
     await page.goto(`/game/${station}`);

@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { join, sep } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
@@ -17,6 +19,8 @@ import { seedCatalogue } from './seed/seed';
 import { migrate } from './store/migrate';
 import { openPgliteStore, type Store } from './store/store';
 import { acquireDataDirLock } from './store/data-dir-lock';
+import type { SignalingTimings } from './live/signaling';
+import { readFileSync } from 'node:fs';
 
 export interface OnkureServer {
   readonly app: FastifyInstance;
@@ -41,6 +45,8 @@ export interface ServerOptions {
   readonly timeouts?: Partial<Timeouts>;
   /** Where each play's seed comes from (default: crypto random); tests pin it to make plays repeatable. */
   readonly playSeeds?: () => number;
+  /** The live feed's signaling deadlines (connect, answer, ping); tests shorten them. */
+  readonly signalingTimings?: Partial<SignalingTimings>;
 }
 
 /** Time limits on a client's connection and request (docs/security.md). */
@@ -88,7 +94,16 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
   // Browsers let any page open a WebSocket to us: only the app's own origins may (issue 7 §5.6).
   const io = new SocketIOServer(app.server, {
     path: '/socket.io', serveClient: false, cors: { origin: false },
+    // The live feed's signaling shares the port: other upgrade paths are not socket.io's to close.
+    destroyUpgrade: false,
     allowRequest: (request, callback) => callback(null, originAllowed(request, config)),
+  });
+
+  // An upgrade nobody serves (neither socket.io nor the live feed's signaling) gets a 404 at once.
+  app.server.on('upgrade', (request: IncomingMessage, socket: Duplex) => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (path.startsWith('/socket.io/') || path === config.webrtcSignalingUrl) return;
+    socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
   });
 
   let store: Store | null = null;
@@ -159,6 +174,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       services = createServices(db, clock, io, config, {
         log: (message, error) => app.log.error({ err: error }, message),
         ...(options.playSeeds ? { playSeeds: options.playSeeds } : {}),
+        ...(options.signalingTimings ? { signalingTimings: options.signalingTimings } : {}),
       });
       // Once the store is open, the play loop re-arms the deadlines it holds (docs/play.md).
       const built = services;
@@ -170,6 +186,8 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       });
       recovered.catch((error: unknown) => app.log.error({ err: error }, 'play loop failed to recover'));
       await registerApiRoutes({ config, services, route: new RouteBuilder(api, services.identity, config.operatorTokenHash) });
+      // The rtc live feed's signaling, when the stations' webrtc_url is a path on this server.
+      if (config.webrtcSignalingUrl.startsWith('/')) built.signaling.attach(app.server, () => store !== null);
       api.setNotFoundHandler((_request, reply) => replyError(reply, 404));
     },
     { prefix: config.apiPrefix },
@@ -178,9 +196,21 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
   const indexHtml = config.staticDir ? join(config.staticDir, 'index.html') : null;
   if (config.staticDir && indexHtml && existsSync(indexHtml)) {
     const assetsDir = join(config.staticDir, 'assets') + sep;
+    // The app shell, with the live feed's default mode in its meta tag: rtc only when this server
+    // can encode video (docs/live-feed.md).
+    let shell: string | null = null;
+    const appShell = () => {
+      if (shell === null) {
+        const mode = config.feed.mode === 'rtc' && services?.rtcFeed.available ? 'rtc' : 'jpg';
+        shell = readFileSync(indexHtml, 'utf8').replace(/<meta name="onkure-feed" content="[a-z]*"/, `<meta name="onkure-feed" content="${mode}"`);
+      }
+      return shell;
+    };
     void app.register(fastifyStatic, {
       root: config.staticDir,
       wildcard: false,
+      index: false,
+      allowedPath: (path) => path !== '/index.html',
       // Our own Cache-Control: with the plugin's on, it overwrites the header set here.
       cacheControl: false,
       setHeaders: (res, path) => {
@@ -189,7 +219,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     });
     app.setNotFoundHandler((request, reply) => {
       // Client-side routes: every other GET gets the app shell; the router decides what to show.
-      if (request.method === 'GET' && !request.url.startsWith(`${config.apiPrefix}/`)) return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+      if (request.method === 'GET' && !request.url.startsWith(`${config.apiPrefix}/`)) return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(appShell());
       return replyError(reply, 404);
     });
   }
@@ -208,6 +238,8 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     },
     async close() {
       io.close();
+      services?.signaling.close();
+      services?.rtcFeed.close();
       await recovered?.catch(() => undefined);
       await services?.playLoop.close();
       services?.kujiLine.close();

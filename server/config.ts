@@ -37,6 +37,8 @@ export interface ServerConfig {
    * path (default /signaling) is resolved by the client against the page's origin (ws/wss).
    */
   readonly webrtcSignalingUrl: string;
+  /** The live feed: its default mode (ONKURE_FEED: rtc or jpg, default rtc) and the rtc limits (docs/live-feed.md). */
+  readonly feed: FeedConfig;
   /** The configured real-time channel beside 'top' (REALTIME_CHANNEL; spec §7 "the configured channel"). */
   readonly realtimeChannel: string;
   /** SHA-256 of ONKURE_OPERATOR_TOKEN (at least 24 characters); null: the operator API is off. */
@@ -46,6 +48,24 @@ export interface ServerConfig {
    * added to the CSP's script-src and connect-src; null (unset) adds nothing. docs/analytics.md.
    */
   readonly analyticsTagOrigin: string | null;
+}
+
+/** The live feed's settings. */
+export interface FeedConfig {
+  /** The play screen's default mode; rtc falls back to jpg when the server cannot encode video. */
+  readonly mode: 'rtc' | 'jpg';
+  /** RTC_MAX_VIEWERS_PER_CAMERA (default 100). */
+  readonly maxViewersPerCamera: number;
+  /** RTC_MAX_ENCODERS: cameras encoding at once, one ffmpeg each (default 8). */
+  readonly maxEncoders: number;
+  /** RTC_MAX_CONNECTIONS_PER_CLIENT: signaling connections from one address (default 8: two per play screen). */
+  readonly maxConnectionsPerClient: number;
+  /** RTC_TICK_MARKER=1 writes the machine tick into the video (the feed benchmark reads it). */
+  readonly tickMarker: boolean;
+  /** RTC_ICE_HOSTS: host addresses offered besides the machine's interfaces (default 127.0.0.1). */
+  readonly iceHosts: readonly string[];
+  /** FFMPEG_PATH: the encoder; null uses the static ffmpeg of the optional npm package. */
+  readonly ffmpegPath: string | null;
 }
 
 export class ServerConfigError extends Error {
@@ -83,7 +103,21 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
   }
   const webrtcSignalingUrl = env.WEBRTC_SIGNALING_URL || '/signaling';
   if (!/^(\/[\w./-]*|wss?:\/\/[^\s'"]+)$/.test(webrtcSignalingUrl)) throw new ServerConfigError(`WEBRTC_SIGNALING_URL must be a path such as /signaling or a ws(s):// address (got "${webrtcSignalingUrl}").`);
+  const feedMode = env.ONKURE_FEED || 'rtc';
+  if (feedMode !== 'rtc' && feedMode !== 'jpg') throw new ServerConfigError(`ONKURE_FEED must be rtc or jpg (got "${feedMode}").`);
+  const iceHosts = (env.RTC_ICE_HOSTS ?? '127.0.0.1').split(/[\s,]+/).filter(Boolean);
+  for (const host of iceHosts) if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(host)) throw new ServerConfigError(`RTC_ICE_HOSTS must list IPv4 addresses such as 127.0.0.1 (got "${host}").`);
+  const feed: FeedConfig = {
+    mode: feedMode,
+    maxViewersPerCamera: wholeNumber(env.RTC_MAX_VIEWERS_PER_CAMERA, 100, 'RTC_MAX_VIEWERS_PER_CAMERA'),
+    maxEncoders: wholeNumber(env.RTC_MAX_ENCODERS, 8, 'RTC_MAX_ENCODERS'),
+    maxConnectionsPerClient: wholeNumber(env.RTC_MAX_CONNECTIONS_PER_CLIENT, 8, 'RTC_MAX_CONNECTIONS_PER_CLIENT'),
+    tickMarker: env.RTC_TICK_MARKER === '1',
+    iceHosts,
+    ffmpegPath: env.FFMPEG_PATH || null,
+  };
   return {
+    feed,
     webrtcSignalingUrl,
     realtimeChannel,
     analyticsTagOrigin,
@@ -104,6 +138,14 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
     connectSrc,
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port === 0 ? 8080 : port}`).replace(/\/+$/, ''),
   };
+}
+
+/** A positive whole-number setting (1 to 100000), or its default when unset. */
+function wholeNumber(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 100_000) throw new ServerConfigError(`${name} must be a whole number from 1 to 100000 (got "${value}").`);
+  return n;
 }
 
 function originList(value: string | undefined, name: string): string[] {

@@ -14,6 +14,9 @@ import { KujiReservations } from './kuji/kuji-reservations';
 import { KujiRepository } from './kuji/kuji.repository';
 import { KujiDraws } from './kuji/kuji-draws';
 import { KujiLine } from './kuji/kuji-line';
+import { RtcFeed } from './live/rtc-feed';
+import { SignalingServer, type SignalingTimings } from './live/signaling';
+import { originAllowed } from './http/security-headers';
 import { PlayLogRepository } from './play/play-log.repository';
 import { StationCameras } from './play/cameras/station-cameras';
 import { PlayLoop } from './play/play-loop';
@@ -53,6 +56,10 @@ export interface Services {
   readonly realtime: RealtimeHub;
   /** The stations' front and side cameras, rendered from the simulation. */
   readonly cameras: StationCameras;
+  /** The rtc live feed's encoders, one per watched camera (docs/live-feed.md). */
+  readonly rtcFeed: RtcFeed;
+  /** The rtc feed's Sora-compatible signaling (attached to the HTTP server when webrtc_url is a path). */
+  readonly signaling: SignalingServer;
   readonly kujiReservations: KujiReservations;
   /** The kuji draw and its provable fairness. */
   readonly kujiDraws: KujiDraws;
@@ -69,6 +76,8 @@ export interface ServiceOptions {
   readonly log?: (message: string, error?: unknown) => void;
   /** Seeds of plays (tests pin them). */
   readonly playSeeds?: () => number;
+  /** The live feed's signaling deadlines (tests shorten them). */
+  readonly signalingTimings?: Partial<SignalingTimings>;
 }
 
 export function createServices(store: Store, clock: Clock, io: SocketIOServer, config: ServerConfig, options: ServiceOptions = {}): Services {
@@ -91,6 +100,8 @@ export function createServices(store: Store, clock: Clock, io: SocketIOServer, c
   const kujiReservations = new KujiReservations(store, clock, config.kujiTimeLimits);
   kujiReservations.onLineChanged = (kujiId, boxId, newHolder) => void kujiLine.boxChanged(kujiId, boxId, newHolder);
   kujiDraws.onDrawn = () => void kujiLine.changed();
+  const cameras = new StationCameras(store, playLoop, clock, config.apiPrefix, config.webrtcSignalingUrl);
+  const rtcFeed = new RtcFeed(cameras, { ...config.feed, ffmpeg: config.feed.ffmpegPath });
   return {
     clock,
     store,
@@ -112,7 +123,16 @@ export function createServices(store: Store, clock: Clock, io: SocketIOServer, c
     playLoop,
     playLog: new PlayLogRepository(store),
     realtime,
-    cameras: new StationCameras(store, playLoop, clock, config.apiPrefix, config.webrtcSignalingUrl),
+    cameras,
+    rtcFeed,
+    signaling: new SignalingServer(rtcFeed, cameras, {
+      path: config.webrtcSignalingUrl,
+      maxConnectionsPerClient: config.feed.maxConnectionsPerClient,
+      iceHosts: config.feed.iceHosts,
+      originAllowed: (request) => originAllowed(request, config),
+      log: (message) => log(message),
+      ...(options.signalingTimings ? { timings: options.signalingTimings } : {}),
+    }),
     kujiReservations,
     kujiDraws,
     kujiLine,

@@ -16,7 +16,7 @@ const stillQuery = z.object({
 });
 
 /** The live feed: station info (where the feeds are) and the cameras' pictures (docs/play.md). */
-export async function stationFeedRoutes({ route, services: s }: ApiDeps): Promise<void> {
+export async function stationFeedRoutes({ config, route, services: s }: ApiDeps): Promise<void> {
   // Station info [R3-2]. A VIP or exclusive station answers only a user who may view it (569
   // otherwise, as visit does), with a media token in its picture addresses.
   route.open(`/${P.stationInfo}`, stationInfoRequestSchema, async (body, user) => {
@@ -52,4 +52,14 @@ export async function stationFeedRoutes({ route, services: s }: ApiDeps): Promis
       .header(FRAME_PLAY_HEADER, frame.playId === null ? '' : String(frame.playId))
       .send(frame.jpeg);
   });
+
+  // Development only (ONKURE_DEV_CALLS=1, never in production; elsewhere 404 like any unknown
+  // call): what the rtc feed runs, and a signaling stop as a failing media server would do it.
+  if (!config.devCalls) return;
+  route.open('/dev/live/status', z.object({}).strict(), async () => ({
+    available: s.rtcFeed.available ? 1 : 0, connections: s.signaling.connections, cameras: s.rtcFeed.status(),
+  }));
+  route.open('/dev/live/drop', z.object({ station_id: z.number().int().min(1).max(999_999_999).optional() }).strict(), async (body) => ({
+    dropped: s.signaling.drop(body.station_id ?? null),
+  }));
 }

@@ -9,7 +9,10 @@ export interface ClientConfig {
   readonly shopId: number;
   readonly topPageBaseUrl: string;
   readonly yahooTopUrl: string;
-  /** The play screen's live feed mode (VITE_FEED_MODE: jpg or rtc; default jpg, spec §4.2). */
+  /**
+   * The play screen's live feed mode: the serving page's `<meta name="onkure-feed">` (the server
+   * sets it from ONKURE_FEED and whether it can encode video), else VITE_FEED_MODE; default jpg (§4.2).
+   */
   readonly feedMode: 'jpg' | 'rtc';
   /** The websocket server (VITE_WEBSOCKET_URL; '' = this origin) [R7-10]. */
   readonly realtimeUrl: string;
@@ -41,7 +44,11 @@ declare const __ONKURE_TARGET__: string | undefined;
  * Reads the public settings baked in by Vite (VITE_* variables) with their defaults. The API base
  * is resolved against the page's origin so ky gets an absolute address.
  */
-export function readClientConfig(env: Record<string, string | undefined> = import.meta.env, origin = globalThis.location?.origin ?? 'http://localhost'): ClientConfig {
+export function readClientConfig(
+  env: Record<string, string | undefined> = import.meta.env,
+  origin = globalThis.location?.origin ?? 'http://localhost',
+  servedFeedMode: string | null = globalThis.document?.querySelector('meta[name="onkure-feed"]')?.getAttribute('content') ?? null,
+): ClientConfig {
   const target = parseBuildTarget(typeof __ONKURE_TARGET__ === 'string' ? __ONKURE_TARGET__ : env.VITE_ONKURE_TARGET);
   if (!target.ok) throw new Error(target.message);
   return {
@@ -52,7 +59,7 @@ export function readClientConfig(env: Record<string, string | undefined> = impor
     shopId: Number(env.VITE_SHOP_ID ?? 1) || 1,
     topPageBaseUrl: env.VITE_TOP_PAGE_BASE_URL ?? '',
     yahooTopUrl: env.VITE_YAHOO_TOP_URL || '/',
-    feedMode: env.VITE_FEED_MODE === 'rtc' ? 'rtc' : 'jpg',
+    feedMode: feedMode(servedFeedMode || env.VITE_FEED_MODE),
     realtimeUrl: env.VITE_WEBSOCKET_URL ?? '',
     realtimeChannel: env.VITE_REALTIME_CHANNEL || 'onkure',
     analyticsIds: { main: env.VITE_GA_MEASUREMENT_ID ?? '', virtualCrane: env.VITE_GA_VIRTUAL_CRANE_ID ?? '' },
@@ -63,6 +70,8 @@ export function readClientConfig(env: Record<string, string | undefined> = impor
     origin,
   };
 }
+
+const feedMode = (value: string | undefined): 'jpg' | 'rtc' => (value === 'rtc' ? 'rtc' : 'jpg');
 
 /** An optional http(s) address setting, resolved against the page's origin ('' when unset). */
 function httpAddress(value: string | undefined, origin: string, name: string): string {

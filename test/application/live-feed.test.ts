@@ -97,6 +97,24 @@ describe('the live feed use-case (spec §4.2) over scripted stills and video ses
     feed.dispose();
   });
 
+  it('[R4.2-8] [R4.2-10] a playing video\'s camera fetches no hidden stills; when its track goes, its still shows and refreshes again', () => {
+    const { video, feed, stills, clock } = setUp();
+    feed.start(info, 'rtc');
+    video.emit('front', { type: 'connected', stream: { id: 'f' } });
+    video.emit('side', { type: 'connected', stream: { id: 's' } });
+    const before = stills.fetched.length;
+    clock.advance(STILL_IMAGE_REFRESH_MS * 10);
+    expect(stills.fetched.length).toBe(before); // both videos play: no still is downloaded
+    video.emit('side', { type: 'trackRemoved' });
+    expect(feed.snapshot.cameras.side).toMatchObject({ video: null, stillVisible: true });
+    expect(stills.fetched.slice(before)).toEqual([`/cam/side.jpg?k=abc&t=${clock.now()}`]); // at once
+    clock.advance(STILL_IMAGE_REFRESH_MS * 5);
+    const after = stills.fetched.slice(before);
+    expect(after.filter((url) => url.startsWith('/cam/side.jpg'))).toHaveLength(6);
+    expect(after.filter((url) => url.startsWith('/cam/front.jpg'))).toHaveLength(0); // front's video still plays
+    feed.dispose();
+  });
+
   it('[R4.2-7] [R8-10] a failure of either session disconnects both, falls back to jpg with the signaling-error flag and shows the stills', () => {
     const { video, feed, stills } = setUp();
     feed.start(info, 'rtc');

@@ -44,6 +44,7 @@ export async function startTestServer(options: { listen?: boolean; env?: NodeJS.
     rateLimits: options.rateLimits ?? 'unlimited',
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.playSeeds ? { playSeeds: options.playSeeds } : {}),
+    ...(options.signalingTimings ? { signalingTimings: options.signalingTimings } : {}),
     ...(seeded ? { template: seeded } : {}),
   });
   await server.ready;

@@ -140,13 +140,8 @@ function drawClaw(g: SKRSContext2D, camera: CameraName, s: CameraScene): number 
   return bottom + 30 * k;
 }
 
-/**
- * Draws one camera's picture of a scene and encodes it as JPEG. Pure apart from the canvas:
- * the same scene gives the same bytes. Prizes far from the lens are drawn first.
- */
-export function renderFrame(camera: CameraName, scene: CameraScene): Buffer {
-  const canvas = createCanvas(FRAME_WIDTH, FRAME_HEIGHT);
-  const g = canvas.getContext('2d');
+/** Draws one camera's picture of a scene (FRAME_WIDTH × FRAME_HEIGHT). Prizes far from the lens are drawn first. */
+function drawScene(g: SKRSContext2D, camera: CameraName, scene: CameraScene): void {
   drawCabinet(g, camera);
   const order = [...scene.prizes].sort((a, b) => project(camera, b.x, b.z).depth - project(camera, a.x, a.z).depth);
   const carried = scene.prizes.find((p) => p.id === scene.carryingPrizeId) ?? null;
@@ -157,5 +152,55 @@ export function renderFrame(camera: CameraName, scene: CameraScene): Buffer {
     g.fillStyle = 'rgba(20, 16, 40, 0.6)';
     g.fillRect(0, 0, FRAME_WIDTH, FRAME_HEIGHT);
   }
+}
+
+/** One camera's picture of a scene as JPEG (the jpg feed). Pure apart from the canvas: the same scene gives the same bytes. */
+export function renderFrame(camera: CameraName, scene: CameraScene): Buffer {
+  const canvas = createCanvas(FRAME_WIDTH, FRAME_HEIGHT);
+  drawScene(canvas.getContext('2d'), camera, scene);
   return canvas.encodeSync('jpeg', JPEG_QUALITY);
+}
+
+/** The video picture's size: the camera is mounted sideways, so its picture is portrait. */
+export const VIDEO_FRAME = { width: FRAME_HEIGHT, height: FRAME_WIDTH } as const;
+
+/**
+ * One camera's picture as the machine's video camera sends it: raw RGBA, VIDEO_FRAME.width ×
+ * VIDEO_FRAME.height, turned a quarter anticlockwise, because the camera is mounted on its side.
+ * The play screen turns the video a quarter clockwise [R9-10], so the player sees it upright, the
+ * same way up as the still pictures.
+ */
+export function renderPixels(camera: CameraName, scene: CameraScene): Buffer {
+  const canvas = createCanvas(VIDEO_FRAME.width, VIDEO_FRAME.height);
+  const g = canvas.getContext('2d');
+  g.translate(0, VIDEO_FRAME.height);
+  g.rotate(-Math.PI / 2);
+  drawScene(g, camera, scene);
+  // The picture is opaque, so the canvas's premultiplied pixels are plain RGBA. A copy: the canvas goes.
+  return Buffer.from(canvas.data());
+}
+
+/** The tick marker: TICK_MARKER.bits squares in a row from the video picture's top-left corner. */
+export const TICK_MARKER = { bits: 16, cell: 8, x: 8, y: 8 } as const;
+
+/**
+ * Writes a machine tick into a video picture's RGBA pixels (VIDEO_FRAME size) as a row of black
+ * (0) and white (1) squares, most significant bit first (tick mod 2^16). The feed benchmark reads
+ * it back from the decoded video in the browser, which is how it times control input → the first
+ * video frame showing it. Only with RTC_TICK_MARKER=1.
+ */
+export function stampTick(pixels: Buffer, tick: number): void {
+  const { bits, cell, x, y } = TICK_MARKER;
+  for (let bit = 0; bit < bits; bit += 1) {
+    const on = ((tick >>> (bits - 1 - bit)) & 1) === 1 ? 255 : 0;
+    for (let row = 0; row < cell; row += 1) {
+      const start = ((y + row) * VIDEO_FRAME.width + x + bit * cell) * 4;
+      for (let i = 0; i < cell * 4; i += 4) {
+        pixels[start + i] = on;
+        pixels[start + i + 1] = on;
+        pixels[start + i + 2] = on;
+        pixels[start + i + 3] = 255;
+      }
+    }
+  }
 }

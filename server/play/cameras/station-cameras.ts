@@ -4,7 +4,7 @@ import { isMaintenanceStatus } from '../../../src/domain';
 import type { Clock } from '../../clock';
 import type { SqlExecutor } from '../../store/store';
 import { layPrizes, type CranePrize, type CraneState } from '../crane/crane-machine';
-import { renderFrame, type CameraName, type CameraScene } from './camera-renderer';
+import { renderFrame, renderPixels, type CameraName, type CameraScene } from './camera-renderer';
 
 /** One encoded picture and the simulation tick it shows. */
 export interface CameraFrame {
@@ -13,6 +13,15 @@ export interface CameraFrame {
   readonly tick: number;
   /** The play the machine runs, or null while idle. */
   readonly playId: number | null;
+}
+
+/** One raw picture of the video camera (RGBA, VIDEO_FRAME size: portrait, mounted sideways) for the encoder. */
+export interface CameraPixels {
+  readonly pixels: Buffer;
+  readonly tick: number;
+  readonly playId: number | null;
+  /** The station is down: the picture is dimmed. */
+  readonly dimmed: boolean;
 }
 
 /** What the cameras need to know of a station between plays. */
@@ -43,7 +52,8 @@ export interface MachineSource {
  * does, so an idle station costs one render per camera until then.
  */
 export class StationCameras {
-  private readonly frames = new Map<string, { key: string; frame: CameraFrame }>();
+  private readonly frames = new Map<string, { key: string; bytes: Buffer }>();
+  private readonly rawFrames = new Map<string, { key: string; bytes: Buffer }>();
   private readonly idle = new Map<number, IdleStation>();
   /** Renders done (the benchmark reads it). */
   renders = 0;
@@ -84,36 +94,51 @@ export class StationCameras {
     return known.stationId === stationId && known.expiresAt > now ? 'ok' : 'forbidden';
   }
 
-  /** The latest picture of a station's camera; null for an unknown station. */
+  /** The latest picture of a station's camera as JPEG (the jpg feed); null for an unknown station. */
   async frame(stationId: number, camera: CameraName): Promise<CameraFrame | null> {
+    const view = await this.view(stationId);
+    if (!view) return null;
+    const frame = this.cached(this.frames, `${stationId}:${camera}`, view, () => renderFrame(camera, view.scene));
+    return { jpeg: frame, tick: view.tick, playId: view.playId };
+  }
+
+  /**
+   * The latest picture of a station's camera as raw RGBA pixels (the video encoder's input), with
+   * the tick it shows and whether the station is down (dimmed); null for an unknown station. The
+   * buffer is shared: a caller that writes into it copies it first.
+   */
+  async pixels(stationId: number, camera: CameraName): Promise<CameraPixels | null> {
+    const view = await this.view(stationId);
+    if (!view) return null;
+    const pixels = this.cached(this.rawFrames, `${stationId}:${camera}`, view, () => renderPixels(camera, view.scene));
+    return { pixels, tick: view.tick, playId: view.playId, dimmed: view.scene.dimmed };
+  }
+
+  /** What a station's cameras show now: a running machine, or the idle field. */
+  private async view(stationId: number): Promise<{ key: string; scene: CameraScene; tick: number; playId: number | null } | null> {
     const running = this.machines.machineOf(stationId);
-    let scene: CameraScene;
-    let key: string;
-    let tick = 0;
-    let playId: number | null = null;
     if (running) {
-      playId = this.machines.onStation(stationId)?.play_id ?? null;
-      tick = running.tick;
+      const playId = this.machines.onStation(stationId)?.play_id ?? null;
       // What the picture shows, not the tick: a machine waiting for a button is drawn once, and
       // every later fetch gets those bytes with the current tick in its header.
-      key = `play:${playId}:${running.x}:${running.z}:${running.h}:${running.grip}:${running.carrying?.prizeId ?? ''}:${running.prizes.length}:${running.prizes.map((p) => `${p.x},${p.z}`).join(';')}`;
-      scene = { x: running.x, z: running.z, h: running.h, grip: running.grip, prizes: running.prizes, carryingPrizeId: running.carrying?.prizeId ?? null, dimmed: false };
-    } else {
-      const station = await this.idleStation(stationId);
-      if (!station) return null;
-      key = `idle:${JSON.stringify(station.layout)}:${station.dimmed}`;
-      scene = { x: 80, z: 80, h: 0, grip: 0, prizes: station.layout, carryingPrizeId: null, dimmed: station.dimmed };
+      const key = `play:${playId}:${running.x}:${running.z}:${running.h}:${running.grip}:${running.carrying?.prizeId ?? ''}:${running.prizes.length}:${running.prizes.map((p) => `${p.x},${p.z}`).join(';')}`;
+      const scene = { x: running.x, z: running.z, h: running.h, grip: running.grip, prizes: running.prizes, carryingPrizeId: running.carrying?.prizeId ?? null, dimmed: false };
+      return { key, scene, tick: running.tick, playId };
     }
-    const slot = `${stationId}:${camera}`;
-    const cached = this.frames.get(slot);
-    if (cached && cached.key === key) {
-      if (cached.frame.tick !== tick || cached.frame.playId !== playId) cached.frame = { ...cached.frame, tick, playId };
-      return cached.frame;
-    }
-    const frame = { jpeg: renderFrame(camera, scene), tick, playId };
+    const station = await this.idleStation(stationId);
+    if (!station) return null;
+    const key = `idle:${JSON.stringify(station.layout)}:${station.dimmed}`;
+    return { key, scene: { x: 80, z: 80, h: 0, grip: 0, prizes: station.layout, carryingPrizeId: null, dimmed: station.dimmed }, tick: 0, playId: null };
+  }
+
+  /** One render per camera per distinct picture: later callers of the same picture share its bytes. */
+  private cached(cache: Map<string, { key: string; bytes: Buffer }>, slot: string, view: { key: string }, render: () => Buffer): Buffer {
+    const known = cache.get(slot);
+    if (known && known.key === view.key) return known.bytes;
+    const bytes = render();
     this.renders += 1;
-    this.frames.set(slot, { key, frame });
-    return frame;
+    cache.set(slot, { key: view.key, bytes });
+    return bytes;
   }
 
   private async idleStation(stationId: number): Promise<IdleStation | null> {
@@ -146,7 +171,8 @@ export class StationCameras {
     if (!row) return null;
     return {
       watch_info: {
-        webrtc_url: this.webrtcUrl,
+        // A gated station's signaling checks the same media token (the SDK keeps the query).
+        webrtc_url: mediaToken ? `${this.webrtcUrl}${this.webrtcUrl.includes('?') ? '&' : '?'}k=${mediaToken}` : this.webrtcUrl,
         webrtc_channel_front: `station-${stationId}-front`,
         webrtc_channel_side: `station-${stationId}-side`,
         motion_jpeg_front: this.stillUrl(stationId, 'front', mediaToken),

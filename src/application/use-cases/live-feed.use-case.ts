@@ -152,6 +152,10 @@ export class LiveFeed extends StateStore<LiveFeedState> {
       case 'hideStillImage':
         this.patchCamera(effect.camera, { stillVisible: false });
         return;
+      case 'showStillImage':
+        this.patchCamera(effect.camera, { stillVisible: true });
+        if (this.refreshing && !this.loops.get(effect.camera)?.request) this.fetchNow(effect.camera);
+        return;
       case 'startImageRefresh':
         this.intervalMs = effect.intervalMs;
         this.refreshing = true;
@@ -180,14 +184,22 @@ export class LiveFeed extends StateStore<LiveFeedState> {
     this.frames.clear();
   }
 
-  /** Fetches one still now; when refreshing, the next one follows after the interval. */
-  private fetchNow(camera: Camera): void {
+  /**
+   * Fetches one still now; when refreshing, the next one follows after the interval. A camera
+   * whose video plays (its still hidden) skips the fetch and only keeps the beat, so rtc viewers
+   * do not also download pictures nobody sees; an explicit refresh always fetches.
+   */
+  private fetchNow(camera: Camera, onBeat = false): void {
     const feed = this.snapshot.stream.feed;
     if (!feed || this.disposed) return;
     const loop = this.loops.get(camera) ?? { timer: null, request: null };
     this.loops.set(camera, loop);
     loop.timer?.cancel();
     loop.timer = null;
+    if (onBeat && !this.snapshot.cameras[camera].stillVisible) {
+      this.scheduleNext(camera, loop);
+      return;
+    }
     const url = stillImageUrl(feed.stillImages[camera], this.clock.now());
     loop.request = this.stills.fetchFrame(url).subscribe({
       next: (frame) => this.showFrame(camera, frame),
@@ -199,7 +211,7 @@ export class LiveFeed extends StateStore<LiveFeedState> {
   private scheduleNext(camera: Camera, loop: { timer: ScheduledTask | null; request: Subscription | null }): void {
     loop.request = null;
     if (!this.refreshing || this.disposed || this.loops.get(camera) !== loop) return;
-    loop.timer = this.clock.setTimeout(() => this.fetchNow(camera), this.intervalMs);
+    loop.timer = this.clock.setTimeout(() => this.fetchNow(camera, true), this.intervalMs);
   }
 
   private showFrame(camera: Camera, frame: StillFrame): void {

@@ -43,6 +43,7 @@ export type StreamEffect =
   | { readonly type: 'removeStillImages' }
   | { readonly type: 'showStillImages' }
   | { readonly type: 'hideStillImage'; readonly camera: Camera }
+  | { readonly type: 'showStillImage'; readonly camera: Camera }
   | { readonly type: 'startImageRefresh'; readonly intervalMs: number }
   | { readonly type: 'stopImageRefresh' }
   /** Fetch one fresh frame of each still image now. */
@@ -79,7 +80,8 @@ const removeVideos: readonly StreamEffect[] = CAMERAS.map((camera) => ({ type: '
  *   video elements, show and refresh the still images. Ignored when no rtc stream is running
  *   (the second session's failure after the fallback, or a late event after stop).
  * - stop: streaming and reloading false, stopped true; rtc paused and disconnected; stills refreshed once.
- * - trackRemoved: remove that camera's video element.
+ * - trackRemoved: remove that camera's video element; its still picture shows again (the stills
+ *   keep refreshing in rtc mode), so the camera is never blank.
  */
 export function streamReducer(state: StreamState, event: StreamEvent): StreamTransition {
   switch (event.type) {
@@ -125,7 +127,7 @@ export function streamReducer(state: StreamState, event: StreamEvent): StreamTra
       };
     }
     case 'trackRemoved':
-      return { state, effects: [{ type: 'removeVideoElement', camera: event.camera }] };
+      return { state, effects: [{ type: 'removeVideoElement', camera: event.camera }, { type: 'showStillImage', camera: event.camera }] };
     case 'switchView':
       return { state: state.view === event.view ? state : { ...state, view: event.view }, effects: [] };
     case 'browsingChanged': {

@@ -55,6 +55,10 @@ export class SoraRtcVideo implements RtcVideoPort {
         });
         recvonly.on('disconnect', (event: { type?: string; reason?: string }) => fail(event.reason ?? event.type ?? 'disconnected'));
         await recvonly.connect();
+        // The SDK's own timeouts, read back from the connection [R9-12] (its ICE-disconnected
+        // timeout is fixed at 10000 ms inside the SDK).
+        const set = recvonly as unknown as Record<'connectionTimeout' | 'disconnectWaitTimeout' | 'signalingCandidateTimeout', number | undefined>;
+        console.info(`onkure: ${session.camera} video connected (${session.channel}; connection timeout ${set.connectionTimeout} ms, disconnect wait ${set.disconnectWaitTimeout} ms, signaling candidate timeout ${set.signalingCandidateTimeout} ms)`);
         let lost = 0;
         monitor = setInterval(() => {
           void recvonly.pc?.getStats().then((stats) => {

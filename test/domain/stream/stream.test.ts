@@ -99,9 +99,9 @@ describe('stream reducer', () => {
     expect(run([{ type: 'start', mode: 'jpg', watch }, { type: 'stop' }, { type: 'stop' }]).effects).toEqual([]);
   });
 
-  it('[R4.2-10] remote-track removal removes that camera\'s video element, and only that one', () => {
+  it('[R4.2-10] remote-track removal removes that camera\'s video element, and only that one; its still shows again', () => {
     for (const camera of ['front', 'side'] as const) {
-      expect(run([{ type: 'start', mode: 'rtc', watch }, { type: 'trackRemoved', camera }]).effects).toEqual([{ type: 'removeVideoElement', camera }]);
+      expect(run([{ type: 'start', mode: 'rtc', watch }, { type: 'trackRemoved', camera }]).effects).toEqual([{ type: 'removeVideoElement', camera }, { type: 'showStillImage', camera }]);
     }
   });
 

@@ -1,0 +1,141 @@
+import type { MediaStreamTrack } from 'werift';
+import type { CameraName } from '../play/cameras/camera-renderer';
+import { stampTick } from '../play/cameras/camera-renderer';
+import type { CameraPixels } from '../play/cameras/station-cameras';
+import { Vp8Encoder, type Vp8EncoderSettings } from './vp8-encoder';
+
+/** A viewer of one camera: the track its peer connection sends, and what it hears of the camera. */
+export interface CameraViewer {
+  readonly track: MediaStreamTrack;
+  /** The camera went dark (station down) or came back: the viewer's video track goes or returns. */
+  onLive(live: boolean): void;
+  /** The camera's encoder failed for good: the viewer's session ends. */
+  onFailed(reason: string): void;
+}
+
+export interface BroadcastOptions {
+  readonly ffmpeg: string;
+  readonly settings: Vp8EncoderSettings;
+  /** The camera's latest picture (the same simulation the jpg stills show). */
+  readonly pixels: () => Promise<CameraPixels | null>;
+  /** Writes the machine tick into each picture (the feed benchmark reads it back). */
+  readonly tickMarker: boolean;
+  /** Called when the broadcast has no viewer left and stopped its encoder. */
+  readonly onIdle: () => void;
+}
+
+/**
+ * One station camera's video, while anyone watches it: one VP8 encoder fed FPS pictures a second
+ * from the camera simulation, and every RTP packet it makes written to every viewer's track (SFU
+ * style: no per-viewer encoding). Starts with its first viewer, stops when the last one leaves.
+ * While the station is down (its picture dimmed) the camera is dark: viewers' tracks are taken
+ * away (they show the still pictures), and given back when it is up again.
+ */
+export class CameraBroadcast {
+  private readonly viewers = new Set<CameraViewer>();
+  private encoder: Vp8Encoder | null = null;
+  private pump: ReturnType<typeof setInterval> | null = null;
+  private pumping = false;
+  private live = true;
+  /** Pictures sent to the encoder, RTP packets fanned out (the benchmark reads them). */
+  pictures = 0;
+  packets = 0;
+
+  constructor(
+    readonly stationId: number,
+    readonly camera: CameraName,
+    private readonly options: BroadcastOptions,
+  ) {}
+
+  get viewerCount(): number {
+    return this.viewers.size;
+  }
+
+  /** Whether the camera shows a picture now (false while the station is down). */
+  get isLive(): boolean {
+    return this.live;
+  }
+
+  get encoderPid(): number | undefined {
+    return this.encoder?.pid;
+  }
+
+  /** Adds a viewer; the first one starts the encoder (rejects if it cannot start). */
+  async join(viewer: CameraViewer): Promise<void> {
+    this.viewers.add(viewer);
+    if (this.encoder) return;
+    const encoder = new Vp8Encoder(this.options.ffmpeg, this.options.settings, (packet) => this.fanOut(packet), (reason) => this.failed(reason));
+    this.encoder = encoder;
+    try {
+      await encoder.start();
+    } catch (error) {
+      this.viewers.delete(viewer);
+      this.failed(error instanceof Error ? error.message : String(error));
+      throw error;
+    }
+    this.pump = setInterval(() => void this.feed(), Math.round(1000 / this.options.settings.fps));
+    void this.feed();
+  }
+
+  /** Removes a viewer; the last one stops the encoder. */
+  leave(viewer: CameraViewer): void {
+    if (!this.viewers.delete(viewer)) return;
+    if (this.viewers.size === 0) this.stop();
+  }
+
+  /** Stops the encoder and drops every viewer (server shutdown). */
+  close(): void {
+    this.viewers.clear();
+    this.stop();
+  }
+
+  private stop(): void {
+    if (this.pump) clearInterval(this.pump);
+    this.pump = null;
+    this.encoder?.stop();
+    this.encoder = null;
+    this.options.onIdle();
+  }
+
+  private async feed(): Promise<void> {
+    // One picture in flight at a time: a slow store read skips a beat instead of piling up.
+    if (this.pumping || !this.encoder) return;
+    this.pumping = true;
+    try {
+      const picture = await this.options.pixels();
+      if (!picture || !this.encoder) return;
+      this.setLive(!picture.dimmed);
+      // A dark camera encodes nothing: no packets, so no gap in the sequence when it comes back.
+      if (picture.dimmed) return;
+      let pixels = picture.pixels;
+      if (this.options.tickMarker) {
+        pixels = Buffer.from(pixels);
+        stampTick(pixels, picture.tick);
+      }
+      this.encoder.write(pixels);
+      this.pictures += 1;
+    } catch {
+      // A failed read (store closing) skips this picture; the next beat tries again.
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private setLive(live: boolean): void {
+    if (live === this.live) return;
+    this.live = live;
+    for (const viewer of this.viewers) viewer.onLive(live);
+  }
+
+  private fanOut(packet: Buffer): void {
+    this.packets += 1;
+    for (const viewer of this.viewers) viewer.track.writeRtp(packet);
+  }
+
+  private failed(reason: string): void {
+    const viewers = [...this.viewers];
+    this.viewers.clear();
+    this.stop();
+    for (const viewer of viewers) viewer.onFailed(reason);
+  }
+}

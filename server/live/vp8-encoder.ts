@@ -1,0 +1,152 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createSocket, type Socket } from 'node:dgram';
+import { existsSync } from 'node:fs';
+import { VIDEO_FRAME } from '../play/cameras/camera-renderer';
+import { createRequire } from 'node:module';
+
+/** How the encoder is set up: picture size and rate, bit rate and keyframe interval. */
+export interface Vp8EncoderSettings {
+  readonly width: number;
+  readonly height: number;
+  readonly fps: number;
+  /** Target bit rate, kbit/s. */
+  readonly kbps: number;
+  /**
+   * Frames between keyframes. A joining viewer can only start decoding at a keyframe, and the
+   * encoder (one per camera, shared by every viewer) cannot be asked for one on demand, so the
+   * interval is short: 15 frames at 30 fps is a keyframe every 0.5 s.
+   */
+  readonly keyframeInterval: number;
+  /** RTP payload type of the packets (the offer's VP8 payload type). */
+  readonly payloadType: number;
+}
+
+/** The camera's picture (portrait: the camera is mounted sideways), 30 fps. */
+export const VP8_SETTINGS: Vp8EncoderSettings = { width: VIDEO_FRAME.width, height: VIDEO_FRAME.height, fps: 30, kbps: 800, keyframeInterval: 15, payloadType: 96 };
+
+/** Largest RTP packet ffmpeg writes: room for SRTP and the header extensions the sender adds under the path MTU. */
+const RTP_PACKET_BYTES = 1100;
+
+/**
+ * Where the encoder comes from when FFMPEG_PATH is not set: the static ffmpeg (with libvpx) that
+ * the optional npm package @ffmpeg-installer/linux-x64 carries inside its tarball (nothing is
+ * downloaded at install). Null when it is not installed (another platform).
+ */
+export function locateFfmpeg(): string | null {
+  try {
+    const path = createRequire(import.meta.url).resolve('@ffmpeg-installer/linux-x64/ffmpeg');
+    return existsSync(path) ? path : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `path` runs and has the libvpx VP8 encoder: null when it does, else why not (one line). */
+export function probeFfmpeg(path: string | null): string | null {
+  if (!path) return 'no ffmpeg found (install the optional package @ffmpeg-installer/linux-x64 or set FFMPEG_PATH)';
+  const probe = spawnSync(path, ['-hide_banner', '-h', 'encoder=libvpx'], { encoding: 'utf8', timeout: 10_000 });
+  if (probe.error) return `ffmpeg at ${path} does not run (${probe.error.message})`;
+  if (probe.status !== 0 || !/libvpx/.test(probe.stdout)) return `ffmpeg at ${path} has no libvpx VP8 encoder`;
+  return null;
+}
+
+/**
+ * One VP8 encoder: raw RGBA pictures in (stdin), RTP packets out. ffmpeg sends RTP to a loopback
+ * UDP socket this class owns and every packet is handed to `onPacket` as it arrives. Realtime
+ * settings: no look-ahead frames (each picture leaves as soon as it is encoded), one thread, error
+ * resilient. A picture offered while ffmpeg is still busy with the previous one is dropped, never
+ * queued, so a slow encoder costs frame rate, not latency.
+ */
+export class Vp8Encoder {
+  private process: ChildProcess | null = null;
+  private socket: Socket | null = null;
+  private busy = false;
+  private stopped = false;
+  /** Pictures taken and dropped (busy encoder). */
+  framesIn = 0;
+  framesDropped = 0;
+
+  constructor(
+    private readonly ffmpeg: string,
+    private readonly settings: Vp8EncoderSettings,
+    private readonly onPacket: (packet: Buffer) => void,
+    /** Called once if ffmpeg ends by itself (not after stop()), with its last error output. */
+    private readonly onExit: (reason: string) => void,
+  ) {}
+
+  async start(): Promise<void> {
+    const socket = createSocket('udp4');
+    this.socket = socket;
+    socket.on('message', (packet) => {
+      if (!this.stopped) this.onPacket(packet);
+    });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.bind(0, '127.0.0.1', () => resolve());
+    });
+    // Room for bursts (a keyframe is tens of packets at once).
+    socket.setRecvBufferSize(4 * 1024 * 1024);
+    const { port } = socket.address();
+    const s = this.settings;
+    const child = spawn(this.ffmpeg, [
+      '-hide_banner', '-loglevel', 'error', '-nostdin',
+      // Each picture is stamped with the time it arrives, not its count: RTP timestamps then follow
+      // the wall clock through dropped beats and dark spells, as the browser's jitter buffer expects.
+      '-use_wallclock_as_timestamps', '1',
+      '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${s.width}x${s.height}`, '-r', String(s.fps), '-i', 'pipe:0',
+      '-an', '-vsync', 'passthrough', '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-threads', '1',
+      '-b:v', `${s.kbps}k`, '-minrate', `${s.kbps}k`, '-maxrate', `${s.kbps}k`, '-bufsize', `${Math.round(s.kbps / 2)}k`,
+      '-g', String(s.keyframeInterval), '-keyint_min', String(s.keyframeInterval),
+      '-lag-in-frames', '0', '-error-resilient', '1', '-auto-alt-ref', '0', '-pix_fmt', 'yuv420p',
+      '-payload_type', String(s.payloadType), '-f', 'rtp', `rtp://127.0.0.1:${port}?pkt_size=${RTP_PACKET_BYTES}`,
+    ], { stdio: ['pipe', 'ignore', 'pipe'] });
+    // '-nostdin' stops ffmpeg reading keys from the terminal; pictures still come on pipe:0.
+    this.process = child;
+    let errors = '';
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      errors = (errors + chunk).slice(-500);
+    });
+    child.stdin?.on('error', () => undefined);
+    child.once('error', (error) => this.ended(error.message));
+    child.once('exit', (code, signal) => this.ended(errors.trim().split('\n').pop() || `ffmpeg exited (${signal ?? code})`));
+  }
+
+  /** Offers one picture (RGBA, width × height × 4 bytes); dropped while the previous one is still being taken. */
+  write(pixels: Buffer): void {
+    const stdin = this.process?.stdin;
+    if (this.stopped || !stdin || !stdin.writable) return;
+    this.framesIn += 1;
+    if (this.busy) {
+      this.framesDropped += 1;
+      return;
+    }
+    if (!stdin.write(pixels)) {
+      this.busy = true;
+      stdin.once('drain', () => {
+        this.busy = false;
+      });
+    }
+  }
+
+  /** The encoder's process id (the benchmark reads its CPU time). */
+  get pid(): number | undefined {
+    return this.process?.pid;
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.process?.stdin?.end();
+    this.process?.kill('SIGKILL');
+    this.socket?.close();
+    this.process = null;
+    this.socket = null;
+  }
+
+  private ended(reason: string): void {
+    if (this.stopped) return;
+    this.stop();
+    this.onExit(reason);
+  }
+}

@@ -1,0 +1,218 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SIGNALING_CLOSE } from '../../server/live/signaling';
+import { post } from './user-helpers';
+import { openSignaling, recvonlyConnect, RtcViewer } from '../support/rtc-viewer';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+/**
+ * The rtc feed's Sora-compatible signaling peer over a real port, with werift viewers in Node
+ * speaking what sora-js-sdk speaks (the browser itself: e2e/live-feed.spec.ts). The encoder is the
+ * static ffmpeg of the optional npm package, so these run wherever `npm install` ran.
+ */
+
+let t: TestServer;
+let signaling: string;
+/** Open normal stations (no media token needed), a different one per test. */
+let normal: number[] = [];
+beforeAll(async () => {
+  t = await startTestServer({
+    listen: true,
+    env: { RTC_MAX_CONNECTIONS_PER_CLIENT: '6', RTC_MAX_VIEWERS_PER_CAMERA: '2', RTC_MAX_ENCODERS: '3' },
+    signalingTimings: { connectMs: 400, answerMs: 1500, pingMs: 300 },
+  });
+  signaling = `${t.origin.replace('http:', 'ws:')}/signaling`;
+  normal = (await t.server.store().query<{ station_id: number }>("SELECT station_id FROM stations WHERE station_type = 'normal' AND station_status = 'open' ORDER BY station_id")).map((r) => r.station_id);
+});
+afterAll(async () => t?.close());
+
+const status = () => t.server.services().rtcFeed.status();
+const until = async (check: () => boolean, what: string, ms = 10_000) => {
+  await expect.poll(check, { timeout: ms, message: what }).toBe(true);
+};
+
+describe('the signaling exchange sora-js-sdk needs for recvonly', () => {
+  it('[R4.2-6] [R7-8] connect → offer (server offers sendonly VP8 with its candidates inside) and notify connection.created → answer → VP8 RTP with keyframes → ping/pong → disconnect closes 1000 and the encoder stops', async () => {
+    const viewer = await RtcViewer.connect(signaling, `station-${normal[0]}-front`);
+    const offer = viewer.offer!;
+    expect(offer).toMatchObject({ type: 'offer', channel_id: `station-${normal[0]}-front`, simulcast: false, spotlight: false });
+    expect(offer.connection_id).toEqual(expect.any(String));
+    expect(offer).not.toHaveProperty('mid'); // a listed mid turns the SDK's recvonly transceiver into sendrecv
+    const sdp = String(offer.sdp);
+    expect(sdp).toMatch(/^m=video \d+ UDP\/TLS\/RTP\/SAVPF 96\r$/m);
+    expect(sdp).toContain('a=rtpmap:96 VP8/90000');
+    expect(sdp).toContain('a=sendonly');
+    expect(sdp).not.toMatch(/^m=audio/m);
+    expect(sdp).toMatch(/^a=candidate:.* 127\.0\.0\.1 \d+ typ host/m); // candidates in the SDP: the SDK ignores trickled ones
+    const msid = /^a=msid:(\S+) /m.exec(sdp)?.[1];
+    expect(msid).toBe(`station-${normal[0]}-front-video`); // neither 'default' nor the connection id, or the SDK drops the track
+    expect(viewer.notify).toMatchObject({ type: 'notify', event_type: 'connection.created', connection_id: offer.connection_id });
+
+    await until(() => viewer.keyframes >= 2 && viewer.packets > 30, 'VP8 packets with keyframes arrive');
+    expect(status()).toEqual([expect.objectContaining({ stationId: normal[0], camera: 'front', viewers: 1, live: true, encoderPid: expect.any(Number) })]);
+    // The server pings; the viewer answers (RtcViewer pongs), so the connection stays.
+    await until(() => viewer.log.messages.filter((m) => m.type === 'ping').length >= 3, 'three pings');
+    expect(viewer.log.closed).toBeNull();
+    expect(await viewer.disconnect()).toEqual({ code: SIGNALING_CLOSE.normal, reason: 'disconnect' });
+    await until(() => status().length === 0, 'the last viewer leaving stops the encoder');
+  });
+
+  it('fans one encoder out to every viewer of a camera: two viewers, one ffmpeg, both receive; a third is over the per-camera limit', async () => {
+    const a = await RtcViewer.connect(signaling, `station-${normal[1]}-side`);
+    const b = await RtcViewer.connect(signaling, `station-${normal[1]}-side`);
+    await until(() => a.keyframes > 0 && b.keyframes > 0, 'both decode from a keyframe');
+    const [camera] = status();
+    expect(status()).toHaveLength(1);
+    expect(camera).toMatchObject({ stationId: normal[1], camera: 'side', viewers: 2 });
+    const third = await openSignaling(signaling);
+    third.ws.send(JSON.stringify(recvonlyConnect(`station-${normal[1]}-side`)));
+    expect(await third.closed).toEqual({ code: SIGNALING_CLOSE.limit, reason: 'this camera has too many viewers' });
+    await a.disconnect();
+    // One viewer left: the encoder runs on for it.
+    const before = b.packets;
+    await until(() => b.packets > before + 20, 'the remaining viewer keeps receiving');
+    expect(status()).toEqual([expect.objectContaining({ viewers: 1, encoderPid: camera!.encoderPid })]);
+    await b.disconnect();
+    await until(() => status().length === 0, 'encoder stopped');
+  });
+
+  it('a joining viewer gets a keyframe promptly (the encoder makes one every 15 frames, 0.5 s)', async () => {
+    const first = await RtcViewer.connect(signaling, `station-${normal[2]}-front`);
+    await until(() => first.keyframes > 2, 'the encoder runs');
+    const late = await RtcViewer.connect(signaling, `station-${normal[2]}-front`);
+    await until(() => late.firstKeyframeAt !== null, 'the late viewer gets a keyframe');
+    // Keyframes follow one another at the encoder's interval, whoever joins.
+    const since = first.keyframes;
+    await until(() => first.keyframes >= since + 2, 'two more keyframes', 3_000);
+    await first.disconnect();
+    await late.disconnect();
+  });
+});
+
+describe('refusals: each closes the connection with a code and a reason the client can read', () => {
+  const refused = async (messages: (string | Buffer)[], path = signaling) => {
+    const { ws, closed } = await openSignaling(path);
+    for (const message of messages) ws.send(message);
+    return closed;
+  };
+
+  it('unknown channel ids, bad roles, codecs and audio, malformed and unknown messages', async () => {
+    const connect = (channel: string, extra: Record<string, unknown> = {}) => JSON.stringify(recvonlyConnect(channel, extra));
+    expect(await refused([connect('station-999999-front')])).toEqual({ code: SIGNALING_CLOSE.unknownChannel, reason: 'unknown channel_id' });
+    expect(await refused([connect('station-1-top')])).toEqual({ code: SIGNALING_CLOSE.unknownChannel, reason: 'unknown channel_id' });
+    expect(await refused([connect('sora')])).toEqual({ code: SIGNALING_CLOSE.unknownChannel, reason: 'unknown channel_id' });
+    expect(await refused([connect('station-01-front')])).toEqual({ code: SIGNALING_CLOSE.unknownChannel, reason: 'unknown channel_id' });
+    expect(await refused([connect('station-1-front', { role: 'sendonly' })])).toEqual({ code: SIGNALING_CLOSE.badMessage, reason: 'this endpoint only sends video: role must be recvonly' });
+    expect(await refused([connect('station-1-front', { video: { codec_type: 'H264' } })])).toEqual({ code: SIGNALING_CLOSE.badMessage, reason: 'the feed is VP8 only' });
+    expect(await refused([connect('station-1-front', { audio: true })])).toEqual({ code: SIGNALING_CLOSE.badMessage, reason: 'the feed has no audio: audio must be false' });
+    expect(await refused([connect('station-1-front', { channel_id: 42 })])).toEqual({ code: SIGNALING_CLOSE.badMessage, reason: 'malformed connect message' });
+    expect(await refused(['{"type":'])).toEqual({ code: SIGNALING_CLOSE.badMessage, reason: 'a signaling message is not JSON' });
+    expect(await refused(['[1,2]'])).toEqual({ code: SIGNALING_CLOSE.badMessage, reason: 'a signaling message needs a string type' });
+    expect(await refused([Buffer.from([0xff, 0x00, 0xc3])])).toEqual({ code: SIGNALING_CLOSE.badMessage, reason: 'signaling messages are JSON text' });
+    expect(await refused(['{"type":"answer","sdp":"v=0"}'])).toEqual({ code: SIGNALING_CLOSE.badMessage, reason: 'expected connect, got answer' });
+    expect(await refused([connect('station-1-front'), '{"type":"offer-me-more"}'])).toEqual({ code: SIGNALING_CLOSE.badMessage, reason: 'unknown message type "offer-me-more"' });
+    expect(await refused([connect('station-1-front'), connect('station-1-front')])).toEqual({ code: SIGNALING_CLOSE.badMessage, reason: 'connect was already sent' });
+    // Nothing leaked: every refused socket left the counts at zero.
+    await until(() => t.server.services().signaling.connections === 0 && status().length === 0, 'nothing left open');
+  });
+
+  it('a client that never connects, or never answers, is closed at the deadline; one that stops answering pings too', async () => {
+    expect(await refused([])).toEqual({ code: SIGNALING_CLOSE.timeout, reason: 'no connect message in time' });
+    expect(await refused([JSON.stringify(recvonlyConnect(`station-${normal[3]}-front`))])).toEqual({ code: SIGNALING_CLOSE.timeout, reason: 'no answer in time' });
+    const viewer = await RtcViewer.connect(signaling, `station-${normal[3]}-front`);
+    viewer.ws.removeAllListeners('message'); // stops answering pings
+    expect(await viewer.closed).toEqual({ code: SIGNALING_CLOSE.timeout, reason: 'no pong' });
+    await viewer.close();
+    await until(() => status().length === 0, 'encoder stopped');
+  });
+
+  it('a VIP station\'s camera needs the media token station info gives (in webrtc_url); another station\'s token is refused', async () => {
+    const vip = (await t.server.store().query<{ station_id: number }>("SELECT station_id FROM stations WHERE station_type <> 'normal' ORDER BY station_id LIMIT 1"))[0]!.station_id;
+    expect(await refused([JSON.stringify(recvonlyConnect(`station-${vip}-front`))])).toEqual({ code: SIGNALING_CLOSE.forbidden, reason: 'this camera needs a media token' });
+    const user = { user_id: Number((await post(t, 'auth/debug_login', { name: 'vip-viewer' })).json.user_id) };
+    const token = 'media-token-for-another-station';
+    await t.server.services().users.recordMediaToken(user.user_id, token, 1, 60_000);
+    expect(await refused([JSON.stringify(recvonlyConnect(`station-${vip}-front`))], `${signaling}?k=${token}`)).toEqual({ code: SIGNALING_CLOSE.forbidden, reason: 'this camera needs a media token' });
+    await t.server.services().users.recordMediaToken(user.user_id, 'media-token-for-the-vip-station', vip, 60_000);
+    const viewer = await RtcViewer.connect(`${signaling}?k=media-token-for-the-vip-station`, `station-${vip}-front`);
+    await until(() => viewer.packets > 0, 'the VIP camera plays with its token');
+    await viewer.disconnect();
+  });
+
+  it('limits hold under a burst: of 12 sockets opened at once from one address only 6 stay (per client), and the fourth camera finds the encoders busy', async () => {
+    const burst = await Promise.allSettled(Array.from({ length: 12 }, () => openSignaling(signaling)));
+    const opened = burst.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    const closes = await Promise.all(opened.map((o) => Promise.race([o.closed, new Promise<null>((resolve) => setTimeout(() => resolve(null), 150))])));
+    expect(closes.filter((c) => c?.code === SIGNALING_CLOSE.limit && c.reason === 'too many connections from this client')).toHaveLength(6);
+    for (const o of opened) o.ws.terminate();
+    await until(() => t.server.services().signaling.connections === 0, 'all closed');
+
+    const viewers = [];
+    for (const channel of [`station-${normal[4]}-front`, `station-${normal[4]}-side`, `station-${normal[5]}-front`]) viewers.push(await RtcViewer.connect(signaling, channel));
+    const fourth = await openSignaling(signaling);
+    fourth.ws.send(JSON.stringify(recvonlyConnect(`station-${normal[5]}-side`)));
+    expect(await fourth.closed).toEqual({ code: SIGNALING_CLOSE.limit, reason: 'too many cameras are being watched' });
+    for (const viewer of viewers) await viewer.disconnect();
+    await until(() => status().length === 0, 'encoders stopped');
+  });
+
+  it('a page of another origin cannot open the signaling socket (403), and other upgrade paths are not answered by it', async () => {
+    await expect(openSignaling(signaling, { Origin: 'https://evil.example' })).rejects.toThrow('HTTP 403');
+    await expect(openSignaling(`${t.origin.replace('http:', 'ws:')}/signalingx`)).rejects.toThrow();
+  });
+
+  it('[R4.2-10] a station going down takes the track off every connection (re-offer, inactive) and puts it back when it is up', async () => {
+    const viewer = await RtcViewer.connect(signaling, `station-${normal[6]}-front`);
+    await until(() => viewer.packets > 10, 'playing');
+    await t.server.store().query("UPDATE stations SET station_status = 'maintenance' WHERE station_id = $1", [normal[6]]);
+    const reOffers = () => viewer.log.messages.filter((m) => m.type === 're-offer').map((m) => /^a=(sendonly|inactive)\r$/m.exec(String(m.sdp))?.[1]);
+    await until(() => reOffers().length === 1, 'a re-offer');
+    expect(reOffers()).toEqual(['inactive']);
+    // werift writes port 0 for an inactive section, which would make the browser drop the transport.
+    expect(String(viewer.log.messages.find((m) => m.type === 're-offer')!.sdp)).toMatch(/^m=video 9 /m);
+    await until(() => status()[0]?.live === false, 'the camera is dark');
+    const dark = viewer.packets;
+    await t.server.store().query("UPDATE stations SET station_status = 'open' WHERE station_id = $1", [normal[6]]);
+    await until(() => reOffers().length === 2, 'a second re-offer');
+    expect(reOffers()).toEqual(['inactive', 'sendonly']);
+    await until(() => viewer.packets > dark + 10, 'video again');
+    await viewer.disconnect();
+  });
+});
+
+describe('without an encoder', () => {
+  let bare: TestServer;
+  let staticDir: string;
+  beforeAll(async () => {
+    staticDir = mkdtempSync(join(tmpdir(), 'onkure-static-'));
+    writeFileSync(join(staticDir, 'index.html'), '<!doctype html><html><head><meta name="onkure-feed" content="" /></head><body></body></html>');
+    bare = await startTestServer({ listen: true, env: { FFMPEG_PATH: join(staticDir, 'no-ffmpeg-here'), STATIC_DIR: staticDir } });
+  });
+  afterAll(async () => bare?.close());
+
+  it('serves jpg only: the page\'s default mode is jpg, and a connect is refused so the client falls back [R4.2-7]', async () => {
+    expect(bare.server.services().rtcFeed.unavailableReason).toMatch(/does not run/);
+    const page = await (await fetch(`${bare.origin}/game/1`)).text();
+    expect(page).toContain('<meta name="onkure-feed" content="jpg"');
+    const { ws, closed } = await openSignaling(`${bare.origin.replace('http:', 'ws:')}/signaling`);
+    ws.send(JSON.stringify(recvonlyConnect('station-1-front')));
+    expect(await closed).toEqual({ code: SIGNALING_CLOSE.unavailable, reason: 'live video is not available on this server' });
+  });
+
+  it('with an encoder, the page\'s default mode follows ONKURE_FEED (rtc unless set to jpg)', async () => {
+    const staticWithEncoder = await startTestServer({ env: { STATIC_DIR: staticDir } });
+    const jpgServer = await startTestServer({ env: { STATIC_DIR: staticDir, ONKURE_FEED: 'jpg' } });
+    try {
+      const meta = async (s: TestServer) => /<meta name="onkure-feed" content="([a-z]*)"/.exec((await s.server.app.inject({ method: 'GET', url: '/' })).body)?.[1];
+      expect(await meta(staticWithEncoder)).toBe('rtc');
+      expect(await meta(jpgServer)).toBe('jpg');
+      // The raw shell is not served as a file (it has no mode).
+      expect((await staticWithEncoder.server.app.inject({ method: 'GET', url: '/index.html' })).body).toContain('content="rtc"');
+    } finally {
+      await staticWithEncoder.close();
+      await jpgServer.close();
+    }
+  });
+});
