@@ -1,36 +1,45 @@
 /**
- * Live-feed benchmark (`npm run bench:feed`). Starts the reference server as its own process (so
- * it has a core to itself on a 2-core machine) and prints, in one run:
+ * Live-feed benchmark (`npm run bench:feed`): the rtc video and the jpg stills side by side, in
+ * one run. Starts the reference server as its own process with the built app (building it when
+ * dist/client is missing), video on and the tick marker written into the video, and prints:
  *
- * 1. control input → first still showing the move: players on several stations send their button
- *    commands over socket.io; a viewer per station polls the front camera the way the client does
- *    (the next request 90 ms after the previous answer) and reads each picture's tick header. The
- *    latency of a command is from sending it to the arrival of the first picture whose tick is
- *    later than the tick the server applied it at (p50 / p95 / p99);
- * 2. stills received per second per camera by that viewer, and distinct machine ticks shown;
- * 3. how many still fetches a second one core serves: N simulated viewers, each fetching front and
- *    side every 100 ms (10 fps), for N = 50 … 400; the achieved rate, p50 / p99 latency and the
- *    server process's CPU, and the largest N whose p99 stays within 50 ms;
- * 4. the cost of drawing one picture (a moving claw is drawn once per tick per camera).
+ * 1. control input → the first frame showing it, p50 / p95 / p99, measured in Chromium. Two pages
+ *    of the real app watch one station: one in rtc mode (requestVideoFrameCallback reads the tick
+ *    marker out of each presented video frame), one in jpg mode (each still's load, with the tick
+ *    the server stamped on it). A player in this process sends its button commands over
+ *    socket.io; each command's latency runs from sending it to the first frame, in either page,
+ *    whose tick is later than the tick the server applied it at. Both processes read the same
+ *    clock (performance.timeOrigin + performance.now(), epoch-based, on one machine).
+ * 2. frames per second each page showed while the machine moved, and distinct machine ticks shown.
+ * 3. server CPU per viewer at 1, 10 and 50 viewers of one station, each viewer watching both
+ *    cameras: rtc viewers are werift peers in this process (the same signaling as sora-js-sdk),
+ *    jpg viewers poll front and side like the client (the next still 90 ms after each answer).
+ *    CPU is the server process's plus the encoders' (ffmpeg), from /proc, over an 8 s window.
+ *    It also prints how long a joining rtc viewer waits for its first keyframe.
+ * 4. the cost of drawing one picture (JPEG for a still, raw RGBA for the encoder).
  *
- *   npx tsx bench/feed.ts [stations=4] [playsPerStation=3]
+ *   npx tsx bench/feed.ts [plays=3]
  */
-import { spawn } from 'node:child_process';
+import { execSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, get } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { chromium, type Page } from '@playwright/test';
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ControlAck, ServerToClientEvents } from '../src/contract';
-import { renderFrame } from '../server/play/cameras/camera-renderer';
+import { renderFrame, renderPixels, TICK_MARKER } from '../server/play/cameras/camera-renderer';
 import { layPrizes } from '../server/play/crane/crane-machine';
+import { RtcViewer } from '../test/support/rtc-viewer';
 
-const stationCount = Number(process.argv[2] ?? 4);
-const playsPerStation = Number(process.argv[3] ?? 3);
+const plays = Number(process.argv[2] ?? 3);
+const VIEWER_COUNTS = [1, 10, 50];
+const WARMUP_MS = 3000;
+const WINDOW_MS = 8000;
 const STILL_INTERVAL_MS = 90;
 
+const now = () => performance.timeOrigin + performance.now();
 const freePort = () => new Promise<number>((resolve) => {
   const probe = createServer().listen(0, '127.0.0.1', () => {
     const { port } = probe.address() as { port: number };
@@ -42,9 +51,18 @@ const pct = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 };
-const fmt = (n: number) => n.toFixed(1).padStart(6);
+const fmt = (n: number, width = 6) => (Number.isNaN(n) ? '—' : n.toFixed(1)).padStart(width);
 
-/** Keep-alive GETs with node:http (far less client CPU per request than fetch, so the load generator keeps up). */
+/** CPU seconds (user + system) a process used so far, from /proc; 0 once it is gone. */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return 0;
+  }
+}
+
 const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
 function fetchStill(url: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -55,142 +73,236 @@ function fetchStill(url: string): Promise<void> {
   });
 }
 
-/** CPU seconds (user + system) the server process used so far, from /proc. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
-}
+if (!existsSync('dist/client/index.html')) execSync('npx vite build', { stdio: 'inherit' });
 
 const port = await freePort();
 const dataDir = mkdtempSync(join(tmpdir(), 'onkure-bench-feed-'));
 const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, STATIC_DIR: '', LOG_LEVEL: 'warn', ONKURE_DEV_CALLS: '1', NODE_ENV: 'development' },
+  env: {
+    ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, STATIC_DIR: 'dist/client', LOG_LEVEL: 'warn',
+    ONKURE_DEV_CALLS: '1', NODE_ENV: 'development', ONKURE_FEED: 'rtc', RTC_TICK_MARKER: '1',
+    RTC_MAX_CONNECTIONS_PER_CLIENT: '1000', RTC_MAX_VIEWERS_PER_CAMERA: '1000',
+  },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 const origin = `http://127.0.0.1:${port}`;
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--autoplay-policy=no-user-gesture-required'],
+});
 try {
   for (let i = 0; ; i += 1) {
     if (i > 300) throw new Error('server did not start');
-    const ok = await fetch(`${origin}/healthz`).then((r) => r.ok, () => false);
-    if (ok) break;
+    if (await fetch(`${origin}/healthz`).then((r) => r.ok, () => false)) break;
     await sleep(100);
   }
   const post = async <T>(path: string, body: object) => (await fetch(`${origin}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json() as Promise<T>;
   type Station = { station_id: number; station_status: string; type: string; designated_type: string };
   type Play = { play: { play_id: number; phase: string } | null };
   const top = await post<{ sale_list: { list: Station[] }[] }>('contents/top_page_prize', { shop_id: 1, is_top_page: 1 });
-  const stations: number[] = [...new Set(top.sale_list.flatMap((s) => s.list).filter((s) => s.station_status === 'open' && s.type === 'normal' && s.designated_type === 'normal').map((s) => s.station_id))].slice(0, stationCount);
+  const stations = [...new Set(top.sale_list.flatMap((s) => s.list).filter((s) => s.station_status === 'open' && s.type === 'normal' && s.designated_type === 'normal').map((s) => s.station_id))];
+  const stationId = stations[0]!;
+  const live = await post<{ available: number }>('dev/live/status', {});
+  if (!live.available) throw new Error('the server has no video encoder (see its log line)');
 
-  // ---- 1 and 2: input → picture latency, stills per second ----------------------------------
-  const latencies: number[] = [];
-  const fpsSamples: number[] = [];
-  const ticksPerSecond: number[] = [];
-  await Promise.all(stations.map(async (stationId, index) => {
-    const who = await post<{ user_id: number; access_token: string }>('auth/debug_login', { name: `bench-${index}` });
-    const identity = { user_id: who.user_id, access_token: who.access_token };
-    const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(origin, { path: '/socket.io', transports: ['websocket'], auth: identity });
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', resolve);
-      socket.once('connect_error', reject);
-    });
-    // The viewer: polls the front camera like the client (next request 90 ms after an answer).
-    let latestTick = 0;
-    const waiters: { after: number; resolve: (at: number) => void }[] = [];
-    let viewing = true;
-    let frames = 0;
-    const ticksSeen = new Set<number>();
-    const viewStart = performance.now();
-    const viewer = (async () => {
-      while (viewing) {
-        const res = await fetch(`${origin}/api/stations/${stationId}/camera/front.jpg?t=${Date.now()}`);
-        await res.arrayBuffer();
-        const at = performance.now();
-        latestTick = Number(res.headers.get('x-onkure-tick') ?? 0);
-        frames += 1;
-        ticksSeen.add(latestTick);
-        for (const w of waiters.splice(0)) {
-          if (latestTick > w.after) w.resolve(at);
-          else waiters.push(w);
-        }
+  // ---- 1 and 2: control → first frame, in Chromium, rtc and jpg pages side by side ------------
+  /** A shown frame: the tick it shows, when it was shown, and (video) when its last packet arrived. */
+  type Frame = [tick: number, at: number, receivedAt?: number];
+  const openPage = async (mode: 'rtc' | 'jpg'): Promise<Page> => {
+    // bypassCSP: the measuring scripts are evaluated as text, which the app's CSP (rightly) forbids.
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
+    await page.addInitScript(`(() => { const N = window.RTCPeerConnection; window.__pcs = []; window.RTCPeerConnection = class extends N { constructor(c) { super(c); window.__pcs.push(this); } }; })()`);
+    await page.goto(`${origin}/game/${stationId}`);
+    // The switch works once the page has started its feed (in the server's default mode, rtc).
+    await page.waitForFunction(`document.querySelector('[data-testid="feed-mode"]')?.getAttribute('data-mode') === 'rtc'`);
+    if (mode === 'jpg') await page.getByTestId('mode-jpg').click();
+    await page.waitForFunction(`document.querySelector('[data-testid="feed-mode"]')?.getAttribute('data-mode') === '${mode}'`);
+    return page;
+  };
+  const rtcPage = await openPage('rtc');
+  await rtcPage.waitForFunction("document.querySelector('.cameras__layer:not([hidden]) video')?.videoWidth === 360", null, { timeout: 20_000 });
+  // Every presented video frame: draw it, read the tick marker's squares back.
+  // (Scripts as text: tsx's helpers do not exist in the page.)
+  const { bits, cell, x, y } = TICK_MARKER;
+  await rtcPage.evaluate(`(() => {
+    const frames = [];
+    window.__frames = frames;
+    const video = document.querySelector('.cameras__layer:not([hidden]) video');
+    const canvas = new OffscreenCanvas(${x + bits * cell}, ${y + cell});
+    const g = canvas.getContext('2d', { willReadFrequently: true });
+    function onFrame(presented, meta) {
+      g.drawImage(video, 0, 0);
+      const pixels = g.getImageData(0, 0, canvas.width, canvas.height).data;
+      let tick = 0;
+      for (let bit = 0; bit < ${bits}; bit += 1) {
+        const i = (${y + cell / 2} * canvas.width + ${x} + bit * ${cell} + ${cell / 2}) * 4;
+        tick = tick * 2 + (pixels[i] + pixels[i + 1] + pixels[i + 2] > 384 ? 1 : 0);
+      }
+      frames.push([tick, performance.timeOrigin + presented, performance.timeOrigin + (meta.receiveTime ?? presented)]);
+      video.requestVideoFrameCallback(onFrame);
+    }
+    video.requestVideoFrameCallback(onFrame);
+  })()`);
+  const jpgPage = await openPage('jpg');
+  // Every still the front camera shows: its load, with the tick the server stamped on it.
+  await jpgPage.evaluate(`(() => {
+    const frames = [];
+    window.__frames = frames;
+    document.addEventListener('load', (event) => {
+      const img = event.target;
+      if (img.classList && img.classList.contains('cameras__still') && img.closest('.cameras__layer:not([hidden])')) frames.push([Number(img.dataset.tick || 0), performance.timeOrigin + performance.now()]);
+    }, true);
+  })()`);
+
+  const who = await post<{ user_id: number; access_token: string }>('auth/debug_login', { name: 'bench-player' });
+  const identity = { user_id: who.user_id, access_token: who.access_token };
+  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(origin, { path: '/socket.io', transports: ['websocket'], auth: identity });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('connect_error', reject);
+  });
+  const commands: { sentAt: number; tick: number }[] = [];
+  const command = async (playId: number, button: 'right' | 'back', cmd: 'press' | 'release') => {
+    const sentAt = now();
+    const ack = await new Promise<ControlAck>((resolve) => socket.emit('control', { play_id: playId, button, command: cmd }, resolve));
+    if (ack.ok) commands.push({ sentAt, tick: ack.tick });
+  };
+  const playStart = now();
+  await post('v2/play/reserve', { ...identity, station_id: stationId });
+  let play = (await post<Play>('v2/play/confirm', { ...identity, station_id: stationId })).play!;
+  for (let n = 0; n < plays; n += 1) {
+    while ((await post<Play>('v2/play/current', identity)).play?.phase !== 'playing') await sleep(100);
+    await command(play.play_id, 'right', 'press');
+    await sleep(700 + n * 90);
+    await command(play.play_id, 'right', 'release');
+    await command(play.play_id, 'back', 'press');
+    await sleep(500 + n * 70);
+    await command(play.play_id, 'back', 'release');
+    while ((await post<Play>('v2/play/current', identity)).play?.phase !== 'result') await sleep(200);
+    if (n + 1 < plays) play = (await post<Play>('v2/play/continue', { ...identity, play_id: play.play_id })).play!;
+  }
+  await post('v2/play/finish', { ...identity, play_id: play.play_id });
+  const playEnd = now();
+  socket.close();
+  const framesOf = (page: Page) => page.evaluate('window.__frames') as Promise<Frame[]>;
+  const shown: Record<'rtc' | 'jpg', { latencies: number[]; received: number[]; fps: number; ticks: number }> = { rtc: { latencies: [], received: [], fps: 0, ticks: 0 }, jpg: { latencies: [], received: [], fps: 0, ticks: 0 } };
+  for (const [mode, page] of [['rtc', rtcPage], ['jpg', jpgPage]] as const) {
+    const all = await framesOf(page);
+    const frames: Frame[] = all.filter(([, at]) => at >= playStart && at <= playEnd);
+    if (process.env.BENCH_DEBUG) console.log(mode, all.length, frames.length);
+    for (const c of commands) {
+      const first = frames.find(([tick, at]) => tick > c.tick && at >= c.sentAt);
+      if (first) shown[mode].latencies.push(first[1] - c.sentAt);
+      // The video's own arrival time: the first frame showing the move whose last packet came in.
+      const arrived = frames.filter(([tick, , receivedAt]) => tick > c.tick && receivedAt !== undefined && receivedAt >= c.sentAt).map(([, , receivedAt]) => receivedAt!);
+      if (arrived.length > 0) shown[mode].received.push(Math.min(...arrived) - c.sentAt);
+    }
+    if (process.env.BENCH_DEBUG) {
+      console.log(mode, commands.map((c, i) => `${(shown[mode].latencies[i] ?? NaN).toFixed(0)}@${c.tick}`).join(' '));
+      const gaps = frames.slice(1).map(([, at], i) => [at - frames[i]![1], frames[i]![1] - playStart] as const).filter(([g]) => g > 250).map(([g, t]) => `${g.toFixed(0)}@${t.toFixed(0)}`);
+      console.log(mode, 'gaps > 250 ms between frames (length@start since the first play):', gaps.join(' '));
+      console.log(mode, 'commands at', commands.map((c) => (c.sentAt - playStart).toFixed(0)).join(' '));
+    }
+    const seconds = (playEnd - playStart) / 1000;
+    shown[mode].fps = frames.length / seconds;
+    shown[mode].ticks = new Set(frames.map(([tick]) => tick)).size / seconds;
+  }
+  if (process.env.BENCH_DEBUG) {
+    console.log(await rtcPage.evaluate(`(async () => {
+      const out = [];
+      for (const pc of window.__pcs || []) {
+        if (pc.connectionState !== 'connected') continue;
+        (await pc.getStats()).forEach((r) => { if (r.type === 'inbound-rtp') out.push({ recv: r.framesReceived, dec: r.framesDecoded, drop: r.framesDropped, freezes: r.freezeCount, freezeMs: r.totalFreezesDuration, pli: r.pliCount, nack: r.nackCount, lost: r.packetsLost, kf: r.keyFramesDecoded, jb: r.jitterBufferDelay / r.jitterBufferEmittedCount }); });
+      }
+      return JSON.stringify(out);
+    })()`));
+  }
+  await rtcPage.close();
+  await jpgPage.close();
+
+  // ---- 3: server CPU per viewer -----------------------------------------------------------------
+  type Status = { cameras: { stationId: number; encoderPid?: number }[] };
+  const encoderPids = async () => (await post<Status>('dev/live/status', {})).cameras.map((c) => c.encoderPid).filter((p): p is number => typeof p === 'number');
+  const measure = async (): Promise<{ server: number; encoders: number }> => {
+    const pids = await encoderPids();
+    const before = { server: cpuSeconds(server.pid!), encoders: pids.map(cpuSeconds) };
+    const started = performance.now();
+    await sleep(WINDOW_MS);
+    const elapsed = (performance.now() - started) / 1000;
+    return {
+      server: (cpuSeconds(server.pid!) - before.server) / elapsed,
+      encoders: pids.reduce((sum, pid, i) => sum + cpuSeconds(pid) - before.encoders[i]!, 0) / elapsed,
+    };
+  };
+  const idle = await measure();
+  const signaling = `${origin.replace('http:', 'ws:')}/signaling`;
+  const cpu: { mode: 'rtc' | 'jpg'; viewers: number; server: number; encoders: number; received: number }[] = [];
+  const joins: number[] = [];
+  for (const viewers of VIEWER_COUNTS) {
+    const peers: RtcViewer[] = [];
+    for (let v = 0; v < viewers; v += 1) {
+      for (const camera of ['front', 'side']) peers.push(await RtcViewer.connect(signaling, `station-${stationId}-${camera}`));
+    }
+    await sleep(WARMUP_MS);
+    for (const p of peers) if (p.firstKeyframeAt !== null) joins.push(p.firstKeyframeAt - p.startedAt);
+    const packetsBefore = peers.reduce((s, p) => s + p.packets, 0);
+    const used = await measure();
+    const received = (peers.reduce((s, p) => s + p.packets, 0) - packetsBefore) / (WINDOW_MS / 1000) / peers.length;
+    cpu.push({ mode: 'rtc', viewers, ...used, received });
+    for (const p of peers) await p.disconnect();
+    await sleep(500);
+  }
+  for (const viewers of VIEWER_COUNTS) {
+    let polling = true;
+    let fetched = 0;
+    const pollers = Array.from({ length: viewers }, async (_, v) => {
+      await sleep((v * STILL_INTERVAL_MS) / viewers);
+      while (polling) {
+        await Promise.all((['front', 'side'] as const).map((camera) => fetchStill(`${origin}/api/stations/${stationId}/camera/${camera}.jpg?t=${Date.now()}`)));
+        fetched += 2;
         await sleep(STILL_INTERVAL_MS);
       }
-    })();
-    const command = async (playId: number, button: 'right' | 'back', cmd: 'press' | 'release') => {
-      const sentAt = performance.now();
-      const ack = await new Promise<ControlAck>((resolve) => socket.emit('control', { play_id: playId, button, command: cmd }, resolve));
-      if (!ack.ok) return;
-      const shownAt = await new Promise<number>((resolve) => waiters.push({ after: ack.tick, resolve }));
-      latencies.push(shownAt - sentAt);
-    };
-    await post('v2/play/reserve', { ...identity, station_id: stationId });
-    let play = (await post<Play>('v2/play/confirm', { ...identity, station_id: stationId })).play!;
-    for (let n = 0; n < playsPerStation; n += 1) {
-      while ((await post<Play>('v2/play/current', identity)).play?.phase !== 'playing') await sleep(100);
-      await command(play.play_id, 'right', 'press');
-      await sleep(400 + index * 50);
-      await command(play.play_id, 'right', 'release');
-      await command(play.play_id, 'back', 'press');
-      await sleep(300 + index * 40);
-      await command(play.play_id, 'back', 'release');
-      while ((await post<Play>('v2/play/current', identity)).play?.phase !== 'result') await sleep(200);
-      if (n + 1 < playsPerStation) play = (await post<Play>('v2/play/continue', { ...identity, play_id: play.play_id })).play!;
-    }
-    await post('v2/play/finish', { ...identity, play_id: play.play_id });
-    viewing = false;
-    await viewer;
-    const seconds = (performance.now() - viewStart) / 1000;
-    fpsSamples.push(frames / seconds);
-    ticksPerSecond.push(ticksSeen.size / seconds);
-    socket.close();
-  }));
-
-  // ---- 3: still fetches a second per core -----------------------------------------------------
-  const rounds: { viewers: number; rps: number; p50: number; p99: number; cpu: number; perCore: number }[] = [];
-  for (const viewers of [50, 100, 200, 300, 400, 500]) {
-    const times: number[] = [];
-    const durationMs = 4000;
-    const cpuBefore = cpuSeconds(server.pid!);
-    const started = performance.now();
-    await Promise.all(Array.from({ length: viewers }, async (_, v) => {
-      const stationId = stations[v % stations.length]!;
-      // Spread the viewers' phases over the 100 ms period.
-      await sleep((v * 100) / viewers);
-      while (performance.now() - started < durationMs) {
-        const slot = performance.now();
-        await Promise.all((['front', 'side'] as const).map(async (camera) => {
-          const t0 = performance.now();
-          await fetchStill(`${origin}/api/stations/${stationId}/camera/${camera}.jpg?t=${Date.now()}`);
-          times.push(performance.now() - t0);
-        }));
-        await sleep(Math.max(0, 100 - (performance.now() - slot)));
-      }
-    }));
-    const elapsed = (performance.now() - started) / 1000;
-    const cpu = (cpuSeconds(server.pid!) - cpuBefore) / elapsed;
-    const rps = times.length / elapsed;
-    rounds.push({ viewers, rps, p50: pct(times, 50), p99: pct(times, 99), cpu, perCore: rps / Math.max(cpu, 0.01) });
+    });
+    await sleep(WARMUP_MS);
+    const before = fetched;
+    const used = await measure();
+    const received = (fetched - before) / (WINDOW_MS / 1000) / (viewers * 2);
+    polling = false;
+    await Promise.all(pollers);
+    cpu.push({ mode: 'jpg', viewers, ...used, received });
   }
 
   // ---- 4: drawing cost -------------------------------------------------------------------------
   const scene = { x: 420, z: 380, h: 0.4, grip: 0.3, prizes: layPrizes(5, 3), carryingPrizeId: null, dimmed: false };
   renderFrame('front', scene);
-  const drawStart = performance.now();
-  let bytes = 0;
-  for (let i = 0; i < 100; i += 1) bytes = renderFrame(i % 2 ? 'front' : 'side', { ...scene, x: 420 + i }).length;
-  const drawMs = (performance.now() - drawStart) / 100;
+  renderPixels('front', scene);
+  const cost = (draw: (i: number) => number) => {
+    const start = performance.now();
+    let bytes = 0;
+    for (let i = 0; i < 100; i += 1) bytes = draw(i);
+    return { ms: (performance.now() - start) / 100, bytes };
+  };
+  const jpegCost = cost((i) => renderFrame(i % 2 ? 'front' : 'side', { ...scene, x: 420 + i }).length);
+  const rawCost = cost((i) => renderPixels(i % 2 ? 'front' : 'side', { ...scene, x: 420 + i }).length);
 
-  console.log(`live feed — ${stations.length} stations × ${playsPerStation} plays, server in its own process (Node ${process.versions.node})`);
-  console.log(`  control → first still showing it (${latencies.length} commands): p50 ${fmt(pct(latencies, 50))} ms  p95 ${fmt(pct(latencies, 95))} ms  p99 ${fmt(pct(latencies, 99))} ms  (goal p95 ≤ 150 ms)`);
-  console.log(`  stills per second per camera (one viewer, 90 ms after each answer): ${fmt(pct(fpsSamples, 50))}  distinct ticks shown per second: ${fmt(pct(ticksPerSecond, 50))}`);
-  console.log(`  drawing one 480×360 picture: ${drawMs.toFixed(2)} ms, ${bytes} bytes JPEG`);
-  console.log('  still fetches served (each viewer: front + side every 100 ms):');
-  for (const r of rounds) {
-    console.log(`    ${String(r.viewers).padStart(3)} viewers  ${r.rps.toFixed(0).padStart(5)} fetches/s  p50 ${fmt(r.p50)} ms  p99 ${fmt(r.p99)} ms  server CPU ${(r.cpu * 100).toFixed(0).padStart(3)}%  ≈ ${r.perCore.toFixed(0)} fetches/s per core`);
+  console.log(`live feed — station ${stationId}, ${plays} plays, ${commands.length} commands; server in its own process (Node ${process.versions.node}), Chromium ${browser.version()}`);
+  console.log('  control → first frame showing it (Chromium, front camera):');
+  for (const mode of ['rtc', 'jpg'] as const) {
+    const s = shown[mode];
+    console.log(`    ${mode}  shown     p50 ${fmt(pct(s.latencies, 50))} ms  p95 ${fmt(pct(s.latencies, 95))} ms  p99 ${fmt(pct(s.latencies, 99))} ms  (${s.latencies.length} matched)   frames/s ${fmt(s.fps, 5)}  distinct ticks/s ${fmt(s.ticks, 5)}`);
+    if (s.received.length > 0) console.log(`    ${mode}  received  p50 ${fmt(pct(s.received, 50))} ms  p95 ${fmt(pct(s.received, 95))} ms  p99 ${fmt(pct(s.received, 99))} ms  (the frame's last packet in, before decoding and compositing)`);
   }
-  const best = rounds.filter((r) => r.p99 <= 50).at(-1);
-  console.log(`  most viewers with p99 ≤ 50 ms: ${best ? `${best.viewers} (${best.rps.toFixed(0)} fetches/s)` : 'none'}  (goal ≥ 200 viewers × 2 cameras × 10 fps = 4000 fetches/s per core)`);
+  console.log(`  rtc join → first keyframe (${joins.length} connections): p50 ${fmt(pct(joins, 50))} ms  p95 ${fmt(pct(joins, 95))} ms`);
+  console.log(`  server CPU per viewer (each viewer watches front + side; server = Node process, encoders = ffmpeg; idle server ${(idle.server * 100).toFixed(1)}%):`);
+  for (const r of cpu) {
+    const total = r.server + r.encoders;
+    const unit = r.mode === 'rtc' ? 'RTP packets/s' : 'stills/s';
+    console.log(`    ${r.mode}  ${String(r.viewers).padStart(2)} viewers  server ${(r.server * 100).toFixed(1).padStart(5)}%  encoders ${(r.encoders * 100).toFixed(1).padStart(5)}%  total ${(total * 100).toFixed(1).padStart(5)}%  per viewer ${((total / r.viewers) * 100).toFixed(2).padStart(6)}%   ${r.received.toFixed(1)} ${unit} per camera per viewer`);
+  }
+  console.log(`  drawing one picture: ${jpegCost.ms.toFixed(2)} ms as a 480×360 JPEG (${jpegCost.bytes} bytes), ${rawCost.ms.toFixed(2)} ms as 360×480 RGBA for the encoder`);
 } finally {
   agent.destroy();
+  await browser.close();
   server.kill('SIGTERM');
   await new Promise((resolve) => server.once('exit', resolve));
   rmSync(dataDir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { OPERATOR_TOKEN } from './support/players';
+import { OPERATOR_TOKEN, stationFor } from './support/players';
 
 /**
  * The rtc live feed for real: the app's sora-js-sdk in Chromium against the reference server's
@@ -8,12 +8,6 @@ import { OPERATOR_TOKEN } from './support/players';
  * switches to ライブ映像 the way a player does. Each project watches its own station.
  */
 
-async function stationFor(request: APIRequestContext, index: number): Promise<number> {
-  const res = await request.post('/api/contents/top_page_prize', { data: { shop_id: 1, is_top_page: 1 } });
-  const body = (await res.json()) as { sale_list: { list: { station_id: number; station_status: string; type: string; designated_type: string }[] }[] };
-  const ids = [...new Set(body.sale_list.flatMap((s) => s.list).filter((s) => s.station_status === 'open' && s.type === 'normal' && s.designated_type === 'normal').map((s) => s.station_id))];
-  return ids[index]!;
-}
 
 type LiveStatus = { available: number; connections: number; cameras: { stationId: number; camera: string; viewers: number; live: boolean; encoderPid?: number }[] };
 const liveStatus = async (request: APIRequestContext): Promise<LiveStatus> => (await (await request.post('/api/dev/live/status', { data: {} })).json()) as LiveStatus;

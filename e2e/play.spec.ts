@@ -1,19 +1,12 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { debugLogin, OPERATOR_TOKEN, playerPage, type Identity } from './support/players';
+import { debugLogin, OPERATOR_TOKEN, playerPage, stationFor, type Identity } from './support/players';
 
 /**
  * The play loop end to end: the built app in Chromium against the reference server, real time,
  * two players in two browser contexts. Each project (mobile, desktop) plays its own station.
  */
 
-/** A normal open station for this project, so the projects do not share a line. */
-async function stationFor(request: APIRequestContext, index: number): Promise<number> {
-  const res = await request.post('/api/contents/top_page_prize', { data: { shop_id: 1, is_top_page: 1 } });
-  const body = (await res.json()) as { sale_list: { list: { station_id: number; station_status: string; type: string; designated_type: string; playing: number }[] }[] };
-  const ids = [...new Set(body.sale_list.flatMap((s) => s.list).filter((s) => s.station_status === 'open' && s.type === 'normal' && s.designated_type === 'normal').map((s) => s.station_id))];
-  return ids[index]!;
-}
 
 async function hold(page: Page, testId: string, ms: number): Promise<void> {
   const button = page.getByTestId(testId);

@@ -19,7 +19,7 @@ import { seedCatalogue } from './seed/seed';
 import { migrate } from './store/migrate';
 import { openPgliteStore, type Store } from './store/store';
 import { acquireDataDirLock } from './store/data-dir-lock';
-import type { SignalingTimings } from './live/signaling';
+import { refuseUpgrade, requestUrl, type SignalingTimings } from './live/signaling';
 import { readFileSync } from 'node:fs';
 
 export interface OnkureServer {
@@ -100,10 +100,12 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
   });
 
   // An upgrade nobody serves (neither socket.io nor the live feed's signaling) gets a 404 at once.
+  // An address that does not parse gets a 400 (a raw request line can hold anything).
   app.server.on('upgrade', (request: IncomingMessage, socket: Duplex) => {
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-    if (path.startsWith('/socket.io/') || path === config.webrtcSignalingUrl) return;
-    socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    const path = requestUrl(request)?.pathname;
+    if (path === undefined) return refuseUpgrade(socket, '400 Bad Request');
+    if (path.startsWith('/socket.io/') || path === config.webrtcSignalingUrl) return undefined;
+    return refuseUpgrade(socket, '404 Not Found');
   });
 
   let store: Store | null = null;

@@ -58,7 +58,10 @@ export interface FeedConfig {
   readonly maxViewersPerCamera: number;
   /** RTC_MAX_ENCODERS: cameras encoding at once, one ffmpeg each (default 8). */
   readonly maxEncoders: number;
-  /** RTC_MAX_CONNECTIONS_PER_CLIENT: signaling connections from one address (default 8: two per play screen). */
+  /**
+   * RTC_MAX_CONNECTIONS_PER_CLIENT: signaling connections from one address (default 4: a play
+   * screen uses two). It also bounds the encoders one address can keep busy.
+   */
   readonly maxConnectionsPerClient: number;
   /** RTC_TICK_MARKER=1 writes the machine tick into the video (the feed benchmark reads it). */
   readonly tickMarker: boolean;
@@ -111,7 +114,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
     mode: feedMode,
     maxViewersPerCamera: wholeNumber(env.RTC_MAX_VIEWERS_PER_CAMERA, 100, 'RTC_MAX_VIEWERS_PER_CAMERA'),
     maxEncoders: wholeNumber(env.RTC_MAX_ENCODERS, 8, 'RTC_MAX_ENCODERS'),
-    maxConnectionsPerClient: wholeNumber(env.RTC_MAX_CONNECTIONS_PER_CLIENT, 8, 'RTC_MAX_CONNECTIONS_PER_CLIENT'),
+    maxConnectionsPerClient: wholeNumber(env.RTC_MAX_CONNECTIONS_PER_CLIENT, 4, 'RTC_MAX_CONNECTIONS_PER_CLIENT'),
     tickMarker: env.RTC_TICK_MARKER === '1',
     iceHosts,
     ffmpegPath: env.FFMPEG_PATH || null,

@@ -102,6 +102,7 @@ export function createServices(store: Store, clock: Clock, io: SocketIOServer, c
   kujiDraws.onDrawn = () => void kujiLine.changed();
   const cameras = new StationCameras(store, playLoop, clock, config.apiPrefix, config.webrtcSignalingUrl);
   const rtcFeed = new RtcFeed(cameras, { ...config.feed, ffmpeg: config.feed.ffmpegPath });
+  playLoop.onMachineTick((stationId) => rtcFeed.machineTicked(stationId));
   return {
     clock,
     store,

@@ -19,3 +19,14 @@ export async function playerPage(browser: Browser, baseURL: string, identity: Id
   await context.addInitScript((who) => window.localStorage.setItem('onkure.session', JSON.stringify(who)), identity);
   return context.newPage();
 }
+
+/**
+ * The index-th normal open station of the top page. Each spec and project takes its own index, so
+ * no two tests share a station's line or camera.
+ */
+export async function stationFor(request: APIRequestContext, index: number): Promise<number> {
+  const res = await request.post('/api/contents/top_page_prize', { data: { shop_id: 1, is_top_page: 1 } });
+  const body = (await res.json()) as { sale_list: { list: { station_id: number; station_status: string; type: string; designated_type: string }[] }[] };
+  const ids = [...new Set(body.sale_list.flatMap((s) => s.list).filter((s) => s.station_status === 'open' && s.type === 'normal' && s.designated_type === 'normal').map((s) => s.station_id))];
+  return ids[index]!;
+}

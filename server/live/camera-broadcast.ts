@@ -2,6 +2,7 @@ import type { MediaStreamTrack } from 'werift';
 import type { CameraName } from '../play/cameras/camera-renderer';
 import { stampTick } from '../play/cameras/camera-renderer';
 import type { CameraPixels } from '../play/cameras/station-cameras';
+import { withPlayoutDelay } from './playout-delay';
 import { Vp8Encoder, type Vp8EncoderSettings } from './vp8-encoder';
 
 /** A viewer of one camera: the track its peer connection sends, and what it hears of the camera. */
@@ -36,6 +37,8 @@ export class CameraBroadcast {
   private encoder: Vp8Encoder | null = null;
   private pump: ReturnType<typeof setInterval> | null = null;
   private pumping = false;
+  private fedAt = 0;
+  private lastPixels: Buffer | null = null;
   private live = true;
   /** Pictures sent to the encoder, RTP packets fanned out (the benchmark reads them). */
   pictures = 0;
@@ -73,6 +76,8 @@ export class CameraBroadcast {
       this.failed(error instanceof Error ? error.message : String(error));
       throw error;
     }
+    // The last viewer may have left while the encoder started: then it is stopped already.
+    if (this.encoder !== encoder) return;
     this.pump = setInterval(() => void this.feed(), Math.round(1000 / this.options.settings.fps));
     void this.feed();
   }
@@ -97,9 +102,28 @@ export class CameraBroadcast {
     this.options.onIdle();
   }
 
-  private async feed(): Promise<void> {
-    // One picture in flight at a time: a slow store read skips a beat instead of piling up.
-    if (this.pumping || !this.encoder) return;
+  /** The machine moved: the new picture goes out now, not at the next beat. */
+  nudge(): void {
+    void this.feed(true);
+  }
+
+  /**
+   * Sends the camera's current picture to the encoder. Beats come every 1/FPS s; a machine tick
+   * also sends one at once (nudge), and a beat that falls within ~2/3 of a frame after any picture
+   * is skipped, so a running machine's moves go out as they happen without doubling the rate.
+   */
+  private async feed(nudged = false): Promise<void> {
+    if (!this.encoder) return;
+    const now = performance.now();
+    if (!nudged && now - this.fedAt < (1000 / this.options.settings.fps) * 0.66) return;
+    this.fedAt = now;
+    // One picture read at a time. While one is slow (the store is busy, e.g. a play starting or
+    // ending), the beat sends the last picture again: the video keeps flowing and the browser
+    // never sees a gap long enough to freeze or ask for a keyframe.
+    if (this.pumping) {
+      if (this.lastPixels && this.live) this.encoder.write(this.lastPixels);
+      return;
+    }
     this.pumping = true;
     try {
       const picture = await this.options.pixels();
@@ -113,6 +137,7 @@ export class CameraBroadcast {
         stampTick(pixels, picture.tick);
       }
       this.encoder.write(pixels);
+      this.lastPixels = pixels;
       this.pictures += 1;
     } catch {
       // A failed read (store closing) skips this picture; the next beat tries again.
@@ -129,7 +154,8 @@ export class CameraBroadcast {
 
   private fanOut(packet: Buffer): void {
     this.packets += 1;
-    for (const viewer of this.viewers) viewer.track.writeRtp(packet);
+    const stamped = withPlayoutDelay(packet);
+    for (const viewer of this.viewers) viewer.track.writeRtp(stamped);
   }
 
   private failed(reason: string): void {

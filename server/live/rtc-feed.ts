@@ -70,6 +70,11 @@ export class RtcFeed {
     return broadcast;
   }
 
+  /** A station's machine moved: its watched cameras draw and send the new picture now. */
+  machineTicked(stationId: number): void {
+    for (const camera of ['front', 'side'] as const) this.broadcasts.get(`${stationId}:${camera}`)?.nudge();
+  }
+
   /** What runs now: viewers and encoder processes per camera (the benchmark and tests read it). */
   status(): { stationId: number; camera: CameraName; viewers: number; live: boolean; encoderPid: number | undefined; pictures: number; packets: number }[] {
     return [...this.broadcasts.values()].map((b) => ({

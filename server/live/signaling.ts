@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { MediaStream, MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters, type RTCRtpSender } from 'werift';
+import { MediaStream, MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters, RTCRtpHeaderExtensionParameters, type RTCRtpSender } from 'werift';
+import { PLAYOUT_DELAY } from './playout-delay';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { z } from 'zod';
 import type { CameraName } from '../play/cameras/camera-renderer';
@@ -49,6 +51,8 @@ export const SIGNALING_CLOSE = {
 
 /** The largest signaling message (an SDP is a few KB). */
 const MAX_MESSAGE_BYTES = 64 * 1024;
+/** Trickled candidates one connection may send (a browser sends a handful). */
+const MAX_CANDIDATES = 50;
 /** VP8 as the offer names it: payload type 96, 90 kHz, with the feedback Chromium uses. */
 const VP8_PAYLOAD_TYPE = 96;
 
@@ -97,8 +101,9 @@ export class SignalingServer {
   /** Takes the HTTP server's upgrades for the signaling path; other paths are left to their owners. */
   attach(server: Server, ready: () => boolean): void {
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-      const url = new URL(request.url ?? '/', 'http://localhost');
-      if (url.pathname !== this.options.path) return;
+      const url = requestUrl(request);
+      // An address that does not parse is answered (400) by the server's catch-all listener.
+      if (!url || url.pathname !== this.options.path) return;
       if (!ready()) return refuseUpgrade(socket, '503 Service Unavailable');
       if (!this.options.originAllowed(request)) return refuseUpgrade(socket, '403 Forbidden');
       const client = request.socket.remoteAddress ?? 'unknown';
@@ -148,7 +153,23 @@ export class SignalingServer {
   }
 }
 
-function refuseUpgrade(socket: Duplex, status: string): void {
+/** The request's address, or null when it does not parse (a raw request line can hold anything). */
+export function requestUrl(request: IncomingMessage): URL | null {
+  try {
+    return new URL(request.url ?? '/', 'http://localhost');
+  } catch {
+    return null;
+  }
+}
+
+/** Cuts a close reason to the WebSocket limit of 123 bytes on a character boundary. */
+export function closeReason(reason: string): string {
+  let cut = reason;
+  while (Buffer.byteLength(cut) > 123) cut = cut.slice(0, -1);
+  return cut;
+}
+
+export function refuseUpgrade(socket: Duplex, status: string): void {
   socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 
@@ -173,6 +194,8 @@ class SignalingSession {
   private isLive = true;
   private renegotiating = false;
   private queue: Promise<void> = Promise.resolve();
+  private candidates = 0;
+  private mediaConnected = false;
 
   constructor(
     private readonly ws: WebSocket,
@@ -199,8 +222,13 @@ class SignalingSession {
   end(code: number, reason: string): void {
     if (this.state === 'closed') return;
     this.state = 'closed';
-    if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) this.ws.close(code, Buffer.from(reason).subarray(0, 123).toString());
-    this.cleanUp();
+    try {
+      if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) this.ws.close(code, closeReason(reason));
+    } catch {
+      this.ws.terminate();
+    } finally {
+      this.cleanUp();
+    }
   }
 
   private cleanUp(): void {
@@ -262,11 +290,14 @@ class SignalingSession {
         const parsed = candidateMessage.safeParse(message);
         if (!parsed.success) return this.end(SIGNALING_CLOSE.badMessage, 'malformed candidate message');
         if (this.state !== 'connected' && this.state !== 'awaiting-answer') return this.end(SIGNALING_CLOSE.badMessage, 'candidate before the answer');
-        // An end-of-candidates marker (empty string) needs nothing. A browser hides its addresses
-        // behind mDNS names (….local); resolving one would stall the connection for seconds, and
-        // none is needed: the browser's checks reach the candidates in our offer, and ICE learns
-        // its address from them (peer-reflexive).
-        if (parsed.data.candidate && !/\s\S+\.local\s/.test(parsed.data.candidate)) {
+        this.candidates += 1;
+        if (this.candidates > MAX_CANDIDATES) return this.end(SIGNALING_CLOSE.badMessage, 'too many candidates');
+        // Only a candidate whose address is an IP literal is added. An end-of-candidates marker
+        // (empty string) needs nothing. A browser hides its addresses behind mDNS names (….local),
+        // and werift would look any name up (stalling the connection for seconds); none is needed:
+        // the browser's checks reach the candidates in our offer, and ICE learns its address from
+        // them (peer-reflexive).
+        if (isIP(parsed.data.candidate.split(' ')[4] ?? '') !== 0) {
           await this.pc!.addIceCandidate({ candidate: parsed.data.candidate, sdpMid: parsed.data.sdpMid ?? '0', sdpMLineIndex: parsed.data.sdpMLineIndex ?? 0 }).catch(() => undefined);
         }
         return;
@@ -335,13 +366,31 @@ class SignalingSession {
         })],
         audio: [],
       },
+      headerExtensions: { video: [new RTCRtpHeaderExtensionParameters({ id: PLAYOUT_DELAY.id, uri: PLAYOUT_DELAY.uri })] },
+      // ICE lite, as media servers run it: the server offers its host candidates (and
+      // RTC_ICE_HOSTS) and answers the browser's checks; the browser controls. A full agent in
+      // werift would also ask a STUN server, and with none configured it falls back to a public
+      // one: a DNS lookup and requests out for every viewer, which a burst of connects turned
+      // into a queue that starved later offers.
+      iceLite: true,
+      iceServers: [],
       bundlePolicy: 'max-bundle',
       iceUseIpv6: false,
       iceAdditionalHostAddresses: [...this.options.iceHosts],
     });
     this.pc = pc;
+    // 1000 is the SDK's normal end: a failed connection is an abnormal one.
     pc.connectionStateChange.subscribe((state) => {
-      if (state === 'failed' || state === 'closed') this.end(SIGNALING_CLOSE.normal, `peer connection ${state}`);
+      // Failing before the media ever connected means the answer was unusable (4400); after, the
+      // media connection broke (4503).
+      if (state === 'failed') {
+        if (this.mediaConnected) this.end(SIGNALING_CLOSE.unavailable, 'peer connection failed');
+        else this.end(SIGNALING_CLOSE.badMessage, 'signaling failed: the answer was not accepted');
+      } else if (state === 'connected') this.mediaConnected = true;
+      if (state === 'connected' && this.state === 'connected' && this.deadline) {
+        clearTimeout(this.deadline);
+        this.deadline = null;
+      }
     });
     // The stream id is neither 'default' nor the connection id, or the SDK ignores the track.
     const stream = new MediaStream({ id: `${message.channel_id}-video` });
@@ -380,8 +429,14 @@ class SignalingSession {
 
   private answered(): void {
     this.state = 'connected';
-    if (this.deadline) clearTimeout(this.deadline);
-    this.deadline = null;
+    // Pongs alone do not keep a connection: its media must connect too, or it would hold an
+    // encoder while nothing flows.
+    if (this.pc?.connectionState === 'connected') {
+      if (this.deadline) clearTimeout(this.deadline);
+      this.deadline = null;
+    } else {
+      this.expect(this.timings.answerMs, 'media did not connect in time');
+    }
     this.pinger = setInterval(() => {
       if (this.unanswered >= 2) return this.end(SIGNALING_CLOSE.timeout, 'no pong');
       this.unanswered += 1;

@@ -54,13 +54,14 @@ export function probeFfmpeg(path: string | null): string | null {
  * One VP8 encoder: raw RGBA pictures in (stdin), RTP packets out. ffmpeg sends RTP to a loopback
  * UDP socket this class owns and every packet is handed to `onPacket` as it arrives. Realtime
  * settings: no look-ahead frames (each picture leaves as soon as it is encoded), one thread, error
- * resilient. A picture offered while ffmpeg is still busy with the previous one is dropped, never
- * queued, so a slow encoder costs frame rate, not latency.
+ * resilient. Pictures offered while ffmpeg is busy never queue up: only the newest waits, so a
+ * slow encoder costs frame rate, not latency.
  */
 export class Vp8Encoder {
   private process: ChildProcess | null = null;
   private socket: Socket | null = null;
   private busy = false;
+  private waiting: Buffer | null = null;
   private stopped = false;
   /** Pictures taken and dropped (busy encoder). */
   framesIn = 0;
@@ -82,19 +83,27 @@ export class Vp8Encoder {
     });
     await new Promise<void>((resolve, reject) => {
       socket.once('error', reject);
+      // A stop() during the bind closes the socket: start() then ends at the check below.
+      socket.once('close', () => resolve());
       socket.bind(0, '127.0.0.1', () => resolve());
     });
+    if (this.stopped) {
+      socket.close();
+      return;
+    }
     // Room for bursts (a keyframe is tens of packets at once).
     socket.setRecvBufferSize(4 * 1024 * 1024);
     const { port } = socket.address();
     const s = this.settings;
     const child = spawn(this.ffmpeg, [
       '-hide_banner', '-loglevel', 'error', '-nostdin',
-      // Each picture is stamped with the time it arrives, not its count: RTP timestamps then follow
-      // the wall clock through dropped beats and dark spells, as the browser's jitter buffer expects.
-      '-use_wallclock_as_timestamps', '1',
-      '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${s.width}x${s.height}`, '-r', String(s.fps), '-i', 'pipe:0',
-      '-an', '-vsync', 'passthrough', '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-threads', '1',
+      // Each picture is stamped with the wall-clock time it is taken (setpts from RTCTIME, in a
+      // millisecond time base), not with its count: pictures come at the machine's ticks, at the
+      // beats between them, or not at all while the camera is dark, and RTP time must follow real
+      // time or the browser's frame timing drifts and freezes. (-use_wallclock_as_timestamps does
+      // not reach a rawvideo pipe's timestamps in this ffmpeg: they stayed one frame count apart.)
+      '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${s.width}x${s.height}`, '-r', '1000', '-i', 'pipe:0',
+      '-an', '-vsync', 'passthrough', '-vf', 'setpts=(RTCTIME-RTCSTART)/(TB*1000000)', '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-threads', '1',
       '-b:v', `${s.kbps}k`, '-minrate', `${s.kbps}k`, '-maxrate', `${s.kbps}k`, '-bufsize', `${Math.round(s.kbps / 2)}k`,
       '-g', String(s.keyframeInterval), '-keyint_min', String(s.keyframeInterval),
       '-lag-in-frames', '0', '-error-resilient', '1', '-auto-alt-ref', '0', '-pix_fmt', 'yuv420p',
@@ -112,19 +121,30 @@ export class Vp8Encoder {
     child.once('exit', (code, signal) => this.ended(errors.trim().split('\n').pop() || `ffmpeg exited (${signal ?? code})`));
   }
 
-  /** Offers one picture (RGBA, width × height × 4 bytes); dropped while the previous one is still being taken. */
+  /**
+   * Offers one picture (RGBA, width × height × 4 bytes). While ffmpeg is still taking the previous
+   * one, the newest picture waits (one at most: an older waiting one is dropped) and goes as soon
+   * as ffmpeg is ready, so the encoder always gets the latest picture without a queue building up.
+   */
   write(pixels: Buffer): void {
     const stdin = this.process?.stdin;
     if (this.stopped || !stdin || !stdin.writable) return;
     this.framesIn += 1;
     if (this.busy) {
-      this.framesDropped += 1;
+      if (this.waiting) this.framesDropped += 1;
+      this.waiting = pixels;
       return;
     }
     if (!stdin.write(pixels)) {
       this.busy = true;
       stdin.once('drain', () => {
         this.busy = false;
+        const next = this.waiting;
+        this.waiting = null;
+        if (next) {
+          this.framesIn -= 1; // counted when it was offered
+          this.write(next);
+        }
       });
     }
   }

@@ -114,6 +114,17 @@ export class PlayLoop {
     private readonly newSeed: () => number = () => randomInt(0, 2 ** 31 - 1),
   ) {}
 
+  private readonly tickListeners = new Set<(stationId: number) => void>();
+
+  /**
+   * Calls `listener` with the station each time a running machine moves one tick (the live video
+   * draws its next picture then, instead of waiting for its next beat). Returns the unsubscribe.
+   */
+  onMachineTick(listener: (stationId: number) => void): () => void {
+    this.tickListeners.add(listener);
+    return () => this.tickListeners.delete(listener);
+  }
+
   /** The realtime hub, once it exists (it needs the loop for controls). */
   setEvents(events: PlayEvents): void {
     this.events = events;
@@ -356,6 +367,7 @@ export class PlayLoop {
     if (r.state.phase !== before || r.ticksSinceSave >= SAVE_EVERY_TICKS) this.save(r);
     if (r.state.phase !== before || r.state.tick % PUSH_EVERY_TICKS === 0) this.emit(r);
     this.scheduleTick(r);
+    for (const listener of this.tickListeners) listener(r.station.station_id);
   }
 
   private save(r: Runner): void {

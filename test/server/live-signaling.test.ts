@@ -35,7 +35,11 @@ const until = async (check: () => boolean, what: string, ms = 10_000) => {
 
 describe('the signaling exchange sora-js-sdk needs for recvonly', () => {
   it('[R4.2-6] [R7-8] connect → offer (server offers sendonly VP8 with its candidates inside) and notify connection.created → answer → VP8 RTP with keyframes → ping/pong → disconnect closes 1000 and the encoder stops', async () => {
-    const viewer = await RtcViewer.connect(signaling, `station-${normal[0]}-front`);
+    const delays: string[] = [];
+    const viewer = await RtcViewer.connect(signaling, `station-${normal[0]}-front`, (rtp) => {
+      const delay = rtp.header.extensions.find((e) => e.id === 1);
+      if (delays.length < 5 && delay) delays.push(delay.payload.toString('hex'));
+    });
     const offer = viewer.offer!;
     expect(offer).toMatchObject({ type: 'offer', channel_id: `station-${normal[0]}-front`, simulcast: false, spotlight: false });
     expect(offer.connection_id).toEqual(expect.any(String));
@@ -50,7 +54,10 @@ describe('the signaling exchange sora-js-sdk needs for recvonly', () => {
     expect(msid).toBe(`station-${normal[0]}-front-video`); // neither 'default' nor the connection id, or the SDK drops the track
     expect(viewer.notify).toMatchObject({ type: 'notify', event_type: 'connection.created', connection_id: offer.connection_id });
 
+    // Playout delay 0–0 on every packet: the browser shows each frame as soon as it is decoded.
+    expect(sdp).toContain('a=extmap:1 http://www.webrtc.org/experiments/rtp-hdrext/playout-delay');
     await until(() => viewer.keyframes >= 2 && viewer.packets > 30, 'VP8 packets with keyframes arrive');
+    expect(delays).toEqual(['000000', '000000', '000000', '000000', '000000']);
     expect(status()).toEqual([expect.objectContaining({ stationId: normal[0], camera: 'front', viewers: 1, live: true, encoderPid: expect.any(Number) })]);
     // The server pings; the viewer answers (RtcViewer pongs), so the connection stays.
     await until(() => viewer.log.messages.filter((m) => m.type === 'ping').length >= 3, 'three pings');

@@ -68,6 +68,8 @@ export class RtcViewer {
       codecs: { video: [new RTCRtpCodecParameters({ mimeType: 'video/VP8', clockRate: 90_000, payloadType: 96 })], audio: [] },
       iceAdditionalHostAddresses: ['127.0.0.1'],
       iceUseIpv6: false,
+      // No STUN (werift's default is a public server): loopback needs none.
+      iceServers: [],
     });
     viewer.pc = pc;
     pc.onTrack.subscribe((track) => {
