@@ -4,6 +4,7 @@
 import { spawnSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildEnvOf, buildIsCurrent } from './build-stamp.mjs';
 
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 20 || (major === 20 && minor < 19)) {
@@ -28,7 +29,9 @@ if (env.ONKURE_DEV_CALLS === '1' && env.VITE_ANALYTICS_COLLECT_URL === undefined
   const apiBase = env.VITE_API_BASE || `/${(env.API_PREFIX ?? 'api').replace(/^\/+|\/+$/g, '')}`;
   env.VITE_ANALYTICS_COLLECT_URL = `${apiBase.replace(/\/+$/, '')}/dev/analytics/collect`;
 }
-const buildEnv = Object.fromEntries(Object.entries(env).filter(([k]) => k === 'ONKURE_TARGET' || k.startsWith('VITE_')).sort());
+// NODE_ENV is part of it: a build made under NODE_ENV=development (React's development build) must
+// not be served later under production, and the other way round.
+const buildEnv = buildEnvOf(env);
 
 function newestMtime(path) {
   const full = join(root, path);
@@ -38,13 +41,13 @@ function newestMtime(path) {
   return readdirSync(full).reduce((max, name) => Math.max(max, newestMtime(join(path, name))), stat.mtimeMs);
 }
 
-function buildIsCurrent() {
+function currentBuild() {
   if (!existsSync(stampFile) || !existsSync(join(outDir, 'index.html'))) return false;
-  const stamp = JSON.parse(readFileSync(stampFile, 'utf8'));
-  return JSON.stringify(stamp.env) === JSON.stringify(buildEnv) && inputs.every((p) => newestMtime(p) <= stamp.builtAt);
+  const newest = Math.max(...inputs.map((p) => newestMtime(p)));
+  return buildIsCurrent(JSON.parse(readFileSync(stampFile, 'utf8')), buildEnv, newest);
 }
 
-if (!buildIsCurrent()) {
+if (!currentBuild()) {
   console.log('onkure: building the app…');
   const startedAt = Date.now();
   const build = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit', env });
