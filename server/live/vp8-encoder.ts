@@ -63,9 +63,6 @@ export class Vp8Encoder {
   private busy = false;
   private waiting: Buffer | null = null;
   private stopped = false;
-  /** Pictures taken and dropped (busy encoder). */
-  framesIn = 0;
-  framesDropped = 0;
 
   constructor(
     private readonly ffmpeg: string,
@@ -129,9 +126,7 @@ export class Vp8Encoder {
   write(pixels: Buffer): void {
     const stdin = this.process?.stdin;
     if (this.stopped || !stdin || !stdin.writable) return;
-    this.framesIn += 1;
     if (this.busy) {
-      if (this.waiting) this.framesDropped += 1;
       this.waiting = pixels;
       return;
     }
@@ -141,10 +136,7 @@ export class Vp8Encoder {
         this.busy = false;
         const next = this.waiting;
         this.waiting = null;
-        if (next) {
-          this.framesIn -= 1; // counted when it was offered
-          this.write(next);
-        }
+        if (next) this.write(next);
       });
     }
   }

@@ -3,12 +3,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
-import { RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
+import type { RTCPeerConnection } from 'werift';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGNALING_CLOSE } from '../../server/live/signaling';
 import { post } from './user-helpers';
-import { recvonlyConnect, RtcViewer } from '../support/rtc-viewer';
+import { recvonlyConnect, recvonlyPeer, RtcViewer } from '../support/rtc-viewer';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 /**
@@ -169,12 +169,7 @@ const connect = (channel: string, extra: Record<string, unknown> = {}) => JSON.s
 
 /** A werift viewer's answer to an offer (what a real client would send), and its peer connection. */
 async function answerTo(offerSdp: string): Promise<{ pc: RTCPeerConnection; sdp: string }> {
-  const pc = new RTCPeerConnection({
-    codecs: { video: [new RTCRtpCodecParameters({ mimeType: 'video/VP8', clockRate: 90_000, payloadType: 96 })], audio: [] },
-    iceAdditionalHostAddresses: ['127.0.0.1'],
-    iceUseIpv6: false,
-    iceServers: [],
-  });
+  const pc = recvonlyPeer();
   await pc.setRemoteDescription({ type: 'offer', sdp: offerSdp });
   await pc.setLocalDescription(await pc.createAnswer());
   return { pc, sdp: pc.localDescription!.sdp };
@@ -746,8 +741,9 @@ describe('connect churn', () => {
    * (seen on this machine, where the lookup itself fails in ~20 ms). An attacker churning connects thus
    * denies video to everyone, and on a host without outbound DNS/UDP every offer waits on STUN timeouts.
    * Reproduction: run the churn test, then connect once: 4408 after gatherMs + connectMs.
-   * Fix: pass `iceServers: []` to the RTCPeerConnection (and keep RTC_ICE_HOSTS as the way to offer a
-   * public address); if STUN is wanted, make it a config value, not werift's default.
+   * Fixed with ICE lite (server/live/signaling.ts): `iceServers: []` alone is not enough, werift
+   * falls back to the public server when none is configured; a lite agent gathers no server
+   * reflexive candidates at all. RTC_ICE_HOSTS stays the way to offer a public address.
    */
   it('the server\'s peer connections use no STUN server (docs: none), so a connect churn cannot starve later offers', async () => {
     const r = await open();

@@ -32,6 +32,19 @@ export const recvonlyConnect = (channelId: string, extra: Record<string, unknown
 });
 
 /**
+ * A werift peer connection that receives VP8 on loopback, as a viewer's browser would. (werift
+ * still asks its public STUN fallback while gathering; offline the lookup fails at once.)
+ */
+export function recvonlyPeer(): RTCPeerConnection {
+  return new RTCPeerConnection({
+    codecs: { video: [new RTCRtpCodecParameters({ mimeType: 'video/VP8', clockRate: 90_000, payloadType: 96 })], audio: [] },
+    iceAdditionalHostAddresses: ['127.0.0.1'],
+    iceUseIpv6: false,
+    iceServers: [],
+  });
+}
+
+/**
  * A receive-only viewer in Node, speaking the same signaling as sora-js-sdk (connect → offer →
  * answer, pong to ping, disconnect) with a werift peer connection: the test and benchmark
  * stand-in for a browser. Counts the RTP packets and VP8 keyframes it receives.
@@ -64,13 +77,7 @@ export class RtcViewer {
     });
     ws.send(JSON.stringify(recvonlyConnect(channelId)));
     viewer.offer = await offered;
-    const pc = new RTCPeerConnection({
-      codecs: { video: [new RTCRtpCodecParameters({ mimeType: 'video/VP8', clockRate: 90_000, payloadType: 96 })], audio: [] },
-      iceAdditionalHostAddresses: ['127.0.0.1'],
-      iceUseIpv6: false,
-      // No STUN (werift's default is a public server): loopback needs none.
-      iceServers: [],
-    });
+    const pc = recvonlyPeer();
     viewer.pc = pc;
     pc.onTrack.subscribe((track) => {
       track.onReceiveRtp.subscribe((rtp) => {
