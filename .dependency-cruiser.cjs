@@ -88,7 +88,14 @@ module.exports = {
       name: 'server-reuses-domain-and-contract-only',
       severity: 'error',
       from: { path: '^server/' },
-      to: { path: '^src/(application|infrastructure|ui|main)/' },
+      to: { path: '^src/(application|infrastructure|ui)/' },
+    },
+    {
+      name: 'server-render-enters-at-the-process-entry',
+      severity: 'error',
+      comment: 'Only the process entry hands the server the app\'s server-render composition root (docs/server-rendering.md).',
+      from: { path: '^server/', pathNot: '^server/main\\.ts$' },
+      to: { path: '^src/main/' },
     },
     {
       name: 'client-never-imports-server',

@@ -1,3 +1,4 @@
+import { loadEnv, type Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { resolveBuildTargetOrExit } from './scripts/build-target.ts';
@@ -6,8 +7,32 @@ import { resolveBuildTargetOrExit } from './scripts/build-target.ts';
 // with a message that names the allowed values.
 const target = resolveBuildTargetOrExit(process.env.ONKURE_TARGET, 'build');
 
+/**
+ * Writes the build's public settings (its VITE_* variables, and the build target) into the built
+ * page, so the server renders each page with the same settings the browser app was built with
+ * (src/main/server-render.tsx). They are public anyway: the bundle holds them too.
+ */
+function buildSettings(): Plugin {
+  let settings: Record<string, string> = {};
+  return {
+    name: 'onkure-build-settings',
+    configResolved(config) {
+      settings = { ...loadEnv(config.mode, config.envDir || process.cwd(), 'VITE_'), VITE_ONKURE_TARGET: target };
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler: () => [{
+        tag: 'script',
+        attrs: { type: 'application/json', id: 'onkure-build' },
+        children: JSON.stringify(settings).replace(/</g, '\\u003c'),
+        injectTo: 'head',
+      }],
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), buildSettings()],
   define: {
     __ONKURE_TARGET__: JSON.stringify(target),
   },

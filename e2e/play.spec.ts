@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, waitForAppOnLoad } from './support/test';
 import { debugLogin, OPERATOR_TOKEN, playerPage, stationFor, type Identity } from './support/players';
 
 /**
@@ -87,6 +88,7 @@ test.describe('stations: watch, wait in line, play, result', () => {
     await hold(a, 'button-right', 600);
     await a.close();
     const back = await a.context().newPage();
+    waitForAppOnLoad(back);
     await back.goto(`/game/${station}`);
     // The same play, waiting for button ② where the claw stopped.
     await expect(back.getByTestId('button-back')).toBeEnabled({ timeout: 10_000 });

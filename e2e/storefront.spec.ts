@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test } from './support/test';
 
 /** Serious or critical axe violations of what the page shows now (WCAG 2 A and AA). */
 async function seriousViolations(page: Page): Promise<string[]> {

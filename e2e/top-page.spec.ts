@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test';
 
 test.describe('top page (walking skeleton)', () => {
   test('[R1-4] shows the seeded prize list fetched from the running server, in Japanese', async ({ page }, testInfo) => {

@@ -21,6 +21,7 @@ import { openPgliteStore, type Store } from './store/store';
 import { acquireDataDirLock } from './store/data-dir-lock';
 import { refuseUpgrade, requestUrl, type SignalingTimings } from './live/signaling';
 import { readFileSync } from 'node:fs';
+import { inProcessFetch, type PageRendererFactory, type PageRequest, type RenderedPage } from './http/pages';
 
 export interface OnkureServer {
   readonly app: FastifyInstance;
@@ -47,6 +48,11 @@ export interface ServerOptions {
   readonly playSeeds?: () => number;
   /** The live feed's signaling deadlines (connect, answer, ping); tests shorten them. */
   readonly signalingTimings?: Partial<SignalingTimings>;
+  /**
+   * Renders each page on the server with its data (the app's server composition root; server/main.ts
+   * passes it). Without it, every page is the app's empty shell and the browser renders it.
+   */
+  readonly renderPages?: PageRendererFactory;
 }
 
 /** Time limits on a client's connection and request (docs/security.md). */
@@ -219,10 +225,23 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
         res.setHeader('Cache-Control', path.startsWith(assetsDir) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
-    app.setNotFoundHandler((request, reply) => {
-      // Client-side routes: every other GET gets the app shell; the router decides what to show.
-      if (request.method === 'GET' && !request.url.startsWith(`${config.apiPrefix}/`)) return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(appShell());
-      return replyError(reply, 404);
+    let renderPage: ((request: PageRequest) => Promise<RenderedPage>) | null = null;
+    const renderer = () => (renderPage ??= options.renderPages!(appShell()));
+    app.setNotFoundHandler(async (request, reply) => {
+      if (request.method !== 'GET' || request.url.startsWith(`${config.apiPrefix}/`)) return replyError(reply, 404);
+      reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8');
+      // Until the store is open (or without a renderer) the page is the app's shell: the browser renders it.
+      if (!options.renderPages || !services) return reply.send(appShell());
+      try {
+        // The address's host is ours, never the request's Host header: nothing rendered may depend on it.
+        const page = await renderer()({ url: `http://localhost${request.url}`, fetch: inProcessFetch(app, request.ip) });
+        if (page.kind === 'redirect') return reply.redirect(page.location, page.status);
+        return reply.status(page.status).send(page.body);
+      } catch (error) {
+        // A page that cannot be rendered here still works: the browser renders it from the shell.
+        request.log.error({ err: error }, 'server render failed');
+        return reply.send(appShell());
+      }
     });
   }
 

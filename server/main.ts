@@ -1,3 +1,4 @@
+import { createPageRenderer } from '../src/main/server-render';
 import { createOnkureServer } from './app';
 import { readServerConfig, ServerConfigError } from './config';
 import { DataDirLockedError } from './store/data-dir-lock';
@@ -16,7 +17,7 @@ async function main(): Promise<void> {
   }
   let server;
   try {
-    server = createOnkureServer(config);
+    server = createOnkureServer(config, { renderPages: createPageRenderer });
   } catch (error) {
     if (error instanceof DataDirLockedError) {
       console.error(`onkure: server start stopped. ${error.message}`);

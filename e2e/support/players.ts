@@ -1,3 +1,4 @@
+import { waitForAppOnLoad } from './test';
 import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 
 /** The operator token the e2e server runs with (playwright.config.ts). */
@@ -17,7 +18,9 @@ export async function debugLogin(request: APIRequestContext, name: string): Prom
 export async function playerPage(browser: Browser, baseURL: string, identity: Identity, viewport: { width: number; height: number }): Promise<Page> {
   const context = await browser.newContext({ baseURL, viewport, locale: 'ja-JP', timezoneId: 'Asia/Tokyo' });
   await context.addInitScript((who) => window.localStorage.setItem('onkure.session', JSON.stringify(who)), identity);
-  return context.newPage();
+  const page = await context.newPage();
+  waitForAppOnLoad(page);
+  return page;
 }
 
 /**

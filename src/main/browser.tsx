@@ -1,13 +1,30 @@
 import 'reflect-metadata';
-import { createRoot } from 'react-dom/client';
-import { OnkureApp } from '../ui';
+import { useEffect, type ReactNode } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { OnkureApp, loadMatchedRoutes, readHydrationData } from '../ui';
 import '../ui/styles.css';
 import { readClientConfig } from './client-config';
 import { createAppContainer, startAppAnalytics } from './container';
 
+/** Marks the page as live (`<html data-ready>`) once its first render has committed: e2e and tools wait for it. */
+function Ready({ children }: { children: ReactNode }) {
+  useEffect(() => document.documentElement.setAttribute('data-ready', ''), []);
+  return children;
+}
+
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 const container = createAppContainer(readClientConfig());
-createRoot(root).render(<OnkureApp container={container} />);
+// A page the server rendered (docs/server-rendering.md) is hydrated with the data it was rendered
+// from, once its page's code is loaded; the shell alone (no server render) is rendered here.
+const hydrationData = readHydrationData(document);
+if (hydrationData && root.firstChild) {
+  await loadMatchedRoutes(window.location.pathname);
+  hydrateRoot(root, <Ready><OnkureApp container={container} hydrationData={hydrationData} /></Ready>, {
+    onRecoverableError: (error) => console.error('onkure: hydration', error),
+  });
+} else {
+  createRoot(root).render(<Ready><OnkureApp container={container} /></Ready>);
+}
 // The analytics tag loads now (only when an id is configured), not at import time.
 startAppAnalytics(container);

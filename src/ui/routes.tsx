@@ -1,12 +1,18 @@
 import type { RouteObject } from 'react-router';
 import { AppLayout, DefaultLayout } from './layout/default-layout';
 import { NotFoundPage } from './pages/not-found-page';
+import type { RouteHandle } from './ssr/preload';
+import { preloadCatalogue, preloadInformationDetail, preloadInformationList, preloadKujiList, preloadStation } from './ssr/route-preloads';
+
+const catalogue: RouteHandle = { preload: preloadCatalogue };
+const station: RouteHandle = { preload: preloadStation };
 
 /**
  * The route table (§2.1). Every page is its own lazily loaded chunk [R2.1-2]; a route's `handle`
  * may name another layout than 'default' [R2.1-4]. A fatal error anywhere shows the error page
  * inside the default layout [R8-11] (the error page is part of the shell: it must show even when
- * a page's chunk cannot load).
+ * a page's chunk cannot load). A `handle.preload` loads what the page shows first when the server
+ * renders it (docs/server-rendering.md).
  */
 export const routes: RouteObject[] = [
   {
@@ -14,23 +20,23 @@ export const routes: RouteObject[] = [
     element: <AppLayout />,
     errorElement: <DefaultLayout><NotFoundPage /></DefaultLayout>,
     children: [
-      { index: true, lazy: async () => ({ Component: (await import('./pages/top-page')).TopPage }) },
+      { index: true, handle: catalogue, lazy: async () => ({ Component: (await import('./pages/top-page')).TopPage }) },
       // A station's play screen (§2.1): /play/{tag...}/{stationId} (the build target's play path) and /game/{stationId}.
-      { path: 'play/*', lazy: async () => ({ Component: (await import('./play/play-page')).PlayPage }) },
+      { path: 'play/*', handle: station, lazy: async () => ({ Component: (await import('./play/play-page')).PlayPage }) },
       { path: 'login', lazy: async () => ({ Component: (await import('./pages/login-page')).LoginPage }) },
       { path: 'debug/login', handle: { layout: 'plain' }, lazy: async () => ({ Component: (await import('./pages/debug-login-page')).DebugLoginPage }) },
-      { path: 'game/:stationId', lazy: async () => ({ Component: (await import('./play/play-page')).PlayPage }) },
-      { path: 'information', lazy: async () => ({ Component: (await import('./pages/information-page')).InformationListPage }) },
-      { path: 'information/:tag', lazy: async () => ({ Component: (await import('./pages/information-page')).InformationDetailPage }) },
+      { path: 'game/:stationId', handle: station, lazy: async () => ({ Component: (await import('./play/play-page')).PlayPage }) },
+      { path: 'information', handle: { preload: preloadInformationList }, lazy: async () => ({ Component: (await import('./pages/information-page')).InformationListPage }) },
+      { path: 'information/:tag', handle: { preload: preloadInformationDetail }, lazy: async () => ({ Component: (await import('./pages/information-page')).InformationDetailPage }) },
       { path: 'emailvalid', lazy: async () => ({ Component: (await import('./pages/email-valid-page')).EmailValidPage }) },
       { path: 'purchase/:slug', lazy: async () => ({ Component: (await import('./pages/purchase-pages')).AccountPaymentPage }) },
       { path: 'purchase/:slug/result/:productSettlementId', lazy: async () => ({ Component: (await import('./pages/purchase-pages')).AccountPaymentResultPage }) },
       { path: 'settlement', lazy: async () => ({ Component: (await import('./pages/purchase-pages')).SettlementPage }) },
       { path: 'arrival-items', lazy: async () => ({ Component: (await import('./pages/arrival-items-page')).ArrivalItemsPage }) },
-      { path: 'kuji', lazy: async () => ({ Component: (await import('./kuji/kuji-pages')).KujiListPage }) },
+      { path: 'kuji', handle: { preload: preloadKujiList }, lazy: async () => ({ Component: (await import('./kuji/kuji-pages')).KujiListPage }) },
       { path: 'kuji/:kujiId/:boxId', lazy: async () => ({ Component: (await import('./kuji/kuji-pages')).KujiBoxPage }) },
       // Catalogue paths /{character}/{sub}/{tab}?keyword=… (§2.3); anything else is the 404 page.
-      { path: '*', lazy: async () => ({ Component: (await import('./pages/top-page')).TopPage }) },
+      { path: '*', handle: catalogue, lazy: async () => ({ Component: (await import('./pages/top-page')).TopPage }) },
     ],
   },
 ];

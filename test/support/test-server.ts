@@ -45,6 +45,7 @@ export async function startTestServer(options: { listen?: boolean; env?: NodeJS.
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.playSeeds ? { playSeeds: options.playSeeds } : {}),
     ...(options.signalingTimings ? { signalingTimings: options.signalingTimings } : {}),
+    ...(options.renderPages ? { renderPages: options.renderPages } : {}),
     ...(seeded ? { template: seeded } : {}),
   });
   await server.ready;

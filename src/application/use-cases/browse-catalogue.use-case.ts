@@ -1,5 +1,5 @@
 import { inject, injectable } from 'inversify';
-import { Subject, catchError, combineLatest, map, of, startWith, switchMap, type Observable } from 'rxjs';
+import { Subject, catchError, combineLatest, lastValueFrom, map, of, startWith, switchMap, type Observable } from 'rxjs';
 import {
   catalogueBreadcrumb, cleanPathRedirect, pageOfItems, parseCataloguePath, PAGE_ITEMS_COUNT,
   type CatalogueNav, type CatalogueSelection, type Character, type Crumb, type PrizeItem, type TabListItem, type TopPageCatalogue,
@@ -42,6 +42,16 @@ export type CatalogueState =
   | { readonly kind: 'redirect'; readonly to: string }
   | { readonly kind: 'error'; readonly error: unknown };
 
+/** A catalogue page loaded by a server render, sent in the page for the browser to adopt. */
+export interface CatalogueSnapshot {
+  readonly url: string;
+  readonly page: number;
+  readonly state: CatalogueState;
+}
+
+const pageNumber = (page: number): number => Math.max(1, Math.floor(page) || 1);
+const requestKey = (url: string, page: number): string => `${page} ${url}`;
+
 /**
  * Catalogue navigation (§2.3): reads a path against the catalogue (characters and tabs from the
  * server, never hard-coded), answers the top page for the root, the matching stations for a
@@ -70,7 +80,22 @@ export class BrowseCatalogue extends StateStore<CatalogueState> {
   /** Shows the catalogue page of `url` (path, query and hash), at page `page` of a listing. */
   open(url: string, page = 1): void {
     this.listen();
-    this.requests.next({ url, page: Math.max(1, Math.floor(page)) });
+    if (this.takeAdopted(requestKey(url, pageNumber(page)))) return;
+    this.requests.next({ url, page: pageNumber(page) });
+  }
+
+  /**
+   * Loads the catalogue page of `url` once, without showing it (a server render's data). A failed
+   * load answers `{ kind: 'error' }`; it never rejects.
+   */
+  async load(url: string, page = 1): Promise<CatalogueSnapshot> {
+    const p = pageNumber(page);
+    return { url, page: p, state: await lastValueFrom(this.read(url, p)) };
+  }
+
+  /** Shows a page loaded by `load` (in the server's render); `open` for the same page then asks nothing. */
+  adopt(snapshot: CatalogueSnapshot): void {
+    this.adoptState(requestKey(snapshot.url, snapshot.page), snapshot.state);
   }
 
   /** The live catalogue: the top channel's maintenance, list and get updates [R7-11]. */

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'inversify';
-import { Subject, catchError, map, of, startWith, switchMap, type Observable } from 'rxjs';
+import { Subject, catchError, lastValueFrom, map, of, startWith, switchMap, type Observable } from 'rxjs';
 import { INFORMATION_PAGE_SIZE, isInformationTag, type InformationItem } from '../../domain';
 import type { AppConfig } from '../app-config';
 import type { InformationPage, PrizeCatalogPort } from '../ports/prize-catalog.port';
@@ -17,7 +17,18 @@ export type InformationState =
   | { readonly kind: 'notFound' }
   | { readonly kind: 'error'; readonly error: unknown };
 
-type Request = { readonly kind: 'list'; readonly page: number } | { readonly kind: 'detail'; readonly tag: string };
+/** Which information page: a page of the list, or one item by its tag. */
+export type InformationRequest = { readonly kind: 'list'; readonly page: number } | { readonly kind: 'detail'; readonly tag: string };
+type Request = InformationRequest;
+
+/** An information page loaded by a server render, sent in the page for the browser to adopt. */
+export interface InformationSnapshot {
+  readonly request: InformationRequest;
+  readonly state: InformationState;
+}
+
+const listPage = (page: number): number => (Number.isSafeInteger(page) && page >= 1 ? page : 1);
+const requestKey = (r: Request): string => (r.kind === 'list' ? `list ${r.page}` : `detail ${r.tag}`);
 
 /**
  * The information (news) pages of §2.1: the list, paged 100 at a time, and one item's detail by its
@@ -37,12 +48,28 @@ export class ReadInformation extends StateStore<InformationState> {
 
   /** Shows page `page` (1-based) of the information list. */
   openList(page = 1): void {
-    this.requests.next({ kind: 'list', page: Number.isSafeInteger(page) && page >= 1 ? page : 1 });
+    this.show({ kind: 'list', page: listPage(page) });
   }
 
   /** Shows the item whose tag is `tag`; a malformed tag is 'notFound' without asking the service. */
   openDetail(tag: string): void {
-    this.requests.next({ kind: 'detail', tag });
+    this.show({ kind: 'detail', tag });
+  }
+
+  /** Loads a page once without showing it (a server render's data); a failure answers 'error'. */
+  async load(request: InformationRequest): Promise<InformationSnapshot> {
+    const r: Request = request.kind === 'list' ? { kind: 'list', page: listPage(request.page) } : request;
+    return { request: r, state: await lastValueFrom(this.read(r)) };
+  }
+
+  /** Shows a page loaded by `load`; opening the same page then asks nothing. */
+  adopt(snapshot: InformationSnapshot): void {
+    this.adoptState(requestKey(snapshot.request), snapshot.state);
+  }
+
+  private show(r: Request): void {
+    if (this.takeAdopted(requestKey(r))) return;
+    this.requests.next(r);
   }
 
   private read(r: Request): Observable<InformationState> {

@@ -29,6 +29,7 @@ export abstract class StateStore<S> implements Disposable {
   private readonly state: BehaviorSubject<S>;
   private readonly owned = new Subscription();
   private readonly disposing = new Subject<void>();
+  private adoptedKey: string | null = null;
 
   /** Every state, starting with the current one; completes on dispose, never errors. */
   readonly state$: Observable<S>;
@@ -51,6 +52,24 @@ export abstract class StateStore<S> implements Disposable {
   protected setState(next: S | ((current: S) => S)): void {
     if (this.disposed) return;
     this.state.next(typeof next === 'function' ? (next as (current: S) => S)(this.state.value) : next);
+  }
+
+  /**
+   * Server rendering: takes a state loaded elsewhere (the server's render of this page, sent in the
+   * page) as the current one, remembering what it answers (`key`), so the command that would load
+   * it can skip the request (`takeAdopted`). Nothing is fetched twice for one page view.
+   */
+  protected adoptState(key: string, state: S): void {
+    if (this.disposed) return;
+    this.adoptedKey = key;
+    this.state.next(state);
+  }
+
+  /** True once when the adopted state answers `key`; any later command loads as usual. */
+  protected takeAdopted(key: string): boolean {
+    const hit = this.adoptedKey === key;
+    this.adoptedKey = null;
+    return hit;
   }
 
   /** Ends a stream when the use-case is disposed (unsubscribing cancels requests and timers). */

@@ -69,6 +69,15 @@ export interface StationPlayState {
   readonly history: PlayHistoryPage | null;
 }
 
+/** A station's card loaded by a server render, sent in the page for the browser to adopt. */
+export interface StationSnapshot {
+  readonly stationId: number;
+  /** null: no station of this shop has this id. */
+  readonly station: PrizeItem | null;
+}
+
+const stationKey = (stationId: number): string => `station ${stationId}`;
+
 const INITIAL: StationPlayState = {
   stationId: null, station: null, signedIn: false, viewers: 0, lineLength: 0, reservation: null, play: null, machine: null, othersPlaying: false,
   gauge: null, popup: null, alert: null, notice: null, latencyMs: null, sound: true, hideCharacter: false, busy: false, receivedAt: 0, now: 0,
@@ -127,11 +136,14 @@ export class StationPlay extends StateStore<StationPlayState> {
   /** Opens a station: its feed, the viewer count, the caller's place, and the live channels. */
   async open(stationId: number, mode: StreamType = this.config.feedMode): Promise<void> {
     const signedIn = this.session.current() !== null;
-    this.setState({ ...INITIAL, stationId, signedIn, now: this.clock.now() });
+    const adopted = this.takeAdopted(stationKey(stationId)) ? this.snapshot.station : undefined;
+    this.setState({ ...INITIAL, stationId, signedIn, now: this.clock.now(), station: adopted ?? null });
     this.listen(stationId, signedIn);
-    const lookup = await this.once(() => this.catalog.lookUpPrizes({ shopId: this.config.shopId, by: { stationId } }));
-    const station = lookup?.prize.find((p) => p.station_id === stationId) ?? null;
-    this.setState((s) => ({ ...s, station }));
+    if (adopted === undefined) {
+      const lookup = await this.once(() => this.catalog.lookUpPrizes({ shopId: this.config.shopId, by: { stationId } }));
+      const station = lookup?.prize.find((p) => p.station_id === stationId) ?? null;
+      this.setState((s) => ({ ...s, station }));
+    }
     const info = await this.once(() => this.plays.stationInfo(stationId));
     if (info?.kind === 'info') {
       this.info = info.info;
@@ -147,6 +159,17 @@ export class StationPlay extends StateStore<StationPlayState> {
     await this.refreshGauge();
     const current = await this.once(() => this.plays.current());
     if (current && current.station_id === stationId) this.showPlay(current);
+  }
+
+  /** Loads a station's card once without showing it (a server render's data); rejects when the call fails. */
+  async loadStation(stationId: number): Promise<StationSnapshot> {
+    const lookup = await firstValueFrom(this.catalog.lookUpPrizes({ shopId: this.config.shopId, by: { stationId } }).pipe(this.untilDisposed()));
+    return { stationId, station: lookup.prize.find((p) => p.station_id === stationId) ?? null };
+  }
+
+  /** Shows a station's card loaded by `loadStation`; `open` for that station then does not ask for it again. */
+  adopt(snapshot: StationSnapshot): void {
+    this.adoptState(stationKey(snapshot.stationId), { ...INITIAL, stationId: snapshot.stationId, station: snapshot.station });
   }
 
   /** Restarts the live feed in the other mode (the player's choice: rtc video or jpg stills). */

@@ -6,6 +6,7 @@ import { formatThousands, KUJI_ENDED_BOX_STATUSES, type KujiBox, type KujiDrawRe
 import { useInjection } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { usePreloaded } from '../ssr/preload';
 import { MESSAGES } from '../messages';
 import { useModals } from '../modals/modal-host';
 import { NotFoundPage } from '../pages/not-found-page';
@@ -16,13 +17,17 @@ const boxHref = (kujiId: number, boxId: number) => `/kuji/${kujiId}/${boxId}`;
 /** The kuji on sale (§7 /contents/kuji), each with its pictures and boxes. */
 export function KujiListPage() {
   const catalog = useInjection(TOKENS.PrizeCatalogPort);
-  const [list, setList] = useState<readonly KujiOnSale[] | null>(null);
+  const preloaded = usePreloaded<readonly KujiOnSale[]>();
+  const [list, setList] = useState<readonly KujiOnSale[] | null>(preloaded ?? null);
   const [failed, setFailed] = useState(false);
+  const [sent] = useState(preloaded !== undefined);
   useEffect(() => {
+    // The server's render sent the list: nothing to ask for.
+    if (sent) return undefined;
     let live = true;
     firstValueFrom(catalog.kujiOnSale()).then((l) => { if (live) setList(l); }, () => { if (live) setFailed(true); });
     return () => { live = false; };
-  }, [catalog]);
+  }, [catalog, sent]);
   return (
     <section className="kuji-list" aria-labelledby="kuji-list-title">
       <h1 id="kuji-list-title" className="prize-section__title">{M.listTitle}</h1>

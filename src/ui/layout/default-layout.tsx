@@ -81,7 +81,8 @@ export function DefaultLayout({ children }: { children?: ReactNode }) {
 }
 
 /** The VIP variant of the header logo (public/onkure-logo-vip.svg), under the app's base path. */
-const VIP_LOGO_SRC = `${import.meta.env.BASE_URL}onkure-logo-vip.svg`;
+// Outside Vite (a server render under Node) there is no import.meta.env: the app is served at the root.
+const VIP_LOGO_SRC = `${import.meta.env?.BASE_URL ?? '/'}onkure-logo-vip.svg`;
 
 /**
  * The header logo: the VIP variant for a VIP user (vip_level above normal), otherwise the normal

@@ -1,16 +1,18 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
-import { TOKENS, type InformationState } from '../../application';
+import { TOKENS, type InformationSnapshot, type InformationState } from '../../application';
 import { jstDateLabel, type InformationItem } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { MESSAGES } from '../messages';
 import { STOREFRONT as S } from '../storefront.messages';
 import { NotFoundPage } from './not-found-page';
+import { usePreloaded } from '../ssr/preload';
 
 /** /information: the information list, 100 a page, newest first [R2.1-1, R9-2]. */
 export function InformationListPage() {
-  const info = useScopedUseCase(TOKENS.ReadInformation);
+  const preloaded = usePreloaded<InformationSnapshot>();
+  const info = useScopedUseCase(TOKENS.ReadInformation, (i) => preloaded && i.adopt(preloaded));
   const state = useObservableState(info.state$, info.snapshot);
   const location = useLocation();
   const page = Number(new URLSearchParams(location.search).get('page') ?? 1) || 1;
@@ -45,7 +47,8 @@ export function InformationListPage() {
 
 /** /information/{tag}: one item; a tag that fails validation or names nothing is the 404 page [R2.1-5]. */
 export function InformationDetailPage() {
-  const info = useScopedUseCase(TOKENS.ReadInformation);
+  const preloaded = usePreloaded<InformationSnapshot>();
+  const info = useScopedUseCase(TOKENS.ReadInformation, (i) => preloaded && i.adopt(preloaded));
   const state = useObservableState(info.state$, info.snapshot);
   const { tag = '' } = useParams();
   useEffect(() => info.openDetail(tag), [info, tag]);

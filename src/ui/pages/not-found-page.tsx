@@ -3,6 +3,7 @@ import { TOKENS } from '../../application';
 import { fullPathOf, serviceHomeHref } from '../../domain';
 import { useInjection } from '../di/container-context';
 import { MESSAGES } from '../messages';
+import { useMarkNotFound } from '../ssr/preload';
 
 /**
  * The error page of spec §2.6 [R2.6-1…R2.6-3, R2.1-5, R8-11]: the heading, the text, a link to the
@@ -10,6 +11,7 @@ import { MESSAGES } from '../messages';
  * the full path. The layout around it brings the header and the footer with the company logo.
  */
 export function NotFoundPage() {
+  useMarkNotFound();
   const location = useLocation();
   const { topPageBaseUrl } = useInjection(TOKENS.AppConfig);
   return (

@@ -1,6 +1,6 @@
 import { createContext, useContext, useEffect } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
-import { TOKENS, type BrowseCatalogue, type CatalogueListing, type CatalogueLive, type CatalogueState } from '../../application';
+import { TOKENS, type BrowseCatalogue, type CatalogueListing, type CatalogueLive, type CatalogueSnapshot, type CatalogueState } from '../../application';
 import {
   buildCataloguePath, buildPlayPath, marqueeDurationMs, type Character, type PrizeItem, type TabListItem, type TopPageCatalogue, type WinnerAnnouncement,
 } from '../../domain';
@@ -13,6 +13,7 @@ import { useModals } from '../modals/modal-host';
 import { STOREFRONT as S } from '../storefront.messages';
 import { ArrivalsRow, Carousel, NewsRow, SideBanner } from './top-rows';
 import { NotFoundPage } from './not-found-page';
+import { usePreloaded } from '../ssr/preload';
 
 /**
  * The catalogue (§2.1 "/{tag...}", §2.3): the top page at the root; a character, sub-character,
@@ -32,7 +33,8 @@ function LiveCard({ item, href }: { item: PrizeItem; href: string }) {
 }
 
 export function TopPage() {
-  const browse = useScopedUseCase(TOKENS.BrowseCatalogue);
+  const preloaded = usePreloaded<CatalogueSnapshot>();
+  const browse = useScopedUseCase(TOKENS.BrowseCatalogue, (b) => preloaded && b.adopt(preloaded));
   const state = useObservableState(browse.state$, browse.snapshot);
   const live = useObservableState(browse.live$, NO_LIVE);
   return (

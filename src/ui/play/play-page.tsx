@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
-import { TOKENS, type LiveFeedState, type StationPlay, type StationPlayState } from '../../application';
+import { TOKENS, type LiveFeedState, type StationPlay, type StationPlayState, type StationSnapshot } from '../../application';
 import {
   countdownSeconds, isMaintenanceStatus, NOTICE_TOAST_MS, parsePlayPath, VIDEO_VIEW_HEIGHT_PERCENT, VIDEO_VIEW_ROTATION_DEG,
   type Camera, type CraneButton, type PlayView,
@@ -9,9 +9,11 @@ import { useInjection } from '../di/container-context';
 import { Toast } from '../layout/toast';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { useHydrated } from '../hooks/use-hydrated';
 import { MESSAGES } from '../messages';
 import { NotFoundPage } from '../pages/not-found-page';
 import { PlayMethodButton } from '../modals/document-links';
+import { usePreloaded } from '../ssr/preload';
 
 /** Milliseconds left of a server window, as of the page's `now`. */
 function left(ms: number | null, state: StationPlayState): number | null {
@@ -38,7 +40,8 @@ export function PlayPage() {
 }
 
 function StationPlayScreen({ stationId }: { stationId: number }) {
-  const play = useScopedUseCase(TOKENS.StationPlay);
+  const preloaded = usePreloaded<StationSnapshot>();
+  const play = useScopedUseCase(TOKENS.StationPlay, (p) => preloaded?.stationId === stationId && p.adopt(preloaded));
   const state = useObservableState(play.state$, play.snapshot);
   const feed = useObservableState(play.feed.state$, play.feed.snapshot);
 
@@ -96,13 +99,15 @@ function StationPlayScreen({ stationId }: { stationId: number }) {
 function LiveCameras({ feed, play, latencyMs }: { feed: LiveFeedState; play: StationPlay; latencyMs: number | null }) {
   const view = feed.stream.view;
   const labels: Record<Camera, string> = { front: MESSAGES.cameraFront, side: MESSAGES.cameraSide };
+  // The camera filter is a style attribute: set in the browser only (the CSP blocks it in server markup).
+  const hydrated = useHydrated();
   return (
     <div className="cameras">
       <div className="cameras__frame" data-testid="camera" data-camera={view}>
         {(['front', 'side'] as const).map((camera) => {
           const c = feed.cameras[camera];
           return (
-            <div key={camera} className="cameras__layer" hidden={camera !== view} style={{ filter: c.filter.css }}>
+            <div key={camera} className="cameras__layer" hidden={camera !== view} style={hydrated ? { filter: c.filter.css } : undefined}>
               {c.video ? <VideoView stream={c.video} label={MESSAGES.cameraAlt(labels[camera])} /> : null}
               {c.still && c.stillVisible ? (
                 <img className="cameras__still" src={c.still} alt={MESSAGES.cameraAlt(labels[camera])} width={480} height={360} data-tick={c.stillTick} />

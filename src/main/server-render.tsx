@@ -1,0 +1,87 @@
+import 'reflect-metadata';
+import { PassThrough, type Readable } from 'node:stream';
+import { renderToPipeableStream } from 'react-dom/server';
+import { pageTitle } from '../domain';
+import { hydrationScript, routeOnServer } from '../ui';
+import { readClientConfig } from './client-config';
+import { createAppContainer, type HostEnvironment } from './container';
+
+/** The id of the built page's element that carries the build's public settings (vite.config.ts writes it). */
+export const BUILD_SETTINGS_ID = 'onkure-build';
+
+/** One request to render: its absolute address and the API, reached in the same process. */
+export interface PageRequest {
+  readonly url: string;
+  /** The service API for this request (the server answers it in-process, as this client's calls). */
+  readonly fetch: typeof fetch;
+}
+
+export type RenderedPage =
+  | { readonly kind: 'page'; readonly status: number; readonly body: Readable }
+  | { readonly kind: 'redirect'; readonly status: number; readonly location: string };
+
+/** Renders one request's page into the built app's page (`template`). */
+export type PageRenderer = (request: PageRequest) => Promise<RenderedPage>;
+
+/** How long a render may take before React gives up and the browser finishes the page. */
+const RENDER_ABORT_MS = 5_000;
+
+const ROOT = '<div id="root"></div>';
+
+/** The build's public settings (its VITE_* variables), written into the built page by vite.config.ts. */
+export function buildSettingsOf(template: string): Record<string, string> {
+  const match = new RegExp(`<script type="application/json" id="${BUILD_SETTINGS_ID}">([^<]*)</script>`).exec(template);
+  if (!match?.[1]) return {};
+  const parsed: unknown = JSON.parse(match[1]);
+  if (!parsed || typeof parsed !== 'object') return {};
+  return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * The server-side composition root: a renderer for the built page `template` (dist/client/index.html
+ * with the server's feed mode in it). Each request gets its own container, configured exactly as the
+ * browser's (the build's settings travel in the page), whose API calls go to `request.fetch`; its
+ * routes' preloads run, the page is rendered into the template as a stream, and the loaded data is
+ * written once into the page for the browser to adopt (docs/server-rendering.md).
+ */
+export function createPageRenderer(template: string): PageRenderer {
+  const at = template.indexOf(ROOT);
+  if (at < 0) throw new Error('the built page has no <div id="root"></div>');
+  const settings = buildSettingsOf(template);
+  const feed = /<meta name="onkure-feed" content="([a-z]*)"/.exec(template)?.[1] ?? null;
+  const before = template.slice(0, at + ROOT.length - '</div>'.length);
+  const after = template.slice(at + ROOT.length - '</div>'.length);
+
+  return async (request) => {
+    const url = new URL(request.url);
+    const host: HostEnvironment = {
+      storage: null,
+      cookies: () => '',
+      navigator: { reload: () => undefined, goTo: () => undefined },
+      fetch: request.fetch,
+    };
+    const container = createAppContainer(readClientConfig(settings, url.origin, feed), [], host);
+    const routing = await routeOnServer(container, new Request(url, { headers: { accept: 'text/html' } }));
+    if (routing.kind === 'redirect') return routing;
+    const head = before.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(pageTitle(url.pathname))}</title>`);
+    const tail = `</div>${hydrationScript(routing.hydrationData)}${after.slice('</div>'.length)}`;
+    return new Promise<RenderedPage>((resolve, reject) => {
+      let status = routing.context.statusCode;
+      const react = renderToPipeableStream(routing.render({ notFound: () => { status = 404; } }), {
+        onShellReady() {
+          const body = new PassThrough();
+          body.write(head);
+          const markup = new PassThrough();
+          markup.on('data', (chunk: Buffer) => body.write(chunk));
+          markup.on('end', () => body.end(tail));
+          react.pipe(markup);
+          resolve({ kind: 'page', status, body });
+        },
+        onShellError: reject,
+      });
+      setTimeout(() => react.abort(), RENDER_ABORT_MS).unref();
+    });
+  };
+}

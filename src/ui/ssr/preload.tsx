@@ -1,0 +1,73 @@
+import { createContext, useContext, type ReactNode } from 'react';
+import type { Container } from 'inversify';
+import { useLoaderData, type Params, type RouteObject } from 'react-router';
+
+/** What a route's preload gets: the request's container (one per request), its address and the route's params. */
+export interface PreloadContext {
+  readonly container: Container;
+  readonly url: URL;
+  readonly params: Params;
+}
+
+/**
+ * A route's server-side data: loads what the page shows first with the request's container and
+ * answers a JSON-safe snapshot the page adopts (`usePreloaded`), or null when there is nothing to
+ * send (the browser then loads as without a server render). Never rejects: a failed call is null.
+ */
+export type RoutePreload = (context: PreloadContext) => Promise<unknown>;
+
+/** A route's `handle`: the layout it asks for [R2.1-4] and its server-side preload. */
+export interface RouteHandle {
+  readonly layout?: string;
+  readonly preload?: RoutePreload;
+}
+
+/**
+ * The snapshot the server's render loaded for the current route, or undefined (no server render,
+ * or the browser has navigated since). The page hands it to its use-case's `adopt`, so its first
+ * render shows the loaded page and the use-case does not ask for it again.
+ */
+export function usePreloaded<T>(): T | undefined {
+  const data: unknown = useLoaderData();
+  return data === null || data === undefined ? undefined : (data as T);
+}
+
+/**
+ * The route table for a server render: each route with a preload gets a loader that runs it with
+ * `container` (react-router's static handler calls it). The browser's table has no loaders: its
+ * first render takes the server's data from the page (hydration data), and later navigations load
+ * in the page as before.
+ */
+export function withPreloadLoaders(routes: readonly RouteObject[], container: Container): RouteObject[] {
+  return routes.map((route): RouteObject => {
+    const preload = (route.handle as RouteHandle | undefined)?.preload;
+    const children = route.children ? withPreloadLoaders(route.children, container) : undefined;
+    const loader = preload
+      ? async ({ request, params }: { request: Request; params: Params }) => {
+        try {
+          return (await preload({ container, url: new URL(request.url), params })) ?? null;
+        } catch {
+          return null;
+        }
+      }
+      : undefined;
+    return { ...route, ...(loader ? { loader } : {}), ...(children ? { children } : {}) } as RouteObject;
+  });
+}
+
+/** What a server render learns while it renders (the HTTP status). */
+export interface RenderStatus {
+  notFound(): void;
+}
+
+const RenderStatusContext = createContext<RenderStatus | null>(null);
+
+/** Gives a server render's components a way to set the answer's status (the error page sets 404). */
+export function RenderStatusProvider({ status, children }: { status: RenderStatus; children: ReactNode }) {
+  return <RenderStatusContext.Provider value={status}>{children}</RenderStatusContext.Provider>;
+}
+
+/** The error page marks a server render as 404 [R2.1-5]; in the browser this does nothing. */
+export function useMarkNotFound(): void {
+  useContext(RenderStatusContext)?.notFound();
+}

@@ -1,0 +1,101 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPageRenderer } from '../../src/main/server-render';
+import { hydrationScript, readHydrationData } from '../../src/ui';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+/** The built page's shape (vite.config.ts writes the build's settings into it). */
+const PAGE = `<!doctype html><html lang="ja"><head><meta name="onkure-feed" content="" /><title>景品一覧</title>
+<script type="application/json" id="onkure-build">{"VITE_ONKURE_TARGET":"web"}</script>
+<script type="module" crossorigin src="/assets/index.js"></script></head><body><div id="root"></div></body></html>`;
+
+let t: TestServer;
+let staticDir: string;
+beforeAll(async () => {
+  staticDir = mkdtempSync(join(tmpdir(), 'onkure-ssr-'));
+  writeFileSync(join(staticDir, 'index.html'), PAGE);
+  t = await startTestServer({ env: { STATIC_DIR: staticDir }, renderPages: createPageRenderer });
+});
+afterAll(async () => {
+  await t?.close();
+  rmSync(staticDir, { recursive: true, force: true });
+});
+
+const get = (url: string) => t.server.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+const api = async (path: string, body: object) => (await t.server.app.inject({ method: 'POST', url: `/api/${path}`, payload: body })).json<Record<string, unknown>>();
+
+/** The page's markup inside #root, and the data it was rendered from. */
+function parts(html: string) {
+  const root = /<div id="root">([\s\S]*)<\/div><script type="application\/json" id="onkure-hydration">/.exec(html)?.[1] ?? '';
+  const data = readHydrationData({ getElementById: (id: string) => (id === 'onkure-hydration' ? { textContent: /id="onkure-hydration">([^<]*)<\/script>/.exec(html)?.[1] ?? null } as HTMLElement : null) });
+  return { root, data };
+}
+
+describe('server rendering (issue 11)', () => {
+  it('[R2.1-1] the top page is rendered with its catalogue, and the data it was rendered from is in the page once', async () => {
+    const res = await get('/');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    const { root, data } = parts(res.body);
+    const top = JSON.stringify(await api('contents/top_page_prize', { shop_id: 1, is_top_page: 1 }));
+    const names = [...top.matchAll(/"prize_name":"([^"]+)"/g)].map((m) => m[1]!).slice(0, 3);
+    expect(names.length).toBeGreaterThan(0);
+    for (const name of names) expect(root).toContain(name);
+    expect(root).toContain('data-testid="prize-card"');
+    const snapshots = Object.values(data?.loaderData ?? {}) as { state?: { kind?: string } }[];
+    expect(snapshots.map((s) => s.state?.kind)).toEqual(['top']);
+    expect(res.body.match(/id="onkure-hydration"/g)).toHaveLength(1);
+  });
+
+  it('[R2.1-5] [R2.3-3] a path that is no page answers HTTP 404 with the error page, rendered', async () => {
+    for (const path of ['/no-such-character', '/game/abc', '/information/%3Cnot-a-tag%3E']) {
+      const res = await get(path);
+      expect(res.statusCode, path).toBe(404);
+      expect(parts(res.body).root, path).toContain('data-testid="error-page"');
+    }
+  });
+
+  it('[R7-13] a play screen is rendered with its station\'s name and the page title of its route', async () => {
+    const top = await api('contents/top_page_prize', { shop_id: 1, is_top_page: 1 }) as { sale_list: { list: { station_id: number; prize_name: string }[] }[] };
+    const { station_id: stationId, prize_name: name } = top.sale_list[0]!.list[0]!;
+    const res = await get(`/game/${stationId}`);
+    expect(res.statusCode).toBe(200);
+    const { root, data } = parts(res.body);
+    expect(root).toMatch(new RegExp(`<h1 class="play-screen__title">${name}</h1>`));
+    expect(Object.values(data?.loaderData ?? {})).toEqual([expect.objectContaining({ stationId })]);
+    expect(res.body).toMatch(/<title>[^<]*オンクレ<\/title>/);
+  });
+
+  it('[R2.1-1] the information list is rendered with its items', async () => {
+    const list = JSON.stringify(await api('contents/information', { shop_id: 1 }));
+    const title = /"title":"([^"]+)"/.exec(list)?.[1];
+    expect(title).toBeTruthy();
+    const res = await get('/information');
+    expect(res.statusCode).toBe(200);
+    expect(parts(res.body).root).toContain(title);
+  });
+
+  it('renders each request with its own container: concurrent renders of different pages each show their own page', async () => {
+    const [top, info, missing] = await Promise.all([get('/'), get('/information'), get('/no-such-character')]);
+    expect(parts(top.body).root).toContain('prize-card');
+    expect(parts(info.body).root).toContain('information');
+    expect(parts(info.body).root).not.toContain('prize-card');
+    expect(missing.statusCode).toBe(404);
+  });
+
+  it('the page data cannot end its script element or open another (user text stays inert)', () => {
+    const script = hydrationScript({ loaderData: { x: { title: '</script><script>alert(1)</script>&\u2028' } } });
+    expect(script.match(/<\/script>/g)).toHaveLength(1);
+    expect(script).not.toContain('<script>alert');
+    const text = /id="onkure-hydration">([^<]*)<\/script>/.exec(script)?.[1] ?? '';
+    expect(JSON.parse(text)).toEqual({ loaderData: { x: { title: '</script><script>alert(1)</script>&\u2028' } } });
+  });
+
+  it('the API answers stay JSON: only pages are rendered', async () => {
+    const res = await t.server.app.inject({ method: 'GET', url: '/api/no-such-call' });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toContain('application/json');
+  });
+});

@@ -1,0 +1,109 @@
+/** @vitest-environment jsdom */
+import { act } from '@testing-library/react';
+import { hydrateRoot, type Root } from 'react-dom/client';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { TOKENS } from '../../src/application';
+import { createAppContainer } from '../../src/main/container';
+import { createPageRenderer } from '../../src/main/server-render';
+import { FakeRealtime, FakeRtcVideo, FakeStillFrames } from '../../src/testing';
+import { OnkureApp, loadMatchedRoutes, readHydrationData } from '../../src/ui';
+import { injectFetch } from '../support/inject-fetch';
+import { TEST_CLIENT_CONFIG } from '../support/test-container';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+/** The built page's shape (vite.config.ts writes the build's settings into it). */
+const PAGE = `<!doctype html><html lang="ja"><head><meta name="onkure-feed" content="jpg" /><title>景品一覧</title>
+<script type="application/json" id="onkure-build">{"VITE_ONKURE_TARGET":"web"}</script></head><body><div id="root"></div></body></html>`;
+
+let t: TestServer;
+let root: Root | null = null;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(async () => t?.close());
+afterEach(() => {
+  act(() => root?.unmount());
+  root = null;
+  vi.restoreAllMocks();
+});
+
+/** The server's page for `path`, as a browser receives it. */
+async function serverPage(path: string): Promise<string> {
+  const page = await createPageRenderer(PAGE)({ url: `http://localhost${path}`, fetch: injectFetch(t.server.app) });
+  if (page.kind !== 'page') throw new Error(`expected a page, got a redirect to ${page.location}`);
+  let html = '';
+  for await (const chunk of page.body) html += String(chunk);
+  return html;
+}
+
+/**
+ * Loads the server's page into the document and hydrates it as src/main/browser.tsx does, with a
+ * client container whose API calls are recorded. Answers the calls and the errors React reported.
+ */
+async function hydrate(path: string) {
+  const html = await serverPage(path);
+  window.history.replaceState(null, '', path);
+  document.body.innerHTML = /<body>([\s\S]*)<\/body>/.exec(html)?.[1] ?? '';
+  const calls: string[] = [];
+  const fetch = injectFetch(t.server.app);
+  const container = createAppContainer({ ...TEST_CLIENT_CONFIG, feedMode: 'jpg' }, [
+    [TOKENS.RealtimePort, new FakeRealtime()], [TOKENS.StillFramePort, new FakeStillFrames()], [TOKENS.RtcVideoPort, new FakeRtcVideo()],
+  ], {
+    storage: null, cookies: () => '', navigator: { reload: () => undefined, goTo: () => undefined },
+    fetch: async (input, init) => {
+      calls.push(new URL(input instanceof Request ? input.url : String(input)).pathname);
+      return fetch(input, init);
+    },
+  });
+  const errors: unknown[] = [];
+  const consoleErrors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  const data = readHydrationData(document);
+  expect(data).toBeDefined();
+  await loadMatchedRoutes(path);
+  const element = document.getElementById('root')!;
+  const served = element.innerHTML;
+  await act(async () => {
+    root = hydrateRoot(element, <OnkureApp container={container} hydrationData={data!} />, { onRecoverableError: (error) => errors.push(error) });
+  });
+  // Let the page's effects run their commands (a call, if any, is recorded when it starts): a few
+  // turns of the event loop, no timer.
+  await act(async () => {
+    for (let turn = 0; turn < 10; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+  });
+  return { calls, errors, consoleErrors: consoleErrors.mock.calls.map((c) => String(c[0])), served, element };
+}
+
+describe('hydrating a server-rendered page (issue 11)', () => {
+  it('[R2.1-1] the top page hydrates without a mismatch and does not ask for the catalogue again', async () => {
+    const { calls, errors, consoleErrors, element } = await hydrate('/');
+    expect(errors).toEqual([]);
+    expect(consoleErrors.filter((m) => /hydrat|did not match/i.test(m))).toEqual([]);
+    expect(element.querySelectorAll('[data-testid="prize-card"]').length).toBeGreaterThan(0);
+    // The top page's own rows (carousel, news, arrivals) load in the browser; the catalogue does not.
+    expect(calls).toContain('/api/contents/carousel');
+    expect(calls).not.toContain('/api/contents/top_page_prize');
+    expect(calls).not.toContain('/api/contents/character');
+  });
+
+  it('[R2.1-5] the 404 page hydrates without a mismatch', async () => {
+    const { errors, element } = await hydrate('/no-such-character');
+    expect(errors).toEqual([]);
+    expect(element.querySelector('[data-testid="error-page"]')).not.toBeNull();
+  });
+
+  it('a play screen hydrates without a mismatch and does not look its station up again', async () => {
+    const top = (await t.server.app.inject({ method: 'POST', url: '/api/contents/top_page_prize', payload: { shop_id: 1, is_top_page: 1 } })).json<{ sale_list: { list: { station_id: number; prize_name: string }[] }[] }>();
+    const { station_id: stationId, prize_name: name } = top.sale_list[0]!.list[0]!;
+    const { calls, errors, element } = await hydrate(`/game/${stationId}`);
+    expect(errors).toEqual([]);
+    expect(element.querySelector('h1')?.textContent).toBe(name);
+    expect(calls).toContain('/api/v2/play/station_info');
+    expect(calls).not.toContain('/api/contents/prize');
+  });
+
+  it('[R2.1-1] the information list hydrates without a mismatch and is not asked for again', async () => {
+    const { calls, errors } = await hydrate('/information');
+    expect(errors).toEqual([]);
+    expect(calls).not.toContain('/api/contents/information');
+  });
+});
