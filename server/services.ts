@@ -6,7 +6,8 @@ import { UsersRepository } from './account/users.repository';
 import { VerificationService } from './account/verification.service';
 import { AccountAuthService } from './auth/account-auth.service';
 import { IdentityService } from './auth/identity';
-import { CatalogueRepository } from './catalogue/catalogue.repository';
+import { buildTopPage, CatalogueRepository } from './catalogue/catalogue.repository';
+import { TopPageCache } from './catalogue/top-page-cache';
 import { ContentsRepository } from './catalogue/contents.repository';
 import type { Clock } from './clock';
 import type { ServerConfig } from './config';
@@ -19,7 +20,9 @@ import { SignalingServer, type SignalingTimings } from './live/signaling';
 import { originAllowed } from './http/security-headers';
 import { PlayLogRepository } from './play/play-log.repository';
 import { StationCameras } from './play/cameras/station-cameras';
-import { PlayLoop } from './play/play-loop';
+import { PlayLoop, type PlayEvents } from './play/play-loop';
+import { Refusal } from './play/refusal';
+import { SERVER_MESSAGES } from './messages';
 import { RealtimeHub } from './realtime/realtime-hub';
 import { StationReservations } from './play/station-reservations';
 import { StoreTcLedgerSource, VipGate } from './play/vip-gate';
@@ -51,6 +54,8 @@ export interface Services {
   readonly reservations: StationReservations;
   /** The play loop of every station: turns, plays, results, refunds (docs/play.md). */
   readonly playLoop: PlayLoop;
+  /** The top page's answer per shop, kept until a station's status, the catalogue or time changes it. */
+  readonly topPages: TopPageCache;
   readonly playLog: PlayLogRepository;
   /** The real-time socket's channels and events (spec §7); the play loop pushes through it. */
   readonly realtime: RealtimeHub;
@@ -80,6 +85,24 @@ export interface ServiceOptions {
   readonly signalingTimings?: Partial<SignalingTimings>;
 }
 
+/**
+ * The play loop's events as the real-time hub sends them, and a station's status change also ends
+ * the kept top pages (a prize change passes through the 'change' and 'open' statuses).
+ */
+function changingTopPages(events: PlayEvents, topPages: TopPageCache): PlayEvents {
+  return {
+    lineChanged: (stationId) => events.lineChanged(stationId),
+    playState: (stationId, state) => events.playState(stationId, state),
+    push: (userId, push) => events.push(userId, push),
+    reserveCancelled: (userId, stationId, reason) => events.reserveCancelled(userId, stationId, reason),
+    winner: (announcement) => events.winner(announcement),
+    stationStatus: (stationId, status) => {
+      topPages.invalidate();
+      events.stationStatus(stationId, status);
+    },
+  };
+}
+
 export function createServices(store: Store, clock: Clock, io: SocketIOServer, config: ServerConfig, options: ServiceOptions = {}): Services {
   const images = imageUrl(config.apiPrefix);
   const identity = new IdentityService(store, clock);
@@ -93,7 +116,15 @@ export function createServices(store: Store, clock: Clock, io: SocketIOServer, c
   reservations.onLineChanged = (stationId) => playLoop.lineChanged(stationId);
   const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error));
   const realtime = new RealtimeHub(io, identity, playLoop, store, config.realtimeChannel, log);
-  playLoop.setEvents(realtime);
+  const topPages = new TopPageCache(async (key, now) => {
+    if (!(await catalogue.shopExists(key.shopId))) throw new Refusal(404, 404, SERVER_MESSAGES.shopNotFound);
+    const [page, validUntil] = await Promise.all([
+      buildTopPage(catalogue, key.shopId, now, { showVirtualCrane: key.showVirtualCrane, ...(key.fesId ? { fesId: key.fesId } : {}) }),
+      catalogue.nextTimedChange(key.shopId, now),
+    ]);
+    return { page, validUntil };
+  }, clock);
+  playLoop.setEvents(changingTopPages(realtime, topPages));
   const kujiDraws = new KujiDraws(store, clock, ledger, images, config.kujiTimeLimits);
   kujiDraws.onBoxEnded = (kujiId, boxId) => realtime.kujiBoxEnded(kujiId, boxId);
   const kujiLine = new KujiLine(store, clock, realtime, config.kujiTimeLimits);
@@ -122,6 +153,7 @@ export function createServices(store: Store, clock: Clock, io: SocketIOServer, c
     vipGate,
     reservations,
     playLoop,
+    topPages,
     playLog: new PlayLogRepository(store),
     realtime,
     cameras,

@@ -107,6 +107,22 @@ export class CatalogueRepository {
     );
   }
 
+  /**
+   * The first moment after `now` at which time alone changes a shop's top page: a station stops being
+   * new, or a festival starts or ends (null: none ahead). The top-page cache keeps an answer until then.
+   */
+  async nextTimedChange(shopId: number, now: Date): Promise<Date | null> {
+    const [row] = await this.db.query<{ at: string | Date | null }>(
+      `SELECT min(at) AS at FROM (
+         SELECT released_at + make_interval(days => $3) AS at FROM stations WHERE shop_id = $1
+         UNION ALL SELECT starts_at FROM fes WHERE shop_id = $1
+         UNION ALL SELECT ends_at FROM fes WHERE shop_id = $1
+       ) t WHERE at > $2::timestamptz`,
+      [shopId, now.toISOString(), NEW_PRIZE_DAYS],
+    );
+    return row?.at ? new Date(row.at) : null;
+  }
+
   /** The festival running now (or the one asked for, if it belongs to the shop), with its stations. */
   async fes(shopId: number, now: Date, fesId?: number): Promise<{ fes_id: number; image_key: string; station_ids: number[] } | null> {
     const [row] = await this.db.query<{ fes_id: number; image_key: string }>(

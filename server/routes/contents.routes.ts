@@ -3,9 +3,10 @@ import {
   playingRequestSchema, prizeRequestSchema, prizeV2RequestSchema, startNewsRequestSchema, topPagePrizeRequestSchema,
 } from '../../src/contract';
 import { hasStationSearchFilter, searchResultPage, searchStations } from '../../src/domain';
-import { buildTopPage, saleSectionsOf, showsVirtualCraneTab, toPrizeItem, visibleTabs } from '../catalogue/catalogue.repository';
+import { saleSectionsOf, showsVirtualCraneTab, toPrizeItem, visibleTabs } from '../catalogue/catalogue.repository';
 import { SERVER_MESSAGES } from '../messages';
 import { Refusal } from '../play/refusal';
+import { preferredEncoding } from '../catalogue/top-page-cache';
 import type { ApiDeps } from './deps';
 
 const SHOP_NOT_FOUND = SERVER_MESSAGES.shopNotFound;
@@ -15,13 +16,12 @@ export async function contentsRoutes({ route, services: s, config }: ApiDeps): P
   const { contents, kujiCatalogue: kuji, reservations } = s;
   const virtualCraneTab = (signedIn: boolean, filterActive: boolean) => showsVirtualCraneTab({ signedIn, target: config.target, filterActive });
 
-  route.open('/contents/top_page_prize', topPagePrizeRequestSchema, async (body, user) => {
-    if (!(await s.catalogue.shopExists(body.shop_id))) throw new Refusal(404, 404, SHOP_NOT_FOUND);
-    const page = await buildTopPage(s.catalogue, body.shop_id, s.clock.now(), {
-      showVirtualCrane: virtualCraneTab(user !== null, false),
-      ...(body.fes_id ? { fesId: body.fes_id } : {}),
-    });
-    return page;
+  // The answer's bytes come from the top-page cache (built once per change, compressed once per encoding).
+  route.open('/contents/top_page_prize', topPagePrizeRequestSchema, async (body, user, { request, reply }) => {
+    const answer = await s.topPages.answer({ shopId: body.shop_id, showVirtualCrane: virtualCraneTab(user !== null, false), ...(body.fes_id ? { fesId: body.fes_id } : {}) });
+    const encoding = preferredEncoding(request.headers['accept-encoding']);
+    if (encoding) reply.header('Content-Encoding', encoding);
+    return reply.header('Vary', 'Accept-Encoding').type('application/json; charset=utf-8').send(answer.bytes(encoding));
   });
 
   route.open('/contents/prize', prizeRequestSchema, async (body) => {

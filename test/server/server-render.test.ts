@@ -11,12 +11,13 @@ const PAGE = `<!doctype html><html lang="ja"><head><meta name="onkure-feed" cont
 <script type="application/json" id="onkure-build">{"VITE_ONKURE_TARGET":"web"}</script>
 <script type="module" crossorigin src="/assets/index.js"></script></head><body><div id="root"></div></body></html>`;
 
+const OPERATOR_TOKEN = 'server-render-operator-token-0123456789';
 let t: TestServer;
 let staticDir: string;
 beforeAll(async () => {
   staticDir = mkdtempSync(join(tmpdir(), 'onkure-ssr-'));
   writeFileSync(join(staticDir, 'index.html'), PAGE);
-  t = await startTestServer({ env: { STATIC_DIR: staticDir }, renderPages: createPageRenderer });
+  t = await startTestServer({ env: { STATIC_DIR: staticDir, ONKURE_OPERATOR_TOKEN: OPERATOR_TOKEN }, renderPages: createPageRenderer });
 });
 afterAll(async () => {
   await t?.close();
@@ -83,6 +84,21 @@ describe('server rendering (issue 11)', () => {
     expect(parts(info.body).root).toContain('information');
     expect(parts(info.body).root).not.toContain('prize-card');
     expect(missing.statusCode).toBe(404);
+  });
+
+  it('[R4.2-10] a station\'s status change shows on the next render of the top page (the kept answer is dropped)', async () => {
+    type Top = { state: { catalogue: { sale_list: { list: { station_id: number; station_status: string }[] }[] } } };
+    const statusIn = (html: string, id: number) => (Object.values(parts(html).data?.loaderData ?? {})[0] as Top).state.catalogue.sale_list.flatMap((s) => s.list).find((i) => i.station_id === id)?.station_status;
+    const first = (await get('/')).body;
+    const id = (Object.values(parts(first).data?.loaderData ?? {})[0] as Top).state.catalogue.sale_list[0]!.list[0]!.station_id;
+    expect(statusIn(first, id)).toBe('open');
+    const set = (status: string) => t.server.app.inject({ method: 'POST', url: '/api/operator/station_status', payload: { station_id: id, station_status: status }, headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` } });
+    expect((await set('maintenance')).statusCode).toBe(200);
+    const after = (await get('/')).body;
+    expect(statusIn(after, id)).toBe('maintenance');
+    expect(parts(after).root).toContain('メンテナンス');
+    expect((await set('open')).statusCode).toBe(200);
+    expect(statusIn((await get('/')).body, id)).toBe('open');
   });
 
   it('the page data cannot end its script element or open another (user text stays inert)', () => {
