@@ -15,7 +15,9 @@ import { MESSAGES } from '../messages';
 export function LoginPage() {
   const session = useInjection(TOKENS.SessionPort);
   const auth = useInjection(TOKENS.AuthPort);
-  const identity = useObservableState(session.identity$, session.current());
+  // Guest until the session is read after the first render: a server render knows no session, and
+  // the browser's hydrating render must show what it showed.
+  const identity = useObservableState(session.identity$, null);
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [email, setEmail] = useState('');
