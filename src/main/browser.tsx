@@ -1,4 +1,5 @@
-import 'reflect-metadata';
+// The lite build (no Map/Set polyfills), the one inversify itself imports: one copy in the bundle.
+import 'reflect-metadata/lite';
 import { useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { OnkureApp, loadMatchedRoutes, readHydrationData } from '../ui';

@@ -1,4 +1,5 @@
-import 'reflect-metadata';
+// The lite build (no Map/Set polyfills), the one inversify itself imports: one copy in the bundle.
+import 'reflect-metadata/lite';
 import { Container } from 'inversify';
 import { BrowseCatalogue, BrowseTopPage, LiveFeed, ModalStack, ReadInformation, TopPageExtras, TrackEvent, VerifyEmail, BuyTc, AccountPayment, Notices, KujiBoxPlay, ServiceMaintenance, StationPlay, TOKENS, type AppConfig, type NavigatorPort, type Token } from '../application';
 import {

@@ -1,4 +1,5 @@
-import 'reflect-metadata';
+// The lite build (no Map/Set polyfills), the one inversify itself imports: one copy in the bundle.
+import 'reflect-metadata/lite';
 import type { Container } from 'inversify';
 import type { NavigatorPort, Token } from '../application';
 import type { BuildTarget } from '../domain';

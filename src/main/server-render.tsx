@@ -1,4 +1,5 @@
-import 'reflect-metadata';
+// The lite build (no Map/Set polyfills), the one inversify itself imports: one copy in the bundle.
+import 'reflect-metadata/lite';
 import { PassThrough, type Readable } from 'node:stream';
 import { renderToPipeableStream } from 'react-dom/server';
 import { pageTitle } from '../domain';

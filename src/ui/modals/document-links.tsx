@@ -1,6 +1,6 @@
 import { useModals } from './modal-host';
-import { FOOTER_DOCUMENTS } from './document-modal';
-import { DOCUMENT_MESSAGES } from './documents.messages';
+import { FOOTER_DOCUMENTS } from './document-names';
+import { DOCUMENT_NAMES_MESSAGES as DOCUMENT_MESSAGES } from './document-names.messages';
 
 /**
  * The footer's links to the rules, the legal display, the privacy policy and the FAQ, each opening

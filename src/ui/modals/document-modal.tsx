@@ -1,14 +1,8 @@
 import { useEffect, useId, useRef, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from 'react';
 import { DOCUMENT_MESSAGES, type DocRow, type DocSection } from './documents.messages';
+import type { DocumentModalName } from './document-names';
 
-/** The information modals of spec §2.5 whose content is our own text. */
-export type DocumentModalName = keyof typeof DOCUMENT_MESSAGES.titles;
-
-/** The menu's guide group, in the order a player looks for them [R2.5-2]. */
-export const GUIDE_MENU: readonly DocumentModalName[] = ['playMethod', 'faq', 'tag', 'shippingCost', 'profit', 'usageRules', 'tcRules', 'legal', 'privacy'];
-
-/** The footer's links: the documents a visitor expects at the bottom of every page [R2.5-2]. */
-export const FOOTER_DOCUMENTS: readonly DocumentModalName[] = ['usageRules', 'tcRules', 'legal', 'privacy', 'faq'];
+export { FOOTER_DOCUMENTS, GUIDE_MENU, type DocumentModalName } from './document-names';
 
 /**
  * Arrow keys stay inside a document: they scroll it, and must not reach a page-level handler

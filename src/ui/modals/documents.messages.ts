@@ -1,3 +1,4 @@
+import { DOCUMENT_NAMES_MESSAGES } from './document-names.messages';
 import { formatThousands } from '../../domain';
 
 /**
@@ -78,22 +79,7 @@ const DAMAGED_PRIZE = '景品に破損・初期不良・誤配送があった場
 const ENACTED = '2025年4月1日 制定';
 
 export const DOCUMENT_MESSAGES = {
-  /** Each modal's title: its heading and the dialog's accessible name. */
-  titles: {
-    faq: 'よくある質問',
-    usageRules: '利用規約',
-    tcRules: 'TC利用規約',
-    legal: '特定商取引法に基づく表示',
-    privacy: 'プライバシーポリシー',
-    shippingCost: '送料について',
-    profit: 'VIP特典',
-    playMethod: '遊び方',
-    tag: 'タグ一覧',
-  },
-  /** The menu's group of these modals. */
-  guideMenu: 'ご利用ガイド',
-  /** The footer's links. */
-  footerNav: 'サービス情報',
+  ...DOCUMENT_NAMES_MESSAGES,
   enacted: ENACTED,
 
   // ---- FAQ --------------------------------------------------------------------------------
