@@ -31,8 +31,24 @@ function buildSettings(): Plugin {
   };
 }
 
+/**
+ * Writes the build manifest (build.json): the entry script's address, which names the build. A page
+ * left open compares it with its own every hour and moves to a new build between pages [R9-13].
+ */
+function buildManifest(): Plugin {
+  return {
+    name: 'onkure-build-manifest',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const entry = Object.values(bundle).find((file) => file.type === 'chunk' && file.isEntry);
+      if (!entry) return;
+      this.emitFile({ type: 'asset', fileName: 'build.json', source: JSON.stringify({ entry: `/${entry.fileName}` }) });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), buildSettings()],
+  plugins: [react(), buildSettings(), buildManifest()],
   define: {
     __ONKURE_TARGET__: JSON.stringify(target),
   },

@@ -112,6 +112,8 @@ test.describe('storefront', () => {
   });
 
   test('[R2.5-2] a card\'s details open the prize detail, and the footer opens the rules, the legal display and the FAQ', async ({ page }, testInfo) => {
+    // Two accessibility scans of the whole top page: 28 s of the 30 s limit on a busy two-core machine.
+    test.slow();
     await page.goto('/');
     const card = page.getByTestId('prize-card').first();
     const name = (await card.getByRole('heading', { level: 3 }).textContent())!;

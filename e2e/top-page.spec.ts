@@ -37,6 +37,28 @@ test.describe('top page (walking skeleton)', () => {
     expect(asked).toEqual([]);
   });
 
+  test('[R9-13] a page left open moves to a new build between pages: the hourly manifest check finds it, and the next page is loaded from the server', async ({ page }) => {
+    const documents: string[] = [];
+    page.on('request', (r) => { if (r.resourceType() === 'document') documents.push(new URL(r.url()).pathname); });
+    await page.clock.install();
+    await page.goto('/');
+    const manifest = await (await page.request.get('/build.json')).json() as { entry: string };
+    expect(await page.locator('script[type="module"]').first().getAttribute('src')).toBe(manifest.entry);
+    // Inside the page, a link moves without loading a document.
+    await page.getByTestId('prize-card').first().getByRole('link').click();
+    await expect(page).toHaveURL(/\/play\/.+\/\d+$/);
+    expect(documents).toEqual(['/']);
+    // The server now serves another build (answered by the test); an hour later the page notices.
+    await page.route('**/build.json', (route) => route.fulfill({ json: { entry: '/assets/index-next.js' } }));
+    const checked = page.waitForRequest('**/build.json');
+    await page.clock.fastForward('01:00:00');
+    await checked;
+    // The next page (back to the top) comes from the server (the new build), not from the router.
+    await page.goBack();
+    await expect(page).toHaveURL(/\/$/);
+    await expect.poll(() => documents).toEqual(['/', '/']);
+  });
+
   test('[R5-2] a station card opens its play screen with the live pictures', async ({ page }) => {
     await page.goto('/');
     const card = page.getByTestId('prize-card').first();

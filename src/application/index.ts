@@ -32,3 +32,5 @@ export * from './use-cases/account-payment.use-case';
 export * from './use-cases/notices.use-case';
 export * from './use-cases/kuji-box.use-case';
 export * from './use-cases/current-user.use-case';
+export * from './ports/app-update.port';
+export * from './use-cases/app-updates.use-case';

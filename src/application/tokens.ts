@@ -6,6 +6,8 @@ import type { BrowseTopPage } from './use-cases/browse-top-page.use-case';
 import type { SessionPort } from './ports/session.port';
 import type { ServiceSignalsPort } from './ports/service-signals.port';
 import type { NavigatorPort } from './ports/navigator.port';
+import type { BuildManifestPort, ReloadMarkPort } from './ports/app-update.port';
+import type { AppUpdates } from './use-cases/app-updates.use-case';
 import type { ServiceMaintenance } from './use-cases/service-maintenance.use-case';
 import type { AuthPort } from './ports/auth.port';
 import type { AccountPort } from './ports/account.port';
@@ -49,6 +51,8 @@ export const TOKENS = {
   SessionPort: token<SessionPort>('SessionPort'),
   ServiceSignalsPort: token<ServiceSignalsPort>('ServiceSignalsPort'),
   NavigatorPort: token<NavigatorPort>('NavigatorPort'),
+  BuildManifestPort: token<BuildManifestPort>('BuildManifestPort'),
+  ReloadMarkPort: token<ReloadMarkPort>('ReloadMarkPort'),
   BrowseTopPage: token<BrowseTopPage>('BrowseTopPage'),
   ServiceMaintenance: token<ServiceMaintenance>('ServiceMaintenance'),
   AuthPort: token<AuthPort>('AuthPort'),
@@ -67,6 +71,7 @@ export const TOKENS = {
   BrowseCatalogue: token<BrowseCatalogue>('BrowseCatalogue'),
   ModalStack: token<ModalStack>('ModalStack'),
   CurrentUser: token<CurrentUser>('CurrentUser'),
+  AppUpdates: token<AppUpdates>('AppUpdates'),
   ReadInformation: token<ReadInformation>('ReadInformation'),
   TopPageExtras: token<TopPageExtras>('TopPageExtras'),
   TrackEvent: token<TrackEvent>('TrackEvent'),

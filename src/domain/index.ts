@@ -45,3 +45,4 @@ export * from './notice/notice.rule';
 export * from './play/play-loop.rule';
 export * from './play/play.entity';
 export * from './routes/navigation.rule';
+export * from './build/app-update.rule';

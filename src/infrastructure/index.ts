@@ -24,3 +24,4 @@ export * from './browser/data-layer-analytics.adapter';
 export * from './browser/gtag-analytics.adapter';
 export * from './browser/collector-analytics.adapter';
 export * from './browser/fan-out-analytics.adapter';
+export * from './browser/build-manifest.adapter';

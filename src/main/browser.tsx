@@ -2,6 +2,7 @@
 import 'reflect-metadata/lite';
 import { useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
+import { TOKENS, type AppUpdates } from '../application';
 import { OnkureApp, loadMatchedRoutes, readHydrationData } from '../ui';
 import '../ui/styles.css';
 import { readClientConfig } from './client-config';
@@ -27,5 +28,12 @@ if (hydrationData && root.firstChild) {
 } else {
   createRoot(root).render(<Ready><OnkureApp container={container} /></Ready>);
 }
+// The build this page runs is its entry script's address; the hourly check compares the served
+// build manifest's with it, and a code chunk that cannot load (deployed away) reloads the page [R9-13].
+const updates = container.get<AppUpdates>(TOKENS.AppUpdates);
+updates.start(new URL(import.meta.url).pathname);
+window.addEventListener('vite:preloadError', (event) => {
+  if (updates.chunkFailed()) event.preventDefault();
+});
 // The analytics tag loads now (only when an id is configured), not at import time.
 startAppAnalytics(container);

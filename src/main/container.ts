@@ -1,12 +1,12 @@
 // The lite build (no Map/Set polyfills), the one inversify itself imports: one copy in the bundle.
 import 'reflect-metadata/lite';
 import { Container } from 'inversify';
-import { BrowseCatalogue, BrowseTopPage, LiveFeed, ModalStack, ReadInformation, TopPageExtras, TrackEvent, VerifyEmail, BuyTc, AccountPayment, Notices, KujiBoxPlay, ServiceMaintenance, StationPlay, TOKENS, type AppConfig, type NavigatorPort, type Token } from '../application';
+import { AppUpdates, BrowseCatalogue, BrowseTopPage, LiveFeed, ModalStack, ReadInformation, TopPageExtras, TrackEvent, VerifyEmail, BuyTc, AccountPayment, Notices, KujiBoxPlay, ServiceMaintenance, StationPlay, TOKENS, type AppConfig, type NavigatorPort, type Token } from '../application';
 import {
   CookieLogoutGuard, KyHttpClient, KyPrizeCatalog, LocationNavigator, ServiceSignalBus, StoredSession, SystemClock,
   KyKujiPlay, KyReservation,
   KyAccount, KyAuth, KyPrizeDelivery, KyWallet, KyPlay, SocketRealtime, FetchStillFrames, SoraRtcVideo, BrowserNotifications,
-  CollectorAnalytics, FanOutAnalytics, GtagAnalytics, startAnalytics,
+  CollectorAnalytics, FanOutAnalytics, GtagAnalytics, startAnalytics, FetchBuildManifest, SessionReloadMark, BUILD_MANIFEST_PATH,
   type LogoutGuard, type SessionStorageLike,
 } from '../infrastructure';
 import type { AnalyticsPort } from '../application';
@@ -19,6 +19,8 @@ export type Override = readonly [Token<unknown>, unknown];
 /** Host facilities the browser gives and a test or another host may replace. */
 export interface HostEnvironment {
   readonly storage: SessionStorageLike | null;
+  /** Storage that lasts as long as the tab (the reload guard's mark); null outside a browser. */
+  readonly tabStorage?: Pick<Storage, 'getItem' | 'setItem'> | null;
   readonly cookies: () => string;
   readonly navigator: NavigatorPort;
   readonly fetch?: typeof fetch;
@@ -28,6 +30,7 @@ function browserHost(): HostEnvironment {
   const hasWindow = typeof window !== 'undefined';
   return {
     storage: hasWindow ? window.localStorage : null,
+    tabStorage: hasWindow ? window.sessionStorage : null,
     cookies: () => (typeof document !== 'undefined' ? document.cookie : ''),
     navigator: hasWindow ? new LocationNavigator(window.location) : { reload: () => undefined, goTo: () => undefined },
   };
@@ -101,6 +104,8 @@ export function createAppContainer(config: ClientConfig, overrides: readonly Ove
   container.bind(TOKENS.RtcVideoPort).toConstantValue(new SoraRtcVideo(config.origin));
   container.bind(TOKENS.NotificationPort).toConstantValue(new BrowserNotifications());
   container.bind(TOKENS.AnalyticsPort).toConstantValue(createAnalytics(config, host));
+  container.bind(TOKENS.BuildManifestPort).toConstantValue(new FetchBuildManifest(new URL(BUILD_MANIFEST_PATH, config.origin).toString(), host.fetch));
+  container.bind(TOKENS.ReloadMarkPort).toConstantValue(new SessionReloadMark(host.tabStorage ?? null));
   // Page-scoped use-cases: a new instance per scope, disposed by its owner (useScopedUseCase).
   container.bind(TOKENS.BrowseTopPage).to(BrowseTopPage).inTransientScope();
   container.bind(TOKENS.LiveFeed).to(LiveFeed).inTransientScope();
@@ -116,6 +121,7 @@ export function createAppContainer(config: ClientConfig, overrides: readonly Ove
   container.bind(TOKENS.ServiceMaintenance).to(ServiceMaintenance);
   container.bind(TOKENS.ModalStack).to(ModalStack);
   container.bind(TOKENS.CurrentUser).to(CurrentUser);
+  container.bind(TOKENS.AppUpdates).to(AppUpdates);
   container.bind(TOKENS.TrackEvent).to(TrackEvent);
   container.bind(TOKENS.Notices).to(Notices);
   for (const [token, value] of overrides) container.rebind(token).toConstantValue(value);

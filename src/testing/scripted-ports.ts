@@ -1,6 +1,6 @@
 import { BehaviorSubject, Subject, type Observable } from 'rxjs';
 import type {
-  AccountPort, AuthPort, KujiPlayPort, NavigatorPort, PrizeCatalogPort, PrizeDeliveryPort, ReservationPort, ServiceSignal,
+  AccountPort, AuthPort, BuildManifestPort, KujiPlayPort, ReloadMarkPort, NavigatorPort, PrizeCatalogPort, PrizeDeliveryPort, ReservationPort, ServiceSignal,
   ServiceSignalsPort, SessionPort, WalletPort,
 } from '../application';
 import type { AuthIdentity } from '../domain';
@@ -74,6 +74,26 @@ export class FakeSession implements SessionPort {
 
   signOut(): void {
     this.identity.next(null);
+  }
+}
+
+/** BuildManifestPort with answers given by the test (the served build id, or null). */
+export class ScriptedBuildManifest extends Scripted<BuildManifestPort> {
+  constructor() {
+    super('BuildManifestPort');
+  }
+}
+
+/** A ReloadMarkPort kept in memory (a tab's session storage in the browser). */
+export class MemoryReloadMark implements ReloadMarkPort {
+  constructor(private at: number | null = null) {}
+
+  lastReloadAt(): number | null {
+    return this.at;
+  }
+
+  markReload(at: number): void {
+    this.at = at;
   }
 }
 

@@ -34,10 +34,28 @@ function useScrollOnNavigation(): void {
 }
 
 /**
+ * After the server starts serving a new build, the next page the player goes to is loaded from the
+ * server, so they move to it between pages (AppUpdates, R9-13). The first page is never reloaded.
+ */
+function useNewBuildBetweenPages(): void {
+  const updates = useInjection(TOKENS.AppUpdates);
+  const { pathname, search, hash } = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    updates.navigated(`${pathname}${search}${hash}`);
+  }, [updates, pathname, search, hash]);
+}
+
+/**
  * The route tree's root: the layout the deepest route asks for through its `handle`, 'default'
  * unless a page sets another [R2.1-4].
  */
 export function AppLayout() {
+  useNewBuildBetweenPages();
   const matches = useMatches();
   const layout = layoutOf(matches.map((m) => m.handle));
   return layout === 'plain' ? <PlainLayout /> : <DefaultLayout />;
