@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { join, sep } from 'node:path';
@@ -20,7 +19,7 @@ import { migrate } from './store/migrate';
 import { openPgliteStore, type Store } from './store/store';
 import { acquireDataDirLock } from './store/data-dir-lock';
 import { refuseUpgrade, requestUrl, type SignalingTimings } from './live/signaling';
-import { readFileSync } from 'node:fs';
+import { readPageShell } from './http/page-shell';
 import { inProcessFetch, type PageRendererFactory, type PageRequest, type RenderedPage } from './http/pages';
 
 export interface OnkureServer {
@@ -129,7 +128,9 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
   });
   ready.catch(() => undefined);
 
-  void registerSecurityHeaders(app, config);
+  // The built page, its stylesheet inlined (allowed in the CSP by its hash).
+  const pageShell = config.staticDir ? readPageShell(config.staticDir) : null;
+  void registerSecurityHeaders(app, config, pageShell?.styleHashes ?? []);
 
   // gzip, deflate or br as the client accepts (spec §7), for answers over 1 KiB. Brotli at quality 4:
   // close to gzip's speed with smaller output; the default (11) costs far too much CPU per answer.
@@ -201,8 +202,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     { prefix: config.apiPrefix },
   );
 
-  const indexHtml = config.staticDir ? join(config.staticDir, 'index.html') : null;
-  if (config.staticDir && indexHtml && existsSync(indexHtml)) {
+  if (config.staticDir && pageShell) {
     const assetsDir = join(config.staticDir, 'assets') + sep;
     // The app shell, with the live feed's default mode in its meta tag: rtc only when this server
     // can encode video (docs/live-feed.md).
@@ -210,7 +210,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     const appShell = () => {
       if (shell === null) {
         const mode = config.feed.mode === 'rtc' && services?.rtcFeed.available ? 'rtc' : 'jpg';
-        shell = readFileSync(indexHtml, 'utf8').replace(/<meta name="onkure-feed" content="[a-z]*"/, `<meta name="onkure-feed" content="${mode}"`);
+        shell = pageShell.html.replace(/<meta name="onkure-feed" content="[a-z]*"/, `<meta name="onkure-feed" content="${mode}"`);
       }
       return shell;
     };

@@ -18,17 +18,23 @@ export function waitForAppOnLoad(page: Page): void {
 
 /**
  * The e2e `test`: every page waits for the app on load, and a test fails when the browser reports
- * a hydration mismatch (the server's markup and the browser's first render differ).
+ * a hydration mismatch (the server's markup and the browser's first render differ) or a Content
+ * Security Policy violation (something in the page the CSP refuses, e.g. an inline style attribute
+ * in the server's markup).
  */
 export const test = base.extend({
   page: async ({ page }, use) => {
     const mismatches: string[] = [];
+    const refused: string[] = [];
     page.on('console', (message) => {
-      if (message.type() === 'error' && /hydrat/i.test(message.text())) mismatches.push(message.text());
+      if (message.type() !== 'error') return;
+      if (/hydrat/i.test(message.text())) mismatches.push(message.text());
+      if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
     });
     waitForAppOnLoad(page);
     await use(page);
     expect(mismatches, 'hydration mismatches').toEqual([]);
+    expect(refused, 'CSP violations').toEqual([]);
   },
 });
 

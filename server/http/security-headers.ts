@@ -10,14 +10,15 @@ import type { ServerConfig } from '../config';
  * live feed's media server later). No plugins, no framing, no <base> elsewhere. The analytics tag's
  * origin (ANALYTICS_TAG_ORIGIN) joins script-src and connect-src only when it is configured; its
  * hit endpoints go in CSP_CONNECT_SRC (docs/analytics.md). No 'unsafe-inline' either way: the
- * adapter defines gtag() in the bundle, not in an inline snippet.
+ * adapter defines gtag() in the bundle, not in an inline snippet; the one inline style (the app's
+ * stylesheet, inlined into the page by the server) is allowed by its hash.
  */
-export function contentSecurityPolicy(config: Pick<ServerConfig, 'connectSrc'> & Partial<Pick<ServerConfig, 'analyticsTagOrigin'>>): Record<string, string[]> {
+export function contentSecurityPolicy(config: Pick<ServerConfig, 'connectSrc'> & Partial<Pick<ServerConfig, 'analyticsTagOrigin'>>, styleHashes: readonly string[] = []): Record<string, string[]> {
   const tag = config.analyticsTagOrigin ? [config.analyticsTagOrigin] : [];
   return {
     'default-src': ["'self'"],
     'script-src': ["'self'", ...tag],
-    'style-src': ["'self'"],
+    'style-src': ["'self'", ...styleHashes],
     'img-src': ["'self'", 'data:', 'blob:'],
     'font-src': ["'self'", 'data:'],
     'connect-src': ["'self'", 'ws:', 'wss:', ...tag, ...config.connectSrc],
@@ -30,9 +31,9 @@ export function contentSecurityPolicy(config: Pick<ServerConfig, 'connectSrc'> &
 }
 
 /** Security headers on every answer (CSP, nosniff, Referrer-Policy, no framing) through @fastify/helmet. */
-export async function registerSecurityHeaders(app: FastifyInstance, config: Pick<ServerConfig, 'connectSrc'> & Partial<Pick<ServerConfig, 'analyticsTagOrigin'>>): Promise<void> {
+export async function registerSecurityHeaders(app: FastifyInstance, config: Pick<ServerConfig, 'connectSrc'> & Partial<Pick<ServerConfig, 'analyticsTagOrigin'>>, styleHashes: readonly string[] = []): Promise<void> {
   await app.register(fastifyHelmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config, styleHashes) },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     frameguard: { action: 'deny' },
     // The app loads cross-origin prize images; COEP would block them.

@@ -2,19 +2,22 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { io as connectSocket } from 'socket.io-client';
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOnkureServer, type OnkureServer } from '../../server/app';
 import { readServerConfig, ServerConfigError } from '../../server/config';
 import { contentSecurityPolicy } from '../../server/http/security-headers';
 import { startTestServer } from '../support/test-server';
 
+const CSS = '.page{color:#3a2a3a}';
 let server: OnkureServer;
 let origin: string;
 let staticDir: string;
 beforeAll(async () => {
   staticDir = mkdtempSync(join(tmpdir(), 'onkure-static-'));
   mkdirSync(join(staticDir, 'assets'));
-  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>t</title><script type="module" src="/assets/x.js"></script>');
+  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>t</title><script type="module" src="/assets/x.js"></script><link rel="stylesheet" crossorigin href="/assets/x.css"><div id="root"></div>');
+  writeFileSync(join(staticDir, 'assets', 'x.css'), CSS);
   writeFileSync(join(staticDir, 'assets', 'x.js'), 'console.log(1);');
   server = createOnkureServer(readServerConfig({
     PORT: '0', DATA_DIR: ':memory:', STATIC_DIR: staticDir, LOG_LEVEL: 'silent',
@@ -39,6 +42,16 @@ describe('security headers (issue 7 §5.6)', () => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
     expect(res.headers.get('x-frame-options')).toBe('DENY');
+  });
+
+  it('the stylesheet is inlined into the page and allowed by its hash alone: no inline style attribute is', async () => {
+    const res = await fetch(`${origin}/`);
+    const html = await res.text();
+    expect(html).toContain(`<style>${CSS}</style>`);
+    expect(html).not.toContain('x.css');
+    const hash = `'sha256-${createHash('sha256').update(CSS).digest('base64')}'`;
+    const styleSrc = (res.headers.get('content-security-policy') ?? '').split(';').map((d) => d.trim()).find((d) => d.startsWith('style-src'));
+    expect(styleSrc).toBe(`style-src 'self' ${hash}`);
   });
 
   it('API answers carry them too', async () => {
