@@ -68,7 +68,7 @@ for (let i = 0; i < 600; i += 1) {
 const api = async <T>(path: string, body: object): Promise<T> => (await fetch(`${origin}/api/${path}`, {
   method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
 })).json() as Promise<T>;
-const characters = await api<{ list: { character_slug: string }[] }>('contents/character', {});
+const characters = (await api<{ character: { list: { character_slug: string }[] } }>('contents/character', {})).character;
 const top = await api<{ sale_list: { list: { station_id: number }[] }[] }>('contents/top_page_prize', { shop_id: 1, is_top_page: 1 });
 const pages = [
   { name: 'top', path: '/' },

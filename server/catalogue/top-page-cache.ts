@@ -19,14 +19,14 @@ export interface BuiltTopPage {
 
 export type Encoding = 'br' | 'gzip';
 
-/** One top-page answer's bytes: the JSON, and each compressed form once it was asked for. */
+/** One top-page answer: the JSON text, and each compressed form once it was asked for. */
 export class TopPageAnswer {
   private readonly encoded = new Map<Encoding, Buffer>();
 
-  constructor(readonly json: Buffer) {}
+  constructor(readonly json: string) {}
 
-  /** The answer compressed as `encoding`, made on first use (brotli at the server's quality 4). */
-  bytes(encoding: Encoding | null): Buffer {
+  /** The answer as sent: the JSON text, or its bytes compressed as `encoding` (made on first use; brotli at the server's quality 4). */
+  body(encoding: Encoding | null): string | Buffer {
     if (encoding === null) return this.json;
     let bytes = this.encoded.get(encoding);
     if (!bytes) {
@@ -79,7 +79,7 @@ export class TopPageCache {
     const entry: Entry = {
       answer: this.build(key, now).then(({ page, validUntil }) => {
         entry.validUntil = validUntil ? validUntil.getTime() : Number.POSITIVE_INFINITY;
-        return new TopPageAnswer(Buffer.from(JSON.stringify(ok(page))));
+        return new TopPageAnswer(JSON.stringify(ok(page)));
       }),
       // While it builds, later requests share it.
       validUntil: Number.POSITIVE_INFINITY,

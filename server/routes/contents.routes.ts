@@ -21,7 +21,7 @@ export async function contentsRoutes({ route, services: s, config }: ApiDeps): P
     const answer = await s.topPages.answer({ shopId: body.shop_id, showVirtualCrane: virtualCraneTab(user !== null, false), ...(body.fes_id ? { fesId: body.fes_id } : {}) });
     const encoding = preferredEncoding(request.headers['accept-encoding']);
     if (encoding) reply.header('Content-Encoding', encoding);
-    return reply.header('Vary', 'Accept-Encoding').type('application/json; charset=utf-8').send(answer.bytes(encoding));
+    return reply.header('Vary', 'Accept-Encoding').type('application/json; charset=utf-8').send(answer.body(encoding));
   });
 
   route.open('/contents/prize', prizeRequestSchema, async (body) => {

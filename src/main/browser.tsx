@@ -3,7 +3,7 @@ import 'reflect-metadata/lite';
 import { useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { TOKENS, type AppUpdates } from '../application';
-import { OnkureApp, loadMatchedRoutes, readHydrationData } from '../ui';
+import { OnkureApp, readHydrationData, routesLoadedFor } from '../ui';
 import '../ui/styles.css';
 import { readClientConfig } from './client-config';
 import { createAppContainer, startAppAnalytics } from './container';
@@ -21,8 +21,8 @@ const container = createAppContainer(readClientConfig());
 // from, once its page's code is loaded; the shell alone (no server render) is rendered here.
 const hydrationData = readHydrationData(document);
 if (hydrationData && root.firstChild) {
-  await loadMatchedRoutes(window.location.pathname);
-  hydrateRoot(root, <Ready><OnkureApp container={container} hydrationData={hydrationData} /></Ready>, {
+  const routeTable = await routesLoadedFor(window.location.pathname);
+  hydrateRoot(root, <Ready><OnkureApp container={container} hydrationData={hydrationData} routeTable={routeTable} /></Ready>, {
     onRecoverableError: (error) => console.error('onkure: hydration', error),
   });
 } else {

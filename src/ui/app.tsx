@@ -1,6 +1,6 @@
 import { StrictMode, useMemo } from 'react';
 import type { Container } from 'inversify';
-import { RouterProvider, createBrowserRouter, createMemoryRouter, type HydrationState } from 'react-router';
+import { RouterProvider, createBrowserRouter, createMemoryRouter, type HydrationState, type RouteObject } from 'react-router';
 import { ContainerProvider } from './di/container-context';
 import { routes } from './routes';
 
@@ -13,15 +13,17 @@ export interface OnkureAppProps {
    * the first render shows what the server rendered, and nothing is fetched twice.
    */
   readonly hydrationData?: HydrationState;
+  /** The route table (default: the app's); hydration passes it with the current page loaded (`routesLoadedFor`). */
+  readonly routeTable?: RouteObject[];
 }
 
 /** The whole React app for one container. */
-export function OnkureApp({ container, initialPath, hydrationData }: OnkureAppProps) {
+export function OnkureApp({ container, initialPath, hydrationData, routeTable = routes }: OnkureAppProps) {
   const router = useMemo(
     () => (initialPath === undefined
-      ? createBrowserRouter(routes, hydrationData ? { hydrationData } : {})
-      : createMemoryRouter(routes, { initialEntries: [initialPath], ...(hydrationData ? { hydrationData } : {}) })),
-    [initialPath, hydrationData],
+      ? createBrowserRouter(routeTable, hydrationData ? { hydrationData } : {})
+      : createMemoryRouter(routeTable, { initialEntries: [initialPath], ...(hydrationData ? { hydrationData } : {}) })),
+    [initialPath, hydrationData, routeTable],
   );
   return (
     <StrictMode>

@@ -5,4 +5,4 @@ export { useObservableState } from './hooks/use-observable-state';
 export { useScopedUseCase } from './hooks/use-scoped-use-case';
 export { MESSAGES } from './messages';
 export { usePreloaded, withPreloadLoaders, type PreloadContext, type RoutePreload, type RouteHandle, type RenderStatus } from './ssr/preload';
-export { routeOnServer, loadMatchedRoutes, readHydrationData, hydrationScript, HYDRATION_DATA_ID, type ServerRouting } from './ssr/server-app';
+export { routeOnServer, routesLoadedFor, readHydrationData, hydrationScript, HYDRATION_DATA_ID, type ServerRouting } from './ssr/server-app';

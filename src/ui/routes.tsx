@@ -2,7 +2,7 @@ import type { RouteObject } from 'react-router';
 import { AppLayout, DefaultLayout } from './layout/default-layout';
 import { NotFoundPage } from './pages/not-found-page';
 import type { RouteHandle } from './ssr/preload';
-import { preloadCatalogue, preloadInformationDetail, preloadInformationList, preloadKujiList, preloadStation } from './ssr/route-preloads';
+import { preloadArrivals, preloadCatalogue, preloadInformationDetail, preloadInformationList, preloadKujiList, preloadStation } from './ssr/route-preloads';
 
 const catalogue: RouteHandle = { preload: preloadCatalogue };
 const station: RouteHandle = { preload: preloadStation };
@@ -32,7 +32,7 @@ export const routes: RouteObject[] = [
       { path: 'purchase/:slug', lazy: async () => ({ Component: (await import('./pages/purchase-pages')).AccountPaymentPage }) },
       { path: 'purchase/:slug/result/:productSettlementId', lazy: async () => ({ Component: (await import('./pages/purchase-pages')).AccountPaymentResultPage }) },
       { path: 'settlement', lazy: async () => ({ Component: (await import('./pages/purchase-pages')).SettlementPage }) },
-      { path: 'arrival-items', lazy: async () => ({ Component: (await import('./pages/arrival-items-page')).ArrivalItemsPage }) },
+      { path: 'arrival-items', handle: { preload: preloadArrivals }, lazy: async () => ({ Component: (await import('./pages/arrival-items-page')).ArrivalItemsPage }) },
       { path: 'kuji', handle: { preload: preloadKujiList }, lazy: async () => ({ Component: (await import('./kuji/kuji-pages')).KujiListPage }) },
       { path: 'kuji/:kujiId/:boxId', lazy: async () => ({ Component: (await import('./kuji/kuji-pages')).KujiBoxPage }) },
       // Catalogue paths /{character}/{sub}/{tab}?keyword=… (§2.3); anything else is the 404 page.

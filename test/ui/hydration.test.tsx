@@ -6,7 +6,7 @@ import { TOKENS } from '../../src/application';
 import { createAppContainer } from '../../src/main/container';
 import { createPageRenderer } from '../../src/main/server-render';
 import { FakeRealtime, FakeRtcVideo, FakeStillFrames } from '../../src/testing';
-import { OnkureApp, loadMatchedRoutes, readHydrationData } from '../../src/ui';
+import { OnkureApp, readHydrationData, routesLoadedFor } from '../../src/ui';
 import { injectFetch } from '../support/inject-fetch';
 import { TEST_CLIENT_CONFIG } from '../support/test-container';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -25,6 +25,9 @@ afterEach(() => {
   act(() => root?.unmount());
   root = null;
   vi.restoreAllMocks();
+  // Test files share the worker's document: leave it as found.
+  document.body.innerHTML = '';
+  window.history.replaceState(null, '', '/');
 });
 
 /** The server's page for `path`, as a browser receives it. */
@@ -59,11 +62,11 @@ async function hydrate(path: string) {
   const consoleErrors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
   const data = readHydrationData(document);
   expect(data).toBeDefined();
-  await loadMatchedRoutes(path);
+  const routeTable = await routesLoadedFor(path);
   const element = document.getElementById('root')!;
   const served = element.innerHTML;
   await act(async () => {
-    root = hydrateRoot(element, <OnkureApp container={container} hydrationData={data!} />, { onRecoverableError: (error) => errors.push(error) });
+    root = hydrateRoot(element, <OnkureApp container={container} hydrationData={data!} routeTable={routeTable} />, { onRecoverableError: (error) => errors.push(error) });
   });
   // Let the page's effects run their commands (a call, if any, is recorded when it starts): a few
   // turns of the event loop, no timer.
@@ -79,10 +82,18 @@ describe('hydrating a server-rendered page (issue 11)', () => {
     expect(errors).toEqual([]);
     expect(consoleErrors.filter((m) => /hydrat|did not match/i.test(m))).toEqual([]);
     expect(element.querySelectorAll('[data-testid="prize-card"]').length).toBeGreaterThan(0);
-    // The top page's own rows (carousel, news, arrivals) load in the browser; the catalogue does not.
-    expect(calls).toContain('/api/contents/carousel');
-    expect(calls).not.toContain('/api/contents/top_page_prize');
-    expect(calls).not.toContain('/api/contents/character');
+    // The catalogue and the editorial rows (carousel, news, new arrivals) all came in the page.
+    for (const call of ['contents/top_page_prize', 'contents/character', 'contents/carousel', 'contents/get_start_news', 'store/new_arrivals']) {
+      expect(calls).not.toContain(`/api/${call}`);
+    }
+    expect(element.querySelector('[data-testid="carousel"]')).not.toBeNull();
+  });
+
+  it('[R2.1-1] the arrival-items page hydrates with its arrivals and does not ask for them again', async () => {
+    const { calls, errors, element } = await hydrate('/arrival-items');
+    expect(errors).toEqual([]);
+    expect(element.querySelectorAll('.arrival-grid li').length).toBeGreaterThan(0);
+    expect(calls.filter((c) => c.startsWith('/api/store/new_arrivals'))).toEqual([]);
   });
 
   it('[R2.1-5] the 404 page hydrates without a mismatch', async () => {

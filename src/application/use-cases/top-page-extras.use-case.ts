@@ -1,5 +1,5 @@
 import { inject, injectable } from 'inversify';
-import { catchError, map, of, startWith, type Observable } from 'rxjs';
+import { catchError, filter, firstValueFrom, map, of, startWith, type Observable } from 'rxjs';
 import { NEW_ARRIVALS_LIMIT, NEWS_PAGE_SIZE, sideBannerCarousels, type CarouselSlide, type InformationItem, type NewArrival } from '../../domain';
 import type { AppConfig } from '../app-config';
 import type { PrizeCatalogPort } from '../ports/prize-catalog.port';
@@ -27,6 +27,8 @@ const LOADING = { kind: 'loading' } as const;
 
 export type ExtraRow = 'carousels' | 'news' | 'arrivals';
 
+const ALL_ROWS: readonly ExtraRow[] = ['carousels', 'news', 'arrivals'];
+
 /**
  * The top page's editorial rows around the catalogue (§7 carousel, start news, new arrivals). Each
  * row is asked for by itself, so a slow or failing one never holds the others or the catalogue.
@@ -35,6 +37,7 @@ export type ExtraRow = 'carousels' | 'news' | 'arrivals';
 @injectable()
 export class TopPageExtras extends StateStore<TopPageExtrasState> {
   private loaded = false;
+  private adopted: readonly ExtraRow[] = [];
 
   constructor(
     @inject(TOKENS.PrizeCatalogPort) private readonly catalog: Pick<PrizeCatalogPort, 'carousels' | 'startNews' | 'newArrivals'>,
@@ -44,9 +47,10 @@ export class TopPageExtras extends StateStore<TopPageExtrasState> {
   }
 
   /** Asks for the rows named (every row when omitted), once per instance. */
-  load(rows: readonly ExtraRow[] = ['carousels', 'news', 'arrivals']): void {
+  load(asked: readonly ExtraRow[] = ALL_ROWS): void {
     if (this.loaded || this.disposed) return;
     this.loaded = true;
+    const rows = asked.filter((r) => !this.adopted.includes(r));
     const shopId = this.config.shopId;
     if (rows.includes('carousels')) {
       this.own(row(this.catalog.carousels({ shopId })).pipe(this.untilDisposed()).subscribe((carousels) => {
@@ -61,6 +65,25 @@ export class TopPageExtras extends StateStore<TopPageExtrasState> {
       this.own(row(this.catalog.newArrivals(NEW_ARRIVALS_LIMIT)).pipe(this.untilDisposed()).subscribe((arrivals) => this.setState((s) => ({ ...s, arrivals }))));
     }
   }
+
+  /**
+   * Shows rows loaded elsewhere (the server's render, `loadExtras`); `load()` then asks only for
+   * the rows that were not loaded there.
+   */
+  adopt(state: TopPageExtrasState): void {
+    if (this.disposed) return;
+    this.setState(state);
+    this.adopted = ALL_ROWS.filter((r) => state[r].kind === 'loaded');
+  }
+}
+
+/**
+ * Loads the rows named and answers once each has arrived or failed (a server render's data); the
+ * rows not named stay 'loading'.
+ */
+export async function loadExtras(extras: TopPageExtras, rows: readonly ExtraRow[] = ALL_ROWS): Promise<TopPageExtrasState> {
+  extras.load(rows);
+  return firstValueFrom(extras.state$.pipe(filter((s) => rows.every((r) => s[r].kind !== 'loading'))));
 }
 
 function row<T>(source: Observable<readonly T[]>): Observable<Row<T>> {

@@ -1,15 +1,17 @@
 import { useEffect } from 'react';
 import { Link } from 'react-router';
-import { TOKENS } from '../../application';
+import { TOKENS, type TopPageExtrasState } from '../../application';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { MESSAGES } from '../messages';
 import { STOREFRONT as S } from '../storefront.messages';
 import { ArrivalCard } from './top-rows';
+import { usePreloaded } from '../ssr/preload';
 
 /** The arrival-items page (§2.1's lazily loaded pages): the prize store's newest 50 arrivals [R7-7, R9-2]. */
 export function ArrivalItemsPage() {
-  const extras = useScopedUseCase(TOKENS.TopPageExtras);
+  const preloaded = usePreloaded<TopPageExtrasState>();
+  const extras = useScopedUseCase(TOKENS.TopPageExtras, (x) => preloaded && x.adopt(preloaded));
   const { arrivals } = useObservableState(extras.state$, extras.snapshot);
   useEffect(() => extras.load(['arrivals']), [extras]);
   return (

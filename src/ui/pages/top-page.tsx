@@ -14,6 +14,7 @@ import { STOREFRONT as S } from '../storefront.messages';
 import { ArrivalsRow, Carousel, NewsRow, SideBanner } from './top-rows';
 import { NotFoundPage } from './not-found-page';
 import { usePreloaded } from '../ssr/preload';
+import type { CataloguePreload } from '../ssr/route-preloads';
 
 /**
  * The catalogue (§2.1 "/{tag...}", §2.3): the top page at the root; a character, sub-character,
@@ -138,7 +139,8 @@ function CharacterBar({ characters, current }: { characters: readonly Character[
 
 function TopRows({ catalogue, characters, winners }: { catalogue: TopPageCatalogue; characters: readonly Character[]; winners: readonly WinnerAnnouncement[] }) {
   const href = useCatalogueHref();
-  const extras = useScopedUseCase(TOKENS.TopPageExtras);
+  const preloaded = usePreloaded<CataloguePreload>()?.extras;
+  const extras = useScopedUseCase(TOKENS.TopPageExtras, (x) => preloaded && x.adopt(preloaded));
   const rows = useObservableState(extras.state$, extras.snapshot);
   const session = useInjection(TOKENS.SessionPort);
   const identity = useObservableState(session.identity$, null);

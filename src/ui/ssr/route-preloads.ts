@@ -1,5 +1,5 @@
 import { firstValueFrom } from 'rxjs';
-import { TOKENS, type AppConfig, type Disposable, type PrizeCatalogPort, type Token } from '../../application';
+import { loadExtras, TOKENS, type AppConfig, type CatalogueSnapshot, type Disposable, type ExtraRow, type PrizeCatalogPort, type Token, type TopPageExtrasState } from '../../application';
 import { parsePlayPath } from '../../domain';
 import type { PreloadContext, RoutePreload } from './preload';
 
@@ -16,11 +16,33 @@ async function withUseCase<T extends Disposable, R>(context: PreloadContext, tok
   }
 }
 
+/** A catalogue page's data: the catalogue, and on the top page its editorial rows. */
+export interface CataloguePreload extends CatalogueSnapshot {
+  readonly extras?: TopPageExtrasState;
+}
+
+/**
+ * The top page's editorial rows (carousel, news, new arrivals) as the page first shows them: a row
+ * that failed here is sent as still loading, so the browser asks for it again.
+ */
+async function preloadExtras(context: PreloadContext, rows?: readonly ExtraRow[]): Promise<TopPageExtrasState> {
+  const state = await withUseCase(context, TOKENS.TopPageExtras, (extras) => loadExtras(extras, rows));
+  const retry = <R extends TopPageExtrasState[ExtraRow]>(row: R): R => (row.kind === 'error' ? ({ kind: 'loading' } as R) : row);
+  return { ...state, carousels: retry(state.carousels), news: retry(state.news), arrivals: retry(state.arrivals) };
+}
+
 /** The catalogue (top page, character, tab and keyword paths): what BrowseCatalogue shows first. */
 export const preloadCatalogue: RoutePreload = async (context) => {
-  const snapshot = await withUseCase(context, TOKENS.BrowseCatalogue, (browse) => browse.load(`${context.url.pathname}${context.url.search}`, pageOf(context.url)));
-  return snapshot.state.kind === 'error' ? null : snapshot;
+  const [snapshot, extras] = await Promise.all([
+    withUseCase(context, TOKENS.BrowseCatalogue, (browse) => browse.load(`${context.url.pathname}${context.url.search}`, pageOf(context.url))),
+    context.url.pathname === '/' ? preloadExtras(context) : Promise.resolve(undefined),
+  ]);
+  if (snapshot.state.kind === 'error') return null;
+  return { ...snapshot, ...(extras && snapshot.state.kind === 'top' ? { extras } : {}) } satisfies CataloguePreload;
 };
+
+/** /arrival-items: the new arrivals. */
+export const preloadArrivals: RoutePreload = async (context) => preloadExtras(context, ['arrivals']);
 
 /** A play screen: the station's card (its name and pictures); the machine, the queue and the feed come live. */
 export const preloadStation: RoutePreload = async (context) => {

@@ -43,17 +43,22 @@ export async function routeOnServer(container: Container, request: Request): Pro
 }
 
 /**
- * In the browser, before hydrating: loads the lazily loaded pages the current address matches,
- * so the first render is the server's page and not a fallback.
+ * In the browser, before hydrating: the route table with the lazily loaded pages the address
+ * matches already loaded, so the first render is the server's page and not a fallback. The shared
+ * table is left as it is (a copy along the matched branch).
  */
-export async function loadMatchedRoutes(path: string, table: RouteObject[] = routes): Promise<void> {
-  for (const match of matchRoutes(table, path) ?? []) {
-    const route = match.route;
+export async function routesLoadedFor(path: string, table: RouteObject[] = routes): Promise<RouteObject[]> {
+  const loaded = new Map<RouteObject, RouteObject>();
+  for (const { route } of matchRoutes(table, path) ?? []) {
     if (typeof route.lazy !== 'function') continue;
-    const loaded = await route.lazy();
-    Object.assign(route, loaded);
-    delete route.lazy;
+    const { lazy, ...rest } = route;
+    loaded.set(route, { ...rest, ...(await lazy()) } as RouteObject);
   }
+  const copy = (list: RouteObject[]): RouteObject[] => list.map((route) => {
+    const next = loaded.get(route) ?? route;
+    return next.children ? ({ ...next, children: copy(next.children) } as RouteObject) : next;
+  });
+  return copy(table);
 }
 
 /** The server render's data from the page, or undefined when the page was not rendered on the server. */
