@@ -68,11 +68,11 @@ for (let i = 0; i < 600; i += 1) {
 const api = async <T>(path: string, body: object): Promise<T> => (await fetch(`${origin}/api/${path}`, {
   method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
 })).json() as Promise<T>;
-const characters = (await api<{ character: { list: { character_slug: string }[] } }>('contents/character', {})).character;
+const characters = (await api<{ character: { list: { slug: string }[] } }>('contents/character', {})).character;
 const top = await api<{ sale_list: { list: { station_id: number }[] }[] }>('contents/top_page_prize', { shop_id: 1, is_top_page: 1 });
 const pages = [
   { name: 'top', path: '/' },
-  { name: 'character', path: `/${characters.list[0]!.character_slug}` },
+  { name: 'character', path: `/${characters.list[0]!.slug}` },
   { name: 'play screen', path: `/game/${top.sale_list[0]!.list[0]!.station_id}` },
 ];
 
@@ -106,10 +106,14 @@ try {
     for (let run = 0; run < runs; run += 1) {
       const answer = await lighthouse(`${origin}${page.path}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
       const lhr = answer!.lhr;
+      if (lhr.runtimeError) throw new Error(`Lighthouse on ${page.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
       const audit = (id: string) => lhr.audits[id]!;
-      const requests = (audit('network-requests').details as unknown as { items: { url: string; resourceType?: string; startTime?: number }[] }).items;
-      const loadMs = (audit('metrics').details as unknown as { items: { observedLoad?: number }[] }).items[0]?.observedLoad ?? Number.POSITIVE_INFINITY;
-      const summary = (audit('resource-summary').details as unknown as { items: { resourceType: string; transferSize: number }[] }).items;
+      for (const id of ['metrics', 'network-requests', 'resource-summary', 'largest-contentful-paint']) {
+        if (audit(id).errorMessage) console.warn(`  ${page.name}: ${id}: ${audit(id).errorMessage}`);
+      }
+      const requests = (audit('network-requests').details as unknown as { items?: { url: string; resourceType?: string; startTime?: number }[] } | undefined)?.items ?? [];
+      const loadMs = (audit('metrics').details as unknown as { items?: { observedLoad?: number }[] } | undefined)?.items?.[0]?.observedLoad ?? Number.POSITIVE_INFINITY;
+      const summary = (audit('resource-summary').details as unknown as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items ?? [];
       results.set(page.name, [...(results.get(page.name) ?? []), {
         score: Math.round((lhr.categories.performance!.score ?? 0) * 100),
         lcpMs: audit('largest-contentful-paint').numericValue ?? NaN,

@@ -20,6 +20,8 @@ import { openPgliteStore, type Store } from './store/store';
 import { acquireDataDirLock } from './store/data-dir-lock';
 import { refuseUpgrade, requestUrl, type SignalingTimings } from './live/signaling';
 import { readPageShell } from './http/page-shell';
+import { RenderedPageCache } from './http/page-cache';
+import { sendCompressed } from './http/compressed';
 import { inProcessFetch, type PageRendererFactory, type PageRequest, type RenderedPage } from './http/pages';
 
 export interface OnkureServer {
@@ -30,6 +32,8 @@ export interface OnkureServer {
   readonly store: () => Store;
   /** The services, built once by createServices when the API registers (operator tools, tests). */
   readonly services: () => Services;
+  /** The rendered pages kept per address (benchmarks, tests). */
+  readonly pages: RenderedPageCache;
   close(): Promise<void>;
 }
 
@@ -128,6 +132,8 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
   });
   ready.catch(() => undefined);
 
+  // Rendered pages, kept per address until the data behind them changes (docs/server-rendering.md).
+  const pages = new RenderedPageCache(clock);
   // The built page, its stylesheet inlined (allowed in the CSP by its hash).
   const pageShell = config.staticDir ? readPageShell(config.staticDir) : null;
   void registerSecurityHeaders(app, config, pageShell?.styleHashes ?? []);
@@ -185,6 +191,8 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
         ...(options.playSeeds ? { playSeeds: options.playSeeds } : {}),
         ...(options.signalingTimings ? { signalingTimings: options.signalingTimings } : {}),
       });
+      // A change that drops the kept top pages drops the rendered pages too.
+      services.topPages.onInvalidate(() => pages.clear());
       // Once the store is open, the play loop re-arms the deadlines it holds (docs/play.md).
       const built = services;
       // …and every kuji box on sale gets its ticket order and published commitment (docs/kuji.md).
@@ -229,18 +237,23 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     const renderer = () => (renderPage ??= options.renderPages!(appShell()));
     app.setNotFoundHandler(async (request, reply) => {
       if (request.method !== 'GET' || request.url.startsWith(`${config.apiPrefix}/`)) return replyError(reply, 404);
-      reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8');
+      reply.header('Cache-Control', 'no-cache');
       // Until the store is open (or without a renderer) the page is the app's shell: the browser renders it.
-      if (!options.renderPages || !services) return reply.send(appShell());
+      if (!options.renderPages || !services) return reply.type('text/html; charset=utf-8').send(appShell());
+      const accept = request.headers['accept-encoding'];
+      const kept = pages.get(request.url);
+      if (kept) return sendCompressed(reply, accept, kept, 'text/html; charset=utf-8');
       try {
         // The address's host is ours, never the request's Host header: nothing rendered may depend on it.
         const page = await renderer()({ url: `http://localhost${request.url}`, fetch: inProcessFetch(app, request.ip) });
         if (page.kind === 'redirect') return reply.redirect(page.location, page.status);
-        return reply.status(page.status).send(page.body);
+        let html = '';
+        for await (const chunk of page.body) html += String(chunk);
+        return sendCompressed(reply.status(page.status), accept, pages.keep(request.url, page.status, html), 'text/html; charset=utf-8');
       } catch (error) {
         // A page that cannot be rendered here still works: the browser renders it from the shell.
         request.log.error({ err: error }, 'server render failed');
-        return reply.send(appShell());
+        return reply.type('text/html; charset=utf-8').send(appShell());
       }
     });
   }
@@ -249,6 +262,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     app,
     io,
     ready,
+    pages,
     services: () => {
       if (!services) throw new Error('services are not built yet');
       return services;

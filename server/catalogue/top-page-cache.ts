@@ -1,6 +1,6 @@
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { TopPageCatalogue } from '../../src/domain';
 import type { Clock } from '../clock';
+import { CompressedText } from '../http/compressed';
 import { ok } from '../http/reply';
 
 /** What a top-page answer depends on besides time and the store. */
@@ -17,30 +17,8 @@ export interface BuiltTopPage {
   readonly validUntil: Date | null;
 }
 
-export type Encoding = 'br' | 'gzip';
-
-/** One top-page answer: the JSON text, and each compressed form once it was asked for. */
-export class TopPageAnswer {
-  private readonly encoded = new Map<Encoding, Buffer>();
-
-  constructor(readonly json: string) {}
-
-  /** The answer as sent: the JSON text, or its bytes compressed as `encoding` (made on first use; brotli at the server's quality 4). */
-  body(encoding: Encoding | null): string | Buffer {
-    if (encoding === null) return this.json;
-    let bytes = this.encoded.get(encoding);
-    if (!bytes) {
-      bytes = encoding === 'br'
-        ? brotliCompressSync(this.json, { params: { [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_QUALITY]: 4 } })
-        : gzipSync(this.json);
-      this.encoded.set(encoding, bytes);
-    }
-    return bytes;
-  }
-}
-
 interface Entry {
-  readonly answer: Promise<TopPageAnswer>;
+  readonly answer: Promise<CompressedText>;
   validUntil: number;
 }
 
@@ -57,6 +35,7 @@ interface Entry {
  */
 export class TopPageCache {
   private readonly entries = new Map<string, Entry>();
+  private readonly listeners: (() => void)[] = [];
   private hits = 0;
   private builds = 0;
 
@@ -67,7 +46,7 @@ export class TopPageCache {
   ) {}
 
   /** The current answer for `key`: from the cache, or built now. Rejects as the build does. */
-  answer(key: TopPageKey): Promise<TopPageAnswer> {
+  answer(key: TopPageKey): Promise<CompressedText> {
     const id = `${key.shopId}/${key.showVirtualCrane ? 1 : 0}/${key.fesId ?? ''}`;
     const now = this.clock.now();
     const kept = this.entries.get(id);
@@ -79,7 +58,7 @@ export class TopPageCache {
     const entry: Entry = {
       answer: this.build(key, now).then(({ page, validUntil }) => {
         entry.validUntil = validUntil ? validUntil.getTime() : Number.POSITIVE_INFINITY;
-        return new TopPageAnswer(JSON.stringify(ok(page)));
+        return new CompressedText(JSON.stringify(ok(page)));
       }),
       // While it builds, later requests share it.
       validUntil: Number.POSITIVE_INFINITY,
@@ -93,28 +72,19 @@ export class TopPageCache {
     return entry.answer;
   }
 
-  /** Drops every kept answer: the next request builds from the store. */
+  /** Drops every kept answer: the next request builds from the store. Listeners (the rendered pages) drop theirs too. */
   invalidate(): void {
     this.entries.clear();
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Calls `listener` whenever the kept answers are dropped. */
+  onInvalidate(listener: () => void): void {
+    this.listeners.push(listener);
   }
 
   /** How often an answer came from the cache and how often it was built (benchmarks, tests). */
   stats(): { hits: number; builds: number; entries: number } {
     return { hits: this.hits, builds: this.builds, entries: this.entries.size };
   }
-}
-
-/** The encoding to send for an Accept-Encoding header, as the server's compression prefers (br, then gzip). */
-export function preferredEncoding(acceptEncoding: string | undefined): Encoding | null {
-  const accepted = new Map<string, number>();
-  for (const part of (acceptEncoding ?? '').split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    if (!name) continue;
-    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-    accepted.set(name, q === undefined ? 1 : Number(q));
-  }
-  const allows = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
-  if (allows('br')) return 'br';
-  if (allows('gzip')) return 'gzip';
-  return null;
 }

@@ -6,7 +6,7 @@ import { hasStationSearchFilter, searchResultPage, searchStations } from '../../
 import { saleSectionsOf, showsVirtualCraneTab, toPrizeItem, visibleTabs } from '../catalogue/catalogue.repository';
 import { SERVER_MESSAGES } from '../messages';
 import { Refusal } from '../play/refusal';
-import { preferredEncoding } from '../catalogue/top-page-cache';
+import { sendCompressed } from '../http/compressed';
 import type { ApiDeps } from './deps';
 
 const SHOP_NOT_FOUND = SERVER_MESSAGES.shopNotFound;
@@ -19,9 +19,7 @@ export async function contentsRoutes({ route, services: s, config }: ApiDeps): P
   // The answer's bytes come from the top-page cache (built once per change, compressed once per encoding).
   route.open('/contents/top_page_prize', topPagePrizeRequestSchema, async (body, user, { request, reply }) => {
     const answer = await s.topPages.answer({ shopId: body.shop_id, showVirtualCrane: virtualCraneTab(user !== null, false), ...(body.fes_id ? { fesId: body.fes_id } : {}) });
-    const encoding = preferredEncoding(request.headers['accept-encoding']);
-    if (encoding) reply.header('Content-Encoding', encoding);
-    return reply.header('Vary', 'Accept-Encoding').type('application/json; charset=utf-8').send(answer.body(encoding));
+    return sendCompressed(reply, request.headers['accept-encoding'], answer, 'application/json; charset=utf-8');
   });
 
   route.open('/contents/prize', prizeRequestSchema, async (body) => {

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPageRenderer } from '../../src/main/server-render';
 import { hydrationScript, readHydrationData } from '../../src/ui';
@@ -99,6 +100,25 @@ describe('server rendering (issue 11)', () => {
     expect(parts(after).root).toContain('メンテナンス');
     expect((await set('open')).statusCode).toBe(200);
     expect(statusIn((await get('/')).body, id)).toBe('open');
+  });
+
+  it('a rendered page is kept for the next request of its address, sent compressed, and dropped by a station status change', async () => {
+    const stationSet = (status: string) => t.server.app.inject({ method: 'POST', url: '/api/operator/station_status', payload: { station_id: 1, station_status: status }, headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` } });
+    const first = await get('/information');
+    const before = t.server.pages.stats();
+    const again = await t.server.app.inject({ method: 'GET', url: '/information', headers: { accept: 'text/html', 'accept-encoding': 'br' } });
+    expect(t.server.pages.stats().renders).toBe(before.renders);
+    expect(t.server.pages.stats().hits).toBe(before.hits + 1);
+    expect(again.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(again.rawPayload).toString()).toBe(first.body);
+    expect((await stationSet('maintenance')).statusCode).toBe(200);
+    await get('/information');
+    expect(t.server.pages.stats().renders).toBe(before.renders + 1);
+    expect((await stationSet('open')).statusCode).toBe(200);
+    // A 404 is rendered each time (any address a client invents), never kept.
+    await get('/no-such-character');
+    await get('/no-such-character');
+    expect(t.server.pages.stats().renders).toBe(before.renders + 3);
   });
 
   it('the page data cannot end its script element or open another (user text stays inert)', () => {

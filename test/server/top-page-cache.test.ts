@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { preferredEncoding } from '../../server/catalogue/top-page-cache';
+import { preferredEncoding } from '../../server/http/compressed';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { startTestServer, type TestServer } from '../support/test-server';
 
