@@ -22,7 +22,7 @@ import { refuseUpgrade, requestUrl, type SignalingTimings } from './live/signali
 import { readPageShell } from './http/page-shell';
 import { RenderedPageCache } from './http/page-cache';
 import { sendCompressed } from './http/compressed';
-import { inProcessFetch, type PageRendererFactory, type PageRequest, type RenderedPage } from './http/pages';
+import { inProcessFetch, readRenderedText, type PageRendererFactory, type PageRequest, type RenderedPage } from './http/pages';
 
 export interface OnkureServer {
   readonly app: FastifyInstance;
@@ -247,8 +247,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
         // The address's host is ours, never the request's Host header: nothing rendered may depend on it.
         const page = await renderer()({ url: `http://localhost${request.url}`, fetch: inProcessFetch(app, request.ip) });
         if (page.kind === 'redirect') return reply.redirect(page.location, page.status);
-        let html = '';
-        for await (const chunk of page.body) html += String(chunk);
+        const html = await readRenderedText(page.body);
         return sendCompressed(reply.status(page.status), accept, pages.keep(request.url, page.status, html), 'text/html; charset=utf-8');
       } catch (error) {
         // A page that cannot be rendered here still works: the browser renders it from the shell.

@@ -1,22 +1,6 @@
-import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 
-/** One page request to render: its absolute address and the API for it (answered in this process). */
-export interface PageRequest {
-  readonly url: string;
-  readonly fetch: typeof fetch;
-}
-
-/** A rendered page, or where the page sends the browser. */
-export type RenderedPage =
-  | { readonly kind: 'page'; readonly status: number; readonly body: Readable }
-  | { readonly kind: 'redirect'; readonly status: number; readonly location: string };
-
-/**
- * Makes a page renderer for the built page (the app's composition root for a server render,
- * src/main/server-render.tsx, given by the process entry). The server stays free of the client code.
- */
-export type PageRendererFactory = (template: string) => (request: PageRequest) => Promise<RenderedPage>;
+export type { PageRenderer, PageRendererFactory, PageRequest, RenderedPage } from '../../src/contract';
 
 const NO_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
@@ -58,4 +42,12 @@ export function inProcessFetch(app: FastifyInstance, clientIp = '127.0.0.1'): ty
     }
     return new Response(NO_BODY_STATUSES.has(res.statusCode) ? null : new Uint8Array(res.rawPayload), { status: res.statusCode, headers: responseHeaders });
   };
+}
+
+/** A rendered page's whole HTML (UTF-8: a character split between two chunks is joined, not broken). */
+export async function readRenderedText(body: AsyncIterable<Uint8Array | string>): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  for await (const chunk of body) text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+  return text + decoder.decode();
 }

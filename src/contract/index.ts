@@ -19,3 +19,4 @@ export * from './kuji.schema';
 export * from './realtime';
 export * from './operator.schema';
 export * from './analytics.schema';
+export * from './page-render';

@@ -1,6 +1,7 @@
 // The lite build (no Map/Set polyfills), the one inversify itself imports: one copy in the bundle.
 import 'reflect-metadata/lite';
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough } from 'node:stream';
+import type { PageRenderer, RenderedPage } from '../contract';
 import { renderToPipeableStream } from 'react-dom/server';
 import { pageTitle } from '../domain';
 import { hydrationScript, routeOnServer } from '../ui';
@@ -10,19 +11,7 @@ import { createAppContainer, type HostEnvironment } from './container';
 /** The id of the built page's element that carries the build's public settings (vite.config.ts writes it). */
 export const BUILD_SETTINGS_ID = 'onkure-build';
 
-/** One request to render: its absolute address and the API, reached in the same process. */
-export interface PageRequest {
-  readonly url: string;
-  /** The service API for this request (the server answers it in-process, as this client's calls). */
-  readonly fetch: typeof fetch;
-}
-
-export type RenderedPage =
-  | { readonly kind: 'page'; readonly status: number; readonly body: Readable }
-  | { readonly kind: 'redirect'; readonly status: number; readonly location: string };
-
-/** Renders one request's page into the built app's page (`template`). */
-export type PageRenderer = (request: PageRequest) => Promise<RenderedPage>;
+export type { PageRenderer, PageRequest, RenderedPage } from '../contract';
 
 /** How long a render may take before React gives up and the browser finishes the page. */
 const RENDER_ABORT_MS = 5_000;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readRenderedText } from '../../server/http/pages';
 import { createPageRenderer } from '../../src/main/server-render';
 import { hydrationScript, readHydrationData } from '../../src/ui';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -119,6 +120,15 @@ describe('server rendering (issue 11)', () => {
     await get('/no-such-character');
     await get('/no-such-character');
     expect(t.server.pages.stats().renders).toBe(before.renders + 3);
+  });
+
+  it('a character split between two chunks of the rendered stream is read whole', async () => {
+    const bytes = new TextEncoder().encode('景品一覧');
+    async function* split() {
+      yield bytes.slice(0, 4);
+      yield bytes.slice(4);
+    }
+    expect(await readRenderedText(split())).toBe('景品一覧');
   });
 
   it('the page data cannot end its script element or open another (user text stays inert)', () => {

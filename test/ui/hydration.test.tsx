@@ -7,6 +7,7 @@ import { createAppContainer } from '../../src/main/container';
 import { createPageRenderer } from '../../src/main/server-render';
 import { FakeRealtime, FakeRtcVideo, FakeStillFrames } from '../../src/testing';
 import { OnkureApp, readHydrationData, routesLoadedFor } from '../../src/ui';
+import { readRenderedText } from '../../server/http/pages';
 import { injectFetch } from '../support/inject-fetch';
 import { TEST_CLIENT_CONFIG } from '../support/test-container';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -34,9 +35,7 @@ afterEach(() => {
 async function serverPage(path: string): Promise<string> {
   const page = await createPageRenderer(PAGE)({ url: `http://localhost${path}`, fetch: injectFetch(t.server.app) });
   if (page.kind !== 'page') throw new Error(`expected a page, got a redirect to ${page.location}`);
-  let html = '';
-  for await (const chunk of page.body) html += String(chunk);
-  return html;
+  return readRenderedText(page.body);
 }
 
 /**
