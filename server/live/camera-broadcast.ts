@@ -1,9 +1,10 @@
-import type { MediaStreamTrack } from 'werift';
+import { RtpPacket, type MediaStreamTrack } from 'werift';
 import type { CameraName } from '../play/cameras/camera-renderer';
 import { stampTick } from '../play/cameras/camera-renderer';
 import type { CameraPixels } from '../play/cameras/station-cameras';
 import { withPlayoutDelay } from './playout-delay';
 import { Vp8Encoder, type Vp8EncoderSettings } from './vp8-encoder';
+import { Vp8PictureIds } from './vp8-picture-id';
 
 /** A viewer of one camera: the track its peer connection sends, and what it hears of the camera. */
 export interface CameraViewer {
@@ -38,7 +39,6 @@ export class CameraBroadcast {
   private pump: ReturnType<typeof setInterval> | null = null;
   private pumping = false;
   private fedAt = 0;
-  private lastPixels: Buffer | null = null;
   private live = true;
   /** Pictures sent to the encoder, RTP packets fanned out (the benchmark reads them). */
   pictures = 0;
@@ -67,7 +67,8 @@ export class CameraBroadcast {
   async join(viewer: CameraViewer): Promise<void> {
     this.viewers.add(viewer);
     if (this.encoder) return;
-    const encoder = new Vp8Encoder(this.options.ffmpeg, this.options.settings, (packet) => this.fanOut(packet), (reason) => this.failed(reason));
+    const pictureIds = new Vp8PictureIds();
+    const encoder = new Vp8Encoder(this.options.ffmpeg, this.options.settings, (packet) => this.fanOut(packet, pictureIds), (reason) => this.failed(reason));
     this.encoder = encoder;
     try {
       await encoder.start();
@@ -117,13 +118,8 @@ export class CameraBroadcast {
     const now = performance.now();
     if (!nudged && now - this.fedAt < (1000 / this.options.settings.fps) * 0.66) return;
     this.fedAt = now;
-    // One picture read at a time. While one is slow (the store is busy, e.g. a play starting or
-    // ending), the beat sends the last picture again: the video keeps flowing and the browser
-    // never sees a gap long enough to freeze or ask for a keyframe.
-    if (this.pumping) {
-      if (this.lastPixels && this.live) this.encoder.write(this.lastPixels);
-      return;
-    }
+    // One picture read at a time (an idle station's read may wait for the store).
+    if (this.pumping) return;
     this.pumping = true;
     try {
       const picture = await this.options.pixels();
@@ -137,7 +133,6 @@ export class CameraBroadcast {
         stampTick(pixels, picture.tick);
       }
       this.encoder.write(pixels);
-      this.lastPixels = pixels;
       this.pictures += 1;
     } catch {
       // A failed read (store closing) skips this picture; the next beat tries again.
@@ -152,9 +147,11 @@ export class CameraBroadcast {
     for (const viewer of this.viewers) viewer.onLive(live);
   }
 
-  private fanOut(packet: Buffer): void {
+  private fanOut(packet: Buffer, pictureIds: Vp8PictureIds): void {
     this.packets += 1;
-    const stamped = withPlayoutDelay(packet);
+    const rtp = RtpPacket.deSerialize(packet);
+    rtp.payload = pictureIds.widen(rtp.payload);
+    const stamped = withPlayoutDelay(rtp);
     for (const viewer of this.viewers) viewer.track.writeRtp(stamped);
   }
 

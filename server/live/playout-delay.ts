@@ -1,4 +1,4 @@
-import { RtpPacket } from 'werift';
+import type { RtpPacket } from 'werift';
 
 /**
  * The playout-delay RTP header extension: the sender tells the receiver the smallest and largest
@@ -12,9 +12,8 @@ export const PLAYOUT_DELAY = { uri: 'http://www.webrtc.org/experiments/rtp-hdrex
 /** 12-bit minimum and maximum delay in units of 10 ms: both 0. */
 const NO_DELAY = Buffer.from([0, 0, 0]);
 
-/** The packet with the playout-delay extension added (once per packet, before the fan-out). */
-export function withPlayoutDelay(packet: Buffer): Buffer {
-  const rtp = RtpPacket.deSerialize(packet);
+/** The packet with the playout-delay extension added, serialized (once per packet, before the fan-out). */
+export function withPlayoutDelay(rtp: RtpPacket): Buffer {
   rtp.header.extension = true;
   rtp.header.extensions = [...rtp.header.extensions.filter((e) => e.id !== PLAYOUT_DELAY.id), { id: PLAYOUT_DELAY.id, payload: NO_DELAY }];
   return rtp.serialize();

@@ -350,11 +350,21 @@ export class PlayLoop {
 
   // ---- the machine running -------------------------------------------------------------------
 
-  private scheduleTick(r: Runner): void {
-    r.tickTask = this.clock.setTimeout(() => this.onTick(r), CRANE.tickMs);
+  /**
+   * Arms the machine's next tick. A tick that follows another (`after`, the instant that one was
+   * due) is due one tick after it, not one tick after it ran: a timer that fires late on a busy
+   * event loop would otherwise push every later tick back: under load the machine (and the video's
+   * pictures, drawn at each tick) ran slower, and a command waited longer for the tick that moves
+   * the claw (docs/performance.md, issue 10). A tick more than a whole tick late counts on from now
+   * instead of catching up in a burst.
+   */
+  private scheduleTick(r: Runner, after: number | null = null): void {
+    const now = this.clock.now().getTime();
+    const due = after !== null && now - after < CRANE.tickMs ? after + CRANE.tickMs : now + CRANE.tickMs;
+    r.tickTask = this.clock.setTimeout(() => this.onTick(r, due), due - now);
   }
 
-  private onTick(r: Runner): void {
+  private onTick(r: Runner, dueAt: number): void {
     r.tickTask = null;
     if (this.closed || this.runners.get(r.station.station_id) !== r || r.phase !== 'playing' || r.graceDeadline) return;
     const before = r.state.phase;
@@ -366,7 +376,7 @@ export class PlayLoop {
     }
     if (r.state.phase !== before || r.ticksSinceSave >= SAVE_EVERY_TICKS) this.save(r);
     if (r.state.phase !== before || r.state.tick % PUSH_EVERY_TICKS === 0) this.emit(r);
-    this.scheduleTick(r);
+    this.scheduleTick(r, dueAt);
     for (const listener of this.tickListeners) listener(r.station.station_id);
   }
 

@@ -36,9 +36,13 @@ const until = async (check: () => boolean, what: string, ms = 10_000) => {
 describe('the signaling exchange sora-js-sdk needs for recvonly', () => {
   it('[R4.2-6] [R7-8] connect → offer (server offers sendonly VP8 with its candidates inside) and notify connection.created → answer → VP8 RTP with keyframes → ping/pong → disconnect closes 1000 and the encoder stops', async () => {
     const delays: string[] = [];
+    const pictureIds: (number | null)[] = [];
     const viewer = await RtcViewer.connect(signaling, `station-${normal[0]}-front`, (rtp) => {
       const delay = rtp.header.extensions.find((e) => e.id === 1);
       if (delays.length < 5 && delay) delays.push(delay.payload.toString('hex'));
+      // Each frame's first packet (S bit): its picture id, when it is a 15-bit one (M bit).
+      const p = rtp.payload;
+      if ((p[0]! & 0x10) !== 0) pictureIds.push((p[0]! & 0x80) !== 0 && (p[1]! & 0x80) !== 0 && (p[2]! & 0x80) !== 0 ? ((p[2]! & 0x7f) << 8) | p[3]! : null);
     });
     const offer = viewer.offer!;
     expect(offer).toMatchObject({ type: 'offer', channel_id: `station-${normal[0]}-front`, simulcast: false, spotlight: false });
@@ -58,6 +62,11 @@ describe('the signaling exchange sora-js-sdk needs for recvonly', () => {
     expect(sdp).toContain('a=extmap:1 http://www.webrtc.org/experiments/rtp-hdrext/playout-delay');
     await until(() => viewer.keyframes >= 2 && viewer.packets > 30, 'VP8 packets with keyframes arrive');
     expect(delays).toEqual(['000000', '000000', '000000', '000000', '000000']);
+    // 15-bit picture ids, counting up frame by frame: ffmpeg's 7-bit ones wrapped every 128 frames,
+    // and Chromium then dropped every frame until the next keyframe (a freeze of up to 0.5 s).
+    expect(pictureIds.length).toBeGreaterThan(2);
+    const steps = pictureIds.slice(1).map((id, i) => (id === null || pictureIds[i] === null ? null : (id - pictureIds[i]! + 32_768) % 32_768));
+    expect(steps.every((step) => step !== null && step >= 1 && step < 16)).toBe(true);
     expect(status()).toEqual([expect.objectContaining({ stationId: normal[0], camera: 'front', viewers: 1, live: true, encoderPid: expect.any(Number) })]);
     // The server pings; the viewer answers (RtcViewer pongs), so the connection stays.
     await until(() => viewer.log.messages.filter((m) => m.type === 'ping').length >= 3, 'three pings');

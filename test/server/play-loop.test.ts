@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getReserveResponseSchema, historyResponseSchema, gaugeResponseSchema, type PlayState, type PushMessage } from '../../src/contract';
 import { assistGauge, CONTROL_COMMANDS_PER_SECOND, PLAY_TIMINGS } from '../../src/domain';
 import { CRANE, replayPlay, type CranePrize } from '../../server/play/crane/crane-machine';
+import type { ScheduledTask } from '../../server/clock';
 import type { PlayEvents } from '../../server/play/play-loop';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { PlayDriver } from '../support/play-driver';
@@ -9,7 +10,15 @@ import { playableStation } from '../support/stations';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
 
-const clock = new ManualServerClock(new Date('2026-11-23T12:00:00+09:00'));
+/** The manual clock, able to run every timer `lateMs` after it falls due (as a busy event loop does). */
+class LateTimersClock extends ManualServerClock {
+  lateMs = 0;
+  override setTimeout(task: () => void, delayMs: number): ScheduledTask {
+    return super.setTimeout(task, delayMs + this.lateMs);
+  }
+}
+
+const clock = new LateTimersClock(new Date('2026-11-23T12:00:00+09:00'));
 let t: TestServer;
 let seed = 1;
 let stationId = 0;
@@ -265,6 +274,24 @@ describe('the play loop over the real server, on a manual clock (docs/play.md)',
     expect(await t.server.store().query('SELECT 1 FROM won_prizes WHERE user_id = $1', [alice.user_id])).toEqual([]);
     expect(await balance(alice)).toBe(0);
     await a.finish();
+  });
+
+  it('the machine keeps its pace when its timer fires late (a busy event loop): a tick every 50 ms, not every 50 ms plus the delay', async () => {
+    const a = drive(await player());
+    await a.reserve(stationId).waitTurn().confirm().waitPlaying();
+    const loop = t.server.services().playLoop;
+    const from = loop.onStation(stationId)!.machine.tick;
+    clock.lateMs = 20;
+    try {
+      await a.wait(1000);
+    } finally {
+      clock.lateMs = 0;
+    }
+    // Each tick ran 20 ms late, and the next was still due 50 ms after the last was due: 1000 ms
+    // hold 19–20 ticks (counting from when each ran, 1000 / 70 = 14 would have run).
+    expect(loop.onStation(stationId)!.machine.tick - from).toBeGreaterThanOrEqual(19);
+    expect(loop.onStation(stationId)!.machine.tick - from).toBeLessThanOrEqual(20);
+    await a.holdRight(100).holdBack(100).waitResult().finish();
   });
 
   it('a paid play in progress cannot be cancelled away (409); after the result the player leaves with finish', async () => {
