@@ -163,6 +163,16 @@ export function buildPlayPath(target: BuildTarget, location: PlayLocation): stri
   return `/play/${[location.character, location.subCharacter, location.tab].map(enc).join('/')}/${location.stationId}`;
 }
 
+/**
+ * The station a play screen shows (§2.1): the `{stationId}` of /game/{stationId} when the route has
+ * one (a positive id of at most 9 digits), else the station of a play path for this target; null
+ * when it is neither.
+ */
+export function playScreenStationId(target: BuildTarget, gameStationId: string | undefined, pathname: string): number | null {
+  if (gameStationId !== undefined) return /^[1-9]\d{0,8}$/.test(gameStationId) ? Number(gameStationId) : null;
+  return parsePlayPath(target, pathname)?.stationId ?? null;
+}
+
 /** Reads a play path back; null when it is not one for this target [R2.3-6]. */
 export function parsePlayPath(target: BuildTarget, url: string): PlayLocation | { readonly stationId: number } | null {
   const segments = splitUrl(url).path.split('/').filter((s) => s !== '');

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { TOKENS, type LiveFeedState, type StationPlay, type StationPlayState, type StationSnapshot } from '../../application';
 import {
-  countdownSeconds, isMaintenanceStatus, NOTICE_TOAST_MS, parsePlayPath, VIDEO_VIEW_HEIGHT_PERCENT, VIDEO_VIEW_ROTATION_DEG,
+  countdownSeconds, isMaintenanceStatus, NOTICE_TOAST_MS, playScreenStationId, VIDEO_VIEW_HEIGHT_PERCENT, VIDEO_VIEW_ROTATION_DEG,
   type Camera, type CraneButton, type PlayView,
 } from '../../domain';
 import { useInjection } from '../di/container-context';
@@ -28,8 +28,7 @@ function useStationId(): number | null {
   const { stationId } = useParams();
   const { pathname } = useLocation();
   const { target } = useInjection(TOKENS.AppConfig);
-  if (stationId !== undefined) return /^[1-9]\d{0,8}$/.test(stationId) ? Number(stationId) : null;
-  return parsePlayPath(target, pathname)?.stationId ?? null;
+  return playScreenStationId(target, stationId, pathname);
 }
 
 /** /play/{tag...}/{stationId} and /game/{stationId} (§2.1): a station's play screen. */

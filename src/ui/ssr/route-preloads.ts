@@ -1,6 +1,6 @@
 import { firstValueFrom } from 'rxjs';
 import { loadExtras, TOKENS, type AppConfig, type CatalogueSnapshot, type Disposable, type ExtraRow, type PrizeCatalogPort, type Token, type TopPageExtrasState } from '../../application';
-import { parsePlayPath } from '../../domain';
+import { playScreenStationId } from '../../domain';
 import type { PreloadContext, RoutePreload } from './preload';
 
 /** `?page=` as the pages read it. */
@@ -47,8 +47,7 @@ export const preloadArrivals: RoutePreload = async (context) => preloadExtras(co
 /** A play screen: the station's card (its name and pictures); the machine, the queue and the feed come live. */
 export const preloadStation: RoutePreload = async (context) => {
   const { target } = context.container.get<AppConfig>(TOKENS.AppConfig);
-  const raw = context.params.stationId;
-  const stationId = raw !== undefined ? (/^[1-9]\d{0,8}$/.test(raw) ? Number(raw) : null) : parsePlayPath(target, context.url.pathname)?.stationId ?? null;
+  const stationId = playScreenStationId(target, context.params.stationId, context.url.pathname);
   if (stationId === null) return null;
   return withUseCase(context, TOKENS.StationPlay, (play) => play.loadStation(stationId));
 };
