@@ -16,7 +16,7 @@
  *    jpg viewers poll front and side like the client (the next still 90 ms after each answer).
  *    CPU is the server process's plus the encoders' (ffmpeg), from /proc, over an 8 s window.
  *    It also prints how long a joining rtc viewer waits for its first keyframe.
- * 4. the cost of drawing one picture (JPEG for a still, raw RGBA for the encoder).
+ * 4. the cost of drawing one picture (JPEG for a still, raw I420 for the encoder).
  *
  *   npx tsx bench/feed.ts [plays=3]
  */
@@ -299,7 +299,7 @@ try {
     const unit = r.mode === 'rtc' ? 'RTP packets/s' : 'stills/s';
     console.log(`    ${r.mode}  ${String(r.viewers).padStart(2)} viewers  server ${(r.server * 100).toFixed(1).padStart(5)}%  encoders ${(r.encoders * 100).toFixed(1).padStart(5)}%  total ${(total * 100).toFixed(1).padStart(5)}%  per viewer ${((total / r.viewers) * 100).toFixed(2).padStart(6)}%   ${r.received.toFixed(1)} ${unit} per camera per viewer`);
   }
-  console.log(`  drawing one picture: ${jpegCost.ms.toFixed(2)} ms as a 480×360 JPEG (${jpegCost.bytes} bytes), ${rawCost.ms.toFixed(2)} ms as 360×480 RGBA for the encoder`);
+  console.log(`  drawing one picture: ${jpegCost.ms.toFixed(2)} ms as a 480×360 JPEG (${jpegCost.bytes} bytes), ${rawCost.ms.toFixed(2)} ms as 360×480 I420 for the encoder (${rawCost.bytes} bytes)`);
 } finally {
   agent.destroy();
   await browser.close();

@@ -1,10 +1,12 @@
-import { RtpPacket, type MediaStreamTrack } from 'werift';
+import type { MediaStreamTrack, RtpPacket } from 'werift';
 import type { CameraName } from '../play/cameras/camera-renderer';
 import { stampTick } from '../play/cameras/camera-renderer';
 import type { CameraPixels } from '../play/cameras/station-cameras';
 import { withPlayoutDelay } from './playout-delay';
 import { Vp8Encoder, type Vp8EncoderSettings } from './vp8-encoder';
-import { Vp8PictureIds } from './vp8-picture-id';
+
+/** An unchanged picture is sent again at most this often (10 a second). */
+export const REPEAT_MS = 100;
 
 /** A viewer of one camera: the track its peer connection sends, and what it hears of the camera. */
 export interface CameraViewer {
@@ -39,6 +41,8 @@ export class CameraBroadcast {
   private pump: ReturnType<typeof setInterval> | null = null;
   private pumping = false;
   private fedAt = 0;
+  /** The last picture the encoder got (the camera's shared bytes, before any tick marker) and when. */
+  private sent: { picture: Buffer; tick: number; at: number } | null = null;
   private live = true;
   /** Pictures sent to the encoder, RTP packets fanned out (the benchmark reads them). */
   pictures = 0;
@@ -67,9 +71,9 @@ export class CameraBroadcast {
   async join(viewer: CameraViewer): Promise<void> {
     this.viewers.add(viewer);
     if (this.encoder) return;
-    const pictureIds = new Vp8PictureIds();
-    const encoder = new Vp8Encoder(this.options.ffmpeg, this.options.settings, (packet) => this.fanOut(packet, pictureIds), (reason) => this.failed(reason));
+    const encoder = new Vp8Encoder(this.options.ffmpeg, this.options.settings, (packet) => this.fanOut(packet), (reason) => this.failed(reason));
     this.encoder = encoder;
+    this.sent = null;
     try {
       await encoder.start();
     } catch (error) {
@@ -112,6 +116,10 @@ export class CameraBroadcast {
    * Sends the camera's current picture to the encoder. Beats come every 1/FPS s; a machine tick
    * also sends one at once (nudge), and a beat that falls within ~2/3 of a frame after any picture
    * is skipped, so a running machine's moves go out as they happen without doubling the rate.
+   * A picture the same as the last one sent (the camera draws each scene once and shares its bytes)
+   * goes again only REPEAT_MS after it: a repeat shows nothing new, and encoding it would hold
+   * the encoder when the machine's next move comes. The repeats keep an unchanged camera's video
+   * going (and its keyframes, which come by time) without spending the encoder on copies.
    */
   private async feed(nudged = false): Promise<void> {
     if (!this.encoder) return;
@@ -127,6 +135,11 @@ export class CameraBroadcast {
       this.setLive(!picture.dimmed);
       // A dark camera encodes nothing: no packets, so no gap in the sequence when it comes back.
       if (picture.dimmed) return;
+      const at = performance.now();
+      // With the tick marker each tick's picture differs from the last (its squares do).
+      const tick = this.options.tickMarker ? picture.tick : 0;
+      if (this.sent?.picture === picture.pixels && this.sent.tick === tick && at - this.sent.at < REPEAT_MS) return;
+      this.sent = { picture: picture.pixels, tick, at };
       let pixels = picture.pixels;
       if (this.options.tickMarker) {
         pixels = Buffer.from(pixels);
@@ -147,10 +160,8 @@ export class CameraBroadcast {
     for (const viewer of this.viewers) viewer.onLive(live);
   }
 
-  private fanOut(packet: Buffer, pictureIds: Vp8PictureIds): void {
+  private fanOut(rtp: RtpPacket): void {
     this.packets += 1;
-    const rtp = RtpPacket.deSerialize(packet);
-    rtp.payload = pictureIds.widen(rtp.payload);
     const stamped = withPlayoutDelay(rtp);
     for (const viewer of this.viewers) viewer.track.writeRtp(stamped);
   }

@@ -1,8 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createSocket, type Socket } from 'node:dgram';
 import { existsSync } from 'node:fs';
-import { VIDEO_FRAME } from '../play/cameras/camera-renderer';
 import { createRequire } from 'node:module';
+import type { RtpPacket } from 'werift';
+import { VIDEO_FRAME } from '../play/cameras/camera-renderer';
+import { IvfReader, Vp8RtpPacketizer } from './vp8-rtp';
 
 /** How the encoder is set up: picture size and rate, bit rate and keyframe interval. */
 export interface Vp8EncoderSettings {
@@ -12,19 +13,20 @@ export interface Vp8EncoderSettings {
   /** Target bit rate, kbit/s. */
   readonly kbps: number;
   /**
-   * Frames between keyframes. A joining viewer can only start decoding at a keyframe, and the
+   * Seconds between keyframes. A joining viewer can only start decoding at a keyframe, and the
    * encoder (one per camera, shared by every viewer) cannot be asked for one on demand, so the
-   * interval is short: 15 frames at 30 fps is a keyframe every 0.5 s.
+   * interval is short. It is counted in time, not in frames: the picture rate follows the machine
+   * (a new picture at each move, a repeat of an unchanged one only now and then).
    */
-  readonly keyframeInterval: number;
+  readonly keyframeSeconds: number;
   /** RTP payload type of the packets (the offer's VP8 payload type). */
   readonly payloadType: number;
 }
 
 /** The camera's picture (portrait: the camera is mounted sideways), 30 fps. */
-export const VP8_SETTINGS: Vp8EncoderSettings = { width: VIDEO_FRAME.width, height: VIDEO_FRAME.height, fps: 30, kbps: 800, keyframeInterval: 15, payloadType: 96 };
+export const VP8_SETTINGS: Vp8EncoderSettings = { width: VIDEO_FRAME.width, height: VIDEO_FRAME.height, fps: 30, kbps: 800, keyframeSeconds: 0.5, payloadType: 96 };
 
-/** Largest RTP packet ffmpeg writes: room for SRTP and the header extensions the sender adds under the path MTU. */
+/** Largest RTP packet made: room for SRTP and the header extensions the sender adds under the path MTU. */
 const RTP_PACKET_BYTES = 1100;
 
 /**
@@ -51,15 +53,14 @@ export function probeFfmpeg(path: string | null): string | null {
 }
 
 /**
- * One VP8 encoder: raw RGBA pictures in (stdin), RTP packets out. ffmpeg sends RTP to a loopback
- * UDP socket this class owns and every packet is handed to `onPacket` as it arrives. Realtime
- * settings: no look-ahead frames (each picture leaves as soon as it is encoded), one thread, error
- * resilient. Pictures offered while ffmpeg is busy never queue up: only the newest waits, so a
- * slow encoder costs frame rate, not latency.
+ * One VP8 encoder: raw I420 pictures in (stdin), RTP packets out. ffmpeg writes each encoded frame
+ * to its stdout as IVF the moment it is encoded, and this class cuts it into RTP packets
+ * (Vp8RtpPacketizer) handed to `onPacket`. Realtime settings: no look-ahead frames (each picture
+ * leaves as soon as it is encoded), one thread, error resilient. Pictures offered while ffmpeg is
+ * busy never queue up: only the newest waits, so a slow encoder costs frame rate, not latency.
  */
 export class Vp8Encoder {
   private process: ChildProcess | null = null;
-  private socket: Socket | null = null;
   private busy = false;
   private waiting: Buffer | null = null;
   private stopped = false;
@@ -67,48 +68,48 @@ export class Vp8Encoder {
   constructor(
     private readonly ffmpeg: string,
     private readonly settings: Vp8EncoderSettings,
-    private readonly onPacket: (packet: Buffer) => void,
+    private readonly onPacket: (packet: RtpPacket) => void,
     /** Called once if ffmpeg ends by itself (not after stop()), with its last error output. */
     private readonly onExit: (reason: string) => void,
   ) {}
 
   async start(): Promise<void> {
-    const socket = createSocket('udp4');
-    this.socket = socket;
-    socket.on('message', (packet) => {
-      if (!this.stopped) this.onPacket(packet);
-    });
-    await new Promise<void>((resolve, reject) => {
-      socket.once('error', reject);
-      // A stop() during the bind closes the socket: start() then ends at the check below.
-      socket.once('close', () => resolve());
-      socket.bind(0, '127.0.0.1', () => resolve());
-    });
-    if (this.stopped) {
-      socket.close();
-      return;
-    }
-    // Room for bursts (a keyframe is tens of packets at once).
-    socket.setRecvBufferSize(4 * 1024 * 1024);
-    const { port } = socket.address();
+    if (this.stopped) return;
     const s = this.settings;
     const child = spawn(this.ffmpeg, [
       '-hide_banner', '-loglevel', 'error', '-nostdin',
+      // Raw pictures need no probing: without these ffmpeg reads its default 5 MB (about 20
+      // pictures, 2 s of an unchanged camera) before it encodes the first one. (Not '-fflags
+      // nobuffer': with it this ffmpeg held every frame until the next picture came in.)
+      '-probesize', '32', '-analyzeduration', '0',
       // Each picture is stamped with the wall-clock time it is taken (setpts from RTCTIME, in a
-      // millisecond time base), not with its count: pictures come at the machine's ticks, at the
-      // beats between them, or not at all while the camera is dark, and RTP time must follow real
-      // time or the browser's frame timing drifts and freezes. (-use_wallclock_as_timestamps does
-      // not reach a rawvideo pipe's timestamps in this ffmpeg: they stayed one frame count apart.)
-      '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${s.width}x${s.height}`, '-r', '1000', '-i', 'pipe:0',
+      // millisecond time base), not with its count: pictures come at the machine's moves, now and
+      // then while it stands still, or not at all while the camera is dark, and RTP time must
+      // follow real time or the browser's frame timing drifts and freezes.
+      '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${s.width}x${s.height}`, '-r', '1000', '-i', 'pipe:0',
       '-an', '-vsync', 'passthrough', '-vf', 'setpts=(RTCTIME-RTCSTART)/(TB*1000000)', '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-threads', '1',
       '-b:v', `${s.kbps}k`, '-minrate', `${s.kbps}k`, '-maxrate', `${s.kbps}k`, '-bufsize', `${Math.round(s.kbps / 2)}k`,
-      '-g', String(s.keyframeInterval), '-keyint_min', String(s.keyframeInterval),
+      // A keyframe every keyframeSeconds of picture time (the wall clock, see setpts above); -g only
+      // bounds the frame count between them.
+      '-force_key_frames', `expr:gte(t,n_forced*${s.keyframeSeconds})`, '-g', String(Math.round(s.fps * s.keyframeSeconds * 2)),
       '-lag-in-frames', '0', '-error-resilient', '1', '-auto-alt-ref', '0', '-pix_fmt', 'yuv420p',
-      '-payload_type', String(s.payloadType), '-f', 'rtp', `rtp://127.0.0.1:${port}?pkt_size=${RTP_PACKET_BYTES}`,
-    ], { stdio: ['pipe', 'ignore', 'pipe'] });
+      '-f', 'ivf', '-flush_packets', '1', 'pipe:1',
+    ], { stdio: ['pipe', 'pipe', 'pipe'] });
     // '-nostdin' stops ffmpeg reading keys from the terminal; pictures still come on pipe:0.
     this.process = child;
+    const packetizer = new Vp8RtpPacketizer(s.payloadType, RTP_PACKET_BYTES);
+    const reader = new IvfReader((frame) => {
+      if (this.stopped) return;
+      for (const packet of packetizer.packetize(frame)) this.onPacket(packet);
+    });
     let errors = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      try {
+        reader.push(chunk);
+      } catch (error) {
+        this.ended(error instanceof Error ? error.message : String(error));
+      }
+    });
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => {
       errors = (errors + chunk).slice(-500);
@@ -116,10 +117,15 @@ export class Vp8Encoder {
     child.stdin?.on('error', () => undefined);
     child.once('error', (error) => this.ended(error.message));
     child.once('exit', (code, signal) => this.ended(errors.trim().split('\n').pop() || `ffmpeg exited (${signal ?? code})`));
+    // Started (or failed to start, which ends it through 'error' above).
+    await new Promise<void>((resolve) => {
+      child.once('spawn', () => resolve());
+      child.once('error', () => resolve());
+    });
   }
 
   /**
-   * Offers one picture (RGBA, width × height × 4 bytes). While ffmpeg is still taking the previous
+   * Offers one picture (I420, width × height × 3/2 bytes). While ffmpeg is still taking the previous
    * one, the newest picture waits (one at most: an older waiting one is dropped) and goes as soon
    * as ffmpeg is ready, so the encoder always gets the latest picture without a queue building up.
    */
@@ -151,9 +157,7 @@ export class Vp8Encoder {
     this.stopped = true;
     this.process?.stdin?.end();
     this.process?.kill('SIGKILL');
-    this.socket?.close();
     this.process = null;
-    this.socket = null;
   }
 
   private ended(reason: string): void {

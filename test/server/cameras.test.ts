@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAME_PLAY_HEADER, FRAME_TICK_HEADER, stationInfoResponseSchema } from '../../src/contract';
 import { luminanceFilter, VIP_REQUIRED_PURCHASE_TC } from '../../src/domain';
+import { renderPixels, rgbaToI420, stampTick, TICK_MARKER, VIDEO_FRAME, VIDEO_PICTURE_BYTES } from '../../server/play/cameras/camera-renderer';
+import { layPrizes } from '../../server/play/crane/crane-machine';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { PlayDriver } from '../support/play-driver';
 import { playableStation } from '../support/stations';
@@ -102,5 +104,38 @@ describe('the station cameras: station info and pictures rendered from the simul
     await post('movie/delete_token', as(rich, { read_info: {} }));
     clock.advance(6_000);
     expect((await get(`${info.watch_info.motion_jpeg_front}&t=2`)).statusCode).toBe(403);
+  });
+});
+
+describe('the video camera\'s pictures: I420 for the encoder, with the benchmark\'s tick marker', () => {
+  it('converts RGBA to I420 with BT.601 limited-range values: white, black, red and each chroma sample the mean of its 2 × 2 pixels', () => {
+    // 4 × 2: a white 2 × 2 block, then a block of two red and two black pixels.
+    const px = (r: number, g: number, b: number) => [r, g, b, 255];
+    const row = [...px(255, 255, 255), ...px(255, 255, 255), ...px(255, 0, 0), ...px(0, 0, 0)];
+    const i420 = rgbaToI420(Uint8Array.from([...row, ...row]), 4, 2);
+    expect(i420.length).toBe(4 * 2 * 1.5);
+    expect([...i420.subarray(0, 4)]).toEqual([235, 235, 82, 16]);
+    expect([...i420.subarray(4, 8)]).toEqual([235, 235, 82, 16]);
+    // U then V: white is neutral (128); the red/black block averages to (127, 0, 0).
+    expect([...i420.subarray(8, 10)]).toEqual([128, 109]);
+    expect([...i420.subarray(10, 12)]).toEqual([128, 184]);
+  });
+
+  it('a rendered video picture is VIDEO_FRAME-sized I420, and the tick stamped into it reads back from its luma', () => {
+    const scene = { x: 420, z: 380, h: 0.4, grip: 0.3, prizes: layPrizes(5, 3), carryingPrizeId: null, dimmed: false };
+    const picture = renderPixels('front', scene);
+    expect(picture.length).toBe(VIDEO_PICTURE_BYTES);
+    expect(VIDEO_PICTURE_BYTES).toBe((VIDEO_FRAME.width * VIDEO_FRAME.height * 3) / 2);
+    const stamped = Buffer.from(picture);
+    stampTick(stamped, 0xa5c3);
+    const { bits, cell, x, y } = TICK_MARKER;
+    let tick = 0;
+    for (let bit = 0; bit < bits; bit += 1) tick = tick * 2 + (stamped[(y + cell / 2) * VIDEO_FRAME.width + x + bit * cell + cell / 2]! > 128 ? 1 : 0);
+    expect(tick).toBe(0xa5c3);
+    // Only the marker's squares changed: the rest of the luma plane is the scene's.
+    const marker = (i: number) => Math.floor(i / VIDEO_FRAME.width) >= y && Math.floor(i / VIDEO_FRAME.width) < y + cell && i % VIDEO_FRAME.width >= x && i % VIDEO_FRAME.width < x + bits * cell;
+    const changed = [...Array(VIDEO_FRAME.width * VIDEO_FRAME.height).keys()].filter((i) => stamped[i] !== picture[i]);
+    expect(changed.length).toBeGreaterThan(0);
+    expect(changed.every(marker)).toBe(true);
   });
 });

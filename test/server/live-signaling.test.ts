@@ -94,14 +94,20 @@ describe('the signaling exchange sora-js-sdk needs for recvonly', () => {
     await until(() => status().length === 0, 'encoder stopped');
   });
 
-  it('a joining viewer gets a keyframe promptly (the encoder makes one every 15 frames, 0.5 s)', async () => {
+  it('a joining viewer gets a keyframe promptly: keyframes come every 0.5 s of picture time, however few pictures an unchanged camera sends', async () => {
     const first = await RtcViewer.connect(signaling, `station-${normal[2]}-front`);
     await until(() => first.keyframes > 2, 'the encoder runs');
     const late = await RtcViewer.connect(signaling, `station-${normal[2]}-front`);
     await until(() => late.firstKeyframeAt !== null, 'the late viewer gets a keyframe');
     // Keyframes follow one another at the encoder's interval, whoever joins.
-    const since = first.keyframes;
-    await until(() => first.keyframes >= since + 2, 'two more keyframes', 3_000);
+    const since = { keyframes: first.keyframes, frames: first.frames };
+    await until(() => first.keyframes >= since.keyframes + 4, 'four more keyframes', 4_000);
+    // The idle station's picture does not change: it goes again 10 times a second (not 30), so
+    // about 5 frames per 0.5 s keyframe interval, where a count of 15 frames per keyframe would
+    // have stretched the interval to 1.5 s.
+    const perKeyframe = (first.frames - since.frames) / (first.keyframes - since.keyframes);
+    expect(perKeyframe).toBeGreaterThanOrEqual(3);
+    expect(perKeyframe).toBeLessThanOrEqual(8);
     await first.disconnect();
     await late.disconnect();
   });

@@ -51,6 +51,8 @@ export function recvonlyPeer(): RTCPeerConnection {
  */
 export class RtcViewer {
   packets = 0;
+  /** VP8 frames begun (first packet of a frame's first partition) and how many were keyframes. */
+  frames = 0;
   keyframes = 0;
   /** When the first packet and the first keyframe packet arrived (performance.now()). */
   firstPacketAt: number | null = null;
@@ -92,6 +94,7 @@ export class RtcViewer {
           offset = 2 + ((flags & 0x80) ? ((payload[2]! & 0x80) ? 2 : 1) : 0) + ((flags & 0x40) ? 1 : 0) + ((flags & 0x30) ? 1 : 0);
         }
         const startOfPartition = (payload[0]! & 0x10) !== 0 && (payload[0]! & 0x07) === 0;
+        if (startOfPartition) viewer.frames += 1;
         if (startOfPartition && (payload[offset]! & 0x01) === 0) {
           viewer.keyframes += 1;
           viewer.firstKeyframeAt ??= performance.now();

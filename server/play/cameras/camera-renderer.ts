@@ -1,4 +1,4 @@
-import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { CRANE, type CranePrize } from '../crane/crane-machine';
 
 export type CameraName = 'front' | 'side';
@@ -156,51 +156,117 @@ function drawScene(g: SKRSContext2D, camera: CameraName, scene: CameraScene): vo
 
 /** One camera's picture of a scene as JPEG (the jpg feed). Pure apart from the canvas: the same scene gives the same bytes. */
 export function renderFrame(camera: CameraName, scene: CameraScene): Buffer {
-  const canvas = createCanvas(FRAME_WIDTH, FRAME_HEIGHT);
-  drawScene(canvas.getContext('2d'), camera, scene);
-  return canvas.encodeSync('jpeg', JPEG_QUALITY);
+  return drawOn(FRAME_WIDTH, FRAME_HEIGHT, (g) => drawScene(g, camera, scene), (canvas) => canvas.encodeSync('jpeg', JPEG_QUALITY));
+}
+
+/**
+ * One canvas per picture size, drawn on again and again: a render is synchronous, and a fresh
+ * canvas per picture (a native surface for each of the 40-odd pictures a second a running machine
+ * shows) kept the garbage collector busy. Each drawing starts from the identity transform and a
+ * saved state, and the scene paints every pixel (the cabinet first), so nothing of the previous
+ * picture shows through: the same scene still gives the same bytes.
+ */
+const canvases = new Map<string, Canvas>();
+function drawOn<T>(width: number, height: number, draw: (g: SKRSContext2D) => void, read: (canvas: Canvas) => T): T {
+  const key = `${width}x${height}`;
+  let canvas = canvases.get(key);
+  if (!canvas) {
+    canvas = createCanvas(width, height);
+    canvases.set(key, canvas);
+  }
+  const g = canvas.getContext('2d');
+  g.save();
+  try {
+    g.setTransform(1, 0, 0, 1, 0, 0);
+    draw(g);
+    return read(canvas);
+  } finally {
+    g.restore();
+  }
 }
 
 /** The video picture's size: the camera is mounted sideways, so its picture is portrait. */
 export const VIDEO_FRAME = { width: FRAME_HEIGHT, height: FRAME_WIDTH } as const;
 
+/** Bytes of one video picture in I420 (planar YUV 4:2:0: a full-size Y plane, then quarter-size U and V planes). */
+export const VIDEO_PICTURE_BYTES = (VIDEO_FRAME.width * VIDEO_FRAME.height * 3) / 2;
+
 /**
- * One camera's picture as the machine's video camera sends it: raw RGBA, VIDEO_FRAME.width ×
- * VIDEO_FRAME.height, turned a quarter anticlockwise, because the camera is mounted on its side.
- * The play screen turns the video a quarter clockwise [R9-10], so the player sees it upright, the
- * same way up as the still pictures.
+ * One camera's picture as the machine's video camera sends it: I420 (what the VP8 encoder codes,
+ * so the encoder converts nothing and its pipe carries 259 KB a picture instead of 691 KB of RGBA),
+ * VIDEO_FRAME.width × VIDEO_FRAME.height, turned a quarter anticlockwise, because the camera is
+ * mounted on its side. The play screen turns the video a quarter clockwise [R9-10], so the player
+ * sees it upright, the same way up as the still pictures.
  */
 export function renderPixels(camera: CameraName, scene: CameraScene): Buffer {
-  const canvas = createCanvas(VIDEO_FRAME.width, VIDEO_FRAME.height);
-  const g = canvas.getContext('2d');
-  g.translate(0, VIDEO_FRAME.height);
-  g.rotate(-Math.PI / 2);
-  drawScene(g, camera, scene);
-  // The picture is opaque, so the canvas's premultiplied pixels are plain RGBA. A copy: the canvas goes.
-  return Buffer.from(canvas.data());
+  return drawOn(VIDEO_FRAME.width, VIDEO_FRAME.height, (g) => {
+    g.translate(0, VIDEO_FRAME.height);
+    g.rotate(-Math.PI / 2);
+    drawScene(g, camera, scene);
+  }, (canvas) => rgbaToI420(canvas.data(), VIDEO_FRAME.width, VIDEO_FRAME.height)); // opaque: the premultiplied pixels are plain RGBA
+}
+
+/**
+ * RGBA → I420 with BT.601 limited-range coefficients (what browsers assume for VP8 without colour
+ * information), each chroma sample the mean of its 2 × 2 pixels. Width and height must be even.
+ */
+export function rgbaToI420(rgba: Uint8Array, width: number, height: number): Buffer {
+  const out = Buffer.allocUnsafe((width * height * 3) / 2);
+  const uBase = width * height;
+  const vBase = uBase + (width * height) / 4;
+  const half = width / 2;
+  // Two rows at a time: each 2 × 2 block gives four luma samples and one U and one V. Pixels are
+  // read four bytes at once (little-endian: R in the low byte), which is several times faster.
+  const aligned = rgba.byteOffset % 4 === 0;
+  const words = aligned ? new Uint32Array(rgba.buffer, rgba.byteOffset, width * height) : null;
+  const px = words ?? new Uint32Array(Uint8Array.from(rgba).buffer);
+  for (let y = 0; y < height; y += 2) {
+    let top = y * width;
+    let bottom = top + width;
+    let c = (y / 2) * half;
+    for (let x = 0; x < width; x += 2, top += 2, bottom += 2, c += 1) {
+      const p0 = px[top]!, p1 = px[top + 1]!, p2 = px[bottom]!, p3 = px[bottom + 1]!;
+      const r0 = p0 & 0xff, g0 = (p0 >>> 8) & 0xff, b0 = (p0 >>> 16) & 0xff;
+      const r1 = p1 & 0xff, g1 = (p1 >>> 8) & 0xff, b1 = (p1 >>> 16) & 0xff;
+      const r2 = p2 & 0xff, g2 = (p2 >>> 8) & 0xff, b2 = (p2 >>> 16) & 0xff;
+      const r3 = p3 & 0xff, g3 = (p3 >>> 8) & 0xff, b3 = (p3 >>> 16) & 0xff;
+      out[top] = ((66 * r0 + 129 * g0 + 25 * b0 + 128) >> 8) + 16;
+      out[top + 1] = ((66 * r1 + 129 * g1 + 25 * b1 + 128) >> 8) + 16;
+      out[bottom] = ((66 * r2 + 129 * g2 + 25 * b2 + 128) >> 8) + 16;
+      out[bottom + 1] = ((66 * r3 + 129 * g3 + 25 * b3 + 128) >> 8) + 16;
+      const r = (r0 + r1 + r2 + r3) >> 2;
+      const g = (g0 + g1 + g2 + g3) >> 2;
+      const b = (b0 + b1 + b2 + b3) >> 2;
+      out[uBase + c] = ((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128;
+      out[vBase + c] = ((112 * r - 94 * g - 18 * b + 128) >> 8) + 128;
+    }
+  }
+  return out;
 }
 
 /** The tick marker: TICK_MARKER.bits squares in a row from the video picture's top-left corner. */
 export const TICK_MARKER = { bits: 16, cell: 8, x: 8, y: 8 } as const;
 
 /**
- * Writes a machine tick into a video picture's RGBA pixels (VIDEO_FRAME size) as a row of black
- * (0) and white (1) squares, most significant bit first (tick mod 2^16). The feed benchmark reads
- * it back from the decoded video in the browser, which is how it times control input → the first
- * video frame showing it. Only with RTC_TICK_MARKER=1.
+ * Writes a machine tick into a video picture (I420, VIDEO_FRAME size) as a row of black (0) and
+ * white (1) squares, most significant bit first (tick mod 2^16): luma at the ends of the limited
+ * range, chroma neutral. The feed benchmark reads it back from the decoded video in the browser,
+ * which is how it times control input → the first video frame showing it. Only with
+ * RTC_TICK_MARKER=1. The squares sit on even pixels, so each covers whole chroma samples.
  */
-export function stampTick(pixels: Buffer, tick: number): void {
+export function stampTick(picture: Buffer, tick: number): void {
   const { bits, cell, x, y } = TICK_MARKER;
+  const { width, height } = VIDEO_FRAME;
+  const uBase = width * height;
+  const vBase = uBase + (width * height) / 4;
   for (let bit = 0; bit < bits; bit += 1) {
-    const on = ((tick >>> (bits - 1 - bit)) & 1) === 1 ? 255 : 0;
-    for (let row = 0; row < cell; row += 1) {
-      const start = ((y + row) * VIDEO_FRAME.width + x + bit * cell) * 4;
-      for (let i = 0; i < cell * 4; i += 4) {
-        pixels[start + i] = on;
-        pixels[start + i + 1] = on;
-        pixels[start + i + 2] = on;
-        pixels[start + i + 3] = 255;
-      }
+    const luma = ((tick >>> (bits - 1 - bit)) & 1) === 1 ? 235 : 16;
+    const left = x + bit * cell;
+    for (let row = 0; row < cell; row += 1) picture.fill(luma, (y + row) * width + left, (y + row) * width + left + cell);
+    for (let row = 0; row < cell / 2; row += 1) {
+      const start = (y / 2 + row) * (width / 2) + left / 2;
+      picture.fill(128, uBase + start, uBase + start + cell / 2);
+      picture.fill(128, vBase + start, vBase + start + cell / 2);
     }
   }
 }

@@ -15,7 +15,7 @@ export interface CameraFrame {
   readonly playId: number | null;
 }
 
-/** One raw picture of the video camera (RGBA, VIDEO_FRAME size: portrait, mounted sideways) for the encoder. */
+/** One raw picture of the video camera (I420, VIDEO_FRAME size: portrait, mounted sideways) for the encoder. */
 export interface CameraPixels {
   readonly pixels: Buffer;
   readonly tick: number;
@@ -103,7 +103,7 @@ export class StationCameras {
   }
 
   /**
-   * The latest picture of a station's camera as raw RGBA pixels (the video encoder's input), with
+   * The latest picture of a station's camera as raw I420 pixels (the video encoder's input), with
    * the tick it shows and whether the station is down (dimmed); null for an unknown station. The
    * buffer is shared: a caller that writes into it copies it first.
    */
