@@ -21,6 +21,7 @@ import { acquireDataDirLock } from './store/data-dir-lock';
 import { refuseUpgrade, requestUrl, type SignalingTimings } from './live/signaling';
 import { readPageShell } from './http/page-shell';
 import { RenderedPageCache } from './http/page-cache';
+import { DEFAULT_RENDER_LIMITS, RenderBudget, type RenderLimits } from './http/render-budget';
 import { sendCompressed } from './http/compressed';
 import { inProcessFetch, readRenderedText, type PageRendererFactory, type PageRequest, type RenderedPage } from './http/pages';
 
@@ -45,6 +46,8 @@ export interface ServerOptions {
   readonly template?: Blob;
   /** Per-client limits on sign-up, login, code sending and purchase; 'unlimited' only for tests. */
   readonly rateLimits?: RateLimits | 'unlimited';
+  /** How many pages a client may have rendered, and how many renders run at once (over them: the shell). */
+  readonly renderLimits?: RenderLimits;
   /** How long a client may take; the defaults (DEFAULT_TIMEOUTS) suit production, tests shorten them. */
   readonly timeouts?: Partial<Timeouts>;
   /** Where each play's seed comes from (default: crypto random); tests pin it to make plays repeatable. */
@@ -134,6 +137,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
 
   // Rendered pages, kept per address until the data behind them changes (docs/server-rendering.md).
   const pages = new RenderedPageCache(clock);
+  const renderBudget = new RenderBudget(clock, options.renderLimits ?? DEFAULT_RENDER_LIMITS);
   // The built page, its stylesheet inlined (allowed in the CSP by its hash).
   const pageShell = config.staticDir ? readPageShell(config.staticDir) : null;
   void registerSecurityHeaders(app, config, pageShell?.styleHashes ?? []);
@@ -243,6 +247,8 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       const accept = request.headers['accept-encoding'];
       const kept = pages.get(request.url);
       if (kept) return sendCompressed(reply, accept, kept, 'text/html; charset=utf-8');
+      // A client over its render budget (or a server busy rendering) gets the shell: the browser renders it.
+      if (!renderBudget.take(request.ip)) return reply.type('text/html; charset=utf-8').send(appShell());
       try {
         // The address's host is ours, never the request's Host header: nothing rendered may depend on it.
         const page = await renderer()({ url: `http://localhost${request.url}`, fetch: inProcessFetch(app, request.ip) });
@@ -253,6 +259,8 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
         // A page that cannot be rendered here still works: the browser renders it from the shell.
         request.log.error({ err: error }, 'server render failed');
         return reply.type('text/html; charset=utf-8').send(appShell());
+      } finally {
+        renderBudget.release();
       }
     });
   }

@@ -2,9 +2,9 @@ import type { RouteObject } from 'react-router';
 import { AppLayout, DefaultLayout } from './layout/default-layout';
 import { NotFoundPage } from './pages/not-found-page';
 import type { RouteHandle } from './ssr/preload';
-import { preloadArrivals, preloadCatalogue, preloadInformationDetail, preloadInformationList, preloadKujiList, preloadStation } from './ssr/route-preloads';
+import { catalogueLeadImages, preloadArrivals, preloadCatalogue, preloadInformationDetail, preloadInformationList, preloadKujiList, preloadStation } from './ssr/route-preloads';
 
-const catalogue: RouteHandle = { preload: preloadCatalogue };
+const catalogue: RouteHandle = { preload: preloadCatalogue, leadImages: catalogueLeadImages };
 const station: RouteHandle = { preload: preloadStation };
 
 /**

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRenderedText } from '../../server/http/pages';
 import { createPageRenderer } from '../../src/main/server-render';
 import { hydrationScript, readHydrationData } from '../../src/ui';
+import { ManualServerClock } from '../support/manual-server-clock';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 /** The built page's shape (vite.config.ts writes the build's settings into it). */
@@ -50,6 +51,21 @@ describe('server rendering (issue 11)', () => {
     const snapshots = Object.values(data?.loaderData ?? {}) as { state?: { kind?: string } }[];
     expect(snapshots.map((s) => s.state?.kind)).toEqual(['top']);
     expect(res.body.match(/id="onkure-hydration"/g)).toHaveLength(1);
+  });
+
+  it('the top page preloads the picture it leads with (the carousel\'s first slide: narrow on phones, wide above) in its head, ahead of the scripts', async () => {
+    const html = (await get('/')).body;
+    const head = html.slice(0, html.indexOf('</head>'));
+    const links = [...head.matchAll(/<link rel="preload" as="image" href="([^"]+)" fetchpriority="high" media="([^"]+)">/g)].map((m) => [m[1], m[2]]);
+    const slides = (await api('contents/carousel', { shop_id: 1 })) as { carousel?: { list: { sp_img_url: string; pc_img_url: string }[] } };
+    const first = slides.carousel?.list[0];
+    expect(first).toBeDefined();
+    expect(links).toEqual([[first!.sp_img_url, '(max-width: 767px)'], [first!.pc_img_url, '(min-width: 768px)']]);
+    expect(head.indexOf('rel="preload" as="image"')).toBeLessThan(head.indexOf('<script type="module"'));
+    // The page shows that same picture first, with its size given.
+    expect(parts(html).root).toMatch(new RegExp(`<img class="carousel__image" src="${first!.sp_img_url.replace(/[.?*+^$()[\]{}|\\]/g, '\\$&')}"[^>]* width="1280" height="400"`));
+    // Pages without a lead picture get no preload.
+    expect((await get('/information')).body).not.toContain('rel="preload" as="image"');
   });
 
   it('[R2.1-5] [R2.3-3] a path that is no page answers HTTP 404 with the error page, rendered', async () => {
@@ -143,5 +159,46 @@ describe('server rendering (issue 11)', () => {
     const res = await t.server.app.inject({ method: 'GET', url: '/api/no-such-call' });
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toContain('application/json');
+  });
+});
+
+describe('render budget: a script asking for new addresses cannot hold the server\'s thread', () => {
+  const clock = new ManualServerClock(new Date('2026-11-23T12:00:00+09:00'));
+  let s: TestServer;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'onkure-ssr-budget-'));
+    writeFileSync(join(dir, 'index.html'), PAGE);
+    s = await startTestServer({ inMemory: true, clock, env: { STATIC_DIR: dir }, renderPages: createPageRenderer, renderLimits: { perClient: 3, windowMs: 10_000, inFlight: 2 } });
+  });
+  afterAll(async () => {
+    await s?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const from = (ip: string, url: string) => s.server.app.inject({ method: 'GET', url, remoteAddress: ip, headers: { accept: 'text/html' } });
+  const rendered = (html: string) => html.includes('id="onkure-hydration"') && html.includes('data-testid="prize-card"');
+  const shell = (html: string) => html.includes('<div id="root"></div>') && !html.includes('id="onkure-hydration"');
+
+  it('over its renders in the window a client gets the app\'s shell (200, the browser renders it), kept pages still come rendered, other clients are not affected, and the next window renders again', async () => {
+    for (let n = 1; n <= 3; n += 1) expect(rendered((await from('10.0.0.1', `/?x=${n}`)).body), `render ${n}`).toBe(true);
+    const over = await from('10.0.0.1', '/?x=4');
+    expect(over.statusCode).toBe(200);
+    expect(shell(over.body)).toBe(true);
+    // An address already rendered is served from the kept pages, whoever asks.
+    expect(rendered((await from('10.0.0.1', '/?x=1')).body)).toBe(true);
+    expect(rendered((await from('10.0.0.2', '/?x=5')).body)).toBe(true);
+    clock.advance(10_000);
+    expect(rendered((await from('10.0.0.1', '/?x=6')).body)).toBe(true);
+  });
+
+  it('at most the in-flight limit of renders run at once; the others get the shell at once, and the budget is given back', async () => {
+    clock.advance(10_000);
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => from(`10.0.1.${i}`, `/?burst=${i}`)));
+    const bodies = answers.map((a) => a.body);
+    expect(answers.every((a) => a.statusCode === 200)).toBe(true);
+    expect(bodies.filter(rendered).length).toBeGreaterThanOrEqual(1);
+    expect(bodies.filter(rendered).length).toBeLessThanOrEqual(2);
+    expect(bodies.filter(shell).length).toBe(6 - bodies.filter(rendered).length);
+    expect(rendered((await from('10.0.2.1', '/?after-burst')).body)).toBe(true);
   });
 });

@@ -46,6 +46,7 @@ export async function startTestServer(options: { listen?: boolean; env?: NodeJS.
     ...(options.playSeeds ? { playSeeds: options.playSeeds } : {}),
     ...(options.signalingTimings ? { signalingTimings: options.signalingTimings } : {}),
     ...(options.renderPages ? { renderPages: options.renderPages } : {}),
+    ...(options.renderLimits ? { renderLimits: options.renderLimits } : {}),
     ...(seeded ? { template: seeded } : {}),
   });
   await server.ready;

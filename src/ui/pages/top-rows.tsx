@@ -4,6 +4,7 @@ import { TOKENS, type Row } from '../../application';
 import { carouselHref, type CarouselSlide, type InformationItem, type NewArrival } from '../../domain';
 import { useInjection } from '../di/container-context';
 import { MESSAGES } from '../messages';
+import { SLIDE_MEDIA } from '../components/slide-media';
 import { useModals } from '../modals/modal-host';
 import { STOREFRONT as S } from '../storefront.messages';
 import { InformationRowBody } from './information-page';
@@ -18,7 +19,7 @@ function useCarouselClick() {
 function SlidePicture({ slide, eager }: { slide: CarouselSlide; eager: boolean }) {
   return (
     <picture>
-      <source media="(min-width: 768px)" srcSet={slide.pc_img_url} />
+      <source media={SLIDE_MEDIA.wide} srcSet={slide.pc_img_url} />
       <img className="carousel__image" src={slide.sp_img_url} alt={slide.title} width={1280} height={400} loading={eager ? 'eager' : 'lazy'} {...(eager ? { fetchPriority: 'high' as const } : {})} />
     </picture>
   );

@@ -16,10 +16,21 @@ export interface PreloadContext {
  */
 export type RoutePreload = (context: PreloadContext) => Promise<unknown>;
 
-/** A route's `handle`: the layout it asks for [R2.1-4] and its server-side preload. */
+/** A picture the page shows first and large (its LCP element), for the browser to fetch early. */
+export interface LeadImage {
+  readonly href: string;
+  /** The media query it is shown for (a <picture> source), or none. */
+  readonly media?: string;
+}
+
+/**
+ * A route's `handle`: the layout it asks for [R2.1-4], its server-side preload, and the pictures
+ * its preloaded data leads with (the server puts a preload link for each in the page's head).
+ */
 export interface RouteHandle {
   readonly layout?: string;
   readonly preload?: RoutePreload;
+  readonly leadImages?: (preloaded: unknown) => readonly LeadImage[];
 }
 
 /**

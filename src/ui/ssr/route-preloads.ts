@@ -1,7 +1,8 @@
 import { firstValueFrom } from 'rxjs';
 import { loadExtras, TOKENS, type AppConfig, type CatalogueSnapshot, type Disposable, type ExtraRow, type PrizeCatalogPort, type Token, type TopPageExtrasState } from '../../application';
 import { playScreenStationId } from '../../domain';
-import type { PreloadContext, RoutePreload } from './preload';
+import { SLIDE_MEDIA } from '../components/slide-media';
+import type { LeadImage, PreloadContext, RoutePreload } from './preload';
 
 /** `?page=` as the pages read it. */
 const pageOf = (url: URL): number => Number(url.searchParams.get('page') ?? 1) || 1;
@@ -40,6 +41,14 @@ export const preloadCatalogue: RoutePreload = async (context) => {
   if (snapshot.state.kind === 'error') return null;
   return { ...snapshot, ...(extras && snapshot.state.kind === 'top' ? { extras } : {}) } satisfies CataloguePreload;
 };
+
+/** The top page leads with its carousel's first slide: its narrow picture on phones, its wide one above. */
+export function catalogueLeadImages(preloaded: unknown): readonly LeadImage[] {
+  const carousels = (preloaded as CataloguePreload | null | undefined)?.extras?.carousels;
+  const first = carousels?.kind === 'loaded' ? carousels.items[0] : undefined;
+  if (!first) return [];
+  return [{ href: first.sp_img_url, media: SLIDE_MEDIA.narrow }, { href: first.pc_img_url, media: SLIDE_MEDIA.wide }];
+}
 
 /** /arrival-items: the new arrivals. */
 export const preloadArrivals: RoutePreload = async (context) => preloadExtras(context, ['arrivals']);

@@ -4,14 +4,21 @@ import { matchRoutes, type HydrationState, type RouteObject } from 'react-router
 import { StaticRouterProvider, createStaticHandler, createStaticRouter, type StaticHandlerContext } from 'react-router';
 import { ContainerProvider } from '../di/container-context';
 import { routes } from '../routes';
-import { RenderStatusProvider, withPreloadLoaders, type RenderStatus } from './preload';
+import { RenderStatusProvider, withPreloadLoaders, type LeadImage, type RenderStatus, type RouteHandle } from './preload';
 
 /** The id of the page's script element that carries the server render's data. */
 export const HYDRATION_DATA_ID = 'onkure-hydration';
 
 /** A server render's routing answer: the page to render, or a redirect. */
 export type ServerRouting =
-  | { readonly kind: 'page'; readonly context: StaticHandlerContext; readonly hydrationData: HydrationState; readonly render: (status: RenderStatus) => React.JSX.Element }
+  | {
+    readonly kind: 'page';
+    readonly context: StaticHandlerContext;
+    readonly hydrationData: HydrationState;
+    /** The pictures the page leads with (its LCP element), for preload links in the head. */
+    readonly leadImages: readonly LeadImage[];
+    readonly render: (status: RenderStatus) => React.JSX.Element;
+  }
   | { readonly kind: 'redirect'; readonly status: number; readonly location: string };
 
 /**
@@ -30,6 +37,7 @@ export async function routeOnServer(container: Container, request: Request): Pro
     kind: 'page',
     context,
     hydrationData: { loaderData: context.loaderData, actionData: null, errors: null },
+    leadImages: context.matches.flatMap((match) => (match.route.handle as RouteHandle | undefined)?.leadImages?.(context.loaderData[match.route.id]) ?? []),
     render: (status) => (
       <StrictMode>
         <ContainerProvider container={container}>
