@@ -6,7 +6,7 @@ import { withPlayoutDelay } from './playout-delay';
 import { Vp8Encoder, type Vp8EncoderSettings } from './vp8-encoder';
 
 /** An unchanged picture is sent again at most this often (10 a second). */
-export const REPEAT_MS = 100;
+const REPEAT_MS = 100;
 
 /** A viewer of one camera: the track its peer connection sends, and what it hears of the camera. */
 export interface CameraViewer {
@@ -29,8 +29,8 @@ export interface BroadcastOptions {
 }
 
 /**
- * One station camera's video, while anyone watches it: one VP8 encoder fed FPS pictures a second
- * from the camera simulation, and every RTP packet it makes written to every viewer's track (SFU
+ * One station camera's video, while anyone watches it: one VP8 encoder fed the camera simulation's
+ * pictures (each new one as it is drawn, an unchanged one again every REPEAT_MS), and every RTP packet it makes written to every viewer's track (SFU
  * style: no per-viewer encoding). Starts with its first viewer, stops when the last one leaves.
  * While the station is down (its picture dimmed) the camera is dark: viewers' tracks are taken
  * away (they show the still pictures), and given back when it is up again.

@@ -217,9 +217,7 @@ export function rgbaToI420(rgba: Uint8Array, width: number, height: number): Buf
   const half = width / 2;
   // Two rows at a time: each 2 × 2 block gives four luma samples and one U and one V. Pixels are
   // read four bytes at once (little-endian: R in the low byte), which is several times faster.
-  const aligned = rgba.byteOffset % 4 === 0;
-  const words = aligned ? new Uint32Array(rgba.buffer, rgba.byteOffset, width * height) : null;
-  const px = words ?? new Uint32Array(Uint8Array.from(rgba).buffer);
+  const px = rgba.byteOffset % 4 === 0 ? new Uint32Array(rgba.buffer, rgba.byteOffset, width * height) : new Uint32Array(Uint8Array.from(rgba).buffer);
   for (let y = 0; y < height; y += 2) {
     let top = y * width;
     let bottom = top + width;
