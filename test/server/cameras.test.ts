@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAME_PLAY_HEADER, FRAME_TICK_HEADER, stationInfoResponseSchema } from '../../src/contract';
 import { luminanceFilter, VIP_REQUIRED_PURCHASE_TC } from '../../src/domain';
@@ -137,5 +139,21 @@ describe('the video camera\'s pictures: I420 for the encoder, with the benchmark
     const changed = [...Array(VIDEO_FRAME.width * VIDEO_FRAME.height).keys()].filter((i) => stamped[i] !== picture[i]);
     expect(changed.length).toBeGreaterThan(0);
     expect(changed.every(marker)).toBe(true);
+  });
+
+  it('the canvas allocator stays off transparent huge pages, so reading a picture back zeroes no fresh 2 MB page (an explicit MIMALLOC_ALLOW_THP wins)', () => {
+    // A process of its own: the allocator reads its options once, when the library loads.
+    const hugeKbAfterDrawing = (env: Record<string, string>) => Number(execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `
+      import { readFileSync } from 'node:fs';
+      const { renderPixels } = await import('./server/play/cameras/camera-renderer.ts');
+      const { layPrizes } = await import('./server/play/crane/crane-machine.ts');
+      for (let i = 0; i < 40; i += 1) renderPixels('front', { x: 100 + i, z: 100, h: 0, grip: 0, prizes: layPrizes(1, 3), carryingPrizeId: null, dimmed: false });
+      console.log(readFileSync('/proc/self/smaps_rollup', 'utf8').match(/AnonHugePages:\\s+(\\d+)/)[1]);
+    `], { env: { ...process.env, ...env }, encoding: 'utf8' }).trim());
+    expect(hugeKbAfterDrawing({})).toBe(0);
+    // The control: where the kernel gives huge pages on request, the allocator left to itself takes them.
+    if (/\[(always|madvise)\]/.test(readFileSync('/sys/kernel/mm/transparent_hugepage/enabled', 'utf8'))) {
+      expect(hugeKbAfterDrawing({ MIMALLOC_ALLOW_THP: '1' })).toBeGreaterThan(0);
+    }
   });
 });

@@ -1,3 +1,5 @@
+// First: the canvas library's allocator reads its options when the library loads.
+import './canvas-memory';
 import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { CRANE, type CranePrize } from '../crane/crane-machine';
 
