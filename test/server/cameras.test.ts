@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAME_PLAY_HEADER, FRAME_TICK_HEADER, stationInfoResponseSchema } from '../../src/contract';
 import { luminanceFilter, VIP_REQUIRED_PURCHASE_TC } from '../../src/domain';
@@ -141,18 +141,22 @@ describe('the video camera\'s pictures: I420 for the encoder, with the benchmark
     expect(changed.every(marker)).toBe(true);
   });
 
-  it('the canvas allocator stays off transparent huge pages, so reading a picture back zeroes no fresh 2 MB page (an explicit MIMALLOC_ALLOW_THP wins)', () => {
-    // A process of its own: the allocator reads its options once, when the library loads.
+  // Linux only: the check reads the process's memory map from /proc.
+  it.skipIf(!existsSync('/proc/self/smaps_rollup'))('the canvas allocator stays off transparent huge pages, so reading a picture back zeroes no fresh 2 MB page (an explicit MIMALLOC_ALLOW_THP wins)', () => {
+    // A process of its own: the allocator reads its options once, when the library loads. Not
+    // this process's setting either (importing the renderer here set it): the child must set it.
+    const { MIMALLOC_ALLOW_THP: _ours, ...inherited } = process.env;
     const hugeKbAfterDrawing = (env: Record<string, string>) => Number(execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `
       import { readFileSync } from 'node:fs';
       const { renderPixels } = await import('./server/play/cameras/camera-renderer.ts');
       const { layPrizes } = await import('./server/play/crane/crane-machine.ts');
       for (let i = 0; i < 40; i += 1) renderPixels('front', { x: 100 + i, z: 100, h: 0, grip: 0, prizes: layPrizes(1, 3), carryingPrizeId: null, dimmed: false });
       console.log(readFileSync('/proc/self/smaps_rollup', 'utf8').match(/AnonHugePages:\\s+(\\d+)/)[1]);
-    `], { env: { ...process.env, ...env }, encoding: 'utf8' }).trim());
+    `], { env: { ...inherited, ...env }, encoding: 'utf8' }).trim());
     expect(hugeKbAfterDrawing({})).toBe(0);
     // The control: where the kernel gives huge pages on request, the allocator left to itself takes them.
-    if (/\[(always|madvise)\]/.test(readFileSync('/sys/kernel/mm/transparent_hugepage/enabled', 'utf8'))) {
+    const thp = '/sys/kernel/mm/transparent_hugepage/enabled';
+    if (existsSync(thp) && /\[(always|madvise)\]/.test(readFileSync(thp, 'utf8'))) {
       expect(hugeKbAfterDrawing({ MIMALLOC_ALLOW_THP: '1' })).toBeGreaterThan(0);
     }
   });
