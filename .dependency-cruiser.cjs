@@ -32,7 +32,10 @@ module.exports = {
       comment: 'Use-cases reach the outside world through ports, never through an HTTP, socket or video package.',
       severity: 'error',
       from: { path: '^src/application/' },
-      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core'], pathNot: 'node_modules/(rxjs|inversify|@inversifyjs)/' },
+      to: {
+        dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core'],
+        pathNot: 'node_modules/(rxjs|inversify|@inversifyjs)/',
+      },
     },
     {
       name: 'contract-imports-domain-only',
@@ -93,7 +96,8 @@ module.exports = {
     {
       name: 'server-render-enters-at-the-process-entry',
       severity: 'error',
-      comment: 'Only the process entry hands the server the app\'s server-render composition root (docs/server-rendering.md).',
+      comment:
+        "Only the process entry hands the server the app's server-render composition root (docs/server-rendering.md).",
       from: { path: '^server/', pathNot: '^server/main\\.ts$' },
       to: { path: '^src/main/' },
     },
@@ -115,7 +119,11 @@ module.exports = {
     exclude: { path: '(^|/)(dist|coverage)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.d.ts'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.d.ts'],
+    },
     skipAnalysisNotInRules: true,
   },
 };

@@ -21,12 +21,14 @@ function buildSettings(): Plugin {
     },
     transformIndexHtml: {
       order: 'post',
-      handler: () => [{
-        tag: 'script',
-        attrs: { type: 'application/json', id: 'onkure-build' },
-        children: JSON.stringify(settings).replace(/</g, '\\u003c'),
-        injectTo: 'head',
-      }],
+      handler: () => [
+        {
+          tag: 'script',
+          attrs: { type: 'application/json', id: 'onkure-build' },
+          children: JSON.stringify(settings).replace(/</g, '\\u003c'),
+          injectTo: 'head',
+        },
+      ],
     },
   };
 }

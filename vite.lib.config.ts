@@ -36,7 +36,8 @@ export default defineConfig({
     rolldownOptions: {
       // Bare imports (rxjs, react, ky, …) are the consumer's dependencies; our own files and the
       // compiler's helpers (decorators) are bundled.
-      external: (id) => !id.startsWith('.') && !id.startsWith('\0') && !isAbsolute(id) && !id.startsWith('@oxc-project/runtime'),
+      external: (id) =>
+        !id.startsWith('.') && !id.startsWith('\0') && !isAbsolute(id) && !id.startsWith('@oxc-project/runtime'),
     },
   },
 });

@@ -35,7 +35,13 @@ async function run(url: string, body: string, count: number, parallel: number) {
   );
   const elapsed = (performance.now() - started) / 1000;
   times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), max: times.at(-1)!, rps: count / elapsed };
+  return {
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    p99: percentile(times, 99),
+    max: times.at(-1)!,
+    rps: count / elapsed,
+  };
 }
 
 const config = readServerConfig({ PORT: '0', DATA_DIR: ':memory:', STATIC_DIR: '', LOG_LEVEL: 'silent' });
@@ -45,13 +51,21 @@ const address = await server.app.listen({ port: 0, host: '127.0.0.1' });
 const url = `${address}/api/contents/top_page_prize`;
 const body = JSON.stringify({ shop_id: 1, is_top_page: 1 });
 
-const sample = await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).text();
+const sample = await (
+  await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+).text();
 await run(url, body, 50, 4); // warm-up
 const sequential = await run(url, body, Math.min(total, 200), 1);
 const parallel = await run(url, body, total, concurrency);
 await server.close();
 
 const fmt = (n: number) => n.toFixed(1).padStart(7);
-console.log(`POST /contents/top_page_prize — answer ${Buffer.byteLength(sample)} bytes (${gzipSync(sample).length} gzipped)`);
-console.log(`  sequential  p50 ${fmt(sequential.p50)} ms  p95 ${fmt(sequential.p95)} ms  p99 ${fmt(sequential.p99)} ms  max ${fmt(sequential.max)} ms  ${sequential.rps.toFixed(0)} req/s`);
-console.log(`  ${String(concurrency).padStart(2)} clients  p50 ${fmt(parallel.p50)} ms  p95 ${fmt(parallel.p95)} ms  p99 ${fmt(parallel.p99)} ms  max ${fmt(parallel.max)} ms  ${parallel.rps.toFixed(0)} req/s`);
+console.log(
+  `POST /contents/top_page_prize — answer ${Buffer.byteLength(sample)} bytes (${gzipSync(sample).length} gzipped)`,
+);
+console.log(
+  `  sequential  p50 ${fmt(sequential.p50)} ms  p95 ${fmt(sequential.p95)} ms  p99 ${fmt(sequential.p99)} ms  max ${fmt(sequential.max)} ms  ${sequential.rps.toFixed(0)} req/s`,
+);
+console.log(
+  `  ${String(concurrency).padStart(2)} clients  p50 ${fmt(parallel.p50)} ms  p95 ${fmt(parallel.p95)} ms  p99 ${fmt(parallel.p99)} ms  max ${fmt(parallel.max)} ms  ${parallel.rps.toFixed(0)} req/s`,
+);

@@ -8,13 +8,17 @@ import { gzipSync } from 'node:zlib';
 const dir = new URL('../dist/client/assets/', import.meta.url).pathname;
 let js = 0;
 let jsGz = 0;
-for (const name of readdirSync(dir).filter((n) => !n.endsWith('.map')).sort()) {
+for (const name of readdirSync(dir)
+  .filter((n) => !n.endsWith('.map'))
+  .sort()) {
   const bytes = readFileSync(join(dir, name));
   const gz = gzipSync(bytes).length;
   if (name.endsWith('.js') && !name.startsWith('not-found')) {
     js += bytes.length;
     jsGz += gz;
   }
-  console.log(`${name.padEnd(40)} ${String(statSync(join(dir, name)).size).padStart(8)} B  ${String(gz).padStart(7)} B gz`);
+  console.log(
+    `${name.padEnd(40)} ${String(statSync(join(dir, name)).size).padStart(8)} B  ${String(gz).padStart(7)} B gz`,
+  );
 }
 console.log(`top page JavaScript: ${js} B, ${jsGz} B gzipped`);

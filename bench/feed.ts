@@ -45,12 +45,13 @@ const WINDOW_MS = 8000;
 const STILL_INTERVAL_MS = 90;
 
 const now = () => performance.timeOrigin + performance.now();
-const freePort = () => new Promise<number>((resolve) => {
-  const probe = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = probe.address() as { port: number };
-    probe.close(() => resolve(port));
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
   });
-});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The p-th percentile, nearest rank: the smallest value at least p % of the values do not exceed. */
 const pct = (values: number[], p: number) => {
@@ -87,28 +88,68 @@ const dataDir = mkdtempSync(join(tmpdir(), 'onkure-bench-feed-'));
 const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
 const server = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/main.ts'], {
   env: {
-    ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, STATIC_DIR: 'dist/client', LOG_LEVEL: 'warn',
-    ONKURE_DEV_CALLS: '1', NODE_ENV: 'development', ONKURE_FEED: 'rtc', RTC_TICK_MARKER: '1',
-    RTC_MAX_CONNECTIONS_PER_CLIENT: '1000', RTC_MAX_VIEWERS_PER_CAMERA: '1000',
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    STATIC_DIR: 'dist/client',
+    LOG_LEVEL: 'warn',
+    ONKURE_DEV_CALLS: '1',
+    NODE_ENV: 'development',
+    ONKURE_FEED: 'rtc',
+    RTC_TICK_MARKER: '1',
+    RTC_MAX_CONNECTIONS_PER_CLIENT: '1000',
+    RTC_MAX_VIEWERS_PER_CAMERA: '1000',
   },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 const origin = `http://127.0.0.1:${port}`;
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--autoplay-policy=no-user-gesture-required'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--autoplay-policy=no-user-gesture-required',
+  ],
 });
 try {
   for (let i = 0; ; i += 1) {
     if (i > 300) throw new Error('server did not start');
-    if (await fetch(`${origin}/healthz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${origin}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await sleep(100);
   }
-  const post = async <T>(path: string, body: object) => (await fetch(`${origin}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json() as Promise<T>;
+  const post = async <T>(path: string, body: object) =>
+    (
+      await fetch(`${origin}/api/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    ).json() as Promise<T>;
   type Station = { station_id: number; station_status: string; type: string; designated_type: string };
   type Play = { play: { play_id: number; phase: string } | null };
-  const top = await post<{ sale_list: { list: Station[] }[] }>('contents/top_page_prize', { shop_id: 1, is_top_page: 1 });
-  const stations = [...new Set(top.sale_list.flatMap((s) => s.list).filter((s) => s.station_status === 'open' && s.type === 'normal' && s.designated_type === 'normal').map((s) => s.station_id))];
+  const top = await post<{ sale_list: { list: Station[] }[] }>('contents/top_page_prize', {
+    shop_id: 1,
+    is_top_page: 1,
+  });
+  const stations = [
+    ...new Set(
+      top.sale_list
+        .flatMap((s) => s.list)
+        .filter((s) => s.station_status === 'open' && s.type === 'normal' && s.designated_type === 'normal')
+        .map((s) => s.station_id),
+    ),
+  ];
   const stationId = stations[0]!;
   const live = await post<{ available: number }>('dev/live/status', {});
   if (!live.available) throw new Error('the server has no video encoder (see its log line)');
@@ -119,14 +160,24 @@ try {
   const openPage = async (mode: 'rtc' | 'jpg'): Promise<Page> => {
     // bypassCSP: the measuring scripts are evaluated as text, which the app's CSP (rightly) forbids.
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
-    await page.addInitScript(`(() => { const N = window.RTCPeerConnection; window.__pcs = []; window.RTCPeerConnection = class extends N { constructor(c) { super(c); window.__pcs.push(this); } }; })()`);
+    await page.addInitScript(
+      `(() => { const N = window.RTCPeerConnection; window.__pcs = []; window.RTCPeerConnection = class extends N { constructor(c) { super(c); window.__pcs.push(this); } }; })()`,
+    );
     await page.goto(`${origin}/game/${stationId}`);
     // The switch works once the page has started its feed (in the server's default mode, rtc).
-    await page.waitForFunction(`document.querySelector('[data-testid="feed-mode"]')?.getAttribute('data-mode') === 'rtc'`);
+    await page.waitForFunction(
+      `document.querySelector('[data-testid="feed-mode"]')?.getAttribute('data-mode') === 'rtc'`,
+    );
     if (mode === 'jpg') await page.getByTestId('mode-jpg').click();
-    await page.waitForFunction(`document.querySelector('[data-testid="feed-mode"]')?.getAttribute('data-mode') === '${mode}'`);
+    await page.waitForFunction(
+      `document.querySelector('[data-testid="feed-mode"]')?.getAttribute('data-mode') === '${mode}'`,
+    );
     if (mode === 'rtc') {
-      await page.waitForFunction("document.querySelector('.cameras__layer:not([hidden]) video')?.videoWidth === 360", null, { timeout: 20_000 });
+      await page.waitForFunction(
+        "document.querySelector('.cameras__layer:not([hidden]) video')?.videoWidth === 360",
+        null,
+        { timeout: 20_000 },
+      );
       // Every presented video frame: draw it, read the tick marker's squares back.
       // (Scripts as text: tsx's helpers do not exist in the page.)
       const { bits, cell, x, y } = TICK_MARKER;
@@ -165,7 +216,11 @@ try {
 
   const who = await post<{ user_id: number; access_token: string }>('auth/debug_login', { name: 'bench-player' });
   const identity = { user_id: who.user_id, access_token: who.access_token };
-  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(origin, { path: '/socket.io', transports: ['websocket'], auth: identity });
+  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(origin, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    auth: identity,
+  });
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', resolve);
     socket.once('connect_error', reject);
@@ -176,7 +231,9 @@ try {
     const commands: Command[] = [];
     const command = async (playId: number, button: 'right' | 'back', cmd: 'press' | 'release') => {
       const sentAt = now();
-      const ack = await new Promise<ControlAck>((resolve) => socket.emit('control', { play_id: playId, button, command: cmd }, resolve));
+      const ack = await new Promise<ControlAck>((resolve) =>
+        socket.emit('control', { play_id: playId, button, command: cmd }, resolve),
+      );
       if (ack.ok) commands.push({ sentAt, tick: ack.tick });
     };
     const start = now();
@@ -202,7 +259,11 @@ try {
   const framesOf = (page: Page) => page.evaluate('window.__frames') as Promise<Frame[]>;
   type Shown = { latencies: number[]; received: number[]; fps: number; ticks: number; commands: number };
   /** What one page showed of one session: each command's first frame showing it, frames/s, ticks/s. */
-  const shownOn = async (mode: 'rtc' | 'jpg', page: Page, session: Awaited<ReturnType<typeof playSession>>): Promise<Shown> => {
+  const shownOn = async (
+    mode: 'rtc' | 'jpg',
+    page: Page,
+    session: Awaited<ReturnType<typeof playSession>>,
+  ): Promise<Shown> => {
     const shown: Shown = { latencies: [], received: [], fps: 0, ticks: 0, commands: session.commands.length };
     const frames: Frame[] = (await framesOf(page)).filter(([, at]) => at >= session.start && at <= session.end);
     const each: string[] = [];
@@ -210,13 +271,21 @@ try {
       const first = frames.find(([tick, at]) => tick > c.tick && at >= c.sentAt);
       if (first) shown.latencies.push(first[1] - c.sentAt);
       // The video's own arrival time: the first frame showing the move whose last packet came in.
-      const arrived = frames.filter(([tick, , receivedAt]) => tick > c.tick && receivedAt !== undefined && receivedAt >= c.sentAt).map(([, , receivedAt]) => receivedAt!);
+      const arrived = frames
+        .filter(([tick, , receivedAt]) => tick > c.tick && receivedAt !== undefined && receivedAt >= c.sentAt)
+        .map(([, , receivedAt]) => receivedAt!);
       if (arrived.length > 0) shown.received.push(Math.min(...arrived) - c.sentAt);
-      each.push(`${first ? (first[1] - c.sentAt).toFixed(0) : '—'}/${arrived.length > 0 ? (Math.min(...arrived) - c.sentAt).toFixed(0) : '—'}@${c.tick}`);
+      each.push(
+        `${first ? (first[1] - c.sentAt).toFixed(0) : '—'}/${arrived.length > 0 ? (Math.min(...arrived) - c.sentAt).toFixed(0) : '—'}@${c.tick}`,
+      );
     }
     if (process.env.BENCH_DEBUG) {
       console.log(mode, 'shown/received@tick', each.join(' '));
-      const gaps = frames.slice(1).map(([, at], i) => [at - frames[i]![1], frames[i]![1] - session.start] as const).filter(([g]) => g > 250).map(([g, t]) => `${g.toFixed(0)}@${t.toFixed(0)}`);
+      const gaps = frames
+        .slice(1)
+        .map(([, at], i) => [at - frames[i]![1], frames[i]![1] - session.start] as const)
+        .filter(([g]) => g > 250)
+        .map(([g, t]) => `${g.toFixed(0)}@${t.toFixed(0)}`);
       console.log(mode, 'gaps > 250 ms between frames (length@start since the session began):', gaps.join(' '));
       console.log(mode, 'commands at', session.commands.map((c) => (c.sentAt - session.start).toFixed(0)).join(' '));
     }
@@ -227,14 +296,16 @@ try {
   };
   const printStats = async (page: Page) => {
     if (!process.env.BENCH_DEBUG) return;
-    console.log(await page.evaluate(`(async () => {
+    console.log(
+      await page.evaluate(`(async () => {
       const out = [];
       for (const pc of window.__pcs || []) {
         if (pc.connectionState !== 'connected') continue;
         (await pc.getStats()).forEach((r) => { if (r.type === 'inbound-rtp') out.push({ recv: r.framesReceived, dec: r.framesDecoded, drop: r.framesDropped, freezes: r.freezeCount, freezeMs: r.totalFreezesDuration, pli: r.pliCount, nack: r.nackCount, lost: r.packetsLost, kf: r.keyFramesDecoded, jb: r.jitterBufferDelay / r.jitterBufferEmittedCount }); });
       }
       return JSON.stringify(out);
-    })()`));
+    })()`),
+    );
   };
   // A player watches in one mode: by default each mode gets its own session with only its page
   // open. `--together` watches one session on both pages at once (the browser's and the server's
@@ -261,7 +332,10 @@ try {
 
   // ---- 3: server CPU per viewer -----------------------------------------------------------------
   type Status = { cameras: { stationId: number; encoderPid?: number }[] };
-  const encoderPids = async () => (await post<Status>('dev/live/status', {})).cameras.map((c) => c.encoderPid).filter((p): p is number => typeof p === 'number');
+  const encoderPids = async () =>
+    (await post<Status>('dev/live/status', {})).cameras
+      .map((c) => c.encoderPid)
+      .filter((p): p is number => typeof p === 'number');
   const measure = async (): Promise<{ server: number; encoders: number }> => {
     const pids = await encoderPids();
     const before = { server: cpuSeconds(server.pid!), encoders: pids.map(cpuSeconds) };
@@ -280,7 +354,8 @@ try {
   for (const viewers of VIEWER_COUNTS) {
     const peers: RtcViewer[] = [];
     for (let v = 0; v < viewers; v += 1) {
-      for (const camera of ['front', 'side']) peers.push(await RtcViewer.connect(signaling, `station-${stationId}-${camera}`));
+      for (const camera of ['front', 'side'])
+        peers.push(await RtcViewer.connect(signaling, `station-${stationId}-${camera}`));
     }
     await sleep(WARMUP_MS);
     for (const p of peers) if (p.firstKeyframeAt !== null) joins.push(p.firstKeyframeAt - p.startedAt);
@@ -297,7 +372,11 @@ try {
     const pollers = Array.from({ length: viewers }, async (_, v) => {
       await sleep((v * STILL_INTERVAL_MS) / viewers);
       while (polling) {
-        await Promise.all((['front', 'side'] as const).map((camera) => fetchStill(`${origin}/api/stations/${stationId}/camera/${camera}.jpg?t=${Date.now()}`)));
+        await Promise.all(
+          (['front', 'side'] as const).map((camera) =>
+            fetchStill(`${origin}/api/stations/${stationId}/camera/${camera}.jpg?t=${Date.now()}`),
+          ),
+        );
         fetched += 2;
         await sleep(STILL_INTERVAL_MS);
       }
@@ -324,21 +403,36 @@ try {
   const jpegCost = cost((i) => renderFrame(i % 2 ? 'front' : 'side', { ...scene, x: 420 + i }).length);
   const rawCost = cost((i) => renderPixels(i % 2 ? 'front' : 'side', { ...scene, x: 420 + i }).length);
 
-  console.log(`live feed — station ${stationId}, ${plays} plays and ${shown.rtc.commands} commands per mode, ${together ? 'both pages watching one session' : 'each mode its own session'}; server in its own process (Node ${process.versions.node}), Chromium ${browser.version()}`);
+  console.log(
+    `live feed — station ${stationId}, ${plays} plays and ${shown.rtc.commands} commands per mode, ${together ? 'both pages watching one session' : 'each mode its own session'}; server in its own process (Node ${process.versions.node}), Chromium ${browser.version()}`,
+  );
   console.log('  control → first frame showing it (Chromium, front camera):');
   for (const mode of ['rtc', 'jpg'] as const) {
     const s = shown[mode];
-    console.log(`    ${mode}  shown     p50 ${fmt(pct(s.latencies, 50))} ms  p95 ${fmt(pct(s.latencies, 95))} ms  max ${fmt(Math.max(...s.latencies))} ms  (${s.latencies.length} matched)   frames/s ${fmt(s.fps, 5)}  distinct ticks/s ${fmt(s.ticks, 5)}`);
-    if (s.received.length > 0) console.log(`    ${mode}  received  p50 ${fmt(pct(s.received, 50))} ms  p95 ${fmt(pct(s.received, 95))} ms  max ${fmt(Math.max(...s.received))} ms  (the frame's last packet in, before decoding and compositing)`);
+    console.log(
+      `    ${mode}  shown     p50 ${fmt(pct(s.latencies, 50))} ms  p95 ${fmt(pct(s.latencies, 95))} ms  max ${fmt(Math.max(...s.latencies))} ms  (${s.latencies.length} matched)   frames/s ${fmt(s.fps, 5)}  distinct ticks/s ${fmt(s.ticks, 5)}`,
+    );
+    if (s.received.length > 0)
+      console.log(
+        `    ${mode}  received  p50 ${fmt(pct(s.received, 50))} ms  p95 ${fmt(pct(s.received, 95))} ms  max ${fmt(Math.max(...s.received))} ms  (the frame's last packet in, before decoding and compositing)`,
+      );
   }
-  console.log(`  rtc join → first keyframe (${joins.length} connections): p50 ${fmt(pct(joins, 50))} ms  p95 ${fmt(pct(joins, 95))} ms`);
-  console.log(`  server CPU per viewer (each viewer watches front + side; server = Node process, encoders = ffmpeg; idle server ${(idle.server * 100).toFixed(1)}%):`);
+  console.log(
+    `  rtc join → first keyframe (${joins.length} connections): p50 ${fmt(pct(joins, 50))} ms  p95 ${fmt(pct(joins, 95))} ms`,
+  );
+  console.log(
+    `  server CPU per viewer (each viewer watches front + side; server = Node process, encoders = ffmpeg; idle server ${(idle.server * 100).toFixed(1)}%):`,
+  );
   for (const r of cpu) {
     const total = r.server + r.encoders;
     const unit = r.mode === 'rtc' ? 'RTP packets/s' : 'stills/s';
-    console.log(`    ${r.mode}  ${String(r.viewers).padStart(2)} viewers  server ${(r.server * 100).toFixed(1).padStart(5)}%  encoders ${(r.encoders * 100).toFixed(1).padStart(5)}%  total ${(total * 100).toFixed(1).padStart(5)}%  per viewer ${((total / r.viewers) * 100).toFixed(2).padStart(6)}%   ${r.received.toFixed(1)} ${unit} per camera per viewer`);
+    console.log(
+      `    ${r.mode}  ${String(r.viewers).padStart(2)} viewers  server ${(r.server * 100).toFixed(1).padStart(5)}%  encoders ${(r.encoders * 100).toFixed(1).padStart(5)}%  total ${(total * 100).toFixed(1).padStart(5)}%  per viewer ${((total / r.viewers) * 100).toFixed(2).padStart(6)}%   ${r.received.toFixed(1)} ${unit} per camera per viewer`,
+    );
   }
-  console.log(`  drawing one picture: ${jpegCost.ms.toFixed(2)} ms as a 480×360 JPEG (${jpegCost.bytes} bytes), ${rawCost.ms.toFixed(2)} ms as 360×480 I420 for the encoder (${rawCost.bytes} bytes)`);
+  console.log(
+    `  drawing one picture: ${jpegCost.ms.toFixed(2)} ms as a 480×360 JPEG (${jpegCost.bytes} bytes), ${rawCost.ms.toFixed(2)} ms as 360×480 I420 for the encoder (${rawCost.bytes} bytes)`,
+  );
 } finally {
   agent.destroy();
   await browser.close();

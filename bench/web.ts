@@ -28,12 +28,13 @@ const CLIENTS = 16;
 const LOAD_MS = 8_000;
 const BUDGET = { score: 98, lcpMs: 1200, cls: 0.02, tbtMs: 50, initialJsKb: 120 } as const;
 
-const freePort = () => new Promise<number>((resolve) => {
-  const probe = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = probe.address() as { port: number };
-    probe.close(() => resolve(port));
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
   });
-});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const pct = (values: number[], p: number) => {
@@ -50,8 +51,15 @@ const origin = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'onkure-bench-web-'));
 const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
   env: {
-    ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, STATIC_DIR: 'dist/client',
-    LOG_LEVEL: 'warn', ONKURE_FEED: 'jpg', ONKURE_DEV_CALLS: '0',
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    STATIC_DIR: 'dist/client',
+    LOG_LEVEL: 'warn',
+    ONKURE_FEED: 'jpg',
+    ONKURE_DEV_CALLS: '0',
   },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
@@ -61,15 +69,29 @@ const stop = () => {
 };
 process.on('exit', stop);
 for (let i = 0; i < 600; i += 1) {
-  if (await fetch(`${origin}/healthz`).then((r) => r.ok, () => false)) break;
+  if (
+    await fetch(`${origin}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    )
+  )
+    break;
   await sleep(100);
 }
 
-const api = async <T>(path: string, body: object): Promise<T> => (await fetch(`${origin}/api/${path}`, {
-  method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
-})).json() as Promise<T>;
+const api = async <T>(path: string, body: object): Promise<T> =>
+  (
+    await fetch(`${origin}/api/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+  ).json() as Promise<T>;
 const characters = (await api<{ character: { list: { slug: string }[] } }>('contents/character', {})).character;
-const top = await api<{ sale_list: { list: { station_id: number }[] }[] }>('contents/top_page_prize', { shop_id: 1, is_top_page: 1 });
+const top = await api<{ sale_list: { list: { station_id: number }[] }[] }>('contents/top_page_prize', {
+  shop_id: 1,
+  is_top_page: 1,
+});
 const pages = [
   { name: 'top', path: '/' },
   { name: 'character', path: `/${characters.list[0]!.slug}` },
@@ -88,40 +110,75 @@ function initialJsKb(requests: { url: string; resourceType?: string; startTime?:
   const files = new Set(shellScripts);
   for (const r of requests) {
     const path = new URL(r.url).pathname.slice(1);
-    if (r.resourceType === 'Script' && path.startsWith('assets/') && (r.startTime ?? 0) * 1000 <= loadMs) files.add(path);
+    if (r.resourceType === 'Script' && path.startsWith('assets/') && (r.startTime ?? 0) * 1000 <= loadMs)
+      files.add(path);
   }
   return [...files].reduce((sum, file) => sum + gz(file), 0) / 1024;
 }
 
 // ---- Lighthouse ------------------------------------------------------------------------------
 
-interface PageResult { score: number; lcpMs: number; cls: number; tbtMs: number; initialJsKb: number; scriptTransferKb: number }
+interface PageResult {
+  score: number;
+  lcpMs: number;
+  cls: number;
+  tbtMs: number;
+  initialJsKb: number;
+  scriptTransferKb: number;
+}
 const results = new Map<string, PageResult[]>();
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  chromeFlags: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
 try {
   for (const page of pages) {
     for (let run = 0; run < runs; run += 1) {
-      const answer = await lighthouse(`${origin}${page.path}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+      const answer = await lighthouse(`${origin}${page.path}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance'],
+      });
       const lhr = answer!.lhr;
-      if (lhr.runtimeError) throw new Error(`Lighthouse on ${page.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+      if (lhr.runtimeError)
+        throw new Error(`Lighthouse on ${page.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
       const audit = (id: string) => lhr.audits[id]!;
       for (const id of ['metrics', 'network-requests', 'resource-summary', 'largest-contentful-paint']) {
         if (audit(id).errorMessage) console.warn(`  ${page.name}: ${id}: ${audit(id).errorMessage}`);
       }
-      const requests = (audit('network-requests').details as unknown as { items?: { url: string; resourceType?: string; startTime?: number }[] } | undefined)?.items ?? [];
-      const loadMs = (audit('metrics').details as unknown as { items?: { observedLoad?: number }[] } | undefined)?.items?.[0]?.observedLoad ?? Number.POSITIVE_INFINITY;
-      const summary = (audit('resource-summary').details as unknown as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items ?? [];
-      results.set(page.name, [...(results.get(page.name) ?? []), {
-        score: Math.round((lhr.categories.performance!.score ?? 0) * 100),
-        lcpMs: audit('largest-contentful-paint').numericValue ?? NaN,
-        cls: audit('cumulative-layout-shift').numericValue ?? NaN,
-        tbtMs: audit('total-blocking-time').numericValue ?? NaN,
-        initialJsKb: initialJsKb(requests, loadMs),
-        scriptTransferKb: (summary.find((i) => i.resourceType === 'script')?.transferSize ?? 0) / 1024,
-      }]);
+      const requests =
+        (
+          audit('network-requests').details as unknown as
+            { items?: { url: string; resourceType?: string; startTime?: number }[] } | undefined
+        )?.items ?? [];
+      const loadMs =
+        (audit('metrics').details as unknown as { items?: { observedLoad?: number }[] } | undefined)?.items?.[0]
+          ?.observedLoad ?? Number.POSITIVE_INFINITY;
+      const summary =
+        (
+          audit('resource-summary').details as unknown as
+            { items?: { resourceType: string; transferSize: number }[] } | undefined
+        )?.items ?? [];
+      results.set(page.name, [
+        ...(results.get(page.name) ?? []),
+        {
+          score: Math.round((lhr.categories.performance!.score ?? 0) * 100),
+          lcpMs: audit('largest-contentful-paint').numericValue ?? NaN,
+          cls: audit('cumulative-layout-shift').numericValue ?? NaN,
+          tbtMs: audit('total-blocking-time').numericValue ?? NaN,
+          initialJsKb: initialJsKb(requests, loadMs),
+          scriptTransferKb: (summary.find((i) => i.resourceType === 'script')?.transferSize ?? 0) / 1024,
+        },
+      ]);
     }
   }
 } finally {
@@ -138,37 +195,55 @@ console.log('page          score   LCP ms   CLS     TBT ms   initial JS (gz KB) 
 for (const page of pages) {
   const r = results.get(page.name)!;
   const m = (key: keyof PageResult) => median(r.map((x) => x[key]));
-  console.log(`${page.name.padEnd(12)}  ${String(m('score')).padStart(5)}  ${m('lcpMs').toFixed(0).padStart(7)}  ${m('cls').toFixed(3).padStart(6)}  ${m('tbtMs').toFixed(0).padStart(7)}  ${m('initialJsKb').toFixed(1).padStart(19)}  ${m('scriptTransferKb').toFixed(1).padStart(22)}`);
-  console.log(`  budgets: score ≥ ${BUDGET.score} ${check(m('score') >= BUDGET.score)}, LCP ≤ ${BUDGET.lcpMs} ${check(m('lcpMs') <= BUDGET.lcpMs)}, CLS ≤ ${BUDGET.cls} ${check(m('cls') <= BUDGET.cls)}, TBT ≤ ${BUDGET.tbtMs} ${check(m('tbtMs') <= BUDGET.tbtMs)}, initial JS ≤ ${BUDGET.initialJsKb} KB ${check(m('initialJsKb') <= BUDGET.initialJsKb)}`);
+  console.log(
+    `${page.name.padEnd(12)}  ${String(m('score')).padStart(5)}  ${m('lcpMs').toFixed(0).padStart(7)}  ${m('cls').toFixed(3).padStart(6)}  ${m('tbtMs').toFixed(0).padStart(7)}  ${m('initialJsKb').toFixed(1).padStart(19)}  ${m('scriptTransferKb').toFixed(1).padStart(22)}`,
+  );
+  console.log(
+    `  budgets: score ≥ ${BUDGET.score} ${check(m('score') >= BUDGET.score)}, LCP ≤ ${BUDGET.lcpMs} ${check(m('lcpMs') <= BUDGET.lcpMs)}, CLS ≤ ${BUDGET.cls} ${check(m('cls') <= BUDGET.cls)}, TBT ≤ ${BUDGET.tbtMs} ${check(m('tbtMs') <= BUDGET.tbtMs)}, initial JS ≤ ${BUDGET.initialJsKb} KB ${check(m('initialJsKb') <= BUDGET.initialJsKb)}`,
+  );
 }
 
 // ---- server throughput ----------------------------------------------------------------------
 
 /** `CLIENTS` loops sending `request` back to back for LOAD_MS: requests per second, p50 and p99. */
-async function load(request: () => Promise<Response>): Promise<{ rps: number; p50: number; p99: number; failed: number }> {
+async function load(
+  request: () => Promise<Response>,
+): Promise<{ rps: number; p50: number; p99: number; failed: number }> {
   const latencies: number[] = [];
   let failed = 0;
   const end = performance.now() + LOAD_MS;
-  await Promise.all(Array.from({ length: CLIENTS }, async () => {
-    while (performance.now() < end) {
-      const started = performance.now();
-      const res = await request().catch(() => null);
-      if (!res?.ok) failed += 1;
-      await res?.arrayBuffer();
-      latencies.push(performance.now() - started);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (performance.now() < end) {
+        const started = performance.now();
+        const res = await request().catch(() => null);
+        if (!res?.ok) failed += 1;
+        await res?.arrayBuffer();
+        latencies.push(performance.now() - started);
+      }
+    }),
+  );
   return { rps: latencies.length / (LOAD_MS / 1000), p50: pct(latencies, 50), p99: pct(latencies, 99), failed };
 }
 const headers = { 'accept-encoding': 'br, gzip' };
 console.log(`\nServer throughput, ${CLIENTS} concurrent clients, ${LOAD_MS / 1000} s each (brotli accepted)`);
 for (const [name, request] of [
   ['server-rendered top page (GET /)', () => fetch(`${origin}/`, { headers: { ...headers, accept: 'text/html' } })],
-  ['JSON top page (POST /api/contents/top_page_prize)', () => fetch(`${origin}/api/contents/top_page_prize`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"shop_id":1,"is_top_page":1}' })],
+  [
+    'JSON top page (POST /api/contents/top_page_prize)',
+    () =>
+      fetch(`${origin}/api/contents/top_page_prize`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: '{"shop_id":1,"is_top_page":1}',
+      }),
+  ],
 ] as const) {
   await load(request); // warm-up round, not counted
   const r = await load(request);
-  console.log(`${name.padEnd(52)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(1).padStart(6)} ms   p99 ${r.p99.toFixed(1).padStart(6)} ms${r.failed ? `   ${r.failed} failed` : ''}`);
+  console.log(
+    `${name.padEnd(52)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(1).padStart(6)} ms   p99 ${r.p99.toFixed(1).padStart(6)} ms${r.failed ? `   ${r.failed} failed` : ''}`,
+  );
 }
 
 stop();

@@ -14,21 +14,50 @@ const operator = (request: APIRequestContext, path: string, data: object) =>
 /** A box no sale has opened yet (mobile: the 'ready' one, desktop: the 'endOfSale' one), stocked with four tickets and put on sale. */
 async function smallBox(request: APIRequestContext, project: string): Promise<{ kuji_id: number; box_id: number }> {
   const status = project === 'mobile' ? 'ready' : 'endOfSale';
-  const list = (await (await request.post('/api/contents/kuji', { data: { type: 1 } })).json()) as { list: { kuji_id: number; boxes: { box_id: number; box_status: string; prizes: { rank: string; last_one: number }[] }[] }[] };
-  const found = list.list.flatMap((k) => k.boxes.filter((b) => b.box_status === status).map((b) => ({ kuji_id: k.kuji_id, box_id: b.box_id, ranks: b.prizes.filter((p) => p.last_one === 0).map((p) => p.rank) })))[0]!;
+  const list = (await (await request.post('/api/contents/kuji', { data: { type: 1 } })).json()) as {
+    list: {
+      kuji_id: number;
+      boxes: { box_id: number; box_status: string; prizes: { rank: string; last_one: number }[] }[];
+    }[];
+  };
+  const found = list.list.flatMap((k) =>
+    k.boxes
+      .filter((b) => b.box_status === status)
+      .map((b) => ({
+        kuji_id: k.kuji_id,
+        box_id: b.box_id,
+        ranks: b.prizes.filter((p) => p.last_one === 0).map((p) => p.rank),
+      })),
+  )[0]!;
   const prizes = found.ranks.map((rank, i) => ({ rank, quantity: i < 2 ? 1 : i === found.ranks.length - 1 ? 2 : 0 }));
   expect((await operator(request, 'kuji_box_stock', { box_id: found.box_id, prizes })).status()).toBe(200);
-  expect((await operator(request, 'kuji_box_status', { box_id: found.box_id, box_status: 'onSale' })).status()).toBe(200);
+  expect((await operator(request, 'kuji_box_status', { box_id: found.box_id, box_status: 'onSale' })).status()).toBe(
+    200,
+  );
   return { kuji_id: found.kuji_id, box_id: found.box_id };
 }
 
 test.describe('kuji', () => {
-  test('[R4.4-1] [R4.4-2] two players on one box: A holds and draws, B waits and becomes the holder when A leaves; a box emptied by A ends B\'s line with the alert; the seed checks out', async ({ browser, request, baseURL }, testInfo) => {
+  test("[R4.4-1] [R4.4-2] two players on one box: A holds and draws, B waits and becomes the holder when A leaves; a box emptied by A ends B's line with the alert; the seed checks out", async ({
+    browser,
+    request,
+    baseURL,
+  }, testInfo) => {
     test.setTimeout(90_000);
     const viewport = testInfo.project.name === 'mobile' ? { width: 390, height: 844 } : { width: 1280, height: 800 };
     const box = await smallBox(request, testInfo.project.name);
-    const a = await playerPage(browser, baseURL!, await debugLogin(request, `ka-${testInfo.project.name[0]}-${Date.now().toString(36)}`), viewport);
-    const b = await playerPage(browser, baseURL!, await debugLogin(request, `kb-${testInfo.project.name[0]}-${Date.now().toString(36)}`), viewport);
+    const a = await playerPage(
+      browser,
+      baseURL!,
+      await debugLogin(request, `ka-${testInfo.project.name[0]}-${Date.now().toString(36)}`),
+      viewport,
+    );
+    const b = await playerPage(
+      browser,
+      baseURL!,
+      await debugLogin(request, `kb-${testInfo.project.name[0]}-${Date.now().toString(36)}`),
+      viewport,
+    );
     const url = `/kuji/${box.kuji_id}/${box.box_id}`;
 
     await a.goto('/kuji');
@@ -45,7 +74,11 @@ test.describe('kuji', () => {
     await a.getByTestId('kuji-draw-1').click();
     await expect(a.getByTestId('kuji-reveal')).toBeVisible();
     await a.screenshot({ path: `e2e/screenshots/kuji-reveal-${testInfo.project.name}.png` });
-    expect((await new AxeBuilder({ page: a }).withTags(['wcag2a', 'wcag2aa']).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    expect(
+      (await new AxeBuilder({ page: a }).withTags(['wcag2a', 'wcag2aa']).analyze()).violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => v.id),
+    ).toEqual([]);
     await a.getByRole('button', { name: 'とじる' }).click();
     await expect(a.getByTestId('kuji-status')).toContainText('続けて引くなら');
 
@@ -78,14 +111,32 @@ test.describe('kuji', () => {
     await b.context().close();
   });
 
-  test('[R4.4-5] A\'s window lapses: B becomes the holder by itself, with the countdown, and A can line up again', async ({ browser, request, baseURL }, testInfo) => {
+  test("[R4.4-5] A's window lapses: B becomes the holder by itself, with the countdown, and A can line up again", async ({
+    browser,
+    request,
+    baseURL,
+  }, testInfo) => {
     test.setTimeout(60_000);
     const viewport = testInfo.project.name === 'mobile' ? { width: 390, height: 844 } : { width: 1280, height: 800 };
-    const list = (await (await request.post('/api/contents/kuji', { data: { type: 1 } })).json()) as { list: { kuji_id: number; boxes: { box_id: number; box_status: string }[] }[] };
-    const open = list.list.flatMap((k) => k.boxes.filter((b) => b.box_status === 'onSale').map((b) => ({ kuji_id: k.kuji_id, box_id: b.box_id })));
+    const list = (await (await request.post('/api/contents/kuji', { data: { type: 1 } })).json()) as {
+      list: { kuji_id: number; boxes: { box_id: number; box_status: string }[] }[];
+    };
+    const open = list.list.flatMap((k) =>
+      k.boxes.filter((b) => b.box_status === 'onSale').map((b) => ({ kuji_id: k.kuji_id, box_id: b.box_id })),
+    );
     const box = open[testInfo.project.name === 'mobile' ? 0 : 1]!;
-    const a = await playerPage(browser, baseURL!, await debugLogin(request, `la-${testInfo.project.name[0]}-${Date.now().toString(36)}`), viewport);
-    const b = await playerPage(browser, baseURL!, await debugLogin(request, `lb-${testInfo.project.name[0]}-${Date.now().toString(36)}`), viewport);
+    const a = await playerPage(
+      browser,
+      baseURL!,
+      await debugLogin(request, `la-${testInfo.project.name[0]}-${Date.now().toString(36)}`),
+      viewport,
+    );
+    const b = await playerPage(
+      browser,
+      baseURL!,
+      await debugLogin(request, `lb-${testInfo.project.name[0]}-${Date.now().toString(36)}`),
+      viewport,
+    );
     const url = `/kuji/${box.kuji_id}/${box.box_id}`;
     await a.goto(url);
     await a.getByTestId('kuji-join').click();

@@ -9,15 +9,26 @@ import { OPERATOR_TOKEN, stationFor } from './support/players';
  * switches to ライブ映像 the way a player does. Each project watches its own station.
  */
 
-
-type LiveStatus = { available: number; connections: number; cameras: { stationId: number; camera: string; viewers: number; live: boolean; encoderPid?: number }[] };
-const liveStatus = async (request: APIRequestContext): Promise<LiveStatus> => (await (await request.post('/api/dev/live/status', { data: {} })).json()) as LiveStatus;
+type LiveStatus = {
+  available: number;
+  connections: number;
+  cameras: { stationId: number; camera: string; viewers: number; live: boolean; encoderPid?: number }[];
+};
+const liveStatus = async (request: APIRequestContext): Promise<LiveStatus> =>
+  (await (await request.post('/api/dev/live/status', { data: {} })).json()) as LiveStatus;
 const setStatus = (request: APIRequestContext, station: number, status: string) =>
-  request.post('/api/operator/station_status', { data: { station_id: station, station_status: status }, headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` } });
+  request.post('/api/operator/station_status', {
+    data: { station_id: station, station_status: status },
+    headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` },
+  });
 
 /** Decoded frames of each video element on the page (front, side). */
-const decodedFrames = (page: Page) => page.locator('video').evaluateAll((videos) => videos.map((v) => (v as HTMLVideoElement).getVideoPlaybackQuality().totalVideoFrames));
-const videoWidths = (page: Page) => page.locator('video').evaluateAll((videos) => videos.map((v) => (v as HTMLVideoElement).videoWidth));
+const decodedFrames = (page: Page) =>
+  page
+    .locator('video')
+    .evaluateAll((videos) => videos.map((v) => (v as HTMLVideoElement).getVideoPlaybackQuality().totalVideoFrames));
+const videoWidths = (page: Page) =>
+  page.locator('video').evaluateAll((videos) => videos.map((v) => (v as HTMLVideoElement).videoWidth));
 
 /** Every RTCPeerConnection the page makes, kept for getStats (the SDK's own connections). */
 async function recordPeerConnections(page: Page): Promise<void> {
@@ -35,17 +46,25 @@ async function recordPeerConnections(page: Page): Promise<void> {
 }
 
 /** What each live connection receives: the codecs of its inbound streams, by kind. */
-const inboundCodecs = (page: Page) => page.evaluate(async () => {
-  const pcs = (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs.filter((pc) => pc.connectionState === 'connected');
-  return Promise.all(pcs.map(async (pc) => {
-    const stats = await pc.getStats();
-    const codecs: string[] = [];
-    stats.forEach((report: { type: string; kind?: string; codecId?: string }) => {
-      if (report.type === 'inbound-rtp') codecs.push(`${report.kind}:${(stats.get(report.codecId ?? '') as { mimeType?: string } | undefined)?.mimeType ?? '?'}`);
-    });
-    return codecs;
-  }));
-});
+const inboundCodecs = (page: Page) =>
+  page.evaluate(async () => {
+    const pcs = (window as unknown as { __pcs: RTCPeerConnection[] }).__pcs.filter(
+      (pc) => pc.connectionState === 'connected',
+    );
+    return Promise.all(
+      pcs.map(async (pc) => {
+        const stats = await pc.getStats();
+        const codecs: string[] = [];
+        stats.forEach((report: { type: string; kind?: string; codecId?: string }) => {
+          if (report.type === 'inbound-rtp')
+            codecs.push(
+              `${report.kind}:${(stats.get(report.codecId ?? '') as { mimeType?: string } | undefined)?.mimeType ?? '?'}`,
+            );
+        });
+        return codecs;
+      }),
+    );
+  });
 
 async function watchLive(page: Page, station: number): Promise<void> {
   await page.goto(`/game/${station}`);
@@ -56,10 +75,13 @@ async function watchLive(page: Page, station: number): Promise<void> {
   await expect.poll(() => videoWidths(page), { timeout: 15_000 }).toEqual([360, 360]);
 }
 
-test.describe('the rtc live feed against the reference server\'s signaling peer', () => {
+test.describe("the rtc live feed against the reference server's signaling peer", () => {
   test.describe.configure({ timeout: 90_000 });
 
-  test('[R4.2-6] [R4.2-8] [R7-8] [R9-12] front and side play as two receive-only VP8 sessions with the video service\'s timeouts, keep decoding, and the stills step aside', async ({ page, request }, testInfo) => {
+  test("[R4.2-6] [R4.2-8] [R7-8] [R9-12] front and side play as two receive-only VP8 sessions with the video service's timeouts, keep decoding, and the stills step aside", async ({
+    page,
+    request,
+  }, testInfo) => {
     const station = await stationFor(request, testInfo.project.name === 'mobile' ? 8 : 9);
     const logs: string[] = [];
     page.on('console', (message) => logs.push(message.text()));
@@ -68,28 +90,45 @@ test.describe('the rtc live feed against the reference server\'s signaling peer'
     await expect(page.getByTestId('feed-mode')).toHaveText('ライブ映像モード');
     // Both videos keep decoding: 30 more frames each (one second of video at 30 fps).
     const start = await decodedFrames(page);
-    await expect.poll(async () => (await decodedFrames(page)).every((n, i) => n >= start[i]! + 30), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(async () => (await decodedFrames(page)).every((n, i) => n >= start[i]! + 30), { timeout: 10_000 })
+      .toBe(true);
     // The stills step aside while the videos play [R4.2-8].
     await expect(page.locator('.cameras__still')).toHaveCount(0);
     // Two connections, video only, VP8, no audio [R4.2-6].
     expect(await inboundCodecs(page)).toEqual([['video:video/VP8'], ['video:video/VP8']]);
     // The SDK runs with the video service's timeouts [R9-12], read back from each connection.
     for (const camera of ['front', 'side']) {
-      expect(logs).toContain(`onkure: ${camera} video connected (station-${station}-${camera}; connection timeout 60000 ms, disconnect wait 3000 ms, signaling candidate timeout 3000 ms)`);
+      expect(logs).toContain(
+        `onkure: ${camera} video connected (station-${station}-${camera}; connection timeout 60000 ms, disconnect wait 3000 ms, signaling candidate timeout 3000 ms)`,
+      );
     }
     // The server: one encoder per camera, one viewer each.
     const status = await liveStatus(request);
-    expect(status.cameras.filter((c) => c.stationId === station).map((c) => [c.camera, c.viewers, c.live]).sort()).toEqual([['front', 1, true], ['side', 1, true]]);
+    expect(
+      status.cameras
+        .filter((c) => c.stationId === station)
+        .map((c) => [c.camera, c.viewers, c.live])
+        .sort(),
+    ).toEqual([
+      ['front', 1, true],
+      ['side', 1, true],
+    ]);
     await page.screenshot({ path: `e2e/screenshots/live-video-${testInfo.project.name}.png` });
     // The side camera shows the side video.
     await page.getByRole('button', { name: '側面' }).click();
     await expect(page.locator('.cameras__layer:not([hidden]) video')).toHaveCount(1);
     // Leaving the page ends both sessions, and the last viewer leaving stops the encoders.
     await page.goto('/');
-    await expect.poll(async () => (await liveStatus(request)).cameras.filter((c) => c.stationId === station)).toEqual([]);
+    await expect
+      .poll(async () => (await liveStatus(request)).cameras.filter((c) => c.stationId === station))
+      .toEqual([]);
   });
 
-  test('[R4.2-10] a station going down takes the video tracks away: the video elements go and the stills show; back up, the video returns', async ({ page, request }, testInfo) => {
+  test('[R4.2-10] a station going down takes the video tracks away: the video elements go and the stills show; back up, the video returns', async ({
+    page,
+    request,
+  }, testInfo) => {
     const station = await stationFor(request, testInfo.project.name === 'mobile' ? 8 : 9);
     await watchLive(page, station);
     try {
@@ -107,10 +146,15 @@ test.describe('the rtc live feed against the reference server\'s signaling peer'
     await expect(page.locator('.cameras__still')).toHaveCount(0);
   });
 
-  test('[R4.2-7] [R8-10] the signaling stops mid-stream: both sessions end, the feed falls back to stills with the signaling-error notice, and the encoders stop', async ({ page, request }, testInfo) => {
+  test('[R4.2-7] [R8-10] the signaling stops mid-stream: both sessions end, the feed falls back to stills with the signaling-error notice, and the encoders stop', async ({
+    page,
+    request,
+  }, testInfo) => {
     const station = await stationFor(request, testInfo.project.name === 'mobile' ? 8 : 9);
     await watchLive(page, station);
-    const dropped = (await (await request.post('/api/dev/live/drop', { data: { station_id: station } })).json()) as { dropped: number };
+    const dropped = (await (await request.post('/api/dev/live/drop', { data: { station_id: station } })).json()) as {
+      dropped: number;
+    };
     expect(dropped.dropped).toBe(2);
     await expect(page.getByTestId('feed-fallback')).toBeVisible({ timeout: 15_000 });
     await expect(page.getByTestId('feed-mode')).toHaveAttribute('data-mode', 'jpg');
@@ -119,7 +163,9 @@ test.describe('the rtc live feed against the reference server\'s signaling peer'
     const still = page.locator('.cameras__layer:not([hidden]) .cameras__still');
     const first = await still.getAttribute('src');
     await expect.poll(() => still.getAttribute('src')).not.toBe(first);
-    await expect.poll(async () => (await liveStatus(request)).cameras.filter((c) => c.stationId === station)).toEqual([]);
+    await expect
+      .poll(async () => (await liveStatus(request)).cameras.filter((c) => c.stationId === station))
+      .toEqual([]);
     await page.screenshot({ path: `e2e/screenshots/live-video-fallback-${testInfo.project.name}.png` });
   });
 });

@@ -8,7 +8,6 @@ import { debugLogin, OPERATOR_TOKEN, playerPage, stationFor, type Identity } fro
  * two players in two browser contexts. Each project (mobile, desktop) plays its own station.
  */
 
-
 async function hold(page: Page, testId: string, ms: number): Promise<void> {
   const button = page.getByTestId(testId);
   await expect(button).toBeEnabled();
@@ -25,7 +24,11 @@ const tc = async (request: APIRequestContext, who: Identity) =>
 test.describe('stations: watch, wait in line, play, result', () => {
   test.describe.configure({ timeout: 120_000 });
 
-  test('A reserves and plays while B waits and sees its place change by push; A\'s result is recorded and B gets the turn', async ({ browser, request, baseURL }, testInfo) => {
+  test("A reserves and plays while B waits and sees its place change by push; A's result is recorded and B gets the turn", async ({
+    browser,
+    request,
+    baseURL,
+  }, testInfo) => {
     const project = testInfo.project.name;
     const viewport = testInfo.project.use.viewport!;
     const station = await stationFor(request, project === 'mobile' ? 0 : 1);
@@ -58,7 +61,14 @@ test.describe('stations: watch, wait in line, play, result', () => {
     await a.screenshot({ path: `e2e/screenshots/play-result-${project}.png` });
     const result = await a.getByTestId('result').getAttribute('data-result');
     expect(['win', 'miss']).toContain(result);
-    expect(await tc(request, alice)).toBe(before - (await (await request.post('/api/contents/prize', { data: { shop_id: 1, prize: { station_id: station } } })).json() as { prize: { play_price: number }[] }).prize[0]!.play_price);
+    expect(await tc(request, alice)).toBe(
+      before -
+        (
+          (await (
+            await request.post('/api/contents/prize', { data: { shop_id: 1, prize: { station_id: station } } })
+          ).json()) as { prize: { play_price: number }[] }
+        ).prize[0]!.play_price,
+    );
 
     // The play is in A's log with everything that decided it.
     await a.getByTestId('show-history').click();
@@ -75,7 +85,11 @@ test.describe('stations: watch, wait in line, play, result', () => {
     await b.context().close();
   });
 
-  test('A closes the page mid-play, comes back within the grace window and finishes the same play', async ({ browser, request, baseURL }, testInfo) => {
+  test('A closes the page mid-play, comes back within the grace window and finishes the same play', async ({
+    browser,
+    request,
+    baseURL,
+  }, testInfo) => {
     const project = testInfo.project.name;
     const viewport = testInfo.project.use.viewport!;
     const station = await stationFor(request, project === 'mobile' ? 2 : 3);
@@ -94,14 +108,25 @@ test.describe('stations: watch, wait in line, play, result', () => {
     await expect(back.getByTestId('button-back')).toBeEnabled({ timeout: 10_000 });
     await hold(back, 'button-back', 500);
     await expect(back.getByTestId('result')).toBeVisible({ timeout: 20_000 });
-    const history = (await (await request.post('/api/v2/play/history', { data: alice })).json()) as { history: { list: { inputs: { button: string; command: string }[] }[] } };
+    const history = (await (await request.post('/api/v2/play/history', { data: alice })).json()) as {
+      history: { list: { inputs: { button: string; command: string }[] }[] };
+    };
     expect(history.history.list).toHaveLength(1);
-    expect(history.history.list[0]!.inputs.map((i) => `${i.button}:${i.command}`)).toEqual(['right:press', 'right:release', 'back:press', 'back:release']);
+    expect(history.history.list[0]!.inputs.map((i) => `${i.button}:${i.command}`)).toEqual([
+      'right:press',
+      'right:release',
+      'back:press',
+      'back:release',
+    ]);
     await back.getByTestId('finish').click();
     await a.context().close();
   });
 
-  test('an injected fault mid-play refunds the play once and tells the player', async ({ browser, request, baseURL }, testInfo) => {
+  test('an injected fault mid-play refunds the play once and tells the player', async ({
+    browser,
+    request,
+    baseURL,
+  }, testInfo) => {
     const project = testInfo.project.name;
     const viewport = testInfo.project.use.viewport!;
     const station = await stationFor(request, project === 'mobile' ? 4 : 5);
@@ -113,19 +138,33 @@ test.describe('stations: watch, wait in line, play, result', () => {
     await a.getByTestId('confirm').click();
     await expect(a.getByTestId('button-right')).toBeEnabled({ timeout: 10_000 });
     expect(await tc(request, alice)).toBeLessThan(before);
-    const fault = await request.post('/api/operator/fault', { data: { station_id: station }, headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` } });
-    expect(((await fault.json()) as { station: { refunded_play_id: number | null } }).station.refunded_play_id).toEqual(expect.any(Number));
+    const fault = await request.post('/api/operator/fault', {
+      data: { station_id: station },
+      headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` },
+    });
+    expect(((await fault.json()) as { station: { refunded_play_id: number | null } }).station.refunded_play_id).toEqual(
+      expect.any(Number),
+    );
     await expect(a.getByTestId('dialog')).toContainText('消費したTCはお返ししています');
     await a.screenshot({ path: `e2e/screenshots/play-refunded-${project}.png` });
     expect(await tc(request, alice)).toBe(before);
     // A second fault changes nothing.
-    await request.post('/api/operator/fault', { data: { station_id: station }, headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` } });
+    await request.post('/api/operator/fault', {
+      data: { station_id: station },
+      headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` },
+    });
     expect(await tc(request, alice)).toBe(before);
-    await request.post('/api/operator/station_status', { data: { station_id: station, station_status: 'open' }, headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` } });
+    await request.post('/api/operator/station_status', {
+      data: { station_id: station, station_status: 'open' },
+      headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` },
+    });
     await a.context().close();
   });
 
-  test('a guest who presses reserve is asked to sign in and led to the login page; the play screen has no serious accessibility violations; a player with TC reserves', async ({ page, request }, testInfo) => {
+  test('a guest who presses reserve is asked to sign in and led to the login page; the play screen has no serious accessibility violations; a player with TC reserves', async ({
+    page,
+    request,
+  }, testInfo) => {
     const station = await stationFor(request, 7);
     await page.goto(`/game/${station}`);
     await expect(page.locator('.cameras__still').first()).toBeVisible();
@@ -138,7 +177,13 @@ test.describe('stations: watch, wait in line, play, result', () => {
     expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
     // The sign-in alert leads to the login page, which comes back to the station [R2.2-1 guest-only].
     const email = `erin-${testInfo.project.name}-${Date.now()}@example.jp`;
-    expect((await (await request.post('/api/auth/signup', { data: { email, password: 'mochimochi123' } })).json() as { error_code: number }).error_code).toBe(200);
+    expect(
+      (
+        (await (await request.post('/api/auth/signup', { data: { email, password: 'mochimochi123' } })).json()) as {
+          error_code: number;
+        }
+      ).error_code,
+    ).toBe(200);
     await page.getByTestId('reserve').click();
     await page.getByTestId('go-login').click();
     await expect(page.getByRole('heading', { name: 'ログイン' })).toBeVisible();

@@ -5,11 +5,22 @@ import { expect, test } from './support/test';
 /** Serious or critical axe violations of what the page shows now (WCAG 2 A and AA). */
 async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`);
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id}: ${v.help} (${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')})`,
+    );
 }
 
 /** The analytics events the development collector received after `since`. */
-async function collected(request: APIRequestContext, since = 0): Promise<{ seq: number; name: string; params: Record<string, unknown> }[]> {
+async function collected(
+  request: APIRequestContext,
+  since = 0,
+): Promise<{ seq: number; name: string; params: Record<string, unknown> }[]> {
   const answer = await request.post('/api/dev/analytics/events', { data: { since } });
   expect(answer.status()).toBe(200);
   return ((await answer.json()) as { list: { seq: number; name: string; params: Record<string, unknown> }[] }).list;
@@ -30,7 +41,10 @@ async function signInAs(page: Page, name: string, next: string): Promise<void> {
 const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 
 test.describe('storefront', () => {
-  test('[R9-2] [R7-12] the top page rows: carousel with side banner, news and new arrivals; a tab and a slide are reported to analytics', async ({ page, request }, testInfo) => {
+  test('[R9-2] [R7-12] the top page rows: carousel with side banner, news and new arrivals; a tab and a slide are reported to analytics', async ({
+    page,
+    request,
+  }, testInfo) => {
     const since = await lastSeq(request);
     await page.goto('/');
     const carousel = page.getByTestId('carousel');
@@ -55,13 +69,17 @@ test.describe('storefront', () => {
     await carousel.getByRole('link').click();
     await expect(page).toHaveURL(/\/information\/autumn-festival$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('オンクレ秋まつり開催中！');
-    await expect.poll(async () => (await collected(request, since)).map((e) => e.name)).toEqual(['filtering_click', 'carousel_click']);
+    await expect
+      .poll(async () => (await collected(request, since)).map((e) => e.name))
+      .toEqual(['filtering_click', 'carousel_click']);
     const events = await collected(request, since);
     expect(events[0]!.params).toMatchObject({ title_all: tabName, is_pc: 1, site_type: 1, user_id: 0, shop_id: 1 });
     expect(events[1]!.params).toMatchObject({ title: 'オンクレ秋まつり開催中', type_id: 1, is_pc: 1, site_type: 1 });
   });
 
-  test('[R2.1-1] [R9-2] information: the list pages 100 at a time and an item opens its page; a bad tag is the 404 page', async ({ page }, testInfo) => {
+  test('[R2.1-1] [R9-2] information: the list pages 100 at a time and an item opens its page; a bad tag is the 404 page', async ({
+    page,
+  }, testInfo) => {
     await page.goto('/information');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('お知らせ一覧');
     await expect(page.locator('.information__row')).toHaveCount(100);
@@ -78,14 +96,18 @@ test.describe('storefront', () => {
     await expect(page.getByTestId('error-path')).toHaveText('Page Not Found /information/No_Such');
   });
 
-  test('[R2.5-1] [R2.5-2] modals: the menu opens a search as its sub-modal; a third modal is refused and its alert shows in the search', async ({ page }, testInfo) => {
+  test('[R2.5-1] [R2.5-2] modals: the menu opens a search as its sub-modal; a third modal is refused and its alert shows in the search', async ({
+    page,
+  }, testInfo) => {
     await page.goto('/');
     await page.getByRole('button', { name: 'メニュー' }).click();
     await page.getByTestId('modal-menuTop').getByRole('button', { name: '景品をさがす' }).click();
     await expect(page.getByRole('dialog')).toHaveCount(2);
     await page.getByRole('searchbox', { name: 'キーワード' }).fill('存在しない景品ワード');
     await page.keyboard.press('Enter');
-    await expect(page.getByTestId('inline-alert')).toHaveText('条件に合う景品が見つかりませんでした。条件を変えてお試しください。');
+    await expect(page.getByTestId('inline-alert')).toHaveText(
+      '条件に合う景品が見つかりませんでした。条件を変えてお試しください。',
+    );
     await expect(page.getByRole('dialog')).toHaveCount(2);
     await page.screenshot({ path: `e2e/screenshots/modal-stack-${testInfo.project.name}.png` });
     expect(await seriousViolations(page)).toEqual([]);
@@ -95,7 +117,10 @@ test.describe('storefront', () => {
     await expect(page.getByRole('dialog')).toHaveCount(0);
   });
 
-  test('[R3-17] [R7-12] title search with several params lists the matches in the modal; the word is reported as search_word', async ({ page, request }, testInfo) => {
+  test('[R3-17] [R7-12] title search with several params lists the matches in the modal; the word is reported as search_word', async ({
+    page,
+    request,
+  }, testInfo) => {
     const since = await lastSeq(request);
     await page.goto('/');
     await page.getByRole('button', { name: 'メニュー' }).click();
@@ -108,10 +133,16 @@ test.describe('storefront', () => {
     await form.getByRole('button', { name: '検索する' }).click();
     await expect(page.getByRole('heading', { name: /^検索結果 \d+件$/ })).toBeVisible();
     await expect(page.getByRole('dialog').last().getByTestId('prize-card').first()).toBeVisible();
-    await expect.poll(async () => (await collected(request, since)).filter((e) => e.name === 'search_word').map((e) => e.params.search_word)).toEqual(['うさぎ']);
+    await expect
+      .poll(async () =>
+        (await collected(request, since)).filter((e) => e.name === 'search_word').map((e) => e.params.search_word),
+      )
+      .toEqual(['うさぎ']);
   });
 
-  test('[R2.5-2] a card\'s details open the prize detail, and the footer opens the rules, the legal display and the FAQ', async ({ page }, testInfo) => {
+  test("[R2.5-2] a card's details open the prize detail, and the footer opens the rules, the legal display and the FAQ", async ({
+    page,
+  }, testInfo) => {
     // Two accessibility scans of the whole top page: 28 s of the 30 s limit on a busy two-core machine.
     test.slow();
     await page.goto('/');
@@ -134,41 +165,60 @@ test.describe('storefront', () => {
     await expect(page.getByRole('dialog')).toHaveCount(0);
   });
 
-  test('keyboard only: tab to the menu, open it, move inside it, close it with Escape and land back on the menu button; then change the carousel slide', async ({ page }) => {
+  test('keyboard only: tab to the menu, open it, move inside it, close it with Escape and land back on the menu button; then change the carousel slide', async ({
+    page,
+  }) => {
     await page.goto('/');
     await expect(page.getByTestId('carousel').getByRole('img')).toBeVisible();
     const menu = page.getByRole('button', { name: 'メニュー' });
-    for (let i = 0; i < 10 && !(await menu.evaluate((el) => el === document.activeElement)); i += 1) await page.keyboard.press('Tab');
+    for (let i = 0; i < 10 && !(await menu.evaluate((el) => el === document.activeElement)); i += 1)
+      await page.keyboard.press('Tab');
     await expect(menu).toBeFocused();
     await page.keyboard.press('Enter');
     const dialog = page.getByTestId('modal-menuTop');
     await expect(dialog).toBeVisible();
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.querySelector('[data-testid=modal-menuTop]')!.contains(document.activeElement))).toBe(true);
+    expect(
+      await page.evaluate(() =>
+        document.querySelector('[data-testid=modal-menuTop]')!.contains(document.activeElement),
+      ),
+    ).toBe(true);
     // Focus stays inside the dialog however far one tabs.
     for (let i = 0; i < 30; i += 1) await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.querySelector('[data-testid=modal-menuTop]')!.contains(document.activeElement))).toBe(true);
+    expect(
+      await page.evaluate(() =>
+        document.querySelector('[data-testid=modal-menuTop]')!.contains(document.activeElement),
+      ),
+    ).toBe(true);
     await page.keyboard.press('Escape');
     await expect(dialog).toHaveCount(0);
     await expect(menu).toBeFocused();
 
     const next = page.getByRole('button', { name: '次のピックアップ' });
-    for (let i = 0; i < 15 && !(await next.evaluate((el) => el === document.activeElement)); i += 1) await page.keyboard.press('Tab');
+    for (let i = 0; i < 15 && !(await next.evaluate((el) => el === document.activeElement)); i += 1)
+      await page.keyboard.press('Tab');
     await expect(next).toBeFocused();
     await expect(page.locator('.carousel__position')).toHaveText('1 / 5');
     await page.keyboard.press('Enter');
     await expect(page.locator('.carousel__position')).toHaveText('2 / 5');
   });
 
-  test('[R2.6-3] [R2.6-5] [R2.5-3] the error page: home link to the top, and the footer company logo asks before opening the corporate site in a new tab', async ({ page, context }, testInfo) => {
+  test('[R2.6-3] [R2.6-5] [R2.5-3] the error page: home link to the top, and the footer company logo asks before opening the corporate site in a new tab', async ({
+    page,
+    context,
+  }, testInfo) => {
     await page.goto('/no/such/page');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('ページが見つかりません。');
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('contentinfo').getByRole('button', { name: '運営会社' }).click();
-    await expect(page.getByRole('alertdialog')).toContainText('運営会社のサイトを新しいタブで開きます。よろしいですか？');
+    await expect(page.getByRole('alertdialog')).toContainText(
+      '運営会社のサイトを新しいタブで開きます。よろしいですか？',
+    );
     await page.screenshot({ path: `e2e/screenshots/error-page-corporate-${testInfo.project.name}.png` });
     // No network here: the corporate site answers from the test.
-    await context.route('https://corp.onkure.example/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>corp</title>' }));
+    await context.route('https://corp.onkure.example/**', (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<title>corp</title>' }),
+    );
     const popup = context.waitForEvent('page');
     await page.getByRole('alertdialog').getByRole('button', { name: '開く' }).click();
     const tab = await popup;
@@ -179,7 +229,9 @@ test.describe('storefront', () => {
     await expect(page.getByTestId('prize-card').first()).toBeVisible();
   });
 
-  test('[R2.2-2] /emailvalid: a guest goes to the top; a new player verifies the address with the code from the outbox', async ({ page }, testInfo) => {
+  test('[R2.2-2] /emailvalid: a guest goes to the top; a new player verifies the address with the code from the outbox', async ({
+    page,
+  }, testInfo) => {
     await page.goto('/emailvalid');
     await expect(page).toHaveURL(/\/$/);
     await signInAs(page, unique('mail'), '/emailvalid');
@@ -191,7 +243,11 @@ test.describe('storefront', () => {
     await page.screenshot({ path: `e2e/screenshots/emailvalid-${testInfo.project.name}.png` });
     const code = await page.evaluate(async () => {
       const identity = JSON.parse(localStorage.getItem('onkure.session')!) as { user_id: number; access_token: string };
-      const answer = await fetch('/api/auth/dev_outbox', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(identity) });
+      const answer = await fetch('/api/auth/dev_outbox', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(identity),
+      });
       const body = (await answer.json()) as { list: { body: string }[] };
       return /(\d{6})/.exec(body.list[0]!.body)![1]!;
     });
@@ -200,7 +256,9 @@ test.describe('storefront', () => {
     await expect(page.getByText(`${address} の確認が完了しました。`, { exact: false })).toBeVisible();
   });
 
-  test('[R2.5-4] [R2.5-5] buying TC: the age step, then a card purchase; then the account-based payment and its result page', async ({ page }, testInfo) => {
+  test('[R2.5-4] [R2.5-5] buying TC: the age step, then a card purchase; then the account-based payment and its result page', async ({
+    page,
+  }, testInfo) => {
     await page.goto('/settlement');
     await expect(page).toHaveURL(/\/login\?next=%2Fsettlement$/);
     await signInAs(page, unique('buy'), '/settlement');
@@ -224,7 +282,7 @@ test.describe('storefront', () => {
     await page.screenshot({ path: `e2e/screenshots/purchase-result-${testInfo.project.name}.png` });
   });
 
-  test('[R2.1-1] the arrival-items page lists the store\'s new arrivals', async ({ page }, testInfo) => {
+  test("[R2.1-1] the arrival-items page lists the store's new arrivals", async ({ page }, testInfo) => {
     await page.goto('/arrival-items');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('新入荷景品');
     await expect(page.locator('.arrival-card').first()).toBeVisible();

@@ -2,16 +2,26 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './support/test';
 
 test.describe('top page (walking skeleton)', () => {
-  test('[R1-4] shows the seeded prize list from the running server, in Japanese, rendered by the server and not asked for again', async ({ page, request }, testInfo) => {
+  test('[R1-4] shows the seeded prize list from the running server, in Japanese, rendered by the server and not asked for again', async ({
+    page,
+    request,
+  }, testInfo) => {
     const asked: string[] = [];
-    page.on('request', (r) => { if (r.url().endsWith('/api/contents/top_page_prize')) asked.push(r.url()); });
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/contents/top_page_prize')) asked.push(r.url());
+    });
     const document = await page.goto('/');
     expect(document?.status()).toBe(200);
     // The server's page already holds the cards (server rendering, issue 11).
     expect(await document?.text()).toContain('data-testid="prize-card"');
     const response = await request.post('/api/contents/top_page_prize', { data: { shop_id: 1, is_top_page: 1 } });
     expect(response.status()).toBe(200);
-    const body = (await response.json()) as { error_code: number; sale_list: { tab_id: number; list: { prize_name: string }[] }[]; fes: { list: unknown[] }; new_prize: unknown[] };
+    const body = (await response.json()) as {
+      error_code: number;
+      sale_list: { tab_id: number; list: { prize_name: string }[] }[];
+      fes: { list: unknown[] };
+      new_prize: unknown[];
+    };
     expect(body.error_code).toBe(200);
 
     const cards = page.getByTestId('prize-card');
@@ -19,17 +29,26 @@ test.describe('top page (walking skeleton)', () => {
     // What the page shows is what the server answered, not a copy baked into the page.
     const firstName = body.sale_list[0]!.list[0]!.prize_name;
     const firstSection = page.locator(`section[aria-labelledby="section-${body.sale_list[0]!.tab_id}"]`);
-    await expect(firstSection.getByTestId('prize-card').first().getByRole('heading', { level: 3 })).toHaveText(firstName);
+    await expect(firstSection.getByTestId('prize-card').first().getByRole('heading', { level: 3 })).toHaveText(
+      firstName,
+    );
     const shown = await cards.count();
     // The festival's stations, the new prizes and every sale section, each a card.
-    expect(shown).toBe(body.fes.list.length + body.new_prize.length + body.sale_list.reduce((n, s) => n + s.list.length, 0));
+    expect(shown).toBe(
+      body.fes.list.length + body.new_prize.length + body.sale_list.reduce((n, s) => n + s.list.length, 0),
+    );
     await expect(page.getByRole('heading', { name: 'おすすめ' })).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'カテゴリ' })).toContainText('ホーム');
     await expect(page).toHaveTitle('景品一覧 | オンラインクレーンゲーム オンクレ');
 
     // Every prize picture loads.
     await page.waitForLoadState('networkidle');
-    const broken = await page.locator('[data-testid=prize-card] img').evaluateAll((imgs) => (imgs as HTMLImageElement[]).filter((i) => i.loading !== 'lazy' && i.complete && i.naturalWidth === 0).length);
+    const broken = await page
+      .locator('[data-testid=prize-card] img')
+      .evaluateAll(
+        (imgs) =>
+          (imgs as HTMLImageElement[]).filter((i) => i.loading !== 'lazy' && i.complete && i.naturalWidth === 0).length,
+      );
     expect(broken).toBe(0);
 
     await page.screenshot({ path: `e2e/screenshots/top-page-${testInfo.project.name}.png` });
@@ -37,12 +56,16 @@ test.describe('top page (walking skeleton)', () => {
     expect(asked).toEqual([]);
   });
 
-  test('[R9-13] a page left open moves to a new build between pages: the hourly manifest check finds it, and the next page is loaded from the server', async ({ page }) => {
+  test('[R9-13] a page left open moves to a new build between pages: the hourly manifest check finds it, and the next page is loaded from the server', async ({
+    page,
+  }) => {
     const documents: string[] = [];
-    page.on('request', (r) => { if (r.resourceType() === 'document') documents.push(new URL(r.url()).pathname); });
+    page.on('request', (r) => {
+      if (r.resourceType() === 'document') documents.push(new URL(r.url()).pathname);
+    });
     await page.clock.install();
     await page.goto('/');
-    const manifest = await (await page.request.get('/build.json')).json() as { entry: string };
+    const manifest = (await (await page.request.get('/build.json')).json()) as { entry: string };
     expect(await page.locator('script[type="module"]').first().getAttribute('src')).toBe(manifest.entry);
     // Inside the page, a link moves without loading a document.
     await page.getByTestId('prize-card').first().getByRole('link').click();
@@ -69,7 +92,9 @@ test.describe('top page (walking skeleton)', () => {
     await expect(page.locator('.cameras__still').first()).toBeVisible();
   });
 
-  test('[R2.3-1] [R2.3-7] browsing a character from the top page lists its stations under the breadcrumb; a bad segment is the 404 page', async ({ page }, testInfo) => {
+  test('[R2.3-1] [R2.3-7] browsing a character from the top page lists its stations under the breadcrumb; a bad segment is the 404 page', async ({
+    page,
+  }, testInfo) => {
     await page.goto('/');
     const characters = page.getByRole('navigation', { name: 'キャラクター' });
     const first = characters.getByRole('link').first();
@@ -80,15 +105,21 @@ test.describe('top page (walking skeleton)', () => {
     await expect(page.getByRole('navigation', { name: 'パンくずリスト' })).toContainText('景品一覧');
     const cards = page.getByTestId('prize-card');
     await expect(cards.first()).toBeVisible();
-    for (const text of await cards.locator('.prize-card__character').allTextContents()) expect(text.startsWith(name)).toBe(true);
+    for (const text of await cards.locator('.prize-card__character').allTextContents())
+      expect(text.startsWith(name)).toBe(true);
     await page.screenshot({ path: `e2e/screenshots/character-page-${testInfo.project.name}.png` });
     const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-    expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    expect(
+      results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
+    ).toEqual([]);
     await page.goto(`${new URL(page.url()).pathname}/no-such-segment`);
     await expect(page.getByTestId('error-path')).toContainText('Page Not Found');
   });
 
-  test('[R7-11] the live catalogue: a station going into maintenance shows on the open top page without a reload', async ({ page, request }) => {
+  test('[R7-11] the live catalogue: a station going into maintenance shows on the open top page without a reload', async ({
+    page,
+    request,
+  }) => {
     const token = process.env.E2E_OPERATOR_TOKEN ?? 'e2e-operator-token-0123456789';
     await page.goto('/');
     const open = page.getByTestId('prize-card').filter({ hasNotText: 'メンテナンス中' }).last();
@@ -98,25 +129,42 @@ test.describe('top page (walking skeleton)', () => {
     await expect(card.getByText('メンテナンス中')).toHaveCount(0);
     // The page has joined the top channel once the socket is open.
     await page.waitForFunction(() => document.readyState === 'complete');
-    await expect.poll(async () => {
-      await request.post('/api/operator/station_status', { data: { station_id: stationId, station_status: 'adjusting' }, headers: { 'x-operator-authorization': `Bearer ${token}` } });
-      return card.getByText('メンテナンス中').count();
-    }, { timeout: 10_000 }).toBe(1);
-    await request.post('/api/operator/station_status', { data: { station_id: stationId, station_status: 'open' }, headers: { 'x-operator-authorization': `Bearer ${token}` } });
+    await expect
+      .poll(
+        async () => {
+          await request.post('/api/operator/station_status', {
+            data: { station_id: stationId, station_status: 'adjusting' },
+            headers: { 'x-operator-authorization': `Bearer ${token}` },
+          });
+          return card.getByText('メンテナンス中').count();
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(1);
+    await request.post('/api/operator/station_status', {
+      data: { station_id: stationId, station_status: 'open' },
+      headers: { 'x-operator-authorization': `Bearer ${token}` },
+    });
     await expect(card.getByText('メンテナンス中')).toHaveCount(0);
   });
 
-  test('[R8-8] [R2.5-1] search from the header: no results shows the prize-not-found alert over the search, a found keyword lists its stations', async ({ page }, testInfo) => {
+  test('[R8-8] [R2.5-1] search from the header: no results shows the prize-not-found alert over the search, a found keyword lists its stations', async ({
+    page,
+  }, testInfo) => {
     await page.goto('/');
     await page.getByTestId('open-search').click();
     const input = page.getByRole('searchbox', { name: 'キーワード' });
     await expect(input).toBeFocused();
     await input.fill('存在しない景品ワード');
     await page.keyboard.press('Enter');
-    await expect(page.getByTestId('alert-message')).toHaveText('条件に合う景品が見つかりませんでした。条件を変えてお試しください。');
+    await expect(page.getByTestId('alert-message')).toHaveText(
+      '条件に合う景品が見つかりませんでした。条件を変えてお試しください。',
+    );
     await page.screenshot({ path: `e2e/screenshots/search-not-found-${testInfo.project.name}.png` });
     const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-    expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    expect(
+      results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
+    ).toEqual([]);
     await page.keyboard.press('Escape');
     await expect(page.getByTestId('modal-alert')).toHaveCount(0);
     await input.fill('うさぎ');
@@ -134,7 +182,9 @@ test.describe('top page (walking skeleton)', () => {
     expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   });
 
-  test('[R2.6-1][R7-13] an unknown path shows the Japanese not-found page; a /play path is titled 景品', async ({ page }, testInfo) => {
+  test('[R2.6-1][R7-13] an unknown path shows the Japanese not-found page; a /play path is titled 景品', async ({
+    page,
+  }, testInfo) => {
     await page.goto('/play/no-such-station');
     await expect(page).toHaveTitle('景品 | オンラインクレーンゲーム オンクレ');
     await page.goto('/no/such/page');

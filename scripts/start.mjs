@@ -21,7 +21,9 @@ const inputs = ['src', 'index.html', 'vite.config.ts', 'package-lock.json', 'scr
 const env = { ...process.env };
 if (env.ONKURE_DEV_CALLS === undefined && env.NODE_ENV !== 'production') {
   env.ONKURE_DEV_CALLS = '1';
-  console.log('onkure: development-only calls (debug login, dev outbox, analytics collector) are ON for this demo (ONKURE_DEV_CALLS=1); never expose this server publicly.');
+  console.log(
+    'onkure: development-only calls (debug login, dev outbox, analytics collector) are ON for this demo (ONKURE_DEV_CALLS=1); never expose this server publicly.',
+  );
 }
 // With them on, the app built here also posts each analytics event to the server's development
 // collector, where e2e reads them back (docs/analytics.md). Set VITE_ANALYTICS_COLLECT_URL= (empty) to opt out.
@@ -50,11 +52,19 @@ function currentBuild() {
 if (!currentBuild()) {
   console.log('onkure: building the app…');
   const startedAt = Date.now();
-  const build = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit', env });
+  const build = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+    { cwd: root, stdio: 'inherit', env },
+  );
   if (build.status !== 0) process.exit(build.status ?? 1);
   writeFileSync(stampFile, JSON.stringify({ builtAt: startedAt, env: buildEnv }));
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], { cwd: root, stdio: 'inherit', env });
+const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], {
+  cwd: root,
+  stdio: 'inherit',
+  env,
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -23,7 +23,13 @@ import { readPageShell } from './http/page-shell';
 import { RenderedPageCache } from './http/page-cache';
 import { DEFAULT_RENDER_LIMITS, RenderBudget, type RenderLimits } from './http/render-budget';
 import { sendCompressed } from './http/compressed';
-import { inProcessFetch, readRenderedText, type PageRendererFactory, type PageRequest, type RenderedPage } from './http/pages';
+import {
+  inProcessFetch,
+  readRenderedText,
+  type PageRendererFactory,
+  type PageRequest,
+  type RenderedPage,
+} from './http/pages';
 
 export interface OnkureServer {
   readonly app: FastifyInstance;
@@ -73,7 +79,12 @@ export interface Timeouts {
   readonly connectionMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: Timeouts = { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 10_000, connectionMs: 60_000 };
+export const DEFAULT_TIMEOUTS: Timeouts = {
+  requestMs: 30_000,
+  headersMs: 10_000,
+  keepAliveMs: 10_000,
+  connectionMs: 60_000,
+};
 
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -101,11 +112,16 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
   });
   // One server per DATA_DIR: a second start throws DataDirLockedError here, before it listens.
   const dataDirLock = config.dataDir
-    ? acquireDataDirLock(config.dataDir, { onStale: (owner) => app.log.warn({ owner }, `taking over a stale lock on ${config.dataDir} (pid ${owner.pid} no longer runs)`) })
+    ? acquireDataDirLock(config.dataDir, {
+        onStale: (owner) =>
+          app.log.warn({ owner }, `taking over a stale lock on ${config.dataDir} (pid ${owner.pid} no longer runs)`),
+      })
     : null;
   // Browsers let any page open a WebSocket to us: only the app's own origins may (issue 7 §5.6).
   const io = new SocketIOServer(app.server, {
-    path: '/socket.io', serveClient: false, cors: { origin: false },
+    path: '/socket.io',
+    serveClient: false,
+    cors: { origin: false },
     // The live feed's signaling shares the port: other upgrade paths are not socket.io's to close.
     destroyUpgrade: false,
     allowRequest: (request, callback) => callback(null, originAllowed(request, config)),
@@ -178,7 +194,8 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       api.addHook('onRequest', async (request, reply) => {
         if (!store) return replyError(reply, 503);
         await recovered?.catch(() => undefined);
-        if (config.authorization && request.headers.authorization !== config.authorization) return replyError(reply, 403);
+        if (config.authorization && request.headers.authorization !== config.authorization)
+          return replyError(reply, 403);
         return undefined;
       });
       // The store opens in the background; the onRequest hook above guarantees it is open here.
@@ -206,7 +223,11 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
         await built.kujiLine.recover();
       });
       recovered.catch((error: unknown) => app.log.error({ err: error }, 'play loop failed to recover'));
-      await registerApiRoutes({ config, services, route: new RouteBuilder(api, services.identity, config.operatorTokenHash) });
+      await registerApiRoutes({
+        config,
+        services,
+        route: new RouteBuilder(api, services.identity, config.operatorTokenHash),
+      });
       // The rtc live feed's signaling, when the stations' webrtc_url is a path on this server.
       if (config.webrtcSignalingUrl.startsWith('/')) built.signaling.attach(app.server, () => store !== null);
       api.setNotFoundHandler((_request, reply) => replyError(reply, 404));
@@ -222,7 +243,10 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     const appShell = () => {
       if (shell === null) {
         const mode = config.feed.mode === 'rtc' && services?.rtcFeed.available ? 'rtc' : 'jpg';
-        shell = pageShell.html.replace(/<meta name="onkure-feed" content="[a-z]*"/, `<meta name="onkure-feed" content="${mode}"`);
+        shell = pageShell.html.replace(
+          /<meta name="onkure-feed" content="[a-z]*"/,
+          `<meta name="onkure-feed" content="${mode}"`,
+        );
       }
       return shell;
     };
@@ -251,10 +275,18 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       if (!renderBudget.take(request.ip)) return reply.type('text/html; charset=utf-8').send(appShell());
       try {
         // The address's host is ours, never the request's Host header: nothing rendered may depend on it.
-        const page = await renderer()({ url: `http://localhost${request.url}`, fetch: inProcessFetch(app, request.ip) });
+        const page = await renderer()({
+          url: `http://localhost${request.url}`,
+          fetch: inProcessFetch(app, request.ip),
+        });
         if (page.kind === 'redirect') return reply.redirect(page.location, page.status);
         const html = await readRenderedText(page.body);
-        return sendCompressed(reply.status(page.status), accept, pages.keep(request.url, page.status, html), 'text/html; charset=utf-8');
+        return sendCompressed(
+          reply.status(page.status),
+          accept,
+          pages.keep(request.url, page.status, html),
+          'text/html; charset=utf-8',
+        );
       } catch (error) {
         // A page that cannot be rendered here still works: the browser renders it from the shell.
         request.log.error({ err: error }, 'server render failed');

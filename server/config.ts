@@ -80,36 +80,70 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
   const target = parseBuildTarget(env.ONKURE_TARGET);
   if (!target.ok) throw new ServerConfigError(target.message);
   const port = env.PORT === undefined || env.PORT === '' ? 8080 : Number(env.PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ServerConfigError(`PORT must be an integer 0-65535 (got "${env.PORT}").`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ServerConfigError(`PORT must be an integer 0-65535 (got "${env.PORT}").`);
   let apiPrefix = env.API_PREFIX ?? DEFAULT_API_PREFIX;
   if (!apiPrefix.startsWith('/')) apiPrefix = `/${apiPrefix}`;
   apiPrefix = apiPrefix.replace(/\/+$/, '');
-  if (apiPrefix === '' || apiPrefix === '/socket.io' || apiPrefix === '/healthz') throw new ServerConfigError(`API_PREFIX must be a path such as /api (got "${env.API_PREFIX}").`);
+  if (apiPrefix === '' || apiPrefix === '/socket.io' || apiPrefix === '/healthz')
+    throw new ServerConfigError(`API_PREFIX must be a path such as /api (got "${env.API_PREFIX}").`);
   const emailVerifyCutoff = new Date(env.EMAIL_VERIFY_CUTOFF || '2025-04-01T00:00:00+09:00');
   const kujiTimeLimits = kujiTimeLimitsFrom(env.KUJI_FIRST_RESERVED_SECONDS, env.KUJI_CONFIRM_SECONDS);
-  if (!kujiTimeLimits) throw new ServerConfigError(`KUJI_FIRST_RESERVED_SECONDS and KUJI_CONFIRM_SECONDS must be whole seconds from 5 to 3600 (got "${env.KUJI_FIRST_RESERVED_SECONDS ?? ''}", "${env.KUJI_CONFIRM_SECONDS ?? ''}").`);
-  if (Number.isNaN(emailVerifyCutoff.getTime())) throw new ServerConfigError(`EMAIL_VERIFY_CUTOFF must be an ISO date-time such as 2025-04-01T00:00:00+09:00 (got "${env.EMAIL_VERIFY_CUTOFF}").`);
+  if (!kujiTimeLimits)
+    throw new ServerConfigError(
+      `KUJI_FIRST_RESERVED_SECONDS and KUJI_CONFIRM_SECONDS must be whole seconds from 5 to 3600 (got "${env.KUJI_FIRST_RESERVED_SECONDS ?? ''}", "${env.KUJI_CONFIRM_SECONDS ?? ''}").`,
+    );
+  if (Number.isNaN(emailVerifyCutoff.getTime()))
+    throw new ServerConfigError(
+      `EMAIL_VERIFY_CUTOFF must be an ISO date-time such as 2025-04-01T00:00:00+09:00 (got "${env.EMAIL_VERIFY_CUTOFF}").`,
+    );
   const production = env.NODE_ENV === 'production';
   const devCalls = env.ONKURE_DEV_CALLS === '1';
-  if (devCalls && production) throw new ServerConfigError('ONKURE_DEV_CALLS=1 (development-only calls such as the debug login) cannot be used with NODE_ENV=production; unset one of them.');
+  if (devCalls && production)
+    throw new ServerConfigError(
+      'ONKURE_DEV_CALLS=1 (development-only calls such as the debug login) cannot be used with NODE_ENV=production; unset one of them.',
+    );
   const allowedOrigins = originList(env.ALLOWED_ORIGINS, 'ALLOWED_ORIGINS');
   const connectSrc = (env.CSP_CONNECT_SRC ?? '').split(/[\s,]+/).filter(Boolean);
-  for (const source of connectSrc) if (!/^(https?|wss?):\/\/[^\s;,'"]+$/.test(source)) throw new ServerConfigError(`CSP_CONNECT_SRC must list origins such as https://api.example.jp wss://media.example.jp (got "${source}").`);
+  for (const source of connectSrc)
+    if (!/^(https?|wss?):\/\/[^\s;,'"]+$/.test(source))
+      throw new ServerConfigError(
+        `CSP_CONNECT_SRC must list origins such as https://api.example.jp wss://media.example.jp (got "${source}").`,
+      );
   const operatorToken = env.ONKURE_OPERATOR_TOKEN ?? '';
-  if (operatorToken !== '' && operatorToken.length < 24) throw new ServerConfigError('ONKURE_OPERATOR_TOKEN must be at least 24 characters (or unset to turn the operator API off).');
+  if (operatorToken !== '' && operatorToken.length < 24)
+    throw new ServerConfigError(
+      'ONKURE_OPERATOR_TOKEN must be at least 24 characters (or unset to turn the operator API off).',
+    );
   const realtimeChannel = env.REALTIME_CHANNEL || 'onkure';
-  if (!/^[a-z][a-z0-9_-]{0,31}$/.test(realtimeChannel) || realtimeChannel === 'top') throw new ServerConfigError(`REALTIME_CHANNEL must be a lower-case name such as onkure, other than top (got "${realtimeChannel}").`);
+  if (!/^[a-z][a-z0-9_-]{0,31}$/.test(realtimeChannel) || realtimeChannel === 'top')
+    throw new ServerConfigError(
+      `REALTIME_CHANNEL must be a lower-case name such as onkure, other than top (got "${realtimeChannel}").`,
+    );
   const analyticsTagOrigin = env.ANALYTICS_TAG_ORIGIN || null;
   if (analyticsTagOrigin !== null) {
     const [origin] = originList(analyticsTagOrigin, 'ANALYTICS_TAG_ORIGIN');
-    if (origin !== analyticsTagOrigin || !/^https?:\/\/[a-z0-9.-]+(:\d+)?$/.test(origin) || (production && !origin.startsWith('https://'))) throw new ServerConfigError(`ANALYTICS_TAG_ORIGIN must be one https origin such as https://www.googletagmanager.com (got "${analyticsTagOrigin}").`);
+    if (
+      origin !== analyticsTagOrigin ||
+      !/^https?:\/\/[a-z0-9.-]+(:\d+)?$/.test(origin) ||
+      (production && !origin.startsWith('https://'))
+    )
+      throw new ServerConfigError(
+        `ANALYTICS_TAG_ORIGIN must be one https origin such as https://www.googletagmanager.com (got "${analyticsTagOrigin}").`,
+      );
   }
   const webrtcSignalingUrl = env.WEBRTC_SIGNALING_URL || '/signaling';
-  if (!/^(\/[\w./-]*|wss?:\/\/[^\s'"]+)$/.test(webrtcSignalingUrl)) throw new ServerConfigError(`WEBRTC_SIGNALING_URL must be a path such as /signaling or a ws(s):// address (got "${webrtcSignalingUrl}").`);
+  if (!/^(\/[\w./-]*|wss?:\/\/[^\s'"]+)$/.test(webrtcSignalingUrl))
+    throw new ServerConfigError(
+      `WEBRTC_SIGNALING_URL must be a path such as /signaling or a ws(s):// address (got "${webrtcSignalingUrl}").`,
+    );
   const feedMode = env.ONKURE_FEED || 'rtc';
-  if (feedMode !== 'rtc' && feedMode !== 'jpg') throw new ServerConfigError(`ONKURE_FEED must be rtc or jpg (got "${feedMode}").`);
+  if (feedMode !== 'rtc' && feedMode !== 'jpg')
+    throw new ServerConfigError(`ONKURE_FEED must be rtc or jpg (got "${feedMode}").`);
   const iceHosts = (env.RTC_ICE_HOSTS ?? '127.0.0.1').split(/[\s,]+/).filter(Boolean);
-  for (const host of iceHosts) if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(host)) throw new ServerConfigError(`RTC_ICE_HOSTS must list IPv4 addresses such as 127.0.0.1 (got "${host}").`);
+  for (const host of iceHosts)
+    if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(host))
+      throw new ServerConfigError(`RTC_ICE_HOSTS must list IPv4 addresses such as 127.0.0.1 (got "${host}").`);
   const feed: FeedConfig = {
     mode: feedMode,
     maxViewersPerCamera: wholeNumber(env.RTC_MAX_VIEWERS_PER_CAMERA, 100, 'RTC_MAX_VIEWERS_PER_CAMERA'),
@@ -147,7 +181,8 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
 function wholeNumber(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 100_000) throw new ServerConfigError(`${name} must be a whole number from 1 to 100000 (got "${value}").`);
+  if (!Number.isInteger(n) || n < 1 || n > 100_000)
+    throw new ServerConfigError(`${name} must be a whole number from 1 to 100000 (got "${value}").`);
   return n;
 }
 
@@ -160,7 +195,8 @@ function originList(value: string | undefined, name: string): string[] {
     } catch {
       parsed = null;
     }
-    if (!parsed || parsed.origin !== origin) throw new ServerConfigError(`${name} must list origins such as https://onkure.example.jp (got "${origin}").`);
+    if (!parsed || parsed.origin !== origin)
+      throw new ServerConfigError(`${name} must list origins such as https://onkure.example.jp (got "${origin}").`);
   }
   return list;
 }

@@ -29,9 +29,12 @@ async function main(): Promise<void> {
   await server.ready;
   const shown = address.replace('127.0.0.1', 'localhost').replace('[::1]', 'localhost');
   const video = server.services().rtcFeed;
-  if (!video.available) console.warn(`onkure: live video is off (${video.unavailableReason}); the play screen shows still pictures (jpg)`);
+  if (!video.available)
+    console.warn(`onkure: live video is off (${video.unavailableReason}); the play screen shows still pictures (jpg)`);
   const feed = config.feed.mode === 'rtc' && video.available ? 'rtc video' : 'jpg stills';
-  console.log(`onkure (${config.target}) is running at ${shown}/  —  store: ${config.dataDir ?? 'in memory'}, live feed: ${feed}`);
+  console.log(
+    `onkure (${config.target}) is running at ${shown}/  —  store: ${config.dataDir ?? 'in memory'}, live feed: ${feed}`,
+  );
   const stop = async () => {
     await server.close();
     process.exit(0);

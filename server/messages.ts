@@ -4,7 +4,8 @@ export const SERVER_MESSAGES = {
   loginSlowedDown: 'ログインの失敗が続いたため、この端末からはしばらくログインできません。時間をおいてお試しください。',
   purchaseRequestIdReused: 'このリクエストIDはすでに別の購入内容で使われています。',
   addressInUseNoticeSubject: '【オンクレ】このメールアドレスでの登録・確認の試みがありました',
-  addressInUseNoticeBody: 'このメールアドレスは既にオンクレのアカウントに登録されています。どなたかがこのアドレスで新規登録またはメールアドレス確認を試みました。お心当たりがない場合は、このメールを破棄してください。',
+  addressInUseNoticeBody:
+    'このメールアドレスは既にオンクレのアカウントに登録されています。どなたかがこのアドレスで新規登録またはメールアドレス確認を試みました。お心当たりがない場合は、このメールを破棄してください。',
   imageNotFound: '画像が見つかりません。',
   shopNotFound: 'ショップが見つかりません。',
   fesNotFound: 'フェスが見つかりません。',
@@ -63,14 +64,16 @@ export const SERVER_MESSAGES = {
   cameraForbidden: 'このステーションの映像を見る権限がありません。',
   anonymousPlayer: 'プレイヤー',
   turnNearTitle: 'まもなくあなたの番です',
-  turnNearBody: (prize: string, place: number) => `「${prize}」の順番まであと${place}番目です。画面に戻ってお待ちください。`,
+  turnNearBody: (prize: string, place: number) =>
+    `「${prize}」の順番まであと${place}番目です。画面に戻ってお待ちください。`,
   turnNowTitle: 'あなたの番です',
   turnNowBody: (prize: string, seconds: number) => `「${prize}」のプレイ開始を${seconds}秒以内に確定してください。`,
   reserveCancelTitle: '予約が取り消されました',
   reserveCancelBody: (prize: string) => `「${prize}」の予約が取り消されました。`,
   winnerAnnouncement: (nickname: string, prize: string) => `${nickname}さんが「${prize}」をゲット！`,
   /** The body of the e-mail carrying a verification code (the contract test reads the code after '認証コード: '). */
-  emailCodeBody: (code: string) => `認証コード: ${code}\n30分以内に画面へ入力してください。お心当たりのない場合はこのメールを破棄してください。`,
+  emailCodeBody: (code: string) =>
+    `認証コード: ${code}\n30分以内に画面へ入力してください。お心当たりのない場合はこのメールを破棄してください。`,
   smsCodeBody: (code: string) => `【オンクレ】認証コード: ${code}（30分間有効）`,
   addressLimit: (max: number) => `住所は${max}件まで登録できます。`,
   debugNickname: (name: string) => `デバッグ${name}`,

@@ -103,7 +103,13 @@ function changingTopPages(events: PlayEvents, topPages: TopPageCache): PlayEvent
   };
 }
 
-export function createServices(store: Store, clock: Clock, io: SocketIOServer, config: ServerConfig, options: ServiceOptions = {}): Services {
+export function createServices(
+  store: Store,
+  clock: Clock,
+  io: SocketIOServer,
+  config: ServerConfig,
+  options: ServiceOptions = {},
+): Services {
   const images = imageUrl(config.apiPrefix);
   const identity = new IdentityService(store, clock);
   const catalogue = new CatalogueRepository(store, images);
@@ -119,7 +125,10 @@ export function createServices(store: Store, clock: Clock, io: SocketIOServer, c
   const topPages = new TopPageCache(async (key, now) => {
     if (!(await catalogue.shopExists(key.shopId))) throw new Refusal(404, 404, SERVER_MESSAGES.shopNotFound);
     const [page, validUntil] = await Promise.all([
-      buildTopPage(catalogue, key.shopId, now, { showVirtualCrane: key.showVirtualCrane, ...(key.fesId ? { fesId: key.fesId } : {}) }),
+      buildTopPage(catalogue, key.shopId, now, {
+        showVirtualCrane: key.showVirtualCrane,
+        ...(key.fesId ? { fesId: key.fesId } : {}),
+      }),
       catalogue.nextTimedChange(key.shopId, now),
     ]);
     return { page, validUntil };

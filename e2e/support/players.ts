@@ -4,7 +4,10 @@ import { expect, type APIRequestContext, type Browser, type Page } from '@playwr
 /** The operator token the e2e server runs with (playwright.config.ts). */
 export const OPERATOR_TOKEN = process.env.E2E_OPERATOR_TOKEN ?? 'e2e-operator-token-0123456789';
 
-export interface Identity { user_id: number; access_token: string }
+export interface Identity {
+  user_id: number;
+  access_token: string;
+}
 
 /** Signs a debug player in through the API (the development calls are on in e2e). */
 export async function debugLogin(request: APIRequestContext, name: string): Promise<Identity> {
@@ -15,7 +18,12 @@ export async function debugLogin(request: APIRequestContext, name: string): Prom
 }
 
 /** A browser context signed in as `identity` (the session the app keeps in localStorage). */
-export async function playerPage(browser: Browser, baseURL: string, identity: Identity, viewport: { width: number; height: number }): Promise<Page> {
+export async function playerPage(
+  browser: Browser,
+  baseURL: string,
+  identity: Identity,
+  viewport: { width: number; height: number },
+): Promise<Page> {
   const context = await browser.newContext({ baseURL, viewport, locale: 'ja-JP', timezoneId: 'Asia/Tokyo' });
   await context.addInitScript((who) => window.localStorage.setItem('onkure.session', JSON.stringify(who)), identity);
   const page = await context.newPage();
@@ -29,7 +37,16 @@ export async function playerPage(browser: Browser, baseURL: string, identity: Id
  */
 export async function stationFor(request: APIRequestContext, index: number): Promise<number> {
   const res = await request.post('/api/contents/top_page_prize', { data: { shop_id: 1, is_top_page: 1 } });
-  const body = (await res.json()) as { sale_list: { list: { station_id: number; station_status: string; type: string; designated_type: string }[] }[] };
-  const ids = [...new Set(body.sale_list.flatMap((s) => s.list).filter((s) => s.station_status === 'open' && s.type === 'normal' && s.designated_type === 'normal').map((s) => s.station_id))];
+  const body = (await res.json()) as {
+    sale_list: { list: { station_id: number; station_status: string; type: string; designated_type: string }[] }[];
+  };
+  const ids = [
+    ...new Set(
+      body.sale_list
+        .flatMap((s) => s.list)
+        .filter((s) => s.station_status === 'open' && s.type === 'normal' && s.designated_type === 'normal')
+        .map((s) => s.station_id),
+    ),
+  ];
   return ids[index]!;
 }

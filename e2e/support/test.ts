@@ -7,7 +7,8 @@ import { test as base, expect, type Page } from '@playwright/test';
  */
 export function waitForAppOnLoad(page: Page): void {
   const ready = async <T extends { headers(): Record<string, string> } | null>(response: T): Promise<T> => {
-    if (response?.headers()['content-type']?.includes('text/html')) await page.waitForSelector('html[data-ready]', { state: 'attached' });
+    if (response?.headers()['content-type']?.includes('text/html'))
+      await page.waitForSelector('html[data-ready]', { state: 'attached' });
     return response;
   };
   const goto = page.goto.bind(page);

@@ -5,7 +5,11 @@
  */
 export class AccountRefusal extends Error {
   override readonly name = 'AccountRefusal';
-  constructor(readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 429, readonly info: string, readonly code: number = status) {
+  constructor(
+    readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 429,
+    readonly info: string,
+    readonly code: number = status,
+  ) {
     super(info);
   }
 }

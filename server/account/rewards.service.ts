@@ -11,16 +11,36 @@ const INVITE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
 /** Present codes (redeem once per user, credited through the ledgers) and invite info. */
 export class RewardsService {
-  constructor(private readonly db: Store, private readonly clock: Clock, private readonly ledger: Ledger) {}
+  constructor(
+    private readonly db: Store,
+    private readonly clock: Clock,
+    private readonly ledger: Ledger,
+  ) {}
 
-  async redeem(userId: number, code: string): Promise<{ present: { kind: 'tc_free' | 'ticket'; amount: number }; tc: TcBalance; ticket: { ticket_all: number } }> {
+  async redeem(
+    userId: number,
+    code: string,
+  ): Promise<{
+    present: { kind: 'tc_free' | 'ticket'; amount: number };
+    tc: TcBalance;
+    ticket: { ticket_all: number };
+  }> {
     return this.db.transaction(async (q) => {
       const now = this.clock.now().toISOString();
-      const [pc] = await q.query<{ code: string; kind: 'tc_free' | 'ticket'; amount: number; starts_at: Date; ends_at: Date }>(
-        'SELECT code, kind, amount, starts_at, ends_at FROM present_codes WHERE code = $1', [code]);
+      const [pc] = await q.query<{
+        code: string;
+        kind: 'tc_free' | 'ticket';
+        amount: number;
+        starts_at: Date;
+        ends_at: Date;
+      }>('SELECT code, kind, amount, starts_at, ends_at FROM present_codes WHERE code = $1', [code]);
       if (!pc) throw new AccountRefusal(404, SERVER_MESSAGES.presentCodeNotFound);
-      if (new Date(pc.starts_at).toISOString() > now || new Date(pc.ends_at).toISOString() < now) throw new AccountRefusal(409, SERVER_MESSAGES.presentCodeOutOfPeriod);
-      const done = await q.query('INSERT INTO present_code_redemptions (code, user_id, redeemed_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING code', [code, userId, now]);
+      if (new Date(pc.starts_at).toISOString() > now || new Date(pc.ends_at).toISOString() < now)
+        throw new AccountRefusal(409, SERVER_MESSAGES.presentCodeOutOfPeriod);
+      const done = await q.query(
+        'INSERT INTO present_code_redemptions (code, user_id, redeemed_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING code',
+        [code, userId, now],
+      );
       if (done.length === 0) throw new AccountRefusal(409, SERVER_MESSAGES.presentCodeUsed);
       const entry = { amount: pc.amount, reason: 'present_code', reference: code, idempotencyKey: `present:${code}` };
       if (pc.kind === 'tc_free') await this.ledger.credit(userId, 'free', entry, q);
@@ -34,13 +54,21 @@ export class RewardsService {
   }
 
   /** Invite info [R3-16]; the user's invite code is made on first use. */
-  async inviteInfo(userId: number, baseUrl: string): Promise<{ invite_ticket: number; title: string; url: string; text: string }> {
+  async inviteInfo(
+    userId: number,
+    baseUrl: string,
+  ): Promise<{ invite_ticket: number; title: string; url: string; text: string }> {
     const code = await this.db.transaction(async (q) => {
       const [existing] = await q.query<{ code: string }>('SELECT code FROM invite_codes WHERE user_id = $1', [userId]);
       if (existing) return existing.code;
       for (;;) {
-        const candidate = Array.from({ length: 8 }, () => INVITE_ALPHABET[randomInt(0, INVITE_ALPHABET.length)]).join('');
-        const [row] = await q.query<{ code: string }>('INSERT INTO invite_codes (user_id, code, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING code', [userId, candidate, this.clock.now().toISOString()]);
+        const candidate = Array.from({ length: 8 }, () => INVITE_ALPHABET[randomInt(0, INVITE_ALPHABET.length)]).join(
+          '',
+        );
+        const [row] = await q.query<{ code: string }>(
+          'INSERT INTO invite_codes (user_id, code, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING code',
+          [userId, candidate, this.clock.now().toISOString()],
+        );
         if (row) return row.code;
       }
     });

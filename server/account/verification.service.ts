@@ -14,8 +14,8 @@ export const MAX_CODES_PER_HOUR = 5;
 /** Wrong codes allowed per user and purpose in 15 minutes before verification is blocked. */
 export const MAX_CODE_FAILURES = 5;
 
-
-const hashCode = (userId: number, purpose: VerificationPurpose, code: string) => createHash('sha256').update(`${userId}:${purpose}:${code}`).digest();
+const hashCode = (userId: number, purpose: VerificationPurpose, code: string) =>
+  createHash('sha256').update(`${userId}:${purpose}:${code}`).digest();
 
 /**
  * One-time codes for e-mail and phone verification, "sent" through the dev outbox table: the
@@ -25,7 +25,10 @@ const hashCode = (userId: number, purpose: VerificationPurpose, code: string) =>
 export class VerificationService {
   private readonly limiter: AttemptLimiter;
 
-  constructor(private readonly db: Store, private readonly clock: Clock) {
+  constructor(
+    private readonly db: Store,
+    private readonly clock: Clock,
+  ) {
     this.limiter = new AttemptLimiter(MAX_CODE_FAILURES, 15 * 60 * 1000, clock);
   }
 
@@ -36,7 +39,8 @@ export class VerificationService {
       const now = this.clock.now();
       const [{ n } = { n: 0 }] = await q.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM verification_codes WHERE user_id = $1 AND purpose = $2 AND created_at > $3',
-        [userId, purpose, new Date(now.getTime() - 3_600_000).toISOString()]);
+        [userId, purpose, new Date(now.getTime() - 3_600_000).toISOString()],
+      );
       if (n >= MAX_CODES_PER_HOUR) throw new AccountRefusal(429, SERVER_MESSAGES.codeSendLimit);
       // Another user's address: answer exactly as for a free one, but the code goes nowhere and the
       // address's owner is told instead (issue 7 §5.5: the answer must not reveal who has an account).
@@ -45,17 +49,37 @@ export class VerificationService {
       const expiresAt = new Date(now.getTime() + CODE_TTL_MS);
       await q.query(
         'INSERT INTO verification_codes (user_id, purpose, target, code_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
-        [userId, purpose, target, hashCode(userId, purpose, code).toString('hex'), now.toISOString(), expiresAt.toISOString()]);
+        [
+          userId,
+          purpose,
+          target,
+          hashCode(userId, purpose, code).toString('hex'),
+          now.toISOString(),
+          expiresAt.toISOString(),
+        ],
+      );
       if (owner !== null) {
-        await q.query('INSERT INTO dev_outbox (user_id, channel, recipient, subject, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
-          [owner, 'email', target, SERVER_MESSAGES.addressInUseNoticeSubject, SERVER_MESSAGES.addressInUseNoticeBody, now.toISOString()]);
+        await q.query(
+          'INSERT INTO dev_outbox (user_id, channel, recipient, subject, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+          [
+            owner,
+            'email',
+            target,
+            SERVER_MESSAGES.addressInUseNoticeSubject,
+            SERVER_MESSAGES.addressInUseNoticeBody,
+            now.toISOString(),
+          ],
+        );
         return { expires_at: expiresAt.toISOString() };
       }
-      const message = purpose === 'email'
-        ? { channel: 'email', subject: SERVER_MESSAGES.emailCodeSubject, body: SERVER_MESSAGES.emailCodeBody(code) }
-        : { channel: 'sms', subject: SERVER_MESSAGES.smsCodeSubject, body: SERVER_MESSAGES.smsCodeBody(code) };
-      await q.query('INSERT INTO dev_outbox (user_id, channel, recipient, subject, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
-        [userId, message.channel, target, message.subject, message.body, now.toISOString()]);
+      const message =
+        purpose === 'email'
+          ? { channel: 'email', subject: SERVER_MESSAGES.emailCodeSubject, body: SERVER_MESSAGES.emailCodeBody(code) }
+          : { channel: 'sms', subject: SERVER_MESSAGES.smsCodeSubject, body: SERVER_MESSAGES.smsCodeBody(code) };
+      await q.query(
+        'INSERT INTO dev_outbox (user_id, channel, recipient, subject, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+        [userId, message.channel, target, message.subject, message.body, now.toISOString()],
+      );
       return { expires_at: expiresAt.toISOString() };
     });
   }
@@ -64,7 +88,11 @@ export class VerificationService {
    * Checks a code against the newest live one of the user and purpose; on success marks it used and
    * sets users.email + email_verified_at or users.tel + tel_verified_at. Answers the verified target.
    */
-  async verify(userId: number, purpose: VerificationPurpose, code: string): Promise<{ target: string; verified_at: string }> {
+  async verify(
+    userId: number,
+    purpose: VerificationPurpose,
+    code: string,
+  ): Promise<{ target: string; verified_at: string }> {
     const key = `${purpose}:${userId}`;
     if (!this.limiter.tryAcquire(key)) throw new AccountRefusal(429, SERVER_MESSAGES.codeTryLimit);
     const outcome = await this.db.transaction(async (q) => {
@@ -73,12 +101,19 @@ export class VerificationService {
       const [row] = await q.query<{ id: number; target: string; code_hash: string }>(
         `SELECT id, target, code_hash FROM verification_codes
           WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3 ORDER BY created_at DESC, id DESC LIMIT 1`,
-        [userId, purpose, now]);
+        [userId, purpose, now],
+      );
       if (!row || !timingSafeEqual(Buffer.from(row.code_hash, 'hex'), hashCode(userId, purpose, code))) return null;
       if (purpose === 'email') await this.assertEmailFree(q, userId, row.target);
       await q.query('UPDATE verification_codes SET used_at = $2 WHERE id = $1', [row.id, now]);
-      if (purpose === 'email') await q.query('UPDATE users SET email = $2, email_verified_at = $3 WHERE user_id = $1', [userId, row.target, now]);
-      else await q.query('UPDATE users SET tel = $2, tel_verified_at = $3 WHERE user_id = $1', [userId, row.target, now]);
+      if (purpose === 'email')
+        await q.query('UPDATE users SET email = $2, email_verified_at = $3 WHERE user_id = $1', [
+          userId,
+          row.target,
+          now,
+        ]);
+      else
+        await q.query('UPDATE users SET tel = $2, tel_verified_at = $3 WHERE user_id = $1', [userId, row.target, now]);
       return { target: row.target, verified_at: now };
     });
     if (!outcome) {
@@ -95,20 +130,34 @@ export class VerificationService {
    */
   async pendingEmail(userId: number): Promise<string | null> {
     const [row] = await this.db.query<{ target: string }>(
-      "SELECT target FROM verification_codes WHERE user_id = $1 AND purpose = 'email' ORDER BY created_at DESC, id DESC LIMIT 1", [userId]);
+      "SELECT target FROM verification_codes WHERE user_id = $1 AND purpose = 'email' ORDER BY created_at DESC, id DESC LIMIT 1",
+      [userId],
+    );
     return row?.target ?? null;
   }
 
   /** Messages of the dev outbox for one user, newest first (development only). */
   async outbox(userId: number) {
-    const rows = await this.db.query<{ message_id: number; channel: 'email' | 'sms'; recipient: string; subject: string; body: string; created_at: Date }>(
-      'SELECT message_id, channel, recipient, subject, body, created_at FROM dev_outbox WHERE user_id = $1 ORDER BY message_id DESC LIMIT 50', [userId]);
+    const rows = await this.db.query<{
+      message_id: number;
+      channel: 'email' | 'sms';
+      recipient: string;
+      subject: string;
+      body: string;
+      created_at: Date;
+    }>(
+      'SELECT message_id, channel, recipient, subject, body, created_at FROM dev_outbox WHERE user_id = $1 ORDER BY message_id DESC LIMIT 50',
+      [userId],
+    );
     return rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() }));
   }
 
   /** The user (other than `userId`) whose address `email` is, or null. */
   private async ownerOf(q: SqlExecutor, userId: number, email: string): Promise<number | null> {
-    const [row] = await q.query<{ user_id: number }>('SELECT user_id FROM users WHERE email = $1 AND user_id <> $2', [email, userId]);
+    const [row] = await q.query<{ user_id: number }>('SELECT user_id FROM users WHERE email = $1 AND user_id <> $2', [
+      email,
+      userId,
+    ]);
     return row?.user_id ?? null;
   }
 

@@ -10,7 +10,11 @@ import type { VerificationService } from '../account/verification.service';
 import { SERVER_MESSAGES } from '../messages';
 import type { Clock } from '../clock';
 
-export interface Session { user_id: number; access_token: string; expires_at: string }
+export interface Session {
+  user_id: number;
+  access_token: string;
+  expires_at: string;
+}
 
 /** Free TC a new debug user starts with, so the purchase-free flows can be tried at once. */
 export const DEBUG_WELCOME_TC = 10_000;
@@ -49,8 +53,14 @@ export class AccountAuthService {
       const created = this.clock.now().toISOString();
       const [row] = await q.query<{ user_id: number }>(
         'INSERT INTO users (email, password_hash, created_at) VALUES ($1, $2, $3) ON CONFLICT (email) DO NOTHING RETURNING user_id',
-        [email, hash, created]);
-      const [account] = row ? [row] : await q.query<{ user_id: number }>('INSERT INTO users (password_hash, created_at) VALUES ($1, $2) RETURNING user_id', [hash, created]);
+        [email, hash, created],
+      );
+      const [account] = row
+        ? [row]
+        : await q.query<{ user_id: number }>(
+            'INSERT INTO users (password_hash, created_at) VALUES ($1, $2) RETURNING user_id',
+            [hash, created],
+          );
       return { user_id: account!.user_id, ...(await this.identity.issueToken(account!.user_id, q)) };
     });
     await this.verification.send(session.user_id, 'email', email);
@@ -65,13 +75,17 @@ export class AccountAuthService {
   async login(email: string, password: string, client = 'unknown'): Promise<Session> {
     const key = `${email}\n${client}`;
     if (!this.loginLimiter.tryAcquire(key)) throw new AccountRefusal(429, SERVER_MESSAGES.loginSlowedDown);
-    const [user] = await this.db.query<{ user_id: number; password_hash: string | null; status: number }>('SELECT user_id, password_hash, status FROM users WHERE email = $1', [email]);
+    const [user] = await this.db.query<{ user_id: number; password_hash: string | null; status: number }>(
+      'SELECT user_id, password_hash, status FROM users WHERE email = $1',
+      [email],
+    );
     // Verify against a dummy hash when there is no such user, so timing does not reveal which e-mails exist.
     const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
     if (!user || !user.password_hash || !ok) {
       throw new AccountRefusal(401, LOGIN_FAILED);
     }
-    if (user.status === SUSPENDED_STATUS) throw new AccountRefusal(403, INVALID_USER_INFO, MAINTENANCE_CODES.invaliduser);
+    if (user.status === SUSPENDED_STATUS)
+      throw new AccountRefusal(403, INVALID_USER_INFO, MAINTENANCE_CODES.invaliduser);
     this.loginLimiter.reset(key);
     return { user_id: user.user_id, ...(await this.identity.issueToken(user.user_id)) };
   }
@@ -87,9 +101,15 @@ export class AccountAuthService {
       if (!userId) {
         const [row] = await q.query<{ user_id: number }>(
           'INSERT INTO users (debug_name, is_debug, nickname, created_at) VALUES ($1, true, $2, $3) RETURNING user_id',
-          [name, SERVER_MESSAGES.debugNickname(name).slice(0, 16), this.clock.now().toISOString()]);
+          [name, SERVER_MESSAGES.debugNickname(name).slice(0, 16), this.clock.now().toISOString()],
+        );
         userId = row!.user_id;
-        await this.ledger.credit(userId, 'free', { amount: DEBUG_WELCOME_TC, reason: 'debug_grant', reference: name, idempotencyKey: 'debug-welcome' }, q);
+        await this.ledger.credit(
+          userId,
+          'free',
+          { amount: DEBUG_WELCOME_TC, reason: 'debug_grant', reference: name, idempotencyKey: 'debug-welcome' },
+          q,
+        );
       }
       return { user_id: userId, ...(await this.identity.issueToken(userId, q)), created: existing ? 0 : 1 };
     });

@@ -12,7 +12,11 @@ import type { Clock } from '../clock';
 export class AttemptLimiter {
   private readonly attempts = new Map<string, number[]>();
 
-  constructor(private readonly maxAttempts: number, private readonly windowMs: number, private readonly clock: Clock) {}
+  constructor(
+    private readonly maxAttempts: number,
+    private readonly windowMs: number,
+    private readonly clock: Clock,
+  ) {}
 
   /** True when the key has used up its attempts in the current window. */
   isBlocked(key: string): boolean {

@@ -35,13 +35,19 @@ export const hashToken = (token: string): string => createHash('sha256').update(
  * the store keeps only its SHA-256, so a leaked database does not leak sessions.
  */
 export class IdentityService {
-  constructor(private readonly db: SqlExecutor, private readonly clock: Clock) {}
+  constructor(
+    private readonly db: SqlExecutor,
+    private readonly clock: Clock,
+  ) {}
 
   async issueToken(userId: number, tx: SqlExecutor = this.db): Promise<{ access_token: string; expires_at: string }> {
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(this.clock.now().getTime() + TOKEN_TTL_MS);
     await tx.query('INSERT INTO access_tokens (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)', [
-      hashToken(token), userId, this.clock.now().toISOString(), expiresAt.toISOString(),
+      hashToken(token),
+      userId,
+      this.clock.now().toISOString(),
+      expiresAt.toISOString(),
     ]);
     return { access_token: token, expires_at: expiresAt.toISOString() };
   }
@@ -62,12 +68,18 @@ export class IdentityService {
 
   /** Revokes one token; answers whether a live token of that user was revoked. */
   async revokeFor(userId: number, token: string): Promise<boolean> {
-    const rows = await this.db.query('UPDATE access_tokens SET revoked_at = $3 WHERE token_hash = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING user_id', [hashToken(token), userId, this.clock.now().toISOString()]);
+    const rows = await this.db.query(
+      'UPDATE access_tokens SET revoked_at = $3 WHERE token_hash = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING user_id',
+      [hashToken(token), userId, this.clock.now().toISOString()],
+    );
     return rows.length > 0;
   }
 
   async revoke(token: string): Promise<void> {
-    await this.db.query('UPDATE access_tokens SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL', [hashToken(token), this.clock.now().toISOString()]);
+    await this.db.query('UPDATE access_tokens SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL', [
+      hashToken(token),
+      this.clock.now().toISOString(),
+    ]);
   }
 }
 
@@ -82,7 +94,11 @@ export function identityOf(request: FastifyRequest): { user_id: unknown; access_
  * error_info) for a missing, unknown, expired or revoked identity, 403 with error_code 9002
  * (invaliduser) for a suspended user. Handlers return right away on null, so nothing changes.
  */
-export async function requireUser(identity: IdentityService, request: FastifyRequest, reply: FastifyReply): Promise<AuthUser | null> {
+export async function requireUser(
+  identity: IdentityService,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<AuthUser | null> {
   const { user_id, access_token } = identityOf(request);
   return checkCaller(await identity.authenticate(user_id, access_token), reply);
 }
@@ -92,7 +108,12 @@ export async function requireUser(identity: IdentityService, request: FastifyReq
  * the path's user_id, which must be the token's own user (else the same 401 as a bad token, so a
  * caller cannot probe which ids exist).
  */
-export async function requireUserFromHeader(identity: IdentityService, request: FastifyRequest, reply: FastifyReply, pathUserId: string): Promise<AuthUser | null> {
+export async function requireUserFromHeader(
+  identity: IdentityService,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  pathUserId: string,
+): Promise<AuthUser | null> {
   const token = request.headers[TOKEN_HEADER];
   const userId = /^[1-9][0-9]{0,9}$/.test(pathUserId) ? Number(pathUserId) : null;
   return checkCaller(await identity.authenticate(userId, typeof token === 'string' ? token : undefined), reply);

@@ -1,6 +1,11 @@
 import type { Character } from '../../src/contract';
 import {
-  isVirtualCraneTabVisible, saleSections, type BuildTarget, type PrizeItem, type TabListItem, type TopPageCatalogue,
+  isVirtualCraneTabVisible,
+  saleSections,
+  type BuildTarget,
+  type PrizeItem,
+  type TabListItem,
+  type TopPageCatalogue,
 } from '../../src/domain';
 import type { SqlExecutor } from '../store/store';
 
@@ -48,14 +53,22 @@ export function toPrizeItem(record: StationRecord): PrizeItem {
 
 /** Reads the catalogue from the store and shapes it as the contract's entities. */
 export class CatalogueRepository {
-  constructor(private readonly db: SqlExecutor, readonly imageUrl: (key: string) => string) {}
+  constructor(
+    private readonly db: SqlExecutor,
+    readonly imageUrl: (key: string) => string,
+  ) {}
 
   async shopExists(shopId: number): Promise<boolean> {
     return (await this.db.query('SELECT 1 FROM shops WHERE shop_id = $1', [shopId])).length > 0;
   }
 
   /** The shop's stations in display order; `stationIds` narrows to those ids (any shop when shopId is null). */
-  async stations(shopId: number | null, now: Date, stationIds?: readonly number[], db: SqlExecutor = this.db): Promise<StationRecord[]> {
+  async stations(
+    shopId: number | null,
+    now: Date,
+    stationIds?: readonly number[],
+    db: SqlExecutor = this.db,
+  ): Promise<StationRecord[]> {
     const rows = await db.query<StationRow>(
       `SELECT s.station_id, s.station_admin_id, s.prize_name, s.image_key, s.play_price, s.station_status, s.station_type,
               s.designated_type, s.natia, s.recommend, s.stock, s.disclosure,
@@ -124,7 +137,11 @@ export class CatalogueRepository {
   }
 
   /** The festival running now (or the one asked for, if it belongs to the shop), with its stations. */
-  async fes(shopId: number, now: Date, fesId?: number): Promise<{ fes_id: number; image_key: string; station_ids: number[] } | null> {
+  async fes(
+    shopId: number,
+    now: Date,
+    fesId?: number,
+  ): Promise<{ fes_id: number; image_key: string; station_ids: number[] } | null> {
     const [row] = await this.db.query<{ fes_id: number; image_key: string }>(
       fesId === undefined
         ? `SELECT fes_id, image_key FROM fes WHERE shop_id = $1 AND starts_at <= $2 AND ends_at > $2 ORDER BY starts_at DESC LIMIT 1`
@@ -133,13 +150,23 @@ export class CatalogueRepository {
       fesId === undefined ? [shopId, now.toISOString()] : [shopId, fesId],
     );
     if (!row) return null;
-    const ids = await this.db.query<{ station_id: number }>('SELECT station_id FROM fes_stations WHERE fes_id = $1 ORDER BY station_id', [row.fes_id]);
+    const ids = await this.db.query<{ station_id: number }>(
+      'SELECT station_id FROM fes_stations WHERE fes_id = $1 ORDER BY station_id',
+      [row.fes_id],
+    );
     return { ...row, station_ids: ids.map((r) => r.station_id) };
   }
 
   /** Characters with their sub-characters, in display order [R3-10]. */
   async characters(): Promise<Character[]> {
-    const rows = await this.db.query<{ character_id: number; character_name: string; slug: string; sub_character_id: number | null; sub_character_name: string | null; sub_slug: string | null }>(
+    const rows = await this.db.query<{
+      character_id: number;
+      character_name: string;
+      slug: string;
+      sub_character_id: number | null;
+      sub_character_name: string | null;
+      sub_slug: string | null;
+    }>(
       `SELECT c.character_id, c.character_name, c.slug, sc.sub_character_id, sc.sub_character_name, sc.slug AS sub_slug
          FROM characters c LEFT JOIN sub_characters sc ON sc.character_id = c.character_id
         ORDER BY c.sort, c.character_id, sc.sort, sc.sub_character_id`,
@@ -151,7 +178,12 @@ export class CatalogueRepository {
         character = { character_id: r.character_id, character_name: r.character_name, slug: r.slug, sub_character: [] };
         byId.set(r.character_id, character);
       }
-      if (r.sub_character_id !== null) character.sub_character.push({ sub_character_id: r.sub_character_id, sub_character_name: r.sub_character_name!, slug: r.sub_slug! });
+      if (r.sub_character_id !== null)
+        character.sub_character.push({
+          sub_character_id: r.sub_character_id,
+          sub_character_name: r.sub_character_name!,
+          slug: r.sub_slug!,
+        });
     }
     return [...byId.values()];
   }
@@ -162,11 +194,18 @@ export class CatalogueRepository {
       `SELECT prize_name, released_at, image_key FROM stations WHERE released_at <= $1 ORDER BY released_at DESC, station_id DESC LIMIT $2`,
       [now.toISOString(), limit],
     );
-    return rows.map((r) => ({ name: r.prize_name, release_date: jstDate(new Date(r.released_at)), img_url: this.imageUrl(r.image_key) }));
+    return rows.map((r) => ({
+      name: r.prize_name,
+      release_date: jstDate(new Date(r.released_at)),
+      img_url: this.imageUrl(r.image_key),
+    }));
   }
 
   async image(key: string): Promise<{ content_type: string; body: Uint8Array } | null> {
-    const [row] = await this.db.query<{ content_type: string; body: Uint8Array }>('SELECT content_type, body FROM images WHERE image_key = $1', [key]);
+    const [row] = await this.db.query<{ content_type: string; body: Uint8Array }>(
+      'SELECT content_type, body FROM images WHERE image_key = $1',
+      [key],
+    );
     return row ?? null;
   }
 }
@@ -179,7 +218,10 @@ export function jstDate(at: Date): string {
 type Tab = TabListItem & { genre: string | null };
 
 /** The rows of prizes a page shows (the domain's saleSections over the wire's PrizeItem). */
-export function saleSectionsOf(stations: readonly StationRecord[], tabs: readonly Tab[]): { tab_id: number; title: string; list: PrizeItem[] }[] {
+export function saleSectionsOf(
+  stations: readonly StationRecord[],
+  tabs: readonly Tab[],
+): { tab_id: number; title: string; list: PrizeItem[] }[] {
   return saleSections(stations, tabs, toPrizeItem);
 }
 
@@ -197,19 +239,32 @@ export function visibleTabs(tabs: readonly Tab[], showVirtualCrane: boolean): Ta
 }
 
 /** Builds the top page from the catalogue. `showVirtualCrane` decides whether the virtual-crane tab is listed. */
-export async function buildTopPage(repo: CatalogueRepository, shopId: number, now: Date, opts: { showVirtualCrane: boolean; fesId?: number }): Promise<TopPageCatalogue> {
+export async function buildTopPage(
+  repo: CatalogueRepository,
+  shopId: number,
+  now: Date,
+  opts: { showVirtualCrane: boolean; fesId?: number },
+): Promise<TopPageCatalogue> {
   const [stations, tabs, banners, fes] = await Promise.all([
-    repo.stations(shopId, now), repo.tabs(), repo.banners(shopId), repo.fes(shopId, now, opts.fesId),
+    repo.stations(shopId, now),
+    repo.tabs(),
+    repo.banners(shopId),
+    repo.fes(shopId, now, opts.fesId),
   ]);
   const newUser = banners.find((b) => b.placement === 'new_user');
   const byId = new Map(stations.map((s) => [s.station_id, s]));
   return {
     tab_list: visibleTabs(tabs, opts.showVirtualCrane),
     sale_list: saleSectionsOf(stations, tabs),
-    campaign_banner: banners.filter((b) => b.placement === 'campaign').map((b) => ({ id: b.id, title: b.title, img_url: repo.imageUrl(b.image_key) })),
+    campaign_banner: banners
+      .filter((b) => b.placement === 'campaign')
+      .map((b) => ({ id: b.id, title: b.title, img_url: repo.imageUrl(b.image_key) })),
     new_user: { img: newUser ? repo.imageUrl(newUser.image_key) : '' },
     fes: fes
-      ? { img: repo.imageUrl(fes.image_key), list: fes.station_ids.flatMap((id) => (byId.has(id) ? [toPrizeItem(byId.get(id)!)] : [])) }
+      ? {
+          img: repo.imageUrl(fes.image_key),
+          list: fes.station_ids.flatMap((id) => (byId.has(id) ? [toPrizeItem(byId.get(id)!)] : [])),
+        }
       : { img: '', list: [] },
     new_prize: stations.filter((s) => s.new === 1).map(toPrizeItem),
   };

@@ -14,9 +14,12 @@ export class CompressedText {
     if (encoding === null) return this.text;
     let bytes = this.encoded.get(encoding);
     if (!bytes) {
-      bytes = encoding === 'br'
-        ? brotliCompressSync(this.text, { params: { [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_QUALITY]: 4 } })
-        : gzipSync(this.text);
+      bytes =
+        encoding === 'br'
+          ? brotliCompressSync(this.text, {
+              params: { [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_QUALITY]: 4 },
+            })
+          : gzipSync(this.text);
       this.encoded.set(encoding, bytes);
     }
     return bytes;
@@ -39,7 +42,12 @@ export function preferredEncoding(acceptEncoding: string | undefined): Encoding 
 }
 
 /** Sends a kept text as the client accepts it (br, gzip or plain), with `Vary: Accept-Encoding`. */
-export function sendCompressed(reply: FastifyReply, acceptEncoding: string | undefined, text: CompressedText, type: string): FastifyReply {
+export function sendCompressed(
+  reply: FastifyReply,
+  acceptEncoding: string | undefined,
+  text: CompressedText,
+  type: string,
+): FastifyReply {
   const encoding = preferredEncoding(acceptEncoding);
   if (encoding) reply.header('Content-Encoding', encoding);
   return reply.header('Vary', 'Accept-Encoding').type(type).send(text.body(encoding));

@@ -22,7 +22,11 @@ export class RenderedPageCache {
   private hits = 0;
   private renders = 0;
 
-  constructor(private readonly clock: Clock, private readonly ttlMs = 10_000, private readonly maxEntries = 256) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly ttlMs = 10_000,
+    private readonly maxEntries = 256,
+  ) {}
 
   /** The kept page for `address`, or null. */
   get(address: string): CompressedText | null {

@@ -23,13 +23,16 @@ export function readPageShell(staticDir: string): PageShell | null {
   const index = join(root, 'index.html');
   if (!existsSync(index)) return null;
   const styleHashes: string[] = [];
-  const html = readFileSync(index, 'utf8').replace(/<link rel="stylesheet"(?: crossorigin)? href="\/(assets\/[^"?#]+\.css)">/g, (tag, file: string) => {
-    const path = resolve(root, file);
-    if (!path.startsWith(root + sep) || !existsSync(path)) return tag;
-    const css = readFileSync(path, 'utf8').replace(/<\/style/gi, '<\\/style');
-    if (Buffer.byteLength(css) > MAX_INLINE_CSS_BYTES) return tag;
-    styleHashes.push(`'sha256-${createHash('sha256').update(css).digest('base64')}'`);
-    return `<style>${css}</style>`;
-  });
+  const html = readFileSync(index, 'utf8').replace(
+    /<link rel="stylesheet"(?: crossorigin)? href="\/(assets\/[^"?#]+\.css)">/g,
+    (tag, file: string) => {
+      const path = resolve(root, file);
+      if (!path.startsWith(root + sep) || !existsSync(path)) return tag;
+      const css = readFileSync(path, 'utf8').replace(/<\/style/gi, '<\\/style');
+      if (Buffer.byteLength(css) > MAX_INLINE_CSS_BYTES) return tag;
+      styleHashes.push(`'sha256-${createHash('sha256').update(css).digest('base64')}'`);
+      return `<style>${css}</style>`;
+    },
+  );
   return { html, styleHashes };
 }

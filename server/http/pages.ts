@@ -40,7 +40,10 @@ export function inProcessFetch(app: FastifyInstance, clientIp = '127.0.0.1'): ty
       if (Array.isArray(value)) for (const v of value) responseHeaders.append(key, String(v));
       else if (value !== undefined) responseHeaders.set(key, String(value));
     }
-    return new Response(NO_BODY_STATUSES.has(res.statusCode) ? null : new Uint8Array(res.rawPayload), { status: res.statusCode, headers: responseHeaders });
+    return new Response(NO_BODY_STATUSES.has(res.statusCode) ? null : new Uint8Array(res.rawPayload), {
+      status: res.statusCode,
+      headers: responseHeaders,
+    });
   };
 }
 

@@ -4,7 +4,10 @@ import { ACCOUNT_ENDPOINTS, AUTH_ENDPOINTS, PURCHASE_ENDPOINTS } from '../../src
 import { ERROR_INFO } from '../messages';
 
 /** Calls per client (request IP) and window on the endpoints an attacker would hammer. */
-export interface RateLimit { readonly max: number; readonly timeWindowMs: number }
+export interface RateLimit {
+  readonly max: number;
+  readonly timeWindowMs: number;
+}
 export type RateLimits = Readonly<Record<'signup' | 'login' | 'sendCode' | 'purchase', RateLimit>>;
 
 /** The limits in force (docs/security.md). Generous for a person, far below a script's pace. */
@@ -21,13 +24,15 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
  * (error_code 429, a Japanese error_info). Call before the routes are registered.
  */
 export async function registerRateLimits(api: FastifyInstance, apiPrefix: string, limits: RateLimits): Promise<void> {
-  const byUrl = new Map<string, RateLimit>([
-    [AUTH_ENDPOINTS.signup, limits.signup],
-    [AUTH_ENDPOINTS.login, limits.login],
-    [AUTH_ENDPOINTS.emailSendCode, limits.sendCode],
-    [ACCOUNT_ENDPOINTS.phoneSendCode, limits.sendCode],
-    [PURCHASE_ENDPOINTS.purchaseTc, limits.purchase],
-  ].map(([path, limit]) => [`${apiPrefix}/${path as string}`, limit as RateLimit]));
+  const byUrl = new Map<string, RateLimit>(
+    [
+      [AUTH_ENDPOINTS.signup, limits.signup],
+      [AUTH_ENDPOINTS.login, limits.login],
+      [AUTH_ENDPOINTS.emailSendCode, limits.sendCode],
+      [ACCOUNT_ENDPOINTS.phoneSendCode, limits.sendCode],
+      [PURCHASE_ENDPOINTS.purchaseTc, limits.purchase],
+    ].map(([path, limit]) => [`${apiPrefix}/${path as string}`, limit as RateLimit]),
+  );
   // Runs before the plugin's own onRoute hook (added below), so the plugin sees the route's limit.
   api.addHook('onRoute', (route) => {
     const limit = byUrl.get(route.url);

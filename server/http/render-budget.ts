@@ -27,12 +27,16 @@ export class RenderBudget {
   private readonly clients = new Map<string, { count: number; until: number }>();
   private running = 0;
 
-  constructor(private readonly clock: Clock, private readonly limits: RenderLimits = DEFAULT_RENDER_LIMITS) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly limits: RenderLimits = DEFAULT_RENDER_LIMITS,
+  ) {}
 
   /** Takes one render for `client`: true when it may render now (then call `release` when done). */
   take(client: string): boolean {
     const now = this.clock.now().getTime();
-    if (this.clients.size > 10_000) for (const [key, entry] of this.clients) if (entry.until <= now) this.clients.delete(key);
+    if (this.clients.size > 10_000)
+      for (const [key, entry] of this.clients) if (entry.until <= now) this.clients.delete(key);
     let entry = this.clients.get(client);
     if (!entry || entry.until <= now) {
       entry = { count: 0, until: now + this.limits.windowMs };

@@ -4,7 +4,12 @@ import { ERROR_INFO } from '../messages';
 export { ERROR_INFO, INVALID_USER_INFO } from '../messages';
 
 /** Sends a failure answer: `{ error_code, error_info }` with a fitting HTTP status [R3-19]. */
-export function replyError(reply: FastifyReply, status: keyof typeof ERROR_INFO, info: string = ERROR_INFO[status], code: number = status) {
+export function replyError(
+  reply: FastifyReply,
+  status: keyof typeof ERROR_INFO,
+  info: string = ERROR_INFO[status],
+  code: number = status,
+) {
   return reply.code(status).send({ error_code: code, error_info: info });
 }
 

@@ -3,7 +3,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SERVER_MESSAGES } from '../messages';
 import type { z } from 'zod';
 import { isAccountRefusal } from '../account/account-errors';
-import { optionalUser, requireUser, requireUserFromHeader, type AuthUser, type IdentityService } from '../auth/identity';
+import {
+  optionalUser,
+  requireUser,
+  requireUserFromHeader,
+  type AuthUser,
+  type IdentityService,
+} from '../auth/identity';
 import { isRefusal } from '../play/refusal';
 import { isIdempotencyConflictError, isInsufficientFundsError } from '../wallet/ledger';
 import { ok, replyError } from './reply';
@@ -20,7 +26,8 @@ type Ctx = { readonly request: FastifyRequest; readonly reply: FastifyReply };
  */
 export function answerRefusal(reply: FastifyReply, error: unknown): FastifyReply {
   if (isRefusal(error)) {
-    if (error.status === 200) return reply.code(200).send({ error_code: error.code, error_info: error.info, ...error.extra });
+    if (error.status === 200)
+      return reply.code(200).send({ error_code: error.code, error_info: error.info, ...error.extra });
     return replyError(reply, error.status, error.info, error.code);
   }
   if (isAccountRefusal(error)) return replyError(reply, error.status, error.info, error.code);
@@ -53,7 +60,11 @@ export class RouteBuilder {
    * @param operatorTokenHash SHA-256 of the operator token (ONKURE_OPERATOR_TOKEN); null turns the
    *   operator calls off: they answer 404 as if they did not exist (fail closed).
    */
-  constructor(private readonly app: FastifyInstance, private readonly identity: IdentityService, private readonly operatorTokenHash: Buffer | null = null) {}
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly identity: IdentityService,
+    private readonly operatorTokenHash: Buffer | null = null,
+  ) {}
 
   /**
    * An operator POST: `Authorization: Bearer <operator token>` in the X-Operator-Authorization
@@ -65,7 +76,8 @@ export class RouteBuilder {
       const header = request.headers['x-operator-authorization'];
       const presented = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : '';
       const hash = createHash('sha256').update(presented).digest();
-      if (!presented || !timingSafeEqual(hash, this.operatorTokenHash)) return replyError(reply, 403, SERVER_MESSAGES.operatorOnly);
+      if (!presented || !timingSafeEqual(hash, this.operatorTokenHash))
+        return replyError(reply, 403, SERVER_MESSAGES.operatorOnly);
       const body = parseBody(schema, request.body, reply);
       if (body === null) return reply;
       return run(reply, () => handler(body, { request, reply }));
@@ -73,7 +85,11 @@ export class RouteBuilder {
   }
 
   /** An authenticated POST (identity in the body). */
-  authed<S extends z.ZodType>(path: string, schema: S, handler: (user: AuthUser, body: z.output<S>, ctx: Ctx) => Answer): void {
+  authed<S extends z.ZodType>(
+    path: string,
+    schema: S,
+    handler: (user: AuthUser, body: z.output<S>, ctx: Ctx) => Answer,
+  ): void {
     this.app.post(path, async (request, reply) => {
       const user = await requireUser(this.identity, request, reply);
       if (!user) return reply;
@@ -84,7 +100,11 @@ export class RouteBuilder {
   }
 
   /** A POST anyone may make; a valid identity in the body makes `user` the caller (guests: null). */
-  open<S extends z.ZodType>(path: string, schema: S, handler: (body: z.output<S>, user: AuthUser | null, ctx: Ctx) => Answer): void {
+  open<S extends z.ZodType>(
+    path: string,
+    schema: S,
+    handler: (body: z.output<S>, user: AuthUser | null, ctx: Ctx) => Answer,
+  ): void {
     this.app.post(path, async (request, reply) => {
       const body = parseBody(schema, request.body, reply);
       if (body === null) return reply;
@@ -93,7 +113,11 @@ export class RouteBuilder {
   }
 
   /** An authenticated GET: token in the X-Access-Token header, the path's :user_id must be its user. */
-  authedGet<S extends z.ZodType>(path: string, querySchema: S, handler: (user: AuthUser, query: z.output<S>, ctx: Ctx) => Answer): void {
+  authedGet<S extends z.ZodType>(
+    path: string,
+    querySchema: S,
+    handler: (user: AuthUser, query: z.output<S>, ctx: Ctx) => Answer,
+  ): void {
     this.app.get<{ Params: { user_id: string } }>(path, async (request, reply) => {
       const user = await requireUserFromHeader(this.identity, request, reply, request.params.user_id);
       if (!user) return reply;

@@ -13,7 +13,10 @@ import type { ServerConfig } from '../config';
  * adapter defines gtag() in the bundle, not in an inline snippet; the one inline style (the app's
  * stylesheet, inlined into the page by the server) is allowed by its hash.
  */
-export function contentSecurityPolicy(config: Pick<ServerConfig, 'connectSrc'> & Partial<Pick<ServerConfig, 'analyticsTagOrigin'>>, styleHashes: readonly string[] = []): Record<string, string[]> {
+export function contentSecurityPolicy(
+  config: Pick<ServerConfig, 'connectSrc'> & Partial<Pick<ServerConfig, 'analyticsTagOrigin'>>,
+  styleHashes: readonly string[] = [],
+): Record<string, string[]> {
   const tag = config.analyticsTagOrigin ? [config.analyticsTagOrigin] : [];
   return {
     'default-src': ["'self'"],
@@ -31,7 +34,11 @@ export function contentSecurityPolicy(config: Pick<ServerConfig, 'connectSrc'> &
 }
 
 /** Security headers on every answer (CSP, nosniff, Referrer-Policy, no framing) through @fastify/helmet. */
-export async function registerSecurityHeaders(app: FastifyInstance, config: Pick<ServerConfig, 'connectSrc'> & Partial<Pick<ServerConfig, 'analyticsTagOrigin'>>, styleHashes: readonly string[] = []): Promise<void> {
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  config: Pick<ServerConfig, 'connectSrc'> & Partial<Pick<ServerConfig, 'analyticsTagOrigin'>>,
+  styleHashes: readonly string[] = [],
+): Promise<void> {
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config, styleHashes) },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
@@ -48,7 +55,10 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Pick
  * (PUBLIC_URL, or the Host the request came to) or one of ALLOWED_ORIGINS. A request without an
  * Origin header is not from a browser page (browsers always send it on WebSocket and CORS calls).
  */
-export function originAllowed(request: Pick<IncomingMessage, 'headers'>, config: Pick<ServerConfig, 'publicUrl' | 'allowedOrigins'>): boolean {
+export function originAllowed(
+  request: Pick<IncomingMessage, 'headers'>,
+  config: Pick<ServerConfig, 'publicUrl' | 'allowedOrigins'>,
+): boolean {
   const origin = request.headers.origin;
   if (origin === undefined) return true;
   if (origin === new URL(config.publicUrl).origin || config.allowedOrigins.includes(origin)) return true;

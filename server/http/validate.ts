@@ -3,7 +3,6 @@ import type { z } from 'zod';
 import { japaneseIssue } from '../../src/contract';
 import { replyError } from './reply';
 
-
 /**
  * Validates a body (or query) against its contract schema. On failure answers 400 with a Japanese
  * error_info naming the field, and returns null so the handler changes nothing. Authenticated calls

@@ -64,7 +64,8 @@ export class KujiLine {
           WHERE (reserve_status = 'firstReserved' AND play_at + make_interval(secs => $2) <= $1)
              OR (reserve_status = 'confirm' AND play_at + make_interval(secs => $3) <= $1)
           RETURNING kuji_play_reserve_id, kuji_id, box_id`,
-        [now.toISOString(), this.limits.firstReserved, this.limits.confirm]);
+        [now.toISOString(), this.limits.firstReserved, this.limits.confirm],
+      );
       const next: { user_id: number; kuji_id: number; box_id: number }[] = [];
       for (const box of new Map(due.map((d) => [d.box_id, d])).values()) {
         const row = await promoteNextInLine(tx, box.box_id, now);
@@ -72,7 +73,8 @@ export class KujiLine {
       }
       return { expired: due, promoted: next };
     });
-    for (const box of new Map(expired.map((d) => [d.box_id, d])).values()) this.events?.kujiLineChanged(box.kuji_id, box.box_id);
+    for (const box of new Map(expired.map((d) => [d.box_id, d])).values())
+      this.events?.kujiLineChanged(box.kuji_id, box.box_id);
     for (const p of promoted) this.tellHolder(p.user_id, p.kuji_id, p.box_id);
     await this.arm();
   }
@@ -87,8 +89,12 @@ export class KujiLine {
   /** A player became the box's holder: a push to them. */
   tellHolder(userId: number, kujiId: number, boxId: number): void {
     this.events?.push(userId, {
-      kind: 'turnNow', kuji_id: kujiId, box_id: boxId, reserve_num: 1,
-      title: SERVER_MESSAGES.kujiTurnTitle, message: SERVER_MESSAGES.kujiTurnBody(this.limits.firstReserved),
+      kind: 'turnNow',
+      kuji_id: kujiId,
+      box_id: boxId,
+      reserve_num: 1,
+      title: SERVER_MESSAGES.kujiTurnTitle,
+      message: SERVER_MESSAGES.kujiTurnBody(this.limits.firstReserved),
     });
   }
 
@@ -101,7 +107,8 @@ export class KujiLine {
       `SELECT min(CASE reserve_status WHEN 'firstReserved' THEN play_at + make_interval(secs => $1)
                                       ELSE play_at + make_interval(secs => $2) END) AS deadline
          FROM kuji_reservations WHERE reserve_status IN ('firstReserved', 'confirm') AND play_at IS NOT NULL`,
-      [this.limits.firstReserved, this.limits.confirm]);
+      [this.limits.firstReserved, this.limits.confirm],
+    );
     if (!row?.deadline) return;
     const delay = new Date(row.deadline).getTime() - this.clock.now().getTime();
     this.timer = this.clock.setTimeout(() => void this.changed(), Math.max(0, delay));

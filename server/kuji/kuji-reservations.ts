@@ -1,5 +1,9 @@
 import type { KujiBoxStatus, KujiPlayInfo, KujiPlayReserveStatus } from '../../src/contract';
-import { KUJI_TIME_LIMITS, kujiRemainingSeconds as domainKujiRemainingSeconds, type KujiTimeLimits } from '../../src/domain';
+import {
+  KUJI_TIME_LIMITS,
+  kujiRemainingSeconds as domainKujiRemainingSeconds,
+  type KujiTimeLimits,
+} from '../../src/domain';
 import { isUniqueViolation, Refusal } from '../play/refusal';
 import { newReserveToken } from '../play/station-reservations';
 import type { SqlExecutor, Store } from '../store/store';
@@ -25,9 +29,20 @@ interface KujiReservationRow {
  * Seconds left of a timed kuji status [R4.4-5]: the domain's rule with the server's maximums, as
  * a polling client sees it; 0 for the untimed statuses (waiting in line, ended).
  */
-export function kujiRemainingSeconds(status: KujiPlayReserveStatus, playAt: Date | null, now: Date, limits: KujiTimeLimits = KUJI_TIME_LIMITS): number {
+export function kujiRemainingSeconds(
+  status: KujiPlayReserveStatus,
+  playAt: Date | null,
+  now: Date,
+  limits: KujiTimeLimits = KUJI_TIME_LIMITS,
+): number {
   if (playAt === null) return 0;
-  const seconds = domainKujiRemainingSeconds({ status, playAtMs: new Date(playAt).getTime(), nowMs: now.getTime(), limits, polling: true });
+  const seconds = domainKujiRemainingSeconds({
+    status,
+    playAtMs: new Date(playAt).getTime(),
+    nowMs: now.getTime(),
+    limits,
+    polling: true,
+  });
   return seconds ?? 0;
 }
 
@@ -35,7 +50,11 @@ export function kujiRemainingSeconds(status: KujiPlayReserveStatus, playAt: Date
  * Makes the first in a box's line its holder (firstReserved from `now`), unless someone holds it:
  * after a holder cancelled or their window lapsed. Returns who became the holder, or null.
  */
-export async function promoteNextInLine(tx: SqlExecutor, boxId: number, now: Date): Promise<{ user_id: number; kuji_id: number; box_id: number } | null> {
+export async function promoteNextInLine(
+  tx: SqlExecutor,
+  boxId: number,
+  now: Date,
+): Promise<{ user_id: number; kuji_id: number; box_id: number } | null> {
   const [row] = await tx.query<{ user_id: number; kuji_id: number; box_id: number }>(
     `UPDATE kuji_reservations SET reserve_status = 'firstReserved', play_at = $2, updated_at = $2
       WHERE kuji_play_reserve_id = (SELECT kuji_play_reserve_id FROM kuji_reservations
@@ -43,7 +62,8 @@ export async function promoteNextInLine(tx: SqlExecutor, boxId: number, now: Dat
                                      ORDER BY queued_at, kuji_play_reserve_id LIMIT 1)
         AND NOT EXISTS (SELECT 1 FROM kuji_reservations WHERE box_id = $1 AND reserve_status IN ('firstReserved', 'confirm'))
     RETURNING user_id, kuji_id, box_id`,
-    [boxId, now.toISOString()]);
+    [boxId, now.toISOString()],
+  );
   return row ?? null;
 }
 
@@ -57,7 +77,11 @@ export class KujiReservations {
   /** After a line changed: who became the box's holder, if anyone (the kuji line pushes and re-arms). */
   onLineChanged: (kujiId: number, boxId: number, newHolder: number | null) => void = () => undefined;
 
-  constructor(private readonly db: Store, private readonly clock: Clock, private readonly limits: KujiTimeLimits = KUJI_TIME_LIMITS) {}
+  constructor(
+    private readonly db: Store,
+    private readonly clock: Clock,
+    private readonly limits: KujiTimeLimits = KUJI_TIME_LIMITS,
+  ) {}
 
   private async find(db: SqlExecutor, where: string, params: unknown[]): Promise<KujiReservationRow | null> {
     const [row] = await db.query<KujiReservationRow>(
@@ -97,9 +121,14 @@ export class KujiReservations {
    * box ended from its next poll (box_status) or at once from the box channel's play_end=1 [R7-11,
    * R4.4-2]. 404 for an unknown box.
    */
-  async setBoxStatus(boxId: number, status: KujiBoxStatus): Promise<{ kuji_id: number; box_id: number; box_status: KujiBoxStatus }> {
+  async setBoxStatus(
+    boxId: number,
+    status: KujiBoxStatus,
+  ): Promise<{ kuji_id: number; box_id: number; box_status: KujiBoxStatus }> {
     const [row] = await this.db.query<{ kuji_id: number; box_id: number; box_status: KujiBoxStatus }>(
-      'UPDATE kuji_boxes SET box_status = $2 WHERE box_id = $1 RETURNING kuji_id, box_id, box_status', [boxId, status]);
+      'UPDATE kuji_boxes SET box_status = $2 WHERE box_id = $1 RETURNING kuji_id, box_id, box_status',
+      [boxId, status],
+    );
     if (!row) throw new Refusal(404, 404, SERVER_MESSAGES.kujiNotFound);
     return row;
   }
@@ -126,13 +155,27 @@ export class KujiReservations {
         if (!box.on_sale_now) throw new Refusal(409, 409, SERVER_MESSAGES.kujiOutOfPeriod);
         if (box.box_status !== 'onSale') throw new Refusal(409, 409, SERVER_MESSAGES.kujiBoxNotOnSale);
         if (box.remaining <= 0) throw new Refusal(409, 409, SERVER_MESSAGES.kujiBoxEmpty);
-        const [held] = await tx.query(`SELECT 1 FROM kuji_reservations WHERE user_id = $1 AND reserve_status IN ${ACTIVE}`, [userId]);
+        const [held] = await tx.query(
+          `SELECT 1 FROM kuji_reservations WHERE user_id = $1 AND reserve_status IN ${ACTIVE}`,
+          [userId],
+        );
         if (held) throw new Refusal(409, 409, SERVER_MESSAGES.kujiAlreadyReserved);
-        const [holder] = await tx.query(`SELECT 1 FROM kuji_reservations WHERE box_id = $1 AND reserve_status IN ('firstReserved', 'confirm')`, [boxId]);
+        const [holder] = await tx.query(
+          `SELECT 1 FROM kuji_reservations WHERE box_id = $1 AND reserve_status IN ('firstReserved', 'confirm')`,
+          [boxId],
+        );
         const [row] = await tx.query<{ kuji_play_reserve_id: number }>(
           `INSERT INTO kuji_reservations (user_id, kuji_id, box_id, reserve_status, reserve_token, queued_at, play_at, created_at, updated_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $6, $6) RETURNING kuji_play_reserve_id`,
-          [userId, kujiId, boxId, holder ? 'reserve' : 'firstReserved', newReserveToken(), now.toISOString(), holder ? null : now.toISOString()],
+          [
+            userId,
+            kujiId,
+            boxId,
+            holder ? 'reserve' : 'firstReserved',
+            newReserveToken(),
+            now.toISOString(),
+            holder ? null : now.toISOString(),
+          ],
         );
         return row!.kuji_play_reserve_id;
       });
@@ -147,7 +190,11 @@ export class KujiReservations {
 
   /** The caller's reservation named by token, kuji and box (ended ones too, so the client stops) [R3-8]. */
   async polling(userId: number, token: string, kujiId: number, boxId: number): Promise<KujiPlayInfo> {
-    const row = await this.find(this.db, 'r.user_id = $1 AND r.reserve_token = $2 AND r.kuji_id = $3 AND r.box_id = $4', [userId, token, kujiId, boxId]);
+    const row = await this.find(
+      this.db,
+      'r.user_id = $1 AND r.reserve_token = $2 AND r.kuji_id = $3 AND r.box_id = $4',
+      [userId, token, kujiId, boxId],
+    );
     if (!row) throw new Refusal(404, 404, NOT_FOUND);
     return this.info(row, this.clock.now());
   }
@@ -161,7 +208,8 @@ export class KujiReservations {
         [userId, token, kujiId, boxId],
       );
       if (!row) throw new Refusal(404, 404, NOT_FOUND);
-      if (row.reserve_status === 'cancel' || row.reserve_status === 'end') throw new Refusal(409, 409, SERVER_MESSAGES.kujiReservationEnded);
+      if (row.reserve_status === 'cancel' || row.reserve_status === 'end')
+        throw new Refusal(409, 409, SERVER_MESSAGES.kujiReservationEnded);
       await tx.query(
         `UPDATE kuji_reservations SET reserve_status = 'cancel', ended_at = $2, end_reason = 'user_cancel', updated_at = $2 WHERE kuji_play_reserve_id = $1`,
         [row.kuji_play_reserve_id, now.toISOString()],

@@ -71,7 +71,12 @@ export class CameraBroadcast {
   async join(viewer: CameraViewer): Promise<void> {
     this.viewers.add(viewer);
     if (this.encoder) return;
-    const encoder = new Vp8Encoder(this.options.ffmpeg, this.options.settings, (packet) => this.fanOut(packet), (reason) => this.failed(reason));
+    const encoder = new Vp8Encoder(
+      this.options.ffmpeg,
+      this.options.settings,
+      (packet) => this.fanOut(packet),
+      (reason) => this.failed(reason),
+    );
     this.encoder = encoder;
     this.sent = null;
     try {

@@ -15,6 +15,9 @@ const NO_DELAY = Buffer.from([0, 0, 0]);
 /** The packet with the playout-delay extension added, serialized (once per packet, before the fan-out). */
 export function withPlayoutDelay(rtp: RtpPacket): Buffer {
   rtp.header.extension = true;
-  rtp.header.extensions = [...rtp.header.extensions.filter((e) => e.id !== PLAYOUT_DELAY.id), { id: PLAYOUT_DELAY.id, payload: NO_DELAY }];
+  rtp.header.extensions = [
+    ...rtp.header.extensions.filter((e) => e.id !== PLAYOUT_DELAY.id),
+    { id: PLAYOUT_DELAY.id, payload: NO_DELAY },
+  ];
   return rtp.serialize();
 }

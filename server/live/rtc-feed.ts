@@ -76,9 +76,23 @@ export class RtcFeed {
   }
 
   /** What runs now: viewers and encoder processes per camera (the benchmark and tests read it). */
-  status(): { stationId: number; camera: CameraName; viewers: number; live: boolean; encoderPid: number | undefined; pictures: number; packets: number }[] {
+  status(): {
+    stationId: number;
+    camera: CameraName;
+    viewers: number;
+    live: boolean;
+    encoderPid: number | undefined;
+    pictures: number;
+    packets: number;
+  }[] {
     return [...this.broadcasts.values()].map((b) => ({
-      stationId: b.stationId, camera: b.camera, viewers: b.viewerCount, live: b.isLive, encoderPid: b.encoderPid, pictures: b.pictures, packets: b.packets,
+      stationId: b.stationId,
+      camera: b.camera,
+      viewers: b.viewerCount,
+      live: b.isLive,
+      encoderPid: b.encoderPid,
+      pictures: b.pictures,
+      packets: b.packets,
     }));
   }
 

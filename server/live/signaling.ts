@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { MediaStream, MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters, RTCRtpHeaderExtensionParameters, type RTCRtpSender } from 'werift';
+import {
+  MediaStream,
+  MediaStreamTrack,
+  RTCPeerConnection,
+  RTCRtpCodecParameters,
+  RTCRtpHeaderExtensionParameters,
+  type RTCRtpSender,
+} from 'werift';
 import { PLAYOUT_DELAY } from './playout-delay';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { z } from 'zod';
@@ -59,22 +66,28 @@ const VP8_PAYLOAD_TYPE = 96;
 /** A station camera's channel id, as station info gives it: station-{id}-{front|side}. */
 const CHANNEL_ID = /^station-([1-9]\d{0,8})-(front|side)$/;
 
-const connectMessage = z.object({
-  type: z.literal('connect'),
-  role: z.string().max(16),
-  channel_id: z.string().max(255),
-  audio: z.union([z.boolean(), z.object({}).passthrough()]).optional(),
-  video: z.union([z.boolean(), z.object({ codec_type: z.string().max(16).optional() }).passthrough()]).optional(),
-  metadata: z.unknown().optional(),
-  sdp: z.string().max(MAX_MESSAGE_BYTES).optional(),
-}).passthrough();
-const sdpMessage = z.object({ type: z.enum(['answer', 're-answer']), sdp: z.string().min(1).max(MAX_MESSAGE_BYTES) }).passthrough();
-const candidateMessage = z.object({
-  type: z.literal('candidate'),
-  candidate: z.string().max(2048),
-  sdpMid: z.string().max(64).nullish(),
-  sdpMLineIndex: z.number().int().min(0).max(64).nullish(),
-}).passthrough();
+const connectMessage = z
+  .object({
+    type: z.literal('connect'),
+    role: z.string().max(16),
+    channel_id: z.string().max(255),
+    audio: z.union([z.boolean(), z.object({}).passthrough()]).optional(),
+    video: z.union([z.boolean(), z.object({ codec_type: z.string().max(16).optional() }).passthrough()]).optional(),
+    metadata: z.unknown().optional(),
+    sdp: z.string().max(MAX_MESSAGE_BYTES).optional(),
+  })
+  .passthrough();
+const sdpMessage = z
+  .object({ type: z.enum(['answer', 're-answer']), sdp: z.string().min(1).max(MAX_MESSAGE_BYTES) })
+  .passthrough();
+const candidateMessage = z
+  .object({
+    type: z.literal('candidate'),
+    candidate: z.string().max(2048),
+    sdpMid: z.string().max(64).nullish(),
+    sdpMLineIndex: z.number().int().min(0).max(64).nullish(),
+  })
+  .passthrough();
 const otherMessage = z.object({ type: z.enum(['pong', 'disconnect', 'stats']) }).passthrough();
 
 /**
@@ -85,7 +98,11 @@ const otherMessage = z.object({ type: z.enum(['pong', 'disconnect', 'stats']) })
  * server's peer connection sends one VP8 track fed by the camera's shared encoder.
  */
 export class SignalingServer {
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, perMessageDeflate: false });
+  private readonly wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE_BYTES,
+    perMessageDeflate: false,
+  });
   private readonly perClient = new Map<string, number>();
   private readonly sessions = new Set<SignalingSession>();
   private readonly timings: SignalingTimings;
@@ -107,7 +124,9 @@ export class SignalingServer {
       if (!ready()) return refuseUpgrade(socket, '503 Service Unavailable');
       if (!this.options.originAllowed(request)) return refuseUpgrade(socket, '403 Forbidden');
       const client = request.socket.remoteAddress ?? 'unknown';
-      this.wss.handleUpgrade(request, socket, head, (ws) => this.open(ws, client, url.searchParams.get('k') ?? undefined));
+      this.wss.handleUpgrade(request, socket, head, (ws) =>
+        this.open(ws, client, url.searchParams.get('k') ?? undefined),
+      );
     });
   }
 
@@ -209,9 +228,14 @@ class SignalingSession {
     // One message at a time, in order: a candidate that overtook its answer would be added before
     // the remote description is set.
     ws.on('message', (data, isBinary) => {
-      this.queue = this.queue.then(() => this.receive(data, isBinary)).catch((error: unknown) => {
-        this.end(SIGNALING_CLOSE.badMessage, `signaling failed: ${error instanceof Error ? error.message : String(error)}`);
-      });
+      this.queue = this.queue
+        .then(() => this.receive(data, isBinary))
+        .catch((error: unknown) => {
+          this.end(
+            SIGNALING_CLOSE.badMessage,
+            `signaling failed: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        });
     });
     ws.on('close', () => this.cleanUp());
     ws.on('error', () => this.end(SIGNALING_CLOSE.badMessage, 'socket error'));
@@ -223,7 +247,8 @@ class SignalingSession {
     if (this.state === 'closed') return;
     this.state = 'closed';
     try {
-      if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) this.ws.close(code, closeReason(reason));
+      if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING)
+        this.ws.close(code, closeReason(reason));
     } catch {
       this.ws.terminate();
     } finally {
@@ -265,9 +290,14 @@ class SignalingSession {
     } catch {
       return this.end(SIGNALING_CLOSE.badMessage, 'a signaling message is not JSON');
     }
-    const type = typeof message === 'object' && message !== null && !Array.isArray(message) ? (message as { type?: unknown }).type : undefined;
-    if (typeof type !== 'string') return this.end(SIGNALING_CLOSE.badMessage, 'a signaling message needs a string type');
-    if (this.state === 'awaiting-connect' && type !== 'connect') return this.end(SIGNALING_CLOSE.badMessage, `expected connect, got ${type.slice(0, 40)}`);
+    const type =
+      typeof message === 'object' && message !== null && !Array.isArray(message)
+        ? (message as { type?: unknown }).type
+        : undefined;
+    if (typeof type !== 'string')
+      return this.end(SIGNALING_CLOSE.badMessage, 'a signaling message needs a string type');
+    if (this.state === 'awaiting-connect' && type !== 'connect')
+      return this.end(SIGNALING_CLOSE.badMessage, `expected connect, got ${type.slice(0, 40)}`);
     switch (type) {
       case 'connect': {
         if (this.state !== 'awaiting-connect') return this.end(SIGNALING_CLOSE.badMessage, 'connect was already sent');
@@ -279,8 +309,10 @@ class SignalingSession {
       case 're-answer': {
         const parsed = sdpMessage.safeParse(message);
         if (!parsed.success) return this.end(SIGNALING_CLOSE.badMessage, `malformed ${type} message`);
-        if (type === 'answer' && this.state !== 'awaiting-answer') return this.end(SIGNALING_CLOSE.badMessage, 'answer out of turn');
-        if (type === 're-answer' && !this.renegotiating) return this.end(SIGNALING_CLOSE.badMessage, 're-answer without a re-offer');
+        if (type === 'answer' && this.state !== 'awaiting-answer')
+          return this.end(SIGNALING_CLOSE.badMessage, 'answer out of turn');
+        if (type === 're-answer' && !this.renegotiating)
+          return this.end(SIGNALING_CLOSE.badMessage, 're-answer without a re-offer');
         await this.pc!.setRemoteDescription({ type: 'answer', sdp: parsed.data.sdp });
         if (type === 'answer') this.answered();
         else this.reAnswered();
@@ -289,7 +321,8 @@ class SignalingSession {
       case 'candidate': {
         const parsed = candidateMessage.safeParse(message);
         if (!parsed.success) return this.end(SIGNALING_CLOSE.badMessage, 'malformed candidate message');
-        if (this.state !== 'connected' && this.state !== 'awaiting-answer') return this.end(SIGNALING_CLOSE.badMessage, 'candidate before the answer');
+        if (this.state !== 'connected' && this.state !== 'awaiting-answer')
+          return this.end(SIGNALING_CLOSE.badMessage, 'candidate before the answer');
         this.candidates += 1;
         if (this.candidates > MAX_CANDIDATES) return this.end(SIGNALING_CLOSE.badMessage, 'too many candidates');
         // Only a candidate whose address is an IP literal is added. An end-of-candidates marker
@@ -298,13 +331,18 @@ class SignalingSession {
         // the browser's checks reach the candidates in our offer, and ICE learns its address from
         // them (peer-reflexive).
         if (isIP(parsed.data.candidate.split(' ')[4] ?? '') !== 0) {
-          await this.pc!.addIceCandidate({ candidate: parsed.data.candidate, sdpMid: parsed.data.sdpMid ?? '0', sdpMLineIndex: parsed.data.sdpMLineIndex ?? 0 }).catch(() => undefined);
+          await this.pc!.addIceCandidate({
+            candidate: parsed.data.candidate,
+            sdpMid: parsed.data.sdpMid ?? '0',
+            sdpMLineIndex: parsed.data.sdpMLineIndex ?? 0,
+          }).catch(() => undefined);
         }
         return;
       }
       default: {
         const parsed = otherMessage.safeParse(message);
-        if (!parsed.success) return this.end(SIGNALING_CLOSE.badMessage, `unknown message type ${JSON.stringify(type.slice(0, 40))}`);
+        if (!parsed.success)
+          return this.end(SIGNALING_CLOSE.badMessage, `unknown message type ${JSON.stringify(type.slice(0, 40))}`);
         if (parsed.data.type === 'pong') this.unanswered = 0;
         else if (parsed.data.type === 'disconnect') this.end(SIGNALING_CLOSE.normal, 'disconnect');
         return;
@@ -313,11 +351,15 @@ class SignalingSession {
   }
 
   private async connect(message: z.infer<typeof connectMessage>): Promise<void> {
-    if (message.role !== 'recvonly') return this.end(SIGNALING_CLOSE.badMessage, 'this endpoint only sends video: role must be recvonly');
+    if (message.role !== 'recvonly')
+      return this.end(SIGNALING_CLOSE.badMessage, 'this endpoint only sends video: role must be recvonly');
     const videoCodec = typeof message.video === 'object' ? message.video.codec_type : undefined;
-    if (message.video === false) return this.end(SIGNALING_CLOSE.badMessage, 'video must be on: the feed is video only');
-    if (videoCodec !== undefined && videoCodec !== 'VP8') return this.end(SIGNALING_CLOSE.badMessage, 'the feed is VP8 only');
-    if (message.audio !== undefined && message.audio !== false) return this.end(SIGNALING_CLOSE.badMessage, 'the feed has no audio: audio must be false');
+    if (message.video === false)
+      return this.end(SIGNALING_CLOSE.badMessage, 'video must be on: the feed is video only');
+    if (videoCodec !== undefined && videoCodec !== 'VP8')
+      return this.end(SIGNALING_CLOSE.badMessage, 'the feed is VP8 only');
+    if (message.audio !== undefined && message.audio !== false)
+      return this.end(SIGNALING_CLOSE.badMessage, 'the feed has no audio: audio must be false');
     const channel = CHANNEL_ID.exec(message.channel_id);
     if (!channel) return this.end(SIGNALING_CLOSE.unknownChannel, 'unknown channel_id');
     const stationId = Number(channel[1]);
@@ -330,7 +372,8 @@ class SignalingSession {
     if (access === 'unknown') return this.end(SIGNALING_CLOSE.unknownChannel, 'unknown channel_id');
     if (access === 'forbidden') return this.end(SIGNALING_CLOSE.forbidden, 'this camera needs a media token');
     const broadcast = this.feed.broadcastFor(stationId, camera);
-    if (broadcast === 'unavailable') return this.end(SIGNALING_CLOSE.unavailable, 'live video is not available on this server');
+    if (broadcast === 'unavailable')
+      return this.end(SIGNALING_CLOSE.unavailable, 'live video is not available on this server');
     if (broadcast === 'camera-full') return this.end(SIGNALING_CLOSE.limit, 'this camera has too many viewers');
     if (broadcast === 'encoders-busy') return this.end(SIGNALING_CLOSE.limit, 'too many cameras are being watched');
     const viewer: CameraViewer = {
@@ -360,13 +403,19 @@ class SignalingSession {
     this.isLive = true;
     const pc = new RTCPeerConnection({
       codecs: {
-        video: [new RTCRtpCodecParameters({
-          mimeType: 'video/VP8', clockRate: 90_000, payloadType: VP8_PAYLOAD_TYPE,
-          rtcpFeedback: [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }, { type: 'goog-remb' }],
-        })],
+        video: [
+          new RTCRtpCodecParameters({
+            mimeType: 'video/VP8',
+            clockRate: 90_000,
+            payloadType: VP8_PAYLOAD_TYPE,
+            rtcpFeedback: [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }, { type: 'goog-remb' }],
+          }),
+        ],
         audio: [],
       },
-      headerExtensions: { video: [new RTCRtpHeaderExtensionParameters({ id: PLAYOUT_DELAY.id, uri: PLAYOUT_DELAY.uri })] },
+      headerExtensions: {
+        video: [new RTCRtpHeaderExtensionParameters({ id: PLAYOUT_DELAY.id, uri: PLAYOUT_DELAY.uri })],
+      },
       // ICE lite, as media servers run it: the server offers its host candidates (and
       // RTC_ICE_HOSTS) and answers the browser's checks; the browser controls. A full agent in
       // werift would also ask a STUN server, and with none configured it falls back to a public
@@ -399,12 +448,26 @@ class SignalingSession {
     const offer = await this.gatheredOffer(pc);
     if (this.state !== 'offering') return;
     this.send({
-      type: 'offer', sdp: offer, client_id: this.connectionId, connection_id: this.connectionId, channel_id: message.channel_id,
-      simulcast: false, spotlight: false, audio: false, video: true, config: { iceServers: [] },
+      type: 'offer',
+      sdp: offer,
+      client_id: this.connectionId,
+      connection_id: this.connectionId,
+      channel_id: message.channel_id,
+      simulcast: false,
+      spotlight: false,
+      audio: false,
+      video: true,
+      config: { iceServers: [] },
     });
     this.send({
-      type: 'notify', event_type: 'connection.created', role: 'recvonly', client_id: this.connectionId, connection_id: this.connectionId,
-      channel_id: message.channel_id, channel_connections: broadcast.viewerCount, channel_recvonly_connections: broadcast.viewerCount,
+      type: 'notify',
+      event_type: 'connection.created',
+      role: 'recvonly',
+      client_id: this.connectionId,
+      connection_id: this.connectionId,
+      channel_id: message.channel_id,
+      channel_connections: broadcast.viewerCount,
+      channel_recvonly_connections: broadcast.viewerCount,
     });
     this.state = 'awaiting-answer';
     this.expect(this.timings.answerMs, 'no answer in time');
@@ -452,7 +515,8 @@ class SignalingSession {
    * still pictures; on again when it is up. One renegotiation at a time; the last wish wins.
    */
   private async renegotiate(): Promise<void> {
-    if (this.state !== 'connected' || this.renegotiating || this.wantLive === this.isLive || !this.pc || !this.sender) return;
+    if (this.state !== 'connected' || this.renegotiating || this.wantLive === this.isLive || !this.pc || !this.sender)
+      return;
     const transceiver = this.pc.getTransceivers().find((t) => t.sender === this.sender);
     if (!transceiver) return;
     this.renegotiating = true;

@@ -24,7 +24,14 @@ export interface Vp8EncoderSettings {
 }
 
 /** The camera's picture (portrait: the camera is mounted sideways), 30 fps. */
-export const VP8_SETTINGS: Vp8EncoderSettings = { width: VIDEO_FRAME.width, height: VIDEO_FRAME.height, fps: 30, kbps: 800, keyframeSeconds: 0.5, payloadType: 96 };
+export const VP8_SETTINGS: Vp8EncoderSettings = {
+  width: VIDEO_FRAME.width,
+  height: VIDEO_FRAME.height,
+  fps: 30,
+  kbps: 800,
+  keyframeSeconds: 0.5,
+  payloadType: 96,
+};
 
 /** Largest RTP packet made: room for SRTP and the header extensions the sender adds under the path MTU. */
 const RTP_PACKET_BYTES = 1100;
@@ -76,25 +83,77 @@ export class Vp8Encoder {
   async start(): Promise<void> {
     if (this.stopped) return;
     const s = this.settings;
-    const child = spawn(this.ffmpeg, [
-      '-hide_banner', '-loglevel', 'error', '-nostdin',
-      // Raw pictures need no probing: without these ffmpeg reads its default 5 MB (about 20
-      // pictures, 2 s of an unchanged camera) before it encodes the first one. (Not '-fflags
-      // nobuffer': with it this ffmpeg held every frame until the next picture came in.)
-      '-probesize', '32', '-analyzeduration', '0',
-      // Each picture is stamped with the wall-clock time it is taken (setpts from RTCTIME, in a
-      // millisecond time base), not with its count: pictures come at the machine's moves, now and
-      // then while it stands still, or not at all while the camera is dark, and RTP time must
-      // follow real time or the browser's frame timing drifts and freezes.
-      '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${s.width}x${s.height}`, '-r', '1000', '-i', 'pipe:0',
-      '-an', '-vsync', 'passthrough', '-vf', 'setpts=(RTCTIME-RTCSTART)/(TB*1000000)', '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-threads', '1',
-      '-b:v', `${s.kbps}k`, '-minrate', `${s.kbps}k`, '-maxrate', `${s.kbps}k`, '-bufsize', `${Math.round(s.kbps / 2)}k`,
-      // A keyframe every keyframeSeconds of picture time (the wall clock, see setpts above); -g only
-      // bounds the frame count between them.
-      '-force_key_frames', `expr:gte(t,n_forced*${s.keyframeSeconds})`, '-g', String(Math.round(s.fps * s.keyframeSeconds * 2)),
-      '-lag-in-frames', '0', '-error-resilient', '1', '-auto-alt-ref', '0', '-pix_fmt', 'yuv420p',
-      '-f', 'ivf', '-flush_packets', '1', 'pipe:1',
-    ], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(
+      this.ffmpeg,
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-nostdin',
+        // Raw pictures need no probing: without these ffmpeg reads its default 5 MB (about 20
+        // pictures, 2 s of an unchanged camera) before it encodes the first one. (Not '-fflags
+        // nobuffer': with it this ffmpeg held every frame until the next picture came in.)
+        '-probesize',
+        '32',
+        '-analyzeduration',
+        '0',
+        // Each picture is stamped with the wall-clock time it is taken (setpts from RTCTIME, in a
+        // millisecond time base), not with its count: pictures come at the machine's moves, now and
+        // then while it stands still, or not at all while the camera is dark, and RTP time must
+        // follow real time or the browser's frame timing drifts and freezes.
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'yuv420p',
+        '-s',
+        `${s.width}x${s.height}`,
+        '-r',
+        '1000',
+        '-i',
+        'pipe:0',
+        '-an',
+        '-vsync',
+        'passthrough',
+        '-vf',
+        'setpts=(RTCTIME-RTCSTART)/(TB*1000000)',
+        '-c:v',
+        'libvpx',
+        '-deadline',
+        'realtime',
+        '-cpu-used',
+        '8',
+        '-threads',
+        '1',
+        '-b:v',
+        `${s.kbps}k`,
+        '-minrate',
+        `${s.kbps}k`,
+        '-maxrate',
+        `${s.kbps}k`,
+        '-bufsize',
+        `${Math.round(s.kbps / 2)}k`,
+        // A keyframe every keyframeSeconds of picture time (the wall clock, see setpts above); -g only
+        // bounds the frame count between them.
+        '-force_key_frames',
+        `expr:gte(t,n_forced*${s.keyframeSeconds})`,
+        '-g',
+        String(Math.round(s.fps * s.keyframeSeconds * 2)),
+        '-lag-in-frames',
+        '0',
+        '-error-resilient',
+        '1',
+        '-auto-alt-ref',
+        '0',
+        '-pix_fmt',
+        'yuv420p',
+        '-f',
+        'ivf',
+        '-flush_packets',
+        '1',
+        'pipe:1',
+      ],
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    );
     // '-nostdin' stops ffmpeg reading keys from the terminal; pictures still come on pipe:0.
     this.process = child;
     const packetizer = new Vp8RtpPacketizer(s.payloadType, RTP_PACKET_BYTES);
@@ -116,7 +175,9 @@ export class Vp8Encoder {
     });
     child.stdin?.on('error', () => undefined);
     child.once('error', (error) => this.ended(error.message));
-    child.once('exit', (code, signal) => this.ended(errors.trim().split('\n').pop() || `ffmpeg exited (${signal ?? code})`));
+    child.once('exit', (code, signal) =>
+      this.ended(errors.trim().split('\n').pop() || `ffmpeg exited (${signal ?? code})`),
+    );
     // Started (or failed to start, which ends it through 'error' above).
     await new Promise<void>((resolve) => {
       child.once('spawn', () => resolve());

@@ -48,7 +48,12 @@ export class IvfReader {
       const data = Buffer.from(this.buffered.subarray(IVF_FRAME_HEADER, IVF_FRAME_HEADER + size));
       this.buffered = this.buffered.subarray(IVF_FRAME_HEADER + size);
       // VP8 frame tag (RFC 6386 9.1): bit 0 of the first byte is 0 on a keyframe.
-      if (size > 0) this.onFrame({ data, seconds: (pts * this.timeBase.num) / this.timeBase.den, keyframe: (data[0]! & 0x01) === 0 });
+      if (size > 0)
+        this.onFrame({
+          data,
+          seconds: (pts * this.timeBase.num) / this.timeBase.den,
+          keyframe: (data[0]! & 0x01) === 0,
+        });
     }
   }
 }
@@ -86,7 +91,12 @@ export class Vp8RtpPacketizer {
     const timestamp = (this.timestampBase + Math.round(frame.seconds * RTP_CLOCK)) % 0x1_0000_0000;
     const packets: RtpPacket[] = [];
     for (let i = 0; i < count; i += 1) {
-      const descriptor = Buffer.from([i === 0 ? 0x90 : 0x80, 0x80, 0x80 | (this.pictureId >> 8), this.pictureId & 0xff]);
+      const descriptor = Buffer.from([
+        i === 0 ? 0x90 : 0x80,
+        0x80,
+        0x80 | (this.pictureId >> 8),
+        this.pictureId & 0xff,
+      ]);
       const header = new RtpHeader({
         payloadType: this.payloadType,
         sequenceNumber: this.sequenceNumber,

@@ -58,18 +58,34 @@ export class PlayLogRepository {
       `${SELECT} WHERE p.user_id = $1 AND p.result IS NOT NULL ORDER BY p.play_id DESC LIMIT $2 OFFSET $3`,
       [userId, PLAY_LOG_PAGE_SIZE + 1, (page - 1) * PLAY_LOG_PAGE_SIZE],
     );
-    return { list: rows.slice(0, PLAY_LOG_PAGE_SIZE).map(toEntry), page, has_more: rows.length > PLAY_LOG_PAGE_SIZE ? 1 : 0 };
+    return {
+      list: rows.slice(0, PLAY_LOG_PAGE_SIZE).map(toEntry),
+      page,
+      has_more: rows.length > PLAY_LOG_PAGE_SIZE ? 1 : 0,
+    };
   }
 
   async ofStation(stationId: number | null, limit: number): Promise<PlayLogEntry[]> {
-    const rows = await this.db.query<PlayRow>(`${SELECT} WHERE ($1::int IS NULL OR p.station_id = $1) ORDER BY p.play_id DESC LIMIT $2`, [stationId, limit]);
+    const rows = await this.db.query<PlayRow>(
+      `${SELECT} WHERE ($1::int IS NULL OR p.station_id = $1) ORDER BY p.play_id DESC LIMIT $2`,
+      [stationId, limit],
+    );
     return rows.map(toEntry);
   }
 
   /** A player's assist gauge at a station. */
   async gauge(userId: number, stationId: number): Promise<AssistGaugeAnswer> {
-    const [row] = await this.db.query<{ misses: number }>('SELECT misses FROM assist_gauges WHERE user_id = $1 AND station_id = $2', [userId, stationId]);
+    const [row] = await this.db.query<{ misses: number }>(
+      'SELECT misses FROM assist_gauges WHERE user_id = $1 AND station_id = $2',
+      [userId, stationId],
+    );
     const g = assistGauge(row?.misses ?? 0);
-    return { misses: g.misses, level: g.level, strength_bonus: g.strengthBonus, misses_to_next_level: g.missesToNextLevel, fill: g.fill };
+    return {
+      misses: g.misses,
+      level: g.level,
+      strength_bonus: g.strengthBonus,
+      misses_to_next_level: g.missesToNextLevel,
+      fill: g.fill,
+    };
   }
 }

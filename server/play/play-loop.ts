@@ -1,16 +1,37 @@
 import { randomInt } from 'node:crypto';
 import type { MachineView, PlayState, PushMessage, WinnerAnnouncement } from '../../src/contract';
 import {
-  assistedArmStrength, assistGauge, CONTROL_COMMANDS_PER_SECOND, isMaintenanceStatus, isTurnNear, nextAssistMisses, PLAY_TIMINGS, playCharge,
-  type DesignatedType, type PlayCurrency, type StationStatus, type StationType,
+  assistedArmStrength,
+  assistGauge,
+  CONTROL_COMMANDS_PER_SECOND,
+  isMaintenanceStatus,
+  isTurnNear,
+  nextAssistMisses,
+  PLAY_TIMINGS,
+  playCharge,
+  type DesignatedType,
+  type PlayCurrency,
+  type StationStatus,
+  type StationType,
 } from '../../src/domain';
 import type { Clock, ScheduledTask } from '../clock';
 import { SERVER_MESSAGES } from '../messages';
 import type { SqlExecutor, Store } from '../store/store';
 import type { Ledger } from '../wallet/ledger';
 import {
-  buttonTicksLeft, command, CRANE, dropNow, layPrizes, startPlay, tick,
-  type CraneButton, type CraneCommand, type CraneInput, type CranePrize, type CraneState, type PrizeShape,
+  buttonTicksLeft,
+  command,
+  CRANE,
+  dropNow,
+  layPrizes,
+  startPlay,
+  tick,
+  type CraneButton,
+  type CraneCommand,
+  type CraneInput,
+  type CranePrize,
+  type CraneState,
+  type PrizeShape,
 } from './crane/crane-machine';
 import { Refusal } from './refusal';
 
@@ -109,7 +130,8 @@ export class PlayLoop {
     private readonly clock: Clock,
     private readonly ledger: Ledger,
     private events: PlayEvents = SILENT_PLAY_EVENTS,
-    private readonly log: (message: string, error?: unknown) => void = (message, error) => console.error(message, error),
+    private readonly log: (message: string, error?: unknown) => void = (message, error) =>
+      console.error(message, error),
     /** Where each play's seed comes from (tests pin it; the seed is published in the play log either way). */
     private readonly newSeed: () => number = () => randomInt(0, 2 ** 31 - 1),
   ) {}
@@ -191,8 +213,16 @@ export class PlayLoop {
     const now = this.clock.now();
     const handed = await this.db.transaction(async (tx) => {
       const station = await this.station(tx, stationId);
-      if (!station || station.station_status !== 'open' || (station.stock <= 0 && station.designated_type !== 'practice')) return null;
-      const [holder] = await tx.query(`SELECT 1 FROM station_reservations WHERE station_id = $1 AND reserve_status IN ('playTransition', 'playWaiting')`, [stationId]);
+      if (
+        !station ||
+        station.station_status !== 'open' ||
+        (station.stock <= 0 && station.designated_type !== 'practice')
+      )
+        return null;
+      const [holder] = await tx.query(
+        `SELECT 1 FROM station_reservations WHERE station_id = $1 AND reserve_status IN ('playTransition', 'playWaiting')`,
+        [stationId],
+      );
       if (holder) return null;
       const deadline = new Date(now.getTime() + PLAY_TIMINGS.confirmMs);
       const [head] = await tx.query<{ play_reserve_id: number; user_id: number }>(
@@ -207,8 +237,11 @@ export class PlayLoop {
     if (handed) {
       this.armConfirm(handed.play_reserve_id, handed.deadline);
       this.events.push(handed.user_id, {
-        kind: 'turnNow', station_id: stationId, reserve_num: 1,
-        title: SERVER_MESSAGES.turnNowTitle, message: SERVER_MESSAGES.turnNowBody(handed.prize, PLAY_TIMINGS.confirmMs / 1000),
+        kind: 'turnNow',
+        station_id: stationId,
+        reserve_num: 1,
+        title: SERVER_MESSAGES.turnNowTitle,
+        message: SERVER_MESSAGES.turnNowBody(handed.prize, PLAY_TIMINGS.confirmMs / 1000),
       });
     }
     await this.notifyNear(stationId);
@@ -217,7 +250,13 @@ export class PlayLoop {
 
   /** "Your turn is near": once per reservation, when its place becomes TURN_NEAR_PLACE or less. */
   private async notifyNear(stationId: number): Promise<void> {
-    const rows = await this.db.query<{ play_reserve_id: number; user_id: number; reserve_status: string; place: number; prize_name: string }>(
+    const rows = await this.db.query<{
+      play_reserve_id: number;
+      user_id: number;
+      reserve_status: string;
+      place: number;
+      prize_name: string;
+    }>(
       `SELECT r.play_reserve_id, r.user_id, r.reserve_status, s.prize_name,
               row_number() OVER (ORDER BY r.queued_at, r.play_reserve_id)::int AS place
          FROM station_reservations r JOIN stations s ON s.station_id = r.station_id
@@ -225,18 +264,25 @@ export class PlayLoop {
       [stationId],
     );
     for (const row of rows) {
-      if (row.reserve_status !== 'reserve' || !isTurnNear(row.place) || this.nearNotified.has(row.play_reserve_id)) continue;
+      if (row.reserve_status !== 'reserve' || !isTurnNear(row.place) || this.nearNotified.has(row.play_reserve_id))
+        continue;
       this.nearNotified.add(row.play_reserve_id);
       this.events.push(row.user_id, {
-        kind: 'turnNear', station_id: stationId, reserve_num: row.place,
-        title: SERVER_MESSAGES.turnNearTitle, message: SERVER_MESSAGES.turnNearBody(row.prize_name, row.place),
+        kind: 'turnNear',
+        station_id: stationId,
+        reserve_num: row.place,
+        title: SERVER_MESSAGES.turnNearTitle,
+        message: SERVER_MESSAGES.turnNearBody(row.prize_name, row.place),
       });
     }
   }
 
   private armConfirm(reserveId: number, deadline: Date): void {
     this.confirmTasks.get(reserveId)?.cancel();
-    this.confirmTasks.set(reserveId, this.later(this.msUntil(deadline), () => this.confirmLapsed(reserveId)));
+    this.confirmTasks.set(
+      reserveId,
+      this.later(this.msUntil(deadline), () => this.confirmLapsed(reserveId)),
+    );
   }
 
   /** The confirm window ran out: the turn passes to the next in line. */
@@ -280,15 +326,24 @@ export class PlayLoop {
    * Inside the caller's transaction: charge one play (refused with 402 and nothing written when the
    * balance is short), write its play-log row and put the reservation in playWaiting.
    */
-  private async startPlayIn(tx: SqlExecutor, userId: number, stationId: number, reserveId: number, settingId: number): Promise<Runner> {
+  private async startPlayIn(
+    tx: SqlExecutor,
+    userId: number,
+    stationId: number,
+    reserveId: number,
+    settingId: number,
+  ): Promise<Runner> {
     const now = this.clock.now();
     const station = await this.station(tx, stationId);
     if (!station || station.station_status !== 'open') throw new Refusal(409, 409, SERVER_MESSAGES.stationPrizeChange);
     const practice = station.designated_type === 'practice';
     if (!practice && station.stock <= 0) throw new Refusal(409, 409, SERVER_MESSAGES.stationSoldOut);
     const { currency, price } = playCharge(station.designated_type, station.play_price);
-    const [gaugeRow] = await tx.query<{ misses: number }>('SELECT misses FROM assist_gauges WHERE user_id = $1 AND station_id = $2', [userId, stationId]);
-    const gauge = assistGauge(practice ? 0 : gaugeRow?.misses ?? 0);
+    const [gaugeRow] = await tx.query<{ misses: number }>(
+      'SELECT misses FROM assist_gauges WHERE user_id = $1 AND station_id = $2',
+      [userId, stationId],
+    );
+    const gauge = assistGauge(practice ? 0 : (gaugeRow?.misses ?? 0));
     const armStrength = assistedArmStrength(station.arm_strength, gauge);
     const layout = await this.layout(tx, station);
     const seed = this.newSeed();
@@ -297,14 +352,31 @@ export class PlayLoop {
       `INSERT INTO plays (play_reserve_id, user_id, station_id, station_setting_id, currency, price, base_arm_strength, assist_level, arm_strength,
                           seed, layout, phase, phase_deadline_at, started_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'resetting', $12, $13) RETURNING play_id`,
-      [reserveId, userId, stationId, settingId, currency, price, station.arm_strength, gauge.level, armStrength, seed, JSON.stringify(layout),
-        deadline.toISOString(), now.toISOString()],
+      [
+        reserveId,
+        userId,
+        stationId,
+        settingId,
+        currency,
+        price,
+        station.arm_strength,
+        gauge.level,
+        armStrength,
+        seed,
+        JSON.stringify(layout),
+        deadline.toISOString(),
+        now.toISOString(),
+      ],
     );
     const playId = play!.play_id;
     const entry = { amount: price, reason: 'play', reference: `play:${playId}`, idempotencyKey: `play:${playId}` };
     if (currency === 'tc' && price > 0) {
       const { taken } = await this.ledger.debit(userId, entry, tx);
-      await tx.query('UPDATE plays SET charged_free = $2, charged_toll = $3 WHERE play_id = $1', [playId, taken.free, taken.toll]);
+      await tx.query('UPDATE plays SET charged_free = $2, charged_toll = $3 WHERE play_id = $1', [
+        playId,
+        taken.free,
+        taken.toll,
+      ]);
     } else if (currency === 'ticket') {
       await this.ledger.debitTickets(userId, entry, tx);
     }
@@ -313,20 +385,42 @@ export class PlayLoop {
       [reserveId, deadline.toISOString(), now.toISOString()],
     );
     return {
-      playId, reserveId, userId, station, currency, price, armStrength, assistLevel: gauge.level,
-      phase: 'resetting', state: startPlay(layout, armStrength, seed), inputs: [], dropAtTick: null, result: null, wonPrizeName: null,
-      windowDeadline: deadline, graceDeadline: null, tickTask: null, windowTask: null, graceTask: null, ticksSinceSave: 0,
+      playId,
+      reserveId,
+      userId,
+      station,
+      currency,
+      price,
+      armStrength,
+      assistLevel: gauge.level,
+      phase: 'resetting',
+      state: startPlay(layout, armStrength, seed),
+      inputs: [],
+      dropAtTick: null,
+      result: null,
+      wonPrizeName: null,
+      windowDeadline: deadline,
+      graceDeadline: null,
+      tickTask: null,
+      windowTask: null,
+      graceTask: null,
+      ticksSinceSave: 0,
     };
   }
 
   /** The prizes on a station's field; laid from the station's id the first time. */
   private async layout(tx: SqlExecutor, station: StationRow): Promise<CranePrize[]> {
-    const [row] = await tx.query<{ layout: CranePrize[] }>('SELECT layout FROM station_machines WHERE station_id = $1', [station.station_id]);
+    const [row] = await tx.query<{ layout: CranePrize[] }>(
+      'SELECT layout FROM station_machines WHERE station_id = $1',
+      [station.station_id],
+    );
     if (row) return row.layout;
     const count = Math.max(1, Math.min(3, station.stock));
     const layout = layPrizes(station.station_id * 7919, count, 1, station.prize_shape);
-    await tx.query('INSERT INTO station_machines (station_id, layout, next_prize_id, updated_at) VALUES ($1, $2, $3, $4)',
-      [station.station_id, JSON.stringify(layout), count + 1, this.clock.now().toISOString()]);
+    await tx.query(
+      'INSERT INTO station_machines (station_id, layout, next_prize_id, updated_at) VALUES ($1, $2, $3, $4)',
+      [station.station_id, JSON.stringify(layout), count + 1, this.clock.now().toISOString()],
+    );
     return layout;
   }
 
@@ -342,7 +436,10 @@ export class PlayLoop {
     r.phase = 'playing';
     r.windowDeadline = null;
     r.windowTask = null;
-    await this.db.query(`UPDATE plays SET phase = 'playing', phase_deadline_at = NULL, machine = $2 WHERE play_id = $1`, [r.playId, JSON.stringify(r.state)]);
+    await this.db.query(
+      `UPDATE plays SET phase = 'playing', phase_deadline_at = NULL, machine = $2 WHERE play_id = $1`,
+      [r.playId, JSON.stringify(r.state)],
+    );
     await this.db.query('UPDATE station_reservations SET deadline_at = NULL WHERE play_reserve_id = $1', [r.reserveId]);
     this.scheduleTick(r);
     this.emit(r);
@@ -386,8 +483,10 @@ export class PlayLoop {
     const inputs = JSON.stringify(r.inputs);
     const { dropAtTick, graceDeadline } = r;
     void this.serial(async () => {
-      await this.db.query('UPDATE plays SET machine = $2, inputs = $3, drop_at_tick = $4, grace_deadline_at = $5 WHERE play_id = $1 AND phase = \'playing\'',
-        [r.playId, machine, inputs, dropAtTick, isoOrNull(graceDeadline)]);
+      await this.db.query(
+        "UPDATE plays SET machine = $2, inputs = $3, drop_at_tick = $4, grace_deadline_at = $5 WHERE play_id = $1 AND phase = 'playing'",
+        [r.playId, machine, inputs, dropAtTick, isoOrNull(graceDeadline)],
+      );
     });
   }
 
@@ -396,7 +495,12 @@ export class PlayLoop {
    * before anything else), not the player's play (403), not the button's moment (409). A player
    * coming back from a lost connection is back in the play with this.
    */
-  control(userId: number, playId: number, button: CraneButton, cmd: CraneCommand): { tick: number; machine: MachineView } {
+  control(
+    userId: number,
+    playId: number,
+    button: CraneButton,
+    cmd: CraneCommand,
+  ): { tick: number; machine: MachineView } {
     const now = this.clock.now().getTime();
     const times = (this.commandTimes.get(userId) ?? []).filter((t) => now - t < 1000);
     times.push(now);
@@ -420,7 +524,14 @@ export class PlayLoop {
     for (const r of this.runners.values()) {
       if (r.userId !== userId || r.phase !== 'playing' || r.graceDeadline || r.state.phase === 'done') continue;
       // A held button lets go where the claw is.
-      const held: CraneButton | null = r.state.autoStopTick !== null ? null : r.state.phase === 'movingRight' ? 'right' : r.state.phase === 'movingBack' ? 'back' : null;
+      const held: CraneButton | null =
+        r.state.autoStopTick !== null
+          ? null
+          : r.state.phase === 'movingRight'
+            ? 'right'
+            : r.state.phase === 'movingBack'
+              ? 'back'
+              : null;
       if (held) {
         const next = command(r.state, held, 'release');
         if (next) {
@@ -484,13 +595,22 @@ export class PlayLoop {
           [r.userId, r.station.station_id, r.station.prize_name, now.toISOString()],
         );
         wonId = won!.play_history_id;
-        await tx.query('UPDATE stations SET stock = GREATEST(stock - 1, 0) WHERE station_id = $1', [r.station.station_id]);
+        await tx.query('UPDATE stations SET stock = GREATEST(stock - 1, 0) WHERE station_id = $1', [
+          r.station.station_id,
+        ]);
         if (r.station.station_type !== 'normal') {
-          await tx.query('INSERT INTO vip_prize_wins (user_id, station_id, won_at) VALUES ($1, $2, $3)', [r.userId, r.station.station_id, now.toISOString()]);
+          await tx.query('INSERT INTO vip_prize_wins (user_id, station_id, won_at) VALUES ($1, $2, $3)', [
+            r.userId,
+            r.station.station_id,
+            now.toISOString(),
+          ]);
         }
       }
       if (!practice) {
-        const [g] = await tx.query<{ misses: number }>('SELECT misses FROM assist_gauges WHERE user_id = $1 AND station_id = $2', [r.userId, r.station.station_id]);
+        const [g] = await tx.query<{ misses: number }>(
+          'SELECT misses FROM assist_gauges WHERE user_id = $1 AND station_id = $2',
+          [r.userId, r.station.station_id],
+        );
         await tx.query(
           `INSERT INTO assist_gauges (user_id, station_id, misses, updated_at) VALUES ($1, $2, $3, $4)
            ON CONFLICT (user_id, station_id) DO UPDATE SET misses = EXCLUDED.misses, updated_at = EXCLUDED.updated_at`,
@@ -501,10 +621,25 @@ export class PlayLoop {
       await tx.query(
         `UPDATE plays SET phase = 'result', result = $2, won_prize_id = $3, machine = $4, inputs = $5, drop_at_tick = $6,
                           grace_deadline_at = NULL, phase_deadline_at = $7, ended_at = $8 WHERE play_id = $1`,
-        [r.playId, outcome.result, wonId, JSON.stringify(r.state), JSON.stringify(r.inputs), r.dropAtTick, deadline.toISOString(), now.toISOString()],
+        [
+          r.playId,
+          outcome.result,
+          wonId,
+          JSON.stringify(r.state),
+          JSON.stringify(r.inputs),
+          r.dropAtTick,
+          deadline.toISOString(),
+          now.toISOString(),
+        ],
       );
-      await tx.query('UPDATE station_reservations SET deadline_at = $2, updated_at = $3 WHERE play_reserve_id = $1', [r.reserveId, deadline.toISOString(), now.toISOString()]);
-      const [user] = await tx.query<{ nickname: string | null }>('SELECT nickname FROM users WHERE user_id = $1', [r.userId]);
+      await tx.query('UPDATE station_reservations SET deadline_at = $2, updated_at = $3 WHERE play_reserve_id = $1', [
+        r.reserveId,
+        deadline.toISOString(),
+        now.toISOString(),
+      ]);
+      const [user] = await tx.query<{ nickname: string | null }>('SELECT nickname FROM users WHERE user_id = $1', [
+        r.userId,
+      ]);
       return user?.nickname ?? null;
     });
     r.phase = 'result';
@@ -515,7 +650,8 @@ export class PlayLoop {
     this.emit(r);
     if (r.wonPrizeName) {
       this.events.winner({
-        station_id: r.station.station_id, prize_name: r.wonPrizeName,
+        station_id: r.station.station_id,
+        prize_name: r.wonPrizeName,
         message: SERVER_MESSAGES.winnerAnnouncement(nickname || SERVER_MESSAGES.anonymousPlayer, r.wonPrizeName),
       });
     }
@@ -526,18 +662,25 @@ export class PlayLoop {
    * was won and the stock has more (practice stations put theirs back: nothing is given away).
    */
   private async refill(tx: SqlExecutor, r: Runner): Promise<void> {
-    const [machine] = await tx.query<{ next_prize_id: number }>('SELECT next_prize_id FROM station_machines WHERE station_id = $1', [r.station.station_id]);
+    const [machine] = await tx.query<{ next_prize_id: number }>(
+      'SELECT next_prize_id FROM station_machines WHERE station_id = $1',
+      [r.station.station_id],
+    );
     let nextId = machine?.next_prize_id ?? 1;
     const layout = [...r.state.prizes];
-    const [station] = await tx.query<{ stock: number }>('SELECT stock FROM stations WHERE station_id = $1', [r.station.station_id]);
-    const wanted = Math.max(1, Math.min(3, r.station.designated_type === 'practice' ? 3 : station?.stock ?? 0));
+    const [station] = await tx.query<{ stock: number }>('SELECT stock FROM stations WHERE station_id = $1', [
+      r.station.station_id,
+    ]);
+    const wanted = Math.max(1, Math.min(3, r.station.designated_type === 'practice' ? 3 : (station?.stock ?? 0)));
     while (layout.length < wanted) {
       const [fresh] = layPrizes(r.state.rng ^ nextId, 1, nextId, r.station.prize_shape);
       layout.push(fresh!);
       nextId += 1;
     }
-    await tx.query('UPDATE station_machines SET layout = $2, next_prize_id = $3, updated_at = $4 WHERE station_id = $1',
-      [r.station.station_id, JSON.stringify(layout), nextId, this.clock.now().toISOString()]);
+    await tx.query(
+      'UPDATE station_machines SET layout = $2, next_prize_id = $3, updated_at = $4 WHERE station_id = $1',
+      [r.station.station_id, JSON.stringify(layout), nextId, this.clock.now().toISOString()],
+    );
   }
 
   /** The same player plays again within the continue window (charged again). */
@@ -545,8 +688,12 @@ export class PlayLoop {
     return this.serial(async () => {
       const r = [...this.runners.values()].find((x) => x.playId === playId);
       if (!r || r.userId !== userId) throw new Refusal(403, 403, SERVER_MESSAGES.notYourPlay);
-      if (r.phase !== 'result' || this.msUntil(r.windowDeadline) <= 0) throw new Refusal(409, 409, SERVER_MESSAGES.continueClosed);
-      const [setting] = await this.db.query<{ station_setting_id: number }>('SELECT station_setting_id FROM station_reservations WHERE play_reserve_id = $1', [r.reserveId]);
+      if (r.phase !== 'result' || this.msUntil(r.windowDeadline) <= 0)
+        throw new Refusal(409, 409, SERVER_MESSAGES.continueClosed);
+      const [setting] = await this.db.query<{ station_setting_id: number }>(
+        'SELECT station_setting_id FROM station_reservations WHERE play_reserve_id = $1',
+        [r.reserveId],
+      );
       const next = await this.db.transaction(async (tx) => {
         await tx.query(`UPDATE plays SET phase = 'ended', phase_deadline_at = NULL WHERE play_id = $1`, [r.playId]);
         return this.startPlayIn(tx, userId, r.station.station_id, r.reserveId, setting!.station_setting_id);
@@ -576,7 +723,10 @@ export class PlayLoop {
   private async endTurn(r: Runner, reason: EndReason): Promise<void> {
     const now = this.clock.now().toISOString();
     await this.db.transaction(async (tx) => {
-      await tx.query(`UPDATE plays SET phase = 'ended', phase_deadline_at = NULL, grace_deadline_at = NULL WHERE play_id = $1`, [r.playId]);
+      await tx.query(
+        `UPDATE plays SET phase = 'ended', phase_deadline_at = NULL, grace_deadline_at = NULL WHERE play_id = $1`,
+        [r.playId],
+      );
       await tx.query(
         `UPDATE station_reservations SET reserve_status = 'cancel', end_reason = $2, ended_at = $3, deadline_at = NULL, updated_at = $3
           WHERE play_reserve_id = $1 AND reserve_status IN ${ACTIVE}`,
@@ -630,7 +780,11 @@ export class PlayLoop {
       let refunded: number | null = null;
       if (isMaintenanceStatus(status) || status === 'change') {
         refunded = await this.stopMachine(stationId);
-        await this.endLine(stationId, status === 'change' ? 'change' : 'cancel', status === 'change' ? 'prize_change' : 'maintenance');
+        await this.endLine(
+          stationId,
+          status === 'change' ? 'change' : 'cancel',
+          status === 'change' ? 'prize_change' : 'maintenance',
+        );
       }
       this.events.stationStatus(stationId, status);
       if (status === 'open') await this.advance(stationId);
@@ -641,7 +795,10 @@ export class PlayLoop {
   /** Sets a station's stock (the operator restocks); a station with stock again takes its line on. */
   restock(stationId: number, stock: number): Promise<StationRow> {
     return this.serial(async () => {
-      const [row] = await this.db.query<{ station_id: number }>('UPDATE stations SET stock = $2 WHERE station_id = $1 RETURNING station_id', [stationId, stock]);
+      const [row] = await this.db.query<{ station_id: number }>(
+        'UPDATE stations SET stock = $2 WHERE station_id = $1 RETURNING station_id',
+        [stationId, stock],
+      );
       if (!row) throw new Refusal(404, 404, SERVER_MESSAGES.stationNotFound);
       if (stock === 0) await this.endLineIfSoldOut(stationId);
       else await this.advance(stationId);
@@ -652,7 +809,10 @@ export class PlayLoop {
   /** Sets a station's base arm strength (published in each play's log from then on). */
   setArmStrength(stationId: number, armStrength: number): Promise<StationRow> {
     return this.serial(async () => {
-      const [row] = await this.db.query('UPDATE stations SET arm_strength = $2 WHERE station_id = $1 RETURNING station_id', [stationId, armStrength]);
+      const [row] = await this.db.query(
+        'UPDATE stations SET arm_strength = $2 WHERE station_id = $1 RETURNING station_id',
+        [stationId, armStrength],
+      );
       if (!row) throw new Refusal(404, 404, SERVER_MESSAGES.stationNotFound);
       return (await this.station(this.db, stationId))!;
     });
@@ -663,15 +823,23 @@ export class PlayLoop {
    * ends with 'change' [R4.3-3]; the station gets a new setting (so old reservations are told apart),
    * a fresh field, the new name, shape and stock; then it opens again.
    */
-  async changePrize(stationId: number, prize: { prize_name: string; prize_shape: PrizeShape; stock: number; arm_strength?: number | undefined }): Promise<{ refunded_play_id: number | null }> {
+  async changePrize(
+    stationId: number,
+    prize: { prize_name: string; prize_shape: PrizeShape; stock: number; arm_strength?: number | undefined },
+  ): Promise<{ refunded_play_id: number | null }> {
     const stopped = await this.setStationStatus(stationId, 'change');
     await this.serial(async () => {
       await this.db.transaction(async (tx) => {
-        await tx.query('UPDATE stations SET prize_name = $2, prize_shape = $3, stock = $4, arm_strength = COALESCE($5, arm_strength) WHERE station_id = $1',
-          [stationId, prize.prize_name, prize.prize_shape, prize.stock, prize.arm_strength ?? null]);
+        await tx.query(
+          'UPDATE stations SET prize_name = $2, prize_shape = $3, stock = $4, arm_strength = COALESCE($5, arm_strength) WHERE station_id = $1',
+          [stationId, prize.prize_name, prize.prize_shape, prize.stock, prize.arm_strength ?? null],
+        );
         await tx.query('UPDATE station_settings SET active = false WHERE station_id = $1 AND active', [stationId]);
         await tx.query('INSERT INTO station_settings (station_id) VALUES ($1)', [stationId]);
-        await tx.query('UPDATE station_visits SET ended_at = $2 WHERE station_id = $1 AND ended_at IS NULL', [stationId, this.clock.now().toISOString()]);
+        await tx.query('UPDATE station_visits SET ended_at = $2 WHERE station_id = $1 AND ended_at IS NULL', [
+          stationId,
+          this.clock.now().toISOString(),
+        ]);
         await tx.query('DELETE FROM station_machines WHERE station_id = $1', [stationId]);
       });
     });
@@ -696,7 +864,13 @@ export class PlayLoop {
       await tx.query(
         `UPDATE plays SET phase = 'ended', result = COALESCE(result, $2), phase_deadline_at = NULL, grace_deadline_at = NULL,
                           machine = $3, inputs = $4, ended_at = COALESCE(ended_at, $5) WHERE play_id = $1`,
-        [r.playId, unfinished ? 'refunded' : null, JSON.stringify(r.state), JSON.stringify(r.inputs), this.clock.now().toISOString()],
+        [
+          r.playId,
+          unfinished ? 'refunded' : null,
+          JSON.stringify(r.state),
+          JSON.stringify(r.inputs),
+          this.clock.now().toISOString(),
+        ],
       );
     });
     r.phase = 'ended';
@@ -707,11 +881,20 @@ export class PlayLoop {
 
   /** Gives back exactly what a play took; the ledger keys make a second refund change nothing. */
   private async refund(tx: SqlExecutor, playId: number): Promise<void> {
-    const [p] = await tx.query<{ user_id: number; currency: PlayCurrency; price: number; charged_free: number; charged_toll: number }>(
-      'SELECT user_id, currency, price, charged_free, charged_toll FROM plays WHERE play_id = $1', [playId],
-    );
+    const [p] = await tx.query<{
+      user_id: number;
+      currency: PlayCurrency;
+      price: number;
+      charged_free: number;
+      charged_toll: number;
+    }>('SELECT user_id, currency, price, charged_free, charged_toll FROM plays WHERE play_id = $1', [playId]);
     if (!p) return;
-    const entry = (amount: number) => ({ amount, reason: 'refund', reference: `play:${playId}`, idempotencyKey: `refund:play:${playId}` });
+    const entry = (amount: number) => ({
+      amount,
+      reason: 'refund',
+      reference: `play:${playId}`,
+      idempotencyKey: `refund:play:${playId}`,
+    });
     if (p.currency === 'tc') {
       if (p.charged_free > 0) await this.ledger.credit(p.user_id, 'free', entry(p.charged_free), tx);
       if (p.charged_toll > 0) await this.ledger.credit(p.user_id, 'toll', entry(p.charged_toll), tx);
@@ -777,25 +960,60 @@ export class PlayLoop {
     );
     for (const w of waiting) this.armConfirm(w.play_reserve_id, new Date(w.deadline_at ?? now));
     const open = await this.db.query<{
-      play_id: number; play_reserve_id: number; user_id: number; station_id: number; currency: PlayCurrency; price: number; arm_strength: number;
-      assist_level: number; seed: number; layout: CranePrize[]; inputs: CraneInput[]; machine: CraneState | null; phase: PlayPhase;
-      phase_deadline_at: Date | null; grace_deadline_at: Date | null; drop_at_tick: number | null; result: 'win' | 'miss' | 'refunded' | null;
+      play_id: number;
+      play_reserve_id: number;
+      user_id: number;
+      station_id: number;
+      currency: PlayCurrency;
+      price: number;
+      arm_strength: number;
+      assist_level: number;
+      seed: number;
+      layout: CranePrize[];
+      inputs: CraneInput[];
+      machine: CraneState | null;
+      phase: PlayPhase;
+      phase_deadline_at: Date | null;
+      grace_deadline_at: Date | null;
+      drop_at_tick: number | null;
+      result: 'win' | 'miss' | 'refunded' | null;
     }>(`SELECT * FROM plays WHERE phase IN ('resetting', 'playing', 'result')`);
     for (const p of open) {
       const station = await this.station(this.db, p.station_id);
       if (!station) continue;
       const r: Runner = {
-        playId: p.play_id, reserveId: p.play_reserve_id, userId: p.user_id, station, currency: p.currency, price: p.price,
-        armStrength: Number(p.arm_strength), assistLevel: p.assist_level, phase: p.phase,
-        state: p.machine ?? startPlay(p.layout, Number(p.arm_strength), p.seed), inputs: p.inputs ?? [], dropAtTick: p.drop_at_tick,
-        result: p.result, wonPrizeName: p.result === 'win' && station.designated_type !== 'practice' ? station.prize_name : null,
-        windowDeadline: p.phase_deadline_at ? new Date(p.phase_deadline_at) : null, graceDeadline: null,
-        tickTask: null, windowTask: null, graceTask: null, ticksSinceSave: 0,
+        playId: p.play_id,
+        reserveId: p.play_reserve_id,
+        userId: p.user_id,
+        station,
+        currency: p.currency,
+        price: p.price,
+        armStrength: Number(p.arm_strength),
+        assistLevel: p.assist_level,
+        phase: p.phase,
+        state: p.machine ?? startPlay(p.layout, Number(p.arm_strength), p.seed),
+        inputs: p.inputs ?? [],
+        dropAtTick: p.drop_at_tick,
+        result: p.result,
+        wonPrizeName: p.result === 'win' && station.designated_type !== 'practice' ? station.prize_name : null,
+        windowDeadline: p.phase_deadline_at ? new Date(p.phase_deadline_at) : null,
+        graceDeadline: null,
+        tickTask: null,
+        windowTask: null,
+        graceTask: null,
+        ticksSinceSave: 0,
       };
       this.runners.set(p.station_id, r);
-      if (p.phase === 'resetting') r.windowTask = this.later(this.msUntil(r.windowDeadline), () => this.startMachine(r));
-      else if (p.phase === 'result') r.windowTask = this.later(this.msUntil(r.windowDeadline), () => this.continueLapsed(r));
-      else if (r.state.phase === 'ready' || r.state.phase === 'waitBack' || r.state.phase === 'movingRight' || r.state.phase === 'movingBack') {
+      if (p.phase === 'resetting')
+        r.windowTask = this.later(this.msUntil(r.windowDeadline), () => this.startMachine(r));
+      else if (p.phase === 'result')
+        r.windowTask = this.later(this.msUntil(r.windowDeadline), () => this.continueLapsed(r));
+      else if (
+        r.state.phase === 'ready' ||
+        r.state.phase === 'waitBack' ||
+        r.state.phase === 'movingRight' ||
+        r.state.phase === 'movingBack'
+      ) {
         if (r.state.phase === 'movingRight' || r.state.phase === 'movingBack') {
           const held: CraneButton = r.state.phase === 'movingRight' ? 'right' : 'back';
           const next = r.state.autoStopTick === null ? command(r.state, held, 'release') : null;
@@ -804,12 +1022,17 @@ export class PlayLoop {
             r.state = next;
           }
         }
-        this.awayUntil(r, p.grace_deadline_at ? new Date(p.grace_deadline_at) : new Date(now.getTime() + PLAY_TIMINGS.graceMs));
+        this.awayUntil(
+          r,
+          p.grace_deadline_at ? new Date(p.grace_deadline_at) : new Date(now.getTime() + PLAY_TIMINGS.graceMs),
+        );
       } else {
         this.scheduleTick(r); // the claw was already on its way down: it finishes by itself
       }
     }
-    const stations = await this.db.query<{ station_id: number }>(`SELECT DISTINCT station_id FROM station_reservations WHERE reserve_status IN ${ACTIVE}`);
+    const stations = await this.db.query<{ station_id: number }>(
+      `SELECT DISTINCT station_id FROM station_reservations WHERE reserve_status IN ${ACTIVE}`,
+    );
     for (const s of stations) await this.serial(() => this.advance(s.station_id));
   }
 }
@@ -817,11 +1040,21 @@ export class PlayLoop {
 /** The machine as viewers see it, with the button the player may use and its time left. */
 export function machineView(s: CraneState): MachineView {
   const auto = s.autoStopTick !== null;
-  const button = s.phase === 'ready' || (s.phase === 'movingRight' && !auto) ? 'right'
-    : s.phase === 'waitBack' || (s.phase === 'movingBack' && !auto) ? 'back' : null;
+  const button =
+    s.phase === 'ready' || (s.phase === 'movingRight' && !auto)
+      ? 'right'
+      : s.phase === 'waitBack' || (s.phase === 'movingBack' && !auto)
+        ? 'back'
+        : null;
   const left = buttonTicksLeft(s);
   return {
-    tick: s.tick, phase: s.phase, x: s.x, z: s.z, h: s.h, grip: s.grip, button,
+    tick: s.tick,
+    phase: s.phase,
+    x: s.x,
+    z: s.z,
+    h: s.h,
+    grip: s.grip,
+    button,
     button_ms_left: left === null ? null : left * CRANE.tickMs,
   };
 }

@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { PLAY_ERROR, type PlayInfo, type ReserveStatusRecord, type StationReserveStatus } from '../../src/contract';
-import { isMaintenanceStatus, playCharge, type DesignatedType, type StationStatus, type StationType } from '../../src/domain';
+import {
+  isMaintenanceStatus,
+  playCharge,
+  type DesignatedType,
+  type StationStatus,
+  type StationType,
+} from '../../src/domain';
 import { InsufficientFundsError, type Ledger } from '../wallet/ledger';
 import { toPrizeItem, type CatalogueRepository } from '../catalogue/catalogue.repository';
 import type { SqlExecutor, Store } from '../store/store';
@@ -88,7 +94,10 @@ export class StationReservations {
   /** The station's active setting, opened on first use for a station that has none yet. */
   private async settingOf(db: SqlExecutor, station: StationFacts): Promise<number> {
     if (station.station_setting_id !== null) return station.station_setting_id;
-    const [row] = await db.query<{ station_setting_id: number }>('INSERT INTO station_settings (station_id) VALUES ($1) RETURNING station_setting_id', [station.station_id]);
+    const [row] = await db.query<{ station_setting_id: number }>(
+      'INSERT INTO station_settings (station_id) VALUES ($1) RETURNING station_setting_id',
+      [station.station_id],
+    );
     return row!.station_setting_id;
   }
 
@@ -108,7 +117,12 @@ export class StationReservations {
   }
 
   /** The reserve status record of a station as one caller sees it [R3-5]. */
-  private async record(db: SqlExecutor, station: StationFacts, userId: number, now: Date): Promise<ReserveStatusRecord> {
+  private async record(
+    db: SqlExecutor,
+    station: StationFacts,
+    userId: number,
+    now: Date,
+  ): Promise<ReserveStatusRecord> {
     const [counts] = await db.query<{ visit_count: number; reserve_count: number; playing: number }>(
       `SELECT (SELECT count(*)::int FROM station_visits WHERE station_id = $1 AND ended_at IS NULL) AS visit_count,
               (SELECT count(*)::int FROM station_reservations WHERE station_id = $1 AND reserve_status IN ${ACTIVE}) AS reserve_count,
@@ -116,7 +130,9 @@ export class StationReservations {
       [station.station_id],
     );
     const mine = await this.activeReservation(db, userId, station.station_id);
-    const viewable = !isMaintenanceStatus(station.station_status) && (station.type === 'normal' || (await this.gate.qualifies(db, userId, now)));
+    const viewable =
+      !isMaintenanceStatus(station.station_status) &&
+      (station.type === 'normal' || (await this.gate.qualifies(db, userId, now)));
     return {
       station_id: station.station_id,
       station_setting_id: station.station_setting_id ?? 0,
@@ -137,7 +153,8 @@ export class StationReservations {
 
   private async playInfo(reservation: ReservationRow, now: Date): Promise<PlayInfo> {
     const [station] = await this.catalogue.stations(null, now, [reservation.station_id]);
-    if (!station) throw new Error(`station ${reservation.station_id} of reservation ${reservation.play_reserve_id} is gone`);
+    if (!station)
+      throw new Error(`station ${reservation.station_id} of reservation ${reservation.play_reserve_id} is gone`);
     return {
       reserve_polling_id: reservation.play_reserve_id,
       station_id: reservation.station_id,
@@ -154,8 +171,20 @@ export class StationReservations {
   }
 
   private static readonly EMPTY_RECORD: ReserveStatusRecord = {
-    station_id: 0, station_setting_id: 0, station_status: null, visit_count: 0, reserve_count: 0, reserve_status: null,
-    reserve_token: '', reserve_num: 0, reserve_time: 0, play_reserve_id: 0, playing: 0, viewable: 0, request_flag: 0, request_type: 0,
+    station_id: 0,
+    station_setting_id: 0,
+    station_status: null,
+    visit_count: 0,
+    reserve_count: 0,
+    reserve_status: null,
+    reserve_token: '',
+    reserve_num: 0,
+    reserve_time: 0,
+    play_reserve_id: 0,
+    playing: 0,
+    viewable: 0,
+    request_flag: 0,
+    request_type: 0,
   };
 
   /**
@@ -174,7 +203,10 @@ export class StationReservations {
       station = await this.station(this.db, mine.station_id);
       if (!station) return StationReservations.EMPTY_RECORD;
     }
-    if (isMaintenanceStatus(station.station_status)) throw new Refusal(200, PLAY_ERROR.maintenance.code, PLAY_ERROR.maintenance.info, { station_id: station.station_id });
+    if (isMaintenanceStatus(station.station_status))
+      throw new Refusal(200, PLAY_ERROR.maintenance.code, PLAY_ERROR.maintenance.info, {
+        station_id: station.station_id,
+      });
     return this.record(this.db, station, userId, now);
   }
 
@@ -184,11 +216,20 @@ export class StationReservations {
     return this.db.transaction(async (tx) => {
       const station = await this.station(tx, stationId);
       if (!station) throw new Refusal(404, 404, NOT_FOUND_STATION);
-      if (isMaintenanceStatus(station.station_status)) throw new Refusal(200, PLAY_ERROR.maintenance.code, PLAY_ERROR.maintenance.info, { station_id: station.station_id });
+      if (isMaintenanceStatus(station.station_status))
+        throw new Refusal(200, PLAY_ERROR.maintenance.code, PLAY_ERROR.maintenance.info, {
+          station_id: station.station_id,
+        });
       await this.gate.check(tx, userId, { station_id: station.station_id, type: station.type }, 'view', now);
       const settingId = await this.settingOf(tx, station);
-      await tx.query('UPDATE station_visits SET ended_at = $2 WHERE user_id = $1 AND ended_at IS NULL AND station_setting_id <> $3', [userId, now.toISOString(), settingId]);
-      const [open] = await tx.query('UPDATE station_visits SET last_seen_at = $2 WHERE user_id = $1 AND ended_at IS NULL RETURNING visit_id', [userId, now.toISOString()]);
+      await tx.query(
+        'UPDATE station_visits SET ended_at = $2 WHERE user_id = $1 AND ended_at IS NULL AND station_setting_id <> $3',
+        [userId, now.toISOString(), settingId],
+      );
+      const [open] = await tx.query(
+        'UPDATE station_visits SET last_seen_at = $2 WHERE user_id = $1 AND ended_at IS NULL RETURNING visit_id',
+        [userId, now.toISOString()],
+      );
       if (!open) {
         await tx.query(
           'INSERT INTO station_visits (user_id, station_id, station_setting_id, started_at, last_seen_at) VALUES ($1, $2, $3, $4, $4)',
@@ -203,23 +244,35 @@ export class StationReservations {
    * Joins the station's line [R3-5]: 531 in maintenance, 409 during a prize change or when sold
    * out, the VIP gate (569, 570, 571) [R6-3, R6-4, R6-5], 409 when the caller already holds a place.
    */
-  async reserve(userId: number, stationId: number, shopId?: number): Promise<{ reserve_info: ReserveStatusRecord; play_info: PlayInfo }> {
+  async reserve(
+    userId: number,
+    stationId: number,
+    shopId?: number,
+  ): Promise<{ reserve_info: ReserveStatusRecord; play_info: PlayInfo }> {
     const now = this.clock.now();
     let reservationId: number;
     try {
       reservationId = await this.db.transaction(async (tx) => {
         const station = await this.station(tx, stationId);
-        if (!station || (shopId !== undefined && station.shop_id !== shopId)) throw new Refusal(404, 404, NOT_FOUND_STATION);
-        if (isMaintenanceStatus(station.station_status)) throw new Refusal(200, PLAY_ERROR.maintenance.code, PLAY_ERROR.maintenance.info, { station_id: station.station_id });
+        if (!station || (shopId !== undefined && station.shop_id !== shopId))
+          throw new Refusal(404, 404, NOT_FOUND_STATION);
+        if (isMaintenanceStatus(station.station_status))
+          throw new Refusal(200, PLAY_ERROR.maintenance.code, PLAY_ERROR.maintenance.info, {
+            station_id: station.station_id,
+          });
         if (station.station_status === 'change') throw new Refusal(409, 409, SERVER_MESSAGES.stationPrizeChange);
         if (station.stock <= 0) throw new Refusal(409, 409, SERVER_MESSAGES.stationSoldOut);
         await this.gate.check(tx, userId, { station_id: station.station_id, type: station.type }, 'play', now);
         await this.checkCanPay(tx, userId, station);
         const held = await this.activeReservation(tx, userId);
         if (held) {
-          throw new Refusal(409, 409, held.station_id === station.station_id
-            ? SERVER_MESSAGES.alreadyReservedHere
-            : SERVER_MESSAGES.reservedElsewhere);
+          throw new Refusal(
+            409,
+            409,
+            held.station_id === station.station_id
+              ? SERVER_MESSAGES.alreadyReservedHere
+              : SERVER_MESSAGES.reservedElsewhere,
+          );
         }
         const settingId = await this.settingOf(tx, station);
         const [row] = await tx.query<{ play_reserve_id: number }>(
@@ -240,7 +293,10 @@ export class StationReservations {
     const mine = await this.activeReservation(this.db, userId);
     if (!mine || mine.play_reserve_id !== reservationId) throw new Error('reservation vanished after commit');
     const station = (await this.station(this.db, stationId))!;
-    return { reserve_info: await this.record(this.db, station, userId, answeredAt), play_info: await this.playInfo(mine, answeredAt) };
+    return {
+      reserve_info: await this.record(this.db, station, userId, answeredAt),
+      play_info: await this.playInfo(mine, answeredAt),
+    };
   }
 
   /**
@@ -248,7 +304,11 @@ export class StationReservations {
    * the caller holds none there. A paid play in progress (playWaiting) cannot be cancelled (409):
    * it ends with its result, and the player leaves with /v2/play/finish.
    */
-  async cancelReservation(userId: number, shopId: number, stationSettingId: number): Promise<{ play_reserve_id: number; station_setting_id: number; reserve_status: 'cancel' }> {
+  async cancelReservation(
+    userId: number,
+    shopId: number,
+    stationSettingId: number,
+  ): Promise<{ play_reserve_id: number; station_setting_id: number; reserve_status: 'cancel' }> {
     const now = this.clock.now();
     const [row] = await this.db.query<{ play_reserve_id: number; station_id: number }>(
       `UPDATE station_reservations r SET reserve_status = 'cancel', ended_at = $4, end_reason = 'user_cancel', deadline_at = NULL, updated_at = $4
@@ -259,7 +319,10 @@ export class StationReservations {
       [userId, shopId, stationSettingId, now.toISOString()],
     );
     if (!row) {
-      const [playing] = await this.db.query(`SELECT 1 FROM station_reservations WHERE user_id = $1 AND station_setting_id = $2 AND reserve_status = 'playWaiting'`, [userId, stationSettingId]);
+      const [playing] = await this.db.query(
+        `SELECT 1 FROM station_reservations WHERE user_id = $1 AND station_setting_id = $2 AND reserve_status = 'playWaiting'`,
+        [userId, stationSettingId],
+      );
       if (playing) throw new Refusal(409, 409, SERVER_MESSAGES.stationPlayingNow);
       throw new Refusal(404, 404, NOT_FOUND_RESERVATION);
     }
@@ -268,14 +331,20 @@ export class StationReservations {
   }
 
   /** Stops watching a station setting; 404 when the caller is not watching it. */
-  async cancelVisit(userId: number, stationSettingId: number): Promise<{ station_setting_id: number; visit_count: number }> {
+  async cancelVisit(
+    userId: number,
+    stationSettingId: number,
+  ): Promise<{ station_setting_id: number; visit_count: number }> {
     const now = this.clock.now();
     const [row] = await this.db.query<{ station_id: number }>(
       'UPDATE station_visits SET ended_at = $3 WHERE user_id = $1 AND station_setting_id = $2 AND ended_at IS NULL RETURNING station_id',
       [userId, stationSettingId, now.toISOString()],
     );
     if (!row) throw new Refusal(404, 404, NOT_FOUND_VISIT);
-    const [count] = await this.db.query<{ n: number }>('SELECT count(*)::int AS n FROM station_visits WHERE station_id = $1 AND ended_at IS NULL', [row.station_id]);
+    const [count] = await this.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM station_visits WHERE station_id = $1 AND ended_at IS NULL',
+      [row.station_id],
+    );
     return { station_setting_id: stationSettingId, visit_count: count?.n ?? 0 };
   }
 

@@ -1,7 +1,17 @@
 import { PLAY_ERROR } from '../../src/contract';
 import {
-  DAY_MS, isVipOnlyStation, purchasedTcInWindow, qualifiesForVipStations, startOfJstWeek as startOfJstWeekMs, VIP_EXCLUSIVE_IN_USE_ERROR_CODE,
-  VIP_ONLY_ERROR_CODE, VIP_PURCHASE_WINDOW_DAYS, VIP_WEEKLY_LIMIT_ERROR_CODE, vipGate, type StationType, type TcPurchase,
+  DAY_MS,
+  isVipOnlyStation,
+  purchasedTcInWindow,
+  qualifiesForVipStations,
+  startOfJstWeek as startOfJstWeekMs,
+  VIP_EXCLUSIVE_IN_USE_ERROR_CODE,
+  VIP_ONLY_ERROR_CODE,
+  VIP_PURCHASE_WINDOW_DAYS,
+  VIP_WEEKLY_LIMIT_ERROR_CODE,
+  vipGate,
+  type StationType,
+  type TcPurchase,
 } from '../../src/domain';
 import { RESERVING_SQL } from './reservation-sql';
 import type { SqlExecutor } from '../store/store';
@@ -37,7 +47,11 @@ export class StoreTcLedgerSource implements PurchasedTcSource {
 
   /** TC bought in the window (the domain's sum over `purchases`). */
   async purchasedTc(db: SqlExecutor, userId: number, since: Date, until: Date): Promise<number> {
-    return purchasedTcInWindow(await this.purchases(db, userId, since, until), until.getTime(), (until.getTime() - since.getTime()) / DAY_MS);
+    return purchasedTcInWindow(
+      await this.purchases(db, userId, since, until),
+      until.getTime(),
+      (until.getTime() - since.getTime()) / DAY_MS,
+    );
   }
 }
 
@@ -71,7 +85,13 @@ export class VipGate {
     return qualifiesForVipStations(await this.purchasesFor(db, userId, now), now.getTime());
   }
 
-  async check(db: SqlExecutor, userId: number, station: GatedStation, action: 'view' | 'play', now: Date): Promise<void> {
+  async check(
+    db: SqlExecutor,
+    userId: number,
+    station: GatedStation,
+    action: 'view' | 'play',
+    now: Date,
+  ): Promise<void> {
     if (!isVipOnlyStation(station)) return;
     const purchases = await this.purchasesFor(db, userId, now);
     let vipWinsAtMs: number[] = [];

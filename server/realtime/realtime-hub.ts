@@ -1,8 +1,17 @@
 import type { Server as SocketIOServer, Socket } from 'socket.io';
 import { z } from 'zod';
 import {
-  CHANNELS, CRANE_BUTTONS, CRANE_COMMANDS, type ClientToServerEvents, type ControlAck, type JoinAck, type PlayState, type PushMessage,
-  type RealtimeUpdate, type ServerToClientEvents, type WinnerAnnouncement,
+  CHANNELS,
+  CRANE_BUTTONS,
+  CRANE_COMMANDS,
+  type ClientToServerEvents,
+  type ControlAck,
+  type JoinAck,
+  type PlayState,
+  type PushMessage,
+  type RealtimeUpdate,
+  type ServerToClientEvents,
+  type WinnerAnnouncement,
 } from '../../src/contract';
 import type { StationStatus } from '../../src/domain';
 import type { IdentityService } from '../auth/identity';
@@ -22,18 +31,24 @@ type HubSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<strin
 /** At most this many channels per connection (top, the configured one, a station, a kuji box, the user). */
 const MAX_CHANNELS_PER_SOCKET = 8;
 
-const controlSchema = z.object({
-  play_id: z.number().int().positive().max(2_147_483_647),
-  button: z.enum(CRANE_BUTTONS),
-  command: z.enum(CRANE_COMMANDS),
-}).strict();
+const controlSchema = z
+  .object({
+    play_id: z.number().int().positive().max(2_147_483_647),
+    button: z.enum(CRANE_BUTTONS),
+    command: z.enum(CRANE_COMMANDS),
+  })
+  .strict();
 
 const authSchema = z.object({
   user_id: z.number().int().positive().max(2_147_483_647),
   access_token: z.string().min(1).max(200),
 });
 
-const refused = (code: 400 | 401 | 403 | 404, info: string = ERROR_INFO[code]) => ({ ok: false as const, error_code: code, error_info: info });
+const refused = (code: 400 | 401 | 403 | 404, info: string = ERROR_INFO[code]) => ({
+  ok: false as const,
+  error_code: code,
+  error_info: info,
+});
 
 /**
  * The real-time socket (spec §7, R7-10, R7-11): channels top and the configured one, the user
@@ -57,7 +72,10 @@ export class RealtimeHub implements PlayEvents {
   ) {
     this.io = io as unknown as HubServer;
     this.io.use((socket, next) => {
-      void this.handshake(socket).then(() => next(), (error: unknown) => next(error instanceof Error ? error : new Error(String(error))));
+      void this.handshake(socket).then(
+        () => next(),
+        (error: unknown) => next(error instanceof Error ? error : new Error(String(error))),
+      );
     });
     this.io.on('connection', (socket) => this.connected(socket));
   }
@@ -69,7 +87,9 @@ export class RealtimeHub implements PlayEvents {
     const auth = socket.handshake.auth as Record<string, unknown> | undefined;
     if (!auth || Object.keys(auth).length === 0) return;
     const parsed = authSchema.safeParse(auth);
-    const user = parsed.success ? await this.identity.authenticate(parsed.data.user_id, parsed.data.access_token) : null;
+    const user = parsed.success
+      ? await this.identity.authenticate(parsed.data.user_id, parsed.data.access_token)
+      : null;
     if (!user) throw new Error(ERROR_INFO[401]);
     socket.data.userId = user.user_id;
     socket.data.token = parsed.data!.access_token;
@@ -88,12 +108,26 @@ export class RealtimeHub implements PlayEvents {
       this.sockets.set(userId, mine);
       this.playLoop.playerBack(userId);
     }
-    socket.on('join', (channel, ack) => void this.join(socket, channel).then((answer) => reply(ack, answer), (error: unknown) => this.failed(ack, error)));
+    socket.on(
+      'join',
+      (channel, ack) =>
+        void this.join(socket, channel).then(
+          (answer) => reply(ack, answer),
+          (error: unknown) => this.failed(ack, error),
+        ),
+    );
     socket.on('leave', (channel, ack) => {
       if (typeof channel === 'string') void socket.leave(channel);
       reply(ack, { ok: true });
     });
-    socket.on('control', (message, ack) => void this.control(socket, message).then((answer) => reply(ack, answer), (error: unknown) => this.failed(ack, error)));
+    socket.on(
+      'control',
+      (message, ack) =>
+        void this.control(socket, message).then(
+          (answer) => reply(ack, answer),
+          (error: unknown) => this.failed(ack, error),
+        ),
+    );
     socket.on('disconnect', () => {
       if (userId === null) return;
       const mine = this.sockets.get(userId);
@@ -113,7 +147,12 @@ export class RealtimeHub implements PlayEvents {
   private async join(socket: HubSocket, channel: unknown): Promise<JoinAck> {
     if (typeof channel !== 'string' || channel.length > 64) return refused(400);
     const user = /^user:(\d{1,10})$/.exec(channel);
-    const allowed = channel === CHANNELS.top || channel === this.configuredChannel || /^station:\d{1,10}$/.test(channel) || /^kuji:\d{1,10}:\d{1,10}$/.test(channel) || user !== null;
+    const allowed =
+      channel === CHANNELS.top ||
+      channel === this.configuredChannel ||
+      /^station:\d{1,10}$/.test(channel) ||
+      /^kuji:\d{1,10}:\d{1,10}$/.test(channel) ||
+      user !== null;
     if (!allowed) return refused(404);
     if (user && (Number(user[1]) !== socket.data.userId || !(await this.stillSignedIn(socket)))) return refused(403);
     if (!socket.rooms.has(channel) && socket.rooms.size > MAX_CHANNELS_PER_SOCKET) return refused(400);
@@ -133,7 +172,12 @@ export class RealtimeHub implements PlayEvents {
     if (!parsed.success) return refused(400);
     if (!(await this.stillSignedIn(socket))) return refused(401);
     try {
-      const done = this.playLoop.control(socket.data.userId, parsed.data.play_id, parsed.data.button, parsed.data.command);
+      const done = this.playLoop.control(
+        socket.data.userId,
+        parsed.data.play_id,
+        parsed.data.button,
+        parsed.data.command,
+      );
       return { ok: true, tick: done.tick, machine: done.machine };
     } catch (error) {
       if (isRefusal(error)) return { ok: false, error_code: error.code, error_info: error.info };
@@ -177,7 +221,9 @@ export class RealtimeHub implements PlayEvents {
   /** A kuji box ended (sold out, sale over, back to ready, deleted): play_end=1 on its channel [R7-11]. */
   /** A kuji box's line changed: everyone watching the box polls again. */
   kujiLineChanged(kujiId: number, boxId: number): void {
-    this.io.to(CHANNELS.kujiBox(kujiId, boxId)).emit('kuji_reserve_change', { kuji_id: kujiId, box_id: boxId, reserve_change: 1 });
+    this.io
+      .to(CHANNELS.kujiBox(kujiId, boxId))
+      .emit('kuji_reserve_change', { kuji_id: kujiId, box_id: boxId, reserve_change: 1 });
   }
 
   kujiBoxEnded(kujiId: number, boxId: number): void {
@@ -200,7 +246,16 @@ export class RealtimeHub implements PlayEvents {
       [stationId],
     );
     if (!row) return;
-    this.update({ list: [{ station_id: stationId, station_status: row.station_status, playing: row.playing > 0 ? 1 : 0, visit_count: row.visit_count }] });
+    this.update({
+      list: [
+        {
+          station_id: stationId,
+          station_status: row.station_status,
+          playing: row.playing > 0 ? 1 : 0,
+          visit_count: row.visit_count,
+        },
+      ],
+    });
   }
 
   /** Closes every connection (shutdown). */

@@ -1,7 +1,16 @@
 import {
-  ACCOUNT_ENDPOINTS, addressChangeRequestSchema, addressDeleteRequestSchema, addressListRequestSchema, addressRegisterRequestSchema,
-  inviteRequestSchema, nicknameSetRequestSchema, phoneSendCodeRequestSchema, phoneVerifyRequestSchema, presentCodeRequestSchema,
-  profileGetRequestSchema, profileSetRequestSchema,
+  ACCOUNT_ENDPOINTS,
+  addressChangeRequestSchema,
+  addressDeleteRequestSchema,
+  addressListRequestSchema,
+  addressRegisterRequestSchema,
+  inviteRequestSchema,
+  nicknameSetRequestSchema,
+  phoneSendCodeRequestSchema,
+  phoneVerifyRequestSchema,
+  presentCodeRequestSchema,
+  profileGetRequestSchema,
+  profileSetRequestSchema,
 } from '../../src/contract';
 import { checkAddress } from '../account/addresses.repository';
 import { UsersRepository } from '../account/users.repository';

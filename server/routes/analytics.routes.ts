@@ -1,8 +1,14 @@
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import {
-  ANALYTICS_ENDPOINTS as E, ANALYTICS_ISSUES, analyticsCollectRequestSchema, analyticsEventsRequestSchema, japaneseIssue,
-  type AnalyticsCollectRequest, type AnalyticsIssue, type CollectedAnalyticsEvent,
+  ANALYTICS_ENDPOINTS as E,
+  ANALYTICS_ISSUES,
+  analyticsCollectRequestSchema,
+  analyticsEventsRequestSchema,
+  japaneseIssue,
+  type AnalyticsCollectRequest,
+  type AnalyticsIssue,
+  type CollectedAnalyticsEvent,
 } from '../../src/contract';
 import { replyError } from '../http/reply';
 import { SERVER_MESSAGES } from '../messages';
@@ -16,7 +22,10 @@ export class AnalyticsRing {
   private readonly events: CollectedAnalyticsEvent[] = [];
   private lastSeq = 0;
 
-  constructor(readonly capacity: number = ANALYTICS_RING_CAPACITY, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    readonly capacity: number = ANALYTICS_RING_CAPACITY,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   push(event: AnalyticsCollectRequest): CollectedAnalyticsEvent {
     const collected: CollectedAnalyticsEvent = { seq: ++this.lastSeq, received_at: this.now().toISOString(), ...event };
@@ -25,8 +34,13 @@ export class AnalyticsRing {
     return collected;
   }
 
-  list(filter: { readonly name?: string | undefined; readonly since?: number | undefined } = {}): CollectedAnalyticsEvent[] {
-    return this.events.filter((e) => (filter.name === undefined || e.name === filter.name) && (filter.since === undefined || e.seq > filter.since));
+  list(
+    filter: { readonly name?: string | undefined; readonly since?: number | undefined } = {},
+  ): CollectedAnalyticsEvent[] {
+    return this.events.filter(
+      (e) =>
+        (filter.name === undefined || e.name === filter.name) && (filter.since === undefined || e.seq > filter.since),
+    );
   }
 }
 
@@ -47,7 +61,12 @@ export function analyticsIssueText(error: z.ZodError): string {
     const text = ISSUE_TEXTS[issue.message as AnalyticsIssue];
     if (text) return text;
     // A record key or union member that failed inside the params: the nested issue carries our code.
-    const nested = 'issues' in issue && Array.isArray(issue.issues) ? issue.issues : 'errors' in issue && Array.isArray(issue.errors) ? issue.errors.flat() : [];
+    const nested =
+      'issues' in issue && Array.isArray(issue.issues)
+        ? issue.issues
+        : 'errors' in issue && Array.isArray(issue.errors)
+          ? issue.errors.flat()
+          : [];
     for (const inner of nested as { message?: unknown }[]) {
       const innerText = typeof inner.message === 'string' ? ISSUE_TEXTS[inner.message as AnalyticsIssue] : undefined;
       if (innerText) return innerText;
@@ -70,7 +89,10 @@ function parse<S extends z.ZodType>(schema: S, body: unknown, reply: FastifyRepl
  * elsewhere both answer 404 as any unknown call does: fail closed, the same switch as the debug login.
  * The server keeps the last ANALYTICS_RING_CAPACITY events in memory, per server instance.
  */
-export async function analyticsRoutes({ config, route }: ApiDeps, ring: AnalyticsRing = new AnalyticsRing()): Promise<void> {
+export async function analyticsRoutes(
+  { config, route }: ApiDeps,
+  ring: AnalyticsRing = new AnalyticsRing(),
+): Promise<void> {
   if (!config.devCalls) return;
 
   // The body is checked here rather than by route.open, to answer the collector's own Japanese texts.

@@ -1,7 +1,15 @@
 import { emailValidGuard, VALIDATION_MESSAGES } from '../../src/domain';
 import {
-  ADDRESS_INPUT_LABELS, AUTH_ENDPOINTS, debugLoginRequestSchema, devOutboxRequestSchema, emailSendCodeRequestSchema, emailStatusRequestSchema,
-  emailVerifyRequestSchema, loginRequestSchema, logoutRequestSchema, signupRequestSchema,
+  ADDRESS_INPUT_LABELS,
+  AUTH_ENDPOINTS,
+  debugLoginRequestSchema,
+  devOutboxRequestSchema,
+  emailSendCodeRequestSchema,
+  emailStatusRequestSchema,
+  emailVerifyRequestSchema,
+  loginRequestSchema,
+  logoutRequestSchema,
+  signupRequestSchema,
 } from '../../src/contract';
 import { Refusal } from '../play/refusal';
 import type { ApiDeps } from './deps';
@@ -31,7 +39,12 @@ export async function authRoutes({ route, services: s, config }: ApiDeps): Promi
     const u = await s.users.get(user.user_id);
     const created = new Date(u.created_at);
     const cutoff = config.emailVerifyCutoff;
-    const guard = emailValidGuard({ signedIn: true, emailVerified: Boolean(u.email_verified_at), createdAtMs: created.getTime(), cutoffMs: cutoff.getTime() });
+    const guard = emailValidGuard({
+      signedIn: true,
+      emailVerified: Boolean(u.email_verified_at),
+      createdAtMs: created.getTime(),
+      cutoffMs: cutoff.getTime(),
+    });
     return {
       email: u.email ?? (await s.verification.pendingEmail(user.user_id)),
       email_verified: u.email_verified_at ? 1 : 0,

@@ -1,5 +1,10 @@
 import {
-  kujiDrawRequestSchema, kujiFairnessRequestSchema, kujiPollingRequestSchema, kujiReserveCancelRequestSchema, kujiReserveRequestSchema, kujiStatusCheckRequestSchema,
+  kujiDrawRequestSchema,
+  kujiFairnessRequestSchema,
+  kujiPollingRequestSchema,
+  kujiReserveCancelRequestSchema,
+  kujiReserveRequestSchema,
+  kujiStatusCheckRequestSchema,
 } from '../../src/contract';
 import type { ApiDeps } from './deps';
 
@@ -30,5 +35,7 @@ export async function kujiRoutes({ route, services: s }: ApiDeps): Promise<void>
   });
 
   // A box's fairness, open to anyone: the commitment and the draws; the seed once the box ended.
-  route.open('/contents/kuji_fairness', kujiFairnessRequestSchema, async (body) => ({ fairness: await s.kujiDraws.fairness(body.box_id) }));
+  route.open('/contents/kuji_fairness', kujiFairnessRequestSchema, async (body) => ({
+    fairness: await s.kujiDraws.fairness(body.box_id),
+  }));
 }

@@ -1,6 +1,13 @@
 import {
-  OPERATOR_ENDPOINTS as O, operatorArmStrengthSchema, operatorChangePrizeSchema, operatorFaultSchema, operatorPlayLogSchema, operatorRestockSchema,
-  operatorKujiBoxStatusSchema, operatorKujiBoxStockSchema, operatorStationStatusSchema,
+  OPERATOR_ENDPOINTS as O,
+  operatorArmStrengthSchema,
+  operatorChangePrizeSchema,
+  operatorFaultSchema,
+  operatorPlayLogSchema,
+  operatorRestockSchema,
+  operatorKujiBoxStatusSchema,
+  operatorKujiBoxStockSchema,
+  operatorStationStatusSchema,
 } from '../../src/contract';
 import { KUJI_ENDED_BOX_STATUSES, type StationStatus } from '../../src/domain';
 import type { ApiDeps } from './deps';
@@ -12,14 +19,27 @@ import type { ApiDeps } from './deps';
 export async function operatorRoutes({ route, services: s }: ApiDeps): Promise<void> {
   const { playLoop, playLog } = s;
   const answer = async (stationId: number, refunded: number | null = null) => {
-    const [row] = await s.store.query<{ station_status: StationStatus; stock: number }>('SELECT station_status, stock FROM stations WHERE station_id = $1', [stationId]);
-    return { station: { station_id: stationId, station_status: row!.station_status, stock: row!.stock, refunded_play_id: refunded } };
+    const [row] = await s.store.query<{ station_status: StationStatus; stock: number }>(
+      'SELECT station_status, stock FROM stations WHERE station_id = $1',
+      [stationId],
+    );
+    return {
+      station: {
+        station_id: stationId,
+        station_status: row!.station_status,
+        stock: row!.stock,
+        refunded_play_id: refunded,
+      },
+    };
   };
 
   route.operator(`/${O.stationStatus}`, operatorStationStatusSchema, async (body) =>
-    answer(body.station_id, (await playLoop.setStationStatus(body.station_id, body.station_status)).refunded_play_id));
+    answer(body.station_id, (await playLoop.setStationStatus(body.station_id, body.station_status)).refunded_play_id),
+  );
 
-  route.operator(`/${O.fault}`, operatorFaultSchema, async (body) => answer(body.station_id, (await playLoop.fault(body.station_id)).refunded_play_id));
+  route.operator(`/${O.fault}`, operatorFaultSchema, async (body) =>
+    answer(body.station_id, (await playLoop.fault(body.station_id)).refunded_play_id),
+  );
 
   route.operator(`/${O.restock}`, operatorRestockSchema, async (body) => {
     await playLoop.restock(body.station_id, body.stock);
@@ -32,7 +52,8 @@ export async function operatorRoutes({ route, services: s }: ApiDeps): Promise<v
   });
 
   route.operator(`/${O.changePrize}`, operatorChangePrizeSchema, async (body) =>
-    answer(body.station_id, (await playLoop.changePrize(body.station_id, body)).refunded_play_id));
+    answer(body.station_id, (await playLoop.changePrize(body.station_id, body)).refunded_play_id),
+  );
 
   route.operator(`/${O.kujiBoxStatus}`, operatorKujiBoxStatusSchema, async (body) => {
     if (body.box_status === 'onSale') await s.kujiDraws.assertCanOpen(body.box_id);
@@ -51,7 +72,11 @@ export async function operatorRoutes({ route, services: s }: ApiDeps): Promise<v
     return { box };
   });
 
-  route.operator(`/${O.kujiBoxStock}`, operatorKujiBoxStockSchema, async (body) => ({ box: await s.kujiDraws.setStock(body.box_id, body.prizes) }));
+  route.operator(`/${O.kujiBoxStock}`, operatorKujiBoxStockSchema, async (body) => ({
+    box: await s.kujiDraws.setStock(body.box_id, body.prizes),
+  }));
 
-  route.operator(`/${O.playLog}`, operatorPlayLogSchema, async (body) => ({ list: await playLog.ofStation(body.station_id ?? null, body.limit ?? 100) }));
+  route.operator(`/${O.playLog}`, operatorPlayLogSchema, async (body) => ({
+    list: await playLog.ofStation(body.station_id ?? null, body.limit ?? 100),
+  }));
 }

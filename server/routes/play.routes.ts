@@ -1,6 +1,16 @@
 import {
-  confirmRequestSchema, controlRequestSchema, currentPlayRequestSchema, gaugeRequestSchema, getReserveRequestSchema, historyRequestSchema,
-  PLAY_LOOP_ENDPOINTS as P, playIdRequestSchema, reserveCancelRequestSchema, reserveRequestSchema, visitCancelRequestSchema, visitRequestSchema,
+  confirmRequestSchema,
+  controlRequestSchema,
+  currentPlayRequestSchema,
+  gaugeRequestSchema,
+  getReserveRequestSchema,
+  historyRequestSchema,
+  PLAY_LOOP_ENDPOINTS as P,
+  playIdRequestSchema,
+  reserveCancelRequestSchema,
+  reserveRequestSchema,
+  visitCancelRequestSchema,
+  visitRequestSchema,
 } from '../../src/contract';
 import type { ApiDeps } from './deps';
 
@@ -21,27 +31,43 @@ export async function playRoutes({ route, services: s }: ApiDeps): Promise<void>
   });
 
   route.authed('/v2/play/reserve_cancel', reserveCancelRequestSchema, async (user, body) => {
-    return { reserve_cancel: await reservations.cancelReservation(user.user_id, body.shop_id, body.reserve_cancel.station_setting_id) };
+    return {
+      reserve_cancel: await reservations.cancelReservation(
+        user.user_id,
+        body.shop_id,
+        body.reserve_cancel.station_setting_id,
+      ),
+    };
   });
 
   route.authed('/v2/play/visit_cancel', visitCancelRequestSchema, async (user, body) => {
     return { visit_cancel: await reservations.cancelVisit(user.user_id, body.station_setting_id) };
   });
 
-  route.authed(`/${P.confirm}`, confirmRequestSchema, async (user, body) => ({ play: await playLoop.confirm(user.user_id, body.station_id) }));
+  route.authed(`/${P.confirm}`, confirmRequestSchema, async (user, body) => ({
+    play: await playLoop.confirm(user.user_id, body.station_id),
+  }));
 
   route.authed(`/${P.current}`, currentPlayRequestSchema, async (user) => ({ play: playLoop.current(user.user_id) }));
 
-  route.authed(`/${P.control}`, controlRequestSchema, async (user, body) => playLoop.control(user.user_id, body.play_id, body.button, body.command));
+  route.authed(`/${P.control}`, controlRequestSchema, async (user, body) =>
+    playLoop.control(user.user_id, body.play_id, body.button, body.command),
+  );
 
-  route.authed(`/${P.continue}`, playIdRequestSchema, async (user, body) => ({ play: await playLoop.continuePlay(user.user_id, body.play_id) }));
+  route.authed(`/${P.continue}`, playIdRequestSchema, async (user, body) => ({
+    play: await playLoop.continuePlay(user.user_id, body.play_id),
+  }));
 
   route.authed(`/${P.finish}`, playIdRequestSchema, async (user, body) => {
     await playLoop.finishTurn(user.user_id, body.play_id);
     return { play: null };
   });
 
-  route.authed(`/${P.history}`, historyRequestSchema, async (user, body) => ({ history: await playLog.history(user.user_id, body.page ?? 1) }));
+  route.authed(`/${P.history}`, historyRequestSchema, async (user, body) => ({
+    history: await playLog.history(user.user_id, body.page ?? 1),
+  }));
 
-  route.authed(`/${P.gauge}`, gaugeRequestSchema, async (user, body) => ({ gauge: await playLog.gauge(user.user_id, body.station_id) }));
+  route.authed(`/${P.gauge}`, gaugeRequestSchema, async (user, body) => ({
+    gauge: await playLog.gauge(user.user_id, body.station_id),
+  }));
 }

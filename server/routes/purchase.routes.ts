@@ -1,5 +1,11 @@
 import {
-  isPayMethodOf, mobileItemsQuerySchema, payMethodImageKey, payMethodsFor, PURCHASE_ENDPOINTS, purchaseTcRequestSchema, settlementResultRequestSchema,
+  isPayMethodOf,
+  mobileItemsQuerySchema,
+  payMethodImageKey,
+  payMethodsFor,
+  PURCHASE_ENDPOINTS,
+  purchaseTcRequestSchema,
+  settlementResultRequestSchema,
   type PayMethodId,
 } from '../../src/contract';
 import { bonusLabel, PURCHASE_MESSAGES } from '../../src/domain';
@@ -17,20 +23,30 @@ export async function purchaseRoutes({ route, services: s, config }: ApiDeps): P
   const payImage = (id: PayMethodId) => image(payMethodImageKey(id));
 
   // The pay-method list has no query: anything is accepted (the path names the user).
-  route.authedGet('/purchase/pay_method_list/:user_id', mobileItemsQuerySchema.pick({}), async () => ({ list: payMethodsFor(config.target, payImage) }));
+  route.authedGet('/purchase/pay_method_list/:user_id', mobileItemsQuerySchema.pick({}), async () => ({
+    list: payMethodsFor(config.target, payImage),
+  }));
 
   route.authedGet('/mobile/items/:user_id', mobileItemsQuerySchema, async (user, query) => {
-    if (query.payMethod && !isPayMethodOf(config.target, query.payMethod)) throw new Refusal(400, 400, PURCHASE_MESSAGES.payMethodUnavailable);
+    if (query.payMethod && !isPayMethodOf(config.target, query.payMethod))
+      throw new Refusal(400, 400, PURCHASE_MESSAGES.payMethodUnavailable);
     const products = await s.purchases.products(query.payMethod);
     return {
       list: products.map((p) => ({
-        product_id: p.product_id, product_name: p.product_name, price: p.price, toll_tc: p.toll_tc, free_tc: p.free_tc,
-        bonus_label: bonusLabel(p.free_tc), is_sale: p.is_sale ? 1 as const : 0 as const,
+        product_id: p.product_id,
+        product_name: p.product_name,
+        price: p.price,
+        toll_tc: p.toll_tc,
+        free_tc: p.free_tc,
+        bonus_label: bonusLabel(p.free_tc),
+        is_sale: p.is_sale ? (1 as const) : (0 as const),
       })),
-      registered_birth: (await s.purchases.hasBirth(user.user_id)) ? 1 as const : 0 as const,
-      bonus_item_list: products.filter((p) => p.bonus_ticket > 0).map((p) => ({ product_id: p.product_id, item_name: SERVER_MESSAGES.ticketItemName, count: p.bonus_ticket })),
-      is_tc_sale: products.some((p) => p.is_sale) ? 1 as const : 0 as const,
-      is_ticket_present: products.some((p) => p.bonus_ticket > 0) ? 1 as const : 0 as const,
+      registered_birth: (await s.purchases.hasBirth(user.user_id)) ? (1 as const) : (0 as const),
+      bonus_item_list: products
+        .filter((p) => p.bonus_ticket > 0)
+        .map((p) => ({ product_id: p.product_id, item_name: SERVER_MESSAGES.ticketItemName, count: p.bonus_ticket })),
+      is_tc_sale: products.some((p) => p.is_sale) ? (1 as const) : (0 as const),
+      is_ticket_present: products.some((p) => p.bonus_ticket > 0) ? (1 as const) : (0 as const),
     };
   });
 

@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { PLAY_ERROR, FRAME_PLAY_HEADER, FRAME_TICK_HEADER, PLAY_LOOP_ENDPOINTS as P, stationInfoRequestSchema } from '../../src/contract';
+import {
+  PLAY_ERROR,
+  FRAME_PLAY_HEADER,
+  FRAME_TICK_HEADER,
+  PLAY_LOOP_ENDPOINTS as P,
+  stationInfoRequestSchema,
+} from '../../src/contract';
 import { SERVER_MESSAGES } from '../messages';
 import { Refusal } from '../play/refusal';
 import type { ApiDeps } from './deps';
@@ -12,7 +18,11 @@ const stillQuery = z.object({
   /** The cache-busting time [R7-9, R3-2]; any value, never used to pick a frame. */
   t: z.string().max(20).regex(/^\d*$/).optional(),
   /** A media token (VIP and exclusive stations). */
-  k: z.string().max(64).regex(/^[\w-]*$/).optional(),
+  k: z
+    .string()
+    .max(64)
+    .regex(/^[\w-]*$/)
+    .optional(),
 });
 
 /** The live feed: station info (where the feeds are) and the cameras' pictures (docs/play.md). */
@@ -57,9 +67,15 @@ export async function stationFeedRoutes({ config, route, services: s }: ApiDeps)
   // call): what the rtc feed runs, and a signaling stop as a failing media server would do it.
   if (!config.devCalls) return;
   route.open('/dev/live/status', z.object({}).strict(), async () => ({
-    available: s.rtcFeed.available ? 1 : 0, connections: s.signaling.connections, cameras: s.rtcFeed.status(),
+    available: s.rtcFeed.available ? 1 : 0,
+    connections: s.signaling.connections,
+    cameras: s.rtcFeed.status(),
   }));
-  route.open('/dev/live/drop', z.object({ station_id: z.number().int().min(1).max(999_999_999).optional() }).strict(), async (body) => ({
-    dropped: s.signaling.drop(body.station_id ?? null),
-  }));
+  route.open(
+    '/dev/live/drop',
+    z.object({ station_id: z.number().int().min(1).max(999_999_999).optional() }).strict(),
+    async (body) => ({
+      dropped: s.signaling.drop(body.station_id ?? null),
+    }),
+  );
 }

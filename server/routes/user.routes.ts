@@ -1,14 +1,23 @@
 import {
-  agreeRequestSchema, getAddressRequestSchema, getDeliveryRequestSchema, getEmailRequestSchema, itemRequestSchema,
-  movieDeleteTokenRequestSchema, readInfoRequestSchema, setHideCharacterRequestSchema, setVolumeRequestSchema,
-  tcRequestSchema, ticketRequestSchema, userAdditionalRequestSchema, userDataRequestSchema,
+  agreeRequestSchema,
+  getAddressRequestSchema,
+  getDeliveryRequestSchema,
+  getEmailRequestSchema,
+  itemRequestSchema,
+  movieDeleteTokenRequestSchema,
+  readInfoRequestSchema,
+  setHideCharacterRequestSchema,
+  setVolumeRequestSchema,
+  tcRequestSchema,
+  ticketRequestSchema,
+  userAdditionalRequestSchema,
+  userDataRequestSchema,
 } from '../../src/contract';
 import { addressResponseOf } from '../../src/domain';
 import type { ApiDeps } from './deps';
 
 /** The /user/* calls of spec §7 and POST /movie/delete_token. All authenticated (body identity). */
 export async function userRoutes({ route, services: s }: ApiDeps): Promise<void> {
-
   route.authed('/user/set_hide_character', setHideCharacterRequestSchema, async (user, body) => {
     await s.users.setHideCharacter(user.user_id, body.set_hide_character.character);
     return { set_hide_character: { character: body.set_hide_character.character } };
@@ -30,7 +39,9 @@ export async function userRoutes({ route, services: s }: ApiDeps): Promise<void>
   });
 
   route.authed('/user/get_delivery', getDeliveryRequestSchema, async (user, body) => {
-    return { get_delivery_address: { data: await s.prizes.deliveryOf(user.user_id, body.get_delivery.play_history_id) } };
+    return {
+      get_delivery_address: { data: await s.prizes.deliveryOf(user.user_id, body.get_delivery.play_history_id) },
+    };
   });
 
   route.authed('/user/item', itemRequestSchema, async (user) => {
@@ -62,7 +73,9 @@ export async function userRoutes({ route, services: s }: ApiDeps): Promise<void>
   // Designed call (docs/api/user.md): the user data of spec §3 minus the access token, all the caller's own.
   route.authed('/user/user_data', userDataRequestSchema, async (user) => {
     const [data, tc_info, ticket_all] = await Promise.all([
-      s.users.userData(user.user_id), s.ledger.balance(user.user_id), s.ledger.tickets(user.user_id),
+      s.users.userData(user.user_id),
+      s.ledger.balance(user.user_id),
+      s.ledger.tickets(user.user_id),
     ]);
     return { user_data: { ...data, tc_info, ticket_info: { ticket_all } } };
   });

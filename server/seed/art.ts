@@ -5,7 +5,8 @@
  */
 
 export type CreatureShape = 'rabbit' | 'cat' | 'panda' | 'bear' | 'penguin' | 'ghost';
-export type PrizeKind = 'plush' | 'big_plush' | 'mascot' | 'cushion' | 'acrylic' | 'mug' | 'figure' | 'sweets' | 'blanket';
+export type PrizeKind =
+  'plush' | 'big_plush' | 'mascot' | 'cushion' | 'acrylic' | 'mug' | 'figure' | 'sweets' | 'blanket';
 
 export interface Palette {
   readonly body: string;
@@ -54,12 +55,16 @@ function ears(shape: CreatureShape, p: Palette, cx: number, cy: number, r: numbe
 export function creature(shape: CreatureShape, p: Palette, cx: number, cy: number, r: number): string {
   const head =
     shape === 'ghost'
-      ? `<path d="M${cx - r} ${cy + r * 0.9} L${cx - r} ${cy} A${r} ${r} 0 0 1 ${cx + r} ${cy} L${cx + r} ${cy + r * 0.9} q${-r / 3} ${-r * 0.3} ${-r / 3 * 2} 0 q${-r / 3} ${-r * 0.3} ${-r / 3 * 2} 0 q${-r / 3} ${-r * 0.3} ${-r / 3 * 2} 0 Z" fill="${p.body}" stroke="#0002" stroke-width="3"/>`
+      ? `<path d="M${cx - r} ${cy + r * 0.9} L${cx - r} ${cy} A${r} ${r} 0 0 1 ${cx + r} ${cy} L${cx + r} ${cy + r * 0.9} q${-r / 3} ${-r * 0.3} ${(-r / 3) * 2} 0 q${-r / 3} ${-r * 0.3} ${(-r / 3) * 2} 0 q${-r / 3} ${-r * 0.3} ${(-r / 3) * 2} 0 Z" fill="${p.body}" stroke="#0002" stroke-width="3"/>`
       : `<circle cx="${cx}" cy="${cy}" r="${r}" fill="${p.body}" stroke="#0002" stroke-width="3"/>`;
-  const belly = shape === 'penguin' ? `<ellipse cx="${cx}" cy="${cy + r * 0.25}" rx="${r * 0.68}" ry="${r * 0.62}" fill="#fffdf8"/>` : '';
-  const patches = shape === 'panda'
-    ? `<ellipse cx="${cx - r * 0.36}" cy="${cy - r * 0.05}" rx="${r * 0.2}" ry="${r * 0.26}" fill="#2b2233" transform="rotate(-20 ${cx - r * 0.36} ${cy})"/><ellipse cx="${cx + r * 0.36}" cy="${cy - r * 0.05}" rx="${r * 0.2}" ry="${r * 0.26}" fill="#2b2233" transform="rotate(20 ${cx + r * 0.36} ${cy})"/>`
-    : '';
+  const belly =
+    shape === 'penguin'
+      ? `<ellipse cx="${cx}" cy="${cy + r * 0.25}" rx="${r * 0.68}" ry="${r * 0.62}" fill="#fffdf8"/>`
+      : '';
+  const patches =
+    shape === 'panda'
+      ? `<ellipse cx="${cx - r * 0.36}" cy="${cy - r * 0.05}" rx="${r * 0.2}" ry="${r * 0.26}" fill="#2b2233" transform="rotate(-20 ${cx - r * 0.36} ${cy})"/><ellipse cx="${cx + r * 0.36}" cy="${cy - r * 0.05}" rx="${r * 0.2}" ry="${r * 0.26}" fill="#2b2233" transform="rotate(20 ${cx + r * 0.36} ${cy})"/>`
+      : '';
   const eye = shape === 'panda' ? '#fff' : '#2b2233';
   const face = `<circle cx="${cx - r * 0.35}" cy="${cy}" r="${r * 0.09}" fill="${eye}"/><circle cx="${cx + r * 0.35}" cy="${cy}" r="${r * 0.09}" fill="${eye}"/>
 <ellipse cx="${cx - r * 0.55}" cy="${cy + r * 0.28}" rx="${r * 0.15}" ry="${r * 0.09}" fill="${p.cheek}" opacity="0.85"/><ellipse cx="${cx + r * 0.55}" cy="${cy + r * 0.28}" rx="${r * 0.15}" ry="${r * 0.09}" fill="${p.cheek}" opacity="0.85"/>
@@ -92,7 +97,13 @@ function prizeBase(kind: PrizeKind, p: Palette, shape: CreatureShape): string {
 }
 
 /** A square prize picture (400×400). `seed` varies the sprinkled background pattern. */
-export function prizeSvg(opts: { shape: CreatureShape; palette: Palette; kind: PrizeKind; seed: number; label?: string }): string {
+export function prizeSvg(opts: {
+  shape: CreatureShape;
+  palette: Palette;
+  kind: PrizeKind;
+  seed: number;
+  label?: string;
+}): string {
   const random = rng(opts.seed);
   const dots = Array.from({ length: 18 }, () => {
     const x = Math.round(random() * 400);
@@ -110,7 +121,12 @@ ${prizeBase(opts.kind, opts.palette, opts.shape)}${label}
 }
 
 /** A wide banner (1280×400) with a headline, a sub line and a row of characters. */
-export function bannerSvg(opts: { title: string; subtitle: string; colors: readonly [string, string]; characters: readonly { shape: CreatureShape; palette: Palette }[] }): string {
+export function bannerSvg(opts: {
+  title: string;
+  subtitle: string;
+  colors: readonly [string, string];
+  characters: readonly { shape: CreatureShape; palette: Palette }[];
+}): string {
   const faces = opts.characters
     .slice(0, 4)
     .map((c, i) => creature(c.shape, c.palette, 860 + i * 110, 250 + (i % 2) * 40, 50))

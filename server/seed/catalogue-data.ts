@@ -13,47 +13,131 @@ export interface SeedCharacter {
 
 export const SEED_CHARACTERS: readonly SeedCharacter[] = [
   {
-    name: 'もちもちうさぎ', slug: 'mochiusa', shape: 'rabbit', subs: [
-      { name: 'ミルク', slug: 'milk', palette: { body: '#fffaf3', accent: '#ffd6e0', background: '#ffe3ec', cheek: '#ff9fb5' } },
-      { name: 'あんこ', slug: 'anko', palette: { body: '#b58b7a', accent: '#f3d9c9', background: '#f6e4d8', cheek: '#ff9f9f' } },
-      { name: 'さくら', slug: 'sakura', palette: { body: '#ffd3e1', accent: '#fff0f5', background: '#fde2f3', cheek: '#ff7fa8' } },
+    name: 'もちもちうさぎ',
+    slug: 'mochiusa',
+    shape: 'rabbit',
+    subs: [
+      {
+        name: 'ミルク',
+        slug: 'milk',
+        palette: { body: '#fffaf3', accent: '#ffd6e0', background: '#ffe3ec', cheek: '#ff9fb5' },
+      },
+      {
+        name: 'あんこ',
+        slug: 'anko',
+        palette: { body: '#b58b7a', accent: '#f3d9c9', background: '#f6e4d8', cheek: '#ff9f9f' },
+      },
+      {
+        name: 'さくら',
+        slug: 'sakura',
+        palette: { body: '#ffd3e1', accent: '#fff0f5', background: '#fde2f3', cheek: '#ff7fa8' },
+      },
     ],
   },
   {
-    name: 'ねこまる', slug: 'nekomaru', shape: 'cat', subs: [
-      { name: 'しろまる', slug: 'shiromaru', palette: { body: '#ffffff', accent: '#cfe8ff', background: '#e3f1ff', cheek: '#ffb3c1' } },
-      { name: 'くろまる', slug: 'kuromaru', palette: { body: '#4a4453', accent: '#ffe08a', background: '#efe7ff', cheek: '#ff8fb0' } },
-      { name: 'みけまる', slug: 'mikemaru', palette: { body: '#ffe2b8', accent: '#f7a35c', background: '#fff1dc', cheek: '#ff9f8a' } },
+    name: 'ねこまる',
+    slug: 'nekomaru',
+    shape: 'cat',
+    subs: [
+      {
+        name: 'しろまる',
+        slug: 'shiromaru',
+        palette: { body: '#ffffff', accent: '#cfe8ff', background: '#e3f1ff', cheek: '#ffb3c1' },
+      },
+      {
+        name: 'くろまる',
+        slug: 'kuromaru',
+        palette: { body: '#4a4453', accent: '#ffe08a', background: '#efe7ff', cheek: '#ff8fb0' },
+      },
+      {
+        name: 'みけまる',
+        slug: 'mikemaru',
+        palette: { body: '#ffe2b8', accent: '#f7a35c', background: '#fff1dc', cheek: '#ff9f8a' },
+      },
     ],
   },
   {
-    name: 'ぱんだ日和', slug: 'pandabiyori', shape: 'panda', subs: [
-      { name: 'こぱん', slug: 'kopan', palette: { body: '#ffffff', accent: '#b9e8c8', background: '#e2f7e8', cheek: '#ffb3c1' } },
-      { name: 'おやぱん', slug: 'oyapan', palette: { body: '#f7f7f2', accent: '#ffd98a', background: '#fff6d9', cheek: '#ff9fb5' } },
+    name: 'ぱんだ日和',
+    slug: 'pandabiyori',
+    shape: 'panda',
+    subs: [
+      {
+        name: 'こぱん',
+        slug: 'kopan',
+        palette: { body: '#ffffff', accent: '#b9e8c8', background: '#e2f7e8', cheek: '#ffb3c1' },
+      },
+      {
+        name: 'おやぱん',
+        slug: 'oyapan',
+        palette: { body: '#f7f7f2', accent: '#ffd98a', background: '#fff6d9', cheek: '#ff9fb5' },
+      },
     ],
   },
   {
-    name: 'ほしくまくん', slug: 'hoshikuma', shape: 'bear', subs: [
-      { name: 'ほしくま', slug: 'hoshi', palette: { body: '#f4c27a', accent: '#fff3c4', background: '#fff8e0', cheek: '#ff9f7a' } },
-      { name: 'つきくま', slug: 'tsuki', palette: { body: '#8a93c9', accent: '#fff7b0', background: '#e4e7fb', cheek: '#ffb0c8' } },
+    name: 'ほしくまくん',
+    slug: 'hoshikuma',
+    shape: 'bear',
+    subs: [
+      {
+        name: 'ほしくま',
+        slug: 'hoshi',
+        palette: { body: '#f4c27a', accent: '#fff3c4', background: '#fff8e0', cheek: '#ff9f7a' },
+      },
+      {
+        name: 'つきくま',
+        slug: 'tsuki',
+        palette: { body: '#8a93c9', accent: '#fff7b0', background: '#e4e7fb', cheek: '#ffb0c8' },
+      },
     ],
   },
   {
-    name: 'ペンギン郵便局', slug: 'pengin-yubin', shape: 'penguin', subs: [
-      { name: 'ポスト', slug: 'post', palette: { body: '#3d5a80', accent: '#e63946', background: '#e0f0fb', cheek: '#ff9fb5' } },
-      { name: 'こづつみ', slug: 'kozutsumi', palette: { body: '#5c6b73', accent: '#e9c46a', background: '#f1f6e9', cheek: '#ffa69e' } },
+    name: 'ペンギン郵便局',
+    slug: 'pengin-yubin',
+    shape: 'penguin',
+    subs: [
+      {
+        name: 'ポスト',
+        slug: 'post',
+        palette: { body: '#3d5a80', accent: '#e63946', background: '#e0f0fb', cheek: '#ff9fb5' },
+      },
+      {
+        name: 'こづつみ',
+        slug: 'kozutsumi',
+        palette: { body: '#5c6b73', accent: '#e9c46a', background: '#f1f6e9', cheek: '#ffa69e' },
+      },
     ],
   },
   {
-    name: 'おばけのぽわん', slug: 'powan', shape: 'ghost', subs: [
-      { name: 'ぽわん', slug: 'powan', palette: { body: '#f7f5ff', accent: '#c8b6ff', background: '#ece6ff', cheek: '#ffb3d1' } },
-      { name: 'ふわん', slug: 'fuwan', palette: { body: '#e8fbff', accent: '#9bf6ff', background: '#dcf7fb', cheek: '#ffc2d1' } },
+    name: 'おばけのぽわん',
+    slug: 'powan',
+    shape: 'ghost',
+    subs: [
+      {
+        name: 'ぽわん',
+        slug: 'powan',
+        palette: { body: '#f7f5ff', accent: '#c8b6ff', background: '#ece6ff', cheek: '#ffb3d1' },
+      },
+      {
+        name: 'ふわん',
+        slug: 'fuwan',
+        palette: { body: '#e8fbff', accent: '#9bf6ff', background: '#dcf7fb', cheek: '#ffc2d1' },
+      },
     ],
   },
 ];
 
 /** Each kind's label, genre, price and how it sits in the machine (the simulation's prize shape). */
-export const PRIZE_KINDS: Readonly<Record<PrizeKind, { readonly label: string; readonly genre: string; readonly price: number; readonly shape: 'box' | 'plush' | 'capsule' }>> = {
+export const PRIZE_KINDS: Readonly<
+  Record<
+    PrizeKind,
+    {
+      readonly label: string;
+      readonly genre: string;
+      readonly price: number;
+      readonly shape: 'box' | 'plush' | 'capsule';
+    }
+  >
+> = {
   big_plush: { label: 'BIGぬいぐるみ', genre: 'ぬいぐるみ', price: 200, shape: 'plush' },
   plush: { label: 'ぬいぐるみ', genre: 'ぬいぐるみ', price: 150, shape: 'plush' },
   mascot: { label: 'マスコットキーホルダー', genre: '雑貨', price: 100, shape: 'capsule' },
@@ -121,7 +205,12 @@ export const SEED_STATIONS: readonly SeedStation[] = [
 ];
 
 /** The catalogue tabs (§2.4) in display order; genre tabs come from the prize kinds' genres. */
-export const SEED_TABS: readonly { readonly name: string; readonly slug: string; readonly kind: string; readonly genre?: string }[] = [
+export const SEED_TABS: readonly {
+  readonly name: string;
+  readonly slug: string;
+  readonly kind: string;
+  readonly genre?: string;
+}[] = [
   { name: 'ホーム', slug: 'home', kind: 'home' },
   { name: 'すべて', slug: 'all', kind: 'all' },
   { name: '新着', slug: 'new', kind: 'new_face' },

@@ -1,7 +1,14 @@
 import type { SqlExecutor, Store } from '../store/store';
 import { bannerSvg, prizeSvg } from './art';
 import { PRIZE_KINDS, SEED_CHARACTERS, SEED_STATIONS, SEED_TABS } from './catalogue-data';
-import { INFORMATION_TEMPLATES, SEED_CAROUSELS, SEED_FEATURE_ARTICLES, SEED_INFORMATION_COUNT, SEED_KUJI, SEED_VIRTUAL_CRANES } from './contents-data';
+import {
+  INFORMATION_TEMPLATES,
+  SEED_CAROUSELS,
+  SEED_FEATURE_ARTICLES,
+  SEED_INFORMATION_COUNT,
+  SEED_KUJI,
+  SEED_VIRTUAL_CRANES,
+} from './contents-data';
 
 /** Base arm strengths the demo stations cycle through (published per station in the play log). */
 const SEED_ARM_STRENGTHS = [0.55, 0.45, 0.6, 0.5, 0.4, 0.65] as const;
@@ -47,7 +54,13 @@ async function seedShop(store: Store, now: Date): Promise<boolean> {
       subIds.push(ids);
     }
     for (const [ti, tab] of SEED_TABS.entries()) {
-      await tx.query('INSERT INTO tabs (tab_name, tab_slug, tab_kind, genre, sort) VALUES ($1, $2, $3, $4, $5)', [tab.name, tab.slug, tab.kind, tab.genre ?? null, ti]);
+      await tx.query('INSERT INTO tabs (tab_name, tab_slug, tab_kind, genre, sort) VALUES ($1, $2, $3, $4, $5)', [
+        tab.name,
+        tab.slug,
+        tab.kind,
+        tab.genre ?? null,
+        ti,
+      ]);
     }
     const stationIds: number[] = [];
     for (const [i, s] of SEED_STATIONS.entries()) {
@@ -57,7 +70,11 @@ async function seedShop(store: Store, now: Date): Promise<boolean> {
       const adminId = `ST-${String(i + 1).padStart(4, '0')}`;
       const imageKey = `prize-${adminId.toLowerCase()}`;
       const svg = prizeSvg({ shape: character.shape, palette: sub.palette, kind: s.kind, seed: i + 1 });
-      await tx.query('INSERT INTO images (image_key, content_type, body) VALUES ($1, $2, $3)', [imageKey, 'image/svg+xml', Buffer.from(svg)]);
+      await tx.query('INSERT INTO images (image_key, content_type, body) VALUES ($1, $2, $3)', [
+        imageKey,
+        'image/svg+xml',
+        Buffer.from(svg),
+      ]);
       const name = `${character.name} ${sub.name} ${kind.label}${s.edition ? `（${s.edition}）` : ''}`;
       const type = s.type ?? 'normal';
       const designated = s.designated ?? 'normal';
@@ -67,31 +84,86 @@ async function seedShop(store: Store, now: Date): Promise<boolean> {
            designated_type, natia, recommend, stock, disclosure, station_status, play_price, image_key, released_at, sort, gift_type,
            prize_shape, arm_strength)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20) RETURNING station_id`,
-        [adminId, DEMO_SHOP_ID, name, characterIds[s.character], subIds[s.character]![s.sub], kind.genre, type, designated, s.natia ?? false,
-          s.recommend ?? false, s.stock ?? 10, type === 'normal' ? 0 : 1, s.status ?? 'open', price, imageKey,
-          new Date(now.getTime() - s.releasedDaysAgo * DAY_MS), i, GIFT_KINDS.has(s.kind) ? 1 : 0,
-          kind.shape, SEED_ARM_STRENGTHS[i % SEED_ARM_STRENGTHS.length]],
+        [
+          adminId,
+          DEMO_SHOP_ID,
+          name,
+          characterIds[s.character],
+          subIds[s.character]![s.sub],
+          kind.genre,
+          type,
+          designated,
+          s.natia ?? false,
+          s.recommend ?? false,
+          s.stock ?? 10,
+          type === 'normal' ? 0 : 1,
+          s.status ?? 'open',
+          price,
+          imageKey,
+          new Date(now.getTime() - s.releasedDaysAgo * DAY_MS),
+          i,
+          GIFT_KINDS.has(s.kind) ? 1 : 0,
+          kind.shape,
+          SEED_ARM_STRENGTHS[i % SEED_ARM_STRENGTHS.length],
+        ],
       );
       stationIds.push(row!.station_id);
     }
     const faces = SEED_CHARACTERS.map((c) => ({ shape: c.shape, palette: c.subs[0]!.palette }));
     const banners = [
-      { key: 'banner-campaign-autumn', placement: 'campaign', title: '秋のもちもちフェア', subtitle: '対象台で1プレイごとにポイント2倍', colors: ['#ff8fab', '#ffb56b'] as const },
-      { key: 'banner-campaign-newface', placement: 'campaign', title: '新着景品ぞくぞく入荷中', subtitle: '毎週金曜日に新しい台が登場', colors: ['#6ec6ff', '#a18cff'] as const },
-      { key: 'banner-new-user', placement: 'new_user', title: 'はじめての方へ', subtitle: '初回登録で無料練習台が遊べます', colors: ['#7ed6a5', '#5fb7e5'] as const },
-      { key: 'banner-fes', placement: 'fes', title: 'オンクレ秋まつり', subtitle: 'おまつり限定景品が勢ぞろい', colors: ['#ff7a7a', '#ffcf5c'] as const },
+      {
+        key: 'banner-campaign-autumn',
+        placement: 'campaign',
+        title: '秋のもちもちフェア',
+        subtitle: '対象台で1プレイごとにポイント2倍',
+        colors: ['#ff8fab', '#ffb56b'] as const,
+      },
+      {
+        key: 'banner-campaign-newface',
+        placement: 'campaign',
+        title: '新着景品ぞくぞく入荷中',
+        subtitle: '毎週金曜日に新しい台が登場',
+        colors: ['#6ec6ff', '#a18cff'] as const,
+      },
+      {
+        key: 'banner-new-user',
+        placement: 'new_user',
+        title: 'はじめての方へ',
+        subtitle: '初回登録で無料練習台が遊べます',
+        colors: ['#7ed6a5', '#5fb7e5'] as const,
+      },
+      {
+        key: 'banner-fes',
+        placement: 'fes',
+        title: 'オンクレ秋まつり',
+        subtitle: 'おまつり限定景品が勢ぞろい',
+        colors: ['#ff7a7a', '#ffcf5c'] as const,
+      },
     ];
     for (const [bi, b] of banners.entries()) {
-      const svg = bannerSvg({ title: b.title, subtitle: b.subtitle, colors: b.colors, characters: faces.slice(bi, bi + 4) });
-      await tx.query('INSERT INTO images (image_key, content_type, body) VALUES ($1, $2, $3)', [b.key, 'image/svg+xml', Buffer.from(svg)]);
+      const svg = bannerSvg({
+        title: b.title,
+        subtitle: b.subtitle,
+        colors: b.colors,
+        characters: faces.slice(bi, bi + 4),
+      });
+      await tx.query('INSERT INTO images (image_key, content_type, body) VALUES ($1, $2, $3)', [
+        b.key,
+        'image/svg+xml',
+        Buffer.from(svg),
+      ]);
       if (b.placement === 'fes') {
         const [fes] = await tx.query<{ fes_id: number }>(
           'INSERT INTO fes (shop_id, title, image_key, starts_at, ends_at) VALUES ($1, $2, $3, $4, $5) RETURNING fes_id',
           [DEMO_SHOP_ID, b.title, b.key, new Date(now.getTime() - 7 * DAY_MS), new Date(now.getTime() + 365 * DAY_MS)],
         );
-        for (const id of stationIds.filter((_, i) => i % 5 === 0)) await tx.query('INSERT INTO fes_stations (fes_id, station_id) VALUES ($1, $2)', [fes!.fes_id, id]);
+        for (const id of stationIds.filter((_, i) => i % 5 === 0))
+          await tx.query('INSERT INTO fes_stations (fes_id, station_id) VALUES ($1, $2)', [fes!.fes_id, id]);
       } else {
-        await tx.query('INSERT INTO campaign_banners (shop_id, title, image_key, placement, sort) VALUES ($1, $2, $3, $4, $5)', [DEMO_SHOP_ID, b.title, b.key, b.placement, bi]);
+        await tx.query(
+          'INSERT INTO campaign_banners (shop_id, title, image_key, placement, sort) VALUES ($1, $2, $3, $4, $5)',
+          [DEMO_SHOP_ID, b.title, b.key, b.placement, bi],
+        );
       }
     }
   });
@@ -99,7 +171,10 @@ async function seedShop(store: Store, now: Date): Promise<boolean> {
 }
 
 const insertImage = (tx: SqlExecutor, key: string, svg: string) =>
-  tx.query('INSERT INTO images (image_key, content_type, body) VALUES ($1, $2, $3) ON CONFLICT (image_key) DO NOTHING', [key, 'image/svg+xml', Buffer.from(svg)]);
+  tx.query(
+    'INSERT INTO images (image_key, content_type, body) VALUES ($1, $2, $3) ON CONFLICT (image_key) DO NOTHING',
+    [key, 'image/svg+xml', Buffer.from(svg)],
+  );
 
 /**
  * Station settings for every station without one, then — once — the kuji, carousel slides,
@@ -127,10 +202,27 @@ async function seedKuji(tx: SqlExecutor, now: Date): Promise<void> {
   for (const [ki, k] of SEED_KUJI.entries()) {
     const character = SEED_CHARACTERS[k.character]!;
     const bannerKey = `kuji-${ki + 1}-banner`;
-    await insertImage(tx, bannerKey, bannerSvg({ title: k.name, subtitle: `1回 ${k.price.toLocaleString('ja-JP')}TC`, colors: k.colors, characters: character.subs.map((sub) => ({ shape: character.shape, palette: sub.palette })) }));
+    await insertImage(
+      tx,
+      bannerKey,
+      bannerSvg({
+        title: k.name,
+        subtitle: `1回 ${k.price.toLocaleString('ja-JP')}TC`,
+        colors: k.colors,
+        characters: character.subs.map((sub) => ({ shape: character.shape, palette: sub.palette })),
+      }),
+    );
     const [row] = await tx.query<{ kuji_id: number }>(
       'INSERT INTO kuji (shop_id, kuji_name, description, price, starts_at, ends_at, sort) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING kuji_id',
-      [DEMO_SHOP_ID, k.name, k.description, k.price, new Date(now.getTime() - 10 * DAY_MS), new Date(now.getTime() + 60 * DAY_MS), ki],
+      [
+        DEMO_SHOP_ID,
+        k.name,
+        k.description,
+        k.price,
+        new Date(now.getTime() - 10 * DAY_MS),
+        new Date(now.getTime() + 60 * DAY_MS),
+        ki,
+      ],
     );
     const kujiId = row!.kuji_id;
     await tx.query('INSERT INTO kuji_images (kuji_id, image_key, sort) VALUES ($1, $2, 0)', [kujiId, bannerKey]);
@@ -138,13 +230,26 @@ async function seedKuji(tx: SqlExecutor, now: Date): Promise<void> {
     for (const [pi, p] of k.prizes.entries()) {
       const key = `kuji-${ki + 1}-prize-${pi + 1}`;
       const sub = character.subs[pi % character.subs.length]!;
-      await insertImage(tx, key, prizeSvg({ shape: character.shape, palette: sub.palette, kind: p.kind, seed: 1000 + ki * 10 + pi, label: p.rank }));
+      await insertImage(
+        tx,
+        key,
+        prizeSvg({
+          shape: character.shape,
+          palette: sub.palette,
+          kind: p.kind,
+          seed: 1000 + ki * 10 + pi,
+          label: p.rank,
+        }),
+      );
       prizeKeys.push(key);
     }
     // The A prize picture is the kuji's second picture.
     await tx.query('INSERT INTO kuji_images (kuji_id, image_key, sort) VALUES ($1, $2, 1)', [kujiId, prizeKeys[0]]);
     for (const [bi, b] of k.boxes.entries()) {
-      const [box] = await tx.query<{ box_id: number }>('INSERT INTO kuji_boxes (kuji_id, box_no, box_status) VALUES ($1, $2, $3) RETURNING box_id', [kujiId, bi + 1, b.status]);
+      const [box] = await tx.query<{ box_id: number }>(
+        'INSERT INTO kuji_boxes (kuji_id, box_no, box_status) VALUES ($1, $2, $3) RETURNING box_id',
+        [kujiId, bi + 1, b.status],
+      );
       let drawn = b.drawn ?? 0;
       // Draws take the smallest prizes first, so a partly drawn box still holds its top prizes.
       const remaining = k.prizes.map((p) => p.quantity);
@@ -158,7 +263,16 @@ async function seedKuji(tx: SqlExecutor, now: Date): Promise<void> {
       for (const [pi, p] of k.prizes.entries()) {
         await tx.query(
           'INSERT INTO kuji_box_prizes (box_id, rank, prize_name, image_key, quantity, remaining, sort, is_last_one) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
-          [box!.box_id, p.rank, `${character.name} ${p.label}`, prizeKeys[pi], p.quantity, p.lastOne && remaining.every((r, ri) => ri === pi || k.prizes[ri]!.lastOne || r === 0) ? 0 : remaining[pi], pi, p.lastOne === true],
+          [
+            box!.box_id,
+            p.rank,
+            `${character.name} ${p.label}`,
+            prizeKeys[pi],
+            p.quantity,
+            p.lastOne && remaining.every((r, ri) => ri === pi || k.prizes[ri]!.lastOne || r === 0) ? 0 : remaining[pi],
+            pi,
+            p.lastOne === true,
+          ],
         );
       }
     }
@@ -172,10 +286,29 @@ async function seedCarousels(tx: SqlExecutor, now: Date): Promise<string[]> {
     const pc = `carousel-${ci + 1}-pc`;
     const sp = `carousel-${ci + 1}-sp`;
     await insertImage(tx, pc, bannerSvg({ title: c.title, subtitle: c.subtitle, colors: c.colors, characters: faces }));
-    await insertImage(tx, sp, bannerSvg({ title: c.title, subtitle: c.subtitle, colors: [c.colors[1], c.colors[0]], characters: faces.slice(0, 2) }));
+    await insertImage(
+      tx,
+      sp,
+      bannerSvg({
+        title: c.title,
+        subtitle: c.subtitle,
+        colors: [c.colors[1], c.colors[0]],
+        characters: faces.slice(0, 2),
+      }),
+    );
     await tx.query(
       'INSERT INTO carousels (shop_id, title, type_id, link, pc_image_key, sp_image_key, starts_at, ends_at, sort) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
-      [DEMO_SHOP_ID, c.title, c.typeId, c.link, pc, sp, new Date(now.getTime() - 14 * DAY_MS), new Date(now.getTime() + 90 * DAY_MS), ci],
+      [
+        DEMO_SHOP_ID,
+        c.title,
+        c.typeId,
+        c.link,
+        pc,
+        sp,
+        new Date(now.getTime() - 14 * DAY_MS),
+        new Date(now.getTime() + 90 * DAY_MS),
+        ci,
+      ],
     );
     keys.push(pc);
   }
@@ -189,9 +322,17 @@ async function seedInformation(tx: SqlExecutor, now: Date, imageKeys: readonly s
     await tx.query(
       `INSERT INTO information (shop_id, tag, category, title, body, image_key, is_top_page, is_pick_up, published_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [DEMO_SHOP_ID, `info-${String(i + 1).padStart(4, '0')}`, template.category, template.title(n), template.body,
-        i % 4 === 0 ? imageKeys[(i / 4) % imageKeys.length] : null, i % 10 === 0, i % 15 === 0,
-        new Date(now.getTime() - (i * 2 + 1) * DAY_MS)],
+      [
+        DEMO_SHOP_ID,
+        `info-${String(i + 1).padStart(4, '0')}`,
+        template.category,
+        template.title(n),
+        template.body,
+        i % 4 === 0 ? imageKeys[(i / 4) % imageKeys.length] : null,
+        i % 10 === 0,
+        i % 15 === 0,
+        new Date(now.getTime() - (i * 2 + 1) * DAY_MS),
+      ],
     );
   }
   for (const article of SEED_FEATURE_ARTICLES) {
@@ -213,7 +354,17 @@ async function seedVirtualCranes(tx: SqlExecutor, now: Date): Promise<void> {
   for (const [vi, v] of SEED_VIRTUAL_CRANES.entries()) {
     const character = SEED_CHARACTERS[v.character]!;
     const key = `virtual-crane-${vi + 1}`;
-    await insertImage(tx, key, prizeSvg({ shape: character.shape, palette: character.subs[0]!.palette, kind: v.kind, seed: 2000 + vi, label: 'バーチャル' }));
+    await insertImage(
+      tx,
+      key,
+      prizeSvg({
+        shape: character.shape,
+        palette: character.subs[0]!.palette,
+        kind: v.kind,
+        seed: 2000 + vi,
+        label: 'バーチャル',
+      }),
+    );
     await tx.query(
       'INSERT INTO virtual_cranes (name, description, image_key, play_price, released_at, sort) VALUES ($1, $2, $3, $4, $5, $6)',
       [v.name, v.description, key, v.price, new Date(now.getTime() - v.releasedDaysAgo * DAY_MS), vi],

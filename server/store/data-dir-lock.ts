@@ -6,14 +6,23 @@ import { join } from 'node:path';
 export const LOCK_FILE = 'onkure.lock';
 
 /** Who holds a data directory: written as JSON into the lock file. */
-export interface LockOwner { readonly pid: number; readonly host: string; readonly startedAt: string }
+export interface LockOwner {
+  readonly pid: number;
+  readonly host: string;
+  readonly startedAt: string;
+}
 
 export class DataDirLockedError extends Error {
   override readonly name = 'DataDirLockedError';
-  constructor(readonly dataDir: string, readonly owner: LockOwner) {
-    super(`DATA_DIR ${dataDir} is in use by another onkure server (pid ${owner.pid} on ${owner.host}, started ${owner.startedAt}). `
-      + `Two servers on one data directory corrupt it: stop the other server or choose another DATA_DIR. `
-      + `If no such server runs, delete ${join(dataDir, LOCK_FILE)}.`);
+  constructor(
+    readonly dataDir: string,
+    readonly owner: LockOwner,
+  ) {
+    super(
+      `DATA_DIR ${dataDir} is in use by another onkure server (pid ${owner.pid} on ${owner.host}, started ${owner.startedAt}). ` +
+        `Two servers on one data directory corrupt it: stop the other server or choose another DATA_DIR. ` +
+        `If no such server runs, delete ${join(dataDir, LOCK_FILE)}.`,
+    );
   }
 }
 
@@ -46,7 +55,9 @@ function processIsAlive(pid: number): boolean {
 function readOwner(path: string): LockOwner | null {
   try {
     const owner = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockOwner>;
-    return typeof owner.pid === 'number' && typeof owner.host === 'string' ? { pid: owner.pid, host: owner.host, startedAt: String(owner.startedAt) } : null;
+    return typeof owner.pid === 'number' && typeof owner.host === 'string'
+      ? { pid: owner.pid, host: owner.host, startedAt: String(owner.startedAt) }
+      : null;
   } catch {
     return null;
   }
@@ -60,7 +71,11 @@ function readOwner(path: string): LockOwner | null {
  */
 export function acquireDataDirLock(dataDir: string, options: LockOptions = {}): DataDirLock {
   const path = join(dataDir, LOCK_FILE);
-  const me: LockOwner = { pid: options.pid ?? process.pid, host: options.host ?? hostname(), startedAt: (options.now?.() ?? new Date()).toISOString() };
+  const me: LockOwner = {
+    pid: options.pid ?? process.pid,
+    host: options.host ?? hostname(),
+    startedAt: (options.now?.() ?? new Date()).toISOString(),
+  };
   const isAlive = options.isAlive ?? processIsAlive;
   mkdirSync(dataDir, { recursive: true });
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -78,7 +93,8 @@ export function acquireDataDirLock(dataDir: string, options: LockOptions = {}): 
           if (released) return;
           released = true;
           const owner = readOwner(path);
-          if (owner && owner.pid === me.pid && owner.host === me.host && owner.startedAt === me.startedAt) unlinkSync(path);
+          if (owner && owner.pid === me.pid && owner.host === me.host && owner.startedAt === me.startedAt)
+            unlinkSync(path);
         },
       };
     } catch (error) {

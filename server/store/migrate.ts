@@ -12,7 +12,9 @@ export async function migrate(store: Store, dir = MIGRATIONS_DIR): Promise<strin
     applied_at timestamptz NOT NULL DEFAULT now()
   )`);
   const done = new Set((await store.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name));
-  const files = readdirSync(dir).filter((f) => /^\d{3}_[\w-]+\.sql$/.test(f)).sort();
+  const files = readdirSync(dir)
+    .filter((f) => /^\d{3}_[\w-]+\.sql$/.test(f))
+    .sort();
   const applied: string[] = [];
   for (const file of files) {
     if (done.has(file)) continue;

@@ -26,7 +26,10 @@ function wrap(db: PGlite | Transaction): SqlExecutor {
  * `template` (a dump of another store's data directory, see `dumpStore`) the new store starts as a
  * copy of it: tests clone one migrated and seeded store instead of creating and seeding their own.
  */
-export async function openPgliteStore(dataDir: string | null, options: { readonly template?: Blob } = {}): Promise<Store> {
+export async function openPgliteStore(
+  dataDir: string | null,
+  options: { readonly template?: Blob } = {},
+): Promise<Store> {
   const load = options.template ? { loadDataDir: options.template } : {};
   let db: PGlite;
   if (dataDir) {

@@ -12,7 +12,17 @@ export interface TcBalance {
 }
 
 /** Why a ledger row exists; lower-case snake words (the table checks the shape). */
-export type LedgerReason = 'purchase' | 'present_code' | 'invite' | 'debug_grant' | 'play' | 'kuji' | 'delivery_fee' | 'refund' | 'admin' | (string & {});
+export type LedgerReason =
+  | 'purchase'
+  | 'present_code'
+  | 'invite'
+  | 'debug_grant'
+  | 'play'
+  | 'kuji'
+  | 'delivery_fee'
+  | 'refund'
+  | 'admin'
+  | (string & {});
 
 export interface LedgerEntry {
   /** Positive whole amount. */
@@ -45,19 +55,25 @@ export class IdempotencyConflictError extends Error {
     super(`idempotency key ${key} was used for a different ledger change`);
   }
 }
-export const isIdempotencyConflictError = (e: unknown): e is IdempotencyConflictError => e instanceof Error && e.name === 'IdempotencyConflictError';
+export const isIdempotencyConflictError = (e: unknown): e is IdempotencyConflictError =>
+  e instanceof Error && e.name === 'IdempotencyConflictError';
 
 export class InsufficientFundsError extends Error {
   override readonly name = 'InsufficientFundsError';
   readonly code = 402;
   /** Japanese error_info for the player. */
   readonly info: string;
-  constructor(readonly needed: number, readonly available: number, unit: string = 'TC') {
+  constructor(
+    readonly needed: number,
+    readonly available: number,
+    unit: string = 'TC',
+  ) {
     super(`insufficient ${unit}: needed ${needed}, available ${available}`);
     this.info = SERVER_MESSAGES.insufficient(unit, needed, available);
   }
 }
-export const isInsufficientFundsError = (e: unknown): e is InsufficientFundsError => e instanceof Error && e.name === 'InsufficientFundsError';
+export const isInsufficientFundsError = (e: unknown): e is InsufficientFundsError =>
+  e instanceof Error && e.name === 'InsufficientFundsError';
 
 /** Thrown for an amount that is not a positive safe integer within MAX_LEDGER_AMOUNT. */
 export class InvalidLedgerAmountError extends Error {
@@ -66,13 +82,23 @@ export class InvalidLedgerAmountError extends Error {
 
 export const MAX_LEDGER_AMOUNT = 100_000_000;
 
-interface WalletRow { tc_free: number; tc_toll: number; ticket: number }
+interface WalletRow {
+  tc_free: number;
+  tc_toll: number;
+  ticket: number;
+}
 
-const toBalance = (w: WalletRow): TcBalance => ({ tc_all: w.tc_free + w.tc_toll, tc_free: w.tc_free, tc_toll: w.tc_toll });
+const toBalance = (w: WalletRow): TcBalance => ({
+  tc_all: w.tc_free + w.tc_toll,
+  tc_free: w.tc_free,
+  tc_toll: w.tc_toll,
+});
 
 function checkEntry(entry: LedgerEntry): void {
-  if (!Number.isSafeInteger(entry.amount) || entry.amount <= 0 || entry.amount > MAX_LEDGER_AMOUNT) throw new InvalidLedgerAmountError(`bad amount ${entry.amount}`);
-  if (entry.idempotencyKey.length === 0 || entry.idempotencyKey.length > 200) throw new InvalidLedgerAmountError('bad idempotency key');
+  if (!Number.isSafeInteger(entry.amount) || entry.amount <= 0 || entry.amount > MAX_LEDGER_AMOUNT)
+    throw new InvalidLedgerAmountError(`bad amount ${entry.amount}`);
+  if (entry.idempotencyKey.length === 0 || entry.idempotencyKey.length > 200)
+    throw new InvalidLedgerAmountError('bad idempotency key');
 }
 
 /**
@@ -89,7 +115,10 @@ function checkEntry(entry: LedgerEntry): void {
  * (a settlement row, a play); without one it opens its own.
  */
 export class Ledger {
-  constructor(private readonly db: Store, private readonly clock: Clock) {}
+  constructor(
+    private readonly db: Store,
+    private readonly clock: Clock,
+  ) {}
 
   /** Adds `entry.amount` TC of one kind. */
   async credit(userId: number, kind: TcKind, entry: LedgerEntry, tx?: SqlExecutor): Promise<TcBalance> {
@@ -97,7 +126,11 @@ export class Ledger {
     return this.inTx(tx, async (q) => {
       const wallet = await this.lock(q, userId);
       // The key is unique per kind, so one operation may credit both halves with the same key.
-      const done = await q.query('SELECT 1 FROM tc_ledger WHERE user_id = $1 AND idempotency_key = $2 AND kind = $3', [userId, entry.idempotencyKey, kind]);
+      const done = await q.query('SELECT 1 FROM tc_ledger WHERE user_id = $1 AND idempotency_key = $2 AND kind = $3', [
+        userId,
+        entry.idempotencyKey,
+        kind,
+      ]);
       if (done.length > 0) return toBalance(wallet);
       const column = kind === 'free' ? 'tc_free' : 'tc_toll';
       const after = wallet[column] + entry.amount;
@@ -113,12 +146,16 @@ export class Ledger {
     checkEntry(entry);
     return this.inTx(tx, async (q) => {
       const wallet = await this.lock(q, userId);
-      const previous = await q.query<{ kind: TcKind; delta: number }>('SELECT kind, delta FROM tc_ledger WHERE user_id = $1 AND idempotency_key = $2', [userId, entry.idempotencyKey]);
+      const previous = await q.query<{ kind: TcKind; delta: number }>(
+        'SELECT kind, delta FROM tc_ledger WHERE user_id = $1 AND idempotency_key = $2',
+        [userId, entry.idempotencyKey],
+      );
       if (previous.length > 0) {
         const taken = { free: 0, toll: 0 };
         for (const row of previous) taken[row.kind] += -row.delta;
         // A replay is the same debit again: a key used by a credit, or for another amount, is a conflict.
-        if (previous.some((row) => row.delta >= 0) || taken.free + taken.toll !== entry.amount) throw new IdempotencyConflictError(entry.idempotencyKey);
+        if (previous.some((row) => row.delta >= 0) || taken.free + taken.toll !== entry.amount)
+          throw new IdempotencyConflictError(entry.idempotencyKey);
         return { balance: toBalance(wallet), taken, replayed: true };
       }
       const available = wallet.tc_free + wallet.tc_toll;
@@ -135,7 +172,10 @@ export class Ledger {
 
   /** The user's TC balance [R1-2]: tc_all = tc_free + tc_toll. A user with no rows has 0. */
   async balance(userId: number, tx?: SqlExecutor): Promise<TcBalance> {
-    const [row] = await (tx ?? this.db).query<WalletRow>('SELECT tc_free, tc_toll, ticket FROM wallets WHERE user_id = $1', [userId]);
+    const [row] = await (tx ?? this.db).query<WalletRow>(
+      'SELECT tc_free, tc_toll, ticket FROM wallets WHERE user_id = $1',
+      [userId],
+    );
     return toBalance(row ?? { tc_free: 0, tc_toll: 0, ticket: 0 });
   }
 
@@ -144,7 +184,10 @@ export class Ledger {
     checkEntry(entry);
     return this.inTx(tx, async (q) => {
       const wallet = await this.lock(q, userId);
-      const done = await q.query('SELECT 1 FROM ticket_ledger WHERE user_id = $1 AND idempotency_key = $2', [userId, entry.idempotencyKey]);
+      const done = await q.query('SELECT 1 FROM ticket_ledger WHERE user_id = $1 AND idempotency_key = $2', [
+        userId,
+        entry.idempotencyKey,
+      ]);
       if (done.length > 0) return wallet.ticket;
       const after = wallet.ticket + entry.amount;
       await this.insertTicket(q, userId, entry.amount, after, entry);
@@ -158,9 +201,13 @@ export class Ledger {
     checkEntry(entry);
     return this.inTx(tx, async (q) => {
       const wallet = await this.lock(q, userId);
-      const done = await q.query('SELECT 1 FROM ticket_ledger WHERE user_id = $1 AND idempotency_key = $2', [userId, entry.idempotencyKey]);
+      const done = await q.query('SELECT 1 FROM ticket_ledger WHERE user_id = $1 AND idempotency_key = $2', [
+        userId,
+        entry.idempotencyKey,
+      ]);
       if (done.length > 0) return wallet.ticket;
-      if (wallet.ticket < entry.amount) throw new InsufficientFundsError(entry.amount, wallet.ticket, SERVER_MESSAGES.ticketItemName);
+      if (wallet.ticket < entry.amount)
+        throw new InsufficientFundsError(entry.amount, wallet.ticket, SERVER_MESSAGES.ticketItemName);
       const after = wallet.ticket - entry.amount;
       await this.insertTicket(q, userId, -entry.amount, after, entry);
       await this.saveWallet(q, userId, { ...wallet, ticket: after });
@@ -170,7 +217,9 @@ export class Ledger {
 
   /** The user's ticket count (ticket_all). */
   async tickets(userId: number, tx?: SqlExecutor): Promise<number> {
-    const [row] = await (tx ?? this.db).query<{ ticket: number }>('SELECT ticket FROM wallets WHERE user_id = $1', [userId]);
+    const [row] = await (tx ?? this.db).query<{ ticket: number }>('SELECT ticket FROM wallets WHERE user_id = $1', [
+      userId,
+    ]);
     return row?.ticket ?? 0;
   }
 
@@ -178,8 +227,13 @@ export class Ledger {
   async fromRows(userId: number): Promise<{ tc_free: number; tc_toll: number; ticket: number }> {
     const [tc] = await this.db.query<{ free: number; toll: number }>(
       `SELECT coalesce(sum(delta) FILTER (WHERE kind = 'free'), 0)::int AS free, coalesce(sum(delta) FILTER (WHERE kind = 'toll'), 0)::int AS toll
-         FROM tc_ledger WHERE user_id = $1`, [userId]);
-    const [t] = await this.db.query<{ ticket: number }>('SELECT coalesce(sum(delta), 0)::int AS ticket FROM ticket_ledger WHERE user_id = $1', [userId]);
+         FROM tc_ledger WHERE user_id = $1`,
+      [userId],
+    );
+    const [t] = await this.db.query<{ ticket: number }>(
+      'SELECT coalesce(sum(delta), 0)::int AS ticket FROM ticket_ledger WHERE user_id = $1',
+      [userId],
+    );
     return { tc_free: tc?.free ?? 0, tc_toll: tc?.toll ?? 0, ticket: t?.ticket ?? 0 };
   }
 
@@ -189,29 +243,71 @@ export class Ledger {
 
   /** Creates the wallets row if needed and locks it for the rest of the transaction. */
   private async lock(q: SqlExecutor, userId: number): Promise<WalletRow> {
-    await q.query('INSERT INTO wallets (user_id, updated_at) VALUES ($1, $2) ON CONFLICT (user_id) DO NOTHING', [userId, this.clock.now().toISOString()]);
-    const [row] = await q.query<WalletRow>('SELECT tc_free, tc_toll, ticket FROM wallets WHERE user_id = $1 FOR UPDATE', [userId]);
+    await q.query('INSERT INTO wallets (user_id, updated_at) VALUES ($1, $2) ON CONFLICT (user_id) DO NOTHING', [
+      userId,
+      this.clock.now().toISOString(),
+    ]);
+    const [row] = await q.query<WalletRow>(
+      'SELECT tc_free, tc_toll, ticket FROM wallets WHERE user_id = $1 FOR UPDATE',
+      [userId],
+    );
     if (!row) throw new Error(`wallet of user ${userId} is missing`);
     return row;
   }
 
   private async saveWallet(q: SqlExecutor, userId: number, w: WalletRow): Promise<void> {
-    await q.query('UPDATE wallets SET tc_free = $2, tc_toll = $3, ticket = $4, updated_at = $5 WHERE user_id = $1', [userId, w.tc_free, w.tc_toll, w.ticket, this.clock.now().toISOString()]);
+    await q.query('UPDATE wallets SET tc_free = $2, tc_toll = $3, ticket = $4, updated_at = $5 WHERE user_id = $1', [
+      userId,
+      w.tc_free,
+      w.tc_toll,
+      w.ticket,
+      this.clock.now().toISOString(),
+    ]);
   }
 
-  private async insertTc(q: SqlExecutor, userId: number, kind: TcKind, delta: number, after: number, entry: LedgerEntry): Promise<void> {
+  private async insertTc(
+    q: SqlExecutor,
+    userId: number,
+    kind: TcKind,
+    delta: number,
+    after: number,
+    entry: LedgerEntry,
+  ): Promise<void> {
     await q.query(
       `INSERT INTO tc_ledger (user_id, kind, delta, balance_after, reason, reference, idempotency_key, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [userId, kind, delta, after, entry.reason, entry.reference ?? null, entry.idempotencyKey, this.clock.now().toISOString()],
+      [
+        userId,
+        kind,
+        delta,
+        after,
+        entry.reason,
+        entry.reference ?? null,
+        entry.idempotencyKey,
+        this.clock.now().toISOString(),
+      ],
     );
   }
 
-  private async insertTicket(q: SqlExecutor, userId: number, delta: number, after: number, entry: LedgerEntry): Promise<void> {
+  private async insertTicket(
+    q: SqlExecutor,
+    userId: number,
+    delta: number,
+    after: number,
+    entry: LedgerEntry,
+  ): Promise<void> {
     await q.query(
       `INSERT INTO ticket_ledger (user_id, delta, balance_after, reason, reference, idempotency_key, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [userId, delta, after, entry.reason, entry.reference ?? null, entry.idempotencyKey, this.clock.now().toISOString()],
+      [
+        userId,
+        delta,
+        after,
+        entry.reason,
+        entry.reference ?? null,
+        entry.idempotencyKey,
+        this.clock.now().toISOString(),
+      ],
     );
   }
 }

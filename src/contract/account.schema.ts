@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { checkPhone, EMAIL_MAX_LENGTH, isAcceptableText, isEmailAddress, PREFECTURES, type AddressRecord, type Profile } from '../domain';
+import {
+  checkPhone,
+  EMAIL_MAX_LENGTH,
+  isAcceptableText,
+  isEmailAddress,
+  PREFECTURES,
+  type AddressRecord,
+  type Profile,
+} from '../domain';
 import { errorResponseSchema } from './envelope';
 import { flag01Schema, idSchema, identitySchema } from './user-identity.schema';
 import { ADDRESS_INPUT_LABELS as L, CONTRACT_MESSAGES as M, LEAD_TIMES } from './messages';
@@ -25,7 +33,6 @@ export const ACCOUNT_ENDPOINTS = {
 
 /** Most addresses one user may keep. */
 export const MAX_ADDRESSES = 10;
-
 
 /**
  * A trimmed text of 1..max characters under the domain's text policy (no control, bidi, noncharacter
@@ -86,27 +93,35 @@ const rawText = (label: string) => z.string({ error: M.notString(label) }).max(3
  * (required, lengths, prefecture, postal code, phone, e-mail) are the domain's validateAddressForm,
  * which the server runs too, so client and server refuse with the same Japanese message.
  */
-export const addressInputSchema = z.object({
-  is_main: flag01Schema.optional(),
-  last_name: rawText(L.lastName),
-  first_name: rawText(L.firstName),
-  zip: rawText(L.zip),
-  address1: rawText(L.address1),
-  address2: rawText(L.address2),
-  address3: rawText(L.address3),
-  tel: rawText(L.tel),
-  email: z.union([rawText(L.email), z.null()]).optional(),
-  lead_times: z.enum(LEAD_TIMES, { error: M.leadTimes }).optional(),
-}, { error: M.addressRequired });
+export const addressInputSchema = z.object(
+  {
+    is_main: flag01Schema.optional(),
+    last_name: rawText(L.lastName),
+    first_name: rawText(L.firstName),
+    zip: rawText(L.zip),
+    address1: rawText(L.address1),
+    address2: rawText(L.address2),
+    address3: rawText(L.address3),
+    tel: rawText(L.tel),
+    email: z.union([rawText(L.email), z.null()]).optional(),
+    lead_times: z.enum(LEAD_TIMES, { error: M.leadTimes }).optional(),
+  },
+  { error: M.addressRequired },
+);
 export type AddressInput = z.input<typeof addressInputSchema>;
 
 export const addressListRequestSchema = identitySchema;
 export const addressRegisterRequestSchema = identitySchema.extend({ address: addressInputSchema });
-export const addressChangeRequestSchema = identitySchema.extend({ address: addressInputSchema.extend({ id: idSchema }) });
+export const addressChangeRequestSchema = identitySchema.extend({
+  address: addressInputSchema.extend({ id: idSchema }),
+});
 export const addressDeleteRequestSchema = identitySchema.extend({ address_delete: z.object({ id: idSchema }) });
 
 export const addressListResponseSchema = errorResponseSchema.extend({ list: z.array(addressRecordSchema) });
-export const addressResponseSchema = errorResponseSchema.extend({ address: addressRecordSchema, list: z.array(addressRecordSchema) });
+export const addressResponseSchema = errorResponseSchema.extend({
+  address: addressRecordSchema,
+  list: z.array(addressRecordSchema),
+});
 
 // ---- profile and nickname -------------------------------------------------------------------
 
@@ -136,22 +151,36 @@ export const nicknameSetRequestSchema = identitySchema.extend({ nickname: z.obje
 
 /** Profile (spec §3) plus nickname info. */
 export const profileResponseSchema = errorResponseSchema.extend({
-  profile: z.object({ sex: z.number().int(), birth: z.string(), prefectures: z.string(), created_at: z.string() }) satisfies z.ZodType<Profile>,
+  profile: z.object({
+    sex: z.number().int(),
+    birth: z.string(),
+    prefectures: z.string(),
+    created_at: z.string(),
+  }) satisfies z.ZodType<Profile>,
   nickname_info: z.object({ userId: z.number().int(), nickname: z.string(), isNicknameUnregistered: z.boolean() }),
 });
 
 // ---- phone check, present codes, invite -----------------------------------------------------
 
-export const verificationCodeSchema = z.string({ error: M.codeRequired }).trim().regex(/^[0-9]{6}$/, M.codeFormat);
+export const verificationCodeSchema = z
+  .string({ error: M.codeRequired })
+  .trim()
+  .regex(/^[0-9]{6}$/, M.codeFormat);
 
 export const phoneSendCodeRequestSchema = identitySchema.extend({ phone: z.object({ tel: telSchema }) });
-export const phoneVerifyRequestSchema = identitySchema.extend({ phone_verify: z.object({ code: verificationCodeSchema }) });
+export const phoneVerifyRequestSchema = identitySchema.extend({
+  phone_verify: z.object({ code: verificationCodeSchema }),
+});
 export const codeSentResponseSchema = errorResponseSchema.extend({ expires_at: z.string() });
 export const phoneVerifiedResponseSchema = errorResponseSchema.extend({ tel: z.string(), tel_verified_at: z.string() });
 
 export const presentCodeRequestSchema = identitySchema.extend({
   present_code: z.object({
-    code: z.string({ error: M.presentCodeRequired }).trim().toUpperCase().regex(/^[A-Z0-9]{4,20}$/, M.presentCodeFormat),
+    code: z
+      .string({ error: M.presentCodeRequired })
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z0-9]{4,20}$/, M.presentCodeFormat),
   }),
 });
 export const presentCodeResponseSchema = errorResponseSchema.extend({
@@ -162,5 +191,10 @@ export const presentCodeResponseSchema = errorResponseSchema.extend({
 
 export const inviteRequestSchema = identitySchema;
 /** Invite info (spec §3) [R3-16]. */
-export const inviteInfoSchema = z.object({ invite_ticket: z.number().int().nonnegative(), title: z.string(), url: z.string(), text: z.string() });
+export const inviteInfoSchema = z.object({
+  invite_ticket: z.number().int().nonnegative(),
+  title: z.string(),
+  url: z.string(),
+  text: z.string(),
+});
 export const inviteResponseSchema = errorResponseSchema.extend({ invite_info: inviteInfoSchema });

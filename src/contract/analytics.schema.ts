@@ -48,9 +48,14 @@ const L = ANALYTICS_LIMITS;
 /** One of the spec's 13 events [R7-12]. */
 export const analyticsEventNameSchema = z.enum(ANALYTICS_EVENT_NAMES, { error: I.unknownEvent });
 
-const paramNameSchema = z.string().regex(new RegExp(`^[A-Za-z][A-Za-z0-9_]{0,${L.maxParamNameLength - 1}}$`), I.badParamName);
-const paramValueSchema = z.union([z.string().max(L.maxStringLength, I.paramsTooLarge), z.number(), z.boolean()], { error: I.badParamValue });
-const isCount = (value: unknown) => typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 2_147_483_647;
+const paramNameSchema = z
+  .string()
+  .regex(new RegExp(`^[A-Za-z][A-Za-z0-9_]{0,${L.maxParamNameLength - 1}}$`), I.badParamName);
+const paramValueSchema = z.union([z.string().max(L.maxStringLength, I.paramsTooLarge), z.number(), z.boolean()], {
+  error: I.badParamValue,
+});
+const isCount = (value: unknown) =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 2_147_483_647;
 
 /** A flat object of strings, numbers and booleans with bounded sizes. */
 export const analyticsParamsSchema = z
@@ -68,15 +73,25 @@ export const analyticsParamsSchema = z
 export const analyticsCollectRequestSchema = z
   .strictObject({
     name: analyticsEventNameSchema,
-    send_to: z.string().max(L.maxSendToLength, I.badSendTo).regex(/^[A-Za-z0-9_/-]*$/, I.badSendTo),
+    send_to: z
+      .string()
+      .max(L.maxSendToLength, I.badSendTo)
+      .regex(/^[A-Za-z0-9_/-]*$/, I.badSendTo),
     params: analyticsParamsSchema,
   })
-  .refine(({ name, params }) => params.is_pc === isPcFlag(name) && params.site_type === siteTypeFlag(name), { message: I.badFlags, path: ['params'] });
+  .refine(({ name, params }) => params.is_pc === isPcFlag(name) && params.site_type === siteTypeFlag(name), {
+    message: I.badFlags,
+    path: ['params'],
+  });
 export type AnalyticsCollectRequest = z.infer<typeof analyticsCollectRequestSchema>;
 
 /** What the client posts for one event (the payload the tag adapter sends, as one JSON object). */
 export function analyticsCollectBody(event: AnalyticsPayload): AnalyticsCollectRequest {
-  return { name: event.name, send_to: event.sendTo, params: { ...event.params } as Record<string, string | number | boolean> };
+  return {
+    name: event.name,
+    send_to: event.sendTo,
+    params: { ...event.params } as Record<string, string | number | boolean>,
+  };
 }
 
 /** Reading the collected events back (e2e): all of them, one event's, or those after a seq. */

@@ -31,7 +31,10 @@ export const loginRequestSchema = z.object({
 export const logoutRequestSchema = identitySchema;
 /** name picks one of several debug users (default 'debug'), so a developer can keep two sessions. */
 export const debugLoginRequestSchema = z.object({
-  name: z.string().regex(/^[a-z0-9_-]{1,20}$/, M.debugUserName).optional(),
+  name: z
+    .string()
+    .regex(/^[a-z0-9_-]{1,20}$/, M.debugUserName)
+    .optional(),
 });
 
 export const loginResponseSchema = errorResponseSchema.extend({
@@ -51,13 +54,27 @@ export const emailStatusResponseSchema = errorResponseSchema.extend({
   verification_required: flag01Schema,
   cutoff: z.string(),
 });
-export const emailSendCodeRequestSchema = identitySchema.extend({ email_verify: z.object({ email: emailSchema.optional() }) });
-export const emailVerifyRequestSchema = identitySchema.extend({ email_verify: z.object({ code: verificationCodeSchema }) });
-export const emailVerifiedResponseSchema = errorResponseSchema.extend({ email: z.string(), email_verified_at: z.string() });
+export const emailSendCodeRequestSchema = identitySchema.extend({
+  email_verify: z.object({ email: emailSchema.optional() }),
+});
+export const emailVerifyRequestSchema = identitySchema.extend({
+  email_verify: z.object({ code: verificationCodeSchema }),
+});
+export const emailVerifiedResponseSchema = errorResponseSchema.extend({
+  email: z.string(),
+  email_verified_at: z.string(),
+});
 
 export const devOutboxRequestSchema = identitySchema;
 export const devOutboxResponseSchema = errorResponseSchema.extend({
-  list: z.array(z.object({
-    message_id: z.number().int(), channel: z.enum(['email', 'sms']), recipient: z.string(), subject: z.string(), body: z.string(), created_at: z.string(),
-  })),
+  list: z.array(
+    z.object({
+      message_id: z.number().int(),
+      channel: z.enum(['email', 'sms']),
+      recipient: z.string(),
+      subject: z.string(),
+      body: z.string(),
+      created_at: z.string(),
+    }),
+  ),
 });

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import {
-  DESIGNATED_TYPES, STATION_STATUSES, STATION_TYPES, TAB_KINDS,
-  type TopPageCatalogue, type PrizeItem,
+  DESIGNATED_TYPES,
+  STATION_STATUSES,
+  STATION_TYPES,
+  TAB_KINDS,
+  type TopPageCatalogue,
+  type PrizeItem,
 } from '../domain';
 import { errorResponseSchema } from './envelope';
 
@@ -53,4 +57,5 @@ export const topPagePrizeResponseSchema = errorResponseSchema.extend({
 export type TopPagePrizeResponse = z.infer<typeof topPagePrizeResponseSchema>;
 
 // The answer minus its envelope is exactly the domain's TopPageCatalogue.
-export type _TopPageCheck = Omit<TopPagePrizeResponse, 'error_code' | 'error_info'> extends TopPageCatalogue ? true : never;
+export type _TopPageCheck =
+  Omit<TopPagePrizeResponse, 'error_code' | 'error_info'> extends TopPageCatalogue ? true : never;

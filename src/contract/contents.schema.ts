@@ -38,7 +38,11 @@ const keyword = z.string().trim().min(1).max(100);
 /** Body of POST /contents/prize: exactly one of station_id, character_id or keyword. */
 export const prizeRequestSchema = optionalIdentitySchema.extend({
   prize: z
-    .object({ station_id: positiveIdSchema.optional(), character_id: positiveIdSchema.optional(), keyword: keyword.optional() })
+    .object({
+      station_id: positiveIdSchema.optional(),
+      character_id: positiveIdSchema.optional(),
+      keyword: keyword.optional(),
+    })
     .refine((p) => [p.station_id, p.character_id, p.keyword].filter((v) => v !== undefined).length === 1, {
       message: M.prizeLookupOne,
     }),
@@ -87,7 +91,11 @@ export const prizeV2RequestSchema = optionalIdentitySchema.extend({
 });
 export type PrizeV2Request = z.infer<typeof prizeV2RequestSchema>;
 
-export const saleListSectionSchema = z.object({ tab_id: z.number().int(), title: z.string(), list: z.array(prizeItemSchema) });
+export const saleListSectionSchema = z.object({
+  tab_id: z.number().int(),
+  title: z.string(),
+  list: z.array(prizeItemSchema),
+});
 
 export const prizeV2ResponseSchema = errorResponseSchema.extend({
   prize: z.object({
@@ -156,7 +164,9 @@ export const carouselItemSchema = z.object({
   sp_img_url: z.string(),
 });
 export type CarouselItem = z.infer<typeof carouselItemSchema>;
-export const carouselResponseSchema = errorResponseSchema.extend({ carousel: z.object({ list: z.array(carouselItemSchema) }) });
+export const carouselResponseSchema = errorResponseSchema.extend({
+  carousel: z.object({ list: z.array(carouselItemSchema) }),
+});
 
 // ---- POST /contents/information, /contents/get_start_news ----------------------------------
 
@@ -165,7 +175,9 @@ const num = z.number().int().min(1).max(INFORMATION_PAGE_MAX);
 
 /** `tag` (designed) narrows the list to the one item of the /information/{tag} page. */
 export const informationRequestSchema = optionalIdentitySchema.extend({
-  page: page.default(1), num: num.default(INFORMATION_PAGE_MAX), shop_id: shopId,
+  page: page.default(1),
+  num: num.default(INFORMATION_PAGE_MAX),
+  shop_id: shopId,
   tag: z.string().regex(INFORMATION_TAG_PATTERN, { error: M.badInformationTag }).optional(),
 });
 export const informationItemSchema = z.object({
@@ -190,8 +202,17 @@ const pagedInformation = z.object({
 export const informationResponseSchema = errorResponseSchema.extend({ information: pagedInformation });
 
 export const startNewsRequestSchema = optionalIdentitySchema
-  .extend({ page: page.default(1), num: num.default(INFORMATION_PAGE_MAX), shop_id: shopId, is_top_page: contentFlag.optional(), is_pick_up: contentFlag.optional() })
-  .refine((b) => b.is_top_page !== undefined || b.is_pick_up !== undefined, { message: M.startNewsKind, path: ['is_top_page'] });
+  .extend({
+    page: page.default(1),
+    num: num.default(INFORMATION_PAGE_MAX),
+    shop_id: shopId,
+    is_top_page: contentFlag.optional(),
+    is_pick_up: contentFlag.optional(),
+  })
+  .refine((b) => b.is_top_page !== undefined || b.is_pick_up !== undefined, {
+    message: M.startNewsKind,
+    path: ['is_top_page'],
+  });
 export const startNewsResponseSchema = errorResponseSchema.extend({
   list: z.array(informationItemSchema),
   total_count: z.number().int().nonnegative(),
@@ -205,10 +226,14 @@ export const characterSchema = z.object({
   character_id: z.number().int().positive(),
   character_name: z.string(),
   slug: z.string(),
-  sub_character: z.array(z.object({ sub_character_id: z.number().int().positive(), sub_character_name: z.string(), slug: z.string() })),
+  sub_character: z.array(
+    z.object({ sub_character_id: z.number().int().positive(), sub_character_name: z.string(), slug: z.string() }),
+  ),
 });
 export type Character = z.infer<typeof characterSchema>;
-export const characterResponseSchema = errorResponseSchema.extend({ character: z.object({ list: z.array(characterSchema) }) });
+export const characterResponseSchema = errorResponseSchema.extend({
+  character: z.object({ list: z.array(characterSchema) }),
+});
 
 // ---- POST /virtualcrane/list ---------------------------------------------------------------
 
@@ -229,11 +254,15 @@ export const virtualCraneListResponseSchema = errorResponseSchema.extend({
 
 // ---- GET /store/new_arrivals ---------------------------------------------------------------
 
-export const newArrivalsQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(NEW_ARRIVALS_LIMIT).default(NEW_ARRIVALS_LIMIT) });
+export const newArrivalsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(NEW_ARRIVALS_LIMIT).default(NEW_ARRIVALS_LIMIT),
+});
 export const newArrivalSchema = z.object({
   name: z.string(),
   /** YYYY-MM-DD in Japan time. */
   release_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
   img_url: z.string(),
 });
-export const newArrivalsResponseSchema = errorResponseSchema.extend({ list: z.array(newArrivalSchema).max(NEW_ARRIVALS_LIMIT) });
+export const newArrivalsResponseSchema = errorResponseSchema.extend({
+  list: z.array(newArrivalSchema).max(NEW_ARRIVALS_LIMIT),
+});

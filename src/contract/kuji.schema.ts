@@ -21,7 +21,11 @@ export const ACTIVE_KUJI_RESERVE_STATUSES = ['reserve', 'firstReserved', 'confir
 export const KUJI_REMAIN_MAX_SECONDS = KUJI_TIME_LIMITS;
 
 /** A reserve token: 32 url-safe characters. */
-export const reserveTokenSchema = z.string().min(16).max(64).regex(/^[A-Za-z0-9_-]+$/);
+export const reserveTokenSchema = z
+  .string()
+  .min(16)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/);
 
 /** Kuji play info (spec §3) [R3-8]. */
 export const kujiPlayInfoSchema = z.object({
@@ -47,8 +51,14 @@ export const kujiStatusCheckResponseSchema = errorResponseSchema.extend({ play_i
 export const kujiReserveRequestSchema = identitySchema.extend({ kuji_id: positiveIdSchema, box_id: positiveIdSchema });
 export const kujiReserveResponseSchema = errorResponseSchema.extend({ play_info: kujiPlayInfoSchema });
 
-export const kujiPollingRequestSchema = identitySchema.extend({ reserve_token: reserveTokenSchema, kuji_id: positiveIdSchema, box_id: positiveIdSchema });
-export const kujiPollingResponseSchema = errorResponseSchema.extend({ polling: z.object({ play_info: kujiPlayInfoSchema }) });
+export const kujiPollingRequestSchema = identitySchema.extend({
+  reserve_token: reserveTokenSchema,
+  kuji_id: positiveIdSchema,
+  box_id: positiveIdSchema,
+});
+export const kujiPollingResponseSchema = errorResponseSchema.extend({
+  polling: z.object({ play_info: kujiPlayInfoSchema }),
+});
 
 /** Body of POST /play/kuji_reserve_cancel (the spec does not show it; we designed it). */
 export const kujiReserveCancelRequestSchema = kujiPollingRequestSchema;
@@ -84,14 +94,21 @@ export const kujiDrawSchema = z.object({
   last_one: kujiDrawnPrizeSchema.nullable(),
   price_total: z.number().int().nonnegative(),
   /** The balance after the draw [R1-2]. */
-  tc: z.object({ tc_all: z.number().int().nonnegative(), tc_free: z.number().int().nonnegative(), tc_toll: z.number().int().nonnegative() }),
+  tc: z.object({
+    tc_all: z.number().int().nonnegative(),
+    tc_free: z.number().int().nonnegative(),
+    tc_toll: z.number().int().nonnegative(),
+  }),
   remaining_count: z.number().int().nonnegative(),
   box_status: z.enum(KUJI_BOX_STATUSES),
   /** 1 when the request id had drawn already: nothing new was drawn or charged. */
   replayed: z.union([z.literal(0), z.literal(1)]),
 }) satisfies z.ZodType<KujiDrawResult>;
 export type KujiDraw = z.infer<typeof kujiDrawSchema>;
-export const kujiDrawResponseSchema = errorResponseSchema.extend({ draw: kujiDrawSchema, play_info: kujiPlayInfoSchema });
+export const kujiDrawResponseSchema = errorResponseSchema.extend({
+  draw: kujiDrawSchema,
+  play_info: kujiPlayInfoSchema,
+});
 
 /** Body of POST /contents/kuji_fairness: open to anyone (identity optional). */
 export const kujiFairnessRequestSchema = identitySchema.partial().extend({ box_id: positiveIdSchema });

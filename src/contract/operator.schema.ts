@@ -31,33 +31,60 @@ export const operatorStationStatusSchema = stationId.extend({ station_status: z.
 export const operatorFaultSchema = stationId;
 export const operatorRestockSchema = stationId.extend({ stock }).strict();
 export const operatorArmStrengthSchema = stationId.extend({ arm_strength: armStrength }).strict();
-export const operatorChangePrizeSchema = stationId.extend({
-  prize_name: z.string().trim().min(1, M.required(FIELD_LABELS_JA.prize_name!)).max(100, M.tooLong(FIELD_LABELS_JA.prize_name!, 100))
-    .refine(isAcceptableText, M.invalidCharacters(FIELD_LABELS_JA.prize_name!)),
-  prize_shape: z.enum(['box', 'plush', 'capsule']),
-  stock,
-  arm_strength: armStrength.optional(),
-}).strict();
-export const operatorPlayLogSchema = z.object({ station_id: idSchema.optional(), limit: z.number().int().min(1).max(500).optional() }).strict();
+export const operatorChangePrizeSchema = stationId
+  .extend({
+    prize_name: z
+      .string()
+      .trim()
+      .min(1, M.required(FIELD_LABELS_JA.prize_name!))
+      .max(100, M.tooLong(FIELD_LABELS_JA.prize_name!, 100))
+      .refine(isAcceptableText, M.invalidCharacters(FIELD_LABELS_JA.prize_name!)),
+    prize_shape: z.enum(['box', 'plush', 'capsule']),
+    stock,
+    arm_strength: armStrength.optional(),
+  })
+  .strict();
+export const operatorPlayLogSchema = z
+  .object({ station_id: idSchema.optional(), limit: z.number().int().min(1).max(500).optional() })
+  .strict();
 
 export const operatorStationAnswerSchema = errorResponseSchema.extend({
-  station: z.object({ station_id: z.number().int().positive(), station_status: z.enum(STATION_STATUSES), stock: z.number().int(), refunded_play_id: z.number().int().positive().nullable() }),
+  station: z.object({
+    station_id: z.number().int().positive(),
+    station_status: z.enum(STATION_STATUSES),
+    stock: z.number().int(),
+    refunded_play_id: z.number().int().positive().nullable(),
+  }),
 });
 export const operatorPlayLogAnswerSchema = errorResponseSchema.extend({ list: z.array(playLogEntrySchema) });
 
-export const operatorKujiBoxStatusSchema = z.object({ box_id: idSchema, box_status: z.enum(KUJI_BOX_STATUSES) }).strict();
+export const operatorKujiBoxStatusSchema = z
+  .object({ box_id: idSchema, box_status: z.enum(KUJI_BOX_STATUSES) })
+  .strict();
 export const operatorKujiBoxAnswerSchema = errorResponseSchema.extend({
-  box: z.object({ kuji_id: z.number().int().positive(), box_id: z.number().int().positive(), box_status: z.enum(KUJI_BOX_STATUSES) }),
+  box: z.object({
+    kuji_id: z.number().int().positive(),
+    box_id: z.number().int().positive(),
+    box_status: z.enum(KUJI_BOX_STATUSES),
+  }),
 });
 
 /**
  * Sets a kuji box's stock, rank by rank (the ranks the box has): allowed only before the box opens,
  * since an opened box's ticket order is fixed and committed (docs/kuji.md).
  */
-export const operatorKujiBoxStockSchema = z.object({
-  box_id: idSchema,
-  prizes: z.array(z.object({ rank: z.string().min(1).max(40), quantity: stock }).strict()).min(1).max(20),
-}).strict();
+export const operatorKujiBoxStockSchema = z
+  .object({
+    box_id: idSchema,
+    prizes: z
+      .array(z.object({ rank: z.string().min(1).max(40), quantity: stock }).strict())
+      .min(1)
+      .max(20),
+  })
+  .strict();
 export const operatorKujiBoxStockAnswerSchema = errorResponseSchema.extend({
-  box: z.object({ box_id: z.number().int().positive(), prizes: z.array(z.object({ rank: z.string(), quantity: z.number().int(), remaining: z.number().int() })) }),
+  box: z.object({
+    box_id: z.number().int().positive(),
+    prizes: z.array(z.object({ rank: z.string(), quantity: z.number().int(), remaining: z.number().int() })),
+  }),
 });

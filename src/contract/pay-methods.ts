@@ -2,7 +2,11 @@ import { payMethodOrder, type BuildTarget, type PayMethodKind, type PayMethodRan
 import { PAY_METHOD_TEXTS } from './messages';
 import type { PayMethodEntry, PayMethodId } from './purchase.schema';
 
-interface PayMethodDef { readonly id: PayMethodId; readonly kind: PayMethodKind; readonly rank: PayMethodRank }
+interface PayMethodDef {
+  readonly id: PayMethodId;
+  readonly kind: PayMethodKind;
+  readonly rank: PayMethodRank;
+}
 
 /**
  * The service's pay methods, in the web order of R9-6 (one table for the server and the client).
@@ -37,8 +41,7 @@ export function payMethodImageKey(id: PayMethodId): string {
  */
 export function payMethodsFor(target: BuildTarget, imageUrl: (id: PayMethodId) => string): PayMethodEntry[] {
   const order = payMethodOrder(target);
-  return PAY_METHODS
-    .filter((d) => order.includes(d.kind))
+  return PAY_METHODS.filter((d) => order.includes(d.kind))
     .sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind))
     .map((d) => ({ id: d.id, kind: d.kind, ...PAY_METHOD_TEXTS[d.id], imgUrl: imageUrl(d.id), rank_id: d.rank }));
 }

@@ -1,7 +1,16 @@
 import { z } from 'zod';
-import type { AssistGaugeView, MachineView as DomainMachineView, PlayLogEntry as DomainPlayLogEntry, PlayView } from '../domain';
+import type {
+  AssistGaugeView,
+  MachineView as DomainMachineView,
+  PlayLogEntry as DomainPlayLogEntry,
+  PlayView,
+} from '../domain';
 import {
-  DESIGNATED_TYPES, STATION_MAINTENANCE_ERROR_CODE, STATION_STATUSES, VIP_EXCLUSIVE_IN_USE_ERROR_CODE, VIP_ONLY_ERROR_CODE,
+  DESIGNATED_TYPES,
+  STATION_MAINTENANCE_ERROR_CODE,
+  STATION_STATUSES,
+  VIP_EXCLUSIVE_IN_USE_ERROR_CODE,
+  VIP_ONLY_ERROR_CODE,
   VIP_WEEKLY_LIMIT_ERROR_CODE,
 } from '../domain';
 import { prizeItemSchema } from './catalogue.schema';
@@ -36,7 +45,6 @@ export const PLAY_ERROR = {
   vipWeeklyWon: { code: VIP_WEEKLY_LIMIT_ERROR_CODE, info: M.vipWeeklyWon },
   exclusiveInUse: { code: VIP_EXCLUSIVE_IN_USE_ERROR_CODE, info: M.exclusiveInUse },
 } as const;
-
 
 const flag = z.union([z.literal(0), z.literal(1)]);
 const count = z.number().int().nonnegative();
@@ -101,14 +109,21 @@ export const reserveRequestSchema = identitySchema.extend({
   station_id: positiveIdSchema,
   shop_id: z.number().int().nonnegative().max(1_000_000).optional(),
 });
-export const reserveResponseSchema = errorResponseSchema.extend({ reserve_info: reserveStatusRecordSchema, play_info: playInfoSchema });
+export const reserveResponseSchema = errorResponseSchema.extend({
+  reserve_info: reserveStatusRecordSchema,
+  play_info: playInfoSchema,
+});
 
 export const reserveCancelRequestSchema = identitySchema.extend({
   shop_id: z.number().int().nonnegative().max(1_000_000),
   reserve_cancel: z.object({ station_setting_id: positiveIdSchema }),
 });
 export const reserveCancelResponseSchema = errorResponseSchema.extend({
-  reserve_cancel: z.object({ play_reserve_id: z.number().int().positive(), station_setting_id: z.number().int().positive(), reserve_status: z.literal('cancel') }),
+  reserve_cancel: z.object({
+    play_reserve_id: z.number().int().positive(),
+    station_setting_id: z.number().int().positive(),
+    reserve_status: z.literal('cancel'),
+  }),
 });
 
 export const visitCancelRequestSchema = identitySchema.extend({ station_setting_id: positiveIdSchema });
@@ -133,7 +148,18 @@ export const PLAY_LOOP_ENDPOINTS = {
 export const CRANE_BUTTONS = ['right', 'back'] as const;
 export const CRANE_COMMANDS = ['press', 'release'] as const;
 export const PLAY_PHASES = ['resetting', 'playing', 'result', 'ended'] as const;
-export const CRANE_PHASES = ['ready', 'movingRight', 'waitBack', 'movingBack', 'dropping', 'closing', 'lifting', 'returning', 'opening', 'done'] as const;
+export const CRANE_PHASES = [
+  'ready',
+  'movingRight',
+  'waitBack',
+  'movingBack',
+  'dropping',
+  'closing',
+  'lifting',
+  'returning',
+  'opening',
+  'done',
+] as const;
 export const PLAY_CURRENCIES = ['tc', 'ticket', 'free'] as const;
 export const PLAY_RESULTS = ['win', 'miss', 'refunded'] as const;
 
@@ -196,7 +222,10 @@ export const controlRequestSchema = identitySchema.extend({
   command: z.enum(CRANE_COMMANDS),
 });
 export const playStateResponseSchema = errorResponseSchema.extend({ play: playStateSchema.nullable() });
-export const controlResponseSchema = errorResponseSchema.extend({ tick: z.number().int().nonnegative(), machine: machineViewSchema });
+export const controlResponseSchema = errorResponseSchema.extend({
+  tick: z.number().int().nonnegative(),
+  machine: machineViewSchema,
+});
 
 export const historyRequestSchema = identitySchema.extend({
   page: z.number().int().positive().max(10_000).optional(),
@@ -212,8 +241,19 @@ export const playLogEntrySchema = z.object({
   assist_level: count,
   arm_strength: z.number(),
   seed: z.number().int(),
-  layout: z.array(z.object({ id: z.number().int(), x: z.number(), z: z.number(), radius: z.number(), shape: z.enum(['box', 'plush', 'capsule']), hue: z.number() })),
-  inputs: z.array(z.object({ tick: z.number().int().nonnegative(), button: z.enum(CRANE_BUTTONS), command: z.enum(CRANE_COMMANDS) })),
+  layout: z.array(
+    z.object({
+      id: z.number().int(),
+      x: z.number(),
+      z: z.number(),
+      radius: z.number(),
+      shape: z.enum(['box', 'plush', 'capsule']),
+      hue: z.number(),
+    }),
+  ),
+  inputs: z.array(
+    z.object({ tick: z.number().int().nonnegative(), button: z.enum(CRANE_BUTTONS), command: z.enum(CRANE_COMMANDS) }),
+  ),
   drop_at_tick: z.number().int().nullable(),
   result: z.enum(PLAY_RESULTS).nullable(),
   started_at: z.string(),
@@ -221,7 +261,9 @@ export const playLogEntrySchema = z.object({
 });
 export type PlayLogEntry = z.infer<typeof playLogEntrySchema>;
 playLogEntrySchema satisfies z.ZodType<DomainPlayLogEntry>;
-export const historyResponseSchema = errorResponseSchema.extend({ history: z.object({ list: z.array(playLogEntrySchema), page: count, has_more: flag }) });
+export const historyResponseSchema = errorResponseSchema.extend({
+  history: z.object({ list: z.array(playLogEntrySchema), page: count, has_more: flag }),
+});
 
 export const gaugeRequestSchema = identitySchema.extend({ station_id: positiveIdSchema });
 export const gaugeResponseSchema = errorResponseSchema.extend({ gauge: assistGaugeSchema });

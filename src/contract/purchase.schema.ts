@@ -14,8 +14,17 @@ export const PURCHASE_ENDPOINTS = {
 
 /** Pay method ids, in the web order of R9-6. */
 export const PAY_METHOD_IDS = [
-  'credit_card', 'credit_card_3ds', 'device_wallet', 'account_payment',
-  'mobile_payment_a', 'mobile_payment_b', 'carrier_billing_a', 'carrier_billing_b', 'carrier_billing_c', 'emoney_a', 'emoney_b',
+  'credit_card',
+  'credit_card_3ds',
+  'device_wallet',
+  'account_payment',
+  'mobile_payment_a',
+  'mobile_payment_b',
+  'carrier_billing_a',
+  'carrier_billing_b',
+  'carrier_billing_c',
+  'emoney_a',
+  'emoney_b',
 ] as const;
 export type PayMethodId = (typeof PAY_METHOD_IDS)[number];
 
@@ -47,19 +56,26 @@ export const mobileItemsResponseSchema = errorResponseSchema.extend({
   list: z.array(tcProductSchema),
   /** 1 when the user has registered a birth date (the purchase modal's age step, R2.5-5). */
   registered_birth: flag01Schema,
-  bonus_item_list: z.array(z.object({ product_id: z.number().int(), item_name: z.string(), count: z.number().int().positive() })),
+  bonus_item_list: z.array(
+    z.object({ product_id: z.number().int(), item_name: z.string(), count: z.number().int().positive() }),
+  ),
   is_tc_sale: flag01Schema,
   is_ticket_present: flag01Schema,
 });
 
-export const mobileItemsQuerySchema = z.object({ payMethod: z.enum(PAY_METHOD_IDS, { error: M.payMethodInvalid }).optional() });
+export const mobileItemsQuerySchema = z.object({
+  payMethod: z.enum(PAY_METHOD_IDS, { error: M.payMethodInvalid }).optional(),
+});
 
 export const purchaseTcRequestSchema = identitySchema.extend({
   purchase: z.object({
     product_id: idSchema,
     pay_method: z.enum(PAY_METHOD_IDS, { error: M.payMethodInvalid }),
     /** Client-made id of this attempt; the same id never buys twice (safe to resend). */
-    request_id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, M.requestIdInvalid).optional(),
+    request_id: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{8,64}$/, M.requestIdInvalid)
+      .optional(),
   }),
 });
 export const SETTLEMENT_STATUSES = ['pending', 'completed', 'failed', 'cancelled'] as const;

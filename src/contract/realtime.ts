@@ -1,4 +1,11 @@
-import type { ControlAnswer, CraneButton, CraneCommand, PushNotice, StationLiveState, WinnerAnnouncement as DomainWinnerAnnouncement } from '../domain';
+import type {
+  ControlAnswer,
+  CraneButton,
+  CraneCommand,
+  PushNotice,
+  StationLiveState,
+  WinnerAnnouncement as DomainWinnerAnnouncement,
+} from '../domain';
 import type { PlayState } from './play.schema';
 
 /**
@@ -43,7 +50,8 @@ export type PushMessage = PushNotice;
 
 export type ControlAck = ControlAnswer;
 
-export type JoinAck = { readonly ok: true } | { readonly ok: false; readonly error_code: number; readonly error_info: string };
+export type JoinAck =
+  { readonly ok: true } | { readonly ok: false; readonly error_code: number; readonly error_info: string };
 
 export interface ControlMessage {
   readonly play_id: number;
@@ -58,7 +66,11 @@ export interface ServerToClientEvents {
   /** On a station channel: its line changed; fetch get_reserve [R7-11]. */
   reserve_change: (message: { readonly station_id: number; readonly reserve_change: 1 }) => void;
   /** On a kuji box channel: its line changed (a holder's window lapsed, someone left or joined); poll again. */
-  kuji_reserve_change: (message: { readonly kuji_id: number; readonly box_id: number; readonly reserve_change: 1 }) => void;
+  kuji_reserve_change: (message: {
+    readonly kuji_id: number;
+    readonly box_id: number;
+    readonly reserve_change: 1;
+  }) => void;
   /** On a kuji box channel: the box ended [R7-11]. */
   play_end: (message: { readonly kuji_id: number; readonly box_id: number; readonly play_end: 1 }) => void;
   /** On the user channel: a crane reservation was cancelled (sets cancelled-from-kuji on kuji pages) [R7-11]. */

@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { CONTRACT_MESSAGES as M } from './messages';
 
 /** A database id on the wire: a positive 32-bit integer. */
-export const idSchema = z.number({ error: M.notNumber }).int(M.notInteger).positive(M.notPositive).max(2_147_483_647, M.numberTooLarge);
+export const idSchema = z
+  .number({ error: M.notNumber })
+  .int(M.notInteger)
+  .positive(M.notPositive)
+  .max(2_147_483_647, M.numberTooLarge);
 
 /** Authenticated request identity (spec §3): every authenticated POST body carries both [R3-1][R7-4]. */
 export const identitySchema = z.object({
@@ -22,4 +26,3 @@ export type Flag01 = z.infer<typeof flag01Schema>;
 export const coercedFlagSchema = z
   .union([z.literal(0), z.literal(1), z.boolean(), z.literal('0'), z.literal('1')], { error: M.flag01 })
   .transform((v): Flag01 => (v === 1 || v === true || v === '1' ? 1 : 0));
-

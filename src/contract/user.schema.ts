@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { DELIVERY_STATUSES, RESERVE_STATUSES, type AddressResponse, type AuthInfo, type CraneItem, type LoginInfo, type NicknameInfo, type Profile, type UnreadFlags, type UserData } from '../domain';
+import {
+  DELIVERY_STATUSES,
+  RESERVE_STATUSES,
+  type AddressResponse,
+  type AuthInfo,
+  type CraneItem,
+  type LoginInfo,
+  type NicknameInfo,
+  type Profile,
+  type UnreadFlags,
+  type UserData,
+} from '../domain';
 import { errorResponseSchema } from './envelope';
 import { addressRecordSchema } from './account.schema';
 import { coercedFlagSchema, flag01Schema, idSchema, identitySchema } from './user-identity.schema';
@@ -10,7 +21,15 @@ export const ADDITIONAL_KEYS = ['tutorial_top', 'tutorial_play'] as const;
 export type AdditionalKey = (typeof ADDITIONAL_KEYS)[number];
 
 /** Kinds of unread flags (spec §3 user data). */
-export const UNREAD_KINDS = ['news', 'prize', 'kuji', 'order_made_prize', 'digital', 'direct', 'message'] as const satisfies readonly (keyof UnreadFlags)[];
+export const UNREAD_KINDS = [
+  'news',
+  'prize',
+  'kuji',
+  'order_made_prize',
+  'digital',
+  'direct',
+  'message',
+] as const satisfies readonly (keyof UnreadFlags)[];
 export type UnreadKind = (typeof UNREAD_KINDS)[number];
 
 // ---- request bodies of the §7 /user/* calls -------------------------------------------------
@@ -45,24 +64,35 @@ export const movieDeleteTokenRequestSchema = identitySchema.extend({ read_info: 
 /** An answer that carries nothing beyond error_code and error_info. */
 export const plainResponseSchema = errorResponseSchema;
 
-export const setHideCharacterResponseSchema = errorResponseSchema.extend({ set_hide_character: z.object({ character: flag01Schema }) });
+export const setHideCharacterResponseSchema = errorResponseSchema.extend({
+  set_hide_character: z.object({ character: flag01Schema }),
+});
 export const setVolumeResponseSchema = errorResponseSchema.extend({ set_volume: z.object({ volume: flag01Schema }) });
 
 /** Address response data (spec §3) [R3-4]: the main address flattened, plus every address. */
-export const addressResponseDataSchema = addressRecordSchema.pick({
-  first_name: true, last_name: true, zip: true, address1: true, address2: true, address3: true, tel: true, email: true,
-}).extend({
-  address_bool: z.boolean(),
-  /** 'YYYY-MM-DD', or '' when not registered. */
-  birth: z.string(),
-  all_address: z.object({
-    /** id of the main address, or 0 when the user has none. */
-    id: z.number().int().nonnegative(),
+export const addressResponseDataSchema = addressRecordSchema
+  .pick({
+    first_name: true,
+    last_name: true,
+    zip: true,
+    address1: true,
+    address2: true,
+    address3: true,
+    tel: true,
+    email: true,
+  })
+  .extend({
+    address_bool: z.boolean(),
+    /** 'YYYY-MM-DD', or '' when not registered. */
     birth: z.string(),
-    email: z.string(),
-    list: z.array(addressRecordSchema),
-  }),
-}) satisfies z.ZodType<AddressResponse>;
+    all_address: z.object({
+      /** id of the main address, or 0 when the user has none. */
+      id: z.number().int().nonnegative(),
+      birth: z.string(),
+      email: z.string(),
+      list: z.array(addressRecordSchema),
+    }),
+  }) satisfies z.ZodType<AddressResponse>;
 export type AddressResponseData = z.infer<typeof addressResponseDataSchema>;
 export const getAddressResponseSchema = errorResponseSchema.extend({ data: addressResponseDataSchema });
 
@@ -96,16 +126,26 @@ export const deliveryAddressDataSchema = z.object({
   play_history_id: z.number().int().positive(),
   delivery_status: z.enum(PRIZE_DELIVERY_STATUSES),
   /** The address the prize ships to: the request's copy once requested, else the main address. */
-  address: z.object({
-    first_name: z.string(), last_name: z.string(), zip: z.string(),
-    address1: z.string(), address2: z.string(), address3: z.string(), tel: z.string(), email: z.string().nullable(),
-  }).nullable(),
+  address: z
+    .object({
+      first_name: z.string(),
+      last_name: z.string(),
+      zip: z.string(),
+      address1: z.string(),
+      address2: z.string(),
+      address3: z.string(),
+      tel: z.string(),
+      email: z.string().nullable(),
+    })
+    .nullable(),
   prize: wonPrizeSchema,
   /** Unsent prize fields [R3-15]: prize_shipmented_at is '-' until shipped. */
   prize_contact_number: z.string(),
   prize_shipmented_at: z.string(),
 });
-export const getDeliveryResponseSchema = errorResponseSchema.extend({ get_delivery_address: z.object({ data: deliveryAddressDataSchema }) });
+export const getDeliveryResponseSchema = errorResponseSchema.extend({
+  get_delivery_address: z.object({ data: deliveryAddressDataSchema }),
+});
 
 export const itemInfoResponseSchema = errorResponseSchema.extend({
   item_info: z.object({ list: z.array(wonPrizeSchema), count: z.number().int().nonnegative() }),
@@ -113,7 +153,11 @@ export const itemInfoResponseSchema = errorResponseSchema.extend({
 
 /** TC info (spec §3) [R1-2]: tc_all is always tc_free + tc_toll. */
 export const tcInfoSchema = z
-  .object({ tc_all: z.number().int().nonnegative(), tc_free: z.number().int().nonnegative(), tc_toll: z.number().int().nonnegative() })
+  .object({
+    tc_all: z.number().int().nonnegative(),
+    tc_free: z.number().int().nonnegative(),
+    tc_toll: z.number().int().nonnegative(),
+  })
   .refine((tc) => tc.tc_all === tc.tc_free + tc.tc_toll, { error: 'tc_all must equal tc_free + tc_toll' });
 export type TcInfo = z.infer<typeof tcInfoSchema>;
 export const tcResponseSchema = errorResponseSchema.extend({ data: tcInfoSchema });
@@ -121,7 +165,9 @@ export const tcResponseSchema = errorResponseSchema.extend({ data: tcInfoSchema 
 export const ticketInfoSchema = z.object({ ticket_all: z.number().int().nonnegative() });
 export const ticketResponseSchema = errorResponseSchema.extend({ data: ticketInfoSchema });
 
-export const unreadFlagsSchema = z.object(Object.fromEntries(UNREAD_KINDS.map((k) => [k, flag01Schema])) as Record<UnreadKind, typeof flag01Schema>);
+export const unreadFlagsSchema = z.object(
+  Object.fromEntries(UNREAD_KINDS.map((k) => [k, flag01Schema])) as Record<UnreadKind, typeof flag01Schema>,
+);
 export const readInfoResponseSchema = errorResponseSchema.extend({ unread: unreadFlagsSchema });
 export const agreeResponseSchema = errorResponseSchema.extend({ agree_contract: z.literal(1) });
 export const userAdditionalResponseSchema = errorResponseSchema.extend({
@@ -149,7 +195,10 @@ export const loginInfoSchema = z.object({
   is_sms: flag01Schema,
   notice_get: flag01Schema,
   /** The station the user is reserving or playing now, or nulls. */
-  play_info: z.object({ station_id: z.number().int().positive().nullable(), reserve_status: z.enum(RESERVE_STATUSES).nullable() }),
+  play_info: z.object({
+    station_id: z.number().int().positive().nullable(),
+    reserve_status: z.enum(RESERVE_STATUSES).nullable(),
+  }),
   additional_list: z.object({ tutorial_top: flag01Schema, tutorial_play: flag01Schema }),
   modal_list: z.array(z.string()),
 }) satisfies z.ZodType<LoginInfo>;
@@ -171,17 +220,30 @@ export const authInfoAnswerSchema = z.object({
 export type UserDataAnswer = Omit<UserData, 'auth_info'> & { readonly auth_info: Omit<AuthInfo, 'access_token'> };
 
 /** User data (spec §3) [R3-6] minus the access token. */
-export const userDataSchema = z.object({
-  auth_info: authInfoAnswerSchema,
-  login_info: loginInfoSchema,
-  nickname_info: z.object({ userId: z.number().int().positive(), nickname: z.string(), isNicknameUnregistered: z.boolean() }) satisfies z.ZodType<NicknameInfo>,
-  profile: z.object({ sex: z.number().int(), birth: z.string(), prefectures: z.string(), created_at: z.string() }) satisfies z.ZodType<Profile>,
-  tc_info: tcInfoSchema,
-  ticket_info: ticketInfoSchema,
-  crane_items: z.array(craneItemSchema),
-  unread: unreadFlagsSchema,
-  /** The current e-mail address; '' when none is registered. */
-  email: z.string(),
-}).refine((d) => d.nickname_info.userId === d.auth_info.user_id, { error: 'nickname_info.userId must equal auth_info.user_id' }) satisfies z.ZodType<UserDataAnswer>;
+export const userDataSchema = z
+  .object({
+    auth_info: authInfoAnswerSchema,
+    login_info: loginInfoSchema,
+    nickname_info: z.object({
+      userId: z.number().int().positive(),
+      nickname: z.string(),
+      isNicknameUnregistered: z.boolean(),
+    }) satisfies z.ZodType<NicknameInfo>,
+    profile: z.object({
+      sex: z.number().int(),
+      birth: z.string(),
+      prefectures: z.string(),
+      created_at: z.string(),
+    }) satisfies z.ZodType<Profile>,
+    tc_info: tcInfoSchema,
+    ticket_info: ticketInfoSchema,
+    crane_items: z.array(craneItemSchema),
+    unread: unreadFlagsSchema,
+    /** The current e-mail address; '' when none is registered. */
+    email: z.string(),
+  })
+  .refine((d) => d.nickname_info.userId === d.auth_info.user_id, {
+    error: 'nickname_info.userId must equal auth_info.user_id',
+  }) satisfies z.ZodType<UserDataAnswer>;
 
 export const userDataResponseSchema = errorResponseSchema.extend({ user_data: userDataSchema });

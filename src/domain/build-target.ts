@@ -7,8 +7,7 @@ export type BuildTarget = (typeof BUILD_TARGETS)[number];
 export const DEFAULT_BUILD_TARGET: BuildTarget = 'web';
 
 export type BuildTargetResult =
-  | { readonly ok: true; readonly target: BuildTarget }
-  | { readonly ok: false; readonly message: string };
+  { readonly ok: true; readonly target: BuildTarget } | { readonly ok: false; readonly message: string };
 
 export function isBuildTarget(value: unknown): value is BuildTarget {
   return typeof value === 'string' && (BUILD_TARGETS as readonly string[]).includes(value);

@@ -57,7 +57,8 @@ export const PURCHASE_MESSAGES = {
   settlementNotFound: '決済が見つかりません。',
   carrierBillingOverCap: `キャリア決済でご購入いただけるのは${formatThousands(CARRIER_BILLING_MAX_PRICE)}円以下の商品です。`,
   /** A minor would pass their monthly limit (both in yen). */
-  minorMonthlyLimit: (limitYen: number, spentYen: number) => `未成年のお客様のご購入は月${formatThousands(limitYen)}円までです（今月のご購入: ${formatThousands(spentYen)}円）。`,
+  minorMonthlyLimit: (limitYen: number, spentYen: number) =>
+    `未成年のお客様のご購入は月${formatThousands(limitYen)}円までです（今月のご購入: ${formatThousands(spentYen)}円）。`,
 } as const;
 
 /** Form validation messages (address and contact fields). `label` is the field's Japanese name. */
@@ -86,8 +87,4 @@ export const ADDRESS_FIELD_LABELS = {
 
 /** Which alert a decision asks the UI to show; the text is DOMAIN_MESSAGES[key]. */
 export type AlertKey =
-  | 'reservedStationCancelled'
-  | 'reservedStationMaintenance'
-  | 'reloadError'
-  | 'kujiBoxEnded'
-  | 'kujiReserveNotFound';
+  'reservedStationCancelled' | 'reservedStationMaintenance' | 'reloadError' | 'kujiBoxEnded' | 'kujiReserveNotFound';

@@ -22,11 +22,21 @@ const container = createAppContainer(readClientConfig());
 const hydrationData = readHydrationData(document);
 if (hydrationData && root.firstChild) {
   const routeTable = await routesLoadedFor(window.location.pathname);
-  hydrateRoot(root, <Ready><OnkureApp container={container} hydrationData={hydrationData} routeTable={routeTable} /></Ready>, {
-    onRecoverableError: (error) => console.error('onkure: hydration', error),
-  });
+  hydrateRoot(
+    root,
+    <Ready>
+      <OnkureApp container={container} hydrationData={hydrationData} routeTable={routeTable} />
+    </Ready>,
+    {
+      onRecoverableError: (error) => console.error('onkure: hydration', error),
+    },
+  );
 } else {
-  createRoot(root).render(<Ready><OnkureApp container={container} /></Ready>);
+  createRoot(root).render(
+    <Ready>
+      <OnkureApp container={container} />
+    </Ready>,
+  );
 }
 // The build this page runs is its entry script's address; the hourly check compares the served
 // build manifest's with it, and a code chunk that cannot load (deployed away) reloads the page [R9-13].

@@ -1,4 +1,10 @@
-import { KUJI_TIME_LIMITS, kujiTimeLimitsFrom, parseBuildTarget, type BuildTarget, type KujiTimeLimits } from '../domain';
+import {
+  KUJI_TIME_LIMITS,
+  kujiTimeLimitsFrom,
+  parseBuildTarget,
+  type BuildTarget,
+  type KujiTimeLimits,
+} from '../domain';
 
 /** Everything the browser app is configured with (public, build-time settings). */
 export interface ClientConfig {
@@ -47,7 +53,9 @@ declare const __ONKURE_TARGET__: string | undefined;
 export function readClientConfig(
   env: Record<string, string | undefined> = import.meta.env,
   origin = globalThis.location?.origin ?? 'http://localhost',
-  servedFeedMode: string | null = globalThis.document?.querySelector('meta[name="onkure-feed"]')?.getAttribute('content') ?? null,
+  servedFeedMode: string | null = globalThis.document
+    ?.querySelector('meta[name="onkure-feed"]')
+    ?.getAttribute('content') ?? null,
 ): ClientConfig {
   const target = parseBuildTarget(typeof __ONKURE_TARGET__ === 'string' ? __ONKURE_TARGET__ : env.VITE_ONKURE_TARGET);
   if (!target.ok) throw new Error(target.message);
@@ -66,7 +74,8 @@ export function readClientConfig(
     analyticsScriptUrl: httpAddress(env.VITE_GA_SCRIPT_URL, origin, 'VITE_GA_SCRIPT_URL'),
     analyticsCollectUrl: httpAddress(env.VITE_ANALYTICS_COLLECT_URL, origin, 'VITE_ANALYTICS_COLLECT_URL'),
     corporateUrl: env.VITE_CORPORATE_URL || 'https://corp.onkure.example/',
-    kujiTimeLimits: kujiTimeLimitsFrom(env.VITE_KUJI_FIRST_RESERVED_SECONDS, env.VITE_KUJI_CONFIRM_SECONDS) ?? KUJI_TIME_LIMITS,
+    kujiTimeLimits:
+      kujiTimeLimitsFrom(env.VITE_KUJI_FIRST_RESERVED_SECONDS, env.VITE_KUJI_CONFIRM_SECONDS) ?? KUJI_TIME_LIMITS,
     origin,
   };
 }
@@ -77,6 +86,7 @@ const feedMode = (value: string | undefined): 'jpg' | 'rtc' => (value === 'rtc' 
 function httpAddress(value: string | undefined, origin: string, name: string): string {
   if (!value) return '';
   const url = new URL(value, origin);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`${name} must be an http(s) address or a path (got "${value}").`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new Error(`${name} must be an http(s) address or a path (got "${value}").`);
   return url.toString();
 }

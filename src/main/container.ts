@@ -1,13 +1,55 @@
 // The lite build (no Map/Set polyfills), the one inversify itself imports: one copy in the bundle.
 import 'reflect-metadata/lite';
 import { Container } from 'inversify';
-import { AppUpdates, BrowseCatalogue, BrowseTopPage, LiveFeed, ModalStack, ReadInformation, TopPageExtras, TrackEvent, VerifyEmail, BuyTc, AccountPayment, Notices, KujiBoxPlay, ServiceMaintenance, StationPlay, TOKENS, type AppConfig, type NavigatorPort, type Token } from '../application';
 import {
-  CookieLogoutGuard, KyHttpClient, KyPrizeCatalog, LocationNavigator, ServiceSignalBus, StoredSession, SystemClock,
-  KyKujiPlay, KyReservation,
-  KyAccount, KyAuth, KyPrizeDelivery, KyWallet, KyPlay, SocketRealtime, FetchStillFrames, SoraRtcVideo, BrowserNotifications,
-  CollectorAnalytics, FanOutAnalytics, GtagAnalytics, startAnalytics, FetchBuildManifest, SessionReloadMark, BUILD_MANIFEST_PATH,
-  type LogoutGuard, type SessionStorageLike,
+  AppUpdates,
+  BrowseCatalogue,
+  BrowseTopPage,
+  LiveFeed,
+  ModalStack,
+  ReadInformation,
+  TopPageExtras,
+  TrackEvent,
+  VerifyEmail,
+  BuyTc,
+  AccountPayment,
+  Notices,
+  KujiBoxPlay,
+  ServiceMaintenance,
+  StationPlay,
+  TOKENS,
+  type AppConfig,
+  type NavigatorPort,
+  type Token,
+} from '../application';
+import {
+  CookieLogoutGuard,
+  KyHttpClient,
+  KyPrizeCatalog,
+  LocationNavigator,
+  ServiceSignalBus,
+  StoredSession,
+  SystemClock,
+  KyKujiPlay,
+  KyReservation,
+  KyAccount,
+  KyAuth,
+  KyPrizeDelivery,
+  KyWallet,
+  KyPlay,
+  SocketRealtime,
+  FetchStillFrames,
+  SoraRtcVideo,
+  BrowserNotifications,
+  CollectorAnalytics,
+  FanOutAnalytics,
+  GtagAnalytics,
+  startAnalytics,
+  FetchBuildManifest,
+  SessionReloadMark,
+  BUILD_MANIFEST_PATH,
+  type LogoutGuard,
+  type SessionStorageLike,
 } from '../infrastructure';
 import type { AnalyticsPort } from '../application';
 import { CurrentUser } from '../application';
@@ -67,18 +109,32 @@ export function startAppAnalytics(container: Container): void {
  * Call it once per app (and, with SSR, once per request). `overrides` rebind any token to another
  * implementation, e.g. a scripted double from onkure/testing.
  */
-export function createAppContainer(config: ClientConfig, overrides: readonly Override[] = [], host: HostEnvironment = browserHost()): Container {
+export function createAppContainer(
+  config: ClientConfig,
+  overrides: readonly Override[] = [],
+  host: HostEnvironment = browserHost(),
+): Container {
   const container = new Container({ defaultScope: 'Singleton' });
   const appConfig: AppConfig = {
-    target: config.target, shopId: config.shopId, topPageBaseUrl: config.topPageBaseUrl, yahooTopUrl: config.yahooTopUrl,
-    feedMode: config.feedMode, analyticsIds: config.analyticsIds, corporateUrl: config.corporateUrl,
+    target: config.target,
+    shopId: config.shopId,
+    topPageBaseUrl: config.topPageBaseUrl,
+    yahooTopUrl: config.yahooTopUrl,
+    feedMode: config.feedMode,
+    analyticsIds: config.analyticsIds,
+    corporateUrl: config.corporateUrl,
     ...(config.kujiTimeLimits ? { kujiTimeLimits: config.kujiTimeLimits } : {}),
   };
   const session = new StoredSession(host.storage);
   const signals = new ServiceSignalBus();
   const logoutGuard: LogoutGuard = new CookieLogoutGuard(host.cookies);
   const http = new KyHttpClient({
-    config: { apiBase: config.apiBase, authorization: config.authorization, timeoutMs: config.timeoutMs, ...(host.fetch ? { fetch: host.fetch } : {}) },
+    config: {
+      apiBase: config.apiBase,
+      authorization: config.authorization,
+      timeoutMs: config.timeoutMs,
+      ...(host.fetch ? { fetch: host.fetch } : {}),
+    },
     target: config.target,
     session,
     signals,
@@ -99,12 +155,18 @@ export function createAppContainer(config: ClientConfig, overrides: readonly Ove
   container.bind(TOKENS.WalletPort).toConstantValue(new KyWallet(http, session));
   container.bind(TOKENS.PrizeDeliveryPort).toConstantValue(new KyPrizeDelivery(http));
   container.bind(TOKENS.PlayPort).toConstantValue(new KyPlay(http, session));
-  container.bind(TOKENS.RealtimePort).toConstantValue(new SocketRealtime({ url: config.realtimeUrl, configuredChannel: config.realtimeChannel }, session));
+  container
+    .bind(TOKENS.RealtimePort)
+    .toConstantValue(
+      new SocketRealtime({ url: config.realtimeUrl, configuredChannel: config.realtimeChannel }, session),
+    );
   container.bind(TOKENS.StillFramePort).toConstantValue(new FetchStillFrames(host.fetch));
   container.bind(TOKENS.RtcVideoPort).toConstantValue(new SoraRtcVideo(config.origin));
   container.bind(TOKENS.NotificationPort).toConstantValue(new BrowserNotifications());
   container.bind(TOKENS.AnalyticsPort).toConstantValue(createAnalytics(config, host));
-  container.bind(TOKENS.BuildManifestPort).toConstantValue(new FetchBuildManifest(new URL(BUILD_MANIFEST_PATH, config.origin).toString(), host.fetch));
+  container
+    .bind(TOKENS.BuildManifestPort)
+    .toConstantValue(new FetchBuildManifest(new URL(BUILD_MANIFEST_PATH, config.origin).toString(), host.fetch));
   container.bind(TOKENS.ReloadMarkPort).toConstantValue(new SessionReloadMark(host.tabStorage ?? null));
   // Page-scoped use-cases: a new instance per scope, disposed by its owner (useScopedUseCase).
   container.bind(TOKENS.BrowseTopPage).to(BrowseTopPage).inTransientScope();

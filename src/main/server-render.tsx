@@ -27,7 +27,8 @@ export function buildSettingsOf(template: string): Record<string, string> {
   return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
-const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * The server-side composition root: a renderer for the built page `template` (dist/client/index.html
@@ -56,23 +57,38 @@ export function createPageRenderer(template: string): PageRenderer {
     const routing = await routeOnServer(container, new Request(url, { headers: { accept: 'text/html' } }));
     if (routing.kind === 'redirect') return routing;
     // The title of the route, then a preload of each picture the page leads with, ahead of the scripts.
-    const leads = routing.leadImages.map((image) => `<link rel="preload" as="image" href="${escapeHtml(image.href)}" fetchpriority="high"${image.media ? ` media="${escapeHtml(image.media)}"` : ''}>`).join('');
-    const head = before.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(pageTitle(url.pathname))}</title>${leads}`);
+    const leads = routing.leadImages
+      .map(
+        (image) =>
+          `<link rel="preload" as="image" href="${escapeHtml(image.href)}" fetchpriority="high"${image.media ? ` media="${escapeHtml(image.media)}"` : ''}>`,
+      )
+      .join('');
+    const head = before.replace(
+      /<title>[^<]*<\/title>/,
+      () => `<title>${escapeHtml(pageTitle(url.pathname))}</title>${leads}`,
+    );
     const tail = `</div>${hydrationScript(routing.hydrationData)}${after.slice('</div>'.length)}`;
     return new Promise<RenderedPage>((resolve, reject) => {
       let status = routing.context.statusCode;
-      const react = renderToPipeableStream(routing.render({ notFound: () => { status = 404; } }), {
-        onShellReady() {
-          const body = new PassThrough();
-          body.write(head);
-          const markup = new PassThrough();
-          markup.on('data', (chunk: Buffer) => body.write(chunk));
-          markup.on('end', () => body.end(tail));
-          react.pipe(markup);
-          resolve({ kind: 'page', status, body });
+      const react = renderToPipeableStream(
+        routing.render({
+          notFound: () => {
+            status = 404;
+          },
+        }),
+        {
+          onShellReady() {
+            const body = new PassThrough();
+            body.write(head);
+            const markup = new PassThrough();
+            markup.on('data', (chunk: Buffer) => body.write(chunk));
+            markup.on('end', () => body.end(tail));
+            react.pipe(markup);
+            resolve({ kind: 'page', status, body });
+          },
+          onShellError: reject,
         },
-        onShellError: reject,
-      });
+      );
       setTimeout(() => react.abort(), RENDER_ABORT_MS).unref();
     });
   };

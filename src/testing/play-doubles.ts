@@ -1,7 +1,16 @@
 import { BehaviorSubject, Observable, Subject } from 'rxjs';
 import type {
-  AnalyticsPort, NotificationPort, PlayPort, RealtimeChannel, RealtimeConnectionState, RealtimeEvent, RealtimePort, RtcSessionEvent,
-  RtcVideoPort, StillFrame, StillFramePort,
+  AnalyticsPort,
+  NotificationPort,
+  PlayPort,
+  RealtimeChannel,
+  RealtimeConnectionState,
+  RealtimeEvent,
+  RealtimePort,
+  RtcSessionEvent,
+  RtcVideoPort,
+  StillFrame,
+  StillFramePort,
 } from '../application';
 import type { AnalyticsPayload, Camera, ControlAnswer, CraneButton, CraneCommand } from '../domain';
 import { Scripted } from './scripted';
@@ -15,9 +24,12 @@ export class ScriptedPlay extends Scripted<PlayPort> {
 
 const channelKey = (c: RealtimeChannel): string => {
   switch (c.kind) {
-    case 'station': return `station:${c.stationId}`;
-    case 'kujiBox': return `kuji:${c.kujiId}:${c.boxId}`;
-    default: return c.kind;
+    case 'station':
+      return `station:${c.stationId}`;
+    case 'kujiBox':
+      return `kuji:${c.kujiId}:${c.boxId}`;
+    default:
+      return c.kind;
   }
 };
 
@@ -59,7 +71,11 @@ export class FakeRealtime implements RealtimePort {
     });
   }
 
-  control(command: { readonly playId: number; readonly button: CraneButton; readonly command: CraneCommand }): Observable<ControlAnswer> {
+  control(command: {
+    readonly playId: number;
+    readonly button: CraneButton;
+    readonly command: CraneCommand;
+  }): Observable<ControlAnswer> {
     return this.controls.port.control(command);
   }
 }
@@ -88,12 +104,16 @@ export class FakeStillFrames implements StillFramePort {
       const answer = () => {
         this.handed += 1;
         let released = false;
-        subscriber.next({ url: `blob:fake/${this.handed}`, tick: this.tick, release: () => {
-          if (!released) {
-            released = true;
-            this.releasedCount += 1;
-          }
-        } });
+        subscriber.next({
+          url: `blob:fake/${this.handed}`,
+          tick: this.tick,
+          release: () => {
+            if (!released) {
+              released = true;
+              this.releasedCount += 1;
+            }
+          },
+        });
         subscriber.complete();
       };
       if (this.hold) this.pending.push(answer);
@@ -121,7 +141,11 @@ export class FakeRtcVideo implements RtcVideoPort {
     return [...this.sessions.keys()];
   }
 
-  connect(session: { readonly camera: Camera; readonly url: string; readonly channel: string }): Observable<RtcSessionEvent> {
+  connect(session: {
+    readonly camera: Camera;
+    readonly url: string;
+    readonly channel: string;
+  }): Observable<RtcSessionEvent> {
     this.connects.push({ ...session });
     return new Observable<RtcSessionEvent>((subscriber) => {
       const subject = new Subject<RtcSessionEvent>();

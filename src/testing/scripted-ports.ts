@@ -1,7 +1,18 @@
 import { BehaviorSubject, Subject, type Observable } from 'rxjs';
 import type {
-  AccountPort, AuthPort, BuildManifestPort, KujiPlayPort, ReloadMarkPort, NavigatorPort, PrizeCatalogPort, PrizeDeliveryPort, ReservationPort, ServiceSignal,
-  ServiceSignalsPort, SessionPort, WalletPort,
+  AccountPort,
+  AuthPort,
+  BuildManifestPort,
+  KujiPlayPort,
+  ReloadMarkPort,
+  NavigatorPort,
+  PrizeCatalogPort,
+  PrizeDeliveryPort,
+  ReservationPort,
+  ServiceSignal,
+  ServiceSignalsPort,
+  SessionPort,
+  WalletPort,
 } from '../application';
 import type { AuthIdentity } from '../domain';
 import { Scripted } from './scripted';

@@ -7,12 +7,14 @@ export interface RecordedCall<M extends string = string> {
 }
 
 /** What a scripted method answers: a value, a whole observable (for timing or streams), or a failure. */
-export type ScriptedAnswer<T> = { readonly value: T } | { readonly observable: Observable<T> } | { readonly error: unknown };
+export type ScriptedAnswer<T> =
+  { readonly value: T } | { readonly observable: Observable<T> } | { readonly error: unknown };
 
 /** The methods of a port that answer with an observable. */
 export type ObservableMethods<P> = {
   [K in keyof P]: P[K] extends (...args: never[]) => Observable<unknown> ? K : never;
-}[keyof P] & string;
+}[keyof P] &
+  string;
 
 type Emitted<F> = F extends (...args: never[]) => Observable<infer T> ? T : never;
 
@@ -76,7 +78,8 @@ export class Scripted<P extends object> {
   private call(method: ObservableMethods<P>, args: unknown[]): Observable<unknown> {
     this.recorded.push({ method, args });
     const next = this.queued.get(method)?.shift() ?? this.fixed.get(method);
-    if (!next) return throwError(() => new UnscriptedCallError(`${this.portName}.${method} was called with no answer scripted`));
+    if (!next)
+      return throwError(() => new UnscriptedCallError(`${this.portName}.${method} was called with no answer scripted`));
     if ('error' in next) return throwError(() => next.error);
     if ('observable' in next) return next.observable;
     return isObservable(next.value) ? next.value : of(next.value);

@@ -1,6 +1,12 @@
 import { StrictMode, useMemo } from 'react';
 import type { Container } from 'inversify';
-import { RouterProvider, createBrowserRouter, createMemoryRouter, type HydrationState, type RouteObject } from 'react-router';
+import {
+  RouterProvider,
+  createBrowserRouter,
+  createMemoryRouter,
+  type HydrationState,
+  type RouteObject,
+} from 'react-router';
 import { ContainerProvider } from './di/container-context';
 import { routes } from './routes';
 
@@ -20,9 +26,13 @@ export interface OnkureAppProps {
 /** The whole React app for one container. */
 export function OnkureApp({ container, initialPath, hydrationData, routeTable = routes }: OnkureAppProps) {
   const router = useMemo(
-    () => (initialPath === undefined
-      ? createBrowserRouter(routeTable, hydrationData ? { hydrationData } : {})
-      : createMemoryRouter(routeTable, { initialEntries: [initialPath], ...(hydrationData ? { hydrationData } : {}) })),
+    () =>
+      initialPath === undefined
+        ? createBrowserRouter(routeTable, hydrationData ? { hydrationData } : {})
+        : createMemoryRouter(routeTable, {
+            initialEntries: [initialPath],
+            ...(hydrationData ? { hydrationData } : {}),
+          }),
     [initialPath, hydrationData, routeTable],
   );
   return (

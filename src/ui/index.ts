@@ -4,5 +4,19 @@ export { ContainerProvider, useContainer, useInjection } from './di/container-co
 export { useObservableState } from './hooks/use-observable-state';
 export { useScopedUseCase } from './hooks/use-scoped-use-case';
 export { MESSAGES } from './messages';
-export { usePreloaded, withPreloadLoaders, type PreloadContext, type RoutePreload, type RouteHandle, type RenderStatus } from './ssr/preload';
-export { routeOnServer, routesLoadedFor, readHydrationData, hydrationScript, HYDRATION_DATA_ID, type ServerRouting } from './ssr/server-app';
+export {
+  usePreloaded,
+  withPreloadLoaders,
+  type PreloadContext,
+  type RoutePreload,
+  type RouteHandle,
+  type RenderStatus,
+} from './ssr/preload';
+export {
+  routeOnServer,
+  routesLoadedFor,
+  readHydrationData,
+  hydrationScript,
+  HYDRATION_DATA_ID,
+  type ServerRouting,
+} from './ssr/server-app';

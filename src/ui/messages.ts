@@ -68,7 +68,8 @@ export const MESSAGES = {
   priceTicket: 'チケット1枚',
   cancelReservation: '予約を取り消す',
   placeInLine: (n: number) => `あなたは${n}番目です`,
-  estimatedWait: (seconds: number) => (seconds <= 0 ? 'まもなくあなたの番です' : `待ち時間の目安 約${Math.max(1, Math.round(seconds / 60))}分`),
+  estimatedWait: (seconds: number) =>
+    seconds <= 0 ? 'まもなくあなたの番です' : `待ち時間の目安 約${Math.max(1, Math.round(seconds / 60))}分`,
   yourTurn: 'あなたの番です！',
   confirmWithin: (s: number) => `${s}秒以内にプレイを開始してください`,
   startPlay: 'プレイ開始',

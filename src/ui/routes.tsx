@@ -2,7 +2,15 @@ import type { RouteObject } from 'react-router';
 import { AppLayout, DefaultLayout } from './layout/default-layout';
 import { NotFoundPage } from './pages/not-found-page';
 import type { RouteHandle } from './ssr/preload';
-import { catalogueLeadImages, preloadArrivals, preloadCatalogue, preloadInformationDetail, preloadInformationList, preloadKujiList, preloadStation } from './ssr/route-preloads';
+import {
+  catalogueLeadImages,
+  preloadArrivals,
+  preloadCatalogue,
+  preloadInformationDetail,
+  preloadInformationList,
+  preloadKujiList,
+  preloadStation,
+} from './ssr/route-preloads';
 
 const catalogue: RouteHandle = { preload: preloadCatalogue, leadImages: catalogueLeadImages };
 const station: RouteHandle = { preload: preloadStation };
@@ -18,23 +26,70 @@ export const routes: RouteObject[] = [
   {
     path: '/',
     element: <AppLayout />,
-    errorElement: <DefaultLayout><NotFoundPage /></DefaultLayout>,
+    errorElement: (
+      <DefaultLayout>
+        <NotFoundPage />
+      </DefaultLayout>
+    ),
     children: [
       { index: true, handle: catalogue, lazy: async () => ({ Component: (await import('./pages/top-page')).TopPage }) },
       // A station's play screen (§2.1): /play/{tag...}/{stationId} (the build target's play path) and /game/{stationId}.
-      { path: 'play/*', handle: station, lazy: async () => ({ Component: (await import('./play/play-page')).PlayPage }) },
+      {
+        path: 'play/*',
+        handle: station,
+        lazy: async () => ({ Component: (await import('./play/play-page')).PlayPage }),
+      },
       { path: 'login', lazy: async () => ({ Component: (await import('./pages/login-page')).LoginPage }) },
-      { path: 'debug/login', handle: { layout: 'plain' }, lazy: async () => ({ Component: (await import('./pages/debug-login-page')).DebugLoginPage }) },
-      { path: 'game/:stationId', handle: station, lazy: async () => ({ Component: (await import('./play/play-page')).PlayPage }) },
-      { path: 'information', handle: { preload: preloadInformationList }, lazy: async () => ({ Component: (await import('./pages/information-page')).InformationListPage }) },
-      { path: 'information/:tag', handle: { preload: preloadInformationDetail }, lazy: async () => ({ Component: (await import('./pages/information-page')).InformationDetailPage }) },
-      { path: 'emailvalid', lazy: async () => ({ Component: (await import('./pages/email-valid-page')).EmailValidPage }) },
-      { path: 'purchase/:slug', lazy: async () => ({ Component: (await import('./pages/purchase-pages')).AccountPaymentPage }) },
-      { path: 'purchase/:slug/result/:productSettlementId', lazy: async () => ({ Component: (await import('./pages/purchase-pages')).AccountPaymentResultPage }) },
-      { path: 'settlement', lazy: async () => ({ Component: (await import('./pages/purchase-pages')).SettlementPage }) },
-      { path: 'arrival-items', handle: { preload: preloadArrivals }, lazy: async () => ({ Component: (await import('./pages/arrival-items-page')).ArrivalItemsPage }) },
-      { path: 'kuji', handle: { preload: preloadKujiList }, lazy: async () => ({ Component: (await import('./kuji/kuji-pages')).KujiListPage }) },
-      { path: 'kuji/:kujiId/:boxId', lazy: async () => ({ Component: (await import('./kuji/kuji-pages')).KujiBoxPage }) },
+      {
+        path: 'debug/login',
+        handle: { layout: 'plain' },
+        lazy: async () => ({ Component: (await import('./pages/debug-login-page')).DebugLoginPage }),
+      },
+      {
+        path: 'game/:stationId',
+        handle: station,
+        lazy: async () => ({ Component: (await import('./play/play-page')).PlayPage }),
+      },
+      {
+        path: 'information',
+        handle: { preload: preloadInformationList },
+        lazy: async () => ({ Component: (await import('./pages/information-page')).InformationListPage }),
+      },
+      {
+        path: 'information/:tag',
+        handle: { preload: preloadInformationDetail },
+        lazy: async () => ({ Component: (await import('./pages/information-page')).InformationDetailPage }),
+      },
+      {
+        path: 'emailvalid',
+        lazy: async () => ({ Component: (await import('./pages/email-valid-page')).EmailValidPage }),
+      },
+      {
+        path: 'purchase/:slug',
+        lazy: async () => ({ Component: (await import('./pages/purchase-pages')).AccountPaymentPage }),
+      },
+      {
+        path: 'purchase/:slug/result/:productSettlementId',
+        lazy: async () => ({ Component: (await import('./pages/purchase-pages')).AccountPaymentResultPage }),
+      },
+      {
+        path: 'settlement',
+        lazy: async () => ({ Component: (await import('./pages/purchase-pages')).SettlementPage }),
+      },
+      {
+        path: 'arrival-items',
+        handle: { preload: preloadArrivals },
+        lazy: async () => ({ Component: (await import('./pages/arrival-items-page')).ArrivalItemsPage }),
+      },
+      {
+        path: 'kuji',
+        handle: { preload: preloadKujiList },
+        lazy: async () => ({ Component: (await import('./kuji/kuji-pages')).KujiListPage }),
+      },
+      {
+        path: 'kuji/:kujiId/:boxId',
+        lazy: async () => ({ Component: (await import('./kuji/kuji-pages')).KujiBoxPage }),
+      },
       // Catalogue paths /{character}/{sub}/{tab}?keyword=… (§2.3); anything else is the 404 page.
       { path: '*', handle: catalogue, lazy: async () => ({ Component: (await import('./pages/top-page')).TopPage }) },
     ],

@@ -46,7 +46,8 @@ export const PURCHASE_PAGE = {
   balance: (all: string, free: string, toll: string) => `所持TC ${all}（無償 ${free}・有償 ${toll}）`,
   signIn: 'TCの購入にはログインが必要です。',
   ageTitle: '年齢の確認',
-  ageLead: 'はじめてのご購入の前に、生年月日をご登録ください。未成年のお客様は月ごとのご購入金額に上限があります。登録後の変更はできません。',
+  ageLead:
+    'はじめてのご購入の前に、生年月日をご登録ください。未成年のお客様は月ごとのご購入金額に上限があります。登録後の変更はできません。',
   birth: '生年月日',
   ageSubmit: '登録して次へ',
   methods: 'お支払い方法',
@@ -66,7 +67,12 @@ export const PURCHASE_PAGE = {
   accountBack: 'お支払い方法を選び直す',
   productNotFound: 'この商品は口座振替決済ではご購入いただけません。',
   resultTitle: 'お支払い結果',
-  resultStatus: { pending: '決済の確認中です。しばらくしてから再度ご確認ください。', completed: 'お支払いが完了しました。', failed: 'お支払いに失敗しました。', cancelled: 'お支払いはキャンセルされました。' },
+  resultStatus: {
+    pending: '決済の確認中です。しばらくしてから再度ご確認ください。',
+    completed: 'お支払いが完了しました。',
+    failed: 'お支払いに失敗しました。',
+    cancelled: 'お支払いはキャンセルされました。',
+  },
   resultDetail: (tc: string, yen: string) => `${tc} TC（${yen}円）`,
   resultNotFound: 'お支払い情報が見つかりません。',
 } as const;
@@ -90,7 +96,10 @@ export const STOREFRONT_MODALS = {
   stationNoLabel: '台番号',
   priceLabel: '1回の料金',
   status: { normal: '遊べます', playing: 'プレイ中', maintenance: 'メンテナンス中' },
-  designated: { normal: '通常台', practice: '練習台（無料）', point_ticket: 'ポイントチケット台' } as Record<string, string>,
+  designated: { normal: '通常台', practice: '練習台（無料）', point_ticket: 'ポイントチケット台' } as Record<
+    string,
+    string
+  >,
   stationType: { normal: '通常', vip: 'VIP限定', exclusive: 'VIP独占' } as Record<string, string>,
   gotIt: '獲得済み',
   kindLine: (a: string, b: string) => `${a}・${b}`,

@@ -16,7 +16,9 @@ describe('BrowseTopPage', () => {
     scheduler().run(({ cold, flush }) => {
       const page = aTopPage();
       const asked: number[] = [];
-      const port: Pick<PrizeCatalogPort, 'topPage'> = { topPage: (q) => (asked.push(q.shopId), cold('--a|', { a: page })) };
+      const port: Pick<PrizeCatalogPort, 'topPage'> = {
+        topPage: (q) => (asked.push(q.shopId), cold('--a|', { a: page })),
+      };
       const useCase = new BrowseTopPage(port, config);
       const states: TopPageState[] = [];
       useCase.state$.subscribe((s) => states.push(s));
@@ -32,7 +34,10 @@ describe('BrowseTopPage', () => {
     scheduler().run(({ cold, flush }) => {
       let call = 0;
       const page = aTopPage();
-      const port: Pick<PrizeCatalogPort, 'topPage'> = { topPage: () => (call++ === 0 ? cold<TopPageCatalogue>('-#', undefined, new Error('down')) : cold('-a|', { a: page })) };
+      const port: Pick<PrizeCatalogPort, 'topPage'> = {
+        topPage: () =>
+          call++ === 0 ? cold<TopPageCatalogue>('-#', undefined, new Error('down')) : cold('-a|', { a: page }),
+      };
       const useCase = new BrowseTopPage(port, config);
       useCase.load();
       flush();

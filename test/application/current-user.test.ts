@@ -46,15 +46,23 @@ describe('CurrentUser against the reference server (real ky adapters, in-process
       return new Response(rewrite(path, await answer.text()), { status: answer.status, headers });
     };
     const container = createAppContainer({ ...TEST_CLIENT_CONFIG, apiBase: t.apiBase, timeoutMs: 10_000 }, [], {
-      storage: null, cookies: () => '', navigator: { reload: () => undefined, goTo: () => undefined }, fetch: fetchVia,
+      storage: null,
+      cookies: () => '',
+      navigator: { reload: () => undefined, goTo: () => undefined },
+      fetch: fetchVia,
     });
-    return { container, paths, session: container.get<SessionPort>(TOKENS.SessionPort), current: container.get<CurrentUser>(TOKENS.CurrentUser) };
+    return {
+      container,
+      paths,
+      session: container.get<SessionPort>(TOKENS.SessionPort),
+      current: container.get<CurrentUser>(TOKENS.CurrentUser),
+    };
   }
 
   const nextUser = (current: CurrentUser, userId: number) =>
     firstValueFrom(current.user$.pipe(filter((u): u is UserData => u !== null && u.auth_info.user_id === userId)));
 
-  it('[R6-2] [R2.6-4] loads the signed-in user\'s data with vip_level and tells a VIP user apart', async () => {
+  it("[R6-2] [R2.6-4] loads the signed-in user's data with vip_level and tells a VIP user apart", async () => {
     const vip = await createTestUser(t, { vip_level: 2, nickname: 'ぶいあいぴー', email: 'vip@example.jp' });
     const { session, current, paths } = app();
     session.signIn(vip);
@@ -68,7 +76,7 @@ describe('CurrentUser against the reference server (real ky adapters, in-process
     expect(paths).toEqual(['/api/user/user_data']);
   });
 
-  it('[R2.6-4] follows the session: another sign-in drops the previous user\'s data at once and loads the new user\'s; a sign-out is a guest', async () => {
+  it("[R2.6-4] follows the session: another sign-in drops the previous user's data at once and loads the new user's; a sign-out is a guest", async () => {
     const vip = await createTestUser(t, { vip_level: 1 });
     const normal = await createTestUser(t, { vip_level: 0 });
     const { session, current } = app();
@@ -125,7 +133,15 @@ describe('CurrentUser against the reference server (real ky adapters, in-process
     const me = await createTestUser(t);
     const other = await createTestUser(t, { vip_level: 5 });
     // A misrouted answer: the server's answer for `other`, delivered to `me`'s request.
-    const { session, current } = app((path, body) => (path.endsWith('/user_data') ? body.split(`"user_id":${me.user_id}`).join(`"user_id":${other.user_id}`).split(`"userId":${me.user_id}`).join(`"userId":${other.user_id}`) : body));
+    const { session, current } = app((path, body) =>
+      path.endsWith('/user_data')
+        ? body
+            .split(`"user_id":${me.user_id}`)
+            .join(`"user_id":${other.user_id}`)
+            .split(`"userId":${me.user_id}`)
+            .join(`"userId":${other.user_id}`)
+        : body,
+    );
     session.signIn(me);
     await firstValueFrom(current.view$.pipe(filter((s) => s.kind === 'failed')));
     expect(current.user).toBeNull();
@@ -178,11 +194,16 @@ describe('CurrentUser over a scripted account', () => {
     expect(account.callsOf('userData')).toHaveLength(3);
   });
 
-  it('a sign-in while the previous user\'s answer is on its way cancels it: that late answer is never shown', () => {
+  it("a sign-in while the previous user's answer is on its way cancels it: that late answer is never shown", () => {
     const { account, session, current } = setUp(anIdentity({ user_id: 1 }));
     const late = new Subject<UserData>();
-    const first = aUserData({ auth_info: { user_id: 1, access_token: 'token-of-user-one-0123456789', agree_contract: 1 }, login_info: aLoginInfo({ vip_level: 4 }) });
-    const second = aUserData({ auth_info: { user_id: 2, access_token: 'token-of-user-two-0123456789', agree_contract: 1 } });
+    const first = aUserData({
+      auth_info: { user_id: 1, access_token: 'token-of-user-one-0123456789', agree_contract: 1 },
+      login_info: aLoginInfo({ vip_level: 4 }),
+    });
+    const second = aUserData({
+      auth_info: { user_id: 2, access_token: 'token-of-user-two-0123456789', agree_contract: 1 },
+    });
     account.answer('userData', { observable: late }, { value: second });
     const users = recorded(current.user$);
     session.signIn(anIdentity({ user_id: 2, access_token: 'token-of-user-two-0123456789' }));

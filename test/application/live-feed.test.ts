@@ -11,8 +11,15 @@ function setUp() {
   return { clock, stills, video, feed };
 }
 const info = aStationInfo({
-  watch_info: { webrtc_url: '/signaling', webrtc_channel_front: null, webrtc_channel_side: 'st-side', motion_jpeg_front: '/cam/front.jpg', motion_jpeg_side: '/cam/side.jpg?k=abc' },
-  luminance_front: { brightness_front: 120 }, luminance_side: {},
+  watch_info: {
+    webrtc_url: '/signaling',
+    webrtc_channel_front: null,
+    webrtc_channel_side: 'st-side',
+    motion_jpeg_front: '/cam/front.jpg',
+    motion_jpeg_side: '/cam/side.jpg?k=abc',
+  },
+  luminance_front: { brightness_front: 120 },
+  luminance_side: {},
 });
 
 describe('the live feed use-case (spec §4.2) over scripted stills and video sessions, on a manual clock', () => {
@@ -85,7 +92,7 @@ describe('the live feed use-case (spec §4.2) over scripted stills and video ses
     feed.dispose();
   });
 
-  it('[R4.2-8] rtc success shows the video and hides that camera\'s still; [R4.2-10] a removed track removes the video', () => {
+  it("[R4.2-8] rtc success shows the video and hides that camera's still; [R4.2-10] a removed track removes the video", () => {
     const { video, feed } = setUp();
     feed.start(info, 'rtc');
     const stream = { id: 'front-stream' };
@@ -97,7 +104,7 @@ describe('the live feed use-case (spec §4.2) over scripted stills and video ses
     feed.dispose();
   });
 
-  it('[R4.2-8] [R4.2-10] a playing video\'s camera fetches no hidden stills; when its track goes, its still shows and refreshes again', () => {
+  it("[R4.2-8] [R4.2-10] a playing video's camera fetches no hidden stills; when its track goes, its still shows and refreshes again", () => {
     const { video, feed, stills, clock } = setUp();
     feed.start(info, 'rtc');
     video.emit('front', { type: 'connected', stream: { id: 'f' } });

@@ -1,6 +1,11 @@
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { ServiceMaintenance, type DelegatedEffect, type NavigatorPort, type ServiceSignal } from '../../src/application';
+import {
+  ServiceMaintenance,
+  type DelegatedEffect,
+  type NavigatorPort,
+  type ServiceSignal,
+} from '../../src/application';
 import { DOMAIN_MESSAGES, classifyResponse, type BuildTarget } from '../../src/domain';
 import { StoredSession } from '../../src/infrastructure';
 import { anAppConfig } from '../../src/testing';
@@ -8,10 +13,18 @@ import { anAppConfig } from '../../src/testing';
 function setUp(target: BuildTarget = 'web') {
   const signals = new Subject<ServiceSignal>();
   const navigation: string[] = [];
-  const navigator: NavigatorPort = { reload: () => navigation.push('reload'), goTo: (url) => navigation.push(`goTo ${url}`) };
+  const navigator: NavigatorPort = {
+    reload: () => navigation.push('reload'),
+    goTo: (url) => navigation.push(`goTo ${url}`),
+  };
   const session = new StoredSession();
   session.signIn({ user_id: 1, access_token: 'token-token-token-token' });
-  const useCase = new ServiceMaintenance({ signals$: signals }, navigator, session, anAppConfig({ target, yahooTopUrl: 'https://yahoo.example/onkure' }));
+  const useCase = new ServiceMaintenance(
+    { signals$: signals },
+    navigator,
+    session,
+    anAppConfig({ target, yahooTopUrl: 'https://yahoo.example/onkure' }),
+  );
   const effects: DelegatedEffect['type'][] = [];
   useCase.effects$.subscribe((e) => effects.push(e.type));
   const send = (error_code: number, error_info = '') => {

@@ -2,9 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { LiveFeed, StationPlay } from '../../src/application';
 import { DOMAIN_MESSAGES, RESERVE_POLLING_TIME, type PlayView } from '../../src/domain';
 import {
-  aMachineView, anAppConfig, anAssistGauge, anIdentity, aPlayView, aStation, aStationInfo, aStationReserveInfo, FakeRealtime, FakeRtcVideo,
-  FakeSession, FakeStillFrames, ManualClock, RecordingAnalytics, RecordingNotifications, ScriptedAccount, ScriptedPlay, ScriptedPrizeCatalog,
-  RecordingNavigator, ScriptedReservation,
+  aMachineView,
+  anAppConfig,
+  anAssistGauge,
+  anIdentity,
+  aPlayView,
+  aStation,
+  aStationInfo,
+  aStationReserveInfo,
+  FakeRealtime,
+  FakeRtcVideo,
+  FakeSession,
+  FakeStillFrames,
+  ManualClock,
+  RecordingAnalytics,
+  RecordingNotifications,
+  ScriptedAccount,
+  ScriptedPlay,
+  ScriptedPrizeCatalog,
+  RecordingNavigator,
+  ScriptedReservation,
 } from '../../src/testing';
 
 const STATION = 7;
@@ -24,17 +41,54 @@ function setUp(options: { signedIn?: boolean } = {}) {
   const session = new FakeSession(options.signedIn === false ? null : anIdentity({ user_id: 42 }));
   const notifications = new RecordingNotifications();
   const analytics = new RecordingAnalytics();
-  catalog.always('lookUpPrizes', { prize: [aStation({ station_id: STATION, prize_name: 'もちもちうさぎ', station_type: 'normal' } as never)], prize_fes: [], prize_ticket: [] } as never);
+  catalog.always('lookUpPrizes', {
+    prize: [aStation({ station_id: STATION, prize_name: 'もちもちうさぎ', station_type: 'normal' } as never)],
+    prize_fes: [],
+    prize_ticket: [],
+  } as never);
   plays.always('stationInfo', { kind: 'info', info: aStationInfo() });
   plays.always('gauge', anAssistGauge());
   plays.answer('current', { value: null });
-  reservations.answer('visit', { value: { kind: 'watching', info: aStationReserveInfo({ station_id: STATION, visit_count: 3, reserve_count: 0, reserve_status: null }) } });
+  reservations.answer('visit', {
+    value: {
+      kind: 'watching',
+      info: aStationReserveInfo({ station_id: STATION, visit_count: 3, reserve_count: 0, reserve_status: null }),
+    },
+  });
   const navigator = new RecordingNavigator();
-  const play = new StationPlay(feed, reservations.port, plays.port, realtime, catalog.port, account.port, session, notifications, analytics, clock, anAppConfig(), navigator);
-  return { clock, stills, feed, reservations, plays, realtime, catalog, account, session, notifications, analytics, play, navigator };
+  const play = new StationPlay(
+    feed,
+    reservations.port,
+    plays.port,
+    realtime,
+    catalog.port,
+    account.port,
+    session,
+    notifications,
+    analytics,
+    clock,
+    anAppConfig(),
+    navigator,
+  );
+  return {
+    clock,
+    stills,
+    feed,
+    reservations,
+    plays,
+    realtime,
+    catalog,
+    account,
+    session,
+    notifications,
+    analytics,
+    play,
+    navigator,
+  };
 }
 
-const record = (over: Parameters<typeof aStationReserveInfo>[0] = {}) => aStationReserveInfo({ station_id: STATION, station_setting_id: 70, visit_count: 3, ...over });
+const record = (over: Parameters<typeof aStationReserveInfo>[0] = {}) =>
+  aStationReserveInfo({ station_id: STATION, station_setting_id: 70, visit_count: 3, ...over });
 
 describe('the play screen use-case over scripted ports, on a manual clock', () => {
   it('opening a station starts its live feed, watches it (viewer count), joins its channel and the user channel', async () => {
@@ -53,17 +107,30 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
   it('[R9-3] reserving shows the place and the estimated wait and polls get_reserve every RESERVE_POLLING_TIME; a reserve_change push fetches at once', async () => {
     const { play, reservations, clock, realtime } = setUp();
     await play.open(STATION);
-    reservations.answer('reserve', { value: { kind: 'reserved', info: record({ reserve_status: 'reserve', reserve_num: 3, reserve_count: 3 }), play: {} as never } });
+    reservations.answer('reserve', {
+      value: {
+        kind: 'reserved',
+        info: record({ reserve_status: 'reserve', reserve_num: 3, reserve_count: 3 }),
+        play: {} as never,
+      },
+    });
     await play.reserve();
     expect(play.snapshot.reservation).toMatchObject({ status: 'reserve', place: 3, estimatedWaitSeconds: 80 });
-    reservations.answer('currentReservation', { value: { kind: 'reservation', info: record({ reserve_status: 'reserve', reserve_num: 2 }) } });
+    reservations.answer('currentReservation', {
+      value: { kind: 'reservation', info: record({ reserve_status: 'reserve', reserve_num: 2 }) },
+    });
     clock.advance(RESERVE_POLLING_TIME * 1000 - 1);
     expect(reservations.callsOf('currentReservation')).toHaveLength(0);
     clock.advance(1);
     await flush();
     expect(reservations.callsOf('currentReservation')).toEqual([[{ stationId: STATION }]]);
     expect(play.snapshot.reservation?.place).toBe(2);
-    reservations.answer('currentReservation', { value: { kind: 'reservation', info: record({ reserve_status: 'playTransition', reserve_num: 1, reserve_time: 15 }) } });
+    reservations.answer('currentReservation', {
+      value: {
+        kind: 'reservation',
+        info: record({ reserve_status: 'playTransition', reserve_num: 1, reserve_time: 15 }),
+      },
+    });
     realtime.emit({ kind: 'station', stationId: STATION }, { type: 'reserveChange', stationId: STATION });
     await flush();
     expect(play.snapshot.reservation).toMatchObject({ status: 'playTransition', place: 1, secondsLeft: 15 });
@@ -73,13 +140,20 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
   it('[R4.3-3] a cancel on the poll stops polling, shows the cancelled popup and cancels the reservation', async () => {
     const { play, reservations, clock } = setUp();
     await play.open(STATION);
-    reservations.answer('reserve', { value: { kind: 'reserved', info: record({ reserve_status: 'reserve', reserve_num: 2 }), play: {} as never } });
+    reservations.answer('reserve', {
+      value: { kind: 'reserved', info: record({ reserve_status: 'reserve', reserve_num: 2 }), play: {} as never },
+    });
     await play.reserve();
-    reservations.answer('currentReservation', { value: { kind: 'reservation', info: record({ reserve_status: 'cancel' }) } });
+    reservations.answer('currentReservation', {
+      value: { kind: 'reservation', info: record({ reserve_status: 'cancel' }) },
+    });
     reservations.always('cancelReservation', { play_reserve_id: 1, station_setting_id: 70, reserve_status: 'cancel' });
     clock.advance(RESERVE_POLLING_TIME * 1000);
     await flush();
-    expect(play.snapshot.alert).toEqual({ kind: 'reservedStationCancelled', message: DOMAIN_MESSAGES.reservedStationCancelled });
+    expect(play.snapshot.alert).toEqual({
+      kind: 'reservedStationCancelled',
+      message: DOMAIN_MESSAGES.reservedStationCancelled,
+    });
     expect(play.snapshot.reservation).toBeNull();
     expect(reservations.callsOf('cancelReservation')).toEqual([[{ stationSettingId: 70, shopId: 1 }]]);
     clock.advance(RESERVE_POLLING_TIME * 5000);
@@ -91,13 +165,20 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
   it('[R4.3-5] [R4.3-6] maintenance on the reserved station (531 on the poll) stops polling, alerts and cancels; the station shows maintenance', async () => {
     const { play, reservations, clock } = setUp();
     await play.open(STATION);
-    reservations.answer('reserve', { value: { kind: 'reserved', info: record({ reserve_status: 'reserve', reserve_num: 2 }), play: {} as never } });
+    reservations.answer('reserve', {
+      value: { kind: 'reserved', info: record({ reserve_status: 'reserve', reserve_num: 2 }), play: {} as never },
+    });
     await play.reserve();
-    reservations.answer('currentReservation', { value: { kind: 'stationMaintenance', stationId: STATION, message: 'このステーションは現在メンテナンス中です。' } });
+    reservations.answer('currentReservation', {
+      value: { kind: 'stationMaintenance', stationId: STATION, message: 'このステーションは現在メンテナンス中です。' },
+    });
     reservations.always('cancelReservation', { play_reserve_id: 1, station_setting_id: 70, reserve_status: 'cancel' });
     clock.advance(RESERVE_POLLING_TIME * 1000);
     await flush();
-    expect(play.snapshot.alert).toEqual({ kind: 'reservedStationMaintenance', message: DOMAIN_MESSAGES.reservedStationMaintenance });
+    expect(play.snapshot.alert).toEqual({
+      kind: 'reservedStationMaintenance',
+      message: DOMAIN_MESSAGES.reservedStationMaintenance,
+    });
     expect(play.snapshot.station?.station_status).toBe('maintenance');
     expect(reservations.callsOf('cancelReservation')).toHaveLength(1);
     play.dispose();
@@ -114,21 +195,57 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
 
   it('[R8-2] a VIP-only station shows the 569 popup instead of the feed', async () => {
     const { play, plays } = setUp();
-    plays.answer('stationInfo', { value: { kind: 'vipRefused', outcome: { code: 569, title: DOMAIN_MESSAGES.vipOnlyTitle, text: DOMAIN_MESSAGES.vipOnlyText, button: { label: 'VIP対象になる', action: 'becomeVip' }, then: 'stay' } } });
+    plays.answer('stationInfo', {
+      value: {
+        kind: 'vipRefused',
+        outcome: {
+          code: 569,
+          title: DOMAIN_MESSAGES.vipOnlyTitle,
+          text: DOMAIN_MESSAGES.vipOnlyText,
+          button: { label: 'VIP対象になる', action: 'becomeVip' },
+          then: 'stay',
+        },
+      },
+    });
     await play.open(STATION);
-    expect(play.snapshot.popup).toMatchObject({ code: 569, title: 'こちらのステーションの閲覧・プレイはVIP対象のお客様限定です。' });
+    expect(play.snapshot.popup).toMatchObject({
+      code: 569,
+      title: 'こちらのステーションの閲覧・プレイはVIP対象のお客様限定です。',
+    });
     play.dispose();
   });
 
   it('[R8-3] [R8-4] the VIP refusals at reserve show their popups; closing 571 returns to the station list, 570 stays', async () => {
     const { play, reservations, navigator } = setUp();
     await play.open(STATION);
-    reservations.answer('reserve', { value: { kind: 'vipRefused', outcome: { code: 570, title: DOMAIN_MESSAGES.vipWeeklyLimitTitle, text: DOMAIN_MESSAGES.vipWeeklyLimitText, button: { label: 'とじる', action: 'close' }, then: 'stay' } } });
+    reservations.answer('reserve', {
+      value: {
+        kind: 'vipRefused',
+        outcome: {
+          code: 570,
+          title: DOMAIN_MESSAGES.vipWeeklyLimitTitle,
+          text: DOMAIN_MESSAGES.vipWeeklyLimitText,
+          button: { label: 'とじる', action: 'close' },
+          then: 'stay',
+        },
+      },
+    });
     await play.reserve();
     expect(play.snapshot.popup).toMatchObject({ code: 570, title: '今週のVIP景品を獲得済みです' });
     play.dismissPopup();
     expect(navigator.visits).toEqual([]);
-    reservations.answer('reserve', { value: { kind: 'vipRefused', outcome: { code: 571, title: DOMAIN_MESSAGES.vipExclusiveInUseTitle, text: DOMAIN_MESSAGES.vipExclusiveInUseText, button: { label: 'とじる', action: 'close' }, then: 'returnToList' } } });
+    reservations.answer('reserve', {
+      value: {
+        kind: 'vipRefused',
+        outcome: {
+          code: 571,
+          title: DOMAIN_MESSAGES.vipExclusiveInUseTitle,
+          text: DOMAIN_MESSAGES.vipExclusiveInUseText,
+          button: { label: 'とじる', action: 'close' },
+          then: 'returnToList',
+        },
+      },
+    });
     await play.reserve();
     expect(play.snapshot.popup).toMatchObject({ code: 571, title: '他のお客様がVIP独占台をプレイ中です' });
     play.dismissPopup();
@@ -139,20 +256,46 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
   it('[R7-12] confirming stops polling, takes the turn and sends play_game; the buttons travel as controls; the latency is measured from the pictures', async () => {
     const { play, reservations, plays, realtime, analytics, clock, stills } = setUp();
     await play.open(STATION);
-    reservations.answer('reserve', { value: { kind: 'reserved', info: record({ reserve_status: 'playTransition', reserve_num: 1, reserve_time: 15 }), play: {} as never } });
+    reservations.answer('reserve', {
+      value: {
+        kind: 'reserved',
+        info: record({ reserve_status: 'playTransition', reserve_num: 1, reserve_time: 15 }),
+        play: {} as never,
+      },
+    });
     await play.reserve();
-    const started: PlayView = aPlayView({ play_id: 9, station_id: STATION, phase: 'resetting', window_ms_left: 2000, price: 150 });
+    const started: PlayView = aPlayView({
+      play_id: 9,
+      station_id: STATION,
+      phase: 'resetting',
+      window_ms_left: 2000,
+      price: 150,
+    });
     plays.answer('confirm', { value: started });
     await play.confirm();
     expect(plays.callsOf('confirm')).toEqual([[STATION]]);
-    expect(analytics.sent).toEqual([expect.objectContaining({ name: 'play_game', params: expect.objectContaining({ play_money: 150, ticket_num: 0, user_id: 42, shop_id: 1, is_pc: 1 }) })]);
+    expect(analytics.sent).toEqual([
+      expect.objectContaining({
+        name: 'play_game',
+        params: expect.objectContaining({ play_money: 150, ticket_num: 0, user_id: 42, shop_id: 1, is_pc: 1 }),
+      }),
+    ]);
     clock.advance(RESERVE_POLLING_TIME * 3000);
     await flush();
     expect(reservations.callsOf('currentReservation')).toEqual([]); // no polling once the turn is taken [R4.3-7]
 
-    realtime.emit({ kind: 'station', stationId: STATION }, { type: 'playState', play: { ...started, phase: 'playing', machine: aMachineView({ tick: 40 }) } });
+    realtime.emit(
+      { kind: 'station', stationId: STATION },
+      { type: 'playState', play: { ...started, phase: 'playing', machine: aMachineView({ tick: 40 }) } },
+    );
     expect(play.snapshot.play?.phase).toBe('playing');
-    realtime.controls.answer('control', { value: { ok: true, tick: 41, machine: aMachineView({ tick: 41, phase: 'movingRight', button: 'right', button_ms_left: null }) } });
+    realtime.controls.answer('control', {
+      value: {
+        ok: true,
+        tick: 41,
+        machine: aMachineView({ tick: 41, phase: 'movingRight', button: 'right', button_ms_left: null }),
+      },
+    });
     play.press('right');
     play.press('right'); // held already: not sent twice
     expect(realtime.controls.callsOf('control')).toEqual([[{ playId: 9, button: 'right', command: 'press' }]]);
@@ -164,7 +307,9 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
     stills.tick = 43;
     clock.advance(90);
     expect(play.snapshot.latencyMs).toBe(180);
-    realtime.controls.answer('control', { value: { ok: true, tick: 60, machine: aMachineView({ tick: 60, phase: 'waitBack', button: 'back' }) } });
+    realtime.controls.answer('control', {
+      value: { ok: true, tick: 60, machine: aMachineView({ tick: 60, phase: 'waitBack', button: 'back' }) },
+    });
     play.release('right');
     expect(realtime.controls.callsOf('control')[1]).toEqual([{ playId: 9, button: 'right', command: 'release' }]);
     play.dispose();
@@ -173,16 +318,43 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
   it('a result refreshes the gauge; continue sends continue_game; finish leaves; a push shows in the page and as a notification', async () => {
     const { play, plays, realtime, analytics, notifications, reservations } = setUp();
     await play.open(STATION);
-    reservations.always('currentReservation', { kind: 'reservation', info: record({ reserve_status: 'playTransition', reserve_num: 1, reserve_time: 15 }) });
-    reservations.answer('reserve', { value: { kind: 'reserved', info: record({ reserve_status: 'playTransition', reserve_num: 1, reserve_time: 15 }), play: {} as never } });
+    reservations.always('currentReservation', {
+      kind: 'reservation',
+      info: record({ reserve_status: 'playTransition', reserve_num: 1, reserve_time: 15 }),
+    });
+    reservations.answer('reserve', {
+      value: {
+        kind: 'reserved',
+        info: record({ reserve_status: 'playTransition', reserve_num: 1, reserve_time: 15 }),
+        play: {} as never,
+      },
+    });
     await play.reserve();
     plays.answer('confirm', { value: aPlayView({ play_id: 9, station_id: STATION, phase: 'resetting' }) });
     await play.confirm();
-    const result = aPlayView({ play_id: 9, station_id: STATION, phase: 'result', result: 'miss', window_ms_left: 10_000 });
+    const result = aPlayView({
+      play_id: 9,
+      station_id: STATION,
+      phase: 'result',
+      result: 'miss',
+      window_ms_left: 10_000,
+    });
     plays.always('gauge', anAssistGauge({ misses: 1, fill: 0.1, misses_to_next_level: 1 }));
-    realtime.emit({ kind: 'user' }, { type: 'push', push: { kind: 'turnNear', title: 'まもなくあなたの番です', message: '「もちもちうさぎ」の順番まであと2番目です。' } });
+    realtime.emit(
+      { kind: 'user' },
+      {
+        type: 'push',
+        push: {
+          kind: 'turnNear',
+          title: 'まもなくあなたの番です',
+          message: '「もちもちうさぎ」の順番まであと2番目です。',
+        },
+      },
+    );
     expect(play.snapshot.notice?.title).toBe('まもなくあなたの番です');
-    expect(notifications.shown).toEqual([{ title: 'まもなくあなたの番です', body: '「もちもちうさぎ」の順番まであと2番目です。' }]);
+    expect(notifications.shown).toEqual([
+      { title: 'まもなくあなたの番です', body: '「もちもちうさぎ」の順番まであと2番目です。' },
+    ]);
     realtime.emit({ kind: 'station', stationId: STATION }, { type: 'playState', play: result });
     await flush();
     expect(play.snapshot.play).toMatchObject({ phase: 'result', result: 'miss' });
@@ -213,12 +385,25 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
   it('a refused confirm (402: too little TC) shows its Japanese text and polling resumes', async () => {
     const { play, reservations, plays, clock } = setUp();
     await play.open(STATION);
-    reservations.answer('reserve', { value: { kind: 'reserved', info: record({ reserve_status: 'playTransition', reserve_num: 1, reserve_time: 15 }), play: {} as never } });
+    reservations.answer('reserve', {
+      value: {
+        kind: 'reserved',
+        info: record({ reserve_status: 'playTransition', reserve_num: 1, reserve_time: 15 }),
+        play: {} as never,
+      },
+    });
     await play.reserve();
-    plays.answer('confirm', { error: Object.assign(new Error('402'), { info: 'TCが不足しています（必要: 150、保有: 0）。' }) });
+    plays.answer('confirm', {
+      error: Object.assign(new Error('402'), { info: 'TCが不足しています（必要: 150、保有: 0）。' }),
+    });
     await play.confirm();
     expect(play.snapshot.alert).toEqual({ kind: 'refused', message: 'TCが不足しています（必要: 150、保有: 0）。' });
-    reservations.answer('currentReservation', { value: { kind: 'reservation', info: record({ reserve_status: 'playTransition', reserve_num: 1, reserve_time: 9 }) } });
+    reservations.answer('currentReservation', {
+      value: {
+        kind: 'reservation',
+        info: record({ reserve_status: 'playTransition', reserve_num: 1, reserve_time: 9 }),
+      },
+    });
     clock.advance(RESERVE_POLLING_TIME * 1000);
     await flush();
     expect(reservations.callsOf('currentReservation')).toHaveLength(1);

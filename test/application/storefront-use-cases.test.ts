@@ -1,11 +1,28 @@
 import { filter, firstValueFrom } from 'rxjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
-  type AccountPayment, BuyTc, Notices, type ReadInformation, TOKENS, TopPageExtras, TrackEvent, type VerifyEmail,
-  type AuthPort, type SessionPort, type StateStore,
+  type AccountPayment,
+  BuyTc,
+  Notices,
+  type ReadInformation,
+  TOKENS,
+  TopPageExtras,
+  TrackEvent,
+  type VerifyEmail,
+  type AuthPort,
+  type SessionPort,
+  type StateStore,
 } from '../../src/application';
 import { createAppContainer } from '../../src/main/container';
-import { anAppConfig, anIdentity, FakeSession, RecordingAnalytics, ScriptedAccount, ScriptedPrizeCatalog, ScriptedWallet } from '../../src/testing';
+import {
+  anAppConfig,
+  anIdentity,
+  FakeSession,
+  RecordingAnalytics,
+  ScriptedAccount,
+  ScriptedPrizeCatalog,
+  ScriptedWallet,
+} from '../../src/testing';
 import { injectFetch } from '../support/inject-fetch';
 import { TEST_CLIENT_CONFIG } from '../support/test-container';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -33,7 +50,10 @@ describe('storefront use-cases against the reference server (real ky adapters, i
       return inject(request);
     };
     const container = createAppContainer({ ...TEST_CLIENT_CONFIG, apiBase: t.apiBase, timeoutMs: 10_000 }, [], {
-      storage: null, cookies: () => '', navigator: { reload: () => undefined, goTo: () => undefined }, fetch: fetchVia,
+      storage: null,
+      cookies: () => '',
+      navigator: { reload: () => undefined, goTo: () => undefined },
+      fetch: fetchVia,
     });
     return { container, paths, session: container.get<SessionPort>(TOKENS.SessionPort) };
   }
@@ -50,7 +70,10 @@ describe('storefront use-cases against the reference server (real ky adapters, i
     expect(second.kind === 'list' && second.page.list).toHaveLength(23);
     info.openDetail('beginners-guide');
     const detail = await stateWhere(info, (s) => s.kind === 'detail');
-    expect(detail.kind === 'detail' && detail.item).toMatchObject({ tag: 'beginners-guide', title: 'はじめての方へ：オンクレの遊び方' });
+    expect(detail.kind === 'detail' && detail.item).toMatchObject({
+      tag: 'beginners-guide',
+      title: 'はじめての方へ：オンクレの遊び方',
+    });
     info.dispose();
   });
 
@@ -70,7 +93,10 @@ describe('storefront use-cases against the reference server (real ky adapters, i
     const { container } = app();
     const extras = container.get<TopPageExtras>(TOKENS.TopPageExtras);
     extras.load();
-    const s = await stateWhere(extras, (x) => x.carousels.kind === 'loaded' && x.news.kind === 'loaded' && x.arrivals.kind === 'loaded');
+    const s = await stateWhere(
+      extras,
+      (x) => x.carousels.kind === 'loaded' && x.news.kind === 'loaded' && x.arrivals.kind === 'loaded',
+    );
     const slides = s.carousels.kind === 'loaded' ? s.carousels.items : [];
     expect(slides.length).toBe(5);
     expect(s.sideBanner.map((x) => x.id)).toEqual(slides.slice(0, 3).map((x) => x.id));
@@ -100,7 +126,11 @@ describe('storefront use-cases against the reference server (real ky adapters, i
     await verify.start();
     expect(verify.snapshot).toMatchObject({ kind: 'form', email: '', sentTo: null });
     await verify.sendCode('not-an-address');
-    expect(verify.snapshot).toMatchObject({ kind: 'form', sentTo: null, error: expect.stringMatching(/メールアドレス/) });
+    expect(verify.snapshot).toMatchObject({
+      kind: 'form',
+      sentTo: null,
+      error: expect.stringMatching(/メールアドレス/),
+    });
     await verify.sendCode('shinki@example.jp');
     expect(verify.snapshot).toMatchObject({ kind: 'form', sentTo: 'shinki@example.jp', error: null });
     await verify.verify('000000');
@@ -136,7 +166,11 @@ describe('storefront use-cases against the reference server (real ky adapters, i
     await buy.chooseMethod(card.id);
     const product = (buy.snapshot.kind === 'shop' ? buy.snapshot.list?.products : undefined)![0]!;
     await buy.buy(product.productId);
-    expect(buy.snapshot).toMatchObject({ kind: 'done', settlement: { status: 'completed' }, balance: { tc_all: product.toll_tc + product.free_tc } });
+    expect(buy.snapshot).toMatchObject({
+      kind: 'done',
+      settlement: { status: 'completed' },
+      balance: { tc_all: product.toll_tc + product.free_tc },
+    });
   });
 
   it('the account-based payment: the start page pays for the product and the result page reads the settlement', async () => {
@@ -157,7 +191,11 @@ describe('storefront use-cases against the reference server (real ky adapters, i
     expect(paid.kind).toBe('paid');
     const result = container.get<AccountPayment>(TOKENS.AccountPayment);
     await result.result(paid.kind === 'paid' ? paid.productSettlementId : '');
-    expect(result.snapshot).toMatchObject({ kind: 'result', settlement: { status: 'completed', payMethod: 'account_payment' }, balance: { tc_all: product.toll_tc + product.free_tc } });
+    expect(result.snapshot).toMatchObject({
+      kind: 'result',
+      settlement: { status: 'completed', payMethod: 'account_payment' },
+      balance: { tc_all: product.toll_tc + product.free_tc },
+    });
 
     // Another player never reads this settlement.
     const other = app();
@@ -173,22 +211,41 @@ describe('storefront use-cases over scripted doubles', () => {
     vi.useRealTimers();
   });
 
-  it('[R8-9] a product list that fails to load shows the service\'s error_info, and the other pay methods still work', async () => {
+  it("[R8-9] a product list that fails to load shows the service's error_info, and the other pay methods still work", async () => {
     const wallet = new ScriptedWallet()
       .always('balance', { tc_all: 500, tc_free: 500, tc_toll: 0 })
       .always('payMethods', [
         { id: 'credit_card', kind: 'credit_card', name: 'クレジットカード', info: '', imgUrl: '/c.svg', rank_id: 0 },
         { id: 'emoney_a', kind: 'e_money', name: '電子マネーA', info: '', imgUrl: '/e.svg', rank_id: 2 },
       ])
-      .answer('products', { value: { products: [], registeredBirth: true, bonusItems: [], isTcSale: false, isTicketPresent: false } })
-      .answer('products', { error: Object.assign(new Error('refused'), { code: 503, info: 'ただいま商品を準備しています。しばらくお待ちください。' }) })
-      .answer('products', { value: { products: [], registeredBirth: true, bonusItems: [], isTcSale: false, isTicketPresent: false } });
+      .answer('products', {
+        value: { products: [], registeredBirth: true, bonusItems: [], isTcSale: false, isTicketPresent: false },
+      })
+      .answer('products', {
+        error: Object.assign(new Error('refused'), {
+          code: 503,
+          info: 'ただいま商品を準備しています。しばらくお待ちください。',
+        }),
+      })
+      .answer('products', {
+        value: { products: [], registeredBirth: true, bonusItems: [], isTcSale: false, isTicketPresent: false },
+      });
     const session = new FakeSession(anIdentity());
     const buy = new BuyTc(wallet.port, new ScriptedAccount().port, session);
     await buy.start();
-    expect(buy.snapshot).toMatchObject({ kind: 'shop', method: 'credit_card', list: null, productError: 'ただいま商品を準備しています。しばらくお待ちください。' });
+    expect(buy.snapshot).toMatchObject({
+      kind: 'shop',
+      method: 'credit_card',
+      list: null,
+      productError: 'ただいま商品を準備しています。しばらくお待ちください。',
+    });
     await buy.chooseMethod('emoney_a');
-    expect(buy.snapshot).toMatchObject({ kind: 'shop', method: 'emoney_a', productError: null, list: { products: [] } });
+    expect(buy.snapshot).toMatchObject({
+      kind: 'shop',
+      method: 'emoney_a',
+      productError: null,
+      list: { products: [] },
+    });
   });
 
   it('[R2.5-6] a notice goes by itself after 3.5 s; a newer one replaces it and gets its own 3.5 s', () => {
@@ -212,11 +269,19 @@ describe('storefront use-cases over scripted doubles', () => {
 
   it('[R7-12] [R9-15] TrackEvent sends the event with the signed-in user, the shop, its flags and the main id', () => {
     const analytics = new RecordingAnalytics();
-    const tracker = new TrackEvent(analytics, new FakeSession(anIdentity({ user_id: 42 })), anAppConfig({ shopId: 3, analyticsIds: { main: 'G-MAIN', virtualCrane: 'G-VC' } }));
+    const tracker = new TrackEvent(
+      analytics,
+      new FakeSession(anIdentity({ user_id: 42 })),
+      anAppConfig({ shopId: 3, analyticsIds: { main: 'G-MAIN', virtualCrane: 'G-VC' } }),
+    );
     tracker.track('filtering_click', { title_all: 'VIP', img: '', filter_type_id: 7 });
     tracker.track('search_word', { search_word: 'うさぎ' });
     expect(analytics.sent).toEqual([
-      { name: 'filtering_click', sendTo: 'G-MAIN', params: { title_all: 'VIP', img: '', filter_type_id: 7, user_id: 42, shop_id: 3, is_pc: 1, site_type: 1 } },
+      {
+        name: 'filtering_click',
+        sendTo: 'G-MAIN',
+        params: { title_all: 'VIP', img: '', filter_type_id: 7, user_id: 42, shop_id: 3, is_pc: 1, site_type: 1 },
+      },
       { name: 'search_word', sendTo: 'G-MAIN', params: { search_word: 'うさぎ', user_id: 42, shop_id: 3, is_pc: 1 } },
     ]);
   });
@@ -228,8 +293,16 @@ describe('storefront use-cases over scripted doubles', () => {
       .always('newArrivals', [{ name: 'ふわもこ ねこまる', release_date: '2026-11-20', img_url: '/a.svg' }]);
     const extras = new TopPageExtras(catalog.port, anAppConfig());
     extras.load();
-    const s = await stateWhere(extras, (x) => x.carousels.kind !== 'loading' && x.news.kind !== 'loading' && x.arrivals.kind !== 'loading');
-    expect(s).toMatchObject({ carousels: { kind: 'error' }, sideBanner: [], news: { kind: 'loaded', items: [] }, arrivals: { kind: 'loaded', items: [{ name: 'ふわもこ ねこまる' }] } });
+    const s = await stateWhere(
+      extras,
+      (x) => x.carousels.kind !== 'loading' && x.news.kind !== 'loading' && x.arrivals.kind !== 'loading',
+    );
+    expect(s).toMatchObject({
+      carousels: { kind: 'error' },
+      sideBanner: [],
+      news: { kind: 'loaded', items: [] },
+      arrivals: { kind: 'loaded', items: [{ name: 'ふわもこ ねこまる' }] },
+    });
     extras.dispose();
   });
 });

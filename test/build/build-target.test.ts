@@ -7,7 +7,12 @@ const root = resolve(__dirname, '../..');
 const ALLOWED = 'web, ios, android, yahoo, mobage';
 
 function run(args: string[], env: Record<string, string>) {
-  return spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
+  return spawnSync(process.execPath, args, {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 60_000,
+  });
 }
 
 describe('build target setting ONKURE_TARGET', () => {
@@ -26,13 +31,25 @@ describe('build target setting ONKURE_TARGET', () => {
   });
 
   it('[R1-1] an invalid target stops the build with a message naming the allowed values', () => {
-    const result = run([resolve(root, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', resolve(root, 'node_modules/.cache/never-built')], { ONKURE_TARGET: 'pc' });
+    const result = run(
+      [
+        resolve(root, 'node_modules/vite/bin/vite.js'),
+        'build',
+        '--outDir',
+        resolve(root, 'node_modules/.cache/never-built'),
+      ],
+      { ONKURE_TARGET: 'pc' },
+    );
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(`ONKURE_TARGET must be one of ${ALLOWED} (got "pc")`);
   });
 
   it('[R1-1] an invalid target stops the server start with the same message', () => {
-    const result = run(['--import', 'tsx', resolve(root, 'server/main.ts')], { ONKURE_TARGET: 'WEB', PORT: '0', DATA_DIR: ':memory:' });
+    const result = run(['--import', 'tsx', resolve(root, 'server/main.ts')], {
+      ONKURE_TARGET: 'WEB',
+      PORT: '0',
+      DATA_DIR: ':memory:',
+    });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(`ONKURE_TARGET must be one of ${ALLOWED} (got "WEB")`);
   });

@@ -14,7 +14,7 @@ export function accountContract(driver: () => ContractDriver): void {
     expect(await once(account.setVolume(true))).toBe(1);
   });
 
-  it('[R7-6] POST /user/get_email answers \'\' and unverified for an account with no e-mail', async () => {
+  it("[R7-6] POST /user/get_email answers '' and unverified for an account with no e-mail", async () => {
     const account = (await driver().newUser()).client.get(TOKENS.AccountPort);
     expect(await once(account.email())).toEqual({ email: '', verified: false });
   });
@@ -24,15 +24,37 @@ export function accountContract(driver: () => ContractDriver): void {
     const empty = await once(account.addressBook());
     expect(empty).toMatchObject({ address_bool: false, zip: '', birth: '', all_address: { id: 0, list: [] } });
 
-    const saved = await once(account.registerAddress(anAddress({ zip: '1500041', tel: '09012345678', leadTimes: '午前中' })));
+    const saved = await once(
+      account.registerAddress(anAddress({ zip: '1500041', tel: '09012345678', leadTimes: '午前中' })),
+    );
     // The form's spelling on the way out [R3-3]; the service normalises the zip and the phone.
-    expect(saved.address).toMatchObject({ isMain: true, lastName: '山田', firstName: '花子', zip: '150-0041', tel: '09012345678', leadTimes: '午前中' });
+    expect(saved.address).toMatchObject({
+      isMain: true,
+      lastName: '山田',
+      firstName: '花子',
+      zip: '150-0041',
+      tel: '09012345678',
+      leadTimes: '午前中',
+    });
     expect(saved.list).toEqual([saved.address]);
 
     const book = await once(account.addressBook());
-    expect(book).toMatchObject({ address_bool: true, last_name: '山田', first_name: '花子', zip: '150-0041', address1: '東京都', address2: '渋谷区神南1-2-3' });
+    expect(book).toMatchObject({
+      address_bool: true,
+      last_name: '山田',
+      first_name: '花子',
+      zip: '150-0041',
+      address1: '東京都',
+      address2: '渋谷区神南1-2-3',
+    });
     expect(book.all_address.id).toBe(saved.address.id);
-    expect(book.all_address.list[0]).toMatchObject({ id: saved.address.id, is_main: 1, first_name: '花子', last_name: '山田', lead_times: '午前中' });
+    expect(book.all_address.list[0]).toMatchObject({
+      id: saved.address.id,
+      is_main: 1,
+      first_name: '花子',
+      last_name: '山田',
+      lead_times: '午前中',
+    });
     expect(isAddressPresent(book.all_address.list[0])).toBe(true);
   });
 
@@ -41,7 +63,10 @@ export function accountContract(driver: () => ContractDriver): void {
     const first = (await once(account.registerAddress(anAddress()))).address;
     const second = (await once(account.registerAddress(anAddress({ lastName: '佐藤', isMain: true })))).address;
     let list = await once(account.addresses());
-    expect(list.map((a) => [a.id, a.isMain])).toEqual([[second.id, true], [first.id, false]]);
+    expect(list.map((a) => [a.id, a.isMain])).toEqual([
+      [second.id, true],
+      [first.id, false],
+    ]);
 
     const changed = await once(account.changeAddress({ ...first, address3: '202号室', isMain: true }));
     expect(changed.address).toMatchObject({ id: first.id, address3: '202号室', isMain: true });
@@ -57,7 +82,7 @@ export function accountContract(driver: () => ContractDriver): void {
     expect(list).toEqual([]);
   });
 
-  it('[R7-6] POST account/address/register refuses invalid input with the domain\'s Japanese message and stores nothing', async () => {
+  it("[R7-6] POST account/address/register refuses invalid input with the domain's Japanese message and stores nothing", async () => {
     const account = (await driver().newUser()).client.get(TOKENS.AccountPort);
     const zip = await refusal(account.registerAddress(anAddress({ zip: '12-345' })), 400);
     expect(zip.info).toMatch(/郵便番号/);
@@ -68,14 +93,16 @@ export function accountContract(driver: () => ContractDriver): void {
     expect(await once(account.addresses())).toEqual([]);
   });
 
-  it('[R7-6][R3-1] user B cannot read, change or delete user A\'s address (404), and a forged identity is refused (401)', async () => {
+  it("[R7-6][R3-1] user B cannot read, change or delete user A's address (404), and a forged identity is refused (401)", async () => {
     const a = await driver().newUser();
     const b = await driver().newUser();
     const mine = (await once(a.client.get(TOKENS.AccountPort).registerAddress(anAddress()))).address;
     const other = b.client.get(TOKENS.AccountPort);
     expect(await once(other.addresses())).toEqual([]);
     expect((await once(other.addressBook())).all_address.list).toEqual([]);
-    expect((await refusal(other.changeAddress({ ...mine, lastName: '泥棒' }), 404)).info).toBe('住所が見つかりません。');
+    expect((await refusal(other.changeAddress({ ...mine, lastName: '泥棒' }), 404)).info).toBe(
+      '住所が見つかりません。',
+    );
     await refusal(other.deleteAddress(mine.id), 404);
     await refusal(forgedClient(driver(), a.identity.user_id).get(TOKENS.AccountPort).addresses(), 401);
     await refusal(forgedClient(driver(), a.identity.user_id).get(TOKENS.AccountPort).addressBook(), 401);
@@ -91,7 +118,9 @@ export function accountContract(driver: () => ContractDriver): void {
     expect(set.profile).toMatchObject({ sex: 2, birth: '1990-04-01', prefectures: '大阪府' });
     const named = await once(account.setNickname('  クレーン名人 '));
     expect(named.nickname).toMatchObject({ nickname: 'クレーン名人', isNicknameUnregistered: false });
-    expect((await refusal(account.setProfile({ birth: '1991-01-01' }), 409)).info).toBe('生年月日は一度登録すると変更できません。');
+    expect((await refusal(account.setProfile({ birth: '1991-01-01' }), 409)).info).toBe(
+      '生年月日は一度登録すると変更できません。',
+    );
     await refusal(account.setProfile({ birth: '2023-02-30' }), 400);
     await refusal(account.setNickname('あ'.repeat(17)), 400);
     expect((await once(account.addressBook())).birth).toBe('1990-04-01');
@@ -113,10 +142,18 @@ export function accountContract(driver: () => ContractDriver): void {
     const tc = await once(account.redeemPresentCode('welcome500'));
     expect(tc.present).toEqual({ kind: 'tc_free', amount: 500 });
     expect(tc.tc).toEqual({ tc_all: 500, tc_free: 500, tc_toll: 0 });
-    expect((await refusal(account.redeemPresentCode('WELCOME500'), 409)).info).toBe('このプレゼントコードはすでに使用済みです。');
+    expect((await refusal(account.redeemPresentCode('WELCOME500'), 409)).info).toBe(
+      'このプレゼントコードはすでに使用済みです。',
+    );
     const ticket = await once(account.redeemPresentCode('TICKET3'));
-    expect(ticket).toMatchObject({ present: { kind: 'ticket', amount: 3 }, ticket: { ticket_all: 3 }, tc: { tc_all: 500 } });
-    expect((await refusal(account.redeemPresentCode('EXPIRED100'), 409)).info).toBe('このプレゼントコードは有効期間外です。');
+    expect(ticket).toMatchObject({
+      present: { kind: 'ticket', amount: 3 },
+      ticket: { ticket_all: 3 },
+      tc: { tc_all: 500 },
+    });
+    expect((await refusal(account.redeemPresentCode('EXPIRED100'), 409)).info).toBe(
+      'このプレゼントコードは有効期間外です。',
+    );
     await refusal(account.redeemPresentCode('NOSUCHCODE'), 404);
     await refusal(account.redeemPresentCode('no'), 400);
     // Another user may still redeem the same code.
@@ -140,7 +177,15 @@ export function accountContract(driver: () => ContractDriver): void {
     expect(await once(account.setAdditional('tutorial_play', true))).toEqual({ tutorial_top: 0, tutorial_play: 1 });
     expect(await once(account.setAdditional('tutorial_top', true))).toEqual({ tutorial_top: 1, tutorial_play: 1 });
     await refusal(account.setAdditional('tutorial_none' as 'tutorial_top', true), 400);
-    expect(await once(account.markRead('news'))).toEqual({ news: 0, prize: 0, kuji: 0, order_made_prize: 0, digital: 0, direct: 0, message: 0 });
+    expect(await once(account.markRead('news'))).toEqual({
+      news: 0,
+      prize: 0,
+      kuji: 0,
+      order_made_prize: 0,
+      digital: 0,
+      direct: 0,
+      message: 0,
+    });
     expect(Object.values(await once(account.markRead())).every((v) => v === 0)).toBe(true);
     expect(await once(account.endMovieTokens())).toBe(0);
     // delete_token ends live-feed tokens only: the session still works.

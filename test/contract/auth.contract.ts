@@ -60,8 +60,14 @@ export function authContract(driver: () => ContractDriver): void {
     const first = await once(client.get(TOKENS.AuthPort).debugLogIn(name));
     expect(first.created).toBe(true);
     expect(client.get(TOKENS.SessionPort).current()).toEqual(first.identity);
-    expect(await once(client.get(TOKENS.WalletPort).balance())).toEqual({ tc_all: 10_000, tc_free: 10_000, tc_toll: 0 });
-    expect((await once(client.get(TOKENS.AccountPort).profile())).nickname.nickname).toBe(`デバッグ${name}`.slice(0, 16));
+    expect(await once(client.get(TOKENS.WalletPort).balance())).toEqual({
+      tc_all: 10_000,
+      tc_free: 10_000,
+      tc_toll: 0,
+    });
+    expect((await once(client.get(TOKENS.AccountPort).profile())).nickname.nickname).toBe(
+      `デバッグ${name}`.slice(0, 16),
+    );
     const second = await once(driver().client().get(TOKENS.AuthPort).debugLogIn(name));
     expect(second.created).toBe(false);
     expect(second.identity.user_id).toBe(first.identity.user_id);
@@ -77,7 +83,11 @@ export function authContract(driver: () => ContractDriver): void {
     expect(before).toMatchObject({ email, verified: false, verifiedAt: null, verificationRequired: true });
     expect(Date.parse(before.createdAt)).toBeGreaterThan(Date.parse(before.cutoff));
     const outbox = await once(auth.devOutbox());
-    expect(outbox[0]).toMatchObject({ channel: 'email', recipient: email, subject: '【オンクレ】メールアドレス確認コード' });
+    expect(outbox[0]).toMatchObject({
+      channel: 'email',
+      recipient: email,
+      subject: '【オンクレ】メールアドレス確認コード',
+    });
 
     const sent = await once(auth.sendEmailCode());
     expect(Date.parse(sent.expiresAt)).toBeGreaterThan(Date.now());

@@ -7,8 +7,19 @@ import type { ContractDriver } from './harness';
 
 /** The §3 prize/station item fields [R3-9] (plus the catalogue's own prize_name, img_url, play_price, genre). */
 const PRIZE_FIELDS = [
-  'station_id', 'station_admin_id', 'playing', 'new', 'station_status', 'natia', 'little', 'disclosure', 'type', 'character',
-  'sub_character', 'designated_type', 'is_get',
+  'station_id',
+  'station_admin_id',
+  'playing',
+  'new',
+  'station_status',
+  'natia',
+  'little',
+  'disclosure',
+  'type',
+  'character',
+  'sub_character',
+  'designated_type',
+  'is_get',
 ];
 
 /** The catalogue calls (spec §7 /contents/*, /virtualcrane/list, the new-arrivals GET), as every implementation must answer them. */
@@ -48,11 +59,14 @@ export function catalogContract(driver: () => ContractDriver): void {
     expect(byKeyword.prize.some((p) => p.station_id === vip)).toBe(true);
     const characters = await firstValueFrom(catalog().characters());
     const character = characters.find((c) => c.character_name === item.character)!;
-    const byCharacter = await firstValueFrom(catalog().lookUpPrizes({ shopId: 1, by: { characterId: character.character_id } }));
+    const byCharacter = await firstValueFrom(
+      catalog().lookUpPrizes({ shopId: 1, by: { characterId: character.character_id } }),
+    );
     expect(byCharacter.prize.length).toBeGreaterThan(0);
     expect(byCharacter.prize.every((p) => p.character === item.character)).toBe(true);
-    await expect(firstValueFrom(catalog().lookUpPrizes({ shopId: 999_999, by: { keyword: 'うさぎ' } })))
-      .rejects.toMatchObject({ name: 'PostResponseError', code: 404, info: 'ショップが見つかりません。' });
+    await expect(
+      firstValueFrom(catalog().lookUpPrizes({ shopId: 999_999, by: { keyword: 'うさぎ' } })),
+    ).rejects.toMatchObject({ name: 'PostResponseError', code: 404, info: 'ショップが見つかりません。' });
   });
 
   it('[R7-6][R3-17] POST /v2/contents/prize applies the search params and pages by PAGE_ITEMS_COUNT', async () => {
@@ -69,13 +83,19 @@ export function catalogContract(driver: () => ContractDriver): void {
     expect(vip.prize.list.every((p) => p.type !== 'normal')).toBe(true);
     const exclusive = await firstValueFrom(catalog().searchPrizes({ shopId: 1, params: { exclusive: 1, is_all: 1 } }));
     expect(exclusive.prize.list.every((p) => p.type === 'exclusive')).toBe(true);
-    const practice = await firstValueFrom(catalog().searchPrizes({ shopId: 1, params: { designated_type: 'practice', is_all: 1 } }));
+    const practice = await firstValueFrom(
+      catalog().searchPrizes({ shopId: 1, params: { designated_type: 'practice', is_all: 1 } }),
+    );
     expect(practice.prize.list.every((p) => p.designated_type === 'practice')).toBe(true);
-    const playable = await firstValueFrom(catalog().searchPrizes({ shopId: 1, params: { refine_search: 1, is_all: 1 } }));
+    const playable = await firstValueFrom(
+      catalog().searchPrizes({ shopId: 1, params: { refine_search: 1, is_all: 1 } }),
+    );
     expect(playable.prize.list.every((p) => p.station_status === 'open')).toBe(true);
     expect(playable.prize.total_count).toBeLessThan(everything.prize.total_count);
     // A search with no match is an empty page, not an error (the UI shows prize-not-found, R8-8).
-    const none = await firstValueFrom(catalog().searchPrizes({ shopId: 1, params: { keyword: 'このキーワードに合う景品はありません' } }));
+    const none = await firstValueFrom(
+      catalog().searchPrizes({ shopId: 1, params: { keyword: 'このキーワードに合う景品はありません' } }),
+    );
     expect(none.prize).toMatchObject({ list: [], total_count: 0, page_count: 0 });
   });
 
@@ -96,7 +116,10 @@ export function catalogContract(driver: () => ContractDriver): void {
     for (const kuji of list) {
       expect(kuji.kuji_img_urls.length).toBeGreaterThan(0);
       expect(kuji.boxes.every((b) => b.box_status !== 'deleted')).toBe(true);
-      for (const box of kuji.boxes) expect(box.remaining_count).toBe(box.prizes.filter((p) => p.last_one === 0).reduce((n, p) => n + p.remaining, 0));
+      for (const box of kuji.boxes)
+        expect(box.remaining_count).toBe(
+          box.prizes.filter((p) => p.last_one === 0).reduce((n, p) => n + p.remaining, 0),
+        );
     }
     expect(list.some((k) => k.boxes.some((b) => b.box_status === 'onSale'))).toBe(true);
   });
@@ -119,8 +142,11 @@ export function catalogContract(driver: () => ContractDriver): void {
     expect(page.page_count).toBe(Math.ceil(page.total_count / 100));
     const times = page.list.map((i) => Date.parse(i.published_at));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
-    await expect(firstValueFrom(catalog().information({ shopId: 1, num: 101 })))
-      .rejects.toMatchObject({ name: 'PostResponseError', code: 400, info: '「件数」の内容が正しくありません。' });
+    await expect(firstValueFrom(catalog().information({ shopId: 1, num: 101 }))).rejects.toMatchObject({
+      name: 'PostResponseError',
+      code: 400,
+      info: '「件数」の内容が正しくありません。',
+    });
   });
 
   it('[R7-6] POST /contents/get_start_news answers only the top-page or the picked-up items', async () => {
@@ -138,7 +164,12 @@ export function catalogContract(driver: () => ContractDriver): void {
     for (const c of characters) {
       expect(c.character_slug).toMatch(/^[a-z0-9-]+$/);
       expect(c.sub_character.length).toBeGreaterThan(0);
-      for (const s of c.sub_character) expect(s).toEqual({ sub_character_id: expect.any(Number), sub_character_name: expect.any(String), sub_character_slug: expect.stringMatching(/^[a-z0-9-]+$/) });
+      for (const s of c.sub_character)
+        expect(s).toEqual({
+          sub_character_id: expect.any(Number),
+          sub_character_name: expect.any(String),
+          sub_character_slug: expect.stringMatching(/^[a-z0-9-]+$/),
+        });
     }
   });
 

@@ -44,8 +44,17 @@ export function uniqueDebugName(): string {
 /** A valid Japanese address as the registration form holds it. */
 export function anAddress(overrides: Partial<AddressDraft> = {}): AddressDraft {
   return {
-    isMain: false, lastName: '山田', firstName: '花子', zip: '150-0041', address1: '東京都', address2: '渋谷区神南1-2-3',
-    address3: 'オンクレハイツ101', tel: '090-1234-5678', email: '', leadTimes: '', ...overrides,
+    isMain: false,
+    lastName: '山田',
+    firstName: '花子',
+    zip: '150-0041',
+    address1: '東京都',
+    address2: '渋谷区神南1-2-3',
+    address3: 'オンクレハイツ101',
+    tel: '090-1234-5678',
+    email: '',
+    leadTimes: '',
+    ...overrides,
   };
 }
 

@@ -50,7 +50,10 @@ export interface ContractFixtures {
   /** Credits TC of one kind to a user through the ledger (an operator grant). */
   creditTc(userId: number, kind: 'free' | 'toll', amount: number): Promise<void>;
   /** Records a prize the user won; answers its play_history_id. */
-  grantPrize(userId: number, win: { prize_kind: 'crane' | 'kuji' | 'order_made'; product_name: string; kuji_name?: string }): Promise<number>;
+  grantPrize(
+    userId: number,
+    win: { prize_kind: 'crane' | 'kuji' | 'order_made'; product_name: string; kuji_name?: string },
+  ): Promise<number>;
   /** Ships a won prize to the user's main address with a tracking number (delivery_status 'shipped'). */
   shipPrize(userId: number, playHistoryId: number, contactNumber: string): Promise<void>;
   /** Suspends a user (users.status 2): every authenticated call answers invaliduser. */

@@ -5,12 +5,31 @@ import { DOMAIN_MESSAGES, isReserving } from '../../src/domain';
 import type { AppClient, ContractDriver } from './harness';
 
 const RECORD_FIELDS = [
-  'station_status', 'visit_count', 'reserve_count', 'reserve_status', 'reserve_token', 'reserve_num', 'reserve_time', 'play_reserve_id',
-  'playing', 'viewable', 'request_flag', 'request_type',
+  'station_status',
+  'visit_count',
+  'reserve_count',
+  'reserve_status',
+  'reserve_token',
+  'reserve_num',
+  'reserve_time',
+  'play_reserve_id',
+  'playing',
+  'viewable',
+  'request_flag',
+  'request_type',
 ];
 const PLAY_INFO_FIELDS = [
-  'reserve_polling_id', 'station_id', 'station_setting_id', 'reserve_status', 'is_reserve', 'reserve_num', 'reserve_token',
-  'reserve_remaintime', 'station_status', 'designated_type', 'station_data',
+  'reserve_polling_id',
+  'station_id',
+  'station_setting_id',
+  'reserve_status',
+  'is_reserve',
+  'reserve_num',
+  'reserve_token',
+  'reserve_remaintime',
+  'station_status',
+  'designated_type',
+  'station_data',
 ];
 
 function reserved(outcome: ReserveOutcome) {
@@ -28,11 +47,14 @@ const port = (client: AppClient) => client.get(TOKENS.ReservationPort);
 /** Station reservation: /v2/play/* (§7 and the designed visit and reserve) and /contents/playing. */
 export function reservationContract(driver: () => ContractDriver): void {
   /** Players with TC for one play (a reservation is refused to a player who cannot pay). */
-  const users = async (n: number) => Promise.all(Array.from({ length: n }, async () => {
-    const user = await driver().newUser();
-    await driver().fixtures.grantFreeTc(user.identity.user_id, 10_000);
-    return user;
-  }));
+  const users = async (n: number) =>
+    Promise.all(
+      Array.from({ length: n }, async () => {
+        const user = await driver().newUser();
+        await driver().fixtures.grantFreeTc(user.identity.user_id, 10_000);
+        return user;
+      }),
+    );
   const player = async () => (await users(1))[0]!;
 
   it('[R7-6][R3-5] POST /v2/play/get_reserve: nothing held answers none; naming a station answers its record', async () => {
@@ -42,7 +64,14 @@ export function reservationContract(driver: () => ContractDriver): void {
     const fetched = await firstValueFrom(port(client).currentReservation({ stationId: stationId! }));
     if (fetched.kind !== 'reservation') throw new Error(fetched.kind);
     for (const field of RECORD_FIELDS) expect(fetched.info).toHaveProperty(field);
-    expect(fetched.info).toMatchObject({ station_id: stationId, station_status: 'open', reserve_status: null, reserve_num: 0, viewable: 1, reserve_token: '' });
+    expect(fetched.info).toMatchObject({
+      station_id: stationId,
+      station_status: 'open',
+      reserve_status: null,
+      reserve_num: 0,
+      viewable: 1,
+      reserve_token: '',
+    });
     expect(fetched.info.station_setting_id).toBeGreaterThan(0);
   });
 
@@ -54,8 +83,11 @@ export function reservationContract(driver: () => ContractDriver): void {
     expect(both.visit_count).toBe(first.visit_count + 1);
     const left = await firstValueFrom(port(a!.client).cancelVisit(both.station_setting_id));
     expect(left).toEqual({ station_setting_id: both.station_setting_id, visit_count: both.visit_count - 1 });
-    await expect(firstValueFrom(port(a!.client).cancelVisit(both.station_setting_id)))
-      .rejects.toMatchObject({ name: 'PostResponseError', code: 404, info: '視聴中のステーションが見つかりません。' });
+    await expect(firstValueFrom(port(a!.client).cancelVisit(both.station_setting_id))).rejects.toMatchObject({
+      name: 'PostResponseError',
+      code: 404,
+      info: '視聴中のステーションが見つかりません。',
+    });
     await firstValueFrom(port(b!.client).cancelVisit(both.station_setting_id));
   });
 
@@ -71,21 +103,38 @@ export function reservationContract(driver: () => ContractDriver): void {
     expect(ra.info).toMatchObject({ station_id: stationId, reserve_status: 'playTransition', reserve_time: 15 });
     expect([rb.info.reserve_status, rc.info.reserve_status]).toEqual(['reserve', 'reserve']);
     for (const field of PLAY_INFO_FIELDS) expect(ra.play).toHaveProperty(field);
-    expect(ra.play).toMatchObject({ station_id: stationId, reserve_status: 'playTransition', is_reserve: true, reserve_token: ra.info.reserve_token, station_setting_id: ra.info.station_setting_id });
+    expect(ra.play).toMatchObject({
+      station_id: stationId,
+      reserve_status: 'playTransition',
+      is_reserve: true,
+      reserve_token: ra.info.reserve_token,
+      station_setting_id: ra.info.station_setting_id,
+    });
     expect(ra.play.station_data.station_id).toBe(stationId);
     expect(isReserving(ra.play)).toBe(true);
     expect(ra.info.reserve_token).not.toBe(rb.info.reserve_token);
 
-    await firstValueFrom(port(a!.client).cancelReservation({ stationSettingId: ra.info.station_setting_id, shopId: 1 }));
+    await firstValueFrom(
+      port(a!.client).cancelReservation({ stationSettingId: ra.info.station_setting_id, shopId: 1 }),
+    );
     const nowB = await firstValueFrom(port(b!.client).currentReservation());
     const nowC = await firstValueFrom(port(c!.client).currentReservation({ stationId: stationId! }));
     // A gave up the turn: it passes to B.
-    expect(nowB).toMatchObject({ kind: 'reservation', info: { station_id: stationId, reserve_num: rb.info.reserve_num - 1, reserve_status: 'playTransition' } });
-    expect(nowC).toMatchObject({ kind: 'reservation', info: { reserve_num: rc.info.reserve_num - 1, reserve_count: rc.info.reserve_count - 1 } });
-    for (const u of [b!, c!]) await firstValueFrom(port(u.client).cancelReservation({ stationSettingId: ra.info.station_setting_id, shopId: 1 }));
+    expect(nowB).toMatchObject({
+      kind: 'reservation',
+      info: { station_id: stationId, reserve_num: rb.info.reserve_num - 1, reserve_status: 'playTransition' },
+    });
+    expect(nowC).toMatchObject({
+      kind: 'reservation',
+      info: { reserve_num: rc.info.reserve_num - 1, reserve_count: rc.info.reserve_count - 1 },
+    });
+    for (const u of [b!, c!])
+      await firstValueFrom(
+        port(u.client).cancelReservation({ stationSettingId: ra.info.station_setting_id, shopId: 1 }),
+      );
   });
 
-  it('[R7-6][R3-7] POST /contents/playing lists only the caller\'s own reservation', async () => {
+  it("[R7-6][R3-7] POST /contents/playing lists only the caller's own reservation", async () => {
     const [stationId] = await driver().fixtures.playableStationIds('normal');
     const [a, b] = await users(2);
     const ra = reserved(await firstValueFrom(port(a!.client).reserve(stationId!)));
@@ -94,20 +143,34 @@ export function reservationContract(driver: () => ContractDriver): void {
     expect(plays[0]).toMatchObject({ station_id: stationId, reserve_token: ra.info.reserve_token, is_reserve: true });
     expect(await firstValueFrom(port(b!.client).currentPlays())).toEqual([]);
     // B does not see A's place either: B's record of the station has no reservation of B's.
-    expect(await firstValueFrom(port(b!.client).currentReservation({ stationId: stationId! })))
-      .toMatchObject({ kind: 'reservation', info: { reserve_status: null, reserve_token: '', reserve_num: 0 } });
-    await firstValueFrom(port(a!.client).cancelReservation({ stationSettingId: ra.info.station_setting_id, shopId: 1 }));
+    expect(await firstValueFrom(port(b!.client).currentReservation({ stationId: stationId! }))).toMatchObject({
+      kind: 'reservation',
+      info: { reserve_status: null, reserve_token: '', reserve_num: 0 },
+    });
+    await firstValueFrom(
+      port(a!.client).cancelReservation({ stationSettingId: ra.info.station_setting_id, shopId: 1 }),
+    );
   });
 
-  it('[R7-6] POST /v2/play/reserve_cancel: user B cannot cancel A\'s reservation (404); A can, and then holds nothing', async () => {
+  it("[R7-6] POST /v2/play/reserve_cancel: user B cannot cancel A's reservation (404); A can, and then holds nothing", async () => {
     const [stationId] = await driver().fixtures.playableStationIds('normal');
     const [a, b] = await users(2);
     const ra = reserved(await firstValueFrom(port(a!.client).reserve(stationId!)));
-    await expect(firstValueFrom(port(b!.client).cancelReservation({ stationSettingId: ra.info.station_setting_id, shopId: 1 })))
-      .rejects.toMatchObject({ name: 'PostResponseError', code: 404, info: '予約が見つかりません。' });
-    expect(await firstValueFrom(port(a!.client).currentReservation())).toMatchObject({ kind: 'reservation', info: { reserve_status: 'playTransition' } });
-    const cancelled = await firstValueFrom(port(a!.client).cancelReservation({ stationSettingId: ra.info.station_setting_id, shopId: 1 }));
-    expect(cancelled).toEqual({ play_reserve_id: ra.info.play_reserve_id, station_setting_id: ra.info.station_setting_id, reserve_status: 'cancel' });
+    await expect(
+      firstValueFrom(port(b!.client).cancelReservation({ stationSettingId: ra.info.station_setting_id, shopId: 1 })),
+    ).rejects.toMatchObject({ name: 'PostResponseError', code: 404, info: '予約が見つかりません。' });
+    expect(await firstValueFrom(port(a!.client).currentReservation())).toMatchObject({
+      kind: 'reservation',
+      info: { reserve_status: 'playTransition' },
+    });
+    const cancelled = await firstValueFrom(
+      port(a!.client).cancelReservation({ stationSettingId: ra.info.station_setting_id, shopId: 1 }),
+    );
+    expect(cancelled).toEqual({
+      play_reserve_id: ra.info.play_reserve_id,
+      station_setting_id: ra.info.station_setting_id,
+      reserve_status: 'cancel',
+    });
     expect(await firstValueFrom(port(a!.client).currentReservation())).toEqual({ kind: 'none' });
     expect(await firstValueFrom(port(a!.client).currentPlays())).toEqual([]);
   });
@@ -115,23 +178,39 @@ export function reservationContract(driver: () => ContractDriver): void {
   it('a player who cannot pay for one play is refused before taking a place (402, in Japanese), and holds nothing', async () => {
     const [stationId] = await driver().fixtures.playableStationIds('normal');
     const { client } = await driver().newUser();
-    await expect(firstValueFrom(port(client).reserve(stationId!)))
-      .rejects.toMatchObject({ name: 'PostResponseError', code: 402, info: expect.stringMatching(/^TCが不足しています（必要: [\d,]+、保有: 0）。$/) });
+    await expect(firstValueFrom(port(client).reserve(stationId!))).rejects.toMatchObject({
+      name: 'PostResponseError',
+      code: 402,
+      info: expect.stringMatching(/^TCが不足しています（必要: [\d,]+、保有: 0）。$/),
+    });
     expect(await firstValueFrom(port(client).currentReservation())).toEqual({ kind: 'none' });
   });
 
   it('[R7-6] refusals: a guest cannot reserve (nothing sent); one place per user (409); an unknown station is 404', async () => {
     const [first, second] = await driver().fixtures.playableStationIds('normal');
-    await expect(firstValueFrom(port(driver().client()).reserve(first!))).rejects.toMatchObject({ name: 'NotSignedInError' });
-    await expect(firstValueFrom(port(driver().client()).currentReservation())).rejects.toMatchObject({ name: 'NotSignedInError' });
+    await expect(firstValueFrom(port(driver().client()).reserve(first!))).rejects.toMatchObject({
+      name: 'NotSignedInError',
+    });
+    await expect(firstValueFrom(port(driver().client()).currentReservation())).rejects.toMatchObject({
+      name: 'NotSignedInError',
+    });
     const { client } = await player();
     const r = reserved(await firstValueFrom(port(client).reserve(first!)));
-    await expect(firstValueFrom(port(client).reserve(first!)))
-      .rejects.toMatchObject({ name: 'PostResponseError', code: 409, info: 'すでにこのステーションを予約しています。' });
-    await expect(firstValueFrom(port(client).reserve(second!)))
-      .rejects.toMatchObject({ name: 'PostResponseError', code: 409, info: 'ほかのステーションを予約中です。予約を取り消してからお試しください。' });
-    await expect(firstValueFrom(port(client).visit(2_000_000_000)))
-      .rejects.toMatchObject({ name: 'PostResponseError', code: 404, info: 'ステーションが見つかりません。' });
+    await expect(firstValueFrom(port(client).reserve(first!))).rejects.toMatchObject({
+      name: 'PostResponseError',
+      code: 409,
+      info: 'すでにこのステーションを予約しています。',
+    });
+    await expect(firstValueFrom(port(client).reserve(second!))).rejects.toMatchObject({
+      name: 'PostResponseError',
+      code: 409,
+      info: 'ほかのステーションを予約中です。予約を取り消してからお試しください。',
+    });
+    await expect(firstValueFrom(port(client).visit(2_000_000_000))).rejects.toMatchObject({
+      name: 'PostResponseError',
+      code: 404,
+      info: 'ステーションが見つかりません。',
+    });
     await firstValueFrom(port(client).cancelReservation({ stationSettingId: r.info.station_setting_id, shopId: 1 }));
   });
 
@@ -143,11 +222,24 @@ export function reservationContract(driver: () => ContractDriver): void {
     await driver().fixtures.setStationStatus(stationId, 'maintenance');
     try {
       const named = await firstValueFrom(port(client).currentReservation({ stationId }));
-      expect(named).toEqual({ kind: 'stationMaintenance', stationId, message: 'このステーションは現在メンテナンス中です。' });
-      expect(await firstValueFrom(port(client).currentReservation())).toMatchObject({ kind: 'stationMaintenance', stationId });
+      expect(named).toEqual({
+        kind: 'stationMaintenance',
+        stationId,
+        message: 'このステーションは現在メンテナンス中です。',
+      });
+      expect(await firstValueFrom(port(client).currentReservation())).toMatchObject({
+        kind: 'stationMaintenance',
+        stationId,
+      });
       const other = await player();
-      expect(await firstValueFrom(port(other.client).reserve(stationId))).toMatchObject({ kind: 'stationMaintenance', stationId });
-      expect(await firstValueFrom(port(other.client).visit(stationId))).toMatchObject({ kind: 'stationMaintenance', stationId });
+      expect(await firstValueFrom(port(other.client).reserve(stationId))).toMatchObject({
+        kind: 'stationMaintenance',
+        stationId,
+      });
+      expect(await firstValueFrom(port(other.client).visit(stationId))).toMatchObject({
+        kind: 'stationMaintenance',
+        stationId,
+      });
     } finally {
       await driver().fixtures.setStationStatus(stationId, 'open');
     }
@@ -161,20 +253,29 @@ export function reservationContract(driver: () => ContractDriver): void {
     expect(refused).toEqual({
       kind: 'vipRefused',
       outcome: {
-        code: 569, title: 'こちらのステーションの閲覧・プレイはVIP対象のお客様限定です。', text: DOMAIN_MESSAGES.vipOnlyText,
-        button: { label: 'VIP対象になる', action: 'becomeVip' }, then: 'stay',
+        code: 569,
+        title: 'こちらのステーションの閲覧・プレイはVIP対象のお客様限定です。',
+        text: DOMAIN_MESSAGES.vipOnlyText,
+        button: { label: 'VIP対象になる', action: 'becomeVip' },
+        then: 'stay',
       },
     });
-    expect(await firstValueFrom(port(client).currentReservation({ stationId: vip! }))).toMatchObject({ kind: 'reservation', info: { viewable: 0 } });
+    expect(await firstValueFrom(port(client).currentReservation({ stationId: vip! }))).toMatchObject({
+      kind: 'reservation',
+      info: { viewable: 0 },
+    });
     await driver().fixtures.creditPurchasedTc(identity.user_id, 99_999);
-    expect(await firstValueFrom(port(client).reserve(vip!))).toMatchObject({ kind: 'vipRefused', outcome: { code: 569 } });
+    expect(await firstValueFrom(port(client).reserve(vip!))).toMatchObject({
+      kind: 'vipRefused',
+      outcome: { code: 569 },
+    });
     await driver().fixtures.creditPurchasedTc(identity.user_id, 1);
     expect(watching(await firstValueFrom(port(client).visit(vip!)))).toMatchObject({ station_id: vip, viewable: 1 });
     const r = reserved(await firstValueFrom(port(client).reserve(vip!)));
     await firstValueFrom(port(client).cancelReservation({ stationSettingId: r.info.station_setting_id, shopId: 1 }));
   });
 
-  it('[R8-3][R6-4] 570 once this week\'s VIP prize is won: watching still works, reserving does not', async () => {
+  it("[R8-3][R6-4] 570 once this week's VIP prize is won: watching still works, reserving does not", async () => {
     const [vip] = await driver().fixtures.playableStationIds('vip');
     const { identity, client } = await player();
     await driver().fixtures.creditPurchasedTc(identity.user_id, 100_000);
@@ -182,7 +283,13 @@ export function reservationContract(driver: () => ContractDriver): void {
     expect((await firstValueFrom(port(client).visit(vip!))).kind).toBe('watching');
     expect(await firstValueFrom(port(client).reserve(vip!))).toEqual({
       kind: 'vipRefused',
-      outcome: { code: 570, title: '今週のVIP景品を獲得済みです', text: DOMAIN_MESSAGES.vipWeeklyLimitText, button: { label: 'とじる', action: 'close' }, then: 'stay' },
+      outcome: {
+        code: 570,
+        title: '今週のVIP景品を獲得済みです',
+        text: DOMAIN_MESSAGES.vipWeeklyLimitText,
+        button: { label: 'とじる', action: 'close' },
+        then: 'stay',
+      },
     });
   });
 
@@ -192,9 +299,16 @@ export function reservationContract(driver: () => ContractDriver): void {
     for (const u of [a!, b!]) await driver().fixtures.creditPurchasedTc(u.identity.user_id, 100_000);
     const ra = reserved(await firstValueFrom(port(a!.client).reserve(exclusive!)));
     const refused = await firstValueFrom(port(b!.client).reserve(exclusive!));
-    expect(refused).toMatchObject({ kind: 'vipRefused', outcome: { code: 571, title: '他のお客様がVIP独占台をプレイ中です', then: 'returnToList' } });
-    await firstValueFrom(port(a!.client).cancelReservation({ stationSettingId: ra.info.station_setting_id, shopId: 1 }));
+    expect(refused).toMatchObject({
+      kind: 'vipRefused',
+      outcome: { code: 571, title: '他のお客様がVIP独占台をプレイ中です', then: 'returnToList' },
+    });
+    await firstValueFrom(
+      port(a!.client).cancelReservation({ stationSettingId: ra.info.station_setting_id, shopId: 1 }),
+    );
     const rb = reserved(await firstValueFrom(port(b!.client).reserve(exclusive!)));
-    await firstValueFrom(port(b!.client).cancelReservation({ stationSettingId: rb.info.station_setting_id, shopId: 1 }));
+    await firstValueFrom(
+      port(b!.client).cancelReservation({ stationSettingId: rb.info.station_setting_id, shopId: 1 }),
+    );
   });
 }

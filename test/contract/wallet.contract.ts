@@ -6,7 +6,7 @@ import type { ContractDriver } from './harness';
 
 /** §7 /user/tc, /user/ticket, the two purchase GETs and the designed TC purchase (docs/api/user.md). */
 export function walletContract(driver: () => ContractDriver): void {
-  it('[R7-6][R1-2] POST /user/tc answers the ledger\'s balance: tc_all = tc_free + tc_toll', async () => {
+  it("[R7-6][R1-2] POST /user/tc answers the ledger's balance: tc_all = tc_free + tc_toll", async () => {
     const { identity, client } = await driver().newUser();
     const wallet = client.get(TOKENS.WalletPort);
     expect(await once(wallet.balance())).toEqual({ tc_all: 0, tc_free: 0, tc_toll: 0 });
@@ -40,9 +40,13 @@ export function walletContract(driver: () => ContractDriver): void {
       expect(m.imgUrl).not.toBe('');
     }
     // The service already lists the device wallet and the account-based payment with rank 3.
-    expect(methods.filter((m) => m.kind === 'device_wallet' || m.kind === 'account_payment').map((m) => m.rank_id)).toEqual([3, 3]);
+    expect(
+      methods.filter((m) => m.kind === 'device_wallet' || m.kind === 'account_payment').map((m) => m.rank_id),
+    ).toEqual([3, 3]);
     const shown = arrangePayMethods(methods, 'web', {
-      accountPayment: { name: '', info: '', imgUrl: '' }, deviceWallet: { name: '', info: '', imgUrl: '' }, deviceWalletAvailable: true,
+      accountPayment: { name: '', info: '', imgUrl: '' },
+      deviceWallet: { name: '', info: '', imgUrl: '' },
+      deviceWalletAvailable: true,
     });
     expect(shown.map((m) => m.kind)).toEqual(kinds);
   });
@@ -77,8 +81,17 @@ export function walletContract(driver: () => ContractDriver): void {
     await once(client.get(TOKENS.AccountPort).setProfile({ birth: '1980-01-01' }));
 
     const bought = await once(wallet.purchase(product.productId, 'credit_card', 'contract-req-0001'));
-    expect(bought.settlement).toMatchObject({ productId: product.productId, payMethod: 'credit_card', price: product.price, status: 'completed' });
-    expect(bought.tc).toEqual({ tc_all: product.toll_tc + product.free_tc, tc_free: product.free_tc, tc_toll: product.toll_tc });
+    expect(bought.settlement).toMatchObject({
+      productId: product.productId,
+      payMethod: 'credit_card',
+      price: product.price,
+      status: 'completed',
+    });
+    expect(bought.tc).toEqual({
+      tc_all: product.toll_tc + product.free_tc,
+      tc_free: product.free_tc,
+      tc_toll: product.toll_tc,
+    });
     const resent = await once(wallet.purchase(product.productId, 'credit_card', 'contract-req-0001'));
     expect(resent.settlement.productSettlementId).toBe(bought.settlement.productSettlementId);
     expect(await once(wallet.balance())).toEqual(bought.tc);

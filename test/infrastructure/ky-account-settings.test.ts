@@ -21,7 +21,10 @@ async function recordingAccount() {
     return fetch(request);
   };
   const container = createAppContainer({ ...TEST_CLIENT_CONFIG, apiBase: t.apiBase }, [], {
-    storage: null, cookies: () => '', navigator: { reload: () => undefined, goTo: () => undefined }, fetch: recordingFetch,
+    storage: null,
+    cookies: () => '',
+    navigator: { reload: () => undefined, goTo: () => undefined },
+    fetch: recordingFetch,
   });
   container.get<SessionPort>(TOKENS.SessionPort).signIn(await createTestUser(t));
   return { account: container.get<AccountPort>(TOKENS.AccountPort), sent };
@@ -36,7 +39,9 @@ describe('KyAccount settings on the wire', () => {
     expect(sent[0]?.body).toMatchObject({ set_hide_character: { character: 1 } });
     expect(sent[1]?.body).toMatchObject({ set_volume: { volume: 0 } });
     // toMatchObject compares with Object.is: `true` would not match 1, but check the type outright too.
-    expect(typeof (sent[0]?.body as { set_hide_character: { character: unknown } }).set_hide_character.character).toBe('number');
+    expect(typeof (sent[0]?.body as { set_hide_character: { character: unknown } }).set_hide_character.character).toBe(
+      'number',
+    );
     expect(typeof (sent[1]?.body as { set_volume: { volume: unknown } }).set_volume.volume).toBe('number');
   });
 });

@@ -5,13 +5,27 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ServiceSignal } from '../../src/application';
 import {
-  CookieLogoutGuard, KyHttpClient, ServiceSignalBus, StoredSession, createKy,
-  isInvalidResponseError, isLoggedOutError, isNotSignedInError, isPostResponseError, isTransportError, type PostResponseError,
+  CookieLogoutGuard,
+  KyHttpClient,
+  ServiceSignalBus,
+  StoredSession,
+  createKy,
+  isInvalidResponseError,
+  isLoggedOutError,
+  isNotSignedInError,
+  isPostResponseError,
+  isTransportError,
+  type PostResponseError,
 } from '../../src/infrastructure';
 import type { BuildTarget } from '../../src/domain';
 
 /** A real HTTP peer that records every request and answers what the test scripts. */
-interface Seen { method: string; url: string; headers: IncomingMessage['headers']; body: string }
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
 let server: Server;
 let base = '';
 let seen: Seen[] = [];
@@ -47,14 +61,21 @@ function json(res: ServerResponse, status: number, body: unknown) {
 
 const answer = z.object({ error_code: z.number(), error_info: z.string(), value: z.number() });
 
-function client(opts: { target?: BuildTarget; cookies?: string; timeoutMs?: number; signedIn?: boolean; authorization?: string } = {}) {
+function client(
+  opts: { target?: BuildTarget; cookies?: string; timeoutMs?: number; signedIn?: boolean; authorization?: string } = {},
+) {
   const session = new StoredSession();
   if (opts.signedIn !== false) session.signIn({ user_id: 42, access_token: 'tok_0123456789abcdefghijklmnop' });
   const signals = new ServiceSignalBus();
   const received: ServiceSignal[] = [];
   signals.signals$.subscribe((s) => received.push(s));
   const http = new KyHttpClient({
-    config: { apiBase: base, authorization: opts.authorization ?? 'Bearer onkure-test', timeoutMs: opts.timeoutMs ?? 5000, retryDelayMs: 0 },
+    config: {
+      apiBase: base,
+      authorization: opts.authorization ?? 'Bearer onkure-test',
+      timeoutMs: opts.timeoutMs ?? 5000,
+      retryDelayMs: 0,
+    },
     target: opts.target ?? 'web',
     session,
     signals,
@@ -84,7 +105,11 @@ describe('KyHttpClient (the transport under every service call), against a real 
   it('[R7-4] [R3-1] sends POST bodies as JSON carrying user_id and access_token from the session', async () => {
     const { http } = client();
     await firstValueFrom(http.post('user/set_volume', { set_volume: { volume: 1 } }, answer, 'set_volume'));
-    expect(JSON.parse(seen[0]!.body)).toEqual({ set_volume: { volume: 1 }, user_id: 42, access_token: 'tok_0123456789abcdefghijklmnop' });
+    expect(JSON.parse(seen[0]!.body)).toEqual({
+      set_volume: { volume: 1 },
+      user_id: 42,
+      access_token: 'tok_0123456789abcdefghijklmnop',
+    });
   });
 
   it('sends the access token in a header on GET calls, which have no body', async () => {
@@ -96,7 +121,9 @@ describe('KyHttpClient (the transport under every service call), against a real 
 
   it('refuses locally, sending nothing, a call that needs a user when nobody is signed in', async () => {
     const { http } = client({ signedIn: false });
-    const error = await firstValueFrom(http.post('user/tc', {}, answer, 'tc', { identity: 'required' })).catch((e: unknown) => e);
+    const error = await firstValueFrom(http.post('user/tc', {}, answer, 'tc', { identity: 'required' })).catch(
+      (e: unknown) => e,
+    );
     expect(isNotSignedInError(error)).toBe(true);
     expect(seen).toHaveLength(0);
   });
@@ -110,7 +137,10 @@ describe('KyHttpClient (the transport under every service call), against a real 
   });
 
   it('[R7-5] succeeds when the one GET retry succeeds', async () => {
-    respond = (_req, res) => (seen.length === 1 ? json(res, 503, { error_code: 503, error_info: '' }) : json(res, 200, { error_code: 200, error_info: '', value: 7 }));
+    respond = (_req, res) =>
+      seen.length === 1
+        ? json(res, 503, { error_code: 503, error_info: '' })
+        : json(res, 200, { error_code: 200, error_info: '', value: 7 });
     const { http } = client();
     expect(await firstValueFrom(http.get('store/new_arrivals', answer, 'new_arrivals'))).toMatchObject({ value: 7 });
     expect(seen).toHaveLength(2);
@@ -127,7 +157,9 @@ describe('KyHttpClient (the transport under every service call), against a real 
   it('[R8-7] a call with no usable answer is a PostResponseError too, carrying the request and the raw answer', async () => {
     respond = (_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html>Bad Gateway</html>');
     const { http } = client();
-    const error = (await firstValueFrom(http.post('user/tc', { a: 1 }, answer, 'tc')).catch((e: unknown) => e)) as PostResponseError;
+    const error = (await firstValueFrom(http.post('user/tc', { a: 1 }, answer, 'tc')).catch(
+      (e: unknown) => e,
+    )) as PostResponseError;
     expect(isPostResponseError(error)).toBe(true);
     expect(error.name).toBe('PostResponseError');
     expect(error.kind).toBe('transport');
@@ -137,12 +169,15 @@ describe('KyHttpClient (the transport under every service call), against a real 
     expect(error.detail.context).toBe('tc');
   });
 
-  it.each([400, 401, 403, 404, 410, 422, 501, 505])('[R7-5] does not retry a GET on %i, a status off the list', async (status) => {
-    respond = (_req, res) => json(res, status, { error_code: status, error_info: '見つかりません' });
-    const { http } = client();
-    await firstValueFrom(http.get('store/new_arrivals', answer, 'new_arrivals')).catch(() => undefined);
-    expect(seen).toHaveLength(1);
-  });
+  it.each([400, 401, 403, 404, 410, 422, 501, 505])(
+    '[R7-5] does not retry a GET on %i, a status off the list',
+    async (status) => {
+      respond = (_req, res) => json(res, status, { error_code: status, error_info: '見つかりません' });
+      const { http } = client();
+      await firstValueFrom(http.get('store/new_arrivals', answer, 'new_arrivals')).catch(() => undefined);
+      expect(seen).toHaveLength(1);
+    },
+  );
 
   it('[R7-5] never retries POST, even on a retryable status', async () => {
     respond = (_req, res) => json(res, 503, { error_code: 503, error_info: '混み合っています' });
@@ -188,7 +223,9 @@ describe('KyHttpClient (the transport under every service call), against a real 
   it('[R8-1] [R8-7] raises PostResponseError with the request, raw body, parsed and raw response and context', async () => {
     respond = (_req, res) => json(res, 400, { error_code: 569, error_info: 'VIP限定です' });
     const { http } = client();
-    const error = (await firstValueFrom(http.post('v2/play/reserve', { station_id: 3 }, answer, 'reserve')).catch((e: unknown) => e)) as PostResponseError;
+    const error = (await firstValueFrom(http.post('v2/play/reserve', { station_id: 3 }, answer, 'reserve')).catch(
+      (e: unknown) => e,
+    )) as PostResponseError;
     expect(isPostResponseError(error)).toBe(true);
     expect(error.kind).toBe('refused');
     expect(error.code).toBe(569);
@@ -223,10 +260,19 @@ describe('KyHttpClient (the transport under every service call), against a real 
       respond = (_req, res) => json(res, 503, { error_code: code, error_info: 'ただいまメンテナンス中です' });
       const { http, received } = client();
       await firstValueFrom(http.post('contents/playing', {}, answer, 'playing')).catch(() => undefined);
-      expect(received).toEqual([{
-        kind: 'maintenance', code: code === 9001 ? 'emergency' : 'invaliduser', error_code: code,
-        effects: [{ type: 'stopSound' }, { type: 'resetStream' }, { type: 'stopPolling' }, { type: 'showMaintenanceScreen', code, info: 'ただいまメンテナンス中です' }],
-      }]);
+      expect(received).toEqual([
+        {
+          kind: 'maintenance',
+          code: code === 9001 ? 'emergency' : 'invaliduser',
+          error_code: code,
+          effects: [
+            { type: 'stopSound' },
+            { type: 'resetStream' },
+            { type: 'stopPolling' },
+            { type: 'showMaintenanceScreen', code, info: 'ただいまメンテナンス中です' },
+          ],
+        },
+      ]);
     }
   });
 

@@ -29,15 +29,24 @@ function adapter(user: TestUser | null): SocketRealtime {
   adapters.push(a);
   return a;
 }
-const nextEvent = (events: Observable<RealtimeEvent>, type: RealtimeEvent['type']) => firstValueFrom(events.pipe(filter((e) => e.type === type)));
-const until = (a: SocketRealtime, state: RealtimeConnectionState) => firstValueFrom(a.connection$.pipe(filter((s) => s === state)));
+const nextEvent = (events: Observable<RealtimeEvent>, type: RealtimeEvent['type']) =>
+  firstValueFrom(events.pipe(filter((e) => e.type === type)));
+const until = (a: SocketRealtime, state: RealtimeConnectionState) =>
+  firstValueFrom(a.connection$.pipe(filter((s) => s === state)));
 
 describe('the socket.io adapter against the reference server', () => {
   it('[R7-10] [R9-14] connects with the socket settings of the spec: websocket only, /socket.io, 20 s timeout, unlimited reconnection with 1–5 s backoff', () => {
     const options = socketOptions(() => null);
     expect(options).toMatchObject({
-      path: '/socket.io', transports: ['websocket'], timeout: 20_000, reconnection: true, reconnectionAttempts: Number.POSITIVE_INFINITY,
-      reconnectionDelay: 1_000, reconnectionDelayMax: 5_000, randomizationFactor: 0.5, perMessageDeflate: { threshold: 1_024 },
+      path: '/socket.io',
+      transports: ['websocket'],
+      timeout: 20_000,
+      reconnection: true,
+      reconnectionAttempts: Number.POSITIVE_INFINITY,
+      reconnectionDelay: 1_000,
+      reconnectionDelayMax: 5_000,
+      randomizationFactor: 0.5,
+      perMessageDeflate: { threshold: 1_024 },
     });
     expect(REALTIME_SOCKET_SETTINGS.pollingPath).toBe('/engine.io');
   });
@@ -63,7 +72,7 @@ describe('the socket.io adapter against the reference server', () => {
     second.unsubscribe();
   });
 
-  it('[R7-11] receives the station channel\'s reserve_change and the user channel\'s push from the real play loop; controls come back acknowledged', async () => {
+  it("[R7-11] receives the station channel's reserve_change and the user channel's push from the real play loop; controls come back acknowledged", async () => {
     const alice = await createTestUser(t, {}, { freeTc: 10_000 });
     const bob = await createTestUser(t, {}, { freeTc: 10_000 });
     const viewer = adapter(null);
@@ -101,7 +110,11 @@ describe('the socket.io adapter against the reference server', () => {
   it('[R4.8-2] after an unexpected closure it reconnects by itself with backoff and joins its channels again', async () => {
     const a = adapter(null);
     const events = a.channel({ kind: 'station', stationId });
-    const received = events.pipe(filter((e) => e.type === 'reserveChange'), take(1), toArray());
+    const received = events.pipe(
+      filter((e) => e.type === 'reserveChange'),
+      take(1),
+      toArray(),
+    );
     const got = firstValueFrom(received);
     const sub = events.subscribe();
     await until(a, 'open');
@@ -111,7 +124,9 @@ describe('the socket.io adapter against the reference server', () => {
     for (const socket of t.server.io.of('/').sockets.values()) socket.conn.close();
     await expect.poll(() => states.includes('opening')).toBe(true);
     await until(a, 'open');
-    await expect.poll(() => t.server.io.of('/').adapter.rooms.get(`station:${stationId}`)?.size ?? 0, { timeout: 5000 }).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(() => t.server.io.of('/').adapter.rooms.get(`station:${stationId}`)?.size ?? 0, { timeout: 5000 })
+      .toBeGreaterThanOrEqual(1);
     const user = await createTestUser(t, {}, { freeTc: 10_000 });
     await new PlayDriver(t, clock, user).reserve(stationId);
     expect(await got).toEqual([{ type: 'reserveChange', stationId }]);

@@ -12,7 +12,9 @@ const ROOT = join(import.meta.dirname, '..', '..');
  * the server seeds (invented prizes) and the sample entities of onkure/testing's factories.
  */
 const allowed = (path: string) =>
-  /(^|\/)([\w.-]+\.)?messages\.ts$/.test(path) || path.startsWith('server/seed/') || path === 'src/testing/factories.ts';
+  /(^|\/)([\w.-]+\.)?messages\.ts$/.test(path) ||
+  path.startsWith('server/seed/') ||
+  path === 'src/testing/factories.ts';
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir)).flatMap((name) => {
@@ -25,11 +27,25 @@ function sourceFiles(dir: string): string[] {
 /** Every string, template or JSX text in a file that holds Japanese (comments are free to quote it). */
 function japaneseLiterals(path: string): string[] {
   const text = readFileSync(join(ROOT, path), 'utf8');
-  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, path.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    path,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    path.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const found: string[] = [];
   const visit = (node: ts.Node) => {
-    if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateLiteralToken(node) || ts.isJsxText(node)) && JAPANESE.test(node.text)) {
-      found.push(`${relative(ROOT, join(ROOT, path))}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${node.text.trim().slice(0, 40)}`);
+    if (
+      (ts.isStringLiteral(node) ||
+        ts.isNoSubstitutionTemplateLiteral(node) ||
+        ts.isTemplateLiteralToken(node) ||
+        ts.isJsxText(node)) &&
+      JAPANESE.test(node.text)
+    ) {
+      found.push(
+        `${relative(ROOT, join(ROOT, path))}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${node.text.trim().slice(0, 40)}`,
+      );
     }
     ts.forEachChild(node, visit);
   };
@@ -39,7 +55,9 @@ function japaneseLiterals(path: string): string[] {
 
 describe('Japanese text lives only in message modules', () => {
   it.each(['src', 'server'])('[R1-4] no Japanese string literal in %s/ outside a messages module', (dir) => {
-    const offenders = sourceFiles(dir).filter((path) => !allowed(path)).flatMap(japaneseLiterals);
+    const offenders = sourceFiles(dir)
+      .filter((path) => !allowed(path))
+      .flatMap(japaneseLiterals);
     expect(offenders).toEqual([]);
   });
 

@@ -15,21 +15,29 @@ afterEach(() => {
 function cruise(files: Record<string, string>): { status: number | null; output: string } {
   const dir = mkdtempSync(join(tmpdir(), 'onkure-layers-'));
   dirs.push(dir);
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'bundler' } }));
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'bundler' } }),
+  );
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
-  const run = spawnSync(process.execPath, [depcruise, 'src', '--config', join(root, '.dependency-cruiser.cjs')], { cwd: dir, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [depcruise, 'src', '--config', join(root, '.dependency-cruiser.cjs')], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
 const clean = {
   'src/domain/fee.ts': 'export const fee = (n: number) => n * 8000;\n',
   'src/application/port.ts': "import { fee } from '../domain/fee';\nexport interface Port { f: typeof fee }\n",
-  'src/infrastructure/adapter.ts': "import type { Port } from '../application/port';\nimport { fee } from '../domain/fee';\nexport const adapter: Port = { f: fee };\n",
+  'src/infrastructure/adapter.ts':
+    "import type { Port } from '../application/port';\nimport { fee } from '../domain/fee';\nexport const adapter: Port = { f: fee };\n",
   'src/ui/page.ts': "import type { Port } from '../application/port';\nexport const page = (p: Port) => p.f(1);\n",
-  'src/main/root.ts': "import { adapter } from '../infrastructure/adapter';\nimport { page } from '../ui/page';\nexport const run = () => page(adapter);\n",
+  'src/main/root.ts':
+    "import { adapter } from '../infrastructure/adapter';\nimport { page } from '../ui/page';\nexport const run = () => page(adapter);\n",
 };
 
 describe('the layer rule (dependency-cruiser, run by npm test)', () => {
@@ -40,25 +48,37 @@ describe('the layer rule (dependency-cruiser, run by npm test)', () => {
   });
 
   it('fails when the domain imports another layer', () => {
-    const result = cruise({ ...clean, 'src/domain/bad.ts': "import { adapter } from '../infrastructure/adapter';\nexport const x = adapter;\n" });
+    const result = cruise({
+      ...clean,
+      'src/domain/bad.ts': "import { adapter } from '../infrastructure/adapter';\nexport const x = adapter;\n",
+    });
     expect(result.status).not.toBe(0);
     expect(result.output).toContain('domain-is-pure');
   });
 
   it('fails when the domain imports a Node built-in', () => {
-    const result = cruise({ ...clean, 'src/domain/clock.ts': "import { performance } from 'node:perf_hooks';\nexport const t = performance;\n" });
+    const result = cruise({
+      ...clean,
+      'src/domain/clock.ts': "import { performance } from 'node:perf_hooks';\nexport const t = performance;\n",
+    });
     expect(result.status).not.toBe(0);
     expect(result.output).toContain('domain-is-pure');
   });
 
   it('fails when the UI imports an adapter', () => {
-    const result = cruise({ ...clean, 'src/ui/bad.ts': "import { adapter } from '../infrastructure/adapter';\nexport const y = adapter;\n" });
+    const result = cruise({
+      ...clean,
+      'src/ui/bad.ts': "import { adapter } from '../infrastructure/adapter';\nexport const y = adapter;\n",
+    });
     expect(result.status).not.toBe(0);
     expect(result.output).toContain('ui-never-imports-adapters');
   });
 
   it('fails when anything but src/main binds an adapter', () => {
-    const result = cruise({ ...clean, 'src/application/bad.ts': "import { adapter } from '../infrastructure/adapter';\nexport const z = adapter;\n" });
+    const result = cruise({
+      ...clean,
+      'src/application/bad.ts': "import { adapter } from '../infrastructure/adapter';\nexport const z = adapter;\n",
+    });
     expect(result.status).not.toBe(0);
     expect(result.output).toContain('only-main-binds-adapters');
   });

@@ -61,18 +61,25 @@ describe('the packed package in another project, in plain Node, against a runnin
     // What npm would publish: `npm pack` (the library is built above), unpacked as a dependency of a
     // fresh project. The project's other dependencies are the repository's installed packages.
     project = mkdtempSync(join(tmpdir(), 'onkure-consumer-'));
-    const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', project], { cwd: root, encoding: 'utf8' });
+    const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', project], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     if (packed.status !== 0) throw new Error(`npm pack failed:\n${packed.stderr}`);
     const { filename } = (JSON.parse(packed.stdout) as { filename: string }[])[0]!;
     const modules = join(project, 'node_modules');
     mkdirSync(modules);
     for (const name of readdirSync(join(root, 'node_modules'))) {
-      if (name !== '.bin' && name !== 'onkure' && !name.startsWith('.')) symlinkSync(join(root, 'node_modules', name), join(modules, name));
+      if (name !== '.bin' && name !== 'onkure' && !name.startsWith('.'))
+        symlinkSync(join(root, 'node_modules', name), join(modules, name));
     }
     const untar = spawnSync('tar', ['-xzf', join(project, filename), '-C', project], { encoding: 'utf8' });
     if (untar.status !== 0) throw new Error(`tar failed: ${untar.stderr}`);
     renameSync(join(project, 'package'), join(modules, 'onkure'));
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'onkure-consumer', private: true, type: 'module' }));
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'onkure-consumer', private: true, type: 'module' }),
+    );
     server = await startTestServer({ listen: true, inMemory: true, env: { ONKURE_DEV_CALLS: '1' } });
   }, 120_000);
   afterAll(async () => {
@@ -80,8 +87,10 @@ describe('the packed package in another project, in plain Node, against a runnin
     if (project) rmSync(project, { recursive: true, force: true });
   });
 
-  it('signs in with the debug login, reads the top page through the use-case and a station\'s reserve status, with no DOM', async () => {
-    writeFileSync(join(project, 'consumer.mjs'), `
+  it("signs in with the debug login, reads the top page through the use-case and a station's reserve status, with no DOM", async () => {
+    writeFileSync(
+      join(project, 'consumer.mjs'),
+      `
       import { firstValueFrom, filter } from 'rxjs';
       import { TOKENS } from 'onkure/application';
       import { createOnkureClient } from 'onkure/infrastructure';
@@ -107,27 +116,51 @@ describe('the packed package in another project, in plain Node, against a runnin
         disposed: top.disposed,
         factory: aStation({ station_status: 'maintenance' }).station_status,
       }));
-    `);
+    `,
+    );
     const { stdout, stderr } = await promisify(execFile)(process.execPath, ['consumer.mjs'], {
-      cwd: project, encoding: 'utf8', env: { ...process.env, ONKURE_API_BASE: server.apiBase },
+      cwd: project,
+      encoding: 'utf8',
+      env: { ...process.env, ONKURE_API_BASE: server.apiBase },
     });
     expect(stderr).toBe('');
-    const out = JSON.parse(stdout) as { dom: string; signedIn: boolean; stations: number; station: { station_id: number; prize_name: string }; reserve: { kind: string; info?: Record<string, unknown> }; disposed: boolean; factory: string };
+    const out = JSON.parse(stdout) as {
+      dom: string;
+      signedIn: boolean;
+      stations: number;
+      station: { station_id: number; prize_name: string };
+      reserve: { kind: string; info?: Record<string, unknown> };
+      disposed: boolean;
+      factory: string;
+    };
     expect(out.dom).toBe('undefined,undefined');
     expect(out.signedIn).toBe(true);
     expect(out.stations).toBeGreaterThanOrEqual(30);
     // A seeded prize: Japanese text from the server, not from the package.
     expect(out.station.prize_name).toMatch(/[\u3040-\u30ff]/);
     expect(out.reserve.kind).toBe('reservation');
-    expect(out.reserve.info).toMatchObject({ station_id: out.station.station_id, reserve_status: null, reserve_num: 0 });
+    expect(out.reserve.info).toMatchObject({
+      station_id: out.station.station_id,
+      reserve_status: null,
+      reserve_num: 0,
+    });
     expect(out.disposed).toBe(true);
     expect(out.factory).toBe('maintenance');
   }, 60_000);
 
   it('ships type declarations for every entry', () => {
-    const pkg = JSON.parse(spawnSync('cat', [join(project, 'node_modules', 'onkure', 'package.json')], { encoding: 'utf8' }).stdout) as { exports: Record<string, { types?: string }> };
+    const pkg = JSON.parse(
+      spawnSync('cat', [join(project, 'node_modules', 'onkure', 'package.json')], { encoding: 'utf8' }).stdout,
+    ) as { exports: Record<string, { types?: string }> };
     const entries = Object.entries(pkg.exports).filter(([, e]) => typeof e === 'object' && e.types);
-    expect(entries.map(([name]) => name).sort()).toEqual(['.', './application', './domain', './infrastructure', './react', './testing']);
+    expect(entries.map(([name]) => name).sort()).toEqual([
+      '.',
+      './application',
+      './domain',
+      './infrastructure',
+      './react',
+      './testing',
+    ]);
     for (const [, entry] of entries) {
       expect(spawnSync('test', ['-s', join(project, 'node_modules', 'onkure', entry.types!)]).status).toBe(0);
     }

@@ -10,7 +10,9 @@ let addressId: number;
 beforeAll(async () => {
   t = await startTestServer({ inMemory: true });
   u = await createTestUser(t, { email: 'fuzz-acc@example.jp' });
-  addressId = ((await post(t, 'account/address/register', as(u, { address: validAddress() }))).json.address as { id: number }).id;
+  addressId = (
+    (await post(t, 'account/address/register', as(u, { address: validAddress() }))).json.address as { id: number }
+  ).id;
 });
 afterAll(async () => t?.close());
 
@@ -30,7 +32,11 @@ describe('fuzzing the account calls: 200 random and mutated bodies each, no 5xx,
   ];
   for (const [path, validBody] of cases) {
     it(`POST /${path}`, async () => {
-      const { refused, accepted } = await fuzzEndpoint(t, { method: 'POST', url: `/api/${path}`, validBody: validBody() }, 200);
+      const { refused, accepted } = await fuzzEndpoint(
+        t,
+        { method: 'POST', url: `/api/${path}`, validBody: validBody() },
+        200,
+      );
       expect(refused).toBeGreaterThan(50);
       expect(refused + accepted).toBe(200);
     }, 120_000);

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANALYTICS_EVENT_NAMES, analyticsEvent, type AnalyticsEventName } from '../../src/domain';
-import { ANALYTICS_ENDPOINTS, ANALYTICS_LIMITS, analyticsCollectBody, analyticsEventsResponseSchema } from '../../src/contract';
+import {
+  ANALYTICS_ENDPOINTS,
+  ANALYTICS_LIMITS,
+  analyticsCollectBody,
+  analyticsEventsResponseSchema,
+} from '../../src/contract';
 import { ANALYTICS_RING_CAPACITY, AnalyticsRing } from '../../server/routes/analytics.routes';
 import { SERVER_MESSAGES } from '../../server/messages';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -12,7 +17,8 @@ const CONTEXT = { user_id: 42, shop_id: 1, measurementIds: IDS };
 
 const FIELDS = ANALYTICS_FIELDS;
 
-const body = <N extends AnalyticsEventName>(name: N) => analyticsCollectBody(analyticsEvent(name, FIELDS[name], CONTEXT));
+const body = <N extends AnalyticsEventName>(name: N) =>
+  analyticsCollectBody(analyticsEvent(name, FIELDS[name], CONTEXT));
 const collect = (t: TestServer, payload: unknown) => post(t, ANALYTICS_ENDPOINTS.devCollect, payload);
 async function events(t: TestServer, filter: object = {}) {
   const answer = await post(t, ANALYTICS_ENDPOINTS.devEvents, filter);
@@ -27,7 +33,7 @@ describe('development analytics collector (ONKURE_DEV_CALLS=1)', () => {
   });
   afterAll(async () => t?.close());
 
-  it('[R7-12][R9-15] accepts each of the spec\'s 13 events as the client sends them and hands them back in order', async () => {
+  it("[R7-12][R9-15] accepts each of the spec's 13 events as the client sends them and hands them back in order", async () => {
     const before = (await events(t)).list.at(-1)?.seq ?? 0;
     for (const name of ANALYTICS_EVENT_NAMES) {
       const answer = await collect(t, body(name));
@@ -64,7 +70,12 @@ describe('development analytics collector (ONKURE_DEV_CALLS=1)', () => {
   });
 
   it('[R7-12] accepts an event sent with no measurement id configured (send_to empty)', async () => {
-    const answer = await collect(t, analyticsCollectBody(analyticsEvent('conversion', {}, { ...CONTEXT, measurementIds: { main: '', virtualCrane: '' } })));
+    const answer = await collect(
+      t,
+      analyticsCollectBody(
+        analyticsEvent('conversion', {}, { ...CONTEXT, measurementIds: { main: '', virtualCrane: '' } }),
+      ),
+    );
     expect(answer.status).toBe(200);
   });
 
@@ -72,27 +83,86 @@ describe('development analytics collector (ONKURE_DEV_CALLS=1)', () => {
   const refusals: [string, unknown, string][] = [
     ['an unknown event', { ...valid, name: 'page_view' }, SERVER_MESSAGES.analyticsUnknownEvent],
     ['a missing event name', { send_to: valid.send_to, params: valid.params }, SERVER_MESSAGES.analyticsUnknownEvent],
-    ['a nested parameter value', { ...valid, params: { ...valid.params, extra: { a: 1 } } }, SERVER_MESSAGES.analyticsBadParamValue],
-    ['a null parameter value', { ...valid, params: { ...valid.params, extra: null } }, SERVER_MESSAGES.analyticsBadParamValue],
-    ['an array parameter value', { ...valid, params: { ...valid.params, extra: [1] } }, SERVER_MESSAGES.analyticsBadParamValue],
-    ['a bad parameter name', { ...valid, params: { ...valid.params, 'bad-name': 1 } }, SERVER_MESSAGES.analyticsBadParamName],
-    ['a too long string', { ...valid, params: { ...valid.params, title: 'x'.repeat(ANALYTICS_LIMITS.maxStringLength + 1) } }, SERVER_MESSAGES.analyticsParamsTooLarge],
-    ['too many parameters', { ...valid, params: { ...valid.params, ...Object.fromEntries(Array.from({ length: ANALYTICS_LIMITS.maxParams }, (_, i) => [`p${i}`, i])) } }, SERVER_MESSAGES.analyticsTooManyParams],
-    ['parameters too large together', { ...valid, params: { ...valid.params, ...Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`p${i}`, 'x'.repeat(1000)])) } }, SERVER_MESSAGES.analyticsParamsTooLarge],
+    [
+      'a nested parameter value',
+      { ...valid, params: { ...valid.params, extra: { a: 1 } } },
+      SERVER_MESSAGES.analyticsBadParamValue,
+    ],
+    [
+      'a null parameter value',
+      { ...valid, params: { ...valid.params, extra: null } },
+      SERVER_MESSAGES.analyticsBadParamValue,
+    ],
+    [
+      'an array parameter value',
+      { ...valid, params: { ...valid.params, extra: [1] } },
+      SERVER_MESSAGES.analyticsBadParamValue,
+    ],
+    [
+      'a bad parameter name',
+      { ...valid, params: { ...valid.params, 'bad-name': 1 } },
+      SERVER_MESSAGES.analyticsBadParamName,
+    ],
+    [
+      'a too long string',
+      { ...valid, params: { ...valid.params, title: 'x'.repeat(ANALYTICS_LIMITS.maxStringLength + 1) } },
+      SERVER_MESSAGES.analyticsParamsTooLarge,
+    ],
+    [
+      'too many parameters',
+      {
+        ...valid,
+        params: {
+          ...valid.params,
+          ...Object.fromEntries(Array.from({ length: ANALYTICS_LIMITS.maxParams }, (_, i) => [`p${i}`, i])),
+        },
+      },
+      SERVER_MESSAGES.analyticsTooManyParams,
+    ],
+    [
+      'parameters too large together',
+      {
+        ...valid,
+        params: {
+          ...valid.params,
+          ...Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`p${i}`, 'x'.repeat(1000)])),
+        },
+      },
+      SERVER_MESSAGES.analyticsParamsTooLarge,
+    ],
     ['a bad send_to', { ...valid, send_to: '"><script>' }, SERVER_MESSAGES.analyticsBadSendTo],
-    ['no user_id', { ...valid, params: { ...valid.params, user_id: undefined } }, SERVER_MESSAGES.analyticsBadCommonFields],
-    ['a string shop_id', { ...valid, params: { ...valid.params, shop_id: '1' } }, SERVER_MESSAGES.analyticsBadCommonFields],
+    [
+      'no user_id',
+      { ...valid, params: { ...valid.params, user_id: undefined } },
+      SERVER_MESSAGES.analyticsBadCommonFields,
+    ],
+    [
+      'a string shop_id',
+      { ...valid, params: { ...valid.params, shop_id: '1' } },
+      SERVER_MESSAGES.analyticsBadCommonFields,
+    ],
     ['a wrong is_pc flag', { ...valid, params: { ...valid.params, is_pc: 0 } }, SERVER_MESSAGES.analyticsBadFlags],
-    ['a wrong site_type flag', { ...valid, params: { ...valid.params, site_type: 0 } }, SERVER_MESSAGES.analyticsBadFlags],
-    ['a site_type on an event without one', { ...body('buy_tc'), params: { ...body('buy_tc').params, site_type: 1 } }, SERVER_MESSAGES.analyticsBadFlags],
+    [
+      'a wrong site_type flag',
+      { ...valid, params: { ...valid.params, site_type: 0 } },
+      SERVER_MESSAGES.analyticsBadFlags,
+    ],
+    [
+      'a site_type on an event without one',
+      { ...body('buy_tc'), params: { ...body('buy_tc').params, site_type: 1 } },
+      SERVER_MESSAGES.analyticsBadFlags,
+    ],
   ];
-  it.each(refusals)('[R7-12][R9-15] refuses %s with 400 and a Japanese error_info, keeping nothing', async (_name, payload, text) => {
-    const before = (await events(t)).list.at(-1)?.seq;
-    const answer = await collect(t, payload);
-    expect(answer.status, JSON.stringify(answer.json)).toBe(400);
-    expect(answer.json).toEqual({ error_code: 400, error_info: text });
-    expect((await events(t)).list.at(-1)?.seq).toBe(before);
-  });
+  it.each(refusals)(
+    '[R7-12][R9-15] refuses %s with 400 and a Japanese error_info, keeping nothing',
+    async (_name, payload, text) => {
+      const before = (await events(t)).list.at(-1)?.seq;
+      const answer = await collect(t, payload);
+      expect(answer.status, JSON.stringify(answer.json)).toBe(400);
+      expect(answer.json).toEqual({ error_code: 400, error_info: text });
+      expect((await events(t)).list.at(-1)?.seq).toBe(before);
+    },
+  );
 
   it.each([
     ['an unknown key', { ...valid, extra: 1 }],
@@ -101,13 +171,24 @@ describe('development analytics collector (ONKURE_DEV_CALLS=1)', () => {
     ['null', null],
     ['no params', { name: 'conversion', send_to: '' }],
   ])('[R7-12] refuses %s with 400 and a Japanese error_info', async (_name, payload) => {
-    const res = await t.server.app.inject({ method: 'POST', url: `/api/${ANALYTICS_ENDPOINTS.devCollect}`, payload: JSON.stringify(payload), headers: { 'content-type': 'application/json' } });
+    const res = await t.server.app.inject({
+      method: 'POST',
+      url: `/api/${ANALYTICS_ENDPOINTS.devCollect}`,
+      payload: JSON.stringify(payload),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error_info).toMatch(JAPANESE);
   });
 
   it('refuses malformed JSON and a text body (400), another content type (415) and an oversized body (413), never 5xx', async () => {
-    const send = (payload: string, type = 'application/json') => t.server.app.inject({ method: 'POST', url: `/api/${ANALYTICS_ENDPOINTS.devCollect}`, payload, headers: { 'content-type': type } });
+    const send = (payload: string, type = 'application/json') =>
+      t.server.app.inject({
+        method: 'POST',
+        url: `/api/${ANALYTICS_ENDPOINTS.devCollect}`,
+        payload,
+        headers: { 'content-type': type },
+      });
     const malformed = await send('{"name":');
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().error_info).toMatch(JAPANESE);
@@ -147,8 +228,13 @@ describe('development analytics collector (ONKURE_DEV_CALLS=1)', () => {
 describe('AnalyticsRing', () => {
   it('numbers events from 1, drops the oldest past its capacity and filters by name and seq', () => {
     const ring = new AnalyticsRing(3, () => new Date('2025-05-01T00:00:00Z'));
-    for (const name of ['conversion', 'buy_tc', 'conversion', 'phone_auth'] as const) ring.push({ name, send_to: 'G-1', params: { user_id: 0, shop_id: 1, is_pc: 1 } });
-    expect(ring.list().map((e) => [e.seq, e.name])).toEqual([[2, 'buy_tc'], [3, 'conversion'], [4, 'phone_auth']]);
+    for (const name of ['conversion', 'buy_tc', 'conversion', 'phone_auth'] as const)
+      ring.push({ name, send_to: 'G-1', params: { user_id: 0, shop_id: 1, is_pc: 1 } });
+    expect(ring.list().map((e) => [e.seq, e.name])).toEqual([
+      [2, 'buy_tc'],
+      [3, 'conversion'],
+      [4, 'phone_auth'],
+    ]);
     expect(ring.list({ name: 'conversion' }).map((e) => e.seq)).toEqual([3]);
     expect(ring.list({ since: 3 }).map((e) => e.seq)).toEqual([4]);
     expect(ring.list()[0]?.received_at).toBe('2025-05-01T00:00:00.000Z');

@@ -28,7 +28,11 @@ describe('fuzzing the auth calls: 200 random and mutated bodies each, no 5xx, re
   ];
   for (const [path, validBody] of cases) {
     it(`POST /${path}`, async () => {
-      const { refused, accepted } = await fuzzEndpoint(t, { method: 'POST', url: `/api/${path}`, validBody: validBody() }, 200);
+      const { refused, accepted } = await fuzzEndpoint(
+        t,
+        { method: 'POST', url: `/api/${path}`, validBody: validBody() },
+        200,
+      );
       expect(refused).toBeGreaterThan(30);
       expect(refused + accepted).toBe(200);
     }, 180_000);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module of the start script (no types)
 import { buildEnvOf, buildIsCurrent } from '../../scripts/build-stamp.mjs';
 
-describe('npm start\'s build stamp', () => {
+describe("npm start's build stamp", () => {
   it('counts NODE_ENV: a build made under development is built again for production, and back', () => {
     const production = buildEnvOf({ VITE_SHOP_ID: '1', PATH: '/usr/bin' });
     const development = buildEnvOf({ VITE_SHOP_ID: '1', NODE_ENV: 'development' });

@@ -3,7 +3,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAME_PLAY_HEADER, FRAME_TICK_HEADER, stationInfoResponseSchema } from '../../src/contract';
 import { luminanceFilter, VIP_REQUIRED_PURCHASE_TC } from '../../src/domain';
-import { renderPixels, rgbaToI420, stampTick, TICK_MARKER, VIDEO_FRAME, VIDEO_PICTURE_BYTES } from '../../server/play/cameras/camera-renderer';
+import {
+  renderPixels,
+  rgbaToI420,
+  stampTick,
+  TICK_MARKER,
+  VIDEO_FRAME,
+  VIDEO_PICTURE_BYTES,
+} from '../../server/play/cameras/camera-renderer';
 import { layPrizes } from '../../server/play/crane/crane-machine';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { PlayDriver } from '../support/play-driver';
@@ -18,7 +25,12 @@ let vip = 0;
 
 beforeAll(async () => {
   t = await startTestServer({ inMemory: true, clock });
-  const pick = async (where: string) => (await t.server.store().query<{ station_id: number }>(`SELECT station_id FROM stations WHERE ${where} ORDER BY station_id LIMIT 1`))[0]!.station_id;
+  const pick = async (where: string) =>
+    (
+      await t.server
+        .store()
+        .query<{ station_id: number }>(`SELECT station_id FROM stations WHERE ${where} ORDER BY station_id LIMIT 1`)
+    )[0]!.station_id;
   normal = (await playableStation(t)).station_id;
   vip = await pick(`station_type = 'vip' AND station_status = 'open'`);
 });
@@ -32,8 +44,10 @@ const get = (url: string) => t.server.app.inject({ method: 'GET', url });
 const as = (u: TestUser, extra: object = {}) => ({ user_id: u.user_id, access_token: u.access_token, ...extra });
 
 describe('the station cameras: station info and pictures rendered from the simulation', () => {
-  it('[R3-2] station info names both feeds (webrtc channels and still pictures) and each camera\'s luminance (default 100)', async () => {
-    const info = stationInfoResponseSchema.parse((await post('v2/play/station_info', { station_id: normal })).json).station_info;
+  it("[R3-2] station info names both feeds (webrtc channels and still pictures) and each camera's luminance (default 100)", async () => {
+    const info = stationInfoResponseSchema.parse(
+      (await post('v2/play/station_info', { station_id: normal })).json,
+    ).station_info;
     expect(info.watch_info).toEqual({
       webrtc_url: '/signaling',
       webrtc_channel_front: `station-${normal}-front`,
@@ -54,7 +68,10 @@ describe('the station cameras: station info and pictures rendered from the simul
     expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
     expect((await get(`/api/stations/${normal}/camera/side.jpg?t=2`)).statusCode).toBe(200);
     expect((await get(`/api/stations/${normal}/camera/top.jpg`)).statusCode).toBe(404);
-    expect((await get('/api/stations/999999/camera/front.jpg')).json()).toMatchObject({ error_code: 404, error_info: 'ステーションが見つかりません。' });
+    expect((await get('/api/stations/999999/camera/front.jpg')).json()).toMatchObject({
+      error_code: 404,
+      error_info: 'ステーションが見つかりません。',
+    });
     expect((await get(`/api/stations/${normal}/camera/front.jpg?t=abc`)).statusCode).toBe(400);
   });
 
@@ -91,16 +108,29 @@ describe('the station cameras: station info and pictures rendered from the simul
     await a.holdBack(100).waitResult().finish();
   });
 
-  it('[R6-3] a VIP station\'s feed is for qualifying users only: 569 to others, pictures only with the media token station info gives, and no longer once revoked', async () => {
+  it("[R6-3] a VIP station's feed is for qualifying users only: 569 to others, pictures only with the media token station info gives, and no longer once revoked", async () => {
     expect((await post('v2/play/station_info', { station_id: vip })).json).toMatchObject({ error_code: 569 });
     const plain = await createTestUser(t);
-    expect((await post('v2/play/station_info', as(plain, { station_id: vip }))).json).toMatchObject({ error_code: 569 });
-    expect((await get(`/api/stations/${vip}/camera/front.jpg`)).json()).toMatchObject({ error_code: 403, error_info: 'このステーションの映像を見る権限がありません。' });
+    expect((await post('v2/play/station_info', as(plain, { station_id: vip }))).json).toMatchObject({
+      error_code: 569,
+    });
+    expect((await get(`/api/stations/${vip}/camera/front.jpg`)).json()).toMatchObject({
+      error_code: 403,
+      error_info: 'このステーションの映像を見る権限がありません。',
+    });
 
     const rich = await createTestUser(t);
-    await t.server.services().ledger.credit(rich.user_id, 'toll', { amount: VIP_REQUIRED_PURCHASE_TC, reason: 'purchase', idempotencyKey: 'vip' });
-    const info = stationInfoResponseSchema.parse((await post('v2/play/station_info', as(rich, { station_id: vip }))).json).station_info;
-    expect(info.watch_info.motion_jpeg_front).toMatch(new RegExp(`^/api/stations/${vip}/camera/front\\.jpg\\?k=[\\w-]{32}$`));
+    await t.server.services().ledger.credit(rich.user_id, 'toll', {
+      amount: VIP_REQUIRED_PURCHASE_TC,
+      reason: 'purchase',
+      idempotencyKey: 'vip',
+    });
+    const info = stationInfoResponseSchema.parse(
+      (await post('v2/play/station_info', as(rich, { station_id: vip }))).json,
+    ).station_info;
+    expect(info.watch_info.motion_jpeg_front).toMatch(
+      new RegExp(`^/api/stations/${vip}/camera/front\\.jpg\\?k=[\\w-]{32}$`),
+    );
     expect((await get(`${info.watch_info.motion_jpeg_front}&t=1`)).statusCode).toBe(200);
     expect((await get(`/api/stations/${vip}/camera/front.jpg?k=${'a'.repeat(32)}`)).statusCode).toBe(403);
     await post('movie/delete_token', as(rich, { read_info: {} }));
@@ -109,7 +139,7 @@ describe('the station cameras: station info and pictures rendered from the simul
   });
 });
 
-describe('the video camera\'s pictures: I420 for the encoder, with the benchmark\'s tick marker', () => {
+describe("the video camera's pictures: I420 for the encoder, with the benchmark's tick marker", () => {
   it('converts RGBA to I420 with BT.601 limited-range values: white, black, red and each chroma sample the mean of its 2 × 2 pixels', () => {
     // 4 × 2: a white 2 × 2 block, then a block of two red and two black pixels.
     const px = (r: number, g: number, b: number) => [r, g, b, 255];
@@ -132,32 +162,53 @@ describe('the video camera\'s pictures: I420 for the encoder, with the benchmark
     stampTick(stamped, 0xa5c3);
     const { bits, cell, x, y } = TICK_MARKER;
     let tick = 0;
-    for (let bit = 0; bit < bits; bit += 1) tick = tick * 2 + (stamped[(y + cell / 2) * VIDEO_FRAME.width + x + bit * cell + cell / 2]! > 128 ? 1 : 0);
+    for (let bit = 0; bit < bits; bit += 1)
+      tick = tick * 2 + (stamped[(y + cell / 2) * VIDEO_FRAME.width + x + bit * cell + cell / 2]! > 128 ? 1 : 0);
     expect(tick).toBe(0xa5c3);
     // Only the marker's squares changed: the rest of the luma plane is the scene's.
-    const marker = (i: number) => Math.floor(i / VIDEO_FRAME.width) >= y && Math.floor(i / VIDEO_FRAME.width) < y + cell && i % VIDEO_FRAME.width >= x && i % VIDEO_FRAME.width < x + bits * cell;
+    const marker = (i: number) =>
+      Math.floor(i / VIDEO_FRAME.width) >= y &&
+      Math.floor(i / VIDEO_FRAME.width) < y + cell &&
+      i % VIDEO_FRAME.width >= x &&
+      i % VIDEO_FRAME.width < x + bits * cell;
     const changed = [...Array(VIDEO_FRAME.width * VIDEO_FRAME.height).keys()].filter((i) => stamped[i] !== picture[i]);
     expect(changed.length).toBeGreaterThan(0);
     expect(changed.every(marker)).toBe(true);
   });
 
   // Linux only: the check reads the process's memory map from /proc.
-  it.skipIf(!existsSync('/proc/self/smaps_rollup'))('the canvas allocator stays off transparent huge pages, so reading a picture back zeroes no fresh 2 MB page (an explicit MIMALLOC_ALLOW_THP wins)', () => {
-    // A process of its own: the allocator reads its options once, when the library loads. Not
-    // this process's setting either (importing the renderer here set it): the child must set it.
-    const { MIMALLOC_ALLOW_THP: _ours, ...inherited } = process.env;
-    const hugeKbAfterDrawing = (env: Record<string, string>) => Number(execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `
+  it.skipIf(!existsSync('/proc/self/smaps_rollup'))(
+    'the canvas allocator stays off transparent huge pages, so reading a picture back zeroes no fresh 2 MB page (an explicit MIMALLOC_ALLOW_THP wins)',
+    () => {
+      // A process of its own: the allocator reads its options once, when the library loads. Not
+      // this process's setting either (importing the renderer here set it): the child must set it.
+      const { MIMALLOC_ALLOW_THP: _ours, ...inherited } = process.env;
+      const hugeKbAfterDrawing = (env: Record<string, string>) =>
+        Number(
+          execFileSync(
+            process.execPath,
+            [
+              '--import',
+              'tsx',
+              '--input-type=module',
+              '-e',
+              `
       import { readFileSync } from 'node:fs';
       const { renderPixels } = await import('./server/play/cameras/camera-renderer.ts');
       const { layPrizes } = await import('./server/play/crane/crane-machine.ts');
       for (let i = 0; i < 40; i += 1) renderPixels('front', { x: 100 + i, z: 100, h: 0, grip: 0, prizes: layPrizes(1, 3), carryingPrizeId: null, dimmed: false });
       console.log(readFileSync('/proc/self/smaps_rollup', 'utf8').match(/AnonHugePages:\\s+(\\d+)/)[1]);
-    `], { env: { ...inherited, ...env }, encoding: 'utf8' }).trim());
-    expect(hugeKbAfterDrawing({})).toBe(0);
-    // The control: where the kernel gives huge pages on request, the allocator left to itself takes them.
-    const thp = '/sys/kernel/mm/transparent_hugepage/enabled';
-    if (existsSync(thp) && /\[(always|madvise)\]/.test(readFileSync(thp, 'utf8'))) {
-      expect(hugeKbAfterDrawing({ MIMALLOC_ALLOW_THP: '1' })).toBeGreaterThan(0);
-    }
-  });
+    `,
+            ],
+            { env: { ...inherited, ...env }, encoding: 'utf8' },
+          ).trim(),
+        );
+      expect(hugeKbAfterDrawing({})).toBe(0);
+      // The control: where the kernel gives huge pages on request, the allocator left to itself takes them.
+      const thp = '/sys/kernel/mm/transparent_hugepage/enabled';
+      if (existsSync(thp) && /\[(always|madvise)\]/.test(readFileSync(thp, 'utf8'))) {
+        expect(hugeKbAfterDrawing({ MIMALLOC_ALLOW_THP: '1' })).toBeGreaterThan(0);
+      }
+    },
+  );
 });

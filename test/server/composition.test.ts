@@ -40,12 +40,21 @@ describe('the server composition root: one set of services on one injected clock
 
   it('[R6-3] the VIP 30-day purchase window moves with the injected clock', async () => {
     const user = await newUser();
-    const [vip] = await t.server.store().query<{ station_id: number }>(`SELECT station_id FROM stations WHERE station_type = 'vip' AND station_status = 'open' ORDER BY station_id LIMIT 1`);
-    await t.server.services().ledger.credit(user.user_id, 'toll', { amount: 100_000, reason: 'purchase', idempotencyKey: `composition:${user.user_id}` });
+    const [vip] = await t.server
+      .store()
+      .query<{ station_id: number }>(
+        `SELECT station_id FROM stations WHERE station_type = 'vip' AND station_status = 'open' ORDER BY station_id LIMIT 1`,
+      );
+    await t.server.services().ledger.credit(user.user_id, 'toll', {
+      amount: 100_000,
+      reason: 'purchase',
+      idempotencyKey: `composition:${user.user_id}`,
+    });
     // A fresh token each time, so only the purchase window can change the answer.
     const visit = async () => {
       const { access_token } = await t.server.services().identity.issueToken(user.user_id);
-      return (await post('v2/play/visit', { user_id: user.user_id, access_token, station_id: vip!.station_id })).json().error_code;
+      return (await post('v2/play/visit', { user_id: user.user_id, access_token, station_id: vip!.station_id })).json()
+        .error_code;
     };
     expect(await visit()).toBe(200);
     clock.advance(29 * DAY_MS);

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  carouselResponseSchema, characterResponseSchema, informationResponseSchema, NEW_ARRIVALS_LIMIT, newArrivalsResponseSchema, PAGE_ITEMS_COUNT,
-  prizeResponseSchema, prizeV2ResponseSchema, startNewsResponseSchema, virtualCraneListResponseSchema,
+  carouselResponseSchema,
+  characterResponseSchema,
+  informationResponseSchema,
+  NEW_ARRIVALS_LIMIT,
+  newArrivalsResponseSchema,
+  PAGE_ITEMS_COUNT,
+  prizeResponseSchema,
+  prizeV2ResponseSchema,
+  startNewsResponseSchema,
+  virtualCraneListResponseSchema,
 } from '../../src/contract';
 import { showsVirtualCraneTab } from '../../server/catalogue/catalogue.repository';
 import { storeFingerprint } from '../support/store-fingerprint';
@@ -29,23 +37,31 @@ describe('POST /contents/prize', () => {
   it('[R7-6] finds prizes by station_id, character_id or keyword and answers prize, prize_fes and prize_ticket', async () => {
     const stations = await allStations();
     const first = stations[0]!;
-    const byStation = prizeResponseSchema.parse((await post('contents/prize', { shop_id: 1, prize: { station_id: first.station_id } })).json());
+    const byStation = prizeResponseSchema.parse(
+      (await post('contents/prize', { shop_id: 1, prize: { station_id: first.station_id } })).json(),
+    );
     expect(byStation.prize.map((p) => p.station_id)).toEqual([first.station_id]);
     // The first seeded station is in the running festival.
     expect(byStation.prize_fes.map((p) => p.station_id)).toEqual([first.station_id]);
 
     const [character] = characterResponseSchema.parse((await post('contents/character', {})).json()).character.list;
-    const byCharacter = prizeResponseSchema.parse((await post('contents/prize', { shop_id: 1, prize: { character_id: character!.character_id } })).json());
+    const byCharacter = prizeResponseSchema.parse(
+      (await post('contents/prize', { shop_id: 1, prize: { character_id: character!.character_id } })).json(),
+    );
     expect(byCharacter.prize.length).toBeGreaterThan(1);
     expect(byCharacter.prize.every((p) => p.character === character!.character_name)).toBe(true);
 
-    const byKeyword = prizeResponseSchema.parse((await post('contents/prize', { shop_id: 1, prize: { keyword: 'ﾏｽｺｯﾄ' } })).json());
+    const byKeyword = prizeResponseSchema.parse(
+      (await post('contents/prize', { shop_id: 1, prize: { keyword: 'ﾏｽｺｯﾄ' } })).json(),
+    );
     expect(byKeyword.prize.length).toBeGreaterThan(0);
     expect(byKeyword.prize.every((p) => p.prize_name.includes('マスコット'))).toBe(true);
     expect(byKeyword.prize_ticket.length).toBeGreaterThan(0);
     expect(byKeyword.prize_ticket.every((p) => p.designated_type === 'point_ticket')).toBe(true);
 
-    const none = prizeResponseSchema.parse((await post('contents/prize', { shop_id: 1, prize: { keyword: '存在しない景品' } })).json());
+    const none = prizeResponseSchema.parse(
+      (await post('contents/prize', { shop_id: 1, prize: { keyword: '存在しない景品' } })).json(),
+    );
     expect(none.prize).toEqual([]);
   });
 
@@ -81,11 +97,17 @@ describe('POST /v2/contents/prize', () => {
       const list = (await v2({ ...prize, is_all: 1 })).prize.list;
       const expected = all.filter(predicate).map((p) => p.station_id);
       expect(expected.length, JSON.stringify(prize)).toBeGreaterThan(0);
-      expect(list.map((p) => p.station_id), JSON.stringify(prize)).toEqual(expected);
+      expect(
+        list.map((p) => p.station_id),
+        JSON.stringify(prize),
+      ).toEqual(expected);
     };
     await check({ keyword: 'ぱんだ' }, (p) => p.character === 'ぱんだ日和');
     await check({ keyword: 'クッキー' }, (p) => p.prize_name.includes('クッキー'));
-    await check({ station_ids: [all[2]!.station_id, all[5]!.station_id] }, (p) => p.station_id === all[2]!.station_id || p.station_id === all[5]!.station_id);
+    await check(
+      { station_ids: [all[2]!.station_id, all[5]!.station_id] },
+      (p) => p.station_id === all[2]!.station_id || p.station_id === all[5]!.station_id,
+    );
     await check({ station_type: 'exclusive' }, (p) => p.type === 'exclusive');
     await check({ new: 1 }, (p) => p.new === 1);
     await check({ designated_type: 'practice' }, (p) => p.designated_type === 'practice');
@@ -117,13 +139,19 @@ describe('POST /v2/contents/prize', () => {
     expect(showsVirtualCraneTab({ signedIn: true, target: 'web', filterActive: false })).toBe(true);
   });
 
-  it('restricts to a festival\'s stations and refuses an unknown festival or shop', async () => {
+  it("restricts to a festival's stations and refuses an unknown festival or shop", async () => {
     const res = await post('v2/contents/prize', { shop_id: 1, fes_id: 999, prize: {} });
     expect(res.json()).toEqual({ error_code: 404, error_info: 'フェスが見つかりません。' });
     expect((await post('v2/contents/prize', { shop_id: 5, prize: {} })).json().error_code).toBe(404);
     const [fes] = await t.server.store().query<{ fes_id: number }>('SELECT fes_id FROM fes LIMIT 1');
     const inFes = await v2({ is_all: 1 }, { fes_id: fes!.fes_id });
-    const ids = (await t.server.store().query<{ station_id: number }>('SELECT station_id FROM fes_stations WHERE fes_id = $1 ORDER BY station_id', [fes!.fes_id])).map((r) => r.station_id);
+    const ids = (
+      await t.server
+        .store()
+        .query<{ station_id: number }>('SELECT station_id FROM fes_stations WHERE fes_id = $1 ORDER BY station_id', [
+          fes!.fes_id,
+        ])
+    ).map((r) => r.station_id);
     expect(inFes.prize.list.map((p) => p.station_id).sort((x, y) => x - y)).toEqual(ids);
   });
 });
@@ -137,31 +165,43 @@ describe('editorial contents', () => {
       const image = await t.server.app.inject({ method: 'GET', url: c.pc_img_url });
       expect(image.statusCode).toBe(200);
     }
-    expect(carouselResponseSchema.parse((await post('contents/carousel', {})).json()).carousel.list).toEqual(body.carousel.list);
+    expect(carouselResponseSchema.parse((await post('contents/carousel', {})).json()).carousel.list).toEqual(
+      body.carousel.list,
+    );
   });
 
   it('[R7-6] [R9-2] POST /contents/information pages 100 at a time, newest first, published only', async () => {
-    const page1 = informationResponseSchema.parse((await post('contents/information', { page: 1, num: 100, shop_id: 1 })).json()).information;
+    const page1 = informationResponseSchema.parse(
+      (await post('contents/information', { page: 1, num: 100, shop_id: 1 })).json(),
+    ).information;
     expect(page1.list).toHaveLength(100);
     expect(page1.total_count).toBe(123);
     expect(page1.page_count).toBe(2);
     const times = page1.list.map((i) => Date.parse(i.published_at));
     expect([...times].sort((x, y) => y - x)).toEqual(times);
-    const page2 = informationResponseSchema.parse((await post('contents/information', { page: 2, num: 100, shop_id: 1 })).json()).information;
+    const page2 = informationResponseSchema.parse(
+      (await post('contents/information', { page: 2, num: 100, shop_id: 1 })).json(),
+    ).information;
     expect(page2.list).toHaveLength(23);
     expect(page2.total_count).toBe(123);
     expect([...page1.list, ...page2.list].some((i) => i.tag === 'info-scheduled')).toBe(false);
-    const empty = informationResponseSchema.parse((await post('contents/information', { page: 9, num: 100, shop_id: 1 })).json()).information;
+    const empty = informationResponseSchema.parse(
+      (await post('contents/information', { page: 9, num: 100, shop_id: 1 })).json(),
+    ).information;
     expect(empty).toMatchObject({ list: [], total_count: 123 });
     expect((await post('contents/information', { page: 1, num: 101, shop_id: 1 })).statusCode).toBe(400);
     expect((await post('contents/information', { page: 0, num: 100, shop_id: 1 })).statusCode).toBe(400);
   });
 
   it('POST /contents/information with a tag answers that one published item; a scheduled or unknown tag answers none; a bad tag is refused in Japanese', async () => {
-    const one = informationResponseSchema.parse((await post('contents/information', { page: 1, num: 100, shop_id: 1, tag: 'info-0003' })).json()).information;
+    const one = informationResponseSchema.parse(
+      (await post('contents/information', { page: 1, num: 100, shop_id: 1, tag: 'info-0003' })).json(),
+    ).information;
     expect(one.list.map((i) => i.tag)).toEqual(['info-0003']);
     expect(one.total_count).toBe(1);
-    const scheduled = informationResponseSchema.parse((await post('contents/information', { page: 1, num: 100, shop_id: 1, tag: 'info-scheduled' })).json()).information;
+    const scheduled = informationResponseSchema.parse(
+      (await post('contents/information', { page: 1, num: 100, shop_id: 1, tag: 'info-scheduled' })).json(),
+    ).information;
     expect(scheduled).toMatchObject({ list: [], total_count: 0 });
     const bad = await post('contents/information', { page: 1, num: 100, shop_id: 1, tag: '../<script>' });
     expect(bad.statusCode).toBe(400);
@@ -169,10 +209,14 @@ describe('editorial contents', () => {
   });
 
   it('[R7-6] POST /contents/get_start_news lists the top-page or picked-up news', async () => {
-    const top = startNewsResponseSchema.parse((await post('contents/get_start_news', { page: 1, num: 100, shop_id: 1, is_top_page: 1 })).json());
+    const top = startNewsResponseSchema.parse(
+      (await post('contents/get_start_news', { page: 1, num: 100, shop_id: 1, is_top_page: 1 })).json(),
+    );
     expect(top.list.length).toBe(12);
     expect(top.list.every((i) => i.is_top_page === 1)).toBe(true);
-    const pick = startNewsResponseSchema.parse((await post('contents/get_start_news', { page: 1, num: 5, shop_id: 1, is_pick_up: 1 })).json());
+    const pick = startNewsResponseSchema.parse(
+      (await post('contents/get_start_news', { page: 1, num: 5, shop_id: 1, is_pick_up: 1 })).json(),
+    );
     expect(pick.list).toHaveLength(5);
     expect(pick.total_count).toBe(8);
     expect(pick.list.every((i) => i.is_pick_up === 1)).toBe(true);
@@ -195,7 +239,9 @@ describe('editorial contents', () => {
     expect(body.Badge).toBe(body.list.filter((v) => v.new === 1).length);
     expect(body.Badge).toBeGreaterThan(0);
     expect((await post('virtualcrane/list', {})).statusCode).toBe(401);
-    expect((await post('virtualcrane/list', { user_id: user.user_id, access_token: 'z'.repeat(43) })).statusCode).toBe(401);
+    expect((await post('virtualcrane/list', { user_id: user.user_id, access_token: 'z'.repeat(43) })).statusCode).toBe(
+      401,
+    );
   });
 });
 
@@ -218,10 +264,16 @@ describe('GET /store/new_arrivals', () => {
        SELECT 'EXTRA-' || g, 1, 'おためし景品' || g, s.character_id, s.sub_character_id, s.genre, 'normal', 'normal', 100, s.image_key, now() - interval '200 days'
          FROM generate_series(1, 20) g, (SELECT * FROM stations ORDER BY station_id LIMIT 1) s`,
     );
-    const many = newArrivalsResponseSchema.parse((await t.server.app.inject({ method: 'GET', url: '/api/store/new_arrivals' })).json());
+    const many = newArrivalsResponseSchema.parse(
+      (await t.server.app.inject({ method: 'GET', url: '/api/store/new_arrivals' })).json(),
+    );
     expect(many.list).toHaveLength(NEW_ARRIVALS_LIMIT);
-    const few = newArrivalsResponseSchema.parse((await t.server.app.inject({ method: 'GET', url: '/api/store/new_arrivals?limit=5' })).json());
+    const few = newArrivalsResponseSchema.parse(
+      (await t.server.app.inject({ method: 'GET', url: '/api/store/new_arrivals?limit=5' })).json(),
+    );
     expect(few.list).toEqual(many.list.slice(0, 5));
-    expect((await t.server.app.inject({ method: 'GET', url: '/api/store/new_arrivals?limit=51' })).statusCode).toBe(400);
+    expect((await t.server.app.inject({ method: 'GET', url: '/api/store/new_arrivals?limit=51' })).statusCode).toBe(
+      400,
+    );
   });
 });

@@ -1,7 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  command, CRANE, dropNow, layPrizes, replayPlay, startPlay, tick, type CraneInput, type CranePrize, type CraneState,
+  command,
+  CRANE,
+  dropNow,
+  layPrizes,
+  replayPlay,
+  startPlay,
+  tick,
+  type CraneInput,
+  type CranePrize,
+  type CraneState,
 } from '../../server/play/crane/crane-machine';
 
 const T = (ms: number) => Math.round(ms / CRANE.tickMs);
@@ -16,7 +25,13 @@ function toEnd(s: CraneState): CraneState {
   return s;
 }
 /** Holds → for `rightMs`, then ↑ for `backMs`, on a fresh play. */
-function play(prizes: readonly CranePrize[], strength: number, seed: number, rightMs: number, backMs: number): CraneState {
+function play(
+  prizes: readonly CranePrize[],
+  strength: number,
+  seed: number,
+  rightMs: number,
+  backMs: number,
+): CraneState {
   let s = startPlay(prizes, strength, seed);
   s = command(s, 'right', 'press')!;
   s = run(s, T(rightMs));
@@ -100,8 +115,10 @@ describe('the simulated crane machine (pure, seeded)', () => {
   it('arm strength decides how often a grabbed prize holds to the chute', () => {
     const target = plush(500, 450);
     const { right, back } = msTo(target.x, target.z);
-    const winsAt = (strength: number) => Array.from({ length: 200 }, (_, seed) => play([target], strength, seed + 1, right, back))
-      .filter((s) => s.outcome!.result === 'win').length;
+    const winsAt = (strength: number) =>
+      Array.from({ length: 200 }, (_, seed) => play([target], strength, seed + 1, right, back)).filter(
+        (s) => s.outcome!.result === 'win',
+      ).length;
     const weak = winsAt(0.2);
     const strong = winsAt(0.9);
     expect(strong).toBeGreaterThan(weak + 60);
@@ -110,8 +127,9 @@ describe('the simulated crane machine (pure, seeded)', () => {
   it('a claw closing beside a prize pushes it: the prize shifts after a miss', () => {
     const target = plush(500, 500);
     const { right, back } = msTo(target.x + 110, target.z); // beside it: touched, hardly grabbed
-    const shifted = Array.from({ length: 30 }, (_, seed) => play([target], 0.5, seed + 1, right, back))
-      .filter((s) => s.outcome!.result === 'miss' && s.grabbedPrizeId === null);
+    const shifted = Array.from({ length: 30 }, (_, seed) => play([target], 0.5, seed + 1, right, back)).filter(
+      (s) => s.outcome!.result === 'miss' && s.grabbedPrizeId === null,
+    );
     expect(shifted.length).toBeGreaterThan(0);
     for (const s of shifted) expect(s.prizes[0]!.x).toBeLessThan(target.x); // pushed away from the claw on its right
   });
@@ -126,39 +144,46 @@ describe('the simulated crane machine (pure, seeded)', () => {
   });
 
   it('is deterministic: the same seed, layout and inputs give the same play; replayPlay re-derives it from the log', () => {
-    fc.assert(fc.property(
-      fc.integer(), fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 200 }), fc.double({ min: 0, max: 1, noNaN: true }),
-      (seed, rightTicks, backTicks, strength) => {
-        const prizes = layPrizes(seed, 3);
-        let s = startPlay(prizes, strength, seed);
-        const inputs: CraneInput[] = [];
-        const at = (button: 'right' | 'back', cmd: 'press' | 'release') => {
-          const next = command(s, button, cmd);
-          if (next) {
-            inputs.push({ tick: s.tick, button, command: cmd });
-            s = next;
-          }
-        };
-        at('right', 'press');
-        s = run(s, rightTicks);
-        at('right', 'release');
-        s = run(s, 3);
-        at('back', 'press');
-        s = run(s, backTicks);
-        at('back', 'release');
-        s = toEnd(s);
-        const again = replayPlay(prizes, strength, seed, inputs);
-        expect(again.outcome).toEqual(s.outcome);
-        expect(again.prizes).toEqual(s.prizes);
-        expect(again.tick).toBe(s.tick);
-      },
-    ), { numRuns: 60 });
+    fc.assert(
+      fc.property(
+        fc.integer(),
+        fc.integer({ min: 1, max: 200 }),
+        fc.integer({ min: 1, max: 200 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (seed, rightTicks, backTicks, strength) => {
+          const prizes = layPrizes(seed, 3);
+          let s = startPlay(prizes, strength, seed);
+          const inputs: CraneInput[] = [];
+          const at = (button: 'right' | 'back', cmd: 'press' | 'release') => {
+            const next = command(s, button, cmd);
+            if (next) {
+              inputs.push({ tick: s.tick, button, command: cmd });
+              s = next;
+            }
+          };
+          at('right', 'press');
+          s = run(s, rightTicks);
+          at('right', 'release');
+          s = run(s, 3);
+          at('back', 'press');
+          s = run(s, backTicks);
+          at('back', 'release');
+          s = toEnd(s);
+          const again = replayPlay(prizes, strength, seed, inputs);
+          expect(again.outcome).toEqual(s.outcome);
+          expect(again.prizes).toEqual(s.prizes);
+          expect(again.tick).toBe(s.tick);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 
   it('lays prizes from a seed away from the chute and each other', () => {
     const a = layPrizes(42, 5);
     expect(layPrizes(42, 5)).toEqual(a);
     for (const p of a) expect(p.x > CRANE.chute.x1 || p.z > CRANE.chute.z1).toBe(true);
-    for (const p of a) for (const q of a) if (p !== q) expect(Math.hypot(p.x - q.x, p.z - q.z)).toBeGreaterThan(p.radius);
+    for (const p of a)
+      for (const q of a) if (p !== q) expect(Math.hypot(p.x - q.x, p.z - q.z)).toBeGreaterThan(p.radius);
   });
 });

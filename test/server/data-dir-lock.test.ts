@@ -16,7 +16,8 @@ function tempDir(): string {
   dirs.push(d);
   return d;
 }
-const configFor = (dataDir: string) => readServerConfig({ PORT: '0', DATA_DIR: dataDir, STATIC_DIR: '', LOG_LEVEL: 'silent' });
+const configFor = (dataDir: string) =>
+  readServerConfig({ PORT: '0', DATA_DIR: dataDir, STATIC_DIR: '', LOG_LEVEL: 'silent' });
 /** The pid of a process that has already exited. */
 const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid;
 
@@ -25,7 +26,11 @@ describe('one server per DATA_DIR (issue 7 §5.3)', () => {
     const dataDir = tempDir();
     const first = createOnkureServer(configFor(dataDir), { logger: false });
     await first.ready;
-    const owner = JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')) as { pid: number; host: string; startedAt: string };
+    const owner = JSON.parse(readFileSync(join(dataDir, LOCK_FILE), 'utf8')) as {
+      pid: number;
+      host: string;
+      startedAt: string;
+    };
     expect(owner).toMatchObject({ pid: process.pid, host: hostname() });
     expect(Number.isNaN(Date.parse(owner.startedAt))).toBe(false);
     let refusal: unknown;
@@ -57,7 +62,10 @@ describe('one server per DATA_DIR (issue 7 §5.3)', () => {
 
   it('treats a lock held on another host as held (its pid cannot be checked from here)', () => {
     const dataDir = tempDir();
-    writeFileSync(join(dataDir, LOCK_FILE), JSON.stringify({ pid: deadPid(), host: 'other-host', startedAt: '2026-01-01T00:00:00.000Z' }));
+    writeFileSync(
+      join(dataDir, LOCK_FILE),
+      JSON.stringify({ pid: deadPid(), host: 'other-host', startedAt: '2026-01-01T00:00:00.000Z' }),
+    );
     expect(() => acquireDataDirLock(dataDir)).toThrow(/other-host/);
   });
 

@@ -13,7 +13,12 @@ afterAll(async () => t?.close());
 
 async function call(method: 'GET' | 'POST', url: string, payload?: unknown, headers: Record<string, string> = {}) {
   const before = await storeFingerprint(t.server.store());
-  const res = await t.server.app.inject({ method, url, headers: { 'content-type': 'application/json', ...headers }, ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }) });
+  const res = await t.server.app.inject({
+    method,
+    url,
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
+  });
   expect(res.statusCode).toBeLessThan(500);
   expect(await storeFingerprint(t.server.store())).toBe(before);
   return { status: res.statusCode, body: res.json() as { error_code: number; error_info: string } };
@@ -27,8 +32,13 @@ describe('inputs at the edges of what the store can hold', () => {
       expect(res.body.error_code).toBe(401);
     }
     for (const id of ['2147483648', '9999999999']) {
-      expect((await call('GET', `/api/mobile/items/${id}`, undefined, { 'x-access-token': user.access_token })).status).toBe(401);
-      expect((await call('GET', `/api/purchase/pay_method_list/${id}`, undefined, { 'x-access-token': user.access_token })).status).toBe(401);
+      expect(
+        (await call('GET', `/api/mobile/items/${id}`, undefined, { 'x-access-token': user.access_token })).status,
+      ).toBe(401);
+      expect(
+        (await call('GET', `/api/purchase/pay_method_list/${id}`, undefined, { 'x-access-token': user.access_token }))
+          .status,
+      ).toBe(401);
     }
   });
 
@@ -36,7 +46,10 @@ describe('inputs at the edges of what the store can hold', () => {
     for (const [url, body] of [
       ['/api/auth/signup', { email: 'a\u0000@example.jp', password: 'password123' }],
       ['/api/auth/login', { email: 'a\u0000@example.jp', password: 'x' }],
-      ['/api/account/nickname/set', { user_id: user.user_id, access_token: user.access_token, nickname: { nickname: 'くま\u0000' } }],
+      [
+        '/api/account/nickname/set',
+        { user_id: user.user_id, access_token: user.access_token, nickname: { nickname: 'くま\u0000' } },
+      ],
     ] as const) {
       const res = await call('POST', url, body);
       expect(res.status, url).toBe(400);

@@ -10,9 +10,17 @@ let token: string;
 beforeAll(async () => {
   t = await startTestServer({ inMemory: true });
   user = await createTestUser(t);
-  const [row] = await t.server.store().query<{ kuji_id: number; box_id: number }>(`SELECT kuji_id, box_id FROM kuji_boxes WHERE box_status = 'onSale' ORDER BY box_id LIMIT 1`);
+  const [row] = await t.server
+    .store()
+    .query<{ kuji_id: number; box_id: number }>(
+      `SELECT kuji_id, box_id FROM kuji_boxes WHERE box_status = 'onSale' ORDER BY box_id LIMIT 1`,
+    );
   target = row!;
-  const res = await t.server.app.inject({ method: 'POST', url: '/api/play/kuji_reserve', payload: { ...id(), ...target } });
+  const res = await t.server.app.inject({
+    method: 'POST',
+    url: '/api/play/kuji_reserve',
+    payload: { ...id(), ...target },
+  });
   token = res.json().play_info.reserve_token;
 });
 afterAll(async () => t?.close());

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { KUJI_REMAIN_MAX_SECONDS, kujiListResponseSchema, kujiReserveResponseSchema, type KujiPlayInfo, type PushMessage } from '../../src/contract';
+import {
+  KUJI_REMAIN_MAX_SECONDS,
+  kujiListResponseSchema,
+  kujiReserveResponseSchema,
+  type KujiPlayInfo,
+  type PushMessage,
+} from '../../src/contract';
 import type { KujiLineEvents } from '../../server/kuji/kuji-line';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -15,13 +21,16 @@ const recorder: KujiLineEvents = {
   kujiLineChanged: (...args) => void events.push({ kind: 'kujiLineChanged', args }),
   push: (...args) => void events.push({ kind: 'push', args }),
 };
-const pushesTo = (userId: number) => events.filter((e) => e.kind === 'push' && e.args[0] === userId).map((e) => e.args[1] as PushMessage);
+const pushesTo = (userId: number) =>
+  events.filter((e) => e.kind === 'push' && e.args[0] === userId).map((e) => e.args[1] as PushMessage);
 
 beforeAll(async () => {
   t = await startTestServer({ inMemory: true, clock });
   t.server.services().kujiLine.setEvents(recorder);
   const kuji = kujiListResponseSchema.parse((await post('contents/kuji', { type: 1 })).json()).list;
-  boxes = kuji.flatMap((k) => k.boxes.filter((b) => b.box_status === 'onSale').map((b) => ({ kuji_id: k.kuji_id, box_id: b.box_id })));
+  boxes = kuji.flatMap((k) =>
+    k.boxes.filter((b) => b.box_status === 'onSale').map((b) => ({ kuji_id: k.kuji_id, box_id: b.box_id })),
+  );
 });
 afterAll(async () => t?.close());
 beforeEach(() => {
@@ -30,8 +39,15 @@ beforeEach(() => {
 
 const post = (url: string, body: object) => t.server.app.inject({ method: 'POST', url: `/api/${url}`, payload: body });
 const as = (u: TestUser, extra: object = {}) => ({ user_id: u.user_id, access_token: u.access_token, ...extra });
-const reserve = async (u: TestUser, b: { kuji_id: number; box_id: number }) => kujiReserveResponseSchema.parse((await post('play/kuji_reserve', as(u, b))).json()).play_info;
-const poll = async (u: TestUser, info: KujiPlayInfo) => (await post('play/kuji_polling', as(u, { reserve_token: info.reserve_token, kuji_id: info.kuji_id, box_id: info.box_id }))).json().polling.play_info as KujiPlayInfo;
+const reserve = async (u: TestUser, b: { kuji_id: number; box_id: number }) =>
+  kujiReserveResponseSchema.parse((await post('play/kuji_reserve', as(u, b))).json()).play_info;
+const poll = async (u: TestUser, info: KujiPlayInfo) =>
+  (
+    await post(
+      'play/kuji_polling',
+      as(u, { reserve_token: info.reserve_token, kuji_id: info.kuji_id, box_id: info.box_id }),
+    )
+  ).json().polling.play_info as KujiPlayInfo;
 /** Lets the line's serial work (expiry, hand-over, re-arming) finish. */
 const settle = () => t.server.services().kujiLine.changed();
 
@@ -56,13 +72,28 @@ describe('the kuji line: server-held windows (issue 12)', () => {
     await settle();
     expect((await poll(alice, a)).reserve_status).toBe('end');
     const now = await poll(bob, bb);
-    expect(now).toMatchObject({ reserve_status: 'firstReserved', reserve_num: 1, reserve_remaintime: KUJI_REMAIN_MAX_SECONDS.firstReserved });
+    expect(now).toMatchObject({
+      reserve_status: 'firstReserved',
+      reserve_num: 1,
+      reserve_remaintime: KUJI_REMAIN_MAX_SECONDS.firstReserved,
+    });
     expect(events).toContainEqual({ kind: 'kujiLineChanged', args: [b.kuji_id, b.box_id] });
-    expect(pushesTo(bob.user_id)).toEqual([expect.objectContaining({ kind: 'turnNow', kuji_id: b.kuji_id, box_id: b.box_id, title: 'くじの順番が来ました' })]);
+    expect(pushesTo(bob.user_id)).toEqual([
+      expect.objectContaining({ kind: 'turnNow', kuji_id: b.kuji_id, box_id: b.box_id, title: 'くじの順番が来ました' }),
+    ]);
     expect(pushesTo(alice.user_id)).toEqual([]);
 
     // Bob draws once: his confirm window (180 s) starts then, and lapses in turn.
-    const drew = await post('play/kuji_draw', as(bob, { reserve_token: bb.reserve_token, kuji_id: b.kuji_id, box_id: b.box_id, count: 1, request_id: 'line-test-bob-1' }));
+    const drew = await post(
+      'play/kuji_draw',
+      as(bob, {
+        reserve_token: bb.reserve_token,
+        kuji_id: b.kuji_id,
+        box_id: b.box_id,
+        count: 1,
+        request_id: 'line-test-bob-1',
+      }),
+    );
     expect(drew.statusCode).toBe(200);
     await settle();
     clock.advance(KUJI_REMAIN_MAX_SECONDS.firstReserved * 1000 + 1);
@@ -80,7 +111,10 @@ describe('the kuji line: server-held windows (issue 12)', () => {
     const c = await reserve(carol, b);
     const d = await reserve(dave, b);
     events.length = 0;
-    await post('play/kuji_reserve_cancel', as(carol, { reserve_token: c.reserve_token, kuji_id: b.kuji_id, box_id: b.box_id }));
+    await post(
+      'play/kuji_reserve_cancel',
+      as(carol, { reserve_token: c.reserve_token, kuji_id: b.kuji_id, box_id: b.box_id }),
+    );
     expect((await poll(dave, d)).reserve_status).toBe('firstReserved');
     expect(pushesTo(dave.user_id)).toHaveLength(1);
     expect(events).toContainEqual({ kind: 'kujiLineChanged', args: [b.kuji_id, b.box_id] });
@@ -105,15 +139,28 @@ describe('the kuji line: server-held windows (issue 12)', () => {
     fresh.close();
   });
 
-  it('[R4.4-5] the windows are configuration: KUJI_FIRST_RESERVED_SECONDS sets the holder\'s first window; a bad value stops the start with a clear message', async () => {
+  it("[R4.4-5] the windows are configuration: KUJI_FIRST_RESERVED_SECONDS sets the holder's first window; a bad value stops the start with a clear message", async () => {
     const { readServerConfig } = await import('../../server/config');
-    expect(() => readServerConfig({ KUJI_FIRST_RESERVED_SECONDS: '2' })).toThrow(/KUJI_FIRST_RESERVED_SECONDS and KUJI_CONFIRM_SECONDS must be whole seconds from 5 to 3600/);
+    expect(() => readServerConfig({ KUJI_FIRST_RESERVED_SECONDS: '2' })).toThrow(
+      /KUJI_FIRST_RESERVED_SECONDS and KUJI_CONFIRM_SECONDS must be whole seconds from 5 to 3600/,
+    );
     const short = await startTestServer({ inMemory: true, env: { KUJI_FIRST_RESERVED_SECONDS: '12' } });
     try {
       const u = await createTestUser(short, {}, { freeTc: 1_000 });
-      const [b] = await short.server.store().query<{ kuji_id: number; box_id: number }>(`SELECT kuji_id, box_id FROM kuji_boxes WHERE box_status = 'onSale' ORDER BY box_id LIMIT 1`);
-      const res = await short.server.app.inject({ method: 'POST', url: '/api/play/kuji_reserve', payload: { user_id: u.user_id, access_token: u.access_token, ...b } });
-      expect(kujiReserveResponseSchema.parse(res.json()).play_info).toMatchObject({ reserve_status: 'firstReserved', reserve_remaintime: 12 });
+      const [b] = await short.server
+        .store()
+        .query<{ kuji_id: number; box_id: number }>(
+          `SELECT kuji_id, box_id FROM kuji_boxes WHERE box_status = 'onSale' ORDER BY box_id LIMIT 1`,
+        );
+      const res = await short.server.app.inject({
+        method: 'POST',
+        url: '/api/play/kuji_reserve',
+        payload: { user_id: u.user_id, access_token: u.access_token, ...b },
+      });
+      expect(kujiReserveResponseSchema.parse(res.json()).play_info).toMatchObject({
+        reserve_status: 'firstReserved',
+        reserve_remaintime: 12,
+      });
     } finally {
       await short.close();
     }

@@ -47,7 +47,13 @@ const MAX_ENCODERS = 3;
 const TIMINGS = { connectMs: 1_000, answerMs: 1_500, pingMs: 300, gatherMs: 2_000 };
 
 // A slowloris upgrade started before the tests and checked at the end (Node's headers timeout is 10 s).
-let slowloris: { socket: Socket; startedAt: number; closedAt: number | null; answer: string; timer: ReturnType<typeof setInterval> } | null = null;
+let slowloris: {
+  socket: Socket;
+  startedAt: number;
+  closedAt: number | null;
+  answer: string;
+  timer: ReturnType<typeof setInterval>;
+} | null = null;
 
 beforeAll(async () => {
   process.on('unhandledRejection', onUnhandled);
@@ -58,8 +64,20 @@ beforeAll(async () => {
   });
   signaling = `${t.origin.replace('http:', 'ws:')}/signaling`;
   port = Number(new URL(t.origin).port);
-  normal = (await t.server.store().query<{ station_id: number }>("SELECT station_id FROM stations WHERE station_type = 'normal' AND station_status = 'open' ORDER BY station_id")).map((r) => r.station_id);
-  vip = (await t.server.store().query<{ station_id: number }>("SELECT station_id FROM stations WHERE station_type <> 'normal' ORDER BY station_id LIMIT 1"))[0]!.station_id;
+  normal = (
+    await t.server
+      .store()
+      .query<{ station_id: number }>(
+        "SELECT station_id FROM stations WHERE station_type = 'normal' AND station_status = 'open' ORDER BY station_id",
+      )
+  ).map((r) => r.station_id);
+  vip = (
+    await t.server
+      .store()
+      .query<{ station_id: number }>(
+        "SELECT station_id FROM stations WHERE station_type <> 'normal' ORDER BY station_id LIMIT 1",
+      )
+  )[0]!.station_id;
 
   // Slowloris: a valid upgrade's headers, one short header line a second, never finished.
   const socket = tcpConnect(port, '127.0.0.1');
@@ -68,14 +86,24 @@ beforeAll(async () => {
     if (!socket.destroyed) socket.write(`X-Slow-${n++}: a\r\n`);
   }, 1_000);
   slowloris = { socket, startedAt: Date.now(), closedAt: null, answer: '', timer };
-  socket.on('connect', () => socket.write(`GET /signaling HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n`));
-  socket.on('data', (d) => { slowloris!.answer += d.toString(); });
+  socket.on('connect', () =>
+    socket.write(`GET /signaling HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n`),
+  );
+  socket.on('data', (d) => {
+    slowloris!.answer += d.toString();
+  });
   socket.on('error', () => undefined);
-  socket.on('close', () => { slowloris!.closedAt = Date.now(); clearInterval(slowloris!.timer); });
+  socket.on('close', () => {
+    slowloris!.closedAt = Date.now();
+    clearInterval(slowloris!.timer);
+  });
 });
 
 afterAll(async () => {
-  if (slowloris) { clearInterval(slowloris.timer); slowloris.socket.destroy(); }
+  if (slowloris) {
+    clearInterval(slowloris.timer);
+    slowloris.socket.destroy();
+  }
   await t?.close();
   process.off('unhandledRejection', onUnhandled);
 });
@@ -113,20 +141,34 @@ const healthy = async (ms = 1_000) => {
 
 /** Nothing left behind: no session, no broadcast, no ffmpeg child; the HTTP API answers. */
 async function assertClean(what = 'nothing left behind'): Promise<void> {
-  await until(() => services().signaling.connections === 0 && status().length === 0 && ffmpegChildren().length === 0, what).catch((error: Error) => {
-    throw new Error(`${error.message}: ${services().signaling.connections} sessions, broadcasts ${JSON.stringify(status())}, ffmpeg children ${JSON.stringify(ffmpegChildren())}`);
+  await until(
+    () => services().signaling.connections === 0 && status().length === 0 && ffmpegChildren().length === 0,
+    what,
+  ).catch((error: Error) => {
+    throw new Error(
+      `${error.message}: ${services().signaling.connections} sessions, broadcasts ${JSON.stringify(status())}, ffmpeg children ${JSON.stringify(ffmpegChildren())}`,
+    );
   });
   expect((await healthy()).ok).toBe(true);
 }
 
 /** Opens a signaling socket (own address unless given), recording messages and the close. */
-function open(url = signaling, options: { headers?: Record<string, string>; localAddress?: string } = {}): Promise<Raw> {
+function open(
+  url = signaling,
+  options: { headers?: Record<string, string>; localAddress?: string } = {},
+): Promise<Raw> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers: options.headers ?? {}, localAddress: options.localAddress ?? freshAddress() });
+    const ws = new WebSocket(url, {
+      headers: options.headers ?? {},
+      localAddress: options.localAddress ?? freshAddress(),
+    });
     const messages: Record<string, unknown>[] = [];
     let offer: (m: Record<string, unknown>) => void = () => undefined;
     let noOffer: (e: Error) => void = () => undefined;
-    const offered = new Promise<Record<string, unknown>>((res, rej) => { offer = res; noOffer = rej; });
+    const offered = new Promise<Record<string, unknown>>((res, rej) => {
+      offer = res;
+      noOffer = rej;
+    });
     offered.catch(() => undefined);
     const closed = new Promise<Closed>((done) => {
       ws.on('close', (code, reason) => {
@@ -138,25 +180,37 @@ function open(url = signaling, options: { headers?: Record<string, string>; loca
     });
     ws.on('message', (data) => {
       let m: Record<string, unknown>;
-      try { m = JSON.parse(data.toString()) as Record<string, unknown>; } catch { m = { unparsed: data.toString() }; }
+      try {
+        m = JSON.parse(data.toString()) as Record<string, unknown>;
+      } catch {
+        m = { unparsed: data.toString() };
+      }
       messages.push(m);
       if (m.type === 'offer') offer(m);
       if (m.type === 'ping' && ws.readyState === WebSocket.OPEN) ws.send('{"type":"pong"}');
     });
     ws.on('error', () => undefined);
     ws.once('open', () => resolve({ ws, messages, closed, offered }));
-    ws.once('unexpected-response', (_req, response) => { reject(new Error(`HTTP ${response.statusCode}`)); ws.terminate(); });
+    ws.once('unexpected-response', (_req, response) => {
+      reject(new Error(`HTTP ${response.statusCode}`));
+      ws.terminate();
+    });
     ws.once('error', reject);
   });
 }
 
 /** 'offer' when the server offered, else the close it gave. */
-const outcome = (r: Raw): Promise<string> => r.offered.then(() => 'offer', async () => {
-  const c = await r.closed;
-  return `${c.code} ${c.reason}`;
-});
+const outcome = (r: Raw): Promise<string> =>
+  r.offered.then(
+    () => 'offer',
+    async () => {
+      const c = await r.closed;
+      return `${c.code} ${c.reason}`;
+    },
+  );
 
-const within = <T>(p: Promise<T>, ms: number): Promise<T | null> => Promise.race([p, new Promise<null>((r) => setTimeout(() => r(null), ms))]);
+const within = <T>(p: Promise<T>, ms: number): Promise<T | null> =>
+  Promise.race([p, new Promise<null>((r) => setTimeout(() => r(null), ms))]);
 
 /** Sends `messages` on a fresh socket and resolves with the close. */
 async function refused(messages: (string | Buffer)[], url = signaling): Promise<Closed> {
@@ -165,7 +219,8 @@ async function refused(messages: (string | Buffer)[], url = signaling): Promise<
   return r.closed;
 }
 
-const connect = (channel: string, extra: Record<string, unknown> = {}) => JSON.stringify(recvonlyConnect(channel, extra));
+const connect = (channel: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify(recvonlyConnect(channel, extra));
 
 /** A werift viewer's answer to an offer (what a real client would send), and its peer connection. */
 async function answerTo(offerSdp: string): Promise<{ pc: RTCPeerConnection; sdp: string }> {
@@ -197,22 +252,47 @@ describe('upgrade requests', () => {
   it('an upgrade whose URL WHATWG cannot parse (GET //[) is refused instead of throwing out of the upgrade listeners (crashes the process)', () => {
     const server = t.server.app.server;
     for (const target of ['//[', '//%', '//a:99999/signaling', 'http://[/signaling']) {
-      for (const listener of server.listeners('upgrade') as ((req: IncomingMessage, socket: PassThrough, head: Buffer) => void)[]) {
+      for (const listener of server.listeners('upgrade') as ((
+        req: IncomingMessage,
+        socket: PassThrough,
+        head: Buffer,
+      ) => void)[]) {
         const socket = new PassThrough();
-        const request = { url: target, method: 'GET', headers: { upgrade: 'websocket', connection: 'Upgrade', host: '127.0.0.1' }, socket: { remoteAddress: '127.0.0.1' } } as unknown as IncomingMessage;
-        expect(() => listener.call(server, request, socket, Buffer.alloc(0)), `upgrade listener with ${target}`).not.toThrow();
+        const request = {
+          url: target,
+          method: 'GET',
+          headers: { upgrade: 'websocket', connection: 'Upgrade', host: '127.0.0.1' },
+          socket: { remoteAddress: '127.0.0.1' },
+        } as unknown as IncomingMessage;
+        expect(
+          () => listener.call(server, request, socket, Buffer.alloc(0)),
+          `upgrade listener with ${target}`,
+        ).not.toThrow();
         socket.destroy();
       }
     }
   });
 
-  it('Origin spoofing: only the app\'s own origin (or none: non-browser clients, by design) may open the socket', async () => {
+  it("Origin spoofing: only the app's own origin (or none: non-browser clients, by design) may open the socket", async () => {
     const forbidden = [
-      'https://evil.example', 'null', '', `http://127.0.0.1:${port}.evil.example`, `http://127.0.0.1:${port + 1}`,
-      `http://evil.example, ${t.origin}`, `${t.origin}, http://evil.example`, `${t.origin}/`, `${t.origin.toUpperCase()}`,
-      `ws://127.0.0.1:${port}`, `http://127.0.0.1:${port}@evil.example`, `http://localhost.evil.example:${port}`,
+      'https://evil.example',
+      'null',
+      '',
+      `http://127.0.0.1:${port}.evil.example`,
+      `http://127.0.0.1:${port + 1}`,
+      `http://evil.example, ${t.origin}`,
+      `${t.origin}, http://evil.example`,
+      `${t.origin}/`,
+      `${t.origin.toUpperCase()}`,
+      `ws://127.0.0.1:${port}`,
+      `http://127.0.0.1:${port}@evil.example`,
+      `http://localhost.evil.example:${port}`,
     ];
-    for (const origin of forbidden) await expect(open(signaling, { headers: { Origin: origin } }), `Origin: ${JSON.stringify(origin)}`).rejects.toThrow('HTTP 403');
+    for (const origin of forbidden)
+      await expect(
+        open(signaling, { headers: { Origin: origin } }),
+        `Origin: ${JSON.stringify(origin)}`,
+      ).rejects.toThrow('HTTP 403');
     for (const headers of [{}, { Origin: t.origin }] as Record<string, string>[]) {
       const ok = await open(signaling, { headers });
       ok.ws.terminate();
@@ -226,26 +306,62 @@ describe('upgrade requests', () => {
   });
 
   it('malformed upgrades (bad version, bad key, POST, no Upgrade) get an HTTP error and the server stays up', async () => {
-    const raw = (text: string) => new Promise<string>((resolve) => {
-      const s = tcpConnect(port, '127.0.0.1', () => s.write(text));
-      let answer = '';
-      s.on('data', (d) => { answer += d.toString(); });
-      s.on('error', () => undefined);
-      s.on('close', () => resolve(answer));
-      setTimeout(() => s.destroy(), 2_000);
-    });
+    const raw = (text: string) =>
+      new Promise<string>((resolve) => {
+        const s = tcpConnect(port, '127.0.0.1', () => s.write(text));
+        let answer = '';
+        s.on('data', (d) => {
+          answer += d.toString();
+        });
+        s.on('error', () => undefined);
+        s.on('close', () => resolve(answer));
+        setTimeout(() => s.destroy(), 2_000);
+      });
     const head = (lines: string[]) => `${lines.join('\r\n')}\r\n\r\n`;
     const base = [`Host: 127.0.0.1:${port}`, 'Connection: Upgrade', 'Upgrade: websocket'];
-    expect(await raw(head(['GET /signaling HTTP/1.1', ...base, 'Sec-WebSocket-Version: 99', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==']))).toMatch(/^HTTP\/1\.1 400 /);
-    expect(await raw(head(['GET /signaling HTTP/1.1', ...base, 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: short']))).toMatch(/^HTTP\/1\.1 400 /);
-    expect(await raw(head(['POST /signaling HTTP/1.1', ...base, 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==', 'Content-Length: 0']))).toMatch(/^HTTP\/1\.1 4\d\d /);
-    expect(await raw(head(['GET /signaling?k=' + 'x'.repeat(20_000) + ' HTTP/1.1', ...base, 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==']))).toMatch(/^HTTP\/1\.1 431 /);
+    expect(
+      await raw(
+        head([
+          'GET /signaling HTTP/1.1',
+          ...base,
+          'Sec-WebSocket-Version: 99',
+          'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+        ]),
+      ),
+    ).toMatch(/^HTTP\/1\.1 400 /);
+    expect(
+      await raw(head(['GET /signaling HTTP/1.1', ...base, 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: short'])),
+    ).toMatch(/^HTTP\/1\.1 400 /);
+    expect(
+      await raw(
+        head([
+          'POST /signaling HTTP/1.1',
+          ...base,
+          'Sec-WebSocket-Version: 13',
+          'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+          'Content-Length: 0',
+        ]),
+      ),
+    ).toMatch(/^HTTP\/1\.1 4\d\d /);
+    expect(
+      await raw(
+        head([
+          'GET /signaling?k=' + 'x'.repeat(20_000) + ' HTTP/1.1',
+          ...base,
+          'Sec-WebSocket-Version: 13',
+          'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+        ]),
+      ),
+    ).toMatch(/^HTTP\/1\.1 431 /);
     await assertClean();
   });
 
   it('an upgraded socket that never sends anything is closed at the connect deadline (4408)', async () => {
     const r = await open();
-    expect(await within(r.closed, 3_000)).toEqual({ code: SIGNALING_CLOSE.timeout, reason: 'no connect message in time' });
+    expect(await within(r.closed, 3_000)).toEqual({
+      code: SIGNALING_CLOSE.timeout,
+      reason: 'no connect message in time',
+    });
     await assertClean();
   });
 });
@@ -274,12 +390,20 @@ describe('message-level abuse', () => {
 
   it('deeply nested JSON (30,000 levels) is refused or ignored cleanly, at any place in a message', async () => {
     const depth = 30_000;
-    expect(await refused(['['.repeat(depth) + ']'.repeat(depth)])).toEqual({ code: SIGNALING_CLOSE.badMessage, reason: 'a signaling message needs a string type' });
+    expect(await refused(['['.repeat(depth) + ']'.repeat(depth)])).toEqual({
+      code: SIGNALING_CLOSE.badMessage,
+      reason: 'a signaling message needs a string type',
+    });
     const nested = '{"a":'.repeat(5_000) + '1' + '}'.repeat(5_000);
-    expect(await refused([`{"type":${nested}}`])).toEqual({ code: SIGNALING_CLOSE.badMessage, reason: 'a signaling message needs a string type' });
+    expect(await refused([`{"type":${nested}}`])).toEqual({
+      code: SIGNALING_CLOSE.badMessage,
+      reason: 'a signaling message needs a string type',
+    });
     // In the free-form metadata of a connect: served as usual (metadata is not read).
     const r = await open();
-    r.ws.send(`{"type":"connect","role":"recvonly","channel_id":"station-${normal[0]}-side","audio":false,"video":{"codec_type":"VP8","x":${nested}},"metadata":${nested}}`);
+    r.ws.send(
+      `{"type":"connect","role":"recvonly","channel_id":"station-${normal[0]}-side","audio":false,"video":{"codec_type":"VP8","x":${nested}},"metadata":${nested}}`,
+    );
     await r.offered;
     r.ws.send('{"type":"disconnect"}');
     expect(await r.closed).toEqual({ code: SIGNALING_CLOSE.normal, reason: 'disconnect' });
@@ -287,16 +411,27 @@ describe('message-level abuse', () => {
   });
 
   it('prototype keys (__proto__, constructor) neither pollute Object.prototype nor confuse the protocol', async () => {
-    expect(await refused(['{"__proto__":{"type":"connect"}}'])).toEqual({ code: SIGNALING_CLOSE.badMessage, reason: 'a signaling message needs a string type' });
+    expect(await refused(['{"__proto__":{"type":"connect"}}'])).toEqual({
+      code: SIGNALING_CLOSE.badMessage,
+      reason: 'a signaling message needs a string type',
+    });
     for (const type of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
-      expect(await refused([`{"type":"${type}"}`])).toEqual({ code: SIGNALING_CLOSE.badMessage, reason: `expected connect, got ${type}` });
+      expect(await refused([`{"type":"${type}"}`])).toEqual({
+        code: SIGNALING_CLOSE.badMessage,
+        reason: `expected connect, got ${type}`,
+      });
     }
     const channel = `station-${normal[1]}-front`;
     // role only in a __proto__ key: not an own role, so malformed.
-    expect(await refused([`{"type":"connect","channel_id":"${channel}","__proto__":{"role":"recvonly"}}`])).toEqual({ code: SIGNALING_CLOSE.badMessage, reason: 'malformed connect message' });
+    expect(await refused([`{"type":"connect","channel_id":"${channel}","__proto__":{"role":"recvonly"}}`])).toEqual({
+      code: SIGNALING_CLOSE.badMessage,
+      reason: 'malformed connect message',
+    });
     // Sneaking audio/codec in via __proto__ or constructor.prototype: either served as a normal recvonly VP8 connection, or refused; never polluting.
     const r = await open();
-    r.ws.send(`{"type":"connect","role":"recvonly","channel_id":"${channel}","audio":false,"video":{"codec_type":"VP8","__proto__":{"codec_type":"H264"}},"__proto__":{"audio":true,"polluted":1},"constructor":{"prototype":{"polluted":2}}}`);
+    r.ws.send(
+      `{"type":"connect","role":"recvonly","channel_id":"${channel}","audio":false,"video":{"codec_type":"VP8","__proto__":{"codec_type":"H264"}},"__proto__":{"audio":true,"polluted":1},"constructor":{"prototype":{"polluted":2}}}`,
+    );
     expect(await outcome(r)).toBe('offer');
     for (const type of ['constructor', '__proto__', 'toString']) {
       const s = await open();
@@ -404,7 +539,14 @@ describe('message-level abuse', () => {
       await r.offered;
       const flood = 3_000;
       for (let i = 0; i < flood; i += 1) {
-        r.ws.send(JSON.stringify({ type: 'candidate', candidate: `candidate:${i} 1 udp 2122260223 10.9.${i >> 8}.${i & 255} 9 typ host generation 0 ufrag x network-cost 999 ${'p'.repeat(1_800)}`, sdpMid: '0', sdpMLineIndex: 0 }));
+        r.ws.send(
+          JSON.stringify({
+            type: 'candidate',
+            candidate: `candidate:${i} 1 udp 2122260223 10.9.${i >> 8}.${i & 255} 9 typ host generation 0 ufrag x network-cost 999 ${'p'.repeat(1_800)}`,
+            sdpMid: '0',
+            sdpMLineIndex: 0,
+          }),
+        );
       }
       r.ws.send('{"type":"stats"}');
       await new Promise((resolve) => setTimeout(resolve, 400));
@@ -444,7 +586,10 @@ describe('SDP abuse', () => {
       expect(c, `answer ${JSON.stringify(sdp.slice(0, 30))}`).not.toBeNull();
       expect(c!.code, `answer ${JSON.stringify(sdp.slice(0, 30))}: ${c!.reason}`).toBe(SIGNALING_CLOSE.badMessage);
       expect(c!.reason).toMatch(/^signaling failed: |^malformed answer message$/);
-      await until(() => services().signaling.connections === 0 && status().length === 0, 'encoder stopped after a bad answer');
+      await until(
+        () => services().signaling.connections === 0 && status().length === 0,
+        'encoder stopped after a bad answer',
+      );
     }
     await assertClean();
   });
@@ -482,8 +627,21 @@ describe('SDP abuse', () => {
     {
       // Candidates before the answer (trickled early) are accepted; the end-of-candidates marker and mDNS names too.
       const { r, offer } = await offerOn(channel);
-      r.ws.send(JSON.stringify({ type: 'candidate', candidate: 'candidate:1 1 udp 2122260223 127.0.0.1 9 typ host', sdpMid: '0', sdpMLineIndex: 0 }));
-      r.ws.send(JSON.stringify({ type: 'candidate', candidate: 'candidate:2 1 udp 2122260223 0f3c.local 9 typ host', sdpMid: '0' }));
+      r.ws.send(
+        JSON.stringify({
+          type: 'candidate',
+          candidate: 'candidate:1 1 udp 2122260223 127.0.0.1 9 typ host',
+          sdpMid: '0',
+          sdpMLineIndex: 0,
+        }),
+      );
+      r.ws.send(
+        JSON.stringify({
+          type: 'candidate',
+          candidate: 'candidate:2 1 udp 2122260223 0f3c.local 9 typ host',
+          sdpMid: '0',
+        }),
+      );
       r.ws.send(JSON.stringify({ type: 'candidate', candidate: '' }));
       r.ws.send(JSON.stringify({ type: 'candidate', candidate: 'not a candidate at all' }));
       r.ws.send(JSON.stringify({ type: 'candidate', candidate: 'x', sdpMLineIndex: 65 }));
@@ -497,9 +655,21 @@ describe('SDP abuse', () => {
     const { r, offer } = await offerOn(`station-${normal[6]}-front`);
     const { pc, sdp } = await answerTo(String(offer.sdp));
     let packets = 0;
-    pc.onTrack.subscribe((track) => track.onReceiveRtp.subscribe(() => { packets += 1; }));
-    const fingerprint = randomBytes(32).toString('hex').toUpperCase().replace(/(..)(?!$)/g, '$1:');
-    r.ws.send(JSON.stringify({ type: 'answer', sdp: sdp.replace(/^a=fingerprint:(\S+) .*$/m, `a=fingerprint:$1 ${fingerprint}`) }));
+    pc.onTrack.subscribe((track) =>
+      track.onReceiveRtp.subscribe(() => {
+        packets += 1;
+      }),
+    );
+    const fingerprint = randomBytes(32)
+      .toString('hex')
+      .toUpperCase()
+      .replace(/(..)(?!$)/g, '$1:');
+    r.ws.send(
+      JSON.stringify({
+        type: 'answer',
+        sdp: sdp.replace(/^a=fingerprint:(\S+) .*$/m, `a=fingerprint:$1 ${fingerprint}`),
+      }),
+    );
     const c = await within(r.closed, 8_000);
     expect(packets).toBe(0);
     expect(c).not.toBeNull();
@@ -529,20 +699,37 @@ describe('SDP abuse', () => {
     try {
       r.ws.send(JSON.stringify({ type: 'answer', sdp }));
       // Four times the answer deadline of this server (1.5 s); the pongs keep coming (open() answers pings).
-      expect(await within(r.closed, 6_000)).toEqual({ code: SIGNALING_CLOSE.timeout, reason: 'media did not connect in time' });
+      expect(await within(r.closed, 6_000)).toEqual({
+        code: SIGNALING_CLOSE.timeout,
+        reason: 'media did not connect in time',
+      });
     } finally {
       r.ws.terminate();
       await assertClean();
     }
   });
 
-  it('an answer with altered ICE credentials either connects its media (werift\'s lite agent does not check the remote ufrag; the viewer is then real) or ends at the deadline', async () => {
+  it("an answer with altered ICE credentials either connects its media (werift's lite agent does not check the remote ufrag; the viewer is then real) or ends at the deadline", async () => {
     const { r, offer } = await offerOn(`station-${normal[6]}-side`);
     const { pc, sdp } = await answerTo(String(offer.sdp));
     try {
-      r.ws.send(JSON.stringify({ type: 'answer', sdp: sdp.replace(/^a=ice-ufrag:.*$/m, 'a=ice-ufrag:evil').replace(/^a=ice-pwd:.*$/m, `a=ice-pwd:${'e'.repeat(24)}`) }));
-      const media = () => (sessions()[0] as { pc?: { connectionState?: string } } | undefined)?.pc?.connectionState === 'connected';
-      const closed = await Promise.race([r.closed, expect.poll(media, { timeout: 6_000 }).toBe(true).then(() => null)]);
+      r.ws.send(
+        JSON.stringify({
+          type: 'answer',
+          sdp: sdp
+            .replace(/^a=ice-ufrag:.*$/m, 'a=ice-ufrag:evil')
+            .replace(/^a=ice-pwd:.*$/m, `a=ice-pwd:${'e'.repeat(24)}`),
+        }),
+      );
+      const media = () =>
+        (sessions()[0] as { pc?: { connectionState?: string } } | undefined)?.pc?.connectionState === 'connected';
+      const closed = await Promise.race([
+        r.closed,
+        expect
+          .poll(media, { timeout: 6_000 })
+          .toBe(true)
+          .then(() => null),
+      ]);
       if (closed) expect(closed).toEqual({ code: SIGNALING_CLOSE.timeout, reason: 'media did not connect in time' });
     } finally {
       r.ws.terminate();
@@ -573,17 +760,23 @@ describe('SDP abuse', () => {
 describe('resources under churn and concurrency', () => {
   it('30 connects at once to 30 different cameras from 30 addresses: never more than RTC_MAX_ENCODERS broadcasts or ffmpeg processes', async () => {
     let peak = 0;
-    const sampler = setInterval(() => { peak = Math.max(peak, ffmpegChildren().length, status().length); }, 10);
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, ffmpegChildren().length, status().length);
+    }, 10);
     const cameras = normal.slice(0, 15).flatMap((id) => [`station-${id}-front`, `station-${id}-side`]);
-    const sockets = await Promise.all(cameras.map(async (channel) => {
-      const r = await open();
-      r.ws.send(connect(channel));
-      return r;
-    }));
+    const sockets = await Promise.all(
+      cameras.map(async (channel) => {
+        const r = await open();
+        r.ws.send(connect(channel));
+        return r;
+      }),
+    );
     try {
       const outcomes = await Promise.all(sockets.map(outcome));
       expect(outcomes.filter((o) => o === 'offer')).toHaveLength(MAX_ENCODERS);
-      expect(outcomes.filter((o) => o !== 'offer')).toEqual(Array(cameras.length - MAX_ENCODERS).fill(`${SIGNALING_CLOSE.limit} too many cameras are being watched`));
+      expect(outcomes.filter((o) => o !== 'offer')).toEqual(
+        Array(cameras.length - MAX_ENCODERS).fill(`${SIGNALING_CLOSE.limit} too many cameras are being watched`),
+      );
       expect(peak).toBeLessThanOrEqual(MAX_ENCODERS);
     } finally {
       clearInterval(sampler);
@@ -594,10 +787,14 @@ describe('resources under churn and concurrency', () => {
 
   it('the per-client limit holds from one address under a burst of 20, and frees up as sockets close', async () => {
     const address = freshAddress();
-    const burst = await Promise.allSettled(Array.from({ length: 20 }, () => open(signaling, { localAddress: address })));
+    const burst = await Promise.allSettled(
+      Array.from({ length: 20 }, () => open(signaling, { localAddress: address })),
+    );
     const opened = burst.flatMap((b) => (b.status === 'fulfilled' ? [b.value] : []));
     const closes = await Promise.all(opened.map((o) => within(o.closed, 300)));
-    expect(closes.filter((c) => c?.code === SIGNALING_CLOSE.limit)).toHaveLength(opened.length - Number(LIMITS.RTC_MAX_CONNECTIONS_PER_CLIENT));
+    expect(closes.filter((c) => c?.code === SIGNALING_CLOSE.limit)).toHaveLength(
+      opened.length - Number(LIMITS.RTC_MAX_CONNECTIONS_PER_CLIENT),
+    );
     for (const o of opened) o.ws.terminate();
     await until(() => services().signaling.connections === 0, 'all closed');
     const again = await open(signaling, { localAddress: address });
@@ -610,17 +807,40 @@ describe('resources under churn and concurrency', () => {
 describe('channel ids and media tokens', () => {
   it('odd channel ids (unicode digits, huge, negative, zero, leading zero, whitespace, case) are refused with 4404 or 4400', async () => {
     const unknown = [
-      'station-١-front', 'station-１-front', 'station-𝟏-front', `station-${normal[0]}-front\n`, `station-${normal[0]}-front `, ` station-${normal[0]}-front`,
-      `station-${normal[0]}-FRONT`, 'station-0-front', 'station--1-front', `station-0${normal[0]}-front`, 'station-9999999999-front',
-      'station-999999999-front', 'station-1e3-front', 'station-0x1-front', `station-${normal[0]}.0-front`, `station-${normal[0]}-front\u0000`,
-      `station-${normal[0]}-side-front`, `station-${normal[0]}-front/../side`, 'station-+1-front', `station-${normal[0]}-fr\u200bont`,
+      'station-١-front',
+      'station-１-front',
+      'station-𝟏-front',
+      `station-${normal[0]}-front\n`,
+      `station-${normal[0]}-front `,
+      ` station-${normal[0]}-front`,
+      `station-${normal[0]}-FRONT`,
+      'station-0-front',
+      'station--1-front',
+      `station-0${normal[0]}-front`,
+      'station-9999999999-front',
+      'station-999999999-front',
+      'station-1e3-front',
+      'station-0x1-front',
+      `station-${normal[0]}.0-front`,
+      `station-${normal[0]}-front\u0000`,
+      `station-${normal[0]}-side-front`,
+      `station-${normal[0]}-front/../side`,
+      'station-+1-front',
+      `station-${normal[0]}-fr\u200bont`,
     ];
-    for (const channel of unknown) expect(await refused([connect(channel)]), JSON.stringify(channel)).toEqual({ code: SIGNALING_CLOSE.unknownChannel, reason: 'unknown channel_id' });
-    expect(await refused([connect(`station-${'9'.repeat(300)}-front`)])).toEqual({ code: SIGNALING_CLOSE.badMessage, reason: 'malformed connect message' });
+    for (const channel of unknown)
+      expect(await refused([connect(channel)]), JSON.stringify(channel)).toEqual({
+        code: SIGNALING_CLOSE.unknownChannel,
+        reason: 'unknown channel_id',
+      });
+    expect(await refused([connect(`station-${'9'.repeat(300)}-front`)])).toEqual({
+      code: SIGNALING_CLOSE.badMessage,
+      reason: 'malformed connect message',
+    });
     await assertClean();
   });
 
-  it('media tokens: guessed, another station\'s, expired, empty, huge or duplicated tokens are refused (4403); the right one plays', async () => {
+  it("media tokens: guessed, another station's, expired, empty, huge or duplicated tokens are refused (4403); the right one plays", async () => {
     const channel = `station-${vip}-front`;
     const user = Number((await post(t, 'auth/debug_login', { name: 'probe-vip' })).json.user_id);
     const right = randomBytes(24).toString('base64url');
@@ -631,8 +851,20 @@ describe('channel ids and media tokens', () => {
     await services().users.recordMediaToken(user, expired, vip, -1_000);
     const forbidden = { code: SIGNALING_CLOSE.forbidden, reason: 'this camera needs a media token' };
     // Brute force: 60 guesses in a row, each answered 4403, the server unbothered (tokens are 192-bit random).
-    for (let i = 0; i < 60; i += 1) expect(await refused([connect(channel)], `${signaling}?k=${randomBytes(24).toString('base64url')}`)).toEqual(forbidden);
-    for (const k of [other, expired, '', 'x'.repeat(8_000), encodeURIComponent(`${right}\u0000`), encodeURIComponent(`${right} `), right.toUpperCase(), `%E3%81%82${right}`]) {
+    for (let i = 0; i < 60; i += 1)
+      expect(await refused([connect(channel)], `${signaling}?k=${randomBytes(24).toString('base64url')}`)).toEqual(
+        forbidden,
+      );
+    for (const k of [
+      other,
+      expired,
+      '',
+      'x'.repeat(8_000),
+      encodeURIComponent(`${right}\u0000`),
+      encodeURIComponent(`${right} `),
+      right.toUpperCase(),
+      `%E3%81%82${right}`,
+    ]) {
       expect(await refused([connect(channel)], `${signaling}?k=${k}`), `k=${k.slice(0, 20)}…`).toEqual(forbidden);
     }
     expect(await refused([connect(channel)], `${signaling}?k=${other}&k=${right}`)).toEqual(forbidden); // the first k counts
@@ -651,7 +883,11 @@ const healthyAfter: boolean[] = [];
 
 describe('shutdown and the rest of the server', () => {
   it('closing the server while sessions are mid-handshake: no unhandled rejection, every socket closed, no ffmpeg left', async () => {
-    const other = await startTestServer({ listen: true, env: { ...LIMITS, RTC_MAX_CONNECTIONS_PER_CLIENT: '50' }, signalingTimings: TIMINGS });
+    const other = await startTestServer({
+      listen: true,
+      env: { ...LIMITS, RTC_MAX_CONNECTIONS_PER_CLIENT: '50' },
+      signalingTimings: TIMINGS,
+    });
     const url = `${other.origin.replace('http:', 'ws:')}/signaling`;
     const sockets: Raw[] = [];
     try {
@@ -671,13 +907,20 @@ describe('shutdown and the rest of the server', () => {
       }
       for (let i = 0; i < 3; i += 1) sockets.push(await open(url));
       const closing = other.close();
-      const late = await Promise.allSettled(Array.from({ length: 5 }, async () => {
-        const r = await open(url);
-        r.ws.send(connect(`station-${normal[7]}-front`));
-        sockets.push(r);
-      }));
+      const late = await Promise.allSettled(
+        Array.from({ length: 5 }, async () => {
+          const r = await open(url);
+          r.ws.send(connect(`station-${normal[7]}-front`));
+          sockets.push(r);
+        }),
+      );
       expect(late).toHaveLength(5);
-      expect(await within(closing.then(() => 'closed'), 10_000)).toBe('closed');
+      expect(
+        await within(
+          closing.then(() => 'closed'),
+          10_000,
+        ),
+      ).toBe('closed');
       const closes = await Promise.all(sockets.map((r) => within(r.closed, 3_000)));
       expect(closes.every((c) => c !== null)).toBe(true);
       await until(() => ffmpegChildren().length === 0, 'no ffmpeg left after close');
@@ -710,17 +953,22 @@ describe('shutdown and the rest of the server', () => {
 describe('connect churn', () => {
   it('connect then close at once, 200 times in bursts of 20 (closing at every stage): counts and encoders go back to 0, no ffmpeg left', async () => {
     let peak = 0;
-    const sampler = setInterval(() => { peak = Math.max(peak, ffmpegChildren().length, status().length); }, 15);
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, ffmpegChildren().length, status().length);
+    }, 15);
     try {
       for (let burst = 0; burst < 10; burst += 1) {
-        await Promise.all(Array.from({ length: 20 }, async (_, i) => {
-          const r = await open();
-          r.ws.send(connect(`station-${normal[i % 4]}-${i % 2 ? 'front' : 'side'}`));
-          const wait = (burst * 7 + i * 3) % 60;
-          if (wait) await new Promise((resolve) => setTimeout(resolve, wait));
-          if (i % 3 === 0) r.ws.close(1000); else r.ws.terminate();
-          await r.closed;
-        }));
+        await Promise.all(
+          Array.from({ length: 20 }, async (_, i) => {
+            const r = await open();
+            r.ws.send(connect(`station-${normal[i % 4]}-${i % 2 ? 'front' : 'side'}`));
+            const wait = (burst * 7 + i * 3) % 60;
+            if (wait) await new Promise((resolve) => setTimeout(resolve, wait));
+            if (i % 3 === 0) r.ws.close(1000);
+            else r.ws.terminate();
+            await r.closed;
+          }),
+        );
       }
     } finally {
       clearInterval(sampler);
@@ -745,7 +993,7 @@ describe('connect churn', () => {
    * falls back to the public server when none is configured; a lite agent gathers no server
    * reflexive candidates at all. RTC_ICE_HOSTS stays the way to offer a public address.
    */
-  it('the server\'s peer connections use no STUN server (docs: none), so a connect churn cannot starve later offers', async () => {
+  it("the server's peer connections use no STUN server (docs: none), so a connect churn cannot starve later offers", async () => {
     const r = await open();
     try {
       r.ws.send(connect(`station-${normal[9]}-front`));

@@ -24,7 +24,13 @@ beforeAll(async () => {
     signalingTimings: { connectMs: 400, answerMs: 1500, pingMs: 300 },
   });
   signaling = `${t.origin.replace('http:', 'ws:')}/signaling`;
-  normal = (await t.server.store().query<{ station_id: number }>("SELECT station_id FROM stations WHERE station_type = 'normal' AND station_status = 'open' ORDER BY station_id")).map((r) => r.station_id);
+  normal = (
+    await t.server
+      .store()
+      .query<{ station_id: number }>(
+        "SELECT station_id FROM stations WHERE station_type = 'normal' AND station_status = 'open' ORDER BY station_id",
+      )
+  ).map((r) => r.station_id);
 });
 afterAll(async () => t?.close());
 
@@ -42,10 +48,18 @@ describe('the signaling exchange sora-js-sdk needs for recvonly', () => {
       if (delays.length < 5 && delay) delays.push(delay.payload.toString('hex'));
       // Each frame's first packet (S bit): its picture id, when it is a 15-bit one (M bit).
       const p = rtp.payload;
-      if ((p[0]! & 0x10) !== 0) pictureIds.push((p[0]! & 0x80) !== 0 && (p[1]! & 0x80) !== 0 && (p[2]! & 0x80) !== 0 ? ((p[2]! & 0x7f) << 8) | p[3]! : null);
+      if ((p[0]! & 0x10) !== 0)
+        pictureIds.push(
+          (p[0]! & 0x80) !== 0 && (p[1]! & 0x80) !== 0 && (p[2]! & 0x80) !== 0 ? ((p[2]! & 0x7f) << 8) | p[3]! : null,
+        );
     });
     const offer = viewer.offer!;
-    expect(offer).toMatchObject({ type: 'offer', channel_id: `station-${normal[0]}-front`, simulcast: false, spotlight: false });
+    expect(offer).toMatchObject({
+      type: 'offer',
+      channel_id: `station-${normal[0]}-front`,
+      simulcast: false,
+      spotlight: false,
+    });
     expect(offer.connection_id).toEqual(expect.any(String));
     expect(offer).not.toHaveProperty('mid'); // a listed mid turns the SDK's recvonly transceiver into sendrecv
     const sdp = String(offer.sdp);
@@ -56,7 +70,11 @@ describe('the signaling exchange sora-js-sdk needs for recvonly', () => {
     expect(sdp).toMatch(/^a=candidate:.* 127\.0\.0\.1 \d+ typ host/m); // candidates in the SDP: the SDK ignores trickled ones
     const msid = /^a=msid:(\S+) /m.exec(sdp)?.[1];
     expect(msid).toBe(`station-${normal[0]}-front-video`); // neither 'default' nor the connection id, or the SDK drops the track
-    expect(viewer.notify).toMatchObject({ type: 'notify', event_type: 'connection.created', connection_id: offer.connection_id });
+    expect(viewer.notify).toMatchObject({
+      type: 'notify',
+      event_type: 'connection.created',
+      connection_id: offer.connection_id,
+    });
 
     // Playout delay 0–0 on every packet: the browser shows each frame as soon as it is decoded.
     expect(sdp).toContain('a=extmap:1 http://www.webrtc.org/experiments/rtp-hdrext/playout-delay');
@@ -65,9 +83,19 @@ describe('the signaling exchange sora-js-sdk needs for recvonly', () => {
     // 15-bit picture ids, counting up frame by frame: ffmpeg's 7-bit ones wrapped every 128 frames,
     // and Chromium then dropped every frame until the next keyframe (a freeze of up to 0.5 s).
     expect(pictureIds.length).toBeGreaterThan(2);
-    const steps = pictureIds.slice(1).map((id, i) => (id === null || pictureIds[i] === null ? null : (id - pictureIds[i]! + 32_768) % 32_768));
+    const steps = pictureIds
+      .slice(1)
+      .map((id, i) => (id === null || pictureIds[i] === null ? null : (id - pictureIds[i]! + 32_768) % 32_768));
     expect(steps.every((step) => step !== null && step >= 1 && step < 16)).toBe(true);
-    expect(status()).toEqual([expect.objectContaining({ stationId: normal[0], camera: 'front', viewers: 1, live: true, encoderPid: expect.any(Number) })]);
+    expect(status()).toEqual([
+      expect.objectContaining({
+        stationId: normal[0],
+        camera: 'front',
+        viewers: 1,
+        live: true,
+        encoderPid: expect.any(Number),
+      }),
+    ]);
     // The server pings; the viewer answers (RtcViewer pongs), so the connection stays.
     await until(() => viewer.log.messages.filter((m) => m.type === 'ping').length >= 3, 'three pings');
     expect(viewer.log.closed).toBeNull();
@@ -121,28 +149,74 @@ describe('refusals: each closes the connection with a code and a reason the clie
   };
 
   it('unknown channel ids, bad roles, codecs and audio, malformed and unknown messages', async () => {
-    const connect = (channel: string, extra: Record<string, unknown> = {}) => JSON.stringify(recvonlyConnect(channel, extra));
-    expect(await refused([connect('station-999999-front')])).toEqual({ code: SIGNALING_CLOSE.unknownChannel, reason: 'unknown channel_id' });
-    expect(await refused([connect('station-1-top')])).toEqual({ code: SIGNALING_CLOSE.unknownChannel, reason: 'unknown channel_id' });
-    expect(await refused([connect('sora')])).toEqual({ code: SIGNALING_CLOSE.unknownChannel, reason: 'unknown channel_id' });
-    expect(await refused([connect('station-01-front')])).toEqual({ code: SIGNALING_CLOSE.unknownChannel, reason: 'unknown channel_id' });
-    expect(await refused([connect('station-1-front', { role: 'sendonly' })])).toEqual({ code: SIGNALING_CLOSE.badMessage, reason: 'this endpoint only sends video: role must be recvonly' });
-    expect(await refused([connect('station-1-front', { video: { codec_type: 'H264' } })])).toEqual({ code: SIGNALING_CLOSE.badMessage, reason: 'the feed is VP8 only' });
-    expect(await refused([connect('station-1-front', { audio: true })])).toEqual({ code: SIGNALING_CLOSE.badMessage, reason: 'the feed has no audio: audio must be false' });
-    expect(await refused([connect('station-1-front', { channel_id: 42 })])).toEqual({ code: SIGNALING_CLOSE.badMessage, reason: 'malformed connect message' });
-    expect(await refused(['{"type":'])).toEqual({ code: SIGNALING_CLOSE.badMessage, reason: 'a signaling message is not JSON' });
-    expect(await refused(['[1,2]'])).toEqual({ code: SIGNALING_CLOSE.badMessage, reason: 'a signaling message needs a string type' });
-    expect(await refused([Buffer.from([0xff, 0x00, 0xc3])])).toEqual({ code: SIGNALING_CLOSE.badMessage, reason: 'signaling messages are JSON text' });
-    expect(await refused(['{"type":"answer","sdp":"v=0"}'])).toEqual({ code: SIGNALING_CLOSE.badMessage, reason: 'expected connect, got answer' });
-    expect(await refused([connect('station-1-front'), '{"type":"offer-me-more"}'])).toEqual({ code: SIGNALING_CLOSE.badMessage, reason: 'unknown message type "offer-me-more"' });
-    expect(await refused([connect('station-1-front'), connect('station-1-front')])).toEqual({ code: SIGNALING_CLOSE.badMessage, reason: 'connect was already sent' });
+    const connect = (channel: string, extra: Record<string, unknown> = {}) =>
+      JSON.stringify(recvonlyConnect(channel, extra));
+    expect(await refused([connect('station-999999-front')])).toEqual({
+      code: SIGNALING_CLOSE.unknownChannel,
+      reason: 'unknown channel_id',
+    });
+    expect(await refused([connect('station-1-top')])).toEqual({
+      code: SIGNALING_CLOSE.unknownChannel,
+      reason: 'unknown channel_id',
+    });
+    expect(await refused([connect('sora')])).toEqual({
+      code: SIGNALING_CLOSE.unknownChannel,
+      reason: 'unknown channel_id',
+    });
+    expect(await refused([connect('station-01-front')])).toEqual({
+      code: SIGNALING_CLOSE.unknownChannel,
+      reason: 'unknown channel_id',
+    });
+    expect(await refused([connect('station-1-front', { role: 'sendonly' })])).toEqual({
+      code: SIGNALING_CLOSE.badMessage,
+      reason: 'this endpoint only sends video: role must be recvonly',
+    });
+    expect(await refused([connect('station-1-front', { video: { codec_type: 'H264' } })])).toEqual({
+      code: SIGNALING_CLOSE.badMessage,
+      reason: 'the feed is VP8 only',
+    });
+    expect(await refused([connect('station-1-front', { audio: true })])).toEqual({
+      code: SIGNALING_CLOSE.badMessage,
+      reason: 'the feed has no audio: audio must be false',
+    });
+    expect(await refused([connect('station-1-front', { channel_id: 42 })])).toEqual({
+      code: SIGNALING_CLOSE.badMessage,
+      reason: 'malformed connect message',
+    });
+    expect(await refused(['{"type":'])).toEqual({
+      code: SIGNALING_CLOSE.badMessage,
+      reason: 'a signaling message is not JSON',
+    });
+    expect(await refused(['[1,2]'])).toEqual({
+      code: SIGNALING_CLOSE.badMessage,
+      reason: 'a signaling message needs a string type',
+    });
+    expect(await refused([Buffer.from([0xff, 0x00, 0xc3])])).toEqual({
+      code: SIGNALING_CLOSE.badMessage,
+      reason: 'signaling messages are JSON text',
+    });
+    expect(await refused(['{"type":"answer","sdp":"v=0"}'])).toEqual({
+      code: SIGNALING_CLOSE.badMessage,
+      reason: 'expected connect, got answer',
+    });
+    expect(await refused([connect('station-1-front'), '{"type":"offer-me-more"}'])).toEqual({
+      code: SIGNALING_CLOSE.badMessage,
+      reason: 'unknown message type "offer-me-more"',
+    });
+    expect(await refused([connect('station-1-front'), connect('station-1-front')])).toEqual({
+      code: SIGNALING_CLOSE.badMessage,
+      reason: 'connect was already sent',
+    });
     // Nothing leaked: every refused socket left the counts at zero.
     await until(() => t.server.services().signaling.connections === 0 && status().length === 0, 'nothing left open');
   });
 
   it('a client that never connects, or never answers, is closed at the deadline; one that stops answering pings too', async () => {
     expect(await refused([])).toEqual({ code: SIGNALING_CLOSE.timeout, reason: 'no connect message in time' });
-    expect(await refused([JSON.stringify(recvonlyConnect(`station-${normal[3]}-front`))])).toEqual({ code: SIGNALING_CLOSE.timeout, reason: 'no answer in time' });
+    expect(await refused([JSON.stringify(recvonlyConnect(`station-${normal[3]}-front`))])).toEqual({
+      code: SIGNALING_CLOSE.timeout,
+      reason: 'no answer in time',
+    });
     const viewer = await RtcViewer.connect(signaling, `station-${normal[3]}-front`);
     viewer.ws.removeAllListeners('message'); // stops answering pings
     expect(await viewer.closed).toEqual({ code: SIGNALING_CLOSE.timeout, reason: 'no pong' });
@@ -150,13 +224,24 @@ describe('refusals: each closes the connection with a code and a reason the clie
     await until(() => status().length === 0, 'encoder stopped');
   });
 
-  it('a VIP station\'s camera needs the media token station info gives (in webrtc_url); another station\'s token is refused', async () => {
-    const vip = (await t.server.store().query<{ station_id: number }>("SELECT station_id FROM stations WHERE station_type <> 'normal' ORDER BY station_id LIMIT 1"))[0]!.station_id;
-    expect(await refused([JSON.stringify(recvonlyConnect(`station-${vip}-front`))])).toEqual({ code: SIGNALING_CLOSE.forbidden, reason: 'this camera needs a media token' });
+  it("a VIP station's camera needs the media token station info gives (in webrtc_url); another station's token is refused", async () => {
+    const vip = (
+      await t.server
+        .store()
+        .query<{ station_id: number }>(
+          "SELECT station_id FROM stations WHERE station_type <> 'normal' ORDER BY station_id LIMIT 1",
+        )
+    )[0]!.station_id;
+    expect(await refused([JSON.stringify(recvonlyConnect(`station-${vip}-front`))])).toEqual({
+      code: SIGNALING_CLOSE.forbidden,
+      reason: 'this camera needs a media token',
+    });
     const user = { user_id: Number((await post(t, 'auth/debug_login', { name: 'vip-viewer' })).json.user_id) };
     const token = 'media-token-for-another-station';
     await t.server.services().users.recordMediaToken(user.user_id, token, 1, 60_000);
-    expect(await refused([JSON.stringify(recvonlyConnect(`station-${vip}-front`))], `${signaling}?k=${token}`)).toEqual({ code: SIGNALING_CLOSE.forbidden, reason: 'this camera needs a media token' });
+    expect(await refused([JSON.stringify(recvonlyConnect(`station-${vip}-front`))], `${signaling}?k=${token}`)).toEqual(
+      { code: SIGNALING_CLOSE.forbidden, reason: 'this camera needs a media token' },
+    );
     await t.server.services().users.recordMediaToken(user.user_id, 'media-token-for-the-vip-station', vip, 60_000);
     const viewer = await RtcViewer.connect(`${signaling}?k=media-token-for-the-vip-station`, `station-${vip}-front`);
     await until(() => viewer.packets > 0, 'the VIP camera plays with its token');
@@ -166,13 +251,18 @@ describe('refusals: each closes the connection with a code and a reason the clie
   it('limits hold under a burst: of 12 sockets opened at once from one address only 6 stay (per client), and the fourth camera finds the encoders busy', async () => {
     const burst = await Promise.allSettled(Array.from({ length: 12 }, () => openSignaling(signaling)));
     const opened = burst.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-    const closes = await Promise.all(opened.map((o) => Promise.race([o.closed, new Promise<null>((resolve) => setTimeout(() => resolve(null), 150))])));
-    expect(closes.filter((c) => c?.code === SIGNALING_CLOSE.limit && c.reason === 'too many connections from this client')).toHaveLength(6);
+    const closes = await Promise.all(
+      opened.map((o) => Promise.race([o.closed, new Promise<null>((resolve) => setTimeout(() => resolve(null), 150))])),
+    );
+    expect(
+      closes.filter((c) => c?.code === SIGNALING_CLOSE.limit && c.reason === 'too many connections from this client'),
+    ).toHaveLength(6);
     for (const o of opened) o.ws.terminate();
     await until(() => t.server.services().signaling.connections === 0, 'all closed');
 
     const viewers = [];
-    for (const channel of [`station-${normal[4]}-front`, `station-${normal[4]}-side`, `station-${normal[5]}-front`]) viewers.push(await RtcViewer.connect(signaling, channel));
+    for (const channel of [`station-${normal[4]}-front`, `station-${normal[4]}-side`, `station-${normal[5]}-front`])
+      viewers.push(await RtcViewer.connect(signaling, channel));
     const fourth = await openSignaling(signaling);
     fourth.ws.send(JSON.stringify(recvonlyConnect(`station-${normal[5]}-side`)));
     expect(await fourth.closed).toEqual({ code: SIGNALING_CLOSE.limit, reason: 'too many cameras are being watched' });
@@ -188,8 +278,13 @@ describe('refusals: each closes the connection with a code and a reason the clie
   it('[R4.2-10] a station going down takes the track off every connection (re-offer, inactive) and puts it back when it is up', async () => {
     const viewer = await RtcViewer.connect(signaling, `station-${normal[6]}-front`);
     await until(() => viewer.packets > 10, 'playing');
-    await t.server.store().query("UPDATE stations SET station_status = 'maintenance' WHERE station_id = $1", [normal[6]]);
-    const reOffers = () => viewer.log.messages.filter((m) => m.type === 're-offer').map((m) => /^a=(sendonly|inactive)\r$/m.exec(String(m.sdp))?.[1]);
+    await t.server
+      .store()
+      .query("UPDATE stations SET station_status = 'maintenance' WHERE station_id = $1", [normal[6]]);
+    const reOffers = () =>
+      viewer.log.messages
+        .filter((m) => m.type === 're-offer')
+        .map((m) => /^a=(sendonly|inactive)\r$/m.exec(String(m.sdp))?.[1]);
     await until(() => reOffers().length === 1, 'a re-offer');
     expect(reOffers()).toEqual(['inactive']);
     // werift writes port 0 for an inactive section, which would make the browser drop the transport.
@@ -209,29 +304,43 @@ describe('without an encoder', () => {
   let staticDir: string;
   beforeAll(async () => {
     staticDir = mkdtempSync(join(tmpdir(), 'onkure-static-'));
-    writeFileSync(join(staticDir, 'index.html'), '<!doctype html><html><head><meta name="onkure-feed" content="" /></head><body></body></html>');
-    bare = await startTestServer({ listen: true, env: { FFMPEG_PATH: join(staticDir, 'no-ffmpeg-here'), STATIC_DIR: staticDir } });
+    writeFileSync(
+      join(staticDir, 'index.html'),
+      '<!doctype html><html><head><meta name="onkure-feed" content="" /></head><body></body></html>',
+    );
+    bare = await startTestServer({
+      listen: true,
+      env: { FFMPEG_PATH: join(staticDir, 'no-ffmpeg-here'), STATIC_DIR: staticDir },
+    });
   });
   afterAll(async () => bare?.close());
 
-  it('serves jpg only: the page\'s default mode is jpg, and a connect is refused so the client falls back [R4.2-7]', async () => {
+  it("serves jpg only: the page's default mode is jpg, and a connect is refused so the client falls back [R4.2-7]", async () => {
     expect(bare.server.services().rtcFeed.unavailableReason).toMatch(/does not run/);
     const page = await (await fetch(`${bare.origin}/game/1`)).text();
     expect(page).toContain('<meta name="onkure-feed" content="jpg"');
     const { ws, closed } = await openSignaling(`${bare.origin.replace('http:', 'ws:')}/signaling`);
     ws.send(JSON.stringify(recvonlyConnect('station-1-front')));
-    expect(await closed).toEqual({ code: SIGNALING_CLOSE.unavailable, reason: 'live video is not available on this server' });
+    expect(await closed).toEqual({
+      code: SIGNALING_CLOSE.unavailable,
+      reason: 'live video is not available on this server',
+    });
   });
 
-  it('with an encoder, the page\'s default mode follows ONKURE_FEED (rtc unless set to jpg)', async () => {
+  it("with an encoder, the page's default mode follows ONKURE_FEED (rtc unless set to jpg)", async () => {
     const staticWithEncoder = await startTestServer({ env: { STATIC_DIR: staticDir } });
     const jpgServer = await startTestServer({ env: { STATIC_DIR: staticDir, ONKURE_FEED: 'jpg' } });
     try {
-      const meta = async (s: TestServer) => /<meta name="onkure-feed" content="([a-z]*)"/.exec((await s.server.app.inject({ method: 'GET', url: '/' })).body)?.[1];
+      const meta = async (s: TestServer) =>
+        /<meta name="onkure-feed" content="([a-z]*)"/.exec(
+          (await s.server.app.inject({ method: 'GET', url: '/' })).body,
+        )?.[1];
       expect(await meta(staticWithEncoder)).toBe('rtc');
       expect(await meta(jpgServer)).toBe('jpg');
       // The raw shell is not served as a file (it has no mode).
-      expect((await staticWithEncoder.server.app.inject({ method: 'GET', url: '/index.html' })).body).toContain('content="rtc"');
+      expect((await staticWithEncoder.server.app.inject({ method: 'GET', url: '/index.html' })).body).toContain(
+        'content="rtc"',
+      );
     } finally {
       await staticWithEncoder.close();
       await jpgServer.close();

@@ -24,13 +24,17 @@ describe('the play loop under concurrent requests', () => {
     const alice = await createTestUser(t, {}, { freeTc: 10_000 });
     const a = new PlayDriver(t, clock, alice);
     await a.reserve(stationId);
-    const confirms = await Promise.all(Array.from({ length: 20 }, () => a.post('v2/play/confirm', { station_id: stationId })));
+    const confirms = await Promise.all(
+      Array.from({ length: 20 }, () => a.post('v2/play/confirm', { station_id: stationId })),
+    );
     expect(confirms.filter((c) => c.status === 200)).toHaveLength(1);
     expect(confirms.filter((c) => c.status === 409)).toHaveLength(19);
     expect((await t.server.services().ledger.balance(alice.user_id)).tc_all).toBe(10_000 - price);
     await a.current();
     await a.waitPlaying().holdRight(200).holdBack(200).waitResult();
-    const continues = await Promise.all(Array.from({ length: 20 }, () => a.post('v2/play/continue', { play_id: a.play!.play_id })));
+    const continues = await Promise.all(
+      Array.from({ length: 20 }, () => a.post('v2/play/continue', { play_id: a.play!.play_id })),
+    );
     expect(continues.filter((c) => c.status === 200)).toHaveLength(1);
     expect((await t.server.services().ledger.balance(alice.user_id)).tc_all).toBe(10_000 - 2 * price);
     const plays = await t.server.store().query('SELECT play_id FROM plays WHERE user_id = $1', [alice.user_id]);
@@ -44,11 +48,13 @@ describe('the play loop under concurrent requests', () => {
     const drivers = users.map((u) => new PlayDriver(t, clock, u));
     const answers = await Promise.all(drivers.map((d) => d.post('v2/play/reserve', { station_id: stationId })));
     expect(answers.every((a) => a.status === 200)).toBe(true);
-    const records = await Promise.all(drivers.map(async (d) => {
-      d.stationId = stationId;
-      await d.poll();
-      return d.record!;
-    }));
+    const records = await Promise.all(
+      drivers.map(async (d) => {
+        d.stationId = stationId;
+        await d.poll();
+        return d.record!;
+      }),
+    );
     expect(new Set(records.map((r) => r.reserve_num)).size).toBe(50);
     expect(records.filter((r) => r.reserve_status === 'playTransition')).toHaveLength(1);
     await t.server.services().playLoop.setStationStatus(stationId, 'maintenance');
@@ -58,7 +64,9 @@ describe('the play loop under concurrent requests', () => {
   it('a player cannot reserve twice at once (one place per player, whichever request wins)', async () => {
     const bob = await createTestUser(t, {}, { freeTc: 10_000 });
     const b = new PlayDriver(t, clock, bob);
-    const answers = await Promise.all(Array.from({ length: 10 }, () => b.post('v2/play/reserve', { station_id: stationId })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => b.post('v2/play/reserve', { station_id: stationId })),
+    );
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     expect(answers.filter((a) => a.status === 409)).toHaveLength(9);
     await t.server.services().playLoop.setStationStatus(stationId, 'maintenance');

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { getReserveResponseSchema, historyResponseSchema, gaugeResponseSchema, type PlayState, type PushMessage } from '../../src/contract';
+import {
+  getReserveResponseSchema,
+  historyResponseSchema,
+  gaugeResponseSchema,
+  type PlayState,
+  type PushMessage,
+} from '../../src/contract';
 import { assistGauge, CONTROL_COMMANDS_PER_SECOND, PLAY_TIMINGS } from '../../src/domain';
 import { CRANE, replayPlay, type CranePrize } from '../../server/play/crane/crane-machine';
 import type { ScheduledTask } from '../../server/clock';
@@ -28,9 +34,13 @@ let price = 0;
 /** What the loop told the world, in order. */
 const events: { kind: keyof PlayEvents; args: unknown[] }[] = [];
 const recorder = new Proxy({} as PlayEvents, {
-  get: (_target, kind: keyof PlayEvents) => (...args: unknown[]) => events.push({ kind, args }),
+  get:
+    (_target, kind: keyof PlayEvents) =>
+    (...args: unknown[]) =>
+      events.push({ kind, args }),
 });
-const pushesTo = (userId: number): PushMessage[] => events.filter((e) => e.kind === 'push' && e.args[0] === userId).map((e) => e.args[1] as PushMessage);
+const pushesTo = (userId: number): PushMessage[] =>
+  events.filter((e) => e.kind === 'push' && e.args[0] === userId).map((e) => e.args[1] as PushMessage);
 
 beforeAll(async () => {
   t = await startTestServer({ inMemory: true, clock, playSeeds: () => seed });
@@ -39,7 +49,9 @@ beforeAll(async () => {
   const row = await playableStation(t);
   stationId = row.station_id;
   price = row.play_price;
-  const [practice] = await store.query<{ station_id: number }>(`SELECT station_id FROM stations WHERE designated_type = 'practice' AND station_status = 'open' LIMIT 1`);
+  const [practice] = await store.query<{ station_id: number }>(
+    `SELECT station_id FROM stations WHERE designated_type = 'practice' AND station_status = 'open' LIMIT 1`,
+  );
   practiceId = practice!.station_id;
 });
 afterAll(async () => t?.close());
@@ -50,9 +62,17 @@ beforeEach(() => {
 const player = (tc = 10_000) => createTestUser(t, {}, { freeTc: tc });
 const drive = (u: TestUser) => new PlayDriver(t, clock, u);
 const balance = async (u: TestUser) => (await t.server.services().ledger.balance(u.user_id)).tc_all;
-const layoutOf = async (id: number) => (await t.server.store().query<{ layout: CranePrize[] }>('SELECT layout FROM station_machines WHERE station_id = $1', [id]))[0]?.layout ?? [];
+const layoutOf = async (id: number) =>
+  (
+    await t.server
+      .store()
+      .query<{ layout: CranePrize[] }>('SELECT layout FROM station_machines WHERE station_id = $1', [id])
+  )[0]?.layout ?? [];
 /** Hold times that bring the claw from the chute over a prize. */
-const aimAt = (p: { x: number; z: number }) => ({ right: ((p.x - CRANE.home.x) / CRANE.moveUnitsPerSecond) * 1000, back: ((p.z - CRANE.home.z) / CRANE.moveUnitsPerSecond) * 1000 });
+const aimAt = (p: { x: number; z: number }) => ({
+  right: ((p.x - CRANE.home.x) / CRANE.moveUnitsPerSecond) * 1000,
+  back: ((p.z - CRANE.home.z) / CRANE.moveUnitsPerSecond) * 1000,
+});
 /** Ends whatever the station has going, so each test starts on an idle machine. */
 async function idle(driver: PlayDriver) {
   const play = await driver.current();
@@ -65,11 +85,19 @@ describe('the play loop over the real server, on a manual clock (docs/play.md)',
     const a = drive(alice);
     const b = drive(bob);
     await a.reserve(stationId);
-    expect(a.record).toMatchObject({ reserve_status: 'playTransition', reserve_num: 1, reserve_time: PLAY_TIMINGS.confirmMs / 1000 });
-    expect(pushesTo(alice.user_id)).toContainEqual(expect.objectContaining({ kind: 'turnNow', station_id: stationId, title: 'あなたの番です' }));
+    expect(a.record).toMatchObject({
+      reserve_status: 'playTransition',
+      reserve_num: 1,
+      reserve_time: PLAY_TIMINGS.confirmMs / 1000,
+    });
+    expect(pushesTo(alice.user_id)).toContainEqual(
+      expect.objectContaining({ kind: 'turnNow', station_id: stationId, title: 'あなたの番です' }),
+    );
     await b.reserve(stationId);
     expect(b.record).toMatchObject({ reserve_status: 'reserve', reserve_num: 2 });
-    expect(pushesTo(bob.user_id)).toEqual([expect.objectContaining({ kind: 'turnNear', reserve_num: 2, title: 'まもなくあなたの番です' })]);
+    expect(pushesTo(bob.user_id)).toEqual([
+      expect.objectContaining({ kind: 'turnNear', reserve_num: 2, title: 'まもなくあなたの番です' }),
+    ]);
 
     const before = await balance(alice);
     await a.confirm();
@@ -79,7 +107,10 @@ describe('the play loop over the real server, on a manual clock (docs/play.md)',
     expect(a.record).toMatchObject({ reserve_status: 'playWaiting', playing: 1 });
 
     await a.waitPlaying();
-    expect(a.play).toMatchObject({ phase: 'playing', machine: { phase: 'ready', button: 'right', button_ms_left: PLAY_TIMINGS.buttonLimitMs } });
+    expect(a.play).toMatchObject({
+      phase: 'playing',
+      machine: { phase: 'ready', button: 'right', button_ms_left: PLAY_TIMINGS.buttonLimitMs },
+    });
     await a.holdRight(800).holdBack(600).waitResult();
     expect(a.play!.phase).toBe('result');
     expect(['win', 'miss']).toContain(a.play!.result);
@@ -94,15 +125,28 @@ describe('the play loop over the real server, on a manual clock (docs/play.md)',
     await b.confirm().waitPlaying().holdRight(300).holdBack(300).waitResult().finish();
   });
 
-  it('every play is in the player\'s log with its price, arm strength, assist level, seed, field and inputs, and replays to its result', async () => {
+  it("every play is in the player's log with its price, arm strength, assist level, seed, field and inputs, and replays to its result", async () => {
     seed = 424242;
     const alice = await player();
     const a = drive(alice);
     await a.reserve(stationId).waitTurn().confirm().waitPlaying().holdRight(1200).holdBack(900).waitResult();
     const history = historyResponseSchema.parse((await a.post('v2/play/history')).json).history;
     const entry = history.list[0]!;
-    expect(entry).toMatchObject({ play_id: a.play!.play_id, station_id: stationId, currency: 'tc', price, seed: 424242, result: a.play!.result, assist_level: 0 });
-    expect(entry.inputs.map((i) => `${i.button}:${i.command}`)).toEqual(['right:press', 'right:release', 'back:press', 'back:release']);
+    expect(entry).toMatchObject({
+      play_id: a.play!.play_id,
+      station_id: stationId,
+      currency: 'tc',
+      price,
+      seed: 424242,
+      result: a.play!.result,
+      assist_level: 0,
+    });
+    expect(entry.inputs.map((i) => `${i.button}:${i.command}`)).toEqual([
+      'right:press',
+      'right:release',
+      'back:press',
+      'back:release',
+    ]);
     const replayed = replayPlay(entry.layout, entry.arm_strength, entry.seed, entry.inputs, entry.drop_at_tick);
     expect(replayed.outcome!.result).toBe(entry.result);
     // Another player sees none of it.
@@ -111,11 +155,20 @@ describe('the play loop over the real server, on a manual clock (docs/play.md)',
     await a.finish();
   });
 
-  it('a well-aimed claw at full strength wins: the prize joins the player\'s items, the stock drops, the winner is announced, and the gauge empties', async () => {
+  it("a well-aimed claw at full strength wins: the prize joins the player's items, the stock drops, the winner is announced, and the gauge empties", async () => {
     await t.server.store().query('UPDATE stations SET arm_strength = 1 WHERE station_id = $1', [stationId]);
-    const [stock] = await t.server.store().query<{ stock: number; prize_name: string }>('SELECT stock, prize_name FROM stations WHERE station_id = $1', [stationId]);
+    const [stock] = await t.server
+      .store()
+      .query<{ stock: number; prize_name: string }>('SELECT stock, prize_name FROM stations WHERE station_id = $1', [
+        stationId,
+      ]);
     const alice = await player();
-    await t.server.store().query('INSERT INTO assist_gauges (user_id, station_id, misses, updated_at) VALUES ($1, $2, 3, now())', [alice.user_id, stationId]);
+    await t.server
+      .store()
+      .query('INSERT INTO assist_gauges (user_id, station_id, misses, updated_at) VALUES ($1, $2, 3, now())', [
+        alice.user_id,
+        stationId,
+      ]);
     const a = drive(alice);
     await a.reserve(stationId).waitTurn().confirm().waitPlaying();
     const target = (await layoutOf(stationId))[0]!;
@@ -123,12 +176,22 @@ describe('the play loop over the real server, on a manual clock (docs/play.md)',
     seed = 7;
     await a.holdRight(aim.right).holdBack(aim.back).waitResult();
     expect(a.play).toMatchObject({ result: 'win', won_prize_name: stock!.prize_name });
-    const [after] = await t.server.store().query<{ stock: number }>('SELECT stock FROM stations WHERE station_id = $1', [stationId]);
+    const [after] = await t.server
+      .store()
+      .query<{ stock: number }>('SELECT stock FROM stations WHERE station_id = $1', [stationId]);
     expect(after!.stock).toBe(stock!.stock - 1);
-    const items = await t.server.store().query('SELECT product_name FROM won_prizes WHERE user_id = $1', [alice.user_id]);
+    const items = await t.server
+      .store()
+      .query('SELECT product_name FROM won_prizes WHERE user_id = $1', [alice.user_id]);
     expect(items).toEqual([{ product_name: stock!.prize_name }]);
-    expect(events.find((e) => e.kind === 'winner')?.args[0]).toMatchObject({ station_id: stationId, prize_name: stock!.prize_name, message: expect.stringContaining('ゲット') });
-    expect(gaugeResponseSchema.parse((await a.post('v2/play/gauge', { station_id: stationId })).json).gauge).toMatchObject({ misses: 0, level: 0 });
+    expect(events.find((e) => e.kind === 'winner')?.args[0]).toMatchObject({
+      station_id: stationId,
+      prize_name: stock!.prize_name,
+      message: expect.stringContaining('ゲット'),
+    });
+    expect(
+      gaugeResponseSchema.parse((await a.post('v2/play/gauge', { station_id: stationId })).json).gauge,
+    ).toMatchObject({ misses: 0, level: 0 });
     // The field is refilled: the won prize is replaced while stock remains.
     expect((await layoutOf(stationId)).some((p) => p.id === target.id)).toBe(false);
     await a.finish();
@@ -147,11 +210,14 @@ describe('the play loop over the real server, on a manual clock (docs/play.md)',
     const gauge = gaugeResponseSchema.parse((await a.post('v2/play/gauge', { station_id: stationId })).json).gauge;
     expect(gauge).toMatchObject({ misses: 2, level: 1, strength_bonus: assistGauge(2).strengthBonus });
     await a.continuePlay();
-    expect(a.play).toMatchObject({ assist_level: 1, arm_strength: Math.min(1, Math.round((base + assistGauge(2).strengthBonus) * 100) / 100) });
+    expect(a.play).toMatchObject({
+      assist_level: 1,
+      arm_strength: Math.min(1, Math.round((base + assistGauge(2).strengthBonus) * 100) / 100),
+    });
     await a.waitPlaying().holdRight(4000).holdBack(4000).waitResult().finish();
   });
 
-  it('the confirm window lapses: the turn passes to the next in line and the late player\'s reservation is cancelled', async () => {
+  it("the confirm window lapses: the turn passes to the next in line and the late player's reservation is cancelled", async () => {
     const [alice, bob] = [await player(), await player()];
     const a = drive(alice);
     const b = drive(bob);
@@ -175,11 +241,16 @@ describe('the play loop over the real server, on a manual clock (docs/play.md)',
     await a.reserve(stationId);
     await t.server.services().ledger.debit(alice.user_id, { amount: price, reason: 'admin', idempotencyKey: 'spent' });
     const refused = await a.post('v2/play/confirm', { station_id: stationId });
-    expect(refused).toMatchObject({ status: 402, json: { error_code: 402, error_info: expect.stringMatching(/^TCが不足しています/) } });
+    expect(refused).toMatchObject({
+      status: 402,
+      json: { error_code: 402, error_info: expect.stringMatching(/^TCが不足しています/) },
+    });
     await a.poll();
     expect(a.record).toMatchObject({ reserve_status: 'playTransition' });
     expect(await t.server.store().query('SELECT 1 FROM plays WHERE user_id = $1', [alice.user_id])).toEqual([]);
-    await t.server.services().ledger.credit(alice.user_id, 'free', { amount: price, reason: 'admin', idempotencyKey: 'topup' });
+    await t.server
+      .services()
+      .ledger.credit(alice.user_id, 'free', { amount: price, reason: 'admin', idempotencyKey: 'topup' });
     await a.confirm().waitPlaying().holdRight(100).holdBack(100).waitResult().finish();
   });
 
@@ -189,14 +260,21 @@ describe('the play loop over the real server, on a manual clock (docs/play.md)',
     await a.reserve(stationId).waitTurn().confirm().waitPlaying();
     const m = drive(mallory);
     const foreign = await m.post('v2/play/control', { play_id: a.play!.play_id, button: 'right', command: 'press' });
-    expect(foreign).toMatchObject({ status: 403, json: { error_code: 403, error_info: 'このプレイは操作できません。' } });
+    expect(foreign).toMatchObject({
+      status: 403,
+      json: { error_code: 403, error_info: 'このプレイは操作できません。' },
+    });
     const early = await a.post('v2/play/control', { play_id: a.play!.play_id, button: 'back', command: 'press' });
     expect(early).toMatchObject({ status: 409, json: { error_info: 'このボタンはいま操作できません。' } });
     const answers = [];
-    for (let i = 0; i < CONTROL_COMMANDS_PER_SECOND + 2; i += 1) answers.push(await a.post('v2/play/control', { play_id: a.play!.play_id, button: 'back', command: 'release' }));
+    for (let i = 0; i < CONTROL_COMMANDS_PER_SECOND + 2; i += 1)
+      answers.push(await a.post('v2/play/control', { play_id: a.play!.play_id, button: 'back', command: 'release' }));
     // The refused early press counted too: 1 + 27 commands within one second, 25 allowed.
     expect(answers.filter((x) => x.status === 429)).toHaveLength(1 + answers.length - CONTROL_COMMANDS_PER_SECOND);
-    expect(answers.at(-1)!.json).toMatchObject({ error_code: 429, error_info: '操作が速すぎます。少し間をあけてください。' });
+    expect(answers.at(-1)!.json).toMatchObject({
+      error_code: 429,
+      error_info: '操作が速すぎます。少し間をあけてください。',
+    });
     await a.wait(1000).holdRight(100).holdBack(100).waitResult().finish();
   });
 
@@ -207,10 +285,18 @@ describe('the play loop over the real server, on a manual clock (docs/play.md)',
     const loop = t.server.services().playLoop;
     loop.playerAway(alice.user_id);
     const away = loop.onStation(stationId)!;
-    expect(away).toMatchObject({ phase: 'playing', grace_ms_left: PLAY_TIMINGS.graceMs, machine: { phase: 'waitBack' } });
+    expect(away).toMatchObject({
+      phase: 'playing',
+      grace_ms_left: PLAY_TIMINGS.graceMs,
+      machine: { phase: 'waitBack' },
+    });
     const x = away.machine.x;
     await a.wait(PLAY_TIMINGS.graceMs - 1000);
-    expect(loop.onStation(stationId)).toMatchObject({ phase: 'playing', grace_ms_left: 1000, machine: { phase: 'waitBack', x } });
+    expect(loop.onStation(stationId)).toMatchObject({
+      phase: 'playing',
+      grace_ms_left: 1000,
+      machine: { phase: 'waitBack', x },
+    });
     // Back: the same play, where it was.
     const back = (await a.current())!;
     expect(back).toMatchObject({ play_id: away.play_id, grace_ms_left: null, machine: { phase: 'waitBack', x } });
@@ -223,11 +309,25 @@ describe('the play loop over the real server, on a manual clock (docs/play.md)',
     await a.reserve(stationId).waitTurn().confirm().waitPlaying().holdRight(700);
     t.server.services().playLoop.playerAway(alice.user_id);
     await a.wait(PLAY_TIMINGS.graceMs - 1000);
-    expect((await t.server.store().query<{ result: string | null }>('SELECT result FROM plays WHERE user_id = $1', [alice.user_id]))[0]!.result).toBeNull();
+    expect(
+      (
+        await t.server
+          .store()
+          .query<{ result: string | null }>('SELECT result FROM plays WHERE user_id = $1', [alice.user_id])
+      )[0]!.result,
+    ).toBeNull();
     await a.wait(1000 + CRANE.dropMs + CRANE.closeMs + CRANE.liftMs + 5000);
-    const [play] = await t.server.store().query<{ result: string | null; drop_at_tick: number | null; phase: string }>(
-      'SELECT result, drop_at_tick, phase FROM plays WHERE user_id = $1', [alice.user_id]);
-    expect(play).toMatchObject({ phase: 'result', result: expect.stringMatching(/^(win|miss)$/), drop_at_tick: expect.any(Number) });
+    const [play] = await t.server
+      .store()
+      .query<{ result: string | null; drop_at_tick: number | null; phase: string }>(
+        'SELECT result, drop_at_tick, phase FROM plays WHERE user_id = $1',
+        [alice.user_id],
+      );
+    expect(play).toMatchObject({
+      phase: 'result',
+      result: expect.stringMatching(/^(win|miss)$/),
+      drop_at_tick: expect.any(Number),
+    });
     await a.finish();
   });
 
@@ -246,17 +346,27 @@ describe('the play loop over the real server, on a manual clock (docs/play.md)',
     expect(await balance(alice)).toBe(before);
     expect((await loop.fault(stationId)).refunded_play_id).toBeNull();
     expect(await balance(alice)).toBe(before);
-    const refunds = await t.server.store().query('SELECT delta FROM tc_ledger WHERE user_id = $1 AND reason = $2', [alice.user_id, 'refund']);
+    const refunds = await t.server
+      .store()
+      .query('SELECT delta FROM tc_ledger WHERE user_id = $1 AND reason = $2', [alice.user_id, 'refund']);
     expect(refunds).toEqual([{ delta: price }]);
-    const [play] = await t.server.store().query<{ result: string }>('SELECT result FROM plays WHERE play_id = $1', [a.play!.play_id]);
+    const [play] = await t.server
+      .store()
+      .query<{ result: string }>('SELECT result FROM plays WHERE play_id = $1', [a.play!.play_id]);
     expect(play!.result).toBe('refunded');
     // Both the player and the line behind are told (the spec's cancel with the maintenance alert).
-    expect(events.filter((e) => e.kind === 'reserveCancelled').map((e) => e.args)).toEqual([[alice.user_id, stationId, 'maintenance'], [bob.user_id, stationId, 'maintenance']]);
+    expect(events.filter((e) => e.kind === 'reserveCancelled').map((e) => e.args)).toEqual([
+      [alice.user_id, stationId, 'maintenance'],
+      [bob.user_id, stationId, 'maintenance'],
+    ]);
     expect(events).toContainEqual({ kind: 'stationStatus', args: [stationId, 'malfunction'] });
     const record = await b.post('v2/play/get_reserve', { station_id: stationId });
     expect(record.json).toMatchObject({ error_code: 531 });
     await loop.setStationStatus(stationId, 'open');
-    expect(getReserveResponseSchema.parse((await b.post('v2/play/get_reserve', { station_id: stationId })).json).reserve_info.reserve_status).toBeNull();
+    expect(
+      getReserveResponseSchema.parse((await b.post('v2/play/get_reserve', { station_id: stationId })).json).reserve_info
+        .reserve_status,
+    ).toBeNull();
   });
 
   it('practice stations play without a charge and give no prize', async () => {
@@ -299,7 +409,10 @@ describe('the play loop over the real server, on a manual clock (docs/play.md)',
     const a = drive(alice);
     await a.reserve(stationId).waitTurn().confirm();
     const setting = a.record!.station_setting_id;
-    const cancel = await a.post('v2/play/reserve_cancel', { shop_id: 1, reserve_cancel: { station_setting_id: setting } });
+    const cancel = await a.post('v2/play/reserve_cancel', {
+      shop_id: 1,
+      reserve_cancel: { station_setting_id: setting },
+    });
     expect(cancel).toMatchObject({ status: 409, json: { error_info: 'プレイ中のため、この操作はできません。' } });
     await a.waitPlaying().holdRight(100).holdBack(100).waitResult();
     const result: PlayState = a.play!;

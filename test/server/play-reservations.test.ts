@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  getReserveResponseSchema, PLAY_ERROR, playingResponseSchema, reserveCancelResponseSchema, reserveResponseSchema,
-  visitCancelResponseSchema, visitResponseSchema,
+  getReserveResponseSchema,
+  PLAY_ERROR,
+  playingResponseSchema,
+  reserveCancelResponseSchema,
+  reserveResponseSchema,
+  visitCancelResponseSchema,
+  visitResponseSchema,
 } from '../../src/contract';
 import { startOfJstWeek, StoreTcLedgerSource } from '../../server/play/vip-gate';
 import { storeFingerprint } from '../support/store-fingerprint';
@@ -12,14 +17,24 @@ import { ManualServerClock } from '../support/manual-server-clock';
 let t: TestServer;
 const clock = new Date();
 const stationIds: Record<'normal' | 'normal2' | 'vip' | 'exclusive' | 'maintenance' | 'adjusting', number> = {
-  normal: 0, normal2: 0, vip: 0, exclusive: 0, maintenance: 0, adjusting: 0,
+  normal: 0,
+  normal2: 0,
+  vip: 0,
+  exclusive: 0,
+  maintenance: 0,
+  adjusting: 0,
 };
 
 beforeAll(async () => {
   t = await startTestServer({ inMemory: true, clock: new ManualServerClock(clock) });
   const store = t.server.store();
-  const pick = async (where: string) => (await store.query<{ station_id: number }>(`SELECT station_id FROM stations WHERE ${where} ORDER BY station_id LIMIT 2`));
-  const normals = await pick(`station_type = 'normal' AND station_status = 'open' AND designated_type = 'normal' AND stock > 3`);
+  const pick = async (where: string) =>
+    await store.query<{ station_id: number }>(
+      `SELECT station_id FROM stations WHERE ${where} ORDER BY station_id LIMIT 2`,
+    );
+  const normals = await pick(
+    `station_type = 'normal' AND station_status = 'open' AND designated_type = 'normal' AND stock > 3`,
+  );
   stationIds.normal = normals[0]!.station_id;
   stationIds.normal2 = normals[1]!.station_id;
   stationIds.vip = (await pick(`station_type = 'vip' AND station_status = 'open'`))[0]!.station_id;
@@ -34,15 +49,29 @@ const player = () => createTestUser(t, {}, { freeTc: 10_000 });
 const post = (url: string, body: object) => t.server.app.inject({ method: 'POST', url: `/api/${url}`, payload: body });
 const as = (u: TestUser, extra: object = {}) => ({ user_id: u.user_id, access_token: u.access_token, ...extra });
 const settingOf = async (stationId: number) =>
-  (await t.server.store().query<{ station_setting_id: number }>('SELECT station_setting_id FROM station_settings WHERE station_id = $1 AND active', [stationId]))[0]!.station_setting_id;
+  (
+    await t.server
+      .store()
+      .query<{ station_setting_id: number }>(
+        'SELECT station_setting_id FROM station_settings WHERE station_id = $1 AND active',
+        [stationId],
+      )
+  )[0]!.station_setting_id;
 let ledgerKey = 0;
 const buyTc = async (u: TestUser, amount: number, daysAgo = 1, reason = 'purchase', kind = 'toll') =>
-  t.server.store().query(
-    'INSERT INTO tc_ledger (user_id, kind, delta, balance_after, reason, idempotency_key, created_at) VALUES ($1, $2, $3, $3, $4, $5, $6)',
-    [u.user_id, kind, amount, reason, `test:${++ledgerKey}`, new Date(clock.getTime() - daysAgo * 86_400_000)],
-  );
+  t.server
+    .store()
+    .query(
+      'INSERT INTO tc_ledger (user_id, kind, delta, balance_after, reason, idempotency_key, created_at) VALUES ($1, $2, $3, $3, $4, $5, $6)',
+      [u.user_id, kind, amount, reason, `test:${++ledgerKey}`, new Date(clock.getTime() - daysAgo * 86_400_000)],
+    );
 const cancelAll = async (u: TestUser) =>
-  t.server.store().query(`UPDATE station_reservations SET reserve_status = 'cancel', ended_at = now(), end_reason = 'operator', updated_at = now() WHERE user_id = $1 AND reserve_status IN ('reserve', 'playTransition', 'playWaiting')`, [u.user_id]);
+  t.server
+    .store()
+    .query(
+      `UPDATE station_reservations SET reserve_status = 'cancel', ended_at = now(), end_reason = 'operator', updated_at = now() WHERE user_id = $1 AND reserve_status IN ('reserve', 'playTransition', 'playWaiting')`,
+      [u.user_id],
+    );
 
 describe('station visits and reservations over the store', () => {
   it('[R7-6] [R3-5] POST /v2/play/get_reserve answers the empty record for a caller with no reservation', async () => {
@@ -50,19 +79,40 @@ describe('station visits and reservations over the store', () => {
     const res = await post('v2/play/get_reserve', as(a));
     expect(res.statusCode).toBe(200);
     const body = getReserveResponseSchema.parse(res.json());
-    expect(body.reserve_info).toMatchObject({ station_id: 0, reserve_status: null, reserve_token: '', reserve_num: 0, play_reserve_id: 0 });
+    expect(body.reserve_info).toMatchObject({
+      station_id: 0,
+      reserve_status: null,
+      reserve_token: '',
+      reserve_num: 0,
+      play_reserve_id: 0,
+    });
   });
 
   it('[R3-5] visit then reserve: the record carries every field, counts the viewer and gives place 1', async () => {
     const a = await player();
-    const visit = visitResponseSchema.parse((await post('v2/play/visit', as(a, { station_id: stationIds.normal }))).json());
+    const visit = visitResponseSchema.parse(
+      (await post('v2/play/visit', as(a, { station_id: stationIds.normal }))).json(),
+    );
     expect(visit.reserve_info.visit_count).toBeGreaterThanOrEqual(1);
     expect(visit.reserve_info.viewable).toBe(1);
     const res = await post('v2/play/reserve', as(a, { station_id: stationIds.normal, shop_id: 1 }));
     expect(res.statusCode).toBe(200);
     const body = reserveResponseSchema.parse(res.json());
     const info = body.reserve_info;
-    for (const key of ['station_status', 'visit_count', 'reserve_count', 'reserve_status', 'reserve_token', 'reserve_num', 'reserve_time', 'play_reserve_id', 'playing', 'viewable', 'request_flag', 'request_type']) {
+    for (const key of [
+      'station_status',
+      'visit_count',
+      'reserve_count',
+      'reserve_status',
+      'reserve_token',
+      'reserve_num',
+      'reserve_time',
+      'play_reserve_id',
+      'playing',
+      'viewable',
+      'request_flag',
+      'request_type',
+    ]) {
       expect(info).toHaveProperty(key);
     }
     // First in line at an idle station: the turn is theirs at once, with the confirm window running.
@@ -72,17 +122,29 @@ describe('station visits and reservations over the store', () => {
     expect(info.reserve_token).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(info.station_setting_id).toBe(await settingOf(stationIds.normal));
     const again = getReserveResponseSchema.parse((await post('v2/play/get_reserve', as(a))).json());
-    expect(again.reserve_info).toMatchObject({ station_id: stationIds.normal, reserve_status: 'playTransition', reserve_token: info.reserve_token, play_reserve_id: info.play_reserve_id });
+    expect(again.reserve_info).toMatchObject({
+      station_id: stationIds.normal,
+      reserve_status: 'playTransition',
+      reserve_token: info.reserve_token,
+      play_reserve_id: info.play_reserve_id,
+    });
     await cancelAll(a);
   });
 
-  it('[R7-6] [R3-7] POST /contents/playing lists the caller\'s reservation as play info with the station', async () => {
+  it("[R7-6] [R3-7] POST /contents/playing lists the caller's reservation as play info with the station", async () => {
     const a = await player();
     await post('v2/play/reserve', as(a, { station_id: stationIds.normal2 }));
     const body = playingResponseSchema.parse((await post('contents/playing', as(a))).json());
     expect(body.list).toHaveLength(1);
     const [info] = body.list;
-    expect(info).toMatchObject({ station_id: stationIds.normal2, reserve_status: 'playTransition', is_reserve: 1, reserve_num: 1, reserve_remaintime: 15, designated_type: 'normal' });
+    expect(info).toMatchObject({
+      station_id: stationIds.normal2,
+      reserve_status: 'playTransition',
+      is_reserve: 1,
+      reserve_num: 1,
+      reserve_remaintime: 15,
+      designated_type: 'normal',
+    });
     expect(info!.reserve_polling_id).toBeGreaterThan(0);
     expect(info!.station_data.station_id).toBe(stationIds.normal2);
     const empty = playingResponseSchema.parse((await post('contents/playing', as(await player()))).json());
@@ -92,11 +154,16 @@ describe('station visits and reservations over the store', () => {
 
   it('keeps places in line when someone ahead cancels: 1, 2, 3 become 1, 2', async () => {
     const [a, b, c] = [await player(), await player(), await player()];
-    for (const u of [a, b, c]) expect((await post('v2/play/reserve', as(u, { station_id: stationIds.normal }))).statusCode).toBe(200);
-    const place = async (u: TestUser) => getReserveResponseSchema.parse((await post('v2/play/get_reserve', as(u))).json()).reserve_info.reserve_num;
+    for (const u of [a, b, c])
+      expect((await post('v2/play/reserve', as(u, { station_id: stationIds.normal }))).statusCode).toBe(200);
+    const place = async (u: TestUser) =>
+      getReserveResponseSchema.parse((await post('v2/play/get_reserve', as(u))).json()).reserve_info.reserve_num;
     expect([await place(a), await place(b), await place(c)]).toEqual([1, 2, 3]);
     const setting = await settingOf(stationIds.normal);
-    const cancel = await post('v2/play/reserve_cancel', as(a, { shop_id: 1, reserve_cancel: { station_setting_id: setting } }));
+    const cancel = await post(
+      'v2/play/reserve_cancel',
+      as(a, { shop_id: 1, reserve_cancel: { station_setting_id: setting } }),
+    );
     expect(cancel.statusCode).toBe(200);
     expect(reserveCancelResponseSchema.parse(cancel.json()).reserve_cancel.reserve_status).toBe('cancel');
     expect([await place(a), await place(b), await place(c)]).toEqual([0, 1, 2]);
@@ -111,7 +178,10 @@ describe('station visits and reservations over the store', () => {
     await post('v2/play/reserve', as(a, { station_id: stationIds.normal }));
     const before = await storeFingerprint(t.server.store());
     for (const [body, code] of [
-      [{ station_id: stationIds.normal }, 409], [{ station_id: stationIds.normal2 }, 409], [{ station_id: 999_999 }, 404], [{ station_id: stationIds.normal2, shop_id: 2 }, 404],
+      [{ station_id: stationIds.normal }, 409],
+      [{ station_id: stationIds.normal2 }, 409],
+      [{ station_id: 999_999 }, 404],
+      [{ station_id: stationIds.normal2, shop_id: 2 }, 404],
     ] as const) {
       const res = await post('v2/play/reserve', as(a, body));
       expect(res.json().error_code).toBe(code);
@@ -143,13 +213,22 @@ describe('station visits and reservations over the store', () => {
     }
     // A reserved station that goes into maintenance answers 531 on the caller's next fetch.
     await post('v2/play/reserve', as(a, { station_id: stationIds.normal2 }));
-    await t.server.store().query(`UPDATE stations SET station_status = 'malfunction' WHERE station_id = $1`, [stationIds.normal2]);
+    await t.server
+      .store()
+      .query(`UPDATE stations SET station_status = 'malfunction' WHERE station_id = $1`, [stationIds.normal2]);
     try {
       // The answer names the station, since the fetch named none.
-      expect((await post('v2/play/get_reserve', as(a))).json()).toMatchObject({ error_code: 531, station_id: stationIds.normal2 });
-      expect((await post('v2/play/reserve', as(await player(), { station_id: stationIds.normal2 }))).json().error_code).toBe(531);
+      expect((await post('v2/play/get_reserve', as(a))).json()).toMatchObject({
+        error_code: 531,
+        station_id: stationIds.normal2,
+      });
+      expect(
+        (await post('v2/play/reserve', as(await player(), { station_id: stationIds.normal2 }))).json().error_code,
+      ).toBe(531);
     } finally {
-      await t.server.store().query(`UPDATE stations SET station_status = 'open' WHERE station_id = $1`, [stationIds.normal2]);
+      await t.server
+        .store()
+        .query(`UPDATE stations SET station_status = 'open' WHERE station_id = $1`, [stationIds.normal2]);
       await cancelAll(a);
     }
   });
@@ -157,7 +236,10 @@ describe('station visits and reservations over the store', () => {
   it('[R6-3] [R8-2] a VIP station needs 100,000 TC purchased in the past 30 days, else 569 with the exact text', async () => {
     const a = await player();
     const refuse = async () => (await post('v2/play/reserve', as(a, { station_id: stationIds.vip }))).json();
-    expect(await refuse()).toEqual({ error_code: 569, error_info: 'こちらのステーションの閲覧・プレイはVIP対象のお客様限定です。' });
+    expect(await refuse()).toEqual({
+      error_code: 569,
+      error_info: 'こちらのステーションの閲覧・プレイはVIP対象のお客様限定です。',
+    });
     expect((await post('v2/play/visit', as(a, { station_id: stationIds.vip }))).json().error_code).toBe(569);
     await buyTc(a, 60_000, 31); // too old
     await buyTc(a, 50_000, 2, 'present'); // not a purchase
@@ -175,11 +257,26 @@ describe('station visits and reservations over the store', () => {
     const a = await player();
     await buyTc(a, 100_000, 1);
     const weekStart = startOfJstWeek(clock);
-    await t.server.store().query('INSERT INTO vip_prize_wins (user_id, station_id, won_at) VALUES ($1, $2, $3)', [a.user_id, stationIds.vip, new Date(weekStart.getTime() - 1000)]);
+    await t.server
+      .store()
+      .query('INSERT INTO vip_prize_wins (user_id, station_id, won_at) VALUES ($1, $2, $3)', [
+        a.user_id,
+        stationIds.vip,
+        new Date(weekStart.getTime() - 1000),
+      ]);
     expect((await post('v2/play/reserve', as(a, { station_id: stationIds.vip }))).statusCode).toBe(200);
     await cancelAll(a);
-    await t.server.store().query('INSERT INTO vip_prize_wins (user_id, station_id, won_at) VALUES ($1, $2, $3)', [a.user_id, stationIds.vip, weekStart]);
-    expect((await post('v2/play/reserve', as(a, { station_id: stationIds.vip }))).json()).toEqual({ error_code: 570, error_info: '今週のVIP景品を獲得済みです' });
+    await t.server
+      .store()
+      .query('INSERT INTO vip_prize_wins (user_id, station_id, won_at) VALUES ($1, $2, $3)', [
+        a.user_id,
+        stationIds.vip,
+        weekStart,
+      ]);
+    expect((await post('v2/play/reserve', as(a, { station_id: stationIds.vip }))).json()).toEqual({
+      error_code: 570,
+      error_info: '今週のVIP景品を獲得済みです',
+    });
     // Watching stays allowed; normal stations are not limited.
     expect((await post('v2/play/visit', as(a, { station_id: stationIds.vip }))).statusCode).toBe(200);
     expect((await post('v2/play/reserve', as(a, { station_id: stationIds.normal }))).statusCode).toBe(200);
@@ -199,60 +296,107 @@ describe('station visits and reservations over the store', () => {
     await buyTc(b, 100_000);
     expect((await post('v2/play/reserve', as(a, { station_id: stationIds.exclusive }))).statusCode).toBe(200);
     const before = await storeFingerprint(t.server.store());
-    expect((await post('v2/play/reserve', as(b, { station_id: stationIds.exclusive }))).json()).toEqual({ error_code: 571, error_info: '他のお客様がVIP独占台をプレイ中です' });
+    expect((await post('v2/play/reserve', as(b, { station_id: stationIds.exclusive }))).json()).toEqual({
+      error_code: 571,
+      error_info: '他のお客様がVIP独占台をプレイ中です',
+    });
     expect(await storeFingerprint(t.server.store())).toBe(before);
     await cancelAll(a);
     expect((await post('v2/play/reserve', as(b, { station_id: stationIds.exclusive }))).statusCode).toBe(200);
     await cancelAll(b);
   });
 
-  it('[R7-6] POST /v2/play/visit_cancel ends the caller\'s visit; visiting another station ends the previous one', async () => {
+  it("[R7-6] POST /v2/play/visit_cancel ends the caller's visit; visiting another station ends the previous one", async () => {
     const a = await player();
-    const first = visitResponseSchema.parse((await post('v2/play/visit', as(a, { station_id: stationIds.normal }))).json()).reserve_info;
-    const second = visitResponseSchema.parse((await post('v2/play/visit', as(a, { station_id: stationIds.normal2 }))).json()).reserve_info;
-    const open = await t.server.store().query<{ station_id: number }>('SELECT station_id FROM station_visits WHERE user_id = $1 AND ended_at IS NULL', [a.user_id]);
+    const first = visitResponseSchema.parse(
+      (await post('v2/play/visit', as(a, { station_id: stationIds.normal }))).json(),
+    ).reserve_info;
+    const second = visitResponseSchema.parse(
+      (await post('v2/play/visit', as(a, { station_id: stationIds.normal2 }))).json(),
+    ).reserve_info;
+    const open = await t.server
+      .store()
+      .query<{ station_id: number }>('SELECT station_id FROM station_visits WHERE user_id = $1 AND ended_at IS NULL', [
+        a.user_id,
+      ]);
     expect(open).toEqual([{ station_id: stationIds.normal2 }]);
     const res = await post('v2/play/visit_cancel', as(a, { station_setting_id: second.station_setting_id }));
     expect(res.statusCode).toBe(200);
     expect(visitCancelResponseSchema.parse(res.json()).visit_cancel.station_setting_id).toBe(second.station_setting_id);
-    expect((await post('v2/play/visit_cancel', as(a, { station_setting_id: first.station_setting_id }))).statusCode).toBe(404);
+    expect(
+      (await post('v2/play/visit_cancel', as(a, { station_setting_id: first.station_setting_id }))).statusCode,
+    ).toBe(404);
   });
 
   it('[R7-6] POST /v2/play/reserve_cancel needs the shop the station belongs to', async () => {
     const a = await player();
-    const reserved = reserveResponseSchema.parse((await post('v2/play/reserve', as(a, { station_id: stationIds.normal2 }))).json());
+    const reserved = reserveResponseSchema.parse(
+      (await post('v2/play/reserve', as(a, { station_id: stationIds.normal2 }))).json(),
+    );
     const setting = reserved.reserve_info.station_setting_id;
-    expect((await post('v2/play/reserve_cancel', as(a, { shop_id: 2, reserve_cancel: { station_setting_id: setting } }))).statusCode).toBe(404);
-    expect((await post('v2/play/reserve_cancel', as(a, { shop_id: 1, reserve_cancel: { station_setting_id: setting } }))).statusCode).toBe(200);
-    expect((await post('v2/play/reserve_cancel', as(a, { shop_id: 1, reserve_cancel: { station_setting_id: setting } }))).statusCode).toBe(404);
+    expect(
+      (await post('v2/play/reserve_cancel', as(a, { shop_id: 2, reserve_cancel: { station_setting_id: setting } })))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await post('v2/play/reserve_cancel', as(a, { shop_id: 1, reserve_cancel: { station_setting_id: setting } })))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await post('v2/play/reserve_cancel', as(a, { shop_id: 1, reserve_cancel: { station_setting_id: setting } })))
+        .statusCode,
+    ).toBe(404);
   });
 });
 
-describe('no call reads or changes another user\'s reservation', () => {
-  it('user B sees none of A\'s reservation and cannot cancel A\'s reservation or visit', async () => {
+describe("no call reads or changes another user's reservation", () => {
+  it("user B sees none of A's reservation and cannot cancel A's reservation or visit", async () => {
     const [a, b] = [await player(), await player()];
     await post('v2/play/visit', as(a, { station_id: stationIds.normal }));
-    const mine = reserveResponseSchema.parse((await post('v2/play/reserve', as(a, { station_id: stationIds.normal }))).json());
+    const mine = reserveResponseSchema.parse(
+      (await post('v2/play/reserve', as(a, { station_id: stationIds.normal }))).json(),
+    );
     const setting = mine.reserve_info.station_setting_id;
     const before = await storeFingerprint(t.server.store());
 
     const seen = getReserveResponseSchema.parse((await post('v2/play/get_reserve', as(b))).json()).reserve_info;
     expect(seen.reserve_token).toBe('');
-    const onStation = getReserveResponseSchema.parse((await post('v2/play/get_reserve', as(b, { station_id: stationIds.normal }))).json()).reserve_info;
+    const onStation = getReserveResponseSchema.parse(
+      (await post('v2/play/get_reserve', as(b, { station_id: stationIds.normal }))).json(),
+    ).reserve_info;
     expect(onStation.reserve_token).toBe('');
     expect(onStation.play_reserve_id).toBe(0);
     expect(onStation.reserve_count).toBeGreaterThanOrEqual(1);
     expect(playingResponseSchema.parse((await post('contents/playing', as(b))).json()).list).toEqual([]);
 
-    expect((await post('v2/play/reserve_cancel', as(b, { shop_id: 1, reserve_cancel: { station_setting_id: setting } }))).statusCode).toBe(404);
+    expect(
+      (await post('v2/play/reserve_cancel', as(b, { shop_id: 1, reserve_cancel: { station_setting_id: setting } })))
+        .statusCode,
+    ).toBe(404);
     expect((await post('v2/play/visit_cancel', as(b, { station_setting_id: setting }))).statusCode).toBe(404);
     // A's id with B's token is not A.
-    for (const url of ['v2/play/get_reserve', 'contents/playing', 'v2/play/visit_cancel', 'v2/play/reserve_cancel', 'v2/play/visit', 'v2/play/reserve']) {
-      const res = await post(url, { user_id: a.user_id, access_token: b.access_token, station_id: stationIds.normal, station_setting_id: setting, shop_id: 1, reserve_cancel: { station_setting_id: setting } });
+    for (const url of [
+      'v2/play/get_reserve',
+      'contents/playing',
+      'v2/play/visit_cancel',
+      'v2/play/reserve_cancel',
+      'v2/play/visit',
+      'v2/play/reserve',
+    ]) {
+      const res = await post(url, {
+        user_id: a.user_id,
+        access_token: b.access_token,
+        station_id: stationIds.normal,
+        station_setting_id: setting,
+        shop_id: 1,
+        reserve_cancel: { station_setting_id: setting },
+      });
       expect(res.statusCode, url).toBe(401);
     }
     expect(await storeFingerprint(t.server.store())).toBe(before);
-    expect(getReserveResponseSchema.parse((await post('v2/play/get_reserve', as(a))).json()).reserve_info.reserve_token).toBe(mine.reserve_info.reserve_token);
+    expect(
+      getReserveResponseSchema.parse((await post('v2/play/get_reserve', as(a))).json()).reserve_info.reserve_token,
+    ).toBe(mine.reserve_info.reserve_token);
     await cancelAll(a);
   });
 });

@@ -1,7 +1,11 @@
 import { SERVER_MESSAGES } from '../../server/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  mobileItemsResponseSchema, payMethodListResponseSchema, payMethodsFor, purchaseTcResponseSchema, settlementResultResponseSchema,
+  mobileItemsResponseSchema,
+  payMethodListResponseSchema,
+  payMethodsFor,
+  purchaseTcResponseSchema,
+  settlementResultResponseSchema,
 } from '../../src/contract';
 import { type BUILD_TARGETS } from '../../src/domain';
 import { Ledger } from '../../server/wallet/ledger';
@@ -28,14 +32,17 @@ describe('pay methods', () => {
     expect(web.slice(0, 4)).toEqual(['credit_card', 'credit_card_3ds', 'device_wallet', 'account_payment']);
     expect([...new Set(web.slice(4))]).toEqual(['mobile_payment', 'carrier_billing', 'e_money']);
     expect(kinds('ios')).toEqual(web.filter((k) => k !== 'device_wallet'));
-    for (const target of ['android', 'yahoo', 'mobage'] as const) expect(kinds(target)).toEqual(web.filter((k) => k !== 'device_wallet' && k !== 'account_payment'));
+    for (const target of ['android', 'yahoo', 'mobage'] as const)
+      expect(kinds(target)).toEqual(web.filter((k) => k !== 'device_wallet' && k !== 'account_payment'));
     const rank = (k: string) => payMethodsFor('web', () => '').find((m) => m.kind === k)!.rank_id;
     expect(rank('device_wallet')).toBe(3);
     expect(rank('account_payment')).toBe(3);
   });
 
   it('[R7-6][R3-12][R9-6] GET /purchase/pay_method_list/{user_id} answers name, info, imgUrl, rank_id 0-3 for the web build', async () => {
-    const body = payMethodListResponseSchema.parse(expectOk(await get(t, `purchase/pay_method_list/${a.user_id}`, a.access_token)));
+    const body = payMethodListResponseSchema.parse(
+      expectOk(await get(t, `purchase/pay_method_list/${a.user_id}`, a.access_token)),
+    );
     expect(body.list.map((m) => m.kind)).toEqual(kinds('web'));
     expect(body.list[0]).toMatchObject({ name: 'クレジットカード', rank_id: 0 });
     expect(body.list[1]!.name).toBe('3Dセキュア対応クレジットカード');
@@ -47,14 +54,18 @@ describe('pay methods', () => {
     }
   });
 
-  it('GET calls need the X-Access-Token of the path\'s own user', async () => {
+  it("GET calls need the X-Access-Token of the path's own user", async () => {
     for (const path of [`purchase/pay_method_list/${a.user_id}`, `mobile/items/${a.user_id}`]) {
       await expectRefusedUnchanged(t, () => get(t, path), 401);
       await expectRefusedUnchanged(t, () => get(t, path, b.access_token), 401);
       await expectRefusedUnchanged(t, () => get(t, path.replace(String(a.user_id), 'abc'), a.access_token), 401);
     }
     const suspended = await createTestUser(t, { status: 2 });
-    const r = await expectRefusedUnchanged(t, () => get(t, `mobile/items/${suspended.user_id}`, suspended.access_token), 403);
+    const r = await expectRefusedUnchanged(
+      t,
+      () => get(t, `mobile/items/${suspended.user_id}`, suspended.access_token),
+      403,
+    );
     expect(r.json.error_code).toBe(9002);
   });
 });
@@ -70,13 +81,19 @@ describe('TC products', () => {
     expect(body.is_tc_sale).toBe(1);
     expect(body.is_ticket_present).toBe(1);
     expect(body.bonus_item_list.length).toBeGreaterThan(0);
-    const noBirth = mobileItemsResponseSchema.parse(expectOk(await get(t, `mobile/items/${b.user_id}`, b.access_token)));
+    const noBirth = mobileItemsResponseSchema.parse(
+      expectOk(await get(t, `mobile/items/${b.user_id}`, b.access_token)),
+    );
     expect(noBirth.registered_birth).toBe(0);
   });
 
   it('filters by payMethod: carrier billing offers only products up to its cap; an unknown method is refused', async () => {
-    const all = mobileItemsResponseSchema.parse(expectOk(await get(t, `mobile/items/${a.user_id}?payMethod=credit_card`, a.access_token)));
-    const carrier = mobileItemsResponseSchema.parse(expectOk(await get(t, `mobile/items/${a.user_id}?payMethod=carrier_billing_a`, a.access_token)));
+    const all = mobileItemsResponseSchema.parse(
+      expectOk(await get(t, `mobile/items/${a.user_id}?payMethod=credit_card`, a.access_token)),
+    );
+    const carrier = mobileItemsResponseSchema.parse(
+      expectOk(await get(t, `mobile/items/${a.user_id}?payMethod=carrier_billing_a`, a.access_token)),
+    );
     expect(carrier.list.length).toBeLessThan(all.list.length);
     expect(carrier.list.every((p) => p.price <= 10_000)).toBe(true);
     await expectRefusedUnchanged(t, () => get(t, `mobile/items/${a.user_id}?payMethod=gold_bars`, a.access_token), 400);
@@ -85,48 +102,134 @@ describe('TC products', () => {
 
 describe('TC purchase', () => {
   it('credits toll_tc + free_tc through the ledger with a completed settlement', async () => {
-    const r = purchaseTcResponseSchema.parse(expectOk(await post(t, 'purchase/tc', as(a, { purchase: { product_id: 5, pay_method: 'credit_card', request_id: 'req-0001-abcd' } }))));
-    expect(r.settlement).toMatchObject({ product_id: 5, price: 10000, toll_tc: 10000, free_tc: 2000, status: 'completed' });
+    const r = purchaseTcResponseSchema.parse(
+      expectOk(
+        await post(
+          t,
+          'purchase/tc',
+          as(a, { purchase: { product_id: 5, pay_method: 'credit_card', request_id: 'req-0001-abcd' } }),
+        ),
+      ),
+    );
+    expect(r.settlement).toMatchObject({
+      product_id: 5,
+      price: 10000,
+      toll_tc: 10000,
+      free_tc: 2000,
+      status: 'completed',
+    });
     expect(r.tc).toEqual({ tc_all: 12000, tc_free: 2000, tc_toll: 10000 });
     // The same request_id never buys twice.
-    const again = purchaseTcResponseSchema.parse(expectOk(await post(t, 'purchase/tc', as(a, { purchase: { product_id: 5, pay_method: 'credit_card', request_id: 'req-0001-abcd' } }))));
+    const again = purchaseTcResponseSchema.parse(
+      expectOk(
+        await post(
+          t,
+          'purchase/tc',
+          as(a, { purchase: { product_id: 5, pay_method: 'credit_card', request_id: 'req-0001-abcd' } }),
+        ),
+      ),
+    );
     expect(again.settlement.product_settlement_id).toBe(r.settlement.product_settlement_id);
     expect(again.tc.tc_all).toBe(12000);
     const ledger = new Ledger(t.server.store(), systemClock);
     expect(await ledger.fromRows(a.user_id)).toEqual({ tc_free: 2000, tc_toll: 10000, ticket: 2 });
-    const result = settlementResultResponseSchema.parse(expectOk(await post(t, 'purchase/settlement_result', as(a, { product_settlement_id: r.settlement.product_settlement_id }))));
+    const result = settlementResultResponseSchema.parse(
+      expectOk(
+        await post(
+          t,
+          'purchase/settlement_result',
+          as(a, { product_settlement_id: r.settlement.product_settlement_id }),
+        ),
+      ),
+    );
     expect(result.settlement.status).toBe('completed');
-    await expectRefusedUnchanged(t, () => post(t, 'purchase/settlement_result', as(b, { product_settlement_id: r.settlement.product_settlement_id })), 404);
+    await expectRefusedUnchanged(
+      t,
+      () => post(t, 'purchase/settlement_result', as(b, { product_settlement_id: r.settlement.product_settlement_id })),
+      404,
+    );
   });
 
   it('refuses a request_id resent with another product or pay method (409, nothing bought); the same one replays', async () => {
-    const first = purchaseTcResponseSchema.parse(expectOk(await post(t, 'purchase/tc', as(a, { purchase: { product_id: 5, pay_method: 'credit_card', request_id: 'req-0002-idem' } }))));
-    for (const purchase of [{ product_id: 6, pay_method: 'credit_card' }, { product_id: 5, pay_method: 'credit_card_3ds' }]) {
-      const r = await expectRefusedUnchanged(t, () => post(t, 'purchase/tc', as(a, { purchase: { ...purchase, request_id: 'req-0002-idem' } })), 409);
+    const first = purchaseTcResponseSchema.parse(
+      expectOk(
+        await post(
+          t,
+          'purchase/tc',
+          as(a, { purchase: { product_id: 5, pay_method: 'credit_card', request_id: 'req-0002-idem' } }),
+        ),
+      ),
+    );
+    for (const purchase of [
+      { product_id: 6, pay_method: 'credit_card' },
+      { product_id: 5, pay_method: 'credit_card_3ds' },
+    ]) {
+      const r = await expectRefusedUnchanged(
+        t,
+        () => post(t, 'purchase/tc', as(a, { purchase: { ...purchase, request_id: 'req-0002-idem' } })),
+        409,
+      );
       expect(r.json.error_code).toBe(409);
       expect(r.json.error_info).toBe(SERVER_MESSAGES.purchaseRequestIdReused);
     }
-    const replay = purchaseTcResponseSchema.parse(expectOk(await post(t, 'purchase/tc', as(a, { purchase: { product_id: 5, pay_method: 'credit_card', request_id: 'req-0002-idem' } }))));
+    const replay = purchaseTcResponseSchema.parse(
+      expectOk(
+        await post(
+          t,
+          'purchase/tc',
+          as(a, { purchase: { product_id: 5, pay_method: 'credit_card', request_id: 'req-0002-idem' } }),
+        ),
+      ),
+    );
     expect(replay.settlement).toEqual(first.settlement);
     expect(replay.tc).toEqual(first.tc);
   });
 
   it('[R6-1][R2.5-5] refuses a guest, a user without a birth date, and unknown products or methods', async () => {
-    await expectRefusedUnchanged(t, () => post(t, 'purchase/tc', { purchase: { product_id: 1, pay_method: 'credit_card' } }), 401);
-    const r = await expectRefusedUnchanged(t, () => post(t, 'purchase/tc', as(b, { purchase: { product_id: 1, pay_method: 'credit_card' } })), 409);
+    await expectRefusedUnchanged(
+      t,
+      () => post(t, 'purchase/tc', { purchase: { product_id: 1, pay_method: 'credit_card' } }),
+      401,
+    );
+    const r = await expectRefusedUnchanged(
+      t,
+      () => post(t, 'purchase/tc', as(b, { purchase: { product_id: 1, pay_method: 'credit_card' } })),
+      409,
+    );
     expect(r.json.error_info).toMatch(/生年月日/);
-    await expectRefusedUnchanged(t, () => post(t, 'purchase/tc', as(a, { purchase: { product_id: 999, pay_method: 'credit_card' } })), 404);
-    await expectRefusedUnchanged(t, () => post(t, 'purchase/tc', as(a, { purchase: { product_id: 7, pay_method: 'carrier_billing_a' } })), 400);
-    await expectRefusedUnchanged(t, () => post(t, 'purchase/tc', { user_id: a.user_id, access_token: b.access_token, purchase: { product_id: 1, pay_method: 'credit_card' } }), 401);
+    await expectRefusedUnchanged(
+      t,
+      () => post(t, 'purchase/tc', as(a, { purchase: { product_id: 999, pay_method: 'credit_card' } })),
+      404,
+    );
+    await expectRefusedUnchanged(
+      t,
+      () => post(t, 'purchase/tc', as(a, { purchase: { product_id: 7, pay_method: 'carrier_billing_a' } })),
+      400,
+    );
+    await expectRefusedUnchanged(
+      t,
+      () =>
+        post(t, 'purchase/tc', {
+          user_id: a.user_id,
+          access_token: b.access_token,
+          purchase: { product_id: 1, pay_method: 'credit_card' },
+        }),
+      401,
+    );
   });
 
-  it('caps a minor\'s purchases per month', async () => {
+  it("caps a minor's purchases per month", async () => {
     const year = new Date().getUTCFullYear();
     const teen = await createTestUser(t, { birth: `${year - 14}-01-01` });
     expectOk(await post(t, 'purchase/tc', as(teen, { purchase: { product_id: 3, pay_method: 'credit_card' } })));
     expectOk(await post(t, 'purchase/tc', as(teen, { purchase: { product_id: 2, pay_method: 'credit_card' } })));
     // 3,000 + 1,000 yen bought; another 3,000 would pass the 5,000 yen monthly cap of an under-16.
-    const r = await expectRefusedUnchanged(t, () => post(t, 'purchase/tc', as(teen, { purchase: { product_id: 3, pay_method: 'credit_card' } })), 409);
+    const r = await expectRefusedUnchanged(
+      t,
+      () => post(t, 'purchase/tc', as(teen, { purchase: { product_id: 3, pay_method: 'credit_card' } })),
+      409,
+    );
     expect(r.json.error_info).toMatch(/未成年/);
   });
 });

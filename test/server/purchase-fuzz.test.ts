@@ -17,28 +17,64 @@ afterAll(async () => t?.close());
 
 describe('fuzzing the purchase calls: 200 requests each, no 5xx, refusals change nothing', () => {
   it('GET /purchase/pay_method_list/{junk user_id}', async () => {
-    const { refused } = await fuzzEndpoint(t, { method: 'GET', url: (junk) => `/api/purchase/pay_method_list/${junk}`, headers: { 'x-access-token': u.access_token } }, 200);
+    const { refused } = await fuzzEndpoint(
+      t,
+      {
+        method: 'GET',
+        url: (junk) => `/api/purchase/pay_method_list/${junk}`,
+        headers: { 'x-access-token': u.access_token },
+      },
+      200,
+    );
     expect(refused).toBeGreaterThan(150);
   }, 120_000);
 
   it('GET /mobile/items/{user_id}?payMethod={junk}', async () => {
-    const { refused, accepted } = await fuzzEndpoint(t, { method: 'GET', url: (junk) => `/api/mobile/items/${u.user_id}?payMethod=${junk}`, headers: { 'x-access-token': u.access_token } }, 200);
+    const { refused, accepted } = await fuzzEndpoint(
+      t,
+      {
+        method: 'GET',
+        url: (junk) => `/api/mobile/items/${u.user_id}?payMethod=${junk}`,
+        headers: { 'x-access-token': u.access_token },
+      },
+      200,
+    );
     expect(refused).toBeGreaterThan(150);
     expect(refused + accepted).toBe(200);
   }, 120_000);
 
   it('GET /mobile/items/{junk user_id}', async () => {
-    const { refused } = await fuzzEndpoint(t, { method: 'GET', url: (junk) => `/api/mobile/items/${junk}`, headers: { 'x-access-token': u.access_token } }, 200);
+    const { refused } = await fuzzEndpoint(
+      t,
+      { method: 'GET', url: (junk) => `/api/mobile/items/${junk}`, headers: { 'x-access-token': u.access_token } },
+      200,
+    );
     expect(refused).toBeGreaterThan(150);
   }, 120_000);
 
   it('POST /purchase/tc', async () => {
-    const { refused } = await fuzzEndpoint(t, { method: 'POST', url: '/api/purchase/tc', validBody: as(u, { purchase: { product_id: 2, pay_method: 'credit_card_3ds', request_id: 'fuzz-request-1' } }) }, 200);
+    const { refused } = await fuzzEndpoint(
+      t,
+      {
+        method: 'POST',
+        url: '/api/purchase/tc',
+        validBody: as(u, { purchase: { product_id: 2, pay_method: 'credit_card_3ds', request_id: 'fuzz-request-1' } }),
+      },
+      200,
+    );
     expect(refused).toBeGreaterThan(50);
   }, 120_000);
 
   it('POST /purchase/settlement_result', async () => {
-    const { refused } = await fuzzEndpoint(t, { method: 'POST', url: '/api/purchase/settlement_result', validBody: as(u, { product_settlement_id: settlementId }) }, 200);
+    const { refused } = await fuzzEndpoint(
+      t,
+      {
+        method: 'POST',
+        url: '/api/purchase/settlement_result',
+        validBody: as(u, { product_settlement_id: settlementId }),
+      },
+      200,
+    );
     expect(refused).toBeGreaterThan(50);
   }, 120_000);
 });

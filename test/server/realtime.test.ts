@@ -1,6 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { io, type Socket } from 'socket.io-client';
-import { CHANNELS, type ClientToServerEvents, type ControlAck, type JoinAck, type ServerToClientEvents } from '../../src/contract';
+import {
+  CHANNELS,
+  type ClientToServerEvents,
+  type ControlAck,
+  type JoinAck,
+  type ServerToClientEvents,
+} from '../../src/contract';
 import { PLAY_TIMINGS } from '../../src/domain';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { PlayDriver } from '../support/play-driver';
@@ -28,7 +34,13 @@ afterAll(async () => t?.close());
 
 /** A connection as a guest or as a user; resolves once connected (or rejects with the refusal). */
 async function connect(user?: TestUser | { user_id: number; access_token: string }): Promise<Client> {
-  const socket: Client = io(t.origin, { path: '/socket.io', transports: ['websocket'], reconnection: false, timeout: 5000, ...(user ? { auth: { user_id: user.user_id, access_token: user.access_token } } : {}) });
+  const socket: Client = io(t.origin, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    reconnection: false,
+    timeout: 5000,
+    ...(user ? { auth: { user_id: user.user_id, access_token: user.access_token } } : {}),
+  });
   open.push(socket);
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', resolve);
@@ -40,8 +52,16 @@ const join = (s: Client, channel: string) => new Promise<JoinAck>((resolve) => s
 const control = (s: Client, play_id: number, button: 'right' | 'back', command: 'press' | 'release') =>
   new Promise<ControlAck>((resolve) => s.emit('control', { play_id, button, command }, resolve));
 /** The next `event` the socket receives. */
-function next<E extends keyof ServerToClientEvents>(s: Client, event: E): Promise<Parameters<ServerToClientEvents[E]>[0]> {
-  return new Promise((resolve) => (s as unknown as { once: (e: string, f: (v: unknown) => void) => void }).once(event, resolve as (v: unknown) => void));
+function next<E extends keyof ServerToClientEvents>(
+  s: Client,
+  event: E,
+): Promise<Parameters<ServerToClientEvents[E]>[0]> {
+  return new Promise((resolve) =>
+    (s as unknown as { once: (e: string, f: (v: unknown) => void) => void }).once(
+      event,
+      resolve as (v: unknown) => void,
+    ),
+  );
 }
 const player = () => createTestUser(t, {}, { freeTc: 10_000 });
 const drive = (u: TestUser) => new PlayDriver(t, clock, u);
@@ -57,7 +77,11 @@ describe('the real-time socket (spec §7): channels, identity, pushes and contro
     const [alice, bob] = [await player(), await player()];
     const a = await connect(alice);
     expect(await join(a, CHANNELS.user(alice.user_id))).toEqual({ ok: true });
-    expect(await join(a, CHANNELS.user(bob.user_id))).toMatchObject({ ok: false, error_code: 403, error_info: expect.stringMatching(/許可/) });
+    expect(await join(a, CHANNELS.user(bob.user_id))).toMatchObject({
+      ok: false,
+      error_code: 403,
+      error_info: expect.stringMatching(/許可/),
+    });
   });
 
   it('a handshake with a wrong or revoked token is refused; a token revoked after connecting can no longer join its user channel', async () => {
@@ -80,7 +104,12 @@ describe('the real-time socket (spec §7): channels, identity, pushes and contro
     expect(await changed).toEqual({ station_id: stationId, reserve_change: 1 });
     const pushed = next(b, 'push');
     await drive(bob).reserve(stationId);
-    expect(await pushed).toMatchObject({ kind: 'turnNear', reserve_num: 2, title: 'まもなくあなたの番です', message: expect.stringContaining('2番目') });
+    expect(await pushed).toMatchObject({
+      kind: 'turnNear',
+      reserve_num: 2,
+      title: 'まもなくあなたの番です',
+      message: expect.stringContaining('2番目'),
+    });
     await t.server.services().playLoop.setStationStatus(stationId, 'maintenance');
     await t.server.services().playLoop.setStationStatus(stationId, 'open');
   });
@@ -96,9 +125,15 @@ describe('the real-time socket (spec §7): channels, identity, pushes and contro
     expect(await control(ms, a.play!.play_id, 'right', 'release')).toMatchObject({ ok: false, error_code: 403 });
     const guest = await connect();
     expect(await control(guest, a.play!.play_id, 'right', 'release')).toMatchObject({ ok: false, error_code: 401 });
-    expect(await control(as, a.play!.play_id, 'sideways' as 'right', 'press')).toMatchObject({ ok: false, error_code: 400 });
+    expect(await control(as, a.play!.play_id, 'sideways' as 'right', 'press')).toMatchObject({
+      ok: false,
+      error_code: 400,
+    });
     await a.wait(500);
-    expect(await control(as, a.play!.play_id, 'right', 'release')).toMatchObject({ ok: true, machine: { phase: 'waitBack', button: 'back' } });
+    expect(await control(as, a.play!.play_id, 'right', 'release')).toMatchObject({
+      ok: true,
+      machine: { phase: 'waitBack', button: 'back' },
+    });
     await a.holdBack(200).waitResult().finish();
   });
 
@@ -121,12 +156,18 @@ describe('the real-time socket (spec §7): channels, identity, pushes and contro
   });
 
   it('[R7-11] a kuji box channel gets play_end=1 when its box ends', async () => {
-    const [box] = await t.server.store().query<{ kuji_id: number; box_id: number }>(`SELECT kuji_id, box_id FROM kuji_boxes WHERE box_status = 'onSale' ORDER BY box_id LIMIT 1`);
+    const [box] = await t.server
+      .store()
+      .query<{ kuji_id: number; box_id: number }>(
+        `SELECT kuji_id, box_id FROM kuji_boxes WHERE box_status = 'onSale' ORDER BY box_id LIMIT 1`,
+      );
     const watcher = await connect();
     expect(await join(watcher, CHANNELS.kujiBox(box!.kuji_id, box!.box_id))).toEqual({ ok: true });
     const ended = next(watcher, 'play_end');
     const res = await t.server.app.inject({
-      method: 'POST', url: '/api/operator/kuji_box_status', payload: { box_id: box!.box_id, box_status: 'outOfStock' },
+      method: 'POST',
+      url: '/api/operator/kuji_box_status',
+      payload: { box_id: box!.box_id, box_status: 'outOfStock' },
       headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` },
     });
     expect(res.json()).toMatchObject({ error_code: 200, box: { box_id: box!.box_id, box_status: 'outOfStock' } });
@@ -139,10 +180,15 @@ describe('the real-time socket (spec §7): channels, identity, pushes and contro
     const updates: unknown[] = [];
     top.on('update', (u) => updates.push(u));
     await t.server.services().playLoop.setStationStatus(stationId, 'adjusting');
-    await expect.poll(() => updates).toEqual([
-      { channel: 'top', maintenance: { station_id: stationId, station_status: 'adjusting' } },
-      { channel: 'top', list: [{ station_id: stationId, station_status: 'adjusting', playing: 0, visit_count: expect.any(Number) }] },
-    ]);
+    await expect
+      .poll(() => updates)
+      .toEqual([
+        { channel: 'top', maintenance: { station_id: stationId, station_status: 'adjusting' } },
+        {
+          channel: 'top',
+          list: [{ station_id: stationId, station_status: 'adjusting', playing: 0, visit_count: expect.any(Number) }],
+        },
+      ]);
     await t.server.services().playLoop.setStationStatus(stationId, 'open');
     await expect.poll(() => updates.length).toBeGreaterThanOrEqual(4);
     expect(updates[2]).toEqual({ channel: 'top', maintenance: { station_id: stationId, station_status: 'open' } });

@@ -4,7 +4,13 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { historyResponseSchema, playStateResponseSchema, reserveResponseSchema, getReserveResponseSchema, type PlayState } from '../../src/contract';
+import {
+  historyResponseSchema,
+  playStateResponseSchema,
+  reserveResponseSchema,
+  getReserveResponseSchema,
+  type PlayState,
+} from '../../src/contract';
 import { CRANE } from '../../server/play/crane/crane-machine';
 import { startTestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
@@ -20,33 +26,56 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const freePort = () => new Promise<number>((resolve) => {
-  const probe = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = probe.address() as { port: number };
-    probe.close(() => resolve(port));
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
   });
-});
 
 async function startProcess(port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, STATIC_DIR: '', LOG_LEVEL: 'warn', NODE_ENV: 'test' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      STATIC_DIR: '',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'test',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
   let output = '';
-  child.stdout!.on('data', (d: Buffer) => { output += d.toString(); });
-  child.stderr!.on('data', (d: Buffer) => { output += d.toString(); });
-  await expect.poll(async () => {
-    if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-    return fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => 0);
-  }, { timeout: 30_000, interval: 100 }).toBe(200);
+  child.stdout!.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
+  child.stderr!.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
+  await expect
+    .poll(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
+        return fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (r) => r.status,
+          () => 0,
+        );
+      },
+      { timeout: 30_000, interval: 100 },
+    )
+    .toBe(200);
   return child;
 }
 
 function caller(port: number, user: TestUser) {
   return async (path: string, body: object = {}) => {
     const res = await fetch(`http://127.0.0.1:${port}/api/${path}`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user_id: user.user_id, access_token: user.access_token, ...body }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user_id: user.user_id, access_token: user.access_token, ...body }),
     });
     return res.json() as Promise<Record<string, unknown> & { error_code: number }>;
   };
@@ -57,51 +86,101 @@ describe('a server killed mid-queue and mid-play loses nothing', () => {
     // Players with TC, made in-process on the data directory, which is then closed.
     const setup = await startTestServer({ env: { DATA_DIR: dataDir } });
     const [alice, bob, carol] = [
-      await createTestUser(setup, {}, { freeTc: 10_000 }), await createTestUser(setup, {}, { freeTc: 10_000 }), await createTestUser(setup, {}, { freeTc: 10_000 }),
+      await createTestUser(setup, {}, { freeTc: 10_000 }),
+      await createTestUser(setup, {}, { freeTc: 10_000 }),
+      await createTestUser(setup, {}, { freeTc: 10_000 }),
     ];
-    const stations = await setup.server.store().query<{ station_id: number; play_price: number }>(
-      `SELECT station_id, play_price FROM stations WHERE station_type = 'normal' AND designated_type = 'normal' AND station_status = 'open' AND stock >= 5 ORDER BY station_id LIMIT 2`);
+    const stations = await setup.server
+      .store()
+      .query<{ station_id: number; play_price: number }>(
+        `SELECT station_id, play_price FROM stations WHERE station_type = 'normal' AND designated_type = 'normal' AND station_status = 'open' AND stock >= 5 ORDER BY station_id LIMIT 2`,
+      );
     await setup.server.close();
-    const [one, two] = stations as [{ station_id: number; play_price: number }, { station_id: number; play_price: number }];
+    const [one, two] = stations as [
+      { station_id: number; play_price: number },
+      { station_id: number; play_price: number },
+    ];
 
     const port = await freePort();
     let server = await startProcess(port);
     const a = caller(port, alice);
     const b = caller(port, bob);
     const c = caller(port, carol);
-    expect(reserveResponseSchema.parse(await a('v2/play/reserve', { station_id: one.station_id })).reserve_info.reserve_status).toBe('playTransition');
-    expect(reserveResponseSchema.parse(await b('v2/play/reserve', { station_id: one.station_id })).reserve_info.reserve_num).toBe(2);
-    expect(reserveResponseSchema.parse(await c('v2/play/reserve', { station_id: two.station_id })).reserve_info.reserve_status).toBe('playTransition');
+    expect(
+      reserveResponseSchema.parse(await a('v2/play/reserve', { station_id: one.station_id })).reserve_info
+        .reserve_status,
+    ).toBe('playTransition');
+    expect(
+      reserveResponseSchema.parse(await b('v2/play/reserve', { station_id: one.station_id })).reserve_info.reserve_num,
+    ).toBe(2);
+    expect(
+      reserveResponseSchema.parse(await c('v2/play/reserve', { station_id: two.station_id })).reserve_info
+        .reserve_status,
+    ).toBe('playTransition');
     const confirmed = playStateResponseSchema.parse(await a('v2/play/confirm', { station_id: one.station_id })).play!;
-    await expect.poll(async () => playStateResponseSchema.parse(await a('v2/play/current')).play?.phase, { timeout: 10_000, interval: 100 }).toBe('playing');
-    expect((await a('v2/play/control', { play_id: confirmed.play_id, button: 'right', command: 'press' })).error_code).toBe(200);
+    await expect
+      .poll(async () => playStateResponseSchema.parse(await a('v2/play/current')).play?.phase, {
+        timeout: 10_000,
+        interval: 100,
+      })
+      .toBe('playing');
+    expect(
+      (await a('v2/play/control', { play_id: confirmed.play_id, button: 'right', command: 'press' })).error_code,
+    ).toBe(200);
     // Let the claw move and be saved (at least every 10 ticks), then kill the process outright.
     let moving: PlayState | null = null;
-    await expect.poll(async () => {
-      moving = playStateResponseSchema.parse(await a('v2/play/current')).play;
-      return moving!.machine.x;
-    }, { timeout: 10_000, interval: 100 }).toBeGreaterThan(CRANE.home.x + 100);
+    await expect
+      .poll(
+        async () => {
+          moving = playStateResponseSchema.parse(await a('v2/play/current')).play;
+          return moving!.machine.x;
+        },
+        { timeout: 10_000, interval: 100 },
+      )
+      .toBeGreaterThan(CRANE.home.x + 100);
     server.kill('SIGKILL');
     await new Promise((resolve) => server.once('exit', resolve));
 
     server = await startProcess(port);
     // The line: B is still second, C still has the turn at the other station with its window running.
-    const bRecord = getReserveResponseSchema.parse(await b('v2/play/get_reserve', { station_id: one.station_id })).reserve_info;
+    const bRecord = getReserveResponseSchema.parse(
+      await b('v2/play/get_reserve', { station_id: one.station_id }),
+    ).reserve_info;
     expect(bRecord).toMatchObject({ reserve_status: 'reserve', reserve_num: 2 });
-    const cRecord = getReserveResponseSchema.parse(await c('v2/play/get_reserve', { station_id: two.station_id })).reserve_info;
+    const cRecord = getReserveResponseSchema.parse(
+      await c('v2/play/get_reserve', { station_id: two.station_id }),
+    ).reserve_info;
     expect(cRecord.reserve_status).toBe('playTransition');
     expect(cRecord.reserve_time).toBeGreaterThan(0);
     expect(cRecord.reserve_time).toBeLessThanOrEqual(15);
     // The play: the same one, back from its grace window, the button let go where the claw was.
     const back = playStateResponseSchema.parse(await a('v2/play/current')).play!;
-    expect(back).toMatchObject({ play_id: confirmed.play_id, phase: 'playing', machine: { phase: 'waitBack', button: 'back' } });
+    expect(back).toMatchObject({
+      play_id: confirmed.play_id,
+      phase: 'playing',
+      machine: { phase: 'waitBack', button: 'back' },
+    });
     expect(back.machine.x).toBeGreaterThan(CRANE.home.x + 50);
-    expect((await a('v2/play/control', { play_id: back.play_id, button: 'back', command: 'press' })).error_code).toBe(200);
-    expect((await a('v2/play/control', { play_id: back.play_id, button: 'back', command: 'release' })).error_code).toBe(200);
-    await expect.poll(async () => playStateResponseSchema.parse(await a('v2/play/current')).play?.phase, { timeout: 15_000, interval: 200 }).toBe('result');
+    expect((await a('v2/play/control', { play_id: back.play_id, button: 'back', command: 'press' })).error_code).toBe(
+      200,
+    );
+    expect((await a('v2/play/control', { play_id: back.play_id, button: 'back', command: 'release' })).error_code).toBe(
+      200,
+    );
+    await expect
+      .poll(async () => playStateResponseSchema.parse(await a('v2/play/current')).play?.phase, {
+        timeout: 15_000,
+        interval: 200,
+      })
+      .toBe('result');
     const history = historyResponseSchema.parse(await a('v2/play/history')).history.list;
     expect(history).toHaveLength(1);
-    expect(history[0]!.inputs.map((i) => `${i.button}:${i.command}`)).toEqual(['right:press', 'right:release', 'back:press', 'back:release']);
+    expect(history[0]!.inputs.map((i) => `${i.button}:${i.command}`)).toEqual([
+      'right:press',
+      'right:release',
+      'back:press',
+      'back:release',
+    ]);
     const tc = await a('user/tc');
     expect(tc).toMatchObject({ data: { tc_all: 10_000 - one.play_price } }); // charged once
     server.kill('SIGTERM');

@@ -42,6 +42,8 @@ describe('development-only calls', () => {
   it('refuses to start with ONKURE_DEV_CALLS=1 and NODE_ENV=production; unset is off', () => {
     expect(readServerConfig({}).devCalls).toBe(false);
     expect(() => readServerConfig({ ONKURE_DEV_CALLS: '1', NODE_ENV: 'production' })).toThrow(ServerConfigError);
-    expect(() => readServerConfig({ ONKURE_DEV_CALLS: '1', NODE_ENV: 'production' })).toThrow(/ONKURE_DEV_CALLS=1.*NODE_ENV=production/);
+    expect(() => readServerConfig({ ONKURE_DEV_CALLS: '1', NODE_ENV: 'production' })).toThrow(
+      /ONKURE_DEV_CALLS=1.*NODE_ENV=production/,
+    );
   });
 });

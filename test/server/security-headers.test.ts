@@ -16,13 +16,23 @@ let staticDir: string;
 beforeAll(async () => {
   staticDir = mkdtempSync(join(tmpdir(), 'onkure-static-'));
   mkdirSync(join(staticDir, 'assets'));
-  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>t</title><script type="module" src="/assets/x.js"></script><link rel="stylesheet" crossorigin href="/assets/x.css"><div id="root"></div>');
+  writeFileSync(
+    join(staticDir, 'index.html'),
+    '<!doctype html><title>t</title><script type="module" src="/assets/x.js"></script><link rel="stylesheet" crossorigin href="/assets/x.css"><div id="root"></div>',
+  );
   writeFileSync(join(staticDir, 'assets', 'x.css'), CSS);
   writeFileSync(join(staticDir, 'assets', 'x.js'), 'console.log(1);');
-  server = createOnkureServer(readServerConfig({
-    PORT: '0', DATA_DIR: ':memory:', STATIC_DIR: staticDir, LOG_LEVEL: 'silent',
-    ALLOWED_ORIGINS: 'https://partner.example.jp', CSP_CONNECT_SRC: 'wss://media.example.jp',
-  }), { logger: false });
+  server = createOnkureServer(
+    readServerConfig({
+      PORT: '0',
+      DATA_DIR: ':memory:',
+      STATIC_DIR: staticDir,
+      LOG_LEVEL: 'silent',
+      ALLOWED_ORIGINS: 'https://partner.example.jp',
+      CSP_CONNECT_SRC: 'wss://media.example.jp',
+    }),
+    { logger: false },
+  );
   await server.ready;
   origin = await server.app.listen({ port: 0, host: '127.0.0.1' });
 }, 60_000);
@@ -36,8 +46,17 @@ describe('security headers (issue 7 §5.6)', () => {
     const res = await fetch(`${origin}/`);
     expect(res.status).toBe(200);
     const csp = res.headers.get('content-security-policy') ?? '';
-    for (const directive of ["script-src 'self'", "style-src 'self'", "img-src 'self' data: blob:", "connect-src 'self' ws: wss: wss://media.example.jp",
-      "object-src 'none'", "frame-ancestors 'none'", "base-uri 'self'", "media-src 'none'"]) expect(csp).toContain(directive);
+    for (const directive of [
+      "script-src 'self'",
+      "style-src 'self'",
+      "img-src 'self' data: blob:",
+      "connect-src 'self' ws: wss: wss://media.example.jp",
+      "object-src 'none'",
+      "frame-ancestors 'none'",
+      "base-uri 'self'",
+      "media-src 'none'",
+    ])
+      expect(csp).toContain(directive);
     expect(csp).not.toContain('unsafe-inline');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
@@ -50,7 +69,10 @@ describe('security headers (issue 7 §5.6)', () => {
     expect(html).toContain(`<style>${CSS}</style>`);
     expect(html).not.toContain('x.css');
     const hash = `'sha256-${createHash('sha256').update(CSS).digest('base64')}'`;
-    const styleSrc = (res.headers.get('content-security-policy') ?? '').split(';').map((d) => d.trim()).find((d) => d.startsWith('style-src'));
+    const styleSrc = (res.headers.get('content-security-policy') ?? '')
+      .split(';')
+      .map((d) => d.trim())
+      .find((d) => d.startsWith('style-src'));
     expect(styleSrc).toBe(`style-src 'self' ${hash}`);
   });
 
@@ -74,13 +96,19 @@ describe('security headers (issue 7 §5.6)', () => {
 
 /** The CSP directive `name`'s sources, from a Content-Security-Policy header. */
 function directive(csp: string, name: string): string[] {
-  return csp.split(';').map((d) => d.trim().split(/\s+/)).find(([n]) => n === name)?.slice(1) ?? [];
+  return (
+    csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .find(([n]) => n === name)
+      ?.slice(1) ?? []
+  );
 }
 
 describe('the analytics tag in the CSP [R7-12]', () => {
   const TAG = 'https://tag.example.test';
 
-  it('[R7-12] unset: script-src stays \'self\' only and no tag origin appears anywhere', async () => {
+  it("[R7-12] unset: script-src stays 'self' only and no tag origin appears anywhere", async () => {
     const csp = (await fetch(`${origin}/`)).headers.get('content-security-policy') ?? '';
     expect(directive(csp, 'script-src')).toEqual(["'self'"]);
     expect(csp).not.toContain('googletagmanager');
@@ -88,9 +116,15 @@ describe('the analytics tag in the CSP [R7-12]', () => {
   });
 
   it('[R7-12] ANALYTICS_TAG_ORIGIN: the tag origin joins script-src and connect-src only; still no unsafe-inline or unsafe-eval', async () => {
-    const tagged = await startTestServer({ inMemory: true, env: { ANALYTICS_TAG_ORIGIN: TAG, CSP_CONNECT_SRC: 'https://hits.example.test' } });
+    const tagged = await startTestServer({
+      inMemory: true,
+      env: { ANALYTICS_TAG_ORIGIN: TAG, CSP_CONNECT_SRC: 'https://hits.example.test' },
+    });
     try {
-      for (const [method, url] of [['GET', '/healthz'], ['POST', '/api/no-such-call']] as const) {
+      for (const [method, url] of [
+        ['GET', '/healthz'],
+        ['POST', '/api/no-such-call'],
+      ] as const) {
         const csp = String((await tagged.server.app.inject({ method, url })).headers['content-security-policy'] ?? '');
         expect(directive(csp, 'script-src')).toEqual(["'self'", TAG]);
         expect(directive(csp, 'connect-src')).toEqual(["'self'", 'ws:', 'wss:', TAG, 'https://hits.example.test']);
@@ -107,11 +141,23 @@ describe('the analytics tag in the CSP [R7-12]', () => {
     expect(readServerConfig({}).analyticsTagOrigin).toBeNull();
     expect(readServerConfig({ ANALYTICS_TAG_ORIGIN: '' }).analyticsTagOrigin).toBeNull();
     expect(readServerConfig({ ANALYTICS_TAG_ORIGIN: TAG }).analyticsTagOrigin).toBe(TAG);
-    expect(readServerConfig({ ANALYTICS_TAG_ORIGIN: 'http://127.0.0.1:9999' }).analyticsTagOrigin).toBe('http://127.0.0.1:9999');
-    for (const bad of ['*', "'unsafe-inline'", 'https://*.example.test', `${TAG}/gtag/js`, `${TAG} https://other.example.test`, 'tag.example.test', 'javascript:alert(1)']) {
+    expect(readServerConfig({ ANALYTICS_TAG_ORIGIN: 'http://127.0.0.1:9999' }).analyticsTagOrigin).toBe(
+      'http://127.0.0.1:9999',
+    );
+    for (const bad of [
+      '*',
+      "'unsafe-inline'",
+      'https://*.example.test',
+      `${TAG}/gtag/js`,
+      `${TAG} https://other.example.test`,
+      'tag.example.test',
+      'javascript:alert(1)',
+    ]) {
       expect(() => readServerConfig({ ANALYTICS_TAG_ORIGIN: bad }), bad).toThrow(ServerConfigError);
     }
-    expect(() => readServerConfig({ ANALYTICS_TAG_ORIGIN: 'http://tag.example.test', NODE_ENV: 'production' })).toThrow(/ANALYTICS_TAG_ORIGIN/);
+    expect(() => readServerConfig({ ANALYTICS_TAG_ORIGIN: 'http://tag.example.test', NODE_ENV: 'production' })).toThrow(
+      /ANALYTICS_TAG_ORIGIN/,
+    );
     expect(readServerConfig({ ANALYTICS_TAG_ORIGIN: TAG, NODE_ENV: 'production' }).analyticsTagOrigin).toBe(TAG);
   });
 });
@@ -119,9 +165,21 @@ describe('the analytics tag in the CSP [R7-12]', () => {
 /** Opens a socket.io WebSocket with the given Origin header; resolves 'connected' or 'refused'. */
 function tryConnect(pageOrigin: string): Promise<'connected' | 'refused'> {
   return new Promise((resolve) => {
-    const socket = connectSocket(origin, { path: '/socket.io', transports: ['websocket'], reconnection: false, extraHeaders: { Origin: pageOrigin }, timeout: 5000 });
-    socket.on('connect', () => { socket.close(); resolve('connected'); });
-    socket.on('connect_error', () => { socket.close(); resolve('refused'); });
+    const socket = connectSocket(origin, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      reconnection: false,
+      extraHeaders: { Origin: pageOrigin },
+      timeout: 5000,
+    });
+    socket.on('connect', () => {
+      socket.close();
+      resolve('connected');
+    });
+    socket.on('connect_error', () => {
+      socket.close();
+      resolve('refused');
+    });
   });
 }
 
@@ -131,7 +189,7 @@ describe('socket.io checks the Origin (issue 7 §5.6)', () => {
     expect(await tryConnect('null')).toBe('refused');
   });
 
-  it('accepts the app\'s own origin and a configured extra origin', async () => {
+  it("accepts the app's own origin and a configured extra origin", async () => {
     expect(await tryConnect(origin)).toBe('connected');
     expect(await tryConnect('https://partner.example.jp')).toBe('connected');
   });

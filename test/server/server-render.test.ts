@@ -20,7 +20,10 @@ let staticDir: string;
 beforeAll(async () => {
   staticDir = mkdtempSync(join(tmpdir(), 'onkure-ssr-'));
   writeFileSync(join(staticDir, 'index.html'), PAGE);
-  t = await startTestServer({ env: { STATIC_DIR: staticDir, ONKURE_OPERATOR_TOKEN: OPERATOR_TOKEN }, renderPages: createPageRenderer });
+  t = await startTestServer({
+    env: { STATIC_DIR: staticDir, ONKURE_OPERATOR_TOKEN: OPERATOR_TOKEN },
+    renderPages: createPageRenderer,
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -28,12 +31,19 @@ afterAll(async () => {
 });
 
 const get = (url: string) => t.server.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
-const api = async (path: string, body: object) => (await t.server.app.inject({ method: 'POST', url: `/api/${path}`, payload: body })).json<Record<string, unknown>>();
+const api = async (path: string, body: object) =>
+  (await t.server.app.inject({ method: 'POST', url: `/api/${path}`, payload: body })).json<Record<string, unknown>>();
 
 /** The page's markup inside #root, and the data it was rendered from. */
 function parts(html: string) {
-  const root = /<div id="root">([\s\S]*)<\/div><script type="application\/json" id="onkure-hydration">/.exec(html)?.[1] ?? '';
-  const data = readHydrationData({ getElementById: (id: string) => (id === 'onkure-hydration' ? { textContent: /id="onkure-hydration">([^<]*)<\/script>/.exec(html)?.[1] ?? null } as HTMLElement : null) });
+  const root =
+    /<div id="root">([\s\S]*)<\/div><script type="application\/json" id="onkure-hydration">/.exec(html)?.[1] ?? '';
+  const data = readHydrationData({
+    getElementById: (id: string) =>
+      id === 'onkure-hydration'
+        ? ({ textContent: /id="onkure-hydration">([^<]*)<\/script>/.exec(html)?.[1] ?? null } as HTMLElement)
+        : null,
+  });
   return { root, data };
 }
 
@@ -53,17 +63,28 @@ describe('server rendering (issue 11)', () => {
     expect(res.body.match(/id="onkure-hydration"/g)).toHaveLength(1);
   });
 
-  it('the top page preloads the picture it leads with (the carousel\'s first slide: narrow on phones, wide above) in its head, ahead of the scripts', async () => {
+  it("the top page preloads the picture it leads with (the carousel's first slide: narrow on phones, wide above) in its head, ahead of the scripts", async () => {
     const html = (await get('/')).body;
     const head = html.slice(0, html.indexOf('</head>'));
-    const links = [...head.matchAll(/<link rel="preload" as="image" href="([^"]+)" fetchpriority="high" media="([^"]+)">/g)].map((m) => [m[1], m[2]]);
-    const slides = (await api('contents/carousel', { shop_id: 1 })) as { carousel?: { list: { sp_img_url: string; pc_img_url: string }[] } };
+    const links = [
+      ...head.matchAll(/<link rel="preload" as="image" href="([^"]+)" fetchpriority="high" media="([^"]+)">/g),
+    ].map((m) => [m[1], m[2]]);
+    const slides = (await api('contents/carousel', { shop_id: 1 })) as {
+      carousel?: { list: { sp_img_url: string; pc_img_url: string }[] };
+    };
     const first = slides.carousel?.list[0];
     expect(first).toBeDefined();
-    expect(links).toEqual([[first!.sp_img_url, '(max-width: 767px)'], [first!.pc_img_url, '(min-width: 768px)']]);
+    expect(links).toEqual([
+      [first!.sp_img_url, '(max-width: 767px)'],
+      [first!.pc_img_url, '(min-width: 768px)'],
+    ]);
     expect(head.indexOf('rel="preload" as="image"')).toBeLessThan(head.indexOf('<script type="module"'));
     // The page shows that same picture first, with its size given.
-    expect(parts(html).root).toMatch(new RegExp(`<img class="carousel__image" src="${first!.sp_img_url.replace(/[.?*+^$()[\]{}|\\]/g, '\\$&')}"[^>]* width="1280" height="400"`));
+    expect(parts(html).root).toMatch(
+      new RegExp(
+        `<img class="carousel__image" src="${first!.sp_img_url.replace(/[.?*+^$()[\]{}|\\]/g, '\\$&')}"[^>]* width="1280" height="400"`,
+      ),
+    );
     // Pages without a lead picture get no preload.
     expect((await get('/information')).body).not.toContain('rel="preload" as="image"');
   });
@@ -76,8 +97,10 @@ describe('server rendering (issue 11)', () => {
     }
   });
 
-  it('[R7-13] a play screen is rendered with its station\'s name and the page title of its route', async () => {
-    const top = await api('contents/top_page_prize', { shop_id: 1, is_top_page: 1 }) as { sale_list: { list: { station_id: number; prize_name: string }[] }[] };
+  it("[R7-13] a play screen is rendered with its station's name and the page title of its route", async () => {
+    const top = (await api('contents/top_page_prize', { shop_id: 1, is_top_page: 1 })) as {
+      sale_list: { list: { station_id: number; prize_name: string }[] }[];
+    };
     const { station_id: stationId, prize_name: name } = top.sale_list[0]!.list[0]!;
     const res = await get(`/game/${stationId}`);
     expect(res.statusCode).toBe(200);
@@ -104,13 +127,23 @@ describe('server rendering (issue 11)', () => {
     expect(missing.statusCode).toBe(404);
   });
 
-  it('[R4.2-10] a station\'s status change shows on the next render of the top page (the kept answer is dropped)', async () => {
+  it("[R4.2-10] a station's status change shows on the next render of the top page (the kept answer is dropped)", async () => {
     type Top = { state: { catalogue: { sale_list: { list: { station_id: number; station_status: string }[] }[] } } };
-    const statusIn = (html: string, id: number) => (Object.values(parts(html).data?.loaderData ?? {})[0] as Top).state.catalogue.sale_list.flatMap((s) => s.list).find((i) => i.station_id === id)?.station_status;
+    const statusIn = (html: string, id: number) =>
+      (Object.values(parts(html).data?.loaderData ?? {})[0] as Top).state.catalogue.sale_list
+        .flatMap((s) => s.list)
+        .find((i) => i.station_id === id)?.station_status;
     const first = (await get('/')).body;
-    const id = (Object.values(parts(first).data?.loaderData ?? {})[0] as Top).state.catalogue.sale_list[0]!.list[0]!.station_id;
+    const id = (Object.values(parts(first).data?.loaderData ?? {})[0] as Top).state.catalogue.sale_list[0]!.list[0]!
+      .station_id;
     expect(statusIn(first, id)).toBe('open');
-    const set = (status: string) => t.server.app.inject({ method: 'POST', url: '/api/operator/station_status', payload: { station_id: id, station_status: status }, headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` } });
+    const set = (status: string) =>
+      t.server.app.inject({
+        method: 'POST',
+        url: '/api/operator/station_status',
+        payload: { station_id: id, station_status: status },
+        headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` },
+      });
     expect((await set('maintenance')).statusCode).toBe(200);
     const after = (await get('/')).body;
     expect(statusIn(after, id)).toBe('maintenance');
@@ -120,10 +153,20 @@ describe('server rendering (issue 11)', () => {
   });
 
   it('a rendered page is kept for the next request of its address, sent compressed, and dropped by a station status change', async () => {
-    const stationSet = (status: string) => t.server.app.inject({ method: 'POST', url: '/api/operator/station_status', payload: { station_id: 1, station_status: status }, headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` } });
+    const stationSet = (status: string) =>
+      t.server.app.inject({
+        method: 'POST',
+        url: '/api/operator/station_status',
+        payload: { station_id: 1, station_status: status },
+        headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` },
+      });
     const first = await get('/information');
     const before = t.server.pages.stats();
-    const again = await t.server.app.inject({ method: 'GET', url: '/information', headers: { accept: 'text/html', 'accept-encoding': 'br' } });
+    const again = await t.server.app.inject({
+      method: 'GET',
+      url: '/information',
+      headers: { accept: 'text/html', 'accept-encoding': 'br' },
+    });
     expect(t.server.pages.stats().renders).toBe(before.renders);
     expect(t.server.pages.stats().hits).toBe(before.hits + 1);
     expect(again.headers['content-encoding']).toBe('br');
@@ -162,25 +205,34 @@ describe('server rendering (issue 11)', () => {
   });
 });
 
-describe('render budget: a script asking for new addresses cannot hold the server\'s thread', () => {
+describe("render budget: a script asking for new addresses cannot hold the server's thread", () => {
   const clock = new ManualServerClock(new Date('2026-11-23T12:00:00+09:00'));
   let s: TestServer;
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'onkure-ssr-budget-'));
     writeFileSync(join(dir, 'index.html'), PAGE);
-    s = await startTestServer({ inMemory: true, clock, env: { STATIC_DIR: dir }, renderPages: createPageRenderer, renderLimits: { perClient: 3, windowMs: 10_000, inFlight: 2 } });
+    s = await startTestServer({
+      inMemory: true,
+      clock,
+      env: { STATIC_DIR: dir },
+      renderPages: createPageRenderer,
+      renderLimits: { perClient: 3, windowMs: 10_000, inFlight: 2 },
+    });
   });
   afterAll(async () => {
     await s?.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  const from = (ip: string, url: string) => s.server.app.inject({ method: 'GET', url, remoteAddress: ip, headers: { accept: 'text/html' } });
-  const rendered = (html: string) => html.includes('id="onkure-hydration"') && html.includes('data-testid="prize-card"');
+  const from = (ip: string, url: string) =>
+    s.server.app.inject({ method: 'GET', url, remoteAddress: ip, headers: { accept: 'text/html' } });
+  const rendered = (html: string) =>
+    html.includes('id="onkure-hydration"') && html.includes('data-testid="prize-card"');
   const shell = (html: string) => html.includes('<div id="root"></div>') && !html.includes('id="onkure-hydration"');
 
-  it('over its renders in the window a client gets the app\'s shell (200, the browser renders it), kept pages still come rendered, other clients are not affected, and the next window renders again', async () => {
-    for (let n = 1; n <= 3; n += 1) expect(rendered((await from('10.0.0.1', `/?x=${n}`)).body), `render ${n}`).toBe(true);
+  it("over its renders in the window a client gets the app's shell (200, the browser renders it), kept pages still come rendered, other clients are not affected, and the next window renders again", async () => {
+    for (let n = 1; n <= 3; n += 1)
+      expect(rendered((await from('10.0.0.1', `/?x=${n}`)).body), `render ${n}`).toBe(true);
     const over = await from('10.0.0.1', '/?x=4');
     expect(over.statusCode).toBe(200);
     expect(shell(over.body)).toBe(true);

@@ -17,7 +17,12 @@ describe('the reference server skeleton', () => {
   afterAll(async () => t?.close());
 
   it('serves socket.io at /socket.io on the same port as the API (websocket transport)', async () => {
-    const socket: Socket = io(t.origin, { path: '/socket.io', transports: ['websocket'], reconnection: false, timeout: 5000 });
+    const socket: Socket = io(t.origin, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      reconnection: false,
+      timeout: 5000,
+    });
     try {
       await new Promise<void>((resolve, reject) => {
         socket.once('connect', resolve);
@@ -31,7 +36,11 @@ describe('the reference server skeleton', () => {
   });
 
   it('[R7-2] refuses API calls without the configured Authorization header, with a Japanese error_info', async () => {
-    const res = await fetch(`${t.apiBase}contents/top_page_prize`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ shop_id: 1, is_top_page: 1 }) });
+    const res = await fetch(`${t.apiBase}contents/top_page_prize`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ shop_id: 1, is_top_page: 1 }),
+    });
     expect(res.status).toBe(403);
     const body = (await res.json()) as { error_code: number; error_info: string };
     expect(body.error_code).toBe(403);
@@ -40,7 +49,11 @@ describe('the reference server skeleton', () => {
 
   it('[R7-2] answers the client that sends the configured Authorization header, and refuses a wrong one', async () => {
     const client = (authorization: string) =>
-      createAppContainer({ ...TEST_CLIENT_CONFIG, apiBase: t.apiBase, authorization }, [], HOST_STUB).get<PrizeCatalogPort>(TOKENS.PrizeCatalogPort);
+      createAppContainer(
+        { ...TEST_CLIENT_CONFIG, apiBase: t.apiBase, authorization },
+        [],
+        HOST_STUB,
+      ).get<PrizeCatalogPort>(TOKENS.PrizeCatalogPort);
     const page = await firstValueFrom(client('Bearer onkure-secret').topPage({ shopId: 1 }));
     expect(page.tab_list.length).toBeGreaterThan(0);
     const error = await firstValueFrom(client('Bearer wrong').topPage({ shopId: 1 })).catch((e: unknown) => e);

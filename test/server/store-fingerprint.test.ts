@@ -15,10 +15,12 @@ describe('the store fingerprint the fuzz tests rely on', () => {
     await store.query('SELECT * FROM stations');
     expect(await storeFingerprint(store)).toBe(start);
 
-    await store.transaction(async (tx) => {
-      await tx.query(`UPDATE shops SET shop_name = 'x' WHERE shop_id = 1`);
-      throw new Error('roll back');
-    }).catch(() => undefined);
+    await store
+      .transaction(async (tx) => {
+        await tx.query(`UPDATE shops SET shop_name = 'x' WHERE shop_id = 1`);
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
     expect(await storeFingerprint(store)).toBe(start);
 
     await store.query(`INSERT INTO shops (shop_id, shop_name) VALUES (77, 'テスト')`);

@@ -2,8 +2,13 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ANALYTICS_ENDPOINTS, ANALYTICS_LIMITS, CONTRACT_MESSAGES, analyticsEventsResponseSchema, informationResponseSchema,
-  startNewsResponseSchema, userDataResponseSchema,
+  ANALYTICS_ENDPOINTS,
+  ANALYTICS_LIMITS,
+  CONTRACT_MESSAGES,
+  analyticsEventsResponseSchema,
+  informationResponseSchema,
+  startNewsResponseSchema,
+  userDataResponseSchema,
 } from '../../src/contract';
 import { ANALYTICS_RING_CAPACITY } from '../../server/routes/analytics.routes';
 import { ERROR_INFO, SERVER_MESSAGES } from '../../server/messages';
@@ -24,7 +29,12 @@ const BODY_LIMIT = 64 * 1024;
 
 type Res = LightMyRequestResponse;
 
-function send(t: TestServer, path: string, payload: string, headers: Record<string, string> = { 'content-type': 'application/json' }): Promise<Res> {
+function send(
+  t: TestServer,
+  path: string,
+  payload: string,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+): Promise<Res> {
   return t.server.app.inject({ method: 'POST', url: `/api/${path}`, payload, headers });
 }
 const postJson = (t: TestServer, path: string, body: unknown) => send(t, path, JSON.stringify(body));
@@ -66,7 +76,14 @@ describe('POST /contents/information: the tag filter under attack', () => {
     await store.query(
       `INSERT INTO information (shop_id, tag, category, title, body, is_top_page, is_pick_up, published_at)
        VALUES ($1, $2, 'お知らせ', $3, '別店舗の本文', true, true, $4), ($1, $5, 'お知らせ', '別店舗の予定', '未公開', true, true, $6)`,
-      [OTHER_SHOP, OTHER_TAG, OTHER_TITLE, new Date(Date.now() - day), OTHER_FUTURE_TAG, new Date(Date.now() + 2 * day)],
+      [
+        OTHER_SHOP,
+        OTHER_TAG,
+        OTHER_TITLE,
+        new Date(Date.now() - day),
+        OTHER_FUTURE_TAG,
+        new Date(Date.now() + 2 * day),
+      ],
     );
   });
   afterAll(async () => t?.close());
@@ -80,7 +97,7 @@ describe('POST /contents/information: the tag filter under attack', () => {
     }
   });
 
-  it('the scheduled (future) item \'info-scheduled\' is never answered: not by tag, not on a later page, not signed in, not in the unfiltered list or the start news', async () => {
+  it("the scheduled (future) item 'info-scheduled' is never answered: not by tag, not on a later page, not signed in, not in the unfiltered list or the start news", async () => {
     const u = await createTestUser(t);
     const probes: Record<string, unknown>[] = [
       { shop_id: 1, tag: 'info-scheduled' },
@@ -104,13 +121,21 @@ describe('POST /contents/information: the tag filter under attack', () => {
       expect(res.body).not.toContain('info-scheduled');
     }
     // The other shop's own scheduled item stays hidden in its shop too.
-    expect(listOf(await info({ shop_id: OTHER_SHOP, tag: OTHER_FUTURE_TAG }))).toMatchObject({ list: [], total_count: 0 });
+    expect(listOf(await info({ shop_id: OTHER_SHOP, tag: OTHER_FUTURE_TAG }))).toMatchObject({
+      list: [],
+      total_count: 0,
+    });
   });
 
-  it('another shop\'s item is never answered for shop 1, by its tag or in the list; its own shop answers it (so the tag is real)', async () => {
+  it("another shop's item is never answered for shop 1, by its tag or in the list; its own shop answers it (so the tag is real)", async () => {
     const own = listOf(await info({ shop_id: OTHER_SHOP, tag: OTHER_TAG }));
     expect(own.list.map((i) => i.title)).toEqual([OTHER_TITLE]);
-    for (const body of [{ shop_id: 1, tag: OTHER_TAG }, { shop_id: 1, tag: OTHER_TAG, page: 2 }, { shop_id: 1 }, { shop_id: 1, page: 2 }]) {
+    for (const body of [
+      { shop_id: 1, tag: OTHER_TAG },
+      { shop_id: 1, tag: OTHER_TAG, page: 2 },
+      { shop_id: 1 },
+      { shop_id: 1, page: 2 },
+    ]) {
       const res = await info(body);
       expect(res.statusCode).toBe(200);
       expect(res.body, JSON.stringify(body)).not.toContain(OTHER_TAG);
@@ -154,11 +179,15 @@ describe('POST /contents/information: the tag filter under attack', () => {
     ['10,000 characters', 'a'.repeat(10_000)],
     ['60,000 characters (just under the body limit)', 'a'.repeat(60_000)],
   ];
-  it.each(badStrings)('[R3-19] [R1-4] a tag with %s is refused: 400, the Japanese tag message, nothing echoed', async (_name, tag) => {
-    const res = await info({ shop_id: 1, tag });
-    const echoes = tag.length >= 3 && !/^[a-z]+$/.test(tag) && !CONTRACT_MESSAGES.badInformationTag.includes(tag) ? [tag] : [];
-    expectRefusal(res, 400, CONTRACT_MESSAGES.badInformationTag, echoes);
-  });
+  it.each(badStrings)(
+    '[R3-19] [R1-4] a tag with %s is refused: 400, the Japanese tag message, nothing echoed',
+    async (_name, tag) => {
+      const res = await info({ shop_id: 1, tag });
+      const echoes =
+        tag.length >= 3 && !/^[a-z]+$/.test(tag) && !CONTRACT_MESSAGES.badInformationTag.includes(tag) ? [tag] : [];
+      expectRefusal(res, 400, CONTRACT_MESSAGES.badInformationTag, echoes);
+    },
+  );
 
   const badTypes: [string, unknown][] = [
     ['a number', 3],
@@ -171,9 +200,12 @@ describe('POST /contents/information: the tag filter under attack', () => {
     ['an object', { tag: 'info-0003' }],
     ['a nested array', [[['info-0003']]]],
   ];
-  it.each(badTypes)('[R3-19] [R1-4] a tag that is %s instead of a string is refused: 400 with a Japanese error_info', async (_name, tag) => {
-    expectRefusal(await info({ shop_id: 1, tag }), 400, undefined, ['info-0003']);
-  });
+  it.each(badTypes)(
+    '[R3-19] [R1-4] a tag that is %s instead of a string is refused: 400 with a Japanese error_info',
+    async (_name, tag) => {
+      expectRefusal(await info({ shop_id: 1, tag }), 400, undefined, ['info-0003']);
+    },
+  );
 
   it('[R3-19] a tag nested 30,000 deep (just under the body limit) is refused with 400, not a crash', async () => {
     const depth = 30_000;
@@ -183,7 +215,10 @@ describe('POST /contents/information: the tag filter under attack', () => {
   });
 
   it('[R3-19] prototype-pollution keys in the body are refused with 400 and pollute nothing', async () => {
-    for (const payload of ['{"shop_id":1,"tag":"info-0003","__proto__":{"polluted":1}}', '{"shop_id":1,"constructor":{"prototype":{"polluted":1}}}']) {
+    for (const payload of [
+      '{"shop_id":1,"tag":"info-0003","__proto__":{"polluted":1}}',
+      '{"shop_id":1,"constructor":{"prototype":{"polluted":1}}}',
+    ]) {
       expectRefusal(await send(t, 'contents/information', payload), 400);
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -191,9 +226,23 @@ describe('POST /contents/information: the tag filter under attack', () => {
 
   it('[R3-19] a body over 64 KiB is 413, another content type 415, broken JSON 400 — each with our Japanese envelope', async () => {
     expectRefusal(await info({ shop_id: 1, tag: 'a'.repeat(70_000) }), 413, ERROR_INFO[413]);
-    expectRefusal(await send(t, 'contents/information', 'shop_id=1&tag=info-0003', { 'content-type': 'application/x-www-form-urlencoded' }), 415, ERROR_INFO[415]);
-    expectRefusal(await send(t, 'contents/information', '{"shop_id":1,"tag":', { 'content-type': 'application/json' }), 400);
-    expectRefusal(await send(t, 'contents/information', JSON.stringify({ shop_id: 1, tag: 'info-0003' }), { 'content-type': 'text/plain' }), 400);
+    expectRefusal(
+      await send(t, 'contents/information', 'shop_id=1&tag=info-0003', {
+        'content-type': 'application/x-www-form-urlencoded',
+      }),
+      415,
+      ERROR_INFO[415],
+    );
+    expectRefusal(
+      await send(t, 'contents/information', '{"shop_id":1,"tag":', { 'content-type': 'application/json' }),
+      400,
+    );
+    expectRefusal(
+      await send(t, 'contents/information', JSON.stringify({ shop_id: 1, tag: 'info-0003' }), {
+        'content-type': 'text/plain',
+      }),
+      400,
+    );
   });
 });
 
@@ -228,7 +277,7 @@ describe('POST /user/user_data under attack', () => {
   });
   afterAll(async () => t?.close());
 
-  it('[R3-1] [R3-6] the caller\'s own identity answers only the caller\'s data and never the access token', async () => {
+  it("[R3-1] [R3-6] the caller's own identity answers only the caller's data and never the access token", async () => {
     const res = await userData({ user_id: a.user_id, access_token: a.access_token });
     expect(res.statusCode).toBe(200);
     const data = userDataResponseSchema.parse(res.json()).user_data;
@@ -246,7 +295,13 @@ describe('POST /user/user_data under attack', () => {
     ['only the user_id', () => ({ user_id: a.user_id })],
     ['only the access token', () => ({ access_token: a.access_token })],
     ['a wrong token of the right shape', () => ({ user_id: a.user_id, access_token: 'A'.repeat(43) })],
-    ['a token one character off', () => ({ user_id: a.user_id, access_token: a.access_token.slice(0, -1) + (a.access_token.endsWith('A') ? 'B' : 'A') })],
+    [
+      'a token one character off',
+      () => ({
+        user_id: a.user_id,
+        access_token: a.access_token.slice(0, -1) + (a.access_token.endsWith('A') ? 'B' : 'A'),
+      }),
+    ],
     ['a token with a trailing space', () => ({ user_id: a.user_id, access_token: `${a.access_token} ` })],
     ['a 19-character token', () => ({ user_id: a.user_id, access_token: a.access_token.slice(0, 19) })],
     ['a 201-character token', () => ({ user_id: a.user_id, access_token: a.access_token.padEnd(201, 'x') })],
@@ -272,8 +327,11 @@ describe('POST /user/user_data under attack', () => {
     expectNothingOf(res, 'a', 'b');
   });
 
-  it('[R3-1] my token with another user\'s user_id, or their token with mine, is 401 and shows nothing of either', async () => {
-    for (const body of [{ user_id: b.user_id, access_token: a.access_token }, { user_id: a.user_id, access_token: b.access_token }]) {
+  it("[R3-1] my token with another user's user_id, or their token with mine, is 401 and shows nothing of either", async () => {
+    for (const body of [
+      { user_id: b.user_id, access_token: a.access_token },
+      { user_id: a.user_id, access_token: b.access_token },
+    ]) {
       const res = await userData(body);
       expectRefusal(res, 401);
       expectNothingOf(res, 'a', 'b');
@@ -282,7 +340,9 @@ describe('POST /user/user_data under attack', () => {
 
   it('[R3-1] the token in a header instead of the body is not an identity: 401', async () => {
     const res = await send(t, 'user/user_data', JSON.stringify({ user_id: a.user_id }), {
-      'content-type': 'application/json', 'x-access-token': a.access_token, authorization: `Bearer ${a.access_token}`,
+      'content-type': 'application/json',
+      'x-access-token': a.access_token,
+      authorization: `Bearer ${a.access_token}`,
     });
     expect(res.statusCode).toBe(401);
     expectNothingOf(res, 'a', 'b');
@@ -305,8 +365,12 @@ describe('POST /user/user_data under attack', () => {
 
   it('[R3-1] extra fields beside a valid identity are refused with 400 (strict body), never answered with data', async () => {
     const extras: Record<string, unknown>[] = [
-      { user_id_list: [b.user_id] }, { target_user_id: b.user_id }, { shop_id: 1 }, { filter: { user_id: b.user_id } },
-      { pad: 'x'.repeat(60_000) }, { deep: JSON.parse(`${'['.repeat(1000)}${']'.repeat(1000)}`) as unknown },
+      { user_id_list: [b.user_id] },
+      { target_user_id: b.user_id },
+      { shop_id: 1 },
+      { filter: { user_id: b.user_id } },
+      { pad: 'x'.repeat(60_000) },
+      { deep: JSON.parse(`${'['.repeat(1000)}${']'.repeat(1000)}`) as unknown },
     ];
     for (const extra of extras) {
       const res = await userData({ user_id: a.user_id, access_token: a.access_token, ...extra });
@@ -315,7 +379,11 @@ describe('POST /user/user_data under attack', () => {
     }
     // Prototype-pollution keys are refused by the JSON parser itself.
     for (const tail of [',"__proto__":{"user_id":2}}', ',"constructor":{"prototype":{"polluted":1}}}']) {
-      const res = await send(t, 'user/user_data', JSON.stringify({ user_id: a.user_id, access_token: a.access_token }).slice(0, -1) + tail);
+      const res = await send(
+        t,
+        'user/user_data',
+        JSON.stringify({ user_id: a.user_id, access_token: a.access_token }).slice(0, -1) + tail,
+      );
       expectRefusal(res, 400);
       expectNothingOf(res, 'a', 'b');
     }
@@ -325,13 +393,27 @@ describe('POST /user/user_data under attack', () => {
   it('[R3-19] huge, deep, malformed and wrongly typed bodies get a 4xx envelope in Japanese, never 5xx and never data', async () => {
     const identity = JSON.stringify({ user_id: a.user_id, access_token: a.access_token });
     const cases: [string, Res, number][] = [
-      ['over 64 KiB', await userData({ user_id: a.user_id, access_token: a.access_token, pad: 'x'.repeat(70_000) }), 413],
+      [
+        'over 64 KiB',
+        await userData({ user_id: a.user_id, access_token: a.access_token, pad: 'x'.repeat(70_000) }),
+        413,
+      ],
       ['nested 30,000 deep', await send(t, 'user/user_data', `${'['.repeat(30_000)}${']'.repeat(30_000)}`), 401],
       ['broken JSON', await send(t, 'user/user_data', identity.slice(0, -1)), 400],
       ['an empty JSON body', await send(t, 'user/user_data', ''), 400],
-      ['form-encoded', await send(t, 'user/user_data', `user_id=${a.user_id}&access_token=${a.access_token}`, { 'content-type': 'application/x-www-form-urlencoded' }), 415],
+      [
+        'form-encoded',
+        await send(t, 'user/user_data', `user_id=${a.user_id}&access_token=${a.access_token}`, {
+          'content-type': 'application/x-www-form-urlencoded',
+        }),
+        415,
+      ],
       ['XML', await send(t, 'user/user_data', '<user/>', { 'content-type': 'application/xml' }), 415],
-      ['multipart', await send(t, 'user/user_data', '--x\r\n\r\n--x--', { 'content-type': 'multipart/form-data; boundary=x' }), 415],
+      [
+        'multipart',
+        await send(t, 'user/user_data', '--x\r\n\r\n--x--', { 'content-type': 'multipart/form-data; boundary=x' }),
+        415,
+      ],
       // A text body is not parsed as JSON: the identity inside it is not read.
       ['the identity as text/plain', await send(t, 'user/user_data', identity, { 'content-type': 'text/plain' }), 401],
     ];
@@ -343,8 +425,15 @@ describe('POST /user/user_data under attack', () => {
   });
 
   it('[R3-1] GET or PUT with the identity in the query or body is no way in: 404 envelope, no data', async () => {
-    const viaQuery = await t.server.app.inject({ method: 'GET', url: `/api/user/user_data?user_id=${a.user_id}&access_token=${a.access_token}` });
-    const viaPut = await t.server.app.inject({ method: 'PUT', url: '/api/user/user_data', payload: { user_id: a.user_id, access_token: a.access_token } });
+    const viaQuery = await t.server.app.inject({
+      method: 'GET',
+      url: `/api/user/user_data?user_id=${a.user_id}&access_token=${a.access_token}`,
+    });
+    const viaPut = await t.server.app.inject({
+      method: 'PUT',
+      url: '/api/user/user_data',
+      payload: { user_id: a.user_id, access_token: a.access_token },
+    });
     for (const res of [viaQuery, viaPut]) {
       expectRefusal(res, 404, ERROR_INFO[404]);
       expectNothingOf(res, 'a', 'b');
@@ -352,24 +441,40 @@ describe('POST /user/user_data under attack', () => {
   });
 
   it('[R3-1] duplicate identity keys: the one parsed body decides both the check and the answer (last key wins), so a forged id never mixes with a valid token', async () => {
-    const lastIsMine = await send(t, 'user/user_data', `{"user_id":${b.user_id},"access_token":"${a.access_token}","user_id":${a.user_id}}`);
+    const lastIsMine = await send(
+      t,
+      'user/user_data',
+      `{"user_id":${b.user_id},"access_token":"${a.access_token}","user_id":${a.user_id}}`,
+    );
     expect(lastIsMine.statusCode).toBe(200);
     expect(userDataResponseSchema.parse(lastIsMine.json()).user_data.auth_info.user_id).toBe(a.user_id);
     expectNothingOf(lastIsMine, 'b');
-    const lastIsTheirs = await send(t, 'user/user_data', `{"user_id":${a.user_id},"access_token":"${a.access_token}","user_id":${b.user_id}}`);
+    const lastIsTheirs = await send(
+      t,
+      'user/user_data',
+      `{"user_id":${a.user_id},"access_token":"${a.access_token}","user_id":${b.user_id}}`,
+    );
     expectRefusal(lastIsTheirs, 401);
     expectNothingOf(lastIsTheirs, 'a', 'b');
   });
 
   it('[R3-19] compressed bodies: the 64 KiB limit holds after decompression (gzip, deflate and br bombs are 413), a broken stream is 400, an unknown encoding 415', async () => {
     const identity = JSON.stringify({ user_id: a.user_id, access_token: a.access_token });
-    const encoded = (payload: Buffer, encoding: string) => t.server.app.inject({
-      method: 'POST', url: '/api/user/user_data', payload, headers: { 'content-type': 'application/json', 'content-encoding': encoding },
-    });
+    const encoded = (payload: Buffer, encoding: string) =>
+      t.server.app.inject({
+        method: 'POST',
+        url: '/api/user/user_data',
+        payload,
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+      });
     // A small compressed body is read as usual (the server decompresses request bodies).
     expect((await encoded(gzipSync(identity), 'gzip')).statusCode).toBe(200);
     const bomb = Buffer.from(`${identity.slice(0, -1)},"pad":"${' '.repeat(20_000_000)}"}`);
-    for (const [encoding, payload] of [['gzip', gzipSync(bomb)], ['deflate', deflateSync(bomb)], ['br', brotliCompressSync(bomb)]] as const) {
+    for (const [encoding, payload] of [
+      ['gzip', gzipSync(bomb)],
+      ['deflate', deflateSync(bomb)],
+      ['br', brotliCompressSync(bomb)],
+    ] as const) {
       expect(payload.length).toBeLessThan(BODY_LIMIT);
       const res = await encoded(payload, encoding);
       expectRefusal(res, 413, ERROR_INFO[413]);
@@ -377,15 +482,18 @@ describe('POST /user/user_data under attack', () => {
     }
     expectRefusal(await encoded(Buffer.from('not gzip at all'), 'gzip'), 400);
     expectRefusal(await encoded(gzipSync(identity).subarray(0, 10), 'gzip'), 400);
-    for (const encoding of ['compress', 'x-gzip', 'gzip, gzip']) expectRefusal(await encoded(gzipSync(gzipSync(identity)), encoding), 415, ERROR_INFO[415]);
+    for (const encoding of ['compress', 'x-gzip', 'gzip, gzip'])
+      expectRefusal(await encoded(gzipSync(gzipSync(identity)), encoding), 415, ERROR_INFO[415]);
   });
 
-  it('[R3-1] [R3-6] 50 concurrent calls from each of two users: every answer is its own caller\'s data only, never a token, never 5xx', async () => {
+  it("[R3-1] [R3-6] 50 concurrent calls from each of two users: every answer is its own caller's data only, never a token, never 5xx", async () => {
     const callers = Array.from({ length: 100 }, (_, i): 'a' | 'b' => (i % 2 === 0 ? 'a' : 'b'));
-    const answers = await Promise.all(callers.map((w) => {
-      const u = w === 'a' ? a : b;
-      return userData({ user_id: u.user_id, access_token: u.access_token }).then((res) => ({ w, res }));
-    }));
+    const answers = await Promise.all(
+      callers.map((w) => {
+        const u = w === 'a' ? a : b;
+        return userData({ user_id: u.user_id, access_token: u.access_token }).then((res) => ({ w, res }));
+      }),
+    );
     for (const { w, res } of answers) {
       expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
       const data = userDataResponseSchema.parse(res.json()).user_data;
@@ -402,12 +510,16 @@ describe('POST /user/user_data under attack', () => {
     }
   });
 
-  it('[R3-1] concurrent forged calls (my token, the other\'s id) mixed into real ones are all refused while the real ones succeed', async () => {
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => {
-      const forged = i % 2 === 1;
-      const body = forged ? { user_id: b.user_id, access_token: a.access_token } : { user_id: a.user_id, access_token: a.access_token };
-      return userData(body).then((res) => ({ forged, res }));
-    }));
+  it("[R3-1] concurrent forged calls (my token, the other's id) mixed into real ones are all refused while the real ones succeed", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => {
+        const forged = i % 2 === 1;
+        const body = forged
+          ? { user_id: b.user_id, access_token: a.access_token }
+          : { user_id: a.user_id, access_token: a.access_token };
+        return userData(body).then((res) => ({ forged, res }));
+      }),
+    );
     for (const { forged, res } of answers) {
       if (forged) {
         expectRefusal(res, 401);
@@ -428,7 +540,11 @@ describe('POST /user/user_data under attack', () => {
 const COLLECT = ANALYTICS_ENDPOINTS.devCollect;
 const EVENTS = ANALYTICS_ENDPOINTS.devEvents;
 /** A valid event: conversion carries is_pc 1 and no site_type (spec §9) [R9-15]. */
-const conversion = (params: Record<string, unknown> = {}) => ({ name: 'conversion', send_to: 'G-MAIN0001', params: { user_id: 42, shop_id: 1, is_pc: 1, ...params } });
+const conversion = (params: Record<string, unknown> = {}) => ({
+  name: 'conversion',
+  send_to: 'G-MAIN0001',
+  params: { user_id: 42, shop_id: 1, is_pc: 1, ...params },
+});
 
 describe('the analytics collector in production or with dev calls off', () => {
   it.each([
@@ -440,7 +556,12 @@ describe('the analytics collector in production or with dev calls off', () => {
       expect(t.config.devCalls).toBe(false);
       const unknown = await postJson(t, 'dev/analytics/nothing-here', {});
       expectRefusal(unknown, 404, ERROR_INFO[404]);
-      for (const [path, body] of [[COLLECT, conversion()], [EVENTS, {}], [COLLECT, conversion({ title: '<script>alert(1)</script>' })], [EVENTS, { since: 0 }]] as const) {
+      for (const [path, body] of [
+        [COLLECT, conversion()],
+        [EVENTS, {}],
+        [COLLECT, conversion({ title: '<script>alert(1)</script>' })],
+        [EVENTS, { since: 0 }],
+      ] as const) {
         const res = await postJson(t, path, body);
         expectRefusal(res, 404, ERROR_INFO[404], ['<script>']);
         expect(res.body).toBe(unknown.body);
@@ -469,7 +590,13 @@ describe('the analytics collector in development (ONKURE_DEV_CALLS=1) under atta
   };
   const lastSeq = async () => (await events()).list.at(-1)?.seq ?? 0;
   /** Refused with 400 (or `status`) and the ring unchanged. */
-  async function expectRefusedKeptNothing(res: Res | Promise<Res>, before: number, status = 400, info?: string | RegExp, echoes: readonly string[] = []) {
+  async function expectRefusedKeptNothing(
+    res: Res | Promise<Res>,
+    before: number,
+    status = 400,
+    info?: string | RegExp,
+    echoes: readonly string[] = [],
+  ) {
     expectRefusal(await res, status, info, echoes);
     expect(await lastSeq()).toBe(before);
   }
@@ -479,24 +606,49 @@ describe('the analytics collector in development (ONKURE_DEV_CALLS=1) under atta
   });
   afterAll(async () => t?.close());
 
-  it('[R7-12] accepts a valid event (the probe\'s baseline)', async () => {
+  it("[R7-12] accepts a valid event (the probe's baseline)", async () => {
     const res = await collect(conversion());
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ error_code: 200, seq: expect.any(Number) });
   });
 
-  it.each(['page_view', '', 'CONVERSION', 'conversion ', ' conversion', 'conversion\u0000', 'ｃｏｎｖｅｒｓｉｏｎ', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'x'.repeat(10_000)])(
-    '[R7-12] an unknown event name %j is refused with the Japanese unknown-event text and not kept', async (name) => {
-      const before = await lastSeq();
-      await expectRefusedKeptNothing(collect({ ...conversion(), name }), before, 400, SERVER_MESSAGES.analyticsUnknownEvent, name.length > 3 ? [name] : []);
-    },
-  );
+  it.each([
+    'page_view',
+    '',
+    'CONVERSION',
+    'conversion ',
+    ' conversion',
+    'conversion\u0000',
+    'ｃｏｎｖｅｒｓｉｏｎ',
+    '__proto__',
+    'constructor',
+    'toString',
+    'hasOwnProperty',
+    'x'.repeat(10_000),
+  ])('[R7-12] an unknown event name %j is refused with the Japanese unknown-event text and not kept', async (name) => {
+    const before = await lastSeq();
+    await expectRefusedKeptNothing(
+      collect({ ...conversion(), name }),
+      before,
+      400,
+      SERVER_MESSAGES.analyticsUnknownEvent,
+      name.length > 3 ? [name] : [],
+    );
+  });
 
   it.each([
-    ['a number', 1], ['null', null], ['an array', ['conversion']], ['an object', { name: 'conversion' }],
+    ['a number', 1],
+    ['null', null],
+    ['an array', ['conversion']],
+    ['an object', { name: 'conversion' }],
   ])('[R7-12] an event name that is %s is refused and not kept', async (_n, name) => {
     const before = await lastSeq();
-    await expectRefusedKeptNothing(collect({ ...conversion(), name }), before, 400, SERVER_MESSAGES.analyticsUnknownEvent);
+    await expectRefusedKeptNothing(
+      collect({ ...conversion(), name }),
+      before,
+      400,
+      SERVER_MESSAGES.analyticsUnknownEvent,
+    );
   });
 
   it('[R3-21] prototype-pollution keys (__proto__, constructor.prototype) anywhere in the body are refused and pollute nothing', async () => {
@@ -514,7 +666,14 @@ describe('the analytics collector in development (ONKURE_DEV_CALLS=1) under atta
   });
 
   it('[R3-21] params named like Object.prototype members (constructor, toString, hasOwnProperty, valueOf, toJSON) are kept as plain data and answered verbatim', async () => {
-    const params = { constructor: 'c', toString: 's', hasOwnProperty: 'h', valueOf: 1, toJSON: 'j', isPrototypeOf: true };
+    const params = {
+      constructor: 'c',
+      toString: 's',
+      hasOwnProperty: 'h',
+      valueOf: 1,
+      toJSON: 'j',
+      isPrototypeOf: true,
+    };
     const res = await collect(conversion(params));
     expect(res.statusCode, res.body).toBe(200);
     const seq = (res.json() as { seq: number }).seq;
@@ -529,7 +688,13 @@ describe('the analytics collector in development (ONKURE_DEV_CALLS=1) under atta
   it('[R3-21] nested objects and arrays as param values are refused with the Japanese value text, up to 30,000 levels deep', async () => {
     const before = await lastSeq();
     const valid = JSON.stringify(conversion());
-    for (const nested of ['{"a":1}', '[1,2]', '{"a":{"b":{"c":"d"}}}', `${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}`, `${'['.repeat(30_000)}${']'.repeat(30_000)}`]) {
+    for (const nested of [
+      '{"a":1}',
+      '[1,2]',
+      '{"a":{"b":{"c":"d"}}}',
+      `${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}`,
+      `${'['.repeat(30_000)}${']'.repeat(30_000)}`,
+    ]) {
       const body = valid.replace('"params":{', `"params":{"extra":${nested},`);
       expect(body.length).toBeLessThan(BODY_LIMIT);
       await expectRefusedKeptNothing(send(t, COLLECT, body), before, 400, SERVER_MESSAGES.analyticsBadParamValue);
@@ -549,20 +714,60 @@ describe('the analytics collector in development (ONKURE_DEV_CALLS=1) under atta
     const fiveThousand = JSON.stringify(many(5_000));
     expect(fiveThousand.length).toBeLessThan(BODY_LIMIT);
     await expectRefusedKeptNothing(send(t, COLLECT, fiveThousand), before, 400, SERVER_MESSAGES.analyticsTooManyParams);
-    await expectRefusedKeptNothing(collect(many(ANALYTICS_LIMITS.maxParams)), before, 400, SERVER_MESSAGES.analyticsTooManyParams);
+    await expectRefusedKeptNothing(
+      collect(many(ANALYTICS_LIMITS.maxParams)),
+      before,
+      400,
+      SERVER_MESSAGES.analyticsTooManyParams,
+    );
   });
 
   it('[R3-21] huge strings are refused (400 under the body limit, 413 over it) and not kept; a bad send_to too', async () => {
     const before = await lastSeq();
-    await expectRefusedKeptNothing(collect(conversion({ title: 'x'.repeat(ANALYTICS_LIMITS.maxStringLength + 1) })), before, 400, SERVER_MESSAGES.analyticsParamsTooLarge);
-    await expectRefusedKeptNothing(collect(conversion({ title: 'あ'.repeat(20_000) })), before, 400, SERVER_MESSAGES.analyticsParamsTooLarge);
-    await expectRefusedKeptNothing(collect(conversion({ title: 'x'.repeat(60_000) })), before, 400, SERVER_MESSAGES.analyticsParamsTooLarge);
+    await expectRefusedKeptNothing(
+      collect(conversion({ title: 'x'.repeat(ANALYTICS_LIMITS.maxStringLength + 1) })),
+      before,
+      400,
+      SERVER_MESSAGES.analyticsParamsTooLarge,
+    );
+    await expectRefusedKeptNothing(
+      collect(conversion({ title: 'あ'.repeat(20_000) })),
+      before,
+      400,
+      SERVER_MESSAGES.analyticsParamsTooLarge,
+    );
+    await expectRefusedKeptNothing(
+      collect(conversion({ title: 'x'.repeat(60_000) })),
+      before,
+      400,
+      SERVER_MESSAGES.analyticsParamsTooLarge,
+    );
     await expectRefusedKeptNothing(collect(conversion({ title: 'x'.repeat(100_000) })), before, 413, ERROR_INFO[413]);
-    await expectRefusedKeptNothing(collect({ ...conversion(), send_to: 'G'.repeat(ANALYTICS_LIMITS.maxSendToLength + 1) }), before, 400, SERVER_MESSAGES.analyticsBadSendTo);
-    await expectRefusedKeptNothing(collect({ ...conversion(), send_to: 'G-1\u0000' }), before, 400, SERVER_MESSAGES.analyticsBadSendTo);
+    await expectRefusedKeptNothing(
+      collect({ ...conversion(), send_to: 'G'.repeat(ANALYTICS_LIMITS.maxSendToLength + 1) }),
+      before,
+      400,
+      SERVER_MESSAGES.analyticsBadSendTo,
+    );
+    await expectRefusedKeptNothing(
+      collect({ ...conversion(), send_to: 'G-1\u0000' }),
+      before,
+      400,
+      SERVER_MESSAGES.analyticsBadSendTo,
+    );
     // A param name past 40 characters or with a null byte.
-    await expectRefusedKeptNothing(collect(conversion({ ['a'.repeat(41)]: 1 })), before, 400, SERVER_MESSAGES.analyticsBadParamName);
-    await expectRefusedKeptNothing(collect(conversion({ 'a\u0000b': 1 })), before, 400, SERVER_MESSAGES.analyticsBadParamName);
+    await expectRefusedKeptNothing(
+      collect(conversion({ ['a'.repeat(41)]: 1 })),
+      before,
+      400,
+      SERVER_MESSAGES.analyticsBadParamName,
+    );
+    await expectRefusedKeptNothing(
+      collect(conversion({ 'a\u0000b': 1 })),
+      before,
+      400,
+      SERVER_MESSAGES.analyticsBadParamName,
+    );
   });
 
   it('[R3-19] non-JSON bodies get a 4xx Japanese envelope and are not kept', async () => {
@@ -572,11 +777,30 @@ describe('the analytics collector in development (ONKURE_DEV_CALLS=1) under atta
     await expectRefusedKeptNothing(send(t, COLLECT, ''), before, 400);
     await expectRefusedKeptNothing(send(t, COLLECT, "{'name':'conversion'}"), before, 400);
     await expectRefusedKeptNothing(send(t, COLLECT, valid, { 'content-type': 'text/plain' }), before, 400);
-    await expectRefusedKeptNothing(send(t, COLLECT, '<event name="conversion"/>', { 'content-type': 'application/xml' }), before, 415);
-    await expectRefusedKeptNothing(send(t, COLLECT, 'name=conversion', { 'content-type': 'application/x-www-form-urlencoded' }), before, 415);
-    await expectRefusedKeptNothing(send(t, COLLECT, valid, { 'content-type': 'application/octet-stream' }), before, 415);
+    await expectRefusedKeptNothing(
+      send(t, COLLECT, '<event name="conversion"/>', { 'content-type': 'application/xml' }),
+      before,
+      415,
+    );
+    await expectRefusedKeptNothing(
+      send(t, COLLECT, 'name=conversion', { 'content-type': 'application/x-www-form-urlencoded' }),
+      before,
+      415,
+    );
+    await expectRefusedKeptNothing(
+      send(t, COLLECT, valid, { 'content-type': 'application/octet-stream' }),
+      before,
+      415,
+    );
     // The events filter refuses the same way.
-    for (const filter of ['{"since":1e400}', '{"since":"0"}', '{"name":"__proto__"}', '{"since":0,"extra":1}', '[]', '"x"']) {
+    for (const filter of [
+      '{"since":1e400}',
+      '{"since":"0"}',
+      '{"name":"__proto__"}',
+      '{"since":0,"extra":1}',
+      '[]',
+      '"x"',
+    ]) {
       expectRefusal(await send(t, EVENTS, filter), 400);
     }
   });
@@ -586,7 +810,12 @@ describe('the analytics collector in development (ONKURE_DEV_CALLS=1) under atta
     const res = await collect(conversion({ title: script, img: '"><img src=x onerror=alert(1)>' }));
     expect(res.statusCode).toBe(200);
     const seq = (res.json() as { seq: number }).seq;
-    const list = await t.server.app.inject({ method: 'POST', url: `/api/${EVENTS}`, payload: { since: seq - 1 }, headers: { 'content-type': 'application/json' } });
+    const list = await t.server.app.inject({
+      method: 'POST',
+      url: `/api/${EVENTS}`,
+      payload: { since: seq - 1 },
+      headers: { 'content-type': 'application/json' },
+    });
     expect(list.statusCode).toBe(200);
     expect(list.headers['content-type']).toMatch(/^application\/json; charset=utf-8$/);
     expect(list.headers['x-content-type-options']).toBe('nosniff');
@@ -600,7 +829,9 @@ describe('the analytics collector in development (ONKURE_DEV_CALLS=1) under atta
   it(`[R7-12] 1,000 concurrent posts (with refused ones mixed in): never 5xx, every seq unique and consecutive, the ring bounded to ${ANALYTICS_RING_CAPACITY} in strictly increasing seq`, async () => {
     const before = await lastSeq();
     const good = Array.from({ length: 1000 }, (_, n) => collect(conversion({ n })).then((res) => ({ n, res })));
-    const bad = Array.from({ length: 100 }, (_, i) => collect(i % 2 ? { ...conversion(), name: 'page_view' } : conversion({ nested: { n: i } })));
+    const bad = Array.from({ length: 100 }, (_, i) =>
+      collect(i % 2 ? { ...conversion(), name: 'page_view' } : conversion({ nested: { n: i } })),
+    );
     const [goods, bads] = await Promise.all([Promise.all(good), Promise.all(bad)]);
     for (const res of bads) expectRefusal(res, 400);
     const seqOf = new Map<number, number>();

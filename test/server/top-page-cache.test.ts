@@ -13,15 +13,23 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-type TopPage = { sale_list: { list: { station_id: number; station_status: string; new: 0 | 1 }[] }[]; fes: { list: unknown[] } };
+type TopPage = {
+  sale_list: { list: { station_id: number; station_status: string; new: 0 | 1 }[] }[];
+  fes: { list: unknown[] };
+};
 
 const topPage = (headers: Record<string, string> = {}, body: object = { shop_id: 1, is_top_page: 1 }) =>
   t.server.app.inject({ method: 'POST', url: '/api/contents/top_page_prize', payload: body, headers });
 const stats = () => t.server.services().topPages.stats();
 const operator = (path: string, body: object) =>
-  t.server.app.inject({ method: 'POST', url: `/api/operator/${path}`, payload: body, headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` } });
+  t.server.app.inject({
+    method: 'POST',
+    url: `/api/operator/${path}`,
+    payload: body,
+    headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` },
+  });
 
-describe('the top page\'s answer is kept per shop (issue 11)', () => {
+describe("the top page's answer is kept per shop (issue 11)", () => {
   it('[R7-6] repeated requests are answered from the cache, as JSON or as the compressed bytes the client accepts', async () => {
     const first = await topPage();
     expect(first.statusCode).toBe(200);
@@ -42,10 +50,13 @@ describe('the top page\'s answer is kept per shop (issue 11)', () => {
     expect(first.json()).toMatchObject({ error_code: 200, error_info: '' });
   });
 
-  it('[R4.2-10] a station\'s status change shows on the next answer', async () => {
+  it("[R4.2-10] a station's status change shows on the next answer", async () => {
     const stationId = (await topPage()).json<TopPage>().sale_list[0]!.list[0]!.station_id;
-    expect((await operator('station_status', { station_id: stationId, station_status: 'maintenance' })).statusCode).toBe(200);
-    const status = (page: TopPage) => page.sale_list.flatMap((s) => s.list).find((i) => i.station_id === stationId)?.station_status;
+    expect(
+      (await operator('station_status', { station_id: stationId, station_status: 'maintenance' })).statusCode,
+    ).toBe(200);
+    const status = (page: TopPage) =>
+      page.sale_list.flatMap((s) => s.list).find((i) => i.station_id === stationId)?.station_status;
     expect(status((await topPage()).json<TopPage>())).toBe('maintenance');
     expect((await operator('station_status', { station_id: stationId, station_status: 'open' })).statusCode).toBe(200);
     expect(status((await topPage()).json<TopPage>())).toBe('open');
@@ -79,7 +90,7 @@ describe('the top page\'s answer is kept per shop (issue 11)', () => {
     expect(stats().builds).toBe(builds + 3);
   });
 
-  it('reads Accept-Encoding as the server\'s compression does: br first, then gzip, q=0 refuses', () => {
+  it("reads Accept-Encoding as the server's compression does: br first, then gzip, q=0 refuses", () => {
     expect(preferredEncoding('gzip, deflate, br')).toBe('br');
     expect(preferredEncoding('gzip;q=1.0, br;q=0')).toBe('gzip');
     expect(preferredEncoding('identity')).toBeNull();

@@ -34,9 +34,23 @@ describe('POST /contents/top_page_prize on the reference server', () => {
     const user = await createTestUser(t);
     const body = topPagePrizeResponseSchema.parse((await post({ shop_id: 1, is_top_page: 1, ...user })).json());
     const offered = new Set(body.tab_list.map((tab) => tab.tab_kind));
-    expect([...offered].sort()).toEqual([
-      'home', 'all', 'new_face', 'virtual_crane', 'genre', 'type', 'vip', 'exclusive', 'natia', 'recommend', 'practice', 'point_ticket', 'gift_type',
-    ].sort());
+    expect([...offered].sort()).toEqual(
+      [
+        'home',
+        'all',
+        'new_face',
+        'virtual_crane',
+        'genre',
+        'type',
+        'vip',
+        'exclusive',
+        'natia',
+        'recommend',
+        'practice',
+        'point_ticket',
+        'gift_type',
+      ].sort(),
+    );
     // Each tab has a Japanese name a player reads, and the tabs that hold stations head a row of the top page.
     for (const tab of body.tab_list) expect(tab.tab_name).toMatch(/[\u3040-\u30ff\u4e00-\u9fff]|VIP/);
     const rowTitles = new Set(body.sale_list.map((row) => row.title));
@@ -53,7 +67,10 @@ describe('POST /contents/top_page_prize on the reference server', () => {
 
   it('[R2.4-2] lists the virtual-crane tab for a signed-in user, not for a forged or missing identity', async () => {
     const user = await createTestUser(t);
-    const kinds = async (body: object) => topPagePrizeResponseSchema.parse((await post({ shop_id: 1, is_top_page: 1, ...body })).json()).tab_list.map((tab) => tab.tab_kind);
+    const kinds = async (body: object) =>
+      topPagePrizeResponseSchema
+        .parse((await post({ shop_id: 1, is_top_page: 1, ...body })).json())
+        .tab_list.map((tab) => tab.tab_kind);
     expect(await kinds({ user_id: user.user_id, access_token: user.access_token })).toContain('virtual_crane');
     expect(await kinds({ user_id: user.user_id, access_token: 'f'.repeat(43) })).not.toContain('virtual_crane');
     expect(await kinds({})).not.toContain('virtual_crane');
@@ -61,7 +78,9 @@ describe('POST /contents/top_page_prize on the reference server', () => {
 
   it('answers the festival asked for by fes_id, and an empty one for an unknown fes_id', async () => {
     const [fes] = await t.server.store().query<{ fes_id: number }>('SELECT fes_id FROM fes LIMIT 1');
-    const known = topPagePrizeResponseSchema.parse((await post({ shop_id: 1, is_top_page: 1, fes_id: fes!.fes_id })).json());
+    const known = topPagePrizeResponseSchema.parse(
+      (await post({ shop_id: 1, is_top_page: 1, fes_id: fes!.fes_id })).json(),
+    );
     expect(known.fes.list.length).toBeGreaterThan(0);
     const unknown = topPagePrizeResponseSchema.parse((await post({ shop_id: 1, is_top_page: 1, fes_id: 999 })).json());
     expect(unknown.fes).toEqual({ img: '', list: [] });
@@ -79,7 +98,13 @@ describe('POST /contents/top_page_prize on the reference server', () => {
   });
 
   it('[R3-19] rejects a mistyped body with a Japanese error_info and no 5xx', async () => {
-    for (const body of [{ shop_id: 'one', is_top_page: 1 }, { is_top_page: 2 }, [], 'x', { shop_id: -1, is_top_page: 1 }]) {
+    for (const body of [
+      { shop_id: 'one', is_top_page: 1 },
+      { is_top_page: 2 },
+      [],
+      'x',
+      { shop_id: -1, is_top_page: 1 },
+    ]) {
       const res = await post(body);
       // A non-JSON body ('x' is sent as text/plain) is 415, every other bad body 400.
       expect([400, 415]).toContain(res.statusCode);
@@ -96,7 +121,12 @@ describe('POST /contents/top_page_prize on the reference server', () => {
   });
 
   it('answers invalid JSON with error_code 400', async () => {
-    const res = await t.server.app.inject({ method: 'POST', url: '/api/contents/top_page_prize', headers: { 'content-type': 'application/json' }, payload: '{bad' });
+    const res = await t.server.app.inject({
+      method: 'POST',
+      url: '/api/contents/top_page_prize',
+      headers: { 'content-type': 'application/json' },
+      payload: '{bad',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error_code).toBe(400);
   });

@@ -13,7 +13,11 @@ beforeAll(async () => {
   t = await startTestServer({ inMemory: true });
   u = await createTestUser(t, { email: 'fuzz@example.jp', birth: '1990-01-01' });
   const now = systemClock;
-  playHistoryId = await new PrizesRepository(t.server.store(), now, new AddressesRepository(t.server.store(), now)).recordWin(u.user_id, { prize_kind: 'crane', product_name: 'ぬいぐるみ' });
+  playHistoryId = await new PrizesRepository(
+    t.server.store(),
+    now,
+    new AddressesRepository(t.server.store(), now),
+  ).recordWin(u.user_id, { prize_kind: 'crane', product_name: 'ぬいぐるみ' });
 });
 afterAll(async () => t?.close());
 
@@ -36,7 +40,11 @@ describe('fuzzing the §7 /user/* calls: 200 random and mutated bodies each, no 
   ];
   for (const [path, validBody] of cases) {
     it(`POST /${path}`, async () => {
-      const { refused, accepted } = await fuzzEndpoint(t, { method: 'POST', url: `/api/${path}`, validBody: validBody() }, 200);
+      const { refused, accepted } = await fuzzEndpoint(
+        t,
+        { method: 'POST', url: `/api/${path}`, validBody: validBody() },
+        200,
+      );
       expect(refused).toBeGreaterThan(50);
       expect(refused + accepted).toBe(200);
     }, 120_000);

@@ -12,20 +12,24 @@ function ivf(frames: { data: Buffer; pts: number }[]): Buffer {
   header.writeUInt16LE(480, 14);
   header.writeUInt32LE(1000, 16);
   header.writeUInt32LE(1, 20);
-  return Buffer.concat([header, ...frames.map(({ data, pts }) => {
-    const h = Buffer.alloc(12);
-    h.writeUInt32LE(data.length, 0);
-    h.writeBigUInt64LE(BigInt(pts), 4);
-    return Buffer.concat([h, data]);
-  })]);
+  return Buffer.concat([
+    header,
+    ...frames.map(({ data, pts }) => {
+      const h = Buffer.alloc(12);
+      h.writeUInt32LE(data.length, 0);
+      h.writeBigUInt64LE(BigInt(pts), 4);
+      return Buffer.concat([h, data]);
+    }),
+  ]);
 }
 /** A VP8 frame's first bytes: bit 0 of the tag is 0 on a keyframe. */
-const frameData = (length: number, keyframe: boolean, fill: number) => Buffer.alloc(length, fill).fill(keyframe ? 0x10 : 0x11, 0, 1);
+const frameData = (length: number, keyframe: boolean, fill: number) =>
+  Buffer.alloc(length, fill).fill(keyframe ? 0x10 : 0x11, 0, 1);
 
 /** The 15-bit picture id of a payload written by the packetizer (X, I, M set). */
 const pictureId = (payload: Buffer) => ((payload[2]! & 0x7f) << 8) | payload[3]!;
 
-describe('the encoder\'s IVF output read frame by frame, and VP8 cut into RTP packets (RFC 7741)', () => {
+describe("the encoder's IVF output read frame by frame, and VP8 cut into RTP packets (RFC 7741)", () => {
   it('reads whole frames with their time and keyframe flag, however the stream is cut into chunks', () => {
     const stream = ivf([
       { data: frameData(3000, true, 1), pts: 0 },
@@ -36,7 +40,11 @@ describe('the encoder\'s IVF output read frame by frame, and VP8 cut into RTP pa
       const frames: Vp8Frame[] = [];
       const reader = new IvfReader((f) => frames.push(f));
       for (let at = 0; at < stream.length; at += cut) reader.push(stream.subarray(at, at + cut));
-      expect(frames.map((f) => [f.data.length, f.seconds, f.keyframe, f.data[1]])).toEqual([[3000, 0, true, 1], [10, 0.05, false, 2], [700, 1.25, false, 3]]);
+      expect(frames.map((f) => [f.data.length, f.seconds, f.keyframe, f.data[1]])).toEqual([
+        [3000, 0, true, 1],
+        [10, 0.05, false, 2],
+        [700, 1.25, false, 3],
+      ]);
     }
   });
 
@@ -75,7 +83,7 @@ describe('the encoder\'s IVF output read frame by frame, and VP8 cut into RTP pa
     expect(Buffer.concat(packets.map((p) => p.payload.subarray(4)))).toEqual(data);
   });
 
-  it('picture ids count up by one per frame and wrap at 15 bits (Chromium reads them as 15-bit); RTP time follows the frames\' time at 90 kHz', () => {
+  it("picture ids count up by one per frame and wrap at 15 bits (Chromium reads them as 15-bit); RTP time follows the frames' time at 90 kHz", () => {
     const packetizer = new Vp8RtpPacketizer(96, 1100);
     const first = packetizer.packetize({ data: frameData(10, true, 1), seconds: 0, keyframe: true })[0]!;
     const ids = [pictureId(first.payload)];
@@ -87,7 +95,11 @@ describe('the encoder\'s IVF output read frame by frame, and VP8 cut into RTP pa
     expect(ids.slice(1).map((id, i) => (id - ids[i]! + 0x8000) % 0x8000)).toEqual(Array(199).fill(1));
     // 32 768 frames later the id is back where it began.
     expect(pictureId(last.payload)).toBe(pictureId(first.payload));
-    const second = packetizer.packetize({ data: frameData(10, false, 1), seconds: 32_769 * 0.05 + 0.1, keyframe: false })[0]!;
+    const second = packetizer.packetize({
+      data: frameData(10, false, 1),
+      seconds: 32_769 * 0.05 + 0.1,
+      keyframe: false,
+    })[0]!;
     expect((second.header.timestamp - last.header.timestamp + 2 ** 32) % 2 ** 32).toBe(0.15 * 90_000);
   });
 });

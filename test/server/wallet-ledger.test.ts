@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type IdempotencyConflictError, type InsufficientFundsError, isIdempotencyConflictError, isInsufficientFundsError, Ledger } from '../../server/wallet/ledger';
+import {
+  type IdempotencyConflictError,
+  type InsufficientFundsError,
+  isIdempotencyConflictError,
+  isInsufficientFundsError,
+  Ledger,
+} from '../../server/wallet/ledger';
 import { storeFingerprint } from '../support/store-fingerprint';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser } from '../support/users';
@@ -13,7 +19,12 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const rows = async (userId: number) => (await t.server.store().query<{ kind: string; delta: number }>('SELECT kind, delta FROM tc_ledger WHERE user_id = $1 ORDER BY entry_id', [userId]));
+const rows = async (userId: number) =>
+  await t.server
+    .store()
+    .query<{ kind: string; delta: number }>('SELECT kind, delta FROM tc_ledger WHERE user_id = $1 ORDER BY entry_id', [
+      userId,
+    ]);
 
 describe('TC ledger', () => {
   it('[R1-2] credits each half; tc_all = tc_free + tc_toll; the balance equals the sum of rows', async () => {
@@ -28,10 +39,18 @@ describe('TC ledger', () => {
     const u = await createTestUser(t);
     await ledger.credit(u.user_id, 'free', { amount: 30, reason: 'admin', idempotencyKey: 'f' });
     await ledger.credit(u.user_id, 'toll', { amount: 100, reason: 'purchase', idempotencyKey: 't' });
-    const r = await ledger.debit(u.user_id, { amount: 50, reason: 'play', reference: 'station:1', idempotencyKey: 'play-1' });
+    const r = await ledger.debit(u.user_id, {
+      amount: 50,
+      reason: 'play',
+      reference: 'station:1',
+      idempotencyKey: 'play-1',
+    });
     expect(r.taken).toEqual({ free: 30, toll: 20 });
     expect(r.balance).toEqual({ tc_all: 80, tc_free: 0, tc_toll: 80 });
-    expect((await rows(u.user_id)).slice(-2)).toEqual([{ kind: 'free', delta: -30 }, { kind: 'toll', delta: -20 }]);
+    expect((await rows(u.user_id)).slice(-2)).toEqual([
+      { kind: 'free', delta: -30 },
+      { kind: 'toll', delta: -20 },
+    ]);
   });
 
   it('an idempotency key is used once: a repeated credit or debit writes nothing and answers the first result', async () => {
@@ -50,7 +69,10 @@ describe('TC ledger', () => {
     await ledger.credit(u.user_id, 'toll', { amount: 100, reason: 'purchase', idempotencyKey: 'settlement:9' });
     await ledger.debit(u.user_id, { amount: 10, reason: 'play', idempotencyKey: 'play:1' });
     const before = await storeFingerprint(t.server.store());
-    for (const entry of [{ amount: 10, idempotencyKey: 'settlement:9' }, { amount: 20, idempotencyKey: 'play:1' }]) {
+    for (const entry of [
+      { amount: 10, idempotencyKey: 'settlement:9' },
+      { amount: 20, idempotencyKey: 'play:1' },
+    ]) {
       const error = await ledger.debit(u.user_id, { ...entry, reason: 'play' }).catch((e: unknown) => e);
       expect(isIdempotencyConflictError(error)).toBe(true);
       expect((error as IdempotencyConflictError).info).toMatch(/[\u3040-\u30ff]/);
@@ -63,13 +85,19 @@ describe('TC ledger', () => {
     const u = await createTestUser(t);
     await ledger.credit(u.user_id, 'free', { amount: 10, reason: 'admin', idempotencyKey: 'x' });
     const before = await storeFingerprint(t.server.store());
-    const error = await ledger.debit(u.user_id, { amount: 11, reason: 'play', idempotencyKey: 'too-much' }).catch((e: unknown) => e);
+    const error = await ledger
+      .debit(u.user_id, { amount: 11, reason: 'play', idempotencyKey: 'too-much' })
+      .catch((e: unknown) => e);
     expect(isInsufficientFundsError(error)).toBe(true);
     expect((error as InsufficientFundsError).code).toBe(402);
     expect((error as InsufficientFundsError).info).toMatch(/TCが不足しています/);
     expect(await storeFingerprint(t.server.store())).toBe(before);
-    await expect(ledger.debit(u.user_id, { amount: 0, reason: 'play', idempotencyKey: 'zero' })).rejects.toThrow(/amount/);
-    await expect(ledger.debit(u.user_id, { amount: 1.5, reason: 'play', idempotencyKey: 'frac' })).rejects.toThrow(/amount/);
+    await expect(ledger.debit(u.user_id, { amount: 0, reason: 'play', idempotencyKey: 'zero' })).rejects.toThrow(
+      /amount/,
+    );
+    await expect(ledger.debit(u.user_id, { amount: 1.5, reason: 'play', idempotencyKey: 'frac' })).rejects.toThrow(
+      /amount/,
+    );
   });
 
   // PGlite runs one transaction at a time, so this proves the check-and-write is inside one
@@ -80,7 +108,9 @@ describe('TC ledger', () => {
     await ledger.credit(u.user_id, 'free', { amount: 151, reason: 'admin', idempotencyKey: 'seed-free' });
     await ledger.credit(u.user_id, 'toll', { amount: 100, reason: 'purchase', idempotencyKey: 'seed-toll' });
     const results = await Promise.allSettled(
-      Array.from({ length: 200 }, (_, i) => ledger.debit(u.user_id, { amount: 2, reason: 'play', idempotencyKey: `race-${i}` })),
+      Array.from({ length: 200 }, (_, i) =>
+        ledger.debit(u.user_id, { amount: 2, reason: 'play', idempotencyKey: `race-${i}` }),
+      ),
     );
     const ok = results.filter((r) => r.status === 'fulfilled');
     const refused = results.filter((r) => r.status === 'rejected');
@@ -91,7 +121,11 @@ describe('TC ledger', () => {
     expect(await ledger.balance(u.user_id)).toEqual({ tc_all: 1, tc_free: 0, tc_toll: 1 });
     expect(await ledger.fromRows(u.user_id)).toEqual({ tc_free: 0, tc_toll: 1, ticket: 0 });
     expect(await rows(u.user_id)).toHaveLength(2 + 125 + 1);
-    const [neg] = await t.server.store().query<{ n: number }>('SELECT count(*)::int AS n FROM tc_ledger WHERE user_id = $1 AND balance_after < 0', [u.user_id]);
+    const [neg] = await t.server
+      .store()
+      .query<{ n: number }>('SELECT count(*)::int AS n FROM tc_ledger WHERE user_id = $1 AND balance_after < 0', [
+        u.user_id,
+      ]);
     expect(neg!.n).toBe(0);
   });
 
@@ -99,7 +133,9 @@ describe('TC ledger', () => {
     const u = await createTestUser(t);
     expect(await ledger.creditTickets(u.user_id, { amount: 3, reason: 'present_code', idempotencyKey: 'tk' })).toBe(3);
     expect(await ledger.debitTickets(u.user_id, { amount: 2, reason: 'play', idempotencyKey: 'tk-use' })).toBe(1);
-    await expect(ledger.debitTickets(u.user_id, { amount: 2, reason: 'play', idempotencyKey: 'tk-use2' })).rejects.toSatisfy(isInsufficientFundsError);
+    await expect(
+      ledger.debitTickets(u.user_id, { amount: 2, reason: 'play', idempotencyKey: 'tk-use2' }),
+    ).rejects.toSatisfy(isInsufficientFundsError);
     expect(await ledger.balance(u.user_id)).toEqual({ tc_all: 0, tc_free: 0, tc_toll: 0 });
     expect((await ledger.fromRows(u.user_id)).ticket).toBe(1);
   });

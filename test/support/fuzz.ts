@@ -7,9 +7,20 @@ import { storeFingerprint } from './store-fingerprint';
 export const anyJson: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },
-    fc.constant(null), fc.boolean(), fc.integer(), fc.double(), fc.constant(Number.MAX_SAFE_INTEGER), fc.constant(-1),
-    fc.constant(2_147_483_648), fc.constant(9_999_999_999), fc.constant(1e308), fc.constant('a\u0000b'), fc.constant('\u0000'),
-    fc.string(), fc.string({ minLength: 300, maxLength: 2000 }), fc.constantFrom('', '0', '1', 'null', '<script>alert(1)</script>', "' OR 1=1 --", '𠮷野家'),
+    fc.constant(null),
+    fc.boolean(),
+    fc.integer(),
+    fc.double(),
+    fc.constant(Number.MAX_SAFE_INTEGER),
+    fc.constant(-1),
+    fc.constant(2_147_483_648),
+    fc.constant(9_999_999_999),
+    fc.constant(1e308),
+    fc.constant('a\u0000b'),
+    fc.constant('\u0000'),
+    fc.string(),
+    fc.string({ minLength: 300, maxLength: 2000 }),
+    fc.constantFrom('', '0', '1', 'null', '<script>alert(1)</script>', "' OR 1=1 --", '𠮷野家'),
     fc.array(tie('value'), { maxLength: 4 }),
     fc.dictionary(fc.string({ maxLength: 12 }), tie('value'), { maxKeys: 5 }),
   ),
@@ -21,15 +32,18 @@ export const anyJson: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
  */
 export function mutatedBodies(valid: Record<string, unknown>): fc.Arbitrary<unknown> {
   const keys = Object.keys(valid);
-  const mutateOne = keys.length === 0
-    ? fc.constant(valid)
-    : fc.tuple(fc.constantFrom(...keys), anyJson, fc.constantFrom('replace', 'drop', 'extra')).map(([key, junk, how]) => {
-        const copy: Record<string, unknown> = { ...valid };
-        if (how === 'replace') copy[key] = junk;
-        else if (how === 'drop') delete copy[key];
-        else copy[`${key}_x`] = junk;
-        return copy;
-      });
+  const mutateOne =
+    keys.length === 0
+      ? fc.constant(valid)
+      : fc
+          .tuple(fc.constantFrom(...keys), anyJson, fc.constantFrom('replace', 'drop', 'extra'))
+          .map(([key, junk, how]) => {
+            const copy: Record<string, unknown> = { ...valid };
+            if (how === 'replace') copy[key] = junk;
+            else if (how === 'drop') delete copy[key];
+            else copy[`${key}_x`] = junk;
+            return copy;
+          });
   return fc.oneof(mutateOne, anyJson, fc.dictionary(fc.string({ maxLength: 12 }), anyJson, { maxKeys: 8 }));
 }
 
@@ -45,11 +59,21 @@ export interface FuzzTarget {
  * is JSON with a numeric error_code, every refusal has a Japanese error_info, and a refused
  * request leaves the store exactly as it was.
  */
-export async function fuzzEndpoint(t: TestServer, target: FuzzTarget, runs = 200): Promise<{ refused: number; accepted: number }> {
+export async function fuzzEndpoint(
+  t: TestServer,
+  target: FuzzTarget,
+  runs = 200,
+): Promise<{ refused: number; accepted: number }> {
   let refused = 0;
   let accepted = 0;
-  const bodies = fc.sample(target.validBody ? mutatedBodies(target.validBody) : anyJson, { numRuns: runs, seed: 20261122 });
-  const junkPaths = fc.sample(fc.oneof(fc.string({ maxLength: 30 }), fc.integer().map(String)), { numRuns: runs, seed: 7 });
+  const bodies = fc.sample(target.validBody ? mutatedBodies(target.validBody) : anyJson, {
+    numRuns: runs,
+    seed: 20261122,
+  });
+  const junkPaths = fc.sample(fc.oneof(fc.string({ maxLength: 30 }), fc.integer().map(String)), {
+    numRuns: runs,
+    seed: 7,
+  });
   // The store's fingerprint before each request: the one taken after the previous refusal, or a new
   // one after an accepted request (which may change the store). Halves the hashing work.
   let before: string | null = null;
@@ -71,7 +95,9 @@ export async function fuzzEndpoint(t: TestServer, target: FuzzTarget, runs = 200
       continue;
     }
     refused++;
-    expect(json.error_info, `error_info for ${JSON.stringify(body)?.slice(0, 200)}`).toMatch(/[\u3040-\u30ff\u4e00-\u9fff]/);
+    expect(json.error_info, `error_info for ${JSON.stringify(body)?.slice(0, 200)}`).toMatch(
+      /[\u3040-\u30ff\u4e00-\u9fff]/,
+    );
     const after = await storeFingerprint(t.server.store());
     expect(after, `store changed by a refused ${url}`).toBe(before);
     before = after;

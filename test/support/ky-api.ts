@@ -2,7 +2,10 @@ import { KyHttpClient, KyPrizeCatalog, ServiceSignalBus, StoredSession } from '.
 import type { AuthIdentity, BuildTarget } from '../../src/domain';
 
 /** The real HTTP adapter stack pointed at a test server, with its session and signal bus. */
-export function kyServiceApi(apiBase: string, opts: { identity?: AuthIdentity; target?: BuildTarget; authorization?: string } = {}) {
+export function kyServiceApi(
+  apiBase: string,
+  opts: { identity?: AuthIdentity; target?: BuildTarget; authorization?: string } = {},
+) {
   const session = new StoredSession();
   if (opts.identity) session.signIn(opts.identity);
   const signals = new ServiceSignalBus();

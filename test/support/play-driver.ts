@@ -1,6 +1,11 @@
 import {
-  controlResponseSchema, getReserveResponseSchema, PLAY_LOOP_ENDPOINTS as P, playStateResponseSchema, reserveResponseSchema,
-  type PlayState, type ReserveStatusRecord,
+  controlResponseSchema,
+  getReserveResponseSchema,
+  PLAY_LOOP_ENDPOINTS as P,
+  playStateResponseSchema,
+  reserveResponseSchema,
+  type PlayState,
+  type ReserveStatusRecord,
 } from '../../src/contract';
 import { PLAY_TIMINGS } from '../../src/domain';
 import type { ManualServerClock } from './manual-server-clock';
@@ -32,7 +37,11 @@ export class PlayDriver implements PromiseLike<void> {
   /** Every answer, in order (refusals too). */
   readonly answers: Answer[] = [];
 
-  constructor(readonly t: TestServer, readonly clock: ManualServerClock, readonly user: TestUser) {}
+  constructor(
+    readonly t: TestServer,
+    readonly clock: ManualServerClock,
+    readonly user: TestUser,
+  ) {}
 
   private step(work: () => Promise<unknown>): this {
     this.chain = this.chain.then(work);
@@ -40,7 +49,10 @@ export class PlayDriver implements PromiseLike<void> {
   }
 
   /** Runs the queued steps; read the outcome from the driver (`play`, `record`, `answers`). */
-  then<A = void, B = never>(ok?: ((value: void) => A | PromiseLike<A>) | null, fail?: ((reason: unknown) => B | PromiseLike<B>) | null): PromiseLike<A | B> {
+  then<A = void, B = never>(
+    ok?: ((value: void) => A | PromiseLike<A>) | null,
+    fail?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): PromiseLike<A | B> {
     const queued = this.chain.then(() => undefined);
     this.chain = Promise.resolve();
     return queued.then(ok, fail);
@@ -49,7 +61,9 @@ export class PlayDriver implements PromiseLike<void> {
   /** POST as this player; answers are kept in `answers`. */
   async post(path: string, body: object = {}): Promise<Answer> {
     const res = await this.t.server.app.inject({
-      method: 'POST', url: `/api/${path}`, payload: { user_id: this.user.user_id, access_token: this.user.access_token, ...body },
+      method: 'POST',
+      url: `/api/${path}`,
+      payload: { user_id: this.user.user_id, access_token: this.user.access_token, ...body },
     });
     const answer = { status: res.statusCode, json: res.json() };
     this.answers.push(answer);
@@ -72,14 +86,17 @@ export class PlayDriver implements PromiseLike<void> {
 
   private async ok(path: string, body: object = {}): Promise<Answer> {
     const answer = await this.post(path, body);
-    if (answer.json.error_code !== 200) throw new Error(`${path} refused: ${answer.status} ${JSON.stringify(answer.json)}`);
+    if (answer.json.error_code !== 200)
+      throw new Error(`${path} refused: ${answer.status} ${JSON.stringify(answer.json)}`);
     return answer;
   }
 
   reserve(stationId: number): this {
     return this.step(async () => {
       this.stationId = stationId;
-      this.record = reserveResponseSchema.parse((await this.ok('v2/play/reserve', { station_id: stationId })).json).reserve_info;
+      this.record = reserveResponseSchema.parse(
+        (await this.ok('v2/play/reserve', { station_id: stationId })).json,
+      ).reserve_info;
     });
   }
 
@@ -89,7 +106,9 @@ export class PlayDriver implements PromiseLike<void> {
   }
 
   private async refresh(): Promise<ReserveStatusRecord> {
-    this.record = getReserveResponseSchema.parse((await this.ok('v2/play/get_reserve', { station_id: this.stationId })).json).reserve_info;
+    this.record = getReserveResponseSchema.parse(
+      (await this.ok('v2/play/get_reserve', { station_id: this.stationId })).json,
+    ).reserve_info;
     return this.record;
   }
 
@@ -134,7 +153,8 @@ export class PlayDriver implements PromiseLike<void> {
       await this.advance(ms);
       const answer = await this.post(P.control, { play_id: this.play!.play_id, button, command: 'release' });
       // At the wall the machine released the button itself: that is not a failure of the driver.
-      if (answer.json.error_code !== 200 && answer.json.error_code !== 409) throw new Error(`release refused: ${JSON.stringify(answer.json)}`);
+      if (answer.json.error_code !== 200 && answer.json.error_code !== 409)
+        throw new Error(`release refused: ${JSON.stringify(answer.json)}`);
     });
   }
 

@@ -8,7 +8,10 @@ export interface SignalingLog {
 }
 
 /** A raw signaling WebSocket (no peer connection): for protocol and refusal tests. */
-export function openSignaling(url: string, headers: Record<string, string> = {}): Promise<{ ws: WebSocket; log: SignalingLog; closed: Promise<{ code: number; reason: string }> }> {
+export function openSignaling(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ ws: WebSocket; log: SignalingLog; closed: Promise<{ code: number; reason: string }> }> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, { headers });
     const log: SignalingLog = { messages: [], closed: null };
@@ -27,8 +30,15 @@ export function openSignaling(url: string, headers: Record<string, string> = {})
 
 /** The connect message sora-js-sdk sends for a receive-only, video-only VP8 connection. */
 export const recvonlyConnect = (channelId: string, extra: Record<string, unknown> = {}) => ({
-  type: 'connect', role: 'recvonly', channel_id: channelId, sdk_type: 'JavaScript', sdk_version: '2026.1.0',
-  audio: false, video: { codec_type: 'VP8' }, sdp: 'v=0\r\n', ...extra,
+  type: 'connect',
+  role: 'recvonly',
+  channel_id: channelId,
+  sdk_type: 'JavaScript',
+  sdk_version: '2026.1.0',
+  audio: false,
+  video: { codec_type: 'VP8' },
+  sdp: 'v=0\r\n',
+  ...extra,
 });
 
 /**
@@ -37,7 +47,10 @@ export const recvonlyConnect = (channelId: string, extra: Record<string, unknown
  */
 export function recvonlyPeer(): RTCPeerConnection {
   return new RTCPeerConnection({
-    codecs: { video: [new RTCRtpCodecParameters({ mimeType: 'video/VP8', clockRate: 90_000, payloadType: 96 })], audio: [] },
+    codecs: {
+      video: [new RTCRtpCodecParameters({ mimeType: 'video/VP8', clockRate: 90_000, payloadType: 96 })],
+      audio: [],
+    },
     iceAdditionalHostAddresses: ['127.0.0.1'],
     iceUseIpv6: false,
     iceServers: [],
@@ -61,7 +74,11 @@ export class RtcViewer {
   offer: Record<string, unknown> | null = null;
   notify: Record<string, unknown> | null = null;
   private pc: RTCPeerConnection | null = null;
-  private constructor(readonly ws: WebSocket, readonly log: SignalingLog, readonly closed: Promise<{ code: number; reason: string }>) {}
+  private constructor(
+    readonly ws: WebSocket,
+    readonly log: SignalingLog,
+    readonly closed: Promise<{ code: number; reason: string }>,
+  ) {}
 
   /** Connects to `channelId` and resolves once the offer is answered. */
   static async connect(url: string, channelId: string, onPacket?: (rtp: RtpPacket) => void): Promise<RtcViewer> {
@@ -91,7 +108,8 @@ export class RtcViewer {
         let offset = 1;
         if (extended) {
           const flags = payload[1]!;
-          offset = 2 + ((flags & 0x80) ? ((payload[2]! & 0x80) ? 2 : 1) : 0) + ((flags & 0x40) ? 1 : 0) + ((flags & 0x30) ? 1 : 0);
+          offset =
+            2 + (flags & 0x80 ? (payload[2]! & 0x80 ? 2 : 1) : 0) + (flags & 0x40 ? 1 : 0) + (flags & 0x30 ? 1 : 0);
         }
         const startOfPartition = (payload[0]! & 0x10) !== 0 && (payload[0]! & 0x07) === 0;
         if (startOfPartition) viewer.frames += 1;

@@ -4,7 +4,8 @@ import type { TestServer } from './test-server';
 export async function playableStation(t: TestServer): Promise<{ station_id: number; play_price: number }> {
   const [row] = await t.server.store().query<{ station_id: number; play_price: number }>(
     `SELECT station_id, play_price FROM stations
-      WHERE station_type = 'normal' AND designated_type = 'normal' AND station_status = 'open' AND stock >= 5 ORDER BY station_id LIMIT 1`);
+      WHERE station_type = 'normal' AND designated_type = 'normal' AND station_status = 'open' AND stock >= 5 ORDER BY station_id LIMIT 1`,
+  );
   if (!row) throw new Error('the seed has no playable station');
   return row;
 }

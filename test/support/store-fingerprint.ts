@@ -7,8 +7,10 @@ async function fingerprintQuery(store: Store): Promise<string> {
     `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
   );
   return tables
-    .map(({ table_name }) =>
-      `SELECT '${table_name}' AS t, count(*)::int AS n, md5(coalesce(string_agg(ctid::text || ':' || xmin::text, ',' ORDER BY ctid), '')) AS d FROM "${table_name}"`)
+    .map(
+      ({ table_name }) =>
+        `SELECT '${table_name}' AS t, count(*)::int AS n, md5(coalesce(string_agg(ctid::text || ':' || xmin::text, ',' ORDER BY ctid), '')) AS d FROM "${table_name}"`,
+    )
     .join(' UNION ALL ');
 }
 

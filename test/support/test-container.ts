@@ -27,6 +27,10 @@ export const TEST_CLIENT_CONFIG: ClientConfig = {
 export function createTestContainer(...overrides: Override[]): Container {
   // No socket server, media server or camera runs beside a jsdom test: the live ports start as
   // inert doubles (nothing arrives until a test emits), and a test may rebind them.
-  const live: Override[] = [[TOKENS.RealtimePort, new FakeRealtime()], [TOKENS.StillFramePort, new FakeStillFrames()], [TOKENS.RtcVideoPort, new FakeRtcVideo()]];
+  const live: Override[] = [
+    [TOKENS.RealtimePort, new FakeRealtime()],
+    [TOKENS.StillFramePort, new FakeStillFrames()],
+    [TOKENS.RtcVideoPort, new FakeRtcVideo()],
+  ];
   return createAppContainer(TEST_CLIENT_CONFIG, [...live, ...overrides]);
 }

@@ -18,7 +18,8 @@ export interface TestServer {
 let template: Blob | null | undefined;
 
 /** Tests use the debug login and dev outbox: on (ONKURE_DEV_CALLS=1) unless the test runs as production. */
-const devCallsUnlessProduction = (env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv => (env?.NODE_ENV === 'production' ? {} : { ONKURE_DEV_CALLS: '1' });
+const devCallsUnlessProduction = (env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv =>
+  env?.NODE_ENV === 'production' ? {} : { ONKURE_DEV_CALLS: '1' };
 
 /** The run's migrated and seeded store (test/support/store-template.ts), read once per worker. */
 function storeTemplate(): Blob | null {
@@ -35,9 +36,19 @@ function storeTemplate(): Blob | null {
  * seeded template, unless the test pins its own clock (then it migrates and seeds at that time).
  * Always `await close()` in afterAll.
  */
-export async function startTestServer(options: { listen?: boolean; env?: NodeJS.ProcessEnv; inMemory?: boolean } & ServerOptions = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { listen?: boolean; env?: NodeJS.ProcessEnv; inMemory?: boolean } & ServerOptions = {},
+): Promise<TestServer> {
   const dataDir = options.inMemory ? null : mkdtempSync(join(tmpdir(), 'onkure-test-'));
-  const config = readServerConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir ?? ':memory:', STATIC_DIR: '', LOG_LEVEL: 'silent', ...devCallsUnlessProduction(options.env), ...options.env });
+  const config = readServerConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir ?? ':memory:',
+    STATIC_DIR: '',
+    LOG_LEVEL: 'silent',
+    ...devCallsUnlessProduction(options.env),
+    ...options.env,
+  });
   const seeded = options.clock ? null : storeTemplate();
   const server = createOnkureServer(config, {
     logger: false,

@@ -28,6 +28,9 @@ export async function createTestUser(
   );
   const identity = new IdentityService(store, systemClock);
   const { access_token } = await identity.issueToken(row!.user_id);
-  if (options.freeTc) await t.server.services().ledger.credit(row!.user_id, 'free', { amount: options.freeTc, reason: 'admin', idempotencyKey: 'test:grant' });
+  if (options.freeTc)
+    await t.server
+      .services()
+      .ledger.credit(row!.user_id, 'free', { amount: options.freeTc, reason: 'admin', idempotencyKey: 'test:grant' });
   return { user_id: row!.user_id, access_token };
 }

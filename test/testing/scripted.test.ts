@@ -7,7 +7,9 @@ describe('scripted port doubles', () => {
     const reservation = new ScriptedReservation();
     const info = aStationReserveInfo({ reserve_num: 1 });
     reservation
-      .answer('visit', { value: { kind: 'stationMaintenance', stationId: 7, message: 'このステーションは現在メンテナンス中です。' } })
+      .answer('visit', {
+        value: { kind: 'stationMaintenance', stationId: 7, message: 'このステーションは現在メンテナンス中です。' },
+      })
       .always('visit', { kind: 'watching', info });
     expect(await firstValueFrom(reservation.port.visit(7))).toMatchObject({ kind: 'stationMaintenance', stationId: 7 });
     expect(await firstValueFrom(reservation.port.visit(8))).toEqual({ kind: 'watching', info });
@@ -22,6 +24,8 @@ describe('scripted port doubles', () => {
     await expect(firstValueFrom(reservation.port.currentPlays())).rejects.toBe(offline);
     expect(reservation.port.currentPlays()).toBe(NEVER);
     await expect(firstValueFrom(reservation.port.currentPlays())).rejects.toBeInstanceOf(UnscriptedCallError);
-    await expect(firstValueFrom(reservation.port.cancelVisit(3))).rejects.toThrow('ReservationPort.cancelVisit was called with no answer scripted');
+    await expect(firstValueFrom(reservation.port.cancelVisit(3))).rejects.toThrow(
+      'ReservationPort.cancelVisit was called with no answer scripted',
+    );
   });
 });

@@ -5,27 +5,65 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TOKENS, type AppConfig, type PrizeSearchResult } from '../../src/application';
 import { ContainerProvider } from '../../src/ui';
 import { routes } from '../../src/ui/routes';
-import { aCharacter, anAppConfig, aPrizeItem, aTab, aTopPage, FakeRealtime, ScriptedPrizeCatalog } from '../../src/testing';
+import {
+  aCharacter,
+  anAppConfig,
+  aPrizeItem,
+  aTab,
+  aTopPage,
+  FakeRealtime,
+  ScriptedPrizeCatalog,
+} from '../../src/testing';
 import { marqueeDurationMs } from '../../src/domain';
 import { createTestContainer } from '../support/test-container';
 
 afterEach(cleanup);
 
-const tabs = [aTab({ tab_id: 1, tab_name: 'ホーム', tab_slug: 'home', tab_kind: 'home' }), aTab({ tab_id: 7, tab_name: 'VIP', tab_slug: 'vip', tab_kind: 'vip' })];
-const items = [
-  aPrizeItem({ station_id: 1, prize_name: 'もちもちうさぎ ミルク BIGぬいぐるみ', character: 'もちもちうさぎ', sub_character: 'ミルク' }),
-  aPrizeItem({ station_id: 2, prize_name: 'もちもちうさぎ あんこ マグカップ', character: 'もちもちうさぎ', sub_character: 'あんこ' }),
+const tabs = [
+  aTab({ tab_id: 1, tab_name: 'ホーム', tab_slug: 'home', tab_kind: 'home' }),
+  aTab({ tab_id: 7, tab_name: 'VIP', tab_slug: 'vip', tab_kind: 'vip' }),
 ];
-const result = (list = items): PrizeSearchResult => ({ prize: { list, total_count: list.length, page: 1, page_count: 1, page_items_count: 30 }, tab_list: tabs, sale_list: [] });
+const items = [
+  aPrizeItem({
+    station_id: 1,
+    prize_name: 'もちもちうさぎ ミルク BIGぬいぐるみ',
+    character: 'もちもちうさぎ',
+    sub_character: 'ミルク',
+  }),
+  aPrizeItem({
+    station_id: 2,
+    prize_name: 'もちもちうさぎ あんこ マグカップ',
+    character: 'もちもちうさぎ',
+    sub_character: 'あんこ',
+  }),
+];
+const result = (list = items): PrizeSearchResult => ({
+  prize: { list, total_count: list.length, page: 1, page_count: 1, page_items_count: 30 },
+  tab_list: tabs,
+  sale_list: [],
+});
 
 function open(path: string, config: Partial<AppConfig> = {}, realtime = new FakeRealtime()) {
   const catalog = new ScriptedPrizeCatalog()
     .always('topPage', aTopPage({ tab_list: tabs }))
-    .always('characters', [aCharacter({ sub_character: [{ sub_character_id: 1, sub_character_name: 'ミルク', sub_character_slug: 'milk' }, { sub_character_id: 2, sub_character_name: 'あんこ', sub_character_slug: 'anko' }] })])
+    .always('characters', [
+      aCharacter({
+        sub_character: [
+          { sub_character_id: 1, sub_character_name: 'ミルク', sub_character_slug: 'milk' },
+          { sub_character_id: 2, sub_character_name: 'あんこ', sub_character_slug: 'anko' },
+        ],
+      }),
+    ])
     .always('searchPrizes', result());
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   render(
-    <ContainerProvider container={createTestContainer([TOKENS.PrizeCatalogPort, catalog.port], [TOKENS.AppConfig, anAppConfig(config)], [TOKENS.RealtimePort, realtime])}>
+    <ContainerProvider
+      container={createTestContainer(
+        [TOKENS.PrizeCatalogPort, catalog.port],
+        [TOKENS.AppConfig, anAppConfig(config)],
+        [TOKENS.RealtimePort, realtime],
+      )}
+    >
       <RouterProvider router={router} />
     </ContainerProvider>,
   );
@@ -36,10 +74,14 @@ describe('catalogue navigation (§2.3) over a scripted catalogue', () => {
   it('[R2.3-1] [R2.3-7] a character / sub-character path lists its stations under the breadcrumb ホーム › 景品一覧 › character › sub-character', async () => {
     const { catalog } = open('/mochi-usagi/milk');
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('もちもちうさぎ / ミルク');
-    const crumbs = within(screen.getByRole('navigation', { name: 'パンくずリスト' })).getAllByRole('listitem').map((li) => li.textContent);
+    const crumbs = within(screen.getByRole('navigation', { name: 'パンくずリスト' }))
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
     expect(crumbs).toEqual(['ホーム', '景品一覧', 'もちもちうさぎ', 'ミルク']);
     // The sub-character is not a search param: every match of the character is asked for and filtered here.
-    expect(catalog.callsOf('searchPrizes')[0]).toEqual([{ shopId: 1, params: { character_id: 1, is_all: 1 }, page: 1 }]);
+    expect(catalog.callsOf('searchPrizes')[0]).toEqual([
+      { shopId: 1, params: { character_id: 1, is_all: 1 }, page: 1 },
+    ]);
     expect(screen.getAllByTestId('prize-card').map((c) => c.getAttribute('data-station-id'))).toEqual(['1']);
   });
 
@@ -63,7 +105,9 @@ describe('catalogue navigation (§2.3) over a scripted catalogue', () => {
   it('[R2.3-4] on web a catalogue path with a hash is redirected to the clean path', async () => {
     const { router } = open('/vip?keyword=%E3%81%86%E3%81%95%E3%81%8E#list');
     await screen.findByRole('heading', { level: 1 });
-    expect(`${router.state.location.pathname}${router.state.location.search}${router.state.location.hash}`).toBe('/vip?keyword=%E3%81%86%E3%81%95%E3%81%8E');
+    expect(`${router.state.location.pathname}${router.state.location.search}${router.state.location.hash}`).toBe(
+      '/vip?keyword=%E3%81%86%E3%81%95%E3%81%8E',
+    );
   });
 
   it('[R7-11] [R9-5] the live catalogue: maintenance and playing update the cards without a reload; a winner scrolls at a speed set by its length', async () => {
@@ -74,14 +118,24 @@ describe('catalogue navigation (§2.3) over a scripted catalogue', () => {
     expect(within(card()).queryByText('メンテナンス中')).toBeNull();
     act(() => realtime.emit({ kind: 'top' }, { type: 'maintenance', stationId: 1, stationStatus: 'maintenance' }));
     expect(within(card()).getByText('メンテナンス中')).toBeTruthy();
-    act(() => realtime.emit({ kind: 'top' }, { type: 'list', stations: [{ station_id: 1, station_status: 'open', playing: 1, visit_count: 4 }] }));
+    act(() =>
+      realtime.emit(
+        { kind: 'top' },
+        { type: 'list', stations: [{ station_id: 1, station_status: 'open', playing: 1, visit_count: 4 }] },
+      ),
+    );
     expect(within(card()).queryByText('メンテナンス中')).toBeNull();
     expect(within(card()).getByText('プレイ中')).toBeTruthy();
     cleanup();
     const top = open('/');
     await screen.findByRole('navigation', { name: 'カテゴリ' });
     const message = 'はなこさんが「もちもちうさぎ ミルク BIGぬいぐるみ」をゲット！';
-    act(() => top.realtime.emit({ kind: 'top' }, { type: 'winner', announcement: { station_id: 1, prize_name: 'もちもちうさぎ ミルク BIGぬいぐるみ', message } }));
+    act(() =>
+      top.realtime.emit(
+        { kind: 'top' },
+        { type: 'winner', announcement: { station_id: 1, prize_name: 'もちもちうさぎ ミルク BIGぬいぐるみ', message } },
+      ),
+    );
     const marquee = screen.getByTestId('winner-marquee');
     expect(marquee.textContent).toBe(message);
     expect((marquee.firstChild as HTMLElement).style.animationDuration).toBe(`${marqueeDurationMs(message)}ms`);

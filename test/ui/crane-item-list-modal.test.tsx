@@ -6,7 +6,15 @@ import { TOKENS, type ModalStack } from '../../src/application';
 import type { UserData } from '../../src/domain';
 import { ContainerProvider } from '../../src/ui';
 import { routes } from '../../src/ui/routes';
-import { anIdentity, aTopPage, aUserData, FakeSession, ScriptedAccount, ScriptedPrizeCatalog, type ScriptedAnswer } from '../../src/testing';
+import {
+  anIdentity,
+  aTopPage,
+  aUserData,
+  FakeSession,
+  ScriptedAccount,
+  ScriptedPrizeCatalog,
+  type ScriptedAnswer,
+} from '../../src/testing';
 import { createTestContainer } from '../support/test-container';
 
 afterEach(() => {
@@ -20,9 +28,17 @@ function app(answers: ScriptedAnswer<UserData>[] | null) {
   if (answers) account.answer('userData', ...answers);
   const session = new FakeSession(answers ? anIdentity({ user_id: 42 }) : null);
   const catalog = new ScriptedPrizeCatalog().always('topPage', aTopPage()).always('characters', []);
-  const container = createTestContainer([TOKENS.PrizeCatalogPort, catalog.port], [TOKENS.SessionPort, session], [TOKENS.AccountPort, account.port]);
+  const container = createTestContainer(
+    [TOKENS.PrizeCatalogPort, catalog.port],
+    [TOKENS.SessionPort, session],
+    [TOKENS.AccountPort, account.port],
+  );
   const router = createMemoryRouter(routes, { initialEntries: ['/nowhere'] });
-  render(<ContainerProvider container={container}><RouterProvider router={router} /></ContainerProvider>);
+  render(
+    <ContainerProvider container={container}>
+      <RouterProvider router={router} />
+    </ContainerProvider>,
+  );
   return { account, router, stack: container.get<ModalStack>(TOKENS.ModalStack) };
 }
 
@@ -37,14 +53,21 @@ async function openCraneItems() {
 const withItems = (items: UserData['crane_items']) => aUserData({ crane_items: items });
 
 describe('the crane item list modal (spec §2.5)', () => {
-  it('[R2.5-2] opens from the menu as a sub-modal and lists the signed-in player\'s crane items as name × count', async () => {
-    const items = [{ item_id: 1, name: 'アームパワーアップ', count: 3 }, { item_id: 2, name: 'おためしチケット', count: 1200 }];
+  it("[R2.5-2] opens from the menu as a sub-modal and lists the signed-in player's crane items as name × count", async () => {
+    const items = [
+      { item_id: 1, name: 'アームパワーアップ', count: 3 },
+      { item_id: 2, name: 'おためしチケット', count: 1200 },
+    ];
     const { account } = app([{ value: withItems(items) }, { value: withItems(items) }]);
     const modal = await openCraneItems();
     expect(screen.getByTestId('modal-craneItemList').getAttribute('data-level')).toBe('sub');
     expect(within(modal).getByRole('heading', { name: 'クレーンアイテム' })).toBeTruthy();
     await waitFor(() => expect(within(modal).getAllByTestId('crane-item')).toHaveLength(2));
-    expect(within(modal).getAllByTestId('crane-item').map((li) => li.textContent)).toEqual(['アームパワーアップ× 3', 'おためしチケット× 1,200']);
+    expect(
+      within(modal)
+        .getAllByTestId('crane-item')
+        .map((li) => li.textContent),
+    ).toEqual(['アームパワーアップ× 3', 'おためしチケット× 1,200']);
     // Opening the list reads the user data again, so the counts are fresh.
     expect(account.callsOf('userData').length).toBeGreaterThanOrEqual(2);
   });
@@ -74,9 +97,17 @@ describe('the crane item list modal (spec §2.5)', () => {
     const items = [{ item_id: 5, name: 'キャッチアシスト', count: 2 }];
     app([{ error: new Error('offline') }, { error: new Error('offline') }, { value: withItems(items) }]);
     const modal = await openCraneItems();
-    expect((await within(modal).findByRole('alert')).textContent).toBe('クレーンアイテムを読み込めませんでした。時間をおいてもう一度お試しください。');
+    expect((await within(modal).findByRole('alert')).textContent).toBe(
+      'クレーンアイテムを読み込めませんでした。時間をおいてもう一度お試しください。',
+    );
     expect(within(modal).queryByTestId('crane-items-sign-in')).toBeNull();
     fireEvent.click(within(modal).getByRole('button', { name: 'もう一度読み込む' }));
-    await waitFor(() => expect(within(modal).getAllByTestId('crane-item').map((li) => li.textContent)).toEqual(['キャッチアシスト× 2']));
+    await waitFor(() =>
+      expect(
+        within(modal)
+          .getAllByTestId('crane-item')
+          .map((li) => li.textContent),
+      ).toEqual(['キャッチアシスト× 2']),
+    );
   });
 });

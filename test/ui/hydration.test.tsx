@@ -48,15 +48,23 @@ async function hydrate(path: string) {
   document.body.innerHTML = /<body>([\s\S]*)<\/body>/.exec(html)?.[1] ?? '';
   const calls: string[] = [];
   const fetch = injectFetch(t.server.app);
-  const container = createAppContainer({ ...TEST_CLIENT_CONFIG, feedMode: 'jpg' }, [
-    [TOKENS.RealtimePort, new FakeRealtime()], [TOKENS.StillFramePort, new FakeStillFrames()], [TOKENS.RtcVideoPort, new FakeRtcVideo()],
-  ], {
-    storage: null, cookies: () => '', navigator: { reload: () => undefined, goTo: () => undefined },
-    fetch: async (input, init) => {
-      calls.push(new URL(input instanceof Request ? input.url : String(input)).pathname);
-      return fetch(input, init);
+  const container = createAppContainer(
+    { ...TEST_CLIENT_CONFIG, feedMode: 'jpg' },
+    [
+      [TOKENS.RealtimePort, new FakeRealtime()],
+      [TOKENS.StillFramePort, new FakeStillFrames()],
+      [TOKENS.RtcVideoPort, new FakeRtcVideo()],
+    ],
+    {
+      storage: null,
+      cookies: () => '',
+      navigator: { reload: () => undefined, goTo: () => undefined },
+      fetch: async (input, init) => {
+        calls.push(new URL(input instanceof Request ? input.url : String(input)).pathname);
+        return fetch(input, init);
+      },
     },
-  });
+  );
   const errors: unknown[] = [];
   const consoleErrors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
   const data = readHydrationData(document);
@@ -65,7 +73,9 @@ async function hydrate(path: string) {
   const element = document.getElementById('root')!;
   const served = element.innerHTML;
   await act(async () => {
-    root = hydrateRoot(element, <OnkureApp container={container} hydrationData={data!} routeTable={routeTable} />, { onRecoverableError: (error) => errors.push(error) });
+    root = hydrateRoot(element, <OnkureApp container={container} hydrationData={data!} routeTable={routeTable} />, {
+      onRecoverableError: (error) => errors.push(error),
+    });
   });
   // Let the page's effects run their commands (a call, if any, is recorded when it starts): a few
   // turns of the event loop, no timer.
@@ -82,7 +92,13 @@ describe('hydrating a server-rendered page (issue 11)', () => {
     expect(consoleErrors.filter((m) => /hydrat|did not match/i.test(m))).toEqual([]);
     expect(element.querySelectorAll('[data-testid="prize-card"]').length).toBeGreaterThan(0);
     // The catalogue and the editorial rows (carousel, news, new arrivals) all came in the page.
-    for (const call of ['contents/top_page_prize', 'contents/character', 'contents/carousel', 'contents/get_start_news', 'store/new_arrivals']) {
+    for (const call of [
+      'contents/top_page_prize',
+      'contents/character',
+      'contents/carousel',
+      'contents/get_start_news',
+      'store/new_arrivals',
+    ]) {
       expect(calls).not.toContain(`/api/${call}`);
     }
     expect(element.querySelector('[data-testid="carousel"]')).not.toBeNull();
@@ -102,7 +118,13 @@ describe('hydrating a server-rendered page (issue 11)', () => {
   });
 
   it('a play screen hydrates without a mismatch and does not look its station up again', async () => {
-    const top = (await t.server.app.inject({ method: 'POST', url: '/api/contents/top_page_prize', payload: { shop_id: 1, is_top_page: 1 } })).json<{ sale_list: { list: { station_id: number; prize_name: string }[] }[] }>();
+    const top = (
+      await t.server.app.inject({
+        method: 'POST',
+        url: '/api/contents/top_page_prize',
+        payload: { shop_id: 1, is_top_page: 1 },
+      })
+    ).json<{ sale_list: { list: { station_id: number; prize_name: string }[] }[] }>();
     const { station_id: stationId, prize_name: name } = top.sale_list[0]!.list[0]!;
     const { calls, errors, element } = await hydrate(`/game/${stationId}`);
     expect(errors).toEqual([]);

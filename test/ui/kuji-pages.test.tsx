@@ -4,27 +4,62 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TOKENS } from '../../src/application';
-import { boxTickets, deriveTicketOrder, fairnessCommitment, type KujiDrawResult, type KujiPlayInfo } from '../../src/domain';
+import {
+  boxTickets,
+  deriveTicketOrder,
+  fairnessCommitment,
+  type KujiDrawResult,
+  type KujiPlayInfo,
+} from '../../src/domain';
 import { ContainerProvider } from '../../src/ui';
 import { routes } from '../../src/ui/routes';
-import { aKujiBox, aKujiOnSale, anIdentity, FakeRealtime, FakeSession, ManualClock, ScriptedKujiPlay, ScriptedPrizeCatalog } from '../../src/testing';
+import {
+  aKujiBox,
+  aKujiOnSale,
+  anIdentity,
+  FakeRealtime,
+  FakeSession,
+  ManualClock,
+  ScriptedKujiPlay,
+  ScriptedPrizeCatalog,
+} from '../../src/testing';
 import { createTestContainer } from '../support/test-container';
 
 afterEach(cleanup);
 
-const kuji = aKujiOnSale({ kuji_id: 3, kuji_name: 'ぱんだ日和 ささのはくじ', price: 600, boxes: [aKujiBox({ box_id: 7, box_no: 1 })] });
+const kuji = aKujiOnSale({
+  kuji_id: 3,
+  kuji_name: 'ぱんだ日和 ささのはくじ',
+  price: 600,
+  boxes: [aKujiBox({ box_id: 7, box_no: 1 })],
+});
 const holder: KujiPlayInfo = {
-  reserve_polling_id: 1, kuji_play_reserve_id: 1, reserve_token: 'token-0123456789abcdef', reserve_num: 1, reserve_status: 'firstReserved',
-  kuji_id: 3, box_id: 7, box_status: 'onSale', reserve_remaintime: 60, play_at: '2026-11-23T12:00:00Z',
+  reserve_polling_id: 1,
+  kuji_play_reserve_id: 1,
+  reserve_token: 'token-0123456789abcdef',
+  reserve_num: 1,
+  reserve_status: 'firstReserved',
+  kuji_id: 3,
+  box_id: 7,
+  box_status: 'onSale',
+  reserve_remaintime: 60,
+  play_at: '2026-11-23T12:00:00Z',
 };
 
 function open(path: string, kujiPlay = new ScriptedKujiPlay(), signedIn = true, realtime = new FakeRealtime()) {
   const catalog = new ScriptedPrizeCatalog().always('kujiOnSale', [kuji]);
   const container = createTestContainer(
-    [TOKENS.PrizeCatalogPort, catalog.port], [TOKENS.KujiPlayPort, kujiPlay.port], [TOKENS.RealtimePort, realtime],
-    [TOKENS.SessionPort, new FakeSession(signedIn ? anIdentity() : null)], [TOKENS.ClockPort, new ManualClock(Date.parse('2026-11-23T12:00:10Z'))],
+    [TOKENS.PrizeCatalogPort, catalog.port],
+    [TOKENS.KujiPlayPort, kujiPlay.port],
+    [TOKENS.RealtimePort, realtime],
+    [TOKENS.SessionPort, new FakeSession(signedIn ? anIdentity() : null)],
+    [TOKENS.ClockPort, new ManualClock(Date.parse('2026-11-23T12:00:10Z'))],
   );
-  render(<ContainerProvider container={container}><RouterProvider router={createMemoryRouter(routes, { initialEntries: [path] })} /></ContainerProvider>);
+  render(
+    <ContainerProvider container={container}>
+      <RouterProvider router={createMemoryRouter(routes, { initialEntries: [path] })} />
+    </ContainerProvider>,
+  );
   return { kujiPlay, realtime };
 }
 
@@ -40,18 +75,36 @@ describe('kuji screens', () => {
   it('a guest sees the stock and a sign-in link instead of the line', async () => {
     open('/kuji/3/7', new ScriptedKujiPlay(), false);
     expect(await screen.findByRole('heading', { level: 1, name: 'ぱんだ日和 ささのはくじ' })).toBeTruthy();
-    expect(screen.getAllByTestId('kuji-prize').map((p) => p.getAttribute('data-rank'))).toEqual(['A賞', 'B賞', 'ラストワン賞']);
+    expect(screen.getAllByTestId('kuji-prize').map((p) => p.getAttribute('data-rank'))).toEqual([
+      'A賞',
+      'B賞',
+      'ラストワン賞',
+    ]);
     expect(screen.getByRole('link', { name: 'ログインする' }).getAttribute('href')).toBe('/login?next=%2Fkuji%2F3%2F7');
   });
 
   it('[R4.4-1] [R4.4-5] the holder sees the countdown and draw buttons with their prices; a draw shows the reveal', async () => {
     const draw: KujiDrawResult = {
-      draw_id: 1, kuji_id: 3, box_id: 7, price_total: 1800, remaining_count: 77, box_status: 'onSale', replayed: 0, last_one: null,
+      draw_id: 1,
+      kuji_id: 3,
+      box_id: 7,
+      price_total: 1800,
+      remaining_count: 77,
+      box_status: 'onSale',
+      replayed: 0,
+      last_one: null,
       tc: { tc_all: 8200, tc_free: 8200, tc_toll: 0 },
-      tickets: [0, 1, 2].map((position) => ({ position, rank: 'B賞', prize_name: 'ぱんだ日和 こぱん マグカップ', img_url: '/b.svg' })),
+      tickets: [0, 1, 2].map((position) => ({
+        position,
+        rank: 'B賞',
+        prize_name: 'ぱんだ日和 こぱん マグカップ',
+        img_url: '/b.svg',
+      })),
     };
-    const kujiPlay = new ScriptedKujiPlay().always('currentKujiReservation', holder)
-      .always('drawKuji', { draw, playInfo: { ...holder, reserve_status: 'confirm', play_at: '2026-11-23T12:00:10Z' } });
+    const kujiPlay = new ScriptedKujiPlay().always('currentKujiReservation', holder).always('drawKuji', {
+      draw,
+      playInfo: { ...holder, reserve_status: 'confirm', play_at: '2026-11-23T12:00:10Z' },
+    });
     open('/kuji/3/7', kujiPlay);
     expect((await screen.findByTestId('kuji-status')).textContent).toBe('あなたの番です！あと50秒以内に引いてください');
     expect(screen.getByTestId('kuji-draw-1').textContent).toBe('1回引く（600 TC）');
@@ -67,22 +120,40 @@ describe('kuji screens', () => {
     expect(screen.getByTestId('kuji-status').textContent).toContain('続けて引くなら、あと180秒以内');
   });
 
-  it('[R4.4-2] play_end on the box channel ends a waiting player\'s line with the box-ended alert', async () => {
+  it("[R4.4-2] play_end on the box channel ends a waiting player's line with the box-ended alert", async () => {
     const realtime = new FakeRealtime();
-    const kujiPlay = new ScriptedKujiPlay().always('currentKujiReservation', { ...holder, reserve_status: 'reserve', reserve_num: 2, play_at: null });
+    const kujiPlay = new ScriptedKujiPlay().always('currentKujiReservation', {
+      ...holder,
+      reserve_status: 'reserve',
+      reserve_num: 2,
+      play_at: null,
+    });
     open('/kuji/3/7', kujiPlay, true, realtime);
     expect((await screen.findByTestId('kuji-status')).textContent).toBe('あなたは2番目です');
-    await act(async () => realtime.emit({ kind: 'kujiBox', kujiId: 3, boxId: 7 }, { type: 'playEnd', kujiId: 3, boxId: 7 }));
+    await act(async () =>
+      realtime.emit({ kind: 'kujiBox', kujiId: 3, boxId: 7 }, { type: 'playEnd', kujiId: 3, boxId: 7 }),
+    );
     expect((await screen.findByTestId('kuji-alert')).textContent).toContain('このくじの販売は終了しました。');
   });
 
   it('the fairness modal checks a finished box in the browser with the published seed', async () => {
     const seed = 'c5'.repeat(32);
-    const stock = [{ rank: 'A賞', quantity: 1 }, { rank: 'B賞', quantity: 3 }];
+    const stock = [
+      { rank: 'A賞', quantity: 1 },
+      { rank: 'B賞', quantity: 3 },
+    ];
     const order = deriveTicketOrder(seed, boxTickets(stock));
     const kujiPlay = new ScriptedKujiPlay().always('currentKujiReservation', null).always('kujiFairness', {
-      version: 'onkure-kuji-fairness-v1', kuji_id: 3, box_id: 7, box_status: 'outOfStock', commitment: fairnessCommitment(7, seed, order),
-      opened_at: '2026-11-23T00:00:00Z', stock, seed, revealed_at: '2026-11-23T03:00:00Z', draws: order.map((rank, position) => ({ position, rank })),
+      version: 'onkure-kuji-fairness-v1',
+      kuji_id: 3,
+      box_id: 7,
+      box_status: 'outOfStock',
+      commitment: fairnessCommitment(7, seed, order),
+      opened_at: '2026-11-23T00:00:00Z',
+      stock,
+      seed,
+      revealed_at: '2026-11-23T03:00:00Z',
+      draws: order.map((rank, position) => ({ position, rank })),
     });
     open('/kuji/3/7', kujiPlay);
     await userEvent.click(await screen.findByRole('button', { name: '公平性の確認' }));

@@ -6,7 +6,16 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TOKENS, type AppConfig } from '../../src/application';
 import { ContainerProvider, OnkureApp } from '../../src/ui';
 import { routes } from '../../src/ui/routes';
-import { aLoginInfo, anAppConfig, anIdentity, aTopPage, aUserData, FakeSession, ScriptedAccount, ScriptedPrizeCatalog } from '../../src/testing';
+import {
+  aLoginInfo,
+  anAppConfig,
+  anIdentity,
+  aTopPage,
+  aUserData,
+  FakeSession,
+  ScriptedAccount,
+  ScriptedPrizeCatalog,
+} from '../../src/testing';
 import { createTestContainer } from '../support/test-container';
 
 afterEach(() => {
@@ -14,14 +23,27 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const appAt = (path: string, config: Partial<AppConfig> = {}, catalog = new ScriptedPrizeCatalog().always('characters', []).always('topPage', aTopPage())) =>
-  render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, catalog.port], [TOKENS.AppConfig, anAppConfig(config)])} initialPath={path} />);
+const appAt = (
+  path: string,
+  config: Partial<AppConfig> = {},
+  catalog = new ScriptedPrizeCatalog().always('characters', []).always('topPage', aTopPage()),
+) =>
+  render(
+    <OnkureApp
+      container={createTestContainer([TOKENS.PrizeCatalogPort, catalog.port], [TOKENS.AppConfig, anAppConfig(config)])}
+      initialPath={path}
+    />,
+  );
 
 describe('the layout, the error page and navigation', () => {
   it('[R2.6-1] [R2.6-2] [R2.6-3] [R2.1-5] an unknown path shows the error page: heading, text, illustration, home link, footer with company logo and copyright, and the full path', async () => {
     appAt('/no/such/page?from=mail');
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('ページが見つかりません。');
-    expect(screen.getByText('お探しのページは一時的にアクセスできない状況にあるか、移動もしくは削除された可能性があります。')).toBeTruthy();
+    expect(
+      screen.getByText(
+        'お探しのページは一時的にアクセスできない状況にあるか、移動もしくは削除された可能性があります。',
+      ),
+    ).toBeTruthy();
     expect(screen.getByRole('img', { name: 'アームの下でこまっているマスコット' })).toBeTruthy();
     expect(screen.getByTestId('home-link').getAttribute('href')).toBe('/');
     expect(screen.getByTestId('error-path').textContent).toBe('Page Not Found /no/such/page?from=mail');
@@ -29,7 +51,7 @@ describe('the layout, the error page and navigation', () => {
     expect(screen.getByText('© onkure')).toBeTruthy();
   });
 
-  it('[R2.6-5] the header logo and the home link go to the app state\'s base address, then /', async () => {
+  it("[R2.6-5] the header logo and the home link go to the app state's base address, then /", async () => {
     appAt('/nowhere', { topPageBaseUrl: 'https://www.onkure.example/shop/' });
     await screen.findByTestId('error-page');
     expect(screen.getByTestId('header-logo').getAttribute('href')).toBe('https://www.onkure.example/shop/');
@@ -42,7 +64,16 @@ describe('the layout, the error page and navigation', () => {
       const account = new ScriptedAccount();
       if (user) account.always('userData', aUserData({ login_info: aLoginInfo({ vip_level: user.vip_level }) }));
       const session = new FakeSession(user ? anIdentity({ user_id: 42 }) : null);
-      render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, catalog.port], [TOKENS.SessionPort, session], [TOKENS.AccountPort, account.port])} initialPath="/nowhere" />);
+      render(
+        <OnkureApp
+          container={createTestContainer(
+            [TOKENS.PrizeCatalogPort, catalog.port],
+            [TOKENS.SessionPort, session],
+            [TOKENS.AccountPort, account.port],
+          )}
+          initialPath="/nowhere"
+        />,
+      );
       return account;
     };
 
@@ -90,7 +121,13 @@ describe('the layout, the error page and navigation', () => {
   it('[R8-11] a fatal error while rendering a page shows the error page inside the default layout', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     // An answer that breaks the page while it renders (no sale_list).
-    appAt('/', {}, new ScriptedPrizeCatalog().always('characters', []).always('topPage', { ...aTopPage(), sale_list: undefined } as never));
+    appAt(
+      '/',
+      {},
+      new ScriptedPrizeCatalog()
+        .always('characters', [])
+        .always('topPage', { ...aTopPage(), sale_list: undefined } as never),
+    );
     expect((await screen.findByTestId('error-page')).textContent).toContain('ページが見つかりません。');
     expect(screen.getByTestId('header-logo')).toBeTruthy();
   });
@@ -112,7 +149,9 @@ describe('the layout, the error page and navigation', () => {
     Element.prototype.scrollIntoView = into;
     const router = createMemoryRouter(routes, { initialEntries: ['/debug/login'] });
     render(
-      <ContainerProvider container={createTestContainer([TOKENS.PrizeCatalogPort, { topPage: () => NEVER, characters: () => NEVER }])}>
+      <ContainerProvider
+        container={createTestContainer([TOKENS.PrizeCatalogPort, { topPage: () => NEVER, characters: () => NEVER }])}
+      >
         <RouterProvider router={router} />
       </ContainerProvider>,
     );

@@ -15,7 +15,13 @@ function open(path: string, session = new FakeSession(null)) {
   const catalog = new ScriptedPrizeCatalog().always('topPage', aTopPage()).always('characters', []);
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   render(
-    <ContainerProvider container={createTestContainer([TOKENS.AuthPort, auth.port], [TOKENS.SessionPort, session], [TOKENS.PrizeCatalogPort, catalog.port])}>
+    <ContainerProvider
+      container={createTestContainer(
+        [TOKENS.AuthPort, auth.port],
+        [TOKENS.SessionPort, session],
+        [TOKENS.PrizeCatalogPort, catalog.port],
+      )}
+    >
       <RouterProvider router={router} />
     </ContainerProvider>,
   );
@@ -28,10 +34,12 @@ describe('the login page (guest-only)', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
   });
 
-  it('a refused login shows the server\'s Japanese text; a good one goes to ?next=', async () => {
+  it("a refused login shows the server's Japanese text; a good one goes to ?next=", async () => {
     const { auth, router } = open('/login?next=/game/7');
     await screen.findByRole('heading', { name: 'ログイン' });
-    auth.answer('logIn', { error: Object.assign(new Error('401'), { info: 'メールアドレスまたはパスワードが正しくありません。' }) });
+    auth.answer('logIn', {
+      error: Object.assign(new Error('401'), { info: 'メールアドレスまたはパスワードが正しくありません。' }),
+    });
     fireEvent.change(screen.getByLabelText('メールアドレス'), { target: { value: 'hanako@example.jp' } });
     fireEvent.change(screen.getByLabelText('パスワード'), { target: { value: 'wrong-pass1' } });
     fireEvent.click(screen.getByRole('button', { name: 'ログインする' }));
@@ -39,7 +47,10 @@ describe('the login page (guest-only)', () => {
     auth.answer('logIn', { value: { user_id: 5, access_token: 't'.repeat(43) } as never });
     fireEvent.click(screen.getByRole('button', { name: 'ログインする' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/game/7'));
-    expect(auth.callsOf('logIn')).toEqual([['hanako@example.jp', 'wrong-pass1'], ['hanako@example.jp', 'wrong-pass1']]);
+    expect(auth.callsOf('logIn')).toEqual([
+      ['hanako@example.jp', 'wrong-pass1'],
+      ['hanako@example.jp', 'wrong-pass1'],
+    ]);
   });
 
   it('refuses to follow a ?next= that leaves the site', async () => {

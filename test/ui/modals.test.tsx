@@ -11,8 +11,15 @@ import { createTestContainer } from '../support/test-container';
 afterEach(cleanup);
 
 const found = (n: number): PrizeSearchResult => ({
-  prize: { list: Array.from({ length: n }, (_, i) => aPrizeItem({ station_id: i + 1, prize_name: `うさぎ景品${i + 1}` })), total_count: n, page: 1, page_count: 1, page_items_count: 30 },
-  tab_list: [aTab()], sale_list: [],
+  prize: {
+    list: Array.from({ length: n }, (_, i) => aPrizeItem({ station_id: i + 1, prize_name: `うさぎ景品${i + 1}` })),
+    total_count: n,
+    page: 1,
+    page_count: 1,
+    page_items_count: 30,
+  },
+  tab_list: [aTab()],
+  sale_list: [],
 });
 
 function app(search: PrizeSearchResult[] = []) {
@@ -20,7 +27,11 @@ function app(search: PrizeSearchResult[] = []) {
   for (const r of search) catalog.answer('searchPrizes', { value: r });
   const container = createTestContainer([TOKENS.PrizeCatalogPort, catalog.port]);
   const router = createMemoryRouter(routes, { initialEntries: ['/'] });
-  render(<ContainerProvider container={container}><RouterProvider router={router} /></ContainerProvider>);
+  render(
+    <ContainerProvider container={container}>
+      <RouterProvider router={router} />
+    </ContainerProvider>,
+  );
   return { router, catalog, stack: container.get<ModalStack>(TOKENS.ModalStack) };
 }
 
@@ -30,7 +41,10 @@ describe('the modal system', () => {
     expect(stack.open('search')).toBe(true);
     expect(stack.open('alert', { message: 'x' })).toBe(true);
     expect(stack.open('config')).toBe(false);
-    expect(stack.snapshot).toEqual({ main: { name: 'search', props: {} }, sub: { name: 'alert', props: { message: 'x' } } });
+    expect(stack.snapshot).toEqual({
+      main: { name: 'search', props: {} },
+      sub: { name: 'alert', props: { message: 'x' } },
+    });
     stack.close();
     expect(stack.snapshot.sub).toBeNull();
     stack.open('config');
@@ -46,7 +60,9 @@ describe('the modal system', () => {
     expect(document.activeElement).toBe(input); // focus moves into the modal
     fireEvent.change(input, { target: { value: 'ないもの' } });
     fireEvent.click(screen.getByRole('button', { name: '検索する' }));
-    expect((await screen.findByTestId('alert-message')).textContent).toBe('条件に合う景品が見つかりませんでした。条件を変えてお試しください。');
+    expect((await screen.findByTestId('alert-message')).textContent).toBe(
+      '条件に合う景品が見つかりませんでした。条件を変えてお試しください。',
+    );
     expect(screen.getByTestId('modal-alert').getAttribute('data-level')).toBe('sub');
     expect(stack.open('config')).toBe(false); // a third modal is refused [R2.5-1]
     fireEvent.keyDown(screen.getByTestId('modal-alert'), { key: 'Escape' });

@@ -12,8 +12,17 @@ afterEach(cleanup);
 
 describe('document title', () => {
   it('[R7-13] the app titles list pages 景品一覧 and play pages 景品, each followed by the title tag, as the route changes', async () => {
-    const catalogue: Pick<PrizeCatalogPort, 'topPage' | 'lookUpPrizes' | 'characters' | 'information' | 'carousels' | 'startNews' | 'newArrivals'> = {
-      topPage: () => NEVER, lookUpPrizes: () => NEVER, characters: () => NEVER, information: () => NEVER, carousels: () => NEVER, startNews: () => NEVER, newArrivals: () => NEVER,
+    const catalogue: Pick<
+      PrizeCatalogPort,
+      'topPage' | 'lookUpPrizes' | 'characters' | 'information' | 'carousels' | 'startNews' | 'newArrivals'
+    > = {
+      topPage: () => NEVER,
+      lookUpPrizes: () => NEVER,
+      characters: () => NEVER,
+      information: () => NEVER,
+      carousels: () => NEVER,
+      startNews: () => NEVER,
+      newArrivals: () => NEVER,
     };
     const router = createMemoryRouter(routes, { initialEntries: ['/'] });
     render(

@@ -4,8 +4,24 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TOKENS, type ModalStack } from '../../src/application';
 import { OnkureApp } from '../../src/ui';
 import {
-  aMachineView, anAssistGauge, anIdentity, aPlayView, aPrizeItem, aStationInfo, aStationReserveInfo, FakeRealtime, FakeRtcVideo, FakeSession,
-  FakeStillFrames, ManualClock, RecordingAnalytics, RecordingNotifications, ScriptedAccount, ScriptedPlay, ScriptedPrizeCatalog, ScriptedReservation,
+  aMachineView,
+  anAssistGauge,
+  anIdentity,
+  aPlayView,
+  aPrizeItem,
+  aStationInfo,
+  aStationReserveInfo,
+  FakeRealtime,
+  FakeRtcVideo,
+  FakeSession,
+  FakeStillFrames,
+  ManualClock,
+  RecordingAnalytics,
+  RecordingNotifications,
+  ScriptedAccount,
+  ScriptedPlay,
+  ScriptedPrizeCatalog,
+  ScriptedReservation,
 } from '../../src/testing';
 import { createTestContainer } from '../support/test-container';
 
@@ -14,19 +30,42 @@ afterEach(cleanup);
 const STATION = 7;
 
 function setUp() {
-  const catalog = new ScriptedPrizeCatalog().always('lookUpPrizes', { prize: [aPrizeItem({ station_id: STATION, prize_name: 'もちもちうさぎ ミルク BIGぬいぐるみ', play_price: 200 })], prize_fes: [], prize_ticket: [] } as never);
-  const plays = new ScriptedPlay().always('stationInfo', { kind: 'info', info: aStationInfo() }).always('gauge', anAssistGauge({ misses: 3, level: 1, strength_bonus: 0.06, misses_to_next_level: 1, fill: 0.3 }));
+  const catalog = new ScriptedPrizeCatalog().always('lookUpPrizes', {
+    prize: [aPrizeItem({ station_id: STATION, prize_name: 'もちもちうさぎ ミルク BIGぬいぐるみ', play_price: 200 })],
+    prize_fes: [],
+    prize_ticket: [],
+  } as never);
+  const plays = new ScriptedPlay()
+    .always('stationInfo', { kind: 'info', info: aStationInfo() })
+    .always('gauge', anAssistGauge({ misses: 3, level: 1, strength_bonus: 0.06, misses_to_next_level: 1, fill: 0.3 }));
   plays.always('current', null);
-  const reservations = new ScriptedReservation().always('visit', { kind: 'watching', info: aStationReserveInfo({ station_id: STATION, visit_count: 12, reserve_count: 2, reserve_status: null, reserve_num: 0 }) });
+  const reservations = new ScriptedReservation().always('visit', {
+    kind: 'watching',
+    info: aStationReserveInfo({
+      station_id: STATION,
+      visit_count: 12,
+      reserve_count: 2,
+      reserve_status: null,
+      reserve_num: 0,
+    }),
+  });
   const realtime = new FakeRealtime();
   const video = new FakeRtcVideo();
   const stills = new FakeStillFrames();
   const account = new ScriptedAccount();
   const clock = new ManualClock(Date.parse('2026-11-23T03:00:00Z'));
   const container = createTestContainer(
-    [TOKENS.PrizeCatalogPort, catalog.port], [TOKENS.PlayPort, plays.port], [TOKENS.ReservationPort, reservations.port], [TOKENS.RealtimePort, realtime],
-    [TOKENS.RtcVideoPort, video], [TOKENS.StillFramePort, stills], [TOKENS.AccountPort, account.port], [TOKENS.ClockPort, clock],
-    [TOKENS.SessionPort, new FakeSession(anIdentity({ user_id: 42 }))], [TOKENS.NotificationPort, new RecordingNotifications()], [TOKENS.AnalyticsPort, new RecordingAnalytics()],
+    [TOKENS.PrizeCatalogPort, catalog.port],
+    [TOKENS.PlayPort, plays.port],
+    [TOKENS.ReservationPort, reservations.port],
+    [TOKENS.RealtimePort, realtime],
+    [TOKENS.RtcVideoPort, video],
+    [TOKENS.StillFramePort, stills],
+    [TOKENS.AccountPort, account.port],
+    [TOKENS.ClockPort, clock],
+    [TOKENS.SessionPort, new FakeSession(anIdentity({ user_id: 42 }))],
+    [TOKENS.NotificationPort, new RecordingNotifications()],
+    [TOKENS.AnalyticsPort, new RecordingAnalytics()],
   );
   render(<OnkureApp container={container} initialPath={`/game/${STATION}`} />);
   return { catalog, plays, reservations, realtime, video, stills, account, clock, container };
@@ -65,7 +104,18 @@ describe('the play screen over scripted ports', () => {
   it('the buttons are held with the keyboard: → and ↑ send press on key down and release on key up, once each', async () => {
     const { realtime, reservations, plays, container } = setUp();
     await screen.findByTestId('gauge');
-    reservations.answer('reserve', { value: { kind: 'reserved', info: aStationReserveInfo({ station_id: STATION, reserve_status: 'playTransition', reserve_num: 1, reserve_time: 15 }), play: {} as never } });
+    reservations.answer('reserve', {
+      value: {
+        kind: 'reserved',
+        info: aStationReserveInfo({
+          station_id: STATION,
+          reserve_status: 'playTransition',
+          reserve_num: 1,
+          reserve_time: 15,
+        }),
+        play: {} as never,
+      },
+    });
     await act(async () => {
       fireEvent.click(screen.getByTestId('reserve'));
     });
@@ -78,7 +128,11 @@ describe('the play screen over scripted ports', () => {
     act(() => realtime.emit({ kind: 'station', stationId: STATION }, { type: 'playState', play: mine }));
     expect(screen.getByTestId('button-right')).toHaveProperty('disabled', false);
     expect(screen.getByTestId('button-back')).toHaveProperty('disabled', true);
-    realtime.controls.always('control', { ok: true, tick: 4, machine: aMachineView({ tick: 4, phase: 'movingRight', button: 'right', button_ms_left: null }) });
+    realtime.controls.always('control', {
+      ok: true,
+      tick: 4,
+      machine: aMachineView({ tick: 4, phase: 'movingRight', button: 'right', button_ms_left: null }),
+    });
     act(() => {
       fireEvent.keyDown(window, { key: 'ArrowRight' });
       fireEvent.keyDown(window, { key: 'ArrowRight', repeat: true });

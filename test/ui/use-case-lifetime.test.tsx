@@ -48,7 +48,10 @@ describe('use-case lifetime: a page owns its use-cases', () => {
     const { port, open } = pendingCatalogue();
     const container = createTestContainer([TOKENS.PrizeCatalogPort, port]);
     const created: BrowseCatalogue[] = [];
-    container.onActivation<BrowseCatalogue>(TOKENS.BrowseCatalogue, (_context, instance) => (created.push(instance), instance));
+    container.onActivation<BrowseCatalogue>(
+      TOKENS.BrowseCatalogue,
+      (_context, instance) => (created.push(instance), instance),
+    );
 
     const router = renderAt(routes, '/', container);
     expect((await screen.findByRole('status')).textContent).toBe('読み込み中…');
@@ -81,7 +84,11 @@ describe('use-case lifetime: a page owns its use-cases', () => {
         super(0);
       }
       start(): void {
-        this.own(interval(1000).pipe(this.untilDisposed()).subscribe(() => this.setState((n) => n + 1)));
+        this.own(
+          interval(1000)
+            .pipe(this.untilDisposed())
+            .subscribe(() => this.setState((n) => n + 1)),
+        );
       }
     }
     const CLOCKWORK = Symbol('Clockwork') as Token<Clockwork>;
@@ -93,7 +100,14 @@ describe('use-case lifetime: a page owns its use-cases', () => {
     }
     const container = createTestContainer();
     container.bind(CLOCKWORK).to(Clockwork).inTransientScope();
-    const router = renderAt([{ path: '/', element: <ClockworkPage /> }, { path: '/away', element: <p>away</p> }], '/', container);
+    const router = renderAt(
+      [
+        { path: '/', element: <ClockworkPage /> },
+        { path: '/away', element: <p>away</p> },
+      ],
+      '/',
+      container,
+    );
 
     await screen.findByRole('timer');
     expect(vi.getTimerCount()).toBe(1);

@@ -41,7 +41,8 @@ function project(camera: CameraName, x: number, z: number): { across: number; de
 
 const perspective = (depth: number): number => 1 - (depth / CRANE.field) * 0.38;
 const floorY = (depth: number): number => NEAR_FLOOR_Y - (depth / CRANE.field) * (NEAR_FLOOR_Y - FAR_FLOOR_Y);
-const screenX = (across: number, depth: number): number => FRAME_WIDTH / 2 + (across - CRANE.field / 2) * 0.42 * perspective(depth);
+const screenX = (across: number, depth: number): number =>
+  FRAME_WIDTH / 2 + (across - CRANE.field / 2) * 0.42 * perspective(depth);
 
 function drawCabinet(g: SKRSContext2D, camera: CameraName): void {
   const wall = g.createLinearGradient(0, 0, 0, FRAME_HEIGHT);
@@ -158,7 +159,12 @@ function drawScene(g: SKRSContext2D, camera: CameraName, scene: CameraScene): vo
 
 /** One camera's picture of a scene as JPEG (the jpg feed). Pure apart from the canvas: the same scene gives the same bytes. */
 export function renderFrame(camera: CameraName, scene: CameraScene): Buffer {
-  return drawOn(FRAME_WIDTH, FRAME_HEIGHT, (g) => drawScene(g, camera, scene), (canvas) => canvas.encodeSync('jpeg', JPEG_QUALITY));
+  return drawOn(
+    FRAME_WIDTH,
+    FRAME_HEIGHT,
+    (g) => drawScene(g, camera, scene),
+    (canvas) => canvas.encodeSync('jpeg', JPEG_QUALITY),
+  );
 }
 
 /**
@@ -201,11 +207,16 @@ export const VIDEO_PICTURE_BYTES = (VIDEO_FRAME.width * VIDEO_FRAME.height * 3) 
  * sees it upright, the same way up as the still pictures.
  */
 export function renderPixels(camera: CameraName, scene: CameraScene): Buffer {
-  return drawOn(VIDEO_FRAME.width, VIDEO_FRAME.height, (g) => {
-    g.translate(0, VIDEO_FRAME.height);
-    g.rotate(-Math.PI / 2);
-    drawScene(g, camera, scene);
-  }, (canvas) => rgbaToI420(canvas.data(), VIDEO_FRAME.width, VIDEO_FRAME.height)); // opaque: the premultiplied pixels are plain RGBA
+  return drawOn(
+    VIDEO_FRAME.width,
+    VIDEO_FRAME.height,
+    (g) => {
+      g.translate(0, VIDEO_FRAME.height);
+      g.rotate(-Math.PI / 2);
+      drawScene(g, camera, scene);
+    },
+    (canvas) => rgbaToI420(canvas.data(), VIDEO_FRAME.width, VIDEO_FRAME.height),
+  ); // opaque: the premultiplied pixels are plain RGBA
 }
 
 /**
@@ -219,17 +230,31 @@ export function rgbaToI420(rgba: Uint8Array, width: number, height: number): Buf
   const half = width / 2;
   // Two rows at a time: each 2 × 2 block gives four luma samples and one U and one V. Pixels are
   // read four bytes at once (little-endian: R in the low byte), which is several times faster.
-  const px = rgba.byteOffset % 4 === 0 ? new Uint32Array(rgba.buffer, rgba.byteOffset, width * height) : new Uint32Array(Uint8Array.from(rgba).buffer);
+  const px =
+    rgba.byteOffset % 4 === 0
+      ? new Uint32Array(rgba.buffer, rgba.byteOffset, width * height)
+      : new Uint32Array(Uint8Array.from(rgba).buffer);
   for (let y = 0; y < height; y += 2) {
     let top = y * width;
     let bottom = top + width;
     let c = (y / 2) * half;
     for (let x = 0; x < width; x += 2, top += 2, bottom += 2, c += 1) {
-      const p0 = px[top]!, p1 = px[top + 1]!, p2 = px[bottom]!, p3 = px[bottom + 1]!;
-      const r0 = p0 & 0xff, g0 = (p0 >>> 8) & 0xff, b0 = (p0 >>> 16) & 0xff;
-      const r1 = p1 & 0xff, g1 = (p1 >>> 8) & 0xff, b1 = (p1 >>> 16) & 0xff;
-      const r2 = p2 & 0xff, g2 = (p2 >>> 8) & 0xff, b2 = (p2 >>> 16) & 0xff;
-      const r3 = p3 & 0xff, g3 = (p3 >>> 8) & 0xff, b3 = (p3 >>> 16) & 0xff;
+      const p0 = px[top]!,
+        p1 = px[top + 1]!,
+        p2 = px[bottom]!,
+        p3 = px[bottom + 1]!;
+      const r0 = p0 & 0xff,
+        g0 = (p0 >>> 8) & 0xff,
+        b0 = (p0 >>> 16) & 0xff;
+      const r1 = p1 & 0xff,
+        g1 = (p1 >>> 8) & 0xff,
+        b1 = (p1 >>> 16) & 0xff;
+      const r2 = p2 & 0xff,
+        g2 = (p2 >>> 8) & 0xff,
+        b2 = (p2 >>> 16) & 0xff;
+      const r3 = p3 & 0xff,
+        g3 = (p3 >>> 8) & 0xff,
+        b3 = (p3 >>> 16) & 0xff;
       out[top] = ((66 * r0 + 129 * g0 + 25 * b0 + 128) >> 8) + 16;
       out[top + 1] = ((66 * r1 + 129 * g1 + 25 * b1 + 128) >> 8) + 16;
       out[bottom] = ((66 * r2 + 129 * g2 + 25 * b2 + 128) >> 8) + 16;
@@ -262,7 +287,8 @@ export function stampTick(picture: Buffer, tick: number): void {
   for (let bit = 0; bit < bits; bit += 1) {
     const luma = ((tick >>> (bits - 1 - bit)) & 1) === 1 ? 235 : 16;
     const left = x + bit * cell;
-    for (let row = 0; row < cell; row += 1) picture.fill(luma, (y + row) * width + left, (y + row) * width + left + cell);
+    for (let row = 0; row < cell; row += 1)
+      picture.fill(luma, (y + row) * width + left, (y + row) * width + left + cell);
     for (let row = 0; row < cell / 2; row += 1) {
       const start = (y / 2 + row) * (width / 2) + left / 2;
       picture.fill(128, uBase + start, uBase + start + cell / 2);

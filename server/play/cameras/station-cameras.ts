@@ -82,7 +82,9 @@ export class StationCameras {
     let known = this.tokens.get(hash);
     if (!known || now - known.checkedAt > TOKEN_RECHECK_MS) {
       const [row] = await this.db.query<{ station_id: number | null; expires_at: Date }>(
-        'SELECT station_id, expires_at FROM media_tokens WHERE token_hash = $1 AND revoked_at IS NULL', [hash]);
+        'SELECT station_id, expires_at FROM media_tokens WHERE token_hash = $1 AND revoked_at IS NULL',
+        [hash],
+      );
       if (!row) {
         this.tokens.delete(hash);
         return 'forbidden';
@@ -115,24 +117,44 @@ export class StationCameras {
   }
 
   /** What a station's cameras show now: a running machine, or the idle field. */
-  private async view(stationId: number): Promise<{ key: string; scene: CameraScene; tick: number; playId: number | null } | null> {
+  private async view(
+    stationId: number,
+  ): Promise<{ key: string; scene: CameraScene; tick: number; playId: number | null } | null> {
     const running = this.machines.machineOf(stationId);
     if (running) {
       const playId = this.machines.onStation(stationId)?.play_id ?? null;
       // What the picture shows, not the tick: a machine waiting for a button is drawn once, and
       // every later fetch gets those bytes with the current tick in its header.
       const key = `play:${playId}:${running.x}:${running.z}:${running.h}:${running.grip}:${running.carrying?.prizeId ?? ''}:${running.prizes.length}:${running.prizes.map((p) => `${p.x},${p.z}`).join(';')}`;
-      const scene = { x: running.x, z: running.z, h: running.h, grip: running.grip, prizes: running.prizes, carryingPrizeId: running.carrying?.prizeId ?? null, dimmed: false };
+      const scene = {
+        x: running.x,
+        z: running.z,
+        h: running.h,
+        grip: running.grip,
+        prizes: running.prizes,
+        carryingPrizeId: running.carrying?.prizeId ?? null,
+        dimmed: false,
+      };
       return { key, scene, tick: running.tick, playId };
     }
     const station = await this.idleStation(stationId);
     if (!station) return null;
     const key = `idle:${JSON.stringify(station.layout)}:${station.dimmed}`;
-    return { key, scene: { x: 80, z: 80, h: 0, grip: 0, prizes: station.layout, carryingPrizeId: null, dimmed: station.dimmed }, tick: 0, playId: null };
+    return {
+      key,
+      scene: { x: 80, z: 80, h: 0, grip: 0, prizes: station.layout, carryingPrizeId: null, dimmed: station.dimmed },
+      tick: 0,
+      playId: null,
+    };
   }
 
   /** One render per camera per distinct picture: later callers of the same picture share its bytes. */
-  private cached(cache: Map<string, { key: string; bytes: Buffer }>, slot: string, view: { key: string }, render: () => Buffer): Buffer {
+  private cached(
+    cache: Map<string, { key: string; bytes: Buffer }>,
+    slot: string,
+    view: { key: string },
+    render: () => Buffer,
+  ): Buffer {
     const known = cache.get(slot);
     if (known && known.key === view.key) return known.bytes;
     const bytes = render();
@@ -145,14 +167,25 @@ export class StationCameras {
     const now = this.clock.now().getTime();
     const known = this.idle.get(stationId);
     if (known && now - known.readAt < IDLE_REFRESH_MS) return known;
-    const [row] = await this.db.query<{ station_status: string; station_type: string; layout: CranePrize[] | null; stock: number; prize_shape: CranePrize['shape'] }>(
+    const [row] = await this.db.query<{
+      station_status: string;
+      station_type: string;
+      layout: CranePrize[] | null;
+      stock: number;
+      prize_shape: CranePrize['shape'];
+    }>(
       `SELECT s.station_status, s.station_type, m.layout, s.stock, s.prize_shape FROM stations s LEFT JOIN station_machines m ON m.station_id = s.station_id WHERE s.station_id = $1`,
       [stationId],
     );
     if (!row) return null;
     // A station never played yet shows the field its first play will start from.
     const layout = row.layout ?? layPrizes(stationId * 7919, Math.max(1, Math.min(3, row.stock)), 1, row.prize_shape);
-    const idle = { layout, dimmed: isMaintenanceStatus(row.station_status), gated: row.station_type !== 'normal', readAt: now };
+    const idle = {
+      layout,
+      dimmed: isMaintenanceStatus(row.station_status),
+      gated: row.station_type !== 'normal',
+      readAt: now,
+    };
     this.idle.set(stationId, idle);
     return idle;
   }
@@ -164,7 +197,17 @@ export class StationCameras {
 
   /** Station info (spec §3) [R3-2]: where the feeds are and each camera's luminance. */
   async stationInfo(stationId: number, mediaToken: string | null = null): Promise<StationInfo | null> {
-    const [row] = await this.db.query<Record<'brightness_front' | 'saturate_front' | 'contrast_front' | 'brightness_side' | 'saturate_side' | 'contrast_side', number>>(
+    const [row] = await this.db.query<
+      Record<
+        | 'brightness_front'
+        | 'saturate_front'
+        | 'contrast_front'
+        | 'brightness_side'
+        | 'saturate_side'
+        | 'contrast_side',
+        number
+      >
+    >(
       `SELECT brightness_front, saturate_front, contrast_front, brightness_side, saturate_side, contrast_side FROM stations WHERE station_id = $1`,
       [stationId],
     );
@@ -172,14 +215,24 @@ export class StationCameras {
     return {
       watch_info: {
         // A gated station's signaling checks the same media token (the SDK keeps the query).
-        webrtc_url: mediaToken ? `${this.webrtcUrl}${this.webrtcUrl.includes('?') ? '&' : '?'}k=${mediaToken}` : this.webrtcUrl,
+        webrtc_url: mediaToken
+          ? `${this.webrtcUrl}${this.webrtcUrl.includes('?') ? '&' : '?'}k=${mediaToken}`
+          : this.webrtcUrl,
         webrtc_channel_front: `station-${stationId}-front`,
         webrtc_channel_side: `station-${stationId}-side`,
         motion_jpeg_front: this.stillUrl(stationId, 'front', mediaToken),
         motion_jpeg_side: this.stillUrl(stationId, 'side', mediaToken),
       },
-      luminance_front: { brightness_front: row.brightness_front, saturate_front: row.saturate_front, contrast_front: row.contrast_front },
-      luminance_side: { brightness_side: row.brightness_side, saturate_side: row.saturate_side, contrast_side: row.contrast_side },
+      luminance_front: {
+        brightness_front: row.brightness_front,
+        saturate_front: row.saturate_front,
+        contrast_front: row.contrast_front,
+      },
+      luminance_side: {
+        brightness_side: row.brightness_side,
+        saturate_side: row.saturate_side,
+        contrast_side: row.contrast_side,
+      },
     };
   }
 }

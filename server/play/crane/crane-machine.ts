@@ -147,7 +147,12 @@ export function startPlay(prizes: readonly CranePrize[], armStrength: number, se
   };
 }
 
-const enter = (s: CraneState, phase: CranePhase, extra: Partial<CraneState> = {}): CraneState => ({ ...s, phase, phaseTick: s.tick, ...extra });
+const enter = (s: CraneState, phase: CranePhase, extra: Partial<CraneState> = {}): CraneState => ({
+  ...s,
+  phase,
+  phaseTick: s.tick,
+  ...extra,
+});
 
 /**
  * A button press or release at the state's current tick. Returns null when the machine refuses it
@@ -158,7 +163,8 @@ export function command(s: CraneState, button: CraneButton, cmd: CraneCommand): 
   if (s.autoStopTick !== null) return null; // a button firing by itself cannot be taken over
   if (button === 'right') {
     if (cmd === 'press' && s.phase === 'ready') return enter(s, 'movingRight', { buttonDeadlineTick: null });
-    if (cmd === 'release' && s.phase === 'movingRight') return enter(s, 'waitBack', { buttonDeadlineTick: s.tick + ticks(CRANE.buttonLimitMs) });
+    if (cmd === 'release' && s.phase === 'movingRight')
+      return enter(s, 'waitBack', { buttonDeadlineTick: s.tick + ticks(CRANE.buttonLimitMs) });
     return null;
   }
   if (cmd === 'press' && s.phase === 'waitBack') return enter(s, 'movingBack', { buttonDeadlineTick: null });
@@ -213,10 +219,17 @@ function closeClaw(s: CraneState): CraneState {
     const holdChance = clamp(s.armStrength * SHAPE_HOLD[near.prize.shape] * (0.6 + 0.4 * alignment), 0, 0.98);
     const holdRoll = draw();
     const slipRoll = draw();
-    const returnTicks = Math.ceil(Math.hypot(s.x - CRANE.home.x, s.z - CRANE.home.z) / perTick(CRANE.returnUnitsPerSecond));
+    const returnTicks = Math.ceil(
+      Math.hypot(s.x - CRANE.home.x, s.z - CRANE.home.z) / perTick(CRANE.returnUnitsPerSecond),
+    );
     const travel = ticks(CRANE.liftMs) + returnTicks;
     const slipTick = holdRoll < holdChance ? null : s.tick + 1 + Math.floor(slipRoll * travel);
-    return enter(s, 'lifting', { rng, closedAt, grabbedPrizeId: near.prize.id, carrying: { prizeId: near.prize.id, slipTick } });
+    return enter(s, 'lifting', {
+      rng,
+      closedAt,
+      grabbedPrizeId: near.prize.id,
+      carrying: { prizeId: near.prize.id, slipTick },
+    });
   }
   // Not grabbed: a prize the arms touched moves away from the claw centre.
   const touched = near.distance < span * 1.25;
@@ -224,7 +237,11 @@ function closeClaw(s: CraneState): CraneState {
   const jitter = (draw() - 0.5) * 0.6;
   const angle = Math.atan2(near.prize.z - s.z, near.prize.x - s.x) + jitter;
   const push = (span * 1.25 - near.distance) * 0.5;
-  const moved = { ...near.prize, x: round1(clamp(near.prize.x + Math.cos(angle) * push, 0, CRANE.field)), z: round1(clamp(near.prize.z + Math.sin(angle) * push, 0, CRANE.field)) };
+  const moved = {
+    ...near.prize,
+    x: round1(clamp(near.prize.x + Math.cos(angle) * push, 0, CRANE.field)),
+    z: round1(clamp(near.prize.z + Math.sin(angle) * push, 0, CRANE.field)),
+  };
   return enter(s, 'lifting', { rng, closedAt, prizes: s.prizes.map((p) => (p.id === moved.id ? moved : p)) });
 }
 
@@ -239,7 +256,9 @@ function fall(s: CraneState): CraneState {
     ...s,
     carrying: null,
     slipped: true,
-    prizes: s.prizes.map((p) => (p.id === id ? { ...p, x: round1(clamp(s.x, 0, CRANE.field)), z: round1(clamp(s.z, 0, CRANE.field)) } : p)),
+    prizes: s.prizes.map((p) =>
+      p.id === id ? { ...p, x: round1(clamp(s.x, 0, CRANE.field)), z: round1(clamp(s.z, 0, CRANE.field)) } : p,
+    ),
   };
 }
 
@@ -252,13 +271,20 @@ const finish = (s: CraneState, wonPrizeId: number | null): CraneOutcome => ({
 });
 
 /** Moves the claw toward a target by at most `step`; true when it arrived. */
-function toward(x: number, z: number, tx: number, tz: number, step: number): { x: number; z: number; arrived: boolean } {
+function toward(
+  x: number,
+  z: number,
+  tx: number,
+  tz: number,
+  step: number,
+): { x: number; z: number; arrived: boolean } {
   const d = Math.hypot(tx - x, tz - z);
   if (d <= step) return { x: tx, z: tz, arrived: true };
   return { x: round1(x + ((tx - x) / d) * step), z: round1(z + ((tz - z) / d) * step), arrived: false };
 }
 
-const slipsNow = (s: CraneState): boolean => s.carrying !== null && s.carrying.slipTick !== null && s.tick >= s.carrying.slipTick;
+const slipsNow = (s: CraneState): boolean =>
+  s.carrying !== null && s.carrying.slipTick !== null && s.tick >= s.carrying.slipTick;
 
 /** One tick of the machine. */
 export function tick(prev: CraneState): CraneState {
@@ -268,12 +294,20 @@ export function tick(prev: CraneState): CraneState {
   switch (s.phase) {
     case 'ready':
       if (s.buttonDeadlineTick !== null && s.tick >= s.buttonDeadlineTick) {
-        s = enter(s, 'movingRight', { buttonDeadlineTick: null, autoStopTick: s.tick + ticks(CRANE.autoMoveMs), autoFired: [...s.autoFired, 'right'] });
+        s = enter(s, 'movingRight', {
+          buttonDeadlineTick: null,
+          autoStopTick: s.tick + ticks(CRANE.autoMoveMs),
+          autoFired: [...s.autoFired, 'right'],
+        });
       }
       return s;
     case 'waitBack':
       if (s.buttonDeadlineTick !== null && s.tick >= s.buttonDeadlineTick) {
-        s = enter(s, 'movingBack', { buttonDeadlineTick: null, autoStopTick: s.tick + ticks(CRANE.autoMoveMs), autoFired: [...s.autoFired, 'back'] });
+        s = enter(s, 'movingBack', {
+          buttonDeadlineTick: null,
+          autoStopTick: s.tick + ticks(CRANE.autoMoveMs),
+          autoFired: [...s.autoFired, 'back'],
+        });
       }
       return s;
     case 'movingRight': {
@@ -288,7 +322,8 @@ export function tick(prev: CraneState): CraneState {
     case 'movingBack': {
       const z = Math.min(CRANE.field, round1(s.z + move));
       s = { ...s, z };
-      if (z >= CRANE.field || (s.autoStopTick !== null && s.tick >= s.autoStopTick)) return enter(s, 'dropping', { autoStopTick: null });
+      if (z >= CRANE.field || (s.autoStopTick !== null && s.tick >= s.autoStopTick))
+        return enter(s, 'dropping', { autoStopTick: null });
       return s;
     }
     case 'dropping': {
@@ -341,7 +376,13 @@ export interface CraneInput {
  * Replays a play from its published settings: starting layout, arm strength, seed and inputs.
  * Anyone holding a play's log can check its outcome this way.
  */
-export function replayPlay(prizes: readonly CranePrize[], armStrength: number, seed: number, inputs: readonly CraneInput[], dropAtTick: number | null = null): CraneState {
+export function replayPlay(
+  prizes: readonly CranePrize[],
+  armStrength: number,
+  seed: number,
+  inputs: readonly CraneInput[],
+  dropAtTick: number | null = null,
+): CraneState {
   let s = startPlay(prizes, armStrength, seed);
   const queue = [...inputs].sort((a, b) => a.tick - b.tick);
   let i = 0;

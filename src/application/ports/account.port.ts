@@ -1,5 +1,20 @@
 import type { Observable } from 'rxjs';
-import type { AdditionalKey, AdditionalList, AddressForm, AddressResponse, Flag, InviteInfo, NicknameInfo, Prefecture, Profile, TcInfo, TicketInfo, UnreadFlags, UnreadKind, UserData } from '../../domain';
+import type {
+  AdditionalKey,
+  AdditionalList,
+  AddressForm,
+  AddressResponse,
+  Flag,
+  InviteInfo,
+  NicknameInfo,
+  Prefecture,
+  Profile,
+  TcInfo,
+  TicketInfo,
+  UnreadFlags,
+  UnreadKind,
+  UserData,
+} from '../../domain';
 
 /** An address as the player fills in the registration form (the service gives it its id). */
 export type AddressDraft = Omit<AddressForm, 'id'>;

@@ -31,7 +31,11 @@ export interface KujiPlayPort {
    * The holder draws `count` tickets, or every one left (POST /play/kuji_draw). `requestId` makes a
    * resend safe: the same id never draws twice and answers the first draw. 402 when TC is short.
    */
-  drawKuji(ref: KujiReservationRef, count: KujiDrawCount, requestId: string): Observable<{ readonly draw: KujiDrawResult; readonly playInfo: KujiPlayInfo }>;
+  drawKuji(
+    ref: KujiReservationRef,
+    count: KujiDrawCount,
+    requestId: string,
+  ): Observable<{ readonly draw: KujiDrawResult; readonly playInfo: KujiPlayInfo }>;
   /** A box's fairness record: commitment, draws, and the seed once the box ended (POST /contents/kuji_fairness). */
   kujiFairness(boxId: number): Observable<KujiFairnessRecord>;
 }

@@ -27,7 +27,11 @@ export interface RtcVideoPort {
    * Connects one camera's session (video only, VP8, no audio) while subscribed; unsubscribing
    * disconnects it. Errors never: a failure is a 'failed' event.
    */
-  connect(session: { readonly camera: Camera; readonly url: string; readonly channel: string }): Observable<RtcSessionEvent>;
+  connect(session: {
+    readonly camera: Camera;
+    readonly url: string;
+    readonly channel: string;
+  }): Observable<RtcSessionEvent>;
 }
 
 /** Browser notifications, where the player permitted them. */

@@ -3,7 +3,8 @@ import type { AssistGaugeView, PlayLogEntry, PlayView, StationInfo } from '../..
 import type { StationMaintenance, VipRefused } from './reservation.port';
 
 /** Station info, or the outcome a player must see instead (VIP-only station: 569). */
-export type StationInfoOutcome = { readonly kind: 'info'; readonly info: StationInfo } | StationMaintenance | VipRefused;
+export type StationInfoOutcome =
+  { readonly kind: 'info'; readonly info: StationInfo } | StationMaintenance | VipRefused;
 
 export interface PlayHistoryPage {
   readonly list: readonly PlayLogEntry[];

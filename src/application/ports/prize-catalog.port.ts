@@ -1,5 +1,17 @@
 import type { Observable } from 'rxjs';
-import type { CarouselSlide, Character, InformationItem, KujiOnSale, NewArrival, PrizeItem, SaleListSection, SearchParams, TabListItem, TopPageCatalogue, VirtualCraneList } from '../../domain';
+import type {
+  CarouselSlide,
+  Character,
+  InformationItem,
+  KujiOnSale,
+  NewArrival,
+  PrizeItem,
+  SaleListSection,
+  SearchParams,
+  TabListItem,
+  TopPageCatalogue,
+  VirtualCraneList,
+} from '../../domain';
 
 export interface TopPageQuery {
   readonly shopId: number;
@@ -8,9 +20,7 @@ export interface TopPageQuery {
 
 /** One way to look prizes up (POST /contents/prize takes exactly one). */
 export type PrizeLookup =
-  | { readonly stationId: number }
-  | { readonly characterId: number }
-  | { readonly keyword: string };
+  { readonly stationId: number } | { readonly characterId: number } | { readonly keyword: string };
 
 export interface PrizeLookupQuery {
   readonly shopId: number;

@@ -1,5 +1,13 @@
 import type { Observable } from 'rxjs';
-import type { ControlAnswer, CraneButton, CraneCommand, PlayView, PushNotice, StationLiveState, WinnerAnnouncement } from '../../domain';
+import type {
+  ControlAnswer,
+  CraneButton,
+  CraneCommand,
+  PlayView,
+  PushNotice,
+  StationLiveState,
+  WinnerAnnouncement,
+} from '../../domain';
 
 /** The real-time connection's states [R4.8-1]. */
 export type RealtimeConnectionState = 'closed' | 'opening' | 'open' | 'closing';
@@ -32,5 +40,9 @@ export type RealtimeChannel =
 export interface RealtimePort {
   readonly connection$: Observable<RealtimeConnectionState>;
   channel(channel: RealtimeChannel): Observable<RealtimeEvent>;
-  control(command: { readonly playId: number; readonly button: CraneButton; readonly command: CraneCommand }): Observable<ControlAnswer>;
+  control(command: {
+    readonly playId: number;
+    readonly button: CraneButton;
+    readonly command: CraneCommand;
+  }): Observable<ControlAnswer>;
 }

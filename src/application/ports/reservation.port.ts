@@ -1,6 +1,12 @@
 import type { Observable } from 'rxjs';
 import type {
-  DesignatedType, PlayInfo, PrizeItem, ReserveStatus, ReserveStatusRecord, StationStatus, VipOutcome,
+  DesignatedType,
+  PlayInfo,
+  PrizeItem,
+  ReserveStatus,
+  ReserveStatusRecord,
+  StationStatus,
+  VipOutcome,
 } from '../../domain';
 
 /** The reserve status record of one station as the caller sees it [R3-5], with the station it describes. */
@@ -43,7 +49,8 @@ export type ReserveFetch =
   | { readonly kind: 'none' }
   | StationMaintenance;
 
-export type VisitOutcome = { readonly kind: 'watching'; readonly info: StationReserveInfo } | StationMaintenance | VipRefused;
+export type VisitOutcome =
+  { readonly kind: 'watching'; readonly info: StationReserveInfo } | StationMaintenance | VipRefused;
 
 export type ReserveOutcome =
   | { readonly kind: 'reserved'; readonly info: StationReserveInfo; readonly play: CurrentPlay }
@@ -76,7 +83,10 @@ export interface ReservationPort {
   /** Joins the station's line. */
   reserve(stationId: number, options?: { readonly shopId?: number }): Observable<ReserveOutcome>;
   /** Gives up the caller's place at a station setting. */
-  cancelReservation(query: { readonly stationSettingId: number; readonly shopId: number }): Observable<ReservationCancelled>;
+  cancelReservation(query: {
+    readonly stationSettingId: number;
+    readonly shopId: number;
+  }): Observable<ReservationCancelled>;
   /** Stops watching a station setting. */
   cancelVisit(stationSettingId: number): Observable<VisitCancelled>;
   /** The stations the caller is playing or waiting for (POST /contents/playing) [R3-7]. */

@@ -6,7 +6,12 @@ import type { MaintenanceCodeName, MaintenanceEffect } from '../../domain';
  * maintenance-class answer [R8-5, R8-6, R4.6-1, R4.6-2] or a request blocked by the logout cookie [R6-9].
  */
 export type ServiceSignal =
-  | { readonly kind: 'maintenance'; readonly code: MaintenanceCodeName; readonly error_code: number; readonly effects: readonly MaintenanceEffect[] }
+  | {
+      readonly kind: 'maintenance';
+      readonly code: MaintenanceCodeName;
+      readonly error_code: number;
+      readonly effects: readonly MaintenanceEffect[];
+    }
   | { readonly kind: 'loggedOut' };
 
 export interface ServiceSignalsPort {

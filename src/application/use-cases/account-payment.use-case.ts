@@ -30,7 +30,8 @@ export class AccountPayment extends StateStore<AccountPaymentState> {
   private readonly requestId = `acct-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
 
   constructor(
-    @inject(TOKENS.WalletPort) private readonly wallet: Pick<WalletPort, 'products' | 'purchase' | 'settlement' | 'balance'>,
+    @inject(TOKENS.WalletPort)
+    private readonly wallet: Pick<WalletPort, 'products' | 'purchase' | 'settlement' | 'balance'>,
     @inject(TOKENS.SessionPort) private readonly session: Pick<SessionPort, 'current'>,
   ) {
     super({ kind: 'loading' });
@@ -53,7 +54,9 @@ export class AccountPayment extends StateStore<AccountPaymentState> {
     if (s.kind !== 'confirm' || s.busy) return;
     this.setState({ ...s, busy: true, error: null });
     try {
-      const result = await firstValueFrom(this.wallet.purchase(s.product.productId, ACCOUNT_PAYMENT_METHOD, this.requestId));
+      const result = await firstValueFrom(
+        this.wallet.purchase(s.product.productId, ACCOUNT_PAYMENT_METHOD, this.requestId),
+      );
       this.setState({ kind: 'paid', productSettlementId: result.settlement.productSettlementId });
     } catch (error) {
       this.setState({ ...s, busy: false, error: refusalText(error) });

@@ -1,8 +1,28 @@
 import { inject, injectable } from 'inversify';
-import { Subject, catchError, combineLatest, lastValueFrom, map, of, startWith, switchMap, type Observable } from 'rxjs';
 import {
-  catalogueBreadcrumb, cleanPathRedirect, pageOfItems, parseCataloguePath, PAGE_ITEMS_COUNT,
-  type CatalogueNav, type CatalogueSelection, type Character, type Crumb, type PrizeItem, type TabListItem, type TopPageCatalogue,
+  Subject,
+  catchError,
+  combineLatest,
+  lastValueFrom,
+  map,
+  of,
+  startWith,
+  switchMap,
+  type Observable,
+} from 'rxjs';
+import {
+  catalogueBreadcrumb,
+  cleanPathRedirect,
+  pageOfItems,
+  parseCataloguePath,
+  PAGE_ITEMS_COUNT,
+  type CatalogueNav,
+  type CatalogueSelection,
+  type Character,
+  type Crumb,
+  type PrizeItem,
+  type TabListItem,
+  type TopPageCatalogue,
   type WinnerAnnouncement,
 } from '../../domain';
 import { BehaviorSubject } from 'rxjs';
@@ -35,7 +55,12 @@ export type CatalogueState =
   | { readonly kind: 'loading' }
   /** The root: the top page's rows. */
   | { readonly kind: 'top'; readonly catalogue: TopPageCatalogue; readonly characters: readonly Character[] }
-  | { readonly kind: 'listing'; readonly listing: CatalogueListing; readonly tabs: readonly TabListItem[]; readonly characters: readonly Character[] }
+  | {
+      readonly kind: 'listing';
+      readonly listing: CatalogueListing;
+      readonly tabs: readonly TabListItem[];
+      readonly characters: readonly Character[];
+    }
   /** A segment that is not a known character, sub-character or tab [R2.3-3, R2.3-5, R2.1-5]. */
   | { readonly kind: 'notFound'; readonly message: string }
   /** On web a path with a hash goes to the clean path [R2.3-4]. */
@@ -68,12 +93,20 @@ export class BrowseCatalogue extends StateStore<CatalogueState> {
   readonly live$ = this.live.asObservable();
 
   constructor(
-    @inject(TOKENS.PrizeCatalogPort) private readonly catalog: Pick<PrizeCatalogPort, 'topPage' | 'characters' | 'searchPrizes'>,
+    @inject(TOKENS.PrizeCatalogPort)
+    private readonly catalog: Pick<PrizeCatalogPort, 'topPage' | 'characters' | 'searchPrizes'>,
     @inject(TOKENS.AppConfig) private readonly config: AppConfig,
     @inject(TOKENS.RealtimePort) private readonly realtime: Pick<RealtimePort, 'channel'>,
   ) {
     super({ kind: 'idle' });
-    this.own(this.requests.pipe(switchMap((r) => this.read(r.url, r.page)), this.untilDisposed()).subscribe((s) => this.setState(s)));
+    this.own(
+      this.requests
+        .pipe(
+          switchMap((r) => this.read(r.url, r.page)),
+          this.untilDisposed(),
+        )
+        .subscribe((s) => this.setState(s)),
+    );
     this.own(() => this.live.complete());
   }
 
@@ -102,18 +135,30 @@ export class BrowseCatalogue extends StateStore<CatalogueState> {
   private listen(): void {
     if (this.listening || this.disposed) return;
     this.listening = true;
-    this.own(this.realtime.channel({ kind: 'top' }).pipe(this.untilDisposed()).subscribe((event) => {
-      const now = this.live.value;
-      if (event.type === 'maintenance') {
-        this.live.next({ ...now, stations: { ...now.stations, [event.stationId]: { ...now.stations[event.stationId], station_status: event.stationStatus } } });
-      } else if (event.type === 'list') {
-        const stations = { ...now.stations };
-        for (const s of event.stations) stations[s.station_id] = { station_status: s.station_status, playing: s.playing };
-        this.live.next({ ...now, stations });
-      } else if (event.type === 'winner') {
-        this.live.next({ ...now, winners: [event.announcement, ...now.winners].slice(0, 5) });
-      }
-    }));
+    this.own(
+      this.realtime
+        .channel({ kind: 'top' })
+        .pipe(this.untilDisposed())
+        .subscribe((event) => {
+          const now = this.live.value;
+          if (event.type === 'maintenance') {
+            this.live.next({
+              ...now,
+              stations: {
+                ...now.stations,
+                [event.stationId]: { ...now.stations[event.stationId], station_status: event.stationStatus },
+              },
+            });
+          } else if (event.type === 'list') {
+            const stations = { ...now.stations };
+            for (const s of event.stations)
+              stations[s.station_id] = { station_status: s.station_status, playing: s.playing };
+            this.live.next({ ...now, stations });
+          } else if (event.type === 'winner') {
+            this.live.next({ ...now, winners: [event.announcement, ...now.winners].slice(0, 5) });
+          }
+        }),
+    );
   }
 
   private read(url: string, page: number): Observable<CatalogueState> {
@@ -126,7 +171,8 @@ export class BrowseCatalogue extends StateStore<CatalogueState> {
         const parsed = parseCataloguePath(this.config.target, nav, url);
         if (!parsed.ok) return of({ kind: 'notFound', message: parsed.message });
         const s = parsed.selection;
-        if (s.character === undefined && s.tab === undefined && s.keyword === undefined) return of({ kind: 'top', catalogue: top, characters });
+        if (s.character === undefined && s.tab === undefined && s.keyword === undefined)
+          return of({ kind: 'top', catalogue: top, characters });
         const character = characters.find((c) => c.character_slug === s.character);
         const sub = character?.sub_character.find((x) => x.sub_character_slug === s.subCharacter);
         const tab = top.tab_list.find((t) => t.tab_slug === s.tab);
@@ -140,10 +186,16 @@ export class BrowseCatalogue extends StateStore<CatalogueState> {
         };
         return this.catalog.searchPrizes({ shopId, params, page: whole ? 1 : page }).pipe(
           map((result): CatalogueState => {
-            const matching = whole ? result.prize.list.filter((p) => p.sub_character === sub.sub_character_name) : result.prize.list;
+            const matching = whole
+              ? result.prize.list.filter((p) => p.sub_character === sub.sub_character_name)
+              : result.prize.list;
             const totalCount = whole ? matching.length : result.prize.total_count;
-            const pageCount = whole ? Math.max(1, Math.ceil(matching.length / PAGE_ITEMS_COUNT)) : result.prize.page_count;
-            const title = [character?.character_name, sub?.sub_character_name, tab?.tab_name, s.keyword].filter(Boolean).join(' / ');
+            const pageCount = whole
+              ? Math.max(1, Math.ceil(matching.length / PAGE_ITEMS_COUNT))
+              : result.prize.page_count;
+            const title = [character?.character_name, sub?.sub_character_name, tab?.tab_name, s.keyword]
+              .filter(Boolean)
+              .join(' / ');
             return {
               kind: 'listing',
               tabs: top.tab_list,

@@ -1,6 +1,13 @@
 import { inject, injectable } from 'inversify';
 import { firstValueFrom } from 'rxjs';
-import { purchaseModalEntry, refusalText, type PayMethodOption, type Settlement, type TcInfo, type TcProduct } from '../../domain';
+import {
+  purchaseModalEntry,
+  refusalText,
+  type PayMethodOption,
+  type Settlement,
+  type TcInfo,
+  type TcProduct,
+} from '../../domain';
 import type { AccountPort } from '../ports/account.port';
 import type { SessionPort } from '../ports/session.port';
 import type { ProductList, WalletPort } from '../ports/wallet.port';
@@ -17,16 +24,16 @@ export type BuyTcState =
   /** No birth date registered: the age step comes first [R2.5-5]. */
   | { readonly kind: 'age'; readonly busy: boolean; readonly error: string | null }
   | {
-    readonly kind: 'shop';
-    readonly balance: TcInfo;
-    readonly methods: readonly PayMethodOption[];
-    readonly method: string;
-    readonly list: ProductList | null;
-    /** The product list's load error: the service's error_info [R8-9]. */
-    readonly productError: string | null;
-    readonly busy: boolean;
-    readonly error: string | null;
-  }
+      readonly kind: 'shop';
+      readonly balance: TcInfo;
+      readonly methods: readonly PayMethodOption[];
+      readonly method: string;
+      readonly list: ProductList | null;
+      /** The product list's load error: the service's error_info [R8-9]. */
+      readonly productError: string | null;
+      readonly busy: boolean;
+      readonly error: string | null;
+    }
   /** The account-based payment continues on its start page with the chosen product. */
   | { readonly kind: 'handOff'; readonly productId: number }
   | { readonly kind: 'done'; readonly settlement: Settlement; readonly balance: TcInfo; readonly product: TcProduct }
@@ -42,7 +49,8 @@ export class BuyTc extends StateStore<BuyTcState> {
   private requestSeq = 0;
 
   constructor(
-    @inject(TOKENS.WalletPort) private readonly wallet: Pick<WalletPort, 'balance' | 'payMethods' | 'products' | 'purchase'>,
+    @inject(TOKENS.WalletPort)
+    private readonly wallet: Pick<WalletPort, 'balance' | 'payMethods' | 'products' | 'purchase'>,
     @inject(TOKENS.AccountPort) private readonly account: Pick<AccountPort, 'setProfile'>,
     @inject(TOKENS.SessionPort) private readonly session: Pick<SessionPort, 'current'>,
   ) {
@@ -56,7 +64,9 @@ export class BuyTc extends StateStore<BuyTcState> {
     }
     try {
       const [balance, methods, list] = await Promise.all([
-        firstValueFrom(this.wallet.balance()), firstValueFrom(this.wallet.payMethods()), this.productsOf(undefined),
+        firstValueFrom(this.wallet.balance()),
+        firstValueFrom(this.wallet.payMethods()),
+        this.productsOf(undefined),
       ]);
       const entry = purchaseModalEntry({ signedIn: true, registeredBirth: list.value?.registeredBirth ?? true });
       if (entry === 'age') {
@@ -65,7 +75,16 @@ export class BuyTc extends StateStore<BuyTcState> {
       }
       const method = methods[0]?.id ?? '';
       const forMethod = method ? await this.productsOf(method) : list;
-      this.setState({ kind: 'shop', balance, methods, method, list: forMethod.value, productError: forMethod.error, busy: false, error: null });
+      this.setState({
+        kind: 'shop',
+        balance,
+        methods,
+        method,
+        list: forMethod.value,
+        productError: forMethod.error,
+        busy: false,
+        error: null,
+      });
     } catch (error) {
       this.setState({ kind: 'error', message: refusalText(error) });
     }
@@ -90,7 +109,8 @@ export class BuyTc extends StateStore<BuyTcState> {
     this.setState({ ...shop, method, busy: true, error: null });
     const list = await this.productsOf(method);
     const now = this.shop();
-    if (now && now.method === method) this.setState({ ...now, list: list.value, productError: list.error, busy: false });
+    if (now && now.method === method)
+      this.setState({ ...now, list: list.value, productError: list.error, busy: false });
   }
 
   /** Buys `productId` with the chosen method; the account-based payment hands off to its start page. */

@@ -1,5 +1,17 @@
 import { inject, injectable } from 'inversify';
-import { EMPTY, Subject, catchError, defer, distinctUntilChanged, map, merge, of, startWith, switchMap, type Observable } from 'rxjs';
+import {
+  EMPTY,
+  Subject,
+  catchError,
+  defer,
+  distinctUntilChanged,
+  map,
+  merge,
+  of,
+  startWith,
+  switchMap,
+  type Observable,
+} from 'rxjs';
 import { isVipUser, type AuthIdentity, type UserData } from '../../domain';
 import type { AccountPort } from '../ports/account.port';
 import type { SessionPort } from '../ports/session.port';
@@ -21,7 +33,8 @@ export type CurrentUserState =
   | { readonly kind: 'ready'; readonly user: UserData }
   | { readonly kind: 'failed' };
 
-const sameIdentity = (a: AuthIdentity | null, b: AuthIdentity | null) => a?.user_id === b?.user_id && a?.access_token === b?.access_token;
+const sameIdentity = (a: AuthIdentity | null, b: AuthIdentity | null) =>
+  a?.user_id === b?.user_id && a?.access_token === b?.access_token;
 
 /**
  * The signed-in user's data (spec §3 "User data") for every screen: the header's VIP logo
@@ -50,12 +63,21 @@ export class CurrentUser extends StateStore<CurrentUserState> {
   ) {
     super({ kind: 'idle' });
     // The current state first, then start: the subscriber sees every step (loading, then the answer).
-    this.view$ = merge(this.state$, defer(() => {
-      this.start();
-      return EMPTY;
-    }));
-    this.user$ = this.view$.pipe(map((s) => (s.kind === 'ready' ? s.user : null)), distinctUntilChanged());
-    this.isVip$ = this.user$.pipe(map((u) => u !== null && isVipUser(u.login_info.vip_level)), distinctUntilChanged());
+    this.view$ = merge(
+      this.state$,
+      defer(() => {
+        this.start();
+        return EMPTY;
+      }),
+    );
+    this.user$ = this.view$.pipe(
+      map((s) => (s.kind === 'ready' ? s.user : null)),
+      distinctUntilChanged(),
+    );
+    this.isVip$ = this.user$.pipe(
+      map((u) => u !== null && isVipUser(u.login_info.vip_level)),
+      distinctUntilChanged(),
+    );
     this.own(() => this.reloads.complete());
   }
 
@@ -76,26 +98,36 @@ export class CurrentUser extends StateStore<CurrentUserState> {
   private start(): void {
     if (this.started || this.disposed) return;
     this.started = true;
-    this.own(this.session.identity$.pipe(
-      distinctUntilChanged(sameIdentity),
-      switchMap((identity): Observable<CurrentUserState> => (identity === null ? of<CurrentUserState>({ kind: 'guest' }) : this.follow())),
-      this.untilDisposed(),
-    ).subscribe((state) => this.setState(state)));
+    this.own(
+      this.session.identity$
+        .pipe(
+          distinctUntilChanged(sameIdentity),
+          switchMap((identity): Observable<CurrentUserState> =>
+            identity === null ? of<CurrentUserState>({ kind: 'guest' }) : this.follow(),
+          ),
+          this.untilDisposed(),
+        )
+        .subscribe((state) => this.setState(state)),
+    );
   }
 
   /** One signed-in user: loading, then the answer; each reload asks again and keeps what is shown until then. */
   private follow(): Observable<CurrentUserState> {
     return this.reloads.pipe(
       startWith(undefined),
-      switchMap(() => this.account.userData().pipe(
-        map((user): CurrentUserState => ({ kind: 'ready', user })),
-        catchError((error: unknown) => {
-          // Only the message: a failed call's detail holds the request body, which carries the token.
-          console.warn(`onkure: the user data could not be read (${error instanceof Error ? error.message : String(error)})`);
-          // A failed refresh keeps the same user's data on screen; a failed first read shows a guest.
-          return of<CurrentUserState>(this.snapshot.kind === 'ready' ? this.snapshot : { kind: 'failed' });
-        }),
-      )),
+      switchMap(() =>
+        this.account.userData().pipe(
+          map((user): CurrentUserState => ({ kind: 'ready', user })),
+          catchError((error: unknown) => {
+            // Only the message: a failed call's detail holds the request body, which carries the token.
+            console.warn(
+              `onkure: the user data could not be read (${error instanceof Error ? error.message : String(error)})`,
+            );
+            // A failed refresh keeps the same user's data on screen; a failed first read shows a guest.
+            return of<CurrentUserState>(this.snapshot.kind === 'ready' ? this.snapshot : { kind: 'failed' });
+          }),
+        ),
+      ),
       startWith<CurrentUserState>({ kind: 'loading' }),
     );
   }

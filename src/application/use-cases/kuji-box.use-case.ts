@@ -1,8 +1,15 @@
 import { inject, injectable } from 'inversify';
 import { firstValueFrom, type Subscription } from 'rxjs';
 import {
-  decideKujiPoll, KUJI_TIME_LIMITS, refusalText, reservePollingIntervalMs, SECOND_MS,
-  type KujiBox, type KujiDrawResult, type KujiOnSale, type KujiPlayInfo,
+  decideKujiPoll,
+  KUJI_TIME_LIMITS,
+  refusalText,
+  reservePollingIntervalMs,
+  SECOND_MS,
+  type KujiBox,
+  type KujiDrawResult,
+  type KujiOnSale,
+  type KujiPlayInfo,
 } from '../../domain';
 import type { AppConfig } from '../app-config';
 import type { ClockPort, ScheduledTask } from '../ports/clock.port';
@@ -29,13 +36,26 @@ export interface KujiBoxState {
   readonly revealing: boolean;
   /** This page's draws, newest first. */
   readonly draws: readonly KujiDrawResult[];
-  readonly alert: { readonly kind: 'kujiBoxEnded' | 'kujiReserveNotFound' | 'refused'; readonly message: string } | null;
+  readonly alert: {
+    readonly kind: 'kujiBoxEnded' | 'kujiReserveNotFound' | 'refused';
+    readonly message: string;
+  } | null;
   readonly busy: boolean;
 }
 
 const INITIAL: KujiBoxState = {
-  phase: 'idle', kuji: null, box: null, signedIn: false, playInfo: null, showQueue: false, remainingSeconds: null,
-  lastDraw: null, revealing: false, draws: [], alert: null, busy: false,
+  phase: 'idle',
+  kuji: null,
+  box: null,
+  signedIn: false,
+  playInfo: null,
+  showQueue: false,
+  remainingSeconds: null,
+  lastDraw: null,
+  revealing: false,
+  draws: [],
+  alert: null,
+  busy: false,
 };
 
 /**
@@ -73,10 +93,13 @@ export class KujiBoxPlay extends StateStore<KujiBoxState> {
     this.setState({ ...INITIAL, phase: 'loading', signedIn });
     if (!(await this.loadStock())) return;
     this.channel?.unsubscribe();
-    this.channel = this.realtime.channel({ kind: 'kujiBox', kujiId, boxId }).pipe(this.untilDisposed()).subscribe((event) => {
-      if (event.type === 'playEnd') this.boxEnded();
-      else if (event.type === 'kujiReserveChange') void this.poll();
-    });
+    this.channel = this.realtime
+      .channel({ kind: 'kujiBox', kujiId, boxId })
+      .pipe(this.untilDisposed())
+      .subscribe((event) => {
+        if (event.type === 'playEnd') this.boxEnded();
+        else if (event.type === 'kujiReserveChange') void this.poll();
+      });
     if (!signedIn) return;
     try {
       const current = await firstValueFrom(this.kujiPlay.currentKujiReservation());
@@ -155,7 +178,15 @@ export class KujiBoxPlay extends StateStore<KujiBoxState> {
       const list = await firstValueFrom(this.catalog.kujiOnSale());
       const kuji = list.find((k) => k.kuji_id === kujiId) ?? null;
       const box = kuji?.boxes.find((b) => b.box_id === boxId) ?? null;
-      this.setState((s) => (kuji && box ? { ...s, phase: 'ready', kuji, box } : { ...s, phase: s.phase === 'ready' ? 'ready' : 'notFound', box: s.box ? { ...s.box, box_status: 'deleted' } : null }));
+      this.setState((s) =>
+        kuji && box
+          ? { ...s, phase: 'ready', kuji, box }
+          : {
+              ...s,
+              phase: s.phase === 'ready' ? 'ready' : 'notFound',
+              box: s.box ? { ...s.box, box_status: 'deleted' } : null,
+            },
+      );
       return kuji !== null && box !== null;
     } catch {
       if (this.snapshot.phase !== 'ready') this.setState((s) => ({ ...s, phase: 'error' }));
@@ -185,12 +216,18 @@ export class KujiBoxPlay extends StateStore<KujiBoxState> {
     if (decision.kind === 'stop') {
       this.reset();
       for (const effect of decision.effects) {
-        if (effect.type === 'showAlert') this.setState((s) => ({ ...s, alert: { kind: effect.alert, message: effect.message } }));
+        if (effect.type === 'showAlert')
+          this.setState((s) => ({ ...s, alert: { kind: effect.alert, message: effect.message } }));
       }
       // The callers refresh the stock (poll and play_end after applying, a draw before).
       return;
     }
-    this.setState((s) => ({ ...s, playInfo: info, showQueue: decision.showQueue, remainingSeconds: decision.remainingSeconds }));
+    this.setState((s) => ({
+      ...s,
+      playInfo: info,
+      showQueue: decision.showQueue,
+      remainingSeconds: decision.remainingSeconds,
+    }));
     this.schedulePoll();
     this.scheduleCountdown();
   }

@@ -1,8 +1,17 @@
 import { inject, injectable } from 'inversify';
 import type { Subscription } from 'rxjs';
 import {
-  INITIAL_STREAM_STATE, luminanceFilter, stillImageUrl, streamReducer,
-  type Camera, type LuminanceFilter, type StationInfo, type StreamEffect, type StreamEvent, type StreamState, type StreamType,
+  INITIAL_STREAM_STATE,
+  luminanceFilter,
+  stillImageUrl,
+  streamReducer,
+  type Camera,
+  type LuminanceFilter,
+  type StationInfo,
+  type StreamEffect,
+  type StreamEvent,
+  type StreamState,
+  type StreamType,
 } from '../../domain';
 import type { ScheduledTask, ClockPort } from '../ports/clock.port';
 import type { RtcVideoPort, StillFrame, StillFramePort } from '../ports/live-feed.port';
@@ -32,7 +41,12 @@ export interface LiveFeedState {
   readonly fps: Readonly<Record<Camera, number>>;
 }
 
-const NO_FILTER: LuminanceFilter = { brightness: 1, saturate: 1, contrast: 1, css: 'brightness(1) saturate(1) contrast(1)' };
+const NO_FILTER: LuminanceFilter = {
+  brightness: 1,
+  saturate: 1,
+  contrast: 1,
+  css: 'brightness(1) saturate(1) contrast(1)',
+};
 const emptyCamera: CameraView = { still: null, stillVisible: true, stillTick: 0, video: null, filter: NO_FILTER };
 
 /** A still frame's arrival, for latency measurement. */
@@ -66,7 +80,11 @@ export class LiveFeed extends StateStore<LiveFeedState> {
     @inject(TOKENS.RtcVideoPort) private readonly video: RtcVideoPort,
     @inject(TOKENS.ClockPort) private readonly clock: ClockPort,
   ) {
-    super({ stream: INITIAL_STREAM_STATE, cameras: { front: emptyCamera, side: emptyCamera }, fps: { front: 0, side: 0 } });
+    super({
+      stream: INITIAL_STREAM_STATE,
+      cameras: { front: emptyCamera, side: emptyCamera },
+      fps: { front: 0, side: 0 },
+    });
     this.own(() => this.teardown());
   }
 
@@ -117,18 +135,21 @@ export class LiveFeed extends StateStore<LiveFeedState> {
     switch (effect.type) {
       case 'connectRtc':
         this.rtc.get(effect.camera)?.unsubscribe();
-        this.rtc.set(effect.camera, this.video.connect({ camera: effect.camera, url: effect.url, channel: effect.channel }).subscribe((e) => {
-          if (e.type === 'connected') {
-            this.patchCamera(effect.camera, { video: e.stream });
-            this.dispatch({ type: 'rtcConnected', camera: effect.camera });
-          } else if (e.type === 'failed') {
-            // Stream errors are only logged, with the fallback to stills [R8-10].
-            console.warn(`onkure: live video (${effect.camera}) failed: ${e.reason}; showing still pictures`);
-            this.dispatch({ type: 'rtcFailed', camera: effect.camera });
-          } else {
-            this.dispatch({ type: 'trackRemoved', camera: effect.camera });
-          }
-        }));
+        this.rtc.set(
+          effect.camera,
+          this.video.connect({ camera: effect.camera, url: effect.url, channel: effect.channel }).subscribe((e) => {
+            if (e.type === 'connected') {
+              this.patchCamera(effect.camera, { video: e.stream });
+              this.dispatch({ type: 'rtcConnected', camera: effect.camera });
+            } else if (e.type === 'failed') {
+              // Stream errors are only logged, with the fallback to stills [R8-10].
+              console.warn(`onkure: live video (${effect.camera}) failed: ${e.reason}; showing still pictures`);
+              this.dispatch({ type: 'rtcFailed', camera: effect.camera });
+            } else {
+              this.dispatch({ type: 'trackRemoved', camera: effect.camera });
+            }
+          }),
+        );
         return;
       case 'pauseRtc':
       case 'disconnectAll':

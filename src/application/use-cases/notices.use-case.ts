@@ -21,10 +21,19 @@ export class Notices extends StateStore<Notice | null> {
 
   constructor() {
     super(null);
-    this.own(this.shown.pipe(
-      switchMap((notice) => timer(NOTICE_TOAST_MS).pipe(map(() => null), startWith(notice))),
-      this.untilDisposed(),
-    ).subscribe((notice) => this.setState(notice)));
+    this.own(
+      this.shown
+        .pipe(
+          switchMap((notice) =>
+            timer(NOTICE_TOAST_MS).pipe(
+              map(() => null),
+              startWith(notice),
+            ),
+          ),
+          this.untilDisposed(),
+        )
+        .subscribe((notice) => this.setState(notice)),
+    );
   }
 
   show(message: string, title?: string): void {

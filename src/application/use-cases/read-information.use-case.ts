@@ -18,7 +18,8 @@ export type InformationState =
   | { readonly kind: 'error'; readonly error: unknown };
 
 /** Which information page: a page of the list, or one item by its tag. */
-export type InformationRequest = { readonly kind: 'list'; readonly page: number } | { readonly kind: 'detail'; readonly tag: string };
+export type InformationRequest =
+  { readonly kind: 'list'; readonly page: number } | { readonly kind: 'detail'; readonly tag: string };
 type Request = InformationRequest;
 
 /** An information page loaded by a server render, sent in the page for the browser to adopt. */
@@ -43,7 +44,14 @@ export class ReadInformation extends StateStore<InformationState> {
     @inject(TOKENS.AppConfig) private readonly config: AppConfig,
   ) {
     super({ kind: 'idle' });
-    this.own(this.requests.pipe(switchMap((r) => this.read(r)), this.untilDisposed()).subscribe((s) => this.setState(s)));
+    this.own(
+      this.requests
+        .pipe(
+          switchMap((r) => this.read(r)),
+          this.untilDisposed(),
+        )
+        .subscribe((s) => this.setState(s)),
+    );
   }
 
   /** Shows page `page` (1-based) of the information list. */
@@ -74,9 +82,10 @@ export class ReadInformation extends StateStore<InformationState> {
 
   private read(r: Request): Observable<InformationState> {
     if (r.kind === 'detail' && !isInformationTag(r.tag)) return of<InformationState>({ kind: 'notFound' });
-    const query = r.kind === 'list'
-      ? { shopId: this.config.shopId, page: r.page, num: INFORMATION_PAGE_SIZE }
-      : { shopId: this.config.shopId, page: 1, num: 1, tag: r.tag };
+    const query =
+      r.kind === 'list'
+        ? { shopId: this.config.shopId, page: r.page, num: INFORMATION_PAGE_SIZE }
+        : { shopId: this.config.shopId, page: 1, num: 1, tag: r.tag };
     return this.catalog.information(query).pipe(
       map((page): InformationState => {
         if (r.kind === 'list') return { kind: 'list', page };

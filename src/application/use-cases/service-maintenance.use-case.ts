@@ -16,7 +16,10 @@ export interface MaintenanceState {
 }
 
 /** Effects other use-cases carry out themselves: sound, stream, polling and modals. */
-export type DelegatedEffect = Extract<MaintenanceEffect, { type: 'stopSound' | 'resetStream' | 'stopPolling' | 'stopModal' }>;
+export type DelegatedEffect = Extract<
+  MaintenanceEffect,
+  { type: 'stopSound' | 'resetStream' | 'stopPolling' | 'stopModal' }
+>;
 
 /**
  * Handles the service-wide answers [R8-5, R8-6, R4.6-1, R4.6-2, R6-9]: shows the maintenance screen or the

@@ -1,4 +1,11 @@
-import { BehaviorSubject, Subject, Subscription, takeUntil, type MonoTypeOperatorFunction, type Observable } from 'rxjs';
+import {
+  BehaviorSubject,
+  Subject,
+  Subscription,
+  takeUntil,
+  type MonoTypeOperatorFunction,
+  type Observable,
+} from 'rxjs';
 
 /**
  * Something with a lifetime its owner ends: a page or component scope (`useScopedUseCase`), a test,

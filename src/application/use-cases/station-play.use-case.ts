@@ -1,9 +1,26 @@
 import { inject, injectable } from 'inversify';
 import { EMPTY, catchError, firstValueFrom, of, type Observable, type Subscription } from 'rxjs';
 import {
-  analyticsEvent, decideReservePoll, maintenanceReaction, refusalText, estimatedWaitSeconds, inputLatencyMs, POLLED_RESERVE_STATUSES, reservePollingIntervalMs,
-  type AnalyticsEventName, type AssistGaugeView, type CraneButton, type MachineView, type PlayView, type PrizeItem,
-  type PushNotice, type ReservationEffect, type ReserveStatus, type StationInfo, type StreamType, type VipOutcome,
+  analyticsEvent,
+  decideReservePoll,
+  maintenanceReaction,
+  refusalText,
+  estimatedWaitSeconds,
+  inputLatencyMs,
+  POLLED_RESERVE_STATUSES,
+  reservePollingIntervalMs,
+  type AnalyticsEventName,
+  type AssistGaugeView,
+  type CraneButton,
+  type MachineView,
+  type PlayView,
+  type PrizeItem,
+  type PushNotice,
+  type ReservationEffect,
+  type ReserveStatus,
+  type StationInfo,
+  type StreamType,
+  type VipOutcome,
 } from '../../domain';
 import { DOMAIN_MESSAGES } from '../../domain';
 import type { AppConfig } from '../app-config';
@@ -33,7 +50,11 @@ export interface ReservationView {
 }
 
 export type PlayAlert =
-  | { readonly kind: 'reservedStationCancelled' | 'reservedStationMaintenance' | 'reloadError' | 'stationMaintenance' | 'refused'; readonly message: string }
+  | {
+      readonly kind:
+        'reservedStationCancelled' | 'reservedStationMaintenance' | 'reloadError' | 'stationMaintenance' | 'refused';
+      readonly message: string;
+    }
   /** A guest pressed reserve: sign in first. */
   | { readonly kind: 'signIn'; readonly message: string };
 
@@ -79,8 +100,25 @@ export interface StationSnapshot {
 const stationKey = (stationId: number): string => `station ${stationId}`;
 
 const INITIAL: StationPlayState = {
-  stationId: null, station: null, signedIn: false, viewers: 0, lineLength: 0, reservation: null, play: null, machine: null, othersPlaying: false,
-  gauge: null, popup: null, alert: null, notice: null, latencyMs: null, sound: true, hideCharacter: false, busy: false, receivedAt: 0, now: 0,
+  stationId: null,
+  station: null,
+  signedIn: false,
+  viewers: 0,
+  lineLength: 0,
+  reservation: null,
+  play: null,
+  machine: null,
+  othersPlaying: false,
+  gauge: null,
+  popup: null,
+  alert: null,
+  notice: null,
+  latencyMs: null,
+  sound: true,
+  hideCharacter: false,
+  busy: false,
+  receivedAt: 0,
+  now: 0,
   history: null,
 };
 
@@ -124,13 +162,15 @@ export class StationPlay extends StateStore<StationPlayState> {
       this.channels?.unsubscribe();
       feed.dispose();
     });
-    this.own(feed.onFrame((frame) => {
-      const latency = inputLatencyMs(this.lastCommand, frame);
-      if (latency !== null) {
-        this.lastCommand = null;
-        this.setState((s) => ({ ...s, latencyMs: latency }));
-      }
-    }));
+    this.own(
+      feed.onFrame((frame) => {
+        const latency = inputLatencyMs(this.lastCommand, frame);
+        if (latency !== null) {
+          this.lastCommand = null;
+          this.setState((s) => ({ ...s, latencyMs: latency }));
+        }
+      }),
+    );
   }
 
   /** Opens a station: its feed, the viewer count, the caller's place, and the live channels. */
@@ -140,7 +180,9 @@ export class StationPlay extends StateStore<StationPlayState> {
     this.setState({ ...INITIAL, stationId, signedIn, now: this.clock.now(), station: adopted ?? null });
     this.listen(stationId, signedIn);
     if (adopted === undefined) {
-      const lookup = await this.once(() => this.catalog.lookUpPrizes({ shopId: this.config.shopId, by: { stationId } }));
+      const lookup = await this.once(() =>
+        this.catalog.lookUpPrizes({ shopId: this.config.shopId, by: { stationId } }),
+      );
       const station = lookup?.prize.find((p) => p.station_id === stationId) ?? null;
       this.setState((s) => ({ ...s, station }));
     }
@@ -148,14 +190,15 @@ export class StationPlay extends StateStore<StationPlayState> {
     if (info?.kind === 'info') {
       this.info = info.info;
       this.feed.start(info.info, mode);
-    }
-    else if (info?.kind === 'vipRefused') this.setState((s) => ({ ...s, popup: info.outcome }));
-    else if (info?.kind === 'stationMaintenance') this.setState((s) => ({ ...s, alert: { kind: 'stationMaintenance', message: info.message } }));
+    } else if (info?.kind === 'vipRefused') this.setState((s) => ({ ...s, popup: info.outcome }));
+    else if (info?.kind === 'stationMaintenance')
+      this.setState((s) => ({ ...s, alert: { kind: 'stationMaintenance', message: info.message } }));
     if (!signedIn || info?.kind !== 'info') return;
     const visit = await this.once(() => this.reservations.visit(stationId));
     if (visit?.kind === 'watching') this.showRecord(visit.info);
     else if (visit?.kind === 'vipRefused') this.setState((s) => ({ ...s, popup: visit.outcome }));
-    else if (visit?.kind === 'stationMaintenance') this.setState((s) => ({ ...s, alert: { kind: 'stationMaintenance', message: visit.message } }));
+    else if (visit?.kind === 'stationMaintenance')
+      this.setState((s) => ({ ...s, alert: { kind: 'stationMaintenance', message: visit.message } }));
     await this.refreshGauge();
     const current = await this.once(() => this.plays.current());
     if (current && current.station_id === stationId) this.showPlay(current);
@@ -163,13 +206,19 @@ export class StationPlay extends StateStore<StationPlayState> {
 
   /** Loads a station's card once without showing it (a server render's data); rejects when the call fails. */
   async loadStation(stationId: number): Promise<StationSnapshot> {
-    const lookup = await firstValueFrom(this.catalog.lookUpPrizes({ shopId: this.config.shopId, by: { stationId } }).pipe(this.untilDisposed()));
+    const lookup = await firstValueFrom(
+      this.catalog.lookUpPrizes({ shopId: this.config.shopId, by: { stationId } }).pipe(this.untilDisposed()),
+    );
     return { stationId, station: lookup.prize.find((p) => p.station_id === stationId) ?? null };
   }
 
   /** Shows a station's card loaded by `loadStation`; `open` for that station then does not ask for it again. */
   adopt(snapshot: StationSnapshot): void {
-    this.adoptState(stationKey(snapshot.stationId), { ...INITIAL, stationId: snapshot.stationId, station: snapshot.station });
+    this.adoptState(stationKey(snapshot.stationId), {
+      ...INITIAL,
+      stationId: snapshot.stationId,
+      station: snapshot.station,
+    });
   }
 
   /** Restarts the live feed in the other mode (the player's choice: rtc video or jpg stills). */
@@ -201,8 +250,13 @@ export class StationPlay extends StateStore<StationPlayState> {
         if (this.snapshot.signedIn) void this.poll();
         return;
       case 'playState': {
-        const mine = this.snapshot.play?.play_id === event.play.play_id || this.snapshot.reservation?.status === 'playWaiting';
-        this.setState((s) => ({ ...s, machine: event.play.machine, othersPlaying: !mine && event.play.phase !== 'ended' }));
+        const mine =
+          this.snapshot.play?.play_id === event.play.play_id || this.snapshot.reservation?.status === 'playWaiting';
+        this.setState((s) => ({
+          ...s,
+          machine: event.play.machine,
+          othersPlaying: !mine && event.play.phase !== 'ended',
+        }));
         if (mine) this.showPlay(event.play);
         return;
       }
@@ -228,9 +282,16 @@ export class StationPlay extends StateStore<StationPlayState> {
       lineLength: info.reserve_count,
       receivedAt: now,
       now,
-      reservation: status === null || status === 'cancel' || status === 'change' ? null : {
-        status, place: info.reserve_num, secondsLeft: info.reserve_time, estimatedWaitSeconds: estimatedWaitSeconds(info.reserve_num), stationSettingId: info.station_setting_id,
-      },
+      reservation:
+        status === null || status === 'cancel' || status === 'change'
+          ? null
+          : {
+              status,
+              place: info.reserve_num,
+              secondsLeft: info.reserve_time,
+              estimatedWaitSeconds: estimatedWaitSeconds(info.reserve_num),
+              stationSettingId: info.station_setting_id,
+            },
     }));
     if (status !== null && POLLED_RESERVE_STATUSES.includes(status)) this.startPolling();
     this.runCountdown();
@@ -239,7 +300,14 @@ export class StationPlay extends StateStore<StationPlayState> {
   private showPlay(play: PlayView): void {
     const now = this.clock.now();
     const previous = this.snapshot.play;
-    this.setState((s) => ({ ...s, play: play.phase === 'ended' ? null : play, machine: play.machine, othersPlaying: false, receivedAt: now, now }));
+    this.setState((s) => ({
+      ...s,
+      play: play.phase === 'ended' ? null : play,
+      machine: play.machine,
+      othersPlaying: false,
+      receivedAt: now,
+      now,
+    }));
     if (play.phase === 'result' && previous?.phase !== 'result') {
       void this.refreshGauge();
       if (this.snapshot.history) void this.loadHistory();
@@ -247,7 +315,8 @@ export class StationPlay extends StateStore<StationPlayState> {
     if (play.phase === 'ended') {
       this.setState((s) => ({ ...s, reservation: null }));
       // A fault ended the play before its result: the charge came back (docs/play.md).
-      if (play.result === 'refunded') this.setState((s) => ({ ...s, alert: { kind: 'refused', message: DOMAIN_MESSAGES.playRefunded } }));
+      if (play.result === 'refunded')
+        this.setState((s) => ({ ...s, alert: { kind: 'refused', message: DOMAIN_MESSAGES.playRefunded } }));
     }
     this.runCountdown();
   }
@@ -290,8 +359,18 @@ export class StationPlay extends StateStore<StationPlayState> {
     if (!answer || this.disposed) return;
     if (answer.kind === 'stationMaintenance') {
       const mine = this.snapshot.reservation;
-      if (mine) this.react(maintenanceReaction({ station_id: stationId, station_setting_id: mine.stationSettingId, viewingStationSettingId: null }));
-      this.setState((s) => ({ ...s, station: s.station ? { ...s.station, station_status: 'maintenance' } : s.station }));
+      if (mine)
+        this.react(
+          maintenanceReaction({
+            station_id: stationId,
+            station_setting_id: mine.stationSettingId,
+            viewingStationSettingId: null,
+          }),
+        );
+      this.setState((s) => ({
+        ...s,
+        station: s.station ? { ...s.station, station_status: 'maintenance' } : s.station,
+      }));
       return;
     }
     if (answer.kind === 'none') return;
@@ -301,7 +380,11 @@ export class StationPlay extends StateStore<StationPlayState> {
       this.showRecord(answer.info);
       return;
     }
-    const decision = decideReservePoll(answer.info, { station_id: stationId, station_setting_id: mine.stationSettingId, viewingStationSettingId: answer.info.station_setting_id });
+    const decision = decideReservePoll(answer.info, {
+      station_id: stationId,
+      station_setting_id: mine.stationSettingId,
+      viewingStationSettingId: answer.info.station_setting_id,
+    });
     if (decision.kind === 'continue') {
       this.showRecord(decision.record as StationReserveInfo);
       return;
@@ -329,7 +412,11 @@ export class StationPlay extends StateStore<StationPlayState> {
           this.setState((s) => ({ ...s, alert: { kind: effect.alert, message: effect.message } }));
           break;
         case 'cancelReservation':
-          void this.once(() => this.reservations.cancelReservation({ stationSettingId: effect.station_setting_id, shopId: this.config.shopId }).pipe(catchError(() => EMPTY)));
+          void this.once(() =>
+            this.reservations
+              .cancelReservation({ stationSettingId: effect.station_setting_id, shopId: this.config.shopId })
+              .pipe(catchError(() => EMPTY)),
+          );
           break;
         case 'visitCancel':
           void this.once(() => this.reservations.cancelVisit(effect.station_setting_id).pipe(catchError(() => EMPTY)));
@@ -364,7 +451,9 @@ export class StationPlay extends StateStore<StationPlayState> {
     const mine = this.snapshot.reservation;
     if (!mine) return;
     await this.call(async () => {
-      await firstValueFrom(this.reservations.cancelReservation({ stationSettingId: mine.stationSettingId, shopId: this.config.shopId }));
+      await firstValueFrom(
+        this.reservations.cancelReservation({ stationSettingId: mine.stationSettingId, shopId: this.config.shopId }),
+      );
       this.stopPolling();
       this.setState((s) => ({ ...s, reservation: null }));
     });
@@ -375,12 +464,18 @@ export class StationPlay extends StateStore<StationPlayState> {
     const stationId = this.snapshot.stationId;
     if (stationId === null) return;
     this.stopPolling();
-    await this.call(async () => {
-      const play = await firstValueFrom(this.plays.confirm(stationId));
-      this.setState((s) => ({ ...s, reservation: s.reservation ? { ...s.reservation, status: 'playWaiting' } : s.reservation }));
-      this.showPlay(play);
-      this.track('play_game', play);
-    }, () => this.startPolling());
+    await this.call(
+      async () => {
+        const play = await firstValueFrom(this.plays.confirm(stationId));
+        this.setState((s) => ({
+          ...s,
+          reservation: s.reservation ? { ...s.reservation, status: 'playWaiting' } : s.reservation,
+        }));
+        this.showPlay(play);
+        this.track('play_game', play);
+      },
+      () => this.startPolling(),
+    );
   }
 
   /** Plays again within the continue window. */
@@ -423,17 +518,26 @@ export class StationPlay extends StateStore<StationPlayState> {
 
   private send(playId: number, button: CraneButton, command: 'press' | 'release'): void {
     const sentAt = this.clock.now();
-    this.own(this.realtime.control({ playId, button, command }).pipe(this.untilDisposed()).subscribe({
-      next: (answer) => {
-        if (answer.ok) {
-          this.lastCommand = { tick: answer.tick, sentAt };
-          this.setState((s) => ({ ...s, machine: answer.machine, play: s.play ? { ...s.play, machine: answer.machine } : s.play }));
-        } else {
-          this.setState((s) => ({ ...s, notice: { kind: 'notice', title: '', message: answer.error_info } }));
-        }
-      },
-      error: (error: unknown) => console.warn('onkure: control failed', error),
-    }));
+    this.own(
+      this.realtime
+        .control({ playId, button, command })
+        .pipe(this.untilDisposed())
+        .subscribe({
+          next: (answer) => {
+            if (answer.ok) {
+              this.lastCommand = { tick: answer.tick, sentAt };
+              this.setState((s) => ({
+                ...s,
+                machine: answer.machine,
+                play: s.play ? { ...s.play, machine: answer.machine } : s.play,
+              }));
+            } else {
+              this.setState((s) => ({ ...s, notice: { kind: 'notice', title: '', message: answer.error_info } }));
+            }
+          },
+          error: (error: unknown) => console.warn('onkure: control failed', error),
+        }),
+    );
   }
 
   // ---- settings, popups and alerts ------------------------------------------------------------
@@ -494,10 +598,16 @@ export class StationPlay extends StateStore<StationPlayState> {
 
   private track(name: Extract<AnalyticsEventName, 'play_game' | 'continue_game'>, play: PlayView): void {
     const user = this.session.current();
-    this.analytics.send(analyticsEvent(name, {
-      crane_type: this.snapshot.station?.type ?? 'normal',
-      play_money: play.currency === 'tc' ? play.price : 0,
-      ticket_num: play.currency === 'ticket' ? play.price : 0,
-    }, { user_id: user?.user_id ?? 0, shop_id: this.config.shopId, measurementIds: this.config.analyticsIds }));
+    this.analytics.send(
+      analyticsEvent(
+        name,
+        {
+          crane_type: this.snapshot.station?.type ?? 'normal',
+          play_money: play.currency === 'tc' ? play.price : 0,
+          ticket_num: play.currency === 'ticket' ? play.price : 0,
+        },
+        { user_id: user?.user_id ?? 0, shop_id: this.config.shopId, measurementIds: this.config.analyticsIds },
+      ),
+    );
   }
 }

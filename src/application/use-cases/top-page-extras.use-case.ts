@@ -1,6 +1,13 @@
 import { inject, injectable } from 'inversify';
 import { catchError, filter, firstValueFrom, map, of, startWith, type Observable } from 'rxjs';
-import { NEW_ARRIVALS_LIMIT, NEWS_PAGE_SIZE, sideBannerCarousels, type CarouselSlide, type InformationItem, type NewArrival } from '../../domain';
+import {
+  NEW_ARRIVALS_LIMIT,
+  NEWS_PAGE_SIZE,
+  sideBannerCarousels,
+  type CarouselSlide,
+  type InformationItem,
+  type NewArrival,
+} from '../../domain';
 import type { AppConfig } from '../app-config';
 import type { PrizeCatalogPort } from '../ports/prize-catalog.port';
 import { TOKENS } from '../tokens';
@@ -8,9 +15,7 @@ import { StateStore } from './state-store';
 
 /** One row of the top page that loads by itself: a failure hides that row only. */
 export type Row<T> =
-  | { readonly kind: 'loading' }
-  | { readonly kind: 'loaded'; readonly items: readonly T[] }
-  | { readonly kind: 'error' };
+  { readonly kind: 'loading' } | { readonly kind: 'loaded'; readonly items: readonly T[] } | { readonly kind: 'error' };
 
 export interface TopPageExtrasState {
   /** Every running slide, for the carousel. */
@@ -40,7 +45,8 @@ export class TopPageExtras extends StateStore<TopPageExtrasState> {
   private adopted: readonly ExtraRow[] = [];
 
   constructor(
-    @inject(TOKENS.PrizeCatalogPort) private readonly catalog: Pick<PrizeCatalogPort, 'carousels' | 'startNews' | 'newArrivals'>,
+    @inject(TOKENS.PrizeCatalogPort)
+    private readonly catalog: Pick<PrizeCatalogPort, 'carousels' | 'startNews' | 'newArrivals'>,
     @inject(TOKENS.AppConfig) private readonly config: AppConfig,
   ) {
     super({ carousels: LOADING, sideBanner: [], news: LOADING, arrivals: LOADING });
@@ -53,16 +59,31 @@ export class TopPageExtras extends StateStore<TopPageExtrasState> {
     const rows = asked.filter((r) => !this.adopted.includes(r));
     const shopId = this.config.shopId;
     if (rows.includes('carousels')) {
-      this.own(row(this.catalog.carousels({ shopId })).pipe(this.untilDisposed()).subscribe((carousels) => {
-        this.setState((s) => ({ ...s, carousels, sideBanner: carousels.kind === 'loaded' ? sideBannerCarousels(carousels.items) : [] }));
-      }));
+      this.own(
+        row(this.catalog.carousels({ shopId }))
+          .pipe(this.untilDisposed())
+          .subscribe((carousels) => {
+            this.setState((s) => ({
+              ...s,
+              carousels,
+              sideBanner: carousels.kind === 'loaded' ? sideBannerCarousels(carousels.items) : [],
+            }));
+          }),
+      );
     }
     if (rows.includes('news')) {
-      this.own(row(this.catalog.startNews({ shopId, only: 'topPage', page: 1, num: NEWS_PAGE_SIZE }).pipe(map((n) => n.list)))
-        .pipe(this.untilDisposed()).subscribe((news) => this.setState((s) => ({ ...s, news }))));
+      this.own(
+        row(this.catalog.startNews({ shopId, only: 'topPage', page: 1, num: NEWS_PAGE_SIZE }).pipe(map((n) => n.list)))
+          .pipe(this.untilDisposed())
+          .subscribe((news) => this.setState((s) => ({ ...s, news }))),
+      );
     }
     if (rows.includes('arrivals')) {
-      this.own(row(this.catalog.newArrivals(NEW_ARRIVALS_LIMIT)).pipe(this.untilDisposed()).subscribe((arrivals) => this.setState((s) => ({ ...s, arrivals }))));
+      this.own(
+        row(this.catalog.newArrivals(NEW_ARRIVALS_LIMIT))
+          .pipe(this.untilDisposed())
+          .subscribe((arrivals) => this.setState((s) => ({ ...s, arrivals }))),
+      );
     }
   }
 
@@ -81,7 +102,10 @@ export class TopPageExtras extends StateStore<TopPageExtrasState> {
  * Loads the rows named and answers once each has arrived or failed (a server render's data); the
  * rows not named stay 'loading'.
  */
-export async function loadExtras(extras: TopPageExtras, rows: readonly ExtraRow[] = ALL_ROWS): Promise<TopPageExtrasState> {
+export async function loadExtras(
+  extras: TopPageExtras,
+  rows: readonly ExtraRow[] = ALL_ROWS,
+): Promise<TopPageExtrasState> {
   extras.load(rows);
   return firstValueFrom(extras.state$.pipe(filter((s) => rows.every((r) => s[r].kind !== 'loading'))));
 }

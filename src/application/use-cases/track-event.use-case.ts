@@ -20,9 +20,13 @@ export class TrackEvent {
 
   track<N extends AnalyticsEventName>(name: N, fields: AnalyticsEventFields[N]): void {
     try {
-      this.analytics.send(analyticsEvent(name, fields, {
-        user_id: this.session.current()?.user_id ?? 0, shop_id: this.config.shopId, measurementIds: this.config.analyticsIds,
-      }));
+      this.analytics.send(
+        analyticsEvent(name, fields, {
+          user_id: this.session.current()?.user_id ?? 0,
+          shop_id: this.config.shopId,
+          measurementIds: this.config.analyticsIds,
+        }),
+      );
     } catch (error) {
       // Analytics is never worth breaking a screen for; the failure is only logged (§8).
       console.warn('analytics: could not send', name, error);

@@ -12,14 +12,14 @@ export type VerifyEmailState =
   | { readonly kind: 'redirect'; readonly to: string }
   /** Admitted: the address to send a code to ('' when none yet), and after sending, where and until when. */
   | {
-    readonly kind: 'form';
-    readonly email: string;
-    readonly sentTo: string | null;
-    readonly expiresAt: string | null;
-    readonly busy: boolean;
-    /** The service's Japanese refusal of the last step, if any. */
-    readonly error: string | null;
-  }
+      readonly kind: 'form';
+      readonly email: string;
+      readonly sentTo: string | null;
+      readonly expiresAt: string | null;
+      readonly busy: boolean;
+      /** The service's Japanese refusal of the last step, if any. */
+      readonly error: string | null;
+    }
   | { readonly kind: 'verified'; readonly email: string }
   | { readonly kind: 'error'; readonly message: string };
 
@@ -52,9 +52,11 @@ export class VerifyEmail extends StateStore<VerifyEmailState> {
         createdAtMs: parseServiceTime(status.createdAt),
         cutoffMs: parseServiceTime(status.cutoff) ?? Number.POSITIVE_INFINITY,
       });
-      this.setState(decision.kind === 'redirect'
-        ? { kind: 'redirect', to: decision.to }
-        : { kind: 'form', email: status.email ?? '', sentTo: null, expiresAt: null, busy: false, error: null });
+      this.setState(
+        decision.kind === 'redirect'
+          ? { kind: 'redirect', to: decision.to }
+          : { kind: 'form', email: status.email ?? '', sentTo: null, expiresAt: null, busy: false, error: null },
+      );
     } catch (error) {
       this.setState({ kind: 'error', message: refusalText(error) });
     }

@@ -29,7 +29,8 @@ export function missingAccountItems(account: AccountCompleteness, target: BuildT
   if (!account.address_bool) missing.push('address');
   if (!account.is_sms) missing.push('phone');
   if (target === 'web' && blank(account.email)) missing.push('email');
-  if (!account.sex || blank(account.birth) || blank(account.prefectures) || blank(account.nickname)) missing.push('profile');
+  if (!account.sex || blank(account.birth) || blank(account.prefectures) || blank(account.nickname))
+    missing.push('profile');
   return missing;
 }
 

@@ -49,7 +49,8 @@ export function formatZip(zip: string): string {
   return digits === null ? zip : `${digits.slice(0, 3)}-${digits.slice(3)}`;
 }
 
-export type FieldCheck = { readonly ok: true; readonly value: string } | { readonly ok: false; readonly message: string };
+export type FieldCheck =
+  { readonly ok: true; readonly value: string } | { readonly ok: false; readonly message: string };
 
 /**
  * A Japanese phone number, hyphens allowed between digit groups, full-width accepted. 10 digits:
@@ -89,7 +90,8 @@ function checkText(field: AddressField, text: string, max: number): FieldCheck {
 export function checkEmail(text: string): FieldCheck {
   const v = text.trim();
   if (v === '') return { ok: true, value: '' };
-  if (characterCount(v) > ADDRESS_BOUNDS.emailMax) return { ok: false, message: VALIDATION_MESSAGES.tooLong(ADDRESS_FIELD_LABELS.email, ADDRESS_BOUNDS.emailMax) };
+  if (characterCount(v) > ADDRESS_BOUNDS.emailMax)
+    return { ok: false, message: VALIDATION_MESSAGES.tooLong(ADDRESS_FIELD_LABELS.email, ADDRESS_BOUNDS.emailMax) };
   return isEmailAddress(v) ? { ok: true, value: v } : { ok: false, message: VALIDATION_MESSAGES.emailFormat };
 }
 
@@ -110,7 +112,9 @@ export function validateAddressForm(form: AddressForm): AddressValidation {
     lastName: checkText('lastName', form.lastName, ADDRESS_BOUNDS.lastNameMax),
     firstName: checkText('firstName', form.firstName, ADDRESS_BOUNDS.firstNameMax),
     zip: checkZip(form.zip),
-    address1: isPrefecture(form.address1.trim()) ? { ok: true, value: form.address1.trim() } : { ok: false, message: VALIDATION_MESSAGES.prefecture },
+    address1: isPrefecture(form.address1.trim())
+      ? { ok: true, value: form.address1.trim() }
+      : { ok: false, message: VALIDATION_MESSAGES.prefecture },
     address2: checkText('address2', form.address2, ADDRESS_BOUNDS.addressLineMax),
     address3: checkText('address3', form.address3, ADDRESS_BOUNDS.addressLineMax),
     tel: checkPhone(form.tel),

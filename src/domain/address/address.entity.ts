@@ -36,7 +36,10 @@ export interface AddressForm {
 }
 
 /** The main address's fields the address response repeats at its top level. */
-type AddressResponseFields = Pick<AddressRecord, 'first_name' | 'last_name' | 'zip' | 'address1' | 'address2' | 'address3' | 'tel' | 'email'>;
+type AddressResponseFields = Pick<
+  AddressRecord,
+  'first_name' | 'last_name' | 'zip' | 'address1' | 'address2' | 'address3' | 'tel' | 'email'
+>;
 
 /** Address response data (answer of POST /user/get_address, spec §3) [R3-4]. */
 export interface AddressResponse extends AddressResponseFields {
@@ -88,9 +91,13 @@ export function addressFromForm(form: AddressForm): AddressRecord {
  * An address counts as present only when zip, address1, address2 and address3 are all set
  * (non-blank) [R5-5].
  */
-export function isAddressPresent(address: Pick<AddressRecord, 'zip' | 'address1' | 'address2' | 'address3'> | null | undefined): boolean {
+export function isAddressPresent(
+  address: Pick<AddressRecord, 'zip' | 'address1' | 'address2' | 'address3'> | null | undefined,
+): boolean {
   if (!address) return false;
-  return [address.zip, address.address1, address.address2, address.address3].every((v) => typeof v === 'string' && v.trim() !== '');
+  return [address.zip, address.address1, address.address2, address.address3].every(
+    (v) => typeof v === 'string' && v.trim() !== '',
+  );
 }
 
 /**
@@ -99,14 +106,21 @@ export function isAddressPresent(address: Pick<AddressRecord, 'zip' | 'address1'
  * account's birth date ('' when not registered), and every address as listed.
  */
 export function addressResponseOf(
-  list: readonly AddressRecord[], account: { readonly email?: string | null; readonly birth?: string | null },
+  list: readonly AddressRecord[],
+  account: { readonly email?: string | null; readonly birth?: string | null },
 ): AddressResponse {
   const main = list.find((a) => a.is_main === 1) ?? null;
   return {
     address_bool: isAddressPresent(main),
-    first_name: main?.first_name ?? '', last_name: main?.last_name ?? '', zip: main?.zip ?? '',
-    address1: main?.address1 ?? '', address2: main?.address2 ?? '', address3: main?.address3 ?? '',
-    tel: main?.tel ?? '', email: main?.email || account.email || '', birth: account.birth ?? '',
+    first_name: main?.first_name ?? '',
+    last_name: main?.last_name ?? '',
+    zip: main?.zip ?? '',
+    address1: main?.address1 ?? '',
+    address2: main?.address2 ?? '',
+    address3: main?.address3 ?? '',
+    tel: main?.tel ?? '',
+    email: main?.email || account.email || '',
+    birth: account.birth ?? '',
     all_address: { id: main?.id ?? 0, birth: account.birth ?? '', email: account.email ?? '', list },
   };
 }

@@ -1,7 +1,18 @@
 /** The analytics events the product sends, in the spec's order [R7-12]. */
 export const ANALYTICS_EVENT_NAMES = [
-  'conversion', 'carousel_click', 'filtering_click', 'crane_course', 'play_game', 'continue_game', 'phone_auth',
-  'regist_user', 'support_click', 'add_registration', 'buy_tc', 'search_word', 'medal_recommend_modal_action',
+  'conversion',
+  'carousel_click',
+  'filtering_click',
+  'crane_course',
+  'play_game',
+  'continue_game',
+  'phone_auth',
+  'regist_user',
+  'support_click',
+  'add_registration',
+  'buy_tc',
+  'search_word',
+  'medal_recommend_modal_action',
 ] as const;
 export type AnalyticsEventName = (typeof ANALYTICS_EVENT_NAMES)[number];
 
@@ -11,7 +22,12 @@ export type AnalyticsEventName = (typeof ANALYTICS_EVENT_NAMES)[number];
  */
 export interface AnalyticsEventFields {
   readonly conversion: Record<never, never>;
-  readonly carousel_click: { readonly carousel_id: number; readonly title: string; readonly type_id: number; readonly pc_img_url: string };
+  readonly carousel_click: {
+    readonly carousel_id: number;
+    readonly title: string;
+    readonly type_id: number;
+    readonly pc_img_url: string;
+  };
   readonly filtering_click: { readonly title_all: string; readonly img: string; readonly filter_type_id: number };
   readonly crane_course: { readonly crane_type: string; readonly step: number };
   readonly play_game: { readonly crane_type: string; readonly play_money: number; readonly ticket_num: number };
@@ -59,7 +75,11 @@ export function siteTypeFlag(name: AnalyticsEventName): 0 | 1 | undefined {
 }
 
 /** Builds an event's payload with the common fields and flags [R7-12, R9-15, R3-21]. */
-export function analyticsEvent<N extends AnalyticsEventName>(name: N, fields: AnalyticsEventFields[N], context: AnalyticsContext): AnalyticsPayload<N> {
+export function analyticsEvent<N extends AnalyticsEventName>(
+  name: N,
+  fields: AnalyticsEventFields[N],
+  context: AnalyticsContext,
+): AnalyticsPayload<N> {
   const siteType = siteTypeFlag(name);
   return {
     name,

@@ -34,7 +34,9 @@ export function buildCataloguePath(target: BuildTarget, selection: CatalogueSele
   if (selection.subCharacter !== undefined && selection.character === undefined) {
     throw new RangeError('A sub-character segment needs its character segment');
   }
-  const segments = [selection.character, selection.subCharacter, selection.tab].filter((s): s is string => s !== undefined && s !== '');
+  const segments = [selection.character, selection.subCharacter, selection.tab].filter(
+    (s): s is string => s !== undefined && s !== '',
+  );
   const keyword = selection.keyword?.trim() ?? '';
   const query = keyword === '' ? '' : `?${KEYWORD_QUERY_PARAM}=${enc(keyword)}`;
   return `/${segments.map(enc).join('/')}${query}`;
@@ -93,8 +95,13 @@ export function parseCataloguePath(target: BuildTarget, nav: CatalogueNav, url: 
   const { path, query } = splitUrl(url);
   const raw = path.split('/').filter((s) => s !== '');
   const keyword = readKeyword(query);
-  const fail = (badSegment: string): CataloguePathResult => ({ ok: false, badSegment, message: pageNotFoundMessage(path === '' ? '/' : path) });
-  if (target !== 'web') return raw.length > 0 ? fail(raw[0] ?? '') : { ok: true, selection: keyword === undefined ? {} : { keyword } };
+  const fail = (badSegment: string): CataloguePathResult => ({
+    ok: false,
+    badSegment,
+    message: pageNotFoundMessage(path === '' ? '/' : path),
+  });
+  if (target !== 'web')
+    return raw.length > 0 ? fail(raw[0] ?? '') : { ok: true, selection: keyword === undefined ? {} : { keyword } };
 
   const segments: string[] = [];
   for (const r of raw) {
@@ -168,14 +175,20 @@ export function buildPlayPath(target: BuildTarget, location: PlayLocation): stri
  * one (a positive id of at most 9 digits), else the station of a play path for this target; null
  * when it is neither.
  */
-export function playScreenStationId(target: BuildTarget, gameStationId: string | undefined, pathname: string): number | null {
+export function playScreenStationId(
+  target: BuildTarget,
+  gameStationId: string | undefined,
+  pathname: string,
+): number | null {
   if (gameStationId !== undefined) return /^[1-9]\d{0,8}$/.test(gameStationId) ? Number(gameStationId) : null;
   return parsePlayPath(target, pathname)?.stationId ?? null;
 }
 
 /** Reads a play path back; null when it is not one for this target [R2.3-6]. */
 export function parsePlayPath(target: BuildTarget, url: string): PlayLocation | { readonly stationId: number } | null {
-  const segments = splitUrl(url).path.split('/').filter((s) => s !== '');
+  const segments = splitUrl(url)
+    .path.split('/')
+    .filter((s) => s !== '');
   if (segments[0] !== 'play') return null;
   const last = segments[segments.length - 1] ?? '';
   if (!/^[1-9]\d*$/.test(last)) return null;
@@ -198,7 +211,12 @@ export interface Crumb {
  * root), then on web the chosen character, sub-character and tab by name. The last step is the
  * current page.
  */
-export function catalogueBreadcrumb(target: BuildTarget, nav: CatalogueNav, selection: CatalogueSelection, homeHref = '/'): readonly Crumb[] {
+export function catalogueBreadcrumb(
+  target: BuildTarget,
+  nav: CatalogueNav,
+  selection: CatalogueSelection,
+  homeHref = '/',
+): readonly Crumb[] {
   const crumbs: Crumb[] = [
     { label: DOMAIN_MESSAGES.breadcrumbHome, href: homeHref },
     { label: DOMAIN_MESSAGES.breadcrumbPrizeList, href: buildCataloguePath(target, {}) },
@@ -207,9 +225,25 @@ export function catalogueBreadcrumb(target: BuildTarget, nav: CatalogueNav, sele
     const character = nav.characters.find((c) => c.character_slug === selection.character);
     const sub = character?.sub_character.find((s) => s.sub_character_slug === selection.subCharacter);
     const tab = nav.tabs.find((t) => t.tab_slug === selection.tab);
-    if (character) crumbs.push({ label: character.character_name, href: buildCataloguePath(target, { character: character.character_slug }) });
-    if (character && sub) crumbs.push({ label: sub.sub_character_name, href: buildCataloguePath(target, { character: character.character_slug, subCharacter: sub.sub_character_slug }) });
-    if (tab) crumbs.push({ label: tab.tab_name, href: buildCataloguePath(target, { character: character?.character_slug, subCharacter: sub?.sub_character_slug, tab: tab.tab_slug }) });
+    if (character)
+      crumbs.push({
+        label: character.character_name,
+        href: buildCataloguePath(target, { character: character.character_slug }),
+      });
+    if (character && sub)
+      crumbs.push({
+        label: sub.sub_character_name,
+        href: buildCataloguePath(target, { character: character.character_slug, subCharacter: sub.sub_character_slug }),
+      });
+    if (tab)
+      crumbs.push({
+        label: tab.tab_name,
+        href: buildCataloguePath(target, {
+          character: character?.character_slug,
+          subCharacter: sub?.sub_character_slug,
+          tab: tab.tab_slug,
+        }),
+      });
   }
   const last = crumbs[crumbs.length - 1];
   if (last) crumbs[crumbs.length - 1] = { label: last.label, href: null };
@@ -221,7 +255,10 @@ export function catalogueBreadcrumb(target: BuildTarget, nav: CatalogueNav, sele
  * 2 a prize search for the keyword `link` (the catalogue path of the target), 3 the game screen of
  * station `link`. A link that does not fit its type leads to the top page.
  */
-export function carouselHref(target: BuildTarget, slide: { readonly type_id: 1 | 2 | 3; readonly link: string }): string {
+export function carouselHref(
+  target: BuildTarget,
+  slide: { readonly type_id: 1 | 2 | 3; readonly link: string },
+): string {
   const link = slide.link.trim();
   if (slide.type_id === 1) return isInformationTag(link) ? `/information/${link}` : '/';
   if (slide.type_id === 2) return link ? buildCataloguePath(target, { keyword: link }) : '/';

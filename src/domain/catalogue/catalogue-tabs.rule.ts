@@ -20,7 +20,10 @@ export function isVirtualCraneTabVisible(viewer: TabViewer): boolean {
 }
 
 /** The tabs to show, in the order given, without the virtual crane where it is hidden [R2.4-2]. */
-export function visibleTabs<T extends Pick<TabListItem, 'tab_kind'>>(tabs: readonly T[], viewer: TabViewer): readonly T[] {
+export function visibleTabs<T extends Pick<TabListItem, 'tab_kind'>>(
+  tabs: readonly T[],
+  viewer: TabViewer,
+): readonly T[] {
   const showVirtual = isVirtualCraneTabVisible(viewer);
   return tabs.filter((t) => t.tab_kind !== 'virtual_crane' || showVirtual);
 }

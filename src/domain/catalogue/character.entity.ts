@@ -36,23 +36,36 @@ export interface SearchParams {
 
 /** Search params with nothing filtered. */
 export const EMPTY_SEARCH_PARAMS: SearchParams = {
-  keyword: '', character_id: 0, station_ids: [], category_id: 0, station_type: '', new: 0, designated_type: '',
-  natia: 0, vip: 0, exclusive: 0, gift_type: '', refine_search: 0, is_all: 0,
+  keyword: '',
+  character_id: 0,
+  station_ids: [],
+  category_id: 0,
+  station_type: '',
+  new: 0,
+  designated_type: '',
+  natia: 0,
+  vip: 0,
+  exclusive: 0,
+  gift_type: '',
+  refine_search: 0,
+  is_all: 0,
 };
 
 /** Whether any search filter is active (is_all does not count) [R2.4-2]. */
 export function hasActiveSearchFilter(params: Partial<SearchParams> | null | undefined): boolean {
   if (!params) return false;
-  return (params.keyword ?? '').trim() !== ''
-    || (params.character_id ?? 0) !== 0
-    || (params.station_ids ?? []).length > 0
-    || (params.category_id ?? 0) !== 0
-    || (params.station_type ?? '') !== ''
-    || (params.new ?? 0) !== 0
-    || (params.designated_type ?? '') !== ''
-    || (params.natia ?? 0) !== 0
-    || (params.vip ?? 0) !== 0
-    || (params.exclusive ?? 0) !== 0
-    || (params.gift_type ?? '') !== ''
-    || (params.refine_search ?? 0) !== 0;
+  return (
+    (params.keyword ?? '').trim() !== '' ||
+    (params.character_id ?? 0) !== 0 ||
+    (params.station_ids ?? []).length > 0 ||
+    (params.category_id ?? 0) !== 0 ||
+    (params.station_type ?? '') !== '' ||
+    (params.new ?? 0) !== 0 ||
+    (params.designated_type ?? '') !== '' ||
+    (params.natia ?? 0) !== 0 ||
+    (params.vip ?? 0) !== 0 ||
+    (params.exclusive ?? 0) !== 0 ||
+    (params.gift_type ?? '') !== '' ||
+    (params.refine_search ?? 0) !== 0
+  );
 }

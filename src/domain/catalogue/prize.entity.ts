@@ -4,7 +4,15 @@
  */
 
 /** Station statuses (§4.3). 'open' is the normal, playable state the spec does not name. */
-export const STATION_STATUSES = ['open', 'stop', 'maintenance', 'force_maintenance', 'adjusting', 'malfunction', 'change'] as const;
+export const STATION_STATUSES = [
+  'open',
+  'stop',
+  'maintenance',
+  'force_maintenance',
+  'adjusting',
+  'malfunction',
+  'change',
+] as const;
 export type StationStatus = (typeof STATION_STATUSES)[number];
 
 /** Station type as a catalogue tab groups it (§2.4). */
@@ -49,8 +57,19 @@ export interface TabListItem {
 }
 
 export const TAB_KINDS = [
-  'home', 'all', 'new_face', 'virtual_crane', 'genre', 'type', 'vip', 'exclusive', 'natia', 'recommend',
-  'practice', 'point_ticket', 'gift_type',
+  'home',
+  'all',
+  'new_face',
+  'virtual_crane',
+  'genre',
+  'type',
+  'vip',
+  'exclusive',
+  'natia',
+  'recommend',
+  'practice',
+  'point_ticket',
+  'gift_type',
 ] as const;
 export type TabKind = (typeof TAB_KINDS)[number];
 

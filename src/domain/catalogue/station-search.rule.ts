@@ -15,10 +15,11 @@ export type TabStation = Pick<PrizeItem, 'new' | 'type' | 'natia' | 'designated_
 };
 
 /** The station fields the search reads. */
-export type SearchableStation = TabStation & Pick<PrizeItem, 'station_id' | 'prize_name' | 'character' | 'sub_character' | 'station_status'> & {
-  readonly character_id: number;
-  readonly stock: number;
-};
+export type SearchableStation = TabStation &
+  Pick<PrizeItem, 'station_id' | 'prize_name' | 'character' | 'sub_character' | 'station_status'> & {
+    readonly character_id: number;
+    readonly stock: number;
+  };
 
 /**
  * Search params as they travel (spec §3) [R3-17]: every field optional, an absent field does not
@@ -46,11 +47,24 @@ export interface StationSearchParams {
 }
 
 /** Kinds of tab that get a row of their own on the top page, in order, before the genre rows. */
-export const SALE_SECTION_KINDS = ['recommend', 'new_face', 'vip', 'exclusive', 'natia', 'practice', 'point_ticket'] as const;
+export const SALE_SECTION_KINDS = [
+  'recommend',
+  'new_face',
+  'vip',
+  'exclusive',
+  'natia',
+  'practice',
+  'point_ticket',
+] as const;
 
 /** Station statuses in which nobody can play (the maintenance ones and a prize change). */
 export const UNPLAYABLE_STATION_STATUSES: ReadonlySet<StationStatus> = new Set<StationStatus>([
-  'stop', 'maintenance', 'force_maintenance', 'adjusting', 'malfunction', 'change',
+  'stop',
+  'maintenance',
+  'force_maintenance',
+  'adjusting',
+  'malfunction',
+  'change',
 ]);
 
 const KIND_MATCHES: Partial<Record<TabListItem['tab_kind'], (s: TabStation) => boolean>> = {
@@ -80,7 +94,9 @@ export function stationInTab(tab: Pick<CatalogueTab, 'tab_kind' | 'genre'>, stat
  * genre tab; empty rows are left out. `toItem` turns a station into what the row lists.
  */
 export function saleSections<S extends TabStation, R>(
-  stations: readonly S[], tabs: readonly CatalogueTab[], toItem: (station: S) => R,
+  stations: readonly S[],
+  tabs: readonly CatalogueTab[],
+  toItem: (station: S) => R,
 ): { tab_id: number; title: string; list: R[] }[] {
   return [
     ...SALE_SECTION_KINDS.flatMap((kind) => tabs.filter((t) => t.tab_kind === kind)),
@@ -92,7 +108,10 @@ export function saleSections<S extends TabStation, R>(
 
 /** Folds text for matching: NFKC (全角/半角), lower case, katakana as hiragana. */
 export function foldText(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/[\u30a1-\u30f6]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0x60));
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\u30a1-\u30f6]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0x60));
 }
 
 /** Whether any search filter is set: any field present, except is_all (an empty id list is unset) [R3-17]. */
@@ -108,12 +127,21 @@ export function hasStationSearchFilter(params: StationSearchParams): boolean {
  *
  * @example searchStations(stations, { keyword: 'ウサ', refine_search: 1 }, tabs)
  */
-export function searchStations<S extends SearchableStation>(stations: readonly S[], params: StationSearchParams, tabs: readonly CatalogueTab[]): S[] {
+export function searchStations<S extends SearchableStation>(
+  stations: readonly S[],
+  params: StationSearchParams,
+  tabs: readonly CatalogueTab[],
+): S[] {
   const keyword = params.keyword === undefined ? null : foldText(params.keyword);
-  const category = params.category_id === undefined ? null : tabs.find((t) => t.tab_id === params.category_id) ?? 'missing';
+  const category =
+    params.category_id === undefined ? null : (tabs.find((t) => t.tab_id === params.category_id) ?? 'missing');
   const ids = params.station_ids && params.station_ids.length > 0 ? new Set(params.station_ids) : null;
   return stations.filter((s) => {
-    if (keyword !== null && ![s.prize_name, s.character, s.sub_character, s.genre].some((text) => foldText(text).includes(keyword))) return false;
+    if (
+      keyword !== null &&
+      ![s.prize_name, s.character, s.sub_character, s.genre].some((text) => foldText(text).includes(keyword))
+    )
+      return false;
     if (params.character_id !== undefined && s.character_id !== params.character_id) return false;
     if (ids && !ids.has(s.station_id)) return false;
     if (category === 'missing') return false;
@@ -125,7 +153,8 @@ export function searchStations<S extends SearchableStation>(stations: readonly S
     if (params.vip !== undefined && (s.type !== 'normal' ? 1 : 0) !== params.vip) return false;
     if (params.exclusive !== undefined && (s.type === 'exclusive' ? 1 : 0) !== params.exclusive) return false;
     if (params.gift_type !== undefined && s.gift_type !== params.gift_type) return false;
-    if (params.refine_search === 1 && (UNPLAYABLE_STATION_STATUSES.has(s.station_status) || s.stock === 0)) return false;
+    if (params.refine_search === 1 && (UNPLAYABLE_STATION_STATUSES.has(s.station_status) || s.stock === 0))
+      return false;
     return true;
   });
 }
@@ -138,7 +167,9 @@ export const SEARCH_IS_ALL_MAX_ITEMS = 1000;
  * the first `SEARCH_IS_ALL_MAX_ITEMS` as page 1.
  */
 export function searchResultPage<S, R>(
-  matches: readonly S[], request: { readonly page: number; readonly isAll: boolean; readonly pageSize: number }, toItem: (station: S) => R,
+  matches: readonly S[],
+  request: { readonly page: number; readonly isAll: boolean; readonly pageSize: number },
+  toItem: (station: S) => R,
 ): { list: R[]; total_count: number; page: number; page_count: number; page_items_count: number } {
   const size = request.isAll ? SEARCH_IS_ALL_MAX_ITEMS : request.pageSize;
   const page = request.isAll ? 1 : request.page;

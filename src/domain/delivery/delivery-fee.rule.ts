@@ -7,7 +7,8 @@ import type { DeliveryLine, DeliveryPrizeKind } from './delivery.entity';
  * not a whole, non-negative number.
  */
 export function deliveryFeeTc(kind: DeliveryPrizeKind, count: number): number {
-  if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`A prize count is a whole, non-negative number (got ${count})`);
+  if (!Number.isSafeInteger(count) || count < 0)
+    throw new RangeError(`A prize count is a whole, non-negative number (got ${count})`);
   if (kind === 'kuji') return Math.ceil(count / KUJI_PER_DELIVERY_PARCEL) * DELIVERY_FEE_TC;
   return count * DELIVERY_FEE_TC;
 }
@@ -27,8 +28,12 @@ export interface DeliveryCharge {
  * player holds a delivery ticket and the request contains normal crane prizes.
  */
 export function deliveryCharge(lines: readonly DeliveryLine[], hasDeliveryTicket: boolean): DeliveryCharge {
-  const total = (kind: DeliveryPrizeKind): number => lines.filter((l) => l.kind === kind).reduce((n, l) => n + l.count, 0);
-  const baseFeeTc = deliveryFeeTc('crane', total('crane')) + deliveryFeeTc('orderMade', total('orderMade')) + deliveryFeeTc('kuji', total('kuji'));
+  const total = (kind: DeliveryPrizeKind): number =>
+    lines.filter((l) => l.kind === kind).reduce((n, l) => n + l.count, 0);
+  const baseFeeTc =
+    deliveryFeeTc('crane', total('crane')) +
+    deliveryFeeTc('orderMade', total('orderMade')) +
+    deliveryFeeTc('kuji', total('kuji'));
   const waived = isDeliveryFeeWaived(hasDeliveryTicket, total('crane'));
   return { baseFeeTc, feeTc: waived ? 0 : baseFeeTc, waived };
 }

@@ -90,7 +90,10 @@ export interface WonPrize {
 }
 
 /** Where a prize ships to. */
-export type DeliveryAddress = Pick<AddressRecord, 'first_name' | 'last_name' | 'zip' | 'address1' | 'address2' | 'address3' | 'tel' | 'email'>;
+export type DeliveryAddress = Pick<
+  AddressRecord,
+  'first_name' | 'last_name' | 'zip' | 'address1' | 'address2' | 'address3' | 'tel' | 'email'
+>;
 
 /** The delivery of one won prize (get_delivery_address.data). */
 export interface PrizeDelivery {

@@ -1,6 +1,11 @@
 import {
-  DELIVERY_STATUS_GROUP, type DeliveryDetailPrize, type DeliveryGroup, type DeliveryListItem,
-  type DeliveryStatus, type UnsentPrize, type UnsentPrizeWire,
+  DELIVERY_STATUS_GROUP,
+  type DeliveryDetailPrize,
+  type DeliveryGroup,
+  type DeliveryListItem,
+  type DeliveryStatus,
+  type UnsentPrize,
+  type UnsentPrizeWire,
 } from './delivery.entity';
 
 /** The group of a status [R4.5-1]; a status this client does not know counts as invalid. */
@@ -9,7 +14,9 @@ export function deliveryGroup(status: DeliveryStatus | string): DeliveryGroup {
 }
 
 /** Delivery history split into before, after and invalid lists, each in the original order [R4.5-1]. */
-export function groupDeliveries<T extends Pick<DeliveryListItem, 'delivery_status'>>(items: readonly T[]): Readonly<Record<DeliveryGroup, readonly T[]>> {
+export function groupDeliveries<T extends Pick<DeliveryListItem, 'delivery_status'>>(
+  items: readonly T[],
+): Readonly<Record<DeliveryGroup, readonly T[]>> {
   return {
     before: items.filter((i) => deliveryGroup(i.delivery_status) === 'before'),
     after: items.filter((i) => deliveryGroup(i.delivery_status) === 'after'),
@@ -42,7 +49,8 @@ export function unsentPrize(wire: UnsentPrizeWire): UnsentPrize {
   const shipped = wire.prize_shipmented_at;
   return {
     prize_contact_number: wire.prize_contact_number ?? '',
-    prize_shipmented_at: shipped === null || shipped === undefined || shipped.trim() === '' ? UNSENT_PLACEHOLDER : shipped,
+    prize_shipmented_at:
+      shipped === null || shipped === undefined || shipped.trim() === '' ? UNSENT_PLACEHOLDER : shipped,
   };
 }
 

@@ -61,7 +61,11 @@ export function classifyResponse(response: ErrorResponse, target: BuildTarget): 
     return {
       kind: 'maintenance',
       code: 'reloaderror',
-      effects: [...halt, { type: 'showAlert', alert: 'reloadError', message: DOMAIN_MESSAGES.reloadError }, { type: 'stopModal' }],
+      effects: [
+        ...halt,
+        { type: 'showAlert', alert: 'reloadError', message: DOMAIN_MESSAGES.reloadError },
+        { type: 'stopModal' },
+      ],
     };
   }
   if (error_code === MAINTENANCE_CODES.cancellation) {

@@ -78,7 +78,13 @@ export interface KujiDrawnTicket {
 export type KujiVerification =
   | { readonly ok: true; readonly order: readonly string[] }
   | { readonly ok: false; readonly reason: 'badSeed' | 'commitment' }
-  | { readonly ok: false; readonly reason: 'draw'; readonly position: number; readonly expected: string; readonly got: string };
+  | {
+      readonly ok: false;
+      readonly reason: 'draw';
+      readonly position: number;
+      readonly expected: string;
+      readonly got: string;
+    };
 
 /**
  * Checks a finished box: the seed re-derives an order that hashes to the commitment, and every
@@ -93,10 +99,12 @@ export function verifyKujiBox(input: {
 }): KujiVerification {
   if (!KUJI_SEED_PATTERN.test(input.seed)) return { ok: false, reason: 'badSeed' };
   const order = deriveTicketOrder(input.seed, boxTickets(input.stock));
-  if (fairnessCommitment(input.boxId, input.seed, order) !== input.commitment) return { ok: false, reason: 'commitment' };
+  if (fairnessCommitment(input.boxId, input.seed, order) !== input.commitment)
+    return { ok: false, reason: 'commitment' };
   for (const d of input.draws) {
     const expected = order[d.position];
-    if (expected !== d.rank) return { ok: false, reason: 'draw', position: d.position, expected: expected ?? '', got: d.rank };
+    if (expected !== d.rank)
+      return { ok: false, reason: 'draw', position: d.position, expected: expected ?? '', got: d.rank };
   }
   return { ok: true, order };
 }

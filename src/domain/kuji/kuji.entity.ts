@@ -47,7 +47,10 @@ export const KUJI_TIME_LIMITS: KujiTimeLimits = { firstReserved: 60, confirm: 18
  * The windows from two settings (whole seconds, 5 to 3600), each falling back to KUJI_TIME_LIMITS when
  * unset; null when a set value is not such a number. Server and client read the same settings.
  */
-export function kujiTimeLimitsFrom(firstReserved: string | undefined, confirm: string | undefined): KujiTimeLimits | null {
+export function kujiTimeLimitsFrom(
+  firstReserved: string | undefined,
+  confirm: string | undefined,
+): KujiTimeLimits | null {
   const read = (value: string | undefined, fallback: number): number | null => {
     if (value === undefined || value === '') return fallback;
     const n = Number(value);

@@ -2,8 +2,12 @@ import { REMAINING_TIME_FLOOR_SECONDS, SECOND_MS } from '../constants';
 import { DOMAIN_MESSAGES } from '../messages';
 import { parseServiceTime } from '../time/jst';
 import {
-  isKujiReserveStatus, KUJI_ENDED_BOX_STATUSES, KUJI_QUEUE_STATUSES,
-  type KujiPlayInfo, type KujiReserveStatus, type KujiTimeLimits,
+  isKujiReserveStatus,
+  KUJI_ENDED_BOX_STATUSES,
+  KUJI_QUEUE_STATUSES,
+  type KujiPlayInfo,
+  type KujiReserveStatus,
+  type KujiTimeLimits,
 } from './kuji.entity';
 
 /** The queue shows for firstReserved or confirm [R4.4-1]. */
@@ -32,9 +36,12 @@ export function kujiRemainingSeconds(input: {
   readonly limits: KujiTimeLimits;
   readonly polling: boolean;
 }): number | null {
-  const max = input.status === 'confirm' ? input.limits.confirm
-    : input.status === 'firstReserved' ? input.limits.firstReserved
-      : null;
+  const max =
+    input.status === 'confirm'
+      ? input.limits.confirm
+      : input.status === 'firstReserved'
+        ? input.limits.firstReserved
+        : null;
   if (max === null) return null;
   const elapsed = Math.max(0, Math.floor((input.nowMs - input.playAtMs) / SECOND_MS));
   return effectiveRemainingSeconds(Math.max(0, max - elapsed), input.polling);
@@ -47,13 +54,17 @@ export type KujiEffect =
 
 export type KujiPollDecision =
   | {
-    readonly kind: 'continue';
-    readonly status: KujiReserveStatus;
-    readonly showQueue: boolean;
-    /** Seconds left for confirm/firstReserved; null otherwise or without a readable play_at. */
-    readonly remainingSeconds: number | null;
-  }
-  | { readonly kind: 'stop'; readonly reason: 'boxNotFound' | 'boxEnded' | 'statusEnded'; readonly effects: readonly KujiEffect[] };
+      readonly kind: 'continue';
+      readonly status: KujiReserveStatus;
+      readonly showQueue: boolean;
+      /** Seconds left for confirm/firstReserved; null otherwise or without a readable play_at. */
+      readonly remainingSeconds: number | null;
+    }
+  | {
+      readonly kind: 'stop';
+      readonly reason: 'boxNotFound' | 'boxEnded' | 'statusEnded';
+      readonly effects: readonly KujiEffect[];
+    };
 
 /**
  * Decides what one kuji-poll answer means. In this order:
@@ -63,8 +74,14 @@ export type KujiPollDecision =
  * 3. reserve status other than reserve, confirm, firstReserved → stop and reset, no alert [R4.4-4];
  * 4. otherwise continue, with queue visibility and remaining time [R4.4-1, R4.4-5].
  */
-export function decideKujiPoll(info: KujiPlayInfo, input: { readonly nowMs: number; readonly limits: KujiTimeLimits }): KujiPollDecision {
-  const stop = (reason: 'boxNotFound' | 'boxEnded' | 'statusEnded', alert?: 'kujiBoxEnded' | 'kujiReserveNotFound'): KujiPollDecision => ({
+export function decideKujiPoll(
+  info: KujiPlayInfo,
+  input: { readonly nowMs: number; readonly limits: KujiTimeLimits },
+): KujiPollDecision {
+  const stop = (
+    reason: 'boxNotFound' | 'boxEnded' | 'statusEnded',
+    alert?: 'kujiBoxEnded' | 'kujiReserveNotFound',
+  ): KujiPollDecision => ({
     kind: 'stop',
     reason,
     effects: [
@@ -84,7 +101,15 @@ export function decideKujiPoll(info: KujiPlayInfo, input: { readonly nowMs: numb
     status: info.reserve_status,
     showQueue: showsKujiQueue(info.reserve_status),
     // The decision is made on a fresh poll answer, so polling is running.
-    remainingSeconds: playAtMs === null ? null
-      : kujiRemainingSeconds({ status: info.reserve_status, playAtMs, nowMs: input.nowMs, limits: input.limits, polling: true }),
+    remainingSeconds:
+      playAtMs === null
+        ? null
+        : kujiRemainingSeconds({
+            status: info.reserve_status,
+            playAtMs,
+            nowMs: input.nowMs,
+            limits: input.limits,
+            polling: true,
+          }),
   };
 }

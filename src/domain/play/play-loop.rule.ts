@@ -74,7 +74,10 @@ export function assistedArmStrength(base: number, gauge: AssistGauge): number {
 export type PlayCurrency = 'tc' | 'ticket' | 'free';
 
 /** The currency and price of one play at a station of this designated type. */
-export function playCharge(designatedType: 'normal' | 'practice' | 'point_ticket', playPrice: number): { currency: PlayCurrency; price: number } {
+export function playCharge(
+  designatedType: 'normal' | 'practice' | 'point_ticket',
+  playPrice: number,
+): { currency: PlayCurrency; price: number } {
   if (designatedType === 'practice') return { currency: 'free', price: 0 };
   if (designatedType === 'point_ticket') return { currency: 'ticket', price: 1 };
   return { currency: 'tc', price: playPrice };
@@ -107,7 +110,10 @@ export function countdownSeconds(ms: number | null): number | null {
  * `sentAt`; the claw moves from the next tick, so the first picture whose tick is later shows it.
  * Answers the milliseconds, or null while no such picture has arrived.
  */
-export function inputLatencyMs(command: { readonly tick: number; readonly sentAt: number } | null, frame: { readonly tick: number; readonly receivedAt: number }): number | null {
+export function inputLatencyMs(
+  command: { readonly tick: number; readonly sentAt: number } | null,
+  frame: { readonly tick: number; readonly receivedAt: number },
+): number | null {
   if (!command || frame.tick <= command.tick) return null;
   return Math.max(0, frame.receivedAt - command.sentAt);
 }

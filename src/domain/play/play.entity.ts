@@ -5,7 +5,17 @@
 
 export type CraneButton = 'right' | 'back';
 export type CraneCommand = 'press' | 'release';
-export type CranePhase = 'ready' | 'movingRight' | 'waitBack' | 'movingBack' | 'dropping' | 'closing' | 'lifting' | 'returning' | 'opening' | 'done';
+export type CranePhase =
+  | 'ready'
+  | 'movingRight'
+  | 'waitBack'
+  | 'movingBack'
+  | 'dropping'
+  | 'closing'
+  | 'lifting'
+  | 'returning'
+  | 'opening'
+  | 'done';
 /** resetting: the claw resets before play; result: the continue window is open; ended: the turn is over. */
 export type PlayPhase = 'resetting' | 'playing' | 'result' | 'ended';
 export type PlayResult = 'win' | 'miss' | 'refunded';
@@ -63,7 +73,14 @@ export interface PlayLogEntry {
   readonly assist_level: number;
   readonly arm_strength: number;
   readonly seed: number;
-  readonly layout: readonly { readonly id: number; readonly x: number; readonly z: number; readonly radius: number; readonly shape: 'box' | 'plush' | 'capsule'; readonly hue: number }[];
+  readonly layout: readonly {
+    readonly id: number;
+    readonly x: number;
+    readonly z: number;
+    readonly radius: number;
+    readonly shape: 'box' | 'plush' | 'capsule';
+    readonly hue: number;
+  }[];
   readonly inputs: readonly { readonly tick: number; readonly button: CraneButton; readonly command: CraneCommand }[];
   readonly drop_at_tick: number | null;
   readonly result: PlayResult | null;

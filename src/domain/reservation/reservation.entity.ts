@@ -11,7 +11,13 @@ export const RESERVING_STATUSES: readonly ReserveStatus[] = ['reserve', 'playTra
 export const POLLED_RESERVE_STATUSES: readonly ReserveStatus[] = ['reserve', 'playTransition'];
 
 /** Station statuses that count as maintenance [R4.3-4]. 'change' (prize change) and 'open' do not. */
-export const MAINTENANCE_STATION_STATUSES: readonly StationStatus[] = ['stop', 'maintenance', 'force_maintenance', 'adjusting', 'malfunction'];
+export const MAINTENANCE_STATION_STATUSES: readonly StationStatus[] = [
+  'stop',
+  'maintenance',
+  'force_maintenance',
+  'adjusting',
+  'malfunction',
+];
 
 export function isReserveStatus(value: unknown): value is ReserveStatus {
   return typeof value === 'string' && (RESERVE_STATUSES as readonly string[]).includes(value);
@@ -78,5 +84,7 @@ export function isReserving(info: Pick<PlayInfo, 'is_reserve' | 'reserve_status'
 
 /** Resume is possible when play info has a station and the status is not reserve or playTransition [R4.3-8]. */
 export function canResume(info: Pick<PlayInfo, 'station_id' | 'reserve_status'>): boolean {
-  return info.station_id !== null && (info.reserve_status === null || !POLLED_RESERVE_STATUSES.includes(info.reserve_status));
+  return (
+    info.station_id !== null && (info.reserve_status === null || !POLLED_RESERVE_STATUSES.includes(info.reserve_status))
+  );
 }

@@ -1,14 +1,16 @@
 import { RESERVE_POLLING_TIME, SECOND_MS } from '../constants';
 import { DOMAIN_MESSAGES } from '../messages';
-import {
-  isMaintenanceStatus, POLLED_RESERVE_STATUSES, type ReserveStatusRecord,
-} from './reservation.entity';
+import { isMaintenanceStatus, POLLED_RESERVE_STATUSES, type ReserveStatusRecord } from './reservation.entity';
 
 /** One step a use-case runs for a reservation decision, in the order given. */
 export type ReservationEffect =
   | { readonly type: 'stopPolling' }
   | { readonly type: 'showPopup'; readonly alert: 'reservedStationCancelled'; readonly message: string }
-  | { readonly type: 'showAlert'; readonly alert: 'reservedStationMaintenance' | 'reloadError'; readonly message: string }
+  | {
+      readonly type: 'showAlert';
+      readonly alert: 'reservedStationMaintenance' | 'reloadError';
+      readonly message: string;
+    }
   /** POST /v2/play/reserve_cancel for this station setting. */
   | { readonly type: 'cancelReservation'; readonly station_setting_id: number }
   /** POST /v2/play/visit_cancel for this station setting. */
@@ -83,7 +85,8 @@ export function decideReservePoll(record: ReserveStatusRecord, ctx: ReservationC
 
 /** A catalogue station after a 531: its status becomes 'maintenance' [R4.3-6]. */
 export function markedMaintenance<S extends { readonly station_id: number; readonly station_status: string }>(
-  stations: readonly S[], stationId: number,
+  stations: readonly S[],
+  stationId: number,
 ): readonly S[] {
   return stations.map((s) => (s.station_id === stationId ? { ...s, station_status: 'maintenance' } : s));
 }

@@ -19,11 +19,17 @@ export function layoutOf(handles: readonly unknown[]): LayoutName {
 }
 
 /** The "Page Not Found" line of a failed route validation, with the full path [R2.1-5]. */
-export function fullPathOf(location: { readonly pathname: string; readonly search: string; readonly hash: string }): string {
+export function fullPathOf(location: {
+  readonly pathname: string;
+  readonly search: string;
+  readonly hash: string;
+}): string {
   return `${location.pathname}${location.search}${location.hash}`;
 }
 
 /** Where to go after signing in: `next` when it is a path on this site, else '/' (no open redirect). */
 export function safeNextPath(next: string | null | undefined): string {
-  return typeof next === 'string' && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
+  return typeof next === 'string' && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\')
+    ? next
+    : '/';
 }

@@ -20,7 +20,8 @@ export type GuardDecision = { readonly kind: 'admit' } | { readonly kind: 'redir
  * created after the cutoff (strictly later); everyone else goes to '/' [R2.2-2].
  */
 export function emailValidGuard(input: EmailValidGuardInput): GuardDecision {
-  const admitted = input.signedIn && !input.emailVerified && input.createdAtMs !== null && input.createdAtMs > input.cutoffMs;
+  const admitted =
+    input.signedIn && !input.emailVerified && input.createdAtMs !== null && input.createdAtMs > input.cutoffMs;
   return admitted ? { kind: 'admit' } : { kind: 'redirect', to: '/' };
 }
 

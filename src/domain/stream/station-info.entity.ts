@@ -70,12 +70,29 @@ export function luminanceFactor(value: number | null | undefined): number {
 }
 
 /** The display filter of one camera [R9-9, R3-2]. */
-export function luminanceFilter(info: Pick<StationInfo, 'luminance_front' | 'luminance_side'>, camera: Camera): LuminanceFilter {
-  const raw = camera === 'front'
-    ? { b: info.luminance_front.brightness_front, s: info.luminance_front.saturate_front, c: info.luminance_front.contrast_front }
-    : { b: info.luminance_side.brightness_side, s: info.luminance_side.saturate_side, c: info.luminance_side.contrast_side };
+export function luminanceFilter(
+  info: Pick<StationInfo, 'luminance_front' | 'luminance_side'>,
+  camera: Camera,
+): LuminanceFilter {
+  const raw =
+    camera === 'front'
+      ? {
+          b: info.luminance_front.brightness_front,
+          s: info.luminance_front.saturate_front,
+          c: info.luminance_front.contrast_front,
+        }
+      : {
+          b: info.luminance_side.brightness_side,
+          s: info.luminance_side.saturate_side,
+          c: info.luminance_side.contrast_side,
+        };
   const brightness = luminanceFactor(raw.b);
   const saturate = luminanceFactor(raw.s);
   const contrast = luminanceFactor(raw.c);
-  return { brightness, saturate, contrast, css: `brightness(${brightness}) saturate(${saturate}) contrast(${contrast})` };
+  return {
+    brightness,
+    saturate,
+    contrast,
+    css: `brightness(${brightness}) saturate(${saturate}) contrast(${contrast})`,
+  };
 }

@@ -35,7 +35,16 @@ export const INITIAL_STREAM_STATE: StreamState = {
 
 /** Something an adapter does for the reducer. */
 export type StreamEffect =
-  | { readonly type: 'connectRtc'; readonly camera: Camera; readonly url: string; readonly channel: string; readonly role: 'recvonly'; readonly codec: typeof VIDEO_CODEC; readonly video: true; readonly audio: false }
+  | {
+      readonly type: 'connectRtc';
+      readonly camera: Camera;
+      readonly url: string;
+      readonly channel: string;
+      readonly role: 'recvonly';
+      readonly codec: typeof VIDEO_CODEC;
+      readonly video: true;
+      readonly audio: false;
+    }
   | { readonly type: 'pauseRtc' }
   | { readonly type: 'disconnectAll' }
   | { readonly type: 'removeVideoElement'; readonly camera: Camera }
@@ -86,18 +95,33 @@ const removeVideos: readonly StreamEffect[] = CAMERAS.map((camera) => ({ type: '
 export function streamReducer(state: StreamState, event: StreamEvent): StreamTransition {
   switch (event.type) {
     case 'start': {
-      const reset: readonly StreamEffect[] = state.feed === null ? [] : [
-        { type: 'stopImageRefresh' }, { type: 'disconnectAll' }, ...removeVideos, { type: 'removeStillImages' },
-      ];
+      const reset: readonly StreamEffect[] =
+        state.feed === null
+          ? []
+          : [{ type: 'stopImageRefresh' }, { type: 'disconnectAll' }, ...removeVideos, { type: 'removeStillImages' }];
       const feed = streamFeed(event.watch);
-      const connect: readonly StreamEffect[] = event.mode === 'rtc'
-        ? CAMERAS.map((camera) => ({
-          type: 'connectRtc', camera, url: feed.rtcUrl, channel: feed.channels[camera], role: 'recvonly', codec: VIDEO_CODEC, video: true, audio: false,
-        }))
-        : [];
+      const connect: readonly StreamEffect[] =
+        event.mode === 'rtc'
+          ? CAMERAS.map((camera) => ({
+              type: 'connectRtc',
+              camera,
+              url: feed.rtcUrl,
+              channel: feed.channels[camera],
+              role: 'recvonly',
+              codec: VIDEO_CODEC,
+              video: true,
+              audio: false,
+            }))
+          : [];
       return {
         state: {
-          ...state, type: event.mode, isStreaming: true, isReloading: true, stoppedStream: false, isSignalingError: false, feed,
+          ...state,
+          type: event.mode,
+          isStreaming: true,
+          isReloading: true,
+          stoppedStream: false,
+          isSignalingError: false,
+          feed,
         },
         effects: [
           ...reset,
@@ -117,23 +141,37 @@ export function streamReducer(state: StreamState, event: StreamEvent): StreamTra
         effects: [{ type: 'disconnectAll' }, ...removeVideos, { type: 'showStillImages' }, { type: 'refreshImages' }],
       };
     case 'frameLoaded':
-      return state.isReloading && state.type === 'jpg' ? { state: { ...state, isReloading: false }, effects: [] } : { state, effects: [] };
+      return state.isReloading && state.type === 'jpg'
+        ? { state: { ...state, isReloading: false }, effects: [] }
+        : { state, effects: [] };
     case 'stop': {
       if (!state.isStreaming) return { state, effects: [] };
-      const rtc: readonly StreamEffect[] = state.type === 'rtc' ? [{ type: 'pauseRtc' }, { type: 'disconnectAll' }] : [];
+      const rtc: readonly StreamEffect[] =
+        state.type === 'rtc' ? [{ type: 'pauseRtc' }, { type: 'disconnectAll' }] : [];
       return {
         state: { ...state, isStreaming: false, isReloading: false, stoppedStream: true },
         effects: [{ type: 'stopImageRefresh' }, ...rtc, { type: 'refreshImages' }],
       };
     }
     case 'trackRemoved':
-      return { state, effects: [{ type: 'removeVideoElement', camera: event.camera }, { type: 'showStillImage', camera: event.camera }] };
+      return {
+        state,
+        effects: [
+          { type: 'removeVideoElement', camera: event.camera },
+          { type: 'showStillImage', camera: event.camera },
+        ],
+      };
     case 'switchView':
       return { state: state.view === event.view ? state : { ...state, view: event.view }, effects: [] };
     case 'browsingChanged': {
       if (state.isBrowsing === event.isBrowsing) return { state, effects: [] };
       const next = { ...state, isBrowsing: event.isBrowsing };
-      return { state: next, effects: state.isStreaming ? [{ type: 'startImageRefresh', intervalMs: stillImageRefreshMs(event.isBrowsing) }] : [] };
+      return {
+        state: next,
+        effects: state.isStreaming
+          ? [{ type: 'startImageRefresh', intervalMs: stillImageRefreshMs(event.isBrowsing) }]
+          : [],
+      };
     }
   }
 }

@@ -1,7 +1,13 @@
 import type { StationType } from '../catalogue/prize.entity';
 import {
-  DAY_MS, NORMAL_VIP_LEVEL, VIP_EXCLUSIVE_IN_USE_ERROR_CODE, VIP_ONLY_ERROR_CODE, VIP_PURCHASE_WINDOW_DAYS,
-  VIP_REQUIRED_PURCHASE_TC, VIP_WEEKLY_LIMIT_ERROR_CODE, VIP_WEEKLY_PRIZE_LIMIT,
+  DAY_MS,
+  NORMAL_VIP_LEVEL,
+  VIP_EXCLUSIVE_IN_USE_ERROR_CODE,
+  VIP_ONLY_ERROR_CODE,
+  VIP_PURCHASE_WINDOW_DAYS,
+  VIP_REQUIRED_PURCHASE_TC,
+  VIP_WEEKLY_LIMIT_ERROR_CODE,
+  VIP_WEEKLY_PRIZE_LIMIT,
 } from '../constants';
 import { DOMAIN_MESSAGES } from '../messages';
 import { startOfJstWeek } from '../time/jst';
@@ -22,7 +28,11 @@ export interface TcPurchase {
  * now − window < t ≤ now. The window is 30 × 24 hours; Japan has no daylight-saving time, so that
  * is also exactly 30 Japanese calendar days.
  */
-export function purchasedTcInWindow(purchases: readonly TcPurchase[], nowMs: number, windowDays: number = VIP_PURCHASE_WINDOW_DAYS): number {
+export function purchasedTcInWindow(
+  purchases: readonly TcPurchase[],
+  nowMs: number,
+  windowDays: number = VIP_PURCHASE_WINDOW_DAYS,
+): number {
   const from = nowMs - windowDays * DAY_MS;
   return purchases.filter((p) => p.purchasedAtMs > from && p.purchasedAtMs <= nowMs).reduce((n, p) => n + p.toll_tc, 0);
 }
@@ -42,7 +52,11 @@ export function vipPrizesWonThisWeek(winsAtMs: readonly number[], nowMs: number)
 }
 
 /** Whether the weekly VIP prize limit is reached [R6-4]; the limit is configuration. */
-export function hasReachedWeeklyVipLimit(winsAtMs: readonly number[], nowMs: number, limit: number = VIP_WEEKLY_PRIZE_LIMIT): boolean {
+export function hasReachedWeeklyVipLimit(
+  winsAtMs: readonly number[],
+  nowMs: number,
+  limit: number = VIP_WEEKLY_PRIZE_LIMIT,
+): boolean {
   return vipPrizesWonThisWeek(winsAtMs, nowMs) >= limit;
 }
 
@@ -52,7 +66,11 @@ export function nextWeeklyVipReset(nowMs: number): number {
 }
 
 /** An exclusive VIP station in use blocks every other user [R6-5]; a free one or its own player passes. */
-export function isBlockedByExclusivePlay(station: { readonly type: StationType }, occupiedByUserId: number | null, userId: number | null): boolean {
+export function isBlockedByExclusivePlay(
+  station: { readonly type: StationType },
+  occupiedByUserId: number | null,
+  userId: number | null,
+): boolean {
   return station.type === 'exclusive' && occupiedByUserId !== null && occupiedByUserId !== userId;
 }
 
@@ -80,12 +98,15 @@ export interface VipGateInput {
  * Order: 569 (not eligible at all), 570 (already won this week — no point waiting for the station),
  * 571 (the exclusive station is busy). Normal stations always pass. A guest never qualifies.
  */
-export function vipGate(input: VipGateInput): 200 | typeof VIP_ONLY_ERROR_CODE | typeof VIP_WEEKLY_LIMIT_ERROR_CODE | typeof VIP_EXCLUSIVE_IN_USE_ERROR_CODE {
+export function vipGate(
+  input: VipGateInput,
+): 200 | typeof VIP_ONLY_ERROR_CODE | typeof VIP_WEEKLY_LIMIT_ERROR_CODE | typeof VIP_EXCLUSIVE_IN_USE_ERROR_CODE {
   if (!isVipOnlyStation(input.station)) return 200;
   if (input.userId === null || !qualifiesForVipStations(input.purchases, input.nowMs)) return VIP_ONLY_ERROR_CODE;
   if (input.action === 'view') return 200;
   if (hasReachedWeeklyVipLimit(input.vipWinsAtMs, input.nowMs, input.weeklyLimit)) return VIP_WEEKLY_LIMIT_ERROR_CODE;
-  if (isBlockedByExclusivePlay(input.station, input.occupiedByUserId, input.userId)) return VIP_EXCLUSIVE_IN_USE_ERROR_CODE;
+  if (isBlockedByExclusivePlay(input.station, input.occupiedByUserId, input.userId))
+    return VIP_EXCLUSIVE_IN_USE_ERROR_CODE;
   return 200;
 }
 
@@ -118,9 +139,21 @@ export function vipOutcome(errorCode: number, signedIn: boolean): VipOutcome | n
         then: 'stay',
       };
     case VIP_WEEKLY_LIMIT_ERROR_CODE:
-      return { code: VIP_WEEKLY_LIMIT_ERROR_CODE, title: DOMAIN_MESSAGES.vipWeeklyLimitTitle, text: DOMAIN_MESSAGES.vipWeeklyLimitText, button: close, then: 'stay' };
+      return {
+        code: VIP_WEEKLY_LIMIT_ERROR_CODE,
+        title: DOMAIN_MESSAGES.vipWeeklyLimitTitle,
+        text: DOMAIN_MESSAGES.vipWeeklyLimitText,
+        button: close,
+        then: 'stay',
+      };
     case VIP_EXCLUSIVE_IN_USE_ERROR_CODE:
-      return { code: VIP_EXCLUSIVE_IN_USE_ERROR_CODE, title: DOMAIN_MESSAGES.vipExclusiveInUseTitle, text: DOMAIN_MESSAGES.vipExclusiveInUseText, button: close, then: 'returnToList' };
+      return {
+        code: VIP_EXCLUSIVE_IN_USE_ERROR_CODE,
+        title: DOMAIN_MESSAGES.vipExclusiveInUseTitle,
+        text: DOMAIN_MESSAGES.vipExclusiveInUseText,
+        button: close,
+        then: 'returnToList',
+      };
     default:
       return null;
   }

@@ -10,7 +10,13 @@ export const PAY_METHOD_RANKS: readonly PayMethodRank[] = [0, 1, 2, 3];
  * addition to the wire record: the server names each method's kind, the client orders by it.
  */
 export const PAY_METHOD_KINDS = [
-  'credit_card', 'credit_card_3ds', 'device_wallet', 'account_payment', 'mobile_payment', 'carrier_billing', 'e_money',
+  'credit_card',
+  'credit_card_3ds',
+  'device_wallet',
+  'account_payment',
+  'mobile_payment',
+  'carrier_billing',
+  'e_money',
 ] as const;
 export type PayMethodKind = (typeof PAY_METHOD_KINDS)[number];
 
@@ -55,7 +61,11 @@ export interface AddedPayMethods {
  * allows, ordered by `payMethodOrder` (stable within a kind). A method the server already lists
  * is not added twice.
  */
-export function arrangePayMethods(serverList: readonly PayMethod[], target: BuildTarget, added: AddedPayMethods): readonly PayMethod[] {
+export function arrangePayMethods(
+  serverList: readonly PayMethod[],
+  target: BuildTarget,
+  added: AddedPayMethods,
+): readonly PayMethod[] {
   const order = payMethodOrder(target);
   const has = (kind: PayMethodKind): boolean => serverList.some((m) => m.kind === kind);
   const extra: PayMethod[] = [];

@@ -7,7 +7,10 @@ export type PurchaseEntry = 'login' | 'age' | 'top';
  * Opening the purchase modal: a guest is sent to log in [R2.5-4]; a user with no registered birth
  * date sees the age step first [R2.5-5]; everyone else the product list ('top').
  */
-export function purchaseModalEntry(input: { readonly signedIn: boolean; readonly registeredBirth: boolean }): PurchaseEntry {
+export function purchaseModalEntry(input: {
+  readonly signedIn: boolean;
+  readonly registeredBirth: boolean;
+}): PurchaseEntry {
   if (!input.signedIn) return 'login';
   return input.registeredBirth ? 'top' : 'age';
 }
@@ -38,7 +41,10 @@ export function carrierBillingAllows(price: number): boolean {
  * Monthly purchase limits for minors (yen, per calendar month in Asia/Tokyo), as Japanese
  * storefronts commonly apply: under 16 → 5,000; 16–19 → 10,000; adults unlimited.
  */
-export const MINOR_MONTHLY_LIMITS = [{ under: 16, yen: 5_000 }, { under: 20, yen: 10_000 }] as const;
+export const MINOR_MONTHLY_LIMITS = [
+  { under: 16, yen: 5_000 },
+  { under: 20, yen: 10_000 },
+] as const;
 
 /** Age in whole years at `nowMs` of someone born on `birth` (YYYY-MM-DD), on the Japanese calendar. */
 export function ageOn(birth: string, nowMs: number): number {

@@ -17,7 +17,8 @@ export interface TicketInfo {
 /** The TC balance from its free and paid portions [R1-2]. Throws RangeError for a negative or fractional portion. */
 export function tcInfo(tc_free: number, tc_toll: number): TcInfo {
   for (const v of [tc_free, tc_toll]) {
-    if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`TC portions are whole, non-negative numbers (got ${v})`);
+    if (!Number.isSafeInteger(v) || v < 0)
+      throw new RangeError(`TC portions are whole, non-negative numbers (got ${v})`);
   }
   return { tc_all: tc_free + tc_toll, tc_free, tc_toll };
 }

@@ -2,7 +2,11 @@ import type { NotificationPort } from '../../application';
 
 /** Browser notifications (the Notification API), shown only where the player permitted them. */
 export class BrowserNotifications implements NotificationPort {
-  constructor(private readonly api: typeof Notification | undefined = typeof Notification === 'undefined' ? undefined : Notification) {}
+  constructor(
+    private readonly api: typeof Notification | undefined = typeof Notification === 'undefined'
+      ? undefined
+      : Notification,
+  ) {}
 
   async requestPermission(): Promise<boolean> {
     if (!this.api) return false;

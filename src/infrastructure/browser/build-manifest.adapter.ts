@@ -17,7 +17,10 @@ function entryOf(body: unknown): string | null {
  * development server with no manifest, a body that is not one) answers null.
  */
 export class FetchBuildManifest implements BuildManifestPort {
-  constructor(private readonly url: string, private readonly fetchFn: typeof fetch = (input, init) => fetch(input, init)) {}
+  constructor(
+    private readonly url: string,
+    private readonly fetchFn: typeof fetch = (input, init) => fetch(input, init),
+  ) {}
 
   servedBuild(): Observable<string | null> {
     return new Observable<string | null>((subscriber) => {

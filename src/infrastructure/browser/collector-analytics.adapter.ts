@@ -43,7 +43,9 @@ export class CollectorAnalytics implements AnalyticsPort {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.options.authorization) headers.authorization = this.options.authorization;
     const sent = Promise.resolve()
-      .then(() => doFetch(this.options.url, { method: 'POST', keepalive: true, credentials: 'same-origin', headers, body }))
+      .then(() =>
+        doFetch(this.options.url, { method: 'POST', keepalive: true, credentials: 'same-origin', headers, body }),
+      )
       .then(async (response) => void (await response.body?.cancel()))
       .catch(() => undefined)
       .finally(() => this.inFlight.delete(sent));

@@ -21,7 +21,9 @@ type Gtag = (...args: unknown[]) => void;
 
 /** The parts of the page the tag uses: its document and the tag's globals. */
 export interface TagPage {
-  readonly document: Pick<Document, 'createElement' | 'querySelector'> & { readonly head: Pick<HTMLElement, 'appendChild'> | null };
+  readonly document: Pick<Document, 'createElement' | 'querySelector'> & {
+    readonly head: Pick<HTMLElement, 'appendChild'> | null;
+  };
   dataLayer?: unknown[];
   gtag?: Gtag;
 }

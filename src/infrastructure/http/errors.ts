@@ -26,33 +26,64 @@ export class PostResponseError extends Error {
     readonly detail: FailedRequestDetail,
     options?: { cause?: unknown; message?: string },
   ) {
-    super(options?.message ?? `${detail.context}: error_code ${code} ${info}`, options?.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      options?.message ?? `${detail.context}: error_code ${code} ${info}`,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
   }
 }
 
-const noDetail = (context: string): FailedRequestDetail => ({ request: { method: '', url: '' }, rawRequestBody: '', response: null, rawResponse: '', context });
+const noDetail = (context: string): FailedRequestDetail => ({
+  request: { method: '', url: '' },
+  rawRequestBody: '',
+  response: null,
+  rawResponse: '',
+  context,
+});
 
 /** The answer did not have the shape the contract promises; `issues` says where. */
 export class InvalidResponseError extends PostResponseError {
   override readonly kind = 'invalidAnswer';
-  constructor(readonly context: string, readonly issues: string, detail: Partial<FailedRequestDetail> = {}, options?: { cause?: unknown }) {
-    super(0, '', { ...noDetail(context), ...detail }, { ...options, message: `${context}: the answer does not match the contract (${issues})` });
+  constructor(
+    readonly context: string,
+    readonly issues: string,
+    detail: Partial<FailedRequestDetail> = {},
+    options?: { cause?: unknown },
+  ) {
+    super(
+      0,
+      '',
+      { ...noDetail(context), ...detail },
+      { ...options, message: `${context}: the answer does not match the contract (${issues})` },
+    );
   }
 }
 
 /** The call got no usable answer: network failure, timeout, or an HTTP error without a service body. */
 export class TransportError extends PostResponseError {
   override readonly kind = 'transport';
-  constructor(readonly context: string, readonly status: number | null, detail: Partial<FailedRequestDetail> = {}, options?: { cause?: unknown }) {
-    super(0, '', { ...noDetail(context), ...detail }, { ...options, message: `${context}: ${status === null ? 'no answer' : `HTTP ${status}`}` });
+  constructor(
+    readonly context: string,
+    readonly status: number | null,
+    detail: Partial<FailedRequestDetail> = {},
+    options?: { cause?: unknown },
+  ) {
+    super(
+      0,
+      '',
+      { ...noDetail(context), ...detail },
+      { ...options, message: `${context}: ${status === null ? 'no answer' : `HTTP ${status}`}` },
+    );
   }
 }
 
 /** Any failed service call [R8-7]. */
-export const isPostResponseError = (e: unknown): e is PostResponseError => e instanceof Error && e.name === 'PostResponseError';
+export const isPostResponseError = (e: unknown): e is PostResponseError =>
+  e instanceof Error && e.name === 'PostResponseError';
 /** A call the service refused with an error_code other than 200 [R8-1]. */
 export const isRefusedResponse = (e: unknown): e is PostResponseError => isPostResponseError(e) && e.kind === 'refused';
-export const isInvalidResponseError = (e: unknown): e is InvalidResponseError => isPostResponseError(e) && e.kind === 'invalidAnswer';
+export const isInvalidResponseError = (e: unknown): e is InvalidResponseError =>
+  isPostResponseError(e) && e.kind === 'invalidAnswer';
 export const isTransportError = (e: unknown): e is TransportError => isPostResponseError(e) && e.kind === 'transport';
 
 /** A call was not sent because the logout cookie is set (web) [R6-9]. */
@@ -72,4 +103,5 @@ export class NotSignedInError extends Error {
 }
 
 export const isLoggedOutError = (e: unknown): e is LoggedOutError => e instanceof Error && e.name === 'LoggedOutError';
-export const isNotSignedInError = (e: unknown): e is NotSignedInError => e instanceof Error && e.name === 'NotSignedInError';
+export const isNotSignedInError = (e: unknown): e is NotSignedInError =>
+  e instanceof Error && e.name === 'NotSignedInError';

@@ -1,10 +1,30 @@
 import { tap, type MonoTypeOperatorFunction, type Observable } from 'rxjs';
-import type { AuthPort, CodeSent, DebugSignedIn, EmailStatus, OutboxMessage, SessionPort, SignedIn } from '../../application';
-import { AUTH_ENDPOINTS, codeSentResponseSchema, debugLoginResponseSchema, devOutboxResponseSchema, emailStatusResponseSchema, emailVerifiedResponseSchema, loginResponseSchema, plainResponseSchema } from '../../contract';
+import type {
+  AuthPort,
+  CodeSent,
+  DebugSignedIn,
+  EmailStatus,
+  OutboxMessage,
+  SessionPort,
+  SignedIn,
+} from '../../application';
+import {
+  AUTH_ENDPOINTS,
+  codeSentResponseSchema,
+  debugLoginResponseSchema,
+  devOutboxResponseSchema,
+  emailStatusResponseSchema,
+  emailVerifiedResponseSchema,
+  loginResponseSchema,
+  plainResponseSchema,
+} from '../../contract';
 import { isPostResponseError } from './errors';
 import type { KyHttpClient } from './ky-http-client';
 
-const signedIn = loginResponseSchema.transform((a): SignedIn => ({ identity: { user_id: a.user_id, access_token: a.access_token }, expiresAt: a.expires_at }));
+const signedIn = loginResponseSchema.transform((a): SignedIn => ({
+  identity: { user_id: a.user_id, access_token: a.access_token },
+  expiresAt: a.expires_at,
+}));
 
 /** Signs the session in with the identity a sign-up or login answered. */
 export function signingIn<T extends SignedIn>(session: SessionPort): MonoTypeOperatorFunction<T> {
@@ -23,21 +43,97 @@ export function signingOut<T>(session: SessionPort): MonoTypeOperatorFunction<T>
 
 /** AuthPort over HTTP (ky); keeps the device's session in step with sign-in and sign-out. */
 export class KyAuth implements AuthPort {
-  constructor(private readonly http: KyHttpClient, private readonly session: SessionPort) {}
+  constructor(
+    private readonly http: KyHttpClient,
+    private readonly session: SessionPort,
+  ) {}
 
-  signUp(email: string, password: string): Observable<SignedIn> { return this.http.post(AUTH_ENDPOINTS.signup, { email, password }, signedIn, 'signup', { identity: 'none' }).pipe(signingIn(this.session)); }
-  logIn(email: string, password: string): Observable<SignedIn> { return this.http.post(AUTH_ENDPOINTS.login, { email, password }, signedIn, 'login', { identity: 'none' }).pipe(signingIn(this.session)); }
-  logOut(): Observable<void> { return this.http.post(AUTH_ENDPOINTS.logout, {}, plainResponseSchema.transform((): void => undefined), 'logout', { identity: 'required' }).pipe(signingOut(this.session)); }
-  debugLogIn(name?: string): Observable<DebugSignedIn> { return this.http.post(AUTH_ENDPOINTS.debugLogin, name === undefined ? {} : { name }, debugLoginResponseSchema.transform((a): DebugSignedIn => ({
-      identity: { user_id: a.user_id, access_token: a.access_token }, expiresAt: a.expires_at, created: a.created === 1,
-    })), 'debug_login', { identity: 'none' }).pipe(signingIn(this.session)); }
-  emailStatus(): Observable<EmailStatus> { return this.http.post(AUTH_ENDPOINTS.emailStatus, {}, emailStatusResponseSchema.transform((a): EmailStatus => ({
-      email: a.email, verified: a.email_verified === 1, verifiedAt: a.email_verified_at, createdAt: a.created_at,
-      verificationRequired: a.verification_required === 1, cutoff: a.cutoff,
-    })), 'email_status', { identity: 'required' }); }
-  sendEmailCode(email?: string): Observable<CodeSent> { return this.http.post(AUTH_ENDPOINTS.emailSendCode, { email_verify: email === undefined ? {} : { email } }, codeSentResponseSchema.transform((a): CodeSent => ({ expiresAt: a.expires_at })), 'email_send_code', { identity: 'required' }); }
-  verifyEmail(code: string): Observable<{ readonly email: string; readonly verifiedAt: string }> { return this.http.post(AUTH_ENDPOINTS.emailVerify, { email_verify: { code } }, emailVerifiedResponseSchema.transform((a) => ({ email: a.email, verifiedAt: a.email_verified_at })), 'email_verify', { identity: 'required' }); }
-  devOutbox(): Observable<readonly OutboxMessage[]> { return this.http.post(AUTH_ENDPOINTS.devOutbox, {}, devOutboxResponseSchema.transform((a): readonly OutboxMessage[] => a.list.map((m) => ({
-      messageId: m.message_id, channel: m.channel, recipient: m.recipient, subject: m.subject, body: m.body, createdAt: m.created_at,
-    }))), 'dev_outbox', { identity: 'required' }); }
+  signUp(email: string, password: string): Observable<SignedIn> {
+    return this.http
+      .post(AUTH_ENDPOINTS.signup, { email, password }, signedIn, 'signup', { identity: 'none' })
+      .pipe(signingIn(this.session));
+  }
+  logIn(email: string, password: string): Observable<SignedIn> {
+    return this.http
+      .post(AUTH_ENDPOINTS.login, { email, password }, signedIn, 'login', { identity: 'none' })
+      .pipe(signingIn(this.session));
+  }
+  logOut(): Observable<void> {
+    return this.http
+      .post(
+        AUTH_ENDPOINTS.logout,
+        {},
+        plainResponseSchema.transform((): void => undefined),
+        'logout',
+        { identity: 'required' },
+      )
+      .pipe(signingOut(this.session));
+  }
+  debugLogIn(name?: string): Observable<DebugSignedIn> {
+    return this.http
+      .post(
+        AUTH_ENDPOINTS.debugLogin,
+        name === undefined ? {} : { name },
+        debugLoginResponseSchema.transform((a): DebugSignedIn => ({
+          identity: { user_id: a.user_id, access_token: a.access_token },
+          expiresAt: a.expires_at,
+          created: a.created === 1,
+        })),
+        'debug_login',
+        { identity: 'none' },
+      )
+      .pipe(signingIn(this.session));
+  }
+  emailStatus(): Observable<EmailStatus> {
+    return this.http.post(
+      AUTH_ENDPOINTS.emailStatus,
+      {},
+      emailStatusResponseSchema.transform((a): EmailStatus => ({
+        email: a.email,
+        verified: a.email_verified === 1,
+        verifiedAt: a.email_verified_at,
+        createdAt: a.created_at,
+        verificationRequired: a.verification_required === 1,
+        cutoff: a.cutoff,
+      })),
+      'email_status',
+      { identity: 'required' },
+    );
+  }
+  sendEmailCode(email?: string): Observable<CodeSent> {
+    return this.http.post(
+      AUTH_ENDPOINTS.emailSendCode,
+      { email_verify: email === undefined ? {} : { email } },
+      codeSentResponseSchema.transform((a): CodeSent => ({ expiresAt: a.expires_at })),
+      'email_send_code',
+      { identity: 'required' },
+    );
+  }
+  verifyEmail(code: string): Observable<{ readonly email: string; readonly verifiedAt: string }> {
+    return this.http.post(
+      AUTH_ENDPOINTS.emailVerify,
+      { email_verify: { code } },
+      emailVerifiedResponseSchema.transform((a) => ({ email: a.email, verifiedAt: a.email_verified_at })),
+      'email_verify',
+      { identity: 'required' },
+    );
+  }
+  devOutbox(): Observable<readonly OutboxMessage[]> {
+    return this.http.post(
+      AUTH_ENDPOINTS.devOutbox,
+      {},
+      devOutboxResponseSchema.transform((a): readonly OutboxMessage[] =>
+        a.list.map((m) => ({
+          messageId: m.message_id,
+          channel: m.channel,
+          recipient: m.recipient,
+          subject: m.subject,
+          body: m.body,
+          createdAt: m.created_at,
+        })),
+      ),
+      'dev_outbox',
+      { identity: 'required' },
+    );
+  }
 }

@@ -60,15 +60,33 @@ export class KyHttpClient {
     this.guard = deps.target === 'web' ? (deps.logoutGuard ?? NEVER_LOGGED_OUT) : NEVER_LOGGED_OUT;
   }
 
-  post<S extends z.ZodType>(path: string, body: object, schema: S, context: string, options: RequestOptions = {}): Observable<z.infer<S>> {
+  post<S extends z.ZodType>(
+    path: string,
+    body: object,
+    schema: S,
+    context: string,
+    options: RequestOptions = {},
+  ): Observable<z.infer<S>> {
     return this.call('POST', path, body, schema, context, options);
   }
 
-  get<S extends z.ZodType>(path: string, schema: S, context: string, options: RequestOptions = {}): Observable<z.infer<S>> {
+  get<S extends z.ZodType>(
+    path: string,
+    schema: S,
+    context: string,
+    options: RequestOptions = {},
+  ): Observable<z.infer<S>> {
     return this.call('GET', path, null, schema, context, options);
   }
 
-  private call<S extends z.ZodType>(method: 'GET' | 'POST', path: string, body: object | null, schema: S, context: string, options: RequestOptions): Observable<z.infer<S>> {
+  private call<S extends z.ZodType>(
+    method: 'GET' | 'POST',
+    path: string,
+    body: object | null,
+    schema: S,
+    context: string,
+    options: RequestOptions,
+  ): Observable<z.infer<S>> {
     return new Observable<z.infer<S>>((subscriber) => {
       const abort = new AbortController();
       this.send(method, path, body, schema, context, options, abort.signal).then(
@@ -86,7 +104,13 @@ export class KyHttpClient {
   }
 
   private async send<S extends z.ZodType>(
-    method: 'GET' | 'POST', path: string, body: object | null, schema: S, context: string, options: RequestOptions, signal: AbortSignal,
+    method: 'GET' | 'POST',
+    path: string,
+    body: object | null,
+    schema: S,
+    context: string,
+    options: RequestOptions,
+    signal: AbortSignal,
   ): Promise<z.infer<S>> {
     if (this.guard.isLoggedOut()) {
       this.deps.signals.publish({ kind: 'loggedOut' });
@@ -99,7 +123,13 @@ export class KyHttpClient {
     const rawRequestBody = body === null ? '' : JSON.stringify(identity ? withIdentity(identity, body) : body);
     let url = path;
     let rawResponse = '';
-    const detail = (response: unknown = null) => ({ request: { method, url }, rawRequestBody, response, rawResponse, context });
+    const detail = (response: unknown = null) => ({
+      request: { method, url },
+      rawRequestBody,
+      response,
+      rawResponse,
+      context,
+    });
     try {
       const response = await this.http(path, {
         method,
@@ -115,7 +145,8 @@ export class KyHttpClient {
       // Refusals come with an HTTP error status AND an error_code body: keep the body.
       url = error.response.url;
       rawResponse = await error.response.text().catch(() => '');
-      if (!/^\s*\{/.test(rawResponse)) throw new TransportError(context, error.response.status, detail(), { cause: error });
+      if (!/^\s*\{/.test(rawResponse))
+        throw new TransportError(context, error.response.status, detail(), { cause: error });
     }
 
     let parsed: unknown;
@@ -125,18 +156,31 @@ export class KyHttpClient {
       throw new InvalidResponseError(context, 'not JSON', detail(), { cause: error });
     }
     const envelope = parsed as { error_code?: unknown; error_info?: unknown };
-    if (typeof envelope.error_code !== 'number') throw new InvalidResponseError(context, 'error_code: missing', detail(parsed));
+    if (typeof envelope.error_code !== 'number')
+      throw new InvalidResponseError(context, 'error_code: missing', detail(parsed));
     if (envelope.error_code !== SUCCESS_CODE) {
       const info = typeof envelope.error_info === 'string' ? envelope.error_info : '';
       const decision = classifyResponse({ error_code: envelope.error_code, error_info: info }, this.deps.target);
       if (decision.kind === 'maintenance') {
-        this.deps.signals.publish({ kind: 'maintenance', code: decision.code, error_code: envelope.error_code, effects: decision.effects });
+        this.deps.signals.publish({
+          kind: 'maintenance',
+          code: decision.code,
+          error_code: envelope.error_code,
+          effects: decision.effects,
+        });
       }
       throw new PostResponseError(envelope.error_code, info, detail(parsed));
     }
     const result = schema.safeParse(parsed);
     if (!result.success) {
-      throw new InvalidResponseError(context, result.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '), detail(parsed));
+      throw new InvalidResponseError(
+        context,
+        result.error.issues
+          .slice(0, 5)
+          .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+          .join('; '),
+        detail(parsed),
+      );
     }
     return result.data as z.infer<S>;
   }

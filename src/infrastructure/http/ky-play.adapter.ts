@@ -2,7 +2,12 @@ import { catchError, map, of, throwError, type Observable } from 'rxjs';
 import type { PlayHistoryPage, PlayPort, SessionPort, StationInfoOutcome } from '../../application';
 import { vipOutcome, type AssistGaugeView, type PlayView } from '../../domain';
 import {
-  errorResponseSchema, gaugeResponseSchema, historyResponseSchema, PLAY_LOOP_ENDPOINTS as P, playStateResponseSchema, stationInfoResponseSchema,
+  errorResponseSchema,
+  gaugeResponseSchema,
+  historyResponseSchema,
+  PLAY_LOOP_ENDPOINTS as P,
+  playStateResponseSchema,
+  stationInfoResponseSchema,
 } from '../../contract';
 import { InvalidResponseError, isPostResponseError } from './errors';
 import type { KyHttpClient } from './ky-http-client';
@@ -10,7 +15,10 @@ import { playRefusalOutcome } from './ky-reservation.adapter';
 
 /** The play loop's calls over HTTP (docs/play.md). */
 export class KyPlay implements PlayPort {
-  constructor(private readonly http: KyHttpClient, private readonly session: SessionPort) {}
+  constructor(
+    private readonly http: KyHttpClient,
+    private readonly session: SessionPort,
+  ) {}
 
   stationInfo(stationId: number): Observable<StationInfoOutcome> {
     return this.http.post(P.stationInfo, { station_id: stationId }, stationInfoResponseSchema, 'station_info').pipe(
@@ -26,27 +34,38 @@ export class KyPlay implements PlayPort {
   }
 
   confirm(stationId: number): Observable<PlayView> {
-    return this.http.post(P.confirm, { station_id: stationId }, playStateResponseSchema, 'confirm', { identity: 'required' }).pipe(map((a) => requirePlay(a.play, 'confirm')));
+    return this.http
+      .post(P.confirm, { station_id: stationId }, playStateResponseSchema, 'confirm', { identity: 'required' })
+      .pipe(map((a) => requirePlay(a.play, 'confirm')));
   }
 
   current(): Observable<PlayView | null> {
-    return this.http.post(P.current, {}, playStateResponseSchema, 'current', { identity: 'required' }).pipe(map((a) => a.play));
+    return this.http
+      .post(P.current, {}, playStateResponseSchema, 'current', { identity: 'required' })
+      .pipe(map((a) => a.play));
   }
 
   continuePlay(playId: number): Observable<PlayView> {
-    return this.http.post(P.continue, { play_id: playId }, playStateResponseSchema, 'continue', { identity: 'required' }).pipe(map((a) => requirePlay(a.play, 'continue')));
+    return this.http
+      .post(P.continue, { play_id: playId }, playStateResponseSchema, 'continue', { identity: 'required' })
+      .pipe(map((a) => requirePlay(a.play, 'continue')));
   }
 
   finish(playId: number): Observable<void> {
-    return this.http.post(P.finish, { play_id: playId }, errorResponseSchema, 'finish', { identity: 'required' }).pipe(map(() => undefined));
+    return this.http
+      .post(P.finish, { play_id: playId }, errorResponseSchema, 'finish', { identity: 'required' })
+      .pipe(map(() => undefined));
   }
 
   gauge(stationId: number): Observable<AssistGaugeView> {
-    return this.http.post(P.gauge, { station_id: stationId }, gaugeResponseSchema, 'gauge', { identity: 'required' }).pipe(map((a) => a.gauge));
+    return this.http
+      .post(P.gauge, { station_id: stationId }, gaugeResponseSchema, 'gauge', { identity: 'required' })
+      .pipe(map((a) => a.gauge));
   }
 
   history(page = 1): Observable<PlayHistoryPage> {
-    return this.http.post(P.history, { page }, historyResponseSchema, 'history', { identity: 'required' })
+    return this.http
+      .post(P.history, { page }, historyResponseSchema, 'history', { identity: 'required' })
       .pipe(map((a) => ({ list: a.history.list, page: a.history.page, hasMore: a.history.has_more === 1 })));
   }
 }

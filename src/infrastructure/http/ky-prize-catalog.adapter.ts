@@ -1,9 +1,28 @@
 import { map, type Observable } from 'rxjs';
-import type { InformationPage, InformationListQuery, PrizeCatalogPort, PrizeLookupQuery, PrizeLookupResult, PrizeSearchQuery, PrizeSearchResult, StartNews, StartNewsQuery, TopPageQuery } from '../../application';
+import type {
+  InformationPage,
+  InformationListQuery,
+  PrizeCatalogPort,
+  PrizeLookupQuery,
+  PrizeLookupResult,
+  PrizeSearchQuery,
+  PrizeSearchResult,
+  StartNews,
+  StartNewsQuery,
+  TopPageQuery,
+} from '../../application';
 import { NEW_ARRIVALS_LIMIT, type Character, type TopPageCatalogue } from '../../domain';
 import {
-  carouselResponseSchema, characterResponseSchema, ENDPOINTS, informationResponseSchema, kujiListResponseSchema,
-  newArrivalsResponseSchema, prizeResponseSchema, prizeV2ResponseSchema, startNewsResponseSchema, topPagePrizeResponseSchema,
+  carouselResponseSchema,
+  characterResponseSchema,
+  ENDPOINTS,
+  informationResponseSchema,
+  kujiListResponseSchema,
+  newArrivalsResponseSchema,
+  prizeResponseSchema,
+  prizeV2ResponseSchema,
+  startNewsResponseSchema,
+  topPagePrizeResponseSchema,
   virtualCraneListResponseSchema,
 } from '../../contract';
 import { toCharacter, toWireSearchParams } from '../wire/play-wire';
@@ -11,7 +30,9 @@ import type { KyHttpClient } from './ky-http-client';
 import type { CarouselSlide, KujiOnSale, NewArrival, VirtualCraneList } from '../../domain';
 
 /** Drops the answer envelope (error_code, error_info) once the answer is known to be a success. */
-export function payload<T extends { error_code: number; error_info: string }>(answer: T): Omit<T, 'error_code' | 'error_info'> {
+export function payload<T extends { error_code: number; error_info: string }>(
+  answer: T,
+): Omit<T, 'error_code' | 'error_info'> {
   const { error_code: _code, error_info: _info, ...rest } = answer;
   return rest;
 }
@@ -19,7 +40,12 @@ export function payload<T extends { error_code: number; error_info: string }>(an
 /** The body of POST /contents/prize for one lookup. */
 export function prizeLookupBody(query: PrizeLookupQuery): object {
   const by = query.by;
-  const prize = 'stationId' in by ? { station_id: by.stationId } : 'characterId' in by ? { character_id: by.characterId } : { keyword: by.keyword };
+  const prize =
+    'stationId' in by
+      ? { station_id: by.stationId }
+      : 'characterId' in by
+        ? { character_id: by.characterId }
+        : { keyword: by.keyword };
   return { prize, shop_id: query.shopId, ...(query.fesId !== undefined ? { fes_id: query.fesId } : {}) };
 }
 
@@ -51,8 +77,17 @@ export class KyPrizeCatalog implements PrizeCatalogPort {
   constructor(private readonly http: KyHttpClient) {}
 
   topPage(query: TopPageQuery): Observable<TopPageCatalogue> {
-    const body = { shop_id: query.shopId, is_top_page: 1, ...(query.fesId !== undefined ? { fes_id: query.fesId } : {}) };
-    return this.http.post(ENDPOINTS.topPagePrize, body, topPagePrizeResponseSchema.transform(payload), 'top_page_prize');
+    const body = {
+      shop_id: query.shopId,
+      is_top_page: 1,
+      ...(query.fesId !== undefined ? { fes_id: query.fesId } : {}),
+    };
+    return this.http.post(
+      ENDPOINTS.topPagePrize,
+      body,
+      topPagePrizeResponseSchema.transform(payload),
+      'top_page_prize',
+    );
   }
 
   lookUpPrizes(query: PrizeLookupQuery): Observable<PrizeLookupResult> {
@@ -60,7 +95,12 @@ export class KyPrizeCatalog implements PrizeCatalogPort {
   }
 
   searchPrizes(query: PrizeSearchQuery): Observable<PrizeSearchResult> {
-    return this.http.post(ENDPOINTS.prizeV2, prizeSearchBody(query), prizeV2ResponseSchema.transform(payload), 'v2_prize');
+    return this.http.post(
+      ENDPOINTS.prizeV2,
+      prizeSearchBody(query),
+      prizeV2ResponseSchema.transform(payload),
+      'v2_prize',
+    );
   }
 
   kujiOnSale(query: { readonly shopId?: number } = {}): Observable<readonly KujiOnSale[]> {
@@ -70,28 +110,54 @@ export class KyPrizeCatalog implements PrizeCatalogPort {
 
   carousels(query: { readonly shopId?: number } = {}): Observable<readonly CarouselSlide[]> {
     const body = query.shopId !== undefined ? { shop_id: query.shopId } : {};
-    return this.http.post(ENDPOINTS.carousel, body, carouselResponseSchema, 'carousel').pipe(map((a) => a.carousel.list));
+    return this.http
+      .post(ENDPOINTS.carousel, body, carouselResponseSchema, 'carousel')
+      .pipe(map((a) => a.carousel.list));
   }
 
   information(query: InformationListQuery): Observable<InformationPage> {
-    const body = { page: query.page ?? 1, ...(query.num !== undefined ? { num: query.num } : {}), shop_id: query.shopId, ...(query.tag !== undefined ? { tag: query.tag } : {}) };
-    return this.http.post(ENDPOINTS.information, body, informationResponseSchema, 'information').pipe(map((a) => a.information));
+    const body = {
+      page: query.page ?? 1,
+      ...(query.num !== undefined ? { num: query.num } : {}),
+      shop_id: query.shopId,
+      ...(query.tag !== undefined ? { tag: query.tag } : {}),
+    };
+    return this.http
+      .post(ENDPOINTS.information, body, informationResponseSchema, 'information')
+      .pipe(map((a) => a.information));
   }
 
   startNews(query: StartNewsQuery): Observable<StartNews> {
-    return this.http.post(ENDPOINTS.getStartNews, startNewsBody(query), startNewsResponseSchema.transform(payload), 'get_start_news');
+    return this.http.post(
+      ENDPOINTS.getStartNews,
+      startNewsBody(query),
+      startNewsResponseSchema.transform(payload),
+      'get_start_news',
+    );
   }
 
   characters(): Observable<readonly Character[]> {
-    return this.http.post(ENDPOINTS.character, {}, characterResponseSchema, 'character').pipe(map((a) => a.character.list.map(toCharacter)));
+    return this.http
+      .post(ENDPOINTS.character, {}, characterResponseSchema, 'character')
+      .pipe(map((a) => a.character.list.map(toCharacter)));
   }
 
   virtualCranes(): Observable<VirtualCraneList> {
-    return this.http.post(ENDPOINTS.virtualCraneList, {}, virtualCraneListResponseSchema.transform(payload), 'virtualcrane_list', { identity: 'required' });
+    return this.http.post(
+      ENDPOINTS.virtualCraneList,
+      {},
+      virtualCraneListResponseSchema.transform(payload),
+      'virtualcrane_list',
+      { identity: 'required' },
+    );
   }
 
   newArrivals(limit: number = NEW_ARRIVALS_LIMIT): Observable<readonly NewArrival[]> {
-    return this.http.get(ENDPOINTS.newArrivals, newArrivalsResponseSchema, 'new_arrivals', { identity: 'none', searchParams: { limit } })
+    return this.http
+      .get(ENDPOINTS.newArrivals, newArrivalsResponseSchema, 'new_arrivals', {
+        identity: 'none',
+        searchParams: { limit },
+      })
       .pipe(map((a) => a.list));
   }
 }

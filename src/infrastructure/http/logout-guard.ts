@@ -8,7 +8,10 @@ export interface LogoutGuard {
 
 /** Reads `document.cookie` (or any cookie string) for the logout cookie. */
 export class CookieLogoutGuard implements LogoutGuard {
-  constructor(private readonly readCookies: () => string, private readonly name = LOGOUT_COOKIE) {}
+  constructor(
+    private readonly readCookies: () => string,
+    private readonly name = LOGOUT_COOKIE,
+  ) {}
 
   isLoggedOut(): boolean {
     return this.readCookies()

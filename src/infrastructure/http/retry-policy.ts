@@ -19,6 +19,7 @@ export function retryPolicy(delayMs: number = DEFAULT_RETRY_DELAY_MS): RetryOpti
     statusCodes: [...RETRY_STATUS_CODES],
     afterStatusCodes: [],
     delay: () => delayMs,
-    shouldRetry: ({ error }) => error instanceof HTTPError && (RETRY_STATUS_CODES as readonly number[]).includes(error.response.status),
+    shouldRetry: ({ error }) =>
+      error instanceof HTTPError && (RETRY_STATUS_CODES as readonly number[]).includes(error.response.status),
   };
 }

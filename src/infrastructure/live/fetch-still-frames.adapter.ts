@@ -17,7 +17,11 @@ export class FetchStillFrames implements StillFramePort {
     return new Observable<StillFrame>((subscriber) => {
       const abort = new AbortController();
       void (async () => {
-        const response = await this.fetchImpl(url, { signal: abort.signal, cache: 'no-store', credentials: 'same-origin' });
+        const response = await this.fetchImpl(url, {
+          signal: abort.signal,
+          cache: 'no-store',
+          credentials: 'same-origin',
+        });
         if (!response.ok) throw new Error(`still ${url}: HTTP ${response.status}`);
         const tick = Number(response.headers.get(FRAME_TICK_HEADER) ?? 0) || 0;
         const blob = await response.blob();

@@ -26,7 +26,11 @@ export class SoraRtcVideo implements RtcVideoPort {
     private readonly loadSdk: () => Promise<SoraModule> = () => import('sora-js-sdk'),
   ) {}
 
-  connect(session: { readonly camera: Camera; readonly url: string; readonly channel: string }): Observable<RtcSessionEvent> {
+  connect(session: {
+    readonly camera: Camera;
+    readonly url: string;
+    readonly channel: string;
+  }): Observable<RtcSessionEvent> {
     return new Observable<RtcSessionEvent>((subscriber) => {
       let closed = false;
       let monitor: ReturnType<typeof setInterval> | null = null;
@@ -48,24 +52,35 @@ export class SoraRtcVideo implements RtcVideoPort {
         });
         connection = recvonly;
         recvonly.on('track', (event: RTCTrackEvent) => {
-          if (!closed && event.track.kind === 'video') subscriber.next({ type: 'connected', stream: event.streams[0] ?? new MediaStream([event.track]) });
+          if (!closed && event.track.kind === 'video')
+            subscriber.next({ type: 'connected', stream: event.streams[0] ?? new MediaStream([event.track]) });
         });
         recvonly.on('removetrack', () => {
           if (!closed) subscriber.next({ type: 'trackRemoved' });
         });
-        recvonly.on('disconnect', (event: { type?: string; reason?: string }) => fail(event.reason ?? event.type ?? 'disconnected'));
+        recvonly.on('disconnect', (event: { type?: string; reason?: string }) =>
+          fail(event.reason ?? event.type ?? 'disconnected'),
+        );
         await recvonly.connect();
         // The SDK's own timeouts, read back from the connection [R9-12] (its ICE-disconnected
         // timeout is fixed at 10000 ms inside the SDK).
-        const set = recvonly as unknown as Record<'connectionTimeout' | 'disconnectWaitTimeout' | 'signalingCandidateTimeout', number | undefined>;
-        console.info(`onkure: ${session.camera} video connected (${session.channel}; connection timeout ${set.connectionTimeout} ms, disconnect wait ${set.disconnectWaitTimeout} ms, signaling candidate timeout ${set.signalingCandidateTimeout} ms)`);
+        const set = recvonly as unknown as Record<
+          'connectionTimeout' | 'disconnectWaitTimeout' | 'signalingCandidateTimeout',
+          number | undefined
+        >;
+        console.info(
+          `onkure: ${session.camera} video connected (${session.channel}; connection timeout ${set.connectionTimeout} ms, disconnect wait ${set.disconnectWaitTimeout} ms, signaling candidate timeout ${set.signalingCandidateTimeout} ms)`,
+        );
         let lost = 0;
         monitor = setInterval(() => {
           void recvonly.pc?.getStats().then((stats) => {
             stats.forEach((report: { type: string; kind?: string; packetsLost?: number; packetsReceived?: number }) => {
               if (report.type !== 'inbound-rtp' || report.kind !== 'video') return;
               const now = report.packetsLost ?? 0;
-              if (now > lost) console.info(`onkure: ${session.camera} video lost ${now - lost} packets (${report.packetsReceived ?? 0} received)`);
+              if (now > lost)
+                console.info(
+                  `onkure: ${session.camera} video lost ${now - lost} packets (${report.packetsReceived ?? 0} received)`,
+                );
               lost = now;
             });
           });

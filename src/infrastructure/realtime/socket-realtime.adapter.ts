@@ -1,8 +1,26 @@
 import { BehaviorSubject, distinctUntilChanged, Observable } from 'rxjs';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
-import type { RealtimeChannel, RealtimeConnectionState, RealtimeEvent, RealtimePort, SessionPort } from '../../application';
-import { REALTIME_SOCKET_SETTINGS, type AuthIdentity, type ControlAnswer, type CraneButton, type CraneCommand } from '../../domain';
-import { CHANNELS, REALTIME_PATH, type ClientToServerEvents, type RealtimeUpdate, type ServerToClientEvents } from '../../contract';
+import type {
+  RealtimeChannel,
+  RealtimeConnectionState,
+  RealtimeEvent,
+  RealtimePort,
+  SessionPort,
+} from '../../application';
+import {
+  REALTIME_SOCKET_SETTINGS,
+  type AuthIdentity,
+  type ControlAnswer,
+  type CraneButton,
+  type CraneCommand,
+} from '../../domain';
+import {
+  CHANNELS,
+  REALTIME_PATH,
+  type ClientToServerEvents,
+  type RealtimeUpdate,
+  type ServerToClientEvents,
+} from '../../contract';
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -54,7 +72,10 @@ export class SocketRealtime implements RealtimePort {
   constructor(
     private readonly config: SocketRealtimeConfig,
     private readonly session: SessionPort,
-    private readonly connect: (url: string, options: Partial<ManagerOptions & SocketOptions>) => ClientSocket = (url, options) => (url ? io(url, options) : io(options)),
+    private readonly connect: (url: string, options: Partial<ManagerOptions & SocketOptions>) => ClientSocket = (
+      url,
+      options,
+    ) => (url ? io(url, options) : io(options)),
   ) {
     let last = session.current()?.user_id ?? null;
     session.identity$.subscribe((who) => {
@@ -78,7 +99,10 @@ export class SocketRealtime implements RealtimePort {
       }
       return this.socket;
     }
-    const socket = this.connect(this.config.url, socketOptions(() => this.session.current()));
+    const socket = this.connect(
+      this.config.url,
+      socketOptions(() => this.session.current()),
+    );
     socket.on('connect', () => {
       this.state.next('open');
       for (const channel of this.joined.keys()) socket.emit('join', channel, () => undefined);
@@ -94,10 +118,14 @@ export class SocketRealtime implements RealtimePort {
 
   private nameOf(channel: RealtimeChannel): string | null {
     switch (channel.kind) {
-      case 'top': return CHANNELS.top;
-      case 'configured': return this.config.configuredChannel;
-      case 'station': return CHANNELS.station(channel.stationId);
-      case 'kujiBox': return CHANNELS.kujiBox(channel.kujiId, channel.boxId);
+      case 'top':
+        return CHANNELS.top;
+      case 'configured':
+        return this.config.configuredChannel;
+      case 'station':
+        return CHANNELS.station(channel.stationId);
+      case 'kujiBox':
+        return CHANNELS.kujiBox(channel.kujiId, channel.boxId);
       case 'user': {
         const who = this.session.current();
         return who ? CHANNELS.user(who.user_id) : null;
@@ -118,23 +146,48 @@ export class SocketRealtime implements RealtimePort {
       if (count === 0 && socket.connected) socket.emit('join', name, () => undefined);
       const emit = (event: RealtimeEvent) => subscriber.next(event);
       const handlers: [keyof ServerToClientEvents, (payload: never) => void][] = [];
-      const on = <E extends keyof ServerToClientEvents>(event: E, handler: (payload: Parameters<ServerToClientEvents[E]>[0]) => void) => {
+      const on = <E extends keyof ServerToClientEvents>(
+        event: E,
+        handler: (payload: Parameters<ServerToClientEvents[E]>[0]) => void,
+      ) => {
         socket.on(event, handler as never);
         handlers.push([event, handler as never]);
       };
       if (channel.kind === 'station') {
-        on('reserve_change', (m) => m.station_id === channel.stationId && emit({ type: 'reserveChange', stationId: m.station_id }));
+        on(
+          'reserve_change',
+          (m) => m.station_id === channel.stationId && emit({ type: 'reserveChange', stationId: m.station_id }),
+        );
         on('play_state', (play) => play.station_id === channel.stationId && emit({ type: 'playState', play }));
       } else if (channel.kind === 'kujiBox') {
-        on('play_end', (m) => m.kuji_id === channel.kujiId && m.box_id === channel.boxId && emit({ type: 'playEnd', kujiId: m.kuji_id, boxId: m.box_id }));
-        on('kuji_reserve_change', (m) => m.kuji_id === channel.kujiId && m.box_id === channel.boxId && emit({ type: 'kujiReserveChange', kujiId: m.kuji_id, boxId: m.box_id }));
+        on(
+          'play_end',
+          (m) =>
+            m.kuji_id === channel.kujiId &&
+            m.box_id === channel.boxId &&
+            emit({ type: 'playEnd', kujiId: m.kuji_id, boxId: m.box_id }),
+        );
+        on(
+          'kuji_reserve_change',
+          (m) =>
+            m.kuji_id === channel.kujiId &&
+            m.box_id === channel.boxId &&
+            emit({ type: 'kujiReserveChange', kujiId: m.kuji_id, boxId: m.box_id }),
+        );
       } else if (channel.kind === 'user') {
         on('push', (push) => emit({ type: 'push', push }));
-        on('crane_reserve_cancel', (m) => emit({ type: 'craneReserveCancel', stationId: m.station_id, reason: m.reason }));
+        on('crane_reserve_cancel', (m) =>
+          emit({ type: 'craneReserveCancel', stationId: m.station_id, reason: m.reason }),
+        );
       } else {
         on('update', (update: RealtimeUpdate) => {
           if (update.channel !== name) return;
-          if (update.maintenance) emit({ type: 'maintenance', stationId: update.maintenance.station_id, stationStatus: update.maintenance.station_status });
+          if (update.maintenance)
+            emit({
+              type: 'maintenance',
+              stationId: update.maintenance.station_id,
+              stationStatus: update.maintenance.station_status,
+            });
           if (update.list) emit({ type: 'list', stations: update.list });
           if (update.get) emit({ type: 'winner', announcement: update.get });
         });
@@ -159,16 +212,26 @@ export class SocketRealtime implements RealtimePort {
     });
   }
 
-  control(command: { readonly playId: number; readonly button: CraneButton; readonly command: CraneCommand }): Observable<ControlAnswer> {
+  control(command: {
+    readonly playId: number;
+    readonly button: CraneButton;
+    readonly command: CraneCommand;
+  }): Observable<ControlAnswer> {
     return new Observable<ControlAnswer>((subscriber) => {
       const socket = this.ensure();
-      socket.timeout(CONTROL_ACK_TIMEOUT_MS).emit('control', { play_id: command.playId, button: command.button, command: command.command }, (error: Error | null, answer: ControlAnswer) => {
-        if (error) subscriber.error(error);
-        else {
-          subscriber.next(answer);
-          subscriber.complete();
-        }
-      });
+      socket
+        .timeout(CONTROL_ACK_TIMEOUT_MS)
+        .emit(
+          'control',
+          { play_id: command.playId, button: command.button, command: command.command },
+          (error: Error | null, answer: ControlAnswer) => {
+            if (error) subscriber.error(error);
+            else {
+              subscriber.next(answer);
+              subscriber.complete();
+            }
+          },
+        );
     });
   }
 

@@ -17,7 +17,12 @@ function restore(storage: SessionStorageLike | null): AuthIdentity | null {
     const raw = storage.getItem(KEY);
     if (!raw) return null;
     const value = JSON.parse(raw) as Partial<AuthIdentity>;
-    if (typeof value.user_id === 'number' && Number.isSafeInteger(value.user_id) && typeof value.access_token === 'string' && value.access_token.length > 0) {
+    if (
+      typeof value.user_id === 'number' &&
+      Number.isSafeInteger(value.user_id) &&
+      typeof value.access_token === 'string' &&
+      value.access_token.length > 0
+    ) {
       return { user_id: value.user_id, access_token: value.access_token };
     }
   } catch {
@@ -38,7 +43,9 @@ export class StoredSession implements SessionPort {
 
   constructor(private readonly storage: SessionStorageLike | null = null) {
     this.identity = new BehaviorSubject(restore(storage));
-    this.identity$ = this.identity.pipe(distinctUntilChanged((a, b) => a?.user_id === b?.user_id && a?.access_token === b?.access_token));
+    this.identity$ = this.identity.pipe(
+      distinctUntilChanged((a, b) => a?.user_id === b?.user_id && a?.access_token === b?.access_token),
+    );
   }
 
   current(): AuthIdentity | null {

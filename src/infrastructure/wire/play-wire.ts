@@ -1,7 +1,10 @@
 import type { CurrentPlay, PrizeSearchQuery, StationReserveInfo } from '../../application';
 import type { Character } from '../../domain';
 import type {
-  Character as WireCharacter, PlayInfo as WirePlayInfo, ReserveStatusRecord as WireReserveStatusRecord, SearchParams as WireSearchParams,
+  Character as WireCharacter,
+  PlayInfo as WirePlayInfo,
+  ReserveStatusRecord as WireReserveStatusRecord,
+  SearchParams as WireSearchParams,
 } from '../../contract';
 
 /**
@@ -34,7 +37,11 @@ export function toCharacter(wire: WireCharacter): Character {
     character_id: wire.character_id,
     character_name: wire.character_name,
     character_slug: wire.slug,
-    sub_character: wire.sub_character.map((s) => ({ sub_character_id: s.sub_character_id, sub_character_name: s.sub_character_name, sub_character_slug: s.slug })),
+    sub_character: wire.sub_character.map((s) => ({
+      sub_character_id: s.sub_character_id,
+      sub_character_name: s.sub_character_name,
+      sub_character_slug: s.slug,
+    })),
   };
 }
 

@@ -9,7 +9,15 @@ import { STOREFRONT_MODALS } from '../storefront.messages';
  * exclusive) the play screen asks the server, which answers the VIP gate's popup [R5-2]. With
  * `onDetails` a details button shows (the catalogue opens the prize detail modal with it).
  */
-export function PrizeCard({ item, href, onDetails }: { item: PrizeItem; href: string; onDetails?: (() => void) | undefined }) {
+export function PrizeCard({
+  item,
+  href,
+  onDetails,
+}: {
+  item: PrizeItem;
+  href: string;
+  onDetails?: (() => void) | undefined;
+}) {
   const badges: { label: string; tone: string }[] = [];
   if (item.new) badges.push({ label: MESSAGES.badgeNew, tone: 'new' });
   if (item.type === 'vip') badges.push({ label: MESSAGES.badgeVip, tone: 'vip' });
@@ -18,18 +26,29 @@ export function PrizeCard({ item, href, onDetails }: { item: PrizeItem; href: st
   if (item.little) badges.push({ label: MESSAGES.badgeLittle, tone: 'little' });
   const inMaintenance = isMaintenanceStatus(item.station_status);
   return (
-    <article className="prize-card" data-testid="prize-card" data-station-id={item.station_id} data-disclosure={item.disclosure}>
+    <article
+      className="prize-card"
+      data-testid="prize-card"
+      data-station-id={item.station_id}
+      data-disclosure={item.disclosure}
+    >
       <Link className="prize-card__link" to={href} aria-label={item.prize_name} />
       <div className="prize-card__image">
         <img src={item.img_url} alt={item.prize_name} loading="lazy" width={240} height={240} />
-        {item.playing ? <span className="prize-card__status prize-card__status--playing">{MESSAGES.badgePlaying}</span> : null}
-        {inMaintenance ? <span className="prize-card__status prize-card__status--maintenance">{MESSAGES.badgeMaintenance}</span> : null}
+        {item.playing ? (
+          <span className="prize-card__status prize-card__status--playing">{MESSAGES.badgePlaying}</span>
+        ) : null}
+        {inMaintenance ? (
+          <span className="prize-card__status prize-card__status--maintenance">{MESSAGES.badgeMaintenance}</span>
+        ) : null}
       </div>
       <div className="prize-card__body">
         {badges.length > 0 ? (
           <ul className="prize-card__badges">
             {badges.map((b) => (
-              <li key={b.tone} className={`badge badge--${b.tone}`}>{b.label}</li>
+              <li key={b.tone} className={`badge badge--${b.tone}`}>
+                {b.label}
+              </li>
             ))}
           </ul>
         ) : null}
@@ -39,7 +58,12 @@ export function PrizeCard({ item, href, onDetails }: { item: PrizeItem; href: st
           {item.designated_type === 'practice' ? MESSAGES.practiceFree : MESSAGES.playPrice(item.play_price)}
         </p>
         {onDetails ? (
-          <button type="button" className="prize-card__details" aria-label={STOREFRONT_MODALS.prizeDetailOpen(item.prize_name)} onClick={onDetails}>
+          <button
+            type="button"
+            className="prize-card__details"
+            aria-label={STOREFRONT_MODALS.prizeDetailOpen(item.prize_name)}
+            onClick={onDetails}
+          >
             {STOREFRONT_MODALS.details}
           </button>
         ) : null}

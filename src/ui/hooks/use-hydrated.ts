@@ -10,5 +10,9 @@ const never = () => () => undefined;
  * gives its `style` once hydrated (React then sets it through the DOM, which the CSP allows).
  */
 export function useHydrated(): boolean {
-  return useSyncExternalStore(never, () => true, () => false);
+  return useSyncExternalStore(
+    never,
+    () => true,
+    () => false,
+  );
 }

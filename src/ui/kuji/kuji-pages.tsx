@@ -2,7 +2,13 @@ import { useEffect, useState } from 'react';
 import { firstValueFrom } from 'rxjs';
 import { Link, useLocation, useParams } from 'react-router';
 import { TOKENS, type KujiBoxPlay, type KujiBoxState, type KujiDrawCount } from '../../application';
-import { formatThousands, KUJI_ENDED_BOX_STATUSES, type KujiBox, type KujiDrawResult, type KujiOnSale } from '../../domain';
+import {
+  formatThousands,
+  KUJI_ENDED_BOX_STATUSES,
+  type KujiBox,
+  type KujiDrawResult,
+  type KujiOnSale,
+} from '../../domain';
 import { useInjection } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
@@ -25,27 +31,52 @@ export function KujiListPage() {
     // The server's render sent the list: nothing to ask for.
     if (sent) return undefined;
     let live = true;
-    firstValueFrom(catalog.kujiOnSale()).then((l) => { if (live) setList(l); }, () => { if (live) setFailed(true); });
-    return () => { live = false; };
+    firstValueFrom(catalog.kujiOnSale()).then(
+      (l) => {
+        if (live) setList(l);
+      },
+      () => {
+        if (live) setFailed(true);
+      },
+    );
+    return () => {
+      live = false;
+    };
   }, [catalog, sent]);
   return (
     <section className="kuji-list" aria-labelledby="kuji-list-title">
-      <h1 id="kuji-list-title" className="prize-section__title">{M.listTitle}</h1>
+      <h1 id="kuji-list-title" className="prize-section__title">
+        {M.listTitle}
+      </h1>
       <p>{M.listLead}</p>
-      {failed ? <p className="page-status page-status--error" role="alert">{M.loadFailed}</p> : null}
-      {list === null && !failed ? <p className="page-status" role="status">{MESSAGES.loading}</p> : null}
+      {failed ? (
+        <p className="page-status page-status--error" role="alert">
+          {M.loadFailed}
+        </p>
+      ) : null}
+      {list === null && !failed ? (
+        <p className="page-status" role="status">
+          {MESSAGES.loading}
+        </p>
+      ) : null}
       {list !== null && list.length === 0 ? <p className="prize-section__empty">{M.listEmpty}</p> : null}
       <ul className="kuji-cards">
         {(list ?? []).map((k) => (
           <li key={k.kuji_id} className="kuji-card" data-testid="kuji-card">
-            {k.kuji_img_urls[0] ? <img src={k.kuji_img_urls[0]} alt="" width={1280} height={400} loading="lazy" /> : null}
+            {k.kuji_img_urls[0] ? (
+              <img src={k.kuji_img_urls[0]} alt="" width={1280} height={400} loading="lazy" />
+            ) : null}
             <h2 className="kuji-card__name">{k.kuji_name}</h2>
             <p className="kuji-card__price">{M.pricePerTicket(formatThousands(k.price))}</p>
             <ul className="kuji-card__boxes">
               {k.boxes.map((b) => (
                 <li key={b.box_id}>
                   <Link className="chip" to={boxHref(k.kuji_id, b.box_id)}>
-                    {M.boxChip(M.boxLabel(b.box_no), M.boxStatus[b.box_status] ?? b.box_status, M.boxLeft(b.remaining_count, b.total_count))}
+                    {M.boxChip(
+                      M.boxLabel(b.box_no),
+                      M.boxStatus[b.box_status] ?? b.box_status,
+                      M.boxLeft(b.remaining_count, b.total_count),
+                    )}
                   </Link>
                 </li>
               ))}
@@ -63,14 +94,36 @@ export function KujiBoxPage() {
   const kuji = useScopedUseCase(TOKENS.KujiBoxPlay);
   const state = useObservableState(kuji.state$, kuji.snapshot);
   const valid = /^[1-9]\d{0,9}$/.test(kujiId) && /^[1-9]\d{0,9}$/.test(boxId);
-  useEffect(() => { if (valid) void kuji.open(Number(kujiId), Number(boxId)); }, [kuji, kujiId, boxId, valid]);
+  useEffect(() => {
+    if (valid) void kuji.open(Number(kujiId), Number(boxId));
+  }, [kuji, kujiId, boxId, valid]);
   if (!valid || state.phase === 'notFound') return <NotFoundPage />;
-  if (state.phase === 'error') return <p className="page-status page-status--error" role="alert">{M.loadFailed}</p>;
-  if (!state.kuji || !state.box) return <p className="page-status" role="status">{MESSAGES.loading}</p>;
+  if (state.phase === 'error')
+    return (
+      <p className="page-status page-status--error" role="alert">
+        {M.loadFailed}
+      </p>
+    );
+  if (!state.kuji || !state.box)
+    return (
+      <p className="page-status" role="status">
+        {MESSAGES.loading}
+      </p>
+    );
   return <KujiBoxView kuji={kuji} state={state} item={state.kuji} box={state.box} />;
 }
 
-function KujiBoxView({ kuji, state, item, box }: { kuji: KujiBoxPlay; state: KujiBoxState; item: KujiOnSale; box: KujiBox }) {
+function KujiBoxView({
+  kuji,
+  state,
+  item,
+  box,
+}: {
+  kuji: KujiBoxPlay;
+  state: KujiBoxState;
+  item: KujiOnSale;
+  box: KujiBox;
+}) {
   const { open } = useModals();
   const location = useLocation();
   const ended = KUJI_ENDED_BOX_STATUSES.includes(box.box_status);
@@ -78,30 +131,46 @@ function KujiBoxView({ kuji, state, item, box }: { kuji: KujiBoxPlay; state: Kuj
     <div className="kuji-box">
       <nav aria-label={MESSAGES.breadcrumb} className="breadcrumb">
         <ol>
-          <li><Link to="/">{MESSAGES.home}</Link></li>
-          <li><Link to="/kuji">{M.listTitle}</Link></li>
-          <li><span aria-current="page">{item.kuji_name}</span></li>
+          <li>
+            <Link to="/">{MESSAGES.home}</Link>
+          </li>
+          <li>
+            <Link to="/kuji">{M.listTitle}</Link>
+          </li>
+          <li>
+            <span aria-current="page">{item.kuji_name}</span>
+          </li>
         </ol>
       </nav>
       <h1 className="kuji-box__title">{item.kuji_name}</h1>
-      {item.kuji_img_urls[0] ? <img className="kuji-box__image" src={item.kuji_img_urls[0]} alt="" width={1280} height={400} /> : null}
+      {item.kuji_img_urls[0] ? (
+        <img className="kuji-box__image" src={item.kuji_img_urls[0]} alt="" width={1280} height={400} />
+      ) : null}
       <p>{item.description}</p>
       <nav className="kuji-box__boxes" aria-label={M.boxLabel(box.box_no)}>
         {item.boxes.map((b) => (
-          <Link key={b.box_id} className="chip" aria-current={b.box_id === box.box_id ? 'page' : undefined} to={boxHref(item.kuji_id, b.box_id)}>
+          <Link
+            key={b.box_id}
+            className="chip"
+            aria-current={b.box_id === box.box_id ? 'page' : undefined}
+            to={boxHref(item.kuji_id, b.box_id)}
+          >
             {M.boxChip(M.boxLabel(b.box_no), M.boxStatus[b.box_status] ?? b.box_status)}
           </Link>
         ))}
       </nav>
       <div className="kuji-box__grid">
         <section className="panel" aria-labelledby="kuji-prizes">
-          <h2 id="kuji-prizes" className="panel__title">{M.boxChip(M.prizes, M.boxLeft(box.remaining_count, box.total_count))}</h2>
+          <h2 id="kuji-prizes" className="panel__title">
+            {M.boxChip(M.prizes, M.boxLeft(box.remaining_count, box.total_count))}
+          </h2>
           <ul className="kuji-prizes">
             {box.prizes.map((p) => (
               <li key={p.rank} className="kuji-prize" data-testid="kuji-prize" data-rank={p.rank}>
                 <img src={p.img_url} alt="" width={64} height={64} loading="lazy" />
                 <span className="kuji-prize__text">
-                  <span className="kuji-prize__rank">{p.rank}</span> <span className="kuji-prize__name">{p.prize_name}</span>
+                  <span className="kuji-prize__rank">{p.rank}</span>{' '}
+                  <span className="kuji-prize__name">{p.prize_name}</span>
                   {p.last_one ? <small className="kuji-prize__note">{M.lastOneNote}</small> : null}
                 </span>
                 <span className="kuji-prize__left">{M.rankLeft(p.remaining, p.quantity)}</span>
@@ -110,20 +179,49 @@ function KujiBoxView({ kuji, state, item, box }: { kuji: KujiBoxPlay; state: Kuj
           </ul>
         </section>
         <section className="panel" aria-labelledby="kuji-line">
-          <h2 id="kuji-line" className="panel__title">{M.line}</h2>
-          <LinePanel kuji={kuji} state={state} price={item.price} box={box} ended={ended} next={`${location.pathname}`} />
+          <h2 id="kuji-line" className="panel__title">
+            {M.line}
+          </h2>
+          <LinePanel
+            kuji={kuji}
+            state={state}
+            price={item.price}
+            box={box}
+            ended={ended}
+            next={`${location.pathname}`}
+          />
           <div className="panel__actions">
-            <button type="button" className="chip" onClick={() => open('kujiHistory', { draws: state.draws })}>{M.history}</button>
-            <button type="button" className="chip" onClick={() => open('kujiDetail', { kujiName: item.kuji_name, description: item.description, boxId: box.box_id })}>{M.fairnessTitle}</button>
+            <button type="button" className="chip" onClick={() => open('kujiHistory', { draws: state.draws })}>
+              {M.history}
+            </button>
+            <button
+              type="button"
+              className="chip"
+              onClick={() =>
+                open('kujiDetail', { kujiName: item.kuji_name, description: item.description, boxId: box.box_id })
+              }
+            >
+              {M.fairnessTitle}
+            </button>
           </div>
         </section>
       </div>
       {state.lastDraw && state.revealing ? <Reveal draw={state.lastDraw} onDone={() => kuji.skipReveal()} /> : null}
       {state.alert ? (
         <div className="dialog-backdrop">
-          <div className="dialog" role="alertdialog" aria-modal="true" aria-labelledby="kuji-alert" data-testid="kuji-alert">
-            <p id="kuji-alert" className="dialog__text">{state.alert.message}</p>
-            <button type="button" className="button" autoFocus onClick={() => kuji.dismissAlert()}>{MESSAGES.close}</button>
+          <div
+            className="dialog"
+            role="alertdialog"
+            aria-modal="true"
+            aria-labelledby="kuji-alert"
+            data-testid="kuji-alert"
+          >
+            <p id="kuji-alert" className="dialog__text">
+              {state.alert.message}
+            </p>
+            <button type="button" className="button" autoFocus onClick={() => kuji.dismissAlert()}>
+              {MESSAGES.close}
+            </button>
           </div>
         </div>
       ) : null}
@@ -133,19 +231,45 @@ function KujiBoxView({ kuji, state, item, box }: { kuji: KujiBoxPlay; state: Kuj
 
 const COUNTS: readonly KujiDrawCount[] = [1, 3, 5, 10, 'all'];
 
-function LinePanel({ kuji, state, price, box, ended, next }: { kuji: KujiBoxPlay; state: KujiBoxState; price: number; box: KujiBox; ended: boolean; next: string }) {
+function LinePanel({
+  kuji,
+  state,
+  price,
+  box,
+  ended,
+  next,
+}: {
+  kuji: KujiBoxPlay;
+  state: KujiBoxState;
+  price: number;
+  box: KujiBox;
+  ended: boolean;
+  next: string;
+}) {
   if (!state.signedIn) {
     return (
       <>
         <p>{M.signInToJoin}</p>
-        <Link className="button" to={`/login?next=${encodeURIComponent(next)}`}>{M.signIn}</Link>
+        <Link className="button" to={`/login?next=${encodeURIComponent(next)}`}>
+          {M.signIn}
+        </Link>
       </>
     );
   }
   const info = state.playInfo;
   if (!info) {
-    return ended ? <p>{M.boxStatus[box.box_status]}</p> : (
-      <button type="button" className="button" disabled={state.busy} onClick={() => void kuji.reserve()} data-testid="kuji-join">{M.join}</button>
+    return ended ? (
+      <p>{M.boxStatus[box.box_status]}</p>
+    ) : (
+      <button
+        type="button"
+        className="button"
+        disabled={state.busy}
+        onClick={() => void kuji.reserve()}
+        data-testid="kuji-join"
+      >
+        {M.join}
+      </button>
     );
   }
   const holder = state.showQueue;
@@ -154,23 +278,36 @@ function LinePanel({ kuji, state, price, box, ended, next }: { kuji: KujiBoxPlay
     <>
       <p className="kuji-line__status" role="status" data-testid="kuji-status">
         {holder ? M.yourTurn : M.place(info.reserve_num)}
-        {holder && state.remainingSeconds !== null
-          ? <span className="kuji-line__countdown">{info.reserve_status === 'confirm' ? M.drawAgainWithin(state.remainingSeconds) : M.drawWithin(state.remainingSeconds)}</span>
-          : null}
+        {holder && state.remainingSeconds !== null ? (
+          <span className="kuji-line__countdown">
+            {info.reserve_status === 'confirm'
+              ? M.drawAgainWithin(state.remainingSeconds)
+              : M.drawWithin(state.remainingSeconds)}
+          </span>
+        ) : null}
       </p>
       {holder ? (
         <div className="kuji-draw-buttons">
           {counts.map((c) => {
             const n = c === 'all' ? box.remaining_count : c;
             return (
-              <button key={String(c)} type="button" className="button kuji-draw" disabled={state.busy} onClick={() => void kuji.draw(c)} data-testid={`kuji-draw-${c}`}>
+              <button
+                key={String(c)}
+                type="button"
+                className="button kuji-draw"
+                disabled={state.busy}
+                onClick={() => void kuji.draw(c)}
+                data-testid={`kuji-draw-${c}`}
+              >
                 {M.draw(c === 'all' ? M.countAll : M.countLabel(c), formatThousands(n * price))}
               </button>
             );
           })}
         </div>
       ) : null}
-      <button type="button" className="button button--quiet" disabled={state.busy} onClick={() => void kuji.cancel()}>{M.leave}</button>
+      <button type="button" className="button button--quiet" disabled={state.busy} onClick={() => void kuji.cancel()}>
+        {M.leave}
+      </button>
     </>
   );
 }
@@ -179,21 +316,39 @@ function LinePanel({ kuji, state, price, box, ended, next }: { kuji: KujiBoxPlay
 function Reveal({ draw, onDone }: { draw: KujiDrawResult; onDone: () => void }) {
   return (
     <div className="dialog-backdrop">
-      <div className="dialog kuji-reveal" role="dialog" aria-modal="true" aria-labelledby="kuji-reveal-title" data-testid="kuji-reveal">
-        <h2 id="kuji-reveal-title" className="dialog__title">{M.revealTitle}</h2>
+      <div
+        className="dialog kuji-reveal"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="kuji-reveal-title"
+        data-testid="kuji-reveal"
+      >
+        <h2 id="kuji-reveal-title" className="dialog__title">
+          {M.revealTitle}
+        </h2>
         <ul className="kuji-reveal__list">
           {draw.tickets.map((t, i) => (
-            <li key={t.position ?? `lo-${i}`} className="kuji-reveal__ticket" style={{ animationDelay: `${Math.min(i, 10) * 120}ms` }}>
+            <li
+              key={t.position ?? `lo-${i}`}
+              className="kuji-reveal__ticket"
+              style={{ animationDelay: `${Math.min(i, 10) * 120}ms` }}
+            >
               <img src={t.img_url} alt="" width={56} height={56} />
               <strong>{t.rank}</strong>
               <span>{t.prize_name}</span>
             </li>
           ))}
         </ul>
-        {draw.last_one ? <p className="kuji-reveal__last-one"><strong>{M.revealLastOne}</strong> {draw.last_one.prize_name}</p> : null}
+        {draw.last_one ? (
+          <p className="kuji-reveal__last-one">
+            <strong>{M.revealLastOne}</strong> {draw.last_one.prize_name}
+          </p>
+        ) : null}
         <p className="panel__note">{M.paid(formatThousands(draw.price_total))}</p>
         <div className="panel__actions">
-          <button type="button" className="button" autoFocus onClick={onDone}>{M.revealClose}</button>
+          <button type="button" className="button" autoFocus onClick={onDone}>
+            {M.revealClose}
+          </button>
         </div>
       </div>
     </div>

@@ -111,12 +111,27 @@ function HeaderLogo({ home }: { home: string }) {
   const currentUser = useInjection(TOKENS.CurrentUser);
   const vip = useObservableState(currentUser.isVip$, false);
   return (
-    <a className="site-header__logo" href={home} aria-label={MESSAGES.home} data-testid="header-logo" data-logo={vip ? 'vip' : 'normal'}>
+    <a
+      className="site-header__logo"
+      href={home}
+      aria-label={MESSAGES.home}
+      data-testid="header-logo"
+      data-logo={vip ? 'vip' : 'normal'}
+    >
       {vip ? (
-        <img className="site-header__vip-logo" src={VIP_LOGO_SRC} alt={MESSAGES.vipLogo} width={176} height={36} data-testid="header-logo-vip" />
+        <img
+          className="site-header__vip-logo"
+          src={VIP_LOGO_SRC}
+          alt={MESSAGES.vipLogo}
+          width={176}
+          height={36}
+          data-testid="header-logo-vip"
+        />
       ) : (
         <>
-          <span className="site-header__mark" aria-hidden="true">◎</span>
+          <span className="site-header__mark" aria-hidden="true">
+            ◎
+          </span>
           <span className="site-header__name">{MESSAGES.serviceName}</span>
         </>
       )}
@@ -130,8 +145,22 @@ function HeaderActions() {
   const modals = useModals();
   return (
     <div className="site-header__actions">
-      <button type="button" className="site-header__action" data-testid="open-search" onClick={() => modals.open('search')}>{MESSAGES.searchTitle}</button>
-      <button type="button" className="site-header__action" data-testid="open-menu" onClick={() => modals.open('menuTop')}>{MESSAGES.menu}</button>
+      <button
+        type="button"
+        className="site-header__action"
+        data-testid="open-search"
+        onClick={() => modals.open('search')}
+      >
+        {MESSAGES.searchTitle}
+      </button>
+      <button
+        type="button"
+        className="site-header__action"
+        data-testid="open-menu"
+        onClick={() => modals.open('menuTop')}
+      >
+        {MESSAGES.menu}
+      </button>
     </div>
   );
 }
@@ -149,29 +178,53 @@ function SiteFooter({ corporateUrl, documents }: { corporateUrl: string; documen
   }, [asking]);
   return (
     <footer className="site-footer">
-      <button type="button" className="site-footer__company" data-testid="company-logo" onClick={() => setAsking(true)} aria-label={MESSAGES.companyLogo}>
+      <button
+        type="button"
+        className="site-footer__company"
+        data-testid="company-logo"
+        onClick={() => setAsking(true)}
+        aria-label={MESSAGES.companyLogo}
+      >
         <svg viewBox="0 0 120 28" width="120" height="28" aria-hidden="true">
           <rect x="1" y="1" width="26" height="26" rx="7" fill="#d6336c" />
           <circle cx="14" cy="14" r="6" fill="#fff" />
-          <text x="34" y="19" fontSize="13" fontWeight="700" fill="#5f5669">onkure inc.</text>
+          <text x="34" y="19" fontSize="13" fontWeight="700" fill="#5f5669">
+            onkure inc.
+          </text>
         </svg>
       </button>
       {documents ? <FooterDocumentLinks /> : null}
       <p className="site-footer__copyright">{MESSAGES.copyright}</p>
       {asking ? (
         <div className="dialog-backdrop">
-          <div className="dialog" role="alertdialog" aria-modal="true" aria-labelledby="corporate-notice" data-testid="reserve-warning"
+          <div
+            className="dialog"
+            role="alertdialog"
+            aria-modal="true"
+            aria-labelledby="corporate-notice"
+            data-testid="reserve-warning"
             onKeyDown={(e) => {
               if (e.key === 'Escape') setAsking(false);
             }}
           >
-            <p id="corporate-notice" className="dialog__text">{MESSAGES.corporateNotice}</p>
+            <p id="corporate-notice" className="dialog__text">
+              {MESSAGES.corporateNotice}
+            </p>
             <div className="panel__actions">
-              <button ref={confirmRef} type="button" className="button" onClick={() => {
-                setAsking(false);
-                window.open(corporateUrl, '_blank', 'noopener,noreferrer');
-              }}>{MESSAGES.corporateOpen}</button>
-              <button type="button" className="button button--quiet" onClick={() => setAsking(false)}>{MESSAGES.close}</button>
+              <button
+                ref={confirmRef}
+                type="button"
+                className="button"
+                onClick={() => {
+                  setAsking(false);
+                  window.open(corporateUrl, '_blank', 'noopener,noreferrer');
+                }}
+              >
+                {MESSAGES.corporateOpen}
+              </button>
+              <button type="button" className="button button--quiet" onClick={() => setAsking(false)}>
+                {MESSAGES.close}
+              </button>
             </div>
           </div>
         </div>

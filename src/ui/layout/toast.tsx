@@ -3,7 +3,15 @@ import { useInjection } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
 
 /** A toast's content: an optional title and the message; announced politely to screen readers. */
-export function Toast({ title, message, testId = 'notice' }: { title?: string | undefined; message: string; testId?: string }) {
+export function Toast({
+  title,
+  message,
+  testId = 'notice',
+}: {
+  title?: string | undefined;
+  message: string;
+  testId?: string;
+}) {
   return (
     <div className="toast" role="status" data-testid={testId}>
       {title ? <strong>{title}</strong> : null}

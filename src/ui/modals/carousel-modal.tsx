@@ -16,7 +16,18 @@ export default function CarouselModal({ props }: ModalComponentProps<{ readonly 
         {props.slides.map((slide) => (
           <li key={slide.id}>
             {/* The new page replaces the modal's history entry; the host closes the modal there. */}
-            <Link to={carouselHref(target, slide)} replace onClick={() => tracker.track('carousel_click', { carousel_id: slide.id, title: slide.title, type_id: slide.type_id, pc_img_url: slide.pc_img_url })}>
+            <Link
+              to={carouselHref(target, slide)}
+              replace
+              onClick={() =>
+                tracker.track('carousel_click', {
+                  carousel_id: slide.id,
+                  title: slide.title,
+                  type_id: slide.type_id,
+                  pc_img_url: slide.pc_img_url,
+                })
+              }
+            >
               <img src={slide.sp_img_url} alt={slide.title} width={1280} height={400} loading="lazy" />
             </Link>
           </li>

@@ -19,20 +19,36 @@ export default function ConfigModal({ close }: ModalComponentProps<Record<never,
     <div className="modal__body">
       <h2 className="dialog__title">{MESSAGES.configTitle}</h2>
       <label className="switch">
-        <input type="checkbox" checked={sound} onChange={(e) => {
-          setSound(e.target.checked);
-          if (signedIn) void firstValueFrom(account.setVolume(e.target.checked)).then(saved, () => notices.show(STOREFRONT_NOTICES.settingsFailed));
-        }} />
+        <input
+          type="checkbox"
+          checked={sound}
+          onChange={(e) => {
+            setSound(e.target.checked);
+            if (signedIn)
+              void firstValueFrom(account.setVolume(e.target.checked)).then(saved, () =>
+                notices.show(STOREFRONT_NOTICES.settingsFailed),
+              );
+          }}
+        />
         <span>{MESSAGES.sound}</span>
       </label>
       <label className="switch">
-        <input type="checkbox" checked={hidden} onChange={(e) => {
-          setHidden(e.target.checked);
-          if (signedIn) void firstValueFrom(account.setHideCharacter(e.target.checked)).then(saved, () => notices.show(STOREFRONT_NOTICES.settingsFailed));
-        }} />
+        <input
+          type="checkbox"
+          checked={hidden}
+          onChange={(e) => {
+            setHidden(e.target.checked);
+            if (signedIn)
+              void firstValueFrom(account.setHideCharacter(e.target.checked)).then(saved, () =>
+                notices.show(STOREFRONT_NOTICES.settingsFailed),
+              );
+          }}
+        />
         <span>{MESSAGES.hideCharacter}</span>
       </label>
-      <button type="button" className="button" onClick={close}>{MESSAGES.close}</button>
+      <button type="button" className="button" onClick={close}>
+        {MESSAGES.close}
+      </button>
     </div>
   );
 }

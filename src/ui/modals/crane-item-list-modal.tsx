@@ -21,7 +21,9 @@ export default function CraneItemListModal({ close }: ModalComponentProps<Record
     <div className="modal__body" data-testid="crane-item-list" data-state={state.kind}>
       <h2 className="dialog__title">{MESSAGES.craneItemListTitle}</h2>
       <CraneItems state={state} retry={() => currentUser.reload()} />
-      <button type="button" className="button button--quiet" onClick={close}>{MESSAGES.close}</button>
+      <button type="button" className="button button--quiet" onClick={close}>
+        {MESSAGES.close}
+      </button>
     </div>
   );
 }
@@ -34,21 +36,32 @@ function CraneItems({ state, retry }: { state: CurrentUserState; retry: () => vo
         <>
           <p className="dialog__text">{MESSAGES.craneItemListSignIn}</p>
           <div className="panel__actions">
-            <Link className="button" to={`/login?next=${encodeURIComponent(location.pathname)}`} data-testid="crane-items-sign-in">{MESSAGES.signIn}</Link>
+            <Link
+              className="button"
+              to={`/login?next=${encodeURIComponent(location.pathname)}`}
+              data-testid="crane-items-sign-in"
+            >
+              {MESSAGES.signIn}
+            </Link>
           </div>
         </>
       );
     case 'failed':
       return (
         <>
-          <p className="dialog__text" role="alert">{MESSAGES.craneItemListFailed}</p>
+          <p className="dialog__text" role="alert">
+            {MESSAGES.craneItemListFailed}
+          </p>
           <div className="panel__actions">
-            <button type="button" className="button" onClick={retry}>{MESSAGES.retry}</button>
+            <button type="button" className="button" onClick={retry}>
+              {MESSAGES.retry}
+            </button>
           </div>
         </>
       );
     case 'ready':
-      if (state.user.crane_items.length === 0) return <p className="prize-section__empty">{MESSAGES.craneItemListEmpty}</p>;
+      if (state.user.crane_items.length === 0)
+        return <p className="prize-section__empty">{MESSAGES.craneItemListEmpty}</p>;
       return (
         <ul className="history__list" aria-label={MESSAGES.craneItemListTitle}>
           {state.user.crane_items.map((item) => (
@@ -60,6 +73,10 @@ function CraneItems({ state, retry }: { state: CurrentUserState; retry: () => vo
         </ul>
       );
     default:
-      return <p className="dialog__text" aria-busy="true">{MESSAGES.loading}</p>;
+      return (
+        <p className="dialog__text" aria-busy="true">
+          {MESSAGES.loading}
+        </p>
+      );
   }
 }

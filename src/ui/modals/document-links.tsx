@@ -13,7 +13,13 @@ export function FooterDocumentLinks() {
       <ul>
         {FOOTER_DOCUMENTS.map((name) => (
           <li key={name}>
-            <button type="button" className="site-footer__link" aria-haspopup="dialog" data-testid={`footer-${name}`} onClick={() => open(name)}>
+            <button
+              type="button"
+              className="site-footer__link"
+              aria-haspopup="dialog"
+              data-testid={`footer-${name}`}
+              onClick={() => open(name)}
+            >
               {DOCUMENT_MESSAGES.titles[name]}
             </button>
           </li>
@@ -27,7 +33,13 @@ export function FooterDocumentLinks() {
 export function PlayMethodButton() {
   const { open } = useModals();
   return (
-    <button type="button" className="chip" aria-haspopup="dialog" data-testid="open-play-method" onClick={() => open('playMethod')}>
+    <button
+      type="button"
+      className="chip"
+      aria-haspopup="dialog"
+      data-testid="open-play-method"
+      onClick={() => open('playMethod')}
+    >
       {DOCUMENT_MESSAGES.titles.playMethod}
     </button>
   );

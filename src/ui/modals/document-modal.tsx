@@ -31,8 +31,16 @@ export function DocumentModal({ name, children }: { name: DocumentModalName; chi
     };
   }, [titleId]);
   return (
-    <article ref={ref} className="modal__body document-modal" data-document={name} onKeyDown={keepArrowKeys} onKeyUp={keepArrowKeys}>
-      <h2 id={titleId} className="dialog__title document-modal__title">{title}</h2>
+    <article
+      ref={ref}
+      className="modal__body document-modal"
+      data-document={name}
+      onKeyDown={keepArrowKeys}
+      onKeyUp={keepArrowKeys}
+    >
+      <h2 id={titleId} className="dialog__title document-modal__title">
+        {title}
+      </h2>
       <div className="document-modal__scroll" role="region" aria-labelledby={titleId} tabIndex={0}>
         {children}
       </div>
@@ -47,7 +55,11 @@ export function DocSections({ sections }: { sections: readonly DocSection[] }) {
       {sections.map((section) => (
         <section key={section.heading} className="document-modal__section">
           <h3 className="document-modal__heading">{section.heading}</h3>
-          {section.paragraphs?.map((text) => <p key={text} className="document-modal__text">{text}</p>)}
+          {section.paragraphs?.map((text) => (
+            <p key={text} className="document-modal__text">
+              {text}
+            </p>
+          ))}
           {section.items ? <DocList items={section.items} ordered={section.ordered ?? false} /> : null}
         </section>
       ))}
@@ -61,7 +73,12 @@ export function DocList({ items, ordered = false }: { items: readonly string[]; 
 }
 
 /** A two-column table of label → value, the labels as row headers; column headers when given. */
-export function DocTable({ rows, caption, labelHeader, valueHeader }: {
+export function DocTable({
+  rows,
+  caption,
+  labelHeader,
+  valueHeader,
+}: {
   rows: readonly DocRow[];
   caption?: string;
   labelHeader?: string;
@@ -72,7 +89,10 @@ export function DocTable({ rows, caption, labelHeader, valueHeader }: {
       {caption ? <caption>{caption}</caption> : null}
       {labelHeader && valueHeader ? (
         <thead>
-          <tr><th scope="col">{labelHeader}</th><th scope="col">{valueHeader}</th></tr>
+          <tr>
+            <th scope="col">{labelHeader}</th>
+            <th scope="col">{valueHeader}</th>
+          </tr>
         </thead>
       ) : null}
       <tbody>

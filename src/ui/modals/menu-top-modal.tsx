@@ -12,19 +12,57 @@ export default function MenuTopModal({ open }: ModalComponentProps<Record<never,
     <nav className="modal__body" aria-label={MESSAGES.menu}>
       <h2 className="dialog__title">{MESSAGES.menu}</h2>
       <ul className="menu-list">
-        <li><button type="button" className="menu-list__item" onClick={() => open('search')}>{MESSAGES.searchTitle}</button></li>
-        <li><button type="button" className="menu-list__item" onClick={() => open('titleSearch')}>{STOREFRONT_MODALS.titleSearch}</button></li>
-        <li><button type="button" className="menu-list__item" onClick={() => open('news')}>{STOREFRONT_MODALS.newsTitle}</button></li>
+        <li>
+          <button type="button" className="menu-list__item" onClick={() => open('search')}>
+            {MESSAGES.searchTitle}
+          </button>
+        </li>
+        <li>
+          <button type="button" className="menu-list__item" onClick={() => open('titleSearch')}>
+            {STOREFRONT_MODALS.titleSearch}
+          </button>
+        </li>
+        <li>
+          <button type="button" className="menu-list__item" onClick={() => open('news')}>
+            {STOREFRONT_MODALS.newsTitle}
+          </button>
+        </li>
         {/* Pages replace the menu's history entry; the host closes the menu there. */}
-        <li><Link className="menu-list__item" to="/settlement" replace>{PURCHASE_PAGE.title}</Link></li>
-        <li><Link className="menu-list__item" to="/arrival-items" replace>{STOREFRONT.arrivalItemsTitle}</Link></li>
-        <li><Link className="menu-list__item" to="/kuji" replace>{KUJI.listTitle}</Link></li>
-        <li><button type="button" className="menu-list__item" onClick={() => open('config')}>{MESSAGES.configTitle}</button></li>
-        <li><button type="button" className="menu-list__item" onClick={() => open('craneItemList')}>{MESSAGES.craneItemListTitle}</button></li>
+        <li>
+          <Link className="menu-list__item" to="/settlement" replace>
+            {PURCHASE_PAGE.title}
+          </Link>
+        </li>
+        <li>
+          <Link className="menu-list__item" to="/arrival-items" replace>
+            {STOREFRONT.arrivalItemsTitle}
+          </Link>
+        </li>
+        <li>
+          <Link className="menu-list__item" to="/kuji" replace>
+            {KUJI.listTitle}
+          </Link>
+        </li>
+        <li>
+          <button type="button" className="menu-list__item" onClick={() => open('config')}>
+            {MESSAGES.configTitle}
+          </button>
+        </li>
+        <li>
+          <button type="button" className="menu-list__item" onClick={() => open('craneItemList')}>
+            {MESSAGES.craneItemListTitle}
+          </button>
+        </li>
       </ul>
       <h3 className="menu-list__heading">{DOCUMENT_MESSAGES.guideMenu}</h3>
       <ul className="menu-list">
-        {GUIDE_MENU.map((name) => <li key={name}><button type="button" className="menu-list__item" onClick={() => open(name)}>{DOCUMENT_MESSAGES.titles[name]}</button></li>)}
+        {GUIDE_MENU.map((name) => (
+          <li key={name}>
+            <button type="button" className="menu-list__item" onClick={() => open(name)}>
+              {DOCUMENT_MESSAGES.titles[name]}
+            </button>
+          </li>
+        ))}
       </ul>
     </nav>
   );

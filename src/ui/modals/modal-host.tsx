@@ -1,4 +1,11 @@
-import { Suspense, useCallback, useEffect, useRef, type ComponentType, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import {
+  Suspense,
+  useCallback,
+  useEffect,
+  useRef,
+  type ComponentType,
+  type KeyboardEvent as ReactKeyboardEvent,
+} from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { TOKENS, type ModalEntry } from '../../application';
 import { useInjection } from '../di/container-context';
@@ -6,19 +13,24 @@ import { useObservableState } from '../hooks/use-observable-state';
 import { MESSAGES } from '../messages';
 import { MODALS, type ModalComponentProps, type ModalName, type OpenModal } from './registry';
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 /** Opening and closing modals from any component (typed by the registry). */
 export function useModals(): { open: OpenModal; close: () => void } {
   const stack = useInjection(TOKENS.ModalStack);
   const navigate = useNavigate();
   const location = useLocation();
-  const open = useCallback<OpenModal>((name, ...props) => {
-    const opened = stack.open(name, (props[0] ?? {}) as Record<string, unknown>);
-    // Each open modal is a history entry of the same page, so the back button closes it [R2.5-2].
-    if (opened) navigate(`${location.pathname}${location.search}${location.hash}`, { state: { modalDepth: stack.depth } });
-    return opened;
-  }, [stack, navigate, location.pathname, location.search, location.hash]);
+  const open = useCallback<OpenModal>(
+    (name, ...props) => {
+      const opened = stack.open(name, (props[0] ?? {}) as Record<string, unknown>);
+      // Each open modal is a history entry of the same page, so the back button closes it [R2.5-2].
+      if (opened)
+        navigate(`${location.pathname}${location.search}${location.hash}`, { state: { modalDepth: stack.depth } });
+      return opened;
+    },
+    [stack, navigate, location.pathname, location.search, location.hash],
+  );
   const close = useCallback(() => {
     const depth = (location.state as { modalDepth?: number } | null)?.modalDepth ?? 0;
     if (depth === stack.depth && depth > 0) navigate(-1);
@@ -40,13 +52,27 @@ export function ModalHost() {
   }, [stack, depth, location.key]);
   return (
     <>
-      {state.main ? <ModalShell entry={state.main} level="main" open={open} close={close} covered={state.sub !== null} /> : null}
+      {state.main ? (
+        <ModalShell entry={state.main} level="main" open={open} close={close} covered={state.sub !== null} />
+      ) : null}
       {state.sub ? <ModalShell entry={state.sub} level="sub" open={open} close={close} covered={false} /> : null}
     </>
   );
 }
 
-function ModalShell({ entry, level, open, close, covered }: { entry: ModalEntry; level: 'main' | 'sub'; open: OpenModal; close: () => void; covered: boolean }) {
+function ModalShell({
+  entry,
+  level,
+  open,
+  close,
+  covered,
+}: {
+  entry: ModalEntry;
+  level: 'main' | 'sub';
+  open: OpenModal;
+  close: () => void;
+  covered: boolean;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   const definition = MODALS[entry.name as ModalName];
   // Focus moves into the dialog (a modal's own field may take it with autoFocus once loaded) and
@@ -88,12 +114,27 @@ function ModalShell({ entry, level, open, close, covered }: { entry: ModalEntry;
     }
   };
   return (
-    <div className={`dialog-backdrop dialog-backdrop--${level}`} onClick={(e) => e.target === e.currentTarget && !covered && close()}>
-      <div ref={ref} className="dialog modal" role="dialog" aria-modal="true" tabIndex={-1} data-testid={`modal-${entry.name}`} data-level={level} onKeyDown={onKeyDown} inert={covered || undefined}>
+    <div
+      className={`dialog-backdrop dialog-backdrop--${level}`}
+      onClick={(e) => e.target === e.currentTarget && !covered && close()}
+    >
+      <div
+        ref={ref}
+        className="dialog modal"
+        role="dialog"
+        aria-modal="true"
+        tabIndex={-1}
+        data-testid={`modal-${entry.name}`}
+        data-level={level}
+        onKeyDown={onKeyDown}
+        inert={covered || undefined}
+      >
         <Suspense fallback={<p role="status">{MESSAGES.loading}</p>}>
           <Component props={entry.props} close={close} open={open} />
         </Suspense>
-        <button type="button" className="modal__close" aria-label={MESSAGES.close} onClick={close}>×</button>
+        <button type="button" className="modal__close" aria-label={MESSAGES.close} onClick={close}>
+          ×
+        </button>
       </div>
     </div>
   );

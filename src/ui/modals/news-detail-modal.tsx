@@ -8,7 +8,9 @@ export default function NewsDetailModal({ props, close }: ModalComponentProps<{ 
   return (
     <div className="modal__body modal__body--scroll">
       <InformationArticle item={props.item} headingLevel={2} />
-      <button type="button" className="button" onClick={close}>{MESSAGES.close}</button>
+      <button type="button" className="button" onClick={close}>
+        {MESSAGES.close}
+      </button>
     </div>
   );
 }

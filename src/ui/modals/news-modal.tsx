@@ -26,16 +26,24 @@ export default function NewsModal({ open }: ModalComponentProps<Record<never, ne
   useEffect(() => {
     let live = true;
     firstValueFrom(catalog.information({ shopId, page: 1, num: NEWS_MODAL_ITEMS })).then(
-      (page) => { if (live) setItems(page.list); },
-      () => { if (live) setFailed(true); },
+      (page) => {
+        if (live) setItems(page.list);
+      },
+      () => {
+        if (live) setFailed(true);
+      },
     );
-    return () => { live = false; };
+    return () => {
+      live = false;
+    };
   }, [catalog, shopId]);
   if (inPlace) {
     return (
       <div className="modal__body modal__body--scroll">
         <InformationArticle item={inPlace} headingLevel={2} />
-        <button type="button" className="button button--secondary" onClick={() => setInPlace(null)}>{M.newsBack}</button>
+        <button type="button" className="button button--secondary" onClick={() => setInPlace(null)}>
+          {M.newsBack}
+        </button>
       </div>
     );
   }
@@ -48,14 +56,22 @@ export default function NewsModal({ open }: ModalComponentProps<Record<never, ne
         <ul className="information__list">
           {items.map((item) => (
             <li key={item.id}>
-              <button type="button" className="information__row information__row--button" onClick={() => { if (!open('newsDetail', { item })) setInPlace(item); }}>
+              <button
+                type="button"
+                className="information__row information__row--button"
+                onClick={() => {
+                  if (!open('newsDetail', { item })) setInPlace(item);
+                }}
+              >
                 <InformationRowBody item={item} />
               </button>
             </li>
           ))}
         </ul>
       ) : null}
-      <Link className="button" to="/information" replace>{M.newsAll}</Link>
+      <Link className="button" to="/information" replace>
+        {M.newsAll}
+      </Link>
     </div>
   );
 }

@@ -1,5 +1,10 @@
 import {
-  ASSIST_MAX_LEVEL, ASSIST_MISSES_PER_LEVEL, assistGauge, PLAY_TIMINGS, SECOND_MS, TURN_NEAR_PLACE,
+  ASSIST_MAX_LEVEL,
+  ASSIST_MISSES_PER_LEVEL,
+  assistGauge,
+  PLAY_TIMINGS,
+  SECOND_MS,
+  TURN_NEAR_PLACE,
 } from '../../domain';
 import { DocList, DocTable, DocumentModal } from './document-modal';
 import { DOCUMENT_MESSAGES as M, type PlayMethodNumbers } from './documents.messages';

@@ -23,7 +23,9 @@ export default function ProfitModal() {
       </section>
       <section className="document-modal__section">
         <h3 className="document-modal__heading">{M.profitWeeklyHeading}</h3>
-        <p className="document-modal__text" data-testid="vip-weekly">{M.profitWeekly({ weeklyLimit: VIP_WEEKLY_PRIZE_LIMIT })}</p>
+        <p className="document-modal__text" data-testid="vip-weekly">
+          {M.profitWeekly({ weeklyLimit: VIP_WEEKLY_PRIZE_LIMIT })}
+        </p>
       </section>
     </DocumentModal>
   );

@@ -42,11 +42,16 @@ export const MODALS = {
   prizeDetail: modal<{ readonly item: PrizeItem; readonly href: string }>(() => import('./prize-detail-modal')),
   titleSearch: modal<{ readonly keyword?: string }>(() => import('./title-search-modal')),
   kujiHistory: modal<{ readonly draws: readonly KujiDrawResult[] }>(() => import('./kuji-history-modal')),
-  kujiDetail: modal<{ readonly kujiName: string; readonly description: string; readonly boxId: number }>(() => import('./kuji-detail-modal')),
+  kujiDetail: modal<{ readonly kujiName: string; readonly description: string; readonly boxId: number }>(
+    () => import('./kuji-detail-modal'),
+  ),
 } as const;
 
 export type ModalName = keyof typeof MODALS;
 export type ModalPropsOf<K extends ModalName> = NonNullable<(typeof MODALS)[K]['props']>;
 
 /** Opens a modal by name with its props; false when a main and a sub-modal are already open [R2.5-1]. */
-export type OpenModal = <K extends ModalName>(name: K, ...props: Record<never, never> extends ModalPropsOf<K> ? [props?: ModalPropsOf<K>] : [props: ModalPropsOf<K>]) => boolean;
+export type OpenModal = <K extends ModalName>(
+  name: K,
+  ...props: Record<never, never> extends ModalPropsOf<K> ? [props?: ModalPropsOf<K>] : [props: ModalPropsOf<K>]
+) => boolean;

@@ -20,34 +20,54 @@ export default function SearchModal({ props, open }: ModalComponentProps<{ reado
   const [busy, setBusy] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
   return (
-    <form className="modal__body" role="search" onSubmit={(e) => {
-      e.preventDefault();
-      const word = keyword.trim();
-      if (!word || busy) return;
-      setBusy(true);
-      setRefusal(null);
-      tracker.track('search_word', { search_word: word });
-      firstValueFrom(catalog.searchPrizes({ shopId: config.shopId, params: { keyword: word } })).then((result) => {
-        setBusy(false);
-        if (result.prize.total_count === 0) {
-          // Opened as a sub-modal there is no room for the alert [R2.5-1]: it shows in the form.
-          if (!open('alert', { message: DOMAIN_MESSAGES.prizeNotFound })) setRefusal(DOMAIN_MESSAGES.prizeNotFound);
-          return;
-        }
-        // The results replace the modal's history entry; the host closes the modal on the new page.
-        navigate(buildCataloguePath(config.target, { keyword: word }), { replace: true });
-      }, () => {
-        setBusy(false);
-        if (!open('alert', { message: DOMAIN_MESSAGES.reloadError })) setRefusal(DOMAIN_MESSAGES.reloadError);
-      });
-    }}>
+    <form
+      className="modal__body"
+      role="search"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const word = keyword.trim();
+        if (!word || busy) return;
+        setBusy(true);
+        setRefusal(null);
+        tracker.track('search_word', { search_word: word });
+        firstValueFrom(catalog.searchPrizes({ shopId: config.shopId, params: { keyword: word } })).then(
+          (result) => {
+            setBusy(false);
+            if (result.prize.total_count === 0) {
+              // Opened as a sub-modal there is no room for the alert [R2.5-1]: it shows in the form.
+              if (!open('alert', { message: DOMAIN_MESSAGES.prizeNotFound })) setRefusal(DOMAIN_MESSAGES.prizeNotFound);
+              return;
+            }
+            // The results replace the modal's history entry; the host closes the modal on the new page.
+            navigate(buildCataloguePath(config.target, { keyword: word }), { replace: true });
+          },
+          () => {
+            setBusy(false);
+            if (!open('alert', { message: DOMAIN_MESSAGES.reloadError })) setRefusal(DOMAIN_MESSAGES.reloadError);
+          },
+        );
+      }}
+    >
       <h2 className="dialog__title">{MESSAGES.searchTitle}</h2>
       <label className="debug-login__field">
         <span>{MESSAGES.searchKeyword}</span>
-        <input type="search" name="keyword" autoFocus value={keyword} maxLength={100} onChange={(e) => setKeyword(e.target.value)} />
+        <input
+          type="search"
+          name="keyword"
+          autoFocus
+          value={keyword}
+          maxLength={100}
+          onChange={(e) => setKeyword(e.target.value)}
+        />
       </label>
-      <button type="submit" className="button" disabled={busy || keyword.trim() === ''}>{MESSAGES.searchSubmit}</button>
-      {refusal ? <p role="alert" className="panel__note" data-testid="inline-alert">{refusal}</p> : null}
+      <button type="submit" className="button" disabled={busy || keyword.trim() === ''}>
+        {MESSAGES.searchSubmit}
+      </button>
+      {refusal ? (
+        <p role="alert" className="panel__note" data-testid="inline-alert">
+          {refusal}
+        </p>
+      ) : null}
     </form>
   );
 }

@@ -14,15 +14,35 @@ const EXAMPLES: readonly { readonly lines: readonly DeliveryLine[]; readonly tic
   { lines: [{ kind: 'kuji', count: KUJI_PER_DELIVERY_PARCEL }], ticket: false },
   { lines: [{ kind: 'kuji', count: KUJI_PER_DELIVERY_PARCEL + 1 }], ticket: false },
   { lines: [{ kind: 'kuji', count: 2 * KUJI_PER_DELIVERY_PARCEL }], ticket: false },
-  { lines: [{ kind: 'crane', count: 2 }, { kind: 'kuji', count: KUJI_PER_DELIVERY_PARCEL - 5 }], ticket: false },
-  { lines: [{ kind: 'crane', count: 2 }, { kind: 'kuji', count: KUJI_PER_DELIVERY_PARCEL - 5 }], ticket: true },
+  {
+    lines: [
+      { kind: 'crane', count: 2 },
+      { kind: 'kuji', count: KUJI_PER_DELIVERY_PARCEL - 5 },
+    ],
+    ticket: false,
+  },
+  {
+    lines: [
+      { kind: 'crane', count: 2 },
+      { kind: 'kuji', count: KUJI_PER_DELIVERY_PARCEL - 5 },
+    ],
+    ticket: true,
+  },
   { lines: [{ kind: 'kuji', count: KUJI_PER_DELIVERY_PARCEL - 5 }], ticket: true },
 ];
 
 const M = DOCUMENT_MESSAGES;
 
 function linesText(lines: readonly DeliveryLine[]): string {
-  return lines.map((l) => (l.kind === 'crane' ? M.shippingCrane(l.count) : l.kind === 'orderMade' ? M.shippingOrderMade(l.count) : M.shippingKuji(l.count))).join(M.shippingJoin);
+  return lines
+    .map((l) =>
+      l.kind === 'crane'
+        ? M.shippingCrane(l.count)
+        : l.kind === 'orderMade'
+          ? M.shippingOrderMade(l.count)
+          : M.shippingKuji(l.count),
+    )
+    .join(M.shippingJoin);
 }
 
 /**
@@ -60,7 +80,9 @@ export default function ShippingCostModal() {
                 <tr key={`${prizes}-${example.ticket}`}>
                   <th scope="row">{prizes}</th>
                   <td>{example.ticket ? M.shippingWithTicket : M.shippingWithoutTicket}</td>
-                  <td className="document-modal__number">{charge.waived ? M.shippingFree(charge.baseFeeTc) : M.shippingFee(charge.feeTc)}</td>
+                  <td className="document-modal__number">
+                    {charge.waived ? M.shippingFree(charge.baseFeeTc) : M.shippingFee(charge.feeTc)}
+                  </td>
                 </tr>
               );
             })}

@@ -29,19 +29,34 @@ export default function TagModal() {
     body = (
       <div role="alert" className="document-modal__section">
         <p className="document-modal__text">{M.tagFailed}</p>
-        <button type="button" className="button" onClick={() => browse.open('/')}>{M.tagRetry}</button>
+        <button type="button" className="button" onClick={() => browse.open('/')}>
+          {M.tagRetry}
+        </button>
       </div>
     );
   } else {
-    body = <p role="status" className="document-modal__text">{M.tagLoading}</p>;
+    body = (
+      <p role="status" className="document-modal__text">
+        {M.tagLoading}
+      </p>
+    );
   }
   return <DocumentModal name="tag">{body}</DocumentModal>;
 }
 
-function TagLists({ target, tabs, characters }: { target: BuildTarget; tabs: readonly TabListItem[]; characters: readonly Character[] }) {
+function TagLists({
+  target,
+  tabs,
+  characters,
+}: {
+  target: BuildTarget;
+  tabs: readonly TabListItem[];
+  characters: readonly Character[];
+}) {
   // The character paths exist on web only; elsewhere the one list page is the root [R2.3-2].
   const shownCharacters = target === 'web' ? characters : [];
-  const tabHref = (tab: TabListItem) => (tab.tab_kind === 'home' ? '/' : buildCataloguePath(target, { tab: tab.tab_slug }));
+  const tabHref = (tab: TabListItem) =>
+    tab.tab_kind === 'home' ? '/' : buildCataloguePath(target, { tab: tab.tab_slug });
   return (
     <>
       <p className="document-modal__text">{M.tagLead}</p>
@@ -51,7 +66,11 @@ function TagLists({ target, tabs, characters }: { target: BuildTarget; tabs: rea
           <h3 className="document-modal__heading">{M.tagTabs}</h3>
           <ul className="tag-list">
             {tabs.map((tab) => (
-              <li key={tab.tab_id}><Link className="chip" to={tabHref(tab)} replace>{tab.tab_name}</Link></li>
+              <li key={tab.tab_id}>
+                <Link className="chip" to={tabHref(tab)} replace>
+                  {tab.tab_name}
+                </Link>
+              </li>
             ))}
           </ul>
         </section>
@@ -62,12 +81,27 @@ function TagLists({ target, tabs, characters }: { target: BuildTarget; tabs: rea
           <ul className="tag-characters">
             {shownCharacters.map((c) => (
               <li key={c.character_id} className="tag-characters__item">
-                <Link className="chip chip--strong" to={buildCataloguePath(target, { character: c.character_slug })} replace>{c.character_name}</Link>
+                <Link
+                  className="chip chip--strong"
+                  to={buildCataloguePath(target, { character: c.character_slug })}
+                  replace
+                >
+                  {c.character_name}
+                </Link>
                 {c.sub_character.length > 0 ? (
                   <ul className="tag-list" aria-label={c.character_name}>
                     {c.sub_character.map((s) => (
                       <li key={s.sub_character_id}>
-                        <Link className="chip" to={buildCataloguePath(target, { character: c.character_slug, subCharacter: s.sub_character_slug })} replace>{s.sub_character_name}</Link>
+                        <Link
+                          className="chip"
+                          to={buildCataloguePath(target, {
+                            character: c.character_slug,
+                            subCharacter: s.sub_character_slug,
+                          })}
+                          replace
+                        >
+                          {s.sub_character_name}
+                        </Link>
                       </li>
                     ))}
                   </ul>

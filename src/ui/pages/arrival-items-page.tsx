@@ -18,18 +18,38 @@ export function ArrivalItemsPage() {
     <section className="prize-section arrival-items" aria-labelledby="arrival-items-title">
       <nav aria-label={MESSAGES.breadcrumb} className="breadcrumb">
         <ol>
-          <li><Link to="/">{MESSAGES.home}</Link></li>
-          <li><span aria-current="page">{S.arrivalItemsTitle}</span></li>
+          <li>
+            <Link to="/">{MESSAGES.home}</Link>
+          </li>
+          <li>
+            <span aria-current="page">{S.arrivalItemsTitle}</span>
+          </li>
         </ol>
       </nav>
-      <h1 id="arrival-items-title" className="prize-section__title">{S.arrivalItemsTitle}</h1>
+      <h1 id="arrival-items-title" className="prize-section__title">
+        {S.arrivalItemsTitle}
+      </h1>
       <p>{S.arrivalItemsLead}</p>
-      {arrivals.kind === 'loading' ? <p className="page-status" role="status">{MESSAGES.loading}</p> : null}
-      {arrivals.kind === 'error' ? <p className="page-status page-status--error" role="alert">{S.rowLoadFailed}</p> : null}
-      {arrivals.kind === 'loaded' && arrivals.items.length === 0 ? <p className="prize-section__empty">{S.arrivalItemsEmpty}</p> : null}
+      {arrivals.kind === 'loading' ? (
+        <p className="page-status" role="status">
+          {MESSAGES.loading}
+        </p>
+      ) : null}
+      {arrivals.kind === 'error' ? (
+        <p className="page-status page-status--error" role="alert">
+          {S.rowLoadFailed}
+        </p>
+      ) : null}
+      {arrivals.kind === 'loaded' && arrivals.items.length === 0 ? (
+        <p className="prize-section__empty">{S.arrivalItemsEmpty}</p>
+      ) : null}
       {arrivals.kind === 'loaded' && arrivals.items.length > 0 ? (
         <ul className="arrival-grid">
-          {arrivals.items.map((a) => <li key={`${a.name}-${a.release_date}`}><ArrivalCard arrival={a} /></li>)}
+          {arrivals.items.map((a) => (
+            <li key={`${a.name}-${a.release_date}`}>
+              <ArrivalCard arrival={a} />
+            </li>
+          ))}
         </ul>
       ) : null}
     </section>

@@ -36,8 +36,14 @@ export function DebugLoginPage() {
         <span>{MESSAGES.debugLoginName}</span>
         <input name="name" value={name} maxLength={32} onChange={(e) => setName(e.target.value)} />
       </label>
-      <button type="submit" className="button">{MESSAGES.debugLoginSubmit}</button>
-      {error ? <p role="alert" className="panel__note">{error}</p> : null}
+      <button type="submit" className="button">
+        {MESSAGES.debugLoginSubmit}
+      </button>
+      {error ? (
+        <p role="alert" className="panel__note">
+          {error}
+        </p>
+      ) : null}
     </form>
   );
 }

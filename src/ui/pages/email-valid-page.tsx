@@ -27,42 +27,102 @@ export function EmailValidPage() {
   useEffect(() => void verify.start(), [verify]);
 
   if (state.kind === 'redirect') return <Navigate to={state.to} replace />;
-  if (state.kind === 'checking') return <p className="page-status" role="status">{M.checking}</p>;
-  if (state.kind === 'error') return <p className="page-status page-status--error" role="alert">{state.message}</p>;
+  if (state.kind === 'checking')
+    return (
+      <p className="page-status" role="status">
+        {M.checking}
+      </p>
+    );
+  if (state.kind === 'error')
+    return (
+      <p className="page-status page-status--error" role="alert">
+        {state.message}
+      </p>
+    );
   if (state.kind === 'verified') {
     return (
       <section className="panel" aria-labelledby="email-valid-title">
-        <h1 id="email-valid-title" className="panel__title">{M.title}</h1>
+        <h1 id="email-valid-title" className="panel__title">
+          {M.title}
+        </h1>
         <p role="status">{M.verified(state.email)}</p>
-        <Link className="button" to="/">{M.toTop}</Link>
+        <Link className="button" to="/">
+          {M.toTop}
+        </Link>
       </section>
     );
   }
   const address = email ?? state.email;
   return (
     <section className="panel email-valid" aria-labelledby="email-valid-title">
-      <h1 id="email-valid-title" className="panel__title">{M.title}</h1>
+      <h1 id="email-valid-title" className="panel__title">
+        {M.title}
+      </h1>
       <p>{M.lead}</p>
-      <form className="debug-login" onSubmit={(e) => { e.preventDefault(); void verify.sendCode(address); }}>
+      <form
+        className="debug-login"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void verify.sendCode(address);
+        }}
+      >
         <label className="debug-login__field">
           <span>{M.email}</span>
-          <input type="email" name="email" autoComplete="email" required value={address} maxLength={254} onChange={(e) => setEmail(e.target.value)} />
+          <input
+            type="email"
+            name="email"
+            autoComplete="email"
+            required
+            value={address}
+            maxLength={254}
+            onChange={(e) => setEmail(e.target.value)}
+          />
         </label>
-        <button type="submit" className={state.sentTo === null ? 'button' : 'button button--secondary'} disabled={state.busy}>{state.sentTo === null ? M.send : M.resend}</button>
+        <button
+          type="submit"
+          className={state.sentTo === null ? 'button' : 'button button--secondary'}
+          disabled={state.busy}
+        >
+          {state.sentTo === null ? M.send : M.resend}
+        </button>
       </form>
       {state.sentTo !== null ? (
         <>
-          <p role="status" className="panel__note">{state.sentTo ? M.sentTo(state.sentTo, jstClock(state.expiresAt)) : M.sentToRegistered(jstClock(state.expiresAt))}</p>
-          <form className="debug-login" onSubmit={(e) => { e.preventDefault(); void verify.verify(code); }}>
+          <p role="status" className="panel__note">
+            {state.sentTo
+              ? M.sentTo(state.sentTo, jstClock(state.expiresAt))
+              : M.sentToRegistered(jstClock(state.expiresAt))}
+          </p>
+          <form
+            className="debug-login"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void verify.verify(code);
+            }}
+          >
             <label className="debug-login__field">
               <span>{M.code}</span>
-              <input name="code" inputMode="numeric" autoComplete="one-time-code" required value={code} maxLength={12} onChange={(e) => setCode(e.target.value)} />
+              <input
+                name="code"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                required
+                value={code}
+                maxLength={12}
+                onChange={(e) => setCode(e.target.value)}
+              />
             </label>
-            <button type="submit" className="button" disabled={state.busy || code.trim() === ''}>{M.verify}</button>
+            <button type="submit" className="button" disabled={state.busy || code.trim() === ''}>
+              {M.verify}
+            </button>
           </form>
         </>
       ) : null}
-      {state.error ? <p role="alert" className="panel__note">{state.error}</p> : null}
+      {state.error ? (
+        <p role="alert" className="panel__note">
+          {state.error}
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -22,21 +22,35 @@ export function InformationListPage() {
       {state.kind === 'list' ? (
         <section className="information" aria-labelledby="information-title">
           <Crumbs current={S.informationList} />
-          <h1 id="information-title" className="prize-section__title">{S.informationList}</h1>
-          {state.page.list.length === 0 ? <p className="prize-section__empty">{S.informationEmpty}</p> : (
+          <h1 id="information-title" className="prize-section__title">
+            {S.informationList}
+          </h1>
+          {state.page.list.length === 0 ? (
+            <p className="prize-section__empty">{S.informationEmpty}</p>
+          ) : (
             <ul className="information__list">
               {state.page.list.map((item) => (
                 <li key={item.id}>
-                  <Link className="information__row" to={`/information/${item.tag}`}><InformationRowBody item={item} /></Link>
+                  <Link className="information__row" to={`/information/${item.tag}`}>
+                    <InformationRowBody item={item} />
+                  </Link>
                 </li>
               ))}
             </ul>
           )}
           {state.page.page_count > 1 ? (
             <nav aria-label={MESSAGES.pager} className="pager">
-              {state.page.page > 1 ? <Link className="chip" to={`/information?page=${state.page.page - 1}`}>{MESSAGES.previousPage}</Link> : null}
+              {state.page.page > 1 ? (
+                <Link className="chip" to={`/information?page=${state.page.page - 1}`}>
+                  {MESSAGES.previousPage}
+                </Link>
+              ) : null}
               <span>{MESSAGES.pageOf(state.page.page, state.page.page_count)}</span>
-              {state.page.page < state.page.page_count ? <Link className="chip" to={`/information?page=${state.page.page + 1}`}>{MESSAGES.nextPage}</Link> : null}
+              {state.page.page < state.page.page_count ? (
+                <Link className="chip" to={`/information?page=${state.page.page + 1}`}>
+                  {MESSAGES.nextPage}
+                </Link>
+              ) : null}
             </nav>
           ) : null}
         </section>
@@ -63,7 +77,10 @@ export function InformationDetailPage() {
 export function InformationRowBody({ item }: { item: InformationItem }) {
   return (
     <>
-      <span className="information__meta"><span className="chip chip--small">{item.category}</span><time dateTime={item.published_at}>{jstDateLabel(item.published_at)}</time></span>
+      <span className="information__meta">
+        <span className="chip chip--small">{item.category}</span>
+        <time dateTime={item.published_at}>{jstDateLabel(item.published_at)}</time>
+      </span>
       <span className="information__title">{item.title}</span>
     </>
   );
@@ -75,11 +92,24 @@ export function InformationArticle({ item, headingLevel = 1 }: { item: Informati
   return (
     <article className="information__article" aria-labelledby={`information-${item.id}`}>
       {headingLevel === 1 ? <Crumbs current={item.title} parent /> : null}
-      <p className="information__meta"><span className="chip chip--small">{item.category}</span><time dateTime={item.published_at}>{S.publishedOn(jstDateLabel(item.published_at))}</time></p>
-      <Heading id={`information-${item.id}`} className="information__heading">{item.title}</Heading>
+      <p className="information__meta">
+        <span className="chip chip--small">{item.category}</span>
+        <time dateTime={item.published_at}>{S.publishedOn(jstDateLabel(item.published_at))}</time>
+      </p>
+      <Heading id={`information-${item.id}`} className="information__heading">
+        {item.title}
+      </Heading>
       {item.img_url ? <img className="information__image" src={item.img_url} alt="" width={640} height={240} /> : null}
-      {item.body.split('\n').map((line, i) => <p key={i} className="information__body">{line}</p>)}
-      {headingLevel === 1 ? <Link className="button button--secondary" to="/information">{S.informationBack}</Link> : null}
+      {item.body.split('\n').map((line, i) => (
+        <p key={i} className="information__body">
+          {line}
+        </p>
+      ))}
+      {headingLevel === 1 ? (
+        <Link className="button button--secondary" to="/information">
+          {S.informationBack}
+        </Link>
+      ) : null}
     </article>
   );
 }
@@ -88,22 +118,45 @@ function Crumbs({ current, parent = false }: { current: string; parent?: boolean
   return (
     <nav aria-label={MESSAGES.breadcrumb} className="breadcrumb">
       <ol>
-        <li><Link to="/">{MESSAGES.home}</Link></li>
-        {parent ? <li><Link to="/information">{S.informationList}</Link></li> : null}
-        <li><span aria-current="page">{current}</span></li>
+        <li>
+          <Link to="/">{MESSAGES.home}</Link>
+        </li>
+        {parent ? (
+          <li>
+            <Link to="/information">{S.informationList}</Link>
+          </li>
+        ) : null}
+        <li>
+          <span aria-current="page">{current}</span>
+        </li>
       </ol>
     </nav>
   );
 }
 
-function InformationFrame({ state, retry, children }: { state: InformationState; retry: () => void; children: ReactNode }) {
+function InformationFrame({
+  state,
+  retry,
+  children,
+}: {
+  state: InformationState;
+  retry: () => void;
+  children: ReactNode;
+}) {
   if (state.kind === 'notFound') return <NotFoundPage />;
-  if (state.kind === 'idle' || state.kind === 'loading') return <p className="page-status" role="status">{MESSAGES.loading}</p>;
+  if (state.kind === 'idle' || state.kind === 'loading')
+    return (
+      <p className="page-status" role="status">
+        {MESSAGES.loading}
+      </p>
+    );
   if (state.kind === 'error') {
     return (
       <div className="page-status page-status--error" role="alert">
         <p>{S.informationLoadFailed}</p>
-        <button type="button" className="button" onClick={retry}>{MESSAGES.retry}</button>
+        <button type="button" className="button" onClick={retry}>
+          {MESSAGES.retry}
+        </button>
       </div>
     );
   }

@@ -46,14 +46,36 @@ export function LoginPage() {
       <h1 className="panel__title">{MESSAGES.loginTitle}</h1>
       <label className="debug-login__field">
         <span>{MESSAGES.loginEmail}</span>
-        <input type="email" name="email" autoComplete="email" required value={email} maxLength={254} onChange={(e) => setEmail(e.target.value)} />
+        <input
+          type="email"
+          name="email"
+          autoComplete="email"
+          required
+          value={email}
+          maxLength={254}
+          onChange={(e) => setEmail(e.target.value)}
+        />
       </label>
       <label className="debug-login__field">
         <span>{MESSAGES.loginPassword}</span>
-        <input type="password" name="password" autoComplete="current-password" required value={password} maxLength={128} onChange={(e) => setPassword(e.target.value)} />
+        <input
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          maxLength={128}
+          onChange={(e) => setPassword(e.target.value)}
+        />
       </label>
-      <button type="submit" className="button" disabled={busy}>{MESSAGES.loginSubmit}</button>
-      {error ? <p role="alert" className="panel__note">{error}</p> : null}
+      <button type="submit" className="button" disabled={busy}>
+        {MESSAGES.loginSubmit}
+      </button>
+      {error ? (
+        <p role="alert" className="panel__note">
+          {error}
+        </p>
+      ) : null}
     </form>
   );
 }

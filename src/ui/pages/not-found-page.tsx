@@ -16,18 +16,35 @@ export function NotFoundPage() {
   const { topPageBaseUrl } = useInjection(TOKENS.AppConfig);
   return (
     <div className="error-page" data-testid="error-page">
-      <svg className="error-page__illustration" viewBox="0 0 160 120" width="160" height="120" role="img" aria-label={MESSAGES.notFoundIllustration}>
+      <svg
+        className="error-page__illustration"
+        viewBox="0 0 160 120"
+        width="160"
+        height="120"
+        role="img"
+        aria-label={MESSAGES.notFoundIllustration}
+      >
         <rect x="30" y="70" width="100" height="40" rx="8" fill="#f6e3eb" />
         <ellipse cx="80" cy="62" rx="34" ry="30" fill="#ffd6e5" stroke="#d6336c" strokeWidth="3" />
         <circle cx="68" cy="56" r="4" fill="#3a2a3a" />
         <circle cx="92" cy="56" r="4" fill="#3a2a3a" />
         <path d="M70 74 q10 -8 20 0" stroke="#3a2a3a" strokeWidth="3" fill="none" />
-        <path d="M80 8 v18 M66 26 h28 M68 26 l-6 14 M92 26 l6 14" stroke="#8f8fa8" strokeWidth="4" fill="none" strokeLinecap="round" />
+        <path
+          d="M80 8 v18 M66 26 h28 M68 26 l-6 14 M92 26 l6 14"
+          stroke="#8f8fa8"
+          strokeWidth="4"
+          fill="none"
+          strokeLinecap="round"
+        />
       </svg>
       <h1 className="error-page__heading">{MESSAGES.notFoundHeading}</h1>
       <p>{MESSAGES.notFoundText}</p>
-      <p className="error-page__path" lang="en" data-testid="error-path">Page Not Found {fullPathOf(location)}</p>
-      <a className="button" href={serviceHomeHref(topPageBaseUrl)} data-testid="home-link">{MESSAGES.backToHome}</a>
+      <p className="error-page__path" lang="en" data-testid="error-path">
+        Page Not Found {fullPathOf(location)}
+      </p>
+      <a className="button" href={serviceHomeHref(topPageBaseUrl)} data-testid="home-link">
+        {MESSAGES.backToHome}
+      </a>
     </div>
   );
 }

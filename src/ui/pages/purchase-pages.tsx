@@ -26,30 +26,76 @@ export function SettlementPage() {
   const state = useObservableState(buy.state$, buy.snapshot);
   useEffect(() => void buy.start(), [buy]);
   if (state.kind === 'signIn') return <SignInFirst />;
-  if (state.kind === 'handOff') return <Navigate to={`/purchase/${ACCOUNT_PAYMENT_SLUG}?product_id=${state.productId}`} />;
+  if (state.kind === 'handOff')
+    return <Navigate to={`/purchase/${ACCOUNT_PAYMENT_SLUG}?product_id=${state.productId}`} />;
   return (
     <section className="panel purchase" aria-labelledby="purchase-title">
-      <h1 id="purchase-title" className="panel__title">{M.title}</h1>
+      <h1 id="purchase-title" className="panel__title">
+        {M.title}
+      </h1>
       <SettlementBody state={state} buy={buy} />
     </section>
   );
 }
 
-function SettlementBody({ state, buy }: { state: BuyTcState; buy: { registerBirth(b: string): Promise<void>; chooseMethod(m: string): Promise<void>; buy(id: number): Promise<void>; start(): Promise<void> } }) {
+function SettlementBody({
+  state,
+  buy,
+}: {
+  state: BuyTcState;
+  buy: {
+    registerBirth(b: string): Promise<void>;
+    chooseMethod(m: string): Promise<void>;
+    buy(id: number): Promise<void>;
+    start(): Promise<void>;
+  };
+}) {
   const [birth, setBirth] = useState('');
-  if (state.kind === 'loading') return <p className="page-status" role="status">{MESSAGES.loading}</p>;
-  if (state.kind === 'error') return <p className="page-status page-status--error" role="alert">{state.message}</p>;
+  if (state.kind === 'loading')
+    return (
+      <p className="page-status" role="status">
+        {MESSAGES.loading}
+      </p>
+    );
+  if (state.kind === 'error')
+    return (
+      <p className="page-status page-status--error" role="alert">
+        {state.message}
+      </p>
+    );
   if (state.kind === 'age') {
     return (
-      <form className="debug-login" aria-labelledby="age-title" onSubmit={(e) => { e.preventDefault(); void buy.registerBirth(birth); }}>
-        <h2 id="age-title" className="dialog__title">{M.ageTitle}</h2>
+      <form
+        className="debug-login"
+        aria-labelledby="age-title"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void buy.registerBirth(birth);
+        }}
+      >
+        <h2 id="age-title" className="dialog__title">
+          {M.ageTitle}
+        </h2>
         <p>{M.ageLead}</p>
         <label className="debug-login__field">
           <span>{M.birth}</span>
-          <input type="date" name="birth" required value={birth} min="1900-01-01" onChange={(e) => setBirth(e.target.value)} />
+          <input
+            type="date"
+            name="birth"
+            required
+            value={birth}
+            min="1900-01-01"
+            onChange={(e) => setBirth(e.target.value)}
+          />
         </label>
-        <button type="submit" className="button" disabled={state.busy || birth === ''}>{M.ageSubmit}</button>
-        {state.error ? <p role="alert" className="panel__note">{state.error}</p> : null}
+        <button type="submit" className="button" disabled={state.busy || birth === ''}>
+          {M.ageSubmit}
+        </button>
+        {state.error ? (
+          <p role="alert" className="panel__note">
+            {state.error}
+          </p>
+        ) : null}
       </form>
     );
   }
@@ -58,27 +104,51 @@ function SettlementBody({ state, buy }: { state: BuyTcState; buy: { registerBirt
       <div className="purchase__done">
         <p role="status">{M.done(tcOf(state.product))}</p>
         <p>{M.balanceAfter(formatThousands(state.balance.tc_all))}</p>
-        <button type="button" className="button" onClick={() => void buy.start()}>{M.again}</button>
-        <Link className="button button--secondary" to="/">{M.toTop}</Link>
+        <button type="button" className="button" onClick={() => void buy.start()}>
+          {M.again}
+        </button>
+        <Link className="button button--secondary" to="/">
+          {M.toTop}
+        </Link>
       </div>
     );
   }
   if (state.kind !== 'shop') return null;
   return (
     <>
-      <p className="purchase__balance" data-testid="tc-balance">{M.balance(formatThousands(state.balance.tc_all), formatThousands(state.balance.tc_free), formatThousands(state.balance.tc_toll))}</p>
+      <p className="purchase__balance" data-testid="tc-balance">
+        {M.balance(
+          formatThousands(state.balance.tc_all),
+          formatThousands(state.balance.tc_free),
+          formatThousands(state.balance.tc_toll),
+        )}
+      </p>
       <fieldset className="purchase__methods">
         <legend>{M.methods}</legend>
         {state.methods.map((m) => (
           <label key={m.id} className="pay-method">
-            <input type="radio" name="pay-method" value={m.id} checked={state.method === m.id} disabled={state.busy} onChange={() => void buy.chooseMethod(m.id)} />
+            <input
+              type="radio"
+              name="pay-method"
+              value={m.id}
+              checked={state.method === m.id}
+              disabled={state.busy}
+              onChange={() => void buy.chooseMethod(m.id)}
+            />
             <img src={m.imgUrl} alt="" width={40} height={40} />
-            <span><strong>{m.name}</strong><small>{m.info}</small></span>
+            <span>
+              <strong>{m.name}</strong>
+              <small>{m.info}</small>
+            </span>
           </label>
         ))}
       </fieldset>
       <h2 className="dialog__title">{M.products}</h2>
-      {state.productError !== null ? <p role="alert" className="panel__note" data-testid="product-error">{state.productError}</p> : null}
+      {state.productError !== null ? (
+        <p role="alert" className="panel__note" data-testid="product-error">
+          {state.productError}
+        </p>
+      ) : null}
       {state.list !== null && state.list.products.length === 0 ? <p>{M.noProducts}</p> : null}
       {state.list !== null && state.list.products.length > 0 ? (
         <ul className="product-list">
@@ -87,13 +157,24 @@ function SettlementBody({ state, buy }: { state: BuyTcState; buy: { registerBirt
               <span className="product__tc">{M.tcAmount(tcOf(p))}</span>
               {p.bonusLabel ? <span className="chip chip--small">{p.bonusLabel}</span> : null}
               {p.isSale ? <span className="chip chip--small chip--sale">{M.sale}</span> : null}
-              <button type="button" className="button product__buy" disabled={state.busy} onClick={() => void buy.buy(p.productId)}
-                aria-label={`${M.tcAmount(tcOf(p))} ${M.price(formatThousands(p.price))} ${M.buy}`}>{M.price(formatThousands(p.price))}</button>
+              <button
+                type="button"
+                className="button product__buy"
+                disabled={state.busy}
+                onClick={() => void buy.buy(p.productId)}
+                aria-label={`${M.tcAmount(tcOf(p))} ${M.price(formatThousands(p.price))} ${M.buy}`}
+              >
+                {M.price(formatThousands(p.price))}
+              </button>
             </li>
           ))}
         </ul>
       ) : null}
-      {state.error ? <p role="alert" className="panel__note">{state.error}</p> : null}
+      {state.error ? (
+        <p role="alert" className="panel__note">
+          {state.error}
+        </p>
+      ) : null}
     </>
   );
 }
@@ -107,27 +188,55 @@ export function AccountPaymentPage() {
   const state = useObservableState(pay.state$, pay.snapshot);
   const navigate = useNavigate();
   const valid = slug === ACCOUNT_PAYMENT_SLUG && Number.isSafeInteger(productId) && productId > 0;
-  useEffect(() => { if (valid) void pay.open(productId); }, [pay, productId, valid]);
   useEffect(() => {
-    if (state.kind === 'paid') navigate(`/purchase/${ACCOUNT_PAYMENT_SLUG}/result/${state.productSettlementId}`, { replace: true });
+    if (valid) void pay.open(productId);
+  }, [pay, productId, valid]);
+  useEffect(() => {
+    if (state.kind === 'paid')
+      navigate(`/purchase/${ACCOUNT_PAYMENT_SLUG}/result/${state.productSettlementId}`, { replace: true });
   }, [state, navigate]);
   if (!valid) return <NotFoundPage />;
   if (state.kind === 'signIn') return <SignInFirst />;
   return (
     <section className="panel purchase" aria-labelledby="account-title">
-      <h1 id="account-title" className="panel__title">{M.accountTitle}</h1>
-      {state.kind === 'loading' || state.kind === 'paid' ? <p className="page-status" role="status">{MESSAGES.loading}</p> : null}
-      {state.kind === 'error' ? <p role="alert" className="panel__note">{state.message}</p> : null}
-      {state.kind === 'notFound' ? <p role="alert" className="panel__note">{M.productNotFound}</p> : null}
+      <h1 id="account-title" className="panel__title">
+        {M.accountTitle}
+      </h1>
+      {state.kind === 'loading' || state.kind === 'paid' ? (
+        <p className="page-status" role="status">
+          {MESSAGES.loading}
+        </p>
+      ) : null}
+      {state.kind === 'error' ? (
+        <p role="alert" className="panel__note">
+          {state.message}
+        </p>
+      ) : null}
+      {state.kind === 'notFound' ? (
+        <p role="alert" className="panel__note">
+          {M.productNotFound}
+        </p>
+      ) : null}
       {state.kind === 'confirm' ? (
         <>
           <p>{M.accountLead}</p>
-          <p className="product__tc">{M.tcAmount(tcOf(state.product))}{state.product.bonusLabel ? <span className="chip chip--small">{state.product.bonusLabel}</span> : null}</p>
-          <button type="button" className="button" disabled={state.busy} onClick={() => void pay.pay()}>{M.accountPay(formatThousands(state.product.price))}</button>
-          {state.error ? <p role="alert" className="panel__note">{state.error}</p> : null}
+          <p className="product__tc">
+            {M.tcAmount(tcOf(state.product))}
+            {state.product.bonusLabel ? <span className="chip chip--small">{state.product.bonusLabel}</span> : null}
+          </p>
+          <button type="button" className="button" disabled={state.busy} onClick={() => void pay.pay()}>
+            {M.accountPay(formatThousands(state.product.price))}
+          </button>
+          {state.error ? (
+            <p role="alert" className="panel__note">
+              {state.error}
+            </p>
+          ) : null}
         </>
       ) : null}
-      <Link className="button button--secondary" to="/settlement">{M.accountBack}</Link>
+      <Link className="button button--secondary" to="/settlement">
+        {M.accountBack}
+      </Link>
     </section>
   );
 }
@@ -138,22 +247,43 @@ export function AccountPaymentResultPage() {
   const pay = useScopedUseCase(TOKENS.AccountPayment);
   const state = useObservableState(pay.state$, pay.snapshot);
   const valid = slug === ACCOUNT_PAYMENT_SLUG && isSettlementId(productSettlementId);
-  useEffect(() => { if (valid) void pay.result(productSettlementId); }, [pay, productSettlementId, valid]);
+  useEffect(() => {
+    if (valid) void pay.result(productSettlementId);
+  }, [pay, productSettlementId, valid]);
   if (!valid) return <NotFoundPage />;
   if (state.kind === 'signIn') return <SignInFirst />;
   return (
     <section className="panel purchase" aria-labelledby="result-title">
-      <h1 id="result-title" className="panel__title">{M.resultTitle}</h1>
-      {state.kind === 'loading' ? <p className="page-status" role="status">{MESSAGES.loading}</p> : null}
-      {state.kind === 'error' ? <p role="alert" className="panel__note">{state.message || M.resultNotFound}</p> : null}
+      <h1 id="result-title" className="panel__title">
+        {M.resultTitle}
+      </h1>
+      {state.kind === 'loading' ? (
+        <p className="page-status" role="status">
+          {MESSAGES.loading}
+        </p>
+      ) : null}
+      {state.kind === 'error' ? (
+        <p role="alert" className="panel__note">
+          {state.message || M.resultNotFound}
+        </p>
+      ) : null}
       {state.kind === 'result' ? (
         <>
-          <p role="status" data-testid="settlement-status" data-status={state.settlement.status}>{M.resultStatus[state.settlement.status]}</p>
-          <p>{M.resultDetail(formatThousands(state.settlement.tollTc + state.settlement.freeTc), formatThousands(state.settlement.price))}</p>
+          <p role="status" data-testid="settlement-status" data-status={state.settlement.status}>
+            {M.resultStatus[state.settlement.status]}
+          </p>
+          <p>
+            {M.resultDetail(
+              formatThousands(state.settlement.tollTc + state.settlement.freeTc),
+              formatThousands(state.settlement.price),
+            )}
+          </p>
           {state.balance ? <p>{M.balanceAfter(formatThousands(state.balance.tc_all))}</p> : null}
         </>
       ) : null}
-      <Link className="button button--secondary" to="/">{M.toTop}</Link>
+      <Link className="button button--secondary" to="/">
+        {M.toTop}
+      </Link>
     </section>
   );
 }

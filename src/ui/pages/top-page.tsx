@@ -1,8 +1,22 @@
 import { createContext, useContext, useEffect } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
-import { TOKENS, type BrowseCatalogue, type CatalogueListing, type CatalogueLive, type CatalogueSnapshot, type CatalogueState } from '../../application';
 import {
-  buildCataloguePath, buildPlayPath, marqueeDurationMs, type Character, type PrizeItem, type TabListItem, type TopPageCatalogue, type WinnerAnnouncement,
+  TOKENS,
+  type BrowseCatalogue,
+  type CatalogueListing,
+  type CatalogueLive,
+  type CatalogueSnapshot,
+  type CatalogueState,
+} from '../../application';
+import {
+  buildCataloguePath,
+  buildPlayPath,
+  marqueeDurationMs,
+  type Character,
+  type PrizeItem,
+  type TabListItem,
+  type TopPageCatalogue,
+  type WinnerAnnouncement,
 } from '../../domain';
 import { useInjection } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
@@ -28,7 +42,13 @@ const LiveContext = createContext<CatalogueLive>(NO_LIVE);
 /** A card's station with what the socket said since the page loaded (status, playing) [R7-11]. */
 function LiveCard({ item, href }: { item: PrizeItem; href: string }) {
   const live = useContext(LiveContext).stations[item.station_id];
-  const shown = live ? { ...item, station_status: live.station_status as PrizeItem['station_status'], ...(live.playing === undefined ? {} : { playing: live.playing }) } : item;
+  const shown = live
+    ? {
+        ...item,
+        station_status: live.station_status as PrizeItem['station_status'],
+        ...(live.playing === undefined ? {} : { playing: live.playing }),
+      }
+    : item;
   const { open } = useModals();
   return <PrizeCard item={shown} href={href} onDetails={() => open('prizeDetail', { item: shown, href })} />;
 }
@@ -45,7 +65,15 @@ export function TopPage() {
   );
 }
 
-function CataloguePage({ browse, state, winners }: { browse: BrowseCatalogue; state: CatalogueState; winners: readonly WinnerAnnouncement[] }) {
+function CataloguePage({
+  browse,
+  state,
+  winners,
+}: {
+  browse: BrowseCatalogue;
+  state: CatalogueState;
+  winners: readonly WinnerAnnouncement[];
+}) {
   const location = useLocation();
   const page = Number(new URLSearchParams(location.search).get('page') ?? 1) || 1;
   const url = `${location.pathname}${location.search}${location.hash}`;
@@ -57,13 +85,19 @@ function CataloguePage({ browse, state, winners }: { browse: BrowseCatalogue; st
   if (state.kind === 'redirect') return <Navigate to={state.to} replace />;
   if (state.kind === 'notFound') return <NotFoundPage />;
   if (state.kind === 'idle' || state.kind === 'loading') {
-    return <p className="page-status" role="status">{MESSAGES.loading}</p>;
+    return (
+      <p className="page-status" role="status">
+        {MESSAGES.loading}
+      </p>
+    );
   }
   if (state.kind === 'error') {
     return (
       <div className="page-status page-status--error" role="alert">
         <p>{MESSAGES.loadFailed}</p>
-        <button type="button" className="button" onClick={() => browse.open(url, page)}>{MESSAGES.retry}</button>
+        <button type="button" className="button" onClick={() => browse.open(url, page)}>
+          {MESSAGES.retry}
+        </button>
       </div>
     );
   }
@@ -85,7 +119,13 @@ function WinnerMarquee({ winners }: { winners: readonly WinnerAnnouncement[] }) 
   if (!latest) return null;
   return (
     <div className="marquee" role="status" aria-label={MESSAGES.winners} data-testid="winner-marquee">
-      <span key={latest.message} className="marquee__text" style={{ animationDuration: `${marqueeDurationMs(latest.message)}ms` }}>{latest.message}</span>
+      <span
+        key={latest.message}
+        className="marquee__text"
+        style={{ animationDuration: `${marqueeDurationMs(latest.message)}ms` }}
+      >
+        {latest.message}
+      </span>
     </div>
   );
 }
@@ -95,8 +135,15 @@ function useCatalogueHref() {
   return {
     target,
     tab: (tab: TabListItem) => (tab.tab_kind === 'home' ? '/' : buildCataloguePath(target, { tab: tab.tab_slug })),
-    character: (c: string, sub?: string) => buildCataloguePath(target, { character: c, ...(sub ? { subCharacter: sub } : {}) }),
-    play: (item: PrizeItem, tab: string) => buildPlayPath(target, { stationId: item.station_id, character: item.character, subCharacter: item.sub_character, tab }),
+    character: (c: string, sub?: string) =>
+      buildCataloguePath(target, { character: c, ...(sub ? { subCharacter: sub } : {}) }),
+    play: (item: PrizeItem, tab: string) =>
+      buildPlayPath(target, {
+        stationId: item.station_id,
+        character: item.character,
+        subCharacter: item.sub_character,
+        tab,
+      }),
   };
 }
 
@@ -110,8 +157,17 @@ function TabBar({ tabs, current }: { tabs: readonly TabListItem[]; current?: str
           const active = current === undefined ? tab.tab_kind === 'home' : tab.tab_slug === current;
           return (
             <li key={tab.tab_id} className="tab-bar__item">
-              <Link className="tab-bar__tab" data-tab-kind={tab.tab_kind} aria-current={active ? 'page' : undefined} to={href.tab(tab)}
-                onClick={() => tracker.track('filtering_click', { title_all: tab.tab_name, img: '', filter_type_id: tab.tab_id })}>{tab.tab_name}</Link>
+              <Link
+                className="tab-bar__tab"
+                data-tab-kind={tab.tab_kind}
+                aria-current={active ? 'page' : undefined}
+                to={href.tab(tab)}
+                onClick={() =>
+                  tracker.track('filtering_click', { title_all: tab.tab_name, img: '', filter_type_id: tab.tab_id })
+                }
+              >
+                {tab.tab_name}
+              </Link>
             </li>
           );
         })}
@@ -129,7 +185,13 @@ function CharacterBar({ characters, current }: { characters: readonly Character[
       <ul tabIndex={0}>
         {characters.map((c) => (
           <li key={c.character_id}>
-            <Link className="chip" aria-current={current === c.character_slug ? 'page' : undefined} to={href.character(c.character_slug)}>{c.character_name}</Link>
+            <Link
+              className="chip"
+              aria-current={current === c.character_slug ? 'page' : undefined}
+              to={href.character(c.character_slug)}
+            >
+              {c.character_name}
+            </Link>
           </li>
         ))}
       </ul>
@@ -137,7 +199,15 @@ function CharacterBar({ characters, current }: { characters: readonly Character[
   );
 }
 
-function TopRows({ catalogue, characters, winners }: { catalogue: TopPageCatalogue; characters: readonly Character[]; winners: readonly WinnerAnnouncement[] }) {
+function TopRows({
+  catalogue,
+  characters,
+  winners,
+}: {
+  catalogue: TopPageCatalogue;
+  characters: readonly Character[];
+  winners: readonly WinnerAnnouncement[];
+}) {
   const href = useCatalogueHref();
   const preloaded = usePreloaded<CataloguePreload>()?.extras;
   const extras = useScopedUseCase(TOKENS.TopPageExtras, (x) => preloaded && x.adopt(preloaded));
@@ -158,37 +228,70 @@ function TopRows({ catalogue, characters, winners }: { catalogue: TopPageCatalog
       {identity === null && catalogue.new_user.img ? (
         <section className="new-user" aria-label={S.newUserTitle}>
           <Link to={practiceTab ? href.tab(practiceTab) : '/'}>
-            <img className="new-user__image" src={catalogue.new_user.img} alt={S.newUserAlt} width={1280} height={400} loading="lazy" />
+            <img
+              className="new-user__image"
+              src={catalogue.new_user.img}
+              alt={S.newUserAlt}
+              width={1280}
+              height={400}
+              loading="lazy"
+            />
           </Link>
         </section>
       ) : null}
       {catalogue.campaign_banner.length > 0 ? (
         <section className="banner-row" aria-label={MESSAGES.campaigns} tabIndex={0}>
           {catalogue.campaign_banner.map((banner) => (
-            <img key={banner.id} className="banner-row__banner" src={banner.img_url} alt={banner.title} width={640} height={200} />
+            <img
+              key={banner.id}
+              className="banner-row__banner"
+              src={banner.img_url}
+              alt={banner.title}
+              width={640}
+              height={200}
+            />
           ))}
         </section>
       ) : null}
       {catalogue.fes.list.length > 0 ? (
         <section className="prize-section fes" aria-labelledby="fes-title">
-          <h2 id="fes-title" className="prize-section__title">{S.festival}</h2>
-          {catalogue.fes.img ? <img className="fes__banner" src={catalogue.fes.img} alt={S.festivalAlt} width={1280} height={400} loading="lazy" /> : null}
+          <h2 id="fes-title" className="prize-section__title">
+            {S.festival}
+          </h2>
+          {catalogue.fes.img ? (
+            <img
+              className="fes__banner"
+              src={catalogue.fes.img}
+              alt={S.festivalAlt}
+              width={1280}
+              height={400}
+              loading="lazy"
+            />
+          ) : null}
           <div className="prize-grid">
-            {catalogue.fes.list.map((item) => <LiveCard key={item.station_id} item={item} href={href.play(item, S.festival)} />)}
+            {catalogue.fes.list.map((item) => (
+              <LiveCard key={item.station_id} item={item} href={href.play(item, S.festival)} />
+            ))}
           </div>
         </section>
       ) : null}
       {catalogue.new_prize.length > 0 ? (
         <section className="prize-section" aria-labelledby="new-prize-title">
-          <h2 id="new-prize-title" className="prize-section__title">{MESSAGES.newPrizes}</h2>
+          <h2 id="new-prize-title" className="prize-section__title">
+            {MESSAGES.newPrizes}
+          </h2>
           <div className="prize-grid">
-            {catalogue.new_prize.map((item) => <LiveCard key={item.station_id} item={item} href={href.play(item, MESSAGES.newPrizes)} />)}
+            {catalogue.new_prize.map((item) => (
+              <LiveCard key={item.station_id} item={item} href={href.play(item, MESSAGES.newPrizes)} />
+            ))}
           </div>
         </section>
       ) : null}
       {catalogue.sale_list.map((section) => (
         <section key={section.tab_id} className="prize-section" aria-labelledby={`section-${section.tab_id}`}>
-          <h2 id={`section-${section.tab_id}`} className="prize-section__title">{section.title}</h2>
+          <h2 id={`section-${section.tab_id}`} className="prize-section__title">
+            {section.title}
+          </h2>
           {section.list.length === 0 ? (
             <p className="prize-section__empty">{MESSAGES.emptySection}</p>
           ) : (
@@ -225,18 +328,32 @@ function Listing({ listing }: { listing: CatalogueListing }) {
           ))}
         </ol>
       </nav>
-      <h1 id="listing-title" className="prize-section__title">{listing.title}</h1>
+      <h1 id="listing-title" className="prize-section__title">
+        {listing.title}
+      </h1>
       <p className="listing__count">{MESSAGES.resultCount(listing.totalCount)}</p>
-      {listing.items.length === 0 ? <p className="prize-section__empty">{MESSAGES.emptySection}</p> : (
+      {listing.items.length === 0 ? (
+        <p className="prize-section__empty">{MESSAGES.emptySection}</p>
+      ) : (
         <div className="prize-grid">
-          {listing.items.map((item) => <LiveCard key={item.station_id} item={item} href={href.play(item, listing.title)} />)}
+          {listing.items.map((item) => (
+            <LiveCard key={item.station_id} item={item} href={href.play(item, listing.title)} />
+          ))}
         </div>
       )}
       {listing.pageCount > 1 ? (
         <nav aria-label={MESSAGES.pager} className="pager">
-          {listing.page > 1 ? <Link className="chip" to={pageHref(listing.page - 1)}>{MESSAGES.previousPage}</Link> : null}
+          {listing.page > 1 ? (
+            <Link className="chip" to={pageHref(listing.page - 1)}>
+              {MESSAGES.previousPage}
+            </Link>
+          ) : null}
           <span>{MESSAGES.pageOf(listing.page, listing.pageCount)}</span>
-          {listing.page < listing.pageCount ? <Link className="chip" to={pageHref(listing.page + 1)}>{MESSAGES.nextPage}</Link> : null}
+          {listing.page < listing.pageCount ? (
+            <Link className="chip" to={pageHref(listing.page + 1)}>
+              {MESSAGES.nextPage}
+            </Link>
+          ) : null}
         </nav>
       ) : null}
     </section>

@@ -12,7 +12,13 @@ import { InformationRowBody } from './information-page';
 /** Reports a slide's click (carousel_click with its id, title, type and pc image, R7-12). */
 function useCarouselClick() {
   const tracker = useInjection(TOKENS.TrackEvent);
-  return (slide: CarouselSlide) => tracker.track('carousel_click', { carousel_id: slide.id, title: slide.title, type_id: slide.type_id, pc_img_url: slide.pc_img_url });
+  return (slide: CarouselSlide) =>
+    tracker.track('carousel_click', {
+      carousel_id: slide.id,
+      title: slide.title,
+      type_id: slide.type_id,
+      pc_img_url: slide.pc_img_url,
+    });
 }
 
 /** A slide's picture: the narrow image on phones, the wide one from tablet width up (both 1280×400). */
@@ -20,7 +26,15 @@ function SlidePicture({ slide, eager }: { slide: CarouselSlide; eager: boolean }
   return (
     <picture>
       <source media={SLIDE_MEDIA.wide} srcSet={slide.pc_img_url} />
-      <img className="carousel__image" src={slide.sp_img_url} alt={slide.title} width={1280} height={400} loading={eager ? 'eager' : 'lazy'} {...(eager ? { fetchPriority: 'high' as const } : {})} />
+      <img
+        className="carousel__image"
+        src={slide.sp_img_url}
+        alt={slide.title}
+        width={1280}
+        height={400}
+        loading={eager ? 'eager' : 'lazy'}
+        {...(eager ? { fetchPriority: 'high' as const } : {})}
+      />
     </picture>
   );
 }
@@ -35,24 +49,47 @@ export function Carousel({ row }: { row: Row<CarouselSlide> }) {
   const clicked = useCarouselClick();
   const { open } = useModals();
   const [index, setIndex] = useState(0);
-  if (row.kind !== 'loaded' || row.items.length === 0) return row.kind === 'loading' ? <div className="carousel carousel--placeholder" aria-hidden="true" /> : null;
+  if (row.kind !== 'loaded' || row.items.length === 0)
+    return row.kind === 'loading' ? <div className="carousel carousel--placeholder" aria-hidden="true" /> : null;
   const slides = row.items;
   const current = Math.min(index, slides.length - 1);
   const slide = slides[current]!;
   return (
     <section className="carousel" aria-roledescription="carousel" aria-label={S.carousel} data-testid="carousel">
       <div className="carousel__viewport" aria-live="polite">
-        <Link key={slide.id} className="carousel__slide" to={carouselHref(target, slide)} onClick={() => clicked(slide)}
-          aria-roledescription="slide" aria-label={`${S.carouselSlide(current + 1, slides.length)} ${slide.title}`}>
+        <Link
+          key={slide.id}
+          className="carousel__slide"
+          to={carouselHref(target, slide)}
+          onClick={() => clicked(slide)}
+          aria-roledescription="slide"
+          aria-label={`${S.carouselSlide(current + 1, slides.length)} ${slide.title}`}
+        >
           <SlidePicture slide={slide} eager={current === 0} />
         </Link>
       </div>
       {slides.length > 1 ? (
         <div className="carousel__controls">
-          <button type="button" className="chip carousel__all" onClick={() => open('carousel', { slides })}>{S.seeAll}</button>
-          <button type="button" className="carousel__button" aria-label={S.carouselPrevious} onClick={() => setIndex((current - 1 + slides.length) % slides.length)}>‹</button>
+          <button type="button" className="chip carousel__all" onClick={() => open('carousel', { slides })}>
+            {S.seeAll}
+          </button>
+          <button
+            type="button"
+            className="carousel__button"
+            aria-label={S.carouselPrevious}
+            onClick={() => setIndex((current - 1 + slides.length) % slides.length)}
+          >
+            ‹
+          </button>
           <span className="carousel__position">{S.carouselSlide(current + 1, slides.length)}</span>
-          <button type="button" className="carousel__button" aria-label={S.carouselNext} onClick={() => setIndex((current + 1) % slides.length)}>›</button>
+          <button
+            type="button"
+            className="carousel__button"
+            aria-label={S.carouselNext}
+            onClick={() => setIndex((current + 1) % slides.length)}
+          >
+            ›
+          </button>
         </div>
       ) : null}
     </section>
@@ -85,16 +122,26 @@ export function NewsRow({ row }: { row: Row<InformationItem> }) {
   return (
     <section className="prize-section news-row" aria-labelledby="news-row-title">
       <div className="prize-section__head">
-        <h2 id="news-row-title" className="prize-section__title">{S.informationTitle}</h2>
-        <Link className="prize-section__more" to="/information">{S.seeAll}</Link>
+        <h2 id="news-row-title" className="prize-section__title">
+          {S.informationTitle}
+        </h2>
+        <Link className="prize-section__more" to="/information">
+          {S.seeAll}
+        </Link>
       </div>
-      {row.kind === 'loading' ? <p className="page-status" role="status">{MESSAGES.loading}</p> : null}
+      {row.kind === 'loading' ? (
+        <p className="page-status" role="status">
+          {MESSAGES.loading}
+        </p>
+      ) : null}
       {row.kind === 'error' ? <p className="prize-section__empty">{S.rowLoadFailed}</p> : null}
       {row.kind === 'loaded' ? (
         <ul className="information__list">
           {row.items.slice(0, 5).map((item) => (
             <li key={item.id}>
-              <Link className="information__row" to={`/information/${item.tag}`}><InformationRowBody item={item} /></Link>
+              <Link className="information__row" to={`/information/${item.tag}`}>
+                <InformationRowBody item={item} />
+              </Link>
             </li>
           ))}
         </ul>
@@ -122,11 +169,19 @@ export function ArrivalsRow({ row }: { row: Row<NewArrival> }) {
   return (
     <section className="prize-section" aria-labelledby="arrivals-row-title">
       <div className="prize-section__head">
-        <h2 id="arrivals-row-title" className="prize-section__title">{S.newArrivals}</h2>
-        <Link className="prize-section__more" to="/arrival-items">{S.seeAll}</Link>
+        <h2 id="arrivals-row-title" className="prize-section__title">
+          {S.newArrivals}
+        </h2>
+        <Link className="prize-section__more" to="/arrival-items">
+          {S.seeAll}
+        </Link>
       </div>
       <ul className="arrival-row" tabIndex={0} aria-label={S.newArrivals}>
-        {row.items.slice(0, 12).map((arrival) => <li key={`${arrival.name}-${arrival.release_date}`}><ArrivalCard arrival={arrival} /></li>)}
+        {row.items.slice(0, 12).map((arrival) => (
+          <li key={`${arrival.name}-${arrival.release_date}`}>
+            <ArrivalCard arrival={arrival} />
+          </li>
+        ))}
       </ul>
     </section>
   );

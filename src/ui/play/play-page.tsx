@@ -1,9 +1,22 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
-import { TOKENS, type LiveFeedState, type StationPlay, type StationPlayState, type StationSnapshot } from '../../application';
 import {
-  countdownSeconds, isMaintenanceStatus, NOTICE_TOAST_MS, playScreenStationId, VIDEO_VIEW_HEIGHT_PERCENT, VIDEO_VIEW_ROTATION_DEG,
-  type Camera, type CraneButton, type PlayView,
+  TOKENS,
+  type LiveFeedState,
+  type StationPlay,
+  type StationPlayState,
+  type StationSnapshot,
+} from '../../application';
+import {
+  countdownSeconds,
+  isMaintenanceStatus,
+  NOTICE_TOAST_MS,
+  playScreenStationId,
+  VIDEO_VIEW_HEIGHT_PERCENT,
+  VIDEO_VIEW_ROTATION_DEG,
+  type Camera,
+  type CraneButton,
+  type PlayView,
 } from '../../domain';
 import { useInjection } from '../di/container-context';
 import { Toast } from '../layout/toast';
@@ -21,7 +34,11 @@ function left(ms: number | null, state: StationPlayState): number | null {
 }
 
 const priceText = (play: Pick<PlayView, 'currency' | 'price'>): string =>
-  play.currency === 'ticket' ? MESSAGES.priceTicket : play.currency === 'free' ? MESSAGES.reserveFree : MESSAGES.priceTc(play.price);
+  play.currency === 'ticket'
+    ? MESSAGES.priceTicket
+    : play.currency === 'free'
+      ? MESSAGES.reserveFree
+      : MESSAGES.priceTc(play.price);
 
 /** The station id of /game/{stationId} or of a play path for this build target; null when it is not one. */
 function useStationId(): number | null {
@@ -106,10 +123,22 @@ function LiveCameras({ feed, play, latencyMs }: { feed: LiveFeedState; play: Sta
         {(['front', 'side'] as const).map((camera) => {
           const c = feed.cameras[camera];
           return (
-            <div key={camera} className="cameras__layer" hidden={camera !== view} style={hydrated ? { filter: c.filter.css } : undefined}>
+            <div
+              key={camera}
+              className="cameras__layer"
+              hidden={camera !== view}
+              style={hydrated ? { filter: c.filter.css } : undefined}
+            >
               {c.video ? <VideoView stream={c.video} label={MESSAGES.cameraAlt(labels[camera])} /> : null}
               {c.still && c.stillVisible ? (
-                <img className="cameras__still" src={c.still} alt={MESSAGES.cameraAlt(labels[camera])} width={480} height={360} data-tick={c.stillTick} />
+                <img
+                  className="cameras__still"
+                  src={c.still}
+                  alt={MESSAGES.cameraAlt(labels[camera])}
+                  width={480}
+                  height={360}
+                  data-tick={c.stillTick}
+                />
               ) : null}
               {!c.still && !c.video ? <p className="cameras__loading">{MESSAGES.feedConnecting}</p> : null}
             </div>
@@ -118,20 +147,48 @@ function LiveCameras({ feed, play, latencyMs }: { feed: LiveFeedState; play: Sta
         <span className="cameras__mode" data-testid="feed-mode" data-mode={feed.stream.type}>
           {feed.stream.type === 'rtc' ? MESSAGES.feedModeRtc : MESSAGES.feedModeJpg}
         </span>
-        <span className="cameras__latency" data-testid="latency">{latencyMs === null ? MESSAGES.latencyPending : MESSAGES.latency(latencyMs)}</span>
+        <span className="cameras__latency" data-testid="latency">
+          {latencyMs === null ? MESSAGES.latencyPending : MESSAGES.latency(latencyMs)}
+        </span>
       </div>
-      {feed.stream.isSignalingError ? <p className="cameras__fallback" data-testid="feed-fallback">{MESSAGES.feedFallback}</p> : null}
+      {feed.stream.isSignalingError ? (
+        <p className="cameras__fallback" data-testid="feed-fallback">
+          {MESSAGES.feedFallback}
+        </p>
+      ) : null}
       <div className="cameras__controls">
         <div className="cameras__switch" role="group" aria-label={MESSAGES.cameraSwitch}>
           {(['front', 'side'] as const).map((camera) => (
-            <button key={camera} type="button" className="chip" aria-pressed={view === camera} onClick={() => play.feed.switchView(camera)}>
+            <button
+              key={camera}
+              type="button"
+              className="chip"
+              aria-pressed={view === camera}
+              onClick={() => play.feed.switchView(camera)}
+            >
               {labels[camera]}
             </button>
           ))}
         </div>
         <div className="cameras__switch" role="group" aria-label={MESSAGES.feedModeSwitch}>
-          <button type="button" className="chip" data-testid="mode-rtc" aria-pressed={feed.stream.type === 'rtc'} onClick={() => play.switchFeedMode('rtc')}>{MESSAGES.feedModeRtcShort}</button>
-          <button type="button" className="chip" data-testid="mode-jpg" aria-pressed={feed.stream.type === 'jpg'} onClick={() => play.switchFeedMode('jpg')}>{MESSAGES.feedModeJpgShort}</button>
+          <button
+            type="button"
+            className="chip"
+            data-testid="mode-rtc"
+            aria-pressed={feed.stream.type === 'rtc'}
+            onClick={() => play.switchFeedMode('rtc')}
+          >
+            {MESSAGES.feedModeRtcShort}
+          </button>
+          <button
+            type="button"
+            className="chip"
+            data-testid="mode-jpg"
+            aria-pressed={feed.stream.type === 'jpg'}
+            onClick={() => play.switchFeedMode('jpg')}
+          >
+            {MESSAGES.feedModeJpgShort}
+          </button>
         </div>
       </div>
     </div>
@@ -170,7 +227,11 @@ function MachineStatus({ state }: { state: StationPlayState }) {
       text = s === null ? MESSAGES.buttonHint : MESSAGES.buttonCountdown(s);
     }
   } else if (!play && state.othersPlaying) text = MESSAGES.othersPlaying;
-  return text ? <p className="machine-status" role="status" data-testid="machine-status">{text}</p> : null;
+  return text ? (
+    <p className="machine-status" role="status" data-testid="machine-status">
+      {text}
+    </p>
+  ) : null;
 }
 
 /** The two buttons, held by touch, mouse or keyboard (→ / ↑ keys, or Space on the focused button). */
@@ -180,7 +241,8 @@ function CraneButtons({ play, state }: { play: StationPlay; state: StationPlaySt
   const modals = useInjection(TOKENS.ModalStack);
   useEffect(() => {
     if (!mine) return undefined;
-    const keyOf = (e: KeyboardEvent): CraneButton | null => (e.key === 'ArrowRight' ? 'right' : e.key === 'ArrowUp' ? 'back' : null);
+    const keyOf = (e: KeyboardEvent): CraneButton | null =>
+      e.key === 'ArrowRight' ? 'right' : e.key === 'ArrowUp' ? 'back' : null;
     const down = (e: KeyboardEvent) => {
       const button = keyOf(e);
       // While a modal is open the arrow keys belong to it (scrolling, its own controls), not the crane.
@@ -210,7 +272,17 @@ function CraneButtons({ play, state }: { play: StationPlay; state: StationPlaySt
   );
 }
 
-function HoldButton({ button, label, enabled, play }: { button: CraneButton; label: string; enabled: boolean; play: StationPlay }) {
+function HoldButton({
+  button,
+  label,
+  enabled,
+  play,
+}: {
+  button: CraneButton;
+  label: string;
+  enabled: boolean;
+  play: StationPlay;
+}) {
   const [held, setHeld] = useState(false);
   const press = () => {
     if (!enabled) return;
@@ -261,13 +333,34 @@ function ReservationPanel({ play, state }: { play: StationPlay; state: StationPl
     return (
       <section className="panel panel--result" data-testid="result" data-result={mine.result}>
         <p className="panel__headline">
-          {mine.result === 'win' ? (mine.won_prize_name ? MESSAGES.resultWin(mine.won_prize_name) : MESSAGES.resultWinPractice)
-            : mine.result === 'refunded' ? MESSAGES.resultRefunded : MESSAGES.resultMiss}
+          {mine.result === 'win'
+            ? mine.won_prize_name
+              ? MESSAGES.resultWin(mine.won_prize_name)
+              : MESSAGES.resultWinPractice
+            : mine.result === 'refunded'
+              ? MESSAGES.resultRefunded
+              : MESSAGES.resultMiss}
         </p>
         <p>{MESSAGES.continueWithin(s)}</p>
         <div className="panel__actions">
-          <button type="button" className="button" data-testid="continue" disabled={state.busy || s === 0} onClick={() => void play.continuePlay()}>{MESSAGES.continuePlay(price)}</button>
-          <button type="button" className="button button--quiet" data-testid="finish" disabled={state.busy} onClick={() => void play.finish()}>{MESSAGES.finishPlay}</button>
+          <button
+            type="button"
+            className="button"
+            data-testid="continue"
+            disabled={state.busy || s === 0}
+            onClick={() => void play.continuePlay()}
+          >
+            {MESSAGES.continuePlay(price)}
+          </button>
+          <button
+            type="button"
+            className="button button--quiet"
+            data-testid="finish"
+            disabled={state.busy}
+            onClick={() => void play.finish()}
+          >
+            {MESSAGES.finishPlay}
+          </button>
         </div>
       </section>
     );
@@ -281,8 +374,23 @@ function ReservationPanel({ play, state }: { play: StationPlay; state: StationPl
         <p className="panel__headline">{MESSAGES.yourTurn}</p>
         <p>{MESSAGES.confirmWithin(s)}</p>
         <div className="panel__actions">
-          <button type="button" className="button button--big" data-testid="confirm" disabled={state.busy} onClick={() => void play.confirm()}>{MESSAGES.startPlay}</button>
-          <button type="button" className="button button--quiet" disabled={state.busy} onClick={() => void play.cancel()}>{MESSAGES.cancelReservation}</button>
+          <button
+            type="button"
+            className="button button--big"
+            data-testid="confirm"
+            disabled={state.busy}
+            onClick={() => void play.confirm()}
+          >
+            {MESSAGES.startPlay}
+          </button>
+          <button
+            type="button"
+            className="button button--quiet"
+            disabled={state.busy}
+            onClick={() => void play.cancel()}
+          >
+            {MESSAGES.cancelReservation}
+          </button>
         </div>
       </section>
     );
@@ -292,18 +400,29 @@ function ReservationPanel({ play, state }: { play: StationPlay; state: StationPl
       <section className="panel" data-testid="in-line" data-place={r.place}>
         <p className="panel__headline">{MESSAGES.placeInLine(r.place)}</p>
         <p>{MESSAGES.estimatedWait(r.estimatedWaitSeconds)}</p>
-        <button type="button" className="button button--quiet" disabled={state.busy} onClick={() => void play.cancel()}>{MESSAGES.cancelReservation}</button>
+        <button type="button" className="button button--quiet" disabled={state.busy} onClick={() => void play.cancel()}>
+          {MESSAGES.cancelReservation}
+        </button>
       </section>
     );
   }
   const maintenance = station ? isMaintenanceStatus(station.station_status) : false;
-  const label = station?.designated_type === 'practice' ? MESSAGES.reserveFree
-    : station?.designated_type === 'point_ticket' ? MESSAGES.reserve(MESSAGES.priceTicket)
-      : MESSAGES.reserve(MESSAGES.priceTc(station?.play_price ?? 0));
+  const label =
+    station?.designated_type === 'practice'
+      ? MESSAGES.reserveFree
+      : station?.designated_type === 'point_ticket'
+        ? MESSAGES.reserve(MESSAGES.priceTicket)
+        : MESSAGES.reserve(MESSAGES.priceTc(station?.play_price ?? 0));
   return (
     <section className="panel">
       {maintenance ? <p className="panel__note">{MESSAGES.stationStatusMaintenance}</p> : null}
-      <button type="button" className="button button--big" data-testid="reserve" disabled={state.busy || !station || maintenance} onClick={() => void play.reserve()}>
+      <button
+        type="button"
+        className="button button--big"
+        data-testid="reserve"
+        disabled={state.busy || !station || maintenance}
+        onClick={() => void play.reserve()}
+      >
         {label}
       </button>
     </section>
@@ -316,12 +435,24 @@ function AssistGauge({ state }: { state: StationPlayState }) {
   if (!g) return null;
   return (
     <section className="panel gauge" data-testid="gauge" data-level={g.level}>
-      <h2 className="panel__title">{MESSAGES.gaugeTitle} <span className="gauge__level">{MESSAGES.gaugeLevel(g.level)}</span></h2>
-      <div className="gauge__bar" role="meter" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(g.fill * 100)} aria-label={MESSAGES.gaugeTitle}>
+      <h2 className="panel__title">
+        {MESSAGES.gaugeTitle} <span className="gauge__level">{MESSAGES.gaugeLevel(g.level)}</span>
+      </h2>
+      <div
+        className="gauge__bar"
+        role="meter"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={Math.round(g.fill * 100)}
+        aria-label={MESSAGES.gaugeTitle}
+      >
         <span style={{ width: `${Math.round(g.fill * 100)}%` }} />
       </div>
       <p className="gauge__text">
-        {MESSAGES.gaugeLine(MESSAGES.gaugeBonus(g.strength_bonus), g.misses_to_next_level > 0 ? MESSAGES.gaugeNext(g.misses_to_next_level) : MESSAGES.gaugeFull)}
+        {MESSAGES.gaugeLine(
+          MESSAGES.gaugeBonus(g.strength_bonus),
+          g.misses_to_next_level > 0 ? MESSAGES.gaugeNext(g.misses_to_next_level) : MESSAGES.gaugeFull,
+        )}
       </p>
       <p className="panel__note">{MESSAGES.gaugeHelp}</p>
     </section>
@@ -336,7 +467,11 @@ function Settings({ play, state }: { play: StationPlay; state: StationPlayState 
         <span>{MESSAGES.sound}</span>
       </label>
       <label className="switch">
-        <input type="checkbox" checked={state.hideCharacter} onChange={(e) => void play.setHideCharacter(e.target.checked)} />
+        <input
+          type="checkbox"
+          checked={state.hideCharacter}
+          onChange={(e) => void play.setHideCharacter(e.target.checked)}
+        />
         <span>{MESSAGES.hideCharacter}</span>
       </label>
     </section>
@@ -348,20 +483,33 @@ function PlayHistory({ play, state }: { play: StationPlay; state: StationPlaySta
   if (!state.history) {
     return (
       <section className="panel">
-        <button type="button" className="button button--quiet" data-testid="show-history" onClick={() => void play.loadHistory()}>{MESSAGES.historyShow}</button>
+        <button
+          type="button"
+          className="button button--quiet"
+          data-testid="show-history"
+          onClick={() => void play.loadHistory()}
+        >
+          {MESSAGES.historyShow}
+        </button>
       </section>
     );
   }
   return (
     <section className="panel history" data-testid="history">
       <h2 className="panel__title">{MESSAGES.historyTitle}</h2>
-      {state.history.list.length === 0 ? <p className="panel__note">{MESSAGES.historyEmpty}</p> : (
+      {state.history.list.length === 0 ? (
+        <p className="panel__note">{MESSAGES.historyEmpty}</p>
+      ) : (
         <ol className="history__list">
           {state.history.list.map((entry) => (
             <li key={entry.play_id} className="history__row" data-result={entry.result ?? ''}>
-              <span className={`history__result history__result--${entry.result ?? 'none'}`}>{MESSAGES.historyResult[entry.result ?? ''] ?? '—'}</span>
+              <span className={`history__result history__result--${entry.result ?? 'none'}`}>
+                {MESSAGES.historyResult[entry.result ?? ''] ?? '—'}
+              </span>
               <span className="history__name">{entry.prize_name}</span>
-              <span className="history__detail">{MESSAGES.historyRow(priceText(entry), entry.arm_strength, entry.assist_level, entry.seed)}</span>
+              <span className="history__detail">
+                {MESSAGES.historyRow(priceText(entry), entry.arm_strength, entry.assist_level, entry.seed)}
+              </span>
             </li>
           ))}
         </ol>
@@ -378,28 +526,54 @@ function Dialogs({ play, state }: { play: StationPlay; state: StationPlayState }
     if (open) closeRef.current?.focus();
   }, [open]);
   const content = useMemo(() => {
-    if (state.popup) return { title: state.popup.title, text: state.popup.text, button: state.popup.button.label, onClose: () => play.dismissPopup() };
-    if (state.alert) return { title: null, text: state.alert.message, button: MESSAGES.close, onClose: () => play.dismissAlert(), signIn: state.alert.kind === 'signIn' };
+    if (state.popup)
+      return {
+        title: state.popup.title,
+        text: state.popup.text,
+        button: state.popup.button.label,
+        onClose: () => play.dismissPopup(),
+      };
+    if (state.alert)
+      return {
+        title: null,
+        text: state.alert.message,
+        button: MESSAGES.close,
+        onClose: () => play.dismissAlert(),
+        signIn: state.alert.kind === 'signIn',
+      };
     return null;
   }, [state.popup, state.alert, play]);
   const location = useLocation();
   if (!content) return null;
   return (
     <div className="dialog-backdrop">
-      <div className="dialog" role="alertdialog" aria-modal="true" aria-labelledby="play-dialog-text" data-testid="dialog"
+      <div
+        className="dialog"
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby="play-dialog-text"
+        data-testid="dialog"
         onKeyDown={(e) => {
           if (e.key === 'Escape') content.onClose();
         }}
       >
         {content.title ? <h2 className="dialog__title">{content.title}</h2> : null}
-        <p id="play-dialog-text" className="dialog__text">{content.text}</p>
+        <p id="play-dialog-text" className="dialog__text">
+          {content.text}
+        </p>
         {'signIn' in content && content.signIn ? (
           <div className="panel__actions">
-            <Link className="button" to={`/login?next=${encodeURIComponent(location.pathname)}`} data-testid="go-login">{MESSAGES.signIn}</Link>
-            <button ref={closeRef} type="button" className="button button--quiet" onClick={content.onClose}>{content.button}</button>
+            <Link className="button" to={`/login?next=${encodeURIComponent(location.pathname)}`} data-testid="go-login">
+              {MESSAGES.signIn}
+            </Link>
+            <button ref={closeRef} type="button" className="button button--quiet" onClick={content.onClose}>
+              {content.button}
+            </button>
           </div>
         ) : (
-          <button ref={closeRef} type="button" className="button" onClick={content.onClose}>{content.button}</button>
+          <button ref={closeRef} type="button" className="button" onClick={content.onClose}>
+            {content.button}
+          </button>
         )}
       </div>
     </div>

@@ -55,12 +55,12 @@ export function withPreloadLoaders(routes: readonly RouteObject[], container: Co
     const children = route.children ? withPreloadLoaders(route.children, container) : undefined;
     const loader = preload
       ? async ({ request, params }: { request: Request; params: Params }) => {
-        try {
-          return (await preload({ container, url: new URL(request.url), params })) ?? null;
-        } catch {
-          return null;
+          try {
+            return (await preload({ container, url: new URL(request.url), params })) ?? null;
+          } catch {
+            return null;
+          }
         }
-      }
       : undefined;
     return { ...route, ...(loader ? { loader } : {}), ...(children ? { children } : {}) } as RouteObject;
   });

@@ -1,5 +1,15 @@
 import { firstValueFrom } from 'rxjs';
-import { loadExtras, TOKENS, type AppConfig, type CatalogueSnapshot, type Disposable, type ExtraRow, type PrizeCatalogPort, type Token, type TopPageExtrasState } from '../../application';
+import {
+  loadExtras,
+  TOKENS,
+  type AppConfig,
+  type CatalogueSnapshot,
+  type Disposable,
+  type ExtraRow,
+  type PrizeCatalogPort,
+  type Token,
+  type TopPageExtrasState,
+} from '../../application';
 import { playScreenStationId } from '../../domain';
 import { SLIDE_MEDIA } from '../components/slide-media';
 import type { LeadImage, PreloadContext, RoutePreload } from './preload';
@@ -8,7 +18,11 @@ import type { LeadImage, PreloadContext, RoutePreload } from './preload';
 const pageOf = (url: URL): number => Number(url.searchParams.get('page') ?? 1) || 1;
 
 /** Runs `load` on a fresh page-scoped use-case and disposes it, whatever happens. */
-async function withUseCase<T extends Disposable, R>(context: PreloadContext, token: Token<T>, load: (useCase: T) => Promise<R>): Promise<R> {
+async function withUseCase<T extends Disposable, R>(
+  context: PreloadContext,
+  token: Token<T>,
+  load: (useCase: T) => Promise<R>,
+): Promise<R> {
   const useCase = context.container.get<T>(token);
   try {
     return await load(useCase);
@@ -28,14 +42,17 @@ export interface CataloguePreload extends CatalogueSnapshot {
  */
 async function preloadExtras(context: PreloadContext, rows?: readonly ExtraRow[]): Promise<TopPageExtrasState> {
   const state = await withUseCase(context, TOKENS.TopPageExtras, (extras) => loadExtras(extras, rows));
-  const retry = <R extends TopPageExtrasState[ExtraRow]>(row: R): R => (row.kind === 'error' ? ({ kind: 'loading' } as R) : row);
+  const retry = <R extends TopPageExtrasState[ExtraRow]>(row: R): R =>
+    row.kind === 'error' ? ({ kind: 'loading' } as R) : row;
   return { ...state, carousels: retry(state.carousels), news: retry(state.news), arrivals: retry(state.arrivals) };
 }
 
 /** The catalogue (top page, character, tab and keyword paths): what BrowseCatalogue shows first. */
 export const preloadCatalogue: RoutePreload = async (context) => {
   const [snapshot, extras] = await Promise.all([
-    withUseCase(context, TOKENS.BrowseCatalogue, (browse) => browse.load(`${context.url.pathname}${context.url.search}`, pageOf(context.url))),
+    withUseCase(context, TOKENS.BrowseCatalogue, (browse) =>
+      browse.load(`${context.url.pathname}${context.url.search}`, pageOf(context.url)),
+    ),
     context.url.pathname === '/' ? preloadExtras(context) : Promise.resolve(undefined),
   ]);
   if (snapshot.state.kind === 'error') return null;
@@ -47,7 +64,10 @@ export function catalogueLeadImages(preloaded: unknown): readonly LeadImage[] {
   const carousels = (preloaded as CataloguePreload | null | undefined)?.extras?.carousels;
   const first = carousels?.kind === 'loaded' ? carousels.items[0] : undefined;
   if (!first) return [];
-  return [{ href: first.sp_img_url, media: SLIDE_MEDIA.narrow }, { href: first.pc_img_url, media: SLIDE_MEDIA.wide }];
+  return [
+    { href: first.sp_img_url, media: SLIDE_MEDIA.narrow },
+    { href: first.pc_img_url, media: SLIDE_MEDIA.wide },
+  ];
 }
 
 /** /arrival-items: the new arrivals. */
@@ -63,15 +83,20 @@ export const preloadStation: RoutePreload = async (context) => {
 
 /** /information: one page of the list. */
 export const preloadInformationList: RoutePreload = async (context) => {
-  const snapshot = await withUseCase(context, TOKENS.ReadInformation, (info) => info.load({ kind: 'list', page: pageOf(context.url) }));
+  const snapshot = await withUseCase(context, TOKENS.ReadInformation, (info) =>
+    info.load({ kind: 'list', page: pageOf(context.url) }),
+  );
   return snapshot.state.kind === 'error' ? null : snapshot;
 };
 
 /** /information/{tag}: the item. */
 export const preloadInformationDetail: RoutePreload = async (context) => {
-  const snapshot = await withUseCase(context, TOKENS.ReadInformation, (info) => info.load({ kind: 'detail', tag: context.params.tag ?? '' }));
+  const snapshot = await withUseCase(context, TOKENS.ReadInformation, (info) =>
+    info.load({ kind: 'detail', tag: context.params.tag ?? '' }),
+  );
   return snapshot.state.kind === 'error' ? null : snapshot;
 };
 
 /** /kuji: the kuji on sale. */
-export const preloadKujiList: RoutePreload = async (context) => firstValueFrom(context.container.get<PrizeCatalogPort>(TOKENS.PrizeCatalogPort).kujiOnSale());
+export const preloadKujiList: RoutePreload = async (context) =>
+  firstValueFrom(context.container.get<PrizeCatalogPort>(TOKENS.PrizeCatalogPort).kujiOnSale());

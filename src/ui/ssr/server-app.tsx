@@ -4,7 +4,13 @@ import { matchRoutes, type HydrationState, type RouteObject } from 'react-router
 import { StaticRouterProvider, createStaticHandler, createStaticRouter, type StaticHandlerContext } from 'react-router';
 import { ContainerProvider } from '../di/container-context';
 import { routes } from '../routes';
-import { RenderStatusProvider, withPreloadLoaders, type LeadImage, type RenderStatus, type RouteHandle } from './preload';
+import {
+  RenderStatusProvider,
+  withPreloadLoaders,
+  type LeadImage,
+  type RenderStatus,
+  type RouteHandle,
+} from './preload';
 
 /** The id of the page's script element that carries the server render's data. */
 export const HYDRATION_DATA_ID = 'onkure-hydration';
@@ -12,13 +18,13 @@ export const HYDRATION_DATA_ID = 'onkure-hydration';
 /** A server render's routing answer: the page to render, or a redirect. */
 export type ServerRouting =
   | {
-    readonly kind: 'page';
-    readonly context: StaticHandlerContext;
-    readonly hydrationData: HydrationState;
-    /** The pictures the page leads with (its LCP element), for preload links in the head. */
-    readonly leadImages: readonly LeadImage[];
-    readonly render: (status: RenderStatus) => React.JSX.Element;
-  }
+      readonly kind: 'page';
+      readonly context: StaticHandlerContext;
+      readonly hydrationData: HydrationState;
+      /** The pictures the page leads with (its LCP element), for preload links in the head. */
+      readonly leadImages: readonly LeadImage[];
+      readonly render: (status: RenderStatus) => React.JSX.Element;
+    }
   | { readonly kind: 'redirect'; readonly status: number; readonly location: string };
 
 /**
@@ -37,7 +43,10 @@ export async function routeOnServer(container: Container, request: Request): Pro
     kind: 'page',
     context,
     hydrationData: { loaderData: context.loaderData, actionData: null, errors: null },
-    leadImages: context.matches.flatMap((match) => (match.route.handle as RouteHandle | undefined)?.leadImages?.(context.loaderData[match.route.id]) ?? []),
+    leadImages: context.matches.flatMap(
+      (match) =>
+        (match.route.handle as RouteHandle | undefined)?.leadImages?.(context.loaderData[match.route.id]) ?? [],
+    ),
     render: (status) => (
       <StrictMode>
         <ContainerProvider container={container}>
@@ -62,10 +71,11 @@ export async function routesLoadedFor(path: string, table: RouteObject[] = route
     const { lazy, ...rest } = route;
     loaded.set(route, { ...rest, ...(await lazy()) } as RouteObject);
   }
-  const copy = (list: RouteObject[]): RouteObject[] => list.map((route) => {
-    const next = loaded.get(route) ?? route;
-    return next.children ? ({ ...next, children: copy(next.children) } as RouteObject) : next;
-  });
+  const copy = (list: RouteObject[]): RouteObject[] =>
+    list.map((route) => {
+      const next = loaded.get(route) ?? route;
+      return next.children ? ({ ...next, children: copy(next.children) } as RouteObject) : next;
+    });
   return copy(table);
 }
 
@@ -83,6 +93,11 @@ export function readHydrationData(doc: Pick<Document, 'getElementById'>): Hydrat
 
 /** JSON for a `<script type="application/json">` element: nothing in it can end the element or the script. */
 export function hydrationScript(data: HydrationState): string {
-  const json = JSON.stringify(data).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const json = JSON.stringify(data)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
   return `<script type="application/json" id="${HYDRATION_DATA_ID}">${json}</script>`;
 }

@@ -1,12 +1,26 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  DAY_MS, emailValidGuard, handlesMaintenancePush, isNewUser, missingAccountItems, showsFirstProfilePrompt, showsNewBadge,
-  signInState, withIdentity, type AccountCompleteness,
+  DAY_MS,
+  emailValidGuard,
+  handlesMaintenancePush,
+  isNewUser,
+  missingAccountItems,
+  showsFirstProfilePrompt,
+  showsNewBadge,
+  signInState,
+  withIdentity,
+  type AccountCompleteness,
 } from '../../../src/domain';
 
 const complete: AccountCompleteness = {
-  address_bool: 1, is_sms: 1, email: 'a@example.com', sex: 2, birth: '2000-01-01', prefectures: '東京都', nickname: 'うさ',
+  address_bool: 1,
+  is_sms: 1,
+  email: 'a@example.com',
+  sex: 2,
+  birth: '2000-01-01',
+  prefectures: '東京都',
+  nickname: 'うさ',
 };
 
 describe('account flags', () => {
@@ -26,31 +40,61 @@ describe('account flags', () => {
     const now = Date.UTC(2026, 0, 10);
     expect(isNewUser(now - 7 * DAY_MS, now)).toBe(true);
     expect(isNewUser(now - 7 * DAY_MS - 1, now)).toBe(false);
-    fc.assert(fc.property(fc.integer({ min: 0, max: 60 * DAY_MS }), (age) => {
-      expect(isNewUser(now - age, now)).toBe(age <= 7 * DAY_MS);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 60 * DAY_MS }), (age) => {
+        expect(isNewUser(now - age, now)).toBe(age <= 7 * DAY_MS);
+      }),
+    );
   });
 
   it('[R4.7-3] the first-profile prompt: (new user or unregistered nickname) and (sex, birth or nickname missing)', () => {
-    fc.assert(fc.property(fc.boolean(), fc.boolean(), fc.boolean(), fc.boolean(), fc.boolean(), (isNew, unregistered, noSex, noBirth, noNick) => {
-      const shown = showsFirstProfilePrompt({
-        isNewUser: isNew, isNicknameUnregistered: unregistered, sex: noSex ? 0 : 1, birth: noBirth ? '' : '2001-02-03', nickname: noNick ? '' : 'ねこ',
-      });
-      expect(shown).toBe((isNew || unregistered) && (noSex || noBirth || noNick));
-    }));
+    fc.assert(
+      fc.property(
+        fc.boolean(),
+        fc.boolean(),
+        fc.boolean(),
+        fc.boolean(),
+        fc.boolean(),
+        (isNew, unregistered, noSex, noBirth, noNick) => {
+          const shown = showsFirstProfilePrompt({
+            isNewUser: isNew,
+            isNicknameUnregistered: unregistered,
+            sex: noSex ? 0 : 1,
+            birth: noBirth ? '' : '2001-02-03',
+            nickname: noNick ? '' : 'ねこ',
+          });
+          expect(shown).toBe((isNew || unregistered) && (noSex || noBirth || noNick));
+        },
+      ),
+    );
   });
 });
 
 describe('sign-in', () => {
   it('[R4.1-1] the product is signed in with a user id and token, signed out otherwise', () => {
-    expect(signInState({ user_id: 7, access_token: 'tok' })).toEqual({ kind: 'signedIn', identity: { user_id: 7, access_token: 'tok' } });
-    for (const auth of [null, undefined, {}, { user_id: 7 }, { user_id: 7, access_token: '' }, { user_id: 0, access_token: 't' }, { user_id: null, access_token: 't' }]) {
+    expect(signInState({ user_id: 7, access_token: 'tok' })).toEqual({
+      kind: 'signedIn',
+      identity: { user_id: 7, access_token: 'tok' },
+    });
+    for (const auth of [
+      null,
+      undefined,
+      {},
+      { user_id: 7 },
+      { user_id: 7, access_token: '' },
+      { user_id: 0, access_token: 't' },
+      { user_id: null, access_token: 't' },
+    ]) {
       expect(signInState(auth)).toEqual({ kind: 'signedOut' });
     }
   });
 
   it('[R3-1] an authenticated body carries access_token and user_id', () => {
-    expect(withIdentity({ user_id: 3, access_token: 'a' }, { page: 1, user_id: 99 })).toEqual({ page: 1, user_id: 3, access_token: 'a' });
+    expect(withIdentity({ user_id: 3, access_token: 'a' }, { page: 1, user_id: 99 })).toEqual({
+      page: 1,
+      user_id: 3,
+      access_token: 'a',
+    });
   });
 
   it('[R4.1-2] users with status 3 ignore maintenance pushes; others and guests handle them', () => {
@@ -60,11 +104,20 @@ describe('sign-in', () => {
 
   it('[R2.2-2] /emailvalid admits only signed-in, unverified accounts created after the cutoff', () => {
     const cutoffMs = Date.UTC(2025, 5, 1);
-    fc.assert(fc.property(fc.boolean(), fc.boolean(), fc.option(fc.integer({ min: cutoffMs - 10 * DAY_MS, max: cutoffMs + 10 * DAY_MS })), (signedIn, verified, created) => {
-      const d = emailValidGuard({ signedIn, emailVerified: verified, createdAtMs: created, cutoffMs });
-      const admit = signedIn && !verified && created !== null && created > cutoffMs;
-      expect(d).toEqual(admit ? { kind: 'admit' } : { kind: 'redirect', to: '/' });
-    }));
-    expect(emailValidGuard({ signedIn: true, emailVerified: false, createdAtMs: cutoffMs, cutoffMs }).kind).toBe('redirect');
+    fc.assert(
+      fc.property(
+        fc.boolean(),
+        fc.boolean(),
+        fc.option(fc.integer({ min: cutoffMs - 10 * DAY_MS, max: cutoffMs + 10 * DAY_MS })),
+        (signedIn, verified, created) => {
+          const d = emailValidGuard({ signedIn, emailVerified: verified, createdAtMs: created, cutoffMs });
+          const admit = signedIn && !verified && created !== null && created > cutoffMs;
+          expect(d).toEqual(admit ? { kind: 'admit' } : { kind: 'redirect', to: '/' });
+        },
+      ),
+    );
+    expect(emailValidGuard({ signedIn: true, emailVerified: false, createdAtMs: cutoffMs, cutoffMs }).kind).toBe(
+      'redirect',
+    );
   });
 });

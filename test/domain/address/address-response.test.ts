@@ -2,8 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { addressResponseOf, type AddressRecord } from '../../../src/domain';
 
 const record = (over: Partial<AddressRecord> = {}): AddressRecord => ({
-  id: 1, is_main: 0, first_name: '太郎', last_name: '山田', zip: '123-4567', address1: '東京都', address2: '千代田区',
-  address3: '1-1', tel: '0312345678', email: '', lead_times: '', ...over,
+  id: 1,
+  is_main: 0,
+  first_name: '太郎',
+  last_name: '山田',
+  zip: '123-4567',
+  address1: '東京都',
+  address2: '千代田区',
+  address3: '1-1',
+  tel: '0312345678',
+  email: '',
+  lead_times: '',
+  ...over,
 });
 
 describe('address response', () => {
@@ -16,7 +26,16 @@ describe('address response', () => {
 
   it('[R3-4] with no main address the fields are blank and the id is 0', () => {
     expect(addressResponseOf([record()], { email: null, birth: null })).toEqual({
-      address_bool: false, first_name: '', last_name: '', zip: '', address1: '', address2: '', address3: '', tel: '', email: '', birth: '',
+      address_bool: false,
+      first_name: '',
+      last_name: '',
+      zip: '',
+      address1: '',
+      address2: '',
+      address3: '',
+      tel: '',
+      email: '',
+      birth: '',
       all_address: { id: 0, birth: '', email: '', list: [record()] },
     });
   });

@@ -1,20 +1,40 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  BUILD_TARGETS, CATALOGUE_TAB_KINDS, EMPTY_SEARCH_PARAMS, hasActiveSearchFilter, isVirtualCraneTabVisible, pageTitle, visibleTabs,
+  BUILD_TARGETS,
+  CATALOGUE_TAB_KINDS,
+  EMPTY_SEARCH_PARAMS,
+  hasActiveSearchFilter,
+  isVirtualCraneTabVisible,
+  pageTitle,
+  visibleTabs,
   type TabListItem,
 } from '../../../src/domain';
 
 describe('catalogue tabs', () => {
   it('[R2.4-2] the virtual-crane tab shows only to logged-in users, off yahoo, with no search filter', () => {
-    fc.assert(fc.property(fc.boolean(), fc.constantFrom(...BUILD_TARGETS), fc.boolean(), (signedIn, target, hasSearchFilter) => {
-      const expected = signedIn && target !== 'yahoo' && !hasSearchFilter;
-      expect(isVirtualCraneTabVisible({ signedIn, target, hasSearchFilter })).toBe(expected);
-      const tabs: TabListItem[] = CATALOGUE_TAB_KINDS.map((tab_kind, i) => ({ tab_id: i, tab_name: tab_kind, tab_slug: tab_kind, tab_kind }));
-      const shown = visibleTabs(tabs, { signedIn, target, hasSearchFilter });
-      expect(shown.some((t) => t.tab_kind === 'virtual_crane')).toBe(expected);
-      expect(shown.filter((t) => t.tab_kind !== 'virtual_crane')).toEqual(tabs.filter((t) => t.tab_kind !== 'virtual_crane'));
-    }));
+    fc.assert(
+      fc.property(
+        fc.boolean(),
+        fc.constantFrom(...BUILD_TARGETS),
+        fc.boolean(),
+        (signedIn, target, hasSearchFilter) => {
+          const expected = signedIn && target !== 'yahoo' && !hasSearchFilter;
+          expect(isVirtualCraneTabVisible({ signedIn, target, hasSearchFilter })).toBe(expected);
+          const tabs: TabListItem[] = CATALOGUE_TAB_KINDS.map((tab_kind, i) => ({
+            tab_id: i,
+            tab_name: tab_kind,
+            tab_slug: tab_kind,
+            tab_kind,
+          }));
+          const shown = visibleTabs(tabs, { signedIn, target, hasSearchFilter });
+          expect(shown.some((t) => t.tab_kind === 'virtual_crane')).toBe(expected);
+          expect(shown.filter((t) => t.tab_kind !== 'virtual_crane')).toEqual(
+            tabs.filter((t) => t.tab_kind !== 'virtual_crane'),
+          );
+        },
+      ),
+    );
   });
 
   it('[R2.4-2] a search filter is any search param set, except is_all', () => {
@@ -22,7 +42,14 @@ describe('catalogue tabs', () => {
     expect(hasActiveSearchFilter({ ...EMPTY_SEARCH_PARAMS, is_all: 1 })).toBe(false);
     expect(hasActiveSearchFilter({ keyword: '  ' })).toBe(false);
     expect(hasActiveSearchFilter(null)).toBe(false);
-    for (const set of [{ keyword: 'うさ' }, { character_id: 3 }, { station_ids: [1] }, { vip: 1 as const }, { gift_type: 'x' }, { refine_search: 1 as const }]) {
+    for (const set of [
+      { keyword: 'うさ' },
+      { character_id: 3 },
+      { station_ids: [1] },
+      { vip: 1 as const },
+      { gift_type: 'x' },
+      { refine_search: 1 as const },
+    ]) {
       expect(hasActiveSearchFilter({ ...EMPTY_SEARCH_PARAMS, ...set })).toBe(true);
     }
   });

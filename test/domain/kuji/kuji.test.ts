@@ -1,8 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  decideKujiPoll, DOMAIN_MESSAGES, effectiveRemainingSeconds, KUJI_RESERVE_STATUSES, kujiRemainingSeconds, showsKujiQueue,
-  type KujiPlayInfo, type KujiTimeLimits,
+  decideKujiPoll,
+  DOMAIN_MESSAGES,
+  effectiveRemainingSeconds,
+  KUJI_RESERVE_STATUSES,
+  kujiRemainingSeconds,
+  showsKujiQueue,
+  type KujiPlayInfo,
+  type KujiTimeLimits,
 } from '../../../src/domain';
 
 const limits: KujiTimeLimits = { confirm: 30, firstReserved: 60 };
@@ -10,8 +16,17 @@ const NOW = Date.UTC(2026, 3, 1, 3, 0, 0); // 2026-04-01 12:00:00 JST
 
 function aKujiInfo(overrides: Partial<KujiPlayInfo> = {}): KujiPlayInfo {
   return {
-    reserve_polling_id: 1, kuji_play_reserve_id: 2, reserve_token: 't', reserve_num: 2, reserve_status: 'reserve',
-    kuji_id: 3, box_id: 4, box_status: 'onSale', reserve_remaintime: 0, play_at: '2026-04-01 11:59:50', ...overrides,
+    reserve_polling_id: 1,
+    kuji_play_reserve_id: 2,
+    reserve_token: 't',
+    reserve_num: 2,
+    reserve_status: 'reserve',
+    kuji_id: 3,
+    box_id: 4,
+    box_status: 'onSale',
+    reserve_remaintime: 0,
+    play_at: '2026-04-01 11:59:50',
+    ...overrides,
   };
 }
 
@@ -30,7 +45,11 @@ describe('kuji statuses', () => {
       expect(decideKujiPoll(aKujiInfo({ box_status }), { nowMs: NOW, limits })).toEqual({
         kind: 'stop',
         reason: 'boxEnded',
-        effects: [{ type: 'stopPolling' }, { type: 'resetKujiPlayInfo' }, { type: 'showAlert', alert: 'kujiBoxEnded', message: DOMAIN_MESSAGES.kujiBoxEnded }],
+        effects: [
+          { type: 'stopPolling' },
+          { type: 'resetKujiPlayInfo' },
+          { type: 'showAlert', alert: 'kujiBoxEnded', message: DOMAIN_MESSAGES.kujiBoxEnded },
+        ],
       });
     }
   });
@@ -38,15 +57,28 @@ describe('kuji statuses', () => {
   it('[R4.4-3] a missing box id shows the reserve-not-found alert', () => {
     const d = decideKujiPoll(aKujiInfo({ box_id: null }), { nowMs: NOW, limits });
     expect(d.kind === 'stop' && d.reason).toBe('boxNotFound');
-    expect(d.kind === 'stop' && d.effects.at(-1)).toEqual({ type: 'showAlert', alert: 'kujiReserveNotFound', message: DOMAIN_MESSAGES.kujiReserveNotFound });
+    expect(d.kind === 'stop' && d.effects.at(-1)).toEqual({
+      type: 'showAlert',
+      alert: 'kujiReserveNotFound',
+      message: DOMAIN_MESSAGES.kujiReserveNotFound,
+    });
   });
 
   it('[R4.4-4] any status other than reserve, confirm, firstReserved ends polling and resets, without an alert', () => {
-    fc.assert(fc.property(fc.oneof(fc.string(), fc.constant(null)).filter((s) => !(KUJI_RESERVE_STATUSES as readonly unknown[]).includes(s)), (reserve_status) => {
-      expect(decideKujiPoll(aKujiInfo({ reserve_status }), { nowMs: NOW, limits })).toEqual({
-        kind: 'stop', reason: 'statusEnded', effects: [{ type: 'stopPolling' }, { type: 'resetKujiPlayInfo' }],
-      });
-    }));
+    fc.assert(
+      fc.property(
+        fc
+          .oneof(fc.string(), fc.constant(null))
+          .filter((s) => !(KUJI_RESERVE_STATUSES as readonly unknown[]).includes(s)),
+        (reserve_status) => {
+          expect(decideKujiPoll(aKujiInfo({ reserve_status }), { nowMs: NOW, limits })).toEqual({
+            kind: 'stop',
+            reason: 'statusEnded',
+            effects: [{ type: 'stopPolling' }, { type: 'resetKujiPlayInfo' }],
+          });
+        },
+      ),
+    );
     for (const reserve_status of KUJI_RESERVE_STATUSES) {
       expect(decideKujiPoll(aKujiInfo({ reserve_status }), { nowMs: NOW, limits }).kind).toBe('continue');
     }
@@ -54,10 +86,16 @@ describe('kuji statuses', () => {
 
   it('[R4.4-5] a polled confirm status shows the queue and the maximum minus the seconds since play_at', () => {
     expect(decideKujiPoll(aKujiInfo({ reserve_status: 'confirm' }), { nowMs: NOW, limits })).toEqual({
-      kind: 'continue', status: 'confirm', showQueue: true, remainingSeconds: 20,
+      kind: 'continue',
+      status: 'confirm',
+      showQueue: true,
+      remainingSeconds: 20,
     });
     expect(decideKujiPoll(aKujiInfo({ reserve_status: 'reserve' }), { nowMs: NOW, limits })).toEqual({
-      kind: 'continue', status: 'reserve', showQueue: false, remainingSeconds: null,
+      kind: 'continue',
+      status: 'reserve',
+      showQueue: false,
+      remainingSeconds: null,
     });
   });
 });
@@ -65,24 +103,39 @@ describe('kuji statuses', () => {
 describe('kuji remaining time', () => {
   const status = fc.constantFrom('confirm' as const, 'firstReserved' as const);
   const playAt = fc.integer({ min: NOW - 3_600_000, max: NOW + 60_000 });
-  const maxima = fc.record({ confirm: fc.integer({ min: 0, max: 600 }), firstReserved: fc.integer({ min: 0, max: 600 }) });
+  const maxima = fc.record({
+    confirm: fc.integer({ min: 0, max: 600 }),
+    firstReserved: fc.integer({ min: 0, max: 600 }),
+  });
 
   it('[R4.4-5] remaining = maximum for the status − whole seconds since play_at, within 0…maximum, for every play_at', () => {
-    fc.assert(fc.property(status, playAt, maxima, (s, playAtMs, lim) => {
-      const r = kujiRemainingSeconds({ status: s, playAtMs, nowMs: NOW, limits: lim, polling: true });
-      const elapsed = Math.floor((NOW - playAtMs) / 1000);
-      const expected = Math.min(lim[s], Math.max(0, lim[s] - elapsed));
-      expect(r).toBe(expected);
-      expect(r).toBeGreaterThanOrEqual(0);
-      expect(r).toBeLessThanOrEqual(lim[s]);
-    }));
+    fc.assert(
+      fc.property(status, playAt, maxima, (s, playAtMs, lim) => {
+        const r = kujiRemainingSeconds({ status: s, playAtMs, nowMs: NOW, limits: lim, polling: true });
+        const elapsed = Math.floor((NOW - playAtMs) / 1000);
+        const expected = Math.min(lim[s], Math.max(0, lim[s] - elapsed));
+        expect(r).toBe(expected);
+        expect(r).toBeGreaterThanOrEqual(0);
+        expect(r).toBeLessThanOrEqual(lim[s]);
+      }),
+    );
   });
 
   it('[R4.4-5] remaining time never goes up as time passes', () => {
-    fc.assert(fc.property(status, playAt, maxima, fc.boolean(), fc.integer({ min: 0, max: 120_000 }), (s, playAtMs, lim, polling, later) => {
-      const at = (nowMs: number) => kujiRemainingSeconds({ status: s, playAtMs, nowMs, limits: lim, polling }) ?? -1;
-      expect(at(NOW + later)).toBeLessThanOrEqual(at(NOW));
-    }));
+    fc.assert(
+      fc.property(
+        status,
+        playAt,
+        maxima,
+        fc.boolean(),
+        fc.integer({ min: 0, max: 120_000 }),
+        (s, playAtMs, lim, polling, later) => {
+          const at = (nowMs: number) =>
+            kujiRemainingSeconds({ status: s, playAtMs, nowMs, limits: lim, polling }) ?? -1;
+          expect(at(NOW + later)).toBeLessThanOrEqual(at(NOW));
+        },
+      ),
+    );
   });
 
   it('[R4.4-5] statuses without a maximum have no remaining time', () => {
@@ -90,11 +143,13 @@ describe('kuji remaining time', () => {
   });
 
   it('[R9-4] under 10 seconds with no polling counts as 0, for every play_at', () => {
-    fc.assert(fc.property(status, playAt, maxima, (s, playAtMs, lim) => {
-      const polled = kujiRemainingSeconds({ status: s, playAtMs, nowMs: NOW, limits: lim, polling: true }) ?? -1;
-      const idle = kujiRemainingSeconds({ status: s, playAtMs, nowMs: NOW, limits: lim, polling: false });
-      expect(idle).toBe(polled < 10 ? 0 : polled);
-    }));
+    fc.assert(
+      fc.property(status, playAt, maxima, (s, playAtMs, lim) => {
+        const polled = kujiRemainingSeconds({ status: s, playAtMs, nowMs: NOW, limits: lim, polling: true }) ?? -1;
+        const idle = kujiRemainingSeconds({ status: s, playAtMs, nowMs: NOW, limits: lim, polling: false });
+        expect(idle).toBe(polled < 10 ? 0 : polled);
+      }),
+    );
     expect(effectiveRemainingSeconds(9, false)).toBe(0);
     expect(effectiveRemainingSeconds(10, false)).toBe(10);
     expect(effectiveRemainingSeconds(9, true)).toBe(9);

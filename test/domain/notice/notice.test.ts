@@ -1,8 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  INFORMATION_PAGE_SIZE, isToastVisible, MARQUEE_MS_PER_CHARACTER, marqueeDurationMs, NEW_ARRIVALS_LIMIT, NEWS_PAGE_SIZE, NOTICE_TOAST_MS,
-  PAGE_ITEMS_COUNT, pageOfItems, RESERVE_POLLING_TIME, reservePollingIntervalMs, sideBannerCarousels,
+  INFORMATION_PAGE_SIZE,
+  isToastVisible,
+  MARQUEE_MS_PER_CHARACTER,
+  marqueeDurationMs,
+  NEW_ARRIVALS_LIMIT,
+  NEWS_PAGE_SIZE,
+  NOTICE_TOAST_MS,
+  PAGE_ITEMS_COUNT,
+  pageOfItems,
+  RESERVE_POLLING_TIME,
+  reservePollingIntervalMs,
+  sideBannerCarousels,
 } from '../../../src/domain';
 
 describe('notices, lists and polling', () => {
@@ -28,17 +38,21 @@ describe('notices, lists and polling', () => {
     expect(pageOfItems(items, 0)).toEqual([]);
     expect(reservePollingIntervalMs()).toBe(RESERVE_POLLING_TIME * 1000);
     expect(reservePollingIntervalMs(5)).toBe(5000);
-    fc.assert(fc.property(fc.array(fc.nat(), { maxLength: 200 }), fc.integer({ min: 1, max: 40 }), (list, size) => {
-      const pages = Array.from({ length: Math.ceil(list.length / size) }, (_, i) => pageOfItems(list, i + 1, size));
-      expect(pages.flat()).toEqual(list);
-    }));
+    fc.assert(
+      fc.property(fc.array(fc.nat(), { maxLength: 200 }), fc.integer({ min: 1, max: 40 }), (list, size) => {
+        const pages = Array.from({ length: Math.ceil(list.length / size) }, (_, i) => pageOfItems(list, i + 1, size));
+        expect(pages.flat()).toEqual(list);
+      }),
+    );
   });
 
   it('[R9-5] the winner marquee speed derives from the message length', () => {
-    fc.assert(fc.property(fc.string(), fc.string(), (a, b) => {
-      const [short, long] = Array.from(a).length <= Array.from(b).length ? [a, b] : [b, a];
-      expect(marqueeDurationMs(long)).toBeGreaterThanOrEqual(marqueeDurationMs(short));
-    }));
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (a, b) => {
+        const [short, long] = Array.from(a).length <= Array.from(b).length ? [a, b] : [b, a];
+        expect(marqueeDurationMs(long)).toBeGreaterThanOrEqual(marqueeDurationMs(short));
+      }),
+    );
     const long = 'おめでとうございます！'.repeat(10);
     expect(marqueeDurationMs(long)).toBe(Array.from(long).length * MARQUEE_MS_PER_CHARACTER);
     expect(marqueeDurationMs(long + long)).toBe(2 * marqueeDurationMs(long));

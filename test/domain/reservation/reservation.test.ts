@@ -1,8 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  canResume, decideReservePoll, DOMAIN_MESSAGES, isMaintenanceStatus, isReserveStatus, isReserving,
-  markedMaintenance, RESERVE_STATUSES, STATION_STATUSES, type ReservationContext,
+  canResume,
+  decideReservePoll,
+  DOMAIN_MESSAGES,
+  isMaintenanceStatus,
+  isReserveStatus,
+  isReserving,
+  markedMaintenance,
+  RESERVE_STATUSES,
+  STATION_STATUSES,
+  type ReservationContext,
 } from '../../../src/domain';
 import { aPlayInfo, aReserveRecord } from '../../../src/testing';
 
@@ -17,10 +25,16 @@ describe('reservation statuses', () => {
   });
 
   it('[R4.3-2] reserving = is_reserve set, or status reserve, playTransition or playWaiting', () => {
-    fc.assert(fc.property(fc.boolean(), statusOrNull, (is_reserve, reserve_status) => {
-      const expected = is_reserve || reserve_status === 'reserve' || reserve_status === 'playTransition' || reserve_status === 'playWaiting';
-      expect(isReserving({ is_reserve, reserve_status })).toBe(expected);
-    }));
+    fc.assert(
+      fc.property(fc.boolean(), statusOrNull, (is_reserve, reserve_status) => {
+        const expected =
+          is_reserve ||
+          reserve_status === 'reserve' ||
+          reserve_status === 'playTransition' ||
+          reserve_status === 'playWaiting';
+        expect(isReserving({ is_reserve, reserve_status })).toBe(expected);
+      }),
+    );
   });
 
   it('[R4.3-4] stop, maintenance, force_maintenance, adjusting and malfunction count as maintenance; change and open do not', () => {
@@ -31,10 +45,12 @@ describe('reservation statuses', () => {
   });
 
   it('[R4.3-8] resume is possible with a station in play info and a status other than reserve/playTransition', () => {
-    fc.assert(fc.property(fc.option(fc.integer({ min: 1, max: 999 })), statusOrNull, (station_id, reserve_status) => {
-      const expected = station_id !== null && reserve_status !== 'reserve' && reserve_status !== 'playTransition';
-      expect(canResume(aPlayInfo({ station_id, reserve_status }))).toBe(expected);
-    }));
+    fc.assert(
+      fc.property(fc.option(fc.integer({ min: 1, max: 999 })), statusOrNull, (station_id, reserve_status) => {
+        const expected = station_id !== null && reserve_status !== 'reserve' && reserve_status !== 'playTransition';
+        expect(canResume(aPlayInfo({ station_id, reserve_status }))).toBe(expected);
+      }),
+    );
   });
 });
 
@@ -56,7 +72,10 @@ describe('reserve polling decisions', () => {
   it('[R4.3-3] a visit cancel follows when the user is viewing another station', () => {
     const d = decideReservePoll(aReserveRecord({ reserve_status: 'change' }), { ...ctx, viewingStationSettingId: 77 });
     expect(d.kind !== 'continue' && d.effects.at(-1)).toEqual({ type: 'visitCancel', station_setting_id: 50 });
-    const away = decideReservePoll(aReserveRecord({ reserve_status: 'cancel' }), { ...ctx, viewingStationSettingId: null });
+    const away = decideReservePoll(aReserveRecord({ reserve_status: 'cancel' }), {
+      ...ctx,
+      viewingStationSettingId: null,
+    });
     expect(away.kind !== 'continue' && away.effects.some((e) => e.type === 'visitCancel')).toBe(false);
   });
 
@@ -66,7 +85,11 @@ describe('reserve polling decisions', () => {
         kind: 'maintenance',
         effects: [
           { type: 'stopPolling' },
-          { type: 'showAlert', alert: 'reservedStationMaintenance', message: DOMAIN_MESSAGES.reservedStationMaintenance },
+          {
+            type: 'showAlert',
+            alert: 'reservedStationMaintenance',
+            message: DOMAIN_MESSAGES.reservedStationMaintenance,
+          },
           { type: 'cancelReservation', station_setting_id: 50 },
         ],
       });
@@ -74,8 +97,14 @@ describe('reserve polling decisions', () => {
   });
 
   it('[R4.3-6] the station a 531 names becomes maintenance in the catalogue, and nothing else changes', () => {
-    const stations = [{ station_id: 5, station_status: 'open' }, { station_id: 6, station_status: 'open' }];
-    expect(markedMaintenance(stations, 5)).toEqual([{ station_id: 5, station_status: 'maintenance' }, { station_id: 6, station_status: 'open' }]);
+    const stations = [
+      { station_id: 5, station_status: 'open' },
+      { station_id: 6, station_status: 'open' },
+    ];
+    expect(markedMaintenance(stations, 5)).toEqual([
+      { station_id: 5, station_status: 'maintenance' },
+      { station_id: 6, station_status: 'open' },
+    ]);
     expect(stations[0]?.station_status).toBe('open');
   });
 

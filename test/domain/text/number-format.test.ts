@@ -13,14 +13,16 @@ describe('formatThousands', () => {
   });
 
   it('removing the commas gives the number back, and groups after the first are 3 digits', () => {
-    fc.assert(fc.property(fc.maxSafeInteger(), (n) => {
-      const s = formatThousands(n);
-      expect(Number(s.replace(/,/g, ''))).toBe(n);
-      const groups = s.replace('-', '').split(',');
-      expect(groups[0]!.length).toBeGreaterThanOrEqual(1);
-      expect(groups[0]!.length).toBeLessThanOrEqual(3);
-      for (const g of groups.slice(1)) expect(g).toMatch(/^\d{3}$/);
-    }));
+    fc.assert(
+      fc.property(fc.maxSafeInteger(), (n) => {
+        const s = formatThousands(n);
+        expect(Number(s.replace(/,/g, ''))).toBe(n);
+        const groups = s.replace('-', '').split(',');
+        expect(groups[0]!.length).toBeGreaterThanOrEqual(1);
+        expect(groups[0]!.length).toBeLessThanOrEqual(3);
+        for (const g of groups.slice(1)) expect(g).toMatch(/^\d{3}$/);
+      }),
+    );
   });
 
   it('refuses fractions and non-finite values', () => {

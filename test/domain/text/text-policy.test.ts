@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isAcceptableText, isEmailAddress, textProblem, validateAddressForm, type AddressForm } from '../../../src/domain';
+import {
+  isAcceptableText,
+  isEmailAddress,
+  textProblem,
+  validateAddressForm,
+  type AddressForm,
+} from '../../../src/domain';
 import { emailSchema, nicknameSchema } from '../../../src/contract';
 
 const refused: ReadonlyArray<readonly [string, string, ReturnType<typeof textProblem>]> = [
@@ -27,7 +33,17 @@ const refused: ReadonlyArray<readonly [string, string, ReturnType<typeof textPro
   ['paragraph separator U+2029', 'na\u2029me', 'control'],
 ];
 
-const accepted = ['クレーン太郎', 'Taro', '山田 花子', 'ｵﾝｸﾚ', '😀プレイヤー', 'O\'Brien', '東京都渋谷区神宮前1-2-3', 'オンクレハイツ101号室', '한글이름'];
+const accepted = [
+  'クレーン太郎',
+  'Taro',
+  '山田 花子',
+  'ｵﾝｸﾚ',
+  '😀プレイヤー',
+  "O'Brien",
+  '東京都渋谷区神宮前1-2-3',
+  'オンクレハイツ101号室',
+  '한글이름',
+];
 
 describe('text policy (issue 7 §5.7): one rule for nicknames and address fields', () => {
   it.each(refused)('refuses %s', (_name, text, problem) => {
@@ -39,18 +55,30 @@ describe('text policy (issue 7 §5.7): one rule for nicknames and address fields
     expect(textProblem(text)).toBeNull();
   });
 
-  const form = (over: Partial<AddressForm>): AddressForm => ({
-    lastName: '山田', firstName: '花子', zip: '150-0001', address1: '東京都', address2: '渋谷区神宮前1-2-3', address3: 'オンクレハイツ101', tel: '090-1234-5678', email: '', ...over,
-  } as AddressForm);
+  const form = (over: Partial<AddressForm>): AddressForm =>
+    ({
+      lastName: '山田',
+      firstName: '花子',
+      zip: '150-0001',
+      address1: '東京都',
+      address2: '渋谷区神宮前1-2-3',
+      address3: 'オンクレハイツ101',
+      tel: '090-1234-5678',
+      email: '',
+      ...over,
+    }) as AddressForm;
 
-  it.each(refused.filter(([, text]) => text.trim() !== ''))('the nickname schema and every address text field refuse %s alike', (_name, text) => {
-    expect(nicknameSchema.safeParse(text).success).toBe(false);
-    for (const field of ['lastName', 'firstName', 'address2', 'address3'] as const) {
-      const v = validateAddressForm(form({ [field]: text }));
-      expect(v.valid, field).toBe(false);
-      expect(v.errors[field], field).toMatch(/使用できない文字|入力してください/);
-    }
-  });
+  it.each(refused.filter(([, text]) => text.trim() !== ''))(
+    'the nickname schema and every address text field refuse %s alike',
+    (_name, text) => {
+      expect(nicknameSchema.safeParse(text).success).toBe(false);
+      for (const field of ['lastName', 'firstName', 'address2', 'address3'] as const) {
+        const v = validateAddressForm(form({ [field]: text }));
+        expect(v.valid, field).toBe(false);
+        expect(v.errors[field], field).toMatch(/使用できない文字|入力してください/);
+      }
+    },
+  );
 
   it.each(accepted.filter((a) => a.length <= 16))('the nickname schema and an address line accept %s', (text) => {
     expect(nicknameSchema.safeParse(text).success).toBe(true);
@@ -59,18 +87,54 @@ describe('text policy (issue 7 §5.7): one rule for nicknames and address fields
 });
 
 describe('one e-mail check for account and address e-mail (issue 7 §5.7)', () => {
-  const bad = ['<svg/onload=alert(1)>@x.jp', '<>', '<>@example.jp', 'a"b@example.jp', 'a b@example.jp', 'a@b', '@example.jp', 'a@example..jp', 'a@-x.jp', 'a\u202E@example.jp', 'a\u0000@example.jp', 'ａ@example.jp', `${'a'.repeat(65)}@example.jp`];
+  const bad = [
+    '<svg/onload=alert(1)>@x.jp',
+    '<>',
+    '<>@example.jp',
+    'a"b@example.jp',
+    'a b@example.jp',
+    'a@b',
+    '@example.jp',
+    'a@example..jp',
+    'a@-x.jp',
+    'a\u202E@example.jp',
+    'a\u0000@example.jp',
+    'ａ@example.jp',
+    `${'a'.repeat(65)}@example.jp`,
+  ];
   const good = ['onkure@example.com', 'first.last+tag@mail.example.co.jp', 'a_b-c@x-y.jp', 'ABC@EXAMPLE.JP'];
 
   it.each(bad)('refuses %s for both', (email) => {
     expect(isEmailAddress(email)).toBe(false);
     expect(emailSchema.safeParse(email).success).toBe(false);
-    expect(validateAddressForm({ lastName: '山田', firstName: '花子', zip: '1500001', address1: '東京都', address2: '渋谷区', address3: '1-2-3', tel: '09012345678', email } as AddressForm).errors.email).toBeDefined();
+    expect(
+      validateAddressForm({
+        lastName: '山田',
+        firstName: '花子',
+        zip: '1500001',
+        address1: '東京都',
+        address2: '渋谷区',
+        address3: '1-2-3',
+        tel: '09012345678',
+        email,
+      } as AddressForm).errors.email,
+    ).toBeDefined();
   });
 
   it.each(good)('accepts %s for both', (email) => {
     expect(isEmailAddress(email)).toBe(true);
     expect(emailSchema.safeParse(email).success).toBe(true);
-    expect(validateAddressForm({ lastName: '山田', firstName: '花子', zip: '1500001', address1: '東京都', address2: '渋谷区', address3: '1-2-3', tel: '09012345678', email } as AddressForm).errors.email).toBeUndefined();
+    expect(
+      validateAddressForm({
+        lastName: '山田',
+        firstName: '花子',
+        zip: '1500001',
+        address1: '東京都',
+        address2: '渋谷区',
+        address3: '1-2-3',
+        tel: '09012345678',
+        email,
+      } as AddressForm).errors.email,
+    ).toBeUndefined();
   });
 });

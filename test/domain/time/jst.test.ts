@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  DAY_MS, fromJstParts, HOUR_MS, JST_OFFSET_MS, parseServiceTime, startOfJstDay, startOfJstWeek, toJstParts,
+  DAY_MS,
+  fromJstParts,
+  HOUR_MS,
+  JST_OFFSET_MS,
+  parseServiceTime,
+  startOfJstDay,
+  startOfJstWeek,
+  toJstParts,
 } from '../../../src/domain';
 
 // Instants from 1990 to 2100, in ms.
@@ -10,29 +17,41 @@ const instant = fc.integer({ min: Date.UTC(1990, 0, 1), max: Date.UTC(2100, 0, 1
 describe('JST arithmetic (UTC+9, no DST)', () => {
   it('reads wall-clock fields nine hours ahead of UTC', () => {
     // 2025-03-02 15:30:05 UTC is 2025-03-03 00:30:05 JST, a Monday.
-    expect(toJstParts(Date.UTC(2025, 2, 2, 15, 30, 5))).toEqual({ year: 2025, month: 3, day: 3, hour: 0, minute: 30, second: 5, weekday: 0 });
+    expect(toJstParts(Date.UTC(2025, 2, 2, 15, 30, 5))).toEqual({
+      year: 2025,
+      month: 3,
+      day: 3,
+      hour: 0,
+      minute: 30,
+      second: 5,
+      weekday: 0,
+    });
     expect(JST_OFFSET_MS).toBe(9 * HOUR_MS);
   });
 
   it('fromJstParts inverts toJstParts for every instant (whole seconds)', () => {
-    fc.assert(fc.property(instant, (t) => {
-      const whole = t - (((t % 1000) + 1000) % 1000);
-      const p = toJstParts(whole);
-      expect(fromJstParts(p.year, p.month, p.day, p.hour, p.minute, p.second)).toBe(whole);
-    }));
+    fc.assert(
+      fc.property(instant, (t) => {
+        const whole = t - (((t % 1000) + 1000) % 1000);
+        const p = toJstParts(whole);
+        expect(fromJstParts(p.year, p.month, p.day, p.hour, p.minute, p.second)).toBe(whole);
+      }),
+    );
   });
 
   it('[R6-4] the week starts on the Monday 00:00 JST at or before any instant', () => {
-    fc.assert(fc.property(instant, (t) => {
-      const start = startOfJstWeek(t);
-      const p = toJstParts(start);
-      expect(p.weekday).toBe(0);
-      expect([p.hour, p.minute, p.second]).toEqual([0, 0, 0]);
-      expect(start).toBeLessThanOrEqual(t);
-      expect(t - start).toBeLessThan(7 * DAY_MS);
-      // Cross-check the weekday against the Date object's own Sunday-based count.
-      expect(new Date(start + JST_OFFSET_MS).getUTCDay()).toBe(1);
-    }));
+    fc.assert(
+      fc.property(instant, (t) => {
+        const start = startOfJstWeek(t);
+        const p = toJstParts(start);
+        expect(p.weekday).toBe(0);
+        expect([p.hour, p.minute, p.second]).toEqual([0, 0, 0]);
+        expect(start).toBeLessThanOrEqual(t);
+        expect(t - start).toBeLessThan(7 * DAY_MS);
+        // Cross-check the weekday against the Date object's own Sunday-based count.
+        expect(new Date(start + JST_OFFSET_MS).getUTCDay()).toBe(1);
+      }),
+    );
   });
 
   it('[R6-4] the reset falls exactly at Monday 00:00 JST (Sunday 15:00 UTC)', () => {
@@ -44,12 +63,14 @@ describe('JST arithmetic (UTC+9, no DST)', () => {
   });
 
   it('startOfJstDay is midnight in Japan', () => {
-    fc.assert(fc.property(instant, (t) => {
-      const d = startOfJstDay(t);
-      expect(toJstParts(d).hour).toBe(0);
-      expect(toJstParts(d).day).toBe(toJstParts(t).day);
-      expect(t - d).toBeLessThan(DAY_MS);
-    }));
+    fc.assert(
+      fc.property(instant, (t) => {
+        const d = startOfJstDay(t);
+        expect(toJstParts(d).hour).toBe(0);
+        expect(toJstParts(d).day).toBe(toJstParts(t).day);
+        expect(t - d).toBeLessThan(DAY_MS);
+      }),
+    );
   });
 
   it('parses service times: offset-less text is JST, ISO with offset as written, junk is null', () => {

@@ -1,8 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  DAY_MS, fromJstParts, hasReachedWeeklyVipLimit, isBlockedByExclusivePlay, isVipUser, nextWeeklyVipReset, purchasedTcInWindow,
-  qualifiesForVipStations, toJstParts, vipGate, vipOutcome, vipPrizesWonThisWeek, type TcPurchase, type VipGateInput,
+  DAY_MS,
+  fromJstParts,
+  hasReachedWeeklyVipLimit,
+  isBlockedByExclusivePlay,
+  isVipUser,
+  nextWeeklyVipReset,
+  purchasedTcInWindow,
+  qualifiesForVipStations,
+  toJstParts,
+  vipGate,
+  vipOutcome,
+  vipPrizesWonThisWeek,
+  type TcPurchase,
+  type VipGateInput,
 } from '../../../src/domain';
 
 const instant = fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2099, 0, 1) });
@@ -30,19 +42,31 @@ describe('VIP-only stations', () => {
   });
 
   it('[R6-3] the window is a rolling 30 × 24 h, the same across month and year boundaries', () => {
-    const purchase = fc.record({ toll_tc: fc.integer({ min: 0, max: 200_000 }), offset: fc.integer({ min: -40 * DAY_MS, max: 5 * DAY_MS }) });
-    fc.assert(fc.property(instant, fc.array(purchase, { maxLength: 8 }), (now, raw) => {
-      const purchases = raw.map((p) => ({ toll_tc: p.toll_tc, purchasedAtMs: now + p.offset }));
-      const expected = raw.filter((p) => p.offset > -30 * DAY_MS && p.offset <= 0).reduce((n, p) => n + p.toll_tc, 0);
-      expect(purchasedTcInWindow(purchases, now)).toBe(expected);
-      expect(qualifiesForVipStations(purchases, now)).toBe(expected >= 100_000);
-    }));
+    const purchase = fc.record({
+      toll_tc: fc.integer({ min: 0, max: 200_000 }),
+      offset: fc.integer({ min: -40 * DAY_MS, max: 5 * DAY_MS }),
+    });
+    fc.assert(
+      fc.property(instant, fc.array(purchase, { maxLength: 8 }), (now, raw) => {
+        const purchases = raw.map((p) => ({ toll_tc: p.toll_tc, purchasedAtMs: now + p.offset }));
+        const expected = raw.filter((p) => p.offset > -30 * DAY_MS && p.offset <= 0).reduce((n, p) => n + p.toll_tc, 0);
+        expect(purchasedTcInWindow(purchases, now)).toBe(expected);
+        expect(qualifiesForVipStations(purchases, now)).toBe(expected >= 100_000);
+      }),
+    );
     // Across the year end: a purchase on 5 Dec 2025 JST still counts on 3 Jan 2026 JST.
     const newYear = fromJstParts(2026, 1, 3, 10);
-    expect(purchasedTcInWindow([{ toll_tc: 100_000, purchasedAtMs: fromJstParts(2025, 12, 5, 10, 0, 1) }], newYear)).toBe(100_000);
+    expect(
+      purchasedTcInWindow([{ toll_tc: 100_000, purchasedAtMs: fromJstParts(2025, 12, 5, 10, 0, 1) }], newYear),
+    ).toBe(100_000);
     expect(purchasedTcInWindow([{ toll_tc: 100_000, purchasedAtMs: fromJstParts(2025, 12, 4, 10) }], newYear)).toBe(0);
     // Across a short month: 30 days before 1 March 2026 is 30 January.
-    expect(purchasedTcInWindow([{ toll_tc: 1, purchasedAtMs: fromJstParts(2026, 1, 30, 0, 0, 1) }], fromJstParts(2026, 3, 1))).toBe(1);
+    expect(
+      purchasedTcInWindow(
+        [{ toll_tc: 1, purchasedAtMs: fromJstParts(2026, 1, 30, 0, 0, 1) }],
+        fromJstParts(2026, 3, 1),
+      ),
+    ).toBe(1);
   });
 });
 
@@ -58,17 +82,19 @@ describe('weekly VIP prize limit', () => {
   });
 
   it('[R6-4] around every Monday 00:00 JST, a win resets exactly at the boundary', () => {
-    fc.assert(fc.property(instant, fc.integer({ min: 1, max: 7 * DAY_MS }), (t, sinceWin) => {
-      const reset = nextWeeklyVipReset(t);
-      const p = toJstParts(reset);
-      expect([p.weekday, p.hour, p.minute, p.second]).toEqual([0, 0, 0, 0]);
-      expect(reset).toBeGreaterThan(t);
-      expect(reset - t).toBeLessThanOrEqual(7 * DAY_MS);
-      // A win at t is counted until the reset, and not from the reset on.
-      expect(hasReachedWeeklyVipLimit([t], reset - 1)).toBe(true);
-      expect(hasReachedWeeklyVipLimit([t], reset)).toBe(false);
-      expect(hasReachedWeeklyVipLimit([t], t + sinceWin)).toBe(t + sinceWin < reset);
-    }));
+    fc.assert(
+      fc.property(instant, fc.integer({ min: 1, max: 7 * DAY_MS }), (t, sinceWin) => {
+        const reset = nextWeeklyVipReset(t);
+        const p = toJstParts(reset);
+        expect([p.weekday, p.hour, p.minute, p.second]).toEqual([0, 0, 0, 0]);
+        expect(reset).toBeGreaterThan(t);
+        expect(reset - t).toBeLessThanOrEqual(7 * DAY_MS);
+        // A win at t is counted until the reset, and not from the reset on.
+        expect(hasReachedWeeklyVipLimit([t], reset - 1)).toBe(true);
+        expect(hasReachedWeeklyVipLimit([t], reset)).toBe(false);
+        expect(hasReachedWeeklyVipLimit([t], t + sinceWin)).toBe(t + sinceWin < reset);
+      }),
+    );
   });
 
   it('[R6-4] the limit is configurable', () => {
@@ -88,7 +114,15 @@ describe('exclusive stations and the VIP gate', () => {
 
   const now = fromJstParts(2026, 3, 4, 12);
   const rich = [{ toll_tc: 150_000, purchasedAtMs: now - DAY_MS }];
-  const base: VipGateInput = { station: { type: 'exclusive' }, action: 'play', userId: 1, purchases: rich, vipWinsAtMs: [], occupiedByUserId: null, nowMs: now };
+  const base: VipGateInput = {
+    station: { type: 'exclusive' },
+    action: 'play',
+    userId: 1,
+    purchases: rich,
+    vipWinsAtMs: [],
+    occupiedByUserId: null,
+    nowMs: now,
+  };
 
   it('[R6-3] [R6-5] the gate answers 569, 570 or 571 in that order, 200 when allowed', () => {
     expect(vipGate(base)).toBe(200);
@@ -110,7 +144,7 @@ describe('exclusive stations and the VIP gate', () => {
     expect(vipOutcome(569, false)?.button).toEqual({ label: 'とじる', action: 'close' });
   });
 
-  it('[R8-3] 570 says this week\'s VIP prize is already won and that counts reset on Monday', () => {
+  it("[R8-3] 570 says this week's VIP prize is already won and that counts reset on Monday", () => {
     const o = vipOutcome(570, true);
     expect(o?.title).toBe('今週のVIP景品を獲得済みです');
     expect(o?.text).toContain('月曜日');

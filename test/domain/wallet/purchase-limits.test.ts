@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ageOn, carrierBillingAllows, fromJstParts, minorMonthlyLimit, PURCHASE_MESSAGES, startOfJstMonth } from '../../../src/domain';
+import {
+  ageOn,
+  carrierBillingAllows,
+  fromJstParts,
+  minorMonthlyLimit,
+  PURCHASE_MESSAGES,
+  startOfJstMonth,
+} from '../../../src/domain';
 
 // The purchase limits are the service's own (the spec names no rule for them); server and fakes share them.
 describe('purchase limits', () => {
@@ -13,7 +20,9 @@ describe('purchase limits', () => {
     expect(minorMonthlyLimit('2011-01-01', now)).toBe(5_000);
     expect(minorMonthlyLimit('2010-04-02', now)).toBe(10_000);
     expect(minorMonthlyLimit('2006-04-02', now)).toBeNull();
-    expect(PURCHASE_MESSAGES.minorMonthlyLimit(5_000, 1_200)).toBe('未成年のお客様のご購入は月5,000円までです（今月のご購入: 1,200円）。');
+    expect(PURCHASE_MESSAGES.minorMonthlyLimit(5_000, 1_200)).toBe(
+      '未成年のお客様のご購入は月5,000円までです（今月のご購入: 1,200円）。',
+    );
   });
 
   it('the month starts at 00:00 JST on the 1st', () => {
