@@ -34,7 +34,7 @@ import { chromium, type Page } from '@playwright/test';
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ControlAck, ServerToClientEvents } from '../src/contract';
 import { renderFrame, renderPixels, TICK_MARKER } from '../server/play/cameras/camera-renderer';
-import { layPrizes } from '../server/play/crane/crane-machine';
+import { layPrizes } from '../src/domain/play/crane-machine';
 import { RtcViewer } from '../test/support/rtc-viewer';
 
 const together = process.argv.includes('--together');

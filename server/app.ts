@@ -218,7 +218,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       const built = services;
       // …and every kuji box on sale gets its ticket order and published commitment (docs/kuji.md).
       recovered = ready.then(async () => {
-        await built.playLoop.recover();
+        await built.rooms.start();
         await built.kujiDraws.openAllOnSale();
         await built.kujiLine.recover();
       });
@@ -315,7 +315,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       services?.signaling.close();
       services?.rtcFeed.close();
       await recovered?.catch(() => undefined);
-      await services?.playLoop.close();
+      await services?.rooms.close();
       services?.kujiLine.close();
       await app.close();
       await ready.catch(() => undefined);

@@ -20,7 +20,12 @@ import { SignalingServer, type SignalingTimings } from './live/signaling';
 import { originAllowed } from './http/security-headers';
 import { PlayLogRepository } from './play/play-log.repository';
 import { StationCameras } from './play/cameras/station-cameras';
-import { PlayLoop, type PlayEvents } from './play/play-loop';
+import { randomInt } from 'node:crypto';
+import type { PlayEvents } from './play/rooms/play-ports';
+import { LedgerPlayLedger } from './play/rooms/ledger-play-ledger';
+import { SqlPlayStore } from './play/rooms/sql-play-store';
+import { StationRooms } from './play/rooms/station-rooms';
+import { ReserveGate } from './play/reserve-gate';
 import { Refusal } from './play/refusal';
 import { SERVER_MESSAGES } from './messages';
 import { RealtimeHub } from './realtime/realtime-hub';
@@ -52,8 +57,8 @@ export interface Services {
   readonly auth: AccountAuthService;
   readonly vipGate: VipGate;
   readonly reservations: StationReservations;
-  /** The play loop of every station: turns, plays, results, refunds (docs/play.md). */
-  readonly playLoop: PlayLoop;
+  /** The station rooms: one per station, owning its line, turn, play and timers (docs/play.md). */
+  readonly rooms: StationRooms;
   /** The top page's answer per shop, kept until a station's status, the catalogue or time changes it. */
   readonly topPages: TopPageCache;
   readonly playLog: PlayLogRepository;
@@ -117,11 +122,11 @@ export function createServices(
   const addresses = new AddressesRepository(store, clock);
   const verification = new VerificationService(store, clock);
   const vipGate = new VipGate(new StoreTcLedgerSource());
-  const reservations = new StationReservations(store, catalogue, vipGate, clock, ledger);
-  const playLoop = new PlayLoop(store, clock, ledger, undefined, options.log, options.playSeeds);
-  reservations.onLineChanged = (stationId) => playLoop.lineChanged(stationId);
   const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error));
-  const realtime = new RealtimeHub(io, identity, playLoop, store, config.realtimeChannel, log);
+  const playStore = new SqlPlayStore(store, clock, new LedgerPlayLedger(ledger), new ReserveGate(vipGate, ledger));
+  const rooms = new StationRooms(playStore, clock, log, options.playSeeds ?? (() => randomInt(0, 2 ** 31 - 1)));
+  const reservations = new StationReservations(store, catalogue, vipGate, clock, rooms);
+  const realtime = new RealtimeHub(io, identity, rooms, store, config.realtimeChannel, log);
   const topPages = new TopPageCache(async (key, now) => {
     if (!(await catalogue.shopExists(key.shopId))) throw new Refusal(404, 404, SERVER_MESSAGES.shopNotFound);
     const [page, validUntil] = await Promise.all([
@@ -133,16 +138,16 @@ export function createServices(
     ]);
     return { page, validUntil };
   }, clock);
-  playLoop.setEvents(changingTopPages(realtime, topPages));
+  rooms.setEvents(changingTopPages(realtime, topPages));
   const kujiDraws = new KujiDraws(store, clock, ledger, images, config.kujiTimeLimits);
   kujiDraws.onBoxEnded = (kujiId, boxId) => realtime.kujiBoxEnded(kujiId, boxId);
   const kujiLine = new KujiLine(store, clock, realtime, config.kujiTimeLimits);
   const kujiReservations = new KujiReservations(store, clock, config.kujiTimeLimits);
   kujiReservations.onLineChanged = (kujiId, boxId, newHolder) => void kujiLine.boxChanged(kujiId, boxId, newHolder);
   kujiDraws.onDrawn = () => void kujiLine.changed();
-  const cameras = new StationCameras(store, playLoop, clock, config.apiPrefix, config.webrtcSignalingUrl);
+  const cameras = new StationCameras(store, rooms, clock, config.apiPrefix, config.webrtcSignalingUrl);
   const rtcFeed = new RtcFeed(cameras, { ...config.feed, ffmpeg: config.feed.ffmpegPath });
-  playLoop.onMachineTick((stationId) => rtcFeed.machineTicked(stationId));
+  rooms.onMachineTick((stationId) => rtcFeed.machineTicked(stationId));
   return {
     clock,
     store,
@@ -161,7 +166,7 @@ export function createServices(
     auth: new AccountAuthService(store, clock, identity, ledger, verification),
     vipGate,
     reservations,
-    playLoop,
+    rooms,
     topPages,
     playLog: new PlayLogRepository(store),
     realtime,

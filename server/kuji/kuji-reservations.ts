@@ -5,7 +5,7 @@ import {
   type KujiTimeLimits,
 } from '../../src/domain';
 import { isUniqueViolation, Refusal } from '../play/refusal';
-import { newReserveToken } from '../play/station-reservations';
+import { newReserveToken } from '../play/reserve-token';
 import type { SqlExecutor, Store } from '../store/store';
 import type { Clock } from '../clock';
 import { DOMAIN_MESSAGES } from '../../src/domain';

@@ -1,17 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { PLAY_ERROR, type PlayInfo, type ReserveStatusRecord, type StationReserveStatus } from '../../src/contract';
-import {
-  isMaintenanceStatus,
-  playCharge,
-  type DesignatedType,
-  type StationStatus,
-  type StationType,
-} from '../../src/domain';
-import { InsufficientFundsError, type Ledger } from '../wallet/ledger';
+import { isMaintenanceStatus, type StationStatus, type StationType } from '../../src/domain';
 import { toPrizeItem, type CatalogueRepository } from '../catalogue/catalogue.repository';
 import type { SqlExecutor, Store } from '../store/store';
-import { isUniqueViolation, Refusal } from './refusal';
+import { Refusal } from './refusal';
 import { RESERVING_SQL } from './reservation-sql';
+import { activeSetting } from './rooms/sql-play-store';
+import type { StationRooms } from './rooms/station-rooms';
 import type { VipGate } from './vip-gate';
 import type { Clock } from '../clock';
 import { SERVER_MESSAGES } from '../messages';
@@ -19,17 +13,12 @@ import { SERVER_MESSAGES } from '../messages';
 const ACTIVE = RESERVING_SQL;
 
 const NOT_FOUND_STATION = SERVER_MESSAGES.stationNotFound;
-const NOT_FOUND_RESERVATION = SERVER_MESSAGES.reservationNotFound;
 const NOT_FOUND_VISIT = SERVER_MESSAGES.visitNotFound;
 
 interface StationFacts {
   station_id: number;
-  shop_id: number;
   station_status: StationStatus;
   type: StationType;
-  designated_type: DesignatedType;
-  stock: number;
-  play_price: number;
   station_setting_id: number | null;
 }
 
@@ -46,59 +35,32 @@ interface ReservationRow {
   reserve_num: number;
 }
 
-/** A new reserve token: 24 random bytes, base64url (32 characters). */
-export const newReserveToken = (): string => randomBytes(24).toString('base64url');
-
 const secondsLeft = (deadline: Date | null, now: Date): number =>
   deadline ? Math.max(0, Math.ceil((new Date(deadline).getTime() - now.getTime()) / 1000)) : 0;
 
 /**
- * Station reservations and visits over the store: who watches a station, who waits in its line
- * and in which place. The line does not advance on its own here (that is the play loop's job);
+ * Station reservations and visits as players ask for them: who watches a station, who waits in its
+ * line and in which place. A place is taken and given up through the station's room (which owns
+ * the line and is the only writer of its statuses); the answers are read from the store, where
  * places are ranks over the active rows, so a cancellation ahead moves everyone behind up.
  */
 export class StationReservations {
-  /** Told after a line changed (the play loop hands the turn on); awaited before answering. */
-  onLineChanged: (stationId: number) => Promise<void> = async () => undefined;
-
   constructor(
     private readonly db: Store,
     private readonly catalogue: CatalogueRepository,
     private readonly gate: VipGate,
     private readonly clock: Clock,
-    private readonly ledger: Ledger,
+    private readonly rooms: StationRooms,
   ) {}
-
-  /** A player who cannot pay one play is refused before taking a place (402, in Japanese). */
-  private async checkCanPay(db: SqlExecutor, userId: number, station: StationFacts): Promise<void> {
-    const { currency, price } = playCharge(station.designated_type, station.play_price);
-    if (currency === 'tc') {
-      const { tc_all } = await this.ledger.balance(userId, db);
-      if (tc_all < price) throw new InsufficientFundsError(price, tc_all);
-    } else if (currency === 'ticket') {
-      const tickets = await this.ledger.tickets(userId, db);
-      if (tickets < price) throw new InsufficientFundsError(price, tickets, SERVER_MESSAGES.ticketItemName);
-    }
-  }
 
   private async station(db: SqlExecutor, stationId: number): Promise<StationFacts | null> {
     const [row] = await db.query<StationFacts>(
-      `SELECT s.station_id, s.shop_id, s.station_status, s.station_type AS type, s.designated_type, s.stock, s.play_price, ss.station_setting_id
+      `SELECT s.station_id, s.station_status, s.station_type AS type, ss.station_setting_id
          FROM stations s LEFT JOIN station_settings ss ON ss.station_id = s.station_id AND ss.active
         WHERE s.station_id = $1`,
       [stationId],
     );
     return row ?? null;
-  }
-
-  /** The station's active setting, opened on first use for a station that has none yet. */
-  private async settingOf(db: SqlExecutor, station: StationFacts): Promise<number> {
-    if (station.station_setting_id !== null) return station.station_setting_id;
-    const [row] = await db.query<{ station_setting_id: number }>(
-      'INSERT INTO station_settings (station_id) VALUES ($1) RETURNING station_setting_id',
-      [station.station_id],
-    );
-    return row!.station_setting_id;
   }
 
   /** The caller's active reservation (at one station, or anywhere), with its place in line. */
@@ -221,7 +183,7 @@ export class StationReservations {
           station_id: station.station_id,
         });
       await this.gate.check(tx, userId, { station_id: station.station_id, type: station.type }, 'view', now);
-      const settingId = await this.settingOf(tx, station);
+      const settingId = await activeSetting(tx, station.station_id);
       await tx.query(
         'UPDATE station_visits SET ended_at = $2 WHERE user_id = $1 AND ended_at IS NULL AND station_setting_id <> $3',
         [userId, now.toISOString(), settingId],
@@ -241,58 +203,21 @@ export class StationReservations {
   }
 
   /**
-   * Joins the station's line [R3-5]: 531 in maintenance, 409 during a prize change or when sold
-   * out, the VIP gate (569, 570, 571) [R6-3, R6-4, R6-5], 409 when the caller already holds a place.
+   * Joins the station's line [R3-5] through its room: 404 for a station of another shop, 531 in
+   * maintenance, 409 during a prize change or when sold out, the VIP gate (569, 570, 571) [R6-3,
+   * R6-4, R6-5], 402 without TC for one play, 409 when the caller already holds a place.
    */
   async reserve(
     userId: number,
     stationId: number,
     shopId?: number,
   ): Promise<{ reserve_info: ReserveStatusRecord; play_info: PlayInfo }> {
-    const now = this.clock.now();
-    let reservationId: number;
-    try {
-      reservationId = await this.db.transaction(async (tx) => {
-        const station = await this.station(tx, stationId);
-        if (!station || (shopId !== undefined && station.shop_id !== shopId))
-          throw new Refusal(404, 404, NOT_FOUND_STATION);
-        if (isMaintenanceStatus(station.station_status))
-          throw new Refusal(200, PLAY_ERROR.maintenance.code, PLAY_ERROR.maintenance.info, {
-            station_id: station.station_id,
-          });
-        if (station.station_status === 'change') throw new Refusal(409, 409, SERVER_MESSAGES.stationPrizeChange);
-        if (station.stock <= 0) throw new Refusal(409, 409, SERVER_MESSAGES.stationSoldOut);
-        await this.gate.check(tx, userId, { station_id: station.station_id, type: station.type }, 'play', now);
-        await this.checkCanPay(tx, userId, station);
-        const held = await this.activeReservation(tx, userId);
-        if (held) {
-          throw new Refusal(
-            409,
-            409,
-            held.station_id === station.station_id
-              ? SERVER_MESSAGES.alreadyReservedHere
-              : SERVER_MESSAGES.reservedElsewhere,
-          );
-        }
-        const settingId = await this.settingOf(tx, station);
-        const [row] = await tx.query<{ play_reserve_id: number }>(
-          `INSERT INTO station_reservations (user_id, station_id, station_setting_id, reserve_status, reserve_token, queued_at, created_at, updated_at)
-           VALUES ($1, $2, $3, 'reserve', $4, $5, $5, $5) RETURNING play_reserve_id`,
-          [userId, station.station_id, settingId, newReserveToken(), now.toISOString()],
-        );
-        return row!.play_reserve_id;
-      });
-    } catch (error) {
-      // Two reserves of one user raced: the one-active-per-user index refused the second.
-      if (isUniqueViolation(error)) throw new Refusal(409, 409, SERVER_MESSAGES.reservedElsewhere);
-      throw error;
-    }
-    await this.onLineChanged(stationId);
-    // Read after the line moved: the reservation may already hold the turn, with its window from now.
+    await this.rooms.join(userId, stationId, shopId);
+    // Read after the room took the place: it may already hold the turn, with its window from now.
     const answeredAt = this.clock.now();
-    const mine = await this.activeReservation(this.db, userId);
-    if (!mine || mine.play_reserve_id !== reservationId) throw new Error('reservation vanished after commit');
-    const station = (await this.station(this.db, stationId))!;
+    const mine = await this.activeReservation(this.db, userId, stationId);
+    const station = await this.station(this.db, stationId);
+    if (!mine || !station) throw new Error(`the reservation of user ${userId} at station ${stationId} vanished`);
     return {
       reserve_info: await this.record(this.db, station, userId, answeredAt),
       play_info: await this.playInfo(mine, answeredAt),
@@ -309,25 +234,8 @@ export class StationReservations {
     shopId: number,
     stationSettingId: number,
   ): Promise<{ play_reserve_id: number; station_setting_id: number; reserve_status: 'cancel' }> {
-    const now = this.clock.now();
-    const [row] = await this.db.query<{ play_reserve_id: number; station_id: number }>(
-      `UPDATE station_reservations r SET reserve_status = 'cancel', ended_at = $4, end_reason = 'user_cancel', deadline_at = NULL, updated_at = $4
-        FROM stations s
-       WHERE s.station_id = r.station_id AND s.shop_id = $2
-         AND r.user_id = $1 AND r.station_setting_id = $3 AND r.reserve_status IN ('reserve', 'playTransition')
-       RETURNING r.play_reserve_id, r.station_id`,
-      [userId, shopId, stationSettingId, now.toISOString()],
-    );
-    if (!row) {
-      const [playing] = await this.db.query(
-        `SELECT 1 FROM station_reservations WHERE user_id = $1 AND station_setting_id = $2 AND reserve_status = 'playWaiting'`,
-        [userId, stationSettingId],
-      );
-      if (playing) throw new Refusal(409, 409, SERVER_MESSAGES.stationPlayingNow);
-      throw new Refusal(404, 404, NOT_FOUND_RESERVATION);
-    }
-    await this.onLineChanged(row.station_id);
-    return { play_reserve_id: row.play_reserve_id, station_setting_id: stationSettingId, reserve_status: 'cancel' };
+    const { play_reserve_id } = await this.rooms.leave(userId, shopId, stationSettingId);
+    return { play_reserve_id, station_setting_id: stationSettingId, reserve_status: 'cancel' };
   }
 
   /** Stops watching a station setting; 404 when the caller is not watching it. */

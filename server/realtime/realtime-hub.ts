@@ -1,9 +1,8 @@
 import type { Server as SocketIOServer, Socket } from 'socket.io';
-import { z } from 'zod';
 import {
   CHANNELS,
-  CRANE_BUTTONS,
-  CRANE_COMMANDS,
+  controlCommandSchema,
+  identitySchema,
   type ClientToServerEvents,
   type ControlAck,
   type JoinAck,
@@ -16,7 +15,8 @@ import {
 import type { StationStatus } from '../../src/domain';
 import type { IdentityService } from '../auth/identity';
 import { ERROR_INFO } from '../messages';
-import type { PlayEvents, PlayLoop } from '../play/play-loop';
+import type { PlayEvents } from '../play/rooms/play-ports';
+import type { StationRooms } from '../play/rooms/station-rooms';
 import { isRefusal } from '../play/refusal';
 import type { SqlExecutor } from '../store/store';
 
@@ -30,19 +30,6 @@ type HubSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<strin
 
 /** At most this many channels per connection (top, the configured one, a station, a kuji box, the user). */
 const MAX_CHANNELS_PER_SOCKET = 8;
-
-const controlSchema = z
-  .object({
-    play_id: z.number().int().positive().max(2_147_483_647),
-    button: z.enum(CRANE_BUTTONS),
-    command: z.enum(CRANE_COMMANDS),
-  })
-  .strict();
-
-const authSchema = z.object({
-  user_id: z.number().int().positive().max(2_147_483_647),
-  access_token: z.string().min(1).max(200),
-});
 
 const refused = (code: 400 | 401 | 403 | 404, info: string = ERROR_INFO[code]) => ({
   ok: false as const,
@@ -65,7 +52,7 @@ export class RealtimeHub implements PlayEvents {
   constructor(
     io: SocketIOServer,
     private readonly identity: IdentityService,
-    private readonly playLoop: PlayLoop,
+    private readonly rooms: StationRooms,
     private readonly db: SqlExecutor,
     private readonly configuredChannel: string,
     private readonly log: (message: string, error?: unknown) => void,
@@ -86,7 +73,7 @@ export class RealtimeHub implements PlayEvents {
     socket.data.token = null;
     const auth = socket.handshake.auth as Record<string, unknown> | undefined;
     if (!auth || Object.keys(auth).length === 0) return;
-    const parsed = authSchema.safeParse(auth);
+    const parsed = identitySchema.safeParse(auth);
     const user = parsed.success
       ? await this.identity.authenticate(parsed.data.user_id, parsed.data.access_token)
       : null;
@@ -106,7 +93,7 @@ export class RealtimeHub implements PlayEvents {
       const mine = this.sockets.get(userId) ?? new Set<string>();
       mine.add(socket.id);
       this.sockets.set(userId, mine);
-      this.playLoop.playerBack(userId);
+      this.rooms.playerBack(userId);
     }
     socket.on(
       'join',
@@ -134,7 +121,7 @@ export class RealtimeHub implements PlayEvents {
       mine?.delete(socket.id);
       if (!mine || mine.size === 0) {
         this.sockets.delete(userId);
-        this.playLoop.playerAway(userId);
+        this.rooms.playerAway(userId);
       }
     });
   }
@@ -160,7 +147,7 @@ export class RealtimeHub implements PlayEvents {
     const station = /^station:(\d+)$/.exec(channel);
     // A viewer joining a station sees the play on its machine at once.
     if (station) {
-      const state = this.playLoop.onStation(Number(station[1]));
+      const state = this.rooms.onStation(Number(station[1]));
       if (state) socket.emit('play_state', state);
     }
     return { ok: true };
@@ -168,11 +155,11 @@ export class RealtimeHub implements PlayEvents {
 
   private async control(socket: HubSocket, message: unknown): Promise<ControlAck> {
     if (socket.data.userId === null) return refused(401);
-    const parsed = controlSchema.safeParse(message);
+    const parsed = controlCommandSchema.strict().safeParse(message);
     if (!parsed.success) return refused(400);
     if (!(await this.stillSignedIn(socket))) return refused(401);
     try {
-      const done = this.playLoop.control(
+      const done = await this.rooms.control(
         socket.data.userId,
         parsed.data.play_id,
         parsed.data.button,

@@ -17,7 +17,7 @@ import type { ApiDeps } from './deps';
  * strength and the play log. Guarded by the operator token (RouteBuilder.operator), never a user login.
  */
 export async function operatorRoutes({ route, services: s }: ApiDeps): Promise<void> {
-  const { playLoop, playLog } = s;
+  const { rooms, playLog } = s;
   const answer = async (stationId: number, refunded: number | null = null) => {
     const [row] = await s.store.query<{ station_status: StationStatus; stock: number }>(
       'SELECT station_status, stock FROM stations WHERE station_id = $1',
@@ -34,25 +34,35 @@ export async function operatorRoutes({ route, services: s }: ApiDeps): Promise<v
   };
 
   route.operator(`/${O.stationStatus}`, operatorStationStatusSchema, async (body) =>
-    answer(body.station_id, (await playLoop.setStationStatus(body.station_id, body.station_status)).refunded_play_id),
+    answer(body.station_id, (await rooms.setStationStatus(body.station_id, body.station_status)).refunded_play_id),
   );
 
   route.operator(`/${O.fault}`, operatorFaultSchema, async (body) =>
-    answer(body.station_id, (await playLoop.fault(body.station_id)).refunded_play_id),
+    answer(body.station_id, (await rooms.fault(body.station_id)).refunded_play_id),
   );
 
   route.operator(`/${O.restock}`, operatorRestockSchema, async (body) => {
-    await playLoop.restock(body.station_id, body.stock);
+    await rooms.restock(body.station_id, body.stock);
     return answer(body.station_id);
   });
 
   route.operator(`/${O.armStrength}`, operatorArmStrengthSchema, async (body) => {
-    await playLoop.setArmStrength(body.station_id, body.arm_strength);
+    await rooms.setArmStrength(body.station_id, body.arm_strength);
     return answer(body.station_id);
   });
 
   route.operator(`/${O.changePrize}`, operatorChangePrizeSchema, async (body) =>
-    answer(body.station_id, (await playLoop.changePrize(body.station_id, body)).refunded_play_id),
+    answer(
+      body.station_id,
+      (
+        await rooms.changePrize(body.station_id, {
+          prizeName: body.prize_name,
+          prizeShape: body.prize_shape,
+          stock: body.stock,
+          armStrength: body.arm_strength,
+        })
+      ).refunded_play_id,
+    ),
   );
 
   route.operator(`/${O.kujiBoxStatus}`, operatorKujiBoxStatusSchema, async (body) => {

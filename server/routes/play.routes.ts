@@ -16,7 +16,7 @@ import type { ApiDeps } from './deps';
 
 /** Station reservation calls: /v2/play/* of spec §7, the designed visit and reserve, and the play loop's calls (docs/play.md). */
 export async function playRoutes({ route, services: s }: ApiDeps): Promise<void> {
-  const { reservations, playLoop, playLog } = s;
+  const { reservations, rooms, playLog } = s;
 
   route.authed('/v2/play/get_reserve', getReserveRequestSchema, async (user, body) => {
     return { reserve_info: await reservations.getReserve(user.user_id, body.station_id) };
@@ -45,21 +45,23 @@ export async function playRoutes({ route, services: s }: ApiDeps): Promise<void>
   });
 
   route.authed(`/${P.confirm}`, confirmRequestSchema, async (user, body) => ({
-    play: await playLoop.confirm(user.user_id, body.station_id),
+    play: await rooms.confirm(user.user_id, body.station_id),
   }));
 
-  route.authed(`/${P.current}`, currentPlayRequestSchema, async (user) => ({ play: playLoop.current(user.user_id) }));
+  route.authed(`/${P.current}`, currentPlayRequestSchema, async (user) => ({
+    play: await rooms.current(user.user_id),
+  }));
 
   route.authed(`/${P.control}`, controlRequestSchema, async (user, body) =>
-    playLoop.control(user.user_id, body.play_id, body.button, body.command),
+    rooms.control(user.user_id, body.play_id, body.button, body.command),
   );
 
   route.authed(`/${P.continue}`, playIdRequestSchema, async (user, body) => ({
-    play: await playLoop.continuePlay(user.user_id, body.play_id),
+    play: await rooms.continuePlay(user.user_id, body.play_id),
   }));
 
   route.authed(`/${P.finish}`, playIdRequestSchema, async (user, body) => {
-    await playLoop.finishTurn(user.user_id, body.play_id);
+    await rooms.finishTurn(user.user_id, body.play_id);
     return { play: null };
   });
 

@@ -216,11 +216,13 @@ playStateSchema satisfies z.ZodType<PlayView>;
 export const confirmRequestSchema = identitySchema.extend({ station_id: positiveIdSchema });
 export const currentPlayRequestSchema = identitySchema;
 export const playIdRequestSchema = identitySchema.extend({ play_id: positiveIdSchema });
-export const controlRequestSchema = identitySchema.extend({
+/** A button command: the socket's `control` message, and the body of /v2/play/control beside the identity. */
+export const controlCommandSchema = z.object({
   play_id: positiveIdSchema,
   button: z.enum(CRANE_BUTTONS),
   command: z.enum(CRANE_COMMANDS),
 });
+export const controlRequestSchema = identitySchema.extend(controlCommandSchema.shape);
 export const playStateResponseSchema = errorResponseSchema.extend({ play: playStateSchema.nullable() });
 export const controlResponseSchema = errorResponseSchema.extend({
   tick: z.number().int().nonnegative(),

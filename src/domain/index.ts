@@ -46,3 +46,6 @@ export * from './play/play-loop.rule';
 export * from './play/play.entity';
 export * from './routes/navigation.rule';
 export * from './build/app-update.rule';
+export * from './play/station-room';
+export * as crane from './play/crane-machine';
+export type { CraneState, CranePrize, CraneInput, CraneOutcome, PrizeShape } from './play/crane-machine';

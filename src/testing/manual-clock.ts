@@ -42,6 +42,12 @@ export class ManualClock implements ClockPort {
     return this.timers.filter((t) => !t.cancelled).length;
   }
 
+  /** The instant the earliest pending timer falls due, or null when none is pending. */
+  nextDueAt(): number | null {
+    const pending = this.timers.filter((t) => !t.cancelled);
+    return pending.length === 0 ? null : Math.min(...pending.map((t) => t.at));
+  }
+
   /** Moves time forward by `ms`, running each timer that falls due at its own instant. */
   advance(ms: number): void {
     if (!(ms >= 0)) throw new RangeError(`ManualClock.advance: ${ms} is not a duration`);

@@ -50,9 +50,7 @@ export async function serverDriver(transport: 'inject' | 'http'): Promise<Contra
         return rows.map((r) => r.station_id);
       },
       async setStationStatus(stationId, status) {
-        await t.server
-          .store()
-          .query('UPDATE stations SET station_status = $2 WHERE station_id = $1', [stationId, status]);
+        await t.server.services().rooms.setStationStatus(stationId, status);
       },
       async grantFreeTc(userId, amount) {
         await t.server.services().ledger.credit(userId, 'free', {

@@ -103,8 +103,8 @@ describe('the socket.io adapter against the reference server', () => {
     await a.holdBack(100).waitResult().finish();
     stationSub.unsubscribe();
     bobSub.unsubscribe();
-    await t.server.services().playLoop.setStationStatus(stationId, 'maintenance');
-    await t.server.services().playLoop.setStationStatus(stationId, 'open');
+    await t.server.services().rooms.setStationStatus(stationId, 'maintenance');
+    await t.server.services().rooms.setStationStatus(stationId, 'open');
   });
 
   it('[R4.8-2] after an unexpected closure it reconnects by itself with backoff and joins its channels again', async () => {
@@ -132,7 +132,7 @@ describe('the socket.io adapter against the reference server', () => {
     expect(await got).toEqual([{ type: 'reserveChange', stationId }]);
     watch.unsubscribe();
     sub.unsubscribe();
-    await t.server.services().playLoop.setStationStatus(stationId, 'maintenance');
-    await t.server.services().playLoop.setStationStatus(stationId, 'open');
+    await t.server.services().rooms.setStationStatus(stationId, 'maintenance');
+    await t.server.services().rooms.setStationStatus(stationId, 'open');
   }, 15_000);
 });

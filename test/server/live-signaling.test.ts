@@ -278,9 +278,7 @@ describe('refusals: each closes the connection with a code and a reason the clie
   it('[R4.2-10] a station going down takes the track off every connection (re-offer, inactive) and puts it back when it is up', async () => {
     const viewer = await RtcViewer.connect(signaling, `station-${normal[6]}-front`);
     await until(() => viewer.packets > 10, 'playing');
-    await t.server
-      .store()
-      .query("UPDATE stations SET station_status = 'maintenance' WHERE station_id = $1", [normal[6]]);
+    await t.server.services().rooms.setStationStatus(normal[6]!, 'maintenance');
     const reOffers = () =>
       viewer.log.messages
         .filter((m) => m.type === 're-offer')
@@ -291,7 +289,7 @@ describe('refusals: each closes the connection with a code and a reason the clie
     expect(String(viewer.log.messages.find((m) => m.type === 're-offer')!.sdp)).toMatch(/^m=video 9 /m);
     await until(() => status()[0]?.live === false, 'the camera is dark');
     const dark = viewer.packets;
-    await t.server.store().query("UPDATE stations SET station_status = 'open' WHERE station_id = $1", [normal[6]]);
+    await t.server.services().rooms.setStationStatus(normal[6]!, 'open');
     await until(() => reOffers().length === 2, 'a second re-offer');
     expect(reOffers()).toEqual(['inactive', 'sendonly']);
     await until(() => viewer.packets > dark + 10, 'video again');

@@ -57,8 +57,8 @@ describe('the play loop under concurrent requests', () => {
     );
     expect(new Set(records.map((r) => r.reserve_num)).size).toBe(50);
     expect(records.filter((r) => r.reserve_status === 'playTransition')).toHaveLength(1);
-    await t.server.services().playLoop.setStationStatus(stationId, 'maintenance');
-    await t.server.services().playLoop.setStationStatus(stationId, 'open');
+    await t.server.services().rooms.setStationStatus(stationId, 'maintenance');
+    await t.server.services().rooms.setStationStatus(stationId, 'open');
   });
 
   it('a player cannot reserve twice at once (one place per player, whichever request wins)', async () => {
@@ -69,7 +69,7 @@ describe('the play loop under concurrent requests', () => {
     );
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     expect(answers.filter((a) => a.status === 409)).toHaveLength(9);
-    await t.server.services().playLoop.setStationStatus(stationId, 'maintenance');
-    await t.server.services().playLoop.setStationStatus(stationId, 'open');
+    await t.server.services().rooms.setStationStatus(stationId, 'maintenance');
+    await t.server.services().rooms.setStationStatus(stationId, 'open');
   });
 });

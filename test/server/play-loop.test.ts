@@ -7,9 +7,9 @@ import {
   type PushMessage,
 } from '../../src/contract';
 import { assistGauge, CONTROL_COMMANDS_PER_SECOND, PLAY_TIMINGS } from '../../src/domain';
-import { CRANE, replayPlay, type CranePrize } from '../../server/play/crane/crane-machine';
+import { CRANE, replayPlay, type CranePrize } from '../../src/domain/play/crane-machine';
 import type { ScheduledTask } from '../../server/clock';
-import type { PlayEvents } from '../../server/play/play-loop';
+import type { PlayEvents } from '../../server/play/rooms/play-ports';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { PlayDriver } from '../support/play-driver';
 import { playableStation } from '../support/stations';
@@ -44,7 +44,7 @@ const pushesTo = (userId: number): PushMessage[] =>
 
 beforeAll(async () => {
   t = await startTestServer({ inMemory: true, clock, playSeeds: () => seed });
-  t.server.services().playLoop.setEvents(recorder);
+  t.server.services().rooms.setEvents(recorder);
   const store = t.server.store();
   const row = await playableStation(t);
   stationId = row.station_id;
@@ -156,7 +156,7 @@ describe('the play loop over the real server, on a manual clock (docs/play.md)',
   });
 
   it("a well-aimed claw at full strength wins: the prize joins the player's items, the stock drops, the winner is announced, and the gauge empties", async () => {
-    await t.server.store().query('UPDATE stations SET arm_strength = 1 WHERE station_id = $1', [stationId]);
+    await t.server.services().rooms.setArmStrength(stationId, 1);
     const [stock] = await t.server
       .store()
       .query<{ stock: number; prize_name: string }>('SELECT stock, prize_name FROM stations WHERE station_id = $1', [
@@ -195,7 +195,7 @@ describe('the play loop over the real server, on a manual clock (docs/play.md)',
     // The field is refilled: the won prize is replaced while stock remains.
     expect((await layoutOf(stationId)).some((p) => p.id === target.id)).toBe(false);
     await a.finish();
-    await t.server.store().query('UPDATE stations SET arm_strength = 0.5 WHERE station_id = $1', [stationId]);
+    await t.server.services().rooms.setArmStrength(stationId, 0.5);
   });
 
   it('misses fill the assist gauge by published steps and the next play runs with the raised arm strength', async () => {
@@ -282,8 +282,9 @@ describe('the play loop over the real server, on a manual clock (docs/play.md)',
     const alice = await player();
     const a = drive(alice);
     await a.reserve(stationId).waitTurn().confirm().waitPlaying().control('right', 'press').wait(500);
-    const loop = t.server.services().playLoop;
+    const loop = t.server.services().rooms;
     loop.playerAway(alice.user_id);
+    await loop.idle();
     const away = loop.onStation(stationId)!;
     expect(away).toMatchObject({
       phase: 'playing',
@@ -307,7 +308,8 @@ describe('the play loop over the real server, on a manual clock (docs/play.md)',
     const alice = await player();
     const a = drive(alice);
     await a.reserve(stationId).waitTurn().confirm().waitPlaying().holdRight(700);
-    t.server.services().playLoop.playerAway(alice.user_id);
+    t.server.services().rooms.playerAway(alice.user_id);
+    await t.server.services().rooms.idle();
     await a.wait(PLAY_TIMINGS.graceMs - 1000);
     expect(
       (
@@ -340,7 +342,7 @@ describe('the play loop over the real server, on a manual clock (docs/play.md)',
     const before = await balance(alice);
     await a.confirm().waitPlaying().control('right', 'press');
     expect(await balance(alice)).toBe(before - price);
-    const loop = t.server.services().playLoop;
+    const loop = t.server.services().rooms;
     const fault = await loop.fault(stationId);
     expect(fault.refunded_play_id).toBe(a.play!.play_id);
     expect(await balance(alice)).toBe(before);
@@ -370,7 +372,7 @@ describe('the play loop over the real server, on a manual clock (docs/play.md)',
   });
 
   it('practice stations play without a charge and give no prize', async () => {
-    await t.server.store().query('UPDATE stations SET arm_strength = 1 WHERE station_id = $1', [practiceId]);
+    await t.server.services().rooms.setArmStrength(practiceId, 1);
     const alice = await player(0);
     const a = drive(alice);
     await a.reserve(practiceId).waitTurn().confirm();
@@ -389,7 +391,7 @@ describe('the play loop over the real server, on a manual clock (docs/play.md)',
   it('the machine keeps its pace when its timer fires late (a busy event loop): a tick every 50 ms, not every 50 ms plus the delay', async () => {
     const a = drive(await player());
     await a.reserve(stationId).waitTurn().confirm().waitPlaying();
-    const loop = t.server.services().playLoop;
+    const loop = t.server.services().rooms;
     const from = loop.onStation(stationId)!.machine.tick;
     clock.lateMs = 20;
     try {

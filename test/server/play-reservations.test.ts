@@ -65,13 +65,21 @@ const buyTc = async (u: TestUser, amount: number, daysAgo = 1, reason = 'purchas
       'INSERT INTO tc_ledger (user_id, kind, delta, balance_after, reason, idempotency_key, created_at) VALUES ($1, $2, $3, $3, $4, $5, $6)',
       [u.user_id, kind, amount, reason, `test:${++ledgerKey}`, new Date(clock.getTime() - daysAgo * 86_400_000)],
     );
-const cancelAll = async (u: TestUser) =>
-  t.server
-    .store()
-    .query(
-      `UPDATE station_reservations SET reserve_status = 'cancel', ended_at = now(), end_reason = 'operator', updated_at = now() WHERE user_id = $1 AND reserve_status IN ('reserve', 'playTransition', 'playWaiting')`,
-      [u.user_id],
+/** Gives up the player's place, as the player does (reserve_cancel). */
+async function cancelAll(u: TestUser): Promise<void> {
+  const rows = await t.server.store().query<{ station_setting_id: number; shop_id: number }>(
+    `SELECT r.station_setting_id, s.shop_id FROM station_reservations r JOIN stations s ON s.station_id = r.station_id
+        WHERE r.user_id = $1 AND r.reserve_status IN ('reserve', 'playTransition')`,
+    [u.user_id],
+  );
+  for (const row of rows) {
+    const res = await post(
+      'v2/play/reserve_cancel',
+      as(u, { shop_id: row.shop_id, reserve_cancel: { station_setting_id: row.station_setting_id } }),
     );
+    expect(res.statusCode).toBe(200);
+  }
+}
 
 describe('station visits and reservations over the store', () => {
   it('[R7-6] [R3-5] POST /v2/play/get_reserve answers the empty record for a caller with no reservation', async () => {
@@ -211,25 +219,28 @@ describe('station visits and reservations over the store', () => {
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ error_code: 531, error_info: PLAY_ERROR.maintenance.info, station_id: id });
     }
-    // A reserved station that goes into maintenance answers 531 on the caller's next fetch.
+    // A reserved station that goes into maintenance answers 531 on the caller's next fetch of it;
+    // the place ended with the station in the same step, so a fetch naming no station finds none.
     await post('v2/play/reserve', as(a, { station_id: stationIds.normal2 }));
-    await t.server
-      .store()
-      .query(`UPDATE stations SET station_status = 'malfunction' WHERE station_id = $1`, [stationIds.normal2]);
+    await t.server.services().rooms.setStationStatus(stationIds.normal2, 'malfunction');
     try {
-      // The answer names the station, since the fetch named none.
-      expect((await post('v2/play/get_reserve', as(a))).json()).toMatchObject({
+      expect((await post('v2/play/get_reserve', as(a, { station_id: stationIds.normal2 }))).json()).toMatchObject({
         error_code: 531,
         station_id: stationIds.normal2,
       });
+      expect((await post('v2/play/get_reserve', as(a))).json()).toMatchObject({
+        error_code: 200,
+        reserve_info: { reserve_status: null, station_id: 0 },
+      });
+      const [ended] = await t.server
+        .store()
+        .query('SELECT reserve_status, end_reason FROM station_reservations WHERE user_id = $1', [a.user_id]);
+      expect(ended).toEqual({ reserve_status: 'cancel', end_reason: 'maintenance' });
       expect(
         (await post('v2/play/reserve', as(await player(), { station_id: stationIds.normal2 }))).json().error_code,
       ).toBe(531);
     } finally {
-      await t.server
-        .store()
-        .query(`UPDATE stations SET station_status = 'open' WHERE station_id = $1`, [stationIds.normal2]);
-      await cancelAll(a);
+      await t.server.services().rooms.setStationStatus(stationIds.normal2, 'open');
     }
   });
 

@@ -11,7 +11,7 @@ import {
   getReserveResponseSchema,
   type PlayState,
 } from '../../src/contract';
-import { CRANE } from '../../server/play/crane/crane-machine';
+import { CRANE } from '../../src/domain/play/crane-machine';
 import { startTestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
 

@@ -381,11 +381,8 @@ describe('POST /user/user_data (designed call, docs/api/user.md)', () => {
     const during = (await userData(c)).login_info.play_info;
     expect(during.station_id).toBe(station.station_id);
     expect(RESERVING_STATUSES).toContain(during.reserve_status);
-    await t.server.store().query(
-      `UPDATE station_reservations SET reserve_status = 'cancel', ended_at = now(), end_reason = 'operator', updated_at = now()
-        WHERE user_id = $1 AND reserve_status IN ('reserve', 'playTransition', 'playWaiting')`,
-      [c.user_id],
-    );
+    await t.server.services().rooms.setStationStatus(station.station_id, 'maintenance');
+    await t.server.services().rooms.setStationStatus(station.station_id, 'open');
     expect((await userData(c)).login_info.play_info).toEqual({ station_id: null, reserve_status: null });
   });
 });

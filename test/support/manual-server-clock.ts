@@ -29,6 +29,20 @@ export class ManualServerClock implements Clock {
     this.clock.advance(ms);
   }
 
+  /**
+   * Moves time forward by `ms`, one due timer at a time, awaiting `settle` after each: work a timer
+   * queues (a station room's step) runs at that timer's instant, before the next timer falls due.
+   */
+  async advanceSettling(ms: number, settle: () => Promise<void>): Promise<void> {
+    const until = this.clock.now() + ms;
+    for (let at = this.clock.nextDueAt(); at !== null && at <= until; at = this.clock.nextDueAt()) {
+      this.clock.set(at);
+      await settle();
+    }
+    this.clock.set(until);
+    await settle();
+  }
+
   /** Moves to a later instant (never back), running what falls due on the way. */
   set(instant: Date): void {
     this.clock.set(instant.getTime());

@@ -25,7 +25,7 @@ export interface Answer {
  * await new PlayDriver(t, clock, alice).reserve(stationId).waitTurn().confirm().waitPlaying().holdRight(800).holdBack(600).waitResult();
  *
  * Every call goes through the HTTP API (Fastify inject); time moves only when the driver moves it,
- * and after each move it waits until the play loop has done what fell due.
+ * and after each timer it waits until the station rooms have done what fell due.
  */
 export class PlayDriver implements PromiseLike<void> {
   private chain: Promise<unknown> = Promise.resolve();
@@ -70,18 +70,10 @@ export class PlayDriver implements PromiseLike<void> {
     return answer;
   }
 
-  /** Moves the manual clock, then waits for the play loop to finish what fell due. */
+  /** Moves the manual clock timer by timer, waiting after each for the station rooms to finish what fell due. */
   async advance(ms: number): Promise<void> {
-    const loop = this.t.server.services().playLoop;
-    // Step in ticks' worth so work a due timer queues runs before the next timer falls due.
-    let left = ms;
-    while (left > 0) {
-      const step = Math.min(left, 1000);
-      this.clock.advance(step);
-      left -= step;
-      await loop.idle();
-    }
-    await loop.idle();
+    const rooms = this.t.server.services().rooms;
+    await this.clock.advanceSettling(ms, () => rooms.idle());
   }
 
   private async ok(path: string, body: object = {}): Promise<Answer> {

@@ -3,7 +3,7 @@ import type { StationInfo } from '../../../src/domain';
 import { isMaintenanceStatus } from '../../../src/domain';
 import type { Clock } from '../../clock';
 import type { SqlExecutor } from '../../store/store';
-import { layPrizes, type CranePrize, type CraneState } from '../crane/crane-machine';
+import { layPrizes, type CranePrize, type CraneState } from '../../../src/domain/play/crane-machine';
 import { renderFrame, renderPixels, type CameraName, type CameraScene } from './camera-renderer';
 
 /** One encoded picture and the simulation tick it shows. */

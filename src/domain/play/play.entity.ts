@@ -6,9 +6,9 @@
 export type CraneButton = 'right' | 'back';
 export type CraneCommand = 'press' | 'release';
 export type CranePhase =
-  | 'ready'
+  | 'ready' // waiting for button ①
   | 'movingRight'
-  | 'waitBack'
+  | 'waitBack' // waiting for button ②
   | 'movingBack'
   | 'dropping'
   | 'closing'

@@ -12,6 +12,11 @@
  * the claw starts and ends over it.
  */
 
+import { PLAY_TIMINGS } from './play-loop.rule';
+import type { CraneButton, CraneCommand, CranePhase, MachineView } from './play.entity';
+
+export type { CraneButton, CraneCommand, CranePhase } from './play.entity';
+
 export const CRANE = {
   tickMs: 50,
   /** Width (x) and depth (z) of the play field. */
@@ -24,8 +29,8 @@ export const CRANE = {
   moveUnitsPerSecond: 200,
   /** Claw travel while returning to the chute, units per second. */
   returnUnitsPerSecond: 320,
-  /** A button not pressed within this fires by itself for AUTO_MOVE_MS. */
-  buttonLimitMs: 15_000,
+  /** A button not pressed within this fires by itself for `autoMoveMs` (the published limit: PLAY_TIMINGS). */
+  buttonLimitMs: PLAY_TIMINGS.buttonLimitMs,
   autoMoveMs: 600,
   dropMs: 1_400,
   closeMs: 600,
@@ -52,21 +57,6 @@ export interface CranePrize {
   /** Colour hue 0-359 for the cameras. */
   readonly hue: number;
 }
-
-export type CranePhase =
-  | 'ready' // waiting for button ①
-  | 'movingRight'
-  | 'waitBack' // waiting for button ②
-  | 'movingBack'
-  | 'dropping'
-  | 'closing'
-  | 'lifting'
-  | 'returning'
-  | 'opening'
-  | 'done';
-
-export type CraneButton = 'right' | 'back';
-export type CraneCommand = 'press' | 'release';
 
 export interface CraneOutcome {
   readonly result: 'win' | 'miss';
@@ -358,6 +348,44 @@ export function tick(prev: CraneState): CraneState {
     case 'done':
       return prev;
   }
+}
+
+/**
+ * Lets go of a button the player holds (a lost connection, a restart): the claw stops where it is,
+ * as a release would. A button that fired by itself, or no button held, changes nothing.
+ */
+export function letGo(s: CraneState): { state: CraneState; input: CraneInput | null } {
+  if (s.autoStopTick !== null) return { state: s, input: null };
+  const held: CraneButton | null = s.phase === 'movingRight' ? 'right' : s.phase === 'movingBack' ? 'back' : null;
+  const next = held ? command(s, held, 'release') : null;
+  return next ? { state: next, input: { tick: s.tick, button: held!, command: 'release' } } : { state: s, input: null };
+}
+
+/** Whether the claw waits for a button (the player's move): a play can pause here, never once it drops. */
+export function awaitsButton(s: CraneState): boolean {
+  return s.phase === 'ready' || s.phase === 'waitBack';
+}
+
+/** The machine as viewers see it, with the button the player may use and its time left. */
+export function machineView(s: CraneState): MachineView {
+  const auto = s.autoStopTick !== null;
+  const button =
+    s.phase === 'ready' || (s.phase === 'movingRight' && !auto)
+      ? 'right'
+      : s.phase === 'waitBack' || (s.phase === 'movingBack' && !auto)
+        ? 'back'
+        : null;
+  const left = buttonTicksLeft(s);
+  return {
+    tick: s.tick,
+    phase: s.phase,
+    x: s.x,
+    z: s.z,
+    h: s.h,
+    grip: s.grip,
+    button,
+    button_ms_left: left === null ? null : left * CRANE.tickMs,
+  };
 }
 
 /** Ticks from now until the current phase ends by itself (for countdowns); null while held. */

@@ -11,7 +11,7 @@ import {
   type CraneInput,
   type CranePrize,
   type CraneState,
-} from '../../server/play/crane/crane-machine';
+} from '../../../src/domain/play/crane-machine';
 
 const T = (ms: number) => Math.round(ms / CRANE.tickMs);
 const plush = (x: number, z: number, id = 1): CranePrize => ({ id, x, z, radius: 60, shape: 'plush', hue: 10 });

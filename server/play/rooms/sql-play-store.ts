@@ -1,0 +1,398 @@
+import {
+  assistedArmStrength,
+  assistGauge,
+  RESERVING_STATUSES,
+  type CraneInput,
+  type CranePrize,
+  type CraneState,
+  type DesignatedType,
+  type PlayCurrency,
+  type PrizeShape,
+  type RoomSnapshot,
+  type RoomWrite,
+  type StartedPlay,
+  type StationStatus,
+  type StationType,
+} from '../../../src/domain';
+import type { Clock } from '../../clock';
+import { SERVER_MESSAGES } from '../../messages';
+import type { SqlExecutor, Store } from '../../store/store';
+import { isUniqueViolation, Refusal } from '../refusal';
+import type { ReserveGate } from '../reserve-gate';
+import { newReserveToken } from '../reserve-token';
+import type { PlayLedger, PlayStore, StartPlay } from './play-ports';
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+const ms = (d: Date | string | null): number | null => (d === null ? null : new Date(d).getTime());
+
+interface StationRow {
+  station_id: number;
+  shop_id: number;
+  station_status: StationStatus;
+  station_type: StationType;
+  designated_type: DesignatedType;
+  stock: number;
+  play_price: number;
+  arm_strength: number;
+  prize_name: string;
+  prize_shape: PrizeShape;
+}
+
+interface PlayRow {
+  play_id: number;
+  play_reserve_id: number;
+  user_id: number;
+  station_id: number;
+  phase: 'resetting' | 'playing' | 'result';
+  currency: PlayCurrency;
+  price: number;
+  charged_free: number;
+  charged_toll: number;
+  arm_strength: number;
+  assist_level: number;
+  misses: number;
+  seed: number;
+  layout: CranePrize[];
+  inputs: CraneInput[] | null;
+  machine: CraneState | null;
+  drop_at_tick: number | null;
+  phase_deadline_at: Date | null;
+  grace_deadline_at: Date | null;
+  result: 'win' | 'miss' | 'refunded' | null;
+}
+
+/**
+ * The station rooms' store over SQL (PGlite here; plain PostgreSQL). The one place that changes
+ * station_reservations statuses, plays and a station's status and stock; every method is one
+ * transaction, so a step of a room is written whole or not at all.
+ */
+export class SqlPlayStore implements PlayStore {
+  constructor(
+    private readonly db: Store,
+    private readonly clock: Clock,
+    private readonly ledger: PlayLedger,
+    private readonly gate: ReserveGate,
+  ) {}
+
+  async loadRooms(stationIds?: readonly number[]): Promise<RoomSnapshot[]> {
+    const only = stationIds ? [...stationIds] : null;
+    const stations = await this.db.query<StationRow>(
+      `SELECT station_id, shop_id, station_status, station_type, designated_type, stock, play_price, arm_strength, prize_name, prize_shape
+         FROM stations WHERE $1::int[] IS NULL OR station_id = ANY($1::int[]) ORDER BY station_id`,
+      [only],
+    );
+    const fields = await this.db.query<{ station_id: number; layout: CranePrize[]; next_prize_id: number }>(
+      'SELECT station_id, layout, next_prize_id FROM station_machines WHERE $1::int[] IS NULL OR station_id = ANY($1::int[])',
+      [only],
+    );
+    const reservations = await this.db.query<{
+      play_reserve_id: number;
+      user_id: number;
+      station_id: number;
+      station_setting_id: number;
+      reserve_status: 'reserve' | 'playTransition' | 'playWaiting';
+      deadline_at: Date | null;
+    }>(
+      `SELECT play_reserve_id, user_id, station_id, station_setting_id, reserve_status, deadline_at
+         FROM station_reservations
+        WHERE reserve_status = ANY($2::text[]) AND ($1::int[] IS NULL OR station_id = ANY($1::int[]))
+        ORDER BY station_id, queued_at, play_reserve_id`,
+      [only, [...RESERVING_STATUSES]],
+    );
+    const plays = await this.db.query<PlayRow>(
+      `SELECT p.play_id, p.play_reserve_id, p.user_id, p.station_id, p.phase, p.currency, p.price, p.charged_free, p.charged_toll,
+              p.arm_strength, p.assist_level, coalesce(g.misses, 0) AS misses, p.seed, p.layout, p.inputs, p.machine,
+              p.drop_at_tick, p.phase_deadline_at, p.grace_deadline_at, p.result
+         FROM plays p LEFT JOIN assist_gauges g ON g.user_id = p.user_id AND g.station_id = p.station_id
+        WHERE p.phase IN ('resetting', 'playing', 'result') AND ($1::int[] IS NULL OR p.station_id = ANY($1::int[]))`,
+      [only],
+    );
+    return stations.map((s) => {
+      const field = fields.find((f) => f.station_id === s.station_id);
+      const play = plays.find((p) => p.station_id === s.station_id);
+      return {
+        station: {
+          stationId: s.station_id,
+          shopId: s.shop_id,
+          status: s.station_status,
+          stationType: s.station_type,
+          designatedType: s.designated_type,
+          stock: s.stock,
+          playPrice: s.play_price,
+          armStrength: Number(s.arm_strength),
+          prizeName: s.prize_name,
+          prizeShape: s.prize_shape,
+        },
+        field: field ? { prizes: field.layout, nextPrizeId: field.next_prize_id } : null,
+        reservations: reservations
+          .filter((r) => r.station_id === s.station_id)
+          .map((r) => ({
+            reserveId: r.play_reserve_id,
+            userId: r.user_id,
+            settingId: r.station_setting_id,
+            status: r.reserve_status,
+            deadline: ms(r.deadline_at),
+          })),
+        play: play
+          ? {
+              playId: play.play_id,
+              reserveId: play.play_reserve_id,
+              userId: play.user_id,
+              phase: play.phase,
+              currency: play.currency,
+              price: play.price,
+              charged: { free: play.charged_free, toll: play.charged_toll },
+              armStrength: Number(play.arm_strength),
+              assistLevel: play.assist_level,
+              gaugeMisses: play.misses,
+              seed: play.seed,
+              layout: play.layout,
+              inputs: play.inputs ?? [],
+              machine: play.machine,
+              dropAtTick: play.drop_at_tick,
+              phaseDeadline: ms(play.phase_deadline_at),
+              graceDeadline: ms(play.grace_deadline_at),
+              result: play.result,
+            }
+          : null,
+      };
+    });
+  }
+
+  commit(stationId: number, writes: readonly RoomWrite[]): Promise<void> {
+    if (writes.length === 1 && writes[0]!.kind === 'checkpoint') return this.write(this.db, stationId, writes[0]!);
+    return this.db.transaction(async (tx) => {
+      for (const write of writes) await this.write(tx, stationId, write);
+    });
+  }
+
+  private async write(tx: SqlExecutor, stationId: number, w: RoomWrite): Promise<void> {
+    const now = this.clock.now().toISOString();
+    switch (w.kind) {
+      case 'offerTurn':
+        await tx.query(
+          `UPDATE station_reservations SET reserve_status = 'playTransition', deadline_at = $2, updated_at = $3
+            WHERE play_reserve_id = $1 AND reserve_status = 'reserve'`,
+          [w.reserveId, iso(w.deadline), now],
+        );
+        return;
+      case 'endReservations':
+        await tx.query(
+          `UPDATE station_reservations SET reserve_status = $2, end_reason = $3, ended_at = $4, deadline_at = NULL, updated_at = $4
+            WHERE play_reserve_id = ANY($1::int[]) AND reserve_status = ANY($5::text[])`,
+          [[...w.reserveIds], w.status, w.reason, now, [...RESERVING_STATUSES]],
+        );
+        return;
+      case 'playRunning':
+        await tx.query(
+          `UPDATE plays SET phase = 'playing', phase_deadline_at = NULL, machine = $2 WHERE play_id = $1`,
+          [w.playId, JSON.stringify(w.machine)],
+        );
+        await tx.query('UPDATE station_reservations SET deadline_at = NULL WHERE play_reserve_id = $1', [w.reserveId]);
+        return;
+      case 'checkpoint':
+        await tx.query(
+          `UPDATE plays SET machine = $2, inputs = $3, drop_at_tick = $4, grace_deadline_at = $5 WHERE play_id = $1 AND phase = 'playing'`,
+          [w.playId, JSON.stringify(w.machine), JSON.stringify(w.inputs), w.dropAtTick, iso(w.graceDeadline)],
+        );
+        return;
+      case 'recordResult': {
+        let wonId: number | null = null;
+        if (w.prizeWon) {
+          const [won] = await tx.query<{ play_history_id: number }>(
+            `INSERT INTO won_prizes (user_id, station_id, prize_kind, product_name, won_at) VALUES ($1, $2, 'crane', $3, $4) RETURNING play_history_id`,
+            [w.userId, stationId, w.prizeWon.productName, now],
+          );
+          wonId = won!.play_history_id;
+        }
+        if (w.vipWin) {
+          await tx.query('INSERT INTO vip_prize_wins (user_id, station_id, won_at) VALUES ($1, $2, $3)', [
+            w.userId,
+            stationId,
+            now,
+          ]);
+        }
+        if (w.gaugeMisses !== null) {
+          await tx.query(
+            `INSERT INTO assist_gauges (user_id, station_id, misses, updated_at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (user_id, station_id) DO UPDATE SET misses = EXCLUDED.misses, updated_at = EXCLUDED.updated_at`,
+            [w.userId, stationId, w.gaugeMisses, now],
+          );
+        }
+        await tx.query(
+          `UPDATE plays SET phase = 'result', result = $2, won_prize_id = $3, machine = $4, inputs = $5, drop_at_tick = $6,
+                            grace_deadline_at = NULL, phase_deadline_at = $7, ended_at = $8 WHERE play_id = $1`,
+          [
+            w.playId,
+            w.result,
+            wonId,
+            JSON.stringify(w.machine),
+            JSON.stringify(w.inputs),
+            w.dropAtTick,
+            iso(w.continueDeadline),
+            now,
+          ],
+        );
+        await tx.query('UPDATE station_reservations SET deadline_at = $2, updated_at = $3 WHERE play_reserve_id = $1', [
+          w.reserveId,
+          iso(w.continueDeadline),
+          now,
+        ]);
+        return;
+      }
+      case 'closePlay':
+        await tx.query(
+          `UPDATE plays SET phase = 'ended', result = CASE WHEN $2 THEN 'refunded' ELSE result END, phase_deadline_at = NULL,
+                            grace_deadline_at = NULL, machine = COALESCE($3::jsonb, machine), inputs = COALESCE($4::jsonb, inputs),
+                            ended_at = COALESCE(ended_at, $5)
+            WHERE play_id = $1`,
+          [
+            w.playId,
+            w.refunded,
+            w.machine === null ? null : JSON.stringify(w.machine),
+            w.machine === null ? null : JSON.stringify(w.inputs),
+            now,
+          ],
+        );
+        return;
+      case 'refund':
+        await this.ledger.refund(tx, w);
+        return;
+      case 'field':
+        await tx.query(
+          `INSERT INTO station_machines (station_id, layout, next_prize_id, updated_at) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (station_id) DO UPDATE SET layout = EXCLUDED.layout, next_prize_id = EXCLUDED.next_prize_id, updated_at = EXCLUDED.updated_at`,
+          [stationId, JSON.stringify(w.field.prizes), w.field.nextPrizeId, now],
+        );
+        return;
+      case 'stationStatus':
+        await tx.query('UPDATE stations SET station_status = $2 WHERE station_id = $1', [stationId, w.status]);
+        return;
+      case 'stock':
+        await tx.query('UPDATE stations SET stock = $2 WHERE station_id = $1', [stationId, w.stock]);
+        return;
+      case 'armStrength':
+        await tx.query('UPDATE stations SET arm_strength = $2 WHERE station_id = $1', [stationId, w.armStrength]);
+        return;
+      case 'prize':
+        // A new setting tells old reservations and visits apart; the field is laid again at the next play.
+        await tx.query(
+          `UPDATE stations SET prize_name = $2, prize_shape = $3, stock = $4, arm_strength = COALESCE($5, arm_strength)
+            WHERE station_id = $1`,
+          [stationId, w.prize.prizeName, w.prize.prizeShape, w.prize.stock, w.prize.armStrength ?? null],
+        );
+        await tx.query('UPDATE station_settings SET active = false WHERE station_id = $1 AND active', [stationId]);
+        await tx.query('INSERT INTO station_settings (station_id) VALUES ($1)', [stationId]);
+        await tx.query('UPDATE station_visits SET ended_at = $2 WHERE station_id = $1 AND ended_at IS NULL', [
+          stationId,
+          now,
+        ]);
+        await tx.query('DELETE FROM station_machines WHERE station_id = $1', [stationId]);
+        return;
+    }
+  }
+
+  async addToLine(stationId: number, userId: number): Promise<{ reserveId: number; settingId: number }> {
+    const now = this.clock.now();
+    try {
+      return await this.db.transaction(async (tx) => {
+        await this.gate.check(tx, userId, stationId, now);
+        const settingId = await activeSetting(tx, stationId);
+        const [row] = await tx.query<{ play_reserve_id: number }>(
+          `INSERT INTO station_reservations (user_id, station_id, station_setting_id, reserve_status, reserve_token, queued_at, created_at, updated_at)
+           VALUES ($1, $2, $3, 'reserve', $4, $5, $5, $5) RETURNING play_reserve_id`,
+          [userId, stationId, settingId, newReserveToken(), now.toISOString()],
+        );
+        return { reserveId: row!.play_reserve_id, settingId };
+      });
+    } catch (error) {
+      // Two reserves of one user raced (at two stations): the one-active-per-user index refused the second.
+      if (isUniqueViolation(error)) throw new Refusal(409, 409, SERVER_MESSAGES.reservedElsewhere);
+      throw error;
+    }
+  }
+
+  startPlay(stationId: number, start: StartPlay, seed: number): Promise<StartedPlay> {
+    const now = this.clock.now().toISOString();
+    return this.db.transaction(async (tx) => {
+      if (start.closesPlayId !== null) {
+        await tx.query(`UPDATE plays SET phase = 'ended', phase_deadline_at = NULL WHERE play_id = $1`, [
+          start.closesPlayId,
+        ]);
+      }
+      const [gaugeRow] = start.practice
+        ? []
+        : await tx.query<{ misses: number }>(
+            'SELECT misses FROM assist_gauges WHERE user_id = $1 AND station_id = $2',
+            [start.userId, stationId],
+          );
+      const gaugeMisses = gaugeRow?.misses ?? 0;
+      const gauge = assistGauge(gaugeMisses);
+      const armStrength = assistedArmStrength(start.baseArmStrength, gauge);
+      const [play] = await tx.query<{ play_id: number }>(
+        `INSERT INTO plays (play_reserve_id, user_id, station_id, station_setting_id, currency, price, base_arm_strength, assist_level, arm_strength,
+                            seed, layout, phase, phase_deadline_at, started_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'resetting', $12, $13) RETURNING play_id`,
+        [
+          start.reserveId,
+          start.userId,
+          stationId,
+          start.settingId,
+          start.currency,
+          start.price,
+          start.baseArmStrength,
+          gauge.level,
+          armStrength,
+          seed,
+          JSON.stringify(start.layout),
+          iso(start.resetDeadline),
+          now,
+        ],
+      );
+      const playId = play!.play_id;
+      const charged = await this.ledger.charge(tx, start.userId, playId, start.currency, start.price);
+      await tx.query('UPDATE plays SET charged_free = $2, charged_toll = $3 WHERE play_id = $1', [
+        playId,
+        charged.free,
+        charged.toll,
+      ]);
+      await tx.query(
+        `UPDATE station_reservations SET reserve_status = 'playWaiting', deadline_at = $2, updated_at = $3 WHERE play_reserve_id = $1`,
+        [start.reserveId, iso(start.resetDeadline), now],
+      );
+      await this.write(tx, stationId, { kind: 'field', field: start.field });
+      return {
+        playId,
+        userId: start.userId,
+        currency: start.currency,
+        price: start.price,
+        seed,
+        armStrength,
+        assistLevel: gauge.level,
+        gaugeMisses: start.practice ? 0 : gaugeMisses,
+        charged,
+      };
+    });
+  }
+
+  async nickname(userId: number): Promise<string | null> {
+    const [user] = await this.db.query<{ nickname: string | null }>('SELECT nickname FROM users WHERE user_id = $1', [
+      userId,
+    ]);
+    return user?.nickname ?? null;
+  }
+}
+
+/** The station's active setting, opened on first use for a station that has none yet. */
+export async function activeSetting(db: SqlExecutor, stationId: number): Promise<number> {
+  const [active] = await db.query<{ station_setting_id: number }>(
+    'SELECT station_setting_id FROM station_settings WHERE station_id = $1 AND active',
+    [stationId],
+  );
+  if (active) return active.station_setting_id;
+  const [row] = await db.query<{ station_setting_id: number }>(
+    'INSERT INTO station_settings (station_id) VALUES ($1) RETURNING station_setting_id',
+    [stationId],
+  );
+  return row!.station_setting_id;
+}

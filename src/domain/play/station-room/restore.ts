@@ -1,0 +1,69 @@
+import { CRANE, startPlay } from '../crane-machine';
+import { PLAY_TIMINGS } from '../play-loop.rule';
+import type { Holder, PlayRun, RoomEffect, RoomSnapshot, StationRoomState, Turn, Waiting } from './room.types';
+
+/**
+ * A room as the store holds it, after a (re)start: the line, the turn and the play where they were,
+ * each deadline at its stored instant. Nobody is connected to a new process yet, so the holder is
+ * not present; the `resumed` event that follows puts a running play in its grace window (its
+ * player's connection went with the old process) and hands the turn on if it can. A reservation
+ * left holding the turn without its play (which one transaction makes impossible) is ended.
+ */
+export function restoreRoom(snapshot: RoomSnapshot, now: number): { state: StationRoomState; effects: RoomEffect[] } {
+  const effects: RoomEffect[] = [];
+  const { play } = snapshot;
+  const holding = snapshot.reservations.find((r) =>
+    play ? r.reserveId === play.reserveId : r.status === 'playTransition',
+  );
+  const orphans = snapshot.reservations.filter((r) => r.status === 'playWaiting' && r !== holding);
+  if (orphans.length > 0) {
+    effects.push({
+      type: 'commit',
+      writes: [
+        { kind: 'endReservations', reserveIds: orphans.map((o) => o.reserveId), status: 'cancel', reason: 'played' },
+      ],
+    });
+  }
+  const line: Waiting[] = snapshot.reservations
+    .filter((r) => r.status === 'reserve' && r !== holding)
+    .map((r) => ({ reserveId: r.reserveId, userId: r.userId, settingId: r.settingId, nearNotified: false }));
+  const holder: Holder | null = play
+    ? { reserveId: play.reserveId, userId: play.userId, settingId: holding?.settingId ?? 0, present: false }
+    : holding
+      ? { reserveId: holding.reserveId, userId: holding.userId, settingId: holding.settingId, present: false }
+      : null;
+  let turn: Turn = { phase: 'idle' };
+  if (play && holder) {
+    const run: PlayRun = {
+      playId: play.playId,
+      currency: play.currency,
+      price: play.price,
+      charged: play.charged,
+      armStrength: play.armStrength,
+      assistLevel: play.assistLevel,
+      gaugeMisses: play.gaugeMisses,
+      machine: play.machine ?? startPlay(play.layout, play.armStrength, play.seed),
+      inputs: play.inputs,
+      dropAtTick: play.dropAtTick,
+      ticksSinceSave: 0,
+    };
+    if (play.phase === 'resetting')
+      turn = { phase: 'resetting', holder, play: run, deadline: play.phaseDeadline ?? now };
+    else if (play.phase === 'result' && (play.result === 'win' || play.result === 'miss')) {
+      const won = play.result === 'win' && snapshot.station.designatedType !== 'practice';
+      turn = {
+        phase: 'result',
+        holder,
+        play: run,
+        result: play.result,
+        wonPrizeName: won ? snapshot.station.prizeName : null,
+        deadline: play.phaseDeadline ?? now,
+      };
+    } else if (play.graceDeadline !== null)
+      turn = { phase: 'away', holder, play: run, graceDeadline: play.graceDeadline };
+    else turn = { phase: 'playing', holder, play: run, nextTickAt: now + CRANE.tickMs };
+  } else if (holder) {
+    turn = { phase: 'turnOffered', holder, deadline: holding?.deadline ?? now + PLAY_TIMINGS.confirmMs };
+  }
+  return { state: { station: snapshot.station, field: snapshot.field, line, turn }, effects };
+}

@@ -1,0 +1,113 @@
+import { machineView } from '../crane-machine';
+import type { PlayResult, PlayView } from '../play.entity';
+import type { Holder, PlayRun, RoomStation, StationRoomState, Turn } from './room.types';
+
+const msLeft = (deadline: number, now: number): number => Math.max(0, deadline - now);
+
+/** A play as its player and its viewers see it. */
+function view(
+  station: RoomStation,
+  holder: Holder,
+  play: PlayRun,
+  shown: Pick<PlayView, 'phase' | 'window_ms_left' | 'grace_ms_left' | 'result' | 'won_prize_name'>,
+): PlayView {
+  return {
+    play_id: play.playId,
+    play_reserve_id: holder.reserveId,
+    station_id: station.stationId,
+    machine: machineView(play.machine),
+    currency: play.currency,
+    price: play.price,
+    arm_strength: play.armStrength,
+    assist_level: play.assistLevel,
+    ...shown,
+  };
+}
+
+/** The play of a turn as it is now, or null when the turn holds none (idle, offered, a first start). */
+export function turnPlayView(station: RoomStation, turn: Turn, now: number): PlayView | null {
+  const none = { window_ms_left: null, grace_ms_left: null, result: null, won_prize_name: null };
+  switch (turn.phase) {
+    case 'idle':
+    case 'turnOffered':
+      return null;
+    case 'starting':
+      return turnPlayView(station, turn.resume, now);
+    case 'resetting':
+      return view(station, turn.holder, turn.play, {
+        ...none,
+        phase: 'resetting',
+        window_ms_left: msLeft(turn.deadline, now),
+      });
+    case 'playing':
+      return view(station, turn.holder, turn.play, { ...none, phase: 'playing' });
+    case 'away':
+      return view(station, turn.holder, turn.play, {
+        ...none,
+        phase: 'playing',
+        grace_ms_left: msLeft(turn.graceDeadline, now),
+      });
+    case 'result':
+      return view(station, turn.holder, turn.play, {
+        ...none,
+        phase: 'result',
+        window_ms_left: msLeft(turn.deadline, now),
+        result: turn.result,
+        won_prize_name: turn.wonPrizeName,
+      });
+  }
+}
+
+/** The play on a room's machine as it is now, or null. */
+export function roomPlayView(state: StationRoomState, now: number): PlayView | null {
+  return turnPlayView(state.station, state.turn, now);
+}
+
+/** A play whose turn is over, as it is shown the last time. */
+export function endedPlayView(
+  station: RoomStation,
+  holder: Holder,
+  play: PlayRun,
+  result: PlayResult | null,
+  wonPrizeName: string | null,
+): PlayView {
+  return view(station, holder, play, {
+    phase: 'ended',
+    window_ms_left: null,
+    grace_ms_left: null,
+    result,
+    won_prize_name: wonPrizeName,
+  });
+}
+
+/**
+ * When the room must look at the time next: the turn's deadline, or the machine's next tick; null
+ * when nothing falls due. The room keeps one timer for this instant and sends `clock` when it passes.
+ */
+export function nextWakeup(state: StationRoomState): number | null {
+  const turn = state.turn;
+  switch (turn.phase) {
+    case 'turnOffered':
+    case 'resetting':
+    case 'result':
+      return turn.deadline;
+    case 'playing':
+      return turn.nextTickAt;
+    case 'away':
+      return turn.graceDeadline;
+    case 'idle':
+    case 'starting':
+      return null;
+  }
+}
+
+/** The player holding the turn, or null. */
+export function holderOf(turn: Turn): Holder | null {
+  return turn.phase === 'idle' ? null : turn.holder;
+}
+
+/** The users with a place at the station (the holder first), for routing a user's calls to their room. */
+export function roomUsers(state: StationRoomState): number[] {
+  const holder = holderOf(state.turn);
+  return [...(holder ? [holder.userId] : []), ...state.line.map((w) => w.userId)];
+}

@@ -1,0 +1,392 @@
+import type { DesignatedType, StationStatus, StationType } from '../../catalogue/prize.entity';
+import type { CraneInput, CranePrize, CraneState, PrizeShape } from '../crane-machine';
+import type { PlayCurrency } from '../play-loop.rule';
+import type { CraneButton, CraneCommand, MachineView, PlayView } from '../play.entity';
+
+/*
+ * The state, events and effects of one station room (docs/play.md, "Station rooms"). A station is
+ * one room: its line, its turn, its play and its deadlines are one value, `StationRoomState`, and
+ * every change is `transition(state, event, now) → { state, effects, answer }` (transition.ts). The
+ * server's room only feeds it events one at a time and carries the effects out; nothing here reads
+ * a clock or a store. Instants are epoch milliseconds.
+ */
+
+/** What the room knows of its station (the store's `stations` row; the room is its only writer). */
+export interface RoomStation {
+  readonly stationId: number;
+  readonly shopId: number;
+  readonly status: StationStatus;
+  readonly stationType: StationType;
+  readonly designatedType: DesignatedType;
+  readonly stock: number;
+  readonly playPrice: number;
+  /** The base arm strength, 0…1 (the assist gauge adds to it per player). */
+  readonly armStrength: number;
+  readonly prizeName: string;
+  readonly prizeShape: PrizeShape;
+}
+
+/** The prizes lying on the machine's field between plays, and the id the next new prize gets. */
+export interface RoomField {
+  readonly prizes: readonly CranePrize[];
+  readonly nextPrizeId: number;
+}
+
+/** A place in the line behind the turn, in the order the places were taken. */
+export interface Waiting {
+  readonly reserveId: number;
+  readonly userId: number;
+  readonly settingId: number;
+  /** "Your turn is near" was pushed for this place (once per reservation). */
+  readonly nearNotified: boolean;
+}
+
+/** The player who holds the turn. */
+export interface Holder {
+  readonly reserveId: number;
+  readonly userId: number;
+  readonly settingId: number;
+  /** The player has a live connection (a socket, or a call since the last one closed). */
+  readonly present: boolean;
+}
+
+/** What a play took from each half of the TC wallet (a ticket play's ticket is its price). */
+export interface Charged {
+  readonly free: number;
+  readonly toll: number;
+}
+
+/** One paid (or free) play on the machine. */
+export interface PlayRun {
+  readonly playId: number;
+  readonly currency: PlayCurrency;
+  readonly price: number;
+  readonly charged: Charged;
+  readonly armStrength: number;
+  readonly assistLevel: number;
+  /** The player's consecutive misses at this station when the play started (the gauge moves at the result). */
+  readonly gaugeMisses: number;
+  readonly machine: CraneState;
+  readonly inputs: readonly CraneInput[];
+  /** The tick the claw dropped by itself when the grace window lapsed. */
+  readonly dropAtTick: number | null;
+  readonly ticksSinceSave: number;
+}
+
+/** The turn of a starting play, to go back to when the start is refused (too little TC, sold out). */
+export type StartResume = TurnOffered | Result;
+
+export interface Idle {
+  readonly phase: 'idle';
+}
+/** The head of the line has the turn and confirms within the window. */
+export interface TurnOffered {
+  readonly phase: 'turnOffered';
+  readonly holder: Holder;
+  readonly deadline: number;
+}
+/** A confirm (or a continue) is being charged and written; its outcome comes back as an event. */
+export interface Starting {
+  readonly phase: 'starting';
+  readonly holder: Holder;
+  /** When the claw reset of the new play ends. */
+  readonly resetDeadline: number;
+  readonly resume: StartResume;
+  /** The station went down meanwhile: the play that starts is refunded at once. */
+  readonly aborted: boolean;
+}
+/** The play is charged; the claw resets before the buttons wake. */
+export interface Resetting {
+  readonly phase: 'resetting';
+  readonly holder: Holder;
+  readonly play: PlayRun;
+  readonly deadline: number;
+}
+/** The machine runs, tick by tick. */
+export interface Playing {
+  readonly phase: 'playing';
+  readonly holder: Holder;
+  readonly play: PlayRun;
+  /** When the machine's next tick is due. */
+  readonly nextTickAt: number;
+}
+/** The player's connection is gone while the claw waits for them: the machine pauses (grace window). */
+export interface Away {
+  readonly phase: 'away';
+  readonly holder: Holder;
+  readonly play: PlayRun;
+  readonly graceDeadline: number;
+}
+/** The result is recorded; the same player may continue within the window. */
+export interface Result {
+  readonly phase: 'result';
+  readonly holder: Holder;
+  readonly play: PlayRun;
+  readonly result: 'win' | 'miss';
+  readonly wonPrizeName: string | null;
+  readonly deadline: number;
+}
+
+export type Turn = Idle | TurnOffered | Starting | Resetting | Playing | Away | Result;
+export type RoomPhase = Turn['phase'];
+export const ROOM_PHASES: readonly RoomPhase[] = [
+  'idle',
+  'turnOffered',
+  'starting',
+  'resetting',
+  'playing',
+  'away',
+  'result',
+];
+
+export interface StationRoomState {
+  readonly station: RoomStation;
+  /** null until the first play lays the field. */
+  readonly field: RoomField | null;
+  /** Everyone waiting behind the turn, first first. */
+  readonly line: readonly Waiting[];
+  readonly turn: Turn;
+}
+
+/** A prize change by the operator. */
+export interface PrizeChange {
+  readonly prizeName: string;
+  readonly prizeShape: PrizeShape;
+  readonly stock: number;
+  readonly armStrength?: number | undefined;
+}
+
+/** What a started play's write answered: its id and what the charge and the gauge decided. */
+export interface StartedPlay {
+  readonly playId: number;
+  /** Who was charged, in what and how much: a charge the room no longer waits for is given back exactly. */
+  readonly userId: number;
+  readonly currency: PlayCurrency;
+  readonly price: number;
+  readonly seed: number;
+  readonly armStrength: number;
+  readonly assistLevel: number;
+  readonly gaugeMisses: number;
+  readonly charged: Charged;
+}
+
+/** Everything that can happen to a room. Requests carry the caller; `playStarted` and `startRefused` are the outcome of a `startPlay` effect. */
+export type RoomEvent =
+  // the line
+  | { readonly type: 'join'; readonly userId: number }
+  | { readonly type: 'joined'; readonly reserveId: number; readonly userId: number; readonly settingId: number }
+  | { readonly type: 'leave'; readonly userId: number; readonly settingId: number }
+  // the turn and the play
+  | { readonly type: 'confirm'; readonly userId: number }
+  | { readonly type: 'playStarted'; readonly started: StartedPlay }
+  | { readonly type: 'startRefused' }
+  | {
+      readonly type: 'control';
+      readonly userId: number;
+      readonly playId: number;
+      readonly button: CraneButton;
+      readonly command: CraneCommand;
+    }
+  | { readonly type: 'continue'; readonly userId: number; readonly playId: number }
+  | { readonly type: 'finish'; readonly userId: number; readonly playId: number }
+  /** The caller asks for their play (`/v2/play/current`): a call is a sign of life. */
+  | { readonly type: 'look'; readonly userId: number }
+  // presence
+  | { readonly type: 'away'; readonly userId: number }
+  | { readonly type: 'back'; readonly userId: number }
+  // time: a deadline or the machine's next tick fell due
+  | { readonly type: 'clock' }
+  // the operator
+  | { readonly type: 'setStatus'; readonly status: StationStatus }
+  | { readonly type: 'restock'; readonly stock: number }
+  | { readonly type: 'setArmStrength'; readonly armStrength: number }
+  | { readonly type: 'changePrize'; readonly prize: PrizeChange }
+  /** The room was rebuilt from the store after a (re)start. */
+  | { readonly type: 'resumed' };
+export type RoomEventType = RoomEvent['type'];
+export const ROOM_EVENT_TYPES: readonly RoomEventType[] = [
+  'join',
+  'joined',
+  'leave',
+  'confirm',
+  'playStarted',
+  'startRefused',
+  'control',
+  'continue',
+  'finish',
+  'look',
+  'away',
+  'back',
+  'clock',
+  'setStatus',
+  'restock',
+  'setArmStrength',
+  'changePrize',
+  'resumed',
+];
+
+/** Why a reservation ended (the store's `end_reason`). */
+export type EndReason = 'timeout' | 'maintenance' | 'prize_change' | 'operator' | 'played' | 'user_cancel';
+
+/** A store write. The writes of one `commit` are done in one transaction, in order. */
+export type RoomWrite =
+  | { readonly kind: 'offerTurn'; readonly reserveId: number; readonly deadline: number }
+  | {
+      readonly kind: 'endReservations';
+      readonly reserveIds: readonly number[];
+      readonly status: 'cancel' | 'change';
+      readonly reason: EndReason;
+    }
+  /** The reset is over: the play runs (its reservation's window closes). */
+  | { readonly kind: 'playRunning'; readonly playId: number; readonly reserveId: number; readonly machine: CraneState }
+  | {
+      readonly kind: 'checkpoint';
+      readonly playId: number;
+      readonly machine: CraneState;
+      readonly inputs: readonly CraneInput[];
+      readonly dropAtTick: number | null;
+      readonly graceDeadline: number | null;
+    }
+  | {
+      readonly kind: 'recordResult';
+      readonly playId: number;
+      readonly reserveId: number;
+      readonly userId: number;
+      readonly result: 'win' | 'miss';
+      /** A won prize goes into the player's prize box (not for practice). */
+      readonly prizeWon: { readonly productName: string } | null;
+      /** A VIP or exclusive station's win counts toward the weekly VIP limit. */
+      readonly vipWin: boolean;
+      /** The player's gauge after this play; null for practice (it neither uses nor fills it). */
+      readonly gaugeMisses: number | null;
+      readonly machine: CraneState;
+      readonly inputs: readonly CraneInput[];
+      readonly dropAtTick: number | null;
+      readonly continueDeadline: number;
+    }
+  /** The play is over for good (its turn ended, or it was stopped); `refunded` marks a stopped unfinished one. */
+  | {
+      readonly kind: 'closePlay';
+      readonly playId: number;
+      readonly refunded: boolean;
+      /** The machine where it stopped; null keeps what the store has (a play that never ran here). */
+      readonly machine: CraneState | null;
+      readonly inputs: readonly CraneInput[];
+    }
+  /** Gives back exactly what a play took (a ledger credit keyed by the play: a second one changes nothing). */
+  | {
+      readonly kind: 'refund';
+      readonly playId: number;
+      readonly userId: number;
+      readonly currency: PlayCurrency;
+      readonly price: number;
+      readonly charged: Charged;
+    }
+  | { readonly kind: 'field'; readonly field: RoomField }
+  | { readonly kind: 'stationStatus'; readonly status: StationStatus }
+  | { readonly kind: 'stock'; readonly stock: number }
+  | { readonly kind: 'armStrength'; readonly armStrength: number }
+  /** A new prize: name, shape, stock, strength; a new station setting, visits end, the field is laid again. */
+  | { readonly kind: 'prize'; readonly prize: PrizeChange };
+
+/** What the room must carry out, in order. */
+export type RoomEffect =
+  /** Writes to the store in one transaction; the next event waits for it. */
+  | { readonly type: 'commit'; readonly writes: readonly RoomWrite[] }
+  /** The running machine saved; ordered with the commits but nothing waits for it. */
+  | { readonly type: 'checkpoint'; readonly write: Extract<RoomWrite, { kind: 'checkpoint' }> }
+  /** Take a place in the line (the store checks the player: VIP gate, TC for one play, one place at a time); answers `joined`. */
+  | { readonly type: 'addToLine'; readonly userId: number }
+  /**
+   * Charge a play and write it (its play row, the reservation's new window, the field; a continue
+   * closes the previous play); answers `playStarted` or `startRefused`.
+   */
+  | {
+      readonly type: 'startPlay';
+      readonly reserveId: number;
+      readonly userId: number;
+      readonly settingId: number;
+      readonly currency: PlayCurrency;
+      readonly price: number;
+      readonly baseArmStrength: number;
+      /** Practice plays neither use nor fill the assist gauge. */
+      readonly practice: boolean;
+      readonly layout: readonly CranePrize[];
+      readonly field: RoomField;
+      readonly resetDeadline: number;
+      readonly closesPlayId: number | null;
+    }
+  // what the room tells the world
+  | { readonly type: 'lineChanged' }
+  | { readonly type: 'playState'; readonly view: PlayView }
+  | { readonly type: 'turnNow'; readonly userId: number }
+  | { readonly type: 'turnNear'; readonly userId: number; readonly place: number }
+  | { readonly type: 'reserveCancelled'; readonly userId: number; readonly reason: EndReason }
+  | { readonly type: 'stationStatus'; readonly status: StationStatus }
+  | { readonly type: 'winner'; readonly userId: number; readonly prizeName: string }
+  /** The machine moved one tick (the live video draws its next picture). */
+  | { readonly type: 'machineTicked' };
+
+/** Why a request was refused; the server words each in Japanese with its status. */
+export type RoomRefusal =
+  | 'notYourTurn'
+  | 'notYourPlay'
+  | 'buttonNotReady'
+  | 'continueClosed'
+  | 'playingNow'
+  | 'stationMaintenance'
+  | 'prizeChanging'
+  | 'soldOut'
+  | 'alreadyInLine'
+  | 'reservationNotFound';
+
+/** The answer to the event's caller. */
+export type RoomAnswer =
+  | { readonly kind: 'ok' }
+  | { readonly kind: 'refused'; readonly refusal: RoomRefusal }
+  /** The caller's play as it is after the step (null: none). */
+  | { readonly kind: 'play' }
+  | { readonly kind: 'control'; readonly tick: number; readonly machine: MachineView }
+  /** An operator's change; the play it stopped and refunded, if any. */
+  | { readonly kind: 'operator'; readonly refundedPlayId: number | null };
+
+export interface RoomStep {
+  readonly state: StationRoomState;
+  readonly effects: readonly RoomEffect[];
+  readonly answer: RoomAnswer;
+}
+
+/** A room as the store holds it, to rebuild it after a (re)start (restore.ts). */
+export interface RoomSnapshot {
+  readonly station: RoomStation;
+  readonly field: RoomField | null;
+  /** The station's active reservations, first first. */
+  readonly reservations: readonly {
+    readonly reserveId: number;
+    readonly userId: number;
+    readonly settingId: number;
+    readonly status: 'reserve' | 'playTransition' | 'playWaiting';
+    readonly deadline: number | null;
+  }[];
+  /** The play on the machine that has not ended, if any. */
+  readonly play: {
+    readonly playId: number;
+    readonly reserveId: number;
+    readonly userId: number;
+    readonly phase: 'resetting' | 'playing' | 'result';
+    readonly currency: PlayCurrency;
+    readonly price: number;
+    readonly charged: Charged;
+    readonly armStrength: number;
+    readonly assistLevel: number;
+    readonly gaugeMisses: number;
+    readonly seed: number;
+    readonly layout: readonly CranePrize[];
+    readonly inputs: readonly CraneInput[];
+    readonly machine: CraneState | null;
+    readonly dropAtTick: number | null;
+    readonly phaseDeadline: number | null;
+    readonly graceDeadline: number | null;
+    readonly result: 'win' | 'miss' | 'refunded' | null;
+  } | null;
+}

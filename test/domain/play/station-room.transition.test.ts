@@ -1,0 +1,537 @@
+import { describe, expect, it } from 'vitest';
+import {
+  crane,
+  PLAY_TIMINGS,
+  ROOM_EVENT_TYPES,
+  ROOM_PHASES,
+  transition,
+  type RoomAnswer,
+  type RoomEffect,
+  type RoomEvent,
+  type RoomEventType,
+  type RoomPhase,
+  type RoomWrite,
+  type StationRoomState,
+} from '../../../src/domain';
+import { aRoom, aRun, aStation, HOLDER, PLAY_ID, STRANGER, T0, TURNS, WAITING } from './station-room.fixtures';
+
+/** Before every deadline of the fixtures, and after all of them (for `clock`). */
+const EARLY = T0 + 1000;
+const LATE = T0 + PLAY_TIMINGS.graceMs + 60_000;
+
+/** One representative event of each type, from the holder where an event has a caller. */
+const EVENTS: Record<RoomEventType, RoomEvent> = {
+  join: { type: 'join', userId: HOLDER.userId },
+  joined: { type: 'joined', reserveId: 300, userId: 30, settingId: 7 },
+  leave: { type: 'leave', userId: HOLDER.userId, settingId: HOLDER.settingId },
+  confirm: { type: 'confirm', userId: HOLDER.userId },
+  playStarted: {
+    type: 'playStarted',
+    started: {
+      playId: PLAY_ID,
+      userId: HOLDER.userId,
+      currency: 'tc',
+      price: 100,
+      seed: 42,
+      armStrength: 0.5,
+      assistLevel: 0,
+      gaugeMisses: 0,
+      charged: { free: 100, toll: 0 },
+    },
+  },
+  startRefused: { type: 'startRefused' },
+  control: { type: 'control', userId: HOLDER.userId, playId: PLAY_ID, button: 'right', command: 'press' },
+  continue: { type: 'continue', userId: HOLDER.userId, playId: PLAY_ID },
+  finish: { type: 'finish', userId: HOLDER.userId, playId: PLAY_ID },
+  look: { type: 'look', userId: HOLDER.userId },
+  away: { type: 'away', userId: HOLDER.userId },
+  back: { type: 'back', userId: HOLDER.userId },
+  clock: { type: 'clock' },
+  setStatus: { type: 'setStatus', status: 'malfunction' },
+  restock: { type: 'restock', stock: 3 },
+  setArmStrength: { type: 'setArmStrength', armStrength: 0.8 },
+  changePrize: { type: 'changePrize', prize: { prizeName: 'Cat plush', prizeShape: 'plush', stock: 4 } },
+  resumed: { type: 'resumed' },
+};
+
+/**
+ * Every (phase, event) pair: the phase after the step and the answer (a refusal by its reason).
+ * The idle room's line is empty; every other room has a player waiting behind the holder, so a
+ * turn that ends is handed on ('turnOffered' again, to the next player).
+ */
+const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
+  idle: {
+    join: 'idle ok',
+    joined: 'turnOffered ok',
+    leave: 'idle reservationNotFound',
+    confirm: 'idle notYourTurn',
+    playStarted: 'idle ok',
+    startRefused: 'idle ok',
+    control: 'idle notYourPlay',
+    continue: 'idle notYourPlay',
+    finish: 'idle notYourPlay',
+    look: 'idle play',
+    away: 'idle ok',
+    back: 'idle ok',
+    clock: 'idle ok',
+    setStatus: 'idle operator',
+    restock: 'idle operator',
+    setArmStrength: 'idle operator',
+    changePrize: 'idle operator',
+    resumed: 'idle ok',
+  },
+  turnOffered: {
+    join: 'turnOffered alreadyInLine',
+    joined: 'turnOffered ok',
+    leave: 'turnOffered ok',
+    confirm: 'starting play',
+    playStarted: 'turnOffered ok',
+    startRefused: 'turnOffered ok',
+    control: 'turnOffered notYourPlay',
+    continue: 'turnOffered notYourPlay',
+    finish: 'turnOffered notYourPlay',
+    look: 'turnOffered play',
+    away: 'turnOffered ok',
+    back: 'turnOffered ok',
+    clock: 'turnOffered ok',
+    setStatus: 'idle operator',
+    restock: 'turnOffered operator',
+    setArmStrength: 'turnOffered operator',
+    changePrize: 'idle operator',
+    resumed: 'turnOffered ok',
+  },
+  starting: {
+    join: 'starting alreadyInLine',
+    joined: 'starting ok',
+    leave: 'starting playingNow',
+    confirm: 'starting notYourTurn',
+    playStarted: 'resetting play',
+    startRefused: 'turnOffered ok',
+    control: 'starting notYourPlay',
+    continue: 'starting notYourPlay',
+    finish: 'starting notYourPlay',
+    look: 'starting play',
+    away: 'starting ok',
+    back: 'starting ok',
+    clock: 'starting ok',
+    setStatus: 'starting operator',
+    restock: 'starting operator',
+    setArmStrength: 'starting operator',
+    changePrize: 'starting operator',
+    resumed: 'starting ok',
+  },
+  resetting: {
+    join: 'resetting alreadyInLine',
+    joined: 'resetting ok',
+    leave: 'resetting playingNow',
+    confirm: 'resetting notYourTurn',
+    playStarted: 'resetting play',
+    startRefused: 'resetting ok',
+    control: 'resetting buttonNotReady',
+    continue: 'resetting continueClosed',
+    finish: 'resetting playingNow',
+    look: 'resetting play',
+    away: 'resetting ok',
+    back: 'resetting ok',
+    clock: 'playing ok',
+    setStatus: 'idle operator',
+    restock: 'resetting operator',
+    setArmStrength: 'resetting operator',
+    changePrize: 'idle operator',
+    resumed: 'resetting ok',
+  },
+  playing: {
+    join: 'playing alreadyInLine',
+    joined: 'playing ok',
+    leave: 'playing playingNow',
+    confirm: 'playing notYourTurn',
+    playStarted: 'playing play',
+    startRefused: 'playing ok',
+    control: 'playing control',
+    continue: 'playing continueClosed',
+    finish: 'playing playingNow',
+    look: 'playing play',
+    away: 'away ok',
+    back: 'playing ok',
+    clock: 'playing ok',
+    setStatus: 'idle operator',
+    restock: 'playing operator',
+    setArmStrength: 'playing operator',
+    changePrize: 'idle operator',
+    resumed: 'playing ok',
+  },
+  away: {
+    join: 'away alreadyInLine',
+    joined: 'away ok',
+    leave: 'away playingNow',
+    confirm: 'away notYourTurn',
+    playStarted: 'away play',
+    startRefused: 'away ok',
+    control: 'playing control',
+    continue: 'away continueClosed',
+    finish: 'away playingNow',
+    look: 'playing play',
+    away: 'away ok',
+    back: 'playing ok',
+    clock: 'playing ok',
+    setStatus: 'idle operator',
+    restock: 'away operator',
+    setArmStrength: 'away operator',
+    changePrize: 'idle operator',
+    resumed: 'away ok',
+  },
+  result: {
+    join: 'result alreadyInLine',
+    joined: 'result ok',
+    leave: 'result playingNow',
+    confirm: 'result notYourTurn',
+    playStarted: 'result play',
+    startRefused: 'result ok',
+    control: 'result buttonNotReady',
+    continue: 'starting play',
+    finish: 'turnOffered ok',
+    look: 'result play',
+    away: 'result ok',
+    back: 'result ok',
+    clock: 'turnOffered ok',
+    setStatus: 'idle operator',
+    restock: 'result operator',
+    setArmStrength: 'result operator',
+    changePrize: 'idle operator',
+    resumed: 'result ok',
+  },
+};
+
+const answerText = (a: RoomAnswer): string => (a.kind === 'refused' ? a.refusal : a.kind);
+const writesOf = (effects: readonly RoomEffect[]): RoomWrite[] =>
+  effects.flatMap((e) => (e.type === 'commit' ? e.writes : e.type === 'checkpoint' ? [e.write] : []));
+
+describe('[R10-1] a station room as one pure state machine (every phase × every event)', () => {
+  for (const phase of ROOM_PHASES) {
+    for (const type of ROOM_EVENT_TYPES) {
+      it(`${phase} × ${type} → ${TABLE[phase][type]}`, () => {
+        const step = transition(aRoom(TURNS[phase]), EVENTS[type], type === 'clock' ? LATE : EARLY);
+        expect(`${step.state.turn.phase} ${answerText(step.answer)}`).toBe(TABLE[phase][type]);
+        // A step writes at most once: one transaction, before the world is told.
+        expect(step.effects.filter((e) => e.type === 'commit').length).toBeLessThanOrEqual(1);
+      });
+    }
+  }
+
+  it('a clock that strikes before any deadline changes nothing', () => {
+    for (const phase of ROOM_PHASES) {
+      if (phase === 'playing') continue; // the machine ticks whenever its tick is due
+      const room = aRoom(TURNS[phase]);
+      expect(transition(room, { type: 'clock' }, EARLY)).toEqual({ state: room, effects: [], answer: { kind: 'ok' } });
+    }
+  });
+
+  it("nobody but the holder moves a turn: a stranger's calls change nothing in any phase", () => {
+    const stranger: RoomEvent[] = [
+      { type: 'leave', userId: STRANGER, settingId: 7 },
+      { type: 'confirm', userId: STRANGER },
+      { type: 'control', userId: STRANGER, playId: PLAY_ID, button: 'right', command: 'press' },
+      { type: 'continue', userId: STRANGER, playId: PLAY_ID },
+      { type: 'finish', userId: STRANGER, playId: PLAY_ID },
+      { type: 'look', userId: STRANGER },
+      { type: 'away', userId: STRANGER },
+      { type: 'back', userId: STRANGER },
+    ];
+    for (const phase of ROOM_PHASES) {
+      for (const event of stranger) {
+        const room = aRoom(TURNS[phase]);
+        const step = transition(room, event, EARLY);
+        expect(step.state, `${phase} × ${event.type}`).toBe(room);
+        expect(step.effects, `${phase} × ${event.type}`).toEqual([]);
+        expect(['ok', 'play', 'refused']).toContain(step.answer.kind);
+      }
+    }
+  });
+
+  it('a play id that is not the running one is refused (403), in every phase that holds a play', () => {
+    for (const phase of ['resetting', 'playing', 'away', 'result'] as const) {
+      for (const type of ['control', 'continue', 'finish'] as const) {
+        const event = { ...EVENTS[type], playId: PLAY_ID + 1 } as RoomEvent;
+        expect(transition(aRoom(TURNS[phase]), event, EARLY).answer).toEqual({
+          kind: 'refused',
+          refusal: 'notYourPlay',
+        });
+      }
+    }
+  });
+});
+
+describe('[R10-1] the turn, step by step', () => {
+  it('a place is taken through the store (addToLine); the station refuses first: maintenance 531, a prize change, sold out', () => {
+    expect(transition(aRoom(TURNS.idle), { type: 'join', userId: 5 }, EARLY).effects).toEqual([
+      { type: 'addToLine', userId: 5 },
+    ]);
+    const refusal = (station: Partial<StationRoomState['station']>) =>
+      transition(aRoom(TURNS.idle, { station: aStation(station) }), { type: 'join', userId: 5 }, EARLY).answer;
+    expect(refusal({ status: 'maintenance' })).toEqual({ kind: 'refused', refusal: 'stationMaintenance' });
+    expect(refusal({ status: 'change' })).toEqual({ kind: 'refused', refusal: 'prizeChanging' });
+    expect(refusal({ stock: 0 })).toEqual({ kind: 'refused', refusal: 'soldOut' });
+    expect(transition(aRoom(TURNS.playing), { type: 'join', userId: WAITING.userId }, EARLY).answer).toEqual({
+      kind: 'refused',
+      refusal: 'alreadyInLine',
+    });
+  });
+
+  it('the first in line at an idle station has the turn at once, with a confirm window and "your turn"', () => {
+    const step = transition(aRoom(TURNS.idle), EVENTS.joined, EARLY);
+    expect(step.state.turn).toEqual({
+      phase: 'turnOffered',
+      holder: { reserveId: 300, userId: 30, settingId: 7, present: true },
+      deadline: EARLY + PLAY_TIMINGS.confirmMs,
+    });
+    expect(step.effects).toEqual([
+      { type: 'commit', writes: [{ kind: 'offerTurn', reserveId: 300, deadline: EARLY + PLAY_TIMINGS.confirmMs }] },
+      { type: 'turnNow', userId: 30 },
+      { type: 'lineChanged' },
+    ]);
+  });
+
+  it('places near the turn are told once ("your turn is near" at place 2 or less)', () => {
+    const room = aRoom(TURNS.playing, { line: [] });
+    const first = transition(room, { type: 'joined', reserveId: 301, userId: 31, settingId: 7 }, EARLY);
+    expect(first.effects).toContainEqual({ type: 'turnNear', userId: 31, place: 2 });
+    const second = transition(first.state, { type: 'joined', reserveId: 302, userId: 32, settingId: 7 }, EARLY);
+    expect(second.effects.filter((e) => e.type === 'turnNear')).toEqual([]);
+  });
+
+  it('confirm charges through startPlay (price, the field, the reset window); its outcome starts the reset', () => {
+    const room = aRoom(TURNS.turnOffered, { field: null });
+    const confirmed = transition(room, EVENTS.confirm, EARLY);
+    const start = confirmed.effects.find((e) => e.type === 'startPlay');
+    expect(start).toMatchObject({
+      type: 'startPlay',
+      reserveId: HOLDER.reserveId,
+      userId: HOLDER.userId,
+      currency: 'tc',
+      price: 100,
+      practice: false,
+      resetDeadline: EARLY + PLAY_TIMINGS.resetMs,
+      closesPlayId: null,
+    });
+    // The first play lays the field, and the field is saved with the play.
+    expect(confirmed.state.field).not.toBeNull();
+    expect(start).toMatchObject({ layout: confirmed.state.field!.prizes, field: confirmed.state.field });
+    const started = transition(confirmed.state, EVENTS.playStarted, EARLY + 30);
+    expect(started.state.turn).toMatchObject({ phase: 'resetting', deadline: EARLY + PLAY_TIMINGS.resetMs });
+    expect(started.effects.map((e) => e.type)).toEqual(['playState', 'lineChanged']);
+  });
+
+  it('a refused start (too little TC) keeps the turn and its window; nothing is written', () => {
+    const confirmed = transition(aRoom(TURNS.turnOffered), EVENTS.confirm, EARLY);
+    const refused = transition(confirmed.state, EVENTS.startRefused, EARLY + 30);
+    expect(refused.state.turn).toEqual(TURNS.turnOffered);
+    expect(refused.effects).toEqual([]);
+  });
+
+  it('practice plays are free and point-ticket plays cost one ticket', () => {
+    const charge = (designatedType: 'practice' | 'point_ticket') =>
+      transition(aRoom(TURNS.turnOffered, { station: aStation({ designatedType }) }), EVENTS.confirm, EARLY).effects[0];
+    expect(charge('practice')).toMatchObject({ currency: 'free', price: 0, practice: true });
+    expect(charge('point_ticket')).toMatchObject({ currency: 'ticket', price: 1, practice: false });
+  });
+
+  it('the confirm window lapses: the reservation ends (timeout), the player is told, the next in line has the turn', () => {
+    const step = transition(aRoom(TURNS.turnOffered), { type: 'clock' }, T0 + PLAY_TIMINGS.confirmMs);
+    expect(writesOf(step.effects)).toEqual([
+      { kind: 'endReservations', reserveIds: [HOLDER.reserveId], status: 'cancel', reason: 'timeout' },
+      { kind: 'offerTurn', reserveId: WAITING.reserveId, deadline: T0 + 2 * PLAY_TIMINGS.confirmMs },
+    ]);
+    expect(step.effects).toContainEqual({ type: 'reserveCancelled', userId: HOLDER.userId, reason: 'timeout' });
+    expect(step.effects).toContainEqual({ type: 'turnNow', userId: WAITING.userId });
+    expect(step.state.turn).toMatchObject({ phase: 'turnOffered', holder: { userId: WAITING.userId } });
+  });
+
+  it('the reset ends: the machine runs, or waits in the grace window when the player is gone', () => {
+    const present = transition(aRoom(TURNS.resetting), { type: 'clock' }, T0 + PLAY_TIMINGS.resetMs);
+    expect(present.state.turn).toMatchObject({ phase: 'playing', nextTickAt: T0 + PLAY_TIMINGS.resetMs + 50 });
+    const gone = aRoom({ ...TURNS.resetting, holder: { ...HOLDER, present: false } });
+    const away = transition(gone, { type: 'clock' }, T0 + PLAY_TIMINGS.resetMs);
+    expect(away.state.turn).toMatchObject({
+      phase: 'away',
+      graceDeadline: T0 + PLAY_TIMINGS.resetMs + PLAY_TIMINGS.graceMs,
+    });
+    expect(writesOf(away.effects).map((w) => w.kind)).toEqual(['playRunning', 'checkpoint']);
+  });
+
+  it('a held button lets go when the player goes away; the play pauses; back, it runs on from there', () => {
+    const held = crane.command(aRun().machine, 'right', 'press')!;
+    const moved = crane.tick(crane.tick(held));
+    const room = aRoom({ ...TURNS.playing, play: aRun({ machine: moved }) });
+    const away = transition(room, EVENTS.away, EARLY);
+    expect(away.state.turn).toMatchObject({ phase: 'away', play: { machine: { phase: 'waitBack', x: moved.x } } });
+    expect(away.state.turn.phase === 'away' && away.state.turn.play.inputs).toEqual([
+      { tick: moved.tick, button: 'right', command: 'release' },
+    ]);
+    const back = transition(away.state, EVENTS.back, EARLY + 5000);
+    expect(back.state.turn).toMatchObject({ phase: 'playing', nextTickAt: EARLY + 5050 });
+  });
+
+  it('a claw already dropping finishes by itself when the player goes away', () => {
+    const dropping = crane.dropNow(aRun().machine);
+    const step = transition(aRoom({ ...TURNS.playing, play: aRun({ machine: dropping }) }), EVENTS.away, EARLY);
+    expect(step.state.turn).toMatchObject({ phase: 'playing', holder: { present: false } });
+  });
+
+  it('the grace window lapses: the claw drops where it is and the drop tick is kept for the replay', () => {
+    const step = transition(aRoom(TURNS.away), { type: 'clock' }, T0 + PLAY_TIMINGS.graceMs);
+    expect(step.state.turn).toMatchObject({
+      phase: 'playing',
+      play: { machine: { phase: 'dropping' }, dropAtTick: 0 },
+    });
+  });
+
+  it('the machine ticks 50 ms after the previous tick was due, not after it ran; far behind, it counts on from now', () => {
+    const late = transition(aRoom(TURNS.playing), { type: 'clock' }, T0 + 50 + 20);
+    expect(late.state.turn).toMatchObject({ nextTickAt: T0 + 100 });
+    const stalled = transition(aRoom(TURNS.playing), { type: 'clock' }, T0 + 50 + 400);
+    expect(stalled.state.turn).toMatchObject({ nextTickAt: T0 + 500 });
+  });
+
+  it('a win records the prize, the stock, the gauge and a refilled field in one write, and announces the winner', () => {
+    const almost = { ...aRun().machine, phase: 'opening' as const, phaseTick: 0, tick: 100, grip: 0.01 };
+    const won = {
+      ...almost,
+      outcome: { result: 'win' as const, grabbedPrizeId: 1, wonPrizeId: 1, slipped: false, closedAt: { x: 80, z: 80 } },
+      prizes: almost.prizes.slice(1),
+    };
+    const room = aRoom(
+      { ...TURNS.playing, play: aRun({ machine: won, gaugeMisses: 3 }) },
+      { station: aStation({ stock: 2 }) },
+    );
+    const step = transition(room, { type: 'clock' }, T0 + 60);
+    expect(step.state.turn).toMatchObject({ phase: 'result', result: 'win', wonPrizeName: 'Bear plush' });
+    const [record, stock, field] = writesOf(step.effects);
+    expect(record).toMatchObject({
+      kind: 'recordResult',
+      result: 'win',
+      prizeWon: { productName: 'Bear plush' },
+      gaugeMisses: 0,
+      vipWin: false,
+    });
+    expect(stock).toEqual({ kind: 'stock', stock: 1 });
+    expect(field).toMatchObject({ kind: 'field' });
+    // The prizes left lie where they came to rest; none is added while they cover the stock.
+    expect(field!.kind === 'field' && field!.field.prizes).toEqual(won.prizes);
+    expect(step.effects).toContainEqual({ type: 'winner', userId: HOLDER.userId, prizeName: 'Bear plush' });
+  });
+
+  it('after the last prize is won the turn ends and everyone behind is told the prize changed', () => {
+    const room = aRoom(
+      { ...TURNS.result, result: 'win', wonPrizeName: 'Bear plush' },
+      { station: aStation({ stock: 0 }) },
+    );
+    const step = transition(room, EVENTS.finish, EARLY);
+    expect(step.state).toMatchObject({ line: [], turn: { phase: 'idle' } });
+    expect(writesOf(step.effects)).toContainEqual({
+      kind: 'endReservations',
+      reserveIds: [WAITING.reserveId],
+      status: 'change',
+      reason: 'prize_change',
+    });
+  });
+
+  it('continue closes the finished play and charges a new one in the same write', () => {
+    const step = transition(aRoom(TURNS.result), EVENTS.continue, EARLY);
+    expect(step.effects[0]).toMatchObject({ type: 'startPlay', closesPlayId: PLAY_ID });
+    expect(transition(aRoom(TURNS.result), EVENTS.continue, T0 + PLAY_TIMINGS.continueMs).answer).toEqual({
+      kind: 'refused',
+      refusal: 'continueClosed',
+    });
+  });
+
+  it('a fault mid-play refunds exactly what the play took, ends it as refunded and ends every place (maintenance)', () => {
+    const step = transition(aRoom(TURNS.playing), EVENTS.setStatus, EARLY);
+    expect(step.answer).toEqual({ kind: 'operator', refundedPlayId: PLAY_ID });
+    expect(writesOf(step.effects)).toEqual([
+      { kind: 'stationStatus', status: 'malfunction' },
+      {
+        kind: 'refund',
+        playId: PLAY_ID,
+        userId: HOLDER.userId,
+        currency: 'tc',
+        price: 100,
+        charged: { free: 60, toll: 40 },
+      },
+      { kind: 'closePlay', playId: PLAY_ID, refunded: true, machine: aRun().machine, inputs: [] },
+      {
+        kind: 'endReservations',
+        reserveIds: [HOLDER.reserveId, WAITING.reserveId],
+        status: 'cancel',
+        reason: 'maintenance',
+      },
+    ]);
+    // The world hears of it only after the one write.
+    const types = step.effects.map((e) => e.type);
+    expect(types[0]).toBe('commit');
+    expect(types.filter((t) => t === 'reserveCancelled')).toHaveLength(2);
+  });
+
+  it('a finished play is not refunded when the station goes down during its continue window', () => {
+    const step = transition(aRoom(TURNS.result), EVENTS.setStatus, EARLY);
+    expect(step.answer).toEqual({ kind: 'operator', refundedPlayId: null });
+    expect(writesOf(step.effects).some((w) => w.kind === 'refund')).toBe(false);
+  });
+
+  it('a start in flight when the station goes down is refunded the moment it lands', () => {
+    const down = transition(aRoom(TURNS.starting), EVENTS.setStatus, EARLY);
+    expect(down.state.turn).toMatchObject({ phase: 'starting', aborted: true });
+    const landed = transition(down.state, EVENTS.playStarted, EARLY + 10);
+    expect(landed.state.turn.phase).toBe('idle');
+    expect(writesOf(landed.effects)).toContainEqual({
+      kind: 'refund',
+      playId: PLAY_ID,
+      userId: HOLDER.userId,
+      currency: 'tc',
+      price: 100,
+      charged: { free: 100, toll: 0 },
+    });
+  });
+
+  it('a charge the room does not wait for is given back at once (never kept for a play that will not run)', () => {
+    const step = transition(aRoom(TURNS.idle), EVENTS.playStarted, EARLY);
+    expect(writesOf(step.effects)).toEqual([
+      {
+        kind: 'refund',
+        playId: PLAY_ID,
+        userId: HOLDER.userId,
+        currency: 'tc',
+        price: 100,
+        charged: { free: 100, toll: 0 },
+      },
+      { kind: 'closePlay', playId: PLAY_ID, refunded: true, machine: null, inputs: [] },
+    ]);
+  });
+
+  it('a prize change ends the play (refunded) and the line with "change", lays no field, and opens again', () => {
+    const step = transition(aRoom(TURNS.playing), EVENTS.changePrize, EARLY);
+    expect(step.state).toMatchObject({
+      field: null,
+      line: [],
+      turn: { phase: 'idle' },
+      station: { status: 'open', prizeName: 'Cat plush', stock: 4, armStrength: 0.5 },
+    });
+    expect(writesOf(step.effects).map((w) => w.kind)).toEqual([
+      'stationStatus',
+      'refund',
+      'closePlay',
+      'endReservations',
+      'prize',
+      'stationStatus',
+    ]);
+    expect(
+      step.effects.filter((e) => e.type === 'stationStatus').map((e) => e.type === 'stationStatus' && e.status),
+    ).toEqual(['change', 'open']);
+  });
+
+  it('restocking to 0 ends the waiting line and an offered turn; a play under way finishes', () => {
+    const offered = transition(aRoom(TURNS.turnOffered), { type: 'restock', stock: 0 }, EARLY);
+    expect(offered.state).toMatchObject({ line: [], turn: { phase: 'idle' } });
+    const playing = transition(aRoom(TURNS.playing), { type: 'restock', stock: 0 }, EARLY);
+    expect(playing.state).toMatchObject({ line: [], turn: { phase: 'playing' } });
+  });
+});
