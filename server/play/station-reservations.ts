@@ -1,5 +1,5 @@
-import { PLAY_ERROR, type PlayInfo, type ReserveStatusRecord, type StationReserveStatus } from '../../src/contract';
-import { isMaintenanceStatus, type StationStatus, type StationType } from '../../src/domain';
+import { PLAY_ERROR, type PlayInfo, type ReserveStatusRecord } from '../../src/contract';
+import { isMaintenanceStatus, type ReserveStatus, type StationStatus, type StationType } from '../../src/domain';
 import { toPrizeItem, type CatalogueRepository } from '../catalogue/catalogue.repository';
 import type { SqlExecutor, Store } from '../store/store';
 import { Refusal } from './refusal';
@@ -27,7 +27,7 @@ interface ReservationRow {
   user_id: number;
   station_id: number;
   station_setting_id: number;
-  reserve_status: StationReserveStatus;
+  reserve_status: ReserveStatus;
   reserve_token: string;
   deadline_at: Date | null;
   request_flag: 0 | 1;

@@ -4,7 +4,7 @@ import {
   isVipOnlyStation,
   purchasedTcInWindow,
   qualifiesForVipStations,
-  startOfJstWeek as startOfJstWeekMs,
+  startOfJstWeek,
   VIP_EXCLUSIVE_IN_USE_ERROR_CODE,
   VIP_ONLY_ERROR_CODE,
   VIP_PURCHASE_WINDOW_DAYS,
@@ -16,11 +16,6 @@ import {
 import { RESERVING_SQL } from './reservation-sql';
 import type { SqlExecutor } from '../store/store';
 import { Refusal } from './refusal';
-
-/** Monday 00:00 Asia/Tokyo of the week that holds `now` [R6-4] (the domain's rule, on Dates). */
-export function startOfJstWeek(now: Date): Date {
-  return new Date(startOfJstWeekMs(now.getTime()));
-}
 
 /**
  * Where the VIP gate reads what a user bought. The wallet owns purchases; this port keeps the gate
@@ -99,7 +94,7 @@ export class VipGate {
     if (action === 'play') {
       const wins = await db.query<{ won_at: Date | string }>(
         'SELECT won_at FROM vip_prize_wins WHERE user_id = $1 AND won_at >= $2 AND won_at <= $3',
-        [userId, startOfJstWeek(now).toISOString(), now.toISOString()],
+        [userId, new Date(startOfJstWeek(now.getTime())).toISOString(), now.toISOString()],
       );
       vipWinsAtMs = wins.map((w) => new Date(w.won_at).getTime());
       const [holder] = await db.query<{ user_id: number }>(

@@ -7,6 +7,7 @@ import type {
 } from '../domain';
 import {
   DESIGNATED_TYPES,
+  RESERVE_STATUSES,
   STATION_MAINTENANCE_ERROR_CODE,
   STATION_STATUSES,
   VIP_EXCLUSIVE_IN_USE_ERROR_CODE,
@@ -32,12 +33,6 @@ export const PLAY_ENDPOINTS = {
   kujiFairness: 'contents/kuji_fairness',
 } as const;
 
-/** Station reserve statuses (§4.3) [R4.3-1]. */
-export const STATION_RESERVE_STATUSES = ['reserve', 'playTransition', 'playWaiting', 'cancel', 'change'] as const;
-export type StationReserveStatus = (typeof STATION_RESERVE_STATUSES)[number];
-/** The statuses that hold a place in a station's line. */
-export const ACTIVE_STATION_RESERVE_STATUSES = ['reserve', 'playTransition', 'playWaiting'] as const;
-
 /** error_code values of the play calls (§8) and their exact Japanese texts. */
 export const PLAY_ERROR = {
   maintenance: { code: STATION_MAINTENANCE_ERROR_CODE, info: M.stationMaintenance },
@@ -58,7 +53,7 @@ export const reserveStatusRecordSchema = z.object({
   visit_count: count,
   reserve_count: count,
   /** null in the empty record (the caller holds no reservation there). */
-  reserve_status: z.enum(STATION_RESERVE_STATUSES).nullable(),
+  reserve_status: z.enum(RESERVE_STATUSES).nullable(),
   reserve_token: z.string(),
   /** Place in line, 1 = next (or playing); 0 when not in line. */
   reserve_num: count,
@@ -79,7 +74,7 @@ export const playInfoSchema = z.object({
   reserve_polling_id: z.number().int().positive(),
   station_id: z.number().int().positive(),
   station_setting_id: z.number().int().positive(),
-  reserve_status: z.enum(STATION_RESERVE_STATUSES),
+  reserve_status: z.enum(RESERVE_STATUSES),
   is_reserve: flag,
   reserve_num: count,
   reserve_token: z.string(),

@@ -8,7 +8,8 @@ import {
   visitCancelResponseSchema,
   visitResponseSchema,
 } from '../../src/contract';
-import { startOfJstWeek, StoreTcLedgerSource } from '../../server/play/vip-gate';
+import { startOfJstWeek } from '../../src/domain';
+import { StoreTcLedgerSource } from '../../server/play/vip-gate';
 import { storeFingerprint } from '../support/store-fingerprint';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
@@ -267,7 +268,7 @@ describe('station visits and reservations over the store', () => {
   it('[R6-4] [R8-3] a VIP prize won this week (since Monday 00:00 JST) refuses VIP stations with 570', async () => {
     const a = await player();
     await buyTc(a, 100_000, 1);
-    const weekStart = startOfJstWeek(clock);
+    const weekStart = new Date(startOfJstWeek(clock.getTime()));
     await t.server
       .store()
       .query('INSERT INTO vip_prize_wins (user_id, station_id, won_at) VALUES ($1, $2, $3)', [
@@ -296,9 +297,10 @@ describe('station visits and reservations over the store', () => {
 
   it('[R6-4] the JST week starts on Monday 00:00 Asia/Tokyo', () => {
     // 2026-01-05 is a Monday. 00:00 JST = 2026-01-04T15:00Z.
-    expect(startOfJstWeek(new Date('2026-01-04T15:00:00Z')).toISOString()).toBe('2026-01-04T15:00:00.000Z');
-    expect(startOfJstWeek(new Date('2026-01-04T14:59:59Z')).toISOString()).toBe('2025-12-28T15:00:00.000Z');
-    expect(startOfJstWeek(new Date('2026-01-11T14:59:59Z')).toISOString()).toBe('2026-01-04T15:00:00.000Z');
+    const weekOf = (iso: string) => new Date(startOfJstWeek(Date.parse(iso))).toISOString();
+    expect(weekOf('2026-01-04T15:00:00Z')).toBe('2026-01-04T15:00:00.000Z');
+    expect(weekOf('2026-01-04T14:59:59Z')).toBe('2025-12-28T15:00:00.000Z');
+    expect(weekOf('2026-01-11T14:59:59Z')).toBe('2026-01-04T15:00:00.000Z');
   });
 
   it('[R6-5] [R8-4] an exclusive VIP station in use by someone else answers 571; its own holder is not blocked', async () => {

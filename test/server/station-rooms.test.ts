@@ -79,7 +79,7 @@ async function idle(driver: PlayDriver) {
   if (play?.phase === 'result') await driver.finish();
 }
 
-describe('the play loop over the real server, on a manual clock (docs/play.md)', () => {
+describe('the station rooms over the real server, on a manual clock (docs/play.md)', () => {
   it('[R4.3-1] A reserves and has the turn; B waits at place 2 and is told the turn is near; A confirms, is charged once and plays; B gets the turn after A', async () => {
     const [alice, bob] = [await player(), await player()];
     const a = drive(alice);
