@@ -1,3 +1,4 @@
+import type { PlayStore } from './play/rooms/play-ports';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { join, sep } from 'node:path';
@@ -60,6 +61,8 @@ export interface ServerOptions {
   readonly playSeeds?: () => number;
   /** The live feed's signaling deadlines (connect, answer, ping); tests shorten them. */
   readonly signalingTimings?: Partial<SignalingTimings>;
+  /** Wraps the station rooms' store (tests inject a slow or failing write). */
+  readonly playStore?: (store: PlayStore) => PlayStore;
   /**
    * Renders each page on the server with its data (the app's server composition root; server/main.ts
    * passes it). Without it, every page is the app's empty shell and the browser renders it.
@@ -211,6 +214,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
         log: (message, error) => app.log.error({ err: error }, message),
         ...(options.playSeeds ? { playSeeds: options.playSeeds } : {}),
         ...(options.signalingTimings ? { signalingTimings: options.signalingTimings } : {}),
+        ...(options.playStore ? { playStore: options.playStore } : {}),
       });
       // A change that drops the kept top pages drops the rendered pages too.
       services.topPages.onInvalidate(() => pages.clear());

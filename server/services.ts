@@ -21,7 +21,7 @@ import { originAllowed } from './http/security-headers';
 import { PlayLogRepository } from './play/play-log.repository';
 import { StationCameras } from './play/cameras/station-cameras';
 import { randomInt } from 'node:crypto';
-import type { PlayEvents } from './play/rooms/play-ports';
+import type { PlayEvents, PlayStore } from './play/rooms/play-ports';
 import { LedgerPlayLedger } from './play/rooms/ledger-play-ledger';
 import { SqlPlayStore } from './play/rooms/sql-play-store';
 import { StationRooms } from './play/rooms/station-rooms';
@@ -88,6 +88,8 @@ export interface ServiceOptions {
   readonly playSeeds?: () => number;
   /** The live feed's signaling deadlines (tests shorten them). */
   readonly signalingTimings?: Partial<SignalingTimings>;
+  /** Wraps the station rooms' store (tests inject a slow or failing write). */
+  readonly playStore?: (store: PlayStore) => PlayStore;
 }
 
 /**
@@ -123,7 +125,8 @@ export function createServices(
   const verification = new VerificationService(store, clock);
   const vipGate = new VipGate(new StoreTcLedgerSource());
   const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error));
-  const playStore = new SqlPlayStore(store, clock, new LedgerPlayLedger(ledger), new ReserveGate(vipGate, ledger));
+  const sqlPlayStore = new SqlPlayStore(store, clock, new LedgerPlayLedger(ledger), new ReserveGate(vipGate, ledger));
+  const playStore = options.playStore ? options.playStore(sqlPlayStore) : sqlPlayStore;
   const rooms = new StationRooms(playStore, clock, log, options.playSeeds ?? (() => randomInt(0, 2 ** 31 - 1)));
   const reservations = new StationReservations(store, catalogue, vipGate, clock, rooms);
   const realtime = new RealtimeHub(io, identity, rooms, store, config.realtimeChannel, log);

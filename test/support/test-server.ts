@@ -56,6 +56,7 @@ export async function startTestServer(
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.playSeeds ? { playSeeds: options.playSeeds } : {}),
     ...(options.signalingTimings ? { signalingTimings: options.signalingTimings } : {}),
+    ...(options.playStore ? { playStore: options.playStore } : {}),
     ...(options.renderPages ? { renderPages: options.renderPages } : {}),
     ...(options.renderLimits ? { renderLimits: options.renderLimits } : {}),
     ...(seeded ? { template: seeded } : {}),
