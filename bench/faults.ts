@@ -1,0 +1,93 @@
+/**
+ * The fault campaign, bigger than its test (test/server/fault-campaign.test.ts,
+ * test/server/kill-campaign.test.ts), printing what it counted. Against the real server: HTTP
+ * and socket.io on loopback, the real store and ledger; time on a manual clock for the first two
+ * parts, real time and a real process for the third.
+ *
+ *   npm run bench:faults [-- cycles=3000 players=24 stations=8 faults=200 kills=3]
+ *
+ * 1. Disconnect/reconnect cycles at random moments of paid plays: lost plays, double charges,
+ *    bad refunds, ledgers that are not the sum of their rows (all must be 0).
+ * 2. Fault injections fired all at once at playing stations: each play refunded exactly once.
+ * 3. `kill -9` with a station in every phase of the turn, then a start on the same data, `kills` times.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createOnkureServer } from '../server/app';
+import { readServerConfig } from '../server/config';
+import { disconnectCampaign, faultStorm, type CampaignServer } from '../test/support/fault-campaign';
+import { freePort, killInEveryPhase, ServerProcess } from '../test/support/kill-campaign';
+import { ManualServerClock } from '../test/support/manual-server-clock';
+
+const args = Object.fromEntries(process.argv.slice(2).map((a) => a.split('=') as [string, string]));
+const n = (name: string, fallback: number) => Number(args[name] ?? fallback);
+const TOKEN = 'operator-token-for-the-fault-benchmark-0123';
+
+async function inProcess(): Promise<{ s: CampaignServer; close: () => Promise<void> }> {
+  const clock = new ManualServerClock(new Date('2026-11-24T12:00:00+09:00'));
+  const config = readServerConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: ':memory:',
+    STATIC_DIR: '',
+    LOG_LEVEL: 'silent',
+    ONKURE_OPERATOR_TOKEN: TOKEN,
+    ONKURE_FEED: 'jpg',
+  });
+  const server = createOnkureServer(config, { logger: false, rateLimits: 'unlimited', clock });
+  await server.ready;
+  const origin = await server.app.listen({ port: 0, host: '127.0.0.1' });
+  return { s: { server, origin, clock, operatorToken: TOKEN }, close: () => server.close() };
+}
+
+async function main(): Promise<void> {
+  let ok = true;
+  const { s, close } = await inProcess();
+  try {
+    let started = performance.now();
+    const run = await disconnectCampaign(s, {
+      players: n('players', 24),
+      stations: n('stations', 8),
+      cycles: n('cycles', 3000),
+      seed: n('seed', 7),
+    });
+    console.log(`1. disconnect campaign (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    console.table({ cycles: run.cycles, steps: run.steps, ...run.audit });
+    ok &&= run.audit.lostPlays + run.audit.doubleCharges + run.audit.badRefunds + run.audit.ledgerMismatches === 0;
+
+    started = performance.now();
+    const storm = await faultStorm(s, { stations: n('stormStations', 20), faults: n('faults', 200), seed: 3 });
+    console.log(`2. fault storm (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    console.table({ refundedAnswers: storm.refundedAnswers, playsStopped: storm.playsStopped, ...storm.audit });
+    ok &&= storm.refundedAnswers === storm.playsStopped && storm.audit.refunds === storm.playsStopped;
+    ok &&=
+      storm.audit.lostPlays + storm.audit.doubleCharges + storm.audit.badRefunds + storm.audit.ledgerMismatches === 0;
+  } finally {
+    await close();
+  }
+
+  for (let k = 0; k < n('kills', 3); k += 1) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'onkure-bench-kill-'));
+    const server = new ServerProcess(await freePort(), dataDir);
+    try {
+      const started = performance.now();
+      const report = await killInEveryPhase(server, dataDir, `bench${k}`);
+      console.log(`3.${k + 1} kill -9 in every phase (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+      console.table(report.outcomes.map((o) => ({ ...o })));
+      console.log(
+        `   ledger mismatches ${report.ledgerMismatches}, first answers after the restart ${report.restartMs} ms`,
+      );
+      ok &&=
+        report.ledgerMismatches === 0 && report.outcomes.every((o) => o.resumed && o.charges === 1 && o.refunds === 0);
+    } finally {
+      await server.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  console.log(ok ? 'every count as it must be' : 'FAILED: a count is off (see above)');
+  process.exit(ok ? 0 : 1);
+}
+
+void main();

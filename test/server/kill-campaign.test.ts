@@ -1,0 +1,37 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort, killInEveryPhase, ServerProcess } from '../support/kill-campaign';
+
+/** `kill -9` of the real server process with a station in every phase of the turn, then a start on the same data. */
+const dataDir = mkdtempSync(join(tmpdir(), 'onkure-kill-'));
+let server: ServerProcess | null = null;
+afterAll(async () => {
+  await server?.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('[R10-1] kill -9 in each phase of the turn', () => {
+  it('turn offered, resetting, playing, away, result: each play resumed exactly once (charged once, never refunded), each line intact', async () => {
+    server = new ServerProcess(await freePort(), dataDir);
+    const report = await killInEveryPhase(server, dataDir, 'kill');
+    console.info('kill -9 campaign', JSON.stringify(report, null, 1));
+    // The continue window is an instant in the store: still open, or over with the turn ended.
+    const result = { open: 'result', lapsed: 'none', lapsing: expect.stringMatching(/^(result|none)$/) };
+    expect(report.outcomes.map((o) => [o.phase, o.afterRestart])).toEqual([
+      ['turnOffered', 'playTransition'],
+      // The reset runs out while the process is down: the machine starts with its player gone, so it waits.
+      ['resetting', expect.stringMatching(/^(resetting|away)$/)],
+      // The process took the player's connection with it: the running play waits in its grace window.
+      ['playing', 'away'],
+      ['away', 'away'],
+      ['result', result[report.outcomes[4]!.window!]],
+    ]);
+    for (const outcome of report.outcomes) {
+      expect(outcome, outcome.phase).toMatchObject({ resumed: true, plays: 1, charges: 1, refunds: 0 });
+      if (outcome.lineIntact !== null) expect(outcome.lineIntact, outcome.phase).toBe(true);
+    }
+    expect(report.ledgerMismatches).toBe(0);
+  }, 180_000);
+});
