@@ -18,7 +18,8 @@ import { performance } from 'node:perf_hooks';
 import { createOnkureServer } from '../server/app';
 import { readServerConfig } from '../server/config';
 import { disconnectCampaign, faultStorm, type CampaignServer } from '../test/support/fault-campaign';
-import { freePort, killInEveryPhase, ServerProcess } from '../test/support/kill-campaign';
+import { killInEveryPhase } from '../test/support/kill-campaign';
+import { freePort, ServerProcess } from '../test/support/server-process';
 import { ManualServerClock } from '../test/support/manual-server-clock';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.split('=') as [string, string]));

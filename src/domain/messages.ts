@@ -39,6 +39,7 @@ export const DOMAIN_MESSAGES = {
   reloadError: '通信エラーが発生しました。お手数ですが、ページを再読み込みしてください。',
   /** A guest pressed reserve on the play screen. */
   signInToPlay: 'プレイするにはログインしてください。',
+  controlOffline: '通信が途切れています。つながり次第、もう一度ボタンを押してください。',
   /** A search with no results [R8-8]. */
   prizeNotFound: '条件に合う景品が見つかりませんでした。条件を変えてお試しください。',
   /** A fault ended a paid play before its result; its charge was refunded. */

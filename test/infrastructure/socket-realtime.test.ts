@@ -2,7 +2,7 @@ import { firstValueFrom, filter, take, toArray, type Observable } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RealtimeConnectionState, RealtimeEvent } from '../../src/application';
 import { REALTIME_SOCKET_SETTINGS } from '../../src/domain';
-import { SocketRealtime, socketOptions } from '../../src/infrastructure';
+import { CONTROL_OFFLINE_CODE, SocketRealtime, socketOptions } from '../../src/infrastructure';
 import { FakeSession } from '../../src/testing';
 import { PlayDriver } from '../support/play-driver';
 import { ManualServerClock } from '../support/manual-server-clock';
@@ -106,6 +106,34 @@ describe('the socket.io adapter against the reference server', () => {
     await t.server.services().rooms.setStationStatus(stationId, 'maintenance');
     await t.server.services().rooms.setStationStatus(stationId, 'open');
   });
+
+  it('a button pressed while the connection is down is refused at once, never queued to reach the machine later', async () => {
+    const user = await createTestUser(t, {}, { freeTc: 10_000 });
+    const driver = new PlayDriver(t, clock, user);
+    await driver.reserve(stationId).waitTurn().confirm().waitPlaying();
+    const a = adapter(user);
+    const sub = a.channel({ kind: 'user' }).subscribe();
+    await until(a, 'open');
+    // The transport drops (a network failure); the adapter reconnects by itself, a moment later.
+    for (const socket of t.server.io.of('/').sockets.values()) socket.conn.close();
+    await until(a, 'opening');
+    const play = driver.play!.play_id;
+    expect(await firstValueFrom(a.control({ playId: play, button: 'right', command: 'press' }))).toEqual({
+      ok: false,
+      error_code: CONTROL_OFFLINE_CODE,
+      error_info: '通信が途切れています。つながり次第、もう一度ボタンを押してください。',
+    });
+    await until(a, 'open');
+    await t.server.services().rooms.idle();
+    // Nothing reached the machine: the claw still waits for button ①; a press now works.
+    expect((await driver.current())!.machine).toMatchObject({ phase: 'ready', button: 'right' });
+    expect(await firstValueFrom(a.control({ playId: play, button: 'right', command: 'press' }))).toMatchObject({
+      ok: true,
+    });
+    await firstValueFrom(a.control({ playId: play, button: 'right', command: 'release' }));
+    await driver.holdBack(100).waitResult().finish();
+    sub.unsubscribe();
+  }, 15_000);
 
   it('[R4.8-2] after an unexpected closure it reconnects by itself with backoff and joins its channels again', async () => {
     const a = adapter(null);

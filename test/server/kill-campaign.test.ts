@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, killInEveryPhase, ServerProcess } from '../support/kill-campaign';
+import { killInEveryPhase } from '../support/kill-campaign';
+import { freePort, ServerProcess } from '../support/server-process';
 
 /** `kill -9` of the real server process with a station in every phase of the turn, then a start on the same data. */
 const dataDir = mkdtempSync(join(tmpdir(), 'onkure-kill-'));

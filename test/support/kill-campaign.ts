@@ -1,5 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
 import {
   getReserveResponseSchema,
@@ -12,6 +10,7 @@ import {
 import { systemClock } from '../../server/clock';
 import { openPgliteStore } from '../../server/store/store';
 import { Ledger } from '../../server/wallet/ledger';
+import type { ServerProcess } from './server-process';
 
 /**
  * `kill -9` of the real server process with a station in each phase of the turn (turn offered,
@@ -52,73 +51,6 @@ interface Player {
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-
-/** The reference server as a process of its own on `dataDir`. */
-export class ServerProcess {
-  private child: ChildProcess | null = null;
-  private output = '';
-
-  constructor(
-    readonly port: number,
-    private readonly dataDir: string,
-    private readonly env: NodeJS.ProcessEnv = {},
-  ) {}
-
-  get origin(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  /** Starts it and resolves once /healthz answers 200 (the store open, migrated, seeded; the rooms resumed). */
-  async start(): Promise<number> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      env: {
-        ...process.env,
-        PORT: String(this.port),
-        HOST: '127.0.0.1',
-        DATA_DIR: this.dataDir,
-        STATIC_DIR: '',
-        LOG_LEVEL: 'warn',
-        NODE_ENV: 'test',
-        ONKURE_DEV_CALLS: '1',
-        ONKURE_FEED: 'jpg',
-        ...this.env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    this.child = child;
-    child.stdout!.on('data', (d: Buffer) => (this.output += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (this.output += d.toString()));
-    for (let i = 0; i < 600; i += 1) {
-      if (child.exitCode !== null) throw new Error(`server exited: ${this.output}`);
-      const status = await fetch(`${this.origin}/healthz`).then(
-        (r) => r.status,
-        () => 0,
-      );
-      if (status === 200) return Date.now();
-      await pause(50);
-    }
-    throw new Error(`server did not start: ${this.output}`);
-  }
-
-  /** `kill -9`: no shutdown code runs. */
-  async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null) return;
-    await new Promise((resolve) => {
-      child.once('exit', resolve);
-      child.kill(signal);
-    });
-    this.child = null;
-  }
-}
 
 class Caller {
   constructor(

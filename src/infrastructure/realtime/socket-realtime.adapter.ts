@@ -8,6 +8,7 @@ import type {
   SessionPort,
 } from '../../application';
 import {
+  DOMAIN_MESSAGES,
   REALTIME_SOCKET_SETTINGS,
   type AuthIdentity,
   type ControlAnswer,
@@ -30,6 +31,9 @@ export interface SocketRealtimeConfig {
   /** The configured channel beside top (spec §7). */
   readonly configuredChannel: string;
 }
+
+/** The error_code of a control refused because the connection is down (HTTP's "unavailable"). */
+export const CONTROL_OFFLINE_CODE = 503;
 
 /** How long a control waits for its acknowledgement. */
 const CONTROL_ACK_TIMEOUT_MS = 5_000;
@@ -65,6 +69,8 @@ export function socketOptions(identity: () => AuthIdentity | null): Partial<Mana
  */
 export class SocketRealtime implements RealtimePort {
   private socket: ClientSocket | null = null;
+  /** The socket was connected once: a disconnected socket now is a lost connection, not one still opening. */
+  private connectedOnce = false;
   private readonly joined = new Map<string, number>();
   private readonly state = new BehaviorSubject<RealtimeConnectionState>('closed');
   readonly connection$ = this.state.pipe(distinctUntilChanged());
@@ -104,6 +110,7 @@ export class SocketRealtime implements RealtimePort {
       socketOptions(() => this.session.current()),
     );
     socket.on('connect', () => {
+      this.connectedOnce = true;
       this.state.next('open');
       for (const channel of this.joined.keys()) socket.emit('join', channel, () => undefined);
     });
@@ -219,6 +226,13 @@ export class SocketRealtime implements RealtimePort {
   }): Observable<ControlAnswer> {
     return new Observable<ControlAnswer>((subscriber) => {
       const socket = this.ensure();
+      // While the connection is down a button is not queued to reach the machine seconds later,
+      // when the player no longer holds it: it is refused at once, and pressed again once back.
+      if (this.connectedOnce && !socket.connected) {
+        subscriber.next({ ok: false, error_code: CONTROL_OFFLINE_CODE, error_info: DOMAIN_MESSAGES.controlOffline });
+        subscriber.complete();
+        return;
+      }
       socket
         .timeout(CONTROL_ACK_TIMEOUT_MS)
         .emit(
