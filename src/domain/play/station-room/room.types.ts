@@ -369,24 +369,29 @@ export interface RoomSnapshot {
     readonly deadline: number | null;
   }[];
   /** The play on the machine that has not ended, if any. */
-  readonly play: {
-    readonly playId: number;
-    readonly reserveId: number;
-    readonly userId: number;
-    readonly phase: 'resetting' | 'playing' | 'result';
-    readonly currency: PlayCurrency;
-    readonly price: number;
-    readonly charged: Charged;
-    readonly armStrength: number;
-    readonly assistLevel: number;
-    readonly gaugeMisses: number;
-    readonly seed: number;
-    readonly layout: readonly CranePrize[];
-    readonly inputs: readonly CraneInput[];
-    readonly machine: CraneState | null;
-    readonly dropAtTick: number | null;
-    readonly phaseDeadline: number | null;
-    readonly graceDeadline: number | null;
-    readonly result: 'win' | 'miss' | 'refunded' | null;
-  } | null;
+  readonly play:
+    | (Pick<
+        PlayRun,
+        | 'playId'
+        | 'currency'
+        | 'price'
+        | 'charged'
+        | 'armStrength'
+        | 'assistLevel'
+        | 'gaugeMisses'
+        | 'inputs'
+        | 'dropAtTick'
+      > & {
+        readonly reserveId: number;
+        readonly userId: number;
+        readonly phase: 'resetting' | 'playing' | 'result';
+        readonly seed: number;
+        readonly layout: readonly CranePrize[];
+        /** The machine as last saved; null before it ran (rebuilt from the layout, strength and seed). */
+        readonly machine: CraneState | null;
+        readonly phaseDeadline: number | null;
+        readonly graceDeadline: number | null;
+        readonly result: 'win' | 'miss' | 'refunded' | null;
+      })
+    | null;
 }
