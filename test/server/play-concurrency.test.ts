@@ -61,6 +61,45 @@ describe('the play loop under concurrent requests', () => {
     await t.server.services().rooms.setStationStatus(stationId, 'open');
   });
 
+  it('[R10-1] a confirm, a cancel and a fault at the same instant, 30 times over: no charge without a play, no refund twice', async () => {
+    const users = [];
+    for (let round = 0; round < 30; round += 1) {
+      const u = await createTestUser(t, {}, { freeTc: 10_000 });
+      users.push(u);
+      const d = new PlayDriver(t, clock, u);
+      await d.reserve(stationId);
+      const setting = d.record!.station_setting_id;
+      const [confirm, cancel, fault] = await Promise.all([
+        d.post('v2/play/confirm', { station_id: stationId }),
+        d.post('v2/play/reserve_cancel', { shop_id: 1, reserve_cancel: { station_setting_id: setting } }),
+        t.server.services().rooms.fault(stationId),
+      ]);
+      // Whatever order the room took them in, each answer is a clean one (no 5xx).
+      expect([200, 409]).toContain(confirm.status);
+      expect([200, 404, 409]).toContain(cancel.status);
+      const plays = await t.server
+        .store()
+        .query<{ play_id: number; result: string | null; phase: string }>(
+          'SELECT play_id, result, phase FROM plays WHERE user_id = $1',
+          [u.user_id],
+        );
+      const balance = (await t.server.services().ledger.balance(u.user_id)).tc_all;
+      if (plays.length === 0) expect(balance).toBe(10_000);
+      else {
+        // The fault came after the confirm: the play was stopped and given back exactly once.
+        expect(plays).toEqual([{ play_id: plays[0]!.play_id, result: 'refunded', phase: 'ended' }]);
+        expect(fault.refunded_play_id).toBe(plays[0]!.play_id);
+        expect(balance).toBe(10_000);
+      }
+      await t.server.services().rooms.setStationStatus(stationId, 'open');
+    }
+    for (const u of users) {
+      const rows = await t.server.services().ledger.fromRows(u.user_id);
+      const balance = await t.server.services().ledger.balance(u.user_id);
+      expect(rows.tc_free + rows.tc_toll).toBe(balance.tc_all);
+    }
+  });
+
   it('a player cannot reserve twice at once (one place per player, whichever request wins)', async () => {
     const bob = await createTestUser(t, {}, { freeTc: 10_000 });
     const b = new PlayDriver(t, clock, bob);
