@@ -149,7 +149,7 @@ export function createServices(
   kujiReservations.onLineChanged = (kujiId, boxId, newHolder) => void kujiLine.boxChanged(kujiId, boxId, newHolder);
   kujiDraws.onDrawn = () => void kujiLine.changed();
   const cameras = new StationCameras(store, rooms, clock, config.apiPrefix, config.webrtcSignalingUrl);
-  const rtcFeed = new RtcFeed(cameras, { ...config.feed, ffmpeg: config.feed.ffmpegPath });
+  const rtcFeed = new RtcFeed(cameras, { ...config.feed, clock, ffmpeg: config.feed.ffmpegPath });
   rooms.onMachineTick((stationId) => rtcFeed.machineTicked(stationId));
   return {
     clock,
@@ -176,6 +176,7 @@ export function createServices(
     cameras,
     rtcFeed,
     signaling: new SignalingServer(rtcFeed, cameras, {
+      clock,
       path: config.webrtcSignalingUrl,
       maxConnectionsPerClient: config.feed.maxConnectionsPerClient,
       iceHosts: config.feed.iceHosts,

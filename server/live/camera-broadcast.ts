@@ -1,4 +1,5 @@
 import type { MediaStreamTrack, RtpPacket } from 'werift';
+import { repeatEvery, type Clock, type ScheduledTask } from '../clock';
 import type { CameraName } from '../play/cameras/camera-renderer';
 import { stampTick } from '../play/cameras/camera-renderer';
 import type { CameraPixels } from '../play/cameras/station-cameras';
@@ -18,6 +19,8 @@ export interface CameraViewer {
 }
 
 export interface BroadcastOptions {
+  /** The server's clock: the picture beats and the repeat interval run on it. */
+  readonly clock: Clock;
   readonly ffmpeg: string;
   readonly settings: Vp8EncoderSettings;
   /** The camera's latest picture (the same simulation the jpg stills show). */
@@ -38,7 +41,7 @@ export interface BroadcastOptions {
 export class CameraBroadcast {
   private readonly viewers = new Set<CameraViewer>();
   private encoder: Vp8Encoder | null = null;
-  private pump: ReturnType<typeof setInterval> | null = null;
+  private pump: ScheduledTask | null = null;
   private pumping = false;
   private fedAt = 0;
   /** The last picture the encoder got (the camera's shared bytes, before any tick marker) and when. */
@@ -88,7 +91,7 @@ export class CameraBroadcast {
     }
     // The last viewer may have left while the encoder started: then it is stopped already.
     if (this.encoder !== encoder) return;
-    this.pump = setInterval(() => void this.feed(), Math.round(1000 / this.options.settings.fps));
+    this.pump = repeatEvery(this.options.clock, Math.round(1000 / this.options.settings.fps), () => void this.feed());
     void this.feed();
   }
 
@@ -105,7 +108,7 @@ export class CameraBroadcast {
   }
 
   private stop(): void {
-    if (this.pump) clearInterval(this.pump);
+    this.pump?.cancel();
     this.pump = null;
     this.encoder?.stop();
     this.encoder = null;
@@ -128,7 +131,7 @@ export class CameraBroadcast {
    */
   private async feed(nudged = false): Promise<void> {
     if (!this.encoder) return;
-    const now = performance.now();
+    const now = this.options.clock.now().getTime();
     if (!nudged && now - this.fedAt < (1000 / this.options.settings.fps) * 0.66) return;
     this.fedAt = now;
     // One picture read at a time (an idle station's read may wait for the store).
@@ -140,7 +143,7 @@ export class CameraBroadcast {
       this.setLive(!picture.dimmed);
       // A dark camera encodes nothing: no packets, so no gap in the sequence when it comes back.
       if (picture.dimmed) return;
-      const at = performance.now();
+      const at = this.options.clock.now().getTime();
       // With the tick marker each tick's picture differs from the last (its squares do).
       const tick = this.options.tickMarker ? picture.tick : 0;
       if (this.sent?.picture === picture.pixels && this.sent.tick === tick && at - this.sent.at < REPEAT_MS) return;

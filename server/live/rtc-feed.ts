@@ -1,3 +1,4 @@
+import type { Clock } from '../clock';
 import type { CameraName } from '../play/cameras/camera-renderer';
 import type { StationCameras } from '../play/cameras/station-cameras';
 import { CameraBroadcast } from './camera-broadcast';
@@ -5,6 +6,8 @@ import { locateFfmpeg, probeFfmpeg, VP8_SETTINGS, type Vp8EncoderSettings } from
 
 /** Limits and switches of the rtc feed (server config). */
 export interface RtcFeedOptions {
+  /** The server's clock (the broadcasts' beats). */
+  readonly clock: Clock;
   /** The ffmpeg to encode with (FFMPEG_PATH); null or absent: the npm package's. */
   readonly ffmpeg?: string | null;
   /** Viewers of one station camera at once. */
@@ -58,6 +61,7 @@ export class RtcFeed {
     if (known) return known.viewerCount >= this.options.maxViewersPerCamera ? 'camera-full' : known;
     if (this.broadcasts.size >= this.options.maxEncoders) return 'encoders-busy';
     const broadcast: CameraBroadcast = new CameraBroadcast(stationId, camera, {
+      clock: this.options.clock,
       ffmpeg: this.ffmpeg,
       settings: this.options.settings ?? VP8_SETTINGS,
       tickMarker: this.options.tickMarker,

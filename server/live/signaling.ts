@@ -1,3 +1,4 @@
+import { repeatEvery, type Clock, type ScheduledTask } from '../clock';
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { IncomingMessage, Server } from 'node:http';
@@ -20,6 +21,8 @@ import type { RtcFeed } from './rtc-feed';
 
 /** Limits and timings of the signaling endpoint. */
 export interface SignalingOptions {
+  /** The server's clock: the signaling deadlines and pings run on it. */
+  readonly clock: Clock;
   /** The path the endpoint answers (the stations' webrtc_url when it is a path). */
   readonly path: string;
   /** Signaling connections open at once from one client address. */
@@ -205,8 +208,8 @@ class SignalingSession {
   private readonly track = new MediaStreamTrack({ kind: 'video' });
   private broadcast: CameraBroadcast | null = null;
   private viewer: CameraViewer | null = null;
-  private deadline: ReturnType<typeof setTimeout> | null = null;
-  private pinger: ReturnType<typeof setInterval> | null = null;
+  private deadline: ScheduledTask | null = null;
+  private pinger: ScheduledTask | null = null;
   private unanswered = 0;
   /** Whether the camera's track should be on the connection, and whether it is (renegotiated by re-offer). */
   private wantLive = true;
@@ -258,8 +261,8 @@ class SignalingSession {
 
   private cleanUp(): void {
     this.state = 'closed';
-    if (this.deadline) clearTimeout(this.deadline);
-    if (this.pinger) clearInterval(this.pinger);
+    this.deadline?.cancel();
+    this.pinger?.cancel();
     this.deadline = null;
     this.pinger = null;
     if (this.broadcast && this.viewer) this.broadcast.leave(this.viewer);
@@ -273,8 +276,8 @@ class SignalingSession {
   }
 
   private expect(ms: number, reason: string): void {
-    if (this.deadline) clearTimeout(this.deadline);
-    this.deadline = setTimeout(() => this.end(SIGNALING_CLOSE.timeout, reason), ms);
+    this.deadline?.cancel();
+    this.deadline = this.options.clock.setTimeout(() => this.end(SIGNALING_CLOSE.timeout, reason), ms);
   }
 
   private send(message: object): void {
@@ -437,7 +440,7 @@ class SignalingSession {
         else this.end(SIGNALING_CLOSE.badMessage, 'signaling failed: the answer was not accepted');
       } else if (state === 'connected') this.mediaConnected = true;
       if (state === 'connected' && this.state === 'connected' && this.deadline) {
-        clearTimeout(this.deadline);
+        this.deadline.cancel();
         this.deadline = null;
       }
     });
@@ -478,10 +481,10 @@ class SignalingSession {
     await pc.setLocalDescription(await pc.createOffer());
     if (pc.iceGatheringState !== 'complete') {
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.timings.gatherMs);
+        const timer = this.options.clock.setTimeout(resolve, this.timings.gatherMs);
         pc.iceGatheringStateChange.subscribe((state) => {
           if (state === 'complete') {
-            clearTimeout(timer);
+            timer.cancel();
             resolve();
           }
         });
@@ -495,16 +498,16 @@ class SignalingSession {
     // Pongs alone do not keep a connection: its media must connect too, or it would hold an
     // encoder while nothing flows.
     if (this.pc?.connectionState === 'connected') {
-      if (this.deadline) clearTimeout(this.deadline);
+      this.deadline?.cancel();
       this.deadline = null;
     } else {
       this.expect(this.timings.answerMs, 'media did not connect in time');
     }
-    this.pinger = setInterval(() => {
+    this.pinger = repeatEvery(this.options.clock, this.timings.pingMs, () => {
       if (this.unanswered >= 2) return this.end(SIGNALING_CLOSE.timeout, 'no pong');
       this.unanswered += 1;
       this.send({ type: 'ping', stats: false });
-    }, this.timings.pingMs);
+    });
     // The camera may have gone dark while the client answered.
     void this.renegotiate();
   }
@@ -535,7 +538,7 @@ class SignalingSession {
 
   private reAnswered(): void {
     this.renegotiating = false;
-    if (this.deadline) clearTimeout(this.deadline);
+    this.deadline?.cancel();
     this.deadline = null;
     void this.renegotiate();
   }
