@@ -71,11 +71,12 @@ test.describe('top page (walking skeleton)', () => {
     await page.getByTestId('prize-card').first().getByRole('link').click();
     await expect(page).toHaveURL(/\/play\/.+\/\d+$/);
     expect(documents).toEqual(['/']);
+    await expect(page.locator('html')).not.toHaveAttribute('data-new-build');
     // The server now serves another build (answered by the test); an hour later the page notices.
     await page.route('**/build.json', (route) => route.fulfill({ json: { entry: '/assets/index-next.js' } }));
-    const checked = page.waitForRequest('**/build.json');
     await page.clock.fastForward('01:00:00');
-    await checked;
+    // The page has read the new manifest (not only asked for it) before the player moves on.
+    await expect(page.locator('html')).toHaveAttribute('data-new-build', '');
     // The next page (back to the top) comes from the server (the new build), not from the router.
     await page.goBack();
     await expect(page).toHaveURL(/\/$/);

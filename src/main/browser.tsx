@@ -42,6 +42,9 @@ if (hydrationData && root.firstChild) {
 // build manifest's with it, and a code chunk that cannot load (deployed away) reloads the page [R9-13].
 const updates = container.get<AppUpdates>(TOKENS.AppUpdates);
 updates.start(new URL(import.meta.url).pathname);
+// Marks the page (`<html data-new-build>`) once it knows of a newer build: support and e2e can see
+// that its next navigation will load the page from the server.
+updates.state$.subscribe((s) => document.documentElement.toggleAttribute('data-new-build', s.newBuild));
 window.addEventListener('vite:preloadError', (event) => {
   if (updates.chunkFailed()) event.preventDefault();
 });
