@@ -20,6 +20,12 @@ import type { NotificationPort, RtcVideoPort, StillFramePort } from './ports/liv
 import type { AnalyticsPort } from './ports/analytics.port';
 import type { LiveFeed } from './use-cases/live-feed.use-case';
 import type { StationPlay } from './use-cases/station-play.use-case';
+import type { StationLine } from './use-cases/station-line.use-case';
+import type { CranePlay } from './use-cases/crane-play.use-case';
+import type { PlayerSettings } from './use-cases/player-settings.use-case';
+import type { PlayRecord } from './use-cases/play-record.use-case';
+import type { PlayMessages } from './use-cases/play-messages.use-case';
+import type { PlayCommandLane } from './use-cases/play-command-lane';
 import type { BrowseCatalogue } from './use-cases/browse-catalogue.use-case';
 import type { ModalStack } from './use-cases/modal-stack.use-case';
 import type { CurrentUser } from './use-cases/current-user.use-case';
@@ -68,6 +74,12 @@ export const TOKENS = {
   AnalyticsPort: token<AnalyticsPort>('AnalyticsPort'),
   LiveFeed: token<LiveFeed>('LiveFeed'),
   StationPlay: token<StationPlay>('StationPlay'),
+  StationLine: token<StationLine>('StationLine'),
+  CranePlay: token<CranePlay>('CranePlay'),
+  PlayerSettings: token<PlayerSettings>('PlayerSettings'),
+  PlayRecord: token<PlayRecord>('PlayRecord'),
+  PlayMessages: token<PlayMessages>('PlayMessages'),
+  PlayCommandLane: token<PlayCommandLane>('PlayCommandLane'),
   BrowseCatalogue: token<BrowseCatalogue>('BrowseCatalogue'),
   ModalStack: token<ModalStack>('ModalStack'),
   CurrentUser: token<CurrentUser>('CurrentUser'),

@@ -17,6 +17,12 @@ import {
   KujiBoxPlay,
   ServiceMaintenance,
   StationPlay,
+  StationLine,
+  CranePlay,
+  PlayerSettings,
+  PlayRecord,
+  PlayMessages,
+  PlayCommandLane,
   TOKENS,
   type AppConfig,
   type NavigatorPort,
@@ -172,6 +178,13 @@ export function createAppContainer(
   container.bind(TOKENS.BrowseTopPage).to(BrowseTopPage).inTransientScope();
   container.bind(TOKENS.LiveFeed).to(LiveFeed).inTransientScope();
   container.bind(TOKENS.StationPlay).to(StationPlay).inTransientScope();
+  // The play screen's parts: one each per screen, shared by the parts of that screen (request scope).
+  container.bind(TOKENS.StationLine).to(StationLine).inRequestScope();
+  container.bind(TOKENS.CranePlay).to(CranePlay).inRequestScope();
+  container.bind(TOKENS.PlayerSettings).to(PlayerSettings).inRequestScope();
+  container.bind(TOKENS.PlayRecord).to(PlayRecord).inRequestScope();
+  container.bind(TOKENS.PlayMessages).to(PlayMessages).inRequestScope();
+  container.bind(TOKENS.PlayCommandLane).to(PlayCommandLane).inRequestScope();
   container.bind(TOKENS.BrowseCatalogue).to(BrowseCatalogue).inTransientScope();
   container.bind(TOKENS.ReadInformation).to(ReadInformation).inTransientScope();
   container.bind(TOKENS.TopPageExtras).to(TopPageExtras).inTransientScope();

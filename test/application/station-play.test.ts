@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LiveFeed, StationPlay } from '../../src/application';
+import { defer, finalize, Subject } from 'rxjs';
+import { TOKENS, type StationPlay } from '../../src/application';
 import { DOMAIN_MESSAGES, RESERVE_POLLING_TIME, type PlayView } from '../../src/domain';
 import {
   aMachineView,
@@ -23,16 +24,17 @@ import {
   RecordingNavigator,
   ScriptedReservation,
 } from '../../src/testing';
+import { createTestContainer } from '../support/test-container';
 
 const STATION = 7;
 const flush = async () => {
   for (let i = 0; i < 10; i += 1) await Promise.resolve();
 };
 
+/** The play screen from the app's container (its parts bound as in the app), over scripted ports. */
 function setUp(options: { signedIn?: boolean } = {}) {
   const clock = new ManualClock(Date.parse('2026-11-23T03:00:00Z'));
   const stills = new FakeStillFrames();
-  const feed = new LiveFeed(stills, new FakeRtcVideo(), clock);
   const reservations = new ScriptedReservation();
   const plays = new ScriptedPlay();
   const realtime = new FakeRealtime();
@@ -56,24 +58,25 @@ function setUp(options: { signedIn?: boolean } = {}) {
     },
   });
   const navigator = new RecordingNavigator();
-  const play = new StationPlay(
-    feed,
-    reservations.port,
-    plays.port,
-    realtime,
-    catalog.port,
-    account.port,
-    session,
-    notifications,
-    analytics,
-    clock,
-    anAppConfig(),
-    navigator,
+  const container = createTestContainer(
+    [TOKENS.ClockPort, clock],
+    [TOKENS.StillFramePort, stills],
+    [TOKENS.RtcVideoPort, new FakeRtcVideo()],
+    [TOKENS.ReservationPort, reservations.port],
+    [TOKENS.PlayPort, plays.port],
+    [TOKENS.RealtimePort, realtime],
+    [TOKENS.PrizeCatalogPort, catalog.port],
+    [TOKENS.AccountPort, account.port],
+    [TOKENS.SessionPort, session],
+    [TOKENS.NotificationPort, notifications],
+    [TOKENS.AnalyticsPort, analytics],
+    [TOKENS.AppConfig, anAppConfig()],
+    [TOKENS.NavigatorPort, navigator],
   );
+  const screen = container.get<StationPlay>(TOKENS.StationPlay);
   return {
     clock,
     stills,
-    feed,
     reservations,
     plays,
     realtime,
@@ -82,31 +85,43 @@ function setUp(options: { signedIn?: boolean } = {}) {
     session,
     notifications,
     analytics,
-    play,
+    screen,
     navigator,
+    container,
   };
 }
+
+/** Everything the screen's parts show, as one object (the page reads each part). */
+const view = (screen: StationPlay) => ({
+  ...screen.line.snapshot,
+  ...screen.play.snapshot,
+  ...screen.record.snapshot,
+  ...screen.settings.snapshot,
+  ...screen.messages.snapshot,
+  ...screen.lane.snapshot,
+  ...screen.snapshot,
+});
 
 const record = (over: Parameters<typeof aStationReserveInfo>[0] = {}) =>
   aStationReserveInfo({ station_id: STATION, station_setting_id: 70, visit_count: 3, ...over });
 
 describe('the play screen use-case over scripted ports, on a manual clock', () => {
   it('opening a station starts its live feed, watches it (viewer count), joins its channel and the user channel', async () => {
-    const { play, realtime, stills, reservations } = setUp();
-    await play.open(STATION);
-    expect(play.snapshot).toMatchObject({ stationId: STATION, signedIn: true, viewers: 3, reservation: null });
-    expect(play.snapshot.station?.station_id).toBe(STATION);
+    const { screen, realtime, stills, reservations } = setUp();
+    await screen.open(STATION);
+    expect(view(screen)).toMatchObject({ stationId: STATION, signedIn: true, viewers: 3, reservation: null });
+    expect(view(screen).station?.station_id).toBe(STATION);
     expect(stills.fetched.length).toBe(2);
     expect(reservations.callsOf('visit')).toEqual([[STATION]]);
     expect(realtime.joined.sort()).toEqual([`station:${STATION}`, 'user']);
-    play.dispose();
+    screen.dispose();
     expect(realtime.joined).toEqual([]);
     expect(stills.live).toBe(0);
   });
 
   it('[R9-3] reserving shows the place and the estimated wait and polls get_reserve every RESERVE_POLLING_TIME; a reserve_change push fetches at once', async () => {
-    const { play, reservations, clock, realtime } = setUp();
-    await play.open(STATION);
+    const { screen, reservations, clock, realtime } = setUp();
+    await screen.open(STATION);
     reservations.answer('reserve', {
       value: {
         kind: 'reserved',
@@ -114,8 +129,8 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
         play: {} as never,
       },
     });
-    await play.reserve();
-    expect(play.snapshot.reservation).toMatchObject({ status: 'reserve', place: 3, estimatedWaitSeconds: 80 });
+    await screen.line.reserve();
+    expect(view(screen).reservation).toMatchObject({ status: 'reserve', place: 3, estimatedWaitSeconds: 80 });
     reservations.answer('currentReservation', {
       value: { kind: 'reservation', info: record({ reserve_status: 'reserve', reserve_num: 2 }) },
     });
@@ -124,7 +139,7 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
     clock.advance(1);
     await flush();
     expect(reservations.callsOf('currentReservation')).toEqual([[{ stationId: STATION }]]);
-    expect(play.snapshot.reservation?.place).toBe(2);
+    expect(view(screen).reservation?.place).toBe(2);
     reservations.answer('currentReservation', {
       value: {
         kind: 'reservation',
@@ -133,68 +148,68 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
     });
     realtime.emit({ kind: 'station', stationId: STATION }, { type: 'reserveChange', stationId: STATION });
     await flush();
-    expect(play.snapshot.reservation).toMatchObject({ status: 'playTransition', place: 1, secondsLeft: 15 });
-    play.dispose();
+    expect(view(screen).reservation).toMatchObject({ status: 'playTransition', place: 1, secondsLeft: 15 });
+    screen.dispose();
   });
 
   it('[R4.3-3] a cancel on the poll stops polling, shows the cancelled popup and cancels the reservation', async () => {
-    const { play, reservations, clock } = setUp();
-    await play.open(STATION);
+    const { screen, reservations, clock } = setUp();
+    await screen.open(STATION);
     reservations.answer('reserve', {
       value: { kind: 'reserved', info: record({ reserve_status: 'reserve', reserve_num: 2 }), play: {} as never },
     });
-    await play.reserve();
+    await screen.line.reserve();
     reservations.answer('currentReservation', {
       value: { kind: 'reservation', info: record({ reserve_status: 'cancel' }) },
     });
     reservations.always('cancelReservation', { play_reserve_id: 1, station_setting_id: 70, reserve_status: 'cancel' });
     clock.advance(RESERVE_POLLING_TIME * 1000);
     await flush();
-    expect(play.snapshot.alert).toEqual({
+    expect(view(screen).alert).toEqual({
       kind: 'reservedStationCancelled',
       message: DOMAIN_MESSAGES.reservedStationCancelled,
     });
-    expect(play.snapshot.reservation).toBeNull();
+    expect(view(screen).reservation).toBeNull();
     expect(reservations.callsOf('cancelReservation')).toEqual([[{ stationSettingId: 70, shopId: 1 }]]);
     clock.advance(RESERVE_POLLING_TIME * 5000);
     await flush();
     expect(reservations.callsOf('currentReservation')).toHaveLength(1); // polling stopped
-    play.dispose();
+    screen.dispose();
   });
 
   it('[R4.3-5] [R4.3-6] maintenance on the reserved station (531 on the poll) stops polling, alerts and cancels; the station shows maintenance', async () => {
-    const { play, reservations, clock } = setUp();
-    await play.open(STATION);
+    const { screen, reservations, clock } = setUp();
+    await screen.open(STATION);
     reservations.answer('reserve', {
       value: { kind: 'reserved', info: record({ reserve_status: 'reserve', reserve_num: 2 }), play: {} as never },
     });
-    await play.reserve();
+    await screen.line.reserve();
     reservations.answer('currentReservation', {
       value: { kind: 'stationMaintenance', stationId: STATION, message: 'このステーションは現在メンテナンス中です。' },
     });
     reservations.always('cancelReservation', { play_reserve_id: 1, station_setting_id: 70, reserve_status: 'cancel' });
     clock.advance(RESERVE_POLLING_TIME * 1000);
     await flush();
-    expect(play.snapshot.alert).toEqual({
+    expect(view(screen).alert).toEqual({
       kind: 'reservedStationMaintenance',
       message: DOMAIN_MESSAGES.reservedStationMaintenance,
     });
-    expect(play.snapshot.station?.station_status).toBe('maintenance');
+    expect(view(screen).station?.station_status).toBe('maintenance');
     expect(reservations.callsOf('cancelReservation')).toHaveLength(1);
-    play.dispose();
+    screen.dispose();
   });
 
   it('a guest who presses reserve is asked to sign in, and nothing is sent', async () => {
-    const { play, reservations } = setUp({ signedIn: false });
-    await play.open(STATION);
-    await play.reserve();
-    expect(play.snapshot.alert).toEqual({ kind: 'signIn', message: 'プレイするにはログインしてください。' });
+    const { screen, reservations } = setUp({ signedIn: false });
+    await screen.open(STATION);
+    await screen.line.reserve();
+    expect(view(screen).alert).toEqual({ kind: 'signIn', message: 'プレイするにはログインしてください。' });
     expect(reservations.calls).toEqual([]);
-    play.dispose();
+    screen.dispose();
   });
 
   it('[R8-2] a VIP-only station shows the 569 popup instead of the feed', async () => {
-    const { play, plays } = setUp();
+    const { screen, plays } = setUp();
     plays.answer('stationInfo', {
       value: {
         kind: 'vipRefused',
@@ -207,17 +222,17 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
         },
       },
     });
-    await play.open(STATION);
-    expect(play.snapshot.popup).toMatchObject({
+    await screen.open(STATION);
+    expect(view(screen).popup).toMatchObject({
       code: 569,
       title: 'こちらのステーションの閲覧・プレイはVIP対象のお客様限定です。',
     });
-    play.dispose();
+    screen.dispose();
   });
 
   it('[R8-3] [R8-4] the VIP refusals at reserve show their popups; closing 571 returns to the station list, 570 stays', async () => {
-    const { play, reservations, navigator } = setUp();
-    await play.open(STATION);
+    const { screen, reservations, navigator } = setUp();
+    await screen.open(STATION);
     reservations.answer('reserve', {
       value: {
         kind: 'vipRefused',
@@ -230,9 +245,9 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
         },
       },
     });
-    await play.reserve();
-    expect(play.snapshot.popup).toMatchObject({ code: 570, title: '今週のVIP景品を獲得済みです' });
-    play.dismissPopup();
+    await screen.line.reserve();
+    expect(view(screen).popup).toMatchObject({ code: 570, title: '今週のVIP景品を獲得済みです' });
+    screen.messages.dismissPopup();
     expect(navigator.visits).toEqual([]);
     reservations.answer('reserve', {
       value: {
@@ -246,16 +261,16 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
         },
       },
     });
-    await play.reserve();
-    expect(play.snapshot.popup).toMatchObject({ code: 571, title: '他のお客様がVIP独占台をプレイ中です' });
-    play.dismissPopup();
+    await screen.line.reserve();
+    expect(view(screen).popup).toMatchObject({ code: 571, title: '他のお客様がVIP独占台をプレイ中です' });
+    screen.messages.dismissPopup();
     expect(navigator.visits).toEqual([{ kind: 'goTo', url: '/' }]);
-    play.dispose();
+    screen.dispose();
   });
 
   it('[R7-12] confirming stops polling, takes the turn and sends play_game; the buttons travel as controls; the latency is measured from the pictures', async () => {
-    const { play, reservations, plays, realtime, analytics, clock, stills } = setUp();
-    await play.open(STATION);
+    const { screen, reservations, plays, realtime, analytics, clock, stills } = setUp();
+    await screen.open(STATION);
     reservations.answer('reserve', {
       value: {
         kind: 'reserved',
@@ -263,7 +278,7 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
         play: {} as never,
       },
     });
-    await play.reserve();
+    await screen.line.reserve();
     const started: PlayView = aPlayView({
       play_id: 9,
       station_id: STATION,
@@ -272,7 +287,7 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
       price: 150,
     });
     plays.answer('confirm', { value: started });
-    await play.confirm();
+    await screen.play.confirm();
     expect(plays.callsOf('confirm')).toEqual([[STATION]]);
     expect(analytics.sent).toEqual([
       expect.objectContaining({
@@ -288,7 +303,7 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
       { kind: 'station', stationId: STATION },
       { type: 'playState', play: { ...started, phase: 'playing', machine: aMachineView({ tick: 40 }) } },
     );
-    expect(play.snapshot.play?.phase).toBe('playing');
+    expect(view(screen).play?.phase).toBe('playing');
     realtime.controls.answer('control', {
       value: {
         ok: true,
@@ -296,28 +311,28 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
         machine: aMachineView({ tick: 41, phase: 'movingRight', button: 'right', button_ms_left: null }),
       },
     });
-    play.press('right');
-    play.press('right'); // held already: not sent twice
+    screen.play.press('right');
+    screen.play.press('right'); // held already: not sent twice
     expect(realtime.controls.callsOf('control')).toEqual([[{ playId: 9, button: 'right', command: 'press' }]]);
-    expect(play.snapshot.machine?.phase).toBe('movingRight');
+    expect(view(screen).machine?.phase).toBe('movingRight');
     // The next still that shows tick 41 or later closes the measurement.
     stills.tick = 40;
     clock.advance(90);
-    expect(play.snapshot.latencyMs).toBeNull();
+    expect(view(screen).latencyMs).toBeNull();
     stills.tick = 43;
     clock.advance(90);
-    expect(play.snapshot.latencyMs).toBe(180);
+    expect(view(screen).latencyMs).toBe(180);
     realtime.controls.answer('control', {
       value: { ok: true, tick: 60, machine: aMachineView({ tick: 60, phase: 'waitBack', button: 'back' }) },
     });
-    play.release('right');
+    screen.play.release('right');
     expect(realtime.controls.callsOf('control')[1]).toEqual([{ playId: 9, button: 'right', command: 'release' }]);
-    play.dispose();
+    screen.dispose();
   });
 
   it('a result refreshes the gauge; continue sends continue_game; finish leaves; a push shows in the page and as a notification', async () => {
-    const { play, plays, realtime, analytics, notifications, reservations } = setUp();
-    await play.open(STATION);
+    const { screen, plays, realtime, analytics, notifications, reservations } = setUp();
+    await screen.open(STATION);
     reservations.always('currentReservation', {
       kind: 'reservation',
       info: record({ reserve_status: 'playTransition', reserve_num: 1, reserve_time: 15 }),
@@ -329,9 +344,9 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
         play: {} as never,
       },
     });
-    await play.reserve();
+    await screen.line.reserve();
     plays.answer('confirm', { value: aPlayView({ play_id: 9, station_id: STATION, phase: 'resetting' }) });
-    await play.confirm();
+    await screen.play.confirm();
     const result = aPlayView({
       play_id: 9,
       station_id: STATION,
@@ -351,40 +366,40 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
         },
       },
     );
-    expect(play.snapshot.notice?.title).toBe('まもなくあなたの番です');
+    expect(view(screen).notice?.title).toBe('まもなくあなたの番です');
     expect(notifications.shown).toEqual([
       { title: 'まもなくあなたの番です', body: '「もちもちうさぎ」の順番まであと2番目です。' },
     ]);
     realtime.emit({ kind: 'station', stationId: STATION }, { type: 'playState', play: result });
     await flush();
-    expect(play.snapshot.play).toMatchObject({ phase: 'result', result: 'miss' });
-    expect(play.snapshot.gauge).toMatchObject({ misses: 1 });
+    expect(view(screen).play).toMatchObject({ phase: 'result', result: 'miss' });
+    expect(view(screen).gauge).toMatchObject({ misses: 1 });
     plays.answer('continuePlay', { value: aPlayView({ play_id: 10, station_id: STATION, phase: 'resetting' }) });
-    await play.continuePlay();
+    await screen.play.continuePlay();
     expect(analytics.sent.map((e) => e.name)).toEqual(['play_game', 'continue_game']);
-    expect(play.snapshot.play?.play_id).toBe(10);
+    expect(view(screen).play?.play_id).toBe(10);
     plays.answer('finish', { value: undefined });
-    await play.finish();
-    expect(play.snapshot.play).toBeNull();
-    play.dispose();
+    await screen.play.finish();
+    expect(view(screen).play).toBeNull();
+    screen.dispose();
   });
 
   it('[R5-1] the sound and hide-character switches are saved for a signed-in player', async () => {
-    const { play, account } = setUp();
-    await play.open(STATION);
+    const { screen, account } = setUp();
+    await screen.open(STATION);
     account.answer('setVolume', { value: 0 as never });
     account.answer('setHideCharacter', { value: 1 as never });
-    await play.setSound(false);
-    await play.setHideCharacter(true);
+    await screen.settings.setSound(false);
+    await screen.settings.setHideCharacter(true);
     expect(account.callsOf('setVolume')).toEqual([[false]]);
     expect(account.callsOf('setHideCharacter')).toEqual([[true]]);
-    expect(play.snapshot).toMatchObject({ sound: false, hideCharacter: true });
-    play.dispose();
+    expect(view(screen)).toMatchObject({ sound: false, hideCharacter: true });
+    screen.dispose();
   });
 
   it('a refused confirm (402: too little TC) shows its Japanese text and polling resumes', async () => {
-    const { play, reservations, plays, clock } = setUp();
-    await play.open(STATION);
+    const { screen, reservations, plays, clock } = setUp();
+    await screen.open(STATION);
     reservations.answer('reserve', {
       value: {
         kind: 'reserved',
@@ -392,12 +407,12 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
         play: {} as never,
       },
     });
-    await play.reserve();
+    await screen.line.reserve();
     plays.answer('confirm', {
       error: Object.assign(new Error('402'), { info: 'TCが不足しています（必要: 150、保有: 0）。' }),
     });
-    await play.confirm();
-    expect(play.snapshot.alert).toEqual({ kind: 'refused', message: 'TCが不足しています（必要: 150、保有: 0）。' });
+    await screen.play.confirm();
+    expect(view(screen).alert).toEqual({ kind: 'refused', message: 'TCが不足しています（必要: 150、保有: 0）。' });
     reservations.answer('currentReservation', {
       value: {
         kind: 'reservation',
@@ -407,6 +422,101 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
     clock.advance(RESERVE_POLLING_TIME * 1000);
     await flush();
     expect(reservations.callsOf('currentReservation')).toHaveLength(1);
-    play.dispose();
+    screen.dispose();
+  });
+
+  it('[R9-3] polls are serialised: a timer, a line push and a turn push while a poll is on its way never put two get_reserve in flight, and the newest answer shows', async () => {
+    const { screen, reservations, clock, realtime } = setUp();
+    await screen.open(STATION);
+    reservations.answer('reserve', {
+      value: { kind: 'reserved', info: record({ reserve_status: 'reserve', reserve_num: 3 }), play: {} as never },
+    });
+    await screen.line.reserve();
+    let inFlight = 0;
+    let most = 0;
+    const answers: Subject<{ kind: 'reservation'; info: ReturnType<typeof record> }>[] = [];
+    const held = () => {
+      const answer = new Subject<{ kind: 'reservation'; info: ReturnType<typeof record> }>();
+      answers.push(answer);
+      return {
+        observable: defer(() => {
+          inFlight += 1;
+          most = Math.max(most, inFlight);
+          return answer;
+        }).pipe(finalize(() => (inFlight -= 1))),
+      };
+    };
+    reservations.answer('currentReservation', held(), held(), held());
+    clock.advance(RESERVE_POLLING_TIME * 1000); // the timer's poll
+    realtime.emit({ kind: 'station', stationId: STATION }, { type: 'reserveChange', stationId: STATION });
+    realtime.emit(
+      { kind: 'user' },
+      { type: 'push', push: { kind: 'turnNear', title: 'まもなくあなたの番です', message: 'あと1人です。' } },
+    );
+    await flush();
+    expect(reservations.callsOf('currentReservation')).toHaveLength(3);
+    expect(most).toBe(1);
+    expect(inFlight).toBe(1);
+    // The older answers arrive late: they were replaced, so they show nothing.
+    answers[0]!.next({ kind: 'reservation', info: record({ reserve_status: 'reserve', reserve_num: 9 }) });
+    answers[1]!.next({ kind: 'reservation', info: record({ reserve_status: 'reserve', reserve_num: 8 }) });
+    expect(view(screen).reservation?.place).toBe(3);
+    answers[2]!.next({ kind: 'reservation', info: record({ reserve_status: 'reserve', reserve_num: 1 }) });
+    answers[2]!.complete();
+    expect(view(screen).reservation?.place).toBe(1);
+    expect(inFlight).toBe(0);
+    screen.dispose();
+  });
+
+  it('[R4.3-7] commands travel one at a time: a second confirm while the first is on its way is not sent, and a poll asked for meanwhile waits for the command and then runs', async () => {
+    const { screen, reservations, plays, realtime } = setUp();
+    await screen.open(STATION);
+    reservations.answer('reserve', {
+      value: {
+        kind: 'reserved',
+        info: record({ reserve_status: 'playTransition', reserve_num: 1, reserve_time: 15 }),
+        play: {} as never,
+      },
+    });
+    await screen.line.reserve();
+    const confirmed = new Subject<PlayView>();
+    plays.answer('confirm', { observable: confirmed });
+    const first = screen.play.confirm();
+    expect(view(screen).busy).toBe(true);
+    await screen.play.confirm(); // dropped at once: the lane is taken
+    await screen.line.cancel(); // the same
+    expect(plays.callsOf('confirm')).toHaveLength(1);
+    expect(reservations.callsOf('cancelReservation')).toHaveLength(0);
+    reservations.answer('currentReservation', {
+      value: { kind: 'reservation', info: record({ reserve_status: 'playWaiting', reserve_num: 1 }) },
+    });
+    realtime.emit({ kind: 'station', stationId: STATION }, { type: 'reserveChange', stationId: STATION });
+    await flush();
+    expect(reservations.callsOf('currentReservation')).toHaveLength(0); // waits for the confirm
+    plays.answer('current', { value: aPlayView({ play_id: 9, station_id: STATION, phase: 'resetting' }) as never });
+    confirmed.next(aPlayView({ play_id: 9, station_id: STATION, phase: 'resetting' }));
+    confirmed.complete();
+    await first;
+    await flush();
+    expect(view(screen).busy).toBe(false);
+    expect(view(screen).play?.play_id).toBe(9);
+    expect(reservations.callsOf('currentReservation')).toHaveLength(1); // ran after the confirm
+    expect(view(screen).alert).toBeNull();
+    screen.dispose();
+  });
+
+  it("one play screen's parts share its lane and its messages; another screen shares nothing with it", () => {
+    const { screen, container } = setUp();
+    const other = container.get<StationPlay>(TOKENS.StationPlay);
+    expect(other.lane).not.toBe(screen.lane);
+    expect(other.line).not.toBe(screen.line);
+    expect(other.messages).not.toBe(screen.messages);
+    // A refusal in the line shows in this screen's messages only.
+    screen.messages.alert({ kind: 'refused', message: 'TCが不足しています。' });
+    expect(other.messages.snapshot.alert).toBeNull();
+    screen.dispose();
+    expect(screen.line.disposed && screen.play.disposed && screen.lane.disposed).toBe(true);
+    expect(other.line.disposed).toBe(false);
+    other.dispose();
   });
 });

@@ -155,6 +155,55 @@ describe('the play screen over scripted ports', () => {
     expect(realtime.controls.callsOf('control')).toHaveLength(2);
   });
 
+  it('[R4.3-7] the countdowns tick in the page on the clock: the confirm window, then the button window of the play', async () => {
+    const { reservations, plays, realtime, clock } = setUp();
+    await screen.findByTestId('gauge');
+    reservations.answer('reserve', {
+      value: {
+        kind: 'reserved',
+        info: aStationReserveInfo({
+          station_id: STATION,
+          reserve_status: 'playTransition',
+          reserve_num: 1,
+          reserve_time: 15,
+        }),
+        play: {} as never,
+      },
+    });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('reserve'));
+    });
+    expect(screen.getByTestId('your-turn').textContent).toContain('15秒以内にプレイを開始してください');
+    act(() => clock.advance(1000));
+    expect(screen.getByTestId('your-turn').textContent).toContain('14秒以内にプレイを開始してください');
+    act(() => clock.advance(1500));
+    expect(screen.getByTestId('your-turn').textContent).toContain('13秒以内にプレイを開始してください');
+    const mine = aPlayView({
+      play_id: 5,
+      station_id: STATION,
+      phase: 'playing',
+      machine: aMachineView({ tick: 3, button: 'right', button_ms_left: 15_000 }),
+    });
+    plays.answer('confirm', { value: mine });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('confirm'));
+    });
+    expect(screen.getByTestId('machine-status').textContent).toBe('あと15秒で自動で動きます');
+    act(() => clock.advance(3000));
+    expect(screen.getByTestId('machine-status').textContent).toBe('あと12秒で自動で動きます');
+    // New data from the server restarts the count from its own numbers.
+    act(() =>
+      realtime.emit(
+        { kind: 'station', stationId: STATION },
+        {
+          type: 'playState',
+          play: { ...mine, machine: aMachineView({ tick: 9, button: 'right', button_ms_left: 5_000 }) },
+        },
+      ),
+    );
+    expect(screen.getByTestId('machine-status').textContent).toBe('あと5秒で自動で動きます');
+  });
+
   it('[R5-1] the sound and hide-character switches are sent as 1/0 settings', async () => {
     const { account } = setUp();
     await screen.findByTestId('gauge');

@@ -1,5 +1,6 @@
 import {
   BehaviorSubject,
+  firstValueFrom,
   Subject,
   Subscription,
   takeUntil,
@@ -82,6 +83,19 @@ export abstract class StateStore<S> implements Disposable {
   /** Ends a stream when the use-case is disposed (unsubscribing cancels requests and timers). */
   protected untilDisposed<T>(): MonoTypeOperatorFunction<T> {
     return takeUntil(this.disposing);
+  }
+
+  /**
+   * The first answer of a call, or null when it answers nothing, fails (logged: the screen stays
+   * usable) or the use-case is disposed first.
+   */
+  protected async firstOrNull<T>(call: () => Observable<T>): Promise<T | null> {
+    try {
+      return await firstValueFrom(call().pipe(this.untilDisposed()), { defaultValue: null });
+    } catch (error) {
+      console.warn(`onkure: ${this.constructor.name} call failed`, error);
+      return null;
+    }
   }
 
   /** Ties a subscription or a teardown to the use-case's lifetime; run at once if already disposed. */

@@ -83,12 +83,12 @@ export function decideReservePoll(record: ReserveStatusRecord, ctx: ReservationC
   return { kind: 'continue', record };
 }
 
-/** A catalogue station after a 531: its status becomes 'maintenance' [R4.3-6]. */
+/** A station's card after a 531 on its poll: its status becomes 'maintenance' [R4.3-6]. */
 export function markedMaintenance<S extends { readonly station_id: number; readonly station_status: string }>(
-  stations: readonly S[],
+  station: S,
   stationId: number,
-): readonly S[] {
-  return stations.map((s) => (s.station_id === stationId ? { ...s, station_status: 'maintenance' } : s));
+): S {
+  return station.station_id === stationId ? { ...station, station_status: 'maintenance' } : station;
 }
 
 /** The reserve polling interval in ms, from RESERVE_POLLING_TIME seconds unless configured [R9-3]. */

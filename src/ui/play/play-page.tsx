@@ -2,9 +2,14 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import {
   TOKENS,
+  type CranePlay,
+  type CranePlayState,
   type LiveFeedState,
+  type PlayAlert,
+  type PlayerSettings,
+  type PlayRecord,
+  type StationLineState,
   type StationPlay,
-  type StationPlayState,
   type StationSnapshot,
 } from '../../application';
 import {
@@ -15,22 +20,26 @@ import {
   VIDEO_VIEW_HEIGHT_PERCENT,
   VIDEO_VIEW_ROTATION_DEG,
   type Camera,
+  type AssistGaugeView,
   type CraneButton,
   type PlayView,
+  type PrizeItem,
+  type VipOutcome,
 } from '../../domain';
 import { useInjection } from '../di/container-context';
 import { Toast } from '../layout/toast';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { useHydrated } from '../hooks/use-hydrated';
+import { useNow } from '../hooks/use-now';
 import { MESSAGES } from '../messages';
 import { NotFoundPage } from '../pages/not-found-page';
 import { PlayMethodButton } from '../modals/document-links';
 import { usePreloaded } from '../ssr/preload';
 
-/** Milliseconds left of a server window, as of the page's `now`. */
-function left(ms: number | null, state: StationPlayState): number | null {
-  return ms === null ? null : Math.max(0, ms - (state.now - state.receivedAt));
+/** Milliseconds left of a server window received at `receivedAt`, as of the page's `now`. */
+function left(ms: number | null, receivedAt: number, now: number): number | null {
+  return ms === null ? null : Math.max(0, ms - Math.max(0, now - receivedAt));
 }
 
 const priceText = (play: Pick<PlayView, 'currency' | 'price'>): string =>
@@ -57,62 +66,79 @@ export function PlayPage() {
 
 function StationPlayScreen({ stationId }: { stationId: number }) {
   const preloaded = usePreloaded<StationSnapshot>();
-  const play = useScopedUseCase(TOKENS.StationPlay, (p) => preloaded?.stationId === stationId && p.adopt(preloaded));
-  const state = useObservableState(play.state$, play.snapshot);
-  const feed = useObservableState(play.feed.state$, play.feed.snapshot);
+  const screen = useScopedUseCase(TOKENS.StationPlay, (p) => preloaded?.stationId === stationId && p.adopt(preloaded));
+  const state = useObservableState(screen.state$, screen.snapshot);
+  const feed = useObservableState(screen.feed.state$, screen.feed.snapshot);
+  const line = useObservableState(screen.line.state$, screen.line.snapshot);
+  const run = useObservableState(screen.play.state$, screen.play.snapshot);
+  const messages = useObservableState(screen.messages.state$, screen.messages.snapshot);
+  const { busy } = useObservableState(screen.lane.state$, screen.lane.snapshot);
 
   useEffect(() => {
-    void play.open(stationId);
-  }, [play, stationId]);
+    void screen.open(stationId);
+  }, [screen, stationId]);
 
   // The refresh rate follows the page's visibility [R9-8].
   useEffect(() => {
-    const onVisibility = () => play.feed.setBrowsing(document.visibilityState !== 'hidden');
+    const onVisibility = () => screen.feed.setBrowsing(document.visibilityState !== 'hidden');
     document.addEventListener('visibilitychange', onVisibility);
     return () => document.removeEventListener('visibilitychange', onVisibility);
-  }, [play]);
+  }, [screen]);
 
   // The in-page notice disappears after 3.5 s [R2.5-6].
   useEffect(() => {
-    if (!state.notice) return undefined;
-    const timer = setTimeout(() => play.dismissNotice(), NOTICE_TOAST_MS);
+    if (!messages.notice) return undefined;
+    const timer = setTimeout(() => screen.messages.dismissNotice(), NOTICE_TOAST_MS);
     return () => clearTimeout(timer);
-  }, [play, state.notice]);
+  }, [screen, messages.notice]);
 
   const station = state.station;
-  const myPlay = state.play;
+  const myPlay = run.play;
   return (
     <div className="play-screen" data-testid="play-screen" data-station-id={stationId}>
       <header className="play-screen__head">
         <h1 className="play-screen__title">{station?.prize_name ?? MESSAGES.playScreen}</h1>
         <p className="play-screen__meta">
-          <span data-testid="viewers">{MESSAGES.viewers(state.viewers)}</span>
-          <span>{MESSAGES.lineLength(state.lineLength)}</span>
+          <span data-testid="viewers">{MESSAGES.viewers(line.viewers)}</span>
+          <span>{MESSAGES.lineLength(line.lineLength)}</span>
           {myPlay ? <span>{MESSAGES.armStrength(myPlay.arm_strength)}</span> : null}
         </p>
         <PlayMethodButton />
       </header>
       <div className="play-screen__grid">
         <section className="play-screen__stage">
-          <LiveCameras feed={feed} play={play} latencyMs={state.latencyMs} />
-          <MachineStatus state={state} />
-          <CraneButtons play={play} state={state} />
+          <LiveCameras feed={feed} screen={screen} latencyMs={run.latencyMs} />
+          <MachineStatus run={run} />
+          <CraneButtons crane={screen.play} run={run} />
         </section>
         <aside className="play-screen__side">
-          <ReservationPanel play={play} state={state} />
-          <AssistGauge state={state} />
-          <Settings play={play} state={state} />
-          <PlayHistory play={play} state={state} />
+          <ReservationPanel screen={screen} station={station} line={line} run={run} busy={busy} />
+          <AssistGauge record={screen.record} />
+          <Settings settings={screen.settings} />
+          <PlayHistory record={screen.record} signedIn={state.signedIn} />
         </aside>
       </div>
-      <Dialogs play={play} state={state} />
-      {state.notice ? <Toast title={state.notice.title} message={state.notice.message} /> : null}
+      <Dialogs
+        popup={messages.popup}
+        alert={messages.alert}
+        onDismissPopup={() => screen.messages.dismissPopup()}
+        onDismissAlert={() => screen.messages.dismissAlert()}
+      />
+      {messages.notice ? <Toast title={messages.notice.title} message={messages.notice.message} /> : null}
     </div>
   );
 }
 
 /** Both cameras with a front/side switch; stills in jpg mode, rotated videos in rtc mode [R9-10, R9-9]. */
-function LiveCameras({ feed, play, latencyMs }: { feed: LiveFeedState; play: StationPlay; latencyMs: number | null }) {
+function LiveCameras({
+  feed,
+  screen,
+  latencyMs,
+}: {
+  feed: LiveFeedState;
+  screen: StationPlay;
+  latencyMs: number | null;
+}) {
   const view = feed.stream.view;
   const labels: Record<Camera, string> = { front: MESSAGES.cameraFront, side: MESSAGES.cameraSide };
   // The camera filter is a style attribute: set in the browser only (the CSP blocks it in server markup).
@@ -164,7 +190,7 @@ function LiveCameras({ feed, play, latencyMs }: { feed: LiveFeedState; play: Sta
               type="button"
               className="chip"
               aria-pressed={view === camera}
-              onClick={() => play.feed.switchView(camera)}
+              onClick={() => screen.feed.switchView(camera)}
             >
               {labels[camera]}
             </button>
@@ -176,7 +202,7 @@ function LiveCameras({ feed, play, latencyMs }: { feed: LiveFeedState; play: Sta
             className="chip"
             data-testid="mode-rtc"
             aria-pressed={feed.stream.type === 'rtc'}
-            onClick={() => play.switchFeedMode('rtc')}
+            onClick={() => screen.switchFeedMode('rtc')}
           >
             {MESSAGES.feedModeRtcShort}
           </button>
@@ -185,7 +211,7 @@ function LiveCameras({ feed, play, latencyMs }: { feed: LiveFeedState; play: Sta
             className="chip"
             data-testid="mode-jpg"
             aria-pressed={feed.stream.type === 'jpg'}
-            onClick={() => play.switchFeedMode('jpg')}
+            onClick={() => screen.switchFeedMode('jpg')}
           >
             {MESSAGES.feedModeJpgShort}
           </button>
@@ -214,19 +240,20 @@ function VideoView({ stream, label }: { stream: unknown; label: string }) {
   );
 }
 
-function MachineStatus({ state }: { state: StationPlayState }) {
-  const play = state.play;
+function MachineStatus({ run }: { run: CranePlayState }) {
+  const play = run.play;
+  const now = useNow(play?.phase === 'playing');
   let text: ReactNode = null;
   if (play?.phase === 'resetting') text = MESSAGES.resetting;
   else if (play?.phase === 'playing') {
-    const grace = countdownSeconds(left(play.grace_ms_left, state));
+    const grace = countdownSeconds(left(play.grace_ms_left, run.receivedAt, now));
     if (grace !== null) text = MESSAGES.away(grace);
     else if (play.machine.button === null) text = MESSAGES.dropping;
     else {
-      const s = countdownSeconds(left(play.machine.button_ms_left, state));
+      const s = countdownSeconds(left(play.machine.button_ms_left, run.receivedAt, now));
       text = s === null ? MESSAGES.buttonHint : MESSAGES.buttonCountdown(s);
     }
-  } else if (!play && state.othersPlaying) text = MESSAGES.othersPlaying;
+  } else if (!play && run.othersPlaying) text = MESSAGES.othersPlaying;
   return text ? (
     <p className="machine-status" role="status" data-testid="machine-status">
       {text}
@@ -235,9 +262,9 @@ function MachineStatus({ state }: { state: StationPlayState }) {
 }
 
 /** The two buttons, held by touch, mouse or keyboard (→ / ↑ keys, or Space on the focused button). */
-function CraneButtons({ play, state }: { play: StationPlay; state: StationPlayState }) {
-  const mine = state.play?.phase === 'playing' ? state.play : null;
-  const usable = mine && state.machine ? state.machine.button : null;
+function CraneButtons({ crane: play, run }: { crane: CranePlay; run: CranePlayState }) {
+  const mine = run.play?.phase === 'playing' ? run.play : null;
+  const usable = mine && run.machine ? run.machine.button : null;
   const modals = useInjection(TOKENS.ModalStack);
   useEffect(() => {
     if (!mine) return undefined;
@@ -281,7 +308,7 @@ function HoldButton({
   button: CraneButton;
   label: string;
   enabled: boolean;
-  play: StationPlay;
+  play: CranePlay;
 }) {
   const [held, setHeld] = useState(false);
   const press = () => {
@@ -324,11 +351,24 @@ function HoldButton({
   );
 }
 
-function ReservationPanel({ play, state }: { play: StationPlay; state: StationPlayState }) {
-  const station = state.station;
-  const mine = state.play;
+function ReservationPanel({
+  screen,
+  station,
+  line,
+  run,
+  busy,
+}: {
+  screen: StationPlay;
+  station: PrizeItem | null;
+  line: StationLineState;
+  run: CranePlayState;
+  busy: boolean;
+}) {
+  const mine = run.play;
+  const r = line.reservation;
+  const now = useNow(mine?.phase === 'result' || (!mine && r?.status === 'playTransition'));
   if (mine && mine.phase === 'result') {
-    const s = countdownSeconds(left(mine.window_ms_left, state)) ?? 0;
+    const s = countdownSeconds(left(mine.window_ms_left, run.receivedAt, now)) ?? 0;
     const price = priceText(mine);
     return (
       <section className="panel panel--result" data-testid="result" data-result={mine.result}>
@@ -347,8 +387,8 @@ function ReservationPanel({ play, state }: { play: StationPlay; state: StationPl
             type="button"
             className="button"
             data-testid="continue"
-            disabled={state.busy || s === 0}
-            onClick={() => void play.continuePlay()}
+            disabled={busy || s === 0}
+            onClick={() => void screen.play.continuePlay()}
           >
             {MESSAGES.continuePlay(price)}
           </button>
@@ -356,8 +396,8 @@ function ReservationPanel({ play, state }: { play: StationPlay; state: StationPl
             type="button"
             className="button button--quiet"
             data-testid="finish"
-            disabled={state.busy}
-            onClick={() => void play.finish()}
+            disabled={busy}
+            onClick={() => void screen.play.finish()}
           >
             {MESSAGES.finishPlay}
           </button>
@@ -366,9 +406,8 @@ function ReservationPanel({ play, state }: { play: StationPlay; state: StationPl
     );
   }
   if (mine) return null;
-  const r = state.reservation;
   if (r?.status === 'playTransition') {
-    const s = countdownSeconds(Math.max(0, r.secondsLeft * 1000 - (state.now - state.receivedAt))) ?? 0;
+    const s = countdownSeconds(left(r.secondsLeft * 1000, line.receivedAt, now)) ?? 0;
     return (
       <section className="panel panel--turn" data-testid="your-turn">
         <p className="panel__headline">{MESSAGES.yourTurn}</p>
@@ -378,16 +417,16 @@ function ReservationPanel({ play, state }: { play: StationPlay; state: StationPl
             type="button"
             className="button button--big"
             data-testid="confirm"
-            disabled={state.busy}
-            onClick={() => void play.confirm()}
+            disabled={busy}
+            onClick={() => void screen.play.confirm()}
           >
             {MESSAGES.startPlay}
           </button>
           <button
             type="button"
             className="button button--quiet"
-            disabled={state.busy}
-            onClick={() => void play.cancel()}
+            disabled={busy}
+            onClick={() => void screen.line.cancel()}
           >
             {MESSAGES.cancelReservation}
           </button>
@@ -400,7 +439,12 @@ function ReservationPanel({ play, state }: { play: StationPlay; state: StationPl
       <section className="panel" data-testid="in-line" data-place={r.place}>
         <p className="panel__headline">{MESSAGES.placeInLine(r.place)}</p>
         <p>{MESSAGES.estimatedWait(r.estimatedWaitSeconds)}</p>
-        <button type="button" className="button button--quiet" disabled={state.busy} onClick={() => void play.cancel()}>
+        <button
+          type="button"
+          className="button button--quiet"
+          disabled={busy}
+          onClick={() => void screen.line.cancel()}
+        >
           {MESSAGES.cancelReservation}
         </button>
       </section>
@@ -420,8 +464,8 @@ function ReservationPanel({ play, state }: { play: StationPlay; state: StationPl
         type="button"
         className="button button--big"
         data-testid="reserve"
-        disabled={state.busy || !station || maintenance}
-        onClick={() => void play.reserve()}
+        disabled={busy || !station || maintenance}
+        onClick={() => void screen.line.reserve()}
       >
         {label}
       </button>
@@ -430,8 +474,8 @@ function ReservationPanel({ play, state }: { play: StationPlay; state: StationPl
 }
 
 /** The assist gauge, with the steps it raises the arm by (published, docs/play.md). */
-function AssistGauge({ state }: { state: StationPlayState }) {
-  const g = state.gauge;
+function AssistGauge({ record }: { record: PlayRecord }) {
+  const g: AssistGaugeView | null = useObservableState(record.state$, record.snapshot).gauge;
   if (!g) return null;
   return (
     <section className="panel gauge" data-testid="gauge" data-level={g.level}>
@@ -459,18 +503,19 @@ function AssistGauge({ state }: { state: StationPlayState }) {
   );
 }
 
-function Settings({ play, state }: { play: StationPlay; state: StationPlayState }) {
+function Settings({ settings }: { settings: PlayerSettings }) {
+  const state = useObservableState(settings.state$, settings.snapshot);
   return (
     <section className="panel settings">
       <label className="switch">
-        <input type="checkbox" checked={state.sound} onChange={(e) => void play.setSound(e.target.checked)} />
+        <input type="checkbox" checked={state.sound} onChange={(e) => void settings.setSound(e.target.checked)} />
         <span>{MESSAGES.sound}</span>
       </label>
       <label className="switch">
         <input
           type="checkbox"
           checked={state.hideCharacter}
-          onChange={(e) => void play.setHideCharacter(e.target.checked)}
+          onChange={(e) => void settings.setHideCharacter(e.target.checked)}
         />
         <span>{MESSAGES.hideCharacter}</span>
       </label>
@@ -478,8 +523,9 @@ function Settings({ play, state }: { play: StationPlay; state: StationPlayState 
   );
 }
 
-function PlayHistory({ play, state }: { play: StationPlay; state: StationPlayState }) {
-  if (!state.signedIn) return null;
+function PlayHistory({ record, signedIn }: { record: PlayRecord; signedIn: boolean }) {
+  const state = useObservableState(record.state$, record.snapshot);
+  if (!signedIn) return null;
   if (!state.history) {
     return (
       <section className="panel">
@@ -487,7 +533,7 @@ function PlayHistory({ play, state }: { play: StationPlay; state: StationPlaySta
           type="button"
           className="button button--quiet"
           data-testid="show-history"
-          onClick={() => void play.loadHistory()}
+          onClick={() => record.loadHistory()}
         >
           {MESSAGES.historyShow}
         </button>
@@ -519,30 +565,40 @@ function PlayHistory({ play, state }: { play: StationPlay; state: StationPlaySta
 }
 
 /** The alerts (cancelled, maintenance, reload error, refusals, sign in) and the VIP popups (569/570/571). */
-function Dialogs({ play, state }: { play: StationPlay; state: StationPlayState }) {
+function Dialogs({
+  popup,
+  alert,
+  onDismissPopup,
+  onDismissAlert,
+}: {
+  popup: VipOutcome | null;
+  alert: PlayAlert | null;
+  onDismissPopup: () => void;
+  onDismissAlert: () => void;
+}) {
   const closeRef = useRef<HTMLButtonElement>(null);
-  const open = state.popup !== null || state.alert !== null;
+  const open = popup !== null || alert !== null;
   useEffect(() => {
     if (open) closeRef.current?.focus();
   }, [open]);
   const content = useMemo(() => {
-    if (state.popup)
+    if (popup)
       return {
-        title: state.popup.title,
-        text: state.popup.text,
-        button: state.popup.button.label,
-        onClose: () => play.dismissPopup(),
+        title: popup.title,
+        text: popup.text,
+        button: popup.button.label,
+        onClose: onDismissPopup,
       };
-    if (state.alert)
+    if (alert)
       return {
         title: null,
-        text: state.alert.message,
+        text: alert.message,
         button: MESSAGES.close,
-        onClose: () => play.dismissAlert(),
-        signIn: state.alert.kind === 'signIn',
+        onClose: onDismissAlert,
+        signIn: alert.kind === 'signIn',
       };
     return null;
-  }, [state.popup, state.alert, play]);
+  }, [popup, alert, onDismissPopup, onDismissAlert]);
   const location = useLocation();
   if (!content) return null;
   return (

@@ -96,16 +96,15 @@ describe('reserve polling decisions', () => {
     }
   });
 
-  it('[R4.3-6] the station a 531 names becomes maintenance in the catalogue, and nothing else changes', () => {
-    const stations = [
-      { station_id: 5, station_status: 'open' },
-      { station_id: 6, station_status: 'open' },
-    ];
-    expect(markedMaintenance(stations, 5)).toEqual([
-      { station_id: 5, station_status: 'maintenance' },
-      { station_id: 6, station_status: 'open' },
-    ]);
-    expect(stations[0]?.station_status).toBe('open');
+  it('[R4.3-6] the station a 531 names becomes maintenance on its card; another station and the original stay as they were', () => {
+    const station = { station_id: 5, station_status: 'open', prize_name: 'もちもちうさぎ' };
+    expect(markedMaintenance(station, 5)).toEqual({
+      station_id: 5,
+      station_status: 'maintenance',
+      prize_name: 'もちもちうさぎ',
+    });
+    expect(markedMaintenance(station, 6)).toBe(station);
+    expect(station.station_status).toBe('open');
   });
 
   it('[R4.3-7] a status that leaves reserve/playTransition stops polling, resets play info and shows the reload-error alert', () => {

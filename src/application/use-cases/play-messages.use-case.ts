@@ -1,0 +1,62 @@
+import { inject, injectable } from 'inversify';
+import type { PushNotice, VipOutcome } from '../../domain';
+import type { NavigatorPort } from '../ports/navigator.port';
+import { TOKENS } from '../tokens';
+import { StateStore } from './state-store';
+
+export type PlayAlert =
+  | {
+      readonly kind:
+        'reservedStationCancelled' | 'reservedStationMaintenance' | 'reloadError' | 'stationMaintenance' | 'refused';
+      readonly message: string;
+    }
+  /** A guest pressed reserve: sign in first. */
+  | { readonly kind: 'signIn'; readonly message: string };
+
+export interface PlayMessagesState {
+  /** A VIP gate's popup (569/570/571) [R8-2…R8-4]. */
+  readonly popup: VipOutcome | null;
+  /** An alert: a refusal's Japanese error_info, a cancelled or maintenance reservation, sign in. */
+  readonly alert: PlayAlert | null;
+  /** A push shown in the page (a toast). */
+  readonly notice: PushNotice | null;
+}
+
+/**
+ * What the play screen tells the player (docs/play.md): one popup, one alert and one notice at a
+ * time, from any part of the screen (the line, the play, the screen itself). One per play screen
+ * (bound in request scope, so the screen's parts share it).
+ */
+@injectable()
+export class PlayMessages extends StateStore<PlayMessagesState> {
+  constructor(@inject(TOKENS.NavigatorPort) private readonly navigator: NavigatorPort) {
+    super({ popup: null, alert: null, notice: null });
+  }
+
+  alert(alert: PlayAlert): void {
+    this.setState((s) => ({ ...s, alert }));
+  }
+
+  popup(popup: VipOutcome): void {
+    this.setState((s) => ({ ...s, popup }));
+  }
+
+  notice(notice: PushNotice): void {
+    this.setState((s) => ({ ...s, notice }));
+  }
+
+  dismissAlert(): void {
+    this.setState((s) => ({ ...s, alert: null }));
+  }
+
+  /** Closes the VIP popup; 571 (exclusive station in use) then returns to the station list [R8-4]. */
+  dismissPopup(): void {
+    const popup = this.snapshot.popup;
+    this.setState((s) => ({ ...s, popup: null }));
+    if (popup?.then === 'returnToList') this.navigator.goTo('/');
+  }
+
+  dismissNotice(): void {
+    this.setState((s) => ({ ...s, notice: null }));
+  }
+}
