@@ -102,6 +102,18 @@ const view = (screen: StationPlay) => ({
   ...screen.snapshot,
 });
 
+/** Joins the line and is first: the turn is offered at once (15 s to confirm). */
+async function takeTheLine(screen: StationPlay, reservations: ScriptedReservation): Promise<void> {
+  reservations.answer('reserve', {
+    value: {
+      kind: 'reserved',
+      info: record({ reserve_status: 'playTransition', reserve_num: 1, reserve_time: 15 }),
+      play: {} as never,
+    },
+  });
+  await screen.line.reserve();
+}
+
 const record = (over: Parameters<typeof aStationReserveInfo>[0] = {}) =>
   aStationReserveInfo({ station_id: STATION, station_setting_id: 70, visit_count: 3, ...over });
 
@@ -271,14 +283,7 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
   it('[R7-12] confirming stops polling, takes the turn and sends play_game; the buttons travel as controls; the latency is measured from the pictures', async () => {
     const { screen, reservations, plays, realtime, analytics, clock, stills } = setUp();
     await screen.open(STATION);
-    reservations.answer('reserve', {
-      value: {
-        kind: 'reserved',
-        info: record({ reserve_status: 'playTransition', reserve_num: 1, reserve_time: 15 }),
-        play: {} as never,
-      },
-    });
-    await screen.line.reserve();
+    await takeTheLine(screen, reservations);
     const started: PlayView = aPlayView({
       play_id: 9,
       station_id: STATION,
@@ -337,14 +342,7 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
       kind: 'reservation',
       info: record({ reserve_status: 'playTransition', reserve_num: 1, reserve_time: 15 }),
     });
-    reservations.answer('reserve', {
-      value: {
-        kind: 'reserved',
-        info: record({ reserve_status: 'playTransition', reserve_num: 1, reserve_time: 15 }),
-        play: {} as never,
-      },
-    });
-    await screen.line.reserve();
+    await takeTheLine(screen, reservations);
     plays.answer('confirm', { value: aPlayView({ play_id: 9, station_id: STATION, phase: 'resetting' }) });
     await screen.play.confirm();
     const result = aPlayView({
@@ -400,14 +398,7 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
   it('a refused confirm (402: too little TC) shows its Japanese text and polling resumes', async () => {
     const { screen, reservations, plays, clock } = setUp();
     await screen.open(STATION);
-    reservations.answer('reserve', {
-      value: {
-        kind: 'reserved',
-        info: record({ reserve_status: 'playTransition', reserve_num: 1, reserve_time: 15 }),
-        play: {} as never,
-      },
-    });
-    await screen.line.reserve();
+    await takeTheLine(screen, reservations);
     plays.answer('confirm', {
       error: Object.assign(new Error('402'), { info: 'TCが不足しています（必要: 150、保有: 0）。' }),
     });
@@ -471,14 +462,7 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
   it('[R4.3-7] commands travel one at a time: a second confirm while the first is on its way is not sent, and a poll asked for meanwhile waits for the command and then runs', async () => {
     const { screen, reservations, plays, realtime } = setUp();
     await screen.open(STATION);
-    reservations.answer('reserve', {
-      value: {
-        kind: 'reserved',
-        info: record({ reserve_status: 'playTransition', reserve_num: 1, reserve_time: 15 }),
-        play: {} as never,
-      },
-    });
-    await screen.line.reserve();
+    await takeTheLine(screen, reservations);
     const confirmed = new Subject<PlayView>();
     plays.answer('confirm', { observable: confirmed });
     const first = screen.play.confirm();

@@ -71,6 +71,25 @@ function setUp() {
   return { catalog, plays, reservations, realtime, video, stills, account, clock, container };
 }
 
+/** Presses reserve and is first in line: the turn is offered at once (15 s to confirm). */
+async function takeTheLine(reservations: ScriptedReservation): Promise<void> {
+  reservations.answer('reserve', {
+    value: {
+      kind: 'reserved',
+      info: aStationReserveInfo({
+        station_id: STATION,
+        reserve_status: 'playTransition',
+        reserve_num: 1,
+        reserve_time: 15,
+      }),
+      play: {} as never,
+    },
+  });
+  await act(async () => {
+    fireEvent.click(screen.getByTestId('reserve'));
+  });
+}
+
 describe('the play screen over scripted ports', () => {
   it('[R1-3] shows the station, its viewers, both cameras with a switch, the sound and hide-character options, and the assist gauge with its published step', async () => {
     setUp();
@@ -104,21 +123,7 @@ describe('the play screen over scripted ports', () => {
   it('the buttons are held with the keyboard: → and ↑ send press on key down and release on key up, once each', async () => {
     const { realtime, reservations, plays, container } = setUp();
     await screen.findByTestId('gauge');
-    reservations.answer('reserve', {
-      value: {
-        kind: 'reserved',
-        info: aStationReserveInfo({
-          station_id: STATION,
-          reserve_status: 'playTransition',
-          reserve_num: 1,
-          reserve_time: 15,
-        }),
-        play: {} as never,
-      },
-    });
-    await act(async () => {
-      fireEvent.click(screen.getByTestId('reserve'));
-    });
+    await takeTheLine(reservations);
     expect(screen.getByTestId('your-turn').textContent).toContain('15秒以内にプレイを開始してください');
     const mine = aPlayView({ play_id: 5, station_id: STATION, phase: 'playing', machine: aMachineView({ tick: 3 }) });
     plays.answer('confirm', { value: { ...mine, phase: 'resetting' } });
@@ -158,21 +163,7 @@ describe('the play screen over scripted ports', () => {
   it('[R4.3-7] the countdowns tick in the page on the clock: the confirm window, then the button window of the play', async () => {
     const { reservations, plays, realtime, clock } = setUp();
     await screen.findByTestId('gauge');
-    reservations.answer('reserve', {
-      value: {
-        kind: 'reserved',
-        info: aStationReserveInfo({
-          station_id: STATION,
-          reserve_status: 'playTransition',
-          reserve_num: 1,
-          reserve_time: 15,
-        }),
-        play: {} as never,
-      },
-    });
-    await act(async () => {
-      fireEvent.click(screen.getByTestId('reserve'));
-    });
+    await takeTheLine(reservations);
     expect(screen.getByTestId('your-turn').textContent).toContain('15秒以内にプレイを開始してください');
     act(() => clock.advance(1000));
     expect(screen.getByTestId('your-turn').textContent).toContain('14秒以内にプレイを開始してください');
