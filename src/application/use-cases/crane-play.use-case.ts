@@ -1,5 +1,5 @@
 import { inject, injectable } from 'inversify';
-import { catchError, firstValueFrom, of, Subject, type Observable } from 'rxjs';
+import { catchError, firstValueFrom, of, Subject, type Observable, type Subscription } from 'rxjs';
 import {
   analyticsEvent,
   DOMAIN_MESSAGES,
@@ -51,6 +51,7 @@ export class CranePlay extends StateStore<CranePlayState> {
   private craneType: StationType = 'normal';
   private lastCommand: { tick: number; sentAt: number } | null = null;
   private held: CraneButton | null = null;
+  private watching: Subscription | null = null;
   private readonly results = new Subject<PlayView>();
   /** A play reached its result (the gauge and the log change then). */
   readonly results$: Observable<PlayView> = this.results.asObservable();
@@ -67,6 +68,7 @@ export class CranePlay extends StateStore<CranePlayState> {
     @inject(TOKENS.AppConfig) private readonly config: AppConfig,
   ) {
     super(INITIAL);
+    this.own(() => this.watching?.unsubscribe());
     this.own(line.playWaiting$.subscribe(() => void this.follow()));
     this.own(line.playReset$.subscribe(() => this.setState((s) => ({ ...s, play: null }))));
   }
@@ -75,15 +77,14 @@ export class CranePlay extends StateStore<CranePlayState> {
   start(stationId: number, feed: LiveFeed): void {
     this.stationId = stationId;
     this.setState(INITIAL);
-    this.own(
-      this.realtime
-        .channel({ kind: 'station', stationId })
-        .pipe(this.untilDisposed())
-        .subscribe((event) => {
-          if (event.type === 'playState') this.onPlayState(event.play);
-        }),
-    );
-    this.own(
+    this.watching?.unsubscribe();
+    const watching = this.realtime
+      .channel({ kind: 'station', stationId })
+      .pipe(this.untilDisposed())
+      .subscribe((event) => {
+        if (event.type === 'playState') this.onPlayState(event.play);
+      });
+    watching.add(
       feed.onFrame((frame) => {
         const latency = inputLatencyMs(this.lastCommand, frame);
         if (latency === null) return;
@@ -91,6 +92,7 @@ export class CranePlay extends StateStore<CranePlayState> {
         this.setState((s) => ({ ...s, latencyMs: latency }));
       }),
     );
+    this.watching = watching;
   }
 
   /** The station's kind, for the analytics of a play (crane_type). */

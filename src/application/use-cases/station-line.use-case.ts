@@ -11,6 +11,7 @@ import {
   take,
   takeUntil,
   type Observable,
+  type Subscription,
 } from 'rxjs';
 import {
   decideReservePoll,
@@ -71,6 +72,7 @@ export class StationLine extends StateStore<StationLineState> {
   private readonly maintenance = new Subject<void>();
   private readonly reset = new Subject<void>();
   private pollTimer: ScheduledTask | null = null;
+  private channels: Subscription | null = null;
   /** The poll found our turn taken (our confirm in another tab, a play under way): follow the play. */
   readonly playWaiting$: Observable<void> = this.turnTaken.asObservable();
   /** The station went into maintenance (531 on the poll). */
@@ -89,7 +91,10 @@ export class StationLine extends StateStore<StationLineState> {
     @inject(TOKENS.PlayMessages) private readonly messages: PlayMessages,
   ) {
     super(INITIAL);
-    this.own(() => this.stopPolling());
+    this.own(() => {
+      this.stopPolling();
+      this.channels?.unsubscribe();
+    });
     const polls = this.pollRequests.pipe(
       // A poll asked for while a command is on its way waits for it (its answer would be older).
       switchMap(() =>
@@ -108,11 +113,10 @@ export class StationLine extends StateStore<StationLineState> {
     this.setState({ ...INITIAL, stationId });
     const station = this.realtime.channel({ kind: 'station', stationId });
     const user: Observable<RealtimeEvent> = this.signedIn ? this.realtime.channel({ kind: 'user' }) : EMPTY;
-    this.own(
-      merge(station, user)
-        .pipe(this.untilDisposed())
-        .subscribe((event) => this.onEvent(event)),
-    );
+    this.channels?.unsubscribe();
+    this.channels = merge(station, user)
+      .pipe(this.untilDisposed())
+      .subscribe((event) => this.onEvent(event));
   }
 
   /** Watches the station: the viewer count and the player's place; a refusal shows its popup or alert. */
