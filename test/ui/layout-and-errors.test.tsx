@@ -106,16 +106,24 @@ describe('the layout, the error page and navigation', () => {
     expect(guest.callsOf('userData')).toEqual([]);
   });
 
-  it('[R2.5-3] the footer company logo first shows the reserve/warning notice; confirming opens the company site in a new tab', async () => {
+  it('[R2.5-3] [R2.5-2] the footer company logo first shows the reserve/warning notice as a registry modal (focus inside, Escape closes it); confirming opens the company site in a new tab', async () => {
     const open = vi.spyOn(window, 'open').mockImplementation(() => null);
     appAt('/nowhere', { corporateUrl: 'https://corp.onkure.example/' });
     await screen.findByTestId('error-page');
     fireEvent.click(screen.getByTestId('company-logo'));
-    expect(screen.getByTestId('reserve-warning').textContent).toContain('運営会社のサイトを新しいタブで開きます');
+    expect((await screen.findByTestId('reserve-warning')).textContent).toContain(
+      '運営会社のサイトを新しいタブで開きます',
+    );
+    const dialog = screen.getByRole('alertdialog', { name: /運営会社のサイトを新しいタブで開きます/ });
+    expect(dialog.getAttribute('aria-modal')).toBe('true');
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('reserve-warning')).toBeNull());
     expect(open).not.toHaveBeenCalled();
-    fireEvent.click(screen.getByRole('button', { name: '開く' }));
+    fireEvent.click(screen.getByTestId('company-logo'));
+    fireEvent.click(await screen.findByRole('button', { name: '開く' }));
     expect(open).toHaveBeenCalledWith('https://corp.onkure.example/', '_blank', 'noopener,noreferrer');
-    expect(screen.queryByTestId('reserve-warning')).toBeNull();
+    await waitFor(() => expect(screen.queryByTestId('reserve-warning')).toBeNull());
   });
 
   it('[R8-11] a fatal error while rendering a page shows the error page inside the default layout', async () => {

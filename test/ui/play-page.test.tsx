@@ -1,5 +1,5 @@
 /** @vitest-environment jsdom */
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TOKENS, type ModalStack } from '../../src/application';
 import { OnkureApp } from '../../src/ui';
@@ -193,6 +193,43 @@ describe('the play screen over scripted ports', () => {
       ),
     );
     expect(screen.getByTestId('machine-status').textContent).toBe('あと5秒で自動で動きます');
+  });
+
+  it('[R2.5-1] [R2.5-2] a refusal is an alert dialog of the modal registry: focus inside, Escape dismisses it for good; with two modals open it waits for a free place', async () => {
+    const { reservations, container } = setUp();
+    await screen.findByTestId('gauge');
+    const refusal = () =>
+      reservations.answer('reserve', {
+        error: Object.assign(new Error('402'), { info: 'TCが不足しています（必要: 200、保有: 0）。' }),
+      });
+    refusal();
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('reserve'));
+    });
+    expect((await screen.findByTestId('dialog')).textContent).toContain('TCが不足しています');
+    const dialog = screen.getByRole('alertdialog', { name: /TCが不足しています/ });
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('dialog')).toBeNull());
+    await act(async () => {
+      await Promise.resolve();
+    });
+    expect(screen.queryByRole('alertdialog')).toBeNull(); // dismissed: the use-case cleared it, nothing reopens
+    // Two modals open: the next alert waits (never a third), and shows once one closes [R2.5-1].
+    const modals = container.get<ModalStack>(TOKENS.ModalStack);
+    act(() => {
+      modals.open('config');
+      modals.open('faq');
+    });
+    refusal();
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('reserve'));
+    });
+    expect(modals.depth).toBe(2);
+    expect(screen.queryByTestId('dialog')).toBeNull();
+    act(() => modals.close());
+    expect((await screen.findByTestId('dialog')).textContent).toContain('TCが不足しています');
+    expect(modals.snapshot.sub?.name).toBe('alert');
   });
 
   it('[R5-1] the sound and hide-character switches are sent as 1/0 settings', async () => {

@@ -36,6 +36,13 @@ export class ModalStack extends StateStore<ModalStackState> {
     return true;
   }
 
+  /** Gives the open modal whose props are `props` new props (a dialog following changed state). */
+  replace(props: Readonly<Record<string, unknown>>, next: Readonly<Record<string, unknown>>): void {
+    const s = this.snapshot;
+    if (s.main?.props === props) this.setState({ ...s, main: { ...s.main, props: next } });
+    else if (s.sub?.props === props) this.setState({ ...s, sub: { ...s.sub, props: next } });
+  }
+
   /** Closes the top modal (the sub-modal first). */
   close(): void {
     const s = this.snapshot;

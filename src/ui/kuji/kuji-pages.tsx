@@ -1,20 +1,15 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { firstValueFrom } from 'rxjs';
 import { Link, useLocation, useParams } from 'react-router';
 import { TOKENS, type KujiBoxPlay, type KujiBoxState, type KujiDrawCount } from '../../application';
-import {
-  formatThousands,
-  KUJI_ENDED_BOX_STATUSES,
-  type KujiBox,
-  type KujiDrawResult,
-  type KujiOnSale,
-} from '../../domain';
+import { formatThousands, KUJI_ENDED_BOX_STATUSES, type KujiBox, type KujiOnSale } from '../../domain';
 import { useInjection } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { usePreloaded } from '../ssr/preload';
 import { MESSAGES } from '../messages';
 import { useModals } from '../modals/modal-host';
+import { useStateModal } from '../modals/use-state-modal';
 import { NotFoundPage } from '../pages/not-found-page';
 import { KUJI as M } from './kuji.messages';
 
@@ -97,6 +92,17 @@ export function KujiBoxPage() {
   useEffect(() => {
     if (valid) void kuji.open(Number(kujiId), Number(boxId));
   }, [kuji, kujiId, boxId, valid]);
+  // The reveal and the alert follow the use-case's state through the modal registry.
+  const reveal = useMemo(
+    () => (state.lastDraw && state.revealing ? { draw: state.lastDraw } : null),
+    [state.lastDraw, state.revealing],
+  );
+  const alert = useMemo(
+    () => (state.alert ? { message: state.alert.message, testId: 'kuji-alert' } : null),
+    [state.alert],
+  );
+  useStateModal('kujiReveal', reveal, () => kuji.skipReveal());
+  useStateModal('alert', alert, () => kuji.dismissAlert());
   if (!valid || state.phase === 'notFound') return <NotFoundPage />;
   if (state.phase === 'error')
     return (
@@ -206,25 +212,6 @@ function KujiBoxView({
           </div>
         </section>
       </div>
-      {state.lastDraw && state.revealing ? <Reveal draw={state.lastDraw} onDone={() => kuji.skipReveal()} /> : null}
-      {state.alert ? (
-        <div className="dialog-backdrop">
-          <div
-            className="dialog"
-            role="alertdialog"
-            aria-modal="true"
-            aria-labelledby="kuji-alert"
-            data-testid="kuji-alert"
-          >
-            <p id="kuji-alert" className="dialog__text">
-              {state.alert.message}
-            </p>
-            <button type="button" className="button" autoFocus onClick={() => kuji.dismissAlert()}>
-              {MESSAGES.close}
-            </button>
-          </div>
-        </div>
-      ) : null}
     </div>
   );
 }
@@ -309,49 +296,6 @@ function LinePanel({
         {M.leave}
       </button>
     </>
-  );
-}
-
-/** The draw's reveal: the tickets one after another (skippable), then the last-one prize. */
-function Reveal({ draw, onDone }: { draw: KujiDrawResult; onDone: () => void }) {
-  return (
-    <div className="dialog-backdrop">
-      <div
-        className="dialog kuji-reveal"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="kuji-reveal-title"
-        data-testid="kuji-reveal"
-      >
-        <h2 id="kuji-reveal-title" className="dialog__title">
-          {M.revealTitle}
-        </h2>
-        <ul className="kuji-reveal__list">
-          {draw.tickets.map((t, i) => (
-            <li
-              key={t.position ?? `lo-${i}`}
-              className="kuji-reveal__ticket"
-              style={{ animationDelay: `${Math.min(i, 10) * 120}ms` }}
-            >
-              <img src={t.img_url} alt="" width={56} height={56} />
-              <strong>{t.rank}</strong>
-              <span>{t.prize_name}</span>
-            </li>
-          ))}
-        </ul>
-        {draw.last_one ? (
-          <p className="kuji-reveal__last-one">
-            <strong>{M.revealLastOne}</strong> {draw.last_one.prize_name}
-          </p>
-        ) : null}
-        <p className="panel__note">{M.paid(formatThousands(draw.price_total))}</p>
-        <div className="panel__actions">
-          <button type="button" className="button" autoFocus onClick={onDone}>
-            {M.revealClose}
-          </button>
-        </div>
-      </div>
-    </div>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Outlet, useLocation, useMatches } from 'react-router';
 import { TOKENS } from '../../application';
 import { layoutOf, pageTitle, serviceHomeHref } from '../../domain';
@@ -92,7 +92,7 @@ export function DefaultLayout({ children }: { children?: ReactNode }) {
       </header>
       <main className="layout__main">{children ?? <Outlet />}</main>
       <SiteFooter corporateUrl={config.corporateUrl} documents={!children} />
-      {children ? null : <ModalHost />}
+      <ModalHost />
       {children ? null : <ToastHost />}
     </div>
   );
@@ -166,23 +166,26 @@ function HeaderActions() {
 }
 
 /**
- * The footer: the company logo, which first shows the reserve/warning notice and, confirmed,
+ * The footer: the company logo, which first asks (the reserve/warning notice, a registry modal) and, confirmed,
  * opens the company's site in a new tab [R2.5-3]; the links to the rules, legal display, privacy
  * policy and FAQ where a modal host is mounted [R2.5-2]; and the copyright.
  */
 function SiteFooter({ corporateUrl, documents }: { corporateUrl: string; documents: boolean }) {
-  const [asking, setAsking] = useState(false);
-  const confirmRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (asking) confirmRef.current?.focus();
-  }, [asking]);
+  const { open } = useModals();
+  const ask = () =>
+    open('confirm', {
+      message: MESSAGES.corporateNotice,
+      confirmLabel: MESSAGES.corporateOpen,
+      onConfirm: () => window.open(corporateUrl, '_blank', 'noopener,noreferrer'),
+      testId: 'reserve-warning',
+    });
   return (
     <footer className="site-footer">
       <button
         type="button"
         className="site-footer__company"
         data-testid="company-logo"
-        onClick={() => setAsking(true)}
+        onClick={ask}
         aria-label={MESSAGES.companyLogo}
       >
         <svg viewBox="0 0 120 28" width="120" height="28" aria-hidden="true">
@@ -195,40 +198,6 @@ function SiteFooter({ corporateUrl, documents }: { corporateUrl: string; documen
       </button>
       {documents ? <FooterDocumentLinks /> : null}
       <p className="site-footer__copyright">{MESSAGES.copyright}</p>
-      {asking ? (
-        <div className="dialog-backdrop">
-          <div
-            className="dialog"
-            role="alertdialog"
-            aria-modal="true"
-            aria-labelledby="corporate-notice"
-            data-testid="reserve-warning"
-            onKeyDown={(e) => {
-              if (e.key === 'Escape') setAsking(false);
-            }}
-          >
-            <p id="corporate-notice" className="dialog__text">
-              {MESSAGES.corporateNotice}
-            </p>
-            <div className="panel__actions">
-              <button
-                ref={confirmRef}
-                type="button"
-                className="button"
-                onClick={() => {
-                  setAsking(false);
-                  window.open(corporateUrl, '_blank', 'noopener,noreferrer');
-                }}
-              >
-                {MESSAGES.corporateOpen}
-              </button>
-              <button type="button" className="button button--quiet" onClick={() => setAsking(false)}>
-                {MESSAGES.close}
-              </button>
-            </div>
-          </div>
-        </div>
-      ) : null}
     </footer>
   );
 }

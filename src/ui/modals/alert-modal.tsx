@@ -1,20 +1,51 @@
+import { useId, useRef } from 'react';
+import { Link } from 'react-router';
 import { MESSAGES } from '../messages';
 import type { ModalComponentProps } from './registry';
+import { useDialogName } from './use-dialog-name';
 
-/** A Japanese message with a close button (spec §2.5 alert). */
-export default function AlertModal({
-  props,
-  close,
-}: ModalComponentProps<{ readonly message: string; readonly title?: string }>) {
+export interface AlertModalProps {
+  readonly message: string;
+  readonly title?: string;
+  /** The close button's label (とじる unless a popup names its own). */
+  readonly button?: string;
+  /** A sign-in link beside the close button (a guest pressed a player's button). */
+  readonly signInHref?: string;
+  /** The test id of the alert's body, for the page that shows it. */
+  readonly testId?: string;
+}
+
+/** A Japanese message with a close button (spec §2.5 alert), announced as an alert dialog. */
+export default function AlertModal({ props, close }: ModalComponentProps<AlertModalProps>) {
+  const ref = useRef<HTMLDivElement>(null);
+  const titleId = useId();
+  const textId = useId();
+  useDialogName(ref, props.title ? titleId : textId);
   return (
-    <div className="modal__body">
-      {props.title ? <h2 className="dialog__title">{props.title}</h2> : null}
-      <p className="dialog__text" data-testid="alert-message">
+    <div ref={ref} className="modal__body" data-testid={props.testId}>
+      {props.title ? (
+        <h2 id={titleId} className="dialog__title">
+          {props.title}
+        </h2>
+      ) : null}
+      <p id={textId} className="dialog__text" data-testid="alert-message">
         {props.message}
       </p>
-      <button type="button" className="button" onClick={close}>
-        {MESSAGES.close}
-      </button>
+      <div className="panel__actions">
+        {props.signInHref ? (
+          <Link className="button" to={props.signInHref} data-testid="go-login">
+            {MESSAGES.signIn}
+          </Link>
+        ) : null}
+        <button
+          type="button"
+          className={props.signInHref ? 'button button--quiet' : 'button'}
+          autoFocus
+          onClick={close}
+        >
+          {props.button ?? MESSAGES.close}
+        </button>
+      </div>
     </div>
   );
 }

@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from 'react';
+import { useId, useRef, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from 'react';
 import { DOCUMENT_MESSAGES, type DocRow, type DocSection } from './documents.messages';
 import type { DocumentModalName } from './document-names';
+import { useDialogName } from './use-dialog-name';
 
 export { FOOTER_DOCUMENTS, GUIDE_MENU, type DocumentModalName } from './document-names';
 
@@ -20,16 +21,8 @@ export function DocumentModal({ name, children }: { name: DocumentModalName; chi
   const titleId = useId();
   const ref = useRef<HTMLElement>(null);
   const title = DOCUMENT_MESSAGES.titles[name];
-  // The dialog element belongs to the modal host; the title is its accessible name unless the
-  // host already gave it one.
-  useEffect(() => {
-    const dialog = ref.current?.closest('[role="dialog"]');
-    if (!dialog || dialog.hasAttribute('aria-labelledby') || dialog.hasAttribute('aria-label')) return undefined;
-    dialog.setAttribute('aria-labelledby', titleId);
-    return () => {
-      if (dialog.getAttribute('aria-labelledby') === titleId) dialog.removeAttribute('aria-labelledby');
-    };
-  }, [titleId]);
+  // The dialog element belongs to the modal host; the title is its accessible name.
+  useDialogName(ref, titleId);
   return (
     <article
       ref={ref}

@@ -121,7 +121,7 @@ function ModalShell({
       <div
         ref={ref}
         className="dialog modal"
-        role="dialog"
+        role={definition.role}
         aria-modal="true"
         tabIndex={-1}
         data-testid={`modal-${entry.name}`}

@@ -1,5 +1,7 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { CarouselSlide, InformationItem, KujiDrawResult, PrizeItem } from '../../domain';
+import type { AlertModalProps } from './alert-modal';
+import type { ConfirmModalProps } from './confirm-modal';
 
 /** What every modal component receives: its props, how to close it, and how to open another. */
 export interface ModalComponentProps<P> {
@@ -11,20 +13,28 @@ export interface ModalComponentProps<P> {
 type Loader<P> = () => Promise<{ default: ComponentType<ModalComponentProps<P>> }>;
 interface ModalDefinition<P> {
   readonly component: LazyExoticComponent<ComponentType<ModalComponentProps<P>>>;
+  /** 'alertdialog' for a message that needs an answer (announced at once); 'dialog' otherwise. */
+  readonly role: 'dialog' | 'alertdialog';
   /** Phantom: the props type. */
   readonly props?: P;
 }
 /** One registry line: the props type and the lazily loaded file of a modal. */
-const modal = <P = Record<never, never>>(load: Loader<P>): ModalDefinition<P> => ({ component: lazy(load) });
+const modal = <P = Record<never, never>>(
+  load: Loader<P>,
+  role: ModalDefinition<P>['role'] = 'dialog',
+): ModalDefinition<P> => ({ component: lazy(load), role });
 
 /**
- * Every modal (spec §2.5), lazily loaded: adding one is its own file and one line here [R2.5-2].
+ * Every modal and dialog (spec §2.5), lazily loaded: adding one is its own file and one line here
+ * [R2.5-2]. A dialog that follows a use-case's state (an alert, a reveal) opens through
+ * `useStateModal`.
  * The account, purchase, delivery, address and kuji modals join with their issues.
  */
 export const MODALS = {
   menuTop: modal(() => import('./menu-top-modal')),
   search: modal<{ readonly keyword?: string }>(() => import('./search-modal')),
-  alert: modal<{ readonly message: string; readonly title?: string }>(() => import('./alert-modal')),
+  alert: modal<AlertModalProps>(() => import('./alert-modal'), 'alertdialog'),
+  confirm: modal<ConfirmModalProps>(() => import('./confirm-modal'), 'alertdialog'),
   config: modal(() => import('./config-modal')),
   craneItemList: modal(() => import('./crane-item-list-modal')),
   faq: modal(() => import('./faq-modal')),
@@ -42,6 +52,7 @@ export const MODALS = {
   prizeDetail: modal<{ readonly item: PrizeItem; readonly href: string }>(() => import('./prize-detail-modal')),
   titleSearch: modal<{ readonly keyword?: string }>(() => import('./title-search-modal')),
   kujiHistory: modal<{ readonly draws: readonly KujiDrawResult[] }>(() => import('./kuji-history-modal')),
+  kujiReveal: modal<{ readonly draw: KujiDrawResult }>(() => import('./kuji-reveal-modal')),
   kujiDetail: modal<{ readonly kujiName: string; readonly description: string; readonly boxId: number }>(
     () => import('./kuji-detail-modal'),
   ),

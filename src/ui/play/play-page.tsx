@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Link, useLocation, useParams } from 'react-router';
+import { useLocation, useParams } from 'react-router';
 import {
   TOKENS,
   type CranePlay,
@@ -35,6 +35,7 @@ import { useNow } from '../hooks/use-now';
 import { MESSAGES } from '../messages';
 import { NotFoundPage } from '../pages/not-found-page';
 import { PlayMethodButton } from '../modals/document-links';
+import { useStateModal } from '../modals/use-state-modal';
 import { usePreloaded } from '../ssr/preload';
 
 /** Milliseconds left of a server window received at `receivedAt`, as of the page's `now`. */
@@ -564,7 +565,10 @@ function PlayHistory({ record, signedIn }: { record: PlayRecord; signedIn: boole
   );
 }
 
-/** The alerts (cancelled, maintenance, reload error, refusals, sign in) and the VIP popups (569/570/571). */
+/**
+ * The alerts (cancelled, maintenance, reload error, refusals, sign in) and the VIP popups
+ * (569/570/571), as registry modals following the screen's messages; a popup comes first.
+ */
 function Dialogs({
   popup,
   alert,
@@ -576,64 +580,25 @@ function Dialogs({
   onDismissPopup: () => void;
   onDismissAlert: () => void;
 }) {
-  const closeRef = useRef<HTMLButtonElement>(null);
-  const open = popup !== null || alert !== null;
-  useEffect(() => {
-    if (open) closeRef.current?.focus();
-  }, [open]);
-  const content = useMemo(() => {
-    if (popup)
-      return {
-        title: popup.title,
-        text: popup.text,
-        button: popup.button.label,
-        onClose: onDismissPopup,
-      };
-    if (alert)
-      return {
-        title: null,
-        text: alert.message,
-        button: MESSAGES.close,
-        onClose: onDismissAlert,
-        signIn: alert.kind === 'signIn',
-      };
-    return null;
-  }, [popup, alert, onDismissPopup, onDismissAlert]);
-  const location = useLocation();
-  if (!content) return null;
-  return (
-    <div className="dialog-backdrop">
-      <div
-        className="dialog"
-        role="alertdialog"
-        aria-modal="true"
-        aria-labelledby="play-dialog-text"
-        data-testid="dialog"
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') content.onClose();
-        }}
-      >
-        {content.title ? <h2 className="dialog__title">{content.title}</h2> : null}
-        <p id="play-dialog-text" className="dialog__text">
-          {content.text}
-        </p>
-        {'signIn' in content && content.signIn ? (
-          <div className="panel__actions">
-            <Link className="button" to={`/login?next=${encodeURIComponent(location.pathname)}`} data-testid="go-login">
-              {MESSAGES.signIn}
-            </Link>
-            <button ref={closeRef} type="button" className="button button--quiet" onClick={content.onClose}>
-              {content.button}
-            </button>
-          </div>
-        ) : (
-          <button ref={closeRef} type="button" className="button" onClick={content.onClose}>
-            {content.button}
-          </button>
-        )}
-      </div>
-    </div>
+  const { pathname } = useLocation();
+  const popupProps = useMemo(
+    () => (popup ? { title: popup.title, message: popup.text, button: popup.button.label, testId: 'dialog' } : null),
+    [popup],
   );
+  const alertProps = useMemo(
+    () =>
+      alert && !popup
+        ? {
+            message: alert.message,
+            testId: 'dialog',
+            signInHref: alert.kind === 'signIn' ? `/login?next=${encodeURIComponent(pathname)}` : undefined,
+          }
+        : null,
+    [alert, popup, pathname],
+  );
+  useStateModal('alert', popupProps, onDismissPopup);
+  useStateModal('alert', alertProps, onDismissAlert);
+  return null;
 }
 
 export default PlayPage;

@@ -1,0 +1,16 @@
+import { useEffect, type RefObject } from 'react';
+
+/**
+ * Names the modal host's dialog element after an element of the modal (its title or its text),
+ * unless the host already gave it a name: screen readers then announce what the dialog is.
+ */
+export function useDialogName(inside: RefObject<HTMLElement | null>, labelId: string): void {
+  useEffect(() => {
+    const dialog = inside.current?.closest('[role="dialog"], [role="alertdialog"]');
+    if (!dialog || dialog.hasAttribute('aria-labelledby') || dialog.hasAttribute('aria-label')) return undefined;
+    dialog.setAttribute('aria-labelledby', labelId);
+    return () => {
+      if (dialog.getAttribute('aria-labelledby') === labelId) dialog.removeAttribute('aria-labelledby');
+    };
+  }, [inside, labelId]);
+}
