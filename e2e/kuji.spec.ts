@@ -79,7 +79,7 @@ test.describe('kuji', () => {
         .filter((v) => v.impact === 'serious' || v.impact === 'critical')
         .map((v) => v.id),
     ).toEqual([]);
-    await a.getByRole('button', { name: 'とじる' }).click();
+    await a.getByTestId('kuji-reveal').getByRole('button', { name: 'とじる' }).click();
     await expect(a.getByTestId('kuji-status')).toContainText('続けて引くなら');
 
     // A leaves: B becomes the holder without reloading (the box channel says the line changed).
@@ -87,7 +87,7 @@ test.describe('kuji', () => {
     await expect(b.getByTestId('kuji-status')).toContainText('あなたの番です！', { timeout: 10_000 });
     await b.screenshot({ path: `e2e/screenshots/kuji-holder-${testInfo.project.name}.png` });
     await b.getByTestId('kuji-draw-1').click();
-    await b.getByRole('button', { name: 'とじる' }).click();
+    await b.getByTestId('kuji-reveal').getByRole('button', { name: 'とじる' }).click();
     // B hands the box back and lines up again behind A.
     await b.getByRole('button', { name: '並ぶのをやめる' }).click();
     await a.getByTestId('kuji-join').click();
@@ -98,7 +98,7 @@ test.describe('kuji', () => {
     // A empties the box: B's line ends with the box-ended alert.
     await a.getByTestId('kuji-draw-all').click();
     await expect(a.getByTestId('kuji-reveal')).toBeVisible();
-    await a.getByRole('button', { name: 'とじる' }).click();
+    await a.getByTestId('kuji-reveal').getByRole('button', { name: 'とじる' }).click();
     await expect(b.getByTestId('kuji-alert')).toBeVisible({ timeout: 10_000 });
     await b.screenshot({ path: `e2e/screenshots/kuji-box-ended-${testInfo.project.name}.png` });
     await b.getByTestId('kuji-alert').getByRole('button').click();
