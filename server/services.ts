@@ -147,7 +147,7 @@ export function createServices(
   const kujiLine = new KujiLine(store, clock, realtime, config.kujiTimeLimits);
   const kujiReservations = new KujiReservations(store, clock, config.kujiTimeLimits);
   kujiReservations.onLineChanged = (kujiId, boxId, newHolder) => void kujiLine.boxChanged(kujiId, boxId, newHolder);
-  kujiDraws.onDrawn = () => void kujiLine.changed();
+  kujiDraws.onDrawn = (boxId) => void kujiLine.changed(boxId);
   const cameras = new StationCameras(store, rooms, clock, config.apiPrefix, config.webrtcSignalingUrl);
   const rtcFeed = new RtcFeed(cameras, { ...config.feed, clock, ffmpeg: config.feed.ffmpegPath });
   rooms.onMachineTick((stationId) => rtcFeed.machineTicked(stationId));

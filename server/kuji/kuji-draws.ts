@@ -7,6 +7,7 @@ import {
   fairnessCommitment,
   KUJI_FAIRNESS_VERSION,
   KUJI_TIME_LIMITS,
+  kujiWindowEndsAtMs,
   type KujiRankStock,
   type KujiTimeLimits,
 } from '../../src/domain';
@@ -14,6 +15,7 @@ import { MAX_LEDGER_AMOUNT } from '../wallet/ledger';
 import type { Clock } from '../clock';
 import { SERVER_MESSAGES } from '../messages';
 import { Refusal } from '../play/refusal';
+import { endBoxLine, holderDrew } from './kuji-line-store';
 import type { SqlExecutor, Store } from '../store/store';
 import type { Ledger } from '../wallet/ledger';
 
@@ -45,7 +47,7 @@ export class KujiDraws {
   /** Called after a draw sold a box out (the real-time hub pushes play_end on its channel). */
   onBoxEnded: (kujiId: number, boxId: number) => void = () => undefined;
   /** Called after every draw (the holder's window moved: the kuji line re-arms its timer). */
-  onDrawn: () => void = () => undefined;
+  onDrawn: (boxId: number) => void = () => undefined;
 
   constructor(
     private readonly db: Store,
@@ -145,14 +147,8 @@ export class KujiDraws {
    * Ends every active reservation of a box that ended: reason box_ended, or drawn for the drawer
    * whose draw sold it out.
    */
-  async endLine(tx: SqlExecutor, boxId: number, drawerReservation: number | null = null): Promise<number> {
-    const ended = await tx.query(
-      `UPDATE kuji_reservations SET reserve_status = 'end', ended_at = $2, updated_at = $2,
-              end_reason = CASE WHEN kuji_play_reserve_id = $3 THEN 'drawn' ELSE 'box_ended' END
-        WHERE box_id = $1 AND reserve_status IN ('reserve', 'firstReserved', 'confirm') RETURNING kuji_play_reserve_id`,
-      [boxId, this.clock.now().toISOString(), drawerReservation],
-    );
-    return ended.length;
+  endLine(tx: SqlExecutor, boxId: number, drawerReservation: number | null = null): Promise<number> {
+    return endBoxLine(tx, boxId, this.clock.now(), drawerReservation);
   }
 
   /** Publishes a box's seed (idempotent); a box that never opened has nothing to publish. */
@@ -204,8 +200,10 @@ export class KujiDraws {
         }
         // The window is the server's: a draw that arrives after it lapsed is refused even if the line's
         // timer has not run yet (the timer then ends the reservation and hands the box over).
-        const window = reservation.reserve_status === 'confirm' ? this.limits.confirm : this.limits.firstReserved;
-        if (reservation.play_at && new Date(reservation.play_at).getTime() + window * 1000 <= now.getTime()) {
+        const endsAt = reservation.play_at
+          ? kujiWindowEndsAtMs(reservation.reserve_status, new Date(reservation.play_at).getTime(), this.limits)
+          : null;
+        if (endsAt !== null && endsAt <= now.getTime()) {
           windowLapsed = true;
           throw new Refusal(409, 409, SERVER_MESSAGES.kujiReservationEnded);
         }
@@ -307,20 +305,17 @@ export class KujiDraws {
           ended = true;
         } else {
           // Still the holder, now drawing: the confirm window starts again with each draw.
-          await tx.query(
-            `UPDATE kuji_reservations SET reserve_status = 'confirm', play_at = $2, updated_at = $2 WHERE kuji_play_reserve_id = $1`,
-            [reservation.kuji_play_reserve_id, now.toISOString()],
-          );
+          await holderDrew(tx, reservation.kuji_play_reserve_id, now);
         }
         return this.answer(tx, userId, draw!, false);
       })
       .catch((error: unknown) => {
         // A lapsed window found here: the line ends it and hands the box over now.
-        if (windowLapsed) this.onDrawn();
+        if (windowLapsed) this.onDrawn(req.box_id);
         throw error;
       });
     if (ended) this.onBoxEnded(req.kuji_id, req.box_id);
-    if (result.replayed === 0) this.onDrawn();
+    if (result.replayed === 0) this.onDrawn(req.box_id);
     return result;
   }
 

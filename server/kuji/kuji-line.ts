@@ -1,8 +1,9 @@
-import { KUJI_TIME_LIMITS, type KujiTimeLimits, type PushNotice } from '../../src/domain';
-import type { Clock, ScheduledTask } from '../clock';
+import { KUJI_TIME_LIMITS, kujiWindowEndsAtMs, type KujiTimeLimits, type PushNotice } from '../../src/domain';
+import type { Clock } from '../clock';
 import { SERVER_MESSAGES } from '../messages';
+import { SerialQueue, WakeTimer } from '../rooms/serial-queue';
 import type { Store } from '../store/store';
-import { promoteNextInLine } from './kuji-reservations';
+import { boxesInLine, boxHolder, lapseHolder, promoteNextInLine } from './kuji-line-store';
 
 /** What the line tells the players: the box's channel, and the new holder. */
 export interface KujiLineEvents {
@@ -10,21 +11,23 @@ export interface KujiLineEvents {
   push(userId: number, push: PushNotice): void;
 }
 
-interface Expired {
-  kuji_id: number;
-  box_id: number;
+/** One box's line: its work one step at a time, and one timer for its holder's window. */
+interface BoxLine {
+  readonly queue: SerialQueue;
+  readonly timer: WakeTimer;
 }
 
 /**
  * The holders' windows of the kuji lines, held by the server (docs/kuji.md): a holder has
- * `limits.firstReserved` seconds to start drawing and, after each draw, `limits.confirm` to draw again.
- * When a window lapses, the holder's reservation ends ('timeout') and the next in line becomes the
- * holder at once, with a push; the box's channel is told either way. One timer, always set for the
- * earliest deadline in the store, so a restart re-arms it from the store alone (`recover`).
+ * `limits.firstReserved` seconds to start drawing and, after each draw, `limits.confirm` to draw again
+ * (the domain's `kujiWindowEndsAtMs`). When a window lapses, the holder's reservation ends
+ * ('timeout') and the next in line becomes the holder at once, with a push; the box's channel is told
+ * either way. Each box has its own serial queue and its own timer (like a station's room), so one
+ * box's slow store write never delays another box; a restart checks every box with a line from the
+ * store alone (`recover`). Statuses are written by kuji-line-store.ts.
  */
 export class KujiLine {
-  private timer: ScheduledTask | null = null;
-  private running: Promise<void> = Promise.resolve();
+  private readonly boxes = new Map<number, BoxLine>();
   private closed = false;
 
   constructor(
@@ -38,52 +41,31 @@ export class KujiLine {
     this.events = events;
   }
 
-  /** At start: lapse what lapsed while the server was down, then wait for the next deadline. */
+  /** At start: lapse what lapsed while the server was down, then wait for each box's next deadline. */
   recover(): Promise<void> {
     return this.changed();
   }
 
-  /** A line changed (a reservation, a cancel, a draw): expire what is due and re-arm the timer. */
-  changed(): Promise<void> {
-    this.running = this.running.then(() => this.tick()).catch(() => undefined);
-    return this.running;
+  /**
+   * Lines changed: checks one box (expire what is due, hand the box over, re-arm its timer), or, with
+   * no box named, every box with a line; resolves once those checks ran.
+   */
+  async changed(boxId?: number): Promise<void> {
+    if (this.closed) return;
+    const boxes = boxId === undefined ? new Set([...(await boxesInLine(this.db)), ...this.boxes.keys()]) : [boxId];
+    await Promise.all([...boxes].map((b) => this.check(b)));
   }
 
   close(): void {
     this.closed = true;
-    this.timer?.cancel();
-    this.timer = null;
-  }
-
-  private async tick(): Promise<void> {
-    if (this.closed) return;
-    const now = this.clock.now();
-    const { expired, promoted } = await this.db.transaction(async (tx) => {
-      const due = await tx.query<Expired & { kuji_play_reserve_id: number }>(
-        `UPDATE kuji_reservations SET reserve_status = 'end', end_reason = 'timeout', ended_at = $1, updated_at = $1
-          WHERE (reserve_status = 'firstReserved' AND play_at + make_interval(secs => $2) <= $1)
-             OR (reserve_status = 'confirm' AND play_at + make_interval(secs => $3) <= $1)
-          RETURNING kuji_play_reserve_id, kuji_id, box_id`,
-        [now.toISOString(), this.limits.firstReserved, this.limits.confirm],
-      );
-      const next: { user_id: number; kuji_id: number; box_id: number }[] = [];
-      for (const box of new Map(due.map((d) => [d.box_id, d])).values()) {
-        const row = await promoteNextInLine(tx, box.box_id, now);
-        if (row) next.push(row);
-      }
-      return { expired: due, promoted: next };
-    });
-    for (const box of new Map(expired.map((d) => [d.box_id, d])).values())
-      this.events?.kujiLineChanged(box.kuji_id, box.box_id);
-    for (const p of promoted) this.tellHolder(p.user_id, p.kuji_id, p.box_id);
-    await this.arm();
+    for (const box of this.boxes.values()) box.timer.cancel();
   }
 
   /** A box's line changed outside the timer (a join, a cancel): the box's channel, the new holder's push, the timer. */
   boxChanged(kujiId: number, boxId: number, newHolder: number | null): Promise<void> {
     this.events?.kujiLineChanged(kujiId, boxId);
     if (newHolder !== null) this.tellHolder(newHolder, kujiId, boxId);
-    return this.changed();
+    return this.changed(boxId);
   }
 
   /** A player became the box's holder: a push to them. */
@@ -98,19 +80,54 @@ export class KujiLine {
     });
   }
 
-  /** Sets the one timer for the earliest deadline of any holder. */
-  private async arm(): Promise<void> {
-    this.timer?.cancel();
-    this.timer = null;
-    if (this.closed) return;
-    const [row] = await this.db.query<{ deadline: Date | null }>(
-      `SELECT min(CASE reserve_status WHEN 'firstReserved' THEN play_at + make_interval(secs => $1)
-                                      ELSE play_at + make_interval(secs => $2) END) AS deadline
-         FROM kuji_reservations WHERE reserve_status IN ('firstReserved', 'confirm') AND play_at IS NOT NULL`,
-      [this.limits.firstReserved, this.limits.confirm],
-    );
-    if (!row?.deadline) return;
-    const delay = new Date(row.deadline).getTime() - this.clock.now().getTime();
-    this.timer = this.clock.setTimeout(() => void this.changed(), Math.max(0, delay));
+  private line(boxId: number): BoxLine {
+    let line = this.boxes.get(boxId);
+    if (!line) {
+      line = { queue: new SerialQueue(), timer: new WakeTimer(this.clock, () => void this.check(boxId)) };
+      this.boxes.set(boxId, line);
+    }
+    return line;
+  }
+
+  /** On the box's own queue: lapses its holder when due, hands the box over, arms the box's timer. */
+  private check(boxId: number): Promise<void> {
+    const line = this.line(boxId);
+    return line.queue
+      .run(async () => {
+        if (this.closed) return;
+        const now = this.clock.now();
+        const handedOver = await this.db.transaction(async (tx) => {
+          const holder = await boxHolder(tx, boxId);
+          const endsAt = holder
+            ? kujiWindowEndsAtMs(holder.reserve_status, new Date(holder.play_at).getTime(), this.limits)
+            : null;
+          const lapsed =
+            holder !== null && endsAt !== null && endsAt <= now.getTime() && (await lapseHolder(tx, holder, now));
+          // A box with nobody holding it (lapsed now, or left so) gives it to the first in line.
+          const next = holder === null || lapsed ? await promoteNextInLine(tx, boxId, now) : null;
+          return { holder, lapsed, next };
+        });
+        if (handedOver.lapsed && handedOver.holder) this.events?.kujiLineChanged(handedOver.holder.kuji_id, boxId);
+        if (handedOver.next) {
+          if (!handedOver.lapsed) this.events?.kujiLineChanged(handedOver.next.kuji_id, boxId);
+          this.tellHolder(handedOver.next.user_id, handedOver.next.kuji_id, boxId);
+        }
+        await this.arm(boxId);
+      })
+      .catch((error: unknown) => {
+        // The store failed this time: the box is checked again at its next change or its timer.
+        console.warn(`onkure: kuji box ${boxId} line check failed`, error);
+      });
+  }
+
+  /** Sets the box's timer for its holder's window end (none without a holder). */
+  private async arm(boxId: number): Promise<void> {
+    const line = this.line(boxId);
+    if (this.closed) return line.timer.cancel();
+    const holder = await boxHolder(this.db, boxId);
+    const endsAt = holder
+      ? kujiWindowEndsAtMs(holder.reserve_status, new Date(holder.play_at).getTime(), this.limits)
+      : null;
+    line.timer.set(endsAt);
   }
 }

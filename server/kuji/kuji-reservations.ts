@@ -5,13 +5,13 @@ import {
   type KujiTimeLimits,
 } from '../../src/domain';
 import { isUniqueViolation, Refusal } from '../play/refusal';
-import { newReserveToken } from '../play/reserve-token';
 import type { SqlExecutor, Store } from '../store/store';
 import type { Clock } from '../clock';
 import { DOMAIN_MESSAGES } from '../../src/domain';
 import { SERVER_MESSAGES } from '../messages';
+import { cancelReservation, joinBoxLine, KUJI_ACTIVE_SQL, KUJI_HOLDER_SQL, promoteNextInLine } from './kuji-line-store';
 
-const ACTIVE = `('reserve', 'firstReserved', 'confirm')`;
+const ACTIVE = KUJI_ACTIVE_SQL;
 const NOT_FOUND = DOMAIN_MESSAGES.kujiReserveNotFound;
 
 interface KujiReservationRow {
@@ -47,27 +47,6 @@ export function kujiRemainingSeconds(
 }
 
 /**
- * Makes the first in a box's line its holder (firstReserved from `now`), unless someone holds it:
- * after a holder cancelled or their window lapsed. Returns who became the holder, or null.
- */
-export async function promoteNextInLine(
-  tx: SqlExecutor,
-  boxId: number,
-  now: Date,
-): Promise<{ user_id: number; kuji_id: number; box_id: number } | null> {
-  const [row] = await tx.query<{ user_id: number; kuji_id: number; box_id: number }>(
-    `UPDATE kuji_reservations SET reserve_status = 'firstReserved', play_at = $2, updated_at = $2
-      WHERE kuji_play_reserve_id = (SELECT kuji_play_reserve_id FROM kuji_reservations
-                                     WHERE box_id = $1 AND reserve_status = 'reserve'
-                                     ORDER BY queued_at, kuji_play_reserve_id LIMIT 1)
-        AND NOT EXISTS (SELECT 1 FROM kuji_reservations WHERE box_id = $1 AND reserve_status IN ('firstReserved', 'confirm'))
-    RETURNING user_id, kuji_id, box_id`,
-    [boxId, now.toISOString()],
-  );
-  return row ?? null;
-}
-
-/**
  * Kuji reservations over the store. One player holds a box at a time (firstReserved, then confirm
  * while drawing); the others wait in line (reserve). Joining an idle box makes the caller the
  * holder at once; when the holder cancels, the next in line becomes the holder. Expiry of a
@@ -89,7 +68,7 @@ export class KujiReservations {
               CASE WHEN r.reserve_status IN ${ACTIVE} THEN
                 (SELECT count(*)::int FROM kuji_reservations o
                   WHERE o.box_id = r.box_id AND o.reserve_status IN ${ACTIVE}
-                    AND (o.reserve_status IN ('firstReserved', 'confirm')
+                    AND (o.reserve_status IN ${KUJI_HOLDER_SQL}
                          OR (o.reserve_status = 'reserve' AND r.reserve_status = 'reserve'
                              AND (o.queued_at, o.kuji_play_reserve_id) <= (r.queued_at, r.kuji_play_reserve_id))))
               ELSE 0 END AS reserve_num
@@ -160,24 +139,7 @@ export class KujiReservations {
           [userId],
         );
         if (held) throw new Refusal(409, 409, SERVER_MESSAGES.kujiAlreadyReserved);
-        const [holder] = await tx.query(
-          `SELECT 1 FROM kuji_reservations WHERE box_id = $1 AND reserve_status IN ('firstReserved', 'confirm')`,
-          [boxId],
-        );
-        const [row] = await tx.query<{ kuji_play_reserve_id: number }>(
-          `INSERT INTO kuji_reservations (user_id, kuji_id, box_id, reserve_status, reserve_token, queued_at, play_at, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $6, $6) RETURNING kuji_play_reserve_id`,
-          [
-            userId,
-            kujiId,
-            boxId,
-            holder ? 'reserve' : 'firstReserved',
-            newReserveToken(),
-            now.toISOString(),
-            holder ? null : now.toISOString(),
-          ],
-        );
-        return row!.kuji_play_reserve_id;
+        return joinBoxLine(tx, { userId, kujiId, boxId, now });
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new Refusal(409, 409, SERVER_MESSAGES.kujiAlreadyReserved);
@@ -210,10 +172,7 @@ export class KujiReservations {
       if (!row) throw new Refusal(404, 404, NOT_FOUND);
       if (row.reserve_status === 'cancel' || row.reserve_status === 'end')
         throw new Refusal(409, 409, SERVER_MESSAGES.kujiReservationEnded);
-      await tx.query(
-        `UPDATE kuji_reservations SET reserve_status = 'cancel', ended_at = $2, end_reason = 'user_cancel', updated_at = $2 WHERE kuji_play_reserve_id = $1`,
-        [row.kuji_play_reserve_id, now.toISOString()],
-      );
+      await cancelReservation(tx, row.kuji_play_reserve_id, now);
       if (row.reserve_status === 'reserve') return null;
       const next = await promoteNextInLine(tx, boxId, now);
       return next?.user_id ?? null;

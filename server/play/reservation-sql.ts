@@ -1,6 +1,6 @@
 import { MAINTENANCE_STATION_STATUSES, RESERVING_STATUSES } from '../../src/domain';
 
-const sqlList = (values: readonly string[]) => `(${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', ')})`;
+import { sqlList } from '../store/sql-list';
 
 /** The domain's reserving statuses (a place in a station's line) as an SQL list: ('reserve', …). */
 export const RESERVING_SQL = sqlList(RESERVING_STATUSES);

@@ -12,7 +12,6 @@ import { identitySchema, idSchema as positiveIdSchema } from './user-identity.sc
 /** Kuji reserve statuses (§4.4) plus the two ends a reservation can reach (cancel, end). */
 export const KUJI_PLAY_RESERVE_STATUSES = ['reserve', 'firstReserved', 'confirm', 'cancel', 'end'] as const;
 export type KujiPlayReserveStatus = (typeof KUJI_PLAY_RESERVE_STATUSES)[number];
-export const ACTIVE_KUJI_RESERVE_STATUSES = ['reserve', 'firstReserved', 'confirm'] as const;
 
 /**
  * Longest time, in seconds, a holder stays in each timed status; the remaining time is this minus

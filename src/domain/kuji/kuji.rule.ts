@@ -36,15 +36,31 @@ export function kujiRemainingSeconds(input: {
   readonly limits: KujiTimeLimits;
   readonly polling: boolean;
 }): number | null {
-  const max =
-    input.status === 'confirm'
-      ? input.limits.confirm
-      : input.status === 'firstReserved'
-        ? input.limits.firstReserved
-        : null;
+  const max = kujiWindowSeconds(input.status, input.limits);
   if (max === null) return null;
   const elapsed = Math.max(0, Math.floor((input.nowMs - input.playAtMs) / SECOND_MS));
   return effectiveRemainingSeconds(Math.max(0, max - elapsed), input.polling);
+}
+
+/**
+ * The length in seconds of a holder's window [R4.4-5]: firstReserved to start drawing, confirm to
+ * draw again; null for a status with no window (waiting in line, ended).
+ */
+export function kujiWindowSeconds(status: KujiPlayInfo['reserve_status'], limits: KujiTimeLimits): number | null {
+  return status === 'confirm' ? limits.confirm : status === 'firstReserved' ? limits.firstReserved : null;
+}
+
+/**
+ * When a holder's window lapses (epoch ms), from when its step began: the server ends the
+ * reservation then and hands the box to the next in line; a draw at or after it is refused.
+ */
+export function kujiWindowEndsAtMs(
+  status: KujiPlayInfo['reserve_status'],
+  playAtMs: number,
+  limits: KujiTimeLimits,
+): number | null {
+  const seconds = kujiWindowSeconds(status, limits);
+  return seconds === null ? null : playAtMs + seconds * SECOND_MS;
 }
 
 export type KujiEffect =

@@ -6,6 +6,7 @@ import {
   effectiveRemainingSeconds,
   KUJI_RESERVE_STATUSES,
   kujiRemainingSeconds,
+  kujiWindowEndsAtMs,
   showsKujiQueue,
   type KujiPlayInfo,
   type KujiTimeLimits,
@@ -154,5 +155,29 @@ describe('kuji remaining time', () => {
     expect(effectiveRemainingSeconds(10, false)).toBe(10);
     expect(effectiveRemainingSeconds(9, true)).toBe(9);
     expect(effectiveRemainingSeconds(-3, true)).toBe(0);
+  });
+});
+
+describe("a kuji holder's window end (the server lapses and refuses on it)", () => {
+  const limits = { firstReserved: 60, confirm: 30 };
+  it('[R4.4-5] firstReserved ends its own maximum after play_at, confirm its own; a place in line has no window', () => {
+    expect(kujiWindowEndsAtMs('firstReserved', 1_000, limits)).toBe(61_000);
+    expect(kujiWindowEndsAtMs('confirm', 1_000, limits)).toBe(31_000);
+    expect(kujiWindowEndsAtMs('reserve', 1_000, limits)).toBeNull();
+    expect(kujiWindowEndsAtMs('end', 1_000, limits)).toBeNull();
+  });
+
+  it('[R4.4-5] the polled seconds left reach 0 exactly when the window ends, never before', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('firstReserved', 'confirm'),
+        fc.integer({ min: 0, max: 200_000 }),
+        (status, elapsed) => {
+          const endsAt = kujiWindowEndsAtMs(status, 0, limits)!;
+          const left = kujiRemainingSeconds({ status, playAtMs: 0, nowMs: elapsed, limits, polling: true })!;
+          expect(left === 0).toBe(elapsed >= endsAt);
+        },
+      ),
+    );
   });
 });
