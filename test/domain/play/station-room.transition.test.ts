@@ -477,32 +477,28 @@ describe('[R10-1] the turn, step by step', () => {
     expect(writesOf(step.effects).some((w) => w.kind === 'refund')).toBe(false);
   });
 
+  /** What a start's charge (100 free TC) is given back as when its play will not run. */
+  const refundOfTheStartingCharge = () => ({
+    kind: 'refund',
+    playId: PLAY_ID,
+    userId: HOLDER.userId,
+    currency: 'tc',
+    price: 100,
+    charged: { free: 100, toll: 0 },
+  });
+
   it('a start in flight when the station goes down is refunded the moment it lands', () => {
     const down = transition(aRoom(TURNS.starting), EVENTS.setStatus, EARLY);
     expect(down.state.turn).toMatchObject({ phase: 'starting', aborted: true });
     const landed = transition(down.state, EVENTS.playStarted, EARLY + 10);
     expect(landed.state.turn.phase).toBe('idle');
-    expect(writesOf(landed.effects)).toContainEqual({
-      kind: 'refund',
-      playId: PLAY_ID,
-      userId: HOLDER.userId,
-      currency: 'tc',
-      price: 100,
-      charged: { free: 100, toll: 0 },
-    });
+    expect(writesOf(landed.effects)).toContainEqual(refundOfTheStartingCharge());
   });
 
   it('a charge the room does not wait for is given back at once (never kept for a play that will not run)', () => {
     const step = transition(aRoom(TURNS.idle), EVENTS.playStarted, EARLY);
     expect(writesOf(step.effects)).toEqual([
-      {
-        kind: 'refund',
-        playId: PLAY_ID,
-        userId: HOLDER.userId,
-        currency: 'tc',
-        price: 100,
-        charged: { free: 100, toll: 0 },
-      },
+      refundOfTheStartingCharge(),
       { kind: 'closePlay', playId: PLAY_ID, refunded: true, machine: null, inputs: [] },
     ]);
   });
