@@ -74,6 +74,9 @@ export default defineConfig({
   server: {
     proxy: {
       '/api': 'http://127.0.0.1:8080',
+      // The simulated payment provider's pages and the shop's return page (docs/payments.md).
+      '/provider': 'http://127.0.0.1:8080',
+      '/purchase-return': 'http://127.0.0.1:8080',
       '/socket.io': { target: 'ws://127.0.0.1:8080', ws: true },
     },
   },

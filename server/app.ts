@@ -13,6 +13,10 @@ import { createServices, type Services } from './services';
 import type { ServerConfig } from './config';
 import { ERROR_INFO, replyError } from './http/reply';
 import { registerApiRoutes } from './routes/index';
+import { providerPages } from './payment/provider/provider-pages';
+import { shopReturnPage } from './payment/return-page';
+import { SIGNATURE_HEADER } from './payment/signature';
+import { PURCHASE_ENDPOINTS } from '../src/contract';
 import { originAllowed, registerSecurityHeaders } from './http/security-headers';
 import { DEFAULT_RATE_LIMITS, registerRateLimits, type RateLimits } from './http/rate-limit';
 import { seedCatalogue } from './seed/seed';
@@ -139,6 +143,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     return refuseUpgrade(socket, '404 Not Found');
   });
 
+  const providerCallbackUrl = `${config.apiPrefix}/${PURCHASE_ENDPOINTS.providerCallback}`;
   let store: Store | null = null;
   let services: Services | null = null;
   let readyError: unknown = null;
@@ -197,7 +202,12 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       api.addHook('onRequest', async (request, reply) => {
         if (!store) return replyError(reply, 503);
         await recovered?.catch(() => undefined);
-        if (config.authorization && request.headers.authorization !== config.authorization)
+        // The provider's callback is authenticated by its signature, not by the app's header.
+        if (
+          config.authorization &&
+          request.headers.authorization !== config.authorization &&
+          request.url !== providerCallbackUrl
+        )
           return replyError(reply, 403);
         return undefined;
       });
@@ -225,6 +235,17 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
         await built.rooms.start();
         await built.kujiDraws.openAllOnSale();
         await built.kujiLine.recover();
+        // Pending settlements past their expiry close; the provider's callbacks not yet taken go out again.
+        built.purchases.start();
+        built.provider.start(async (body, signature) => {
+          const answer = await app.inject({
+            method: 'POST',
+            url: providerCallbackUrl,
+            headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signature },
+            payload: body,
+          });
+          return answer.statusCode;
+        });
       });
       recovered.catch((error: unknown) => app.log.error({ err: error }, 'play loop failed to recover'));
       await registerApiRoutes({
@@ -238,6 +259,12 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     },
     { prefix: config.apiPrefix },
   );
+
+  // The simulated payment provider's hosted pages and the shop's return page (docs/payments.md).
+  void app.register(async (root) => {
+    await providerPages(root, () => (store && services ? services.provider : null));
+    await shopReturnPage(root);
+  });
 
   if (config.staticDir && pageShell) {
     const assetsDir = join(config.staticDir, 'assets') + sep;
@@ -317,6 +344,8 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     async close() {
       io.close();
       services?.signaling.close();
+      services?.provider.stop();
+      services?.purchases.stop();
       services?.rtcFeed.close();
       await recovered?.catch(() => undefined);
       await services?.rooms.close();

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { DEFAULT_API_PREFIX } from '../src/contract';
 import { kujiTimeLimitsFrom, parseBuildTarget, type BuildTarget, type KujiTimeLimits } from '../src/domain';
@@ -48,6 +48,18 @@ export interface ServerConfig {
    * added to the CSP's script-src and connect-src; null (unset) adds nothing. docs/analytics.md.
    */
   readonly analyticsTagOrigin: string | null;
+  /** The payment provider (the simulated one here) and the settlements' expiry: docs/payments.md. */
+  readonly payment: PaymentConfig;
+}
+
+export interface PaymentConfig {
+  /**
+   * The secret the provider signs its callbacks with (PAYMENT_PROVIDER_SECRET, at least 32
+   * characters). Unset: a random one per start, which the in-process simulated provider shares.
+   */
+  readonly providerSecret: string;
+  /** SETTLEMENT_EXPIRY_MINUTES (default 30): a settlement not paid by then ends as cancelled. */
+  readonly settlementTtlMs: number;
 }
 
 /** The live feed's settings. */
@@ -137,6 +149,15 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
     throw new ServerConfigError(
       `WEBRTC_SIGNALING_URL must be a path such as /signaling or a ws(s):// address (got "${webrtcSignalingUrl}").`,
     );
+  const providerSecret = env.PAYMENT_PROVIDER_SECRET || randomBytes(32).toString('hex');
+  if (providerSecret.length < 32)
+    throw new ServerConfigError(
+      'PAYMENT_PROVIDER_SECRET must be at least 32 characters (or unset for a random one per start).',
+    );
+  const payment: PaymentConfig = {
+    providerSecret,
+    settlementTtlMs: wholeNumber(env.SETTLEMENT_EXPIRY_MINUTES, 30, 'SETTLEMENT_EXPIRY_MINUTES') * 60_000,
+  };
   const feedMode = env.ONKURE_FEED || 'rtc';
   if (feedMode !== 'rtc' && feedMode !== 'jpg')
     throw new ServerConfigError(`ONKURE_FEED must be rtc or jpg (got "${feedMode}").`);
@@ -154,6 +175,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
     ffmpegPath: env.FFMPEG_PATH || null,
   };
   return {
+    payment,
     feed,
     webrtcSignalingUrl,
     realtimeChannel,

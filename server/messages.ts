@@ -3,6 +3,10 @@ export const SERVER_MESSAGES = {
   loginFailed: 'メールアドレスまたはパスワードが正しくありません。',
   loginSlowedDown: 'ログインの失敗が続いたため、この端末からはしばらくログインできません。時間をおいてお試しください。',
   purchaseRequestIdReused: 'このリクエストIDはすでに別の購入内容で使われています。',
+  /** Payment provider callbacks (machine to machine, but answered like every call). */
+  callbackSignature: '決済サービスからの通知の署名を確認できません。',
+  callbackAmountMismatch: '決済サービスからの通知の金額が決済と一致しません。',
+  callbackConflict: 'この決済はすでに終了しているため、通知を反映できません。',
   addressInUseNoticeSubject: '【オンクレ】このメールアドレスでの登録・確認の試みがありました',
   addressInUseNoticeBody:
     'このメールアドレスは既にオンクレのアカウントに登録されています。どなたかがこのアドレスで新規登録またはメールアドレス確認を試みました。お心当たりがない場合は、このメールを破棄してください。',

@@ -35,6 +35,8 @@ import { imageUrl } from './routes/images.routes';
 import type { Store } from './store/store';
 import { Ledger } from './wallet/ledger';
 import { PurchaseService } from './wallet/purchase.service';
+import { SpendingLimits } from './wallet/spending-limits';
+import { SimulatedPaymentProvider } from './payment/provider/simulated-provider';
 
 /** Every service of the reference server, each built once. Route modules only call them. */
 export interface Services {
@@ -54,6 +56,9 @@ export interface Services {
   readonly verification: VerificationService;
   readonly rewards: RewardsService;
   readonly purchases: PurchaseService;
+  /** The simulated payment provider (docs/payments.md). */
+  readonly provider: SimulatedPaymentProvider;
+  readonly spendingLimits: SpendingLimits;
   readonly auth: AccountAuthService;
   readonly vipGate: VipGate;
   readonly reservations: StationReservations;
@@ -151,6 +156,8 @@ export function createServices(
   const cameras = new StationCameras(store, rooms, clock, config.apiPrefix, config.webrtcSignalingUrl);
   const rtcFeed = new RtcFeed(cameras, { ...config.feed, clock, ffmpeg: config.feed.ffmpegPath });
   rooms.onMachineTick((stationId) => rtcFeed.machineTicked(stationId));
+  const provider = new SimulatedPaymentProvider(store, clock, config.payment.providerSecret, log);
+  const spendingLimits = new SpendingLimits(store, clock);
   return {
     clock,
     store,
@@ -165,7 +172,18 @@ export function createServices(
     ledger,
     verification,
     rewards: new RewardsService(store, clock, ledger),
-    purchases: new PurchaseService(store, clock, ledger, config.target),
+    provider,
+    spendingLimits,
+    purchases: new PurchaseService(
+      store,
+      clock,
+      ledger,
+      config.target,
+      provider,
+      spendingLimits,
+      config.payment.settlementTtlMs,
+      log,
+    ),
     auth: new AccountAuthService(store, clock, identity, ledger, verification),
     vipGate,
     reservations,

@@ -84,6 +84,37 @@ export class RouteBuilder {
     });
   }
 
+  /**
+   * A machine-to-machine POST authenticated by a signature over its raw body (the payment
+   * provider's callback): `verify` checks the header against the exact bytes received before the
+   * body is parsed or validated; a refused signature is 401 and nothing runs.
+   */
+  signed<S extends z.ZodType>(
+    path: string,
+    schema: S,
+    verify: (rawBody: string, request: FastifyRequest) => boolean,
+    handler: (body: z.output<S>, ctx: Ctx) => Answer,
+  ): void {
+    void this.app.register(async (scope) => {
+      scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 16_384 }, (_request, body, done) =>
+        done(null, body),
+      );
+      scope.post(path, async (request, reply) => {
+        const raw = typeof request.body === 'string' ? request.body : '';
+        if (!verify(raw, request)) return replyError(reply, 401, SERVER_MESSAGES.callbackSignature);
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(raw);
+        } catch {
+          return replyError(reply, 400);
+        }
+        const body = parseBody(schema, parsed, reply);
+        if (body === null) return reply;
+        return run(reply, () => handler(body, { request, reply }));
+      });
+    });
+  }
+
   /** An authenticated POST (identity in the body). */
   authed<S extends z.ZodType>(
     path: string,

@@ -5,9 +5,16 @@ import {
   payMethodsFor,
   PURCHASE_ENDPOINTS,
   purchaseTcRequestSchema,
+  providerCallbackSchema,
+  setSpendingLimitRequestSchema,
+  settlementReportRequestSchema,
   settlementResultRequestSchema,
+  spendingLimitRequestSchema,
+  TC_HISTORY_PAGE_SIZE,
+  tcHistoryRequestSchema,
   type PayMethodId,
 } from '../../src/contract';
+import { SIGNATURE_HEADER, verifySignature } from '../payment/signature';
 import { bonusLabel, PURCHASE_MESSAGES } from '../../src/domain';
 import { SERVER_MESSAGES } from '../messages';
 import { Refusal } from '../play/refusal';
@@ -57,4 +64,51 @@ export async function purchaseRoutes({ route, services: s, config }: ApiDeps): P
   route.authed(`/${PURCHASE_ENDPOINTS.settlementResult}`, settlementResultRequestSchema, async (user, body) => {
     return { settlement: await s.purchases.settlement(user.user_id, body.product_settlement_id) };
   });
+
+  route.authed(`/${PURCHASE_ENDPOINTS.settlementReport}`, settlementReportRequestSchema, async (user, body) =>
+    s.purchases.claimReport(user.user_id, body.product_settlement_id),
+  );
+
+  const limitView = async (userId: number) => {
+    const l = await s.purchases.spendingOf(userId);
+    return {
+      spending_limit: {
+        limit_yen: l.own.limitYen,
+        pending: l.own.pending
+          ? { limit_yen: l.own.pending.limitYen, effective_at: new Date(l.own.pending.effectiveAtMs).toISOString() }
+          : null,
+        minor_limit_yen: l.minor,
+        cap_yen: l.cap,
+        spent_yen: l.spent,
+        remaining_yen: l.remaining,
+      },
+    };
+  };
+  route.authed(`/${PURCHASE_ENDPOINTS.spendingLimit}`, spendingLimitRequestSchema, async (user) =>
+    limitView(user.user_id),
+  );
+  route.authed(`/${PURCHASE_ENDPOINTS.setSpendingLimit}`, setSpendingLimitRequestSchema, async (user, body) => {
+    await s.spendingLimits.set(user.user_id, body.spending_limit.limit_yen);
+    return limitView(user.user_id);
+  });
+
+  route.authed(`/${PURCHASE_ENDPOINTS.tcHistory}`, tcHistoryRequestSchema, async (user, body) => ({
+    history: await s.ledger.history(user.user_id, body.page ?? 1, TC_HISTORY_PAGE_SIZE),
+  }));
+
+  // The provider's callback: signed, not a player's call (docs/payments.md) [R10-2].
+  route.signed(
+    `/${PURCHASE_ENDPOINTS.providerCallback}`,
+    providerCallbackSchema,
+    (raw, request) =>
+      verifySignature(
+        config.payment.providerSecret,
+        request.headers[SIGNATURE_HEADER],
+        raw,
+        s.clock.now().getTime(),
+      ) === 'ok',
+    async (body) => ({
+      settlement: { product_settlement_id: (await s.purchases.applyCallback(body)).product_settlement_id },
+    }),
+  );
 }

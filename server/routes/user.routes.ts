@@ -13,7 +13,7 @@ import {
   userAdditionalRequestSchema,
   userDataRequestSchema,
 } from '../../src/contract';
-import { addressResponseOf } from '../../src/domain';
+import { addressResponseOf, vipLevelOf } from '../../src/domain';
 import type { ApiDeps } from './deps';
 
 /** The /user/* calls of spec §7 and POST /movie/delete_token. All authenticated (body identity). */
@@ -72,12 +72,15 @@ export async function userRoutes({ route, services: s }: ApiDeps): Promise<void>
 
   // Designed call (docs/api/user.md): the user data of spec §3 minus the access token, all the caller's own.
   route.authed('/user/user_data', userDataRequestSchema, async (user) => {
-    const [data, tc_info, ticket_all] = await Promise.all([
+    const [data, tc_info, ticket_all, vip] = await Promise.all([
       s.users.userData(user.user_id),
       s.ledger.balance(user.user_id),
       s.ledger.tickets(user.user_id),
+      s.vipGate.qualifies(s.store, user.user_id, s.clock.now()),
     ]);
-    return { user_data: { ...data, tc_info, ticket_info: { ticket_all } } };
+    // VIP by purchases [R6-3, R2.6-4]: decided on every read, so it starts and ends with the window.
+    const login_info = { ...data.login_info, vip_level: vipLevelOf(data.login_info.vip_level, vip) };
+    return { user_data: { ...data, login_info, tc_info, ticket_info: { ticket_all } } };
   });
 
   // Revokes the caller's live media (stream) tokens, not the access token: leaving the play screen

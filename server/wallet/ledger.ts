@@ -24,6 +24,17 @@ export type LedgerReason =
   | 'admin'
   | (string & {});
 
+/** One operation of the TC used history. */
+export interface LedgerHistoryEntry {
+  readonly id: string;
+  readonly reason: string;
+  readonly reference: string | null;
+  readonly free_delta: number;
+  readonly toll_delta: number;
+  readonly balance_after: number;
+  readonly created_at: string;
+}
+
 export interface LedgerEntry {
   /** Positive whole amount. */
   readonly amount: number;
@@ -180,6 +191,56 @@ export class Ledger {
   }
 
   /** Adds tickets (ticket_ledger). */
+  /**
+   * The TC used history: one entry per operation (the rows under one idempotency key: a purchase's
+   * toll and free credits, a spend across both halves), newest first, `pageSize` per page.
+   */
+  async history(
+    userId: number,
+    page: number,
+    pageSize: number,
+  ): Promise<{ list: LedgerHistoryEntry[]; page: number; has_more: 0 | 1 }> {
+    const rows = await this.db.query<{
+      id: string;
+      reason: string;
+      reference: string | null;
+      free_delta: number;
+      toll_delta: number;
+      last_entry: string;
+      created_at: Date | string;
+    }>(
+      `SELECT idempotency_key AS id, min(reason) AS reason, min(reference) AS reference,
+              coalesce(sum(delta) FILTER (WHERE kind = 'free'), 0)::int AS free_delta,
+              coalesce(sum(delta) FILTER (WHERE kind = 'toll'), 0)::int AS toll_delta,
+              max(entry_id) AS last_entry, max(created_at) AS created_at
+         FROM tc_ledger WHERE user_id = $1
+        GROUP BY idempotency_key ORDER BY max(entry_id) DESC LIMIT $2 OFFSET $3`,
+      [userId, pageSize + 1, (page - 1) * pageSize],
+    );
+    const shown = rows.slice(0, pageSize);
+    // The balance after each operation: both halves as they stood after its last row.
+    const balances = await this.db.query<{ entry_id: string; total: number }>(
+      `SELECT e.entry_id,
+              (SELECT coalesce(sum(delta), 0) FROM tc_ledger x WHERE x.user_id = $1 AND x.entry_id <= e.entry_id)::int AS total
+         FROM tc_ledger e WHERE e.user_id = $1 AND e.entry_id = ANY($2::bigint[])`,
+      [userId, shown.map((r) => r.last_entry)],
+    );
+    const after = new Map(balances.map((b) => [String(b.entry_id), b.total]));
+    return {
+      list: shown.map((r) => ({
+        id: r.id,
+        reason: r.reason,
+        reference: r.reference,
+        free_delta: r.free_delta,
+        toll_delta: r.toll_delta,
+        balance_after: after.get(String(r.last_entry)) ?? 0,
+        created_at: new Date(r.created_at).toISOString(),
+      })),
+      page,
+      has_more: rows.length > pageSize ? 1 : 0,
+    };
+  }
+
   async creditTickets(userId: number, entry: LedgerEntry, tx?: SqlExecutor): Promise<number> {
     checkEntry(entry);
     return this.inTx(tx, async (q) => {

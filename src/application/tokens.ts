@@ -35,6 +35,8 @@ import type { TrackEvent } from './use-cases/track-event.use-case';
 import type { VerifyEmail } from './use-cases/verify-email.use-case';
 import type { BuyTc } from './use-cases/buy-tc.use-case';
 import type { AccountPayment } from './use-cases/account-payment.use-case';
+import type { PlayHistory, TcUsedHistory } from './use-cases/paged-history.use-case';
+import type { SpendingLimitSetting } from './use-cases/spending-limit.use-case';
 import type { Notices } from './use-cases/notices.use-case';
 import type { KujiBoxPlay } from './use-cases/kuji-box.use-case';
 
@@ -90,6 +92,9 @@ export const TOKENS = {
   VerifyEmail: token<VerifyEmail>('VerifyEmail'),
   BuyTc: token<BuyTc>('BuyTc'),
   AccountPayment: token<AccountPayment>('AccountPayment'),
+  TcUsedHistory: token<TcUsedHistory>('TcUsedHistory'),
+  PlayHistory: token<PlayHistory>('PlayHistory'),
+  SpendingLimitSetting: token<SpendingLimitSetting>('SpendingLimitSetting'),
   Notices: token<Notices>('Notices'),
   KujiBoxPlay: token<KujiBoxPlay>('KujiBoxPlay'),
 } as const;

@@ -1,4 +1,4 @@
-import { DOMAIN_MESSAGES, VALIDATION_MESSAGES } from '../domain';
+import { DOMAIN_MESSAGES, PURCHASE_MESSAGES, VALIDATION_MESSAGES } from '../domain';
 
 /**
  * Every Japanese text of the wire contract [R1-4]: the error_info of a body the schemas refuse, the
@@ -47,6 +47,7 @@ export const CONTRACT_MESSAGES = {
   payMethodInvalid: '支払い方法が正しくありません。',
   requestIdInvalid: 'リクエストIDが正しくありません。',
   settlementIdInvalid: '決済IDが正しくありません。',
+  spendingLimitInvalid: PURCHASE_MESSAGES.spendingLimitRange,
   // Contents
   prizeLookupOne: 'ステーション・キャラクター・キーワードのどれか1つを指定してください。',
   startNewsKind: 'is_top_page か is_pick_up を指定してください',

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { PAY_METHOD_KINDS, type PayMethod as DomainPayMethod } from '../domain';
+import {
+  PAY_METHOD_KINDS,
+  SPENDING_LIMIT_MAX_YEN,
+  SPENDING_LIMIT_MIN_YEN,
+  type PayMethod as DomainPayMethod,
+} from '../domain';
 import { errorResponseSchema } from './envelope';
 import { flag01Schema, idSchema, identitySchema } from './user-identity.schema';
 import { CONTRACT_MESSAGES as M } from './messages';
@@ -10,6 +15,13 @@ export const PURCHASE_ENDPOINTS = {
   mobileItems: (userId: number) => `mobile/items/${userId}`,
   purchaseTc: 'purchase/tc',
   settlementResult: 'purchase/settlement_result',
+  /** The analytics of a completed settlement, handed out once. */
+  settlementReport: 'purchase/settlement_report',
+  spendingLimit: 'purchase/spending_limit',
+  setSpendingLimit: 'purchase/spending_limit/set',
+  tcHistory: 'purchase/tc_history',
+  /** The payment provider's signed callback (not a player call). */
+  providerCallback: 'purchase/provider_callback',
 } as const;
 
 /** Pay method ids, in the web order of R9-6. */
@@ -86,15 +98,91 @@ export const settlementSchema = z.object({
   price: z.number().int(),
   toll_tc: z.number().int(),
   free_tc: z.number().int(),
+  bonus_ticket: z.number().int().nonnegative(),
   status: z.enum(SETTLEMENT_STATUSES),
   created_at: z.string(),
   completed_at: z.string().nullable(),
+  /** A pending settlement not paid by then ends as cancelled. */
+  expires_at: z.string(),
+  /** The provider's page where the player pays, while pending (same origin); null once ended. */
+  payment_url: z.string().startsWith('/').nullable(),
+  failure_code: z.string().nullable(),
+  /** Why a failed or cancelled settlement ended so, in Japanese; null otherwise. */
+  failure_info: z.string().nullable(),
 });
 export const purchaseTcResponseSchema = errorResponseSchema.extend({
   settlement: settlementSchema,
   tc: z.object({ tc_all: z.number().int(), tc_free: z.number().int(), tc_toll: z.number().int() }),
 });
-export const settlementResultRequestSchema = identitySchema.extend({
-  product_settlement_id: z.string().regex(/^[0-9a-f-]{36}$/, M.settlementIdInvalid),
-});
+const settlementIdSchema = z.string().regex(/^[0-9a-f-]{36}$/, M.settlementIdInvalid);
+export const settlementResultRequestSchema = identitySchema.extend({ product_settlement_id: settlementIdSchema });
 export const settlementResultResponseSchema = errorResponseSchema.extend({ settlement: settlementSchema });
+export const settlementReportRequestSchema = settlementResultRequestSchema;
+export const settlementReportResponseSchema = errorResponseSchema.extend({
+  /** buy_tc to send with this price, or null: already handed out, or not completed. */
+  buy_tc: z.object({ price: z.number().int().positive() }).nullable(),
+  /** Send conversion too: this is the player's first completed purchase. */
+  conversion: z.boolean(),
+});
+
+/** A player's own monthly spending limit (yen) [R10-3]. */
+const limitYenSchema = z
+  .number({ error: M.spendingLimitInvalid })
+  .int(M.spendingLimitInvalid)
+  .min(SPENDING_LIMIT_MIN_YEN, M.spendingLimitInvalid)
+  .max(SPENDING_LIMIT_MAX_YEN, M.spendingLimitInvalid);
+export const spendingLimitRequestSchema = identitySchema.extend({});
+export const setSpendingLimitRequestSchema = identitySchema.extend({
+  /** null: no limit of the player's own. */
+  spending_limit: z.object({ limit_yen: limitYenSchema.nullable() }),
+});
+export const spendingLimitSchema = z.object({
+  /** The player's own limit in force; null: none. */
+  limit_yen: z.number().int().positive().nullable(),
+  /** A raise or removal waiting its 24 hours. */
+  pending: z.object({ limit_yen: z.number().int().positive().nullable(), effective_at: z.string() }).nullable(),
+  /** The minors' cap by the registered birth date; null for an adult or no birth date. */
+  minor_limit_yen: z.number().int().positive().nullable(),
+  /** The cap that applies: the lower of the two; null: none. */
+  cap_yen: z.number().int().positive().nullable(),
+  /** Bought this Asia/Tokyo month (completed, and pending payments under way). */
+  spent_yen: z.number().int().nonnegative(),
+  remaining_yen: z.number().int().nonnegative().nullable(),
+});
+export const spendingLimitResponseSchema = errorResponseSchema.extend({ spending_limit: spendingLimitSchema });
+
+/** The TC used history: one entry per ledger operation, free and paid apart, newest first. */
+export const TC_HISTORY_PAGE_SIZE = 20;
+export const tcHistoryRequestSchema = identitySchema.extend({
+  page: z.number().int().positive().max(10_000).optional(),
+});
+export const tcHistoryEntrySchema = z.object({
+  /** The operation's key (one purchase, one play, one refund…). */
+  id: z.string(),
+  /** purchase, play, kuji, refund, present_code, invite, delivery_fee, debug_grant, admin… */
+  reason: z.string(),
+  reference: z.string().nullable(),
+  /** Signed: credits positive, spends negative. */
+  free_delta: z.number().int(),
+  toll_delta: z.number().int(),
+  /** The balance after the operation. */
+  balance_after: z.number().int().nonnegative(),
+  created_at: z.string(),
+});
+export const tcHistoryResponseSchema = errorResponseSchema.extend({
+  history: z.object({ list: z.array(tcHistoryEntrySchema), page: z.number().int().positive(), has_more: flag01Schema }),
+});
+
+/** The provider's callback body (checked after its signature). */
+export const providerCallbackSchema = z.object({
+  event_id: z.string().min(1).max(64),
+  payment_id: z.string().regex(/^[0-9a-f-]{36}$/),
+  merchant_reference: z.string().regex(/^[0-9a-f-]{36}$/),
+  outcome: z.enum(['paid', 'declined', 'failed', 'cancelled']),
+  amount: z.number().int().positive(),
+  failure_code: z
+    .string()
+    .regex(/^[a-z_]{1,40}$/)
+    .nullable(),
+  occurred_at: z.string().max(40),
+});

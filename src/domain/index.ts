@@ -37,6 +37,8 @@ export * from './catalogue/virtual-crane.entity';
 export * from './wallet/wallet.entity';
 export * from './wallet/pay-method.rule';
 export * from './wallet/purchase.rule';
+export * from './wallet/spending-limit.rule';
+export * from './wallet/settlement.rule';
 export * from './stream/station-info.entity';
 export * from './stream/still-image.rule';
 export * from './stream/stream.reducer';

@@ -1,6 +1,7 @@
 import { formatThousands } from './text/number-format';
 import { VIP_PURCHASE_WINDOW_DAYS, VIP_REQUIRED_PURCHASE_TC } from './constants';
 import { CARRIER_BILLING_MAX_PRICE } from './wallet/purchase.rule';
+import { SPENDING_LIMIT_MAX_YEN, SPENDING_LIMIT_MIN_YEN } from './wallet/spending-limit.rule';
 
 /**
  * Every text a player reads that a domain rule decides, in one place [R1-4]. Texts the spec quotes
@@ -60,7 +61,30 @@ export const PURCHASE_MESSAGES = {
   /** A minor would pass their monthly limit (both in yen). */
   minorMonthlyLimit: (limitYen: number, spentYen: number) =>
     `未成年のお客様のご購入は月${formatThousands(limitYen)}円までです（今月のご購入: ${formatThousands(spentYen)}円）。`,
+  /** The player's own monthly limit would be passed [R10-3] (both in yen). */
+  ownMonthlyLimit: (limitYen: number, spentYen: number) =>
+    `ご自身で設定した月のご購入上限（${formatThousands(limitYen)}円）を超えるため購入できません（今月のご購入: ${formatThousands(spentYen)}円）。上限は「設定」から変更できます。`,
+  spendingLimitRange: `上限は${formatThousands(SPENDING_LIMIT_MIN_YEN)}円から${formatThousands(SPENDING_LIMIT_MAX_YEN)}円の間で設定してください。`,
+  /** Why a settlement failed or was cancelled, by its failure code. */
+  failure: {
+    card_declined: 'カードが承認されませんでした。別のカードをお試しいただくか、カード会社にお問い合わせください。',
+    processing_error: '決済の処理中にエラーが発生しました。時間をおいてもう一度お試しください。',
+    authentication_failed: '本人認証（3Dセキュア）に失敗しました。もう一度お試しください。',
+    cancelled: 'お支払いはキャンセルされました。',
+    expired: 'お支払いの有効期限が切れました。もう一度お手続きください。',
+    provider_unavailable: '決済サービスに接続できませんでした。時間をおいてもう一度お試しください。',
+  },
+  failureUnknown: '決済を完了できませんでした。',
+  /** The provider sent the player back but the service has not heard how the payment ended. */
+  stillPending:
+    'お支払いの結果をまだ確認できていません。しばらくしてから「TC利用履歴」でご確認ください。お支払いが完了していればTCは自動で追加されます。',
 } as const;
+
+/** The Japanese reason a settlement failed or was cancelled, from its failure code. */
+export function settlementFailureText(code: string | null): string {
+  const known = PURCHASE_MESSAGES.failure as Record<string, string>;
+  return (code !== null && known[code]) || PURCHASE_MESSAGES.failureUnknown;
+}
 
 /** Form validation messages (address and contact fields). `label` is the field's Japanese name. */
 export const VALIDATION_MESSAGES = {

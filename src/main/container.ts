@@ -13,6 +13,9 @@ import {
   VerifyEmail,
   BuyTc,
   AccountPayment,
+  TcUsedHistory,
+  PlayHistory,
+  SpendingLimitSetting,
   Notices,
   KujiBoxPlay,
   ServiceMaintenance,
@@ -191,6 +194,9 @@ export function createAppContainer(
   container.bind(TOKENS.VerifyEmail).to(VerifyEmail).inTransientScope();
   container.bind(TOKENS.BuyTc).to(BuyTc).inTransientScope();
   container.bind(TOKENS.AccountPayment).to(AccountPayment).inTransientScope();
+  container.bind(TOKENS.TcUsedHistory).to(TcUsedHistory).inTransientScope();
+  container.bind(TOKENS.PlayHistory).to(PlayHistory).inTransientScope();
+  container.bind(TOKENS.SpendingLimitSetting).to(SpendingLimitSetting).inTransientScope();
   container.bind(TOKENS.KujiBoxPlay).to(KujiBoxPlay).inTransientScope();
   // App-lifetime use-cases: one per container.
   container.bind(TOKENS.ServiceMaintenance).to(ServiceMaintenance);

@@ -355,9 +355,13 @@ export function aSettlement(overrides: Partial<Settlement> = {}): Settlement {
     price: 1000,
     tollTc: 1000,
     freeTc: 0,
+    bonusTicket: 0,
     status: 'completed',
     createdAt: '2026-11-23T10:00:00+09:00',
     completedAt: '2026-11-23T10:00:01+09:00',
+    expiresAt: '2026-11-23T10:30:00+09:00',
+    paymentUrl: null,
+    failureInfo: null,
     ...overrides,
   };
 }

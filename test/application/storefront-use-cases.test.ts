@@ -18,12 +18,15 @@ import {
   anAppConfig,
   anIdentity,
   FakeSession,
+  ManualClock,
   RecordingAnalytics,
   ScriptedAccount,
   ScriptedPrizeCatalog,
   ScriptedWallet,
 } from '../../src/testing';
 import { injectFetch } from '../support/inject-fetch';
+import { cardFields, CARDS, providerStep } from '../support/payments';
+import { PURCHASE_MESSAGES } from '../../src/domain';
 import { TEST_CLIENT_CONFIG } from '../support/test-container';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser } from '../support/users';
@@ -49,13 +52,14 @@ describe('storefront use-cases against the reference server (real ky adapters, i
       paths.push(new URL(request.url).pathname);
       return inject(request);
     };
+    const visited: string[] = [];
     const container = createAppContainer({ ...TEST_CLIENT_CONFIG, apiBase: t.apiBase, timeoutMs: 10_000 }, [], {
       storage: null,
       cookies: () => '',
-      navigator: { reload: () => undefined, goTo: () => undefined },
+      navigator: { reload: () => undefined, goTo: (url) => void visited.push(url) },
       fetch: fetchVia,
     });
-    return { container, paths, session: container.get<SessionPort>(TOKENS.SessionPort) };
+    return { container, paths, visited, session: container.get<SessionPort>(TOKENS.SessionPort) };
   }
 
   it('[R2.1-1] [R9-2] the information list pages 100 at a time and a tag opens its one item', async () => {
@@ -145,7 +149,7 @@ describe('storefront use-cases against the reference server (real ky adapters, i
     expect(again.snapshot).toEqual({ kind: 'redirect', to: '/' });
   });
 
-  it('[R2.5-4] [R2.5-5] buying TC: a guest signs in first; no birth date means the age step; then a purchase adds TC to the balance', async () => {
+  it('[R2.5-4] [R2.5-5] [R10-2] buying TC: a guest signs in first; no birth date means the age step; then the provider page, and the purchase adds TC once', async () => {
     const guest = app();
     const forGuest = guest.container.get<BuyTc>(TOKENS.BuyTc);
     await forGuest.start();
@@ -157,29 +161,54 @@ describe('storefront use-cases against the reference server (real ky adapters, i
     await buy.start();
     expect(buy.snapshot).toMatchObject({ kind: 'age' });
     await buy.registerBirth('1990-05-05');
-    const shop = buy.snapshot;
-    expect(shop.kind).toBe('shop');
-    if (shop.kind !== 'shop') return;
-    expect(shop.balance.tc_all).toBe(0);
-    expect(shop.methods[0]?.id).toBe(shop.method);
-    const card = shop.methods.find((m) => m.kind === 'credit_card')!;
+    const top = buy.snapshot;
+    expect(top.kind).toBe('top');
+    if (top.kind !== 'top') return;
+    expect(top.balance.tc_all).toBe(0);
+    expect(top.methods[0]?.id).toBe(top.method);
+    expect(top.limit).toMatchObject({ capYen: null, spentYen: 0 });
+    const card = top.methods.find((m) => m.kind === 'credit_card')!;
     await buy.chooseMethod(card.id);
-    const product = (buy.snapshot.kind === 'shop' ? buy.snapshot.list?.products : undefined)![0]!;
+    const product = (buy.snapshot.kind === 'top' ? buy.snapshot.list?.products : undefined)![0]!;
     await buy.buy(product.productId);
+    const paying = buy.snapshot;
+    expect(paying).toMatchObject({ kind: 'paying', checking: false, settlement: { status: 'pending' } });
+    if (paying.kind !== 'paying') return;
+    await providerStep(t, paying.settlement.paymentUrl!, 'card', cardFields(CARDS.ok));
+    await buy.returned();
     expect(buy.snapshot).toMatchObject({
-      kind: 'done',
+      kind: 'complete',
       settlement: { status: 'completed' },
       balance: { tc_all: product.toll_tc + product.free_tc },
     });
   });
 
-  it('the account-based payment: the start page pays for the product and the result page reads the settlement', async () => {
+  it("a declined card ends in the error step with the provider's message; a cancel in the cancel step", async () => {
     const { container, session } = app();
+    session.signIn(await createTestUser(t, { birth: '1990-05-05' }));
+    const buy = container.get<BuyTc>(TOKENS.BuyTc);
+    for (const [fields, kind, message] of [
+      [cardFields(CARDS.declined), 'failed', PURCHASE_MESSAGES.failure.card_declined],
+      [null, 'cancelled', PURCHASE_MESSAGES.failure.cancelled],
+    ] as const) {
+      await buy.start();
+      const product = (buy.snapshot.kind === 'top' ? buy.snapshot.list?.products : undefined)![0]!;
+      await buy.buy(product.productId);
+      const url = buy.snapshot.kind === 'paying' ? buy.snapshot.settlement.paymentUrl! : '';
+      if (fields) await providerStep(t, url, 'card', fields);
+      else await providerStep(t, url, 'cancel');
+      await buy.returned();
+      expect(buy.snapshot).toEqual({ kind, message });
+    }
+  });
+
+  it('the account-based payment: the start page opens the settlement and goes to the bank pages; the result page reads it', async () => {
+    const { container, session, visited } = app();
     session.signIn(await createTestUser(t, { birth: '1990-05-05' }));
     const buy = container.get<BuyTc>(TOKENS.BuyTc);
     await buy.start();
     await buy.chooseMethod('account_payment');
-    const product = (buy.snapshot.kind === 'shop' ? buy.snapshot.list?.products : undefined)![0]!;
+    const product = (buy.snapshot.kind === 'top' ? buy.snapshot.list?.products : undefined)![0]!;
     await buy.buy(product.productId);
     expect(buy.snapshot).toEqual({ kind: 'handOff', productId: product.productId });
 
@@ -187,10 +216,15 @@ describe('storefront use-cases against the reference server (real ky adapters, i
     await pay.open(product.productId);
     expect(pay.snapshot).toMatchObject({ kind: 'confirm', product: { productId: product.productId } });
     await pay.pay();
-    const paid = pay.snapshot;
-    expect(paid.kind).toBe('paid');
+    const going = pay.snapshot;
+    expect(going.kind).toBe('redirecting');
+    const url = going.kind === 'redirecting' ? going.paymentUrl : '';
+    expect(visited).toEqual([url]);
+    const paid = await providerStep(t, url, 'confirm');
+    const settlementId = paid.location!.split('/').pop()!;
+    expect(paid.location).toBe(`/purchase/account-pay/result/${settlementId}`);
     const result = container.get<AccountPayment>(TOKENS.AccountPayment);
-    await result.result(paid.kind === 'paid' ? paid.productSettlementId : '');
+    await result.result(settlementId);
     expect(result.snapshot).toMatchObject({
       kind: 'result',
       settlement: { status: 'completed', payMethod: 'account_payment' },
@@ -201,7 +235,7 @@ describe('storefront use-cases against the reference server (real ky adapters, i
     const other = app();
     other.session.signIn(await createTestUser(t, { birth: '1990-05-05' }));
     const theirs = other.container.get<AccountPayment>(TOKENS.AccountPayment);
-    await theirs.result(paid.kind === 'paid' ? paid.productSettlementId : '');
+    await theirs.result(settlementId);
     expect(theirs.snapshot).toMatchObject({ kind: 'error', message: expect.stringMatching(/[ぁ-ん]/) });
   });
 });
@@ -231,17 +265,32 @@ describe('storefront use-cases over scripted doubles', () => {
         value: { products: [], registeredBirth: true, bonusItems: [], isTcSale: false, isTicketPresent: false },
       });
     const session = new FakeSession(anIdentity());
-    const buy = new BuyTc(wallet.port, new ScriptedAccount().port, session);
+    wallet.always('spendingLimit', {
+      limitYen: null,
+      pending: null,
+      minorLimitYen: null,
+      capYen: null,
+      spentYen: 0,
+      remainingYen: null,
+    });
+    const buy = new BuyTc(
+      wallet.port,
+      new ScriptedAccount().port,
+      session,
+      new ManualClock(0),
+      { track: () => undefined },
+      { reload: () => undefined },
+    );
     await buy.start();
     expect(buy.snapshot).toMatchObject({
-      kind: 'shop',
+      kind: 'top',
       method: 'credit_card',
       list: null,
       productError: 'ただいま商品を準備しています。しばらくお待ちください。',
     });
     await buy.chooseMethod('emoney_a');
     expect(buy.snapshot).toMatchObject({
-      kind: 'shop',
+      kind: 'top',
       method: 'emoney_a',
       productError: null,
       list: { products: [] },

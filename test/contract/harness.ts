@@ -56,6 +56,8 @@ export interface ContractFixtures {
   ): Promise<number>;
   /** Ships a won prize to the user's main address with a tracking number (delivery_status 'shipped'). */
   shipPrize(userId: number, playHistoryId: number, contactNumber: string): Promise<void>;
+  /** The player pays a pending settlement on the payment provider's page (the success test card). */
+  payAtProvider(paymentUrl: string): Promise<void>;
   /** Suspends a user (users.status 2): every authenticated call answers invaliduser. */
   suspendUser(userId: number): Promise<void>;
 }

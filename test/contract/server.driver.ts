@@ -4,6 +4,7 @@ import { injectFetch } from '../support/inject-fetch';
 import { startTestServer } from '../support/test-server';
 import { createTestUser } from '../support/users';
 import { TEST_CLIENT_CONFIG } from '../support/test-container';
+import { cardFields, CARDS, providerStep } from '../support/payments';
 import { Ledger } from '../../server/wallet/ledger';
 import { typedClient, type ContractDriver } from './harness';
 import { systemClock } from '../../server/clock';
@@ -96,6 +97,10 @@ export async function serverDriver(transport: 'inject' | 'http'): Promise<Contra
       },
       async setKujiBoxStatus(boxId, status) {
         await t.server.store().query('UPDATE kuji_boxes SET box_status = $2 WHERE box_id = $1', [boxId, status]);
+      },
+      async payAtProvider(paymentUrl) {
+        const paid = await providerStep(t, paymentUrl, 'card', cardFields(CARDS.ok));
+        if (paid.status !== 303) throw new Error(`the provider refused the test card: ${paid.status}`);
       },
       async creditTc(userId, kind, amount) {
         const ledger = new Ledger(t.server.store(), systemClock);

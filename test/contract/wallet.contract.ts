@@ -72,7 +72,7 @@ export function walletContract(driver: () => ContractDriver): void {
     expect((await once(wallet.products('credit_card'))).registeredBirth).toBe(true);
   });
 
-  it('[R7-6][R1-2][R3-11] POST purchase/tc credits toll_tc and free_tc once per request id; purchase/settlement_result reads it back', async () => {
+  it('[R7-6][R1-2][R3-11][R10-2] POST purchase/tc opens a settlement paid at the provider; it credits toll_tc and free_tc once per request id', async () => {
     const { client } = await driver().newUser();
     const wallet = client.get(TOKENS.WalletPort);
     const product = (await once(wallet.products())).products.find((p) => p.free_tc > 0 && p.price <= 10_000)!;
@@ -80,23 +80,47 @@ export function walletContract(driver: () => ContractDriver): void {
     expect(noBirth.info).toBe('ご購入の前に生年月日を登録してください。');
     await once(client.get(TOKENS.AccountPort).setProfile({ birth: '1980-01-01' }));
 
-    const bought = await once(wallet.purchase(product.productId, 'credit_card', 'contract-req-0001'));
-    expect(bought.settlement).toMatchObject({
+    const opened = await once(wallet.purchase(product.productId, 'credit_card', 'contract-req-0001'));
+    expect(opened.settlement).toMatchObject({
       productId: product.productId,
       payMethod: 'credit_card',
       price: product.price,
-      status: 'completed',
+      status: 'pending',
+      failureInfo: null,
     });
+    expect(opened.settlement.paymentUrl).toMatch(/^\/provider\/pay\//);
+    expect(opened.tc.tc_all).toBe(0);
+    await driver().fixtures.payAtProvider(opened.settlement.paymentUrl!);
+    const bought = await once(wallet.purchase(product.productId, 'credit_card', 'contract-req-0001'));
+    expect(bought.settlement.productSettlementId).toBe(opened.settlement.productSettlementId);
+    expect(bought.settlement).toMatchObject({ status: 'completed', paymentUrl: null });
     expect(bought.tc).toEqual({
       tc_all: product.toll_tc + product.free_tc,
       tc_free: product.free_tc,
       tc_toll: product.toll_tc,
     });
-    const resent = await once(wallet.purchase(product.productId, 'credit_card', 'contract-req-0001'));
-    expect(resent.settlement.productSettlementId).toBe(bought.settlement.productSettlementId);
     expect(await once(wallet.balance())).toEqual(bought.tc);
-
     expect(await once(wallet.settlement(bought.settlement.productSettlementId))).toEqual(bought.settlement);
+    expect(await once(wallet.settlementReport(bought.settlement.productSettlementId))).toEqual({
+      buyTc: { price: product.price },
+      conversion: true,
+    });
+    expect(await once(wallet.settlementReport(bought.settlement.productSettlementId))).toEqual({
+      buyTc: null,
+      conversion: false,
+    });
+    const history = await once(wallet.tcHistory(1));
+    expect(history.entries[0]).toMatchObject({
+      reason: 'purchase',
+      freeDelta: product.free_tc,
+      tollDelta: product.toll_tc,
+    });
+    expect((await once(wallet.setSpendingLimit(product.price))).limitYen).toBe(product.price);
+    expect(await once(wallet.spendingLimit())).toMatchObject({
+      capYen: product.price,
+      spentYen: product.price,
+      remainingYen: 0,
+    });
     const other = (await driver().newUser()).client.get(TOKENS.WalletPort);
     await refusal(other.settlement(bought.settlement.productSettlementId), 404);
     await refusal(wallet.purchase(9999, 'credit_card'), 404);

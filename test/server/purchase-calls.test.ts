@@ -13,6 +13,7 @@ import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
 import { as, expectOk, expectRefusedUnchanged, get, post } from './user-helpers';
 import { systemClock } from '../../server/clock';
+import { buyTc, cardFields, CARDS, providerStep, startPurchase } from '../support/payments';
 
 let t: TestServer;
 let a: TestUser;
@@ -101,7 +102,7 @@ describe('TC products', () => {
 });
 
 describe('TC purchase', () => {
-  it('credits toll_tc + free_tc through the ledger with a completed settlement', async () => {
+  it('[R10-2] opens a pending settlement with the provider page; paying there credits toll_tc + free_tc through the ledger once', async () => {
     const r = purchaseTcResponseSchema.parse(
       expectOk(
         await post(
@@ -116,10 +117,14 @@ describe('TC purchase', () => {
       price: 10000,
       toll_tc: 10000,
       free_tc: 2000,
-      status: 'completed',
+      status: 'pending',
     });
-    expect(r.tc).toEqual({ tc_all: 12000, tc_free: 2000, tc_toll: 10000 });
-    // The same request_id never buys twice.
+    expect(r.settlement.payment_url).toMatch(/^\/provider\/pay\/[0-9a-f-]{36}$/);
+    expect(r.tc).toEqual({ tc_all: 0, tc_free: 0, tc_toll: 0 });
+    const paid = await providerStep(t, r.settlement.payment_url!, 'card', cardFields(CARDS.ok));
+    expect(paid.status).toBe(303);
+    expect(paid.location).toBe(`/purchase-return/${r.settlement.product_settlement_id}`);
+    // The same request_id never buys twice: it answers the settlement, now completed.
     const again = purchaseTcResponseSchema.parse(
       expectOk(
         await post(
@@ -130,7 +135,9 @@ describe('TC purchase', () => {
       ),
     );
     expect(again.settlement.product_settlement_id).toBe(r.settlement.product_settlement_id);
-    expect(again.tc.tc_all).toBe(12000);
+    expect(again.settlement.status).toBe('completed');
+    expect(again.settlement.payment_url).toBeNull();
+    expect(again.tc).toEqual({ tc_all: 12000, tc_free: 2000, tc_toll: 10000 });
     const ledger = new Ledger(t.server.store(), systemClock);
     expect(await ledger.fromRows(a.user_id)).toEqual({ tc_free: 2000, tc_toll: 10000, ticket: 2 });
     const result = settlementResultResponseSchema.parse(
@@ -222,9 +229,10 @@ describe('TC purchase', () => {
   it("caps a minor's purchases per month", async () => {
     const year = new Date().getUTCFullYear();
     const teen = await createTestUser(t, { birth: `${year - 14}-01-01` });
-    expectOk(await post(t, 'purchase/tc', as(teen, { purchase: { product_id: 3, pay_method: 'credit_card' } })));
-    expectOk(await post(t, 'purchase/tc', as(teen, { purchase: { product_id: 2, pay_method: 'credit_card' } })));
-    // 3,000 + 1,000 yen bought; another 3,000 would pass the 5,000 yen monthly cap of an under-16.
+    expect((await buyTc(t, teen, 3)).status).toBe('completed');
+    // A payment under way counts too: 3,000 bought + 1,000 being paid; another 3,000 would pass the
+    // 5,000 yen monthly cap of an under-16.
+    expect((await startPurchase(t, teen, 2)).settlement.status).toBe('pending');
     const r = await expectRefusedUnchanged(
       t,
       () => post(t, 'purchase/tc', as(teen, { purchase: { product_id: 3, pay_method: 'credit_card' } })),

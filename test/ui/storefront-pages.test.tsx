@@ -245,6 +245,8 @@ describe('guarded and account pages', () => {
     open('/settlement', { session: new FakeSession(anIdentity()), wallet });
     expect((await screen.findByTestId('product-error')).textContent).toBe('ただいま商品を準備しています。');
     expect(screen.getByTestId('tc-balance').textContent).toBe('所持TC 1,200（無償 1,000・有償 200）');
+    // The page opened the purchase modal on arrival: its top step.
+    expect(screen.getByTestId('modal-purchase').querySelector('[data-testid="purchase-top"]')).not.toBeNull();
   });
 
   it('[R2.1-5] a purchase slug other than ours, or a malformed settlement id, is the 404 page', async () => {

@@ -1,5 +1,13 @@
 import type { Observable } from 'rxjs';
-import type { PayMethodOption, Settlement, TcInfo, TcProduct, TicketInfo } from '../../domain';
+import type {
+  PayMethodOption,
+  Settlement,
+  SpendingLimitInfo,
+  TcHistoryEntry,
+  TcInfo,
+  TcProduct,
+  TicketInfo,
+} from '../../domain';
 
 /** The purchase modal's product list and what it needs besides. */
 export interface ProductList {
@@ -36,6 +44,28 @@ export interface WalletPort {
    * buys twice and answers the first purchase.
    */
   purchase(productId: number, payMethod: string, requestId?: string): Observable<PurchaseResult>;
-  /** One of the player's purchases (the result page after an account-based payment). */
+  /** One of the player's purchases (the purchase modal's check, the account-based payment's result page). */
   settlement(productSettlementId: string): Observable<Settlement>;
+  /**
+   * The analytics of a completed purchase, handed out once per settlement by the service: buy_tc's
+   * price (null: already reported, or not completed) and whether it is the first purchase (conversion).
+   */
+  settlementReport(productSettlementId: string): Observable<SettlementReport>;
+  /** The player's own monthly spending limit and this month's caps [R10-3]. */
+  spendingLimit(): Observable<SpendingLimitInfo>;
+  /** Sets it (null: none); lowering is at once, raising waits 24 hours. */
+  setSpendingLimit(limitYen: number | null): Observable<SpendingLimitInfo>;
+  /** The TC used history, newest first. */
+  tcHistory(page: number): Observable<TcHistoryPage>;
+}
+
+export interface SettlementReport {
+  readonly buyTc: { readonly price: number } | null;
+  readonly conversion: boolean;
+}
+
+export interface TcHistoryPage {
+  readonly entries: readonly TcHistoryEntry[];
+  readonly page: number;
+  readonly hasMore: boolean;
 }

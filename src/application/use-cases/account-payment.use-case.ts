@@ -3,6 +3,11 @@ import { firstValueFrom } from 'rxjs';
 import { refusalText, type Settlement, type TcInfo, type TcProduct } from '../../domain';
 import type { SessionPort } from '../ports/session.port';
 import type { WalletPort } from '../ports/wallet.port';
+import type { ClockPort } from '../ports/clock.port';
+import type { NavigatorPort } from '../ports/navigator.port';
+import type { CurrentUser } from './current-user.use-case';
+import { reportPurchase, settlementAfterPayment } from './settlement-watch';
+import type { TrackEvent } from './track-event.use-case';
 import { TOKENS } from '../tokens';
 import { ACCOUNT_PAYMENT_METHOD } from './buy-tc.use-case';
 import { StateStore } from './state-store';
@@ -12,8 +17,8 @@ export type AccountPaymentState =
   | { readonly kind: 'signIn' }
   /** The start page: the product to pay for by account transfer. */
   | { readonly kind: 'confirm'; readonly product: TcProduct; readonly busy: boolean; readonly error: string | null }
-  /** Paid: the service's settlement id names the result page. */
-  | { readonly kind: 'paid'; readonly productSettlementId: string }
+  /** The settlement is open: the player is on their way to the provider's bank pages. */
+  | { readonly kind: 'redirecting'; readonly paymentUrl: string }
   /** The result page: one of the player's settlements (another player's id is refused by the service). */
   | { readonly kind: 'result'; readonly settlement: Settlement; readonly balance: TcInfo | null }
   /** No such product with the account payment, or no such settlement of this player. */
@@ -22,8 +27,9 @@ export type AccountPaymentState =
 
 /**
  * The account-based payment's two pages (§2.1 /purchase/{slug} and its result): confirm the product,
- * pay with the account payment method (made safe to resend by a request id), then read the result by
- * its settlement id. Page-scoped.
+ * open the settlement (made safe to resend by a request id) and go to the provider's bank pages,
+ * which send the player back to the result page; it reads the settlement until the provider's
+ * callback has decided it, and reports a completed purchase once. Page-scoped.
  */
 @injectable()
 export class AccountPayment extends StateStore<AccountPaymentState> {
@@ -31,8 +37,12 @@ export class AccountPayment extends StateStore<AccountPaymentState> {
 
   constructor(
     @inject(TOKENS.WalletPort)
-    private readonly wallet: Pick<WalletPort, 'products' | 'purchase' | 'settlement' | 'balance'>,
+    private readonly wallet: Pick<WalletPort, 'products' | 'purchase' | 'settlement' | 'balance' | 'settlementReport'>,
     @inject(TOKENS.SessionPort) private readonly session: Pick<SessionPort, 'current'>,
+    @inject(TOKENS.NavigatorPort) private readonly navigator: Pick<NavigatorPort, 'goTo'>,
+    @inject(TOKENS.ClockPort) private readonly clock: ClockPort,
+    @inject(TOKENS.TrackEvent) private readonly analytics: Pick<TrackEvent, 'track'>,
+    @inject(TOKENS.CurrentUser) private readonly currentUser: Pick<CurrentUser, 'reload'>,
   ) {
     super({ kind: 'loading' });
   }
@@ -57,7 +67,12 @@ export class AccountPayment extends StateStore<AccountPaymentState> {
       const result = await firstValueFrom(
         this.wallet.purchase(s.product.productId, ACCOUNT_PAYMENT_METHOD, this.requestId),
       );
-      this.setState({ kind: 'paid', productSettlementId: result.settlement.productSettlementId });
+      const url = result.settlement.paymentUrl;
+      if (result.settlement.status === 'pending' && url) {
+        this.setState({ kind: 'redirecting', paymentUrl: url });
+        // The provider's bank pages are whole pages; they send the player back to the result page.
+        this.navigator.goTo(url);
+      } else this.setState({ ...s, busy: false, error: result.settlement.failureInfo ?? refusalText(null) });
     } catch (error) {
       this.setState({ ...s, busy: false, error: refusalText(error) });
     }
@@ -67,8 +82,17 @@ export class AccountPayment extends StateStore<AccountPaymentState> {
   async result(productSettlementId: string): Promise<void> {
     if (!this.signedIn()) return;
     try {
-      const settlement = await firstValueFrom(this.wallet.settlement(productSettlementId));
+      const settlement = await settlementAfterPayment(
+        this.wallet,
+        this.clock,
+        productSettlementId,
+        () => !this.disposed,
+      );
       const balance = await firstValueFrom(this.wallet.balance()).catch(() => null);
+      if (settlement.status === 'completed') {
+        this.currentUser.reload();
+        await reportPurchase(this.wallet, this.analytics, settlement);
+      }
       this.setState({ kind: 'result', settlement, balance });
     } catch (error) {
       this.setState({ kind: 'error', message: refusalText(error) });

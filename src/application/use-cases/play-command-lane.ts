@@ -1,6 +1,5 @@
 import { inject, injectable } from 'inversify';
 import { exhaustMap, finalize, from, Subject, type Observable } from 'rxjs';
-import { refusalText } from '../../domain';
 import { TOKENS } from '../tokens';
 import type { PlayMessages } from './play-messages.use-case';
 import { StateStore } from './state-store';
@@ -65,7 +64,7 @@ export class PlayCommandLane extends StateStore<{ readonly busy: boolean }> {
     try {
       await command.work();
     } catch (error) {
-      this.messages.alert({ kind: 'refused', message: refusalText(error) });
+      this.messages.refused(error);
       command.onError?.();
     }
   }

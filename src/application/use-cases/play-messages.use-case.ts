@@ -1,5 +1,5 @@
 import { inject, injectable } from 'inversify';
-import type { PushNotice, VipOutcome } from '../../domain';
+import { NOT_ENOUGH_TC_CODE, refusalCode, refusalText, type PushNotice, type VipOutcome } from '../../domain';
 import type { NavigatorPort } from '../ports/navigator.port';
 import { TOKENS } from '../tokens';
 import { StateStore } from './state-store';
@@ -11,7 +11,9 @@ export type PlayAlert =
       readonly message: string;
     }
   /** A guest pressed reserve: sign in first. */
-  | { readonly kind: 'signIn'; readonly message: string };
+  | { readonly kind: 'signIn'; readonly message: string }
+  /** Too little TC (402 at reserve or confirm): the alert offers to buy TC over the same station. */
+  | { readonly kind: 'needTc'; readonly message: string };
 
 export interface PlayMessagesState {
   /** A VIP gate's popup (569/570/571) [R8-2…R8-4]. */
@@ -35,6 +37,12 @@ export class PlayMessages extends StateStore<PlayMessagesState> {
 
   alert(alert: PlayAlert): void {
     this.setState((s) => ({ ...s, alert }));
+  }
+
+  /** A refused call's alert: its Japanese error_info; too little TC (402) offers to buy TC. */
+  refused(error: unknown): void {
+    const message = refusalText(error);
+    this.alert(refusalCode(error) === NOT_ENOUGH_TC_CODE ? { kind: 'needTc', message } : { kind: 'refused', message });
   }
 
   popup(popup: VipOutcome): void {

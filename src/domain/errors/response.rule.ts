@@ -82,3 +82,12 @@ export function refusalText(error: unknown): string {
   const info = typeof error === 'object' && error !== null ? (error as { info?: unknown }).info : undefined;
   return typeof info === 'string' && info !== '' ? info : DOMAIN_MESSAGES.reloadError;
 }
+
+/** The error_code a failed call carries (a refusal), else null. */
+export function refusalCode(error: unknown): number | null {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'number' && code !== 0 ? code : null;
+}
+
+/** The error_code of "too little TC" (a 402 answer): the screen offers to buy TC. */
+export const NOT_ENOUGH_TC_CODE = 402;

@@ -104,3 +104,10 @@ export function jstDateLabel(text: string): string {
   const d = toJstParts(ms);
   return `${d.year}/${String(d.month).padStart(2, '0')}/${String(d.day).padStart(2, '0')}`;
 }
+
+/** An instant as Japanese wall-clock text, 'YYYY/MM/DD HH:mm' (histories, notices). */
+export function formatJstDateTime(epochMs: number): string {
+  const t = toJstParts(epochMs);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${t.year}/${two(t.month)}/${two(t.day)} ${two(t.hour)}:${two(t.minute)}`;
+}

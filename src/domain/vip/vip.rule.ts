@@ -17,6 +17,18 @@ export function isVipUser(vip_level: number): boolean {
   return vip_level > NORMAL_VIP_LEVEL;
 }
 
+/** The vip_level purchases earn (100,000 TC in 30 days); an operator may grant a higher one. */
+export const PURCHASE_VIP_LEVEL = 1;
+
+/**
+ * A user's vip_level: the level an operator granted, raised to PURCHASE_VIP_LEVEL while the
+ * purchases of the last 30 days qualify [R6-3]. It follows the window: it starts with the purchase
+ * that reaches 100,000 TC and ends when purchases slide out of the 30 days.
+ */
+export function vipLevelOf(grantedLevel: number, purchasesQualify: boolean): number {
+  return purchasesQualify ? Math.max(grantedLevel, PURCHASE_VIP_LEVEL) : grantedLevel;
+}
+
 /** One TC purchase: how much paid TC, and when (epoch ms). */
 export interface TcPurchase {
   readonly toll_tc: number;

@@ -74,7 +74,36 @@ export interface Settlement {
   readonly price: number;
   readonly tollTc: number;
   readonly freeTc: number;
+  /** Bonus tickets the purchase adds. */
+  readonly bonusTicket: number;
   readonly status: SettlementStatus;
   readonly createdAt: string;
   readonly completedAt: string | null;
+  /** A pending settlement not paid by then ends as cancelled. */
+  readonly expiresAt: string;
+  /** The provider's page where the player pays (same origin), while pending; null once ended. */
+  readonly paymentUrl: string | null;
+  /** Why a failed or cancelled settlement ended so: the provider's or the service's Japanese text. */
+  readonly failureInfo: string | null;
+}
+
+/** The player's own monthly spending limit and this month's caps (yen) [R10-3]. */
+export interface SpendingLimitInfo {
+  readonly limitYen: number | null;
+  readonly pending: { readonly limitYen: number | null; readonly effectiveAt: string } | null;
+  readonly minorLimitYen: number | null;
+  readonly capYen: number | null;
+  readonly spentYen: number;
+  readonly remainingYen: number | null;
+}
+
+/** One operation of the TC used history: free and paid TC apart, signed. */
+export interface TcHistoryEntry {
+  readonly id: string;
+  readonly reason: string;
+  readonly reference: string | null;
+  readonly freeDelta: number;
+  readonly tollDelta: number;
+  readonly balanceAfter: number;
+  readonly createdAt: string;
 }

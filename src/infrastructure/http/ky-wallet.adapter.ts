@@ -1,5 +1,12 @@
 import { defer, throwError, type Observable } from 'rxjs';
-import type { ProductList, PurchaseResult, SessionPort, WalletPort } from '../../application';
+import type {
+  ProductList,
+  PurchaseResult,
+  SessionPort,
+  SettlementReport,
+  TcHistoryPage,
+  WalletPort,
+} from '../../application';
 import type { TcInfo, TicketInfo } from '../../domain';
 import {
   mobileItemsResponseSchema,
@@ -7,16 +14,20 @@ import {
   PURCHASE_ENDPOINTS,
   purchaseTcResponseSchema,
   ENDPOINTS,
+  settlementReportResponseSchema,
   settlementResultResponseSchema,
+  spendingLimitResponseSchema,
+  tcHistoryResponseSchema,
   tcResponseSchema,
   ticketResponseSchema,
   type settlementSchema,
+  type spendingLimitSchema,
 } from '../../contract';
 import type { z } from 'zod';
 import { NotSignedInError } from './errors';
 import type { KyHttpClient } from './ky-http-client';
 
-import type { PayMethodOption, Settlement } from '../../domain';
+import type { PayMethodOption, Settlement, SpendingLimitInfo } from '../../domain';
 
 const toSettlement = (s: z.output<typeof settlementSchema>): Settlement => ({
   productSettlementId: s.product_settlement_id,
@@ -25,9 +36,22 @@ const toSettlement = (s: z.output<typeof settlementSchema>): Settlement => ({
   price: s.price,
   tollTc: s.toll_tc,
   freeTc: s.free_tc,
+  bonusTicket: s.bonus_ticket,
   status: s.status,
   createdAt: s.created_at,
   completedAt: s.completed_at,
+  expiresAt: s.expires_at,
+  paymentUrl: s.payment_url,
+  failureInfo: s.failure_info,
+});
+
+const toLimit = (l: z.output<typeof spendingLimitSchema>): SpendingLimitInfo => ({
+  limitYen: l.limit_yen,
+  pending: l.pending ? { limitYen: l.pending.limit_yen, effectiveAt: l.pending.effective_at } : null,
+  minorLimitYen: l.minor_limit_yen,
+  capYen: l.cap_yen,
+  spentYen: l.spent_yen,
+  remainingYen: l.remaining_yen,
 });
 
 /** WalletPort over HTTP (ky). The two GETs name the signed-in user in the path. */
@@ -114,6 +138,58 @@ export class KyWallet implements WalletPort {
       { product_settlement_id: productSettlementId },
       settlementResultResponseSchema.transform((a) => toSettlement(a.settlement)),
       'settlement_result',
+      { identity: 'required' },
+    );
+  }
+
+  settlementReport(productSettlementId: string): Observable<SettlementReport> {
+    return this.http.post(
+      PURCHASE_ENDPOINTS.settlementReport,
+      { product_settlement_id: productSettlementId },
+      settlementReportResponseSchema.transform((a): SettlementReport => ({
+        buyTc: a.buy_tc,
+        conversion: a.conversion,
+      })),
+      'settlement_report',
+      { identity: 'required' },
+    );
+  }
+  spendingLimit(): Observable<SpendingLimitInfo> {
+    return this.http.post(
+      PURCHASE_ENDPOINTS.spendingLimit,
+      {},
+      spendingLimitResponseSchema.transform((a) => toLimit(a.spending_limit)),
+      'spending_limit',
+      { identity: 'required' },
+    );
+  }
+  setSpendingLimit(limitYen: number | null): Observable<SpendingLimitInfo> {
+    return this.http.post(
+      PURCHASE_ENDPOINTS.setSpendingLimit,
+      { spending_limit: { limit_yen: limitYen } },
+      spendingLimitResponseSchema.transform((a) => toLimit(a.spending_limit)),
+      'spending_limit_set',
+      { identity: 'required' },
+    );
+  }
+  tcHistory(page: number): Observable<TcHistoryPage> {
+    return this.http.post(
+      PURCHASE_ENDPOINTS.tcHistory,
+      { page },
+      tcHistoryResponseSchema.transform((a): TcHistoryPage => ({
+        entries: a.history.list.map((e) => ({
+          id: e.id,
+          reason: e.reason,
+          reference: e.reference,
+          freeDelta: e.free_delta,
+          tollDelta: e.toll_delta,
+          balanceAfter: e.balance_after,
+          createdAt: e.created_at,
+        })),
+        page: a.history.page,
+        hasMore: a.history.has_more === 1,
+      })),
+      'tc_history',
       { identity: 'required' },
     );
   }

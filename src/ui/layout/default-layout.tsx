@@ -1,7 +1,8 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Outlet, useLocation, useMatches } from 'react-router';
 import { TOKENS } from '../../application';
-import { layoutOf, pageTitle, serviceHomeHref } from '../../domain';
+import { formatThousands, layoutOf, pageTitle, serviceHomeHref } from '../../domain';
+import { PURCHASE_MODAL } from '../purchase/purchase.messages';
 import { useInjection } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
 import { MESSAGES } from '../messages';
@@ -140,11 +141,32 @@ function HeaderLogo({ home }: { home: string }) {
   );
 }
 
-/** The header's search and menu buttons, opening their modals [R2.5-2]. */
+/** The header's TC balance (a signed-in player's), opening the purchase modal [R2.5-2]. */
+function HeaderBalance() {
+  const currentUser = useInjection(TOKENS.CurrentUser);
+  const user = useObservableState(currentUser.user$, null);
+  const modals = useModals();
+  if (!user) return null;
+  const tc = formatThousands(user.tc_info.tc_all);
+  return (
+    <button
+      type="button"
+      className="site-header__action site-header__balance"
+      data-testid="header-balance"
+      aria-label={PURCHASE_MODAL.headerBalanceLabel(tc)}
+      onClick={() => modals.open('purchase')}
+    >
+      {PURCHASE_MODAL.headerBalance(tc)}
+    </button>
+  );
+}
+
+/** The header's balance, search and menu buttons, opening their modals [R2.5-2]. */
 function HeaderActions() {
   const modals = useModals();
   return (
     <div className="site-header__actions">
+      <HeaderBalance />
       <button
         type="button"
         className="site-header__action"

@@ -2,6 +2,7 @@ import { useId, useRef } from 'react';
 import { Link } from 'react-router';
 import { MESSAGES } from '../messages';
 import type { ModalComponentProps } from './registry';
+import { PURCHASE_MODAL } from '../purchase/purchase.messages';
 import { useDialogName } from './use-dialog-name';
 
 export interface AlertModalProps {
@@ -13,10 +14,12 @@ export interface AlertModalProps {
   readonly signInHref?: string;
   /** The test id of the alert's body, for the page that shows it. */
   readonly testId?: string;
+  /** Too little TC: a "TCを購入" button opens the purchase modal over this page (the player stays where they are). */
+  readonly buyTc?: boolean;
 }
 
 /** A Japanese message with a close button (spec §2.5 alert), announced as an alert dialog. */
-export default function AlertModal({ props, close }: ModalComponentProps<AlertModalProps>) {
+export default function AlertModal({ props, close, open }: ModalComponentProps<AlertModalProps>) {
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
   const textId = useId();
@@ -32,6 +35,11 @@ export default function AlertModal({ props, close }: ModalComponentProps<AlertMo
         {props.message}
       </p>
       <div className="panel__actions">
+        {props.buyTc ? (
+          <button type="button" className="button" data-testid="alert-buy-tc" onClick={() => open('purchase')}>
+            {PURCHASE_MODAL.buyTcFromAlert}
+          </button>
+        ) : null}
         {props.signInHref ? (
           <Link className="button" to={props.signInHref} data-testid="go-login">
             {MESSAGES.signIn}
@@ -39,7 +47,7 @@ export default function AlertModal({ props, close }: ModalComponentProps<AlertMo
         ) : null}
         <button
           type="button"
-          className={props.signInHref ? 'button button--quiet' : 'button'}
+          className={props.signInHref || props.buyTc ? 'button button--quiet' : 'button'}
           autoFocus
           onClick={close}
         >

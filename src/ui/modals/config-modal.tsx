@@ -5,6 +5,7 @@ import { useInjection } from '../di/container-context';
 import { MESSAGES } from '../messages';
 import { STOREFRONT_NOTICES } from '../storefront.messages';
 import type { ModalComponentProps } from './registry';
+import { SpendingLimitSection } from '../purchase/spending-limit-section';
 
 /** Settings (spec §2.5 config): sound and hide-character, saved as 1 or 0 for a signed-in player [R5-1]. */
 export default function ConfigModal({ close }: ModalComponentProps<Record<never, never>>) {
@@ -46,6 +47,7 @@ export default function ConfigModal({ close }: ModalComponentProps<Record<never,
         />
         <span>{MESSAGES.hideCharacter}</span>
       </label>
+      {signedIn ? <SpendingLimitSection /> : null}
       <button type="button" className="button" onClick={close}>
         {MESSAGES.close}
       </button>

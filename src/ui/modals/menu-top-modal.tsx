@@ -1,10 +1,11 @@
 import { Link } from 'react-router';
 import { MESSAGES } from '../messages';
-import { PURCHASE_PAGE, STOREFRONT, STOREFRONT_MODALS } from '../storefront.messages';
+import { STOREFRONT, STOREFRONT_MODALS } from '../storefront.messages';
 import { KUJI } from '../kuji/kuji.messages';
 import { GUIDE_MENU } from './document-modal';
 import { DOCUMENT_MESSAGES } from './documents.messages';
 import type { ModalComponentProps } from './registry';
+import { HISTORY_MESSAGES, PURCHASE_MODAL } from '../purchase/purchase.messages';
 
 /** The menu (spec §2.5 menu top): the other modals a player reaches from the header. */
 export default function MenuTopModal({ open }: ModalComponentProps<Record<never, never>>) {
@@ -27,12 +28,27 @@ export default function MenuTopModal({ open }: ModalComponentProps<Record<never,
             {STOREFRONT_MODALS.newsTitle}
           </button>
         </li>
-        {/* Pages replace the menu's history entry; the host closes the menu there. */}
         <li>
-          <Link className="menu-list__item" to="/settlement" replace>
-            {PURCHASE_PAGE.title}
-          </Link>
+          <button
+            type="button"
+            className="menu-list__item"
+            data-testid="menu-purchase"
+            onClick={() => open('purchase')}
+          >
+            {PURCHASE_MODAL.title}
+          </button>
         </li>
+        <li>
+          <button type="button" className="menu-list__item" onClick={() => open('tcHistory')}>
+            {HISTORY_MESSAGES.tcTitle}
+          </button>
+        </li>
+        <li>
+          <button type="button" className="menu-list__item" onClick={() => open('playHistory')}>
+            {HISTORY_MESSAGES.playTitle}
+          </button>
+        </li>
+        {/* Pages replace the menu's history entry; the host closes the menu there. */}
         <li>
           <Link className="menu-list__item" to="/arrival-items" replace>
             {STOREFRONT.arrivalItemsTitle}

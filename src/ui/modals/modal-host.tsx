@@ -47,7 +47,12 @@ export function ModalHost() {
   const { open, close } = useModals();
   // Back (or any move to an entry with fewer modals) closes the ones above it; a new page closes all.
   const depth = (location.state as { modalDepth?: number } | null)?.modalDepth ?? 0;
+  // Only a move to another history entry closes modals: a page may open one as it mounts (the
+  // settlement page opens the purchase modal), in the same commit as this host's first effect.
+  const seenKey = useRef(location.key);
   useEffect(() => {
+    if (seenKey.current === location.key) return;
+    seenKey.current = location.key;
     if (stack.depth > depth) stack.closeTo(depth);
   }, [stack, depth, location.key]);
   return (

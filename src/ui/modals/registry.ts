@@ -1,5 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import type { CarouselSlide, InformationItem, KujiDrawResult, PrizeItem } from '../../domain';
+import type { CarouselSlide, InformationItem, KujiDrawResult, PlayLogEntry, PrizeItem } from '../../domain';
 import type { AlertModalProps } from './alert-modal';
 import type { ConfirmModalProps } from './confirm-modal';
 
@@ -28,7 +28,7 @@ const modal = <P = Record<never, never>>(
  * Every modal and dialog (spec §2.5), lazily loaded: adding one is its own file and one line here
  * [R2.5-2]. A dialog that follows a use-case's state (an alert, a reveal) opens through
  * `useStateModal`.
- * The account, purchase, delivery, address and kuji modals join with their issues.
+ * The account, delivery and address modals join with their issues.
  */
 export const MODALS = {
   menuTop: modal(() => import('./menu-top-modal')),
@@ -53,6 +53,10 @@ export const MODALS = {
   titleSearch: modal<{ readonly keyword?: string }>(() => import('./title-search-modal')),
   kujiHistory: modal<{ readonly draws: readonly KujiDrawResult[] }>(() => import('./kuji-history-modal')),
   kujiReveal: modal<{ readonly draw: KujiDrawResult }>(() => import('./kuji-reveal-modal')),
+  purchase: modal(() => import('../purchase/purchase-modal')),
+  tcHistory: modal(() => import('../purchase/tc-history-modal')),
+  playHistory: modal(() => import('../purchase/play-history-modal')),
+  playLog: modal<{ readonly entry: PlayLogEntry }>(() => import('../purchase/play-log-modal')),
   kujiDetail: modal<{ readonly kujiName: string; readonly description: string; readonly boxId: number }>(
     () => import('./kuji-detail-modal'),
   ),

@@ -592,6 +592,7 @@ function Dialogs({
             message: alert.message,
             testId: 'dialog',
             signInHref: alert.kind === 'signIn' ? `/login?next=${encodeURIComponent(pathname)}` : undefined,
+            buyTc: alert.kind === 'needTc',
           }
         : null,
     [alert, popup, pathname],
