@@ -256,32 +256,6 @@ test.describe('storefront', () => {
     await expect(page.getByText(`${address} の確認が完了しました。`, { exact: false })).toBeVisible();
   });
 
-  test('[R2.5-4] [R2.5-5] buying TC: the age step, then a card purchase; then the account-based payment and its result page', async ({
-    page,
-  }, testInfo) => {
-    await page.goto('/settlement');
-    await expect(page).toHaveURL(/\/login\?next=%2Fsettlement$/);
-    await signInAs(page, unique('buy'), '/settlement');
-    await expect(page.getByRole('heading', { name: '年齢の確認' })).toBeVisible();
-    await page.getByLabel('生年月日').fill('1995-04-01');
-    await page.getByRole('button', { name: '登録して次へ' }).click();
-    await expect(page.getByTestId('tc-balance')).toContainText('所持TC');
-    await page.screenshot({ path: `e2e/screenshots/settlement-${testInfo.project.name}.png`, fullPage: true });
-    expect(await seriousViolations(page)).toEqual([]);
-    await page.locator('.product__buy').first().click();
-    await expect(page.getByRole('status').filter({ hasText: 'TCを購入しました。' })).toBeVisible();
-
-    await page.getByRole('button', { name: '続けて購入する' }).click();
-    await page.getByRole('radio', { name: /口座振替決済/ }).check();
-    await page.locator('.product__buy').first().click();
-    await expect(page).toHaveURL(/\/purchase\/account-pay\?product_id=\d+$/);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('口座振替決済でのお支払い');
-    await page.getByRole('button', { name: /円を支払う$/ }).click();
-    await expect(page).toHaveURL(/\/purchase\/account-pay\/result\/[0-9a-f-]{36}$/);
-    await expect(page.getByTestId('settlement-status')).toHaveText('お支払いが完了しました。');
-    await page.screenshot({ path: `e2e/screenshots/purchase-result-${testInfo.project.name}.png` });
-  });
-
   test("[R2.1-1] the arrival-items page lists the store's new arrivals", async ({ page }, testInfo) => {
     await page.goto('/arrival-items');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('新入荷景品');

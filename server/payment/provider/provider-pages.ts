@@ -102,7 +102,7 @@ const STYLE = `*{box-sizing:border-box}body{margin:0;font-family:system-ui,"Hira
 h1{font-size:1.15rem;margin:.25rem 0 .5rem}h2{font-size:.85rem;margin:.5rem 0}.pp__amount{font-size:1.25rem;font-weight:700;margin:.25rem 0}
 .pp__merchant,.pp__note,.pp__help{font-size:.85rem;color:#3e4c59}.pp__form{display:grid;gap:.6rem;margin:.75rem 0}
 .pp__row{display:grid;grid-template-columns:1fr 1fr;gap:.6rem}.pp__field{display:grid;gap:.2rem;font-size:.85rem}
-input,select{font:inherit;padding:.55rem;border:1px solid #7b8794;border-radius:.35rem;background:#fff;min-height:44px}
+input,select{font:inherit;width:100%;min-width:0;padding:.55rem;border:1px solid #7b8794;border-radius:.35rem;background:#fff;min-height:44px}
 .pp__primary,.pp__secondary{display:block;width:100%;text-align:center;font:inherit;font-weight:700;padding:.7rem;border-radius:.4rem;min-height:44px;cursor:pointer;text-decoration:none}
 .pp__primary{background:#0b5394;color:#fff;border:0}.pp__secondary{background:#fff;color:#0b5394;border:1px solid #0b5394}
 .pp__error{color:#9b1c1c;background:#fde8e8;padding:.5rem;border-radius:.35rem}.pp__help ul{padding-left:1.1rem;margin:.25rem 0}code{font-size:.85rem}`;

@@ -16,6 +16,14 @@ import { MODALS, type ModalComponentProps, type ModalName, type OpenModal } from
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
+/** The browser's history length when each modal depth was opened (per stack). */
+const HISTORY_LENGTHS = new WeakMap<object, number[]>();
+function historyLengths(stack: object): number[] {
+  let lengths = HISTORY_LENGTHS.get(stack);
+  if (!lengths) HISTORY_LENGTHS.set(stack, (lengths = []));
+  return lengths;
+}
+
 /** Opening and closing modals from any component (typed by the registry). */
 export function useModals(): { open: OpenModal; close: () => void } {
   const stack = useInjection(TOKENS.ModalStack);
@@ -25,17 +33,30 @@ export function useModals(): { open: OpenModal; close: () => void } {
     (name, ...props) => {
       const opened = stack.open(name, (props[0] ?? {}) as Record<string, unknown>);
       // Each open modal is a history entry of the same page, so the back button closes it [R2.5-2].
-      if (opened)
+      if (opened) {
         navigate(`${location.pathname}${location.search}${location.hash}`, { state: { modalDepth: stack.depth } });
+        historyLengths(stack)[stack.depth] = window.history.length;
+      }
       return opened;
     },
     [stack, navigate, location.pathname, location.search, location.hash],
   );
   const close = useCallback(() => {
     const depth = (location.state as { modalDepth?: number } | null)?.modalDepth ?? 0;
-    if (depth === stack.depth && depth > 0) navigate(-1);
-    else stack.close();
-  }, [stack, navigate, location.state]);
+    const framed = window.history.length > (historyLengths(stack)[stack.depth] ?? Infinity);
+    if (depth === stack.depth && depth > 0 && !framed) {
+      navigate(-1);
+      return;
+    }
+    stack.close();
+    // A frame inside the modal (the payment provider's page) added entries after the modal's own:
+    // going back would move that frame, so the modal's entry is replaced by the one below it.
+    if (framed && depth === stack.depth + 1)
+      navigate(`${location.pathname}${location.search}${location.hash}`, {
+        replace: true,
+        state: { modalDepth: stack.depth },
+      });
+  }, [stack, navigate, location.state, location.pathname, location.search, location.hash]);
   return { open, close };
 }
 

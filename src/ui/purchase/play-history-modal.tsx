@@ -1,20 +1,25 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { TOKENS } from '../../application';
 import { formatJstDateTime, formatThousands } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { MESSAGES } from '../messages';
 import type { ModalComponentProps } from '../modals/registry';
+import { useDialogName } from '../modals/use-dialog-name';
 import { HISTORY_MESSAGES as H } from './purchase.messages';
 
 /** The play history: each finished play (station, prize, time, result, charge) with its settings log. */
 export default function PlayHistoryModal({ open }: ModalComponentProps<Record<never, never>>) {
+  const ref = useRef<HTMLDivElement>(null);
+  useDialogName(ref, 'play-history-title');
   const history = useScopedUseCase(TOKENS.PlayHistory);
   const state = useObservableState(history.state$, history.snapshot);
   useEffect(() => void history.start(), [history]);
   return (
-    <div className="modal__body history" data-testid="play-history">
-      <h2 className="dialog__title">{H.playTitle}</h2>
+    <div ref={ref} className="modal__body history" data-testid="play-history">
+      <h2 id="play-history-title" className="dialog__title">
+        {H.playTitle}
+      </h2>
       {state.entries.length === 0 && !state.loading && state.page > 0 ? <p>{H.playEmpty}</p> : null}
       <ul className="history__list">
         {state.entries.map((p) => (

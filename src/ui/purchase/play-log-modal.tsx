@@ -1,9 +1,13 @@
+import { useRef } from 'react';
 import { formatJstDateTime, type PlayLogEntry } from '../../domain';
 import type { ModalComponentProps } from '../modals/registry';
+import { useDialogName } from '../modals/use-dialog-name';
 import { HISTORY_MESSAGES as H } from './purchase.messages';
 
 /** One play's settings log (a sub-modal of the play history): the arm, the assist, the seed, the inputs. */
 export default function PlayLogModal({ props }: ModalComponentProps<{ readonly entry: PlayLogEntry }>) {
+  const ref = useRef<HTMLDivElement>(null);
+  useDialogName(ref, 'play-log-title');
   const p = props.entry;
   const R = H.settingsLogRows;
   const rows: [string, string][] = [
@@ -17,8 +21,10 @@ export default function PlayLogModal({ props }: ModalComponentProps<{ readonly e
     [R.ended, p.ended_at ? formatJstDateTime(Date.parse(p.ended_at)) : '-'],
   ];
   return (
-    <div className="modal__body" data-testid="play-log">
-      <h2 className="dialog__title">{H.settingsLogTitle}</h2>
+    <div ref={ref} className="modal__body" data-testid="play-log">
+      <h2 id="play-log-title" className="dialog__title">
+        {H.settingsLogTitle}
+      </h2>
       <p>
         <strong>{p.prize_name}</strong> {H.station(p.station_id)}
       </p>

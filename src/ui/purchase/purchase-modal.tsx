@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { TOKENS } from '../../application';
 import { ACCOUNT_PAYMENT_SLUG } from '../../domain';
@@ -6,7 +6,8 @@ import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { MESSAGES } from '../messages';
 import type { ModalComponentProps } from '../modals/registry';
-import { AgeStep, CompleteStep, EndedStep, IframeStep, TopStep } from './purchase-steps';
+import { useDialogName } from '../modals/use-dialog-name';
+import { AgeStep, CompleteStep, EndedStep, IframeStep, PURCHASE_TITLE_ID, TopStep } from './purchase-steps';
 
 /**
  * The purchase modal (spec §2.5 purchase): age → top → iframe → complete / cancel / error, one
@@ -18,6 +19,8 @@ export default function PurchaseModal({ close }: ModalComponentProps<Record<neve
   const state = useObservableState(buy.state$, buy.snapshot);
   const navigate = useNavigate();
   const location = useLocation();
+  const ref = useRef<HTMLDivElement>(null);
+  useDialogName(ref, PURCHASE_TITLE_ID);
   useEffect(() => void buy.start(), [buy]);
   useEffect(() => {
     if (state.kind === 'signIn')
@@ -27,9 +30,9 @@ export default function PurchaseModal({ close }: ModalComponentProps<Record<neve
       navigate(`/purchase/${ACCOUNT_PAYMENT_SLUG}?product_id=${state.productId}`, { replace: true });
   }, [state, navigate, location.pathname, location.search]);
   return (
-    <div className="modal__body purchase" data-step={state.kind}>
+    <div ref={ref} className="modal__body purchase" data-step={state.kind}>
       {state.kind === 'loading' || state.kind === 'signIn' || state.kind === 'handOff' ? (
-        <p className="page-status" role="status">
+        <p id={PURCHASE_TITLE_ID} className="page-status" role="status">
           {MESSAGES.loading}
         </p>
       ) : null}

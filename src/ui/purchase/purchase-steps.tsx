@@ -5,6 +5,9 @@ import { MESSAGES } from '../messages';
 import { PURCHASE_PAGE as P } from '../storefront.messages';
 import { PURCHASE_MODAL as M } from './purchase.messages';
 
+/** Every step's title has this id: the dialog is named after the step it shows. */
+export const PURCHASE_TITLE_ID = 'purchase-dialog-title';
+
 type Step<K extends BuyTcState['kind']> = Extract<BuyTcState, { kind: K }>;
 const tcOf = (p: { readonly toll_tc: number; readonly free_tc: number }) => formatThousands(p.toll_tc + p.free_tc);
 const yen = (n: number | null) => (n === null ? M.limitNoneWord : M.yen(formatThousands(n)));
@@ -34,13 +37,13 @@ export function AgeStep({ state, onSubmit }: { state: Step<'age'>; onSubmit: (bi
     <form
       className="purchase__step purchase__form"
       data-testid="purchase-age"
-      aria-labelledby="purchase-age-title"
+      aria-labelledby={PURCHASE_TITLE_ID}
       onSubmit={(e) => {
         e.preventDefault();
         onSubmit(birth);
       }}
     >
-      <h2 id="purchase-age-title" className="dialog__title">
+      <h2 id={PURCHASE_TITLE_ID} className="dialog__title">
         {P.ageTitle}
       </h2>
       <p>{P.ageLead}</p>
@@ -82,7 +85,9 @@ export function TopStep({
   const bonusTickets = (productId: number) => state.list?.bonusItems.find((b) => b.productId === productId)?.count ?? 0;
   return (
     <div className="purchase__step" data-testid="purchase-top">
-      <h2 className="dialog__title">{M.topTitle}</h2>
+      <h2 id={PURCHASE_TITLE_ID} className="dialog__title">
+        {M.topTitle}
+      </h2>
       <p className="purchase__balance" data-testid="tc-balance">
         {P.balance(
           formatThousands(state.balance.tc_all),
@@ -170,7 +175,9 @@ export function IframeStep({ state, onReturned }: { state: Step<'paying'>; onRet
   };
   return (
     <div className="purchase__step" data-testid="purchase-iframe">
-      <h2 className="dialog__title">{M.iframeTitle}</h2>
+      <h2 id={PURCHASE_TITLE_ID} className="dialog__title">
+        {M.iframeTitle}
+      </h2>
       <p className="purchase__note">{M.iframeLead}</p>
       {state.checking ? (
         <p role="status" className="page-status">
@@ -195,7 +202,9 @@ export function CompleteStep({ state, onClose }: { state: Step<'complete'>; onCl
   const s = state.settlement;
   return (
     <div className="purchase__step purchase__done" data-testid="purchase-complete">
-      <h2 className="dialog__title">{M.completeTitle}</h2>
+      <h2 id={PURCHASE_TITLE_ID} className="dialog__title">
+        {M.completeTitle}
+      </h2>
       <p role="status" className="purchase__added">
         {M.completeTc(formatThousands(s.tollTc + s.freeTc))}
       </p>
@@ -223,7 +232,9 @@ export function EndedStep({
 }) {
   return (
     <div className="purchase__step" data-testid={kind === 'cancelled' ? 'purchase-cancel' : 'purchase-error'}>
-      <h2 className="dialog__title">{kind === 'cancelled' ? M.cancelTitle : M.errorTitle}</h2>
+      <h2 id={PURCHASE_TITLE_ID} className="dialog__title">
+        {kind === 'cancelled' ? M.cancelTitle : M.errorTitle}
+      </h2>
       <p role="alert" data-testid="purchase-message">
         {message || MESSAGES.loading}
       </p>

@@ -1,0 +1,245 @@
+import AxeBuilder from '@axe-core/playwright';
+import { type APIRequestContext, type FrameLocator, type Page } from '@playwright/test';
+import { expect, test } from './support/test';
+import { playerPage, stationFor, type Identity } from './support/players';
+
+/**
+ * Serious or critical axe violations (default rules) of what the page shows now. The provider's
+ * frame runs no script (sandboxed), so axe cannot look inside it from here: it is left out, and the
+ * provider's pages are checked on their own (`providerPageViolations`).
+ */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).exclude('iframe.purchase__frame').analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id}: ${v.help} (${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')})`,
+    );
+}
+
+/** A new account with no TC and no birth date, signed in through the API. */
+async function newPlayer(request: APIRequestContext, tag: string): Promise<Identity> {
+  const email = `${tag}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}@example.jp`;
+  const answer = (await (
+    await request.post('/api/auth/signup', { data: { email, password: 'mochimochi123' } })
+  ).json()) as Identity & {
+    error_code: number;
+  };
+  expect(answer.error_code).toBe(200);
+  return { user_id: answer.user_id, access_token: answer.access_token };
+}
+
+async function tcOf(request: APIRequestContext, who: Identity): Promise<number> {
+  const answer = (await (await request.post('/api/user/tc', { data: who })).json()) as { data: { tc_all: number } };
+  return answer.data.tc_all;
+}
+
+/** The provider's page now in the purchase modal's frame, opened on its own page and checked with axe. */
+async function providerPageViolations(page: Page): Promise<string[]> {
+  const src = await page.locator('iframe.purchase__frame').getAttribute('src');
+  const own = await page.context().newPage();
+  await own.goto(src!);
+  const violations = await seriousViolations(own);
+  await own.close();
+  return violations;
+}
+
+const modal = (page: Page) => page.getByTestId('modal-purchase');
+const provider = (page: Page): FrameLocator => page.frameLocator('iframe.purchase__frame');
+
+/** The age step: the birth date once [R2.5-5]. */
+async function passAgeStep(page: Page) {
+  await expect(modal(page).getByTestId('purchase-age')).toBeVisible();
+  await modal(page).getByLabel('生年月日').fill('1994-07-07');
+  await modal(page).getByRole('button', { name: '登録して次へ' }).click();
+  await expect(modal(page).getByTestId('purchase-top')).toBeVisible();
+}
+
+/** Buys the product with `tc` TC with the chosen card method, through the provider's page in the iframe. */
+async function payByCard(
+  page: Page,
+  method: RegExp,
+  tcLabel: string,
+  card: string,
+  onForm: () => Promise<void> = async () => undefined,
+) {
+  await modal(page).getByRole('radio', { name: method }).check();
+  await modal(page)
+    .getByRole('button', { name: new RegExp(`^${tcLabel} .*購入する$`) })
+    .click();
+  await expect(modal(page).getByTestId('purchase-iframe')).toBeVisible();
+  const frame = provider(page);
+  await expect(frame.getByLabel('カード番号')).toBeVisible();
+  await onForm();
+  await frame.getByLabel('カード番号').fill(card);
+  await frame.getByLabel('有効期限（月/年）').fill('12/39');
+  await frame.getByLabel('セキュリティコード').fill('123');
+  await frame.getByLabel('カード名義（半角英字）').fill('HANAKO YAMADA');
+  await frame.getByRole('button', { name: /円を支払う$/ }).click();
+}
+
+test.describe('money in: the purchase modals and the simulated provider', () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  test('[R2.5-4] [R2.5-5] [R10-2] a guest is sent to login and back; the age step first; a card purchase in the iframe adds toll + free TC to the header; the TC history lists it', async ({
+    browser,
+    page,
+    request,
+    baseURL,
+  }, testInfo) => {
+    const project = testInfo.project.name;
+    await page.goto('/settlement');
+    await expect(page).toHaveURL(/\/login\?next=%2Fsettlement$/);
+
+    const who = await newPlayer(request, `buyer-${project}`);
+    const player = await playerPage(browser, baseURL!, who, testInfo.project.use.viewport!);
+    await player.goto('/');
+    await expect(player.getByTestId('header-balance')).toHaveText('0 TC');
+    await player.getByTestId('header-balance').click();
+    await passAgeStep(player);
+    await expect(modal(player).getByTestId('purchase-limit')).toHaveText('今月のご購入上限：なし');
+    // Pay methods of the web build in rank order, products with their bonus labels [R3-11, R3-12, R9-6, R9-7].
+    await expect(modal(player).locator('.pay-method').first()).toContainText('クレジットカード');
+    await expect(modal(player).getByText('2,000ボーナス')).toBeVisible();
+    await player.screenshot({ path: `e2e/screenshots/purchase-top-${project}.png` });
+    expect(await seriousViolations(player)).toEqual([]);
+
+    await payByCard(player, /^クレジットカード/, '12,000 TC', '4242 4242 4242 4242', async () => {
+      await player.screenshot({ path: `e2e/screenshots/purchase-iframe-${project}.png` });
+      expect(await seriousViolations(player)).toEqual([]);
+      expect(await providerPageViolations(player)).toEqual([]);
+    });
+    await expect(modal(player).getByTestId('purchase-complete')).toBeVisible();
+    await expect(modal(player).getByTestId('purchase-complete')).toContainText('12,000 TCを追加しました');
+    await expect(modal(player).getByTestId('purchase-complete')).toContainText('チケット 2枚');
+    await player.screenshot({ path: `e2e/screenshots/purchase-complete-${project}.png` });
+    expect(await seriousViolations(player)).toEqual([]);
+    await expect(player.getByTestId('header-balance')).toHaveText('12,000 TC');
+    expect(await tcOf(request, who)).toBe(12_000);
+    await modal(player).getByTestId('purchase-complete').getByRole('button', { name: 'とじる' }).click();
+
+    await player.getByTestId('open-menu').click();
+    await player.getByRole('button', { name: 'TC利用履歴' }).click();
+    const history = player.getByTestId('tc-history');
+    await expect(history.locator('tbody tr').first()).toContainText('TC購入');
+    await expect(history.locator('tbody tr').first()).toContainText('+2,000');
+    await expect(history.locator('tbody tr').first()).toContainText('+10,000');
+    await player.screenshot({ path: `e2e/screenshots/tc-history-${project}.png` });
+    expect(await seriousViolations(player)).toEqual([]);
+    await player.context().close();
+  });
+
+  test('[R10-2] 3-D Secure with its challenge; a declined card reaches the error modal; a cancel the cancel modal', async ({
+    browser,
+    request,
+    baseURL,
+  }, testInfo) => {
+    const project = testInfo.project.name;
+    const who = await newPlayer(request, `secure-${project}`);
+    const player = await playerPage(browser, baseURL!, who, testInfo.project.use.viewport!);
+    await player.goto('/');
+    await player.getByTestId('header-balance').click();
+    await passAgeStep(player);
+
+    await payByCard(player, /^3Dセキュア/, '500 TC', '4242424242424242');
+    await expect(provider(player).getByRole('heading', { name: '本人認証（3Dセキュア）' })).toBeVisible();
+    await player.screenshot({ path: `e2e/screenshots/purchase-3ds-${project}.png` });
+    expect(await seriousViolations(player)).toEqual([]);
+    expect(await providerPageViolations(player)).toEqual([]);
+    await provider(player).getByLabel('認証コード').fill('000000');
+    await provider(player).getByRole('button', { name: '認証する' }).click();
+    await expect(provider(player).getByRole('alert')).toContainText('あと2回');
+    await provider(player).getByLabel('認証コード').fill('123456');
+    await provider(player).getByRole('button', { name: '認証する' }).click();
+    await expect(modal(player).getByTestId('purchase-complete')).toContainText('500 TCを追加しました');
+    await expect(player.getByTestId('header-balance')).toHaveText('500 TC');
+
+    await modal(player).getByTestId('purchase-complete').getByRole('button', { name: 'とじる' }).click();
+    await player.getByTestId('header-balance').click();
+    await payByCard(player, /^クレジットカード/, '500 TC', '4000 0000 0000 0002');
+    await expect(modal(player).getByTestId('purchase-error')).toBeVisible();
+    await expect(modal(player).getByTestId('purchase-message')).toHaveText(
+      'カードが承認されませんでした。別のカードをお試しいただくか、カード会社にお問い合わせください。',
+    );
+    await player.screenshot({ path: `e2e/screenshots/purchase-error-${project}.png` });
+    expect(await seriousViolations(player)).toEqual([]);
+
+    await modal(player).getByRole('button', { name: '購入画面に戻る' }).click();
+    await modal(player)
+      .getByRole('button', { name: /^500 TC .*購入する$/ })
+      .click();
+    await provider(player).getByRole('button', { name: 'キャンセルしてショップに戻る' }).click();
+    await expect(modal(player).getByTestId('purchase-cancel')).toBeVisible();
+    await expect(modal(player).getByTestId('purchase-message')).toHaveText('お支払いはキャンセルされました。');
+    await player.screenshot({ path: `e2e/screenshots/purchase-cancel-${project}.png` });
+    expect(await tcOf(request, who)).toBe(500);
+    await player.context().close();
+  });
+
+  test('[R2.1-5] the account-based payment goes through /purchase/{slug}, the bank page and its result page', async ({
+    browser,
+    request,
+    baseURL,
+  }, testInfo) => {
+    const project = testInfo.project.name;
+    const who = await newPlayer(request, `bank-${project}`);
+    const player = await playerPage(browser, baseURL!, who, testInfo.project.use.viewport!);
+    await player.goto('/settlement');
+    await passAgeStep(player);
+    await modal(player)
+      .getByRole('radio', { name: /口座振替決済/ })
+      .check();
+    await modal(player)
+      .getByRole('button', { name: /^1,050 TC .*購入する$/ })
+      .click();
+    await expect(player).toHaveURL(/\/purchase\/account-pay\?product_id=\d+$/);
+    await expect(player.getByRole('heading', { level: 1 })).toHaveText('口座振替決済でのお支払い');
+    await player.getByRole('button', { name: /円を支払う$/ }).click();
+    await expect(player).toHaveURL(/\/provider\/pay\/[0-9a-f-]{36}$/);
+    await expect(player.getByRole('heading', { name: '口座振替決済' })).toBeVisible();
+    await player.screenshot({ path: `e2e/screenshots/purchase-bank-${project}.png` });
+    expect(await seriousViolations(player)).toEqual([]);
+    await player.getByRole('button', { name: /この口座から1,000円を支払う/ }).click();
+    await expect(player).toHaveURL(/\/purchase\/account-pay\/result\/[0-9a-f-]{36}$/);
+    await expect(player.getByTestId('settlement-status')).toHaveText('お支払いが完了しました。');
+    await player.screenshot({ path: `e2e/screenshots/purchase-result-${project}.png` });
+    expect(await tcOf(request, who)).toBe(1050);
+    await player.context().close();
+  });
+
+  test('a player with no TC at a station buys from the 402 alert, stays at the station and goes on to play', async ({
+    browser,
+    request,
+    baseURL,
+  }, testInfo) => {
+    const project = testInfo.project.name;
+    const station = await stationFor(request, project === 'mobile' ? 10 : 11);
+    const who = await newPlayer(request, `short-${project}`);
+    const player = await playerPage(browser, baseURL!, who, testInfo.project.use.viewport!);
+    await player.goto(`/game/${station}`);
+    await player.getByTestId('reserve').click();
+    await expect(player.getByTestId('dialog')).toContainText('TCが不足しています');
+    await player.screenshot({ path: `e2e/screenshots/play-need-tc-${project}.png` });
+    await player.getByTestId('alert-buy-tc').click();
+    await passAgeStep(player);
+    await payByCard(player, /^クレジットカード/, '3,300 TC', '4242424242424242');
+    await expect(modal(player).getByTestId('purchase-complete')).toBeVisible();
+    await modal(player).getByTestId('purchase-complete').getByRole('button', { name: 'とじる' }).click();
+    await player.getByTestId('dialog').getByRole('button', { name: 'とじる' }).click();
+    await expect(player).toHaveURL(new RegExp(`/game/${station}$`));
+    await player.getByTestId('reserve').click();
+    await expect(player.getByTestId('your-turn')).toBeVisible();
+    await player.getByTestId('confirm').click();
+    await expect(player.getByTestId('crane-buttons')).toBeVisible({ timeout: 10_000 });
+    expect(await tcOf(request, who)).toBeLessThan(3300);
+    // The play's charge is in the TC used history.
+    await player.getByTestId('open-menu').click();
+    await player.getByRole('button', { name: 'TC利用履歴' }).click();
+    await expect(player.getByTestId('tc-history').locator('tbody tr').first()).toContainText('プレイ');
+    await player.context().close();
+  });
+});
