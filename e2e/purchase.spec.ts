@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type FrameLocator, type Page } from '@playwright/test';
 import { expect, test } from './support/test';
-import { playerPage, stationFor, type Identity } from './support/players';
+import { debugLogin, playerPage, stationFor, type Identity } from './support/players';
 
 /**
  * Serious or critical axe violations (default rules) of what the page shows now. The provider's
@@ -20,6 +20,10 @@ async function seriousViolations(page: Page): Promise<string[]> {
           .join(', ')})`,
     );
 }
+
+/** A new debug player (10,000 free TC, no birth date): sign-ups are rate-limited per client. */
+const debugPlayer = (request: APIRequestContext, tag: string) =>
+  debugLogin(request, `${tag.slice(0, 9)}${Date.now().toString(36).slice(-6)}${Math.floor(Math.random() * 1e3)}`);
 
 /** A new account with no TC and no birth date, signed in through the API. */
 async function newPlayer(request: APIRequestContext, tag: string): Promise<Identity> {
@@ -48,12 +52,25 @@ async function providerPageViolations(page: Page): Promise<string[]> {
   return violations;
 }
 
+/** The buy_tc and conversion events the development collector received for `who`, in order. */
+async function purchaseEvents(request: APIRequestContext, who: Identity): Promise<[string, unknown][]> {
+  const answer = await request.post('/api/dev/analytics/events', { data: { since: 0 } });
+  const list = ((await answer.json()) as { list: { name: string; params: Record<string, unknown> }[] }).list;
+  return list
+    .filter((e) => e.params.user_id === who.user_id && (e.name === 'buy_tc' || e.name === 'conversion'))
+    .map((e) => [e.name, e.params.price ?? null]);
+}
+
 const modal = (page: Page) => page.getByTestId('modal-purchase');
 const provider = (page: Page): FrameLocator => page.frameLocator('iframe.purchase__frame');
 
 /** The age step: the birth date once [R2.5-5]. */
-async function passAgeStep(page: Page) {
+async function passAgeStep(page: Page, check = false) {
   await expect(modal(page).getByTestId('purchase-age')).toBeVisible();
+  if (check) {
+    await page.screenshot({ path: `e2e/screenshots/purchase-age-${test.info().project.name}.png` });
+    expect(await seriousViolations(page)).toEqual([]);
+  }
   await modal(page).getByLabel('生年月日').fill('1994-07-07');
   await modal(page).getByRole('button', { name: '登録して次へ' }).click();
   await expect(modal(page).getByTestId('purchase-top')).toBeVisible();
@@ -95,12 +112,12 @@ test.describe('money in: the purchase modals and the simulated provider', () => 
     await page.goto('/settlement');
     await expect(page).toHaveURL(/\/login\?next=%2Fsettlement$/);
 
-    const who = await newPlayer(request, `buyer-${project}`);
+    const who = await debugPlayer(request, `buyer-${project[0]}`);
     const player = await playerPage(browser, baseURL!, who, testInfo.project.use.viewport!);
     await player.goto('/');
-    await expect(player.getByTestId('header-balance')).toHaveText('0 TC');
+    await expect(player.getByTestId('header-balance')).toHaveText('10,000 TC');
     await player.getByTestId('header-balance').click();
-    await passAgeStep(player);
+    await passAgeStep(player, true);
     await expect(modal(player).getByTestId('purchase-limit')).toHaveText('今月のご購入上限：なし');
     // Pay methods of the web build in rank order, products with their bonus labels [R3-11, R3-12, R9-6, R9-7].
     await expect(modal(player).locator('.pay-method').first()).toContainText('クレジットカード');
@@ -118,8 +135,15 @@ test.describe('money in: the purchase modals and the simulated provider', () => 
     await expect(modal(player).getByTestId('purchase-complete')).toContainText('チケット 2枚');
     await player.screenshot({ path: `e2e/screenshots/purchase-complete-${project}.png` });
     expect(await seriousViolations(player)).toEqual([]);
-    await expect(player.getByTestId('header-balance')).toHaveText('12,000 TC');
-    expect(await tcOf(request, who)).toBe(12_000);
+    await expect(player.getByTestId('header-balance')).toHaveText('22,000 TC');
+    expect(await tcOf(request, who)).toBe(22_000);
+    // buy_tc with the price, and conversion for the first purchase: once each.
+    await expect
+      .poll(() => purchaseEvents(request, who))
+      .toEqual([
+        ['buy_tc', 10_000],
+        ['conversion', null],
+      ]);
     await modal(player).getByTestId('purchase-complete').getByRole('button', { name: 'とじる' }).click();
 
     await player.getByTestId('open-menu').click();
@@ -139,7 +163,7 @@ test.describe('money in: the purchase modals and the simulated provider', () => 
     baseURL,
   }, testInfo) => {
     const project = testInfo.project.name;
-    const who = await newPlayer(request, `secure-${project}`);
+    const who = await debugPlayer(request, `secure-${project[0]}`);
     const player = await playerPage(browser, baseURL!, who, testInfo.project.use.viewport!);
     await player.goto('/');
     await player.getByTestId('header-balance').click();
@@ -156,7 +180,7 @@ test.describe('money in: the purchase modals and the simulated provider', () => 
     await provider(player).getByLabel('認証コード').fill('123456');
     await provider(player).getByRole('button', { name: '認証する' }).click();
     await expect(modal(player).getByTestId('purchase-complete')).toContainText('500 TCを追加しました');
-    await expect(player.getByTestId('header-balance')).toHaveText('500 TC');
+    await expect(player.getByTestId('header-balance')).toHaveText('10,500 TC');
 
     await modal(player).getByTestId('purchase-complete').getByRole('button', { name: 'とじる' }).click();
     await player.getByTestId('header-balance').click();
@@ -176,7 +200,8 @@ test.describe('money in: the purchase modals and the simulated provider', () => 
     await expect(modal(player).getByTestId('purchase-cancel')).toBeVisible();
     await expect(modal(player).getByTestId('purchase-message')).toHaveText('お支払いはキャンセルされました。');
     await player.screenshot({ path: `e2e/screenshots/purchase-cancel-${project}.png` });
-    expect(await tcOf(request, who)).toBe(500);
+    expect(await seriousViolations(player)).toEqual([]);
+    expect(await tcOf(request, who)).toBe(10_500);
     await player.context().close();
   });
 
@@ -186,7 +211,7 @@ test.describe('money in: the purchase modals and the simulated provider', () => 
     baseURL,
   }, testInfo) => {
     const project = testInfo.project.name;
-    const who = await newPlayer(request, `bank-${project}`);
+    const who = await debugPlayer(request, `bank-${project[0]}`);
     const player = await playerPage(browser, baseURL!, who, testInfo.project.use.viewport!);
     await player.goto('/settlement');
     await passAgeStep(player);
@@ -207,7 +232,16 @@ test.describe('money in: the purchase modals and the simulated provider', () => 
     await expect(player).toHaveURL(/\/purchase\/account-pay\/result\/[0-9a-f-]{36}$/);
     await expect(player.getByTestId('settlement-status')).toHaveText('お支払いが完了しました。');
     await player.screenshot({ path: `e2e/screenshots/purchase-result-${project}.png` });
-    expect(await tcOf(request, who)).toBe(1050);
+    expect(await tcOf(request, who)).toBe(11_050);
+    // A reload of the result page reports nothing more: buy_tc and conversion once per settlement.
+    await player.reload();
+    await expect(player.getByTestId('settlement-status')).toHaveText('お支払いが完了しました。');
+    await expect
+      .poll(() => purchaseEvents(request, who))
+      .toEqual([
+        ['buy_tc', 1000],
+        ['conversion', null],
+      ]);
     await player.context().close();
   });
 
@@ -240,6 +274,78 @@ test.describe('money in: the purchase modals and the simulated provider', () => 
     await player.getByTestId('open-menu').click();
     await player.getByRole('button', { name: 'TC利用履歴' }).click();
     await expect(player.getByTestId('tc-history').locator('tbody tr').first()).toContainText('プレイ');
+    await player.context().close();
+  });
+
+  test('[R10-3] the spending limit set in the config modal: lowering at once, raising after 24 hours; the top step shows it and refuses a dearer product', async ({
+    browser,
+    request,
+    baseURL,
+  }, testInfo) => {
+    const project = testInfo.project.name;
+    const who = await debugPlayer(request, `limit-${project[0]}`);
+    await request.post('/api/account/profile/set', { data: { ...who, profile: { birth: '1988-02-02' } } });
+    const player = await playerPage(browser, baseURL!, who, testInfo.project.use.viewport!);
+    await player.goto('/');
+    await player.getByTestId('open-menu').click();
+    await player.getByRole('button', { name: '設定' }).click();
+    const limit = player.getByTestId('spending-limit');
+    await limit.getByLabel('上限金額（円）').fill('3000');
+    await limit.getByRole('button', { name: '上限を設定する' }).click();
+    await expect(limit.getByTestId('spending-limit-current')).toHaveText('現在の上限：3,000円');
+    // Raising waits 24 hours: the limit in force stays.
+    await limit.getByLabel('上限金額（円）').fill('200000');
+    await limit.getByRole('button', { name: '上限を設定する' }).click();
+    await expect(limit.getByTestId('spending-limit-pending')).toContainText('200,000円');
+    await expect(limit.getByTestId('spending-limit-current')).toHaveText('現在の上限：3,000円');
+    await player.screenshot({ path: `e2e/screenshots/spending-limit-${project}.png` });
+    expect(await seriousViolations(player)).toEqual([]);
+    await player.keyboard.press('Escape');
+    await player.keyboard.press('Escape');
+
+    await player.getByTestId('header-balance').click();
+    await expect(modal(player).getByTestId('purchase-limit')).toContainText(
+      '今月のご購入上限：3,000円（残り 3,000円）',
+    );
+    await modal(player)
+      .getByRole('button', { name: /^5,750 TC .*購入する$/ })
+      .click();
+    await expect(modal(player).getByTestId('purchase-refused')).toContainText(
+      'ご自身で設定した月のご購入上限（3,000円）を超えるため購入できません',
+    );
+    await expect(modal(player).getByTestId('purchase-iframe')).toHaveCount(0);
+    await player.context().close();
+  });
+
+  test('[R2.6-4] 100,000 TC bought within 30 days turns the header logo VIP at once', async ({
+    browser,
+    request,
+    baseURL,
+  }, testInfo) => {
+    const who = await debugPlayer(request, `vip-${testInfo.project.name[0]}`);
+    // One 50,000 TC purchase already paid (through the API and the provider's form, as a browser posts it).
+    await request.post('/api/account/profile/set', { data: { ...who, profile: { birth: '1988-02-02' } } });
+    const opened = (await (
+      await request.post('/api/purchase/tc', {
+        data: { ...who, purchase: { product_id: 7, pay_method: 'credit_card' } },
+      })
+    ).json()) as { settlement: { payment_url: string } };
+    const paid = await request.post(`${opened.settlement.payment_url}/card`, {
+      form: { number: '4242424242424242', expiry: '12/39', cvc: '123', holder: 'TARO SATO' },
+      maxRedirects: 0,
+    });
+    expect(paid.status()).toBe(303);
+
+    const player = await playerPage(browser, baseURL!, who, testInfo.project.use.viewport!);
+    await player.goto('/');
+    await expect(player.getByTestId('header-balance')).toHaveText('75,000 TC');
+    await expect(player.getByTestId('header-logo')).toHaveAttribute('data-logo', 'normal');
+    await player.getByTestId('header-balance').click();
+    await payByCard(player, /^クレジットカード/, '65,000 TC', '4242424242424242');
+    await expect(modal(player).getByTestId('purchase-complete')).toBeVisible();
+    await expect(player.getByTestId('header-logo')).toHaveAttribute('data-logo', 'vip');
+    await expect(player.getByTestId('header-balance')).toHaveText('140,000 TC');
+    await player.screenshot({ path: `e2e/screenshots/purchase-vip-${testInfo.project.name}.png` });
     await player.context().close();
   });
 });

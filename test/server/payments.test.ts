@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   settlementReportResponseSchema,
@@ -408,5 +411,38 @@ describe('TC used history and VIP by purchases', () => {
     expect(await vipLevel()).toBe(1);
     clock.advance(120_000);
     expect(await vipLevel()).toBe(0);
+  });
+});
+
+describe('payments across a restart', () => {
+  it('[R10-2] a callback not taken before a restart is delivered after it, and the settlement completes once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'onkure-payments-'));
+    const env = { DATA_DIR: dir, PAYMENT_PROVIDER_SECRET: 'a-test-secret-for-the-restart-0123456789' };
+    const start = new Date('2026-11-12T03:00:00Z');
+    const first = await startTestServer({ env, clock: new ManualServerClock(start) });
+    let second: TestServer | null = null;
+    try {
+      const u = await createTestUser(first, { birth: '1990-04-01' });
+      first.server.services().provider.start(async () => 503); // the service does not answer
+      const s = await startPurchase(first, u, 2);
+      await providerStep(first, s.settlement.payment_url!, 'card', cardFields(CARDS.ok));
+      expect((await settlementOf(first, u, s.settlement.product_settlement_id)).status).toBe('pending');
+      await first.close();
+
+      second = await startTestServer({ env, clock: new ManualServerClock(new Date(start.getTime() + 60_000)) });
+      // The first call waits for the recovery, which starts the provider's delivery of what is due.
+      expect((await settlementOf(second, u, s.settlement.product_settlement_id)).status).not.toBe('failed');
+      await second.server.services().provider.deliverDue();
+      expect((await settlementOf(second, u, s.settlement.product_settlement_id)).status).toBe('completed');
+      await second.server.services().provider.deliverDue();
+      expect(await new Ledger(second.server.store(), clock).balance(u.user_id)).toEqual({
+        tc_all: 1050,
+        tc_free: 50,
+        tc_toll: 1000,
+      });
+    } finally {
+      await second?.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

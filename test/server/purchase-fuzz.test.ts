@@ -77,4 +77,60 @@ describe('fuzzing the purchase calls: 200 requests each, no 5xx, refusals change
     );
     expect(refused).toBeGreaterThan(50);
   }, 120_000);
+
+  it('POST /purchase/settlement_report', async () => {
+    const { refused } = await fuzzEndpoint(
+      t,
+      {
+        method: 'POST',
+        url: '/api/purchase/settlement_report',
+        validBody: as(u, { product_settlement_id: settlementId }),
+      },
+      200,
+    );
+    expect(refused).toBeGreaterThan(50);
+  }, 120_000);
+
+  it('[R10-3] POST /purchase/spending_limit/set', async () => {
+    const { refused } = await fuzzEndpoint(
+      t,
+      {
+        method: 'POST',
+        url: '/api/purchase/spending_limit/set',
+        validBody: as(u, { spending_limit: { limit_yen: 20000 } }),
+      },
+      200,
+    );
+    expect(refused).toBeGreaterThan(50);
+  }, 120_000);
+
+  it('POST /purchase/tc_history', async () => {
+    const { refused } = await fuzzEndpoint(
+      t,
+      { method: 'POST', url: '/api/purchase/tc_history', validBody: as(u, { page: 1 }) },
+      200,
+    );
+    expect(refused).toBeGreaterThan(50);
+  }, 120_000);
+
+  it('[R10-2] POST /purchase/provider_callback without a signature: every body is refused and changes nothing', async () => {
+    const { refused, accepted } = await fuzzEndpoint(
+      t,
+      {
+        method: 'POST',
+        url: '/api/purchase/provider_callback',
+        validBody: {
+          event_id: 'evt-1',
+          payment_id: '00000000-0000-4000-8000-000000000001',
+          merchant_reference: settlementId,
+          outcome: 'paid',
+          amount: 500,
+          failure_code: null,
+          occurred_at: '2026-11-25T00:00:00.000Z',
+        },
+      },
+      200,
+    );
+    expect({ refused, accepted }).toEqual({ refused: 200, accepted: 0 });
+  }, 120_000);
 });

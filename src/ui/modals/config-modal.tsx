@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { firstValueFrom } from 'rxjs';
 import { TOKENS } from '../../application';
 import { useInjection } from '../di/container-context';
 import { MESSAGES } from '../messages';
 import { STOREFRONT_NOTICES } from '../storefront.messages';
 import type { ModalComponentProps } from './registry';
+import { useDialogName } from './use-dialog-name';
 import { SpendingLimitSection } from '../purchase/spending-limit-section';
 
 /** Settings (spec §2.5 config): sound and hide-character, saved as 1 or 0 for a signed-in player [R5-1]. */
@@ -16,9 +17,13 @@ export default function ConfigModal({ close }: ModalComponentProps<Record<never,
   const [sound, setSound] = useState(true);
   const [hidden, setHidden] = useState(false);
   const signedIn = session.current() !== null;
+  const ref = useRef<HTMLDivElement>(null);
+  useDialogName(ref, 'config-title');
   return (
-    <div className="modal__body">
-      <h2 className="dialog__title">{MESSAGES.configTitle}</h2>
+    <div ref={ref} className="modal__body">
+      <h2 id="config-title" className="dialog__title">
+        {MESSAGES.configTitle}
+      </h2>
       <label className="switch">
         <input
           type="checkbox"

@@ -108,6 +108,25 @@ function ModalShell({
     ref.current?.focus();
     return () => previous?.focus?.();
   }, []);
+  // Every dialog has a name [axe aria-dialog-name]: unless the modal names itself (useDialogName),
+  // it is named after its first heading, and again when its content changes (a lazy load, a step).
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return undefined;
+    const name = () => {
+      if (dialog.hasAttribute('aria-label')) return;
+      const current = dialog.getAttribute('aria-labelledby');
+      if (current && dialog.ownerDocument.getElementById(current)) return;
+      const heading = dialog.querySelector<HTMLElement>('h1, h2, h3, [role="heading"]');
+      if (!heading) return;
+      heading.id ||= `modal-${level}-title`;
+      dialog.setAttribute('aria-labelledby', heading.id);
+    };
+    name();
+    const observer = new MutationObserver(name);
+    observer.observe(dialog, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, [level]);
   // Escape also closes the top modal when focus has fallen out of it (its content was replaced).
   useEffect(() => {
     if (covered) return undefined;

@@ -1,5 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import type { CarouselSlide, InformationItem, KujiDrawResult, PlayLogEntry, PrizeItem } from '../../domain';
+import type { CarouselSlide, InformationItem, KujiDrawResult, PrizeItem } from '../../domain';
 import type { AlertModalProps } from './alert-modal';
 import type { ConfirmModalProps } from './confirm-modal';
 
@@ -56,7 +56,6 @@ export const MODALS = {
   purchase: modal(() => import('../purchase/purchase-modal')),
   tcHistory: modal(() => import('../purchase/tc-history-modal')),
   playHistory: modal(() => import('../purchase/play-history-modal')),
-  playLog: modal<{ readonly entry: PlayLogEntry }>(() => import('../purchase/play-log-modal')),
   kujiDetail: modal<{ readonly kujiName: string; readonly description: string; readonly boxId: number }>(
     () => import('./kuji-detail-modal'),
   ),

@@ -7,9 +7,10 @@ import { MESSAGES } from '../messages';
 import type { ModalComponentProps } from '../modals/registry';
 import { useDialogName } from '../modals/use-dialog-name';
 import { HISTORY_MESSAGES as H } from './purchase.messages';
+import { PlaySettingsLog } from './play-settings-log';
 
 /** The play history: each finished play (station, prize, time, result, charge) with its settings log. */
-export default function PlayHistoryModal({ open }: ModalComponentProps<Record<never, never>>) {
+export default function PlayHistoryModal(_: ModalComponentProps<Record<never, never>>) {
   const ref = useRef<HTMLDivElement>(null);
   useDialogName(ref, 'play-history-title');
   const history = useScopedUseCase(TOKENS.PlayHistory);
@@ -33,10 +34,8 @@ export default function PlayHistoryModal({ open }: ModalComponentProps<Record<ne
                 {p.result ? (H.result[p.result] ?? '') : ''}
               </span>
               <span>{p.currency === 'free' ? H.free : H.charge(formatThousands(p.price), p.currency)}</span>
-              <button type="button" className="button button--quiet" onClick={() => open('playLog', { entry: p })}>
-                {H.settingsLog}
-              </button>
             </div>
+            <PlaySettingsLog entry={p} />
           </li>
         ))}
       </ul>

@@ -56,7 +56,6 @@ export const HISTORY_MESSAGES = {
   charge: (amount: string, currency: string) => `${amount} ${currency === 'ticket' ? 'チケット' : 'TC'}`,
   free: '無料',
   settingsLog: '設定ログ',
-  settingsLogTitle: 'プレイの設定ログ',
   settingsLogRows: {
     playId: 'プレイ番号',
     baseArm: 'アームの基本の強さ',

@@ -1,14 +1,12 @@
-import { useRef } from 'react';
 import { formatJstDateTime, type PlayLogEntry } from '../../domain';
-import type { ModalComponentProps } from '../modals/registry';
-import { useDialogName } from '../modals/use-dialog-name';
 import { HISTORY_MESSAGES as H } from './purchase.messages';
 
-/** One play's settings log (a sub-modal of the play history): the arm, the assist, the seed, the inputs. */
-export default function PlayLogModal({ props }: ModalComponentProps<{ readonly entry: PlayLogEntry }>) {
-  const ref = useRef<HTMLDivElement>(null);
-  useDialogName(ref, 'play-log-title');
-  const p = props.entry;
+/**
+ * One play's settings log inside the play history (the arm, the assist, the seed, the inputs),
+ * opened in place: the history is already a sub-modal when it comes from the menu, and no third
+ * modal may open [R2.5-1].
+ */
+export function PlaySettingsLog({ entry: p }: { entry: PlayLogEntry }) {
   const R = H.settingsLogRows;
   const rows: [string, string][] = [
     [R.playId, String(p.play_id)],
@@ -21,13 +19,8 @@ export default function PlayLogModal({ props }: ModalComponentProps<{ readonly e
     [R.ended, p.ended_at ? formatJstDateTime(Date.parse(p.ended_at)) : '-'],
   ];
   return (
-    <div ref={ref} className="modal__body" data-testid="play-log">
-      <h2 id="play-log-title" className="dialog__title">
-        {H.settingsLogTitle}
-      </h2>
-      <p>
-        <strong>{p.prize_name}</strong> {H.station(p.station_id)}
-      </p>
+    <details className="history__details" data-testid="play-log">
+      <summary>{H.settingsLog}</summary>
       <dl className="history__log">
         {rows.map(([k, v]) => (
           <div key={k}>
@@ -36,6 +29,6 @@ export default function PlayLogModal({ props }: ModalComponentProps<{ readonly e
           </div>
         ))}
       </dl>
-    </div>
+    </details>
   );
 }

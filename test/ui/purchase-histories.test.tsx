@@ -1,0 +1,151 @@
+/** @vitest-environment jsdom */
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TOKENS } from '../../src/application';
+import type { PlayLogEntry } from '../../src/domain';
+import { ContainerProvider } from '../../src/ui';
+import { routes } from '../../src/ui/routes';
+import {
+  anIdentity,
+  aTopPage,
+  aUserData,
+  FakeSession,
+  ScriptedAccount,
+  ScriptedPlay,
+  ScriptedPrizeCatalog,
+  ScriptedWallet,
+} from '../../src/testing';
+import { createTestContainer } from '../support/test-container';
+
+afterEach(() => cleanup());
+
+const aPlay = (over: Partial<PlayLogEntry>): PlayLogEntry => ({
+  play_id: 1,
+  station_id: 12,
+  prize_name: 'もちもちうさぎ ぬいぐるみ',
+  currency: 'tc',
+  price: 150,
+  base_arm_strength: 0.4,
+  assist_level: 1,
+  arm_strength: 0.46,
+  seed: 12345,
+  layout: [],
+  inputs: [
+    { tick: 3, button: 'right', command: 'press' },
+    { tick: 20, button: 'right', command: 'release' },
+  ],
+  drop_at_tick: 40,
+  result: 'win',
+  started_at: '2026-11-24T01:00:00.000Z',
+  ended_at: '2026-11-24T01:00:40.000Z',
+  ...over,
+});
+
+function app() {
+  const wallet = new ScriptedWallet();
+  const play = new ScriptedPlay();
+  const account = new ScriptedAccount().always('userData', aUserData());
+  const catalog = new ScriptedPrizeCatalog().always('topPage', aTopPage()).always('characters', []);
+  const container = createTestContainer(
+    [TOKENS.PrizeCatalogPort, catalog.port],
+    [TOKENS.SessionPort, new FakeSession(anIdentity({ user_id: 42 }))],
+    [TOKENS.AccountPort, account.port],
+    [TOKENS.WalletPort, wallet.port],
+    [TOKENS.PlayPort, play.port],
+  );
+  render(
+    <ContainerProvider container={container}>
+      <RouterProvider router={createMemoryRouter(routes, { initialEntries: ['/nowhere'] })} />
+    </ContainerProvider>,
+  );
+  return { wallet, play };
+}
+
+async function openFromMenu(name: string) {
+  await screen.findByTestId('error-page');
+  fireEvent.click(screen.getByTestId('open-menu'));
+  fireEvent.click(await screen.findByRole('button', { name }));
+}
+
+describe('the TC used history and play history modals', () => {
+  it('the TC used history lists each operation newest first with free and paid TC apart, and pages on', async () => {
+    const { wallet } = app();
+    wallet
+      .answer('tcHistory', {
+        value: {
+          entries: [
+            {
+              id: 'play:7',
+              reason: 'play',
+              reference: 'play:7',
+              freeDelta: -100,
+              tollDelta: -50,
+              balanceAfter: 11_850,
+              createdAt: '2026-11-24T03:05:00.000Z',
+            },
+          ],
+          page: 1,
+          hasMore: true,
+        },
+      })
+      .answer('tcHistory', {
+        value: {
+          entries: [
+            {
+              id: 'settlement:x',
+              reason: 'purchase',
+              reference: 'x',
+              freeDelta: 2000,
+              tollDelta: 10_000,
+              balanceAfter: 12_000,
+              createdAt: '2026-11-24T03:00:00.000Z',
+            },
+          ],
+          page: 2,
+          hasMore: false,
+        },
+      });
+    await openFromMenu('TC利用履歴');
+    const modal = await screen.findByTestId('tc-history');
+    await waitFor(() => expect(within(modal).getAllByRole('row')).toHaveLength(2));
+    expect(within(modal).getAllByRole('row')[1]!.textContent).toBe('2026/11/24 12:05プレイ−100−5011,850');
+    fireEvent.click(within(modal).getByRole('button', { name: 'もっと見る' }));
+    await waitFor(() => expect(within(modal).getAllByRole('row')).toHaveLength(3));
+    expect(within(modal).getAllByRole('row')[2]!.textContent).toBe('2026/11/24 12:00TC購入+2,000+10,00012,000');
+    expect(within(modal).queryByRole('button', { name: 'もっと見る' })).toBeNull();
+    expect(wallet.callsOf('tcHistory')).toEqual([[1], [2]]);
+  });
+
+  it('the play history shows station, prize, time, result and charge; [R2.5-1] a play opens its settings log in place', async () => {
+    const { play } = app();
+    play.answer('history', {
+      value: {
+        list: [aPlay({}), aPlay({ play_id: 2, result: 'miss', currency: 'free', price: 0 })],
+        page: 1,
+        hasMore: false,
+      },
+    });
+    await openFromMenu('プレイ履歴');
+    const modal = await screen.findByTestId('play-history');
+    await waitFor(() => expect(within(modal).getAllByRole('listitem')).toHaveLength(2));
+    const [first, second] = within(modal).getAllByRole('listitem');
+    expect(first!.textContent).toContain('もちもちうさぎ ぬいぐるみ');
+    expect(first!.textContent).toContain('ステーション 12・2026/11/24 10:00');
+    expect(first!.textContent).toContain('獲得');
+    expect(first!.textContent).toContain('150 TC');
+    expect(second!.textContent).toContain('残念');
+    expect(second!.textContent).toContain('無料');
+    // The settings log opens in place (the history is already the sub-modal over the menu) [R2.5-1].
+    expect(screen.getByTestId('modal-playHistory').getAttribute('data-level')).toBe('sub');
+    // Each dialog is named (the menu after its heading by the host, the history by its own title).
+    expect(screen.getByRole('dialog', { name: 'メニュー' })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'プレイ履歴' })).toBe(screen.getByTestId('modal-playHistory'));
+    const log = within(first!).getByTestId('play-log') as HTMLDetailsElement;
+    fireEvent.click(within(log).getByText('設定ログ'));
+    await waitFor(() => expect(log.open).toBe(true));
+    expect(log.textContent).toContain('乱数シード12345');
+    expect(log.textContent).toContain('アシストレベル1');
+    expect(log.textContent).toContain('操作の記録2件');
+  });
+});
