@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext } from '@playwright/test';
 import { expect, test } from './support/test';
+import { seriousViolations } from './support/axe';
 import { debugLogin, OPERATOR_TOKEN, playerPage } from './support/players';
 
 /**
@@ -74,11 +74,7 @@ test.describe('kuji', () => {
     await a.getByTestId('kuji-draw-1').click();
     await expect(a.getByTestId('kuji-reveal')).toBeVisible();
     await a.screenshot({ path: `e2e/screenshots/kuji-reveal-${testInfo.project.name}.png` });
-    expect(
-      (await new AxeBuilder({ page: a }).withTags(['wcag2a', 'wcag2aa']).analyze()).violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => v.id),
-    ).toEqual([]);
+    expect(await seriousViolations(a)).toEqual([]);
     await a.getByTestId('kuji-reveal').getByRole('button', { name: 'とじる' }).click();
     await expect(a.getByTestId('kuji-status')).toContainText('続けて引くなら');
 

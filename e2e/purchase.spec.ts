@@ -1,25 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type FrameLocator, type Page } from '@playwright/test';
 import { expect, test } from './support/test';
+import { seriousViolations } from './support/axe';
 import { debugLogin, playerPage, stationFor, type Identity } from './support/players';
-
-/**
- * Serious or critical axe violations (default rules) of what the page shows now. The provider's
- * frame runs no script (sandboxed), so axe cannot look inside it from here: it is left out, and the
- * provider's pages are checked on their own (`providerPageViolations`).
- */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).exclude('iframe.purchase__frame').analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id}: ${v.help} (${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 3)
-          .join(', ')})`,
-    );
-}
 
 /** A new debug player (10,000 free TC, no birth date): sign-ups are rate-limited per client. */
 const debugPlayer = (request: APIRequestContext, tag: string) =>

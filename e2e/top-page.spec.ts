@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './support/test';
+import { seriousViolations } from './support/axe';
 
 test.describe('top page (walking skeleton)', () => {
   test('[R1-4] shows the seeded prize list from the running server, in Japanese, rendered by the server and not asked for again', async ({
@@ -109,10 +109,7 @@ test.describe('top page (walking skeleton)', () => {
     for (const text of await cards.locator('.prize-card__character').allTextContents())
       expect(text.startsWith(name)).toBe(true);
     await page.screenshot({ path: `e2e/screenshots/character-page-${testInfo.project.name}.png` });
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-    expect(
-      results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
-    ).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await page.goto(`${new URL(page.url()).pathname}/no-such-segment`);
     await expect(page.getByTestId('error-path')).toContainText('Page Not Found');
   });
@@ -162,10 +159,7 @@ test.describe('top page (walking skeleton)', () => {
       '条件に合う景品が見つかりませんでした。条件を変えてお試しください。',
     );
     await page.screenshot({ path: `e2e/screenshots/search-not-found-${testInfo.project.name}.png` });
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-    expect(
-      results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
-    ).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
     await expect(page.getByTestId('modal-alert')).toHaveCount(0);
     await input.fill('うさぎ');
@@ -178,9 +172,7 @@ test.describe('top page (walking skeleton)', () => {
   test('has no serious accessibility violations', async ({ page }) => {
     await page.goto('/');
     await expect(page.getByTestId('prize-card').first()).toBeVisible();
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   test('[R2.6-1][R7-13] an unknown path shows the Japanese not-found page; a /play path is titled 景品', async ({

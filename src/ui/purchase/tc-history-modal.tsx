@@ -1,29 +1,18 @@
-import { useEffect, useRef } from 'react';
 import { TOKENS } from '../../application';
 import { formatJstDateTime, formatThousands } from '../../domain';
-import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
-import { MESSAGES } from '../messages';
 import type { ModalComponentProps } from '../modals/registry';
-import { useDialogName } from '../modals/use-dialog-name';
+import { PagedHistoryModal } from './paged-history-modal';
 import { HISTORY_MESSAGES as H } from './purchase.messages';
 
 const signed = (n: number) => (n === 0 ? '—' : `${n > 0 ? '+' : '−'}${formatThousands(Math.abs(n))}`);
 
 /** The TC used history (every ledger operation: purchases, plays, refunds, codes…), newest first, free and paid apart. */
 export default function TcHistoryModal(_: ModalComponentProps<Record<never, never>>) {
-  const ref = useRef<HTMLDivElement>(null);
-  useDialogName(ref, 'tc-history-title');
   const history = useScopedUseCase(TOKENS.TcUsedHistory);
-  const state = useObservableState(history.state$, history.snapshot);
-  useEffect(() => void history.start(), [history]);
   return (
-    <div ref={ref} className="modal__body history" data-testid="tc-history">
-      <h2 id="tc-history-title" className="dialog__title">
-        {H.tcTitle}
-      </h2>
-      {state.entries.length === 0 && !state.loading && state.page > 0 ? <p>{H.tcEmpty}</p> : null}
-      {state.entries.length > 0 ? (
+    <PagedHistoryModal id="tc-history" title={H.tcTitle} empty={H.tcEmpty} history={history}>
+      {(entries) => (
         <table className="history__table">
           <thead>
             <tr>
@@ -35,7 +24,7 @@ export default function TcHistoryModal(_: ModalComponentProps<Record<never, neve
             </tr>
           </thead>
           <tbody>
-            {state.entries.map((e) => (
+            {entries.map((e) => (
               <tr key={e.id} data-reason={e.reason}>
                 <td>{formatJstDateTime(Date.parse(e.createdAt))}</td>
                 <td>{H.reasons[e.reason] ?? H.reasonOther}</td>
@@ -46,14 +35,7 @@ export default function TcHistoryModal(_: ModalComponentProps<Record<never, neve
             ))}
           </tbody>
         </table>
-      ) : null}
-      {state.loading ? <p role="status">{MESSAGES.loading}</p> : null}
-      {state.error ? <p role="alert">{state.error}</p> : null}
-      {state.hasMore && !state.loading ? (
-        <button type="button" className="button button--secondary" onClick={() => void history.more()}>
-          {H.more}
-        </button>
-      ) : null}
-    </div>
+      )}
+    </PagedHistoryModal>
   );
 }
