@@ -251,7 +251,10 @@ test.describe('money in: the purchase modals and the simulated provider', () => 
     await expect(player.getByTestId('your-turn')).toBeVisible();
     await player.getByTestId('confirm').click();
     await expect(player.getByTestId('crane-buttons')).toBeVisible({ timeout: 10_000 });
-    expect(await tcOf(request, who)).toBeLessThan(3300);
+    const left = await tcOf(request, who);
+    expect(left).toBeLessThan(3300);
+    // The header's balance follows the play's charge.
+    await expect(player.getByTestId('header-balance')).toHaveText(`${left.toLocaleString('en-US')} TC`);
     // The play's charge is in the TC used history.
     await player.getByTestId('open-menu').click();
     await player.getByRole('button', { name: 'TC利用履歴' }).click();

@@ -17,6 +17,7 @@ import type { PlayPort } from '../ports/play.port';
 import type { RealtimePort } from '../ports/realtime.port';
 import type { SessionPort } from '../ports/session.port';
 import { TOKENS } from '../tokens';
+import type { CurrentUser } from './current-user.use-case';
 import type { LiveFeed } from './live-feed.use-case';
 import type { PlayCommandLane } from './play-command-lane';
 import type { PlayMessages } from './play-messages.use-case';
@@ -66,6 +67,7 @@ export class CranePlay extends StateStore<CranePlayState> {
     @inject(TOKENS.SessionPort) private readonly session: SessionPort,
     @inject(TOKENS.ClockPort) private readonly clock: ClockPort,
     @inject(TOKENS.AppConfig) private readonly config: AppConfig,
+    @inject(TOKENS.CurrentUser) private readonly currentUser: Pick<CurrentUser, 'reload'>,
   ) {
     super(INITIAL);
     this.own(() => this.watching?.unsubscribe());
@@ -117,6 +119,8 @@ export class CranePlay extends StateStore<CranePlayState> {
         this.line.tookTurn();
         this.show(play);
         this.track('play_game', play);
+        // The play is charged: the header's TC balance follows.
+        this.currentUser.reload();
       },
       () => this.line.resumePolling(),
     );
@@ -130,6 +134,7 @@ export class CranePlay extends StateStore<CranePlayState> {
       const next = await firstValueFrom(this.plays.continuePlay(play.play_id));
       this.show(next);
       this.track('continue_game', next);
+      this.currentUser.reload();
     });
   }
 
@@ -181,7 +186,10 @@ export class CranePlay extends StateStore<CranePlayState> {
     if (play.phase === 'ended') {
       this.line.left();
       // A fault ended the play before its result: the charge came back (docs/play.md).
-      if (play.result === 'refunded') this.messages.alert({ kind: 'refused', message: DOMAIN_MESSAGES.playRefunded });
+      if (play.result === 'refunded') {
+        this.messages.alert({ kind: 'refused', message: DOMAIN_MESSAGES.playRefunded });
+        this.currentUser.reload();
+      }
     }
   }
 
