@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  KUJI_REMAIN_MAX_SECONDS,
-  kujiListResponseSchema,
-  kujiReserveResponseSchema,
-  type KujiPlayInfo,
-} from '../../src/contract';
+import { KUJI_REMAIN_MAX_SECONDS, kujiListResponseSchema, type KujiPlayInfo } from '../../src/contract';
 import { KujiLine } from '../../server/kuji/kuji-line';
 import type { Store } from '../../server/store/store';
+import { kujiLineClient } from '../support/kuji-line-client';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
@@ -24,19 +20,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const post = (url: string, body: object) => t.server.app.inject({ method: 'POST', url: `/api/${url}`, payload: body });
-const as = (u: TestUser, extra: object = {}) => ({ user_id: u.user_id, access_token: u.access_token, ...extra });
-const reserve = async (u: TestUser, b: { kuji_id: number; box_id: number }) =>
-  kujiReserveResponseSchema.parse((await post('play/kuji_reserve', as(u, b))).json()).play_info;
-const status = async (u: TestUser, info: KujiPlayInfo) =>
-  (
-    (
-      await post(
-        'play/kuji_polling',
-        as(u, { reserve_token: info.reserve_token, kuji_id: info.kuji_id, box_id: info.box_id }),
-      )
-    ).json() as { polling: { play_info: KujiPlayInfo } }
-  ).polling.play_info.reserve_status;
+const { post, reserve, poll } = kujiLineClient(() => t);
+const status = async (u: TestUser, info: KujiPlayInfo) => (await poll(u, info)).reserve_status;
 
 /** The store, except that reads naming `boxId` outside a transaction wait until `open()`. */
 function gatedStore(store: Store, boxId: number) {

@@ -3,13 +3,13 @@ import {
   KUJI_REMAIN_MAX_SECONDS,
   kujiListResponseSchema,
   kujiReserveResponseSchema,
-  type KujiPlayInfo,
   type PushMessage,
 } from '../../src/contract';
 import type { KujiLineEvents } from '../../server/kuji/kuji-line';
+import { kujiLineClient } from '../support/kuji-line-client';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { startTestServer, type TestServer } from '../support/test-server';
-import { createTestUser, type TestUser } from '../support/users';
+import { createTestUser } from '../support/users';
 
 let t: TestServer;
 const clock = new ManualServerClock(new Date());
@@ -37,17 +37,7 @@ beforeEach(() => {
   events.length = 0;
 });
 
-const post = (url: string, body: object) => t.server.app.inject({ method: 'POST', url: `/api/${url}`, payload: body });
-const as = (u: TestUser, extra: object = {}) => ({ user_id: u.user_id, access_token: u.access_token, ...extra });
-const reserve = async (u: TestUser, b: { kuji_id: number; box_id: number }) =>
-  kujiReserveResponseSchema.parse((await post('play/kuji_reserve', as(u, b))).json()).play_info;
-const poll = async (u: TestUser, info: KujiPlayInfo) =>
-  (
-    await post(
-      'play/kuji_polling',
-      as(u, { reserve_token: info.reserve_token, kuji_id: info.kuji_id, box_id: info.box_id }),
-    )
-  ).json().polling.play_info as KujiPlayInfo;
+const { post, as, reserve, poll } = kujiLineClient(() => t);
 /** Lets the line's serial work (expiry, hand-over, re-arming) finish. */
 const settle = () => t.server.services().kujiLine.changed();
 
