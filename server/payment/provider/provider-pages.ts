@@ -138,21 +138,8 @@ export async function providerPages(
       if (result.kind === 'formError') return send(reply, pageOf(result.payment, result.message, form), 422);
       return send(reply, pageOf(result.payment), 409);
     };
-    pages.addHook('preHandler', async (_request, reply) => {
-      if (!providerOf())
-        return reply
-          .code(503)
-          .header('content-type', FRAMED_PAGE_HEADERS['content-type'])
-          .send(framedPage(M.notFoundTitle, ''));
-      return undefined;
-    });
-    const provider = {
-      payment: (id: string) => providerOf()!.payment(id),
-      submitCard: (id: string, f: Record<string, unknown>) => providerOf()!.submitCard(id, f),
-      submitChallenge: (id: string, c: unknown) => providerOf()!.submitChallenge(id, c),
-      confirm: (id: string) => providerOf()!.confirm(id),
-      cancel: (id: string) => providerOf()!.cancel(id),
-    };
+    // Until the store is open there is no provider to answer for.
+    const unavailable = (reply: FastifyReply) => send(reply, framedPage(M.notFoundTitle, ''), 503);
     const formOf = (body: unknown): Record<string, unknown> =>
       body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
 
@@ -163,10 +150,14 @@ export async function providerPages(
         .send(STYLE),
     );
     pages.get<{ Params: { id: string } }>('/provider/pay/:id', async (request, reply) => {
+      const provider = providerOf();
+      if (!provider) return unavailable(reply);
       const p = PAYMENT_ID.test(request.params.id) ? await provider.payment(request.params.id) : null;
       return p ? send(reply, pageOf(p)) : notFound(reply);
     });
     pages.post<{ Params: { id: string; step: string } }>('/provider/pay/:id/:step', async (request, reply) => {
+      const provider = providerOf();
+      if (!provider) return unavailable(reply);
       const { id, step } = request.params;
       if (!PAYMENT_ID.test(id)) return notFound(reply);
       const form = formOf(request.body);

@@ -10,6 +10,7 @@ import { NotFoundPage } from './not-found-page';
 import { useInjection } from '../di/container-context';
 import { useModals } from '../modals/modal-host';
 import { HISTORY_MESSAGES, PURCHASE_MODAL } from '../purchase/purchase.messages';
+import { TcBalanceLine } from '../purchase/purchase-steps';
 
 const tcOf = (p: { readonly toll_tc: number; readonly free_tc: number }) => formatThousands(p.toll_tc + p.free_tc);
 
@@ -42,15 +43,7 @@ export function SettlementPage() {
       <h1 id="purchase-title" className="panel__title">
         {M.title}
       </h1>
-      {user ? (
-        <p className="purchase__balance" data-testid="page-balance">
-          {M.balance(
-            formatThousands(user.tc_info.tc_all),
-            formatThousands(user.tc_info.tc_free),
-            formatThousands(user.tc_info.tc_toll),
-          )}
-        </p>
-      ) : null}
+      {user ? <TcBalanceLine balance={user.tc_info} testId="page-balance" /> : null}
       <div className="panel__actions">
         <button type="button" className="button" data-testid="open-purchase" onClick={() => open('purchase')}>
           {PURCHASE_MODAL.openPurchase}

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import type { BuyTcState } from '../../application';
-import { formatJstDateTime, formatThousands, type SpendingLimitInfo } from '../../domain';
+import { formatJstDateTime, formatThousands, type SpendingLimitInfo, type TcInfo } from '../../domain';
 import { MESSAGES } from '../messages';
 import { PURCHASE_PAGE as P } from '../storefront.messages';
 import { PURCHASE_MODAL as M } from './purchase.messages';
@@ -11,6 +11,15 @@ export const PURCHASE_TITLE_ID = 'purchase-dialog-title';
 type Step<K extends BuyTcState['kind']> = Extract<BuyTcState, { kind: K }>;
 const tcOf = (p: { readonly toll_tc: number; readonly free_tc: number }) => formatThousands(p.toll_tc + p.free_tc);
 const yen = (n: number | null) => (n === null ? M.limitNoneWord : M.yen(formatThousands(n)));
+
+/** The TC balance with its free and paid halves [R1-2] (the top step, the settlement page). */
+export function TcBalanceLine({ balance, testId }: { balance: TcInfo; testId: string }) {
+  return (
+    <p className="purchase__balance" data-testid={testId}>
+      {P.balance(formatThousands(balance.tc_all), formatThousands(balance.tc_free), formatThousands(balance.tc_toll))}
+    </p>
+  );
+}
 
 /** The month's cap in the top step [R10-3]. */
 export function LimitLine({ limit }: { limit: SpendingLimitInfo | null }) {
@@ -88,13 +97,7 @@ export function TopStep({
       <h2 id={PURCHASE_TITLE_ID} className="dialog__title">
         {M.topTitle}
       </h2>
-      <p className="purchase__balance" data-testid="tc-balance">
-        {P.balance(
-          formatThousands(state.balance.tc_all),
-          formatThousands(state.balance.tc_free),
-          formatThousands(state.balance.tc_toll),
-        )}
-      </p>
+      <TcBalanceLine balance={state.balance} testId="tc-balance" />
       <LimitLine limit={state.limit} />
       <fieldset className="purchase__methods">
         <legend>{P.methods}</legend>
