@@ -237,6 +237,8 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
         await built.kujiLine.recover();
         // Pending settlements past their expiry close; the provider's callbacks not yet taken go out again.
         built.purchases.start();
+        // Prizes whose storage notices or end came while the server was down are handled now [R10-5].
+        built.prizeStorage.start();
         built.provider.start(async (body, signature) => {
           const answer = await app.inject({
             method: 'POST',
@@ -346,6 +348,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       services?.signaling.close();
       services?.provider.stop();
       services?.purchases.stop();
+      services?.prizeStorage.stop();
       services?.rtcFeed.close();
       await recovered?.catch(() => undefined);
       await services?.rooms.close();

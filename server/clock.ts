@@ -46,3 +46,78 @@ export const systemClock: Clock = {
     return { cancel: () => clearTimeout(handle) };
   },
 };
+
+/**
+ * One timer for the earliest due instant of a set kept in the store (settlement expiries, prize
+ * storage deadlines…): `nextDue` asks the store for the earliest instant, `run` handles everything
+ * due and the timer is armed again at the next one. `poke()` after a write that may have brought
+ * the earliest instant forward. A restart loses nothing: `start()` reads the store again.
+ */
+export class DueTimer {
+  private armed: { task: ScheduledTask; at: number } | null = null;
+  private running = false;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly nextDue: () => Promise<Date | null>,
+    private readonly run: () => Promise<void>,
+    private readonly log: (message: string, error?: unknown) => void,
+    private readonly what: string,
+  ) {}
+
+  start(): void {
+    this.running = true;
+    void this.poke();
+  }
+
+  stop(): void {
+    this.running = false;
+    this.armed?.task.cancel();
+    this.armed = null;
+  }
+
+  /** Re-reads the earliest due instant and arms the timer for it if it is sooner. */
+  poke(): Promise<void> {
+    return this.track(this.arm());
+  }
+
+  /** Resolves once no read or run started by this timer is still going (tests step a manual clock with it). */
+  async settled(): Promise<void> {
+    let seen: Promise<void>;
+    do {
+      seen = this.work;
+      await seen;
+    } while (seen !== this.work);
+  }
+
+  private work: Promise<void> = Promise.resolve();
+
+  private track(p: Promise<void>): Promise<void> {
+    this.work = Promise.all([this.work, p]).then(() => undefined);
+    return p;
+  }
+
+  private async arm(): Promise<void> {
+    if (!this.running) return;
+    let next: Date | null;
+    try {
+      next = await this.nextDue();
+    } catch (error) {
+      this.log(`${this.what}: reading the next due time failed`, error);
+      return;
+    }
+    if (!next || !this.running) return;
+    const at = next.getTime();
+    if (this.armed && this.armed.at <= at) return;
+    this.armed?.task.cancel();
+    const task = this.clock.setTimeout(() => {
+      this.armed = null;
+      void this.track(
+        this.run()
+          .catch((error: unknown) => this.log(`${this.what} failed`, error))
+          .finally(() => this.poke()),
+      );
+    }, at - this.clock.now().getTime());
+    this.armed = { task, at };
+  }
+}

@@ -1,7 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { DEFAULT_API_PREFIX } from '../src/contract';
-import { kujiTimeLimitsFrom, parseBuildTarget, type BuildTarget, type KujiTimeLimits } from '../src/domain';
+import {
+  kujiTimeLimitsFrom,
+  parseBuildTarget,
+  PRIZE_STORAGE_DAYS,
+  type BuildTarget,
+  type KujiTimeLimits,
+} from '../src/domain';
 
 /** Everything the reference server is configured with; see the README's configuration table. */
 export interface ServerConfig {
@@ -50,6 +56,8 @@ export interface ServerConfig {
   readonly analyticsTagOrigin: string | null;
   /** The payment provider (the simulated one here) and the settlements' expiry: docs/payments.md. */
   readonly payment: PaymentConfig;
+  /** PRIZE_STORAGE_DAYS (default 30): how long a won prize waits for a delivery request [R10-5]. */
+  readonly prizeStorageDays: number;
 }
 
 export interface PaymentConfig {
@@ -176,6 +184,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
   };
   return {
     payment,
+    prizeStorageDays: wholeNumber(env.PRIZE_STORAGE_DAYS, PRIZE_STORAGE_DAYS, 'PRIZE_STORAGE_DAYS'),
     feed,
     webrtcSignalingUrl,
     realtimeChannel,

@@ -1,6 +1,9 @@
 import type { Server as SocketIOServer } from 'socket.io';
 import { AddressesRepository } from './account/addresses.repository';
-import { PrizesRepository } from './account/prizes.repository';
+import { PrizesRepository } from './delivery/prizes.repository';
+import { DeliveryTickets } from './delivery/delivery-tickets';
+import { DeliveryService } from './delivery/delivery.service';
+import { PrizeStorage } from './delivery/prize-storage';
 import { RewardsService } from './account/rewards.service';
 import { UsersRepository } from './account/users.repository';
 import { VerificationService } from './account/verification.service';
@@ -52,6 +55,10 @@ export interface Services {
   readonly users: UsersRepository;
   readonly addresses: AddressesRepository;
   readonly prizes: PrizesRepository;
+  /** Delivery requests, the fee, the operator's fulfilment (docs/delivery.md). */
+  readonly deliveries: DeliveryService;
+  /** The storage period's notices and lapses [R10-5]. */
+  readonly prizeStorage: PrizeStorage;
   readonly ledger: Ledger;
   readonly verification: VerificationService;
   readonly rewards: RewardsService;
@@ -101,13 +108,16 @@ export interface ServiceOptions {
  * The play loop's events as the real-time hub sends them, and a station's status change also ends
  * the kept top pages (a prize change passes through the 'change' and 'open' statuses).
  */
-function changingTopPages(events: PlayEvents, topPages: TopPageCache): PlayEvents {
+function changingTopPages(events: PlayEvents, topPages: TopPageCache, onWin: () => void): PlayEvents {
   return {
     lineChanged: (stationId) => events.lineChanged(stationId),
     playState: (stationId, state) => events.playState(stationId, state),
     push: (userId, push) => events.push(userId, push),
     reserveCancelled: (userId, stationId, reason) => events.reserveCancelled(userId, stationId, reason),
-    winner: (announcement) => events.winner(announcement),
+    winner: (announcement) => {
+      events.winner(announcement);
+      onWin();
+    },
     stationStatus: (stationId, status) => {
       topPages.invalidate();
       events.stationStatus(stationId, status);
@@ -130,7 +140,13 @@ export function createServices(
   const verification = new VerificationService(store, clock);
   const vipGate = new VipGate(new StoreTcLedgerSource());
   const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error));
-  const sqlPlayStore = new SqlPlayStore(store, clock, new LedgerPlayLedger(ledger), new ReserveGate(vipGate, ledger));
+  const sqlPlayStore = new SqlPlayStore(
+    store,
+    clock,
+    new LedgerPlayLedger(ledger),
+    new ReserveGate(vipGate, ledger),
+    config.prizeStorageDays,
+  );
   const playStore = options.playStore ? options.playStore(sqlPlayStore) : sqlPlayStore;
   const rooms = new StationRooms(playStore, clock, log, options.playSeeds ?? (() => randomInt(0, 2 ** 31 - 1)));
   const reservations = new StationReservations(store, catalogue, vipGate, clock, rooms);
@@ -146,8 +162,21 @@ export function createServices(
     ]);
     return { page, validUntil };
   }, clock);
-  rooms.setEvents(changingTopPages(realtime, topPages));
-  const kujiDraws = new KujiDraws(store, clock, ledger, images, config.kujiTimeLimits);
+  const prizes = new PrizesRepository(store, clock, addresses, images, config.prizeStorageDays);
+  const deliveryTickets = new DeliveryTickets();
+  const deliveries = new DeliveryService(store, clock, ledger, prizes, addresses, deliveryTickets, () => realtime);
+  const prizeStorage = new PrizeStorage(
+    store,
+    clock,
+    ledger,
+    addresses,
+    deliveryTickets,
+    deliveries,
+    () => realtime,
+    log,
+  );
+  rooms.setEvents(changingTopPages(realtime, topPages, () => prizeStorage.poke()));
+  const kujiDraws = new KujiDraws(store, clock, ledger, images, config.kujiTimeLimits, config.prizeStorageDays);
   kujiDraws.onBoxEnded = (kujiId, boxId) => realtime.kujiBoxEnded(kujiId, boxId);
   const kujiLine = new KujiLine(store, clock, realtime, config.kujiTimeLimits);
   const kujiReservations = new KujiReservations(store, clock, config.kujiTimeLimits);
@@ -168,7 +197,9 @@ export function createServices(
     kujiCatalogue: new KujiRepository(store, images),
     users: new UsersRepository(store, clock),
     addresses,
-    prizes: new PrizesRepository(store, clock, addresses),
+    prizes,
+    deliveries,
+    prizeStorage,
     ledger,
     verification,
     rewards: new RewardsService(store, clock, ledger),

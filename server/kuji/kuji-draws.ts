@@ -1,3 +1,4 @@
+import { recordWonPrize } from '../delivery/won-prizes';
 import { randomBytes } from 'node:crypto';
 import type { KujiBoxStatus, KujiDraw, KujiDrawnPrize, KujiFairness } from '../../src/contract';
 import {
@@ -7,6 +8,7 @@ import {
   fairnessCommitment,
   KUJI_FAIRNESS_VERSION,
   KUJI_TIME_LIMITS,
+  PRIZE_STORAGE_DAYS,
   kujiWindowEndsAtMs,
   type KujiRankStock,
   type KujiTimeLimits,
@@ -55,6 +57,7 @@ export class KujiDraws {
     private readonly ledger: Ledger,
     private readonly imageUrl: (key: string) => string,
     private readonly limits: KujiTimeLimits = KUJI_TIME_LIMITS,
+    private readonly prizeStorageDays: number = PRIZE_STORAGE_DAYS,
   ) {}
 
   /**
@@ -279,15 +282,10 @@ export class KujiDraws {
           'SELECT rank, prize_name, image_key, quantity, remaining, is_last_one FROM kuji_box_prizes WHERE box_id = $1',
           [req.box_id],
         );
-        for (const [rank, n] of byRank)
-          await this.recordWin(
-            tx,
-            userId,
-            prizes.find((p) => p.rank === rank)?.prize_name ?? rank,
-            box.kuji_name,
-            n,
-            now,
-          );
+        for (const [rank, n] of byRank) {
+          const prize = prizes.find((p) => p.rank === rank);
+          await this.recordWin(tx, userId, prize?.prize_name ?? rank, prize?.image_key ?? null, box.kuji_name, n, now);
+        }
 
         if (lastOne) {
           const special = prizes.find((p) => p.is_last_one && p.remaining > 0);
@@ -296,7 +294,7 @@ export class KujiDraws {
               req.box_id,
               special.rank,
             ]);
-            await this.recordWin(tx, userId, special.prize_name, box.kuji_name, 1, now);
+            await this.recordWin(tx, userId, special.prize_name, special.image_key, box.kuji_name, 1, now);
           }
           // Sold out: the box ends, its seed is published, its line is over.
           await tx.query(`UPDATE kuji_boxes SET box_status = 'outOfStock' WHERE box_id = $1`, [req.box_id]);
@@ -378,13 +376,16 @@ export class KujiDraws {
     tx: SqlExecutor,
     userId: number,
     productName: string,
+    imageKey: string | null,
     kujiName: string,
     count: number,
     now: Date,
   ): Promise<void> {
-    await tx.query(
-      `INSERT INTO won_prizes (user_id, station_id, prize_kind, product_name, kuji_name, prize_count, won_at) VALUES ($1, NULL, 'kuji', $2, $3, $4, $5)`,
-      [userId, productName, kujiName, count, now.toISOString()],
+    await recordWonPrize(
+      tx,
+      { userId, prizeKind: 'kuji', productName, imageKey, kujiName, prizeCount: count },
+      this.prizeStorageDays,
+      now,
     );
   }
 

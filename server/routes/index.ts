@@ -2,6 +2,7 @@ import { accountRoutes } from './account.routes';
 import { analyticsRoutes } from './analytics.routes';
 import { authRoutes } from './auth.routes';
 import { contentsRoutes } from './contents.routes';
+import { deliveryRoutes } from './delivery.routes';
 import type { ApiDeps } from './deps';
 import { imageRoutes } from './images.routes';
 import { kujiRoutes } from './kuji.routes';
@@ -27,5 +28,6 @@ export async function registerApiRoutes(deps: ApiDeps): Promise<void> {
   await accountRoutes(deps);
   await authRoutes(deps);
   await purchaseRoutes(deps);
+  await deliveryRoutes(deps);
   await analyticsRoutes(deps);
 }

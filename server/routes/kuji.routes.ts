@@ -31,6 +31,12 @@ export async function kujiRoutes({ route, services: s }: ApiDeps): Promise<void>
   // The draw (designed, docs/kuji.md): the holder draws 1, 3, 5, 10 or all tickets left.
   route.authed('/play/kuji_draw', kujiDrawRequestSchema, async (user, body) => {
     const draw = await s.kujiDraws.draw(user.user_id, body);
+    const first = draw.tickets[0];
+    if (draw.replayed === 0 && first) {
+      // The prizes wait in the prize box (docs/delivery.md): the player is told, the storage clock starts.
+      s.deliveries.prizeWon(user.user_id, first.prize_name);
+      s.prizeStorage.poke();
+    }
     return { draw, play_info: await kuji.polling(user.user_id, body.reserve_token, body.kuji_id, body.box_id) };
   });
 

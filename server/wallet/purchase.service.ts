@@ -15,7 +15,7 @@ import {
 } from '../../src/domain';
 import { isCarrierBilling, isPayMethodOf, type PayMethodId } from '../../src/contract';
 import { AccountRefusal } from '../account/account-errors';
-import type { Clock, ScheduledTask } from '../clock';
+import { DueTimer, type Clock } from '../clock';
 import type { SqlExecutor, Store } from '../store/store';
 import type { Ledger, TcBalance } from './ledger';
 import { SERVER_MESSAGES } from '../messages';
@@ -122,8 +122,7 @@ export const returnUrlOf = (payMethod: PayMethodId, settlementId: string) =>
  */
 export class PurchaseService {
   /** The one timer for the next expiry (armed at the earliest pending expires_at). */
-  private expiry: { task: ScheduledTask; at: number } | null = null;
-  private running = false;
+  private readonly expiry: DueTimer;
 
   constructor(
     private readonly db: Store,
@@ -134,36 +133,28 @@ export class PurchaseService {
     private readonly limits: SpendingLimits,
     private readonly settlementTtlMs: number = DEFAULT_SETTLEMENT_TTL_MS,
     private readonly log: (message: string, error?: unknown) => void = () => undefined,
-  ) {}
+  ) {
+    this.expiry = new DueTimer(
+      clock,
+      async () => {
+        const [next] = await this.db.query<{ at: Date | string | null }>(
+          "SELECT min(expires_at) AS at FROM product_settlements WHERE status = 'pending'",
+        );
+        return next?.at ? new Date(next.at) : null;
+      },
+      async () => void (await this.expireDue()),
+      log,
+      'settlement expiry',
+    );
+  }
 
   /** Starts closing settlements as they expire (one timer, at the earliest pending expiry). */
   start(): void {
-    this.running = true;
-    void this.armExpiry();
+    this.expiry.start();
   }
 
   stop(): void {
-    this.running = false;
-    this.expiry?.task.cancel();
-    this.expiry = null;
-  }
-
-  private async armExpiry(): Promise<void> {
-    if (!this.running) return;
-    const [next] = await this.db.query<{ at: Date | string | null }>(
-      "SELECT min(expires_at) AS at FROM product_settlements WHERE status = 'pending'",
-    );
-    if (!next?.at || !this.running) return;
-    const at = new Date(next.at).getTime();
-    if (this.expiry && this.expiry.at <= at) return;
-    this.expiry?.task.cancel();
-    const task = this.clock.setTimeout(() => {
-      this.expiry = null;
-      this.expireDue()
-        .catch((error: unknown) => this.log('settlement expiry failed', error))
-        .finally(() => void this.armExpiry());
-    }, at - this.clock.now().getTime());
-    this.expiry = { task, at };
+    this.expiry.stop();
   }
 
   async products(payMethod?: PayMethodId): Promise<ProductRow[]> {
@@ -233,7 +224,7 @@ export class PurchaseService {
       return { row: row!, fresh: true };
     });
     const row = opened.fresh ? await this.openPayment(opened.row) : opened.row;
-    if (opened.fresh) void this.armExpiry();
+    if (opened.fresh) void this.expiry.poke();
     return { settlement: view(row), tc: await this.ledger.balance(userId) };
   }
 

@@ -39,6 +39,10 @@ import type { PlayHistory, TcUsedHistory } from './use-cases/paged-history.use-c
 import type { SpendingLimitSetting } from './use-cases/spending-limit.use-case';
 import type { Notices } from './use-cases/notices.use-case';
 import type { KujiBoxPlay } from './use-cases/kuji-box.use-case';
+import type { PrizeBox } from './use-cases/prize-box.use-case';
+import type { DeliveryRequestFlow } from './use-cases/delivery-request.use-case';
+import type { DeliveryHistory } from './use-cases/delivery-history.use-case';
+import type { AddressBook } from './use-cases/address-book.use-case';
 
 /**
  * A typed container key. At run time it is a plain symbol (what Inversify wants); the phantom type
@@ -97,4 +101,8 @@ export const TOKENS = {
   SpendingLimitSetting: token<SpendingLimitSetting>('SpendingLimitSetting'),
   Notices: token<Notices>('Notices'),
   KujiBoxPlay: token<KujiBoxPlay>('KujiBoxPlay'),
+  PrizeBox: token<PrizeBox>('PrizeBox'),
+  DeliveryRequestFlow: token<DeliveryRequestFlow>('DeliveryRequestFlow'),
+  DeliveryHistory: token<DeliveryHistory>('DeliveryHistory'),
+  AddressBook: token<AddressBook>('AddressBook'),
 } as const;

@@ -20,3 +20,4 @@ export * from './realtime';
 export * from './operator.schema';
 export * from './analytics.schema';
 export * from './page-render';
+export * from './delivery.schema';

@@ -48,6 +48,15 @@ export const CONTRACT_MESSAGES = {
   requestIdInvalid: 'リクエストIDが正しくありません。',
   settlementIdInvalid: '決済IDが正しくありません。',
   spendingLimitInvalid: PURCHASE_MESSAGES.spendingLimitRange,
+  // Delivery
+  prizeChoice: '発送する景品を1つ以上選んでください。',
+  prizeChoiceTooMany: (max: number) => `一度に発送できる景品は${max}個までです。`,
+  leadTimeInvalid: 'お届け時間帯が正しくありません。',
+  deliveryChangeEmpty: '変更する住所かお届け時間帯を指定してください。',
+  trackingNumberInvalid: '追跡番号は半角英数字とハイフン4〜40文字で入力してください。',
+  cancelReasonInvalid: 'キャンセル理由を1〜200文字で入力してください。',
+  productNameInvalid: '景品名を1〜200文字で入力してください。',
+  digitalUrlInvalid: 'デジタル景品のURLが正しくありません。',
   // Contents
   prizeLookupOne: 'ステーション・キャラクター・キーワードのどれか1つを指定してください。',
   startNewsKind: 'is_top_page か is_pick_up を指定してください',

@@ -18,6 +18,11 @@ export const OPERATOR_ENDPOINTS = {
   playLog: 'operator/play_log',
   kujiBoxStatus: 'operator/kuji_box_status',
   kujiBoxStock: 'operator/kuji_box_stock',
+  // Fulfilment (docs/delivery.md): schemas in delivery.schema.ts.
+  deliveries: 'operator/deliveries',
+  deliveryShip: 'operator/delivery_ship',
+  deliveryCancel: 'operator/delivery_cancel',
+  prizeGrant: 'operator/prize_grant',
 } as const;
 
 /** The header carrying `Bearer <operator token>`. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
-  DELIVERY_STATUSES,
+  PRIZE_DELIVERY_STATUSES,
+  PRIZE_TYPES,
   RESERVE_STATUSES,
   type AddressResponse,
   type AuthInfo,
@@ -100,11 +101,10 @@ export const getAddressResponseSchema = errorResponseSchema.extend({ data: addre
 export const getEmailResponseSchema = errorResponseSchema.extend({ email: z.string(), email_verified: flag01Schema });
 
 /**
- * A won prize's delivery state: the domain's delivery statuses (grouped before / after / invalid,
- * R4.5-1) plus 'not_requested' for a prize nobody has asked to ship yet.
+ * A won prize's state: the domain's PRIZE_DELIVERY_STATUSES (grouped before / after / invalid,
+ * R4.5-1): 'not_requested', its latest request's status, or 'expired' [R10-5].
  */
-export const PRIZE_DELIVERY_STATUSES = ['not_requested', ...DELIVERY_STATUSES] as const;
-export type PrizeDeliveryStatus = (typeof PRIZE_DELIVERY_STATUSES)[number];
+export type { PrizeDeliveryStatus } from '../domain';
 export const WON_PRIZE_KINDS = ['crane', 'kuji', 'order_made', 'virtual'] as const;
 
 /** One won prize as the item list and the delivery answers show it. */
@@ -119,6 +119,11 @@ export const wonPrizeSchema = z.object({
   is_reservation_delivery: flag01Schema,
   won_at: z.string(),
   delivery_status: z.enum(PRIZE_DELIVERY_STATUSES),
+  prize_type: z.enum(PRIZE_TYPES),
+  img_url: z.string(),
+  digital_url: z.string(),
+  keep_until: z.string().nullable(),
+  delivery_id: z.number().int().positive().nullable(),
 });
 export type WonPrize = z.infer<typeof wonPrizeSchema>;
 

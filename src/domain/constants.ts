@@ -144,3 +144,10 @@ export const REALTIME_SOCKET_SETTINGS = {
   pollingPath: '/engine.io',
   perMessageDeflateThresholdBytes: 1_024,
 } as const;
+
+/** How long a won prize is kept before it must ship (days) [R10-5]; the server's default. */
+export const PRIZE_STORAGE_DAYS = 30;
+/** The player is told this many days before a prize's storage period ends [R10-5]. */
+export const STORAGE_NOTICE_DAYS = [7, 1] as const;
+/** Most prizes one delivery request may carry. */
+export const MAX_PRIZES_PER_DELIVERY = 100;

@@ -22,6 +22,7 @@ export * from './kuji/sha256';
 export * from './delivery/delivery.entity';
 export * from './delivery/delivery-fee.rule';
 export * from './delivery/delivery.rule';
+export * from './delivery/prize-box.rule';
 export * from './vip/vip.rule';
 export * from './address/address.entity';
 export * from './address/prefectures.messages';

@@ -16,6 +16,10 @@ import {
   TcUsedHistory,
   PlayHistory,
   SpendingLimitSetting,
+  PrizeBox,
+  DeliveryRequestFlow,
+  DeliveryHistory,
+  AddressBook,
   Notices,
   KujiBoxPlay,
   ServiceMaintenance,
@@ -198,6 +202,10 @@ export function createAppContainer(
   container.bind(TOKENS.PlayHistory).to(PlayHistory).inTransientScope();
   container.bind(TOKENS.SpendingLimitSetting).to(SpendingLimitSetting).inTransientScope();
   container.bind(TOKENS.KujiBoxPlay).to(KujiBoxPlay).inTransientScope();
+  container.bind(TOKENS.PrizeBox).to(PrizeBox).inTransientScope();
+  container.bind(TOKENS.DeliveryRequestFlow).to(DeliveryRequestFlow).inTransientScope();
+  container.bind(TOKENS.DeliveryHistory).to(DeliveryHistory).inTransientScope();
+  container.bind(TOKENS.AddressBook).to(AddressBook).inTransientScope();
   // App-lifetime use-cases: one per container.
   container.bind(TOKENS.ServiceMaintenance).to(ServiceMaintenance);
   container.bind(TOKENS.ModalStack).to(ModalStack);

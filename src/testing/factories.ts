@@ -378,6 +378,11 @@ export function aWonPrize(overrides: Partial<WonPrize> = {}): WonPrize {
     is_reservation_delivery: 0,
     won_at: '2026-11-22T20:00:00+09:00',
     delivery_status: 'not_requested',
+    prize_type: 'normal',
+    img_url: '',
+    digital_url: '',
+    keep_until: '2026-12-22T20:00:00+09:00',
+    delivery_id: null,
     ...overrides,
   };
 }

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { TOKENS } from '../../src/application';
-import { groupDeliveries, groupDeliveryDetail, UNSENT_PLACEHOLDER } from '../../src/domain';
+import { groupPrizes, groupDeliveryDetail, UNSENT_PLACEHOLDER } from '../../src/domain';
 import { anAddress, forgedClient, once, refusal } from './contract-helpers';
 import type { ContractDriver } from './harness';
 
@@ -82,11 +82,8 @@ export function deliveryContract(driver: () => ContractDriver): void {
     expect(shipped.unsent.prize_shipmented_at).not.toBe(UNSENT_PLACEHOLDER);
     expect(shipped.address).toMatchObject({ last_name: '山田', zip: '150-0041' });
     const list = await once(client.get(TOKENS.PrizeDeliveryPort).wonPrizes());
-    // Only prizes with a delivery request are delivery-list items; they group into before / after / invalid.
-    const requested = list.flatMap((p) =>
-      p.delivery_status === 'not_requested' ? [] : [{ ...p, delivery_status: p.delivery_status }],
-    );
-    expect(groupDeliveries(requested).after.map((p) => p.play_history_id)).toEqual([id]);
+    // The prize box's lists: a shipped prize is in "after".
+    expect(groupPrizes(list).after.map((p) => p.play_history_id)).toEqual([id]);
   });
 
   it("[R7-6][R3-1] user B cannot read user A's prize delivery (404); a forged identity is refused (401)", async () => {

@@ -16,7 +16,7 @@ import {
 } from '../../src/contract';
 import { RESERVING_STATUSES } from '../../src/domain';
 import { AddressesRepository } from '../../server/account/addresses.repository';
-import { PrizesRepository } from '../../server/account/prizes.repository';
+import { PrizesRepository } from '../../server/delivery/prizes.repository';
 import { UsersRepository } from '../../server/account/users.repository';
 import { Ledger } from '../../server/wallet/ledger';
 import { playableStation } from '../support/stations';
@@ -132,7 +132,15 @@ describe('§7 /user/* calls', () => {
     const [main] = await t.server
       .store()
       .query<{ id: number }>('SELECT id FROM addresses WHERE user_id = $1 AND is_main', [a.user_id]);
-    await prizes.requestDelivery(a.user_id, [id], main!.id);
+    expectOk(
+      await post(
+        t,
+        'delivery/request',
+        as(a, {
+          delivery_request: { request_id: `req-${id}-get-delivery`, play_history_ids: [id], address_id: main!.id },
+        }),
+      ),
+    );
     const after = getDeliveryResponseSchema.parse(
       expectOk(await post(t, 'user/get_delivery', as(a, { get_delivery: { play_history_id: id } }))),
     );

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PrizesRepository } from '../../server/account/prizes.repository';
+import { PrizesRepository } from '../../server/delivery/prizes.repository';
 import { AddressesRepository } from '../../server/account/addresses.repository';
 import { fuzzEndpoint } from '../support/fuzz';
 import { startTestServer, type TestServer } from '../support/test-server';

@@ -1,5 +1,7 @@
+import { recordWonPrize } from '../../delivery/won-prizes';
 import {
   assistedArmStrength,
+  PRIZE_STORAGE_DAYS,
   assistGauge,
   RESERVING_STATUSES,
   type CraneInput,
@@ -72,6 +74,7 @@ export class SqlPlayStore implements PlayStore {
     private readonly clock: Clock,
     private readonly ledger: PlayLedger,
     private readonly gate: ReserveGate,
+    private readonly prizeStorageDays: number = PRIZE_STORAGE_DAYS,
   ) {}
 
   async loadRooms(stationIds?: readonly number[]): Promise<RoomSnapshot[]> {
@@ -199,11 +202,22 @@ export class SqlPlayStore implements PlayStore {
       case 'recordResult': {
         let wonId: number | null = null;
         if (w.prizeWon) {
-          const [won] = await tx.query<{ play_history_id: number }>(
-            `INSERT INTO won_prizes (user_id, station_id, prize_kind, product_name, won_at) VALUES ($1, $2, 'crane', $3, $4) RETURNING play_history_id`,
-            [w.userId, stationId, w.prizeWon.productName, now],
+          const [station] = await tx.query<{ image_key: string }>(
+            'SELECT image_key FROM stations WHERE station_id = $1',
+            [stationId],
           );
-          wonId = won!.play_history_id;
+          wonId = await recordWonPrize(
+            tx,
+            {
+              userId: w.userId,
+              stationId,
+              prizeKind: 'crane',
+              productName: w.prizeWon.productName,
+              imageKey: station?.image_key ?? null,
+            },
+            this.prizeStorageDays,
+            new Date(now),
+          );
         }
         if (w.vipWin) {
           await tx.query('INSERT INTO vip_prize_wins (user_id, station_id, won_at) VALUES ($1, $2, $3)', [

@@ -169,6 +169,13 @@ export class StationRoom {
         events.stationStatus(id, effect.status);
         return null;
       case 'winner':
+        // The winner hears of the prize at once; it waits in the prize box (docs/delivery.md).
+        events.push(effect.userId, {
+          kind: 'notice',
+          station_id: id,
+          title: SERVER_MESSAGES.prizeWonTitle,
+          message: SERVER_MESSAGES.prizeWonBody(effect.prizeName),
+        });
         // The announcement waits for nobody: the name is read beside the room's next steps.
         void store.nickname(effect.userId).then(
           (nickname) =>

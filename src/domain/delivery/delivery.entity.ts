@@ -2,16 +2,18 @@ import type { Flag } from '../catalogue/prize.entity';
 import type { AddressRecord } from '../address/address.entity';
 /**
  * Delivery statuses. The spec only says they fall into before, after and invalid lists (§4.5);
- * these values are ours, one per step a Japanese shop's parcel goes through:
+ * these values are ours, one per step a Japanese shop's parcel goes through. A won prize's list
+ * follows its latest request: "before" is a prize nobody has asked to ship yet (see
+ * PRIZE_STATE_GROUP), "after" one that is on its way, "invalid" one that will not come.
  *
- * | status      | meaning                                   | group   |
- * |-------------|-------------------------------------------|---------|
- * | requested   | the player asked for delivery             | before  |
- * | preparing   | the warehouse is packing it               | before  |
- * | shipped     | handed to the carrier (tracking number)   | after   |
- * | delivered   | the carrier reports it delivered          | after   |
- * | cancelled   | withdrawn before shipping                 | invalid |
- * | returned    | came back undelivered (wrong address, …)  | invalid |
+ * | status      | meaning                                                  | group   |
+ * |-------------|----------------------------------------------------------|---------|
+ * | requested   | the player asked for delivery (fee taken)                | after   |
+ * | preparing   | the warehouse is packing it                              | after   |
+ * | shipped     | handed to the carrier (tracking number)                  | after   |
+ * | delivered   | the carrier reports it delivered                         | after   |
+ * | cancelled   | withdrawn by the operator (fee refunded)                 | invalid |
+ * | returned    | came back undelivered (wrong address, …)                 | invalid |
  */
 export const DELIVERY_STATUSES = ['requested', 'preparing', 'shipped', 'delivered', 'cancelled', 'returned'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -20,8 +22,8 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export type DeliveryGroup = 'before' | 'after' | 'invalid';
 
 export const DELIVERY_STATUS_GROUP: Readonly<Record<DeliveryStatus, DeliveryGroup>> = {
-  requested: 'before',
-  preparing: 'before',
+  requested: 'after',
+  preparing: 'after',
   shipped: 'after',
   delivered: 'after',
   cancelled: 'invalid',
@@ -71,8 +73,26 @@ export interface DeliveryLine {
   readonly count: number;
 }
 
-/** A won prize's delivery state: the domain's statuses [R3-13, R4.5-1] or not requested yet. */
-export type PrizeDeliveryStatus = DeliveryStatus | 'not_requested';
+/**
+ * A won prize's state: not requested yet (the before list), its latest request's status, or
+ * expired (its storage period ended with neither a ticket nor enough TC to ship it) [R4.5-1, R10-5].
+ */
+export const PRIZE_DELIVERY_STATUSES = ['not_requested', ...DELIVERY_STATUSES, 'expired'] as const;
+export type PrizeDeliveryStatus = (typeof PRIZE_DELIVERY_STATUSES)[number];
+
+/** The lists of the prize box [R4.5-1]: every prize state in exactly one. */
+export const PRIZE_STATE_GROUP: Readonly<Record<PrizeDeliveryStatus, DeliveryGroup>> = {
+  ...DELIVERY_STATUS_GROUP,
+  not_requested: 'before',
+  expired: 'invalid',
+};
+
+/**
+ * How a prize reaches the player: normal (our warehouse ships it on request), digital (viewed in
+ * the app, nothing ships) or direct (the maker ships it on request, with its own lead time).
+ */
+export const PRIZE_TYPES = ['normal', 'digital', 'direct'] as const;
+export type PrizeType = (typeof PRIZE_TYPES)[number];
 
 /** One prize the player has won (one win = one play_history_id). */
 export interface WonPrize {
@@ -87,6 +107,15 @@ export interface WonPrize {
   readonly is_reservation_delivery: Flag;
   readonly won_at: string;
   readonly delivery_status: PrizeDeliveryStatus;
+  readonly prize_type: PrizeType;
+  /** The prize's picture ('' when none). */
+  readonly img_url: string;
+  /** Where a digital prize is viewed ('' for others). */
+  readonly digital_url: string;
+  /** The end of the storage period (ISO time), or null for a digital prize [R10-5]. */
+  readonly keep_until: string | null;
+  /** The latest delivery request of the prize, or null. */
+  readonly delivery_id: number | null;
 }
 
 /** Where a prize ships to. */
@@ -104,4 +133,33 @@ export interface PrizeDelivery {
   readonly prize: WonPrize;
   /** Tracking number and shipping date; prize_shipmented_at is '-' until shipped [R3-15]. */
   readonly unsent: UnsentPrize;
+}
+
+/** One prize of a delivery request: the detail line [R3-14] with its id and kind. */
+export interface DeliveryPrizeLine extends DeliveryDetailPrize {
+  readonly play_history_id: number;
+  readonly prize_kind: WonPrize['prize_kind'];
+  readonly prize_type: PrizeType;
+}
+
+/** A delivery request as its player sees it (history, detail, done). */
+export interface DeliveryView {
+  readonly delivery_id: number;
+  readonly delivery_status: DeliveryStatus;
+  readonly requested_at: string;
+  readonly fee_tc: number;
+  /** 1 when the free-delivery ticket paid for it [R5-3]. */
+  readonly waived: Flag;
+  /** 1 when the storage deadline requested it [R10-5]. */
+  readonly auto_requested: Flag;
+  /** The preferred time slot ('' for any). */
+  readonly lead_times: string;
+  readonly address: DeliveryAddress;
+  /** Tracking number ('' until shipped) [R3-15]. */
+  readonly prize_contact_number: string;
+  /** Shipping time, '-' until shipped [R3-15]. */
+  readonly prize_shipmented_at: string;
+  /** Why the operator cancelled it ('' otherwise). */
+  readonly cancel_reason: string;
+  readonly prizeData: readonly DeliveryPrizeLine[];
 }

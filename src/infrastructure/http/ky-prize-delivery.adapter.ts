@@ -1,11 +1,20 @@
 import type { Observable } from 'rxjs';
 import type { z } from 'zod';
-import type { PrizeDeliveryPort } from '../../application';
-import { unsentPrize } from '../../domain';
-import { ENDPOINTS, getDeliveryResponseSchema, itemInfoResponseSchema, type wonPrizeSchema } from '../../contract';
+import type { DeliveryOrder, DeliveryQuote, DeliveryTicketInfo, PrizeDeliveryPort } from '../../application';
+import { unsentPrize, type DeliveryView, type PrizeDelivery, type WonPrize } from '../../domain';
+import {
+  DELIVERY_ENDPOINTS as D,
+  deliveryChangeResponseSchema,
+  deliveryListResponseSchema,
+  deliveryQuoteResponseSchema,
+  deliveryRequestResponseSchema,
+  deliveryTicketResponseSchema,
+  ENDPOINTS,
+  getDeliveryResponseSchema,
+  itemInfoResponseSchema,
+  type wonPrizeSchema,
+} from '../../contract';
 import type { KyHttpClient } from './ky-http-client';
-
-import type { PrizeDelivery, WonPrize } from '../../domain';
 
 /** A won prize on the wire → the port's: a missing kuji_name is '' (the domain's DeliveryDetailPrize) [R3-14]. */
 const toWonPrize = (p: z.output<typeof wonPrizeSchema>): WonPrize => ({ ...p, kuji_name: p.kuji_name ?? '' });
@@ -39,6 +48,79 @@ export class KyPrizeDelivery implements PrizeDeliveryPort {
         }),
       })),
       'get_delivery',
+      { identity: 'required' },
+    );
+  }
+
+  quote(playHistoryIds: readonly number[]): Observable<DeliveryQuote> {
+    return this.http.post(
+      D.quote,
+      { delivery_quote: { play_history_ids: [...playHistoryIds] } },
+      deliveryQuoteResponseSchema.transform(({ quote: q }): DeliveryQuote => ({
+        baseFeeTc: q.base_fee_tc,
+        feeTc: q.fee_tc,
+        waived: q.waived === 1,
+        ticketHeld: q.ticket_held === 1,
+        tcAll: q.tc_all,
+        enough: q.enough === 1,
+      })),
+      'delivery_quote',
+      { identity: 'required' },
+    );
+  }
+
+  request(order: DeliveryOrder): Observable<{ readonly delivery: DeliveryView; readonly tcAll: number }> {
+    return this.http.post(
+      D.request,
+      {
+        delivery_request: {
+          request_id: order.requestId,
+          play_history_ids: [...order.playHistoryIds],
+          address_id: order.addressId,
+          lead_times: order.leadTimes,
+        },
+      },
+      deliveryRequestResponseSchema.transform((a) => ({ delivery: a.delivery, tcAll: a.tc_info.tc_all })),
+      'delivery_request',
+      { identity: 'required' },
+    );
+  }
+
+  deliveries(): Observable<readonly DeliveryView[]> {
+    return this.http.post(
+      D.list,
+      {},
+      deliveryListResponseSchema.transform((a): readonly DeliveryView[] => a.list),
+      'delivery_list',
+      { identity: 'required' },
+    );
+  }
+
+  change(deliveryId: number, change: { readonly addressId?: number; readonly leadTimes?: string }) {
+    return this.http.post(
+      D.change,
+      {
+        delivery_change: {
+          delivery_id: deliveryId,
+          ...(change.addressId !== undefined ? { address_id: change.addressId } : {}),
+          ...(change.leadTimes !== undefined ? { lead_times: change.leadTimes } : {}),
+        },
+      },
+      deliveryChangeResponseSchema.transform((a): DeliveryView => a.delivery),
+      'delivery_change',
+      { identity: 'required' },
+    );
+  }
+
+  ticket(): Observable<DeliveryTicketInfo> {
+    return this.http.post(
+      D.ticket,
+      {},
+      deliveryTicketResponseSchema.transform(({ delivery_ticket: t }): DeliveryTicketInfo => ({
+        held: t.held === 1,
+        nextGrantAt: t.next_grant_at,
+      })),
+      'delivery_ticket',
       { identity: 'required' },
     );
   }

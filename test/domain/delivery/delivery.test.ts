@@ -74,7 +74,8 @@ describe('delivery fee', () => {
 
 describe('delivery lists', () => {
   it('[R4.5-1] statuses group into before, after and invalid lists, keeping order', () => {
-    expect(DELIVERY_STATUSES.map(deliveryGroup)).toEqual(['before', 'before', 'after', 'after', 'invalid', 'invalid']);
+    // A requested prize is on its way ("after"); "before" is a prize not yet requested (the prize box).
+    expect(DELIVERY_STATUSES.map(deliveryGroup)).toEqual(['after', 'after', 'after', 'after', 'invalid', 'invalid']);
     expect(deliveryGroup('unknown-status')).toBe('invalid');
     const items = [
       { id: 1, delivery_status: 'shipped' },
@@ -85,8 +86,8 @@ describe('delivery lists', () => {
       { id: 6, delivery_status: 'cancelled' },
     ] as const;
     const g = groupDeliveries(items);
-    expect(g.before.map((i) => i.id)).toEqual([2, 4]);
-    expect(g.after.map((i) => i.id)).toEqual([1, 5]);
+    expect(g.before.map((i) => i.id)).toEqual([]);
+    expect(g.after.map((i) => i.id)).toEqual([1, 2, 4, 5]);
     expect(g.invalid.map((i) => i.id)).toEqual([3, 6]);
   });
 
