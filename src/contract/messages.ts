@@ -150,11 +150,8 @@ export const ADDRESS_INPUT_LABELS = {
   nickname: 'ニックネーム',
 } as const;
 
-/**
- * Preferred delivery time slots an address may carry as lead_times ('' = any time). The domain
- * (src/domain/address) leaves the values to the service; these are the slots Japanese carriers offer.
- */
-export const LEAD_TIMES = ['', '午前中', '14時〜16時', '16時〜18時', '18時〜20時', '19時〜21時'] as const;
+/** Preferred delivery time slots (the domain's, src/domain/address/lead-times.messages.ts). */
+export { LEAD_TIMES } from '../domain';
 
 /** The pay methods' names and descriptions, by id (generic names only, no provider brands). */
 export const PAY_METHOD_TEXTS = {

@@ -26,6 +26,7 @@ export * from './delivery/prize-box.rule';
 export * from './vip/vip.rule';
 export * from './address/address.entity';
 export * from './address/prefectures.messages';
+export * from './address/lead-times.messages';
 export * from './address/address-validation.rule';
 export * from './catalogue/character.entity';
 export * from './catalogue/catalogue-path.rule';

@@ -100,6 +100,9 @@ export const MESSAGES = {
   on: 'オン',
   off: 'オフ',
   close: 'とじる',
+  /** The mark beside a menu entry with something new (read out as text). */
+  unreadMark: '新着',
+  menuUnread: 'メニュー（新着あり）',
   signIn: 'ログインする',
   historyTitle: 'プレイ履歴',
   historyShow: 'プレイ履歴を見る',

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   getReserveResponseSchema,
   historyResponseSchema,
+  itemInfoResponseSchema,
+  userDataResponseSchema,
   gaugeResponseSchema,
   type PlayState,
   type PushMessage,
@@ -155,7 +157,7 @@ describe('the station rooms over the real server, on a manual clock (docs/play.m
     await a.finish();
   });
 
-  it("a well-aimed claw at full strength wins: the prize joins the player's items, the stock drops, the winner is announced, and the gauge empties", async () => {
+  it("[R4.5-1][R10-5] a well-aimed claw at full strength wins: the prize joins the player's prize box (unread, pushed), the stock drops, the winner is announced, and the gauge empties", async () => {
     await t.server.services().rooms.setArmStrength(stationId, 1);
     const [stock] = await t.server
       .store()
@@ -184,6 +186,24 @@ describe('the station rooms over the real server, on a manual clock (docs/play.m
       .store()
       .query('SELECT product_name FROM won_prizes WHERE user_id = $1', [alice.user_id]);
     expect(items).toEqual([{ product_name: stock!.prize_name }]);
+    // The prize waits in the prize box [R4.5-1]: not requested, kept 30 days [R10-5], marked unread,
+    // and the winner is told at once.
+    const box = itemInfoResponseSchema.parse((await a.post('user/item')).json).item_info.list;
+    expect(box[0]).toMatchObject({
+      product_name: stock!.prize_name,
+      delivery_status: 'not_requested',
+      prize_kind: 'crane',
+    });
+    expect(Date.parse(box[0]!.keep_until!) - Date.parse(box[0]!.won_at)).toBe(30 * 24 * 3600_000);
+    expect(box[0]!.img_url).toMatch(/\/api\/images\//);
+    expect(userDataResponseSchema.parse((await a.post('user/user_data')).json).user_data.unread.prize).toBe(1);
+    expect(pushesTo(alice.user_id)).toContainEqual(
+      expect.objectContaining({
+        kind: 'notice',
+        title: '景品を獲得しました',
+        message: expect.stringContaining(stock!.prize_name),
+      }),
+    );
     expect(events.find((e) => e.kind === 'winner')?.args[0]).toMatchObject({
       station_id: stationId,
       prize_name: stock!.prize_name,

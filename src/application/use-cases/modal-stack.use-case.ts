@@ -43,6 +43,18 @@ export class ModalStack extends StateStore<ModalStackState> {
     else if (s.sub?.props === props) this.setState({ ...s, sub: { ...s.sub, props: next } });
   }
 
+  /**
+   * Puts another modal in the top modal's place (a delivery request short of TC becomes the
+   * purchase modal): same depth, so the history entry of that place serves the new one.
+   */
+  swap(name: string, props: Readonly<Record<string, unknown>> = {}): boolean {
+    const s = this.snapshot;
+    if (s.sub) this.setState({ ...s, sub: { name, props } });
+    else if (s.main) this.setState({ main: { name, props }, sub: null });
+    else return false;
+    return true;
+  }
+
   /** Closes the top modal (the sub-modal first). */
   close(): void {
     const s = this.snapshot;

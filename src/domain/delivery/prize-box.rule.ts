@@ -1,5 +1,6 @@
 import { DAY_MS, STORAGE_NOTICE_DAYS } from '../constants';
 import { startOfJstWeek } from '../time/jst';
+import type { Flag } from '../catalogue/prize.entity';
 import { deliveryCharge, type DeliveryCharge } from './delivery-fee.rule';
 import { isOrderMadeDeliveryFlagged } from './delivery.rule';
 import {
@@ -163,4 +164,15 @@ export function weeklyTicketDue(input: {
   readonly heldAtWeekStart: boolean;
 }): boolean {
   return !input.grantedThisWeek && !input.heldAtWeekStart;
+}
+
+/** Whether the prize box has something new (prize, kuji, order-made, digital or direct unread flags). */
+export function hasUnreadPrize(unread: {
+  readonly prize: Flag;
+  readonly kuji: Flag;
+  readonly order_made_prize: Flag;
+  readonly digital: Flag;
+  readonly direct: Flag;
+}): boolean {
+  return [unread.prize, unread.kuji, unread.order_made_prize, unread.digital, unread.direct].some((f) => f === 1);
 }

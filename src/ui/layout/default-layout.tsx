@@ -1,7 +1,7 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Outlet, useLocation, useMatches } from 'react-router';
 import { TOKENS } from '../../application';
-import { formatThousands, layoutOf, pageTitle, serviceHomeHref } from '../../domain';
+import { formatThousands, hasUnreadPrize, layoutOf, pageTitle, serviceHomeHref } from '../../domain';
 import { PURCHASE_MODAL } from '../purchase/purchase.messages';
 import { useInjection } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
@@ -164,6 +164,10 @@ function HeaderBalance() {
 /** The header's balance, search and menu buttons, opening their modals [R2.5-2]. */
 function HeaderActions() {
   const modals = useModals();
+  const currentUser = useInjection(TOKENS.CurrentUser);
+  const user = useObservableState(currentUser.user$, null);
+  // Something new in the prize box: a mark on the menu button, which names it too.
+  const unread = user !== null && hasUnreadPrize(user.unread);
   return (
     <div className="site-header__actions">
       <HeaderBalance />
@@ -179,9 +183,15 @@ function HeaderActions() {
         type="button"
         className="site-header__action"
         data-testid="open-menu"
+        data-unread={unread ? 1 : 0}
         onClick={() => modals.open('menuTop')}
       >
         {MESSAGES.menu}
+        {unread ? (
+          <span className="unread-dot" data-testid="menu-unread">
+            <span className="visually-hidden">{MESSAGES.unreadMark}</span>
+          </span>
+        ) : null}
       </button>
     </div>
   );

@@ -5,10 +5,21 @@ import { KUJI } from '../kuji/kuji.messages';
 import { GUIDE_MENU } from './document-modal';
 import { DOCUMENT_MESSAGES } from './documents.messages';
 import type { ModalComponentProps } from './registry';
+import { useModals } from './modal-host';
 import { HISTORY_MESSAGES, PURCHASE_MODAL } from '../purchase/purchase.messages';
+import { DELIVERY } from '../delivery/delivery.messages';
+import { TOKENS } from '../../application';
+import { hasUnreadPrize } from '../../domain';
+import { useInjection } from '../di/container-context';
+import { useObservableState } from '../hooks/use-observable-state';
 
 /** The menu (spec §2.5 menu top): the other modals a player reaches from the header. */
 export default function MenuTopModal({ open }: ModalComponentProps<Record<never, never>>) {
+  // The prize and delivery modals open further ones (the request, an address): they take the menu's place.
+  const { swap } = useModals();
+  const currentUser = useInjection(TOKENS.CurrentUser);
+  const user = useObservableState(currentUser.user$, null);
+  const unread = user !== null && hasUnreadPrize(user.unread);
   return (
     <nav className="modal__body" aria-label={MESSAGES.menu}>
       <h2 className="dialog__title">{MESSAGES.menu}</h2>
@@ -36,6 +47,41 @@ export default function MenuTopModal({ open }: ModalComponentProps<Record<never,
             onClick={() => open('purchase')}
           >
             {PURCHASE_MODAL.title}
+          </button>
+        </li>
+        <li>
+          <button
+            type="button"
+            className="menu-list__item"
+            data-testid="menu-prize-box"
+            onClick={() => swap('prizeBox')}
+          >
+            {DELIVERY.boxTitle}
+            {unread ? (
+              <span className="unread-mark" data-testid="menu-prize-unread">
+                {MESSAGES.unreadMark}
+              </span>
+            ) : null}
+          </button>
+        </li>
+        <li>
+          <button type="button" className="menu-list__item" onClick={() => swap('deliveryHistory')}>
+            {DELIVERY.links.history}
+          </button>
+        </li>
+        <li>
+          <button
+            type="button"
+            className="menu-list__item"
+            data-testid="menu-addresses"
+            onClick={() => swap('addressList')}
+          >
+            {DELIVERY.links.addresses}
+          </button>
+        </li>
+        <li>
+          <button type="button" className="menu-list__item" onClick={() => swap('deliveryAbout')}>
+            {DELIVERY.links.about}
           </button>
         </li>
         <li>

@@ -25,7 +25,7 @@ function historyLengths(stack: object): number[] {
 }
 
 /** Opening and closing modals from any component (typed by the registry). */
-export function useModals(): { open: OpenModal; close: () => void } {
+export function useModals(): { open: OpenModal; close: () => void; swap: OpenModal } {
   const stack = useInjection(TOKENS.ModalStack);
   const navigate = useNavigate();
   const location = useLocation();
@@ -57,7 +57,11 @@ export function useModals(): { open: OpenModal; close: () => void } {
         state: { modalDepth: stack.depth },
       });
   }, [stack, navigate, location.state, location.pathname, location.search, location.hash]);
-  return { open, close };
+  const swap = useCallback<OpenModal>(
+    (name, ...props) => stack.swap(name, (props[0] ?? {}) as Record<string, unknown>),
+    [stack],
+  );
+  return { open, close, swap };
 }
 
 /** The open modals: at most a main one and a sub-modal over it [R2.5-1], each focus-trapped and closed by Escape or back. */

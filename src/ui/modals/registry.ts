@@ -2,6 +2,8 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { CarouselSlide, InformationItem, KujiDrawResult, PrizeItem } from '../../domain';
 import type { AlertModalProps } from './alert-modal';
 import type { ConfirmModalProps } from './confirm-modal';
+import type { DeliveryRequestProps } from '../delivery/delivery-request-modal';
+import type { PrizeKindName } from '../delivery/prize-kind-modal';
 
 /** What every modal component receives: its props, how to close it, and how to open another. */
 export interface ModalComponentProps<P> {
@@ -28,7 +30,7 @@ const modal = <P = Record<never, never>>(
  * Every modal and dialog (spec §2.5), lazily loaded: adding one is its own file and one line here
  * [R2.5-2]. A dialog that follows a use-case's state (an alert, a reveal) opens through
  * `useStateModal`.
- * The account, delivery and address modals join with their issues.
+ * The account modals join with their issue.
  */
 export const MODALS = {
   menuTop: modal(() => import('./menu-top-modal')),
@@ -56,6 +58,12 @@ export const MODALS = {
   purchase: modal(() => import('../purchase/purchase-modal')),
   tcHistory: modal(() => import('../purchase/tc-history-modal')),
   playHistory: modal(() => import('../purchase/play-history-modal')),
+  prizeBox: modal(() => import('../delivery/prize-box-modal')),
+  deliveryRequest: modal<DeliveryRequestProps>(() => import('../delivery/delivery-request-modal')),
+  deliveryHistory: modal(() => import('../delivery/delivery-history-modal')),
+  deliveryAbout: modal(() => import('../delivery/delivery-about-modal')),
+  addressList: modal(() => import('../delivery/address-list-modal')),
+  prizeKind: modal<{ readonly kind: PrizeKindName }>(() => import('../delivery/prize-kind-modal')),
   kujiDetail: modal<{ readonly kujiName: string; readonly description: string; readonly boxId: number }>(
     () => import('./kuji-detail-modal'),
   ),

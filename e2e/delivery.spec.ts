@@ -1,0 +1,218 @@
+import { type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test } from './support/test';
+import { seriousViolations } from './support/axe';
+import { debugLogin, OPERATOR_TOKEN, playerPage, type Identity } from './support/players';
+
+/**
+ * Prizes out end to end (docs/delivery.md): the prize box with its unread mark, an address added
+ * in place, a delivery request waived by the weekly ticket, a second one charged through the
+ * ledger, the operator shipping it, the tracking number in the player's history; kuji parcels,
+ * the order-made check, too little TC; the address modals. Prizes come from the operator's grant
+ * call (the crane win itself is shown over the real station room in test/server/station-rooms).
+ */
+
+const operator = (request: APIRequestContext, path: string, data: object) =>
+  request.post(`/api/operator/${path}`, { data, headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` } });
+
+/** A new debug player (10,000 free TC): sign-ups are rate-limited per client. */
+const debugPlayer = (request: APIRequestContext, tag: string) =>
+  debugLogin(request, `${tag.slice(0, 9)}${Date.now().toString(36).slice(-6)}${Math.floor(Math.random() * 1e3)}`);
+
+async function grant(request: APIRequestContext, who: Identity, prize: Record<string, unknown>): Promise<number> {
+  const answer = await operator(request, 'prize_grant', { user_id: who.user_id, prize_kind: 'crane', ...prize });
+  expect(answer.status()).toBe(200);
+  return ((await answer.json()) as { play_history_id: number }).play_history_id;
+}
+
+async function look(page: Page, name: string) {
+  await page.screenshot({ path: `e2e/screenshots/${name}-${test.info().project.name}.png` });
+  expect(await seriousViolations(page)).toEqual([]);
+}
+
+async function openFromMenu(page: Page, testId: string) {
+  await page.getByTestId('open-menu').click();
+  await page.getByTestId(testId).click();
+}
+
+async function fillAddress(page: Page, scope: ReturnType<Page['getByTestId']>) {
+  const form = scope.getByTestId('address-form');
+  await form.getByLabel('姓').fill('山田');
+  await form.getByLabel('名', { exact: true }).fill('花子');
+  await form.getByLabel('郵便番号').fill('150-0001');
+  await form.getByLabel('都道府県').selectOption('東京都');
+  await form.getByLabel('市区町村').fill('渋谷区神宮前');
+  await form.getByLabel('番地・建物名').fill('1-2-3 オンクレハイツ101');
+  await form.getByLabel('電話番号').fill('090-1234-5678');
+  await form.getByTestId('address-save').click();
+}
+
+test.describe('prizes out: the prize box, delivery and fulfilment', () => {
+  test.describe.configure({ timeout: 90_000 });
+
+  test('[R4.5-1] [R5-3] [R9-1] [R10-4] [R3-15] [R10-6] the prize box with its mark; an address added in place; one request free by the ticket, the next charged; shipped with a tracking number', async ({
+    browser,
+    request,
+    baseURL,
+  }, testInfo) => {
+    const project = testInfo.project.name;
+    const who = await debugPlayer(request, `dlv${project}`);
+    await grant(request, who, { product_name: 'ふわもこ ねこクッション' });
+    await grant(request, who, { product_name: 'ぴよぴよ ミニマスコット' });
+    const page = await playerPage(browser, baseURL!, who, testInfo.project.use.viewport!);
+    await page.goto('/');
+    await expect(page.getByTestId('menu-unread')).toBeAttached();
+    await openFromMenu(page, 'menu-prize-box');
+    const box = page.getByTestId('prize-box');
+    await expect(box.getByTestId('prize-line')).toHaveCount(2);
+    await expect(box.getByTestId('delivery-ticket')).toHaveAttribute('data-held', '1');
+    await expect(box.getByTestId('prize-keep-until').first()).toContainText('あと30日');
+    await box.getByLabel('「ふわもこ ねこクッション」を発送する景品に選ぶ').check();
+    await look(page, 'prize-box');
+
+    // The first request: no address yet, one is added in place; the weekly ticket pays for it.
+    await box.getByTestId('to-delivery-request').click();
+    const req = page.getByTestId('delivery-request');
+    await expect(req.getByText('お届け先が登録されていません。登録してください。')).toBeVisible();
+    await req.getByTestId('delivery-add-address').click();
+    await fillAddress(page, req);
+    await expect(req.getByTestId('delivery-address')).toHaveCount(1);
+    await expect(req.getByRole('radio')).toBeChecked();
+    await expect(req.getByTestId('delivery-fee-waived')).toContainText('8,000TC');
+    await look(page, 'delivery-request');
+    await req.getByTestId('delivery-confirm').click();
+    await expect(page.getByTestId('delivery-done')).toContainText('無料発送チケットを使いました');
+    await expect(page.getByTestId('delivery-done')).toContainText('10,000TC');
+    await look(page, 'delivery-done');
+    await page.getByTestId('delivery-done').getByRole('button', { name: 'とじる' }).click();
+
+    // The box reads its lists again: one left before, one after; the second request is charged.
+    await expect(box.getByTestId('prize-line')).toHaveCount(1);
+    await expect(box.getByTestId('delivery-ticket')).toHaveAttribute('data-held', '0');
+    await box.getByLabel('「ぴよぴよ ミニマスコット」を発送する景品に選ぶ').check();
+    await box.getByTestId('to-delivery-request').click();
+    await expect(req.getByTestId('delivery-fee-amount')).toHaveText('8,000TC');
+    await expect(req.getByTestId('delivery-fee')).toContainText('依頼後 2,000TC');
+    await req.getByTestId('delivery-confirm').click();
+    await expect(page.getByTestId('delivery-done')).toContainText('発送手数料 8,000TC');
+    await expect(page.getByTestId('header-balance')).toContainText('2,000');
+    await page.getByTestId('delivery-done').getByRole('button', { name: 'とじる' }).click();
+    await box.getByTestId('prize-tab-after').click();
+    await expect(box.getByTestId('prize-line')).toHaveCount(2);
+    await expect(box.getByTestId('prize-status').first()).toHaveText('発送準備中');
+    await page.keyboard.press('Escape');
+    await expect(box).toBeHidden();
+
+    // The fee is in the TC used history.
+    await page.getByTestId('open-menu').click();
+    await page.getByRole('button', { name: 'TC利用履歴' }).click();
+    await expect(page.getByTestId('tc-history').locator('tbody tr').first()).toContainText('配送料');
+    await expect(page.getByTestId('tc-history').locator('tbody tr').first()).toContainText('−8,000');
+    // The history is a sub-modal of the menu: Escape closes one, then the other.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+
+    // The warehouse ships the paid request; the player reads the tracking number in the detail.
+    const queue = (await (
+      await operator(request, 'deliveries', { delivery_status: 'requested', limit: 500 })
+    ).json()) as {
+      list: { delivery_id: number; user_id: number; fee_tc: number }[];
+    };
+    const paid = queue.list.find((d) => d.user_id === who.user_id && d.fee_tc === 8_000)!;
+    expect(
+      (
+        await operator(request, 'delivery_ship', { delivery_id: paid.delivery_id, tracking_number: '4455-6677-8899' })
+      ).status(),
+    ).toBe(200);
+    await openFromMenu(page, 'menu-prize-box');
+    await box.getByRole('button', { name: '発送履歴' }).click();
+    const history = page.getByTestId('delivery-history');
+    await expect(history.getByTestId('delivery-row')).toHaveCount(2);
+    await expect(history.getByTestId('delivery-row').first()).toHaveAttribute('data-status', 'shipped');
+    await history.getByTestId('delivery-row').first().getByRole('button').click();
+    await expect(history.getByTestId('delivery-tracking')).toHaveText('4455-6677-8899');
+    await expect(history.getByTestId('delivery-shipped-at')).not.toHaveText('-');
+    await look(page, 'delivery-detail');
+    // The other one is not shipped yet: '-' and a change of time slot is possible.
+    await history.getByRole('button', { name: '戻る' }).click();
+    await history.getByTestId('delivery-row').nth(1).getByRole('button').click();
+    await expect(history.getByTestId('delivery-shipped-at')).toHaveText('-');
+    await history.getByTestId('delivery-change').click();
+    await history.getByLabel('お届け時間帯').selectOption('18時〜20時');
+    await history.getByTestId('delivery-change-save').click();
+    await expect(history.getByRole('status')).toHaveText('変更しました。');
+    await expect(history.getByTestId('delivery-detail')).toContainText('18時〜20時');
+    await page.context().close();
+  });
+
+  test('[R9-1] [R5-4] [R10-4] kuji prizes ship 15 to a parcel; the order-made check warns; too little TC offers the purchase modal', async ({
+    browser,
+    request,
+    baseURL,
+  }, testInfo) => {
+    const who = await debugPlayer(request, `kuj${testInfo.project.name}`);
+    await grant(request, who, {
+      prize_kind: 'kuji',
+      product_name: 'A賞 もちもちクッション',
+      kuji_name: 'ねこまる一番くじ',
+      prize_count: 16,
+    });
+    await grant(request, who, { prize_kind: 'order_made', product_name: '似顔絵アクリルスタンド' });
+    await grant(request, who, { prize_kind: 'order_made', product_name: '似顔絵アクリルスタンド' });
+    const page = await playerPage(browser, baseURL!, who, testInfo.project.use.viewport!);
+    await page.goto('/');
+    await openFromMenu(page, 'menu-prize-box');
+    const box = page.getByTestId('prize-box');
+    await expect(box.getByTestId('prize-line')).toHaveCount(3);
+    // One of two order-made pieces chosen: the check says one stays behind.
+    await box.getByLabel('「似顔絵アクリルスタンド」を発送する景品に選ぶ').first().check();
+    await expect(box.getByTestId('order-made-check')).toContainText('未発送が2個ありますが、選んでいるのは1個です');
+    await box.getByLabel('「似顔絵アクリルスタンド」を発送する景品に選ぶ').first().uncheck();
+    await expect(box.getByTestId('order-made-check')).toHaveCount(0);
+    // 16 kuji prizes are two parcels: 16,000 TC; the ticket does not cover kuji alone; 10,000 TC is too little.
+    await box.getByLabel('「A賞 もちもちクッション」を発送する景品に選ぶ').check();
+    await box.getByTestId('to-delivery-request').click();
+    const req = page.getByTestId('delivery-request');
+    await req.getByTestId('delivery-add-address').click();
+    await fillAddress(page, req);
+    await expect(req.getByTestId('delivery-fee-amount')).toHaveText('16,000TC');
+    await expect(req.getByTestId('delivery-need-tc')).toContainText('TCが足りません');
+    await expect(req.getByTestId('delivery-confirm')).toBeDisabled();
+    await look(page, 'delivery-need-tc');
+    await req.getByRole('button', { name: 'TCを購入' }).click();
+    await expect(page.getByTestId('modal-purchase')).toBeVisible();
+    await page.context().close();
+  });
+
+  test('the address modals: register, change the main one, delete with its check', async ({
+    browser,
+    request,
+    baseURL,
+  }, testInfo) => {
+    const who = await debugPlayer(request, `adr${testInfo.project.name}`);
+    const page = await playerPage(browser, baseURL!, who, testInfo.project.use.viewport!);
+    await page.goto('/');
+    await openFromMenu(page, 'menu-addresses');
+    const list = page.getByTestId('address-list');
+    await expect(list).toContainText('お届け先はまだ登録されていません。');
+    await list.getByTestId('address-new').click();
+    // A bad form keeps what was typed and says what is wrong, in Japanese, under each field.
+    await list.getByTestId('address-save').click();
+    await expect(list.getByTestId('address-form')).toContainText('郵便番号');
+    await look(page, 'address-form-errors');
+    await fillAddress(page, list);
+    await expect(list.getByTestId('address-card')).toHaveCount(1);
+    await expect(list.getByTestId('address-card')).toContainText('メイン');
+    await list.getByRole('button', { name: '山田 花子様のお届け先を変更' }).click();
+    await list.getByLabel('番地・建物名').fill('4-5-6 ねこまるビル2F');
+    await list.getByTestId('address-save').click();
+    await expect(list.getByTestId('address-card')).toContainText('ねこまるビル2F');
+    await look(page, 'address-list');
+    await list.getByRole('button', { name: '山田 花子様のお届け先を削除' }).click();
+    await expect(list.getByTestId('address-delete')).toContainText('このお届け先を削除しますか？');
+    await look(page, 'address-delete');
+    await list.getByTestId('address-delete-confirm').click();
+    await expect(list).toContainText('お届け先はまだ登録されていません。');
+    await page.context().close();
+  });
+});
