@@ -216,3 +216,44 @@ test.describe('prizes out: the prize box, delivery and fulfilment', () => {
     await page.context().close();
   });
 });
+
+test('digital prizes viewed in the app, direct and pre-order prizes with their lead times', async ({
+  browser,
+  request,
+  baseURL,
+}, testInfo) => {
+  const who = await debugPlayer(request, `dig${testInfo.project.name}`);
+  const top = (await (
+    await request.post('/api/contents/top_page_prize', { data: { shop_id: 1, is_top_page: 1 } })
+  ).json()) as { sale_list: { list: { img_url: string }[] }[] };
+  const picture = new URL(top.sale_list[0]!.list[0]!.img_url, baseURL).pathname;
+  await grant(request, who, { prize_type: 'digital', product_name: 'ねこまる 限定壁紙', digital_url: picture });
+  await grant(request, who, {
+    prize_type: 'direct',
+    product_name: 'もちもち抱き枕（メーカー直送）',
+    add_delivery_days: 14,
+  });
+  await grant(request, who, {
+    product_name: 'ぱんだ日和 フィギュア（予約）',
+    is_reservation_delivery: 1,
+    add_delivery_days: 30,
+  });
+  const page = await playerPage(browser, baseURL!, who, testInfo.project.use.viewport!);
+  await page.goto('/');
+  await openFromMenu(page, 'menu-prize-box');
+  const box = page.getByTestId('prize-box');
+  await expect(box.getByTestId('prize-tab-after')).toContainText('1');
+  await box.getByRole('button', { name: 'デジタル景品' }).click();
+  const digital = page.getByTestId('prize-kind-digital');
+  await digital.getByRole('button', { name: '「ねこまる 限定壁紙」を表示' }).click();
+  await expect(digital.getByRole('img', { name: 'デジタル景品「ねこまる 限定壁紙」' })).toBeVisible();
+  await look(page, 'prize-digital');
+  await page.keyboard.press('Escape');
+  await box.getByRole('button', { name: 'メーカー直送景品' }).click();
+  await expect(page.getByTestId('prize-kind-direct')).toContainText('メーカー発送まで約14日');
+  await page.keyboard.press('Escape');
+  await box.getByRole('button', { name: '入荷待ち景品' }).click();
+  await expect(page.getByTestId('prize-kind-arrival')).toContainText('入荷予定: 発送依頼から約30日');
+  await look(page, 'prize-arrival');
+  await page.context().close();
+});

@@ -94,7 +94,8 @@ export class PrizesRepository {
       is_reservation_delivery: r.is_reservation_delivery ? 1 : 0,
       won_at: iso(r.won_at)!,
       delivery_status: prizeStatusOf(r),
-      img_url: image ? this.imageUrl(image) : '',
+      // A digital prize without a picture of its own shows itself.
+      img_url: image ? this.imageUrl(image) : (r.digital_url ?? ''),
       digital_url: r.digital_url ?? '',
       keep_until: iso(r.keep_until),
       delivery_id: r.delivery_id,
