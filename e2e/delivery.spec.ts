@@ -200,6 +200,12 @@ test.describe('prizes out: the prize box, delivery and fulfilment', () => {
     await list.getByTestId('address-save').click();
     await expect(list.getByTestId('address-form')).toContainText('郵便番号');
     await look(page, 'address-form-errors');
+    // The postal code fills the prefecture and the city from Japan Post's table.
+    const form = list.getByTestId('address-form');
+    await form.getByLabel('郵便番号').fill('１５０－０００１');
+    await expect(form.getByTestId('zip-lookup')).toContainText('郵便番号から住所を入力しました');
+    await expect(form.getByLabel('都道府県')).toHaveValue('東京都');
+    await expect(form.getByLabel('市区町村')).toHaveValue('渋谷区神宮前');
     await fillAddress(page, list);
     await expect(list.getByTestId('address-card')).toHaveCount(1);
     await expect(list.getByTestId('address-card')).toContainText('メイン');

@@ -4,6 +4,7 @@ import {
   addressDeleteRequestSchema,
   addressListRequestSchema,
   addressRegisterRequestSchema,
+  zipLookupRequestSchema,
   inviteRequestSchema,
   nicknameSetRequestSchema,
   phoneSendCodeRequestSchema,
@@ -13,6 +14,7 @@ import {
   profileSetRequestSchema,
 } from '../../src/contract';
 import { checkAddress } from '../account/addresses.repository';
+import { lookupZip } from '../account/zip-lookup';
 import { UsersRepository } from '../account/users.repository';
 import type { ApiDeps } from './deps';
 
@@ -36,6 +38,9 @@ export async function accountRoutes({ route, services: s, config }: ApiDeps): Pr
     const address = await s.addresses.change(user.user_id, id, checkAddress(values));
     return { address, list: await s.addresses.list(user.user_id) };
   });
+
+  // Postal-code lookup (Japan Post's table, bundled): fills the prefecture and city of the address form.
+  route.authed(`/${E.zipLookup}`, zipLookupRequestSchema, async (_user, body) => lookupZip(body.zip_lookup.zip));
 
   route.authed(`/${E.addressDelete}`, addressDeleteRequestSchema, async (user, body) => {
     return { list: await s.addresses.remove(user.user_id, body.address_delete.id) };

@@ -29,6 +29,7 @@ export const ACCOUNT_ENDPOINTS = {
   phoneVerify: 'account/phone/verify',
   presentCode: 'account/present_code',
   invite: 'account/invite',
+  zipLookup: 'account/address/zip_lookup',
 } as const;
 
 /** Most addresses one user may keep. */
@@ -118,6 +119,13 @@ export const addressChangeRequestSchema = identitySchema.extend({
 export const addressDeleteRequestSchema = identitySchema.extend({ address_delete: z.object({ id: idSchema }) });
 
 export const addressListResponseSchema = errorResponseSchema.extend({ list: z.array(addressRecordSchema) });
+
+/** The postal-code lookup (Japan Post's table, bundled): the places one 7-digit code names. */
+export const zipLookupRequestSchema = identitySchema.extend({
+  zip_lookup: z.object({ zip: z.string({ error: M.notString(L.zip) }).max(20, M.tooLongPlain(L.zip)) }),
+});
+export const zipPlaceSchema = z.object({ prefecture: z.string(), city: z.string(), town: z.string() });
+export const zipLookupResponseSchema = errorResponseSchema.extend({ zip: z.string(), places: z.array(zipPlaceSchema) });
 export const addressResponseSchema = errorResponseSchema.extend({
   address: addressRecordSchema,
   list: z.array(addressRecordSchema),

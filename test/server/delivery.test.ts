@@ -380,6 +380,28 @@ describe('changing a request, and the operator’s fulfilment', () => {
   });
 });
 
+describe('the postal-code lookup', () => {
+  it('names the prefecture, city and town of a 7-digit code (full-width too); unknown or malformed codes name none', async () => {
+    const u = await player();
+    const lookup = async (zip: unknown) => post(t, 'account/address/zip_lookup', as(u, { zip_lookup: { zip } }));
+    expect(expectOk(await lookup('150-0001'))).toMatchObject({
+      zip: '1500001',
+      places: [{ prefecture: '東京都', city: '渋谷区', town: '神宮前' }],
+    });
+    expect(expectOk(await lookup('５３０－０００１')).places).toEqual([
+      expect.objectContaining({ prefecture: '大阪府', city: '大阪市北区' }),
+    ]);
+    expect(expectOk(await lookup('0000000')).places).toEqual([]);
+    expect(expectOk(await lookup('abc')).places).toEqual([]);
+    await expectRefusedUnchanged(t, () => lookup(12), 400);
+    await expectRefusedUnchanged(
+      t,
+      () => post(t, 'account/address/zip_lookup', { zip_lookup: { zip: '1500001' } }),
+      401,
+    );
+  });
+});
+
 describe('the storage period [R10-5]', () => {
   /** A player with prizes won `daysAgo` days before now (so their period ends 30 − daysAgo days from now). */
   const aged = async (u: TestUser, daysAgo: number, w: Record<string, unknown> = {}) => {

@@ -19,6 +19,13 @@ import type {
 /** An address as the player fills in the registration form (the service gives it its id). */
 export type AddressDraft = Omit<AddressForm, 'id'>;
 
+/** A place a postal code names: prefecture (one of the 47), city and town. */
+export interface ZipPlace {
+  readonly prefecture: string;
+  readonly city: string;
+  readonly town: string;
+}
+
 /** The saved address and the whole list after a registration or change. */
 export interface SavedAddress {
   readonly address: AddressForm;
@@ -70,6 +77,8 @@ export interface AccountPort {
   changeAddress(form: AddressForm): Observable<SavedAddress>;
   /** Deletes one of the player's addresses; emits the remaining list (a new main one if needed). */
   deleteAddress(id: number): Observable<readonly AddressForm[]>;
+  /** The places a postal code names (Japan Post's table): none for a code it does not know. */
+  lookupZip(zip: string): Observable<readonly ZipPlace[]>;
   profile(): Observable<ProfileView>;
   setProfile(change: ProfileChange): Observable<ProfileView>;
   setNickname(nickname: string): Observable<ProfileView>;

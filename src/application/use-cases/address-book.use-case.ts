@@ -1,7 +1,7 @@
 import { inject, injectable } from 'inversify';
 import { firstValueFrom } from 'rxjs';
-import { refusalText, validateAddressForm, type AddressForm } from '../../domain';
-import type { AccountPort, AddressDraft } from '../ports/account.port';
+import { normalizeZip, refusalText, validateAddressForm, type AddressForm } from '../../domain';
+import type { AccountPort, AddressDraft, ZipPlace } from '../ports/account.port';
 import type { SessionPort } from '../ports/session.port';
 import { TOKENS } from '../tokens';
 import { StateStore } from './state-store';
@@ -25,7 +25,10 @@ export interface AddressBookState {
 export class AddressBook extends StateStore<AddressBookState> {
   constructor(
     @inject(TOKENS.AccountPort)
-    private readonly account: Pick<AccountPort, 'addresses' | 'registerAddress' | 'changeAddress' | 'deleteAddress'>,
+    private readonly account: Pick<
+      AccountPort,
+      'addresses' | 'registerAddress' | 'changeAddress' | 'deleteAddress' | 'lookupZip'
+    >,
     @inject(TOKENS.SessionPort) private readonly session: Pick<SessionPort, 'current'>,
   ) {
     super({ status: 'loading', list: [], busy: false, error: null, fieldErrors: {} });
@@ -72,6 +75,19 @@ export class AddressBook extends StateStore<AddressBookState> {
       return null;
     }
   }
+
+  /**
+   * The places a postal code names (none when it is not 7 digits, unknown, or the lookup fails).
+   * A bound function, so a form may hold it as a stable callback.
+   */
+  readonly lookupZip = async (zip: string): Promise<readonly ZipPlace[]> => {
+    if (normalizeZip(zip) === null) return [];
+    try {
+      return await firstValueFrom(this.account.lookupZip(zip));
+    } catch {
+      return [];
+    }
+  };
 
   async remove(id: number): Promise<boolean> {
     if (this.snapshot.busy) return false;

@@ -7,6 +7,7 @@ import type {
   ProfileView,
   SavedAddress,
   SessionPort,
+  ZipPlace,
 } from '../../application';
 import {
   addressFromForm,
@@ -26,6 +27,7 @@ import {
   USER_DATA_ENDPOINT,
   userDataResponseSchema,
   addressListResponseSchema,
+  zipLookupResponseSchema,
   addressResponseSchema,
   agreeResponseSchema,
   codeSentResponseSchema,
@@ -141,6 +143,15 @@ export class KyAccount implements AccountPort {
       { address_delete: { id } },
       addressListResponseSchema.transform((a): readonly AddressForm[] => a.list.map(addressToForm)),
       'address_delete',
+      { identity: 'required' },
+    );
+  }
+  lookupZip(zip: string): Observable<readonly ZipPlace[]> {
+    return this.http.post(
+      ACCOUNT_ENDPOINTS.zipLookup,
+      { zip_lookup: { zip } },
+      zipLookupResponseSchema.transform((a): readonly ZipPlace[] => a.places),
+      'zip_lookup',
       { identity: 'required' },
     );
   }

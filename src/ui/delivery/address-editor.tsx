@@ -1,6 +1,6 @@
-import { useId, useState, type FormEvent } from 'react';
-import type { AddressBookState } from '../../application';
-import { ADDRESS_FIELD_LABELS, LEAD_TIMES, PREFECTURES, type AddressForm } from '../../domain';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import type { AddressBookState, ZipPlace } from '../../application';
+import { ADDRESS_FIELD_LABELS, LEAD_TIMES, normalizeZip, PREFECTURES, type AddressForm } from '../../domain';
 import { DELIVERY as D } from './delivery.messages';
 
 export const EMPTY_ADDRESS: AddressForm = {
@@ -29,14 +29,42 @@ export function AddressEditor({
   state,
   onSave,
   onCancel,
+  lookup,
 }: {
   initial: AddressForm;
   state: Pick<AddressBookState, 'busy' | 'error' | 'fieldErrors'>;
   onSave: (form: AddressForm) => void;
   onCancel: () => void;
+  /** The postal-code lookup: a 7-digit code fills the prefecture and, when empty, the city. */
+  lookup: (zip: string) => Promise<readonly ZipPlace[]>;
 }) {
   const [form, setForm] = useState(initial);
+  const [found, setFound] = useState<'filled' | 'none' | null>(null);
+  const looked = useRef(normalizeZip(initial.zip));
   const id = useId();
+  useEffect(() => {
+    const zip = normalizeZip(form.zip);
+    if (zip === null || zip === looked.current) return undefined;
+    looked.current = zip;
+    let live = true;
+    void lookup(zip).then((places) => {
+      if (!live) return;
+      const place = places[0];
+      if (!place) {
+        setFound('none');
+        return;
+      }
+      setFound('filled');
+      setForm((f) => ({
+        ...f,
+        address1: place.prefecture,
+        address2: f.address2.trim() === '' ? `${place.city}${places.length === 1 ? place.town : ''}` : f.address2,
+      }));
+    });
+    return () => {
+      live = false;
+    };
+  }, [form.zip, lookup]);
   const set = (field: keyof AddressForm, value: string | boolean) => setForm((f) => ({ ...f, [field]: value }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -79,6 +107,9 @@ export function AddressEditor({
         {text('firstName', 'given-name')}
       </div>
       {text('zip', 'postal-code', { inputMode: 'numeric', placeholder: D.zipPlaceholder })}
+      <p className="purchase__note" role="status" data-testid="zip-lookup">
+        {found === 'filled' ? D.zipFilled : found === 'none' ? D.zipUnknown : ''}
+      </p>
       <div className="address-form__field">
         <label htmlFor={`${id}-address1-input`}>{ADDRESS_FIELD_LABELS.address1}</label>
         <select

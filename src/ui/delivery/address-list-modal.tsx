@@ -105,6 +105,7 @@ export default function AddressListModal(_: ModalComponentProps<Record<never, ne
       ) : null}
       {step.kind === 'form' ? (
         <AddressEditor
+          lookup={book.lookupZip}
           key={step.address.id}
           initial={step.address}
           state={state}

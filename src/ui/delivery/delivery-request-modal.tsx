@@ -119,6 +119,7 @@ export default function DeliveryRequestModal({ props, close }: ModalComponentPro
             ))}
             {adding ? (
               <AddressEditor
+                lookup={book.lookupZip}
                 initial={{ ...EMPTY_ADDRESS, isMain: state.addresses.length === 0 }}
                 state={bookState}
                 onCancel={() => setAdding(false)}

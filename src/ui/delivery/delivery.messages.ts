@@ -136,6 +136,8 @@ export const DELIVERY = {
   cancel: 'やめる',
   honorific: (last: string, first: string) => `${last} ${first} 様`,
   zipPlaceholder: '例: 150-0001',
+  zipFilled: '郵便番号から住所を入力しました。番地・建物名を続けて入力してください。',
+  zipUnknown: 'この郵便番号の住所が見つかりません。都道府県と市区町村を入力してください。',
   prefectureChoose: '選択してください',
   emailOptional: 'メールアドレス（任意）',
 
