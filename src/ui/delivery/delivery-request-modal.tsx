@@ -11,7 +11,6 @@ import {
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { MESSAGES } from '../messages';
-import { useModals } from '../modals/modal-host';
 import type { ModalComponentProps } from '../modals/registry';
 import { useDialogName } from '../modals/use-dialog-name';
 import { AddressEditor, EMPTY_ADDRESS } from './address-editor';
@@ -33,13 +32,12 @@ const complete = (a: AddressForm) =>
  * place), the time slot, the fee as the service computes it [R9-1, R5-3] against the balance, and
  * the confirmation. Too little TC offers the purchase modal in this modal's place [R10-4].
  */
-export default function DeliveryRequestModal({ props, close }: ModalComponentProps<DeliveryRequestProps>) {
+export default function DeliveryRequestModal({ props, close, swap }: ModalComponentProps<DeliveryRequestProps>) {
   const flow = useScopedUseCase(TOKENS.DeliveryRequestFlow);
   const book = useScopedUseCase(TOKENS.AddressBook);
   const state = useObservableState(flow.state$, flow.snapshot);
   const bookState = useObservableState(book.state$, book.snapshot);
   const [adding, setAdding] = useState(false);
-  const { swap } = useModals();
   const ref = useRef<HTMLDivElement>(null);
   useDialogName(ref, 'delivery-request-title');
   useEffect(() => void flow.start(props.prizes.map((p) => p.play_history_id)), [flow, props.prizes]);

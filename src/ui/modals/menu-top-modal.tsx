@@ -5,7 +5,6 @@ import { KUJI } from '../kuji/kuji.messages';
 import { GUIDE_MENU } from './document-modal';
 import { DOCUMENT_MESSAGES } from './documents.messages';
 import type { ModalComponentProps } from './registry';
-import { useModals } from './modal-host';
 import { HISTORY_MESSAGES, PURCHASE_MODAL } from '../purchase/purchase.messages';
 import { DELIVERY } from '../delivery/delivery.messages';
 import { TOKENS } from '../../application';
@@ -14,9 +13,8 @@ import { useInjection } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
 
 /** The menu (spec §2.5 menu top): the other modals a player reaches from the header. */
-export default function MenuTopModal({ open }: ModalComponentProps<Record<never, never>>) {
-  // The prize and delivery modals open further ones (the request, an address): they take the menu's place.
-  const { swap } = useModals();
+// The prize and delivery modals open further ones (the request, an address): they take the menu's place.
+export default function MenuTopModal({ open, swap }: ModalComponentProps<Record<never, never>>) {
   const currentUser = useInjection(TOKENS.CurrentUser);
   const user = useObservableState(currentUser.user$, null);
   const unread = user !== null && hasUnreadPrize(user.unread);

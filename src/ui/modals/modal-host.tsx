@@ -69,7 +69,7 @@ export function ModalHost() {
   const stack = useInjection(TOKENS.ModalStack);
   const state = useObservableState(stack.state$, stack.snapshot);
   const location = useLocation();
-  const { open, close } = useModals();
+  const { open, close, swap } = useModals();
   // Back (or any move to an entry with fewer modals) closes the ones above it; a new page closes all.
   const depth = (location.state as { modalDepth?: number } | null)?.modalDepth ?? 0;
   // Only a move to another history entry closes modals: a page may open one as it mounts (the
@@ -83,9 +83,18 @@ export function ModalHost() {
   return (
     <>
       {state.main ? (
-        <ModalShell entry={state.main} level="main" open={open} close={close} covered={state.sub !== null} />
+        <ModalShell
+          entry={state.main}
+          level="main"
+          open={open}
+          swap={swap}
+          close={close}
+          covered={state.sub !== null}
+        />
       ) : null}
-      {state.sub ? <ModalShell entry={state.sub} level="sub" open={open} close={close} covered={false} /> : null}
+      {state.sub ? (
+        <ModalShell entry={state.sub} level="sub" open={open} swap={swap} close={close} covered={false} />
+      ) : null}
     </>
   );
 }
@@ -94,12 +103,14 @@ function ModalShell({
   entry,
   level,
   open,
+  swap,
   close,
   covered,
 }: {
   entry: ModalEntry;
   level: 'main' | 'sub';
   open: OpenModal;
+  swap: OpenModal;
   close: () => void;
   covered: boolean;
 }) {
@@ -179,7 +190,7 @@ function ModalShell({
         inert={covered || undefined}
       >
         <Suspense fallback={<p role="status">{MESSAGES.loading}</p>}>
-          <Component props={entry.props} close={close} open={open} />
+          <Component props={entry.props} close={close} open={open} swap={swap} />
         </Suspense>
         <button type="button" className="modal__close" aria-label={MESSAGES.close} onClick={close}>
           ×

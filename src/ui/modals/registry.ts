@@ -10,6 +10,8 @@ export interface ModalComponentProps<P> {
   readonly props: P;
   readonly close: () => void;
   readonly open: OpenModal;
+  /** Opens another modal in this one's place (same depth): a modal that must open two more levels. */
+  readonly swap: OpenModal;
 }
 
 type Loader<P> = () => Promise<{ default: ComponentType<ModalComponentProps<P>> }>;
