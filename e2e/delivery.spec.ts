@@ -1,7 +1,7 @@
 import { type APIRequestContext, type Page } from '@playwright/test';
 import { expect, test } from './support/test';
 import { seriousViolations } from './support/axe';
-import { debugLogin, OPERATOR_TOKEN, playerPage, type Identity } from './support/players';
+import { debugLogin, hold, OPERATOR_TOKEN, playerPage, stationFor, type Identity } from './support/players';
 
 /**
  * Prizes out end to end (docs/delivery.md): the prize box with its unread mark, an address added
@@ -48,6 +48,45 @@ async function fillAddress(page: Page, scope: ReturnType<Page['getByTestId']>) {
 
 test.describe('prizes out: the prize box, delivery and fulfilment', () => {
   test.describe.configure({ timeout: 90_000 });
+
+  test('[R4.5-1] a win in a play is told at once and waits in the prize box with the unread mark', async ({
+    browser,
+    request,
+    baseURL,
+  }, testInfo) => {
+    const project = testInfo.project.name;
+    const station = await stationFor(request, project === 'mobile' ? 12 : 13);
+    expect(station).toBeDefined();
+    // An easy station: full arm strength, and (development call) a seed whose draws grab and hold.
+    expect((await operator(request, 'restock', { station_id: station, stock: 10 })).status()).toBe(200);
+    expect((await operator(request, 'arm_strength', { station_id: station, arm_strength: 1 })).status()).toBe(200);
+    const rig = await request.post('/api/dev/play/rig', { data: { station_id: station, seed: 7 } });
+    const { prizes } = (await rig.json()) as { prizes: { x: number; z: number }[] };
+    // The claw starts over the chute at (80, 80) and moves 200 units a second while a button is held.
+    const target = prizes.filter((p) => p.x > 200 && p.z > 200).sort((a, b) => a.x + a.z - (b.x + b.z))[0]!;
+    const who = await debugPlayer(request, `win${project}`);
+    const page = await playerPage(browser, baseURL!, who, testInfo.project.use.viewport!);
+    await page.goto(`/game/${station}`);
+    await page.getByTestId('reserve').click();
+    await page.getByTestId('confirm').click();
+    await expect(page.getByTestId('crane-buttons')).toBeVisible({ timeout: 10_000 });
+    await hold(page, 'button-right', ((target.x - 80) / 200) * 1000);
+    await hold(page, 'button-back', ((target.z - 80) / 200) * 1000);
+    await expect(page.getByTestId('result')).toHaveAttribute('data-result', 'win', { timeout: 20_000 });
+    await expect(page.getByTestId('notice')).toContainText('景品を獲得しました');
+    const prizeName = (await page.getByTestId('notice').textContent())!.match(/「(.+)」/)![1]!;
+    await page.getByTestId('finish').click();
+    await page.goto('/');
+    await expect(page.getByTestId('menu-unread')).toBeAttached();
+    await openFromMenu(page, 'menu-prize-box');
+    const line = page.getByTestId('prize-box').getByTestId('prize-line');
+    await expect(line).toHaveCount(1);
+    await expect(line).toContainText(prizeName);
+    await expect(line.getByTestId('prize-status')).toHaveText('未依頼');
+    await expect(line.locator('img')).toHaveAttribute('src', /\/api\/images\//);
+    await look(page, 'prize-box-won');
+    await page.context().close();
+  });
 
   test('[R4.5-1] [R5-3] [R9-1] [R10-4] [R3-15] [R10-6] the prize box with its mark; an address added in place; one request free by the ticket, the next charged; shipped with a tracking number', async ({
     browser,

@@ -1,22 +1,12 @@
-import { type APIRequestContext, type Page } from '@playwright/test';
+import { type APIRequestContext } from '@playwright/test';
 import { expect, test, waitForAppOnLoad } from './support/test';
 import { seriousViolations } from './support/axe';
-import { debugLogin, OPERATOR_TOKEN, playerPage, stationFor, type Identity } from './support/players';
+import { debugLogin, hold, OPERATOR_TOKEN, playerPage, stationFor, type Identity } from './support/players';
 
 /**
  * The play loop end to end: the built app in Chromium against the reference server, real time,
  * two players in two browser contexts. Each project (mobile, desktop) plays its own station.
  */
-
-async function hold(page: Page, testId: string, ms: number): Promise<void> {
-  const button = page.getByTestId(testId);
-  await expect(button).toBeEnabled();
-  const box = (await button.boundingBox())!;
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.mouse.down();
-  await page.waitForTimeout(ms); // the hold itself: how long the player keeps the button down
-  await page.mouse.up();
-}
 
 const tc = async (request: APIRequestContext, who: Identity) =>
   ((await (await request.post('/api/user/tc', { data: who })).json()) as { data: { tc_all: number } }).data.tc_all;

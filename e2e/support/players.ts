@@ -50,3 +50,14 @@ export async function stationFor(request: APIRequestContext, index: number): Pro
   ];
   return ids[index]!;
 }
+
+/** Holds a crane button down for `ms` (the claw moves while it is held). */
+export async function hold(page: Page, testId: string, ms: number): Promise<void> {
+  const button = page.getByTestId(testId);
+  await expect(button).toBeEnabled();
+  const box = (await button.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.waitForTimeout(ms); // the hold itself: how long the player keeps the button down
+  await page.mouse.up();
+}

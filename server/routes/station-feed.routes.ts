@@ -71,6 +71,13 @@ export async function stationFeedRoutes({ config, route, services: s }: ApiDeps)
     connections: s.signaling.connections,
     cameras: s.rtcFeed.status(),
   }));
+  // A reproducible play for end-to-end tests: the station's next play takes this seed; the field's
+  // prizes are answered so the test can aim at one.
+  route.open(
+    '/dev/play/rig',
+    z.object({ station_id: z.number().int().min(1).max(999_999_999), seed: z.number().int().min(0).max(2 ** 31 - 1) }).strict(),
+    async (body) => ({ prizes: await s.rooms.rigNextPlay(body.station_id, body.seed) }),
+  );
   route.open(
     '/dev/live/drop',
     z.object({ station_id: z.number().int().min(1).max(999_999_999).optional() }).strict(),

@@ -22,6 +22,8 @@ describe('development-only calls', () => {
       expect(r.status).toBe(404);
       expect(r.json.error_code).toBe(404);
       expect((await post(t, 'auth/dev_outbox', { user_id: 1, access_token: 'x'.repeat(32) })).status).toBe(404);
+      // The play rig (a chosen seed for the next play) does not exist either.
+      expect((await post(t, 'dev/play/rig', { station_id: 1, seed: 7 })).status).toBe(404);
       expect(await t.server.store().query('SELECT user_id FROM users')).toEqual(before);
     } finally {
       await t.close();

@@ -2,10 +2,12 @@ import { PLAY_ERROR, type MachineView, type PlayState } from '../../../src/contr
 import {
   CONTROL_COMMANDS_PER_SECOND,
   holderOf,
+  initialField,
   restoreRoom,
   roomUsers,
   type CraneButton,
   type CraneCommand,
+  type CranePrize,
   type CraneState,
   type PrizeChange,
   type RoomAnswer,
@@ -62,6 +64,8 @@ export class StationRooms {
   private readonly commandTimes = new Map<number, number[]>();
   private readonly tickListeners = new Set<(stationId: number) => void>();
   private events: PlayEvents = SILENT_PLAY_EVENTS;
+  /** Development only: the seed a station's next play takes (one each), for a reproducible play. */
+  private readonly rigged = new Map<number, number>();
 
   constructor(
     private readonly store: PlayStore,
@@ -94,7 +98,7 @@ export class StationRooms {
       clock: this.clock,
       events: () => this.events,
       log: this.log,
-      newSeed: this.newSeed,
+      newSeed: () => this.takeSeed(id),
       stepped: (r) => this.reindex(r),
       machineTicked: (stationId) => {
         for (const listener of this.tickListeners) listener(stationId);
@@ -103,6 +107,24 @@ export class StationRooms {
     this.rooms.set(id, room);
     await room.open(snapshot);
     return room;
+  }
+
+  private takeSeed(stationId: number): number {
+    const rigged = this.rigged.get(stationId);
+    if (rigged === undefined) return this.newSeed();
+    this.rigged.delete(stationId);
+    return rigged;
+  }
+
+  /**
+   * Development only (the dev call behind ONKURE_DEV_CALLS): the station's next play takes `seed`,
+   * and the prizes lying on its field now are answered, so an end-to-end test can aim and win.
+   */
+  async rigNextPlay(stationId: number, seed: number): Promise<readonly CranePrize[]> {
+    const room = await this.room(stationId);
+    this.rigged.set(stationId, seed);
+    const state = room.current;
+    return (state.field ?? initialField(state.station)).prizes;
   }
 
   /** A station's room; a station added after the start is loaded on first use. 404 when there is none. */

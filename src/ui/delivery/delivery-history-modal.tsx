@@ -148,8 +148,8 @@ function DeliveryDetail({
             {g.prizes.map((p, i) => (
               <li key={`${p.product_name}-${i}`}>
                 {p.product_name} ×{D.kujiCount(p.prize_count)}
-                {p.add_delivery_days > 0 ? ` ・${D.addDays(p.add_delivery_days)}` : ''}
-                {p.is_reservation_delivery === 1 ? ` ・${D.reservationNote}` : ''}
+                {p.add_delivery_days > 0 ? `${D.separator}${D.addDays(p.add_delivery_days)}` : ''}
+                {p.is_reservation_delivery === 1 ? `${D.separator}${D.reservationNote}` : ''}
               </li>
             ))}
           </ul>

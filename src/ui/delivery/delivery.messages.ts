@@ -97,6 +97,7 @@ export const DELIVERY = {
   autoRequested: '保管期限が来たため自動で発送依頼しました。',
   cancelReason: (r: string) => `キャンセル理由: ${r}`,
   addDays: (n: number) => `発送まで+${n}日`,
+  separator: ' ・',
   reservationNote: '入荷後に発送',
   change: 'お届け先・時間帯を変更',
   changeTitle: 'お届け先・時間帯の変更',
