@@ -2,6 +2,7 @@ import { MAX_ADDRESSES, type AddressInput } from '../../src/contract';
 import { formatZip, validateAddressForm, type AddressRecord } from '../../src/domain';
 import type { SqlExecutor, Store } from '../store/store';
 import { AccountRefusal } from './account-errors';
+import { lockUser } from '../store/user-lock';
 import type { Clock } from '../clock';
 import { SERVER_MESSAGES } from '../messages';
 
@@ -83,7 +84,7 @@ export class AddressesRepository {
 
   async register(userId: number, a: AddressValues): Promise<AddressRecord> {
     return this.db.transaction(async (q) => {
-      await this.lockUser(q, userId);
+      await lockUser(q, userId);
       const [{ n } = { n: 0 }] = await q.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM addresses WHERE user_id = $1',
         [userId],
@@ -117,7 +118,7 @@ export class AddressesRepository {
   /** Changes one of the user's addresses. is_main 1 makes it main; is_main 0 on the main one is refused. */
   async change(userId: number, id: number, a: AddressValues): Promise<AddressRecord> {
     return this.db.transaction(async (q) => {
-      await this.lockUser(q, userId);
+      await lockUser(q, userId);
       const [current] = await q.query<AddressRow>(`SELECT ${COLUMNS} FROM addresses WHERE user_id = $1 AND id = $2`, [
         userId,
         id,
@@ -154,7 +155,7 @@ export class AddressesRepository {
   /** Deletes one of the user's addresses; the oldest remaining one becomes main if needed. */
   async remove(userId: number, id: number): Promise<AddressRecord[]> {
     return this.db.transaction(async (q) => {
-      await this.lockUser(q, userId);
+      await lockUser(q, userId);
       const [gone] = await q.query<{ is_main: boolean }>(
         'DELETE FROM addresses WHERE user_id = $1 AND id = $2 RETURNING is_main',
         [userId, id],
@@ -168,10 +169,5 @@ export class AddressesRepository {
       }
       return this.list(userId, q);
     });
-  }
-
-  /** Serialises address changes of one user (the one-main rule spans rows). */
-  private async lockUser(q: SqlExecutor, userId: number): Promise<void> {
-    await q.query('SELECT user_id FROM users WHERE user_id = $1 FOR UPDATE', [userId]);
   }
 }

@@ -11,6 +11,7 @@ import type { AddressesRepository } from '../account/addresses.repository';
 import type { Clock } from '../clock';
 import { SERVER_MESSAGES } from '../messages';
 import type { SqlExecutor, Store } from '../store/store';
+import { lockUser } from '../store/user-lock';
 import type { Ledger, TcBalance } from '../wallet/ledger';
 import type { DeliveryTickets } from './delivery-tickets';
 import { prizeStatusOf, type PrizeRow, type PrizesRepository } from './prizes.repository';
@@ -47,7 +48,7 @@ export class DeliveryService {
   /** What shipping these prizes costs now [R9-1, R5-3]; refuses prizes that cannot ship. */
   async quote(userId: number, ids: readonly number[]): Promise<DeliveryQuote> {
     return this.db.transaction(async (q) => {
-      await lockUser(q, userId);
+      await lockPlayer(q, userId);
       const rows = await this.prizes.lockOwn(q, userId, ids);
       checkDeliverable(rows);
       const ticket = await this.tickets.held(q, userId, this.clock.now());
@@ -70,7 +71,7 @@ export class DeliveryService {
     r: { request_id: string; play_history_ids: readonly number[]; address_id: number; lead_times: string },
   ): Promise<{ delivery: DeliveryView; tc_info: TcBalance; replayed: 0 | 1 }> {
     return this.db.transaction(async (q) => {
-      await lockUser(q, userId);
+      await lockPlayer(q, userId);
       const [again] = await q.query<{ delivery_id: number; ids: number[] }>(
         `SELECT r.delivery_id, array_agg(i.play_history_id ORDER BY i.play_history_id) AS ids
            FROM delivery_requests r JOIN delivery_request_items i ON i.delivery_id = r.delivery_id
@@ -221,7 +222,7 @@ export class DeliveryService {
   /** The player's free-delivery ticket [R10-6]. */
   async ticket(userId: number): Promise<{ held: 0 | 1; next_grant_at: string }> {
     return this.db.transaction(async (q) => {
-      await lockUser(q, userId);
+      await lockPlayer(q, userId);
       return this.tickets.info(q, userId, this.clock.now());
     });
   }
@@ -290,7 +291,7 @@ export class DeliveryService {
       if (!row) throw new AccountRefusal(404, SERVER_MESSAGES.deliveryNotFound);
       if (row.delivery_status === 'cancelled') return { userId: row.user_id, fresh: false, refunded: 0 };
       if (!OPEN.includes(row.delivery_status)) throw new AccountRefusal(409, SERVER_MESSAGES.deliveryNotOpen);
-      await lockUser(q, row.user_id);
+      await lockPlayer(q, row.user_id);
       const now = this.clock.now().toISOString();
       await q.query(
         `UPDATE delivery_requests SET delivery_status = 'cancelled', cancel_reason = $2, cancelled_at = $3, updated_at = $3
@@ -341,10 +342,9 @@ export class DeliveryService {
   }
 }
 
-/** Serialises one player's delivery and ledger changes (the users row, taken before the wallet). */
-export async function lockUser(q: SqlExecutor, userId: number): Promise<void> {
-  const rows = await q.query('SELECT user_id FROM users WHERE user_id = $1 FOR UPDATE', [userId]);
-  if (rows.length === 0) throw new AccountRefusal(404, SERVER_MESSAGES.userNotFound);
+/** The player's row lock (before the wallet's); 404 for a user that does not exist. */
+export async function lockPlayer(q: SqlExecutor, userId: number): Promise<void> {
+  if (!(await lockUser(q, userId))) throw new AccountRefusal(404, SERVER_MESSAGES.userNotFound);
 }
 
 async function lockRequest(q: SqlExecutor, deliveryId: number, userId: number): Promise<DeliveryStatus> {

@@ -5,7 +5,7 @@ import { SERVER_MESSAGES } from '../messages';
 import type { SqlExecutor, Store } from '../store/store';
 import type { Ledger } from '../wallet/ledger';
 import type { DeliveryTickets } from './delivery-tickets';
-import { lockUser, type DeliveryEvents, type DeliveryService } from './delivery.service';
+import { lockPlayer, type DeliveryEvents, type DeliveryService } from './delivery.service';
 import { SELECT_PRIZES, type PrizeRow } from './prizes.repository';
 
 /** Prizes still waiting in storage: not requested, not expired, not digital. */
@@ -95,7 +95,7 @@ export class PrizeStorage {
   /** One player's due prizes, in one transaction. */
   async handleUser(userId: number): Promise<void> {
     const told = await this.db.transaction(async (q) => {
-      await lockUser(q, userId);
+      await lockPlayer(q, userId);
       const now = this.clock.now();
       const rows = await q.query<PrizeRow>(
         `${SELECT_PRIZES} WHERE p.user_id = $1 AND ${WAITING} ORDER BY p.keep_until, p.play_history_id FOR UPDATE OF p`,

@@ -75,7 +75,16 @@ export async function stationFeedRoutes({ config, route, services: s }: ApiDeps)
   // prizes are answered so the test can aim at one.
   route.open(
     '/dev/play/rig',
-    z.object({ station_id: z.number().int().min(1).max(999_999_999), seed: z.number().int().min(0).max(2 ** 31 - 1) }).strict(),
+    z
+      .object({
+        station_id: z.number().int().min(1).max(999_999_999),
+        seed: z
+          .number()
+          .int()
+          .min(0)
+          .max(2 ** 31 - 1),
+      })
+      .strict(),
     async (body) => ({ prizes: await s.rooms.rigNextPlay(body.station_id, body.seed) }),
   );
   route.open(

@@ -9,6 +9,7 @@ import {
 } from '../domain';
 export type { DeliveryView } from '../domain';
 import { errorResponseSchema } from './envelope';
+import { addressRecordSchema } from './account.schema';
 import { CONTRACT_MESSAGES as M, LEAD_TIMES } from './messages';
 import { flag01Schema, idSchema, identitySchema } from './user-identity.schema';
 import { tcInfoSchema, WON_PRIZE_KINDS } from './user.schema';
@@ -68,15 +69,15 @@ export const deliveryQuoteSchema = z.object({
 export type DeliveryQuote = z.infer<typeof deliveryQuoteSchema>;
 export const deliveryQuoteResponseSchema = errorResponseSchema.extend({ quote: deliveryQuoteSchema });
 
-const deliveryAddressSchema = z.object({
-  first_name: z.string(),
-  last_name: z.string(),
-  zip: z.string(),
-  address1: z.string(),
-  address2: z.string(),
-  address3: z.string(),
-  tel: z.string(),
-  email: z.string(),
+const deliveryAddressSchema = addressRecordSchema.pick({
+  first_name: true,
+  last_name: true,
+  zip: true,
+  address1: true,
+  address2: true,
+  address3: true,
+  tel: true,
+  email: true,
 }) satisfies z.ZodType<DeliveryAddress>;
 
 /** One prize line of a request: the domain's DeliveryDetailPrize plus its id and kind [R3-14]. */

@@ -3,11 +3,11 @@ import { TOKENS } from '../../application';
 import { formatZip, type AddressForm } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
-import { MESSAGES } from '../messages';
 import type { ModalComponentProps } from '../modals/registry';
 import { useDialogName } from '../modals/use-dialog-name';
 import { AddressEditor, EMPTY_ADDRESS } from './address-editor';
 import { DELIVERY as D } from './delivery.messages';
+import { LoadStatus } from './load-status';
 
 type Step = { kind: 'list' } | { kind: 'form'; address: AddressForm } | { kind: 'delete'; address: AddressForm };
 
@@ -56,9 +56,7 @@ export default function AddressListModal(_: ModalComponentProps<Record<never, ne
       <h2 id="address-list-title" className="dialog__title">
         {title}
       </h2>
-      {state.status === 'signIn' ? <p>{D.signIn}</p> : null}
-      {state.status === 'loading' ? <p role="status">{MESSAGES.loading}</p> : null}
-      {state.status === 'error' ? <p role="alert">{state.error}</p> : null}
+      <LoadStatus status={state.status} error={state.error} />
       {state.status === 'ready' && step.kind === 'list' ? (
         <>
           {state.list.length === 0 ? <p>{D.addressesEmpty}</p> : null}

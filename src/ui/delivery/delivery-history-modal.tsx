@@ -12,11 +12,11 @@ import {
 } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
-import { MESSAGES } from '../messages';
 import type { ModalComponentProps } from '../modals/registry';
 import { useDialogName } from '../modals/use-dialog-name';
 import { AddressCard } from './address-list-modal';
 import { DELIVERY as D } from './delivery.messages';
+import { LoadStatus } from './load-status';
 
 type Step = { kind: 'list' } | { kind: 'detail'; id: number } | { kind: 'change'; id: number };
 
@@ -42,9 +42,7 @@ export default function DeliveryHistoryModal(_: ModalComponentProps<Record<never
       <h2 id="delivery-history-title" className="dialog__title">
         {title}
       </h2>
-      {state.status === 'signIn' ? <p>{D.signIn}</p> : null}
-      {state.status === 'loading' ? <p role="status">{MESSAGES.loading}</p> : null}
-      {state.status === 'error' ? <p role="alert">{state.error}</p> : null}
+      <LoadStatus status={state.status} error={state.error} />
       {state.status === 'ready' && step.kind === 'list' ? (
         <>
           {state.list.length === 0 ? <p>{D.historyEmpty}</p> : null}

@@ -5,12 +5,22 @@ import { useNow } from '../hooks/use-now';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { MESSAGES } from '../messages';
-import type { ModalComponentProps } from '../modals/registry';
+import type { ModalComponentProps, OpenModal } from '../modals/registry';
 import { useDialogName } from '../modals/use-dialog-name';
 import { DELIVERY as D } from './delivery.messages';
 import { PrizeLine } from './prize-line';
 
 const TABS: readonly DeliveryGroup[] = ['before', 'after', 'invalid'];
+
+/** The box's links to the other prize and delivery modals (sub-modals of the box). */
+const LINKS: readonly (readonly [keyof typeof D.links, (open: OpenModal) => void])[] = [
+  ['history', (open) => open('deliveryHistory')],
+  ['addresses', (open) => open('addressList')],
+  ['digital', (open) => open('prizeKind', { kind: 'digital' })],
+  ['direct', (open) => open('prizeKind', { kind: 'direct' })],
+  ['arrival', (open) => open('prizeKind', { kind: 'arrival' })],
+  ['about', (open) => open('deliveryAbout')],
+];
 
 /**
  * The prize box (spec §2.5 prize earn history): every won prize in the before / after / invalid
@@ -122,48 +132,13 @@ export default function PrizeBoxModal({ open }: ModalComponentProps<Record<never
         </>
       ) : null}
       <ul className="prize-box__links">
-        <li>
-          <button type="button" className="button button--secondary" onClick={() => open('deliveryHistory')}>
-            {D.links.history}
-          </button>
-        </li>
-        <li>
-          <button type="button" className="button button--secondary" onClick={() => open('addressList')}>
-            {D.links.addresses}
-          </button>
-        </li>
-        <li>
-          <button
-            type="button"
-            className="button button--secondary"
-            onClick={() => open('prizeKind', { kind: 'digital' })}
-          >
-            {D.links.digital}
-          </button>
-        </li>
-        <li>
-          <button
-            type="button"
-            className="button button--secondary"
-            onClick={() => open('prizeKind', { kind: 'direct' })}
-          >
-            {D.links.direct}
-          </button>
-        </li>
-        <li>
-          <button
-            type="button"
-            className="button button--secondary"
-            onClick={() => open('prizeKind', { kind: 'arrival' })}
-          >
-            {D.links.arrival}
-          </button>
-        </li>
-        <li>
-          <button type="button" className="button button--secondary" onClick={() => open('deliveryAbout')}>
-            {D.links.about}
-          </button>
-        </li>
+        {LINKS.map(([label, go]) => (
+          <li key={label}>
+            <button type="button" className="button button--secondary" onClick={() => go(open)}>
+              {D.links[label]}
+            </button>
+          </li>
+        ))}
       </ul>
     </div>
   );

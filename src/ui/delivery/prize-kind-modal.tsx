@@ -4,10 +4,10 @@ import type { UnreadKind, WonPrize } from '../../domain';
 import { useNow } from '../hooks/use-now';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
-import { MESSAGES } from '../messages';
 import type { ModalComponentProps } from '../modals/registry';
 import { useDialogName } from '../modals/use-dialog-name';
 import { DELIVERY as D } from './delivery.messages';
+import { LoadStatus } from './load-status';
 import { PrizeLine } from './prize-line';
 
 export type PrizeKindName = 'digital' | 'direct' | 'arrival';
@@ -42,9 +42,7 @@ export default function PrizeKindModal({ props }: ModalComponentProps<{ readonly
         {D.kindTitle[props.kind]}
       </h2>
       <p className="purchase__note">{D.kindLead[props.kind]}</p>
-      {state.status === 'signIn' ? <p>{D.signIn}</p> : null}
-      {state.status === 'loading' ? <p role="status">{MESSAGES.loading}</p> : null}
-      {state.status === 'error' ? <p role="alert">{state.error}</p> : null}
+      <LoadStatus status={state.status} error={state.error} />
       {state.status === 'ready' && prizes.length === 0 ? <p>{D.kindEmpty[props.kind]}</p> : null}
       {shown ? (
         <figure className="prize-kind__digital" data-testid="digital-view">
