@@ -164,6 +164,10 @@ test.describe('prizes out: the prize box, delivery and fulfilment', () => {
       ).status(),
     ).toBe(200);
     await openFromMenu(page, 'menu-prize-box');
+    // The after list shows the tracking number on the shipped prize [R3-15].
+    await box.getByTestId('prize-tab-after').click();
+    await expect(box.getByTestId('prize-tracking')).toHaveText('お問い合わせ番号 4455-6677-8899');
+    await look(page, 'prize-box-after');
     await box.getByRole('button', { name: '発送履歴' }).click();
     const history = page.getByTestId('delivery-history');
     await expect(history.getByTestId('delivery-row')).toHaveCount(2);

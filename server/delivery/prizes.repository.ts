@@ -27,13 +27,14 @@ export interface PrizeRow {
   digital_url: string | null;
   delivery_status: DeliveryStatus | null;
   delivery_id: number | null;
+  prize_contact_number: string | null;
 }
 
 /** Won prizes with their (one) delivery request. `FOR UPDATE OF p` may follow the WHERE. */
 export const SELECT_PRIZES = `
   SELECT p.play_history_id, p.user_id, p.station_id, p.prize_kind, p.prize_type, p.product_name, p.kuji_name, p.prize_count,
          p.add_delivery_days, p.is_reservation_delivery, p.won_at, p.keep_until, p.expired_at, p.storage_notice_days,
-         p.image_key, s.image_key AS station_image_key, p.digital_url, r.delivery_status, r.delivery_id
+         p.image_key, s.image_key AS station_image_key, p.digital_url, r.delivery_status, r.delivery_id, r.prize_contact_number
     FROM won_prizes p
     LEFT JOIN stations s ON s.station_id = p.station_id
     LEFT JOIN delivery_request_items i ON i.play_history_id = p.play_history_id
@@ -99,6 +100,7 @@ export class PrizesRepository {
       digital_url: r.digital_url ?? '',
       keep_until: iso(r.keep_until),
       delivery_id: r.delivery_id,
+      prize_contact_number: r.prize_contact_number ?? '',
     };
   }
 

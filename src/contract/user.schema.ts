@@ -124,6 +124,7 @@ export const wonPrizeSchema = z.object({
   digital_url: z.string(),
   keep_until: z.string().nullable(),
   delivery_id: z.number().int().positive().nullable(),
+  prize_contact_number: z.string(),
 });
 export type WonPrize = z.infer<typeof wonPrizeSchema>;
 

@@ -383,6 +383,7 @@ export function aWonPrize(overrides: Partial<WonPrize> = {}): WonPrize {
     digital_url: '',
     keep_until: '2026-12-22T20:00:00+09:00',
     delivery_id: null,
+    prize_contact_number: '',
     ...overrides,
   };
 }

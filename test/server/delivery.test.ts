@@ -285,6 +285,11 @@ describe('changing a request, and the operator’s fulfilment', () => {
       lead_times: '18時〜20時',
     });
     expect(list[0]!.prize_shipmented_at).not.toBe('-');
+    // The prize box's after list carries the tracking number too.
+    expect((await items(u)).find((p) => p.play_history_id === id)).toMatchObject({
+      delivery_status: 'shipped',
+      prize_contact_number: '4455-6677-8899',
+    });
     // Shipped: no more changes.
     await expectRefusedUnchanged(
       t,

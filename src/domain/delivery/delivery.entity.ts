@@ -116,6 +116,8 @@ export interface WonPrize {
   readonly keep_until: string | null;
   /** The latest delivery request of the prize, or null. */
   readonly delivery_id: number | null;
+  /** The request's tracking number once shipped, '' before [R3-15]. */
+  readonly prize_contact_number: string;
 }
 
 /** Where a prize ships to. */

@@ -12,6 +12,9 @@ export const DELIVERY = {
     invalid: '無効になった景品はありません。',
   } satisfies Record<DeliveryGroup, string>,
   wonAt: (at: string) => `獲得 ${at}`,
+  fromKuji: (kind: string, kuji: string) => `${kind}「${kuji}」`,
+  fromStation: (kind: string, stationId: number) => `${kind}（${stationId}番台）`,
+  tracking: (number: string) => `お問い合わせ番号 ${number}`,
   kind: {
     crane: 'クレーン',
     kuji: 'くじ',

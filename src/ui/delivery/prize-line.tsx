@@ -44,6 +44,11 @@ export function PrizeLine({ prize, now, control }: { prize: WonPrize; now: numbe
           {prize.is_reservation_delivery === 1 ? <span className="badge">{D.reservation}</span> : null}
           <span>{D.wonAt(formatJstDateTime(Date.parse(prize.won_at)))}</span>
         </p>
+        {prize.prize_contact_number ? (
+          <p className="prize-line__keep" data-testid="prize-tracking">
+            {D.tracking(prize.prize_contact_number)}
+          </p>
+        ) : null}
         {waiting ? (
           <p
             className={`prize-line__keep${days <= SOON_DAYS ? ' prize-line__keep--soon' : ''}`}
