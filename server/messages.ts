@@ -108,6 +108,28 @@ export const SERVER_MESSAGES = {
     `${unit}が不足しています（必要: ${needed.toLocaleString('ja-JP')}、保有: ${available.toLocaleString('ja-JP')}）。`,
   inviteText: (code: string, tickets: number) =>
     `オンラインクレーンゲーム「オンクレ」で一緒に遊ぼう！招待コード「${code}」で登録すると、招待した人にチケット${tickets}枚をプレゼント。`,
+  // Password change and reset (docs/api/user.md)
+  passwordWrong: 'パスワードが正しくありません。',
+  passwordNotSet: 'このアカウントにはパスワードが設定されていません。',
+  passwordCheckLimit:
+    'パスワードの確認に続けて失敗したため、しばらくお試しいただけません。時間をおいてお試しください。',
+  passwordResetLimit: 'パスワード再設定のリクエストが多すぎます。しばらくしてからお試しください。',
+  passwordResetSubject: '【オンクレ】パスワード再設定コード',
+  /** The reset e-mail (a test reads the code after '認証コード: ', like the e-mail code). */
+  passwordResetBody: (code: string) =>
+    `パスワード再設定の認証コード: ${code}\n30分以内に画面へ入力してください。お心当たりのない場合はこのメールを破棄してください。パスワードは変更されません。`,
+  passwordChangedSubject: '【オンクレ】パスワードが変更されました',
+  passwordChangedBody:
+    'オンクレのアカウントのパスワードが変更され、ほかの端末のログインは終了しました。お心当たりのない場合は、パスワードの再設定をお願いします。',
+  // Account deletion [R10-7]
+  accountDeleteBusy:
+    '予約中・プレイ中のステーションまたはくじがあるため退会できません。予約を取り消してからお試しください。',
+  deliveryCancelledByDeletion: '退会によりキャンセルされました（発送手数料は返還されません）。',
+  // Support (docs/support.md)
+  contactLimit: (max: number) => `お問い合わせは1時間に${max}件まで送信できます。しばらくしてからお試しください。`,
+  chatLimit: 'メッセージの送信が多すぎます。少し時間をおいてからお試しください。',
+  chatClientIdReused: 'このメッセージIDはすでに別の内容で使われています。',
+  contactNotFound: 'お問い合わせが見つかりません。',
   // The development analytics collector (docs/analytics.md)
   analyticsUnknownEvent: '分析イベントの名前が正しくありません。',
   analyticsBadSendTo: '分析イベントの送信先IDが正しくありません。',

@@ -7,7 +7,9 @@ import { PrizeStorage } from './delivery/prize-storage';
 import { RewardsService } from './account/rewards.service';
 import { UsersRepository } from './account/users.repository';
 import { VerificationService } from './account/verification.service';
+import { AccountDeletionService } from './account/account-deletion.service';
 import { AccountAuthService } from './auth/account-auth.service';
+import { PasswordService } from './auth/password.service';
 import { IdentityService } from './auth/identity';
 import { buildTopPage, CatalogueRepository } from './catalogue/catalogue.repository';
 import { TopPageCache } from './catalogue/top-page-cache';
@@ -40,6 +42,7 @@ import { Ledger } from './wallet/ledger';
 import { PurchaseService } from './wallet/purchase.service';
 import { SpendingLimits } from './wallet/spending-limits';
 import { SimulatedPaymentProvider } from './payment/provider/simulated-provider';
+import { SupportService } from './support/support.service';
 
 /** Every service of the reference server, each built once. Route modules only call them. */
 export interface Services {
@@ -67,6 +70,12 @@ export interface Services {
   readonly provider: SimulatedPaymentProvider;
   readonly spendingLimits: SpendingLimits;
   readonly auth: AccountAuthService;
+  /** Password change and reset by an e-mailed code. */
+  readonly passwords: PasswordService;
+  /** Account deletion [R10-7]: what it takes, and the deletion itself. */
+  readonly accountDeletion: AccountDeletionService;
+  /** The contact form and the support chat (docs/support.md). */
+  readonly support: SupportService;
   readonly vipGate: VipGate;
   readonly reservations: StationReservations;
   /** The station rooms: one per station, owning its line, turn, play and timers (docs/play.md). */
@@ -187,6 +196,7 @@ export function createServices(
   rooms.onMachineTick((stationId) => rtcFeed.machineTicked(stationId));
   const provider = new SimulatedPaymentProvider(store, clock, config.payment.providerSecret, log);
   const spendingLimits = new SpendingLimits(store, clock);
+  const passwords = new PasswordService(store, clock, identity, verification, () => realtime);
   return {
     clock,
     store,
@@ -216,6 +226,9 @@ export function createServices(
       log,
     ),
     auth: new AccountAuthService(store, clock, identity, ledger, verification),
+    passwords,
+    accountDeletion: new AccountDeletionService(store, clock, ledger, identity, passwords, () => realtime),
+    support: new SupportService(store, clock, () => realtime),
     vipGate,
     reservations,
     rooms,

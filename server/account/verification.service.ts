@@ -5,7 +5,8 @@ import { AccountRefusal } from './account-errors';
 import { SERVER_MESSAGES } from '../messages';
 import type { Clock } from '../clock';
 
-export type VerificationPurpose = 'email' | 'tel';
+/** What a code proves: an e-mail address, a phone number, or the right to set a new password. */
+export type VerificationPurpose = 'email' | 'tel' | 'password';
 
 /** A code stays valid this long after it is sent. */
 export const CODE_TTL_MS = 30 * 60 * 1000;
@@ -124,6 +125,77 @@ export class VerificationService {
   }
 
   /**
+   * Inside the caller's transaction (the user's row locked): writes a password reset code for the
+   * account `userId` and "sends" it to `email` through the outbox. With no account (null) or past
+   * MAX_CODES_PER_HOUR it writes nothing; the caller answers the same either way, so whether the
+   * address has an account does not show. Runs the same reads in both cases.
+   */
+  async sendPasswordCode(q: SqlExecutor, userId: number | null, email: string): Promise<void> {
+    const now = this.clock.now();
+    const [{ n } = { n: 0 }] = await q.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM verification_codes WHERE user_id = $1 AND purpose = $2 AND created_at > $3',
+      [userId ?? 0, 'password', new Date(now.getTime() - 3_600_000).toISOString()],
+    );
+    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    if (userId === null || n >= MAX_CODES_PER_HOUR) return;
+    await q.query(
+      'INSERT INTO verification_codes (user_id, purpose, target, code_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
+      [
+        userId,
+        'password',
+        email,
+        hashCode(userId, 'password', code).toString('hex'),
+        now.toISOString(),
+        new Date(now.getTime() + CODE_TTL_MS).toISOString(),
+      ],
+    );
+    await q.query(
+      'INSERT INTO dev_outbox (user_id, channel, recipient, subject, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+      [
+        userId,
+        'email',
+        email,
+        SERVER_MESSAGES.passwordResetSubject,
+        SERVER_MESSAGES.passwordResetBody(code),
+        now.toISOString(),
+      ],
+    );
+  }
+
+  /**
+   * Inside the caller's transaction: checks `code` against the user's newest live code of the
+   * purpose and, when it matches, marks it and every other live code of that purpose used (a code
+   * works once). The caller counts the attempt with its own limiter first.
+   */
+  async consume(q: SqlExecutor, userId: number, purpose: VerificationPurpose, code: string): Promise<boolean> {
+    const now = this.clock.now().toISOString();
+    const [row] = await q.query<{ id: number; code_hash: string }>(
+      `SELECT id, code_hash FROM verification_codes
+        WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3 ORDER BY created_at DESC, id DESC LIMIT 1`,
+      [userId, purpose, now],
+    );
+    if (!row || !timingSafeEqual(Buffer.from(row.code_hash, 'hex'), hashCode(userId, purpose, code))) return false;
+    await this.retire(q, userId, purpose);
+    return true;
+  }
+
+  /** Marks every live code of the user and purpose used (after a password change, none may reset it). */
+  async retire(q: SqlExecutor, userId: number, purpose: VerificationPurpose): Promise<void> {
+    await q.query(
+      'UPDATE verification_codes SET used_at = $3 WHERE user_id = $1 AND purpose = $2 AND used_at IS NULL',
+      [userId, purpose, this.clock.now().toISOString()],
+    );
+  }
+
+  /** A notice to the account's e-mail through the outbox (inside the caller's transaction). */
+  async notify(q: SqlExecutor, userId: number, email: string, subject: string, body: string): Promise<void> {
+    await q.query(
+      'INSERT INTO dev_outbox (user_id, channel, recipient, subject, body, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+      [userId, 'email', email, subject, body, this.clock.now().toISOString()],
+    );
+  }
+
+  /**
    * The address a user without an e-mail is verifying (their newest e-mail code's target), or null.
    * An account signed up with a taken address has none of its own; showing the pending one keeps its
    * e-mail status the same as a free address's (issue 7 §5.5).
@@ -148,6 +220,26 @@ export class VerificationService {
     }>(
       'SELECT message_id, channel, recipient, subject, body, created_at FROM dev_outbox WHERE user_id = $1 ORDER BY message_id DESC LIMIT 50',
       [userId],
+    );
+    return rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() }));
+  }
+
+  /**
+   * Messages of the dev outbox to one recipient, newest first, at most 20 (development only: the
+   * reset code of a player who is signed out, so has no session to read the outbox with).
+   */
+  async mailbox(recipient: string) {
+    const rows = await this.db.query<{
+      message_id: number;
+      channel: 'email' | 'sms';
+      recipient: string;
+      subject: string;
+      body: string;
+      created_at: Date;
+    }>(
+      'SELECT message_id, channel, recipient, subject, body, created_at FROM dev_outbox WHERE recipient = $1 ORDER BY message_id DESC LIMIT 20',
+      // Addresses are stored trimmed and lower-cased (the e-mail schema's output).
+      [recipient.trim().toLowerCase()],
     );
     return rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() }));
   }

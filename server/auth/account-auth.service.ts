@@ -47,19 +47,23 @@ export class AccountAuthService {
    * The answer does not tell whether the address is taken (issue 7 §5.5): for a taken address the
    * new account is created without it, and the address's owner gets a notice instead of a code.
    */
-  async signup(email: string, password: string): Promise<Session> {
+  async signup(email: string, password: string, agreed = false): Promise<Session> {
     const hash = await hashPassword(password);
     const session = await this.db.transaction(async (q) => {
       const created = this.clock.now().toISOString();
+      // The sign-up form's terms agreement is stored with the account (user/agree need not follow).
+      const agree = agreed ? 1 : 0;
+      const agreedAt = agreed ? created : null;
       const [row] = await q.query<{ user_id: number }>(
-        'INSERT INTO users (email, password_hash, created_at) VALUES ($1, $2, $3) ON CONFLICT (email) DO NOTHING RETURNING user_id',
-        [email, hash, created],
+        `INSERT INTO users (email, password_hash, created_at, agree_contract, agreed_at) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (email) DO NOTHING RETURNING user_id`,
+        [email, hash, created, agree, agreedAt],
       );
       const [account] = row
         ? [row]
         : await q.query<{ user_id: number }>(
-            'INSERT INTO users (password_hash, created_at) VALUES ($1, $2) RETURNING user_id',
-            [hash, created],
+            'INSERT INTO users (password_hash, created_at, agree_contract, agreed_at) VALUES ($1, $2, $3, $4) RETURNING user_id',
+            [hash, created, agree, agreedAt],
           );
       return { user_id: account!.user_id, ...(await this.identity.issueToken(account!.user_id, q)) };
     });
@@ -92,7 +96,8 @@ export class AccountAuthService {
 
   /**
    * Development only [R6-6]: signs in as the debug user `name`, creating it (with DEBUG_WELCOME_TC
-   * free TC through the ledger) on first use. The route is not registered in production.
+   * free TC through the ledger, the terms agreed and the tutorials seen) on first use. The route is
+   * not registered in production.
    */
   async debugLogin(name: string): Promise<Session & { created: 0 | 1 }> {
     return this.db.transaction(async (q) => {
@@ -100,10 +105,18 @@ export class AccountAuthService {
       let userId = existing?.user_id;
       if (!userId) {
         const [row] = await q.query<{ user_id: number }>(
-          'INSERT INTO users (debug_name, is_debug, nickname, created_at) VALUES ($1, true, $2, $3) RETURNING user_id',
+          `INSERT INTO users (debug_name, is_debug, nickname, created_at, agree_contract, agreed_at)
+           VALUES ($1, true, $2, $3, 1, $3) RETURNING user_id`,
           [name, SERVER_MESSAGES.debugNickname(name).slice(0, 16), this.clock.now().toISOString()],
         );
         userId = row!.user_id;
+        // A debug user is a tester: the terms are agreed and the first-run guides are seen (sign up
+        // as a player to see them). The first-profile prompt and the new badge still show.
+        await q.query(
+          `INSERT INTO user_additionals (user_id, additional_key, additional_value, updated_at)
+           SELECT $1, k, 1, $2 FROM unnest($3::text[]) AS k`,
+          [userId, this.clock.now().toISOString(), ['tutorial_top', 'tutorial_play']],
+        );
         await this.ledger.credit(
           userId,
           'free',

@@ -60,7 +60,7 @@ export class IdentityService {
     const [row] = await this.db.query<AuthUser>(
       `SELECT u.user_id, u.status, u.vip_level
          FROM access_tokens t JOIN users u ON u.user_id = t.user_id
-        WHERE t.token_hash = $1 AND t.user_id = $2 AND t.revoked_at IS NULL AND t.expires_at > $3`,
+        WHERE t.token_hash = $1 AND t.user_id = $2 AND t.revoked_at IS NULL AND t.expires_at > $3 AND u.deleted_at IS NULL`,
       [hashToken(token), userId, this.clock.now().toISOString()],
     );
     return row ?? null;
@@ -73,6 +73,19 @@ export class IdentityService {
       [hashToken(token), userId, this.clock.now().toISOString()],
     );
     return rows.length > 0;
+  }
+
+  /**
+   * Revokes every live token of the user, or every one but `keepToken` (a password change keeps the
+   * session that made it); answers how many. Joins the caller's transaction.
+   */
+  async revokeAll(userId: number, tx: SqlExecutor = this.db, keepToken?: string): Promise<number> {
+    const rows = await tx.query(
+      `UPDATE access_tokens SET revoked_at = $2
+        WHERE user_id = $1 AND revoked_at IS NULL AND ($3::text IS NULL OR token_hash <> $3) RETURNING user_id`,
+      [userId, this.clock.now().toISOString(), keepToken === undefined ? null : hashToken(keepToken)],
+    );
+    return rows.length;
   }
 
   async revoke(token: string): Promise<void> {

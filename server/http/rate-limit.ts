@@ -19,16 +19,19 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
 };
 
 /**
- * Puts the per-client limits on sign-up, login, code sending and purchase (routes under `api`,
- * whose prefix is `apiPrefix`). A client over its limit gets 429 with our envelope
- * (error_code 429, a Japanese error_info). Call before the routes are registered.
+ * Puts the per-client limits on sign-up, login (and the password reset, which signs in), code
+ * sending (and the reset code's request) and purchase (routes under `api`, whose prefix is
+ * `apiPrefix`). A client over its limit gets 429 with our envelope (error_code 429, a Japanese
+ * error_info). Call before the routes are registered.
  */
 export async function registerRateLimits(api: FastifyInstance, apiPrefix: string, limits: RateLimits): Promise<void> {
   const byUrl = new Map<string, RateLimit>(
     [
       [AUTH_ENDPOINTS.signup, limits.signup],
       [AUTH_ENDPOINTS.login, limits.login],
+      [AUTH_ENDPOINTS.passwordReset, limits.login],
       [AUTH_ENDPOINTS.emailSendCode, limits.sendCode],
+      [AUTH_ENDPOINTS.passwordResetRequest, limits.sendCode],
       [ACCOUNT_ENDPOINTS.phoneSendCode, limits.sendCode],
       [PURCHASE_ENDPOINTS.purchaseTc, limits.purchase],
     ].map(([path, limit]) => [`${apiPrefix}/${path as string}`, limit as RateLimit]),

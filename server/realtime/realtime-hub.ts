@@ -11,6 +11,7 @@ import {
   type RealtimeUpdate,
   type ServerToClientEvents,
   type WinnerAnnouncement,
+  type ChatMessageWire,
 } from '../../src/contract';
 import type { StationStatus } from '../../src/domain';
 import type { IdentityService } from '../auth/identity';
@@ -215,6 +216,23 @@ export class RealtimeHub implements PlayEvents {
 
   kujiBoxEnded(kujiId: number, boxId: number): void {
     this.io.to(CHANNELS.kujiBox(kujiId, boxId)).emit('play_end', { kuji_id: kujiId, box_id: boxId, play_end: 1 });
+  }
+
+  /** A support-chat message on the user channel: an operator's reply, or the player's own for their other devices. */
+  chat(userId: number, message: ChatMessageWire): void {
+    this.io.to(CHANNELS.user(userId)).emit('chat', message);
+  }
+
+  /**
+   * Ends a user's live connections after their sessions ended (a password change or reset, the
+   * account deleted): every socket of the user, or every one not signed in with `keepToken`. A
+   * closed socket cannot come back with a revoked token: the handshake checks it.
+   */
+  endSessions(userId: number, keepToken?: string): void {
+    for (const id of [...(this.sockets.get(userId) ?? [])]) {
+      const socket = this.io.sockets.sockets.get(id);
+      if (socket && (keepToken === undefined || socket.data.token !== keepToken)) socket.disconnect(true);
+    }
   }
 
   /** Sends an update on the top channel and the configured channel. */

@@ -1,5 +1,7 @@
 import {
   ACCOUNT_ENDPOINTS,
+  accountDeletePreviewRequestSchema,
+  accountDeleteRequestSchema,
   addressChangeRequestSchema,
   addressDeleteRequestSchema,
   addressListRequestSchema,
@@ -20,7 +22,10 @@ import type { ApiDeps } from './deps';
 
 /** Base of the links the invite text carries; configurable for deployments. */
 
-/** The designed account calls: addresses, profile, nickname, phone check, present code, invite. */
+/**
+ * The designed account calls: addresses, profile, nickname, phone check, present code, invite, and
+ * the account's deletion [R10-7].
+ */
 export async function accountRoutes({ route, services: s, config }: ApiDeps): Promise<void> {
   const E = ACCOUNT_ENDPOINTS;
 
@@ -74,5 +79,14 @@ export async function accountRoutes({ route, services: s, config }: ApiDeps): Pr
 
   route.authed(`/${E.invite}`, inviteRequestSchema, async (user) => {
     return { invite_info: await s.rewards.inviteInfo(user.user_id, config.publicUrl) };
+  });
+
+  route.authed(`/${E.deletePreview}`, accountDeletePreviewRequestSchema, async (user) => ({
+    preview: await s.accountDeletion.preview(user.user_id),
+  }));
+
+  route.authed(`/${E.delete}`, accountDeleteRequestSchema, async (user, body) => {
+    await s.accountDeletion.delete(user.user_id, body.account_delete.password);
+    return {};
   });
 }

@@ -3,27 +3,31 @@ import {
   ADDRESS_INPUT_LABELS,
   AUTH_ENDPOINTS,
   debugLoginRequestSchema,
+  devMailboxRequestSchema,
   devOutboxRequestSchema,
   emailSendCodeRequestSchema,
   emailStatusRequestSchema,
   emailVerifyRequestSchema,
   loginRequestSchema,
   logoutRequestSchema,
+  passwordChangeRequestSchema,
+  passwordResetRequestSchema,
+  passwordResetSchema,
   signupRequestSchema,
 } from '../../src/contract';
 import { Refusal } from '../play/refusal';
 import type { ApiDeps } from './deps';
 
 /**
- * Sign-up, login, logout, e-mail verification; and, only when development calls are enabled
- * (ONKURE_DEV_CALLS=1, never in production), the debug login [R6-6] and the dev outbox.
- * Otherwise those two routes are not registered at all (404).
+ * Sign-up, login, logout, e-mail verification, password change and reset; and, only when
+ * development calls are enabled (ONKURE_DEV_CALLS=1, never in production), the debug login [R6-6],
+ * the dev outbox and the dev mailbox. Otherwise those routes are not registered at all (404).
  */
 export async function authRoutes({ route, services: s, config }: ApiDeps): Promise<void> {
   const E = AUTH_ENDPOINTS;
 
   route.open(`/${E.signup}`, signupRequestSchema, async (body) => {
-    return await s.auth.signup(body.email, body.password);
+    return await s.auth.signup(body.email, body.password, body.agree_contract === 1);
   });
 
   route.open(`/${E.login}`, loginRequestSchema, async (body, _user, { request }) => {
@@ -66,6 +70,20 @@ export async function authRoutes({ route, services: s, config }: ApiDeps): Promi
     return { email: done.target, email_verified_at: done.verified_at };
   });
 
+  route.authed(`/${E.passwordChange}`, passwordChangeRequestSchema, async (user, body) => {
+    const { current_password, new_password } = body.password_change;
+    await s.passwords.change(user.user_id, body.access_token, current_password, new_password);
+    return {};
+  });
+
+  route.open(`/${E.passwordResetRequest}`, passwordResetRequestSchema, async (body, _user, { request }) => {
+    return await s.passwords.requestReset(body.email, request.ip);
+  });
+
+  route.open(`/${E.passwordReset}`, passwordResetSchema, async (body) => {
+    return await s.passwords.reset(body.email, body.code, body.password);
+  });
+
   if (!config.devCalls) return;
 
   route.open(`/${E.debugLogin}`, debugLoginRequestSchema, async (body) => {
@@ -74,5 +92,9 @@ export async function authRoutes({ route, services: s, config }: ApiDeps): Promi
 
   route.authed(`/${E.devOutbox}`, devOutboxRequestSchema, async (user) => {
     return { list: await s.verification.outbox(user.user_id) };
+  });
+
+  route.open(`/${E.devMailbox}`, devMailboxRequestSchema, async (body) => {
+    return { list: await s.verification.mailbox(body.recipient) };
   });
 }

@@ -53,7 +53,7 @@ export async function deliveryRoutes({ route, services: s }: ApiDeps): Promise<v
   );
 
   route.operator(`/${O.prizeGrant}`, operatorPrizeGrantSchema, async (body) => {
-    const exists = await s.store.query('SELECT 1 FROM users WHERE user_id = $1', [body.user_id]);
+    const exists = await s.store.query('SELECT 1 FROM users WHERE user_id = $1 AND deleted_at IS NULL', [body.user_id]);
     if (exists.length === 0) throw new AccountRefusal(404, SERVER_MESSAGES.userNotFound);
     const id = await s.prizes.recordWin(body.user_id, {
       prize_kind: body.prize_kind,

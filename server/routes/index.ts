@@ -11,6 +11,7 @@ import { playRoutes } from './play.routes';
 import { purchaseRoutes } from './purchase.routes';
 import { stationFeedRoutes } from './station-feed.routes';
 import { storeRoutes } from './store.routes';
+import { supportRoutes } from './support.routes';
 import { userRoutes } from './user.routes';
 import { virtualCraneRoutes } from './virtualcrane.routes';
 
@@ -29,5 +30,6 @@ export async function registerApiRoutes(deps: ApiDeps): Promise<void> {
   await authRoutes(deps);
   await purchaseRoutes(deps);
   await deliveryRoutes(deps);
+  await supportRoutes(deps);
   await analyticsRoutes(deps);
 }

@@ -4,6 +4,7 @@ import {
   EMAIL_MAX_LENGTH,
   isAcceptableText,
   isEmailAddress,
+  NICKNAME_MAX,
   PREFECTURES,
   type AddressRecord,
   type Profile,
@@ -30,6 +31,8 @@ export const ACCOUNT_ENDPOINTS = {
   presentCode: 'account/present_code',
   invite: 'account/invite',
   zipLookup: 'account/address/zip_lookup',
+  deletePreview: 'account/delete/preview',
+  delete: 'account/delete',
 } as const;
 
 /** Most addresses one user may keep. */
@@ -154,7 +157,7 @@ export const profileSetRequestSchema = identitySchema.extend({
 });
 export const profileGetRequestSchema = identitySchema;
 
-export const nicknameSchema = textField(L.nickname, 16);
+export const nicknameSchema = textField(L.nickname, NICKNAME_MAX);
 export const nicknameSetRequestSchema = identitySchema.extend({ nickname: z.object({ nickname: nicknameSchema }) });
 
 /** Profile (spec §3) plus nickname info. */
@@ -206,3 +209,30 @@ export const inviteInfoSchema = z.object({
   text: z.string(),
 });
 export const inviteResponseSchema = errorResponseSchema.extend({ invite_info: inviteInfoSchema });
+
+// ---- account deletion [R10-7] -------------------------------------------------------------------
+
+export const accountDeletePreviewRequestSchema = identitySchema;
+/** What deleting takes with it, shown before the player confirms. */
+export const accountDeletePreviewResponseSchema = errorResponseSchema.extend({
+  preview: z.object({
+    prizes_not_requested: z.number().int().min(0),
+    deliveries_not_shipped: z.number().int().min(0),
+    tc_paid: z.number().int().min(0),
+    tc_free: z.number().int().min(0),
+    /** 1 when the account has a password, which the deletion then asks for. */
+    has_password: flag01Schema,
+  }),
+});
+/**
+ * Deletes the account: every token revoked; e-mail, phone, profile, nickname, addresses and the
+ * password erased; unshipped deliveries cancelled; ledger and play logs kept without personal data.
+ */
+export const accountDeleteRequestSchema = identitySchema.extend({
+  account_delete: z.object({
+    confirm: z.literal(1, { error: M.deleteConfirmRequired }),
+    /** Required when the account has a password. */
+    password: z.string().max(128, M.passwordTooLong).optional(),
+  }),
+});
+export const accountDeleteResponseSchema = errorResponseSchema;

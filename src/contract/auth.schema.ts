@@ -14,6 +14,11 @@ export const AUTH_ENDPOINTS = {
   emailSendCode: 'auth/email/send_code',
   emailVerify: 'auth/email/verify',
   devOutbox: 'auth/dev_outbox',
+  passwordChange: 'auth/password/change',
+  passwordResetRequest: 'auth/password/reset_request',
+  passwordReset: 'auth/password/reset',
+  /** Development only: a recipient's messages without a session (the reset code of a signed-out player). */
+  devMailbox: 'auth/dev_mailbox',
 } as const;
 
 export const passwordSchema = z
@@ -22,7 +27,12 @@ export const passwordSchema = z
   .max(128, M.passwordTooLong)
   .refine((v) => /[A-Za-z]/.test(v) && /[0-9]/.test(v), M.passwordLettersAndDigits);
 
-export const signupRequestSchema = z.object({ email: emailSchema, password: passwordSchema });
+/** agree_contract 1: the sign-up form's terms agreement, stored with the new account. */
+export const signupRequestSchema = z.object({
+  email: emailSchema,
+  password: passwordSchema,
+  agree_contract: flag01Schema.optional(),
+});
 /** Login checks only the shape; a wrong pair gets one message whichever half is wrong. */
 export const loginRequestSchema = z.object({
   email: emailSchema,
@@ -78,3 +88,29 @@ export const devOutboxResponseSchema = errorResponseSchema.extend({
     }),
   ),
 });
+
+/** Changes the password: the current one is checked; every other session of the account ends. */
+export const passwordChangeRequestSchema = identitySchema.extend({
+  password_change: z
+    .object({
+      current_password: z.string({ error: M.passwordRequired }).min(1, M.passwordRequired).max(128, M.passwordTooLong),
+      new_password: passwordSchema,
+    })
+    .refine((v) => v.current_password !== v.new_password, { message: M.newPasswordSame, path: ['new_password'] }),
+});
+export const passwordChangeResponseSchema = errorResponseSchema;
+
+/**
+ * Asks for a reset code by e-mail. The answer is the same whether or not the address has an
+ * account (it must not tell who is a member); only a verified-or-registered address gets a code.
+ */
+export const passwordResetRequestSchema = z.object({ email: emailSchema });
+export const passwordResetRequestResponseSchema = errorResponseSchema.extend({ expires_at: z.string() });
+/** Sets a new password with the e-mailed code; every session of the account ends and a new one starts. */
+export const passwordResetSchema = z.object({
+  email: emailSchema,
+  code: verificationCodeSchema,
+  password: passwordSchema,
+});
+
+export const devMailboxRequestSchema = z.object({ recipient: z.string().min(1).max(254) });

@@ -33,7 +33,9 @@ const prizeIds = z
   .min(1, M.prizeChoice)
   .max(MAX_PRIZES_PER_DELIVERY, M.prizeChoiceTooMany(MAX_PRIZES_PER_DELIVERY));
 export const leadTimesSchema = z.enum(LEAD_TIMES, { error: M.leadTimeInvalid });
-const requestId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, M.requestIdInvalid);
+/** A client-made id that makes a call idempotent (resending it answers the first result). */
+export const clientRequestIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, M.requestIdInvalid);
+const requestId = clientRequestIdSchema;
 
 export const deliveryQuoteRequestSchema = identitySchema.extend({
   delivery_quote: z.object({ play_history_ids: prizeIds }),

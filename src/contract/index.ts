@@ -21,3 +21,4 @@ export * from './operator.schema';
 export * from './analytics.schema';
 export * from './page-render';
 export * from './delivery.schema';
+export * from './support.schema';

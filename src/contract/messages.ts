@@ -1,4 +1,4 @@
-import { DOMAIN_MESSAGES, PURCHASE_MESSAGES, VALIDATION_MESSAGES } from '../domain';
+import { ACCOUNT_FORM_MESSAGES as F, DOMAIN_MESSAGES, PURCHASE_MESSAGES, VALIDATION_MESSAGES } from '../domain';
 
 /**
  * Every Japanese text of the wire contract [R1-4]: the error_info of a body the schemas refuse, the
@@ -26,23 +26,27 @@ export const CONTRACT_MESSAGES = {
   emailTooLong: 'メールアドレスは254文字以内で入力してください。',
   leadTimes: 'お届け希望時間帯の値が正しくありません。',
   addressRequired: '住所を入力してください。',
-  birthFormat: '生年月日はYYYY-MM-DDの形式で入力してください。',
-  birthInvalid: '生年月日が正しくありません。',
-  sexRequired: '性別を選択してください。',
+  birthFormat: F.birthFormat,
+  birthInvalid: F.birthInvalid,
+  sexRequired: F.sexRequired,
   prefecture: VALIDATION_MESSAGES.prefecture,
-  codeRequired: '認証コードを入力してください。',
-  codeFormat: '認証コードは6桁の数字で入力してください。',
-  presentCodeRequired: 'プレゼントコードを入力してください。',
-  presentCodeFormat: 'プレゼントコードは半角英数字4〜20文字で入力してください。',
-  agreeRequired: '利用規約への同意が必要です。',
+  codeRequired: F.codeRequired,
+  codeFormat: F.codeFormat,
+  presentCodeRequired: F.presentCodeRequired,
+  presentCodeFormat: F.presentCodeFormat,
+  agreeRequired: F.agreeRequired,
   unknownSetting: '設定できない項目です。',
   // Sign-in
   passwordNotString: 'パスワードを文字列で入力してください。',
-  passwordTooShort: 'パスワードは8文字以上で入力してください。',
-  passwordTooLong: 'パスワードは128文字以内で入力してください。',
-  passwordLettersAndDigits: 'パスワードには英字と数字を両方含めてください。',
-  passwordRequired: 'パスワードを入力してください。',
+  passwordTooShort: F.passwordTooShort,
+  passwordTooLong: F.passwordTooLong,
+  passwordLettersAndDigits: F.passwordLettersAndDigits,
+  passwordRequired: F.passwordRequired,
   debugUserName: 'デバッグユーザー名は半角英小文字・数字20文字以内で入力してください。',
+  newPasswordSame: F.newPasswordSame,
+  deleteConfirmRequired: F.deleteConfirmRequired,
+  // Support
+  contactCategory: F.contactCategory,
   // Purchase
   payMethodInvalid: '支払い方法が正しくありません。',
   requestIdInvalid: 'リクエストIDが正しくありません。',
@@ -134,6 +138,16 @@ export const FIELD_LABELS_JA: Readonly<Record<string, string>> = {
   stock: '在庫数',
   arm_strength: 'アームの強さ',
   station_status: 'ステーションの状態',
+  current_password: '現在のパスワード',
+  new_password: '新しいパスワード',
+  confirm: '確認',
+  category: 'お問い合わせの種類',
+  text: '本文',
+  attach_play: 'プレイ履歴の添付',
+  client_id: 'メッセージID',
+  before_id: 'メッセージID',
+  contact_id: 'お問い合わせID',
+  recipient: '宛先',
 };
 
 /** Field names the address and profile schemas put in their texts (the address form's own labels). */
@@ -148,6 +162,10 @@ export const ADDRESS_INPUT_LABELS = {
   email: 'メールアドレス',
   birth: '生年月日',
   nickname: 'ニックネーム',
+  contactText: 'お問い合わせ内容',
+  chatText: 'メッセージ',
+  currentPassword: '現在のパスワード',
+  newPassword: '新しいパスワード',
 } as const;
 
 /** Preferred delivery time slots (the domain's, src/domain/address/lead-times.messages.ts). */

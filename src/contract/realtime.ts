@@ -7,6 +7,7 @@ import type {
   WinnerAnnouncement as DomainWinnerAnnouncement,
 } from '../domain';
 import type { PlayState } from './play.schema';
+import type { ChatMessageWire } from './support.schema';
 
 /**
  * The real-time socket's channels and events, shared by the reference server and the client
@@ -77,6 +78,8 @@ export interface ServerToClientEvents {
   crane_reserve_cancel: (message: { readonly station_id: number; readonly reason: string }) => void;
   /** On a station channel: the play on the machine (everyone watching sees the claw). */
   play_state: (state: PlayState) => void;
+  /** On the user channel: a support-chat message (an operator's reply, or the player's own from another device). */
+  chat: (message: ChatMessageWire) => void;
 }
 
 /** Events the client sends; each answers through its acknowledgement. */

@@ -7,9 +7,11 @@ import { as, post, validAddress } from './user-helpers';
 let t: TestServer;
 let u: TestUser;
 let addressId: number;
+let leaver: TestUser;
 beforeAll(async () => {
   t = await startTestServer({ inMemory: true });
   u = await createTestUser(t, { email: 'fuzz-acc@example.jp' });
+  leaver = await createTestUser(t, { email: 'fuzz-leaver@example.jp', nickname: 'ふぁずたいかい' });
   addressId = (
     (await post(t, 'account/address/register', as(u, { address: validAddress() }))).json.address as { id: number }
   ).id;
@@ -29,6 +31,9 @@ describe('fuzzing the account calls: 200 random and mutated bodies each, no 5xx,
     ['account/phone/verify', () => as(u, { phone_verify: { code: '123456' } })],
     ['account/present_code', () => as(u, { present_code: { code: 'TICKET3' } })],
     ['account/invite', () => as(u)],
+    ['account/delete/preview', () => as(u)],
+    // Last: the first accepted body deletes the account, and every later one is refused (401).
+    ['account/delete', () => as(leaver, { account_delete: { confirm: 1 } })],
   ];
   for (const [path, validBody] of cases) {
     it(`POST /${path}`, async () => {

@@ -26,4 +26,10 @@ describe('production build', () => {
     const u = await createTestUser(t);
     expect((await post(t, 'auth/dev_outbox', as(u))).status).toBe(404);
   });
+
+  it("has no dev mailbox route either (it would hand out anyone's password reset code)", async () => {
+    const r = await post(t, 'auth/dev_mailbox', { recipient: 'someone@example.jp' });
+    expect(r.status).toBe(404);
+    expect(r.json.error_code).toBe(404);
+  });
 });

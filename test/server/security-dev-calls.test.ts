@@ -13,7 +13,7 @@ describe('development-only calls', () => {
     ['ONKURE_DEV_CALLS=yes', { ONKURE_DEV_CALLS: 'yes' }],
     ['ONKURE_DEV_CALLS=0', { ONKURE_DEV_CALLS: '0' }],
     ['ONKURE_DEV_CALLS= 1', { ONKURE_DEV_CALLS: ' 1' }],
-  ])('[R6-6] %s: debug login and dev outbox answer 404, no user is minted', async (_name, env) => {
+  ])('[R6-6] %s: debug login, dev outbox and dev mailbox answer 404, no user is minted', async (_name, env) => {
     const t = await startTestServer({ inMemory: true, env: { ONKURE_DEV_CALLS: '', ...env } });
     try {
       expect(t.config.devCalls).toBe(false);
@@ -22,6 +22,10 @@ describe('development-only calls', () => {
       expect(r.status).toBe(404);
       expect(r.json.error_code).toBe(404);
       expect((await post(t, 'auth/dev_outbox', { user_id: 1, access_token: 'x'.repeat(32) })).status).toBe(404);
+      // Nor the dev mailbox (a recipient's messages, the password reset code among them).
+      const mailbox = await post(t, 'auth/dev_mailbox', { recipient: 'someone@example.jp' });
+      expect(mailbox.status).toBe(404);
+      expect(mailbox.json.error_code).toBe(404);
       // The play rig (a chosen seed for the next play) does not exist either.
       expect((await post(t, 'dev/play/rig', { station_id: 1, seed: 7 })).status).toBe(404);
       expect(await t.server.store().query('SELECT user_id FROM users')).toEqual(before);

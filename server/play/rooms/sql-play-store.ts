@@ -390,9 +390,11 @@ export class SqlPlayStore implements PlayStore {
   }
 
   async nickname(userId: number): Promise<string | null> {
-    const [user] = await this.db.query<{ nickname: string | null }>('SELECT nickname FROM users WHERE user_id = $1', [
-      userId,
-    ]);
+    // A deleted account's nickname is erased; the announcement then names the neutral placeholder.
+    const [user] = await this.db.query<{ nickname: string | null }>(
+      'SELECT nickname FROM users WHERE user_id = $1 AND deleted_at IS NULL',
+      [userId],
+    );
     return user?.nickname ?? null;
   }
 }

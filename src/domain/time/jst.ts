@@ -111,3 +111,9 @@ export function formatJstDateTime(epochMs: number): string {
   const two = (n: number) => String(n).padStart(2, '0');
   return `${t.year}/${two(t.month)}/${two(t.day)} ${two(t.hour)}:${two(t.minute)}`;
 }
+
+/** The Japanese calendar day of an instant as 'YYYY-MM-DD'. */
+export function jstIsoDate(epochMs: number): string {
+  const p = toJstParts(epochMs);
+  return `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
+}

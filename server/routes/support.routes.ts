@@ -1,0 +1,49 @@
+import {
+  OPERATOR_SUPPORT_ENDPOINTS as O,
+  SUPPORT_ENDPOINTS as S,
+  chatListRequestSchema,
+  chatSendRequestSchema,
+  contactRequestSchema,
+  operatorContactCloseSchema,
+  operatorContactsSchema,
+  operatorReplySchema,
+  operatorThreadSchema,
+  operatorThreadsSchema,
+} from '../../src/contract';
+import type { ApiDeps } from './deps';
+
+/**
+ * Support (docs/support.md): the player's contact form and support chat, and the operators' side
+ * of both (RouteBuilder.operator, the operator token; never a user login).
+ */
+export async function supportRoutes({ route, services: s }: ApiDeps): Promise<void> {
+  const support = s.support;
+
+  route.authed(`/${S.contact}`, contactRequestSchema, async (user, body) => ({
+    contact: await support.contact(user.user_id, body.contact),
+  }));
+
+  route.authed(`/${S.chatList}`, chatListRequestSchema, async (user, body) =>
+    support.chatList(user.user_id, body.chat.before_id),
+  );
+
+  route.authed(`/${S.chatSend}`, chatSendRequestSchema, async (user, body) => ({
+    message: await support.chatSend(user.user_id, body.chat.text, body.chat.client_id),
+  }));
+
+  route.operator(`/${O.contacts}`, operatorContactsSchema, async (body) => ({
+    list: await support.contacts(body.status, body.limit),
+  }));
+
+  route.operator(`/${O.contactClose}`, operatorContactCloseSchema, async (body) => ({
+    contact: await support.closeContact(body.contact_id),
+  }));
+
+  route.operator(`/${O.threads}`, operatorThreadsSchema, async (body) => ({ list: await support.threads(body.limit) }));
+
+  route.operator(`/${O.thread}`, operatorThreadSchema, async (body) => support.thread(body.user_id, body.before_id));
+
+  route.operator(`/${O.reply}`, operatorReplySchema, async (body) => ({
+    message: await support.reply(body.user_id, body.text, body.client_id),
+  }));
+}
