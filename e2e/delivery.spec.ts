@@ -11,6 +11,9 @@ import { debugLogin, hold, OPERATOR_TOKEN, playerPage, stationFor, type Identity
  * call (the crane win itself is shown over the real station room in test/server/station-rooms).
  */
 
+// Every test here opens several modals and looks at each with axe: 90 s each, not the default 30 s.
+test.describe.configure({ timeout: 90_000 });
+
 const operator = (request: APIRequestContext, path: string, data: object) =>
   request.post(`/api/operator/${path}`, { data, headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` } });
 
@@ -47,8 +50,6 @@ async function fillAddress(page: Page, scope: ReturnType<Page['getByTestId']>) {
 }
 
 test.describe('prizes out: the prize box, delivery and fulfilment', () => {
-  test.describe.configure({ timeout: 90_000 });
-
   test('[R4.5-1] a win in a play is told at once and waits in the prize box with the unread mark', async ({
     browser,
     request,

@@ -170,13 +170,15 @@ test.describe('stations: watch, wait in line, play, result', () => {
     }
     // The sign-in alert leads to the login page, which comes back to the station [R2.2-1 guest-only].
     const email = `erin-${testInfo.project.name}-${Date.now()}@example.jp`;
-    expect(
-      (
-        (await (await request.post('/api/auth/signup', { data: { email, password: 'mochimochi123' } })).json()) as {
-          error_code: number;
-        }
-      ).error_code,
-    ).toBe(200);
+    const signedUp = (await (
+      await request.post('/api/auth/signup', { data: { email, password: 'mochimochi123' } })
+    ).json()) as { error_code: number; user_id: number; access_token: string };
+    expect(signedUp.error_code).toBe(200);
+    // The sign-up page stores the terms agreement with the account; an API sign-up does it itself.
+    const agreed = await request.post('/api/user/agree', {
+      data: { user_id: signedUp.user_id, access_token: signedUp.access_token, agree_contract: 1 },
+    });
+    expect(agreed.status()).toBe(200);
     await page.getByTestId('reserve').click();
     await page.getByTestId('go-login').click();
     await expect(page.getByRole('heading', { name: 'ログイン' })).toBeVisible();

@@ -16,7 +16,10 @@ async function newPlayer(request: APIRequestContext, tag: string): Promise<Ident
     error_code: number;
   };
   expect(answer.error_code).toBe(200);
-  return { user_id: answer.user_id, access_token: answer.access_token };
+  const who = { user_id: answer.user_id, access_token: answer.access_token };
+  // The sign-up page stores the terms agreement with the account; an API sign-up does it itself.
+  expect((await request.post('/api/user/agree', { data: { ...who, agree_contract: 1 } })).status()).toBe(200);
+  return who;
 }
 
 async function tcOf(request: APIRequestContext, who: Identity): Promise<number> {

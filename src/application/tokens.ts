@@ -13,6 +13,7 @@ import type { AuthPort } from './ports/auth.port';
 import type { AccountPort } from './ports/account.port';
 import type { WalletPort } from './ports/wallet.port';
 import type { PrizeDeliveryPort } from './ports/prize-delivery.port';
+import type { SupportPort } from './ports/support.port';
 import type { ClockPort } from './ports/clock.port';
 import type { PlayPort } from './ports/play.port';
 import type { RealtimePort } from './ports/realtime.port';
@@ -43,6 +44,19 @@ import type { PrizeBox } from './use-cases/prize-box.use-case';
 import type { DeliveryRequestFlow } from './use-cases/delivery-request.use-case';
 import type { DeliveryHistory } from './use-cases/delivery-history.use-case';
 import type { AddressBook } from './use-cases/address-book.use-case';
+import type {
+  AccountDeletion,
+  EmailChange,
+  InviteFriend,
+  PasswordChange,
+  PasswordReset,
+  PhoneCheck,
+  PresentCodeRedeem,
+  ProfileSettings,
+  SignUp,
+} from './use-cases/account-forms.use-case';
+import type { AccountFlags } from './use-cases/account-flags.use-case';
+import type { ContactForm, SupportChat } from './use-cases/support.use-case';
 
 /**
  * A typed container key. At run time it is a plain symbol (what Inversify wants); the phantom type
@@ -71,6 +85,7 @@ export const TOKENS = {
   AccountPort: token<AccountPort>('AccountPort'),
   WalletPort: token<WalletPort>('WalletPort'),
   PrizeDeliveryPort: token<PrizeDeliveryPort>('PrizeDeliveryPort'),
+  SupportPort: token<SupportPort>('SupportPort'),
   ClockPort: token<ClockPort>('ClockPort'),
   PlayPort: token<PlayPort>('PlayPort'),
   RealtimePort: token<RealtimePort>('RealtimePort'),
@@ -105,4 +120,16 @@ export const TOKENS = {
   DeliveryRequestFlow: token<DeliveryRequestFlow>('DeliveryRequestFlow'),
   DeliveryHistory: token<DeliveryHistory>('DeliveryHistory'),
   AddressBook: token<AddressBook>('AddressBook'),
+  SignUp: token<SignUp>('SignUp'),
+  PasswordChange: token<PasswordChange>('PasswordChange'),
+  PasswordReset: token<PasswordReset>('PasswordReset'),
+  EmailChange: token<EmailChange>('EmailChange'),
+  PhoneCheck: token<PhoneCheck>('PhoneCheck'),
+  PresentCodeRedeem: token<PresentCodeRedeem>('PresentCodeRedeem'),
+  ProfileSettings: token<ProfileSettings>('ProfileSettings'),
+  InviteFriend: token<InviteFriend>('InviteFriend'),
+  AccountDeletion: token<AccountDeletion>('AccountDeletion'),
+  AccountFlags: token<AccountFlags>('AccountFlags'),
+  ContactForm: token<ContactForm>('ContactForm'),
+  SupportChat: token<SupportChat>('SupportChat'),
 } as const;

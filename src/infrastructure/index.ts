@@ -15,6 +15,7 @@ export * from './http/ky-auth.adapter';
 export * from './http/ky-account.adapter';
 export * from './http/ky-wallet.adapter';
 export * from './http/ky-prize-delivery.adapter';
+export * from './http/ky-support.adapter';
 export * from './http/ky-play.adapter';
 export * from './realtime/socket-realtime.adapter';
 export * from './live/fetch-still-frames.adapter';

@@ -20,6 +20,18 @@ import {
   DeliveryRequestFlow,
   DeliveryHistory,
   AddressBook,
+  SignUp,
+  PasswordChange,
+  PasswordReset,
+  EmailChange,
+  PhoneCheck,
+  PresentCodeRedeem,
+  ProfileSettings,
+  InviteFriend,
+  AccountDeletion,
+  AccountFlags,
+  ContactForm,
+  SupportChat,
   Notices,
   KujiBoxPlay,
   ServiceMaintenance,
@@ -48,6 +60,7 @@ import {
   KyAccount,
   KyAuth,
   KyPrizeDelivery,
+  KySupport,
   KyWallet,
   KyPlay,
   SocketRealtime,
@@ -167,6 +180,7 @@ export function createAppContainer(
   container.bind(TOKENS.AccountPort).toConstantValue(new KyAccount(http, session));
   container.bind(TOKENS.WalletPort).toConstantValue(new KyWallet(http, session));
   container.bind(TOKENS.PrizeDeliveryPort).toConstantValue(new KyPrizeDelivery(http));
+  container.bind(TOKENS.SupportPort).toConstantValue(new KySupport(http));
   container.bind(TOKENS.PlayPort).toConstantValue(new KyPlay(http, session));
   container
     .bind(TOKENS.RealtimePort)
@@ -206,10 +220,22 @@ export function createAppContainer(
   container.bind(TOKENS.DeliveryRequestFlow).to(DeliveryRequestFlow).inTransientScope();
   container.bind(TOKENS.DeliveryHistory).to(DeliveryHistory).inTransientScope();
   container.bind(TOKENS.AddressBook).to(AddressBook).inTransientScope();
+  container.bind(TOKENS.SignUp).to(SignUp).inTransientScope();
+  container.bind(TOKENS.PasswordChange).to(PasswordChange).inTransientScope();
+  container.bind(TOKENS.PasswordReset).to(PasswordReset).inTransientScope();
+  container.bind(TOKENS.EmailChange).to(EmailChange).inTransientScope();
+  container.bind(TOKENS.PhoneCheck).to(PhoneCheck).inTransientScope();
+  container.bind(TOKENS.PresentCodeRedeem).to(PresentCodeRedeem).inTransientScope();
+  container.bind(TOKENS.ProfileSettings).to(ProfileSettings).inTransientScope();
+  container.bind(TOKENS.InviteFriend).to(InviteFriend).inTransientScope();
+  container.bind(TOKENS.AccountDeletion).to(AccountDeletion).inTransientScope();
+  container.bind(TOKENS.ContactForm).to(ContactForm).inTransientScope();
+  container.bind(TOKENS.SupportChat).to(SupportChat).inTransientScope();
   // App-lifetime use-cases: one per container.
   container.bind(TOKENS.ServiceMaintenance).to(ServiceMaintenance);
   container.bind(TOKENS.ModalStack).to(ModalStack);
   container.bind(TOKENS.CurrentUser).to(CurrentUser);
+  container.bind(TOKENS.AccountFlags).to(AccountFlags);
   container.bind(TOKENS.AppUpdates).to(AppUpdates);
   container.bind(TOKENS.TrackEvent).to(TrackEvent);
   container.bind(TOKENS.Notices).to(Notices);

@@ -12,6 +12,7 @@ import type {
   ServiceSignal,
   ServiceSignalsPort,
   SessionPort,
+  SupportPort,
   WalletPort,
 } from '../application';
 import type { AuthIdentity } from '../domain';
@@ -63,6 +64,13 @@ export class ScriptedWallet extends Scripted<WalletPort> {
 export class ScriptedPrizeDelivery extends Scripted<PrizeDeliveryPort> {
   constructor() {
     super('PrizeDeliveryPort');
+  }
+}
+
+/** SupportPort with answers given by the test. */
+export class ScriptedSupport extends Scripted<SupportPort> {
+  constructor() {
+    super('SupportPort');
   }
 }
 

@@ -40,6 +40,11 @@ export const routes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('./play/play-page')).PlayPage }),
       },
       { path: 'login', lazy: async () => ({ Component: (await import('./pages/login-page')).LoginPage }) },
+      { path: 'signup', lazy: async () => ({ Component: (await import('./pages/signup-page')).SignUpPage }) },
+      {
+        path: 'password-reset',
+        lazy: async () => ({ Component: (await import('./pages/password-reset-page')).PasswordResetPage }),
+      },
       {
         path: 'debug/login',
         handle: { layout: 'plain' },

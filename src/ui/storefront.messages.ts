@@ -32,11 +32,13 @@ export const EMAIL_VALID = {
   send: '確認コードを送る',
   resend: '確認コードを再送する',
   sentTo: (email: string, until: string) => `${email} に確認コードを送りました（${until}まで有効）。`,
+  sentAtSignUp: (email: string) => `ご登録の ${email} に確認コードをお送りしました（30分有効）。`,
   sentToRegistered: (until: string) => `登録済みのメールアドレスに確認コードを送りました（${until}まで有効）。`,
   code: '確認コード',
   verify: '確認する',
   verified: (email: string) => `${email} の確認が完了しました。ありがとうございます。`,
   toTop: 'トップへ戻る',
+  back: '元のページへ戻る',
   checking: '確認しています…',
 } as const;
 

@@ -107,6 +107,28 @@ describe('the socket.io adapter against the reference server', () => {
     await t.server.services().rooms.setStationStatus(stationId, 'open');
   });
 
+  it('says when the user channel is joined, then delivers a support-chat reply checked at the border; a malformed one is dropped', async () => {
+    const hana = await createTestUser(t);
+    const a = adapter(hana);
+    const events = a.channel({ kind: 'user' });
+    const seen: RealtimeEvent[] = [];
+    const sub = events.subscribe((e) => seen.push(e));
+    await expect.poll(() => seen.some((e) => e.type === 'joined')).toBe(true);
+    // A second subscriber to a joined channel hears it at once.
+    const late: RealtimeEvent[] = [];
+    const lateSub = events.subscribe((e) => late.push(e));
+    expect(late).toEqual([{ type: 'joined' }]);
+    t.server.io.to(`user:${hana.user_id}`).emit('chat', { message_id: 'x' });
+    await t.server.services().support.reply(hana.user_id, '明日発送いたします。', 'reply-adapter-1');
+    await expect.poll(() => seen.filter((e) => e.type === 'chat').length).toBe(1);
+    expect(seen.find((e) => e.type === 'chat')).toMatchObject({
+      type: 'chat',
+      message: { from: 'operator', text: '明日発送いたします。' },
+    });
+    sub.unsubscribe();
+    lateSub.unsubscribe();
+  });
+
   it('a button pressed while the connection is down is refused at once, never queued to reach the machine later', async () => {
     const user = await createTestUser(t, {}, { freeTc: 10_000 });
     const driver = new PlayDriver(t, clock, user);

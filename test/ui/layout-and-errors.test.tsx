@@ -47,7 +47,7 @@ describe('the layout, the error page and navigation', () => {
     expect(screen.getByRole('img', { name: 'アームの下でこまっているマスコット' })).toBeTruthy();
     expect(screen.getByTestId('home-link').getAttribute('href')).toBe('/');
     expect(screen.getByTestId('error-path').textContent).toBe('Page Not Found /no/such/page?from=mail');
-    expect(screen.getByRole('button', { name: '運営会社' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /^onkure inc\.\s*（運営会社のサイト）$/ })).toBeTruthy();
     expect(screen.getByText('© onkure')).toBeTruthy();
   });
 

@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import type {
+  AccountDeletionPreview,
   AdditionalKey,
   AdditionalList,
   AddressForm,
@@ -97,6 +98,13 @@ export interface AccountPort {
   markRead(kind?: UnreadKind): Observable<UnreadFlags>;
   /** Ends the player's live-feed (media) tokens, e.g. on leaving the play screen; emits how many. */
   endMovieTokens(): Observable<number>;
+  /** What deleting the account takes with it, and whether it asks for the password [R10-7]. */
+  deletionPreview(): Observable<AccountDeletionPreview & { readonly hasPassword: boolean }>;
+  /**
+   * Deletes the account [R10-7]: tokens revoked, personal data erased; on success this device is
+   * signed out. `password` is required when the account has one.
+   */
+  deleteAccount(password?: string): Observable<void>;
   /**
    * Everything about the signed-in player (spec §3 "User data") [R3-6]: auth and login info (vip_level
    * for the VIP logo, R2.6-4), nickname, profile, TC and tickets, crane items, unread flags, e-mail.

@@ -48,7 +48,8 @@ export interface OutboxMessage {
  * service's error_code and Japanese error_info.
  */
 export interface AuthPort {
-  signUp(email: string, password: string): Observable<SignedIn>;
+  /** Creates an account and signs it in; `agreedToTerms` stores the form's terms agreement with it. */
+  signUp(email: string, password: string, agreedToTerms?: boolean): Observable<SignedIn>;
   logIn(email: string, password: string): Observable<SignedIn>;
   logOut(): Observable<void>;
   /** Development builds only [R6-6]: signs in as the debug user `name` (default 'debug'). */
@@ -59,4 +60,12 @@ export interface AuthPort {
   verifyEmail(code: string): Observable<{ readonly email: string; readonly verifiedAt: string }>;
   /** Development builds only: the e-mails and SMS the service "sent" to the signed-in user, newest first. */
   devOutbox(): Observable<readonly OutboxMessage[]>;
+  /** Development builds only: the messages sent to `recipient` (a signed-out player's reset code). */
+  devMailbox(recipient: string): Observable<readonly OutboxMessage[]>;
+  /** Changes the password (the current one is checked); every other session of the account ends. */
+  changePassword(currentPassword: string, newPassword: string): Observable<void>;
+  /** Sends a reset code to `email`; the answer is the same whether or not it has an account. */
+  requestPasswordReset(email: string): Observable<CodeSent>;
+  /** Sets a new password with the e-mailed code; every old session ends and this device is signed in. */
+  resetPassword(email: string, code: string, password: string): Observable<SignedIn>;
 }

@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import type {
+  ChatMessage,
   ControlAnswer,
   CraneButton,
   CraneCommand,
@@ -22,7 +23,13 @@ export type RealtimeEvent =
   | { readonly type: 'kujiReserveChange'; readonly kujiId: number; readonly boxId: number }
   | { readonly type: 'maintenance'; readonly stationId: number; readonly stationStatus: string }
   | { readonly type: 'list'; readonly stations: readonly StationLiveState[] }
-  | { readonly type: 'winner'; readonly announcement: WinnerAnnouncement };
+  | { readonly type: 'winner'; readonly announcement: WinnerAnnouncement }
+  | { readonly type: 'chat'; readonly message: ChatMessage }
+  /**
+   * The server acknowledged joining the channel (after a subscribe, and again after each
+   * reconnection): every push from now on arrives. Whatever happened before is read by a call.
+   */
+  | { readonly type: 'joined' };
 
 /** The channels a client may join (the user channel only for its own user). */
 export type RealtimeChannel =

@@ -76,6 +76,15 @@ export class VerifyEmail extends StateStore<VerifyEmailState> {
     }
   }
 
+  /**
+   * The code sign-up already sent to the registered address: the page asks for it at once instead
+   * of sending another (codes are limited per hour).
+   */
+  codeSentAtSignUp(): void {
+    const form = this.form();
+    if (form && form.sentTo === null && form.email !== '') this.setState({ ...form, sentTo: form.email });
+  }
+
   /** Verifies the code the player received. */
   async verify(code: string): Promise<void> {
     const form = this.form();

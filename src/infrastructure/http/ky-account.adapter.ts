@@ -1,4 +1,4 @@
-import { defer, throwError, type Observable } from 'rxjs';
+import { defer, tap, throwError, type Observable } from 'rxjs';
 import type {
   AccountPort,
   AddressDraft,
@@ -10,6 +10,7 @@ import type {
   ZipPlace,
 } from '../../application';
 import {
+  type AccountDeletionPreview,
   addressFromForm,
   addressToForm,
   hideCharacterBody,
@@ -23,6 +24,8 @@ import {
 } from '../../domain';
 import {
   ACCOUNT_ENDPOINTS,
+  accountDeletePreviewResponseSchema,
+  accountDeleteResponseSchema,
   ENDPOINTS,
   USER_DATA_ENDPOINT,
   userDataResponseSchema,
@@ -71,7 +74,7 @@ const savedAddress = addressResponseSchema.transform((a): SavedAddress => ({
 export class KyAccount implements AccountPort {
   constructor(
     private readonly http: KyHttpClient,
-    private readonly session: Pick<SessionPort, 'current'>,
+    private readonly session: Pick<SessionPort, 'current' | 'signOut'>,
   ) {}
 
   setHideCharacter(hidden: boolean): Observable<Flag> {
@@ -230,6 +233,32 @@ export class KyAccount implements AccountPort {
       'read_info',
       { identity: 'required' },
     );
+  }
+  deletionPreview(): Observable<AccountDeletionPreview & { readonly hasPassword: boolean }> {
+    return this.http.post(
+      ACCOUNT_ENDPOINTS.deletePreview,
+      {},
+      accountDeletePreviewResponseSchema.transform(({ preview: p }) => ({
+        prizesNotRequested: p.prizes_not_requested,
+        deliveriesNotShipped: p.deliveries_not_shipped,
+        tcPaid: p.tc_paid,
+        tcFree: p.tc_free,
+        hasPassword: p.has_password === 1,
+      })),
+      'account_delete_preview',
+      { identity: 'required' },
+    );
+  }
+  deleteAccount(password?: string): Observable<void> {
+    return this.http
+      .post(
+        ACCOUNT_ENDPOINTS.delete,
+        { account_delete: password === undefined ? { confirm: 1 } : { confirm: 1, password } },
+        accountDeleteResponseSchema.transform((): void => undefined),
+        'account_delete',
+        { identity: 'required' },
+      )
+      .pipe(tap(() => this.session.signOut()));
   }
   endMovieTokens(): Observable<number> {
     return this.http.post(

@@ -16,6 +16,8 @@ import {
   emailStatusResponseSchema,
   emailVerifiedResponseSchema,
   loginResponseSchema,
+  passwordChangeResponseSchema,
+  passwordResetRequestResponseSchema,
   plainResponseSchema,
 } from '../../contract';
 import { isPostResponseError } from './errors';
@@ -48,9 +50,15 @@ export class KyAuth implements AuthPort {
     private readonly session: SessionPort,
   ) {}
 
-  signUp(email: string, password: string): Observable<SignedIn> {
+  signUp(email: string, password: string, agreedToTerms = false): Observable<SignedIn> {
     return this.http
-      .post(AUTH_ENDPOINTS.signup, { email, password }, signedIn, 'signup', { identity: 'none' })
+      .post(
+        AUTH_ENDPOINTS.signup,
+        agreedToTerms ? { email, password, agree_contract: 1 } : { email, password },
+        signedIn,
+        'signup',
+        { identity: 'none' },
+      )
       .pipe(signingIn(this.session));
   }
   logIn(email: string, password: string): Observable<SignedIn> {
@@ -119,21 +127,43 @@ export class KyAuth implements AuthPort {
     );
   }
   devOutbox(): Observable<readonly OutboxMessage[]> {
+    return this.http.post(AUTH_ENDPOINTS.devOutbox, {}, outbox, 'dev_outbox', { identity: 'required' });
+  }
+  devMailbox(recipient: string): Observable<readonly OutboxMessage[]> {
+    return this.http.post(AUTH_ENDPOINTS.devMailbox, { recipient }, outbox, 'dev_mailbox', { identity: 'none' });
+  }
+  changePassword(currentPassword: string, newPassword: string): Observable<void> {
     return this.http.post(
-      AUTH_ENDPOINTS.devOutbox,
-      {},
-      devOutboxResponseSchema.transform((a): readonly OutboxMessage[] =>
-        a.list.map((m) => ({
-          messageId: m.message_id,
-          channel: m.channel,
-          recipient: m.recipient,
-          subject: m.subject,
-          body: m.body,
-          createdAt: m.created_at,
-        })),
-      ),
-      'dev_outbox',
+      AUTH_ENDPOINTS.passwordChange,
+      { password_change: { current_password: currentPassword, new_password: newPassword } },
+      passwordChangeResponseSchema.transform((): void => undefined),
+      'password_change',
       { identity: 'required' },
     );
   }
+  requestPasswordReset(email: string): Observable<CodeSent> {
+    return this.http.post(
+      AUTH_ENDPOINTS.passwordResetRequest,
+      { email },
+      passwordResetRequestResponseSchema.transform((a): CodeSent => ({ expiresAt: a.expires_at })),
+      'password_reset_request',
+      { identity: 'none' },
+    );
+  }
+  resetPassword(email: string, code: string, password: string): Observable<SignedIn> {
+    return this.http
+      .post(AUTH_ENDPOINTS.passwordReset, { email, code, password }, signedIn, 'password_reset', { identity: 'none' })
+      .pipe(signingIn(this.session));
+  }
 }
+
+const outbox = devOutboxResponseSchema.transform((a): readonly OutboxMessage[] =>
+  a.list.map((m) => ({
+    messageId: m.message_id,
+    channel: m.channel,
+    recipient: m.recipient,
+    subject: m.subject,
+    body: m.body,
+    createdAt: m.created_at,
+  })),
+);

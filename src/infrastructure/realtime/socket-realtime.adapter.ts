@@ -15,8 +15,10 @@ import {
   type CraneButton,
   type CraneCommand,
 } from '../../domain';
+import { toChatMessage } from '../http/ky-support.adapter';
 import {
   CHANNELS,
+  chatMessageSchema,
   REALTIME_PATH,
   type ClientToServerEvents,
   type RealtimeUpdate,
@@ -72,6 +74,10 @@ export class SocketRealtime implements RealtimePort {
   /** The socket was connected once: a disconnected socket now is a lost connection, not one still opening. */
   private connectedOnce = false;
   private readonly joined = new Map<string, number>();
+  /** Channels the server has acknowledged joining on the current connection. */
+  private readonly acked = new Set<string>();
+  /** Who hears a channel's `joined` event. */
+  private readonly joinListeners = new Map<string, Set<(event: RealtimeEvent) => void>>();
   private readonly state = new BehaviorSubject<RealtimeConnectionState>('closed');
   readonly connection$ = this.state.pipe(distinctUntilChanged());
 
@@ -112,15 +118,27 @@ export class SocketRealtime implements RealtimePort {
     socket.on('connect', () => {
       this.connectedOnce = true;
       this.state.next('open');
-      for (const channel of this.joined.keys()) socket.emit('join', channel, () => undefined);
+      for (const channel of this.joined.keys()) this.join(socket, channel);
     });
-    socket.on('disconnect', () => this.state.next(socket.active ? 'opening' : 'closed'));
+    socket.on('disconnect', () => {
+      this.acked.clear();
+      this.state.next(socket.active ? 'opening' : 'closed');
+    });
     socket.on('connect_error', () => this.state.next(socket.active ? 'opening' : 'closed'));
     socket.io.on('reconnect_attempt', () => this.state.next('opening'));
     this.socket = socket;
     this.state.next('opening');
     socket.connect();
     return socket;
+  }
+
+  /** Joins `name`; once the server acknowledges, its subscribers hear `joined` (pushes reach them from now on). */
+  private join(socket: ClientSocket, name: string): void {
+    socket.emit('join', name, (answer) => {
+      if (!answer?.ok || !this.joined.has(name)) return;
+      this.acked.add(name);
+      for (const listener of this.joinListeners.get(name) ?? []) listener({ type: 'joined' });
+    });
   }
 
   private nameOf(channel: RealtimeChannel): string | null {
@@ -150,8 +168,12 @@ export class SocketRealtime implements RealtimePort {
       const socket = this.ensure();
       const count = this.joined.get(name) ?? 0;
       this.joined.set(name, count + 1);
-      if (count === 0 && socket.connected) socket.emit('join', name, () => undefined);
+      if (count === 0 && socket.connected) this.join(socket, name);
       const emit = (event: RealtimeEvent) => subscriber.next(event);
+      const listeners = this.joinListeners.get(name) ?? new Set();
+      listeners.add(emit);
+      this.joinListeners.set(name, listeners);
+      if (this.acked.has(name)) emit({ type: 'joined' });
       const handlers: [keyof ServerToClientEvents, (payload: never) => void][] = [];
       const on = <E extends keyof ServerToClientEvents>(
         event: E,
@@ -186,6 +208,11 @@ export class SocketRealtime implements RealtimePort {
         on('crane_reserve_cancel', (m) =>
           emit({ type: 'craneReserveCancel', stationId: m.station_id, reason: m.reason }),
         );
+        // A support-chat message: checked at the border like every answer; a malformed one is dropped.
+        on('chat', (m) => {
+          const parsed = chatMessageSchema.safeParse(m);
+          if (parsed.success) emit({ type: 'chat', message: toChatMessage(parsed.data) });
+        });
       } else {
         on('update', (update: RealtimeUpdate) => {
           if (update.channel !== name) return;
@@ -200,12 +227,14 @@ export class SocketRealtime implements RealtimePort {
         });
       }
       return () => {
+        listeners.delete(emit);
         for (const [event, handler] of handlers) socket.off(event, handler as never);
         const left = (this.joined.get(name) ?? 1) - 1;
         if (left > 0) {
           this.joined.set(name, left);
         } else {
           this.joined.delete(name);
+          this.acked.delete(name);
           if (socket.connected) socket.emit('leave', name, () => undefined);
           // No page listens any more: the connection closes (a player leaving the play screen is
           // away for the play loop) and opens again with the next channel.

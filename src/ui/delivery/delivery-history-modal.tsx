@@ -54,12 +54,12 @@ export default function DeliveryHistoryModal(_: ModalComponentProps<Record<never
                   <button
                     type="button"
                     className="delivery-history__row"
-                    aria-label={D.detailOpen(at)}
                     onClick={() => setStep({ kind: 'detail', id: d.delivery_id })}
                   >
                     <span className="delivery-history__status">{D.status[d.delivery_status]}</span>
                     <span>{D.prizesSummary(d.prizeData[0]?.product_name ?? '', d.prizeData.length - 1)}</span>
                     <small>{D.requestedAt(at)}</small>
+                    <span className="visually-hidden">{D.detailOpen}</span>
                   </button>
                 </li>
               );

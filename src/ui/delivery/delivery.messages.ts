@@ -91,7 +91,8 @@ export const DELIVERY = {
   requestedAt: (at: string) => `依頼 ${at}`,
   prizesSummary: (first: string, more: number) => (more > 0 ? `${first} ほか${more}件` : first),
   detailTitle: '発送依頼の詳細',
-  detailOpen: (at: string) => `${at}の発送依頼の詳細`,
+  /** Read after a history row's own text: what pressing it does. */
+  detailOpen: '（詳細を見る）',
   trackingLabel: 'お問い合わせ番号',
   shippedAtLabel: '発送日時',
   statusLabel: '状態',

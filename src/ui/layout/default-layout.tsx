@@ -1,5 +1,9 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import { Outlet, useLocation, useMatches } from 'react-router';
+import { Link, Outlet, useLocation, useMatches } from 'react-router';
+import { ACCOUNT } from '../account/account.messages';
+import { AccountGates } from '../account/account-gates';
+import { useAccountFlags } from '../account/use-account-flags';
+import { useNextQuery } from '../account/sign-in-links';
 import { TOKENS } from '../../application';
 import { formatThousands, hasUnreadPrize, layoutOf, pageTitle, serviceHomeHref } from '../../domain';
 import { PURCHASE_MODAL } from '../purchase/purchase.messages';
@@ -91,7 +95,10 @@ export function DefaultLayout({ children }: { children?: ReactNode }) {
           {children ? null : <HeaderActions />}
         </div>
       </header>
-      <main className="layout__main">{children ?? <Outlet />}</main>
+      <main className="layout__main">
+        {children ? null : <AccountGates />}
+        {children ?? <Outlet />}
+      </main>
       <SiteFooter corporateUrl={config.corporateUrl} documents={!children} />
       <ModalHost />
       {children ? null : <ToastHost />}
@@ -112,13 +119,7 @@ function HeaderLogo({ home }: { home: string }) {
   const currentUser = useInjection(TOKENS.CurrentUser);
   const vip = useObservableState(currentUser.isVip$, false);
   return (
-    <a
-      className="site-header__logo"
-      href={home}
-      aria-label={MESSAGES.home}
-      data-testid="header-logo"
-      data-logo={vip ? 'vip' : 'normal'}
-    >
+    <a className="site-header__logo" href={home} data-testid="header-logo" data-logo={vip ? 'vip' : 'normal'}>
       {vip ? (
         <img
           className="site-header__vip-logo"
@@ -137,6 +138,8 @@ function HeaderLogo({ home }: { home: string }) {
         </>
       )}
       <span className="site-header__tagline">{MESSAGES.serviceTagline}</span>
+      {/* Named by what it shows (WCAG 2.5.3), then where it goes. */}
+      <span className="visually-hidden">{MESSAGES.homeSuffix}</span>
     </a>
   );
 }
@@ -153,24 +156,46 @@ function HeaderBalance() {
       type="button"
       className="site-header__action site-header__balance"
       data-testid="header-balance"
-      aria-label={PURCHASE_MODAL.headerBalanceLabel(tc)}
       onClick={() => modals.open('purchase')}
     >
       {PURCHASE_MODAL.headerBalance(tc)}
+      <span className="visually-hidden">{PURCHASE_MODAL.headerBalanceHint}</span>
     </button>
   );
 }
 
-/** The header's balance, search and menu buttons, opening their modals [R2.5-2]. */
+/**
+ * The header's actions [R2.5-2]: a guest sees the way to sign in and to sign up (both returning
+ * here); a signed-in player the TC balance (the purchase modals). Everyone gets search and the menu,
+ * whose button carries the marks: something new in the prize box or the support chat, and the new
+ * badge while an account item is missing [R4.7-1].
+ */
 function HeaderActions() {
   const modals = useModals();
+  const session = useInjection(TOKENS.SessionPort);
+  const identity = useObservableState(session.identity$, null);
   const currentUser = useInjection(TOKENS.CurrentUser);
   const user = useObservableState(currentUser.user$, null);
-  // Something new in the prize box: a mark on the menu button, which names it too.
-  const unread = user !== null && hasUnreadPrize(user.unread);
+  const flags = useAccountFlags();
+  const next = useNextQuery();
+  const unread = (user !== null && hasUnreadPrize(user.unread)) || flags?.unreadMessage === true;
   return (
     <div className="site-header__actions">
       <HeaderBalance />
+      {identity === null ? (
+        <>
+          <Link className="site-header__action" to={`/login${next}`} data-testid="header-sign-in">
+            {ACCOUNT.signIn}
+          </Link>
+          <Link
+            className="site-header__action site-header__action--primary"
+            to={`/signup${next}`}
+            data-testid="header-sign-up"
+          >
+            {ACCOUNT.signUp}
+          </Link>
+        </>
+      ) : null}
       <button
         type="button"
         className="site-header__action"
@@ -184,12 +209,19 @@ function HeaderActions() {
         className="site-header__action"
         data-testid="open-menu"
         data-unread={unread ? 1 : 0}
+        data-new-badge={flags?.newBadge ? 1 : 0}
         onClick={() => modals.open('menuTop')}
       >
         {MESSAGES.menu}
         {unread ? (
           <span className="unread-dot" data-testid="menu-unread">
             <span className="visually-hidden">{MESSAGES.unreadMark}</span>
+          </span>
+        ) : null}
+        {flags?.newBadge ? (
+          <span className="new-badge" data-testid="menu-new-badge">
+            <span aria-hidden="true">{ACCOUNT.newBadge}</span>
+            <span className="visually-hidden">{ACCOUNT.newBadgeLabel}</span>
           </span>
         ) : null}
       </button>
@@ -213,20 +245,14 @@ function SiteFooter({ corporateUrl, documents }: { corporateUrl: string; documen
     });
   return (
     <footer className="site-footer">
-      <button
-        type="button"
-        className="site-footer__company"
-        data-testid="company-logo"
-        onClick={ask}
-        aria-label={MESSAGES.companyLogo}
-      >
-        <svg viewBox="0 0 120 28" width="120" height="28" aria-hidden="true">
+      {/* The visible name is the accessible name's start (WCAG 2.5.3); the hidden part says where it goes. */}
+      <button type="button" className="site-footer__company" data-testid="company-logo" onClick={ask}>
+        <svg viewBox="0 0 28 28" width="28" height="28" aria-hidden="true">
           <rect x="1" y="1" width="26" height="26" rx="7" fill="#d6336c" />
           <circle cx="14" cy="14" r="6" fill="#fff" />
-          <text x="34" y="19" fontSize="13" fontWeight="700" fill="#5f5669">
-            onkure inc.
-          </text>
         </svg>
+        <span className="site-footer__company-name">{MESSAGES.companyName}</span>
+        <span className="visually-hidden">{MESSAGES.companyLogo}</span>
       </button>
       {documents ? <FooterDocumentLinks /> : null}
       <p className="site-footer__copyright">{MESSAGES.copyright}</p>

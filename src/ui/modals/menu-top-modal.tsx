@@ -11,6 +11,10 @@ import { TOKENS } from '../../application';
 import { hasUnreadPrize } from '../../domain';
 import { useInjection } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
+import { ACCOUNT } from '../account/account.messages';
+import { useAccountFlags } from '../account/use-account-flags';
+import { SignInLinks } from '../account/sign-in-links';
+import type { OpenModal } from './registry';
 
 /** The menu (spec §2.5 menu top): the other modals a player reaches from the header. */
 // The prize and delivery modals open further ones (the request, an address): they take the menu's place.
@@ -18,6 +22,7 @@ export default function MenuTopModal({ open, swap }: ModalComponentProps<Record<
   const currentUser = useInjection(TOKENS.CurrentUser);
   const user = useObservableState(currentUser.user$, null);
   const unread = user !== null && hasUnreadPrize(user.unread);
+  const flags = useAccountFlags();
   return (
     <nav className="modal__body" aria-label={MESSAGES.menu}>
       <h2 className="dialog__title">{MESSAGES.menu}</h2>
@@ -75,6 +80,12 @@ export default function MenuTopModal({ open, swap }: ModalComponentProps<Record<
             onClick={() => swap('addressList')}
           >
             {DELIVERY.links.addresses}
+            {flags?.missing.includes('address') ? (
+              <span className="new-badge" data-testid="menu-addresses-badge">
+                <span aria-hidden="true">{ACCOUNT.newBadge}</span>
+                <span className="visually-hidden">{ACCOUNT.newBadgeLabel}</span>
+              </span>
+            ) : null}
           </button>
         </li>
         <li>
@@ -114,6 +125,7 @@ export default function MenuTopModal({ open, swap }: ModalComponentProps<Record<
           </button>
         </li>
       </ul>
+      <AccountMenu open={open} swap={swap} />
       <h3 className="menu-list__heading">{DOCUMENT_MESSAGES.guideMenu}</h3>
       <ul className="menu-list">
         {GUIDE_MENU.map((name) => (
@@ -125,5 +137,74 @@ export default function MenuTopModal({ open, swap }: ModalComponentProps<Record<
         ))}
       </ul>
     </nav>
+  );
+}
+
+/** The account and support entries [R2.5-2]: the new badge on the items still missing [R4.7-1], the chat's unread mark. */
+function AccountMenu({ open, swap }: { open: OpenModal; swap: OpenModal }) {
+  const session = useInjection(TOKENS.SessionPort);
+  const identity = useObservableState(session.identity$, session.current());
+  const flags = useAccountFlags();
+  if (identity === null)
+    return (
+      <>
+        <h3 className="menu-list__heading">{ACCOUNT.accountSection}</h3>
+        <p className="dialog__text">{ACCOUNT.signInPrompt}</p>
+        <SignInLinks />
+      </>
+    );
+  const missing = new Set(flags?.missing ?? []);
+  const badge = (on: boolean) =>
+    on ? (
+      <span className="new-badge">
+        <span aria-hidden="true">{ACCOUNT.newBadge}</span>
+        <span className="visually-hidden">{ACCOUNT.newBadgeLabel}</span>
+      </span>
+    ) : null;
+  const entries = [
+    { name: 'accountMail', label: ACCOUNT.accountTitle, mark: badge(missing.has('email')), testId: 'menu-account' },
+    { name: 'profile', label: ACCOUNT.profileTitle, mark: badge(missing.has('profile')), testId: 'menu-profile' },
+    { name: 'phoneCheck', label: ACCOUNT.phoneTitle, mark: badge(missing.has('phone')), testId: 'menu-phone' },
+    { name: 'presentCode', label: ACCOUNT.presentTitle, mark: null, testId: 'menu-present' },
+    { name: 'inviteFriend', label: ACCOUNT.inviteTitle, mark: null, testId: 'menu-invite' },
+  ] as const;
+  return (
+    <>
+      <h3 className="menu-list__heading">{ACCOUNT.accountSection}</h3>
+      {flags && flags.missing.length > 0 ? (
+        <p className="menu-list__note" data-testid="menu-missing">
+          {ACCOUNT.missingLead}
+          {flags.missing.map((m) => ACCOUNT.missingItems[m]).join('、')}
+        </p>
+      ) : null}
+      <ul className="menu-list">
+        {entries.map((e) => (
+          <li key={e.name}>
+            <button type="button" className="menu-list__item" data-testid={e.testId} onClick={() => open(e.name)}>
+              {e.label}
+              {e.mark}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <h3 className="menu-list__heading">{ACCOUNT.supportSection}</h3>
+      <ul className="menu-list">
+        <li>
+          <button type="button" className="menu-list__item" data-testid="menu-contact" onClick={() => swap('contact')}>
+            {ACCOUNT.contactTitle}
+          </button>
+        </li>
+        <li>
+          <button type="button" className="menu-list__item" data-testid="menu-chat" onClick={() => open('chatSupport')}>
+            {ACCOUNT.chatTitle}
+            {flags?.unreadMessage ? (
+              <span className="unread-mark" data-testid="menu-chat-unread">
+                {ACCOUNT.unreadMessage}
+              </span>
+            ) : null}
+          </button>
+        </li>
+      </ul>
+    </>
   );
 }

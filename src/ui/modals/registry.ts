@@ -32,7 +32,6 @@ const modal = <P = Record<never, never>>(
  * Every modal and dialog (spec §2.5), lazily loaded: adding one is its own file and one line here
  * [R2.5-2]. A dialog that follows a use-case's state (an alert, a reveal) opens through
  * `useStateModal`.
- * The account modals join with their issue.
  */
 export const MODALS = {
   menuTop: modal(() => import('./menu-top-modal')),
@@ -66,6 +65,16 @@ export const MODALS = {
   deliveryAbout: modal(() => import('../delivery/delivery-about-modal')),
   addressList: modal(() => import('../delivery/address-list-modal')),
   prizeKind: modal<{ readonly kind: PrizeKindName }>(() => import('../delivery/prize-kind-modal')),
+  accountMail: modal(() => import('../account/account-modal')),
+  accountDelete: modal(() => import('../account/account-delete-modal')),
+  profile: modal<{ readonly prompt?: boolean }>(() => import('../account/profile-modal')),
+  phoneCheck: modal(() => import('../account/phone-check-modal')),
+  presentCode: modal(() => import('../account/present-code-modal')),
+  inviteFriend: modal(() => import('../account/invite-modal')),
+  contact: modal(() => import('../account/contact-modal')),
+  contactDone: modal<{ readonly contactId: number }>(() => import('../account/contact-done-modal')),
+  chatSupport: modal(() => import('../account/chat-modal')),
+  terms: modal(() => import('../account/terms-modal'), 'alertdialog'),
   kujiDetail: modal<{ readonly kujiName: string; readonly description: string; readonly boxId: number }>(
     () => import('./kuji-detail-modal'),
   ),

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { Link, Navigate } from 'react-router';
+import { Link, Navigate, useSearchParams } from 'react-router';
 import { TOKENS } from '../../application';
-import { parseServiceTime, toJstParts } from '../../domain';
+import { parseServiceTime, safeNextPath, toJstParts } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { EMAIL_VALID as M } from '../storefront.messages';
@@ -24,7 +24,15 @@ export function EmailValidPage() {
   const state = useObservableState(verify.state$, verify.snapshot);
   const [email, setEmail] = useState<string | null>(null);
   const [code, setCode] = useState('');
-  useEffect(() => void verify.start(), [verify]);
+  const [params] = useSearchParams();
+  // Back to where the visitor was before signing up (the sign-up page passes it on).
+  const next = safeNextPath(params.get('next'));
+  const sentAtSignUp = params.get('sent') === '1';
+  useEffect(() => {
+    void verify.start().then(() => {
+      if (sentAtSignUp) verify.codeSentAtSignUp();
+    });
+  }, [verify, sentAtSignUp]);
 
   if (state.kind === 'redirect') return <Navigate to={state.to} replace />;
   if (state.kind === 'checking')
@@ -46,8 +54,8 @@ export function EmailValidPage() {
           {M.title}
         </h1>
         <p role="status">{M.verified(state.email)}</p>
-        <Link className="button" to="/">
-          {M.toTop}
+        <Link className="button" to={next}>
+          {next === '/' ? M.toTop : M.back}
         </Link>
       </section>
     );
@@ -89,9 +97,11 @@ export function EmailValidPage() {
       {state.sentTo !== null ? (
         <>
           <p role="status" className="panel__note">
-            {state.sentTo
-              ? M.sentTo(state.sentTo, jstClock(state.expiresAt))
-              : M.sentToRegistered(jstClock(state.expiresAt))}
+            {state.sentTo && state.expiresAt === null
+              ? M.sentAtSignUp(state.sentTo)
+              : state.sentTo
+                ? M.sentTo(state.sentTo, jstClock(state.expiresAt))
+                : M.sentToRegistered(jstClock(state.expiresAt))}
           </p>
           <form
             className="debug-login"

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { firstValueFrom } from 'rxjs';
-import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { ACCOUNT as A } from '../account/account.messages';
 import { TOKENS } from '../../application';
 import { guestOnlyGuard, refusalText, safeNextPath } from '../../domain';
 import { useInjection } from '../di/container-context';
@@ -25,6 +26,7 @@ export function LoginPage() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const target = safeNextPath(params.get('next'));
+  const nextQuery = params.get('next') ? `?next=${encodeURIComponent(target)}` : '';
   const guard = guestOnlyGuard(identity !== null);
   if (guard.kind === 'redirect' && !busy) return <Navigate to={guard.to} replace />;
   return (
@@ -76,6 +78,12 @@ export function LoginPage() {
           {error}
         </p>
       ) : null}
+      <p className="account-form__links">
+        <Link to={`/password-reset${nextQuery}`}>{A.forgotPassword}</Link>
+      </p>
+      <p className="account-form__links">
+        {A.noAccount} <Link to={`/signup${nextQuery}`}>{A.signUp}</Link>
+      </p>
     </form>
   );
 }

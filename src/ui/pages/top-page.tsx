@@ -1,4 +1,5 @@
 import { createContext, useContext, useEffect } from 'react';
+import { Tutorial } from '../account/account-gates';
 import { Link, Navigate, useLocation } from 'react-router';
 import {
   TOKENS,
@@ -60,6 +61,7 @@ export function TopPage() {
   const live = useObservableState(browse.live$, NO_LIVE);
   return (
     <LiveContext.Provider value={live}>
+      <Tutorial name="tutorial_top" />
       <CataloguePage browse={browse} state={state} winners={live.winners} />
     </LiveContext.Provider>
   );

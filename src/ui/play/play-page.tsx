@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Tutorial } from '../account/account-gates';
 import { useLocation, useParams } from 'react-router';
 import {
   TOKENS,
@@ -106,6 +107,7 @@ function StationPlayScreen({ stationId }: { stationId: number }) {
         </p>
         <PlayMethodButton />
       </header>
+      <Tutorial name="tutorial_play" />
       <div className="play-screen__grid">
         <section className="play-screen__stage">
           <LiveCameras feed={feed} screen={screen} latencyMs={run.latencyMs} />

@@ -27,7 +27,8 @@ export const PURCHASE_MODAL = {
   signIn: 'ログインする',
   openPurchase: 'TCを購入する',
   headerBalance: (tc: string) => `${tc} TC`,
-  headerBalanceLabel: (tc: string) => `所持TC ${tc}。TCを購入する`,
+  /** Read after the balance: what the button is and does. */
+  headerBalanceHint: '（所持TC。TCを購入する）',
   buyTcFromAlert: 'TCを購入',
 } as const;
 

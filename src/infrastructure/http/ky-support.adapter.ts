@@ -1,0 +1,58 @@
+import type { Observable } from 'rxjs';
+import type { ChatPage, SupportPort } from '../../application';
+import type { ChatMessage, ContactCategory, ContactReceipt } from '../../domain';
+import {
+  SUPPORT_ENDPOINTS as S,
+  chatListResponseSchema,
+  chatSendResponseSchema,
+  contactResponseSchema,
+  type ChatMessageWire,
+} from '../../contract';
+import type { KyHttpClient } from './ky-http-client';
+
+/** A chat message on the wire → the domain's. */
+export const toChatMessage = (m: ChatMessageWire): ChatMessage => ({
+  messageId: m.message_id,
+  from: m.from,
+  text: m.text,
+  createdAt: m.created_at,
+});
+
+/** SupportPort over HTTP (ky): the contact form and the support chat (docs/support.md). */
+export class KySupport implements SupportPort {
+  constructor(private readonly http: KyHttpClient) {}
+
+  sendContact(category: ContactCategory, text: string, attachPlay: boolean): Observable<ContactReceipt> {
+    return this.http.post(
+      S.contact,
+      { contact: { category, text, attach_play: attachPlay ? 1 : 0 } },
+      contactResponseSchema.transform(({ contact: c }): ContactReceipt => ({
+        contactId: c.contact_id,
+        createdAt: c.created_at,
+      })),
+      'support_contact',
+      { identity: 'required' },
+    );
+  }
+  chatPage(beforeId?: number): Observable<ChatPage> {
+    return this.http.post(
+      S.chatList,
+      { chat: beforeId === undefined ? {} : { before_id: beforeId } },
+      chatListResponseSchema.transform((a): ChatPage => ({
+        messages: a.list.map(toChatMessage),
+        hasMore: a.has_more === 1,
+      })),
+      'support_chat_list',
+      { identity: 'required' },
+    );
+  }
+  sendChat(text: string, clientId: string): Observable<ChatMessage> {
+    return this.http.post(
+      S.chatSend,
+      { chat: { text, client_id: clientId } },
+      chatSendResponseSchema.transform((a) => toChatMessage(a.message)),
+      'support_chat_send',
+      { identity: 'required' },
+    );
+  }
+}

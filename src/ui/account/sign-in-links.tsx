@@ -1,0 +1,24 @@
+import { Link, useLocation } from 'react-router';
+import { ACCOUNT as A } from './account.messages';
+
+/** `?next=` back to where the visitor is now (never to a sign-in page itself). */
+export function useNextQuery(): string {
+  const { pathname, search, hash } = useLocation();
+  if (['/login', '/signup', '/password-reset'].includes(pathname)) return '';
+  return `?next=${encodeURIComponent(`${pathname}${search}${hash}`)}`;
+}
+
+/** The login and sign-up links of every "ログインしてください" prompt; both return here afterwards. */
+export function SignInLinks({ className = 'sign-in-links' }: { readonly className?: string }) {
+  const next = useNextQuery();
+  return (
+    <p className={className}>
+      <Link className="button" to={`/login${next}`} data-testid="sign-in-link">
+        {A.signIn}
+      </Link>
+      <Link className="button button--secondary" to={`/signup${next}`} data-testid="sign-up-link">
+        {A.signUp}
+      </Link>
+    </p>
+  );
+}

@@ -1,0 +1,115 @@
+import { useState } from 'react';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { TOKENS } from '../../application';
+import { guestOnlyGuard, safeNextPath } from '../../domain';
+import { ACCOUNT as A } from '../account/account.messages';
+import { FormError, FormField } from '../account/form-field';
+import { useInjection } from '../di/container-context';
+import { useModals } from '../modals/modal-host';
+import { useObservableState } from '../hooks/use-observable-state';
+import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+
+/**
+ * The sign-up page, guest-only [R2.2-1]: e-mail, password twice, terms agreed (the agreement is
+ * stored with the account's first sign-in). Each field's message shows beside it and nothing is
+ * sent while one fails. Signed up, the visitor verifies the e-mail (/emailvalid) and then returns
+ * to `?next=`.
+ */
+export function SignUpPage() {
+  const session = useInjection(TOKENS.SessionPort);
+  const identity = useObservableState(session.identity$, null);
+  const signUp = useScopedUseCase(TOKENS.SignUp);
+  const state = useObservableState(signUp.state$, signUp.snapshot);
+  const { open } = useModals();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const next = safeNextPath(params.get('next'));
+  const [form, setForm] = useState({ email: '', password: '', confirm: '', agree: false });
+  const guard = guestOnlyGuard(identity !== null);
+  if (guard.kind === 'redirect' && !state.busy && !state.done) return <Navigate to={guard.to} replace />;
+  const set = (field: keyof typeof form) => (e: { target: { value: string; checked: boolean } }) =>
+    setForm((f) => ({ ...f, [field]: field === 'agree' ? e.target.checked : e.target.value }));
+  return (
+    <form
+      className="panel account-form"
+      noValidate
+      data-testid="signup-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void signUp.submitForm(form).then((done) => {
+          if (done) void navigate(`/emailvalid?sent=1&next=${encodeURIComponent(next)}`, { replace: true });
+        });
+      }}
+    >
+      <h1 className="panel__title">{A.signUpTitle}</h1>
+      <p className="panel__note">{A.signUpLead}</p>
+      <FormField
+        label={A.email}
+        type="email"
+        name="email"
+        autoComplete="email"
+        maxLength={254}
+        value={form.email}
+        onChange={set('email')}
+        error={state.fieldErrors.email}
+      />
+      <FormField
+        label={A.password}
+        type="password"
+        name="password"
+        autoComplete="new-password"
+        maxLength={128}
+        hint={A.passwordHint}
+        value={form.password}
+        onChange={set('password')}
+        error={state.fieldErrors.password}
+      />
+      <FormField
+        label={A.passwordConfirm}
+        type="password"
+        name="confirm"
+        autoComplete="new-password"
+        maxLength={128}
+        value={form.confirm}
+        onChange={set('confirm')}
+        error={state.fieldErrors.confirm}
+      />
+      <p className="account-form__links">
+        <button type="button" className="link-button" onClick={() => open('usageRules')}>
+          {A.readUsageRules}
+        </button>
+        <button type="button" className="link-button" onClick={() => open('privacy')}>
+          {A.readPrivacy}
+        </button>
+      </p>
+      <div className="form-field form-field--check">
+        <label>
+          <input
+            type="checkbox"
+            name="agree"
+            checked={form.agree}
+            onChange={set('agree')}
+            aria-invalid={state.fieldErrors.agree ? true : undefined}
+            aria-describedby={state.fieldErrors.agree ? 'signup-agree-error' : undefined}
+          />
+          {A.agreeTerms}
+        </label>
+        {state.fieldErrors.agree ? (
+          <small id="signup-agree-error" className="form-field__error">
+            {state.fieldErrors.agree}
+          </small>
+        ) : null}
+      </div>
+      <FormError error={state.error} />
+      <button type="submit" className="button" disabled={state.busy}>
+        {A.signUpSubmit}
+      </button>
+      <p className="account-form__links">
+        {A.haveAccount}{' '}
+        <Link to={`/login${params.get('next') ? `?next=${encodeURIComponent(next)}` : ''}`}>{A.signIn}</Link>
+      </p>
+    </form>
+  );
+}
+
+export default SignUpPage;
