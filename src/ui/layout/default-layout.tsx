@@ -151,16 +151,22 @@ function HeaderBalance() {
   const modals = useModals();
   if (!user) return null;
   const tc = formatThousands(user.tc_info.tc_all);
+  // Named by what it shows (WCAG 2.5.3); what it is and does is its description.
   return (
-    <button
-      type="button"
-      className="site-header__action site-header__balance"
-      data-testid="header-balance"
-      onClick={() => modals.open('purchase')}
-    >
-      {PURCHASE_MODAL.headerBalance(tc)}
-      <span className="visually-hidden">{PURCHASE_MODAL.headerBalanceHint}</span>
-    </button>
+    <>
+      <button
+        type="button"
+        className="site-header__action site-header__balance"
+        data-testid="header-balance"
+        aria-describedby="header-balance-hint"
+        onClick={() => modals.open('purchase')}
+      >
+        {PURCHASE_MODAL.headerBalance(tc)}
+      </button>
+      <span id="header-balance-hint" className="visually-hidden">
+        {PURCHASE_MODAL.headerBalanceHint}
+      </span>
+    </>
   );
 }
 
