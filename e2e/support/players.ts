@@ -51,10 +51,14 @@ export async function stationFor(request: APIRequestContext, index: number): Pro
   return ids[index]!;
 }
 
-/** Holds a crane button down for `ms` (the claw moves while it is held). */
+/**
+ * Holds a crane button down for `ms` (the claw moves while it is held). The button must be in the
+ * viewport as the play screen opened: a player does not scroll to find the controls mid-play.
+ */
 export async function hold(page: Page, testId: string, ms: number): Promise<void> {
   const button = page.getByTestId(testId);
   await expect(button).toBeEnabled();
+  await expect(button).toBeInViewport();
   const box = (await button.boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.down();

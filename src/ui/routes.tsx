@@ -13,7 +13,7 @@ import {
 } from './ssr/route-preloads';
 
 const catalogue: RouteHandle = { preload: preloadCatalogue, leadImages: catalogueLeadImages };
-const station: RouteHandle = { preload: preloadStation };
+const station: RouteHandle = { preload: preloadStation, quiet: true };
 
 /**
  * The route table (§2.1). Every page is its own lazily loaded chunk [R2.1-2]; a route's `handle`

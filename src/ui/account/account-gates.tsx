@@ -12,16 +12,18 @@ const NO_PROPS = {};
 /**
  * What the layout asks of a signed-in player before anything else: the terms agreement while the
  * account has not agreed (a dialog; declining signs out, closing asks again later), then the first-profile prompt [R4.7-3] as
- * a banner above the page (not a dialog: it must not stand between a player and a play).
+ * a banner above the page (not a dialog: it must not stand between a player and a play). A page
+ * whose controls must stay in reach (a play screen, `banner` false) shows no banner: on a desktop
+ * it pushed the crane buttons below the fold.
  */
-export function AccountGates() {
+export function AccountGates({ banner = true }: { readonly banner?: boolean }) {
   const view = useAccountFlags();
   const terms = useMemo(() => (view?.termsPending ? NO_PROPS : null), [view?.termsPending]);
   // Closed without an answer (Escape, another page): asked again on the next visit; only the decline button signs out.
   useStateModal('terms', terms, () => undefined);
   const [later, setLater] = useState(false);
   const { open } = useModals();
-  if (!view || view.termsPending || !view.profilePrompt || later) return null;
+  if (!banner || !view || view.termsPending || !view.profilePrompt || later) return null;
   return (
     <aside className="account-banner" aria-labelledby="profile-prompt-title" data-testid="profile-prompt-banner">
       <p id="profile-prompt-title" className="account-banner__title">

@@ -13,6 +13,7 @@ import { MESSAGES } from '../messages';
 import { ModalHost, useModals } from '../modals/modal-host';
 import { ToastHost } from './toast';
 import { FooterDocumentLinks } from '../modals/document-links';
+import type { RouteHandle } from '../ssr/preload';
 
 /** Keeps the document title in step with the route [R7-13] (an effect, so server rendering sets it apart). */
 function usePageTitle(): void {
@@ -87,6 +88,7 @@ export function DefaultLayout({ children }: { children?: ReactNode }) {
   useScrollOnNavigation();
   const config = useInjection(TOKENS.AppConfig);
   const home = serviceHomeHref(config.topPageBaseUrl);
+  const quiet = useMatches().some((m) => (m.handle as RouteHandle | undefined)?.quiet === true);
   return (
     <div className="layout">
       <header className="site-header">
@@ -96,7 +98,7 @@ export function DefaultLayout({ children }: { children?: ReactNode }) {
         </div>
       </header>
       <main className="layout__main">
-        {children ? null : <AccountGates />}
+        {children ? null : <AccountGates banner={!quiet} />}
         {children ?? <Outlet />}
       </main>
       <SiteFooter corporateUrl={config.corporateUrl} documents={!children} />

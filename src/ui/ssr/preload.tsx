@@ -31,6 +31,8 @@ export interface RouteHandle {
   readonly layout?: string;
   readonly preload?: RoutePreload;
   readonly leadImages?: (preloaded: unknown) => readonly LeadImage[];
+  /** A page whose controls must stay in reach (a play screen): no prompt banner above it. */
+  readonly quiet?: boolean;
 }
 
 /**
