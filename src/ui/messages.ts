@@ -105,7 +105,6 @@ export const MESSAGES = {
   /** The mark beside a menu entry with something new (read out as text). */
   unreadMark: '新着',
   menuUnread: 'メニュー（新着あり）',
-  signIn: 'ログインする',
   historyTitle: 'プレイ履歴',
   historyShow: 'プレイ履歴を見る',
   historyEmpty: 'まだプレイ履歴はありません。',

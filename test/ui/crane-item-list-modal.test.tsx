@@ -83,8 +83,9 @@ describe('the crane item list modal (spec §2.5)', () => {
     const { account, router, stack } = app(null);
     const modal = await openCraneItems();
     expect(within(modal).getByText('クレーンアイテムを見るにはログインしてください。')).toBeTruthy();
-    const signIn = within(modal).getByTestId('crane-items-sign-in');
+    const signIn = within(modal).getByTestId('sign-in-link');
     expect(signIn.getAttribute('href')).toBe(`/login?next=${encodeURIComponent('/nowhere')}`);
+    expect(within(modal).getByTestId('sign-up-link').getAttribute('href')).toBe(`/signup?next=${encodeURIComponent('/nowhere')}`);
     fireEvent.click(signIn);
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     await waitFor(() => expect(screen.queryByTestId('crane-item-list')).toBeNull());
@@ -100,7 +101,7 @@ describe('the crane item list modal (spec §2.5)', () => {
     expect((await within(modal).findByRole('alert')).textContent).toBe(
       'クレーンアイテムを読み込めませんでした。時間をおいてもう一度お試しください。',
     );
-    expect(within(modal).queryByTestId('crane-items-sign-in')).toBeNull();
+    expect(within(modal).queryByTestId('sign-in-link')).toBeNull();
     fireEvent.click(within(modal).getByRole('button', { name: 'もう一度読み込む' }));
     await waitFor(() =>
       expect(

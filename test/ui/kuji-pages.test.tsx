@@ -80,7 +80,8 @@ describe('kuji screens', () => {
       'B賞',
       'ラストワン賞',
     ]);
-    expect(screen.getByRole('link', { name: 'ログインする' }).getAttribute('href')).toBe('/login?next=%2Fkuji%2F3%2F7');
+    expect(screen.getByTestId('sign-in-link').getAttribute('href')).toBe('/login?next=%2Fkuji%2F3%2F7');
+    expect(screen.getByTestId('sign-up-link').getAttribute('href')).toBe('/signup?next=%2Fkuji%2F3%2F7');
   });
 
   it('[R4.4-1] [R4.4-5] the holder sees the countdown and draw buttons with their prices; a draw shows the reveal', async () => {

@@ -1,3 +1,4 @@
+import { SignInLinks } from '../account/sign-in-links';
 import { MESSAGES } from '../messages';
 import { DELIVERY as D } from './delivery.messages';
 
@@ -9,7 +10,13 @@ export function LoadStatus({
   status: 'loading' | 'signIn' | 'ready' | 'error';
   error: string | null;
 }) {
-  if (status === 'signIn') return <p>{D.signIn}</p>;
+  if (status === 'signIn')
+    return (
+      <>
+        <p>{D.signIn}</p>
+        <SignInLinks />
+      </>
+    );
   if (status === 'loading') return <p role="status">{MESSAGES.loading}</p>;
   if (status === 'error') return <p role="alert">{error}</p>;
   return null;

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { TOKENS } from '../../application';
+import { SignInLinks } from '../account/sign-in-links';
 import { formatJstDateTime, isDeliverable, type DeliveryGroup } from '../../domain';
 import { useNow } from '../hooks/use-now';
 import { useObservableState } from '../hooks/use-observable-state';
@@ -43,7 +44,12 @@ export default function PrizeBoxModal({ open }: ModalComponentProps<Record<never
       <h2 id="prize-box-title" className="dialog__title">
         {D.boxTitle}
       </h2>
-      {state.status === 'signIn' ? <p>{D.signIn}</p> : null}
+      {state.status === 'signIn' ? (
+        <>
+          <p>{D.signIn}</p>
+          <SignInLinks />
+        </>
+      ) : null}
       {state.status === 'loading' ? <p role="status">{MESSAGES.loading}</p> : null}
       {state.status === 'error' ? (
         <div role="alert">

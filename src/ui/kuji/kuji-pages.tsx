@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { firstValueFrom } from 'rxjs';
-import { Link, useLocation, useParams } from 'react-router';
+import { SignInLinks } from '../account/sign-in-links';
+import { Link, useParams } from 'react-router';
 import { TOKENS, type KujiBoxPlay, type KujiBoxState, type KujiDrawCount } from '../../application';
 import { formatThousands, KUJI_ENDED_BOX_STATUSES, type KujiBox, type KujiOnSale } from '../../domain';
 import { useInjection } from '../di/container-context';
@@ -131,7 +132,6 @@ function KujiBoxView({
   box: KujiBox;
 }) {
   const { open } = useModals();
-  const location = useLocation();
   const ended = KUJI_ENDED_BOX_STATUSES.includes(box.box_status);
   return (
     <div className="kuji-box">
@@ -194,7 +194,6 @@ function KujiBoxView({
             price={item.price}
             box={box}
             ended={ended}
-            next={`${location.pathname}`}
           />
           <div className="panel__actions">
             <button type="button" className="chip" onClick={() => open('kujiHistory', { draws: state.draws })}>
@@ -224,22 +223,18 @@ function LinePanel({
   price,
   box,
   ended,
-  next,
 }: {
   kuji: KujiBoxPlay;
   state: KujiBoxState;
   price: number;
   box: KujiBox;
   ended: boolean;
-  next: string;
 }) {
   if (!state.signedIn) {
     return (
       <>
         <p>{M.signInToJoin}</p>
-        <Link className="button" to={`/login?next=${encodeURIComponent(next)}`}>
-          {M.signIn}
-        </Link>
+        <SignInLinks />
       </>
     );
   }

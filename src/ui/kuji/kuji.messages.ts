@@ -21,7 +21,6 @@ export const KUJI = {
   join: 'このBOXに並ぶ',
   leave: '並ぶのをやめる',
   signInToJoin: 'くじを引くにはログインしてください',
-  signIn: 'ログインする',
   place: (n: number) => `あなたは${n}番目です`,
   yourTurn: 'あなたの番です！',
   drawWithin: (s: number) => `あと${s}秒以内に引いてください`,

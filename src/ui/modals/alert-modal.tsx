@@ -1,5 +1,5 @@
 import { useId, useRef } from 'react';
-import { Link } from 'react-router';
+import { SignInLinks } from '../account/sign-in-links';
 import { MESSAGES } from '../messages';
 import type { ModalComponentProps } from './registry';
 import { PURCHASE_MODAL } from '../purchase/purchase.messages';
@@ -10,8 +10,8 @@ export interface AlertModalProps {
   readonly title?: string;
   /** The close button's label (とじる unless a popup names its own). */
   readonly button?: string;
-  /** A sign-in link beside the close button (a guest pressed a player's button). */
-  readonly signInHref?: string;
+  /** The login and sign-up links beside the close button (a guest pressed a player's button); both return here. */
+  readonly signIn?: boolean;
   /** The test id of the alert's body, for the page that shows it. */
   readonly testId?: string;
   /** Too little TC: a "TCを購入" button opens the purchase modal over this page (the player stays where they are). */
@@ -40,14 +40,10 @@ export default function AlertModal({ props, close, open }: ModalComponentProps<A
             {PURCHASE_MODAL.buyTcFromAlert}
           </button>
         ) : null}
-        {props.signInHref ? (
-          <Link className="button" to={props.signInHref} data-testid="go-login">
-            {MESSAGES.signIn}
-          </Link>
-        ) : null}
+        {props.signIn ? <SignInLinks bare /> : null}
         <button
           type="button"
-          className={props.signInHref || props.buyTc ? 'button button--quiet' : 'button'}
+          className={props.signIn || props.buyTc ? 'button button--quiet' : 'button'}
           autoFocus
           onClick={close}
         >

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link, useLocation } from 'react-router';
+import { SignInLinks } from '../account/sign-in-links';
 import { TOKENS, type CurrentUserState } from '../../application';
 import { useInjection } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
@@ -29,21 +29,12 @@ export default function CraneItemListModal({ close }: ModalComponentProps<Record
 }
 
 function CraneItems({ state, retry }: { state: CurrentUserState; retry: () => void }) {
-  const location = useLocation();
   switch (state.kind) {
     case 'guest':
       return (
         <>
           <p className="dialog__text">{MESSAGES.craneItemListSignIn}</p>
-          <div className="panel__actions">
-            <Link
-              className="button"
-              to={`/login?next=${encodeURIComponent(location.pathname)}`}
-              data-testid="crane-items-sign-in"
-            >
-              {MESSAGES.signIn}
-            </Link>
-          </div>
+          <SignInLinks className="panel__actions" />
         </>
       );
     case 'failed':

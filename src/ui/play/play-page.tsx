@@ -582,7 +582,6 @@ function Dialogs({
   onDismissPopup: () => void;
   onDismissAlert: () => void;
 }) {
-  const { pathname } = useLocation();
   const popupProps = useMemo(
     () => (popup ? { title: popup.title, message: popup.text, button: popup.button.label, testId: 'dialog' } : null),
     [popup],
@@ -593,11 +592,11 @@ function Dialogs({
         ? {
             message: alert.message,
             testId: 'dialog',
-            signInHref: alert.kind === 'signIn' ? `/login?next=${encodeURIComponent(pathname)}` : undefined,
+            signIn: alert.kind === 'signIn',
             buyTc: alert.kind === 'needTc',
           }
         : null,
-    [alert, popup, pathname],
+    [alert, popup],
   );
   useStateModal('alert', popupProps, onDismissPopup);
   useStateModal('alert', alertProps, onDismissAlert);

@@ -24,7 +24,6 @@ export const PURCHASE_MODAL = {
   yen: (n: string) => `${n}円`,
   bonusTickets: (n: string) => `チケット${n}枚つき`,
   signInNote: 'TCの購入にはログインが必要です。',
-  signIn: 'ログインする',
   openPurchase: 'TCを購入する',
   headerBalance: (tc: string) => `${tc} TC`,
   /** Read after the balance: what the button is and does. */
