@@ -1,7 +1,7 @@
 import { type APIRequestContext, type Page } from '@playwright/test';
 import { expect, test } from './support/test';
 import { seriousViolations } from './support/axe';
-import { OPERATOR_TOKEN, type Identity } from './support/players';
+import { OPERATOR_TOKEN, stationFor, type Identity } from './support/players';
 
 const operator = (request: APIRequestContext, path: string, data: object) =>
   request.post(`/api/operator/${path}`, { data, headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` } });
@@ -256,5 +256,72 @@ test.describe('the account and support', () => {
     const login = await request.post('/api/auth/login', { data: { email, password: 'newpass2026' } });
     expect(login.status()).toBe(401);
     expect((await request.post('/api/user/tc', { data: who })).status()).toBe(401);
+  });
+
+  test('[R4.7-1] terms asked on the first sign-in, the play screen guide shown once, the e-mail address changed with a code', async ({
+    page,
+    request,
+  }, testInfo) => {
+    const project = testInfo.project.name;
+    const stamp = Date.now().toString(36);
+    const email = `sora-${project}-${stamp}@example.jp`;
+    const newEmail = `sora-new-${project}-${stamp}@example.jp`;
+    // An account made without the terms (another client's sign-up): the app asks before anything else.
+    const signedUp = (await (
+      await request.post('/api/auth/signup', { data: { email, password: 'sorairo2026' } })
+    ).json()) as Identity & { error_code: number };
+    expect(signedUp.error_code).toBe(200);
+    await page.goto('/');
+    await page.evaluate(
+      (who) => window.localStorage.setItem('onkure.session', JSON.stringify(who)),
+      { user_id: signedUp.user_id, access_token: signedUp.access_token },
+    );
+    await page.reload();
+    const terms = page.getByTestId('terms-modal');
+    await expect(terms).toBeVisible();
+    await expect(page.getByRole('alertdialog', { name: '利用規約への同意' })).toBeVisible();
+    await look(page, 'terms');
+    await terms.getByTestId('terms-agree').click();
+    await expect(terms).toBeHidden();
+    await page.reload();
+    await expect(page.getByTestId('tutorial-tutorial_top')).toBeVisible();
+    await expect(terms).toBeHidden();
+    await page.getByTestId('tutorial-tutorial_top').getByRole('button', { name: 'スキップ' }).click();
+
+    // The play screen's guide: its steps once, then never again; the reserve button stays in view.
+    const station = await stationFor(request, project === 'mobile' ? 14 : 15);
+    await page.goto(`/game/${station}`);
+    const guide = page.getByTestId('tutorial-tutorial_play');
+    await expect(guide).toContainText('あそびかた');
+    await expect(guide).toContainText('1 / 3');
+    await expect(page.getByTestId('profile-prompt-banner')).toBeHidden();
+    await look(page, 'tutorial-play');
+    await guide.getByRole('button', { name: '次の説明へ' }).click();
+    await expect(guide).toContainText('ボタンを押している間アームが動きます。');
+    await guide.getByRole('button', { name: '次の説明へ' }).click();
+    await guide.getByRole('button', { name: 'はじめる' }).click();
+    await expect(guide).toBeHidden();
+    await page.reload();
+    await expect(page.locator('.cameras__still').first()).toBeVisible();
+    await expect(guide).toBeHidden();
+
+    // The e-mail address changed from the account modal with the code sent to the new address.
+    await openFromMenu(page, 'menu-account');
+    const account = page.getByTestId('account-modal');
+    await expect(page.getByTestId('account-email')).toContainText(email);
+    await account.getByLabel('新しいメールアドレス').fill(newEmail);
+    await account.getByRole('button', { name: '確認コードを送信' }).click();
+    await expect(account.getByText(`${newEmail} 宛に確認コードを送信しました。`)).toBeVisible();
+    await account.getByLabel('認証コード（6桁）').fill('000000');
+    await account.getByRole('button', { name: '確認する' }).click();
+    await expect(account.getByRole('alert')).toBeVisible();
+    await account.getByLabel('認証コード（6桁）').fill(await newestCode(page, request));
+    await account.getByRole('button', { name: '確認する' }).click();
+    await expect(page.getByTestId('account-email')).toContainText(newEmail);
+    await expect(page.getByTestId('account-email')).toHaveAttribute('data-verified', '1');
+    await look(page, 'account-email-changed');
+    // The new address signs in; the old one no longer does.
+    expect((await request.post('/api/auth/login', { data: { email: newEmail, password: 'sorairo2026' } })).status()).toBe(200);
+    expect((await request.post('/api/auth/login', { data: { email, password: 'sorairo2026' } })).status()).toBe(401);
   });
 });

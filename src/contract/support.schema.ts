@@ -98,6 +98,7 @@ export const contactRecordSchema = z.object({
   created_at: z.string(),
 });
 export const operatorContactsResponseSchema = errorResponseSchema.extend({ list: z.array(contactRecordSchema) });
+export const operatorContactCloseResponseSchema = errorResponseSchema.extend({ contact: contactRecordSchema });
 export const operatorThreadsResponseSchema = errorResponseSchema.extend({
   list: z.array(
     z.object({

@@ -107,7 +107,8 @@ function StationPlayScreen({ stationId }: { stationId: number }) {
         </p>
         <PlayMethodButton />
       </header>
-      <Tutorial name="tutorial_play" />
+      {/* The guide gives way once the player's own play starts: it would push the controls down. */}
+      {myPlay ? null : <Tutorial name="tutorial_play" />}
       <div className="play-screen__grid">
         <section className="play-screen__stage">
           <LiveCameras feed={feed} screen={screen} latencyMs={run.latencyMs} />
