@@ -1,16 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { io, type Socket } from 'socket.io-client';
+import { describe, expect, it } from 'vitest';
 import {
   accountDeletePreviewResponseSchema,
   CHANNELS,
   deliveryRequestResponseSchema,
   devOutboxResponseSchema,
   loginResponseSchema,
-  OPERATOR_AUTH_HEADER,
-  type ClientToServerEvents,
   type Identity,
-  type JoinAck,
-  type ServerToClientEvents,
 } from '../../src/contract';
 import { deliveryTicketWeek } from '../../src/domain';
 import { SERVER_MESSAGES } from '../../server/messages';
@@ -19,28 +14,23 @@ import { SqlPlayStore } from '../../server/play/rooms/sql-play-store';
 import { ReserveGate } from '../../server/play/reserve-gate';
 import { Ledger } from '../../server/wallet/ledger';
 import { ManualServerClock } from '../support/manual-server-clock';
+import { setUpOperatorServer } from '../support/operator-server';
 import { PlayDriver } from '../support/play-driver';
 import { playableStation } from '../support/stations';
-import { startTestServer, type TestServer } from '../support/test-server';
-import { as, expectOk, expectRefusedUnchanged, JAPANESE, post, validAddress, type Answer } from './user-helpers';
+import type { TestServer } from '../support/test-server';
+import { as, expectOk, expectRefusedUnchanged, JAPANESE, post, validAddress } from './user-helpers';
 
-type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
-
-const TOKEN = 'operator-token-for-deletion-tests-0123';
 const clock = new ManualServerClock(new Date('2026-11-26T12:00:00+09:00'));
 let t: TestServer;
 let stationId = 0;
-const sockets: Client[] = [];
-
-// A pinned clock migrates and seeds a store of its own (no copied template): slow on a busy machine.
-beforeAll(async () => {
-  t = await startTestServer({ listen: true, inMemory: true, clock, env: { ONKURE_OPERATOR_TOKEN: TOKEN } });
-  stationId = (await playableStation(t)).station_id;
-}, 120_000);
-afterEach(() => {
-  for (const s of sockets.splice(0)) s.close();
+const { operator, connect, join } = setUpOperatorServer({
+  clock,
+  token: 'operator-token-for-deletion-tests-0123',
+  async started(server) {
+    t = server;
+    stationId = (await playableStation(t)).station_id;
+  },
 });
-afterAll(async () => t?.close());
 
 const db = () => t.server.store();
 let seq = 0;
@@ -58,15 +48,6 @@ interface Account extends Identity {
   readonly shippedDelivery: number;
 }
 
-const operator = async (path: string, body: object): Promise<Answer> => {
-  const res = await t.server.app.inject({
-    method: 'POST',
-    url: `/api/operator/${path}`,
-    payload: body,
-    headers: { [OPERATOR_AUTH_HEADER]: `Bearer ${TOKEN}` },
-  });
-  return { status: res.statusCode, json: res.json() };
-};
 const login = (email: string, password: string) => post(t, 'auth/login', { email, password });
 const remove = (u: Identity, password?: string) =>
   post(t, 'account/delete', as(u, { account_delete: { confirm: 1, ...(password === undefined ? {} : { password }) } }));
@@ -161,23 +142,6 @@ async function whereStored(needle: string): Promise<string[]> {
   }
   return found;
 }
-
-async function connect(u: Identity): Promise<Client> {
-  const socket: Client = io(t.origin, {
-    path: '/socket.io',
-    transports: ['websocket'],
-    reconnection: false,
-    timeout: 5000,
-    auth: { user_id: u.user_id, access_token: u.access_token },
-  });
-  sockets.push(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('connect_error', reject);
-  });
-  return socket;
-}
-const join = (s: Client, channel: string) => new Promise<JoinAck>((resolve) => s.emit('join', channel, resolve));
 
 describe('account deletion [R10-7]', { timeout: 60_000 }, () => {
   it('[R10-7] the preview tells what deleting takes: prizes not requested, deliveries not shipped, TC paid and free, whether the password is asked', async () => {

@@ -1,5 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { io, type Socket } from 'socket.io-client';
+import { describe, expect, it } from 'vitest';
 import {
   CHANNELS,
   chatListResponseSchema,
@@ -12,49 +11,35 @@ import {
   operatorThreadsResponseSchema,
   userDataResponseSchema,
   type ChatMessageWire,
-  type ClientToServerEvents,
-  type JoinAck,
-  type ServerToClientEvents,
 } from '../../src/contract';
 import { CHAT_PAGE_SIZE } from '../../src/domain';
 import { ATTACHED_PLAYS, CHAT_MESSAGES_PER_MINUTE, CONTACTS_PER_HOUR } from '../../server/support/support.service';
 import { ManualServerClock } from '../support/manual-server-clock';
+import { setUpOperatorServer, type UserSocket } from '../support/operator-server';
 import { PlayDriver } from '../support/play-driver';
 import { playableStation } from '../support/stations';
-import { startTestServer, type TestServer } from '../support/test-server';
+import type { TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
-import { as, expectOk, expectRefusedUnchanged, JAPANESE, post, type Answer } from './user-helpers';
+import { as, expectOk, expectRefusedUnchanged, JAPANESE, post } from './user-helpers';
 
-type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
-
-const TOKEN = 'operator-token-for-support-tests-0123';
 const clock = new ManualServerClock(new Date('2026-11-26T12:00:00+09:00'));
 let t: TestServer;
-const sockets: Client[] = [];
-
-// A pinned clock migrates and seeds a store of its own (no copied template): slow on a busy machine.
-beforeAll(async () => {
-  t = await startTestServer({ listen: true, inMemory: true, clock, env: { ONKURE_OPERATOR_TOKEN: TOKEN } });
-}, 120_000);
-afterEach(() => {
-  for (const s of sockets.splice(0)) s.close();
+const operatorServer = setUpOperatorServer({
+  clock,
+  token: 'operator-token-for-support-tests-0123',
+  started(server) {
+    t = server;
+  },
 });
-afterAll(async () => t?.close());
+const { connect, join } = operatorServer;
 
 const db = () => t.server.store();
 let seq = 0;
 const cid = () => `client-${(seq += 1)}-abcdef`;
 const player = (fields: Parameters<typeof createTestUser>[1] = {}) => createTestUser(t, fields, { freeTc: 10_000 });
 
-const operator = async (path: string, body: object, headers: Record<string, string> = {}): Promise<Answer> => {
-  const res = await t.server.app.inject({
-    method: 'POST',
-    url: `/api/operator/support/${path}`,
-    payload: body,
-    headers: { [OPERATOR_AUTH_HEADER]: `Bearer ${TOKEN}`, ...headers },
-  });
-  return { status: res.statusCode, json: res.json() };
-};
+/** The operators' support calls, /api/operator/support/<path>. */
+const operator = (path: string, body: object) => operatorServer.operator(`support/${path}`, body);
 const contact = (u: TestUser, body: Record<string, unknown>) => post(t, 'support/contact', as(u, { contact: body }));
 const send = (u: TestUser, text: string, client_id = cid()) =>
   post(t, 'support/chat/send', as(u, { chat: { text, client_id } }));
@@ -72,23 +57,7 @@ const unreadMessage = async (u: TestUser) =>
     )
   )[0]!.n;
 
-async function connect(u: TestUser): Promise<Client> {
-  const socket: Client = io(t.origin, {
-    path: '/socket.io',
-    transports: ['websocket'],
-    reconnection: false,
-    timeout: 5000,
-    auth: { user_id: u.user_id, access_token: u.access_token },
-  });
-  sockets.push(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('connect_error', reject);
-  });
-  return socket;
-}
-const join = (s: Client, channel: string) => new Promise<JoinAck>((resolve) => s.emit('join', channel, resolve));
-const nextChat = (s: Client) => new Promise<ChatMessageWire>((resolve) => s.once('chat', resolve));
+const nextChat = (s: UserSocket) => new Promise<ChatMessageWire>((resolve) => s.once('chat', resolve));
 
 describe('the contact form', { timeout: 60_000 }, () => {
   it(`attach_play=1 stores the player's last ${ATTACHED_PLAYS} plays from the play log with the message; without it none`, async () => {

@@ -8,6 +8,8 @@ import { useCloseAllModals } from '../modals/use-close-all-modals';
 import type { ModalComponentProps } from '../modals/registry';
 import { useInjection } from '../di/container-context';
 import { ACCOUNT as A } from './account.messages';
+import { EMAIL_FIELD, NewPasswordFields } from './account-fields';
+import { CodeSteps } from './account-form';
 import { FormError, FormField } from './form-field';
 import { AccountModalFrame } from './modal-frame';
 
@@ -69,56 +71,26 @@ function EmailSection() {
           </Link>
         </p>
       ) : null}
-      {state.sentTo === null ? (
-        <form
-          className="account-form account-form--inline"
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            void change.sendCode(email);
-          }}
-        >
-          <FormField
-            label={A.emailNew}
-            type="email"
-            name="email"
-            autoComplete="email"
-            maxLength={254}
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            error={state.fieldErrors.email}
-          />
-          <FormError error={state.error} />
-          <button type="submit" className="button button--secondary" disabled={state.busy}>
-            {A.emailSendCode}
-          </button>
-        </form>
-      ) : (
-        <form
-          className="account-form account-form--inline"
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            void change.verify(code);
-          }}
-        >
-          <p role="status">{A.emailCodeSent(state.sentTo)}</p>
-          <FormField
-            label={A.code}
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-            error={state.fieldErrors.code}
-          />
-          <FormError error={state.error} />
-          <button type="submit" className="button" disabled={state.busy}>
-            {A.emailVerify}
-          </button>
-        </form>
-      )}
+      <CodeSteps
+        className="account-form account-form--inline"
+        state={state}
+        onSend={() => void change.sendCode(email)}
+        sendLabel={A.emailSendCode}
+        sendClassName="button button--secondary"
+        sentText={A.emailCodeSent}
+        code={code}
+        onCode={setCode}
+        onVerify={() => void change.verify(code)}
+        verifyLabel={A.emailVerify}
+      >
+        <FormField
+          {...EMAIL_FIELD}
+          label={A.emailNew}
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={state.fieldErrors.email}
+        />
+      </CodeSteps>
     </section>
   );
 }
@@ -154,26 +126,11 @@ function PasswordSection() {
           onChange={set('current')}
           error={state.fieldErrors.current}
         />
-        <FormField
-          label={A.newPassword}
-          type="password"
-          name="new-password"
-          autoComplete="new-password"
-          maxLength={128}
-          hint={A.passwordHint}
-          value={form.next}
-          onChange={set('next')}
-          error={state.fieldErrors.next}
-        />
-        <FormField
-          label={A.newPasswordConfirm}
-          type="password"
-          name="new-password-confirm"
-          autoComplete="new-password"
-          maxLength={128}
-          value={form.confirm}
-          onChange={set('confirm')}
-          error={state.fieldErrors.confirm}
+        <NewPasswordFields
+          names={{ password: 'new-password', confirm: 'new-password-confirm' }}
+          values={{ password: form.next, confirm: form.confirm }}
+          onChange={(field) => set(field === 'password' ? 'next' : 'confirm')}
+          errors={{ password: state.fieldErrors.next, confirm: state.fieldErrors.confirm }}
         />
         <FormError error={state.error} />
         {state.done ? <p role="status">{A.passwordChanged}</p> : null}

@@ -4,7 +4,8 @@ import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import type { ModalComponentProps } from '../modals/registry';
 import { ACCOUNT as A } from './account.messages';
-import { FormError, FormField } from './form-field';
+import { CodeSteps } from './account-form';
+import { FormField } from './form-field';
 import { AccountModalFrame } from './modal-frame';
 
 /** Phone check (spec §2.5): an SMS code to the number, then the code; verified, the badge item goes. */
@@ -27,63 +28,35 @@ function PhoneForm() {
         {A.phoneDone(state.verifiedTel)}
       </p>
     );
-  if (state.sentTo === null)
-    return (
-      <form
-        className="account-form"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void check.sendCode(tel);
-        }}
-      >
-        <p className="dialog__text">{A.phoneLead}</p>
-        <FormField
-          label={A.phoneNumber}
-          type="tel"
-          name="tel"
-          autoComplete="tel"
-          inputMode="tel"
-          maxLength={20}
-          value={tel}
-          onChange={(e) => setTel(e.target.value)}
-          error={state.fieldErrors.tel}
-        />
-        <FormError error={state.error} />
-        <button type="submit" className="button" disabled={state.busy}>
-          {A.phoneSend}
-        </button>
-      </form>
-    );
   return (
-    <form
+    <CodeSteps
       className="account-form"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void check.verify(code);
-      }}
-    >
-      <p role="status">{A.phoneSent(state.sentTo)}</p>
-      <FormField
-        label={A.code}
-        name="code"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
-        value={code}
-        onChange={(e) => setCode(e.target.value)}
-        error={state.fieldErrors.code}
-      />
-      <FormError error={state.error} />
-      <div className="panel__actions">
-        <button type="submit" className="button" disabled={state.busy}>
-          {A.phoneVerify}
-        </button>
+      state={state}
+      onSend={() => void check.sendCode(tel)}
+      sendLabel={A.phoneSend}
+      sentText={A.phoneSent}
+      code={code}
+      onCode={setCode}
+      onVerify={() => void check.verify(code)}
+      verifyLabel={A.phoneVerify}
+      back={
         <button type="button" className="button button--quiet" onClick={() => check.restart()}>
           {A.otherNumber}
         </button>
-      </div>
-    </form>
+      }
+    >
+      <p className="dialog__text">{A.phoneLead}</p>
+      <FormField
+        label={A.phoneNumber}
+        type="tel"
+        name="tel"
+        autoComplete="tel"
+        inputMode="tel"
+        maxLength={20}
+        value={tel}
+        onChange={(e) => setTel(e.target.value)}
+        error={state.fieldErrors.tel}
+      />
+    </CodeSteps>
   );
 }

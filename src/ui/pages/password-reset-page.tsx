@@ -3,7 +3,9 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { TOKENS } from '../../application';
 import { guestOnlyGuard, safeNextPath } from '../../domain';
 import { ACCOUNT as A } from '../account/account.messages';
-import { FormError, FormField } from '../account/form-field';
+import { CODE_FIELD, EMAIL_FIELD, NewPasswordFields } from '../account/account-fields';
+import { AccountForm } from '../account/account-form';
+import { FormField } from '../account/form-field';
 import { useInjection } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
@@ -28,91 +30,52 @@ export function PasswordResetPage() {
     setForm((f) => ({ ...f, [field]: e.target.value }));
   if (state.step === 'email')
     return (
-      <form
+      <AccountForm
         className="panel account-form"
-        noValidate
-        data-testid="reset-email-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void reset.requestCode(email);
-        }}
+        testId="reset-email-form"
+        onSubmit={() => void reset.requestCode(email)}
+        state={state}
+        submitLabel={A.resetSend}
+        after={
+          <p className="account-form__links">
+            <Link to="/login">{A.signIn}</Link>
+          </p>
+        }
       >
         <h1 className="panel__title">{A.resetTitle}</h1>
         <p className="panel__note">{A.resetLead}</p>
         <FormField
-          label={A.email}
-          type="email"
-          name="email"
-          autoComplete="email"
-          maxLength={254}
+          {...EMAIL_FIELD}
           value={email}
           onChange={(e) => setEmail(e.target.value)}
           error={state.fieldErrors.email}
         />
-        <FormError error={state.error} />
-        <button type="submit" className="button" disabled={state.busy}>
-          {A.resetSend}
-        </button>
-        <p className="account-form__links">
-          <Link to="/login">{A.signIn}</Link>
-        </p>
-      </form>
+      </AccountForm>
     );
   return (
-    <form
+    <AccountForm
       className="panel account-form"
-      noValidate
-      data-testid="reset-code-form"
-      onSubmit={(e) => {
-        e.preventDefault();
+      testId="reset-code-form"
+      onSubmit={() =>
         void reset.reset(form).then((done) => {
           if (done) void navigate(next, { replace: true });
-        });
-      }}
+        })
+      }
+      state={state}
+      submitLabel={A.resetSubmit}
+      after={
+        <button type="button" className="link-button" onClick={() => reset.restart()}>
+          {A.otherEmail}
+        </button>
+      }
     >
       <h1 className="panel__title">{A.resetTitle}</h1>
       <p className="panel__note" role="status">
         {A.resetSent(state.email)} {A.resetSentNote}
       </p>
-      <FormField
-        label={A.code}
-        name="code"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
-        value={form.code}
-        onChange={set('code')}
-        error={state.fieldErrors.code}
-      />
-      <FormField
-        label={A.newPassword}
-        type="password"
-        name="password"
-        autoComplete="new-password"
-        maxLength={128}
-        hint={A.passwordHint}
-        value={form.password}
-        onChange={set('password')}
-        error={state.fieldErrors.password}
-      />
-      <FormField
-        label={A.newPasswordConfirm}
-        type="password"
-        name="confirm"
-        autoComplete="new-password"
-        maxLength={128}
-        value={form.confirm}
-        onChange={set('confirm')}
-        error={state.fieldErrors.confirm}
-      />
-      <FormError error={state.error} />
-      <button type="submit" className="button" disabled={state.busy}>
-        {A.resetSubmit}
-      </button>
-      <button type="button" className="link-button" onClick={() => reset.restart()}>
-        {A.otherEmail}
-      </button>
-    </form>
+      <FormField {...CODE_FIELD} value={form.code} onChange={set('code')} error={state.fieldErrors.code} />
+      <NewPasswordFields values={form} onChange={set} errors={state.fieldErrors} />
+    </AccountForm>
   );
 }
 

@@ -3,7 +3,9 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { TOKENS } from '../../application';
 import { guestOnlyGuard, safeNextPath } from '../../domain';
 import { ACCOUNT as A } from '../account/account.messages';
-import { FormError, FormField } from '../account/form-field';
+import { EMAIL_FIELD, NewPasswordFields } from '../account/account-fields';
+import { AccountForm } from '../account/account-form';
+import { FormField } from '../account/form-field';
 import { useInjection } from '../di/container-context';
 import { useModals } from '../modals/modal-host';
 import { useObservableState } from '../hooks/use-observable-state';
@@ -30,49 +32,31 @@ export function SignUpPage() {
   const set = (field: keyof typeof form) => (e: { target: { value: string; checked: boolean } }) =>
     setForm((f) => ({ ...f, [field]: field === 'agree' ? e.target.checked : e.target.value }));
   return (
-    <form
+    <AccountForm
       className="panel account-form"
-      noValidate
-      data-testid="signup-form"
-      onSubmit={(e) => {
-        e.preventDefault();
+      testId="signup-form"
+      onSubmit={() =>
         void signUp.submitForm(form).then((done) => {
           if (done) void navigate(`/emailvalid?sent=1&next=${encodeURIComponent(next)}`, { replace: true });
-        });
-      }}
+        })
+      }
+      state={state}
+      submitLabel={A.signUpSubmit}
+      after={
+        <p className="account-form__links">
+          {A.haveAccount}{' '}
+          <Link to={`/login${params.get('next') ? `?next=${encodeURIComponent(next)}` : ''}`}>{A.signIn}</Link>
+        </p>
+      }
     >
       <h1 className="panel__title">{A.signUpTitle}</h1>
       <p className="panel__note">{A.signUpLead}</p>
-      <FormField
-        label={A.email}
-        type="email"
-        name="email"
-        autoComplete="email"
-        maxLength={254}
-        value={form.email}
-        onChange={set('email')}
-        error={state.fieldErrors.email}
-      />
-      <FormField
-        label={A.password}
-        type="password"
-        name="password"
-        autoComplete="new-password"
-        maxLength={128}
-        hint={A.passwordHint}
-        value={form.password}
-        onChange={set('password')}
-        error={state.fieldErrors.password}
-      />
-      <FormField
-        label={A.passwordConfirm}
-        type="password"
-        name="confirm"
-        autoComplete="new-password"
-        maxLength={128}
-        value={form.confirm}
-        onChange={set('confirm')}
-        error={state.fieldErrors.confirm}
+      <FormField {...EMAIL_FIELD} value={form.email} onChange={set('email')} error={state.fieldErrors.email} />
+      <NewPasswordFields
+        labels={{ password: A.password, confirm: A.passwordConfirm }}
+        values={form}
+        onChange={set}
+        errors={state.fieldErrors}
       />
       <p className="account-form__links">
         <button type="button" className="link-button" onClick={() => open('usageRules')}>
@@ -100,15 +84,7 @@ export function SignUpPage() {
           </small>
         ) : null}
       </div>
-      <FormError error={state.error} />
-      <button type="submit" className="button" disabled={state.busy}>
-        {A.signUpSubmit}
-      </button>
-      <p className="account-form__links">
-        {A.haveAccount}{' '}
-        <Link to={`/login${params.get('next') ? `?next=${encodeURIComponent(next)}` : ''}`}>{A.signIn}</Link>
-      </p>
-    </form>
+    </AccountForm>
   );
 }
 
