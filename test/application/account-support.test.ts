@@ -142,7 +142,11 @@ describe('account and support use-cases against the reference server', () => {
     await mail.sendCode('not-an-address');
     expect(mail.snapshot.fieldErrors.email).toBe('メールアドレスの形式が正しくありません（例：onkure@example.com）。');
     await mail.sendCode(changed);
-    await mail.verify(await codeIn(app.auth));
+    const code = await codeIn(app.auth);
+    expect(await mail.verify(code === '000000' ? '111111' : '000000')).toBe(false);
+    expect(mail.snapshot.view?.email).not.toBe(changed);
+    expect(await mail.verify(code)).toBe(true);
+    expect(mail.snapshot.done).toEqual({ email: changed });
     expect(mail.snapshot.view).toEqual({ email: changed, verified: true, verificationRequired: false });
   });
 

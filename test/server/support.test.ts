@@ -6,6 +6,7 @@ import {
   contactResponseSchema,
   historyResponseSchema,
   OPERATOR_AUTH_HEADER,
+  operatorContactCloseResponseSchema,
   operatorContactsResponseSchema,
   operatorThreadResponseSchema,
   operatorThreadsResponseSchema,
@@ -159,7 +160,9 @@ describe('the contact form', { timeout: 60_000 }, () => {
     const ids = open.map((c) => c.contact_id);
     // Open ones are a queue: the oldest first.
     expect(ids.indexOf(first.contact_id)).toBeLessThan(ids.indexOf(second.contact_id));
-    const closed = expectOk(await operator('contact_close', { contact_id: first.contact_id }));
+    const closed = operatorContactCloseResponseSchema.parse(
+      expectOk(await operator('contact_close', { contact_id: first.contact_id })),
+    );
     expect(closed.contact).toMatchObject({ contact_id: first.contact_id, status: 'closed' });
     expectOk(await operator('contact_close', { contact_id: first.contact_id }));
     const stillOpen = operatorContactsResponseSchema.parse(

@@ -172,7 +172,8 @@ export class EmailChange extends FormStore<
     if (sent) this.setState((s) => ({ ...s, sentTo: sent.email, done: null }));
   }
 
-  async verify(code: string): Promise<void> {
+  /** True when the code made the new address the account's (`done` then holds it). */
+  async verify(code: string): Promise<boolean> {
     const done = await this.submit({ code: checkCode(code) }, (v) =>
       this.auth.verifyEmail(v.code!).pipe(map((a) => ({ email: a.email }))),
     );
@@ -184,6 +185,7 @@ export class EmailChange extends FormStore<
       }));
       this.currentUser.reload();
     }
+    return done !== null;
   }
 }
 

@@ -71,6 +71,7 @@ function EmailSection() {
           </Link>
         </p>
       ) : null}
+      {state.done && state.sentTo === null ? <p role="status">{A.emailChanged(state.done.email)}</p> : null}
       <CodeSteps
         className="account-form account-form--inline"
         state={state}
@@ -80,7 +81,13 @@ function EmailSection() {
         sentText={A.emailCodeSent}
         code={code}
         onCode={setCode}
-        onVerify={() => void change.verify(code)}
+        onVerify={() =>
+          void change.verify(code).then((changed) => {
+            if (!changed) return;
+            setEmail('');
+            setCode('');
+          })
+        }
         verifyLabel={A.emailVerify}
       >
         <FormField

@@ -54,6 +54,7 @@ export const ACCOUNT = {
   emailSendCode: '確認コードを送信',
   emailCodeSent: (email: string) => `${email} 宛に確認コードを送信しました。`,
   emailVerify: '確認する',
+  emailChanged: (email: string) => `メールアドレスを ${email} に変更しました。`,
   emailDone: (email: string) => `${email} を確認しました。`,
   emailValidPage: 'メールアドレス確認ページへ',
   passwordTitle: 'パスワードの変更',
