@@ -272,10 +272,10 @@ test.describe('the account and support', () => {
     ).json()) as Identity & { error_code: number };
     expect(signedUp.error_code).toBe(200);
     await page.goto('/');
-    await page.evaluate(
-      (who) => window.localStorage.setItem('onkure.session', JSON.stringify(who)),
-      { user_id: signedUp.user_id, access_token: signedUp.access_token },
-    );
+    await page.evaluate((who) => window.localStorage.setItem('onkure.session', JSON.stringify(who)), {
+      user_id: signedUp.user_id,
+      access_token: signedUp.access_token,
+    });
     await page.reload();
     const terms = page.getByTestId('terms-modal');
     await expect(terms).toBeVisible();
@@ -325,7 +325,9 @@ test.describe('the account and support', () => {
     await expect(account.getByLabel('新しいメールアドレス')).toHaveValue('');
     await look(page, 'account-email-changed');
     // The new address signs in; the old one no longer does.
-    expect((await request.post('/api/auth/login', { data: { email: newEmail, password: 'sorairo2026' } })).status()).toBe(200);
+    expect(
+      (await request.post('/api/auth/login', { data: { email: newEmail, password: 'sorairo2026' } })).status(),
+    ).toBe(200);
     expect((await request.post('/api/auth/login', { data: { email, password: 'sorairo2026' } })).status()).toBe(401);
   });
 });

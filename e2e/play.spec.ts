@@ -181,7 +181,10 @@ test.describe('stations: watch, wait in line, play, result', () => {
     expect(agreed.status()).toBe(200);
     await page.getByTestId('reserve').click();
     // The alert offers both ways in, each coming back to this station.
-    await expect(page.getByTestId('sign-up-link')).toHaveAttribute('href', `/signup?next=${encodeURIComponent(`/game/${station}`)}`);
+    await expect(page.getByTestId('sign-up-link')).toHaveAttribute(
+      'href',
+      `/signup?next=${encodeURIComponent(`/game/${station}`)}`,
+    );
     await page.getByTestId('sign-in-link').click();
     await expect(page.getByRole('heading', { name: 'ログイン' })).toBeVisible();
     await page.getByLabel('メールアドレス').fill(email);

@@ -85,7 +85,9 @@ describe('the crane item list modal (spec §2.5)', () => {
     expect(within(modal).getByText('クレーンアイテムを見るにはログインしてください。')).toBeTruthy();
     const signIn = within(modal).getByTestId('sign-in-link');
     expect(signIn.getAttribute('href')).toBe(`/login?next=${encodeURIComponent('/nowhere')}`);
-    expect(within(modal).getByTestId('sign-up-link').getAttribute('href')).toBe(`/signup?next=${encodeURIComponent('/nowhere')}`);
+    expect(within(modal).getByTestId('sign-up-link').getAttribute('href')).toBe(
+      `/signup?next=${encodeURIComponent('/nowhere')}`,
+    );
     fireEvent.click(signIn);
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     await waitFor(() => expect(screen.queryByTestId('crane-item-list')).toBeNull());

@@ -12,7 +12,13 @@ export function useNextQuery(): string {
  * The login and sign-up links of every "ログインしてください" prompt; both return here afterwards.
  * `bare` gives the two links alone, for a dialog's own row of actions.
  */
-export function SignInLinks({ className = 'sign-in-links', bare = false }: { readonly className?: string; readonly bare?: boolean }) {
+export function SignInLinks({
+  className = 'sign-in-links',
+  bare = false,
+}: {
+  readonly className?: string;
+  readonly bare?: boolean;
+}) {
   const next = useNextQuery();
   const links = (
     <>

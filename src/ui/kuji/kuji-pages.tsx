@@ -188,13 +188,7 @@ function KujiBoxView({
           <h2 id="kuji-line" className="panel__title">
             {M.line}
           </h2>
-          <LinePanel
-            kuji={kuji}
-            state={state}
-            price={item.price}
-            box={box}
-            ended={ended}
-          />
+          <LinePanel kuji={kuji} state={state} price={item.price} box={box} ended={ended} />
           <div className="panel__actions">
             <button type="button" className="chip" onClick={() => open('kujiHistory', { draws: state.draws })}>
               {M.history}
