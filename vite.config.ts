@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { loadEnv, type Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
@@ -89,6 +90,9 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Every core (vitest leaves one free by default: on this 2-core machine that was one worker). The
+    // files wait on sockets, timers and servers much of the time; each has its own server and store.
+    maxWorkers: Math.max(2, availableParallelism()),
     // Test files share their worker's modules (PGlite's compiled WebAssembly, the parsed schemas): every
     // file still starts its own server and store, and no test relies on a module's fresh state.
     isolate: false,
