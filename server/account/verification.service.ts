@@ -209,26 +209,20 @@ export class VerificationService {
   }
 
   /** Messages of the dev outbox for one user, newest first (development only). */
-  async outbox(userId: number) {
-    const rows = await this.db.query<{
-      message_id: number;
-      channel: 'email' | 'sms';
-      recipient: string;
-      subject: string;
-      body: string;
-      created_at: Date;
-    }>(
-      'SELECT message_id, channel, recipient, subject, body, created_at FROM dev_outbox WHERE user_id = $1 ORDER BY message_id DESC LIMIT 50',
-      [userId],
-    );
-    return rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() }));
+  outbox(userId: number) {
+    return this.devMessages('user_id = $1', userId, 50);
   }
 
   /**
    * Messages of the dev outbox to one recipient, newest first, at most 20 (development only: the
    * reset code of a player who is signed out, so has no session to read the outbox with).
    */
-  async mailbox(recipient: string) {
+  mailbox(recipient: string) {
+    // Addresses are stored trimmed and lower-cased (the e-mail schema's output).
+    return this.devMessages('recipient = $1', recipient.trim().toLowerCase(), 20);
+  }
+
+  private async devMessages(where: 'user_id = $1' | 'recipient = $1', value: number | string, limit: 20 | 50) {
     const rows = await this.db.query<{
       message_id: number;
       channel: 'email' | 'sms';
@@ -237,9 +231,8 @@ export class VerificationService {
       body: string;
       created_at: Date;
     }>(
-      'SELECT message_id, channel, recipient, subject, body, created_at FROM dev_outbox WHERE recipient = $1 ORDER BY message_id DESC LIMIT 20',
-      // Addresses are stored trimmed and lower-cased (the e-mail schema's output).
-      [recipient.trim().toLowerCase()],
+      `SELECT message_id, channel, recipient, subject, body, created_at FROM dev_outbox WHERE ${where} ORDER BY message_id DESC LIMIT ${limit}`,
+      [value],
     );
     return rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() }));
   }

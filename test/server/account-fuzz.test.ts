@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fuzzEndpoint } from '../support/fuzz';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { itFuzzesPosts, type FuzzPost } from '../support/fuzz';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
 import { as, post, validAddress } from './user-helpers';
@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 describe('fuzzing the account calls: 200 random and mutated bodies each, no 5xx, refusals change nothing', () => {
-  const cases: [string, () => Record<string, unknown>][] = [
+  const cases: FuzzPost[] = [
     ['account/address/list', () => as(u)],
     ['account/address/register', () => as(u, { address: validAddress() })],
     ['account/address/change', () => as(u, { address: { ...validAddress({ address3: '変更後' }), id: addressId } })],
@@ -35,15 +35,5 @@ describe('fuzzing the account calls: 200 random and mutated bodies each, no 5xx,
     // Last: the first accepted body deletes the account, and every later one is refused (401).
     ['account/delete', () => as(leaver, { account_delete: { confirm: 1 } })],
   ];
-  for (const [path, validBody] of cases) {
-    it(`POST /${path}`, async () => {
-      const { refused, accepted } = await fuzzEndpoint(
-        t,
-        { method: 'POST', url: `/api/${path}`, validBody: validBody() },
-        200,
-      );
-      expect(refused).toBeGreaterThan(50);
-      expect(refused + accepted).toBe(200);
-    }, 120_000);
-  }
+  itFuzzesPosts(() => t, cases, { minRefused: 50 });
 });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { loginResponseSchema } from '../../src/contract';
-import { fuzzEndpoint } from '../support/fuzz';
+import { itFuzzesPosts, type FuzzPost } from '../support/fuzz';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
 import { as, post } from './user-helpers';
@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 describe('fuzzing the auth calls: 200 random and mutated bodies each, no 5xx, refusals change nothing', () => {
-  const cases: [string, () => Record<string, unknown>][] = [
+  const cases: FuzzPost[] = [
     ['auth/signup', () => ({ email: 'fuzz-new@example.jp', password: 'kurekure2024' })],
     ['auth/login', () => ({ email: 'fuzz-login@example.jp', password: 'kurekure2024' })],
     ['auth/logout', () => as(leaving)],
@@ -38,15 +38,5 @@ describe('fuzzing the auth calls: 200 random and mutated bodies each, no 5xx, re
     ['auth/password/reset', () => ({ email: 'fuzz-login@example.jp', code: '123456', password: 'kurekure2025' })],
     ['auth/dev_mailbox', () => ({ recipient: 'fuzz-login@example.jp' })],
   ];
-  for (const [path, validBody] of cases) {
-    it(`POST /${path}`, async () => {
-      const { refused, accepted } = await fuzzEndpoint(
-        t,
-        { method: 'POST', url: `/api/${path}`, validBody: validBody() },
-        200,
-      );
-      expect(refused).toBeGreaterThan(30);
-      expect(refused + accepted).toBe(200);
-    }, 180_000);
-  }
+  itFuzzesPosts(() => t, cases, { minRefused: 30, timeoutMs: 180_000 });
 });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { OPERATOR_AUTH_HEADER } from '../../src/contract';
-import { fuzzEndpoint } from '../support/fuzz';
+import { itFuzzesPosts, type FuzzPost } from '../support/fuzz';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
 import { as, expectOk, post, validAddress } from './user-helpers';
@@ -38,7 +38,7 @@ afterAll(async () => t?.close());
 const id = () => ({ user_id: u.user_id, access_token: u.access_token });
 
 describe('fuzzing the delivery calls: 200 random and mutated bodies each, no 5xx, refusals change nothing', () => {
-  const player: [string, () => Record<string, unknown>][] = [
+  const player: FuzzPost[] = [
     ['delivery/quote', () => ({ ...id(), delivery_quote: { play_history_ids: [prizeId] } })],
     [
       'delivery/request',
@@ -56,19 +56,9 @@ describe('fuzzing the delivery calls: 200 random and mutated bodies each, no 5xx
     ['delivery/change', () => ({ ...id(), delivery_change: { delivery_id: deliveryId, lead_times: '14時〜16時' } })],
     ['delivery/ticket', id],
   ];
-  for (const [path, validBody] of player) {
-    it(`POST /${path}`, async () => {
-      const { refused, accepted } = await fuzzEndpoint(
-        t,
-        { method: 'POST', url: `/api/${path}`, validBody: validBody() },
-        200,
-      );
-      expect(refused).toBeGreaterThan(50);
-      expect(refused + accepted).toBe(200);
-    }, 120_000);
-  }
+  itFuzzesPosts(() => t, player, { minRefused: 50 });
 
-  const operator: [string, () => Record<string, unknown>][] = [
+  const operator: FuzzPost[] = [
     ['operator/deliveries', () => ({ delivery_status: 'requested', limit: 10 })],
     ['operator/delivery_ship', () => ({ delivery_id: deliveryId, tracking_number: 'FUZZ-0001' })],
     ['operator/delivery_cancel', () => ({ delivery_id: deliveryId, reason: '在庫切れのため' })],
@@ -77,20 +67,9 @@ describe('fuzzing the delivery calls: 200 random and mutated bodies each, no 5xx
       () => ({ user_id: u.user_id, prize_kind: 'order_made', product_name: '名入れマグカップ' }),
     ],
   ];
-  for (const [path, validBody] of operator) {
-    it(`POST /${path} (operator)`, async () => {
-      const { refused, accepted } = await fuzzEndpoint(
-        t,
-        {
-          method: 'POST',
-          url: `/api/${path}`,
-          validBody: validBody(),
-          headers: { [OPERATOR_AUTH_HEADER]: `Bearer ${TOKEN}` },
-        },
-        200,
-      );
-      expect(refused + accepted).toBe(200);
-      expect(refused).toBeGreaterThan(20);
-    }, 120_000);
-  }
+  itFuzzesPosts(() => t, operator, {
+    minRefused: 20,
+    headers: { [OPERATOR_AUTH_HEADER]: `Bearer ${TOKEN}` },
+    nameSuffix: ' (operator)',
+  });
 });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { OPERATOR_AUTH_HEADER } from '../../src/contract';
-import { fuzzEndpoint } from '../support/fuzz';
+import { itFuzzesPosts, type FuzzPost } from '../support/fuzz';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
 import { as, expectOk, post } from './user-helpers';
@@ -24,44 +24,23 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 describe('fuzzing the support calls: 200 random and mutated bodies each, no 5xx, refusals change nothing', () => {
-  const player: [string, () => Record<string, unknown>][] = [
+  const player: FuzzPost[] = [
     ['support/contact', () => as(u, { contact: { category: 'play', text: 'アームが弱いです', attach_play: 1 } })],
     ['support/chat/list', () => as(u, { chat: { before_id: 1_000 } })],
     ['support/chat/send', () => as(u, { chat: { text: 'こんにちは', client_id: 'fuzz-chat-0001' } })],
   ];
-  for (const [path, validBody] of player) {
-    it(`POST /${path}`, async () => {
-      const { refused, accepted } = await fuzzEndpoint(
-        t,
-        { method: 'POST', url: `/api/${path}`, validBody: validBody() },
-        200,
-      );
-      expect(refused).toBeGreaterThan(50);
-      expect(refused + accepted).toBe(200);
-    }, 120_000);
-  }
+  itFuzzesPosts(() => t, player, { minRefused: 50 });
 
-  const operator: [string, () => Record<string, unknown>][] = [
+  const operator: FuzzPost[] = [
     ['operator/support/contacts', () => ({ status: 'open', limit: 10 })],
     ['operator/support/contact_close', () => ({ contact_id: contactId })],
     ['operator/support/threads', () => ({ limit: 10 })],
     ['operator/support/thread', () => ({ user_id: u.user_id, before_id: 1_000 })],
     ['operator/support/reply', () => ({ user_id: u.user_id, text: 'お返事です', client_id: 'fuzz-reply-0001' })],
   ];
-  for (const [path, validBody] of operator) {
-    it(`POST /${path} (operator)`, async () => {
-      const { refused, accepted } = await fuzzEndpoint(
-        t,
-        {
-          method: 'POST',
-          url: `/api/${path}`,
-          validBody: validBody(),
-          headers: { [OPERATOR_AUTH_HEADER]: `Bearer ${TOKEN}` },
-        },
-        200,
-      );
-      expect(refused + accepted).toBe(200);
-      expect(refused).toBeGreaterThan(20);
-    }, 120_000);
-  }
+  itFuzzesPosts(() => t, operator, {
+    minRefused: 20,
+    headers: { [OPERATOR_AUTH_HEADER]: `Bearer ${TOKEN}` },
+    nameSuffix: ' (operator)',
+  });
 });

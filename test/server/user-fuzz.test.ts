@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { PrizesRepository } from '../../server/delivery/prizes.repository';
 import { AddressesRepository } from '../../server/account/addresses.repository';
-import { fuzzEndpoint } from '../support/fuzz';
+import { itFuzzesPosts, type FuzzPost } from '../support/fuzz';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
 import { systemClock } from '../../server/clock';
@@ -24,7 +24,7 @@ afterAll(async () => t?.close());
 const id = () => ({ user_id: u.user_id, access_token: u.access_token });
 
 describe('fuzzing the §7 /user/* calls: 200 random and mutated bodies each, no 5xx, refusals change nothing', () => {
-  const cases: [string, () => Record<string, unknown>][] = [
+  const cases: FuzzPost[] = [
     ['user/set_hide_character', () => ({ ...id(), set_hide_character: { character: 1 } })],
     ['user/set_volume', () => ({ ...id(), set_volume: { volume: 0 } })],
     ['user/get_address', () => ({ ...id(), get_address: {} })],
@@ -38,15 +38,5 @@ describe('fuzzing the §7 /user/* calls: 200 random and mutated bodies each, no 
     ['user/user_additional', () => ({ ...id(), additional_key: 'tutorial_top', additional_value: 1 })],
     ['movie/delete_token', () => ({ ...id(), read_info: {} })],
   ];
-  for (const [path, validBody] of cases) {
-    it(`POST /${path}`, async () => {
-      const { refused, accepted } = await fuzzEndpoint(
-        t,
-        { method: 'POST', url: `/api/${path}`, validBody: validBody() },
-        200,
-      );
-      expect(refused).toBeGreaterThan(50);
-      expect(refused + accepted).toBe(200);
-    }, 120_000);
-  }
+  itFuzzesPosts(() => t, cases, { minRefused: 50 });
 });

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { expect } from 'vitest';
+import { expect, it } from 'vitest';
 import type { TestServer } from './test-server';
 import { storeFingerprint } from './store-fingerprint';
 
@@ -103,4 +103,44 @@ export async function fuzzEndpoint(
     before = after;
   }
   return { refused, accepted };
+}
+
+/** A POST call to fuzz: its path under /api and a valid body, built when the test runs (after setup). */
+export type FuzzPost = readonly [path: string, validBody: () => Record<string, unknown>];
+
+/**
+ * One test per call, named `POST /{path}` (plus `nameSuffix`): 200 random and mutated bodies through
+ * `fuzzEndpoint`, every one answered, more than `minRefused` of them refused. `server` is read when
+ * the test runs (suites start theirs in beforeAll).
+ */
+export function itFuzzesPosts(
+  server: () => TestServer,
+  cases: readonly FuzzPost[],
+  options: {
+    readonly minRefused: number;
+    readonly headers?: Record<string, string>;
+    readonly nameSuffix?: string;
+    readonly timeoutMs?: number;
+  },
+): void {
+  for (const [path, validBody] of cases) {
+    it(
+      `POST /${path}${options.nameSuffix ?? ''}`,
+      async () => {
+        const { refused, accepted } = await fuzzEndpoint(
+          server(),
+          {
+            method: 'POST',
+            url: `/api/${path}`,
+            validBody: validBody(),
+            ...(options.headers ? { headers: options.headers } : {}),
+          },
+          200,
+        );
+        expect(refused).toBeGreaterThan(options.minRefused);
+        expect(refused + accepted).toBe(200);
+      },
+      options.timeoutMs ?? 120_000,
+    );
+  }
 }

@@ -4,6 +4,7 @@ import { useInjection } from '../di/container-context';
 import type { ModalComponentProps } from '../modals/registry';
 import { useDialogName } from '../modals/use-dialog-name';
 import { ACCOUNT as A } from './account.messages';
+import { TermsLinks } from './terms-links';
 
 /**
  * The terms agreement of the first sign-in (user/agree): the rules can be read from here; agreeing
@@ -21,14 +22,7 @@ export default function TermsModal({ open, close }: ModalComponentProps<Record<n
         {A.termsTitle}
       </h2>
       <p className="dialog__text">{A.termsLead}</p>
-      <p className="account-form__links">
-        <button type="button" className="link-button" onClick={() => open('usageRules')}>
-          {A.readUsageRules}
-        </button>
-        <button type="button" className="link-button" onClick={() => open('privacy')}>
-          {A.readPrivacy}
-        </button>
-      </p>
+      <TermsLinks onOpen={(document) => open(document)} />
       {error ? <p role="alert">{A.termsFailed}</p> : null}
       <div className="panel__actions">
         <button

@@ -10,6 +10,7 @@ import { useInjection } from '../di/container-context';
 import { useModals } from '../modals/modal-host';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { TermsLinks } from '../account/terms-links';
 
 /**
  * The sign-up page, guest-only [R2.2-1]: e-mail, password twice, terms agreed (the agreement is
@@ -58,14 +59,7 @@ export function SignUpPage() {
         onChange={set}
         errors={state.fieldErrors}
       />
-      <p className="account-form__links">
-        <button type="button" className="link-button" onClick={() => open('usageRules')}>
-          {A.readUsageRules}
-        </button>
-        <button type="button" className="link-button" onClick={() => open('privacy')}>
-          {A.readPrivacy}
-        </button>
-      </p>
+      <TermsLinks onOpen={(document) => open(document)} />
       <div className="form-field form-field--check">
         <label>
           <input
