@@ -226,6 +226,8 @@ test.describe('the account and support', () => {
     await expect(page.getByTestId('header-sign-in')).toBeVisible();
     await page.getByTestId('header-sign-in').click();
     await page.getByRole('link', { name: 'パスワードをお忘れの方' }).click();
+    // The login page's own e-mail field stays until the reset page's chunk has loaded: wait for the page.
+    await expect(page.getByRole('heading', { name: 'パスワードの再設定' })).toBeVisible();
     await page.getByLabel('メールアドレス').fill(email);
     await page.getByRole('button', { name: 'コードを送信' }).click();
     await expect(page.getByTestId('reset-code-form')).toBeVisible();
