@@ -1,16 +1,13 @@
 #!/usr/bin/env node
 // `npm start`: build the app if its sources changed since the last build, then start the reference
 // server with the embedded store. Same environment variables as the server (see README).
-import { spawnSync, spawn } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildEnvOf, buildIsCurrent } from './build-stamp.mjs';
+import { isProductionEnv, requireNode, runServer } from './server-process.mjs';
 
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 20 || (major === 20 && minor < 19)) {
-  console.error(`onkure needs Node.js 20.19 or newer (this is ${process.versions.node}).`);
-  process.exit(1);
-}
+requireNode();
 
 const root = new URL('..', import.meta.url).pathname;
 const outDir = join(root, 'dist', 'client');
@@ -19,7 +16,10 @@ const inputs = ['src', 'index.html', 'vite.config.ts', 'package-lock.json', 'scr
 
 // The demo turns the development-only calls (debug login, dev outbox, analytics collector) on, unless told otherwise.
 const env = { ...process.env };
-if (env.ONKURE_DEV_CALLS === undefined && env.NODE_ENV !== 'production') {
+const production = isProductionEnv(env.NODE_ENV);
+// One spelling from here on: the build and the server read exactly `production`.
+if (production) env.NODE_ENV = 'production';
+if (env.ONKURE_DEV_CALLS === undefined && !production) {
   env.ONKURE_DEV_CALLS = '1';
   console.log(
     'onkure: development-only calls (debug login, dev outbox, analytics collector) are ON for this demo (ONKURE_DEV_CALLS=1); never expose this server publicly.',
@@ -61,10 +61,4 @@ if (!currentBuild()) {
   writeFileSync(stampFile, JSON.stringify({ builtAt: startedAt, env: buildEnv }));
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], {
-  cwd: root,
-  stdio: 'inherit',
-  env,
-});
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+runServer(root, env);

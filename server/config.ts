@@ -20,7 +20,7 @@ export interface ServerConfig {
   readonly production: boolean;
   /**
    * Development-only calls (debug login, dev outbox) are registered: only with ONKURE_DEV_CALLS=1
-   * exactly, and never with NODE_ENV=production (both set is a start-up error).
+   * exactly, and never with NODE_ENV=production in any case (both set is a start-up error).
    */
   readonly devCalls: boolean;
   /** Authorization header value every API call must carry; '' turns the check off. */
@@ -117,11 +117,11 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
     throw new ServerConfigError(
       `EMAIL_VERIFY_CUTOFF must be an ISO date-time such as 2025-04-01T00:00:00+09:00 (got "${env.EMAIL_VERIFY_CUTOFF}").`,
     );
-  const production = env.NODE_ENV === 'production';
+  const production = isProductionEnv(env.NODE_ENV);
   const devCalls = env.ONKURE_DEV_CALLS === '1';
   if (devCalls && production)
     throw new ServerConfigError(
-      'ONKURE_DEV_CALLS=1 (development-only calls such as the debug login) cannot be used with NODE_ENV=production; unset one of them.',
+      `ONKURE_DEV_CALLS=1 (development-only calls such as the debug login) cannot be used with NODE_ENV=production (got "${env.NODE_ENV}"); unset one of them.`,
     );
   const allowedOrigins = originList(env.ALLOWED_ORIGINS, 'ALLOWED_ORIGINS');
   const connectSrc = (env.CSP_CONNECT_SRC ?? '').split(/[\s,]+/).filter(Boolean);
@@ -206,6 +206,15 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
     connectSrc,
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port === 0 ? 8080 : port}`).replace(/\/+$/, ''),
   };
+}
+
+/**
+ * NODE_ENV names production in any case and with stray spaces ("Production", " PRODUCTION"): a
+ * deployment that spells it differently must never fall back to development behaviour.
+ * scripts/start.mjs applies the same rule.
+ */
+export function isProductionEnv(value: string | undefined): boolean {
+  return (value ?? '').trim().toLowerCase() === 'production';
 }
 
 /** A positive whole-number setting (1 to 100000), or its default when unset. */

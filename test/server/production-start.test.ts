@@ -1,0 +1,98 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readServerConfig, ServerConfigError } from '../../server/config';
+import { isProductionEnv } from '../../scripts/server-process.mjs';
+
+/** Issue 25: a production start can never turn the development-only calls on. */
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) c.kill('SIGKILL');
+});
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+
+const baseEnv = (extra: Record<string, string>) => {
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), ...extra };
+  delete env.ONKURE_DEV_CALLS;
+  delete env.NODE_ENV;
+  return { ...env, ...extra };
+};
+
+describe('NODE_ENV=production in any spelling', () => {
+  it.each(['production', 'Production', 'PRODUCTION', ' production '])(
+    '"%s" is production: the server refuses ONKURE_DEV_CALLS=1 and keeps the calls off without it',
+    (value) => {
+      expect(readServerConfig({ NODE_ENV: value }).production).toBe(true);
+      expect(readServerConfig({ NODE_ENV: value }).devCalls).toBe(false);
+      expect(() => readServerConfig({ NODE_ENV: value, ONKURE_DEV_CALLS: '1' })).toThrow(ServerConfigError);
+      // `npm start` (scripts/start.mjs) reads it with the same rule: it then does not turn the calls on.
+      expect(isProductionEnv(value)).toBe(true);
+    },
+  );
+
+  it.each(['prod', 'development', 'test', '', undefined])('"%s" is not production', (value) => {
+    expect(isProductionEnv(value)).toBe(false);
+    expect(readServerConfig(value === undefined ? {} : { NODE_ENV: value }).production).toBe(false);
+  });
+});
+
+describe('npm run start:production', () => {
+  it.each(['1', '0', '', 'false'])('refuses to start with ONKURE_DEV_CALLS="%s" and says why', (value) => {
+    const run = spawnSync(process.execPath, ['scripts/start-production.mjs'], {
+      env: { ...baseEnv({ STATIC_DIR: '', DATA_DIR: ':memory:', PORT: '0' }), ONKURE_DEV_CALLS: value },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('production start refused: ONKURE_DEV_CALLS is set');
+    expect(run.stdout).not.toContain('is running at');
+  });
+
+  it('refuses to start without a built app (unless STATIC_DIR= asks for the API only)', () => {
+    const run = spawnSync(process.execPath, ['scripts/start-production.mjs'], {
+      env: baseEnv({ STATIC_DIR: '/nonexistent/onkure-build', DATA_DIR: ':memory:', PORT: '0' }),
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('npm run build');
+  });
+
+  it('[R6-6] starts under NODE_ENV=production whatever NODE_ENV said: the debug login is 404', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, ['scripts/start-production.mjs'], {
+      env: baseEnv({ STATIC_DIR: '', DATA_DIR: ':memory:', PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'dev' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let output = '';
+    child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    await expect
+      .poll(
+        async () => {
+          if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
+          return fetch(`http://127.0.0.1:${port}/healthz`).then(
+            (r) => r.status,
+            () => 0,
+          );
+        },
+        { timeout: 30_000, interval: 100 },
+      )
+      .toBe(200);
+    const login = await fetch(`http://127.0.0.1:${port}/api/auth/debug_login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'probe' }),
+    });
+    expect(login.status).toBe(404);
+    expect(((await login.json()) as { error_code: number }).error_code).toBe(404);
+  });
+});
