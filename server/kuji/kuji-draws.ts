@@ -17,7 +17,7 @@ import { MAX_LEDGER_AMOUNT } from '../wallet/ledger';
 import type { Clock } from '../clock';
 import { SERVER_MESSAGES } from '../messages';
 import { Refusal } from '../play/refusal';
-import { endBoxLine, holderDrew } from './kuji-line-store';
+import { endBoxLine, holderDrew, lockBox } from './kuji-line-store';
 import type { SqlExecutor, Store } from '../store/store';
 import type { Ledger } from '../wallet/ledger';
 
@@ -87,6 +87,8 @@ export class KujiDraws {
    * rank in the box's order. Only boxes on sale open. Returns whether the box has an order.
    */
   async ensureOpen(tx: SqlExecutor, boxId: number): Promise<boolean> {
+    // Instances opening the same box at start, or a draw and the operator's stock: one at a time.
+    await lockBox(tx, boxId);
     const [opened] = await tx.query('SELECT 1 FROM kuji_box_fairness WHERE box_id = $1', [boxId]);
     if (opened) return true;
     const [box] = await tx.query<{ box_status: KujiBoxStatus }>('SELECT box_status FROM kuji_boxes WHERE box_id = $1', [
@@ -125,7 +127,9 @@ export class KujiDraws {
     prizes: readonly { rank: string; quantity: number }[],
   ): Promise<{ box_id: number; prizes: { rank: string; quantity: number; remaining: number }[] }> {
     return this.db.transaction(async (tx) => {
-      const [box] = await tx.query<{ box_id: number }>('SELECT box_id FROM kuji_boxes WHERE box_id = $1', [boxId]);
+      const [box] = await tx.query<{ box_id: number }>('SELECT box_id FROM kuji_boxes WHERE box_id = $1 FOR UPDATE', [
+        boxId,
+      ]);
       if (!box) throw new Refusal(404, 404, SERVER_MESSAGES.kujiNotFound);
       const [opened] = await tx.query('SELECT 1 FROM kuji_box_fairness WHERE box_id = $1', [boxId]);
       if (opened) throw new Refusal(409, 409, SERVER_MESSAGES.kujiStockFixed);
@@ -176,6 +180,9 @@ export class KujiDraws {
     let windowLapsed = false;
     const result = await this.db
       .transaction(async (tx): Promise<KujiDraw> => {
+        // One box's draws and line changes one at a time: the box first, before the request id is
+        // looked up, the window checked, the tickets counted and the next ones taken.
+        await lockBox(tx, req.box_id);
         const [previous] = await tx.query<DrawRow>(
           'SELECT draw_id, kuji_id, box_id, price_total, last_one FROM kuji_draws WHERE user_id = $1 AND request_id = $2',
           [userId, req.request_id],

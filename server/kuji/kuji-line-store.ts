@@ -23,6 +23,15 @@ export interface KujiHolder {
   readonly play_at: Date;
 }
 
+/**
+ * Serialises the changes to one box's line and stock (on PostgreSQL, transactions run side by side):
+ * every transaction that joins, cancels, hands over, lapses or draws takes the box's row first,
+ * before any user or wallet row, so two of them never interleave and never deadlock.
+ */
+export async function lockBox(tx: SqlExecutor, boxId: number): Promise<void> {
+  await tx.query('SELECT box_id FROM kuji_boxes WHERE box_id = $1 FOR UPDATE', [boxId]);
+}
+
 /** Joins a box's line: its holder at once when nobody holds it, else last in line. Returns the id. */
 export async function joinBoxLine(
   tx: SqlExecutor,

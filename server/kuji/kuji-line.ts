@@ -3,7 +3,7 @@ import type { Clock } from '../clock';
 import { SERVER_MESSAGES } from '../messages';
 import { SerialQueue, WakeTimer } from '../rooms/serial-queue';
 import type { Store } from '../store/store';
-import { boxesInLine, boxHolder, lapseHolder, promoteNextInLine } from './kuji-line-store';
+import { boxesInLine, boxHolder, lapseHolder, lockBox, promoteNextInLine } from './kuji-line-store';
 
 /** What the line tells the players: the box's channel, and the new holder. */
 export interface KujiLineEvents {
@@ -97,6 +97,7 @@ export class KujiLine {
         if (this.closed) return;
         const now = this.clock.now();
         const handedOver = await this.db.transaction(async (tx) => {
+          await lockBox(tx, boxId);
           const holder = await boxHolder(tx, boxId);
           const endsAt = holder
             ? kujiWindowEndsAtMs(holder.reserve_status, new Date(holder.play_at).getTime(), this.limits)

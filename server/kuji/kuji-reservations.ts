@@ -9,7 +9,14 @@ import type { SqlExecutor, Store } from '../store/store';
 import type { Clock } from '../clock';
 import { DOMAIN_MESSAGES } from '../../src/domain';
 import { SERVER_MESSAGES } from '../messages';
-import { cancelReservation, joinBoxLine, KUJI_ACTIVE_SQL, KUJI_HOLDER_SQL, promoteNextInLine } from './kuji-line-store';
+import {
+  cancelReservation,
+  joinBoxLine,
+  KUJI_ACTIVE_SQL,
+  KUJI_HOLDER_SQL,
+  lockBox,
+  promoteNextInLine,
+} from './kuji-line-store';
 
 const ACTIVE = KUJI_ACTIVE_SQL;
 const NOT_FOUND = DOMAIN_MESSAGES.kujiReserveNotFound;
@@ -123,6 +130,7 @@ export class KujiReservations {
     let id: number;
     try {
       id = await this.db.transaction(async (tx) => {
+        await lockBox(tx, boxId);
         const [box] = await tx.query<{ box_status: KujiBoxStatus; on_sale_now: boolean; remaining: number }>(
           `SELECT b.box_status, (k.starts_at <= $3 AND k.ends_at > $3) AS on_sale_now,
                   (SELECT coalesce(sum(remaining), 0)::int FROM kuji_box_prizes p WHERE p.box_id = b.box_id AND NOT p.is_last_one) AS remaining
@@ -165,6 +173,7 @@ export class KujiReservations {
   async cancel(userId: number, token: string, kujiId: number, boxId: number): Promise<KujiPlayInfo> {
     const now = this.clock.now();
     const newHolder = await this.db.transaction(async (tx): Promise<number | null> => {
+      await lockBox(tx, boxId);
       const [row] = await tx.query<{ kuji_play_reserve_id: number; reserve_status: KujiPlayReserveStatus }>(
         'SELECT kuji_play_reserve_id, reserve_status FROM kuji_reservations WHERE user_id = $1 AND reserve_token = $2 AND kuji_id = $3 AND box_id = $4',
         [userId, token, kujiId, boxId],
