@@ -22,6 +22,7 @@ import { DEFAULT_RATE_LIMITS, registerRateLimits, type RateLimits } from './http
 import { seedCatalogue } from './seed/seed';
 import { migrate } from './store/migrate';
 import { openPgliteStore, type Store } from './store/store';
+import { openPostgresStore } from './store/postgres-store';
 import { acquireDataDirLock } from './store/data-dir-lock';
 import { refuseUpgrade, requestUrl, type SignalingTimings } from './live/signaling';
 import { readPageShell } from './http/page-shell';
@@ -117,13 +118,15 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(timeouts.requestMs / 4))),
     },
   });
-  // One server per DATA_DIR: a second start throws DataDirLockedError here, before it listens.
-  const dataDirLock = config.dataDir
-    ? acquireDataDirLock(config.dataDir, {
-        onStale: (owner) =>
-          app.log.warn({ owner }, `taking over a stale lock on ${config.dataDir} (pid ${owner.pid} no longer runs)`),
-      })
-    : null;
+  // One server per DATA_DIR: a second start throws DataDirLockedError here, before it listens. On
+  // PostgreSQL (DATABASE_URL) several instances share the database and no directory is locked.
+  const dataDirLock =
+    config.dataDir && !config.databaseUrl
+      ? acquireDataDirLock(config.dataDir, {
+          onStale: (owner) =>
+            app.log.warn({ owner }, `taking over a stale lock on ${config.dataDir} (pid ${owner.pid} no longer runs)`),
+        })
+      : null;
   // Browsers let any page open a WebSocket to us: only the app's own origins may (issue 7 §5.6).
   const io = new SocketIOServer(app.server, {
     path: '/socket.io',
@@ -149,7 +152,9 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
   let readyError: unknown = null;
   let recovered: Promise<void> | null = null;
   const ready = (async () => {
-    store = await openPgliteStore(config.dataDir, options.template ? { template: options.template } : {});
+    store = config.databaseUrl
+      ? await openPostgresStore(config.databaseUrl, { poolSize: config.databasePoolSize })
+      : await openPgliteStore(config.dataDir, options.template ? { template: options.template } : {});
     await migrate(store);
     await seedCatalogue(store, clock.now());
   })().catch((error: unknown) => {

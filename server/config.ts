@@ -13,8 +13,15 @@ import {
 export interface ServerConfig {
   readonly port: number;
   readonly host: string;
-  /** Folder of the embedded store; null keeps everything in memory (tests). */
+  /** Folder of the embedded store; null keeps everything in memory (tests). Unused with a database. */
   readonly dataDir: string | null;
+  /**
+   * DATABASE_URL (postgres://…): the store on a PostgreSQL server, shared by several instances
+   * (docs/deployment.md); null keeps the embedded PGlite store in DATA_DIR.
+   */
+  readonly databaseUrl: string | null;
+  /** DATABASE_POOL_SIZE (default 10): connections each instance keeps to PostgreSQL. */
+  readonly databasePoolSize: number;
   readonly apiPrefix: string;
   readonly target: BuildTarget;
   readonly production: boolean;
@@ -118,6 +125,11 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
       `EMAIL_VERIFY_CUTOFF must be an ISO date-time such as 2025-04-01T00:00:00+09:00 (got "${env.EMAIL_VERIFY_CUTOFF}").`,
     );
   const production = isProductionEnv(env.NODE_ENV);
+  const databaseUrl = env.DATABASE_URL || null;
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\/\S+$/.test(databaseUrl))
+    throw new ServerConfigError(
+      'DATABASE_URL must be a PostgreSQL address such as postgres://onkure@db.example.jp:5432/onkure (or unset for the embedded store).',
+    );
   const devCalls = env.ONKURE_DEV_CALLS === '1';
   if (devCalls && production)
     throw new ServerConfigError(
@@ -192,6 +204,8 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
     operatorTokenHash: operatorToken ? createHash('sha256').update(operatorToken).digest() : null,
     port,
     host: env.HOST || '127.0.0.1',
+    databaseUrl,
+    databasePoolSize: wholeNumber(env.DATABASE_POOL_SIZE, 10, 'DATABASE_POOL_SIZE'),
     dataDir: env.DATA_DIR === ':memory:' ? null : resolve(cwd, env.DATA_DIR || '.data'),
     apiPrefix,
     target: target.target,

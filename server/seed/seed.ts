@@ -1,4 +1,5 @@
 import type { SqlExecutor, Store } from '../store/store';
+import { STORE_LOCKS, takeStoreLock } from '../store/store-locks';
 import { bannerSvg, prizeSvg } from './art';
 import { PRIZE_KINDS, SEED_CHARACTERS, SEED_STATIONS, SEED_TABS } from './catalogue-data';
 import {
@@ -31,9 +32,11 @@ export async function seedCatalogue(store: Store, now: Date): Promise<boolean> {
 }
 
 async function seedShop(store: Store, now: Date): Promise<boolean> {
-  const existing = await store.query('SELECT 1 FROM shops WHERE shop_id = $1', [DEMO_SHOP_ID]);
-  if (existing.length > 0) return false;
-  await store.transaction(async (tx) => {
+  if ((await store.query('SELECT 1 FROM shops WHERE shop_id = $1', [DEMO_SHOP_ID])).length > 0) return false;
+  // Instances starting at once on an empty PostgreSQL database: one seeds, the others find it done.
+  return store.transaction(async (tx) => {
+    await takeStoreLock(tx, STORE_LOCKS.seed);
+    if ((await tx.query('SELECT 1 FROM shops WHERE shop_id = $1', [DEMO_SHOP_ID])).length > 0) return false;
     await tx.query('INSERT INTO shops (shop_id, shop_name) VALUES ($1, $2)', [DEMO_SHOP_ID, 'オンクレ本店']);
     const characterIds: number[] = [];
     const subIds: number[][] = [];
@@ -166,8 +169,8 @@ async function seedShop(store: Store, now: Date): Promise<boolean> {
         );
       }
     }
+    return true;
   });
-  return true;
 }
 
 const insertImage = (tx: SqlExecutor, key: string, svg: string) =>
@@ -182,6 +185,7 @@ const insertImage = (tx: SqlExecutor, key: string, svg: string) =>
  */
 export async function seedContents(store: Store, now: Date): Promise<void> {
   await store.transaction(async (tx) => {
+    await takeStoreLock(tx, STORE_LOCKS.seed);
     await tx.query(
       `INSERT INTO station_settings (station_id)
        SELECT s.station_id FROM stations s

@@ -7,26 +7,30 @@ import {
   Ledger,
 } from '../../server/wallet/ledger';
 import { storeFingerprint } from '../support/store-fingerprint';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { type TestServer } from '../support/test-server';
+import { STORE_KINDS, useStoreKinds } from '../support/store-kinds';
 import { createTestUser } from '../support/users';
 import { systemClock } from '../../server/clock';
 
-let t: TestServer;
-let ledger: Ledger;
-beforeAll(async () => {
-  t = await startTestServer({ inMemory: true });
-  ledger = new Ledger(t.server.store(), systemClock);
-});
-afterAll(async () => t?.close());
+const stores = useStoreKinds();
 
-const rows = async (userId: number) =>
-  await t.server
-    .store()
-    .query<{ kind: string; delta: number }>('SELECT kind, delta FROM tc_ledger WHERE user_id = $1 ORDER BY entry_id', [
-      userId,
-    ]);
+describe.each(STORE_KINDS)('TC ledger on %s', (kind) => {
+  let t: TestServer;
+  let ledger: Ledger;
+  beforeAll(async () => {
+    t = await stores.startServer(kind);
+    ledger = new Ledger(t.server.store(), systemClock);
+  });
+  afterAll(async () => t?.close());
 
-describe('TC ledger', () => {
+  const rows = async (userId: number) =>
+    await t.server
+      .store()
+      .query<{ kind: string; delta: number }>(
+        'SELECT kind, delta FROM tc_ledger WHERE user_id = $1 ORDER BY entry_id',
+        [userId],
+      );
+
   it('[R1-2] credits each half; tc_all = tc_free + tc_toll; the balance equals the sum of rows', async () => {
     const u = await createTestUser(t);
     await ledger.credit(u.user_id, 'free', { amount: 100, reason: 'admin', idempotencyKey: 'c1' });

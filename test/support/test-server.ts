@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import { createOnkureServer, type OnkureServer, type ServerOptions } from '../../server/app';
 import { readServerConfig, type ServerConfig } from '../../server/config';
+import { startPostgresCluster, type PostgresCluster } from './postgres-cluster';
 
 export interface TestServer {
   readonly server: OnkureServer;
@@ -16,6 +17,23 @@ export interface TestServer {
 }
 
 let template: Blob | null | undefined;
+
+/**
+ * ONKURE_TEST_STORE=postgres (a probe, not part of npm test): every test server that would use an
+ * in-memory or temporary store gets its own database on one PostgreSQL cluster per worker instead,
+ * so the whole suite can be run against PostgreSQL to find what the embedded store hides.
+ */
+let probeCluster: Promise<PostgresCluster> | null = null;
+let probeCount = 0;
+async function probeDatabase(fresh: boolean): Promise<string> {
+  probeCluster ??= startPostgresCluster().then((cluster) => {
+    process.once('exit', () => cluster.stopNow());
+    return cluster;
+  });
+  const cluster = await probeCluster;
+  // A test with its own clock seeds at its own time: it gets an empty database.
+  return fresh ? cluster.createDatabase(`probe_${process.pid}_${++probeCount}`) : cluster.seededDatabase();
+}
 
 /** Tests use the debug login and dev outbox: on (ONKURE_DEV_CALLS=1) unless the test runs as production. */
 const devCallsUnlessProduction = (env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv =>
@@ -37,9 +55,15 @@ function storeTemplate(): Blob | null {
  * Always `await close()` in afterAll.
  */
 export async function startTestServer(
-  options: { listen?: boolean; env?: NodeJS.ProcessEnv; inMemory?: boolean } & ServerOptions = {},
+  options: { listen?: boolean; env?: NodeJS.ProcessEnv; inMemory?: boolean; databaseUrl?: string } & ServerOptions = {},
 ): Promise<TestServer> {
-  const dataDir = options.inMemory ? null : mkdtempSync(join(tmpdir(), 'onkure-test-'));
+  if (
+    !options.databaseUrl &&
+    process.env.ONKURE_TEST_STORE === 'postgres' &&
+    (options.inMemory || !options.env?.DATA_DIR)
+  )
+    options = { ...options, databaseUrl: await probeDatabase(Boolean(options.clock)) };
+  const dataDir = options.inMemory || options.databaseUrl ? null : mkdtempSync(join(tmpdir(), 'onkure-test-'));
   const config = readServerConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -47,9 +71,11 @@ export async function startTestServer(
     STATIC_DIR: '',
     LOG_LEVEL: 'silent',
     ...devCallsUnlessProduction(options.env),
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...options.env,
   });
-  const seeded = options.clock ? null : storeTemplate();
+  // On PostgreSQL the database given is already a copy of a seeded one (test/support/postgres-cluster.ts).
+  const seeded = options.clock || options.databaseUrl ? null : storeTemplate();
   const server = createOnkureServer(config, {
     logger: false,
     rateLimits: options.rateLimits ?? 'unlimited',

@@ -1,0 +1,17 @@
+import type { SqlExecutor } from './store';
+
+/**
+ * The store's advisory lock keys (one number space per database). Transaction-level locks: taken
+ * by `takeStoreLock` inside a transaction and released by its commit or rollback, so a crashed
+ * instance never leaves one behind.
+ */
+export const STORE_LOCKS = {
+  /** Applying migrations (several instances starting at once). */
+  migrations: 0x6f6e6b01,
+  /** The demo catalogue's seed (the first start of an empty database). */
+  seed: 0x6f6e6b02,
+} as const;
+
+export async function takeStoreLock(tx: SqlExecutor, key: number): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock($1)', [key]);
+}
