@@ -23,6 +23,7 @@ import { seedCatalogue } from './seed/seed';
 import { migrate } from './store/migrate';
 import { openPgliteStore, type Store } from './store/store';
 import { openPostgresStore } from './store/postgres-store';
+import { attachClusterAdapter } from './realtime/cluster-adapter';
 import { acquireDataDirLock } from './store/data-dir-lock';
 import { refuseUpgrade, requestUrl, type SignalingTimings } from './live/signaling';
 import { readPageShell } from './http/page-shell';
@@ -136,6 +137,11 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     destroyUpgrade: false,
     allowRequest: (request, callback) => callback(null, originAllowed(request, config)),
   });
+
+  // Several instances on one PostgreSQL database: pushes reach every instance's sockets.
+  const clusterAdapter = config.databaseUrl
+    ? attachClusterAdapter(io, config.databaseUrl, (message, error) => app.log.error({ err: error }, message))
+    : null;
 
   // An upgrade nobody serves (neither socket.io nor the live feed's signaling) gets a 404 at once.
   // An address that does not parse gets a 400 (a raw request line can hold anything).
@@ -361,6 +367,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       await app.close();
       await ready.catch(() => undefined);
       if (store) await store.close();
+      await clusterAdapter?.close();
       dataDirLock?.release();
     },
   };

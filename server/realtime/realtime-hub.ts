@@ -49,6 +49,8 @@ const refused = (code: 400 | 401 | 403 | 404, info: string = ERROR_INFO[code]) =
 export class RealtimeHub implements PlayEvents {
   private readonly io: HubServer;
   private readonly sockets = new Map<number, Set<string>>();
+  /** Users whose last connection here closed, while the other instances are asked for theirs. */
+  private readonly leaving = new Map<number, Promise<void>>();
 
   constructor(
     io: SocketIOServer,
@@ -94,6 +96,9 @@ export class RealtimeHub implements PlayEvents {
       const mine = this.sockets.get(userId) ?? new Set<string>();
       mine.add(socket.id);
       this.sockets.set(userId, mine);
+      // Every signed-in socket is in its user's internal room (not a channel a client may join), so
+      // sessions can be ended and presence counted on every instance.
+      void socket.join(sessionRoom(userId));
       this.rooms.playerBack(userId);
     }
     socket.on(
@@ -122,7 +127,12 @@ export class RealtimeHub implements PlayEvents {
       mine?.delete(socket.id);
       if (!mine || mine.size === 0) {
         this.sockets.delete(userId);
-        this.rooms.playerAway(userId);
+        const check = this.awayIfGone(userId)
+          .catch((error: unknown) => this.log('presence check failed', error))
+          .finally(() => {
+            if (this.leaving.get(userId) === check) this.leaving.delete(userId);
+          });
+        this.leaving.set(userId, check);
       }
     });
   }
@@ -173,9 +183,19 @@ export class RealtimeHub implements PlayEvents {
     }
   }
 
-  /** Whether a user has a live connection. */
+  /** Whether a user has a live connection here, or its closing is still being settled (tests wait on it). */
   isConnected(userId: number): boolean {
-    return (this.sockets.get(userId)?.size ?? 0) > 0;
+    return (this.sockets.get(userId)?.size ?? 0) > 0 || this.leaving.has(userId);
+  }
+
+  /**
+   * The user's last connection here closed: they are away for the play loop only if no instance
+   * holds another one (with several instances the player may have a tab on each), checked again
+   * here after the answer in case they came back meanwhile.
+   */
+  private async awayIfGone(userId: number): Promise<void> {
+    const elsewhere = await this.io.in(sessionRoom(userId)).fetchSockets();
+    if (elsewhere.length === 0 && !this.sockets.has(userId)) this.rooms.playerAway(userId);
   }
 
   // ---- PlayEvents ----------------------------------------------------------------------------
@@ -229,10 +249,18 @@ export class RealtimeHub implements PlayEvents {
    * closed socket cannot come back with a revoked token: the handshake checks it.
    */
   endSessions(userId: number, keepToken?: string): void {
-    for (const id of [...(this.sockets.get(userId) ?? [])]) {
-      const socket = this.io.sockets.sockets.get(id);
-      if (socket && (keepToken === undefined || socket.data.token !== keepToken)) socket.disconnect(true);
+    const room = sessionRoom(userId);
+    if (keepToken === undefined) {
+      this.io.in(room).disconnectSockets(true);
+      return;
     }
+    void this.io
+      .in(room)
+      .fetchSockets()
+      .then((sockets) => {
+        for (const socket of sockets) if (socket.data.token !== keepToken) socket.disconnect(true);
+      })
+      .catch((error: unknown) => this.log('ending sessions failed', error));
   }
 
   /** Sends an update on the top channel and the configured channel. */
@@ -268,6 +296,9 @@ export class RealtimeHub implements PlayEvents {
     this.io.disconnectSockets(true);
   }
 }
+
+/** A user's signed-in sockets on every instance (an internal room: `join` refuses the name). */
+const sessionRoom = (userId: number) => `session:${userId}`;
 
 /** Answers an acknowledgement if the client asked for one. */
 function reply(ack: unknown, answer: JoinAck | ControlAck): void {
