@@ -24,6 +24,7 @@ import { migrate } from './store/migrate';
 import { openPgliteStore, type Store } from './store/store';
 import { openPostgresStore } from './store/postgres-store';
 import { attachClusterAdapter } from './realtime/cluster-adapter';
+import { LocalStationHost, PostgresStationHost, type StationHost } from './play/rooms/station-host';
 import { acquireDataDirLock } from './store/data-dir-lock';
 import { refuseUpgrade, requestUrl, type SignalingTimings } from './live/signaling';
 import { readPageShell } from './http/page-shell';
@@ -44,6 +45,10 @@ export interface OnkureServer {
   /** Resolves once migrations and the seed are done (then /healthz answers 200). */
   readonly ready: Promise<void>;
   readonly store: () => Store;
+  /** Whether this instance runs the station rooms now (always with the embedded store) [R10-8]. */
+  readonly hostsStations: () => boolean;
+  /** Resolves once this instance runs the station rooms (at once with the embedded store; a standby when it takes over). */
+  readonly hosting: Promise<void>;
   /** The services, built once by createServices when the API registers (operator tools, tests). */
   readonly services: () => Services;
   /** The rendered pages kept per address (benchmarks, tests). */
@@ -74,6 +79,19 @@ export interface ServerOptions {
    * passes it). Without it, every page is the app's empty shell and the browser renders it.
    */
   readonly renderPages?: PageRendererFactory;
+  /**
+   * When this instance loses the station host lock while running the rooms (on PostgreSQL): by
+   * default the process ends (fail-stop: a supervisor starts it again, as a standby). Tests observe it.
+   */
+  readonly onHostLost?: (error: unknown) => void;
+  /** How often a standby instance tries for the station host lock (default 2 s). */
+  readonly hostRetryMs?: number;
+}
+
+/** A host that lost its lock must not run rooms a moment longer: the process ends. */
+function exitOnHostLost(error: unknown): void {
+  console.error('onkure: lost the station host lock; exiting so that a supervisor restarts this instance', error);
+  process.exit(1);
 }
 
 /** Time limits on a client's connection and request (docs/security.md). */
@@ -157,6 +175,16 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
   let services: Services | null = null;
   let readyError: unknown = null;
   let recovered: Promise<void> | null = null;
+  /** The station host's start (rooms loaded, deadlines re-armed), once this instance hosts. */
+  let hostWork: Promise<void> = Promise.resolve();
+  let markHosting: () => void = () => undefined;
+  const hosting = new Promise<void>((resolve) => (markHosting = resolve));
+  const stationHost: StationHost = config.databaseUrl
+    ? new PostgresStationHost(config.databaseUrl, {
+        log: (message, error) => app.log.error({ err: error }, message),
+        ...(options.hostRetryMs ? { retryMs: options.hostRetryMs } : {}),
+      })
+    : new LocalStationHost();
   const ready = (async () => {
     store = config.databaseUrl
       ? await openPostgresStore(config.databaseUrl, { poolSize: config.databasePoolSize })
@@ -233,6 +261,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       if (limits !== 'unlimited') await registerRateLimits(api, config.apiPrefix, limits);
       services = createServices(db, clock, io, config, {
         log: (message, error) => app.log.error({ err: error }, message),
+        hostsStations: () => stationHost.hosting,
         ...(options.playSeeds ? { playSeeds: options.playSeeds } : {}),
         ...(options.signalingTimings ? { signalingTimings: options.signalingTimings } : {}),
         ...(options.playStore ? { playStore: options.playStore } : {}),
@@ -243,13 +272,35 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       const built = services;
       // …and every kuji box on sale gets its ticket order and published commitment (docs/kuji.md).
       recovered = ready.then(async () => {
-        await built.rooms.start();
-        await built.kujiDraws.openAllOnSale();
-        await built.kujiLine.recover();
-        // Pending settlements past their expiry close; the provider's callbacks not yet taken go out again.
-        built.purchases.start();
-        // Prizes whose storage notices or end came while the server was down are handled now [R10-5].
-        built.prizeStorage.start();
+        // The rooms, the kuji lines' timers and the deadline sweeps run on the station host only:
+        // with the embedded store this instance; on PostgreSQL the one holding the host lock, and
+        // a standby takes them over when it dies [R10-8]. Until then a standby serves everything else.
+        stationHost.start(
+          () => {
+            app.log.info('this instance now runs the station rooms');
+            hostWork = (async () => {
+              await built.rooms.start();
+              await built.kujiDraws.openAllOnSale();
+              await built.kujiLine.recover();
+              // Pending settlements past their expiry close; the provider's callbacks not yet taken go out again.
+              built.purchases.start();
+              // Prizes whose storage notices or end came while the server was down are handled now [R10-5].
+              built.prizeStorage.start();
+            })();
+            hostWork.then(markHosting, () => undefined);
+            return hostWork;
+          },
+          (error) => {
+            app.log.error({ err: error }, 'lost the station host lock: stopping the station rooms');
+            void built.rooms.close();
+            built.kujiLine.close();
+            built.purchases.stop();
+            built.prizeStorage.stop();
+            (options.onHostLost ?? exitOnHostLost)(error);
+          },
+        );
+        // The only instance (the embedded store) serves no request before its rooms are resumed.
+        if (!config.databaseUrl) await hostWork;
         built.provider.start(async (body, signature) => {
           const answer = await app.inject({
             method: 'POST',
@@ -346,6 +397,8 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     io,
     ready,
     pages,
+    hostsStations: () => stationHost.hosting,
+    hosting,
     services: () => {
       if (!services) throw new Error('services are not built yet');
       return services;
@@ -362,6 +415,9 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       services?.prizeStorage.stop();
       services?.rtcFeed.close();
       await recovered?.catch(() => undefined);
+      // The lock's connection closes (a standby stops trying; a host frees the lock for the next).
+      await stationHost.close();
+      await hostWork.catch(() => undefined);
       await services?.rooms.close();
       services?.kujiLine.close();
       await app.close();

@@ -44,6 +44,9 @@ import { SpendingLimits } from './wallet/spending-limits';
 import { SimulatedPaymentProvider } from './payment/provider/simulated-provider';
 import { SupportService } from './support/support.service';
 
+/** The instances' event for a kuji line changed on a standby (server-side, never a client's). */
+const KUJI_LINE_RELAY = 'onkure:kuji-line';
+
 /** Every service of the reference server, each built once. Route modules only call them. */
 export interface Services {
   readonly clock: Clock;
@@ -111,6 +114,8 @@ export interface ServiceOptions {
   readonly signalingTimings?: Partial<SignalingTimings>;
   /** Wraps the station rooms' store (tests inject a slow or failing write). */
   readonly playStore?: (store: PlayStore) => PlayStore;
+  /** Whether this instance runs the station rooms now (the station host, R10-8); default always. */
+  readonly hostsStations?: () => boolean;
 }
 
 /**
@@ -157,7 +162,9 @@ export function createServices(
     config.prizeStorageDays,
   );
   const playStore = options.playStore ? options.playStore(sqlPlayStore) : sqlPlayStore;
-  const rooms = new StationRooms(playStore, clock, log, options.playSeeds ?? (() => randomInt(0, 2 ** 31 - 1)));
+  const rooms = new StationRooms(playStore, clock, log, options.playSeeds ?? (() => randomInt(0, 2 ** 31 - 1)), () =>
+    hosting(),
+  );
   const reservations = new StationReservations(store, catalogue, vipGate, clock, rooms);
   const realtime = new RealtimeHub(io, identity, rooms, store, config.realtimeChannel, log);
   const topPages = new TopPageCache(async (key, now) => {
@@ -187,7 +194,18 @@ export function createServices(
   rooms.setEvents(changingTopPages(realtime, topPages, () => prizeStorage.poke()));
   const kujiDraws = new KujiDraws(store, clock, ledger, images, config.kujiTimeLimits, config.prizeStorageDays);
   kujiDraws.onBoxEnded = (kujiId, boxId) => realtime.kujiBoxEnded(kujiId, boxId);
-  const kujiLine = new KujiLine(store, clock, realtime, config.kujiTimeLimits);
+  const hosting = options.hostsStations ?? (() => true);
+  const kujiLine = new KujiLine(store, clock, realtime, config.kujiTimeLimits, {
+    hosting,
+    relay: (boxId) => io.serverSideEmit(KUJI_LINE_RELAY, boxId),
+  });
+  // A standby's line change reaches the host's timers over the instances' channel (only instances
+  // on the database can publish there); anything but a box id or null is ignored.
+  io.on(KUJI_LINE_RELAY, (boxId: unknown) => {
+    if (!hosting()) return;
+    if (boxId === null) void kujiLine.changed();
+    else if (Number.isSafeInteger(boxId) && (boxId as number) > 0) void kujiLine.changed(boxId as number);
+  });
   const kujiReservations = new KujiReservations(store, clock, config.kujiTimeLimits);
   kujiReservations.onLineChanged = (kujiId, boxId, newHolder) => void kujiLine.boxChanged(kujiId, boxId, newHolder);
   kujiDraws.onDrawn = (boxId) => void kujiLine.changed(boxId);

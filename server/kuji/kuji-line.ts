@@ -35,6 +35,11 @@ export class KujiLine {
     private readonly clock: Clock,
     private events: KujiLineEvents | null = null,
     private readonly limits: KujiTimeLimits = KUJI_TIME_LIMITS,
+    /**
+     * Several instances (R10-8): the lines' timers run on the station host only; a standby hands
+     * each change to the host (`relay`) instead of checking the box itself.
+     */
+    private readonly host: { hosting(): boolean; relay(boxId: number | null): void } | null = null,
   ) {}
 
   setEvents(events: KujiLineEvents): void {
@@ -52,6 +57,10 @@ export class KujiLine {
    */
   async changed(boxId?: number): Promise<void> {
     if (this.closed) return;
+    if (this.host && !this.host.hosting()) {
+      this.host.relay(boxId ?? null);
+      return;
+    }
     const boxes = boxId === undefined ? new Set([...(await boxesInLine(this.db)), ...this.boxes.keys()]) : [boxId];
     await Promise.all([...boxes].map((b) => this.check(b)));
   }

@@ -1,15 +1,20 @@
 import type { SqlExecutor } from './store';
 
 /**
- * The store's advisory lock keys (one number space per database). Transaction-level locks: taken
- * by `takeStoreLock` inside a transaction and released by its commit or rollback, so a crashed
- * instance never leaves one behind.
+ * The store's advisory lock keys (one number space per database). Except for the station host's,
+ * they are transaction-level locks: taken by `takeStoreLock` inside a transaction and released by
+ * its commit or rollback, so a crashed instance never leaves one behind.
  */
 export const STORE_LOCKS = {
   /** Applying migrations (several instances starting at once). */
   migrations: 0x6f6e6b01,
   /** The demo catalogue's seed (the first start of an empty database). */
   seed: 0x6f6e6b02,
+  /**
+   * The instance running the station rooms (a session lock, held on its own connection for as
+   * long as the instance hosts them: server/play/rooms/station-host.ts).
+   */
+  stationHost: 0x6f6e6b03,
 } as const;
 
 export async function takeStoreLock(tx: SqlExecutor, key: number): Promise<void> {

@@ -1,9 +1,10 @@
-import { io, type Socket } from 'socket.io-client';
+import { type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS, type ClientToServerEvents, type JoinAck, type ServerToClientEvents } from '../../src/contract';
 import { IdentityService } from '../../server/auth/identity';
 import { systemClock } from '../../server/clock';
 import { usePostgresCluster } from '../support/postgres-cluster';
+import { connectSocket } from '../support/socket-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
 
@@ -16,10 +17,8 @@ const open: Client[] = [];
 
 beforeAll(async () => {
   const url = await postgres.cluster.seededDatabase();
-  [a, b] = await Promise.all([
-    startTestServer({ listen: true, databaseUrl: url }),
-    startTestServer({ listen: true, databaseUrl: url }),
-  ]);
+  a = await startTestServer({ listen: true, databaseUrl: url });
+  b = await startTestServer({ listen: true, databaseUrl: url, standby: true });
 });
 afterEach(() => {
   for (const s of open.splice(0)) s.close();
@@ -29,21 +28,7 @@ afterAll(async () => {
   await b?.close();
 });
 
-async function connect(server: TestServer, user?: TestUser): Promise<Client> {
-  const socket: Client = io(server.origin, {
-    path: '/socket.io',
-    transports: ['websocket'],
-    reconnection: false,
-    timeout: 5000,
-    ...(user ? { auth: { user_id: user.user_id, access_token: user.access_token } } : {}),
-  });
-  open.push(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('connect_error', reject);
-  });
-  return socket;
-}
+const connect = (server: TestServer, user?: TestUser) => connectSocket(server.origin, user, open);
 
 const join = (socket: Client, channel: string) =>
   new Promise<JoinAck>((resolve) => socket.emit('join', channel, (ack: JoinAck) => resolve(ack)));

@@ -1,22 +1,14 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readServerConfig, ServerConfigError } from '../../server/config';
 import { isProductionEnv } from '../../scripts/server-process.mjs';
+import { freePort, ServerProcess } from '../support/server-process';
 
 /** Issue 25: a production start can never turn the development-only calls on. */
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const c of children.splice(0)) c.kill('SIGKILL');
+const processes: ServerProcess[] = [];
+afterEach(async () => {
+  for (const p of processes.splice(0)) await p.kill();
 });
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 
 const baseEnv = (extra: Record<string, string>) => {
   const env: Record<string, string> = { ...(process.env as Record<string, string>), ...extra };
@@ -66,28 +58,12 @@ describe('npm run start:production', () => {
   });
 
   it('[R6-6] starts under NODE_ENV=production whatever NODE_ENV said: the debug login is 404', async () => {
-    const port = await freePort();
-    const child = spawn(process.execPath, ['scripts/start-production.mjs'], {
-      env: baseEnv({ STATIC_DIR: '', DATA_DIR: ':memory:', PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'dev' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let output = '';
-    child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    await expect
-      .poll(
-        async () => {
-          if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-          return fetch(`http://127.0.0.1:${port}/healthz`).then(
-            (r) => r.status,
-            () => 0,
-          );
-        },
-        { timeout: 30_000, interval: 100 },
-      )
-      .toBe(200);
-    const login = await fetch(`http://127.0.0.1:${port}/api/auth/debug_login`, {
+    const server = new ServerProcess(await freePort(), ':memory:', { ONKURE_DEV_CALLS: undefined, NODE_ENV: 'dev' }, [
+      'scripts/start-production.mjs',
+    ]);
+    processes.push(server);
+    await server.start();
+    const login = await fetch(`${server.origin}/api/auth/debug_login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'probe' }),

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { io, type Socket } from 'socket.io-client';
+import { type Socket } from 'socket.io-client';
 import {
   CHANNELS,
   type ClientToServerEvents,
@@ -11,6 +11,7 @@ import { PLAY_TIMINGS } from '../../src/domain';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { PlayDriver } from '../support/play-driver';
 import { playableStation } from '../support/stations';
+import { connectSocket } from '../support/socket-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
 
@@ -33,20 +34,8 @@ afterEach(() => {
 afterAll(async () => t?.close());
 
 /** A connection as a guest or as a user; resolves once connected (or rejects with the refusal). */
-async function connect(user?: TestUser | { user_id: number; access_token: string }): Promise<Client> {
-  const socket: Client = io(t.origin, {
-    path: '/socket.io',
-    transports: ['websocket'],
-    reconnection: false,
-    timeout: 5000,
-    ...(user ? { auth: { user_id: user.user_id, access_token: user.access_token } } : {}),
-  });
-  open.push(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('connect_error', reject);
-  });
-  return socket;
+function connect(user?: TestUser | { user_id: number; access_token: string }): Promise<Client> {
+  return connectSocket(t.origin, user, open);
 }
 const join = (s: Client, channel: string) => new Promise<JoinAck>((resolve) => s.emit('join', channel, resolve));
 const control = (s: Client, play_id: number, button: 'right' | 'back', command: 'press' | 'release') =>

@@ -1,6 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +10,7 @@ import {
   type PlayState,
 } from '../../src/contract';
 import { CRANE } from '../../src/domain/play/crane-machine';
+import { freePort, ServerProcess } from '../support/server-process';
 import { startTestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
 
@@ -20,54 +19,17 @@ import { createTestUser, type TestUser } from '../support/users';
  * play, starts it again on the same data directory, and checks nothing was lost.
  */
 const dataDir = mkdtempSync(join(tmpdir(), 'onkure-restart-'));
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of children) c.kill('SIGKILL');
+const processes: ServerProcess[] = [];
+afterAll(async () => {
+  for (const p of processes) await p.kill();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-
-async function startProcess(port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      STATIC_DIR: '',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'test',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (d: Buffer) => {
-    output += d.toString();
-  });
-  child.stderr!.on('data', (d: Buffer) => {
-    output += d.toString();
-  });
-  await expect
-    .poll(
-      async () => {
-        if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-        return fetch(`http://127.0.0.1:${port}/healthz`).then(
-          (r) => r.status,
-          () => 0,
-        );
-      },
-      { timeout: 30_000, interval: 100 },
-    )
-    .toBe(200);
-  return child;
+async function startProcess(port: number): Promise<ServerProcess> {
+  const server = new ServerProcess(port, dataDir, { ONKURE_DEV_CALLS: undefined });
+  processes.push(server);
+  await server.start();
+  return server;
 }
 
 function caller(port: number, user: TestUser) {
@@ -138,8 +100,7 @@ describe('a server killed mid-queue and mid-play loses nothing', () => {
         { timeout: 10_000, interval: 100 },
       )
       .toBeGreaterThan(CRANE.home.x + 100);
-    server.kill('SIGKILL');
-    await new Promise((resolve) => server.once('exit', resolve));
+    await server.kill('SIGKILL');
 
     server = await startProcess(port);
     // The line: B is still second, C still has the turn at the other station with its window running.
@@ -183,7 +144,6 @@ describe('a server killed mid-queue and mid-play loses nothing', () => {
     ]);
     const tc = await a('user/tc');
     expect(tc).toMatchObject({ data: { tc_all: 10_000 - one.play_price } }); // charged once
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
+    await server.kill('SIGTERM');
   }, 90_000);
 });

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { io, type Socket } from 'socket.io-client';
+import { connectSocket } from './socket-client';
+import { type Socket } from 'socket.io-client';
 import {
   OPERATOR_AUTH_HEADER,
   type ClientToServerEvents,
@@ -57,20 +58,8 @@ export function setUpOperatorServer(options: {
     },
 
     /** A socket signed in as `u`; resolves once connected (or rejects with the refusal). */
-    async connect(u: { readonly user_id: number; readonly access_token: string }): Promise<UserSocket> {
-      const socket: UserSocket = io(running().origin, {
-        path: '/socket.io',
-        transports: ['websocket'],
-        reconnection: false,
-        timeout: 5000,
-        auth: { user_id: u.user_id, access_token: u.access_token },
-      });
-      sockets.push(socket);
-      await new Promise<void>((resolve, reject) => {
-        socket.once('connect', resolve);
-        socket.once('connect_error', reject);
-      });
-      return socket;
+    connect(u: { readonly user_id: number; readonly access_token: string }): Promise<UserSocket> {
+      return connectSocket(running().origin, u, sockets);
     },
 
     /** Joins `channel` on the socket; resolves with the server's answer. */

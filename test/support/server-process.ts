@@ -20,8 +20,16 @@ export class ServerProcess {
   constructor(
     readonly port: number,
     private readonly dataDir: string,
+    /** Added to (or, with undefined, removed from) the server's environment. */
     private readonly env: NodeJS.ProcessEnv = {},
+    /** What node runs: the server itself, or a start script (scripts/start-production.mjs). */
+    private readonly args: readonly string[] = ['--import', 'tsx', 'server/main.ts'],
   ) {}
+
+  /** Whether the process is still running. */
+  get running(): boolean {
+    return this.child !== null && this.child.exitCode === null;
+  }
 
   get origin(): string {
     return `http://127.0.0.1:${this.port}`;
@@ -29,7 +37,7 @@ export class ServerProcess {
 
   /** Starts it and resolves once /healthz answers 200 (the store open, migrated, seeded; the rooms resumed). */
   async start(): Promise<number> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const child = spawn(process.execPath, [...this.args], {
       env: {
         ...process.env,
         PORT: String(this.port),

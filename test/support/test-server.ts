@@ -55,7 +55,14 @@ function storeTemplate(): Blob | null {
  * Always `await close()` in afterAll.
  */
 export async function startTestServer(
-  options: { listen?: boolean; env?: NodeJS.ProcessEnv; inMemory?: boolean; databaseUrl?: string } & ServerOptions = {},
+  options: {
+    listen?: boolean;
+    env?: NodeJS.ProcessEnv;
+    inMemory?: boolean;
+    databaseUrl?: string;
+    /** On PostgreSQL: another instance runs the rooms, do not wait to host. */
+    standby?: boolean;
+  } & ServerOptions = {},
 ): Promise<TestServer> {
   if (
     !options.databaseUrl &&
@@ -85,9 +92,14 @@ export async function startTestServer(
     ...(options.playStore ? { playStore: options.playStore } : {}),
     ...(options.renderPages ? { renderPages: options.renderPages } : {}),
     ...(options.renderLimits ? { renderLimits: options.renderLimits } : {}),
+    ...(options.onHostLost ? { onHostLost: options.onHostLost } : {}),
+    ...(options.hostRetryMs ? { hostRetryMs: options.hostRetryMs } : {}),
     ...(seeded ? { template: seeded } : {}),
   });
   await server.ready;
+  // On PostgreSQL an instance serves before it runs the rooms (it may be a standby): a test server
+  // that is to be the host starts its tests once it is (the rooms loaded, the kuji boxes opened).
+  if (options.databaseUrl && !options.standby) await server.hosting;
   let origin = '';
   if (options.listen) {
     origin = await server.app.listen({ port: 0, host: '127.0.0.1' });

@@ -72,7 +72,14 @@ export class StationRooms {
     private readonly clock: Clock,
     private readonly log: (message: string, error?: unknown) => void,
     private readonly newSeed: () => number,
+    /** Whether this instance runs the rooms now (the station host, R10-8); a standby refuses room calls. */
+    private readonly hosting: () => boolean = () => true,
   ) {}
+
+  /** A standby instance runs no room: a call that needs one is refused, and nothing is loaded. */
+  private requireHost(): void {
+    if (!this.hosting()) throw new Refusal(503, 503, SERVER_MESSAGES.stationOnAnotherInstance);
+  }
 
   /** The realtime hub, once it exists (it needs the rooms for controls). */
   setEvents(events: PlayEvents): void {
@@ -129,6 +136,7 @@ export class StationRooms {
 
   /** A station's room; a station added after the start is loaded on first use. 404 when there is none. */
   private async room(stationId: number): Promise<StationRoom> {
+    this.requireHost();
     const loaded = this.rooms.get(stationId);
     if (loaded) return loaded;
     let pending = this.loading.get(stationId);
@@ -154,6 +162,7 @@ export class StationRooms {
 
   /** The room where a user has a place, or null. */
   private roomOf(userId: number): StationRoom | null {
+    this.requireHost();
     const stationId = this.places.get(userId);
     return stationId === undefined ? null : (this.rooms.get(stationId) ?? null);
   }
@@ -272,6 +281,7 @@ export class StationRooms {
   }
 
   private tell(userId: number, event: RoomEvent): void {
+    if (!this.hosting()) return;
     const room = this.roomOf(userId);
     room?.dispatch(event).catch((error: unknown) => this.log('station room step failed', error));
   }
