@@ -214,6 +214,14 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     brotliOptions: { params: { [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_QUALITY]: 4 } },
   });
 
+  // 200 only on the instance running the station rooms: the load balancer's feed backend checks it
+  // (docs/deployment.md). Always 200 with the embedded store once it is ready.
+  app.get('/healthz/host', async (_request, reply) => {
+    if (!store || readyError) return reply.code(503).send({ status: 'starting' });
+    if (!stationHost.hosting) return reply.code(503).send({ status: 'standby' });
+    return { status: 'host' };
+  });
+
   app.get('/healthz', async (_request, reply) => {
     if (readyError) return reply.code(503).send({ status: 'failed' });
     if (!store) return reply.code(503).send({ status: 'starting' });

@@ -72,6 +72,7 @@ export const SERVER_MESSAGES = {
   kujiTurnTitle: 'くじの順番が来ました',
   kujiTurnBody: (seconds: number) => `${seconds}秒以内にくじを引いてください。`,
   stationNotFound: 'ステーションが見つかりません。',
+  relayRefused: 'この操作は受け付けられません。',
   stationOnAnotherInstance: 'ただいまこのステーションに接続できません。しばらくしてからもう一度お試しください。',
   reservationNotFound: '予約が見つかりません。',
   visitNotFound: '視聴中のステーションが見つかりません。',

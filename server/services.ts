@@ -29,9 +29,9 @@ import { randomInt } from 'node:crypto';
 import type { PlayEvents, PlayStore } from './play/rooms/play-ports';
 import { LedgerPlayLedger } from './play/rooms/ledger-play-ledger';
 import { SqlPlayStore } from './play/rooms/sql-play-store';
-import { StationRooms } from './play/rooms/station-rooms';
+import { StationRooms, type RoomRelay } from './play/rooms/station-rooms';
 import { ReserveGate } from './play/reserve-gate';
-import { Refusal } from './play/refusal';
+import { isRefusal, Refusal } from './play/refusal';
 import { SERVER_MESSAGES } from './messages';
 import { RealtimeHub } from './realtime/realtime-hub';
 import { StationReservations } from './play/station-reservations';
@@ -46,6 +46,39 @@ import { SupportService } from './support/support.service';
 
 /** The instances' event for a kuji line changed on a standby (server-side, never a client's). */
 const KUJI_LINE_RELAY = 'onkure:kuji-line';
+/** The instances' event for a room call made on a standby (server-side, never a client's). */
+const ROOM_RELAY = 'onkure:room';
+
+/** Each instance's answer to a relayed room call: only the host's carries one. */
+type RelayAnswer =
+  | { host: false }
+  | { host: true; value: unknown }
+  | { host: true; refusal: [Refusal['status'], number, string, Record<string, unknown>] }
+  | { host: true; failed: true };
+
+/**
+ * A standby's way to the host (R10-8): the call goes to every instance over the adapter's
+ * server-side channel; the host answers with the result or its refusal, the others with host:
+ * false. No host answering (none yet, or it just died and a standby has not taken over): 503.
+ */
+function relayToHost(io: SocketIOServer): RoomRelay {
+  return {
+    async call(method, args) {
+      // The adapter waits for every instance it knows, up to 5 s; on that timeout the answers that
+      // came are kept (a standby that just died cannot hide the host's answer).
+      const answers = await new Promise<RelayAnswer[]>((resolve) => {
+        io.serverSideEmit(ROOM_RELAY, { method, args }, (_error: Error | null, responses: RelayAnswer[]) =>
+          resolve(Array.isArray(responses) ? responses : []),
+        );
+      });
+      const fromHost = answers.find((a) => a?.host === true);
+      if (!fromHost) throw new Refusal(503, 503, SERVER_MESSAGES.stationOnAnotherInstance);
+      if ('refusal' in fromHost) throw new Refusal(...fromHost.refusal);
+      if ('failed' in fromHost) throw new Error(`the station host failed the relayed ${method}`);
+      return fromHost.value;
+    },
+  };
+}
 
 /** Every service of the reference server, each built once. Route modules only call them. */
 export interface Services {
@@ -198,6 +231,23 @@ export function createServices(
   const kujiLine = new KujiLine(store, clock, realtime, config.kujiTimeLimits, {
     hosting,
     relay: (boxId) => io.serverSideEmit(KUJI_LINE_RELAY, boxId),
+  });
+  // A standby's room calls reach the host and come back with its answer (or its refusal).
+  rooms.setRelay(relayToHost(io));
+  io.on(ROOM_RELAY, (call: unknown, ack: unknown) => {
+    if (typeof ack !== 'function') return;
+    const answer = ack as (a: RelayAnswer) => void;
+    if (!hosting()) return answer({ host: false });
+    const { method, args } = (call ?? {}) as { method?: unknown; args?: unknown };
+    rooms.relayed(method, args).then(
+      (value) => answer({ host: true, value }),
+      (error: unknown) => {
+        if (isRefusal(error))
+          return answer({ host: true, refusal: [error.status, error.code, error.info, { ...error.extra }] });
+        log('relayed room call failed', error);
+        return answer({ host: true, failed: true });
+      },
+    );
   });
   // A standby's line change reaches the host's timers over the instances' channel (only instances
   // on the database can publish there); anything but a box id or null is ignored.

@@ -158,7 +158,7 @@ export class RealtimeHub implements PlayEvents {
     const station = /^station:(\d+)$/.exec(channel);
     // A viewer joining a station sees the play on its machine at once.
     if (station) {
-      const state = this.rooms.onStation(Number(station[1]));
+      const state = await this.rooms.stationView(Number(station[1]));
       if (state) socket.emit('play_state', state);
     }
     return { ok: true };

@@ -48,6 +48,31 @@ function refusalOf(refusal: RoomRefusal, stationId: number): Refusal {
   }
 }
 
+/** The room calls a standby instance hands to the station host (R10-8, docs/deployment.md). */
+export const RELAYED_ROOM_CALLS = [
+  'join',
+  'leave',
+  'confirm',
+  'control',
+  'continuePlay',
+  'finishTurn',
+  'current',
+  'playerAway',
+  'playerBack',
+  'stationView',
+  'setStationStatus',
+  'restock',
+  'setArmStrength',
+  'changePrize',
+  'rigNextPlay',
+] as const;
+export type RelayedRoomCall = (typeof RELAYED_ROOM_CALLS)[number];
+
+/** How a standby reaches the host: the call and its arguments; the host's answer or its refusal. */
+export interface RoomRelay {
+  call(method: RelayedRoomCall, args: readonly unknown[]): Promise<unknown>;
+}
+
 /**
  * The station rooms of this server (docs/play.md, "Station rooms"): one room per station, loaded
  * from the store at start (each resumed where it was) and lazily for a station added later. The
@@ -76,9 +101,35 @@ export class StationRooms {
     private readonly hosting: () => boolean = () => true,
   ) {}
 
+  private relay: RoomRelay | null = null;
+
+  /** How this instance reaches the station host when it is a standby (several instances). */
+  setRelay(relay: RoomRelay): void {
+    this.relay = relay;
+  }
+
   /** A standby instance runs no room: a call that needs one is refused, and nothing is loaded. */
   private requireHost(): void {
     if (!this.hosting()) throw new Refusal(503, 503, SERVER_MESSAGES.stationOnAnotherInstance);
+  }
+
+  /** On a standby: the call goes to the host (503 in Japanese when there is none to reach). */
+  private forward<T>(method: RelayedRoomCall, args: readonly unknown[]): Promise<T> {
+    if (!this.relay) return Promise.reject(new Refusal(503, 503, SERVER_MESSAGES.stationOnAnotherInstance));
+    return this.relay.call(method, args) as Promise<T>;
+  }
+
+  /**
+   * The host runs a call a standby relayed. Only the calls of RELAYED_ROOM_CALLS, with at most four
+   * arguments; each call checks its own arguments' meaning as it does for a local caller.
+   */
+  async relayed(method: unknown, args: unknown): Promise<unknown> {
+    if (typeof method !== 'string' || !(RELAYED_ROOM_CALLS as readonly string[]).includes(method))
+      throw new Refusal(400, 400, SERVER_MESSAGES.relayRefused);
+    if (!Array.isArray(args) || args.length > 4) throw new Refusal(400, 400, SERVER_MESSAGES.relayRefused);
+    this.requireHost();
+    const call = this[method as RelayedRoomCall] as (...a: unknown[]) => unknown;
+    return (await call.apply(this, args)) ?? null;
   }
 
   /** The realtime hub, once it exists (it needs the rooms for controls). */
@@ -128,6 +179,7 @@ export class StationRooms {
    * and the prizes lying on its field now are answered, so an end-to-end test can aim and win.
    */
   async rigNextPlay(stationId: number, seed: number): Promise<readonly CranePrize[]> {
+    if (!this.hosting()) return this.forward('rigNextPlay', [stationId, seed]);
     const room = await this.room(stationId);
     this.rigged.set(stationId, seed);
     const state = room.current;
@@ -185,8 +237,10 @@ export class StationRooms {
    * prize change or when sold out, then the player's checks (the VIP gate, TC, one place at a time).
    */
   async join(userId: number, stationId: number, shopId?: number): Promise<void> {
+    if (!this.hosting()) return this.forward('join', [userId, stationId, shopId]);
     const room = await this.room(stationId);
-    if (shopId !== undefined && room.current.station.shopId !== shopId)
+    // A relayed call carries an absent shop as null.
+    if (shopId !== undefined && shopId !== null && room.current.station.shopId !== shopId)
       throw new Refusal(404, 404, SERVER_MESSAGES.stationNotFound);
     await this.ask(room, { type: 'join', userId });
   }
@@ -196,6 +250,7 @@ export class StationRooms {
    * when the caller holds none there; 409 for a paid play in progress (it ends with its result).
    */
   async leave(userId: number, shopId: number, settingId: number): Promise<{ play_reserve_id: number }> {
+    if (!this.hosting()) return this.forward('leave', [userId, shopId, settingId]);
     const room = this.roomOf(userId);
     if (!room || room.current.station.shopId !== shopId)
       throw new Refusal(404, 404, SERVER_MESSAGES.reservationNotFound);
@@ -212,6 +267,7 @@ export class StationRooms {
 
   /** The player takes the turn: the play is charged and the claw resets. 409 when it is not their turn. */
   async confirm(userId: number, stationId: number): Promise<PlayState> {
+    if (!this.hosting()) return this.forward('confirm', [userId, stationId]);
     const room = await this.room(stationId);
     await this.ask(room, { type: 'confirm', userId });
     return this.playOf(room, userId)!;
@@ -228,6 +284,7 @@ export class StationRooms {
     button: CraneButton,
     command: CraneCommand,
   ): Promise<{ tick: number; machine: MachineView }> {
+    if (!this.hosting()) return this.forward('control', [userId, playId, button, command]);
     this.countCommand(userId);
     const room = this.roomOf(userId);
     if (!room) throw new Refusal(403, 403, SERVER_MESSAGES.notYourPlay);
@@ -249,6 +306,7 @@ export class StationRooms {
 
   /** The same player plays again within the continue window (charged again). */
   async continuePlay(userId: number, playId: number): Promise<PlayState> {
+    if (!this.hosting()) return this.forward('continuePlay', [userId, playId]);
     const room = this.roomOf(userId);
     if (!room) throw new Refusal(403, 403, SERVER_MESSAGES.notYourPlay);
     await this.ask(room, { type: 'continue', userId, playId });
@@ -257,6 +315,7 @@ export class StationRooms {
 
   /** The player ends their turn after a result (instead of waiting for the window to close). */
   async finishTurn(userId: number, playId: number): Promise<void> {
+    if (!this.hosting()) return this.forward('finishTurn', [userId, playId]);
     const room = this.roomOf(userId);
     if (!room) throw new Refusal(403, 403, SERVER_MESSAGES.notYourPlay);
     await this.ask(room, { type: 'finish', userId, playId });
@@ -264,6 +323,7 @@ export class StationRooms {
 
   /** The caller's play on any machine, or null. A player in a grace window is back. */
   async current(userId: number): Promise<PlayState | null> {
+    if (!this.hosting()) return this.forward('current', [userId]);
     const room = this.roomOf(userId);
     if (!room) return null;
     await this.ask(room, { type: 'look', userId });
@@ -272,25 +332,32 @@ export class StationRooms {
 
   /** The player's last connection closed: a running play waits for them (the grace window). */
   playerAway(userId: number): void {
+    if (!this.hosting()) return void this.forward('playerAway', [userId]).catch(() => undefined);
     this.tell(userId, { type: 'away', userId });
   }
 
   /** The player has a connection again: a play waiting in its grace window runs on. */
   playerBack(userId: number): void {
+    if (!this.hosting()) return void this.forward('playerBack', [userId]).catch(() => undefined);
     this.tell(userId, { type: 'back', userId });
   }
 
   private tell(userId: number, event: RoomEvent): void {
-    if (!this.hosting()) return;
     const room = this.roomOf(userId);
     room?.dispatch(event).catch((error: unknown) => this.log('station room step failed', error));
   }
 
   // ---- reading -------------------------------------------------------------------------------
 
-  /** The play on a station's machine as viewers see it, or null when it is idle. */
+  /** The play on a station's machine as viewers see it, or null when it is idle (this instance's rooms only). */
   onStation(stationId: number): PlayState | null {
     return this.rooms.get(stationId)?.playView() ?? null;
+  }
+
+  /** The same, from the host when this instance is a standby (a viewer joining a station's channel). */
+  async stationView(stationId: number): Promise<PlayState | null> {
+    if (!this.hosting()) return this.forward('stationView', [stationId]);
+    return this.onStation(stationId);
   }
 
   /** What the cameras draw for a station: the running machine, or null (the stored field). */
@@ -302,6 +369,20 @@ export class StationRooms {
   // ---- the operator --------------------------------------------------------------------------
 
   private async operate(stationId: number, event: RoomEvent): Promise<{ refunded_play_id: number | null }> {
+    if (!this.hosting()) {
+      const [method, args]: [RelayedRoomCall, unknown[]] =
+        event.type === 'setStatus'
+          ? ['setStationStatus', [stationId, event.status]]
+          : event.type === 'restock'
+            ? ['restock', [stationId, event.stock]]
+            : event.type === 'setArmStrength'
+              ? ['setArmStrength', [stationId, event.armStrength]]
+              : event.type === 'changePrize'
+                ? ['changePrize', [stationId, event.prize]]
+                : ['setStationStatus', []];
+      const answer = await this.forward<{ refunded_play_id: number | null } | null>(method, args);
+      return { refunded_play_id: answer?.refunded_play_id ?? null };
+    }
     const answer = await this.ask(await this.room(stationId), event);
     return { refunded_play_id: answer.kind === 'operator' ? answer.refundedPlayId : null };
   }
