@@ -61,4 +61,5 @@ if (!currentBuild()) {
   writeFileSync(stampFile, JSON.stringify({ builtAt: startedAt, env: buildEnv }));
 }
 
-runServer(root, env);
+// `--build-only` (npm run cluster): the app is built when needed, and no server starts here.
+if (!process.argv.includes('--build-only')) runServer(root, env);

@@ -126,7 +126,8 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
   const app = Fastify({
     logger: options.logger === false ? false : { level: config.logLevel },
     bodyLimit: MAX_BODY_BYTES,
-    trustProxy: false,
+    // Behind a load balancer (TRUST_PROXY), its X-Forwarded-For names the client; else the socket does.
+    trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
     // A request whose headers or body never finish must not hold a socket forever (issue 7 §5.9).
     connectionTimeout: timeouts.connectionMs,
     requestTimeout: timeouts.requestMs,

@@ -22,6 +22,11 @@ export interface ServerConfig {
   readonly databaseUrl: string | null;
   /** DATABASE_POOL_SIZE (default 10): connections each instance keeps to PostgreSQL. */
   readonly databasePoolSize: number;
+  /**
+   * TRUST_PROXY: the load balancers' addresses (IPs, CIDRs, or loopback/linklocal/uniquelocal),
+   * whose X-Forwarded-For names the client (per-client limits, logs). Empty: the socket's address.
+   */
+  readonly trustProxy: readonly string[];
   readonly apiPrefix: string;
   readonly target: BuildTarget;
   readonly production: boolean;
@@ -135,6 +140,12 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
     throw new ServerConfigError(
       `ONKURE_DEV_CALLS=1 (development-only calls such as the debug login) cannot be used with NODE_ENV=production (got "${env.NODE_ENV}"); unset one of them.`,
     );
+  const trustProxy = (env.TRUST_PROXY ?? '').split(/[\s,]+/).filter(Boolean);
+  for (const entry of trustProxy)
+    if (!/^([0-9a-fA-F.:]+(\/\d{1,3})?|loopback|linklocal|uniquelocal)$/.test(entry))
+      throw new ServerConfigError(
+        `TRUST_PROXY must list the load balancers' addresses such as 10.0.0.2 or 10.0.0.0/24 (got "${entry}").`,
+      );
   const allowedOrigins = originList(env.ALLOWED_ORIGINS, 'ALLOWED_ORIGINS');
   const connectSrc = (env.CSP_CONNECT_SRC ?? '').split(/[\s,]+/).filter(Boolean);
   for (const source of connectSrc)
@@ -205,6 +216,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
     port,
     host: env.HOST || '127.0.0.1',
     databaseUrl,
+    trustProxy,
     databasePoolSize: wholeNumber(env.DATABASE_POOL_SIZE, 10, 'DATABASE_POOL_SIZE'),
     dataDir: env.DATA_DIR === ':memory:' ? null : resolve(cwd, env.DATA_DIR || '.data'),
     apiPrefix,

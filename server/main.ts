@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     console.warn(`onkure: live video is off (${video.unavailableReason}); the play screen shows still pictures (jpg)`);
   const feed = config.feed.mode === 'rtc' && video.available ? 'rtc video' : 'jpg stills';
   console.log(
-    `onkure (${config.target}) is running at ${shown}/  —  store: ${config.dataDir ?? 'in memory'}, live feed: ${feed}`,
+    `onkure (${config.target}) is running at ${shown}/  —  store: ${config.databaseUrl ? `PostgreSQL (${new URL(config.databaseUrl).host})` : (config.dataDir ?? 'in memory')}, live feed: ${feed}`,
   );
   const stop = async () => {
     await server.close();

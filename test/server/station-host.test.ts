@@ -12,7 +12,7 @@ import {
 } from '../../src/contract';
 import { CRANE } from '../../src/domain/play/crane-machine';
 import { STORE_LOCKS } from '../../server/store/store-locks';
-import { usePostgresCluster } from '../support/postgres-cluster';
+import { hostLockHeld, usePostgresCluster } from '../support/postgres-cluster';
 import { storeFingerprint } from '../support/store-fingerprint';
 import { freePort, ServerProcess } from '../support/server-process';
 import { connectSocket, type TestSocket } from '../support/socket-client';
@@ -33,21 +33,6 @@ afterAll(async () => {
   for (const p of processes) await p.kill();
   await standby?.close();
 });
-
-/** Whether some session holds the station host lock (on any database of the cluster). */
-async function hostLockHeld(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND granted`,
-      [STORE_LOCKS.stationHost],
-    );
-    return rows[0]!.n > 0;
-  } finally {
-    await client.end();
-  }
-}
 
 const join = (socket: TestSocket, channel: string) =>
   new Promise<JoinAck>((resolve) => socket.emit('join', channel, (ack: JoinAck) => resolve(ack)));

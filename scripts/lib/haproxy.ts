@@ -1,0 +1,101 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+
+/** An instance behind the load balancer. */
+export interface Upstream {
+  readonly name: string;
+  readonly port: number;
+  readonly host?: string;
+}
+
+/**
+ * HAProxy in front of the instances (docs/deployment.md): round robin with a sticky cookie (socket.io's
+ * polling transport needs every request of one socket on one instance; websockets pass through),
+ * /healthz checks every second, X-Forwarded-For for the per-client limits (TRUST_PROXY), and the live
+ * feed's paths sent to the instance running the station rooms (its /healthz/host is the only 200).
+ */
+export function haproxyConfig(options: {
+  readonly port: number;
+  readonly upstreams: readonly Upstream[];
+  readonly apiPrefix?: string;
+  readonly signalingPath?: string;
+}): string {
+  const api = (options.apiPrefix ?? '/api').replace(/\/+$/, '');
+  const servers = (extra: string) =>
+    options.upstreams
+      .map((u) => `  server ${u.name} ${u.host ?? '127.0.0.1'}:${u.port}${extra.replace('%n', u.name)}`)
+      .join('\n');
+  return `global
+  maxconn 8000
+
+defaults
+  mode http
+  option forwardfor
+  timeout connect 5s
+  timeout client 60s
+  timeout server 60s
+  timeout tunnel 1h
+  timeout http-request 10s
+
+frontend onkure
+  bind 127.0.0.1:${options.port}
+  acl feed path_reg ^${api}/stations/[0-9]+/camera/
+  acl feed path ${options.signalingPath ?? '/signaling'}
+  use_backend feed if feed
+  default_backend instances
+
+backend instances
+  balance roundrobin
+  cookie ONKURE_INSTANCE insert indirect nocache httponly
+  option httpchk GET /healthz
+  default-server check inter 1s fall 2 rise 1
+${servers(' cookie %n')}
+
+backend feed
+  option httpchk GET /healthz/host
+  default-server check inter 500ms fall 1 rise 1
+${servers('')}
+`;
+}
+
+function haproxyBin(): string {
+  for (const path of ['/usr/sbin/haproxy', '/usr/bin/haproxy', '/usr/local/sbin/haproxy'])
+    if (existsSync(path)) return path;
+  throw new Error('HAProxy is not installed: apt-get install haproxy (.ci/run installs it).');
+}
+
+const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+/** Writes the config to `configPath` and runs HAProxy in the foreground until `stop`. */
+export async function startHaproxy(
+  configPath: string,
+  config: string,
+  port: number,
+): Promise<{ readonly process: ChildProcess; stop(): Promise<void> }> {
+  writeFileSync(configPath, config);
+  const child = spawn(haproxyBin(), ['-f', configPath, '-db'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  child.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
+  for (let i = 0; !(await accepts(port)); i += 1) {
+    if (child.exitCode !== null || i > 200) throw new Error(`haproxy did not start: ${log}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    process: child,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
