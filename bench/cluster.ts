@@ -1,0 +1,176 @@
+/**
+ * Several instances, measured (issue 25): a throwaway PostgreSQL cluster, two instance processes on
+ * it (the first runs the station rooms), and this process as the load generator.
+ *
+ *   npm run bench:cluster [-- sockets=1000,5000 pushes=10 requests=3000 concurrency=32]
+ *
+ * 1. For each socket count: that many socket.io clients, half on each instance, all on the `top`
+ *    channel. An operator sets a station's status on the standby (relayed to the host, whose room
+ *    steps and pushes through the PostgreSQL adapter to both instances); the time from the call to
+ *    each client's `update`: p50, p99, max, and how many never arrived. The generator's own CPU and
+ *    event-loop use are printed beside it: above ~90 % the generator, not the servers, is the limit.
+ * 2. The top page (POST contents/top_page_prize) at `concurrency`: all requests to one instance,
+ *    then spread over both; requests per second and the ratio.
+ */
+import { performance } from 'node:perf_hooks';
+import { io, type Socket } from 'socket.io-client';
+import { startPostgresCluster } from '../scripts/lib/postgres-cluster';
+import { freePort, ServerProcess } from '../test/support/server-process';
+
+const args = Object.fromEntries(process.argv.slice(2).map((a) => a.split('=') as [string, string]));
+const socketCounts = (args.sockets ?? '1000,5000').split(',').map(Number);
+const pushes = Number(args.pushes ?? 10);
+const requests = Number(args.requests ?? 3000);
+const concurrency = Number(args.concurrency ?? 32);
+const TOKEN = 'bench-cluster-operator-token-0123456789';
+const pct = (xs: number[], p: number) =>
+  xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+const round = (x: number) => Math.round(x * 10) / 10;
+
+async function connectAll(origins: string[], count: number): Promise<Socket[]> {
+  const sockets: Socket[] = [];
+  for (let i = 0; i < count; i += 200) {
+    const batch = Array.from({ length: Math.min(200, count - i) }, (_, j) => {
+      const socket = io(origins[(i + j) % origins.length]!, {
+        path: '/socket.io',
+        transports: ['websocket'],
+        reconnection: false,
+        timeout: 20_000,
+      });
+      sockets.push(socket);
+      return new Promise<void>((resolve, reject) => {
+        socket.once('connect', () => socket.emit('join', 'top', () => resolve()));
+        socket.once('connect_error', reject);
+      });
+    });
+    await Promise.all(batch);
+  }
+  return sockets;
+}
+
+async function operator(origin: string, path: string, body: object): Promise<void> {
+  const res = await fetch(`${origin}/api/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-operator-authorization': `Bearer ${TOKEN}` },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
+}
+
+async function pushRound(sockets: Socket[], standby: string, stationId: number) {
+  const latencies: number[] = [];
+  let missing = 0;
+  const cpu0 = process.cpuUsage();
+  const elu0 = performance.eventLoopUtilization();
+  const wall0 = performance.now();
+  for (let k = 0; k < pushes; k += 1) {
+    const status = k % 2 === 0 ? 'maintenance' : 'open';
+    let started = 0;
+    const arrived = sockets.map(
+      (socket) =>
+        new Promise<number | null>((resolve) => {
+          const timer = setTimeout(() => {
+            socket.off('update', onUpdate);
+            resolve(null);
+          }, 15_000);
+          const onUpdate = (u: { maintenance?: { station_id: number; station_status: string } }) => {
+            if (u.maintenance?.station_id !== stationId || u.maintenance.station_status !== status) return;
+            clearTimeout(timer);
+            socket.off('update', onUpdate);
+            resolve(performance.now() - started);
+          };
+          socket.on('update', onUpdate);
+        }),
+    );
+    started = performance.now();
+    await operator(standby, 'operator/station_status', { station_id: stationId, station_status: status });
+    for (const t of await Promise.all(arrived)) {
+      if (t === null) missing += 1;
+      else latencies.push(t);
+    }
+  }
+  const wallMs = performance.now() - wall0;
+  const cpu = process.cpuUsage(cpu0);
+  const elu = performance.eventLoopUtilization(elu0);
+  return {
+    'p50 ms': round(pct(latencies, 0.5)),
+    'p99 ms': round(pct(latencies, 0.99)),
+    'max ms': round(Math.max(...latencies)),
+    'never arrived': missing,
+    'generator CPU %': Math.round(((cpu.user + cpu.system) / 1000 / wallMs) * 100),
+    'generator event loop %': Math.round(elu.utilization * 100),
+  };
+}
+
+async function topPage(origins: string[]) {
+  const body = JSON.stringify({ shop_id: 1, is_top_page: 1 });
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, worker) => {
+      while (next < requests) {
+        const i = next++;
+        const res = await fetch(`${origins[(i + worker) % origins.length]}/api/contents/top_page_prize`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip' },
+          body,
+        });
+        await res.arrayBuffer();
+        if (!res.ok) throw new Error(`top page: HTTP ${res.status}`);
+      }
+    }),
+  );
+  return requests / ((performance.now() - started) / 1000);
+}
+
+async function main(): Promise<void> {
+  const cluster = await startPostgresCluster();
+  const url = await cluster.createDatabase('bench');
+  const env = { DATABASE_URL: url, ONKURE_OPERATOR_TOKEN: TOKEN, ONKURE_FEED: 'jpg', LOG_LEVEL: 'error' };
+  const host = new ServerProcess(await freePort(), ':memory:', env);
+  const standby = new ServerProcess(await freePort(), ':memory:', env);
+  try {
+    await host.start();
+    // The first instance takes the rooms; give it a moment before the standby starts trying.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await standby.start();
+    const origins = [host.origin, standby.origin];
+    const stationId = Number(args.station ?? 1);
+    console.log(
+      `machine: ${process.platform}, node ${process.versions.node}; generator, both instances and PostgreSQL share it.`,
+    );
+    for (const count of socketCounts) {
+      const t0 = performance.now();
+      const sockets = await connectAll(origins, count);
+      const connectS = (performance.now() - t0) / 1000;
+      // The adapter's heartbeat has both instances know each other before the pushes are timed.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const result = await pushRound(sockets, standby.origin, stationId);
+      console.log(
+        `\n1. ${count} sockets (${count / 2} per instance, connected in ${round(connectS)} s), ${pushes} pushes each`,
+      );
+      console.table({ 'operator call → every screen': result });
+      for (const socket of sockets) socket.close();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    await topPage([host.origin]); // warm both instances' caches
+    await topPage([standby.origin]);
+    const one = await topPage([host.origin]);
+    const two = await topPage(origins);
+    console.log(`\n2. top page, ${requests} requests at concurrency ${concurrency}`);
+    console.table({
+      'one instance': { 'requests/s': Math.round(one) },
+      'two instances': { 'requests/s': Math.round(two) },
+      ratio: { 'requests/s': round(two / one) },
+    });
+  } finally {
+    await standby.kill('SIGTERM');
+    await host.kill('SIGTERM');
+    await cluster.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
