@@ -29,6 +29,17 @@ async function openFromMenu(page: Page, testId: string) {
   await page.getByTestId(testId).click();
 }
 
+/**
+ * Closes the menu and its sub-modal with Escape, as a person does, and waits until they are gone:
+ * each close goes back one history entry, and a key pressed before those arrive (Enter on the menu
+ * button) would land while the old modals are still open.
+ */
+async function closeModals(page: Page) {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  await expect(page.locator('[aria-modal="true"]')).toHaveCount(0);
+}
+
 /** Presses Tab until the element with `testId` has the focus (keyboard only). */
 async function tabTo(page: Page, testId: string, max = 80) {
   for (let i = 0; i < max; i += 1) {
@@ -131,8 +142,7 @@ test.describe('the account and support', () => {
     await phone.getByRole('button', { name: '認証する' }).click();
     await expect(phone.getByTestId('phone-verified')).toContainText('08023456789');
     await look(page, 'phone-check');
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
+    await closeModals(page);
 
     // A present code: free TC through the ledger, in the balance and the TC history.
     await openFromMenu(page, 'menu-present');
@@ -141,14 +151,12 @@ test.describe('the account and support', () => {
     await present.getByRole('button', { name: '受け取る' }).click();
     await expect(present.getByTestId('present-result')).toContainText('500 TC（無償）を受け取りました。');
     await look(page, 'present-code');
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
+    await closeModals(page);
     await expect(page.getByTestId('header-balance')).toContainText('500');
     await page.getByTestId('open-menu').click();
     await page.getByRole('button', { name: 'TC利用履歴' }).click();
     await expect(page.getByRole('dialog').last().getByText('プレゼントコード')).toBeVisible();
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
+    await closeModals(page);
 
     // Invite: the link and the text copied.
     await openFromMenu(page, 'menu-invite');
@@ -159,12 +167,12 @@ test.describe('the account and support', () => {
     await expect(invite.getByText('コピーしました。')).toBeVisible();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(url!);
     await look(page, 'invite');
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
+    await closeModals(page);
 
     // The contact form, keyboard only: through the menu and the form.
     await page.getByTestId('open-menu').focus();
     await page.keyboard.press('Enter');
+    await expect(page.getByTestId('modal-menuTop')).toBeVisible();
     await tabTo(page, 'menu-contact');
     await page.keyboard.press('Enter');
     const contact = page.getByTestId('contact-form');
@@ -215,8 +223,7 @@ test.describe('the account and support', () => {
       chat.getByTestId('chat-log').getByText('明日発送いたします。もうしばらくお待ちください。'),
     ).toBeVisible();
     await look(page, 'chat-support');
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Escape');
+    await closeModals(page);
 
     // Sign out, then the password reset by e-mail code signs in again.
     await openFromMenu(page, 'menu-account');
