@@ -33,10 +33,23 @@ const connect = (server: TestServer, user?: TestUser) => connectSocket(server.or
 const join = (socket: Client, channel: string) =>
   new Promise<JoinAck>((resolve) => socket.emit('join', channel, (ack: JoinAck) => resolve(ack)));
 
-/** The next `event` on `socket` (the test's own timeout bounds the wait). */
-const next = <E extends keyof ServerToClientEvents>(socket: Client, event: E) =>
+/**
+ * The next `event` on `socket` that `matches` (the test's own timeout bounds the wait). A station's
+ * line change also sends a `list` update on the top channel a moment later (after a store read):
+ * a wait for another update must not take that one.
+ */
+const next = <E extends keyof ServerToClientEvents>(
+  socket: Client,
+  event: E,
+  matches: (payload: Parameters<ServerToClientEvents[E]>[0]) => boolean = () => true,
+) =>
   new Promise<Parameters<ServerToClientEvents[E]>[0]>((resolve) => {
-    socket.once(event as never, ((payload: never) => resolve(payload)) as never);
+    const listener = (payload: Parameters<ServerToClientEvents[E]>[0]) => {
+      if (!matches(payload)) return;
+      socket.off(event as never, listener as never);
+      resolve(payload);
+    };
+    socket.on(event as never, listener as never);
   });
 
 /** Both instances know each other (the adapter's heartbeat) before pushes are counted on: B answers A's ping. */
@@ -72,7 +85,8 @@ describe('pushes across two instances', () => {
     b.server.services().realtime.kujiLineChanged(1, 2);
     for (const got of await Promise.all(kuji)) expect(got).toEqual({ kuji_id: 1, box_id: 2, reserve_change: 1 });
 
-    const updates = [next(onA, 'update'), next(onB, 'update')];
+    const isWinner = (u: { get?: unknown }) => u.get !== undefined;
+    const updates = [next(onA, 'update', isWinner), next(onB, 'update', isWinner)];
     b.server.services().realtime.winner({ station_id: 3, prize_name: 'ぬいぐるみ', message: 'おめでとう' });
     for (const got of await Promise.all(updates))
       expect(got).toMatchObject({ channel: CHANNELS.top, get: { station_id: 3, prize_name: 'ぬいぐるみ' } });
