@@ -11,11 +11,11 @@ import {
   type JoinAck,
   type ServerToClientEvents,
 } from '../../src/contract';
-import { CRANE } from '../../src/domain/play/crane-machine';
 import { openPostgresStore, type PostgresStore } from '../../server/store/postgres-store';
 import { haproxyConfig, startHaproxy } from '../../scripts/lib/haproxy';
 import { hostLockHeld, usePostgresCluster } from '../support/postgres-cluster';
 import { freePort, ServerProcess } from '../support/server-process';
+import { confirmAndMoveClaw } from '../support/moving-play';
 import { connectSocket, type TestSocket } from '../support/socket-client';
 
 /**
@@ -172,21 +172,8 @@ describe('two instances behind HAProxy', () => {
     ).toBe(2);
     for (const got of await Promise.all(seenAgain)) expect(got).toEqual({ station_id: stationId, reserve_change: 1 });
 
-    const play = playStateResponseSchema.parse(await as(alice)('v2/play/confirm', { station_id: stationId })).play!;
-    await expect
-      .poll(async () => playStateResponseSchema.parse(await as(alice)('v2/play/current')).play?.phase, {
-        timeout: 10_000,
-      })
-      .toBe('playing');
-    expect(
-      (await as(alice)('v2/play/control', { play_id: play.play_id, button: 'right', command: 'press' })).error_code,
-    ).toBe(200);
-    await expect
-      .poll(async () => playStateResponseSchema.parse(await as(alice)('v2/play/current')).play?.machine.x ?? 0, {
-        timeout: 10_000,
-        interval: 100,
-      })
-      .toBeGreaterThan(CRANE.home.x + 100);
+    // Let the claw move and be saved, then kill the process outright.
+    const play = await confirmAndMoveClaw(as(alice), stationId);
 
     await a.kill('SIGKILL');
     const killedAt = Date.now();

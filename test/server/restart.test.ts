@@ -7,11 +7,11 @@ import {
   playStateResponseSchema,
   reserveResponseSchema,
   getReserveResponseSchema,
-  type PlayState,
 } from '../../src/contract';
 import { CRANE } from '../../src/domain/play/crane-machine';
 import { freePort, ServerProcess } from '../support/server-process';
 import { startTestServer } from '../support/test-server';
+import { confirmAndMoveClaw } from '../support/moving-play';
 import { createTestUser, type TestUser } from '../support/users';
 
 /**
@@ -79,27 +79,8 @@ describe('a server killed mid-queue and mid-play loses nothing', () => {
       reserveResponseSchema.parse(await c('v2/play/reserve', { station_id: two.station_id })).reserve_info
         .reserve_status,
     ).toBe('playTransition');
-    const confirmed = playStateResponseSchema.parse(await a('v2/play/confirm', { station_id: one.station_id })).play!;
-    await expect
-      .poll(async () => playStateResponseSchema.parse(await a('v2/play/current')).play?.phase, {
-        timeout: 10_000,
-        interval: 100,
-      })
-      .toBe('playing');
-    expect(
-      (await a('v2/play/control', { play_id: confirmed.play_id, button: 'right', command: 'press' })).error_code,
-    ).toBe(200);
-    // Let the claw move and be saved (at least every 10 ticks), then kill the process outright.
-    let moving: PlayState | null = null;
-    await expect
-      .poll(
-        async () => {
-          moving = playStateResponseSchema.parse(await a('v2/play/current')).play;
-          return moving!.machine.x;
-        },
-        { timeout: 10_000, interval: 100 },
-      )
-      .toBeGreaterThan(CRANE.home.x + 100);
+    // Let the claw move and be saved, then kill the process outright.
+    const confirmed = await confirmAndMoveClaw(a, one.station_id);
     await server.kill('SIGKILL');
 
     server = await startProcess(port);

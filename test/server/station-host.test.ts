@@ -7,7 +7,6 @@ import {
   playStateResponseSchema,
   reserveResponseSchema,
   type JoinAck,
-  type PlayState,
   type ServerToClientEvents,
 } from '../../src/contract';
 import { CRANE } from '../../src/domain/play/crane-machine';
@@ -17,6 +16,7 @@ import { storeFingerprint } from '../support/store-fingerprint';
 import { freePort, ServerProcess } from '../support/server-process';
 import { connectSocket, type TestSocket } from '../support/socket-client';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { confirmAndMoveClaw } from '../support/moving-play';
 import { createTestUser, type TestUser } from '../support/users';
 
 /**
@@ -98,23 +98,8 @@ describe('the station host (R10-8)', () => {
       reserveResponseSchema.parse(await b('v2/play/reserve', { station_id: stationId })).reserve_info.reserve_num,
     ).toBe(2);
     expect(await aliceSees).toEqual({ station_id: stationId, reserve_change: 1 });
-    const confirmed = playStateResponseSchema.parse(await a('v2/play/confirm', { station_id: stationId })).play!;
-    await expect
-      .poll(async () => playStateResponseSchema.parse(await a('v2/play/current')).play?.phase, { timeout: 10_000 })
-      .toBe('playing');
-    expect(
-      (await a('v2/play/control', { play_id: confirmed.play_id, button: 'right', command: 'press' })).error_code,
-    ).toBe(200);
-    let moving: PlayState | null = null;
-    await expect
-      .poll(
-        async () => {
-          moving = playStateResponseSchema.parse(await a('v2/play/current')).play;
-          return moving!.machine.x;
-        },
-        { timeout: 10_000, interval: 100 },
-      )
-      .toBeGreaterThan(CRANE.home.x + 100);
+    // Let the claw move and be saved, then kill the process outright.
+    const confirmed = await confirmAndMoveClaw(a, stationId);
 
     await host.kill('SIGKILL');
     const killedAt = Date.now();
