@@ -9,7 +9,7 @@ import { constants as zlib } from 'node:zlib';
 import { Server as SocketIOServer } from 'socket.io';
 import { systemClock, type Clock } from './clock';
 import { RouteBuilder } from './http/route';
-import { createServices, type Services } from './services';
+import { createServices, STATIONS_MOVED, type Services } from './services';
 import type { ServerConfig } from './config';
 import { ERROR_INFO, replyError } from './http/reply';
 import { registerApiRoutes } from './routes/index';
@@ -223,6 +223,12 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     return { status: 'host' };
   });
 
+  // The stations whose rooms run on this instance (operators, tests).
+  app.get('/healthz/stations', async (_request, reply) => {
+    if (!services || !store || readyError) return reply.code(503).send({ status: 'starting' });
+    return { stations: services.rooms.running() };
+  });
+
   app.get('/healthz', async (_request, reply) => {
     if (readyError) return reply.code(503).send({ status: 'failed' });
     if (!store) return reply.code(503).send({ status: 'starting' });
@@ -270,10 +276,22 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       if (limits !== 'unlimited') await registerRateLimits(api, config.apiPrefix, limits);
       services = createServices(db, clock, io, config, {
         log: (message, error) => app.log.error({ err: error }, message),
-        hostsStations: () => stationHost.hosting,
+        stationHost,
+        instanceUrl: () => {
+          if (config.instanceUrl) return config.instanceUrl;
+          const address = app.server.address();
+          return address && typeof address === 'object' ? `http://127.0.0.1:${address.port}` : null;
+        },
         ...(options.playSeeds ? { playSeeds: options.playSeeds } : {}),
         ...(options.signalingTimings ? { signalingTimings: options.signalingTimings } : {}),
         ...(options.playStore ? { playStore: options.playStore } : {}),
+      });
+      // Stations taken before the server listened are recorded once its address is known.
+      app.server.once('listening', () => {
+        if (!stationHost.distributed) return;
+        void (async () => {
+          for (const stationId of built.rooms.running()) await built.feedOwners.record(stationId);
+        })().catch((error: unknown) => app.log.error({ err: error }, 'could not record the stations run here'));
       });
       // A change that drops the kept top pages drops the rendered pages too.
       services.topPages.onInvalidate(() => pages.clear());
@@ -281,14 +299,28 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       const built = services;
       // …and every kuji box on sale gets its ticket order and published commitment (docs/kuji.md).
       recovered = ready.then(async () => {
-        // The rooms, the kuji lines' timers and the deadline sweeps run on the station host only:
-        // with the embedded store this instance; on PostgreSQL the one holding the host lock, and
-        // a standby takes them over when it dies [R10-8]. Until then a standby serves everything else.
-        stationHost.start(
-          () => {
-            app.log.info('this instance now runs the station rooms');
+        // With the embedded store this instance runs everything. On PostgreSQL each station's room
+        // runs on the instance holding its lock (the stations spread over the live instances), and
+        // the leader — the instance holding the host lock — runs the kuji lines' timers and the
+        // deadline sweeps; when an instance dies the others take its part over [R10-8].
+        stationHost.start({
+          adopt: async (stationId) => {
+            if (!(await built.rooms.adopt(stationId))) return false;
+            // The others forward this station's feed here from now on.
+            await built.feedOwners.record(stationId);
+            return true;
+          },
+          release: async (stationId) => {
+            if (!(await built.rooms.release(stationId))) return false;
+            // Its viewers reconnect and are forwarded to the station's next instance.
+            built.signaling.drop(stationId);
+            return true;
+          },
+          gaveBack: () => io.serverSideEmit(STATIONS_MOVED),
+          lead: () => {
+            app.log.info('this instance now leads (kuji lines, sweeps)');
             hostWork = (async () => {
-              await built.rooms.start();
+              if (!stationHost.distributed) await built.rooms.start();
               await built.kujiDraws.openAllOnSale();
               await built.kujiLine.recover();
               // Pending settlements past their expiry close; the provider's callbacks not yet taken go out again.
@@ -299,15 +331,15 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
             hostWork.then(markHosting, () => undefined);
             return hostWork;
           },
-          (error) => {
-            app.log.error({ err: error }, 'lost the station host lock: stopping the station rooms');
+          lost: (error) => {
+            app.log.error({ err: error }, 'lost the station locks: stopping the station rooms');
             void built.rooms.close();
             built.kujiLine.close();
             built.purchases.stop();
             built.prizeStorage.stop();
             (options.onHostLost ?? exitOnHostLost)(error);
           },
-        );
+        });
         // The only instance (the embedded store) serves no request before its rooms are resumed.
         if (!config.databaseUrl) await hostWork;
         built.provider.start(async (body, signature) => {
@@ -424,10 +456,11 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       services?.prizeStorage.stop();
       services?.rtcFeed.close();
       await recovered?.catch(() => undefined);
-      // The lock's connection closes (a standby stops trying; a host frees the lock for the next).
-      await stationHost.close();
-      await hostWork.catch(() => undefined);
-      await services?.rooms.close();
+      // The rooms stop (their writes land) before the locks' connection closes and frees them for the others.
+      await stationHost.close(async () => {
+        await hostWork.catch(() => undefined);
+        await services?.rooms.close();
+      });
       services?.kujiLine.close();
       await app.close();
       await ready.catch(() => undefined);

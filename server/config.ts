@@ -27,6 +27,11 @@ export interface ServerConfig {
    * whose X-Forwarded-For names the client (per-client limits, logs). Empty: the socket's address.
    */
   readonly trustProxy: readonly string[];
+  /**
+   * INSTANCE_URL: where the other instances reach this one (http://10.0.0.11:8080), for the live
+   * feed of the stations it runs (docs/deployment.md). Default: http://127.0.0.1:<its port>.
+   */
+  readonly instanceUrl: string | null;
   readonly apiPrefix: string;
   readonly target: BuildTarget;
   readonly production: boolean;
@@ -146,6 +151,11 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
       throw new ServerConfigError(
         `TRUST_PROXY must list the load balancers' addresses such as 10.0.0.2 or 10.0.0.0/24 (got "${entry}").`,
       );
+  const instanceUrl = env.INSTANCE_URL || null;
+  if (instanceUrl !== null && !/^https?:\/\/[^\s/?#'"]+$/.test(instanceUrl))
+    throw new ServerConfigError(
+      `INSTANCE_URL must be the address other instances reach this one at, such as http://10.0.0.11:8080 (got "${instanceUrl}").`,
+    );
   const allowedOrigins = originList(env.ALLOWED_ORIGINS, 'ALLOWED_ORIGINS');
   const connectSrc = (env.CSP_CONNECT_SRC ?? '').split(/[\s,]+/).filter(Boolean);
   for (const source of connectSrc)
@@ -217,6 +227,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
     host: env.HOST || '127.0.0.1',
     databaseUrl,
     trustProxy,
+    instanceUrl,
     databasePoolSize: wholeNumber(env.DATABASE_POOL_SIZE, 10, 'DATABASE_POOL_SIZE'),
     dataDir: env.DATA_DIR === ':memory:' ? null : resolve(cwd, env.DATA_DIR || '.data'),
     apiPrefix,

@@ -23,13 +23,16 @@ import { KujiLine } from './kuji/kuji-line';
 import { RtcFeed } from './live/rtc-feed';
 import { SignalingServer, type SignalingTimings } from './live/signaling';
 import { originAllowed } from './http/security-headers';
+import proxyaddr from '@fastify/proxy-addr';
+import { FeedOwners } from './live/feed-forward';
 import { PlayLogRepository } from './play/play-log.repository';
 import { StationCameras } from './play/cameras/station-cameras';
 import { randomInt } from 'node:crypto';
 import type { PlayEvents, PlayStore } from './play/rooms/play-ports';
 import { LedgerPlayLedger } from './play/rooms/ledger-play-ledger';
 import { SqlPlayStore } from './play/rooms/sql-play-store';
-import { StationRooms, type RoomRelay } from './play/rooms/station-rooms';
+import { NOT_HERE, StationRooms, type RoomRelay } from './play/rooms/station-rooms';
+import { LocalStationHost, type StationHost } from './play/rooms/station-host';
 import { ReserveGate } from './play/reserve-gate';
 import { isRefusal, Refusal } from './play/refusal';
 import { SERVER_MESSAGES } from './messages';
@@ -48,34 +51,37 @@ import { SupportService } from './support/support.service';
 const KUJI_LINE_RELAY = 'onkure:kuji-line';
 /** The instances' event for a room call made on a standby (server-side, never a client's). */
 const ROOM_RELAY = 'onkure:room';
+/** The instances' event for stations given back (server-side): take them now. */
+export const STATIONS_MOVED = 'onkure:stations-moved';
 
-/** Each instance's answer to a relayed room call: only the host's carries one. */
+/** Each instance's answer to a relayed room call: only the one the call is for carries one. */
 type RelayAnswer =
-  | { host: false }
-  | { host: true; value: unknown }
-  | { host: true; refusal: [Refusal['status'], number, string, Record<string, unknown>] }
-  | { host: true; failed: true };
+  | { owner: false }
+  | { owner: true; value: unknown }
+  | { owner: true; refusal: [Refusal['status'], number, string, Record<string, unknown>] }
+  | { owner: true; failed: true };
 
 /**
- * A standby's way to the host (R10-8): the call goes to every instance over the adapter's
- * server-side channel; the host answers with the result or its refusal, the others with host:
- * false. No host answering (none yet, or it just died and a standby has not taken over): 503.
+ * An instance's way to the room a call is for (R10-8): the call goes to every instance over the
+ * adapter's server-side channel; the instance running the station (or holding the user's place)
+ * answers with the result or its refusal, the others with owner: false. None answering: the caller
+ * decides (it takes the station, or answers as for a player with no place).
  */
-function relayToHost(io: SocketIOServer): RoomRelay {
+function relayToOwner(io: SocketIOServer): RoomRelay {
   return {
     async call(method, args) {
       // The adapter waits for every instance it knows, up to 5 s; on that timeout the answers that
-      // came are kept (a standby that just died cannot hide the host's answer).
+      // came are kept (an instance that just died cannot hide the owner's answer).
       const answers = await new Promise<RelayAnswer[]>((resolve) => {
         io.serverSideEmit(ROOM_RELAY, { method, args }, (_error: Error | null, responses: RelayAnswer[]) =>
           resolve(Array.isArray(responses) ? responses : []),
         );
       });
-      const fromHost = answers.find((a) => a?.host === true);
-      if (!fromHost) throw new Refusal(503, 503, SERVER_MESSAGES.stationOnAnotherInstance);
-      if ('refusal' in fromHost) throw new Refusal(...fromHost.refusal);
-      if ('failed' in fromHost) throw new Error(`the station host failed the relayed ${method}`);
-      return fromHost.value;
+      const fromOwner = answers.find((a) => a?.owner === true);
+      if (!fromOwner) return { answered: false };
+      if ('refusal' in fromOwner) throw new Refusal(...fromOwner.refusal);
+      if ('failed' in fromOwner) throw new Error(`the room's instance failed the relayed ${method}`);
+      return { answered: true, value: fromOwner.value };
     },
   };
 }
@@ -125,6 +131,8 @@ export interface Services {
   readonly cameras: StationCameras;
   /** The rtc live feed's encoders, one per watched camera (docs/live-feed.md). */
   readonly rtcFeed: RtcFeed;
+  /** Where each station's live feed is drawn (several instances): forwarded to the instance running it. */
+  readonly feedOwners: FeedOwners;
   /** The rtc feed's Sora-compatible signaling (attached to the HTTP server when webrtc_url is a path). */
   readonly signaling: SignalingServer;
   readonly kujiReservations: KujiReservations;
@@ -147,8 +155,10 @@ export interface ServiceOptions {
   readonly signalingTimings?: Partial<SignalingTimings>;
   /** Wraps the station rooms' store (tests inject a slow or failing write). */
   readonly playStore?: (store: PlayStore) => PlayStore;
-  /** Whether this instance runs the station rooms now (the station host, R10-8); default always. */
-  readonly hostsStations?: () => boolean;
+  /** Which stations run here and whether this instance leads (R10-8); default: everything here. */
+  readonly stationHost?: StationHost;
+  /** Where the other instances reach this one (the live feed's forwarding), once known. */
+  readonly instanceUrl?: () => string | null;
 }
 
 /**
@@ -195,9 +205,12 @@ export function createServices(
     config.prizeStorageDays,
   );
   const playStore = options.playStore ? options.playStore(sqlPlayStore) : sqlPlayStore;
-  const rooms = new StationRooms(playStore, clock, log, options.playSeeds ?? (() => randomInt(0, 2 ** 31 - 1)), () =>
-    hosting(),
-  );
+  const stationHost = options.stationHost ?? new LocalStationHost();
+  const rooms = new StationRooms(playStore, clock, log, options.playSeeds ?? (() => randomInt(0, 2 ** 31 - 1)), {
+    distributed: stationHost.distributed,
+    owns: (stationId) => stationHost.owns(stationId),
+    claim: (stationId) => stationHost.claim(stationId),
+  });
   const reservations = new StationReservations(store, catalogue, vipGate, clock, rooms);
   const realtime = new RealtimeHub(io, identity, rooms, store, config.realtimeChannel, log);
   const topPages = new TopPageCache(async (key, now) => {
@@ -227,28 +240,30 @@ export function createServices(
   rooms.setEvents(changingTopPages(realtime, topPages, () => prizeStorage.poke()));
   const kujiDraws = new KujiDraws(store, clock, ledger, images, config.kujiTimeLimits, config.prizeStorageDays);
   kujiDraws.onBoxEnded = (kujiId, boxId) => realtime.kujiBoxEnded(kujiId, boxId);
-  const hosting = options.hostsStations ?? (() => true);
+  const hosting = () => stationHost.hosting;
   const kujiLine = new KujiLine(store, clock, realtime, config.kujiTimeLimits, {
     hosting,
     relay: (boxId) => io.serverSideEmit(KUJI_LINE_RELAY, boxId),
   });
-  // A standby's room calls reach the host and come back with its answer (or its refusal).
-  rooms.setRelay(relayToHost(io));
+  // Room calls for stations (or players) of other instances reach them and come back with their
+  // answer (or refusal). A malformed call is refused by every instance.
+  rooms.setRelay(relayToOwner(io));
   io.on(ROOM_RELAY, (call: unknown, ack: unknown) => {
     if (typeof ack !== 'function') return;
     const answer = ack as (a: RelayAnswer) => void;
-    if (!hosting()) return answer({ host: false });
     const { method, args } = (call ?? {}) as { method?: unknown; args?: unknown };
     rooms.relayed(method, args).then(
-      (value) => answer({ host: true, value }),
+      (value) => answer(value === NOT_HERE ? { owner: false } : { owner: true, value }),
       (error: unknown) => {
         if (isRefusal(error))
-          return answer({ host: true, refusal: [error.status, error.code, error.info, { ...error.extra }] });
+          return answer({ owner: true, refusal: [error.status, error.code, error.info, { ...error.extra }] });
         log('relayed room call failed', error);
-        return answer({ host: true, failed: true });
+        return answer({ owner: true, failed: true });
       },
     );
   });
+  // An instance gave stations back (an instance joined): the others balance now, not on their next round.
+  io.on(STATIONS_MOVED, () => stationHost.rebalance());
   // A standby's line change reaches the host's timers over the instances' channel (only instances
   // on the database can publish there); anything but a box id or null is ignored.
   io.on(KUJI_LINE_RELAY, (boxId: unknown) => {
@@ -260,6 +275,8 @@ export function createServices(
   kujiReservations.onLineChanged = (kujiId, boxId, newHolder) => void kujiLine.boxChanged(kujiId, boxId, newHolder);
   kujiDraws.onDrawn = (boxId) => void kujiLine.changed(boxId);
   const cameras = new StationCameras(store, rooms, clock, config.apiPrefix, config.webrtcSignalingUrl);
+  const feedOwners = new FeedOwners(store, stationHost, clock, options.instanceUrl ?? (() => null));
+  const trusted = proxyaddr.compile([...config.trustProxy]);
   const rtcFeed = new RtcFeed(cameras, { ...config.feed, clock, ffmpeg: config.feed.ffmpegPath });
   rooms.onMachineTick((stationId) => rtcFeed.machineTicked(stationId));
   const provider = new SimulatedPaymentProvider(store, clock, config.payment.providerSecret, log);
@@ -304,6 +321,7 @@ export function createServices(
     playLog: new PlayLogRepository(store),
     realtime,
     cameras,
+    feedOwners,
     rtcFeed,
     signaling: new SignalingServer(rtcFeed, cameras, {
       clock,
@@ -311,6 +329,8 @@ export function createServices(
       maxConnectionsPerClient: config.feed.maxConnectionsPerClient,
       iceHosts: config.feed.iceHosts,
       originAllowed: (request) => originAllowed(request, config),
+      clientAddress: (request) => (request.socket.remoteAddress ? proxyaddr(request, trusted) : 'unknown'),
+      ...(stationHost.distributed ? { owners: feedOwners } : {}),
       log: (message) => log(message),
       ...(options.signalingTimings ? { timings: options.signalingTimings } : {}),
     }),

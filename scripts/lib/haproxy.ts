@@ -12,20 +12,14 @@ export interface Upstream {
 /**
  * HAProxy in front of the instances (docs/deployment.md): round robin with a sticky cookie (socket.io's
  * polling transport needs every request of one socket on one instance; websockets pass through),
- * /healthz checks every second, X-Forwarded-For for the per-client limits (TRUST_PROXY), and the live
- * feed's paths sent to the instance running the station rooms (its /healthz/host is the only 200).
+ * /healthz checks every second, X-Forwarded-For for the per-client limits (TRUST_PROXY). The live
+ * feed needs no route of its own: any instance forwards a station's stills and signaling to the
+ * instance running it.
  */
-export function haproxyConfig(options: {
-  readonly port: number;
-  readonly upstreams: readonly Upstream[];
-  readonly apiPrefix?: string;
-  readonly signalingPath?: string;
-}): string {
-  const api = (options.apiPrefix ?? '/api').replace(/\/+$/, '');
-  const servers = (extra: string) =>
-    options.upstreams
-      .map((u) => `  server ${u.name} ${u.host ?? '127.0.0.1'}:${u.port}${extra.replace('%n', u.name)}`)
-      .join('\n');
+export function haproxyConfig(options: { readonly port: number; readonly upstreams: readonly Upstream[] }): string {
+  const servers = options.upstreams
+    .map((u) => `  server ${u.name} ${u.host ?? '127.0.0.1'}:${u.port} cookie ${u.name}`)
+    .join('\n');
   return `global
   maxconn 8000
 
@@ -40,9 +34,6 @@ defaults
 
 frontend onkure
   bind 127.0.0.1:${options.port}
-  acl feed path_reg ^${api}/stations/[0-9]+/camera/
-  acl feed path ${options.signalingPath ?? '/signaling'}
-  use_backend feed if feed
   default_backend instances
 
 backend instances
@@ -50,12 +41,7 @@ backend instances
   cookie ONKURE_INSTANCE insert indirect nocache httponly
   option httpchk GET /healthz
   default-server check inter 1s fall 2 rise 1
-${servers(' cookie %n')}
-
-backend feed
-  option httpchk GET /healthz/host
-  default-server check inter 500ms fall 1 rise 1
-${servers('')}
+${servers}
 `;
 }
 

@@ -18,6 +18,7 @@ import type { CameraName } from '../play/cameras/camera-renderer';
 import type { StationCameras } from '../play/cameras/station-cameras';
 import type { CameraBroadcast, CameraViewer } from './camera-broadcast';
 import type { RtcFeed } from './rtc-feed';
+import { FEED_HOP_HEADER, forwardUpgrade, type FeedOwners } from './feed-forward';
 
 /** Limits and timings of the signaling endpoint. */
 export interface SignalingOptions {
@@ -31,6 +32,10 @@ export interface SignalingOptions {
   readonly iceHosts: readonly string[];
   /** Whether a request's Origin may open a connection (the app's own origins only). */
   readonly originAllowed: (request: IncomingMessage) => boolean;
+  /** The client's address: the socket's, or the trusted load balancer's or instance's X-Forwarded-For. */
+  readonly clientAddress: (request: IncomingMessage) => string;
+  /** Where each station's feed is drawn (several instances): forwarded to the instance running it. */
+  readonly owners?: Pick<FeedOwners, 'route' | 'forget'>;
   readonly log: (message: string) => void;
   readonly timings?: Partial<SignalingTimings>;
 }
@@ -126,11 +131,34 @@ export class SignalingServer {
       if (!url || url.pathname !== this.options.path) return;
       if (!ready()) return refuseUpgrade(socket, '503 Service Unavailable');
       if (!this.options.originAllowed(request)) return refuseUpgrade(socket, '403 Forbidden');
-      const client = request.socket.remoteAddress ?? 'unknown';
-      this.wss.handleUpgrade(request, socket, head, (ws) =>
-        this.open(ws, client, url.searchParams.get('k') ?? undefined),
+      const client = this.options.clientAddress(request);
+      const mediaToken = url.searchParams.get('k') ?? undefined;
+      // The station the address names (station info adds it): its feed is drawn where its room runs.
+      const named = url.searchParams.get('s');
+      const station = named !== null && /^[1-9]\d{0,8}$/.test(named) ? Number(named) : null;
+      if (named !== null && station === null) return refuseUpgrade(socket, '404 Not Found');
+      const owners = this.options.owners;
+      if (station === null || !owners) return this.accept(request, socket, head, client, mediaToken, station);
+      owners.route(station, request.headers[FEED_HOP_HEADER] !== undefined).then(
+        (route) => {
+          if (route.kind === 'here') return this.accept(request, socket, head, client, mediaToken, station);
+          if (route.kind === 'gone') return refuseUpgrade(socket, '503 Service Unavailable');
+          return forwardUpgrade(request, socket, head, route.to, client, () => owners.forget(station));
+        },
+        () => refuseUpgrade(socket, '503 Service Unavailable'),
       );
     });
+  }
+
+  private accept(
+    request: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    client: string,
+    mediaToken: string | undefined,
+    station: number | null,
+  ): void {
+    this.wss.handleUpgrade(request, socket, head, (ws) => this.open(ws, client, mediaToken, station));
   }
 
   /** Open signaling connections (tests and the benchmark read it). */
@@ -157,7 +185,7 @@ export class SignalingServer {
     return dropped;
   }
 
-  private open(ws: WebSocket, client: string, mediaToken: string | undefined): void {
+  private open(ws: WebSocket, client: string, mediaToken: string | undefined, station: number | null): void {
     // Counted at once, before any slow step, so a burst of sockets cannot pass the limit together.
     const open = this.perClient.get(client) ?? 0;
     if (open >= this.options.maxConnectionsPerClient) {
@@ -165,12 +193,21 @@ export class SignalingServer {
       return;
     }
     this.perClient.set(client, open + 1);
-    const session = new SignalingSession(ws, mediaToken, this.feed, this.cameras, this.options, this.timings, () => {
-      this.sessions.delete(session);
-      const left = (this.perClient.get(client) ?? 1) - 1;
-      if (left <= 0) this.perClient.delete(client);
-      else this.perClient.set(client, left);
-    });
+    const session = new SignalingSession(
+      ws,
+      mediaToken,
+      station,
+      this.feed,
+      this.cameras,
+      this.options,
+      this.timings,
+      () => {
+        this.sessions.delete(session);
+        const left = (this.perClient.get(client) ?? 1) - 1;
+        if (left <= 0) this.perClient.delete(client);
+        else this.perClient.set(client, left);
+      },
+    );
     this.sessions.add(session);
   }
 }
@@ -222,6 +259,8 @@ class SignalingSession {
   constructor(
     private readonly ws: WebSocket,
     private readonly mediaToken: string | undefined,
+    /** The station the signaling address named (it was routed to this instance for it), or null. */
+    private readonly addressed: number | null,
     private readonly feed: RtcFeed,
     private readonly cameras: StationCameras,
     private readonly options: SignalingOptions,
@@ -366,6 +405,9 @@ class SignalingSession {
     const channel = CHANNEL_ID.exec(message.channel_id);
     if (!channel) return this.end(SIGNALING_CLOSE.unknownChannel, 'unknown channel_id');
     const stationId = Number(channel[1]);
+    // Routed here for the station the address names: only that station's cameras.
+    if (this.addressed !== null && stationId !== this.addressed)
+      return this.end(SIGNALING_CLOSE.unknownChannel, 'channel_id names another station than the address');
     const camera = channel[2] as CameraName;
     this.stationId = stationId;
     this.state = 'offering';

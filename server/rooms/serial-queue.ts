@@ -6,12 +6,19 @@ import type { Clock, ScheduledTask } from '../clock';
  */
 export class SerialQueue {
   private tail: Promise<unknown> = Promise.resolve();
+  private pending = 0;
 
   /** Runs `work` after everything queued before it; a failure reaches only this caller. */
   run<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.tail.then(work, work);
+    this.pending += 1;
+    const run = this.tail.then(work, work).finally(() => (this.pending -= 1));
     this.tail = run.catch(() => undefined);
     return run;
+  }
+
+  /** Whether nothing is queued or running now. */
+  get empty(): boolean {
+    return this.pending === 0;
   }
 
   /** Resolves once nothing is queued (work queued meanwhile is waited for too). */

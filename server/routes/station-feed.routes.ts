@@ -9,6 +9,7 @@ import {
 } from '../../src/contract';
 import { SERVER_MESSAGES } from '../messages';
 import { Refusal } from '../play/refusal';
+import { FEED_HOP_HEADER } from '../live/feed-forward';
 import type { ApiDeps } from './deps';
 
 /** A media token for a gated station's cameras lives this long (the play screen asks again on reload). */
@@ -52,6 +53,35 @@ export async function stationFeedRoutes({ config, route, services: s }: ApiDeps)
     const access = await s.cameras.mayView(stationId, query.k);
     if (access === 'unknown') throw new Refusal(404, 404, SERVER_MESSAGES.stationNotFound);
     if (access === 'forbidden') throw new Refusal(403, 403, SERVER_MESSAGES.cameraForbidden);
+    // Drawn by the instance running the station (several instances): forwarded there.
+    const route = await s.feedOwners.route(stationId, request.headers[FEED_HOP_HEADER] !== undefined);
+    if (route.kind === 'gone') throw new Refusal(503, 503, SERVER_MESSAGES.stationOnAnotherInstance);
+    if (route.kind === 'forward') {
+      const answer = await fetch(new URL(request.url, route.to), {
+        headers: {
+          'x-forwarded-for': request.ip,
+          [FEED_HOP_HEADER]: '1',
+          ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}),
+        },
+        signal: AbortSignal.timeout(2_000),
+      }).catch(() => null);
+      if (!answer || answer.status >= 500) {
+        s.feedOwners.forget(stationId);
+        throw new Refusal(503, 503, SERVER_MESSAGES.stationOnAnotherInstance);
+      }
+      reply.code(answer.status);
+      for (const name of [
+        'content-type',
+        'cache-control',
+        'content-security-policy',
+        FRAME_TICK_HEADER,
+        FRAME_PLAY_HEADER,
+      ]) {
+        const value = answer.headers.get(name);
+        if (value !== null) reply.header(name, value);
+      }
+      return reply.send(Buffer.from(await answer.arrayBuffer()));
+    }
     const frame = await s.cameras.frame(stationId, camera);
     if (!frame) throw new Refusal(404, 404, SERVER_MESSAGES.stationNotFound);
     return reply

@@ -15,6 +15,12 @@ export const STORE_LOCKS = {
    * long as the instance hosts them: server/play/rooms/station-host.ts).
    */
   stationHost: 0x6f6e6b03,
+  /**
+   * The first key of each station's own session lock (the second is the station id): the instance
+   * holding it runs that station's room (server/play/rooms/station-host.ts). Two-key locks never
+   * collide with the one-key locks above (PostgreSQL keeps the two key spaces apart).
+   */
+  stationClass: 0x6f6e6b04,
 } as const;
 
 export async function takeStoreLock(tx: SqlExecutor, key: number): Promise<void> {

@@ -49,7 +49,7 @@ describe('the station cameras: station info and pictures rendered from the simul
       (await post('v2/play/station_info', { station_id: normal })).json,
     ).station_info;
     expect(info.watch_info).toEqual({
-      webrtc_url: '/signaling',
+      webrtc_url: `/signaling?s=${normal}`,
       webrtc_channel_front: `station-${normal}-front`,
       webrtc_channel_side: `station-${normal}-side`,
       motion_jpeg_front: `/api/stations/${normal}/camera/front.jpg`,

@@ -69,7 +69,15 @@ beforeAll(async () => {
     for (let i = 0; i < 4; i += 1) seen.add(JSON.stringify(await (await fetch(`${origin}/healthz/host`)).json()));
     return seen.size === 2;
   });
+  // …and the stations have spread over both.
+  await until(async () => (await stationsOf(b.origin)).length > 0);
 }, 90_000);
+
+/** The stations whose rooms run on an instance (its /healthz/stations). */
+async function stationsOf(instance: string): Promise<number[]> {
+  const answer = await fetch(`${instance}/healthz/stations`).catch(() => null);
+  return answer?.ok ? ((await answer.json()) as { stations: number[] }).stations : [];
+}
 
 afterAll(async () => {
   for (const socket of open) socket.close();
@@ -149,12 +157,18 @@ describe('two instances behind HAProxy', () => {
     expect(credits).toEqual({ settlements: 200, total: 200 * 1_050 });
   }, 120_000);
 
-  it('[R10-8] two players see each other in one line by push; the host killed mid-play, the other instance takes over within 10 s and the play finishes, charged once', async () => {
+  it('[R10-8] two players see each other in one line by push; the live feed answers through either instance; the instance running the station killed mid-play, the other takes over within 10 s and the play finishes, charged once', async () => {
     const [alice, bob] = [await player(), await player()];
     const [station] = await store.query<{ station_id: number; play_price: number }>(
-      `SELECT station_id, play_price FROM stations WHERE station_type = 'normal' AND designated_type = 'normal' AND station_status = 'open' AND stock >= 5 ORDER BY station_id LIMIT 1`,
+      `SELECT station_id, play_price FROM stations WHERE station_type = 'normal' AND designated_type = 'normal' AND station_status = 'open' AND stock >= 5 AND station_id = ANY($1::int[]) ORDER BY station_id LIMIT 1`,
+      [await stationsOf(a.origin)],
     );
     const stationId = station!.station_id;
+    // The station's still through the balancer: round robin asks both instances; b forwards to a.
+    for (let i = 0; i < 4; i += 1) {
+      const still = await fetch(`${origin}/api/stations/${stationId}/camera/front.jpg`);
+      expect([still.status, still.headers.get('content-type')]).toEqual([200, 'image/jpeg']);
+    }
     // Two websocket connections through HAProxy: round robin puts them on different instances.
     const aliceWatch = await connectSocket(origin, alice, open);
     const bobWatch = await connectSocket(origin, bob, open);
@@ -213,6 +227,6 @@ describe('two instances behind HAProxy', () => {
         { timeout: 30_000 },
       )
       .toBe('playTransition');
-    console.log(`behind HAProxy: the play answered again ${resumedMs} ms after SIGKILL of the host`);
+    console.log(`behind HAProxy: the play answered again ${resumedMs} ms after SIGKILL of its instance`);
   }, 120_000);
 });

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   CHANNELS,
+  FRAME_TICK_HEADER,
   getReserveResponseSchema,
   historyResponseSchema,
   playStateResponseSchema,
@@ -18,11 +19,14 @@ import { connectSocket, type TestSocket } from '../support/socket-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { confirmAndMoveClaw } from '../support/moving-play';
 import { createTestUser, type TestUser } from '../support/users';
+import { openSignaling, recvonlyConnect, RtcViewer } from '../support/rtc-viewer';
+import { SIGNALING_CLOSE } from '../../server/live/signaling';
 
 /**
- * Issue 25, R10-8: two instances on one PostgreSQL database; exactly one runs the station rooms.
- * The host is a real process killed with SIGKILL mid-play; the standby takes the rooms over within
- * 10 s and the player finishes the same play, charged once.
+ * Issue 25, R10-8: instances on one PostgreSQL database; each station's room runs on exactly one
+ * of them, the stations spread over the live instances. An instance is a real process killed with
+ * SIGKILL mid-play; the other takes its stations over within 10 s and the player finishes the same
+ * play, charged once.
  */
 const postgres = usePostgresCluster();
 const processes: ServerProcess[] = [];
@@ -41,6 +45,35 @@ const next = <E extends keyof ServerToClientEvents>(socket: TestSocket, event: E
     socket.once(event as never, ((payload: never) => resolve(payload)) as never);
   });
 
+/** The stations whose rooms run on an instance (its /healthz/stations). */
+async function stationsOf(origin: string): Promise<number[]> {
+  const answer = await fetch(`${origin}/healthz/stations`);
+  return answer.ok ? ((await answer.json()) as { stations: number[] }).stations : [];
+}
+
+/** Whether the instances run every station between them, each exactly once, within its share. */
+async function spread(url: string, origins: readonly string[]): Promise<number[][] | null> {
+  const all = await stationIds(url);
+  const lists = await Promise.all(origins.map(stationsOf));
+  const share = Math.ceil(all.length / origins.length);
+  const union = lists.flat().sort((a, b) => a - b);
+  return union.length === all.length && union.every((id, i) => id === all[i]) && lists.every((l) => l.length <= share)
+    ? lists
+    : null;
+}
+
+async function stationIds(url: string): Promise<number[]> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    return (await admin.query<{ station_id: number }>('SELECT station_id FROM stations ORDER BY station_id')).rows.map(
+      (r) => r.station_id,
+    );
+  } finally {
+    await admin.end();
+  }
+}
+
 function caller(origin: string, user: TestUser) {
   return async (path: string, body: object = {}) => {
     const res = await fetch(`${origin}/api/${path}`, {
@@ -52,13 +85,16 @@ function caller(origin: string, user: TestUser) {
   };
 }
 
-describe('the station host (R10-8)', () => {
-  it('[R10-8] one instance runs the rooms and a standby forwards to it; players on both see each other in the line; the host killed with SIGKILL mid-play, the standby takes over within 10 s and the play finishes there, charged once', async () => {
+describe('the stations spread over the instances (R10-8)', () => {
+  it("[R10-8] the stations spread over the live instances and some move to one that joins; a call reaches the station's instance wherever it lands; players on both see each other in the line; the instance running the play killed with SIGKILL mid-play, the other takes its stations over within 10 s and the play finishes there, charged once", async () => {
     const url = await postgres.cluster.seededDatabase();
+    const all = await stationIds(url);
     const host = new ServerProcess(await freePort(), ':memory:', { DATABASE_URL: url });
     processes.push(host);
     await host.start();
+    // Alone, the first instance runs every station (and leads).
     await expect.poll(() => hostLockHeld(url), { timeout: 15_000 }).toBe(true);
+    await expect.poll(async () => (await stationsOf(host.origin)).length, { timeout: 15_000 }).toBe(all.length);
     standby = await startTestServer({
       listen: true,
       databaseUrl: url,
@@ -67,17 +103,29 @@ describe('the station host (R10-8)', () => {
       onHostLost: () => undefined,
     });
     expect(standby.server.hostsStations()).toBe(false);
+    // A second instance joins: idle stations move to it until each runs its share.
+    const joinedAt = Date.now();
+    await expect
+      .poll(() => spread(url, [host.origin, standby!.origin]), { timeout: 15_000, interval: 100 })
+      .not.toBeNull();
+    const [onHost, joined] = (await spread(url, [host.origin, standby.origin]))!;
+    expect(joined!.length).toBeGreaterThan(0);
+    console.log(
+      `stations spread in ${Date.now() - joinedAt} ms: ${onHost!.length} on the first instance, ${joined!.length} on the one that joined`,
+    );
 
     const alice = await createTestUser(standby, {}, { freeTc: 10_000 });
     const bob = await createTestUser(standby, {}, { freeTc: 10_000 });
+    // A station running on the process (the one to be killed).
     const [station] = await standby.server
       .store()
       .query<{ station_id: number; play_price: number }>(
-        `SELECT station_id, play_price FROM stations WHERE station_type = 'normal' AND designated_type = 'normal' AND station_status = 'open' AND stock >= 5 ORDER BY station_id LIMIT 1`,
+        `SELECT station_id, play_price FROM stations WHERE station_type = 'normal' AND designated_type = 'normal' AND station_status = 'open' AND stock >= 5 AND station_id = ANY($1::int[]) ORDER BY station_id LIMIT 1`,
+        [onHost],
       );
     const stationId = station!.station_id;
-    // Alice plays through the standby, Bob through the host; each watches the station's channel
-    // from the other instance.
+    // Alice plays through the other instance (her calls reach the process's room), Bob through the
+    // process; each watches the station's channel from the other instance.
     const onStandby = caller(standby.origin, alice);
     const a = onStandby;
     let b = caller(host.origin, bob);
@@ -104,9 +152,13 @@ describe('the station host (R10-8)', () => {
     await host.kill('SIGKILL');
     const killedAt = Date.now();
     b = caller(standby.origin, bob);
-    await expect.poll(() => standby!.server.hostsStations(), { timeout: 10_000, interval: 50 }).toBe(true);
+    // The survivor runs every station (the killed one's included) and leads, within 10 s.
+    await expect
+      .poll(async () => (await stationsOf(standby!.origin)).length, { timeout: 10_000, interval: 50 })
+      .toBe(all.length);
     const tookOverMs = Date.now() - killedAt;
     expect(tookOverMs).toBeLessThan(10_000);
+    await expect.poll(() => standby!.server.hostsStations(), { timeout: 10_000, interval: 50 }).toBe(true);
 
     // The same play, resumed on the standby from its grace window where the claw was.
     const back = playStateResponseSchema.parse(await onStandby('v2/play/current')).play!;
@@ -136,10 +188,10 @@ describe('the station host (R10-8)', () => {
         { timeout: 30_000 },
       )
       .toBe('playTransition');
-    console.log(`station host takeover after SIGKILL: ${tookOverMs} ms`);
+    console.log(`stations taken over after SIGKILL: ${tookOverMs} ms`);
   }, 120_000);
 
-  it('[R10-8] a host whose lock connection is cut stops running rooms at once (it is told, and hosts no more); the standby takes over and the old host forwards to it', async () => {
+  it("[R10-8] an instance whose locks' connection is cut stops running rooms at once (it is told, and runs none); the other takes its stations and the lead over, and the first forwards to it", async () => {
     const url = await postgres.cluster.seededDatabase();
     const lost: unknown[] = [];
     const x = await startTestServer({ listen: true, databaseUrl: url, onHostLost: (error) => lost.push(error) });
@@ -160,6 +212,10 @@ describe('the station host (R10-8)', () => {
       expect(x.server.hostsStations()).toBe(false);
       await expect.poll(() => y.server.hostsStations(), { timeout: 10_000, interval: 50 }).toBe(true);
       expect([await hostCheck(x), await hostCheck(y)]).toEqual([503, 200]);
+      expect(await stationsOf(x.origin)).toEqual([]);
+      await expect
+        .poll(async () => (await stationsOf(y.origin)).length, { timeout: 10_000 })
+        .toBe((await stationIds(url)).length);
 
       const carol = await createTestUser(x, {}, { freeTc: 10_000 });
       const [station] = await x.server
@@ -183,11 +239,15 @@ describe('the station host (R10-8)', () => {
     }
   }, 60_000);
 
-  it('a forged or malformed relayed call is refused by the host in Japanese and changes nothing', async () => {
+  it('[R10-8] a forged or malformed relayed call is refused in Japanese and changes nothing; a call for a station nobody runs is answered by none', async () => {
     const url = await postgres.cluster.seededDatabase();
     const host = await startTestServer({ listen: true, databaseUrl: url });
     const other = await startTestServer({ listen: true, databaseUrl: url, standby: true });
     try {
+      // Settled: the stations spread (their owners recorded) before the store is fingerprinted.
+      await expect
+        .poll(() => spread(url, [host.origin, other.origin]), { timeout: 15_000, interval: 100 })
+        .not.toBeNull();
       const before = await storeFingerprint(host.server.store());
       const relay = (call: unknown) =>
         new Promise<unknown[]>((resolve) =>
@@ -209,16 +269,100 @@ describe('the station host (R10-8)', () => {
         'join',
       ]) {
         const answers = await relay(call);
-        expect(answers).toEqual([{ host: true, refusal: [400, 400, 'この操作は受け付けられません。', {}] }]);
+        expect(answers).toEqual([{ owner: true, refusal: [400, 400, 'この操作は受け付けられません。', {}] }]);
       }
-      // A call the host understands but whose arguments name nobody: the room's own refusal.
-      expect(await relay({ method: 'join', args: [999_999, 999_999, null] })).toEqual([
-        { host: true, refusal: [404, 404, 'ステーションが見つかりません。', {}] },
-      ]);
+      // Calls the instances understand but for a station or a player none runs: nobody answers for them.
+      expect(await relay({ method: 'join', args: [999_999, 999_999, null] })).toEqual([{ owner: false }]);
+      expect(await relay({ method: 'control', args: [999_999, 1, 'right', 'press'] })).toEqual([{ owner: false }]);
+
       expect(await storeFingerprint(host.server.store())).toBe(before);
+      // A room call for a station that does not exist: 404 in Japanese; no instance holds it after.
+      const dave = await createTestUser(other, {}, { freeTc: 1_000 });
+      expect(
+        await other.server
+          .services()
+          .rooms.stationView(999_999)
+          .catch((e: unknown) => e),
+      ).toMatchObject({
+        status: 404,
+        info: 'ステーションが見つかりません。',
+      });
+      expect(await caller(other.origin, dave)('v2/play/reserve', { station_id: 999_999 })).toMatchObject({
+        error_code: 404,
+      });
+      expect(await stationsOf(other.origin)).not.toContain(999_999);
     } finally {
       await host.close();
       await other.close();
     }
   }, 60_000);
+  it("[R10-8] the live feed of a station is served wherever the viewer lands: stills and rtc signaling forwarded to the instance running it; after it stops, the viewer reconnects and the station's next instance draws it; a forwarded request for a station an instance does not run is refused", async () => {
+    const url = await postgres.cluster.seededDatabase();
+    const x = await startTestServer({ listen: true, databaseUrl: url, hostRetryMs: 250 });
+    const y = await startTestServer({ listen: true, databaseUrl: url, standby: true, hostRetryMs: 250 });
+    let xClosed = false;
+    try {
+      await expect.poll(() => spread(url, [x.origin, y.origin]), { timeout: 15_000, interval: 100 }).not.toBeNull();
+      const [onX] = (await spread(url, [x.origin, y.origin]))!;
+      const [row] = await x.server
+        .store()
+        .query<{ station_id: number }>(
+          `SELECT station_id FROM stations WHERE station_type = 'normal' AND station_status = 'open' AND station_id = ANY($1::int[]) ORDER BY station_id LIMIT 1`,
+          [onX],
+        );
+      const stationId = row!.station_id;
+      const info = (await (
+        await fetch(`${y.origin}/api/v2/play/station_info`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ station_id: stationId }),
+        })
+      ).json()) as { station_info: { watch_info: { webrtc_url: string; motion_jpeg_front: string } } };
+      const watch = info.station_info.watch_info;
+      expect(watch.webrtc_url).toBe(`/signaling?s=${stationId}`);
+
+      // A still asked of y is drawn by x (the picture's tick is x's machine's).
+      const still = await fetch(`${y.origin}${watch.motion_jpeg_front}`);
+      expect(still.status).toBe(200);
+      expect(still.headers.get('content-type')).toBe('image/jpeg');
+      expect(Number(still.headers.get(FRAME_TICK_HEADER))).toBeGreaterThanOrEqual(0);
+      expect(still.headers.get(FRAME_TICK_HEADER)).not.toBeNull();
+      expect(
+        Buffer.from(await still.arrayBuffer())
+          .subarray(0, 2)
+          .toString('hex'),
+      ).toBe('ffd8');
+      // A request claiming to be forwarded, for a station the instance does not run: refused.
+      const stale = await fetch(`${y.origin}${watch.motion_jpeg_front}`, { headers: { 'x-onkure-feed-hop': '1' } });
+      expect(stale.status).toBe(503);
+      expect(((await stale.json()) as { error_info: string }).error_info).toMatch(/しばらくしてから/);
+
+      // rtc through y: the signaling is forwarded to x, which sends the video.
+      const ws = (origin: string) => `${origin.replace('http:', 'ws:')}${watch.webrtc_url}`;
+      const viewer = await RtcViewer.connect(ws(y.origin), `station-${stationId}-front`);
+      await expect.poll(() => viewer.keyframes, { timeout: 10_000 }).toBeGreaterThan(0);
+      expect(x.server.services().signaling.connections).toBe(1);
+      expect(y.server.services().signaling.connections).toBe(0);
+      // Another station's channel on the address routed for this one: refused.
+      const wrong = await openSignaling(ws(y.origin));
+      wrong.ws.send(JSON.stringify(recvonlyConnect(`station-${stationId === 1 ? 2 : 1}-front`)));
+      expect((await wrong.closed).code).toBe(SIGNALING_CLOSE.unknownChannel);
+      await expect(openSignaling(`${y.origin.replace('http:', 'ws:')}/signaling?s=abc`)).rejects.toThrow('HTTP 404');
+
+      // x stops: the viewer's connection ends; reconnecting through y, y runs the station now.
+      xClosed = true;
+      await x.close();
+      expect((await viewer.closed).code).not.toBe(1000);
+      await viewer.close();
+      await expect.poll(async () => (await stationsOf(y.origin)).includes(stationId), { timeout: 10_000 }).toBe(true);
+      const again = await RtcViewer.connect(ws(y.origin), `station-${stationId}-front`);
+      await expect.poll(() => again.keyframes, { timeout: 10_000 }).toBeGreaterThan(0);
+      expect(y.server.services().signaling.connections).toBe(1);
+      await again.disconnect();
+      expect((await fetch(`${y.origin}${watch.motion_jpeg_front}`)).status).toBe(200);
+    } finally {
+      if (!xClosed) await x.close();
+      await y.close();
+    }
+  }, 90_000);
 });

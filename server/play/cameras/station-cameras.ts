@@ -212,12 +212,15 @@ export class StationCameras {
       [stationId],
     );
     if (!row) return null;
+    // Our own signaling (a path) is told the station, so that any instance can route the viewer to
+    // the one drawing it (docs/deployment.md); a gated station's signaling checks the same media
+    // token. The SDK keeps the query.
+    const query = [this.webrtcUrl.startsWith('/') ? `s=${stationId}` : null, mediaToken ? `k=${mediaToken}` : null]
+      .filter((part) => part !== null)
+      .join('&');
     return {
       watch_info: {
-        // A gated station's signaling checks the same media token (the SDK keeps the query).
-        webrtc_url: mediaToken
-          ? `${this.webrtcUrl}${this.webrtcUrl.includes('?') ? '&' : '?'}k=${mediaToken}`
-          : this.webrtcUrl,
+        webrtc_url: query ? `${this.webrtcUrl}${this.webrtcUrl.includes('?') ? '&' : '?'}${query}` : this.webrtcUrl,
         webrtc_channel_front: `station-${stationId}-front`,
         webrtc_channel_side: `station-${stationId}-side`,
         motion_jpeg_front: this.stillUrl(stationId, 'front', mediaToken),

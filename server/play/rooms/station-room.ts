@@ -39,6 +39,13 @@ export interface StationRoomDeps {
  * are awaited before the next event; the running machine's checkpoints are ordered with them but
  * awaited by nobody, so a button is answered at once.
  */
+/** A call reached a room that has stopped here (it runs on another instance now, or the server stops). */
+export class RoomClosed extends Error {
+  constructor(readonly stationId: number) {
+    super(`station ${stationId}'s room is closed here`);
+  }
+}
+
 export class StationRoom {
   private readonly queue = new SerialQueue();
   /** Writes in flight: every store call waits for the ones before it. */
@@ -67,9 +74,18 @@ export class StationRoom {
     return roomPlayView(this.state, this.deps.clock.now().getTime());
   }
 
-  /** Queues an event; resolves with the answer for its caller, or rejects with the refusal of a write. */
+  /**
+   * Queues an event; resolves with the answer for its caller, or rejects with the refusal of a
+   * write. A closed room (given to another instance, or shutting down) takes no event: RoomClosed.
+   */
   dispatch(event: RoomEvent): Promise<RoomAnswer> {
+    if (this.closed) return Promise.reject(new RoomClosed(this.stationId));
     return this.queue.run(() => this.step(event));
+  }
+
+  /** Whether nothing runs here: no play, no turn, no line, nothing queued or being written. */
+  get vacant(): boolean {
+    return this.state.turn.phase === 'idle' && this.state.line.length === 0 && this.queue.empty;
   }
 
   /** Takes the stored room and resumes it, before or between events (at start). */

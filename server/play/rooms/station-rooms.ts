@@ -20,7 +20,7 @@ import type { Clock } from '../../clock';
 import { SERVER_MESSAGES } from '../../messages';
 import { Refusal } from '../refusal';
 import { SILENT_PLAY_EVENTS, type PlayEvents, type PlayStore } from './play-ports';
-import { StationRoom } from './station-room';
+import { RoomClosed, StationRoom } from './station-room';
 
 /** Each room refusal as the player reads it: an HTTP status, the error_code and a Japanese error_info. */
 function refusalOf(refusal: RoomRefusal, stationId: number): Refusal {
@@ -48,7 +48,7 @@ function refusalOf(refusal: RoomRefusal, stationId: number): Refusal {
   }
 }
 
-/** The room calls a standby instance hands to the station host (R10-8, docs/deployment.md). */
+/** The room calls an instance hands to the instance running the room (R10-8, docs/deployment.md). */
 export const RELAYED_ROOM_CALLS = [
   'join',
   'leave',
@@ -68,10 +68,58 @@ export const RELAYED_ROOM_CALLS = [
 ] as const;
 export type RelayedRoomCall = (typeof RELAYED_ROOM_CALLS)[number];
 
-/** How a standby reaches the host: the call and its arguments; the host's answer or its refusal. */
+/**
+ * Which instance a relayed call is for: the one running the station its argument names, or the
+ * one where the user its argument names has a place (the argument's index).
+ */
+const CALL_KEYS: Record<RelayedRoomCall, { readonly station: number } | { readonly user: number }> = {
+  join: { station: 1 },
+  leave: { user: 0 },
+  confirm: { station: 1 },
+  control: { user: 0 },
+  continuePlay: { user: 0 },
+  finishTurn: { user: 0 },
+  current: { user: 0 },
+  playerAway: { user: 0 },
+  playerBack: { user: 0 },
+  stationView: { station: 0 },
+  setStationStatus: { station: 0 },
+  restock: { station: 0 },
+  setArmStrength: { station: 0 },
+  changePrize: { station: 0 },
+  rigNextPlay: { station: 0 },
+};
+
+/** The answer of a relayed call: from the instance it was for, or none (no instance runs it). */
+export type RelayResult = { readonly answered: true; readonly value: unknown } | { readonly answered: false };
+
+/** How an instance reaches the instance running a room: the call and its arguments; its answer or its refusal. */
 export interface RoomRelay {
-  call(method: RelayedRoomCall, args: readonly unknown[]): Promise<unknown>;
+  call(method: RelayedRoomCall, args: readonly unknown[]): Promise<RelayResult>;
 }
+
+/** Which stations run here (server/play/rooms/station-host.ts). */
+export interface RoomOwnership {
+  /** Whether other instances may run stations (PostgreSQL). */
+  readonly distributed: boolean;
+  owns(stationId: number): boolean;
+  /** Takes a station no instance runs: 'here' when it runs here now, 'missing' when there is no such station. */
+  claim(stationId: number): Promise<'here' | 'elsewhere' | 'missing'>;
+}
+
+/** The embedded store's single instance runs every station. */
+export const EVERY_STATION_HERE: RoomOwnership = {
+  distributed: false,
+  owns: () => true,
+  claim: async () => 'here',
+};
+
+/** A relayed call this instance does not run (another instance's station or player). */
+export const NOT_HERE = Symbol('not here');
+
+/** A station id worth looking up (a positive 32-bit integer): others are refused before any lock. */
+const isStationId = (id: unknown): id is number =>
+  Number.isSafeInteger(id) && (id as number) > 0 && (id as number) < 2 ** 31;
 
 /**
  * The station rooms of this server (docs/play.md, "Station rooms"): one room per station, loaded
@@ -91,43 +139,106 @@ export class StationRooms {
   private events: PlayEvents = SILENT_PLAY_EVENTS;
   /** Development only: the seed a station's next play takes (one each), for a reproducible play. */
   private readonly rigged = new Map<number, number>();
+  /** Stopped for good: no room starts here any more. */
+  private closed = false;
 
   constructor(
     private readonly store: PlayStore,
     private readonly clock: Clock,
     private readonly log: (message: string, error?: unknown) => void,
     private readonly newSeed: () => number,
-    /** Whether this instance runs the rooms now (the station host, R10-8); a standby refuses room calls. */
-    private readonly hosting: () => boolean = () => true,
+    /** Which stations run here (R10-8): all with the embedded store; those whose lock it holds on PostgreSQL. */
+    private readonly ownership: RoomOwnership = EVERY_STATION_HERE,
   ) {}
 
   private relay: RoomRelay | null = null;
 
-  /** How this instance reaches the station host when it is a standby (several instances). */
+  /** How this instance reaches the instances running other stations (several instances). */
   setRelay(relay: RoomRelay): void {
     this.relay = relay;
   }
 
-  /** A standby instance runs no room: a call that needs one is refused, and nothing is loaded. */
-  private requireHost(): void {
-    if (!this.hosting()) throw new Refusal(503, 503, SERVER_MESSAGES.stationOnAnotherInstance);
-  }
-
-  /** On a standby: the call goes to the host (503 in Japanese when there is none to reach). */
-  private forward<T>(method: RelayedRoomCall, args: readonly unknown[]): Promise<T> {
-    if (!this.relay) return Promise.reject(new Refusal(503, 503, SERVER_MESSAGES.stationOnAnotherInstance));
-    return this.relay.call(method, args) as Promise<T>;
+  /**
+   * A call for a station: run here when the station runs here; else relayed to the instance that
+   * runs it. When no instance answers for it (none runs it: a station just given back, or whose
+   * instance died), this instance takes it and runs the call; when another holds it but did not
+   * answer (it is loading the room), the call is relayed again a moment later, and after about 2 s
+   * refused with 503 in Japanese.
+   */
+  private async atStation<T>(
+    method: RelayedRoomCall,
+    args: readonly unknown[],
+    stationId: number,
+    run: (room: StationRoom) => Promise<T>,
+  ): Promise<T> {
+    if (!isStationId(stationId)) throw new Refusal(404, 404, SERVER_MESSAGES.stationNotFound);
+    for (let attempt = 0; ; attempt += 1) {
+      if (this.ownership.owns(stationId)) {
+        try {
+          return await run(await this.room(stationId));
+        } catch (error) {
+          // Given back meanwhile: the call goes to the instance that runs the station now.
+          if (!(error instanceof RoomClosed)) throw error;
+        }
+      }
+      if (!this.ownership.distributed) throw new Refusal(503, 503, SERVER_MESSAGES.stationOnAnotherInstance);
+      const answer = await this.relayCall(method, args);
+      if (answer.answered) return answer.value as T;
+      const claimed = await this.ownership.claim(stationId);
+      if (claimed === 'here') continue;
+      if (claimed === 'missing') throw new Refusal(404, 404, SERVER_MESSAGES.stationNotFound);
+      if (attempt >= 8) throw new Refusal(503, 503, SERVER_MESSAGES.stationOnAnotherInstance);
+      await new Promise<void>((resolve) => this.clock.setTimeout(resolve, 250));
+    }
   }
 
   /**
-   * The host runs a call a standby relayed. Only the calls of RELAYED_ROOM_CALLS, with at most four
-   * arguments; each call checks its own arguments' meaning as it does for a local caller.
+   * A call for a user's place: run in the room here where the user has one; else relayed to the
+   * instance where they have one; when none has, run here with no room (each call's own answer
+   * for a player with no place: null, 403 or 404).
+   */
+  private async forUser<T>(
+    method: RelayedRoomCall,
+    args: readonly unknown[],
+    userId: number,
+    run: (room: StationRoom | null) => Promise<T>,
+  ): Promise<T> {
+    const room = this.roomOf(userId);
+    if (room) {
+      try {
+        return await run(room);
+      } catch (error) {
+        if (!(error instanceof RoomClosed)) throw error;
+      }
+    }
+    if (this.ownership.distributed) {
+      const answer = await this.relayCall(method, args);
+      if (answer.answered) return answer.value as T;
+    }
+    return run(null);
+  }
+
+  private relayCall(method: RelayedRoomCall, args: readonly unknown[]): Promise<RelayResult> {
+    if (!this.relay) return Promise.resolve({ answered: false });
+    return this.relay.call(method, args);
+  }
+
+  /**
+   * Runs a call another instance relayed, when it is for this instance (its station runs here, or
+   * its user has a place here); NOT_HERE otherwise. Only the calls of RELAYED_ROOM_CALLS, with at
+   * most four arguments (400 in Japanese for anything else); each call checks its own arguments'
+   * meaning as it does for a local caller.
    */
   async relayed(method: unknown, args: unknown): Promise<unknown> {
     if (typeof method !== 'string' || !(RELAYED_ROOM_CALLS as readonly string[]).includes(method))
       throw new Refusal(400, 400, SERVER_MESSAGES.relayRefused);
     if (!Array.isArray(args) || args.length > 4) throw new Refusal(400, 400, SERVER_MESSAGES.relayRefused);
-    this.requireHost();
+    const key = CALL_KEYS[method as RelayedRoomCall];
+    const here =
+      'station' in key
+        ? isStationId(args[key.station]) && this.ownership.owns(args[key.station] as number)
+        : this.roomOf(args[key.user] as number) !== null;
+    if (!here) return NOT_HERE;
     const call = this[method as RelayedRoomCall] as (...a: unknown[]) => unknown;
     return (await call.apply(this, args)) ?? null;
   }
@@ -149,8 +260,43 @@ export class StationRooms {
     for (const snapshot of snapshots) await this.build(snapshot);
   }
 
+  /** This instance now runs the station (its lock is held): its room, resumed. False: no such station. */
+  async adopt(stationId: number): Promise<boolean> {
+    try {
+      await this.room(stationId);
+      return true;
+    } catch (error) {
+      if (error instanceof Refusal && error.status === 404) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Stops running the station here when it is vacant (no play, no line, nothing queued), so that
+   * another instance can take it: a call arriving after this is refused by the closed room and
+   * relayed to the new owner. True when stopped.
+   */
+  async release(stationId: number): Promise<boolean> {
+    const room = this.rooms.get(stationId);
+    if (!room) return !this.loading.has(stationId);
+    if (!room.vacant) return false;
+    // Closed in the same turn as the check: no event can slip in between.
+    const closing = room.close();
+    this.rooms.delete(stationId);
+    this.unindex(stationId);
+    await closing;
+    return true;
+  }
+
+  /** The stations whose rooms run here (tests, /healthz/stations). */
+  running(): number[] {
+    return [...this.rooms.keys()].sort((a, b) => a - b);
+  }
+
   private async build(snapshot: RoomSnapshot): Promise<StationRoom> {
     const id = snapshot.station.stationId;
+    // Stopped meanwhile (the locks were lost, or the server stops): the room does not start here.
+    if (this.closed) throw new RoomClosed(id);
     const room = new StationRoom(id, restoreRoom(snapshot, this.clock.now().getTime()).state, {
       store: this.store,
       clock: this.clock,
@@ -178,17 +324,16 @@ export class StationRooms {
    * Development only (the dev call behind ONKURE_DEV_CALLS): the station's next play takes `seed`,
    * and the prizes lying on its field now are answered, so an end-to-end test can aim and win.
    */
-  async rigNextPlay(stationId: number, seed: number): Promise<readonly CranePrize[]> {
-    if (!this.hosting()) return this.forward('rigNextPlay', [stationId, seed]);
-    const room = await this.room(stationId);
-    this.rigged.set(stationId, seed);
-    const state = room.current;
-    return (state.field ?? initialField(state.station)).prizes;
+  rigNextPlay(stationId: number, seed: number): Promise<readonly CranePrize[]> {
+    return this.atStation('rigNextPlay', [stationId, seed], stationId, async (room) => {
+      this.rigged.set(stationId, seed);
+      const state = room.current;
+      return (state.field ?? initialField(state.station)).prizes;
+    });
   }
 
   /** A station's room; a station added after the start is loaded on first use. 404 when there is none. */
   private async room(stationId: number): Promise<StationRoom> {
-    this.requireHost();
     const loaded = this.rooms.get(stationId);
     if (loaded) return loaded;
     let pending = this.loading.get(stationId);
@@ -212,9 +357,14 @@ export class StationRooms {
     this.indexed.set(room.stationId, after);
   }
 
+  private unindex(stationId: number): void {
+    for (const user of this.indexed.get(stationId) ?? [])
+      if (this.places.get(user) === stationId) this.places.delete(user);
+    this.indexed.delete(stationId);
+  }
+
   /** The room where a user has a place, or null. */
   private roomOf(userId: number): StationRoom | null {
-    this.requireHost();
     const stationId = this.places.get(userId);
     return stationId === undefined ? null : (this.rooms.get(stationId) ?? null);
   }
@@ -237,40 +387,40 @@ export class StationRooms {
    * prize change or when sold out, then the player's checks (the VIP gate, TC, one place at a time).
    */
   async join(userId: number, stationId: number, shopId?: number): Promise<void> {
-    if (!this.hosting()) return this.forward('join', [userId, stationId, shopId]);
-    const room = await this.room(stationId);
-    // A relayed call carries an absent shop as null.
-    if (shopId !== undefined && shopId !== null && room.current.station.shopId !== shopId)
-      throw new Refusal(404, 404, SERVER_MESSAGES.stationNotFound);
-    await this.ask(room, { type: 'join', userId });
+    await this.atStation('join', [userId, stationId, shopId ?? null], stationId, async (room) => {
+      // A relayed call carries an absent shop as null.
+      if (shopId !== undefined && shopId !== null && room.current.station.shopId !== shopId)
+        throw new Refusal(404, 404, SERVER_MESSAGES.stationNotFound);
+      await this.ask(room, { type: 'join', userId });
+    });
   }
 
   /**
    * Gives up the caller's place at a station setting (waiting, or a turn not yet confirmed); 404
    * when the caller holds none there; 409 for a paid play in progress (it ends with its result).
    */
-  async leave(userId: number, shopId: number, settingId: number): Promise<{ play_reserve_id: number }> {
-    if (!this.hosting()) return this.forward('leave', [userId, shopId, settingId]);
-    const room = this.roomOf(userId);
-    if (!room || room.current.station.shopId !== shopId)
-      throw new Refusal(404, 404, SERVER_MESSAGES.reservationNotFound);
-    const holder = holderOf(room.current.turn);
-    const place =
-      holder?.userId === userId
-        ? holder
-        : room.current.line.find((w) => w.userId === userId && w.settingId === settingId);
-    await this.ask(room, { type: 'leave', userId, settingId });
-    return { play_reserve_id: place?.reserveId ?? 0 };
+  leave(userId: number, shopId: number, settingId: number): Promise<{ play_reserve_id: number }> {
+    return this.forUser('leave', [userId, shopId, settingId], userId, async (room) => {
+      if (!room || room.current.station.shopId !== shopId)
+        throw new Refusal(404, 404, SERVER_MESSAGES.reservationNotFound);
+      const holder = holderOf(room.current.turn);
+      const place =
+        holder?.userId === userId
+          ? holder
+          : room.current.line.find((w) => w.userId === userId && w.settingId === settingId);
+      await this.ask(room, { type: 'leave', userId, settingId });
+      return { play_reserve_id: place?.reserveId ?? 0 };
+    });
   }
 
   // ---- the play ------------------------------------------------------------------------------
 
   /** The player takes the turn: the play is charged and the claw resets. 409 when it is not their turn. */
-  async confirm(userId: number, stationId: number): Promise<PlayState> {
-    if (!this.hosting()) return this.forward('confirm', [userId, stationId]);
-    const room = await this.room(stationId);
-    await this.ask(room, { type: 'confirm', userId });
-    return this.playOf(room, userId)!;
+  confirm(userId: number, stationId: number): Promise<PlayState> {
+    return this.atStation('confirm', [userId, stationId], stationId, async (room) => {
+      await this.ask(room, { type: 'confirm', userId });
+      return this.playOf(room, userId)!;
+    });
   }
 
   /**
@@ -278,19 +428,20 @@ export class StationRooms {
    * else), not the player's play (403), not the button's moment (409). A player away from the play
    * is back with it.
    */
-  async control(
+  control(
     userId: number,
     playId: number,
     button: CraneButton,
     command: CraneCommand,
   ): Promise<{ tick: number; machine: MachineView }> {
-    if (!this.hosting()) return this.forward('control', [userId, playId, button, command]);
-    this.countCommand(userId);
-    const room = this.roomOf(userId);
-    if (!room) throw new Refusal(403, 403, SERVER_MESSAGES.notYourPlay);
-    const answer = await this.ask(room, { type: 'control', userId, playId, button, command });
-    if (answer.kind !== 'control') throw new Error(`control answered ${answer.kind}`);
-    return { tick: answer.tick, machine: answer.machine };
+    return this.forUser('control', [userId, playId, button, command], userId, async (room) => {
+      // Counted where the room runs (or here, when none has the player), before anything else.
+      this.countCommand(userId);
+      if (!room) throw new Refusal(403, 403, SERVER_MESSAGES.notYourPlay);
+      const answer = await this.ask(room, { type: 'control', userId, playId, button, command });
+      if (answer.kind !== 'control') throw new Error(`control answered ${answer.kind}`);
+      return { tick: answer.tick, machine: answer.machine };
+    });
   }
 
   private countCommand(userId: number): void {
@@ -305,46 +456,45 @@ export class StationRooms {
   }
 
   /** The same player plays again within the continue window (charged again). */
-  async continuePlay(userId: number, playId: number): Promise<PlayState> {
-    if (!this.hosting()) return this.forward('continuePlay', [userId, playId]);
-    const room = this.roomOf(userId);
-    if (!room) throw new Refusal(403, 403, SERVER_MESSAGES.notYourPlay);
-    await this.ask(room, { type: 'continue', userId, playId });
-    return this.playOf(room, userId)!;
+  continuePlay(userId: number, playId: number): Promise<PlayState> {
+    return this.forUser('continuePlay', [userId, playId], userId, async (room) => {
+      if (!room) throw new Refusal(403, 403, SERVER_MESSAGES.notYourPlay);
+      await this.ask(room, { type: 'continue', userId, playId });
+      return this.playOf(room, userId)!;
+    });
   }
 
   /** The player ends their turn after a result (instead of waiting for the window to close). */
   async finishTurn(userId: number, playId: number): Promise<void> {
-    if (!this.hosting()) return this.forward('finishTurn', [userId, playId]);
-    const room = this.roomOf(userId);
-    if (!room) throw new Refusal(403, 403, SERVER_MESSAGES.notYourPlay);
-    await this.ask(room, { type: 'finish', userId, playId });
+    await this.forUser('finishTurn', [userId, playId], userId, async (room) => {
+      if (!room) throw new Refusal(403, 403, SERVER_MESSAGES.notYourPlay);
+      await this.ask(room, { type: 'finish', userId, playId });
+    });
   }
 
   /** The caller's play on any machine, or null. A player in a grace window is back. */
-  async current(userId: number): Promise<PlayState | null> {
-    if (!this.hosting()) return this.forward('current', [userId]);
-    const room = this.roomOf(userId);
-    if (!room) return null;
-    await this.ask(room, { type: 'look', userId });
-    return this.playOf(room, userId);
+  current(userId: number): Promise<PlayState | null> {
+    return this.forUser('current', [userId], userId, async (room) => {
+      if (!room) return null;
+      await this.ask(room, { type: 'look', userId });
+      return this.playOf(room, userId);
+    });
   }
 
   /** The player's last connection closed: a running play waits for them (the grace window). */
   playerAway(userId: number): void {
-    if (!this.hosting()) return void this.forward('playerAway', [userId]).catch(() => undefined);
-    this.tell(userId, { type: 'away', userId });
+    this.tell('playerAway', userId, { type: 'away', userId });
   }
 
   /** The player has a connection again: a play waiting in its grace window runs on. */
   playerBack(userId: number): void {
-    if (!this.hosting()) return void this.forward('playerBack', [userId]).catch(() => undefined);
-    this.tell(userId, { type: 'back', userId });
+    this.tell('playerBack', userId, { type: 'back', userId });
   }
 
-  private tell(userId: number, event: RoomEvent): void {
-    const room = this.roomOf(userId);
-    room?.dispatch(event).catch((error: unknown) => this.log('station room step failed', error));
+  private tell(method: 'playerAway' | 'playerBack', userId: number, event: RoomEvent): void {
+    this.forUser(method, [userId], userId, async (room) => {
+      await room?.dispatch(event);
+    }).catch((error: unknown) => this.log('station room step failed', error));
   }
 
   // ---- reading -------------------------------------------------------------------------------
@@ -355,9 +505,8 @@ export class StationRooms {
   }
 
   /** The same, from the host when this instance is a standby (a viewer joining a station's channel). */
-  async stationView(stationId: number): Promise<PlayState | null> {
-    if (!this.hosting()) return this.forward('stationView', [stationId]);
-    return this.onStation(stationId);
+  stationView(stationId: number): Promise<PlayState | null> {
+    return this.atStation('stationView', [stationId], stationId, async (room) => room.playView());
   }
 
   /** What the cameras draw for a station: the running machine, or null (the stored field). */
@@ -368,23 +517,17 @@ export class StationRooms {
 
   // ---- the operator --------------------------------------------------------------------------
 
-  private async operate(stationId: number, event: RoomEvent): Promise<{ refunded_play_id: number | null }> {
-    if (!this.hosting()) {
-      const [method, args]: [RelayedRoomCall, unknown[]] =
-        event.type === 'setStatus'
-          ? ['setStationStatus', [stationId, event.status]]
-          : event.type === 'restock'
-            ? ['restock', [stationId, event.stock]]
-            : event.type === 'setArmStrength'
-              ? ['setArmStrength', [stationId, event.armStrength]]
-              : event.type === 'changePrize'
-                ? ['changePrize', [stationId, event.prize]]
-                : ['setStationStatus', []];
-      const answer = await this.forward<{ refunded_play_id: number | null } | null>(method, args);
-      return { refunded_play_id: answer?.refunded_play_id ?? null };
-    }
-    const answer = await this.ask(await this.room(stationId), event);
-    return { refunded_play_id: answer.kind === 'operator' ? answer.refundedPlayId : null };
+  private async operate(
+    method: RelayedRoomCall,
+    args: readonly unknown[],
+    stationId: number,
+    event: RoomEvent,
+  ): Promise<{ refunded_play_id: number | null }> {
+    const answer = await this.atStation(method, args, stationId, async (room) => {
+      const answered = await this.ask(room, event);
+      return { refunded_play_id: answered.kind === 'operator' ? answered.refundedPlayId : null };
+    });
+    return { refunded_play_id: answer?.refunded_play_id ?? null };
   }
 
   /**
@@ -393,7 +536,7 @@ export class StationRooms {
    * change); 'open' hands the turn to the head of the line again.
    */
   setStationStatus(stationId: number, status: StationStatus): Promise<{ refunded_play_id: number | null }> {
-    return this.operate(stationId, { type: 'setStatus', status });
+    return this.operate('setStationStatus', [stationId, status], stationId, { type: 'setStatus', status });
   }
 
   /** A fault on the machine: the play is refunded once, the station goes to malfunction. */
@@ -403,12 +546,12 @@ export class StationRooms {
 
   /** Sets a station's stock (the operator restocks); 0 ends the line with 'change', more takes it on. */
   async restock(stationId: number, stock: number): Promise<void> {
-    await this.operate(stationId, { type: 'restock', stock });
+    await this.operate('restock', [stationId, stock], stationId, { type: 'restock', stock });
   }
 
   /** Sets a station's base arm strength (published in each play's log from then on). */
   async setArmStrength(stationId: number, armStrength: number): Promise<void> {
-    await this.operate(stationId, { type: 'setArmStrength', armStrength });
+    await this.operate('setArmStrength', [stationId, armStrength], stationId, { type: 'setArmStrength', armStrength });
   }
 
   /**
@@ -417,7 +560,7 @@ export class StationRooms {
    * and stock; then it opens again.
    */
   changePrize(stationId: number, prize: PrizeChange): Promise<{ refunded_play_id: number | null }> {
-    return this.operate(stationId, { type: 'changePrize', prize });
+    return this.operate('changePrize', [stationId, prize], stationId, { type: 'changePrize', prize });
   }
 
   // ---- lifetime ------------------------------------------------------------------------------
@@ -433,6 +576,11 @@ export class StationRooms {
 
   /** Stops every room's timer and waits for its queued work; the store keeps the deadlines. */
   async close(): Promise<void> {
-    await Promise.all([...this.rooms.values()].map((r) => r.close()));
+    this.closed = true;
+    const rooms = [...this.rooms.values()];
+    this.rooms.clear();
+    this.places.clear();
+    this.indexed.clear();
+    await Promise.all(rooms.map((r) => r.close()));
   }
 }
