@@ -180,6 +180,10 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
   let hostWork: Promise<void> = Promise.resolve();
   let markHosting: () => void = () => undefined;
   const hosting = new Promise<void>((resolve) => (markHosting = resolve));
+  if (config.databaseUrl && !config.instanceUrl)
+    app.log.warn(
+      'INSTANCE_URL is not set: the other instances reach this one at http://127.0.0.1:<port>, which only works when they share its machine (docs/deployment.md)',
+    );
   const stationHost: StationHost = config.databaseUrl
     ? new PostgresStationHost(config.databaseUrl, {
         log: (message, error) => app.log.error({ err: error }, message),
@@ -306,8 +310,11 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
         stationHost.start({
           adopt: async (stationId) => {
             if (!(await built.rooms.adopt(stationId))) return false;
-            // The others forward this station's feed here from now on.
-            await built.feedOwners.record(stationId);
+            // The others forward this station's feed here from now on (a failed write only leaves
+            // the feed drawn from the stored field elsewhere until the next owner writes it).
+            await built.feedOwners
+              .record(stationId)
+              .catch((error: unknown) => app.log.error({ err: error }, 'could not record a station run here'));
             return true;
           },
           release: async (stationId) => {

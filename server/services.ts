@@ -72,13 +72,14 @@ function relayToOwner(io: SocketIOServer): RoomRelay {
     async call(method, args) {
       // The adapter waits for every instance it knows, up to 5 s; on that timeout the answers that
       // came are kept (an instance that just died cannot hide the owner's answer).
-      const answers = await new Promise<RelayAnswer[]>((resolve) => {
-        io.serverSideEmit(ROOM_RELAY, { method, args }, (_error: Error | null, responses: RelayAnswer[]) =>
-          resolve(Array.isArray(responses) ? responses : []),
+      const [answers, complete] = await new Promise<[RelayAnswer[], boolean]>((resolve) => {
+        io.serverSideEmit(ROOM_RELAY, { method, args }, (error: Error | null, responses: RelayAnswer[]) =>
+          resolve([Array.isArray(responses) ? responses : [], !error]),
         );
       });
       const fromOwner = answers.find((a) => a?.owner === true);
-      if (!fromOwner) return { answered: false };
+      // Not every instance answered in time: the one running the call may still run it.
+      if (!fromOwner) return { answered: false, complete };
       if ('refusal' in fromOwner) throw new Refusal(...fromOwner.refusal);
       if ('failed' in fromOwner) throw new Error(`the room's instance failed the relayed ${method}`);
       return { answered: true, value: fromOwner.value };
@@ -252,6 +253,9 @@ export function createServices(
     if (typeof ack !== 'function') return;
     const answer = ack as (a: RelayAnswer) => void;
     const { method, args } = (call ?? {}) as { method?: unknown; args?: unknown };
+    // The development rig runs only where development calls are on, relayed or not.
+    if (method === 'rigNextPlay' && !config.devCalls)
+      return answer({ owner: true, refusal: [400, 400, SERVER_MESSAGES.relayRefused, {}] });
     rooms.relayed(method, args).then(
       (value) => answer(value === NOT_HERE ? { owner: false } : { owner: true, value }),
       (error: unknown) => {

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Clock } from '../clock';
@@ -77,8 +78,9 @@ export class FeedOwners {
 }
 
 /**
- * Forwards a WebSocket upgrade to `target` and then relays bytes both ways (Node's own HTTP client;
- * the request line and headers go as they came, plus the client's address and the hop header).
+ * Forwards a WebSocket upgrade to `target` (the owner's address with the path and query this
+ * instance parsed and checked) and then relays bytes both ways (Node's own HTTP client; the headers
+ * go as they came, plus the client's address and the hop header).
  * A refusal from the target (403, 429, 503…) reaches the client as it was answered; an unreachable
  * target is answered 502.
  */
@@ -90,14 +92,14 @@ export function forwardUpgrade(
   clientAddress: string,
   failed: () => void,
 ): void {
-  const upstream = http.request({
-    host: target.hostname,
-    port: target.port,
-    method: request.method,
-    path: request.url,
-    headers: { ...request.headers, 'x-forwarded-for': clientAddress, [FEED_HOP_HEADER]: '1' },
+  const upstream = (target.protocol === 'https:' ? https : http).request(target, {
+    method: 'GET',
+    headers: { ...request.headers, host: target.host, 'x-forwarded-for': clientAddress, [FEED_HOP_HEADER]: '1' },
     timeout: 5_000,
   });
+  // The client gone before the owner answered: the owner's side goes too.
+  const clientGone = () => upstream.destroy();
+  socket.once('close', clientGone);
   const refuse = (status: string) => {
     if (!socket.destroyed) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   };
@@ -111,6 +113,8 @@ export function forwardUpgrade(
     refuse(`${response.statusCode ?? 502} ${response.statusMessage ?? ''}`.trim());
   });
   upstream.on('upgrade', (response, upstreamSocket, upstreamHead) => {
+    socket.off('close', clientGone);
+    if (socket.destroyed) return void upstreamSocket.destroy();
     const lines = [`HTTP/1.1 101 ${response.statusMessage ?? 'Switching Protocols'}`];
     for (let i = 0; i < response.rawHeaders.length; i += 2)
       lines.push(`${response.rawHeaders[i]}: ${response.rawHeaders[i + 1]}`);

@@ -139,14 +139,23 @@ export class SignalingServer {
       if (named !== null && station === null) return refuseUpgrade(socket, '404 Not Found');
       const owners = this.options.owners;
       if (station === null || !owners) return this.accept(request, socket, head, client, mediaToken, station);
-      owners.route(station, request.headers[FEED_HOP_HEADER] !== undefined).then(
-        (route) => {
+      // The lookup waits on the store: a client resetting meanwhile must not reach an unheard 'error'.
+      const dropped = () => socket.destroy();
+      socket.on('error', dropped);
+      owners
+        .route(station, request.headers[FEED_HOP_HEADER] !== undefined)
+        .then((route) => {
+          socket.off('error', dropped);
+          if (socket.destroyed) return;
           if (route.kind === 'here') return this.accept(request, socket, head, client, mediaToken, station);
           if (route.kind === 'gone') return refuseUpgrade(socket, '503 Service Unavailable');
-          return forwardUpgrade(request, socket, head, route.to, client, () => owners.forget(station));
-        },
-        () => refuseUpgrade(socket, '503 Service Unavailable'),
-      );
+          return forwardUpgrade(request, socket, head, new URL(`${url.pathname}${url.search}`, route.to), client, () =>
+            owners.forget(station),
+          );
+        })
+        .catch(() => {
+          if (!socket.destroyed) refuseUpgrade(socket, '503 Service Unavailable');
+        });
     });
   }
 

@@ -27,6 +27,9 @@ const stillQuery = z.object({
 });
 
 /** The live feed: station info (where the feeds are) and the cameras' pictures (docs/play.md). */
+/** The largest still a forwarded answer may carry (a camera picture is tens of KB). */
+const MAX_FORWARDED_STILL_BYTES = 2 * 1024 * 1024;
+
 export async function stationFeedRoutes({ config, route, services: s }: ApiDeps): Promise<void> {
   // Station info [R3-2]. A VIP or exclusive station answers only a user who may view it (569
   // otherwise, as visit does), with a media token in its picture addresses.
@@ -57,7 +60,11 @@ export async function stationFeedRoutes({ config, route, services: s }: ApiDeps)
     const route = await s.feedOwners.route(stationId, request.headers[FEED_HOP_HEADER] !== undefined);
     if (route.kind === 'gone') throw new Refusal(503, 503, SERVER_MESSAGES.stationOnAnotherInstance);
     if (route.kind === 'forward') {
-      const answer = await fetch(new URL(request.url, route.to), {
+      // The owner's address with the path and token this route checked (never the request's own URL).
+      const address = new URL(`${config.apiPrefix}/stations/${stationId}/camera/${camera}.jpg`, route.to);
+      if (query.k !== undefined) address.searchParams.set('k', query.k);
+      const answer = await fetch(address, {
+        redirect: 'manual',
         headers: {
           'x-forwarded-for': request.ip,
           [FEED_HOP_HEADER]: '1',
@@ -65,11 +72,12 @@ export async function stationFeedRoutes({ config, route, services: s }: ApiDeps)
         },
         signal: AbortSignal.timeout(2_000),
       }).catch(() => null);
-      if (!answer || answer.status >= 500) {
+      const length = Number(answer?.headers.get('content-length') ?? NaN);
+      if (!answer || answer.status >= 300 || !(length <= MAX_FORWARDED_STILL_BYTES)) {
+        await answer?.body?.cancel().catch(() => undefined);
         s.feedOwners.forget(stationId);
         throw new Refusal(503, 503, SERVER_MESSAGES.stationOnAnotherInstance);
       }
-      reply.code(answer.status);
       for (const name of [
         'content-type',
         'cache-control',

@@ -265,6 +265,10 @@ describe('the stations spread over the instances (R10-8)', () => {
         { method: 'constructor', args: [] },
         { method: 'join', args: 'x' },
         { method: 'join', args: [1, 2, 3, 4, 5] },
+        { method: 'control', args: [1, 1, 'up', 'press'] },
+        { method: 'setStationStatus', args: [1, 'exploded'] },
+        { method: 'changePrize', args: [1, { prizeName: '<b>', prizeShape: 'box', stock: 1, extra: 1 }] },
+        { method: 'restock', args: [1, -5] },
         null,
         'join',
       ]) {
@@ -278,15 +282,13 @@ describe('the stations spread over the instances (R10-8)', () => {
       expect(await storeFingerprint(host.server.store())).toBe(before);
       // A room call for a station that does not exist: 404 in Japanese; no instance holds it after.
       const dave = await createTestUser(other, {}, { freeTc: 1_000 });
-      expect(
-        await other.server
-          .services()
-          .rooms.stationView(999_999)
-          .catch((e: unknown) => e),
-      ).toMatchObject({
+      const rooms = other.server.services().rooms;
+      expect(await rooms.confirm(dave.user_id, 999_999).catch((e: unknown) => e)).toMatchObject({
         status: 404,
         info: 'ステーションが見つかりません。',
       });
+      // A viewer of a station nobody runs sees no play, and no instance takes the station for it.
+      expect(await rooms.stationView(999_999)).toBeNull();
       expect(await caller(other.origin, dave)('v2/play/reserve', { station_id: 999_999 })).toMatchObject({
         error_code: 404,
       });

@@ -99,10 +99,18 @@ export const HOST_APPLICATION_NAME = 'onkure-station-host';
  */
 const KEEPALIVE = '-c tcp_keepalives_idle=2 -c tcp_keepalives_interval=1 -c tcp_keepalives_count=5';
 
+/**
+ * A query of the locks' connection that takes longer than this counts as a lost connection: the
+ * instance stops (when it holds anything) before PostgreSQL's keepalives (about 7 s) free its locks.
+ */
+const QUERY_TIMEOUT_MS = 4_000;
+
 /** The share of `stations` one of `live` instances runs: the stations spread evenly, none left over. */
 export function stationShare(stations: number, live: number): number {
   return Math.ceil(stations / Math.max(1, live));
 }
+
+const isTimeout = (error: unknown): boolean => error instanceof Error && /timeout/i.test(error.message);
 
 export class PostgresStationHost implements StationHost {
   hosting = false;
@@ -152,7 +160,8 @@ export class PostgresStationHost implements StationHost {
         .run(() => this.round())
         .catch(async (error: unknown) => {
           this.options.log('station host: a balancing round failed', error);
-          if (this.owned.size === 0 && !this.leader) await this.dropClient();
+          if (isTimeout(error)) this.failed(error);
+          else if (this.owned.size === 0 && !this.leader) await this.dropClient();
         })
         .finally(() => {
           if (!this.closed && !this.timer) this.schedule(this.retryMs);
@@ -186,7 +195,14 @@ export class PostgresStationHost implements StationHost {
       ).rows;
       if (row?.locked === true) {
         this.leader = true;
-        await work.lead();
+        try {
+          await work.lead();
+        } catch (error) {
+          // The lead is given up, so that this instance or another tries again on a later round.
+          this.leader = false;
+          await client.query('SELECT pg_advisory_unlock($1)', [STORE_LOCKS.stationHost]);
+          throw error;
+        }
         this.hosting = this.leader;
       }
     }
@@ -252,17 +268,14 @@ export class PostgresStationHost implements StationHost {
       keepAliveInitialDelayMillis: 2_000,
       options: KEEPALIVE,
       connectionTimeoutMillis: 5_000,
+      // A round queries every second, so the connection is never idle and TCP keepalive never
+      // probes it: a query that takes this long means the connection is gone (fail-stop below).
+      query_timeout: QUERY_TIMEOUT_MS,
     });
     const drop = (error: unknown) => {
-      if (this.client === client) this.client = null;
-      if (this.closed || (!this.leader && this.owned.size === 0)) return;
-      this.leader = false;
-      this.hosting = false;
-      this.owned.clear();
-      // No more rounds: this instance may no longer own what it ran (it ends; a supervisor restarts it).
-      this.closed = true;
-      if (this.timer) clearTimeout(this.timer);
-      this.work?.lost(error);
+      if (this.client !== client) return;
+      this.client = null;
+      this.failed(error);
     };
     client.on('error', drop);
     client.on('end', () => drop(new Error('the station host connection ended')));
@@ -274,6 +287,25 @@ export class PostgresStationHost implements StationHost {
       throw error;
     }
     return client;
+  }
+
+  /**
+   * The locks' connection failed (or stopped answering) while this instance may hold locks: it
+   * stops at once, since another instance may be taking its stations (it ends; a supervisor
+   * restarts it). Holding nothing, it just connects again on the next round.
+   */
+  private failed(error: unknown): void {
+    if (this.closed || (!this.leader && this.owned.size === 0)) {
+      void this.dropClient();
+      return;
+    }
+    this.leader = false;
+    this.hosting = false;
+    this.owned.clear();
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    void this.dropClient();
+    this.work?.lost(error);
   }
 
   private async dropClient(): Promise<void> {

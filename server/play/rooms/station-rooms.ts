@@ -1,4 +1,14 @@
-import { PLAY_ERROR, type MachineView, type PlayState } from '../../../src/contract';
+import { z } from 'zod';
+import {
+  CRANE_BUTTONS,
+  CRANE_COMMANDS,
+  operatorArmStrengthSchema,
+  operatorChangePrizeSchema,
+  operatorRestockSchema,
+  PLAY_ERROR,
+  type MachineView,
+  type PlayState,
+} from '../../../src/contract';
 import {
   CONTROL_COMMANDS_PER_SECOND,
   holderOf,
@@ -15,6 +25,7 @@ import {
   type RoomRefusal,
   type RoomSnapshot,
   type StationStatus,
+  STATION_STATUSES,
 } from '../../../src/domain';
 import type { Clock } from '../../clock';
 import { SERVER_MESSAGES } from '../../messages';
@@ -90,8 +101,48 @@ const CALL_KEYS: Record<RelayedRoomCall, { readonly station: number } | { readon
   rigNextPlay: { station: 0 },
 };
 
+const anyId = z
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 31 - 1);
+/**
+ * The arguments each relayed call takes, checked before anything runs: a relayed call is a message
+ * between instances, and any role on the database can publish one (docs/deployment.md).
+ */
+const RELAY_ARGS: Record<RelayedRoomCall, z.ZodType> = {
+  join: z.tuple([anyId, anyId, anyId.nullable()]),
+  leave: z.tuple([anyId, anyId, anyId]),
+  confirm: z.tuple([anyId, anyId]),
+  control: z.tuple([anyId, anyId, z.enum(CRANE_BUTTONS), z.enum(CRANE_COMMANDS)]),
+  continuePlay: z.tuple([anyId, anyId]),
+  finishTurn: z.tuple([anyId, anyId]),
+  current: z.tuple([anyId]),
+  playerAway: z.tuple([anyId]),
+  playerBack: z.tuple([anyId]),
+  stationView: z.tuple([anyId]),
+  setStationStatus: z.tuple([anyId, z.enum(STATION_STATUSES)]),
+  restock: z.tuple([anyId, operatorRestockSchema.shape.stock]),
+  setArmStrength: z.tuple([anyId, operatorArmStrengthSchema.shape.arm_strength]),
+  changePrize: z.tuple([
+    anyId,
+    z
+      .object({
+        prizeName: operatorChangePrizeSchema.shape.prize_name,
+        prizeShape: operatorChangePrizeSchema.shape.prize_shape,
+        stock: operatorChangePrizeSchema.shape.stock,
+        armStrength: operatorChangePrizeSchema.shape.arm_strength.nullable(),
+      })
+      .strict(),
+  ]),
+  rigNextPlay: z.tuple([anyId, anyId]),
+};
+
 /** The answer of a relayed call: from the instance it was for, or none (no instance runs it). */
-export type RelayResult = { readonly answered: true; readonly value: unknown } | { readonly answered: false };
+export type RelayResult =
+  | { readonly answered: true; readonly value: unknown }
+  /** complete: every instance answered (none runs it); else some did not in time (one may be running it). */
+  | { readonly answered: false; readonly complete: boolean };
 
 /** How an instance reaches the instance running a room: the call and its arguments; its answer or its refusal. */
 export interface RoomRelay {
@@ -173,6 +224,7 @@ export class StationRooms {
   ): Promise<T> {
     if (!isStationId(stationId)) throw new Refusal(404, 404, SERVER_MESSAGES.stationNotFound);
     for (let attempt = 0; ; attempt += 1) {
+      if (attempt >= 8) throw new Refusal(503, 503, SERVER_MESSAGES.stationOnAnotherInstance);
       if (this.ownership.owns(stationId)) {
         try {
           return await run(await this.room(stationId));
@@ -184,10 +236,11 @@ export class StationRooms {
       if (!this.ownership.distributed) throw new Refusal(503, 503, SERVER_MESSAGES.stationOnAnotherInstance);
       const answer = await this.relayCall(method, args);
       if (answer.answered) return answer.value as T;
+      // An instance that did not answer in time may be running the call: never run it a second time.
+      if (!answer.complete) throw new Refusal(503, 503, SERVER_MESSAGES.stationOnAnotherInstance);
       const claimed = await this.ownership.claim(stationId);
       if (claimed === 'here') continue;
       if (claimed === 'missing') throw new Refusal(404, 404, SERVER_MESSAGES.stationNotFound);
-      if (attempt >= 8) throw new Refusal(503, 503, SERVER_MESSAGES.stationOnAnotherInstance);
       await new Promise<void>((resolve) => this.clock.setTimeout(resolve, 250));
     }
   }
@@ -214,12 +267,14 @@ export class StationRooms {
     if (this.ownership.distributed) {
       const answer = await this.relayCall(method, args);
       if (answer.answered) return answer.value as T;
+      // An instance that did not answer in time may hold the player's place: no "no place" answer.
+      if (!answer.complete) throw new Refusal(503, 503, SERVER_MESSAGES.stationOnAnotherInstance);
     }
     return run(null);
   }
 
   private relayCall(method: RelayedRoomCall, args: readonly unknown[]): Promise<RelayResult> {
-    if (!this.relay) return Promise.resolve({ answered: false });
+    if (!this.relay) return Promise.resolve({ answered: false, complete: true });
     return this.relay.call(method, args);
   }
 
@@ -233,14 +288,17 @@ export class StationRooms {
     if (typeof method !== 'string' || !(RELAYED_ROOM_CALLS as readonly string[]).includes(method))
       throw new Refusal(400, 400, SERVER_MESSAGES.relayRefused);
     if (!Array.isArray(args) || args.length > 4) throw new Refusal(400, 400, SERVER_MESSAGES.relayRefused);
+    const checked = RELAY_ARGS[method as RelayedRoomCall].safeParse(args);
+    if (!checked.success) throw new Refusal(400, 400, SERVER_MESSAGES.relayRefused);
+    const values = checked.data as unknown[];
     const key = CALL_KEYS[method as RelayedRoomCall];
     const here =
       'station' in key
-        ? isStationId(args[key.station]) && this.ownership.owns(args[key.station] as number)
-        : this.roomOf(args[key.user] as number) !== null;
+        ? isStationId(values[key.station]) && this.ownership.owns(values[key.station] as number)
+        : this.roomOf(values[key.user] as number) !== null;
     if (!here) return NOT_HERE;
     const call = this[method as RelayedRoomCall] as (...a: unknown[]) => unknown;
-    return (await call.apply(this, args)) ?? null;
+    return (await call.apply(this, values)) ?? null;
   }
 
   /** The realtime hub, once it exists (it needs the rooms for controls). */
@@ -266,9 +324,20 @@ export class StationRooms {
       await this.room(stationId);
       return true;
     } catch (error) {
+      // Whatever came of it, no room of this station runs here once its lock is given up.
+      await this.drop(stationId);
       if (error instanceof Refusal && error.status === 404) return false;
       throw error;
     }
+  }
+
+  /** Stops the station's room here whatever it holds (its adoption failed; the store keeps its state). */
+  private async drop(stationId: number): Promise<void> {
+    const room = this.rooms.get(stationId);
+    if (!room) return;
+    this.rooms.delete(stationId);
+    this.unindex(stationId);
+    await room.close().catch(() => undefined);
   }
 
   /**
@@ -309,7 +378,13 @@ export class StationRooms {
       },
     });
     this.rooms.set(id, room);
-    await room.open(snapshot);
+    try {
+      await room.open(snapshot);
+    } catch (error) {
+      // Not resumed: the room does not run (a later call or round loads it again).
+      await this.drop(id);
+      throw error;
+    }
     return room;
   }
 
@@ -505,8 +580,13 @@ export class StationRooms {
   }
 
   /** The same, from the host when this instance is a standby (a viewer joining a station's channel). */
-  stationView(stationId: number): Promise<PlayState | null> {
-    return this.atStation('stationView', [stationId], stationId, async (room) => room.playView());
+  async stationView(stationId: number): Promise<PlayState | null> {
+    if (!isStationId(stationId)) return null;
+    if (this.ownership.owns(stationId)) return this.onStation(stationId);
+    if (!this.ownership.distributed) return null;
+    // A station nobody runs has no play to show: a viewer never makes an instance take a station.
+    const answer = await this.relayCall('stationView', [stationId]);
+    return answer.answered ? (answer.value as PlayState | null) : null;
   }
 
   /** What the cameras draw for a station: the running machine, or null (the stored field). */
