@@ -1,12 +1,13 @@
 /**
  * Several instances, measured (issue 25): a throwaway PostgreSQL cluster, two instance processes on
- * it (the first runs the station rooms), and this process as the load generator.
+ * it (the stations spread over both), and this process as the load generator.
  *
  *   npm run bench:cluster [-- sockets=1000,5000 pushes=10 requests=3000 concurrency=32]
  *
  * 1. For each socket count: that many socket.io clients, half on each instance, all on the `top`
- *    channel. An operator sets a station's status on the standby (relayed to the host, whose room
- *    steps and pushes through the PostgreSQL adapter to both instances); the time from the call to
+ *    channel. An operator sets the status of a station the first instance runs, calling the second
+ *    (relayed to the first, whose room steps and pushes through the PostgreSQL adapter to both
+ *    instances); the time from the call to
  *    each client's `update`: p50, p99, max, and how many never arrived. The generator's own CPU and
  *    event-loop use are printed beside it: above ~90 % the generator, not the servers, is the limit.
  * 2. The top page (POST contents/top_page_prize) at `concurrency`: all requests to one instance,
@@ -131,11 +132,14 @@ async function main(): Promise<void> {
   const standby = new ServerProcess(await freePort(), ':memory:', env);
   try {
     await host.start();
-    // The first instance takes the rooms; give it a moment before the standby starts trying.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
     await standby.start();
     const origins = [host.origin, standby.origin];
-    const stationId = Number(args.station ?? 1);
+    // The stations spread over both; the pushed station runs on the first, the calls go to the second.
+    const running = async (origin: string) =>
+      ((await (await fetch(`${origin}/healthz/stations`)).json()) as { stations?: number[] }).stations ?? [];
+    for (let i = 0; i < 100 && (await running(standby.origin)).length === 0; i += 1)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    const stationId = Number(args.station ?? (await running(host.origin))[0]);
     console.log(
       `machine: ${process.platform}, node ${process.versions.node}; generator, both instances and PostgreSQL share it.`,
     );
