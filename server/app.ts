@@ -180,6 +180,10 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
   let hostWork: Promise<void> = Promise.resolve();
   let markHosting: () => void = () => undefined;
   const hosting = new Promise<void>((resolve) => (markHosting = resolve));
+  if (config.operatorTokenHash && !config.devCalls)
+    app.log.warn(
+      'ONKURE_OPERATOR_TOKEN is ignored without ONKURE_DEV_CALLS=1: operators sign in with their accounts (npm run operator -- add …)',
+    );
   if (config.databaseUrl && !config.instanceUrl)
     app.log.warn(
       'INSTANCE_URL is not set: the other instances reach this one at http://127.0.0.1:<port>, which only works when they share its machine (docs/deployment.md)',
@@ -363,7 +367,11 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       await registerApiRoutes({
         config,
         services,
-        route: new RouteBuilder(api, services.identity, config.operatorTokenHash),
+        route: new RouteBuilder(api, services.identity, {
+          accounts: services.operators,
+          // The shared token is for development and tests only: production signs operators in.
+          devTokenHash: config.devCalls ? config.operatorTokenHash : null,
+        }),
       });
       // The rtc live feed's signaling, when the stations' webrtc_url is a path on this server.
       if (config.webrtcSignalingUrl.startsWith('/')) built.signaling.attach(app.server, () => store !== null);

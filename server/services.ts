@@ -25,6 +25,7 @@ import { SignalingServer, type SignalingTimings } from './live/signaling';
 import { originAllowed } from './http/security-headers';
 import proxyaddr from '@fastify/proxy-addr';
 import { FeedOwners } from './live/feed-forward';
+import { OperatorAccounts } from './operator/operator-accounts';
 import { PlayLogRepository } from './play/play-log.repository';
 import { StationCameras } from './play/cameras/station-cameras';
 import { randomInt } from 'node:crypto';
@@ -132,6 +133,8 @@ export interface Services {
   readonly cameras: StationCameras;
   /** The rtc live feed's encoders, one per watched camera (docs/live-feed.md). */
   readonly rtcFeed: RtcFeed;
+  /** Operator accounts, sessions and the audit log (R10-9, docs/operator-console.md). */
+  readonly operators: OperatorAccounts;
   /** Where each station's live feed is drawn (several instances): forwarded to the instance running it. */
   readonly feedOwners: FeedOwners;
   /** The rtc feed's Sora-compatible signaling (attached to the HTTP server when webrtc_url is a path). */
@@ -325,6 +328,7 @@ export function createServices(
     playLog: new PlayLogRepository(store),
     realtime,
     cameras,
+    operators: new OperatorAccounts(store, clock),
     feedOwners,
     rtcFeed,
     signaling: new SignalingServer(rtcFeed, cameras, {

@@ -11,6 +11,13 @@ import {
   type IdentityService,
 } from '../auth/identity';
 import { isRefusal } from '../play/refusal';
+import {
+  DEV_TOKEN_PRINCIPAL,
+  roleAllows,
+  type OperatorAccounts,
+  type OperatorPrincipal,
+  type OperatorRight,
+} from '../operator/operator-accounts';
 import { isIdempotencyConflictError, isInsufficientFundsError } from '../wallet/ledger';
 import { ok, replyError } from './reply';
 import { parseBody } from './validate';
@@ -18,6 +25,25 @@ import { parseBody } from './validate';
 /** What a handler answers: the payload of a success (error_code 200 is added), or a reply it sent itself. */
 type Answer = Promise<object | FastifyReply>;
 type Ctx = { readonly request: FastifyRequest; readonly reply: FastifyReply };
+type OperatorCtx = Ctx & { readonly operator: OperatorPrincipal };
+
+/**
+ * What an operator call needs and how it is audited (R10-9): the right its caller's role must hold;
+ * `subject` reads what the call changes (its before and after go to the audit log); a `read` call
+ * logs neither (its answer may hold players' data that the log must not copy).
+ */
+export interface OperatorAccess<B> {
+  readonly right: OperatorRight;
+  readonly subject?: (body: B) => Promise<unknown>;
+  readonly read?: boolean;
+}
+
+/** How operator calls are authenticated: accounts' sessions, and the development token where it is on. */
+export interface OperatorAuth {
+  readonly accounts: Pick<OperatorAccounts, 'session' | 'audit'>;
+  /** SHA-256 of ONKURE_OPERATOR_TOKEN, only with ONKURE_DEV_CALLS=1 (development and tests); else null. */
+  readonly devTokenHash: Buffer | null;
+}
 
 /**
  * Answers a typed refusal thrown by a service: Refusal and AccountRefusal carry their status, code
@@ -57,30 +83,55 @@ async function run(reply: FastifyReply, work: () => Answer): Promise<object | Fa
  */
 export class RouteBuilder {
   /**
-   * @param operatorTokenHash SHA-256 of the operator token (ONKURE_OPERATOR_TOKEN); null turns the
-   *   operator calls off: they answer 404 as if they did not exist (fail closed).
+   * @param operatorAuth how operator calls are signed in (no accounts service: every operator call
+   *   is refused, fail closed).
    */
   constructor(
     private readonly app: FastifyInstance,
     private readonly identity: IdentityService,
-    private readonly operatorTokenHash: Buffer | null = null,
+    private readonly operatorAuth: OperatorAuth | null = null,
   ) {}
 
+  /** The operator a request's `X-Operator-Authorization: Bearer <session>` names, or null. */
+  async operatorOf(request: FastifyRequest): Promise<OperatorPrincipal | null> {
+    if (!this.operatorAuth) return null;
+    const header = request.headers['x-operator-authorization'];
+    const presented = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : '';
+    if (!presented) return null;
+    const devToken = this.operatorAuth.devTokenHash;
+    if (devToken && timingSafeEqual(createHash('sha256').update(presented).digest(), devToken))
+      return DEV_TOKEN_PRINCIPAL;
+    return this.operatorAuth.accounts.session(presented);
+  }
+
   /**
-   * An operator POST: `Authorization: Bearer <operator token>` in the X-Operator-Authorization
-   * header (the Authorization header belongs to the API's own check). Not a user login.
+   * An operator POST (R10-9): a signed-in operator (`Authorization: Bearer <session>` in the
+   * X-Operator-Authorization header; the Authorization header belongs to the API's own check)
+   * whose role holds the call's right, checked before the body; 403 in Japanese otherwise, and
+   * nothing runs. Each call that answers is written to the audit log: who, the call and its body,
+   * when, and its subject before and after (or its answer when it has no subject).
    */
-  operator<S extends z.ZodType>(path: string, schema: S, handler: (body: z.output<S>, ctx: Ctx) => Answer): void {
+  operator<S extends z.ZodType>(
+    path: string,
+    access: OperatorAccess<z.output<S>>,
+    schema: S,
+    handler: (body: z.output<S>, ctx: OperatorCtx) => Answer,
+  ): void {
     this.app.post(path, async (request, reply) => {
-      if (!this.operatorTokenHash) return replyError(reply, 404);
-      const header = request.headers['x-operator-authorization'];
-      const presented = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : '';
-      const hash = createHash('sha256').update(presented).digest();
-      if (!presented || !timingSafeEqual(hash, this.operatorTokenHash))
-        return replyError(reply, 403, SERVER_MESSAGES.operatorOnly);
+      const operator = await this.operatorOf(request);
+      if (!operator) return replyError(reply, 403, SERVER_MESSAGES.operatorOnly);
+      if (!roleAllows(operator.role, access.right)) return replyError(reply, 403, SERVER_MESSAGES.operatorRoleRefused);
       const body = parseBody(schema, request.body, reply);
       if (body === null) return reply;
-      return run(reply, () => handler(body, { request, reply }));
+      return run(reply, async () => {
+        const before = access.subject ? await access.subject(body) : undefined;
+        const answer = await handler(body, { request, reply, operator });
+        if (!access.read) {
+          const after = access.subject ? await access.subject(body) : answer === reply ? undefined : answer;
+          await this.operatorAuth!.accounts.audit(operator, path.replace(/^\/+/, ''), body, before, after);
+        }
+        return answer;
+      });
     });
   }
 

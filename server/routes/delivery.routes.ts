@@ -40,19 +40,31 @@ export async function deliveryRoutes({ route, services: s }: ApiDeps): Promise<v
     delivery_ticket: await d.ticket(user.user_id),
   }));
 
-  route.operator(`/${O.deliveries}`, operatorDeliveriesSchema, async (body) => ({
+  // A delivery's status and tracking number, before and after an operator's change (R10-9).
+  const onDelivery = {
+    right: 'fulfilment',
+    subject: async (body: { delivery_id: number }) =>
+      (
+        await s.store.query(
+          'SELECT delivery_status, prize_contact_number AS tracking_number FROM delivery_requests WHERE delivery_id = $1',
+          [body.delivery_id],
+        )
+      )[0] ?? null,
+  } as const;
+
+  route.operator(`/${O.deliveries}`, { right: 'fulfilment', read: true }, operatorDeliveriesSchema, async (body) => ({
     list: await d.fulfilmentList(body),
   }));
 
-  route.operator(`/${O.deliveryShip}`, operatorDeliveryShipSchema, async (body) => ({
+  route.operator(`/${O.deliveryShip}`, onDelivery, operatorDeliveryShipSchema, async (body) => ({
     delivery: await d.ship(body.delivery_id, body.tracking_number),
   }));
 
-  route.operator(`/${O.deliveryCancel}`, operatorDeliveryCancelSchema, async (body) =>
+  route.operator(`/${O.deliveryCancel}`, onDelivery, operatorDeliveryCancelSchema, async (body) =>
     d.cancel(body.delivery_id, body.reason),
   );
 
-  route.operator(`/${O.prizeGrant}`, operatorPrizeGrantSchema, async (body) => {
+  route.operator(`/${O.prizeGrant}`, { right: 'fulfilment' }, operatorPrizeGrantSchema, async (body) => {
     const exists = await s.store.query('SELECT 1 FROM users WHERE user_id = $1 AND deleted_at IS NULL', [body.user_id]);
     if (exists.length === 0) throw new AccountRefusal(404, SERVER_MESSAGES.userNotFound);
     const id = await s.prizes.recordWin(body.user_id, {

@@ -31,19 +31,23 @@ export async function supportRoutes({ route, services: s }: ApiDeps): Promise<vo
     message: await support.chatSend(user.user_id, body.chat.text, body.chat.client_id),
   }));
 
-  route.operator(`/${O.contacts}`, operatorContactsSchema, async (body) => ({
+  route.operator(`/${O.contacts}`, { right: 'support', read: true }, operatorContactsSchema, async (body) => ({
     list: await support.contacts(body.status, body.limit),
   }));
 
-  route.operator(`/${O.contactClose}`, operatorContactCloseSchema, async (body) => ({
+  route.operator(`/${O.contactClose}`, { right: 'support' }, operatorContactCloseSchema, async (body) => ({
     contact: await support.closeContact(body.contact_id),
   }));
 
-  route.operator(`/${O.threads}`, operatorThreadsSchema, async (body) => ({ list: await support.threads(body.limit) }));
+  route.operator(`/${O.threads}`, { right: 'support', read: true }, operatorThreadsSchema, async (body) => ({
+    list: await support.threads(body.limit),
+  }));
 
-  route.operator(`/${O.thread}`, operatorThreadSchema, async (body) => support.thread(body.user_id, body.before_id));
+  route.operator(`/${O.thread}`, { right: 'support', read: true }, operatorThreadSchema, async (body) =>
+    support.thread(body.user_id, body.before_id),
+  );
 
-  route.operator(`/${O.reply}`, operatorReplySchema, async (body) => ({
+  route.operator(`/${O.reply}`, { right: 'support' }, operatorReplySchema, async (body) => ({
     message: await support.reply(body.user_id, body.text, body.client_id),
   }));
 }

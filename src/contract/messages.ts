@@ -86,6 +86,7 @@ export const FIELD_LABELS_JA: Readonly<Record<string, string>> = {
   tel: '電話番号',
   email: 'メールアドレス',
   password: 'パスワード',
+  operator_login: 'ログインID',
   code: '認証コード',
   nickname: 'ニックネーム',
   sex: '性別',

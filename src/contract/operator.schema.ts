@@ -23,9 +23,14 @@ export const OPERATOR_ENDPOINTS = {
   deliveryShip: 'operator/delivery_ship',
   deliveryCancel: 'operator/delivery_cancel',
   prizeGrant: 'operator/prize_grant',
+  // Operator accounts (docs/operator-console.md, R10-9).
+  login: 'operator/login',
+  logout: 'operator/logout',
+  me: 'operator/me',
+  audit: 'operator/audit',
 } as const;
 
-/** The header carrying `Bearer <operator token>`. */
+/** The header carrying `Bearer <operator session token>`. */
 export const OPERATOR_AUTH_HEADER = 'x-operator-authorization';
 
 const stationId = z.object({ station_id: idSchema }).strict();
@@ -92,4 +97,46 @@ export const operatorKujiBoxStockAnswerSchema = errorResponseSchema.extend({
     box_id: z.number().int().positive(),
     prizes: z.array(z.object({ rank: z.string(), quantity: z.number().int(), remaining: z.number().int() })),
   }),
+});
+
+/** An operator's sign-in (accounts come from `npm run operator -- add …`). */
+export const operatorLoginSchema = z
+  .object({
+    login: z.string().min(1, M.required(FIELD_LABELS_JA.operator_login!)).max(64),
+    password: z.string().min(1, M.required(FIELD_LABELS_JA.password!)).max(256),
+  })
+  .strict();
+export const operatorSessionSchema = z.object({}).strict();
+export const operatorAuditSchema = z
+  .object({
+    limit: z.number().int(M.notInteger).min(1).max(500, M.numberTooLarge).optional(),
+    operator_login: z.string().max(64).optional(),
+  })
+  .strict();
+
+export const OPERATOR_ROLE_NAMES = ['admin', 'floor', 'support'] as const;
+const operatorSchema = z.object({
+  login: z.string(),
+  display_name: z.string(),
+  role: z.enum(OPERATOR_ROLE_NAMES),
+});
+export const operatorLoginResponseSchema = z.object({
+  error_code: z.literal(200),
+  session: z.object({ token: z.string(), expires_at: z.string() }),
+  operator: operatorSchema,
+});
+export const operatorMeResponseSchema = z.object({ error_code: z.literal(200), operator: operatorSchema });
+export const operatorAuditResponseSchema = z.object({
+  error_code: z.literal(200),
+  list: z.array(
+    z.object({
+      audit_id: z.number(),
+      operator_login: z.string(),
+      action: z.string(),
+      target: z.unknown(),
+      before: z.unknown(),
+      after: z.unknown(),
+      at: z.string(),
+    }),
+  ),
 });

@@ -941,8 +941,10 @@ describe('shutdown and the rest of the server', () => {
   // (A TCP connection that sends no byte at all is not under the headers timeout: Fastify's
   // connectionTimeout, 60 s, ends it; by design, docs/security.md. Not waited for here.)
   it('the slowloris upgrade (a header line a second, started before the first test) is cut off by the headers timeout (10 s)', async () => {
-    await until(() => slowloris!.closedAt !== null, 'slowloris cut off', 15_000);
-    expect(slowloris!.closedAt! - slowloris!.startedAt).toBeLessThan(13_000);
+    // Cut off by the 10 s headers timeout (without it, a line a second would go on forever); the
+    // bound leaves room for a loaded machine's event-loop delay (a CI run measured 13.3 s).
+    await until(() => slowloris!.closedAt !== null, 'slowloris cut off', 20_000);
+    expect(slowloris!.closedAt! - slowloris!.startedAt).toBeLessThan(16_000);
     expect(slowloris!.answer).toMatch(/^(HTTP\/1\.1 408 |$)/);
     expect(services().signaling.connections).toBe(0);
   });
@@ -975,7 +977,7 @@ describe('connect churn', () => {
     }
     expect(peak).toBeLessThanOrEqual(MAX_ENCODERS);
     await assertClean();
-  });
+  }, 60_000);
 
   /*
    * Found by this probe and fixed (every viewer makes the server query Google's STUN server; churn then starves new offers).

@@ -41,11 +41,11 @@ const operator = async (path: string, body: object, token: string | null = TOKEN
 const player = () => createTestUser(t, {}, { freeTc: 10_000 });
 
 describe('the operator API: its own token, station statuses, faults, restocking, prize changes and the play log', () => {
-  it('is off (404, as if it did not exist) when no operator token is configured, and refuses a missing or wrong token with 403', async () => {
-    expect(await operator('fault', { station_id: stationId }, TOKEN, off)).toMatchObject({ status: 404 });
+  it('refuses the development token where it is not configured, and a missing or wrong token, with 403 in Japanese (operator accounts: test/server/operator-accounts.test.ts)', async () => {
+    expect(await operator('fault', { station_id: stationId }, TOKEN, off)).toMatchObject({ status: 403 });
     expect(await operator('fault', { station_id: stationId }, null)).toMatchObject({
       status: 403,
-      json: { error_code: 403, error_info: '運営者用の操作です。' },
+      json: { error_code: 403, error_info: '運営者用の操作です。サインインしてください。' },
     });
     expect(await operator('fault', { station_id: stationId }, `${TOKEN}x`)).toMatchObject({ status: 403 });
     // A user's access token is not an operator token.
