@@ -11,6 +11,7 @@ import {
   type IdentityService,
 } from '../auth/identity';
 import { isRefusal } from '../play/refusal';
+import type { SqlExecutor } from '../store/store';
 import {
   DEV_TOKEN_PRINCIPAL,
   roleAllows,
@@ -36,6 +37,19 @@ export interface OperatorAccess<B> {
   readonly right: OperatorRight;
   readonly subject?: (body: B) => Promise<unknown>;
   readonly read?: boolean;
+}
+
+/**
+ * An operator call whose subject is one row, read by `sql` with the body's id (`$1`) before and
+ * after the call for the audit log; null when there is no such row.
+ */
+export function rowSubject<B>(
+  db: SqlExecutor,
+  right: OperatorRight,
+  sql: string,
+  id: (body: B) => number,
+): OperatorAccess<B> {
+  return { right, subject: async (body) => (await db.query(sql, [id(body)]))[0] ?? null };
 }
 
 /** How operator calls are authenticated: accounts' sessions, and the development token where it is on. */

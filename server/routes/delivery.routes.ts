@@ -14,6 +14,7 @@ import {
 import { AccountRefusal } from '../account/account-errors';
 import { SERVER_MESSAGES } from '../messages';
 import type { ApiDeps } from './deps';
+import { rowSubject } from '../http/route';
 
 /**
  * Prizes out (docs/delivery.md, docs/api/user.md "Delivery"): the player's fee quote, request,
@@ -41,16 +42,12 @@ export async function deliveryRoutes({ route, services: s }: ApiDeps): Promise<v
   }));
 
   // A delivery's status and tracking number, before and after an operator's change (R10-9).
-  const onDelivery = {
-    right: 'fulfilment',
-    subject: async (body: { delivery_id: number }) =>
-      (
-        await s.store.query(
-          'SELECT delivery_status, prize_contact_number AS tracking_number FROM delivery_requests WHERE delivery_id = $1',
-          [body.delivery_id],
-        )
-      )[0] ?? null,
-  } as const;
+  const onDelivery = rowSubject<{ delivery_id: number }>(
+    s.store,
+    'fulfilment',
+    'SELECT delivery_status, prize_contact_number AS tracking_number FROM delivery_requests WHERE delivery_id = $1',
+    (body) => body.delivery_id,
+  );
 
   route.operator(`/${O.deliveries}`, { right: 'fulfilment', read: true }, operatorDeliveriesSchema, async (body) => ({
     list: await d.fulfilmentList(body),

@@ -18,6 +18,7 @@ import { Refusal } from '../play/refusal';
 import type { OperatorPrincipal } from '../operator/operator-accounts';
 import { KUJI_ENDED_BOX_STATUSES, type StationStatus } from '../../src/domain';
 import type { ApiDeps } from './deps';
+import { rowSubject } from '../http/route';
 
 /**
  * The operator API (docs/play.md): station statuses, faults, restocking, prize changes, arm
@@ -78,27 +79,19 @@ export async function operatorRoutes({ route, services: s }: ApiDeps): Promise<v
   };
 
   // What each call changes, read before and after it for the audit log (R10-9).
-  const onStation = {
-    right: 'floor',
-    subject: async (body: { station_id: number }) =>
-      (
-        await s.store.query(
-          'SELECT station_status, stock, prize_name, prize_shape, arm_strength FROM stations WHERE station_id = $1',
-          [body.station_id],
-        )
-      )[0] ?? null,
-  } as const;
-  const onBox = {
-    right: 'kuji',
-    subject: async (body: { box_id: number }) =>
-      (
-        await s.store.query(
-          `SELECT b.box_status, coalesce((SELECT jsonb_object_agg(p.rank, p.quantity) FROM kuji_box_prizes p WHERE p.box_id = b.box_id), '{}') AS stock
-             FROM kuji_boxes b WHERE b.box_id = $1`,
-          [body.box_id],
-        )
-      )[0] ?? null,
-  } as const;
+  const onStation = rowSubject<{ station_id: number }>(
+    s.store,
+    'floor',
+    'SELECT station_status, stock, prize_name, prize_shape, arm_strength FROM stations WHERE station_id = $1',
+    (body) => body.station_id,
+  );
+  const onBox = rowSubject<{ box_id: number }>(
+    s.store,
+    'kuji',
+    `SELECT b.box_status, coalesce((SELECT jsonb_object_agg(p.rank, p.quantity) FROM kuji_box_prizes p WHERE p.box_id = b.box_id), '{}') AS stock
+       FROM kuji_boxes b WHERE b.box_id = $1`,
+    (body) => body.box_id,
+  );
 
   route.operator(`/${O.stationStatus}`, onStation, operatorStationStatusSchema, async (body) =>
     answer(body.station_id, (await rooms.setStationStatus(body.station_id, body.station_status)).refunded_play_id),
