@@ -15,6 +15,7 @@ export const CONTRACT_MESSAGES = {
   invalidCharacters: VALIDATION_MESSAGES.invalidCharacters,
   fieldInvalid: (label: string) => `「${label}」の内容が正しくありません。`,
   requestInvalid: 'リクエストの内容が正しくありません。',
+  invalidDate: '日付は YYYY-MM-DD の形式で指定してください。',
   // Numbers and flags
   notNumber: '数値で指定してください。',
   notInteger: '整数で指定してください。',
@@ -87,6 +88,7 @@ export const FIELD_LABELS_JA: Readonly<Record<string, string>> = {
   email: 'メールアドレス',
   password: 'パスワード',
   operator_login: 'ログインID',
+  service_info: 'お知らせ内容',
   code: '認証コード',
   nickname: 'ニックネーム',
   sex: '性別',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isAcceptableText, KUJI_BOX_STATUSES, STATION_STATUSES } from '../domain';
 import { errorResponseSchema } from './envelope';
 import { CONTRACT_MESSAGES as M, FIELD_LABELS_JA } from './messages';
-import { playLogEntrySchema } from './play.schema';
+import { PLAY_PHASES, playLogEntrySchema } from './play.schema';
 import { idSchema } from './user-identity.schema';
 
 /**
@@ -28,6 +28,19 @@ export const OPERATOR_ENDPOINTS = {
   logout: 'operator/logout',
   me: 'operator/me',
   audit: 'operator/audit',
+  // The console (docs/operator-console.md): the floor, service messages, users, numbers, kuji boxes.
+  floor: 'operator/floor',
+  endPlay: 'operator/end_play',
+  removeFromLine: 'operator/remove_from_line',
+  pause: 'operator/pause',
+  broadcast: 'operator/broadcast',
+  emergencyEnd: 'operator/emergency_end',
+  serviceState: 'operator/service_state',
+  userMessage: 'operator/user_message',
+  user: 'operator/user',
+  userStatus: 'operator/user_status',
+  numbers: 'operator/numbers',
+  kujiBoxes: 'operator/kuji_boxes',
 } as const;
 
 /** The header carrying `Bearer <operator session token>`. */
@@ -137,6 +150,151 @@ export const operatorAuditResponseSchema = z.object({
       before: z.unknown(),
       after: z.unknown(),
       at: z.string(),
+    }),
+  ),
+});
+
+// ---- The console (docs/operator-console.md) ---------------------------------------------------
+
+/** The floor: every station with its line, its play and its viewers (right `floor`). */
+export const operatorFloorSchema = z.object({}).strict();
+const floorStationSchema = z.object({
+  station_id: z.number().int().positive(),
+  station_name: z.string(),
+  prize_name: z.string(),
+  station_status: z.enum(STATION_STATUSES),
+  stock: z.number().int(),
+  /** Paused: the line is kept but no next turn starts until resumed. */
+  paused: z.boolean(),
+  viewers: z.number().int().nonnegative(),
+  line: z.array(
+    z.object({
+      user_id: z.number().int().positive(),
+      nickname: z.string(),
+      place: z.number().int().nonnegative(),
+      reserve_status: z.string(),
+    }),
+  ),
+  play: z
+    .object({
+      play_id: z.number().int().positive(),
+      user_id: z.number().int().positive(),
+      nickname: z.string(),
+      phase: z.enum(PLAY_PHASES),
+      /** Milliseconds left in the current window (reset, turn or continue), null when none runs. */
+      ms_left: z.number().int().nonnegative().nullable(),
+      price: z.number().int().nonnegative(),
+      currency: z.string(),
+    })
+    .nullable(),
+  /** The front camera's still (GET, image/jpeg). */
+  still_url: z.string(),
+});
+export type OperatorFloorStation = z.infer<typeof floorStationSchema>;
+export const operatorFloorResponseSchema = z.object({
+  error_code: z.literal(200),
+  stations: z.array(floorStationSchema),
+});
+
+/** Ends the station's current play and refunds its price once (right `floor`). */
+export const operatorEndPlaySchema = stationId;
+/** Removes one player from a station's line (right `floor`); they are told on their user channel. */
+export const operatorRemoveFromLineSchema = stationId.extend({ user_id: idSchema }).strict();
+export const operatorRemoveFromLineResponseSchema = z.object({
+  error_code: z.literal(200),
+  removed: z.boolean(),
+});
+/** Pauses (or resumes) a station: the current play runs out, the line waits (right `floor`). */
+export const operatorPauseSchema = stationId.extend({ paused: z.boolean() }).strict();
+export const operatorPauseResponseSchema = z.object({
+  error_code: z.literal(200),
+  station: z.object({ station_id: z.number().int().positive(), paused: z.boolean() }),
+});
+
+/** The service messages an operator sends (§8, §4.6); invaliduser is sent by suspending a user. */
+export const SERVICE_MESSAGE_CODES = ['emergency', 'reloaderror', 'cancellation'] as const;
+export type ServiceMessageCode = (typeof SERVICE_MESSAGE_CODES)[number];
+const serviceInfo = z
+  .string()
+  .trim()
+  .max(200, M.tooLong(FIELD_LABELS_JA.service_info!, 200))
+  .refine(isAcceptableText, M.invalidCharacters(FIELD_LABELS_JA.service_info!));
+/**
+ * To everyone (right `broadcast`). emergency also puts the whole service in emergency maintenance:
+ * every player call answers it until `emergency_end`.
+ */
+export const operatorBroadcastSchema = z
+  .object({ code: z.enum(SERVICE_MESSAGE_CODES), info: serviceInfo.optional() })
+  .strict();
+/** To one user's open clients (right `users`). */
+export const operatorUserMessageSchema = z
+  .object({ user_id: idSchema, code: z.enum(SERVICE_MESSAGE_CODES), info: serviceInfo.optional() })
+  .strict();
+export const operatorMessageResponseSchema = z.object({
+  error_code: z.literal(200),
+  /** How many open connections the push reached (every instance). */
+  delivered: z.number().int().nonnegative(),
+});
+export const operatorEmergencyEndSchema = z.object({}).strict();
+export const operatorServiceStateSchema = z.object({}).strict();
+export const operatorServiceStateResponseSchema = z.object({
+  error_code: z.literal(200),
+  emergency: z.object({ info: z.string(), since: z.string(), by: z.string() }).nullable(),
+});
+
+/** One user as support sees them (right `users`). */
+export const operatorUserSchema = z.object({ user_id: idSchema }).strict();
+export const operatorUserStatusSchema = z.object({ user_id: idSchema, suspended: z.boolean() }).strict();
+export const operatorUserResponseSchema = z.object({
+  error_code: z.literal(200),
+  user: z.object({
+    user_id: z.number().int().positive(),
+    nickname: z.string(),
+    user_status: z.number().int(),
+    suspended: z.boolean(),
+    created_at: z.string(),
+    tc_balance: z.number().int(),
+  }),
+});
+
+/** Plays, wins, TC taken, refunds and assist payouts per station per day (right `numbers`), JST days. */
+const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, M.invalidDate);
+export const operatorNumbersSchema = z.object({ from: isoDay, to: isoDay }).strict();
+export const operatorNumbersResponseSchema = z.object({
+  error_code: z.literal(200),
+  rows: z.array(
+    z.object({
+      day: z.string(),
+      station_id: z.number().int().positive(),
+      station_name: z.string(),
+      plays: z.number().int().nonnegative(),
+      wins: z.number().int().nonnegative(),
+      /** wins ÷ plays, 0 when no play. */
+      win_rate: z.number().min(0).max(1),
+      tc_taken: z.number().int().nonnegative(),
+      refunds: z.number().int().nonnegative(),
+      refunded_tc: z.number().int().nonnegative(),
+      /** Wins at an assist level above 0 (the gauge paid out). */
+      assist_payouts: z.number().int().nonnegative(),
+    }),
+  ),
+});
+
+/** Every kuji box with its stock per rank and its fairness record (right `kuji`). */
+export const operatorKujiBoxesSchema = z.object({}).strict();
+export const operatorKujiBoxesResponseSchema = z.object({
+  error_code: z.literal(200),
+  boxes: z.array(
+    z.object({
+      kuji_id: z.number().int().positive(),
+      kuji_name: z.string(),
+      box_id: z.number().int().positive(),
+      box_status: z.enum(KUJI_BOX_STATUSES),
+      prizes: z.array(z.object({ rank: z.string(), quantity: z.number().int(), remaining: z.number().int() })),
+      /** The published commitment (hex SHA-256) once the box opened, else null. */
+      commitment: z.string().nullable(),
+      /** The seed, published once the box ended, else null. */
+      seed: z.string().nullable(),
     }),
   ),
 });

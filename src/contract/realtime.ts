@@ -24,12 +24,25 @@ export const CHANNELS = {
   user: (userId: number) => `user:${userId}`,
   station: (stationId: number) => `station:${stationId}`,
   kujiBox: (kujiId: number, boxId: number) => `kuji:${kujiId}:${boxId}`,
+  /** The console's live floor: only a connection whose handshake carried an operator session may join. */
+  operatorFloor: 'operator:floor',
 } as const;
 
 /** The handshake's auth: the identity every authenticated call carries; guests send nothing. */
 export interface RealtimeAuth {
   readonly user_id?: number;
   readonly access_token?: string;
+  /** The console's operator session token (instead of a user identity). */
+  readonly operator_token?: string;
+}
+
+/**
+ * A service message pushed to open clients (§8, §4.6): the same error_code and error_info an answer
+ * would carry (emergency, invaliduser, reloaderror, cancellation), handled as if a call had answered it.
+ */
+export interface ServiceMessagePush {
+  readonly error_code: number;
+  readonly error_info: string;
 }
 
 /** A winning announcement (update `get`) for the marquee. */
@@ -80,6 +93,10 @@ export interface ServerToClientEvents {
   play_state: (state: PlayState) => void;
   /** On the user channel: a support-chat message (an operator's reply, or the player's own from another device). */
   chat: (message: ChatMessageWire) => void;
+  /** To every connection, or one user's: a maintenance-class code (not sent to status-3 users) [R8-5, R8-6, R4.6-2]. */
+  service: (message: ServiceMessagePush) => void;
+  /** On the operator floor channel: a station's floor changed (line, play, status, viewers); read operator/floor again. */
+  floor_change: (message: { readonly station_id: number }) => void;
 }
 
 /** Events the client sends; each answers through its acknowledgement. */
