@@ -7,6 +7,7 @@ import type { ApiDeps } from './deps';
 import { imageRoutes } from './images.routes';
 import { kujiRoutes } from './kuji.routes';
 import { operatorRoutes } from './operator.routes';
+import { operatorConsoleRoutes } from './operator-console.routes';
 import { playRoutes } from './play.routes';
 import { purchaseRoutes } from './purchase.routes';
 import { stationFeedRoutes } from './station-feed.routes';
@@ -22,6 +23,7 @@ export async function registerApiRoutes(deps: ApiDeps): Promise<void> {
   await playRoutes(deps);
   await stationFeedRoutes(deps);
   await operatorRoutes(deps);
+  await operatorConsoleRoutes(deps);
   await kujiRoutes(deps);
   await virtualCraneRoutes(deps);
   await storeRoutes(deps);
