@@ -56,8 +56,8 @@ export function AuditScreen() {
       {state.status !== 'ready' ? <LoadState state={state} onRetry={() => void audit.read(state.data.login)} /> : null}
       {state.status === 'ready' && rows.length === 0 ? <p>{OP.empty}</p> : null}
       {rows.length > 0 ? (
-        <div className="op-table-wrap" tabIndex={0} role="region" aria-labelledby="op-audit-title">
-          <table className="op-table" data-testid="op-audit">
+        <div className="op-table-wrap" tabIndex={0} role="region" aria-label={A.table}>
+          <table className="op-table op-table--stack" data-testid="op-audit">
             <thead>
               <tr>
                 <th scope="col">{A.at}</th>
@@ -70,11 +70,15 @@ export function AuditScreen() {
             <tbody>
               {rows.map((r) => (
                 <tr key={r.audit_id} data-testid="op-audit-row">
-                  <td>{OP.at(r.at)}</td>
-                  <td>{r.operator_login}</td>
-                  <th scope="row">{r.action}</th>
-                  <td className="op-code">{brief(r.target)}</td>
-                  <td className="op-code">
+                  <td data-label={A.at}>{OP.at(r.at)}</td>
+                  <td data-label={A.who}>{r.operator_login}</td>
+                  <th scope="row" data-label={A.action}>
+                    {r.action}
+                  </th>
+                  <td className="op-code" data-label={A.target}>
+                    {brief(r.target)}
+                  </td>
+                  <td className="op-code" data-label={A.change}>
                     {brief(r.before)} → {brief(r.after)}
                   </td>
                 </tr>

@@ -315,6 +315,7 @@ export const OP = {
 
   audit: {
     title: '監査ログ',
+    table: '監査ログの一覧（新しい順）',
     operator: 'オペレーターのログインID',
     filter: '絞り込み',
     clear: 'すべて表示',

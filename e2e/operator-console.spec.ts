@@ -1,0 +1,245 @@
+import AxeBuilder from '@axe-core/playwright';
+import { type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test } from './support/test';
+import { debugLogin, type Identity } from './support/players';
+
+/**
+ * The operator console at /operator (docs/operator-console.md, R10-9), used as an operator would:
+ * through real sign-in with accounts made by the development-only call, never the shared dev token.
+ * Each screen is checked with axe (its default rules, every impact) and photographed at the
+ * project's size (390×844 and 1280×800).
+ */
+
+test.describe.configure({ timeout: 90_000 });
+
+const PASSWORD = 'e2e-console-password-1';
+
+/** A fresh operator account (the logins are unique per project and run). */
+async function account(request: APIRequestContext, role: 'admin' | 'floor' | 'support'): Promise<string> {
+  const login = `e2e${role}${test.info().project.name.slice(0, 1)}${Date.now().toString(36)}`.slice(0, 32);
+  const res = await request.post('/api/dev/operator_account', {
+    data: { login, password: PASSWORD, role, display_name: `E2E ${role}` },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return login;
+}
+
+/**
+ * Console errors of the page (besides the fixture's CSP and hydration checks), and every failed
+ * load that is not an API refusal the test expects (the browser logs each refused fetch as
+ * "Failed to load resource": those are checked by URL instead).
+ */
+function consoleErrors(page: Page, expectedRefusals: RegExp = /\/api\/operator\/login$/): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('response', (r) => {
+    if (r.status() >= 400 && !expectedRefusals.test(new URL(r.url()).pathname))
+      errors.push(`${r.status()} ${new URL(r.url()).pathname}`);
+  });
+  return errors;
+}
+
+async function look(page: Page, name: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(
+    results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    `axe on ${name}`,
+  ).toEqual([]);
+  await page.screenshot({ path: `e2e/screenshots/operator-${name}-${test.info().project.name}.png`, fullPage: true });
+}
+
+async function signIn(page: Page, login: string, password = PASSWORD) {
+  await page.getByLabel('ログインID').fill(login);
+  await page.getByLabel('パスワード').fill(password);
+  await page.getByRole('button', { name: 'サインイン' }).click();
+}
+
+/** Opens a section from the navigation (the menu button first on a phone). */
+async function open(page: Page, section: string) {
+  const menu = page.getByRole('button', { name: 'メニュー' });
+  if (await menu.isVisible()) await menu.click();
+  await page.getByRole('navigation', { name: 'コンソールのメニュー' }).getByRole('link', { name: section }).click();
+  await expect(page.getByRole('heading', { level: 1, name: section })).toBeVisible();
+}
+
+/** Runs the confirm dialog's action. */
+async function confirmDialog(page: Page) {
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await dialog.locator('button[type="submit"]').click();
+  await expect(dialog).toBeHidden();
+}
+
+test('the console page carries the strict CSP, signs in with the server’s words on a bad password, keeps the token out of cookies', async ({
+  page,
+  request,
+}) => {
+  const errors = consoleErrors(page);
+  const login = await account(request, 'admin');
+  const response = await page.goto('/operator');
+  const csp = response!.headers()['content-security-policy'] ?? '';
+  expect(csp).toContain("default-src 'self'");
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).not.toContain('unsafe-inline');
+  expect(csp).not.toContain('unsafe-eval');
+  expect(response!.headers()['x-content-type-options']).toBe('nosniff');
+  await expect(page.getByRole('heading', { name: 'サインイン' })).toBeVisible();
+  await look(page, 'signin');
+
+  await signIn(page, login, 'not-the-password');
+  await expect(page.getByTestId('op-signin-error')).toHaveText('ログインIDまたはパスワードが正しくありません。');
+  await look(page, 'signin-error');
+
+  await signIn(page, login);
+  await expect(page.getByTestId('op-who')).toContainText('E2E admin（管理者）');
+  const token = await page.evaluate(() => sessionStorage.getItem('onkure.operator.session'));
+  expect(token).toBeTruthy();
+  expect(await page.evaluate(() => document.cookie)).not.toContain(token!);
+  // A reload keeps the session (sessionStorage), sign-out ends it on the server.
+  await page.reload();
+  await expect(page.getByTestId('op-who')).toBeVisible();
+  await page.getByRole('button', { name: 'サインアウト' }).click();
+  await confirmDialog(page);
+  await expect(page.getByRole('heading', { name: 'サインイン' })).toBeVisible();
+  const after = await request.post('/api/operator/me', {
+    data: {},
+    headers: { 'x-operator-authorization': `Bearer ${token}` },
+  });
+  expect(after.status()).toBe(403);
+  expect(errors).toEqual([]);
+});
+
+/** A player with a support chat message and a contact waiting. */
+async function playerAsking(request: APIRequestContext): Promise<Identity> {
+  const who = await debugLogin(request, `e2ecs${Date.now().toString(36).slice(-6)}${Math.floor(Math.random() * 1e3)}`);
+  const chat = await request.post('/api/support/chat/send', {
+    data: { ...who, chat: { text: '景品が届きません。確認をお願いします。', client_id: `e2e-chat-${Date.now()}` } },
+  });
+  expect(chat.status(), await chat.text()).toBe(200);
+  const contact = await request.post('/api/support/contact', {
+    data: { ...who, contact: { category: 'delivery', text: '発送状況を教えてください。', attach_play: 0 } },
+  });
+  expect(contact.status(), await contact.text()).toBe(200);
+  return who;
+}
+
+test('an admin answers a player in support, and each action appears in the audit log', async ({ page, request }) => {
+  const errors = consoleErrors(page);
+  const login = await account(request, 'admin');
+  const player = await playerAsking(request);
+  await page.goto('/operator/support');
+  await signIn(page, login);
+  await expect(page.getByRole('heading', { level: 1, name: 'サポート' })).toBeVisible();
+
+  // サポート: reply to the player's chat and close their contact, each confirmed and answered.
+  const thread = page.getByTestId('op-thread').filter({ hasText: `#${player.user_id}` });
+  await thread.getByRole('button', { name: 'スレッドを開く' }).click();
+  await expect(page.getByTestId('op-thread-open')).toContainText('景品が届きません');
+  await page.getByLabel('返信内容').fill('確認いたします。少々お待ちください。');
+  await page.getByTestId('op-thread-open').getByRole('button', { name: '送信' }).click();
+  await expect(page.getByTestId('op-outcome')).toContainText('返信しました。');
+  await expect(page.getByTestId('op-thread-open')).toContainText('確認いたします。');
+  const contact = page.getByTestId('op-contact').filter({ hasText: `ユーザー #${player.user_id}` });
+  await contact.getByRole('button', { name: '対応済みにする' }).click();
+  await confirmDialog(page);
+  await expect(page.getByTestId('op-outcome')).toContainText('対応済みにしました。');
+  await expect(contact).toHaveCount(0);
+  await look(page, 'support');
+  // The player sees the reply in their chat.
+  const chat = await request.post('/api/support/chat/list', { data: { ...player, chat: {} } });
+  expect(JSON.stringify(await chat.json())).toContain('確認いたします。');
+
+  await open(page, '発送');
+  await expect(page.getByRole('status').filter({ hasText: '読み込み中' })).toHaveCount(0);
+  await look(page, 'fulfilment');
+
+  // 監査ログ: this operator's actions.
+  await open(page, '監査ログ');
+  await page.getByLabel('オペレーターのログインID').fill(login);
+  await page.getByRole('button', { name: '絞り込み' }).click();
+  const rows = page.getByTestId('op-audit-row');
+  await expect(rows.filter({ hasText: 'operator/support/reply' })).toHaveCount(1);
+  await expect(rows.filter({ hasText: 'operator/support/contact_close' })).toHaveCount(1);
+  await expect(rows.filter({ hasText: 'operator/login' }).first()).toBeVisible();
+  await expect(rows.filter({ hasNotText: login })).toHaveCount(0);
+  await look(page, 'audit');
+  expect(errors).toEqual([]);
+});
+
+test('an admin runs the floor: live station cards, an action through its dialog, a replayed play, the other screens', async ({
+  page,
+  request,
+}) => {
+  const errors = consoleErrors(page);
+  const login = await account(request, 'admin');
+  await page.goto('/operator');
+  await signIn(page, login);
+  await expect(page).toHaveURL(/\/operator\/floor$/);
+
+  // フロア: one card per station from operator/floor, live from the operator floor channel.
+  await expect(page.getByTestId('op-station').first()).toBeVisible();
+  await expect(page.getByTestId('op-floor-live')).toHaveText('ライブ更新中');
+  await look(page, 'floor');
+  const card = page.getByTestId('op-station').nth(4);
+  await card.getByText('操作').click();
+  await card.getByLabel('在庫数').first().fill('12');
+  await card.getByRole('button', { name: '在庫を設定' }).click();
+  await confirmDialog(page);
+  await expect(page.getByTestId('op-outcome')).toContainText('在庫を設定しました。');
+  await expect(card.getByText('12', { exact: true })).toBeVisible();
+  await card.getByRole('button', { name: 'プレイログ' }).click();
+  await expect(page.getByTestId('op-playlog')).toBeVisible();
+
+  for (const [section, name] of [
+    ['お知らせ・ユーザー', 'messages'],
+    ['くじ', 'kuji'],
+    ['数字', 'numbers'],
+  ] as const) {
+    await open(page, section);
+    await expect(page.getByRole('status').filter({ hasText: '読み込み中' })).toHaveCount(0);
+    await expect(page.getByRole('alert')).toHaveCount(0);
+    await look(page, name);
+  }
+
+  await open(page, '監査ログ');
+  await page.getByLabel('オペレーターのログインID').fill(login);
+  await page.getByRole('button', { name: '絞り込み' }).click();
+  await expect(page.getByTestId('op-audit-row').filter({ hasText: 'operator/restock' })).toHaveCount(1);
+  expect(errors).toEqual([]);
+});
+
+test('a floor account does not see the users section and is refused it by the server', async ({ page, request }) => {
+  const errors = consoleErrors(page);
+  const login = await account(request, 'floor');
+  await page.goto('/operator');
+  await signIn(page, login);
+  await expect(page.getByTestId('op-who')).toContainText('（フロア）');
+  const menu = page.getByRole('button', { name: 'メニュー' });
+  if (await menu.isVisible()) await menu.click();
+  const nav = page.getByRole('navigation', { name: 'コンソールのメニュー' });
+  await expect(nav.getByRole('link', { name: 'フロア' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'お知らせ・ユーザー' })).toHaveCount(0);
+  await expect(nav.getByRole('link', { name: '監査ログ' })).toHaveCount(0);
+  await expect(nav.getByRole('link', { name: '発送' })).toHaveCount(0);
+  // Typed in by hand, the section says it is not allowed; the server refuses the call anyway.
+  await page.goto('/operator/messages');
+  await expect(page.getByTestId('op-not-allowed')).toHaveText('この画面を使う権限がありません。');
+  await look(page, 'floor-role-refused');
+  const token = await page.evaluate(() => sessionStorage.getItem('onkure.operator.session'));
+  for (const [path, data] of [
+    ['operator/user_status', { user_id: 1, suspended: true }],
+    ['operator/audit', {}],
+  ] as const) {
+    const res = await request.post(`/api/${path}`, {
+      data,
+      headers: { 'x-operator-authorization': `Bearer ${token}` },
+    });
+    expect(res.status(), path).toBe(403);
+    expect(((await res.json()) as { error_info: string }).error_info).toBe('この操作を行う権限がありません。');
+  }
+  expect(errors).toEqual([]);
+});
