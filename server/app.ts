@@ -365,15 +365,19 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
         });
       });
       recovered.catch((error: unknown) => app.log.error({ err: error }, 'play loop failed to recover'));
-      await registerApiRoutes({
-        config,
-        services,
-        route: new RouteBuilder(api, services.identity, {
+      const route = new RouteBuilder(
+        api,
+        services.identity,
+        {
           accounts: services.operators,
           // The shared token is for development and tests only: production signs operators in.
           devTokenHash: config.devCalls ? config.operatorTokenHash : null,
-        }),
-      });
+        },
+        (user) => built.serviceMessages.gate(user),
+      );
+      // Consoles join the live floor with the same sessions.
+      built.realtime.setOperatorCheck((token) => route.operatorOfToken(token));
+      await registerApiRoutes({ config, services: built, route });
       // The rtc live feed's signaling, when the stations' webrtc_url is a path on this server.
       if (config.webrtcSignalingUrl.startsWith('/')) built.signaling.attach(app.server, () => store !== null);
       api.setNotFoundHandler((_request, reply) => replyError(reply, 404));

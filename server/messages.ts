@@ -93,6 +93,14 @@ export const SERVER_MESSAGES = {
   operatorRoleRefused: 'この操作を行う権限がありません。',
   operatorLoginFailed: 'ログインIDまたはパスワードが正しくありません。',
   operatorLoginLimited: 'ログインの試行が多すぎます。しばらくしてからもう一度お試しください。',
+  stationPaused: 'このステーションは一時停止中です。しばらくお待ちください。',
+  stationNoPlay: 'このステーションでは、いまプレイしているお客様はいません。',
+  numbersRange: '集計期間は開始日から終了日まで、92日以内で指定してください。',
+  /** The maintenance screen's text when the operator gives none (emergency). */
+  emergencyInfo:
+    'ただいま緊急メンテナンスを行っています。ご迷惑をおかけして申し訳ございません。再開までしばらくお待ちください。',
+  /** The alert's text for reloaderror and the info of a cancellation when the operator gives none. */
+  reloadInfo: '最新の情報を読み込むため、ページを再読み込みしてください。',
   devTokenOperator: '開発用トークン',
   cameraForbidden: 'このステーションの映像を見る権限がありません。',
   anonymousPlayer: 'プレイヤー',

@@ -38,6 +38,7 @@ import { ReserveGate } from './play/reserve-gate';
 import { isRefusal, Refusal } from './play/refusal';
 import { SERVER_MESSAGES } from './messages';
 import { RealtimeHub } from './realtime/realtime-hub';
+import { ServiceMessages } from './operator/service-messages';
 import { StationReservations } from './play/station-reservations';
 import { StoreTcLedgerSource, VipGate } from './play/vip-gate';
 import { imageUrl } from './routes/images.routes';
@@ -135,6 +136,8 @@ export interface Services {
   readonly rtcFeed: RtcFeed;
   /** Operator accounts, sessions and the audit log (R10-9, docs/operator-console.md). */
   readonly operators: OperatorAccounts;
+  /** Service messages, the emergency maintenance and suspended users (docs/operator-console.md). */
+  readonly serviceMessages: ServiceMessages;
   /** Where each station's live feed is drawn (several instances): forwarded to the instance running it. */
   readonly feedOwners: FeedOwners;
   /** The rtc feed's Sora-compatible signaling (attached to the HTTP server when webrtc_url is a path). */
@@ -329,6 +332,7 @@ export function createServices(
     realtime,
     cameras,
     operators: new OperatorAccounts(store, clock),
+    serviceMessages: new ServiceMessages(store, clock, ledger, () => realtime),
     feedOwners,
     rtcFeed,
     signaling: new SignalingServer(rtcFeed, cameras, {

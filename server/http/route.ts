@@ -10,7 +10,7 @@ import {
   type AuthUser,
   type IdentityService,
 } from '../auth/identity';
-import { isRefusal } from '../play/refusal';
+import { isRefusal, type Refusal } from '../play/refusal';
 import type { SqlExecutor } from '../store/store';
 import {
   DEV_TOKEN_PRINCIPAL,
@@ -60,6 +60,19 @@ export interface OperatorAuth {
 }
 
 /**
+ * What answers a player call instead while the service is in emergency maintenance (§8): the
+ * refusal to answer, or null to go on. Given the caller when known (status-3 users pass, R4.1-2).
+ */
+export type ServiceGate = (user: AuthUser | null) => Promise<Refusal | null>;
+
+/**
+ * Calls the emergency does not stop: the operators' own, development calls, and signing in (a
+ * status-3 user must be able to sign in to check the machines; anyone else meets the emergency
+ * on the next call).
+ */
+const OUTSIDE_EMERGENCY = /^\/?(operator\/|dev\/|auth\/(login|debug_login|dev_outbox|dev_mailbox)$)/;
+
+/**
  * Answers a typed refusal thrown by a service: Refusal and AccountRefusal carry their status, code
  * and Japanese info; too little TC is 402; a reused idempotency key is 409. Anything else is a fault
  * for the server's error handler. The one mapping every route goes through.
@@ -104,14 +117,26 @@ export class RouteBuilder {
     private readonly app: FastifyInstance,
     private readonly identity: IdentityService,
     private readonly operatorAuth: OperatorAuth | null = null,
+    /** The emergency maintenance's check on every player call (none: never stopped). */
+    private readonly serviceGate: ServiceGate | null = null,
   ) {}
+
+  /** The refusal a player call gets during the emergency maintenance, or null. */
+  private async gated(path: string, user: AuthUser | null): Promise<Refusal | null> {
+    if (!this.serviceGate || OUTSIDE_EMERGENCY.test(path)) return null;
+    return this.serviceGate(user);
+  }
 
   /** The operator a request's `X-Operator-Authorization: Bearer <session>` names, or null. */
   async operatorOf(request: FastifyRequest): Promise<OperatorPrincipal | null> {
-    if (!this.operatorAuth) return null;
     const header = request.headers['x-operator-authorization'];
     const presented = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : '';
-    if (!presented) return null;
+    return this.operatorOfToken(presented);
+  }
+
+  /** The operator a session token (or the development token, where it is on) names, or null. */
+  async operatorOfToken(presented: string): Promise<OperatorPrincipal | null> {
+    if (!this.operatorAuth || !presented) return null;
     const devToken = this.operatorAuth.devTokenHash;
     if (devToken && timingSafeEqual(createHash('sha256').update(presented).digest(), devToken))
       return DEV_TOKEN_PRINCIPAL;
@@ -189,6 +214,8 @@ export class RouteBuilder {
     this.app.post(path, async (request, reply) => {
       const user = await requireUser(this.identity, request, reply);
       if (!user) return reply;
+      const stopped = await this.gated(path, user);
+      if (stopped) return answerRefusal(reply, stopped);
       const body = parseBody(schema, request.body, reply);
       if (body === null) return reply;
       return run(reply, () => handler(user, body, { request, reply }));
@@ -204,7 +231,12 @@ export class RouteBuilder {
     this.app.post(path, async (request, reply) => {
       const body = parseBody(schema, request.body, reply);
       if (body === null) return reply;
-      return run(reply, async () => handler(body, await optionalUser(this.identity, request), { request, reply }));
+      return run(reply, async () => {
+        const user = await optionalUser(this.identity, request);
+        const stopped = await this.gated(path, user);
+        if (stopped) throw stopped;
+        return handler(body, user, { request, reply });
+      });
     });
   }
 
@@ -217,6 +249,8 @@ export class RouteBuilder {
     this.app.get<{ Params: { user_id: string } }>(path, async (request, reply) => {
       const user = await requireUserFromHeader(this.identity, request, reply, request.params.user_id);
       if (!user) return reply;
+      const stopped = await this.gated(path, user);
+      if (stopped) return answerRefusal(reply, stopped);
       const query = parseBody(querySchema, request.query, reply);
       if (query === null) return reply;
       return run(reply, () => handler(user, query, { request, reply }));

@@ -12,19 +12,27 @@ import {
   type ServerToClientEvents,
   type WinnerAnnouncement,
   type ChatMessageWire,
+  type ServiceMessagePush,
 } from '../../src/contract';
 import type { StationStatus } from '../../src/domain';
 import type { IdentityService } from '../auth/identity';
-import { ERROR_INFO } from '../messages';
+import { ERROR_INFO, INVALID_USER_INFO } from '../messages';
+import { SUSPENDED_STATUS } from '../auth/identity';
 import type { PlayEvents } from '../play/rooms/play-ports';
 import type { StationRooms } from '../play/rooms/station-rooms';
 import { isRefusal } from '../play/refusal';
+import { roleAllows, type OperatorPrincipal } from '../operator/operator-accounts';
+import { MAINTENANCE_EXEMPT_STATUS, type ServicePushes, type ServiceTarget } from '../operator/service-messages';
 import type { SqlExecutor } from '../store/store';
 
 interface SocketData {
   /** The signed-in user the handshake proved, or null for a guest. */
   userId: number | null;
   token: string | null;
+  /** A console connection: the operator session token its handshake proved (no user then). */
+  operatorToken: string | null;
+  /** A status-3 user: no service push reaches this connection [R4.1-2]. */
+  exempt?: boolean;
 }
 type HubServer = SocketIOServer<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type HubSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -46,8 +54,12 @@ const refused = (code: 400 | 401 | 403 | 404, info: string = ERROR_INFO[code]) =
  * carrying maintenance, list and get. Controls travel here with acknowledgements. A user with no
  * connection left is away for the play loop (its grace window); a new connection brings them back.
  */
-export class RealtimeHub implements PlayEvents {
+export class RealtimeHub implements PlayEvents, ServicePushes {
   private readonly io: HubServer;
+  /** How a console's handshake token is checked (the operator accounts); none: consoles are refused. */
+  private verifyOperator: ((token: string) => Promise<OperatorPrincipal | null>) | null = null;
+  /** The play phase each station's floor last showed (a change tells the consoles). */
+  private readonly floorPhases = new Map<number, string>();
   private readonly sockets = new Map<number, Set<string>>();
   /** Users whose last connection here closed, while the other instances are asked for theirs. */
   private readonly leaving = new Map<number, Promise<void>>();
@@ -70,19 +82,39 @@ export class RealtimeHub implements PlayEvents {
     this.io.on('connection', (socket) => this.connected(socket));
   }
 
-  /** A guest sends no auth; a user sends { user_id, access_token }, which must be valid. */
+  /** Consoles may connect (the operator floor channel) once operator sessions can be checked. */
+  setOperatorCheck(verify: (token: string) => Promise<OperatorPrincipal | null>): void {
+    this.verifyOperator = verify;
+  }
+
+  /**
+   * A guest sends no auth; a user sends { user_id, access_token }, which must be valid; a console
+   * sends { operator_token }, an operator session whose role may see the floor.
+   */
   private async handshake(socket: HubSocket): Promise<void> {
     socket.data.userId = null;
     socket.data.token = null;
+    socket.data.operatorToken = null;
     const auth = socket.handshake.auth as Record<string, unknown> | undefined;
     if (!auth || Object.keys(auth).length === 0) return;
+    if (Object.keys(auth).length === 1 && typeof auth.operator_token === 'string') {
+      const token = auth.operator_token;
+      const operator = token.length <= 200 && this.verifyOperator ? await this.verifyOperator(token) : null;
+      if (!operator || !roleAllows(operator.role, 'floor')) throw new Error(ERROR_INFO[403]);
+      socket.data.operatorToken = token;
+      return;
+    }
     const parsed = identitySchema.safeParse(auth);
     const user = parsed.success
       ? await this.identity.authenticate(parsed.data.user_id, parsed.data.access_token)
       : null;
     if (!user) throw new Error(ERROR_INFO[401]);
+    // A suspended user is told so by every call (9002); a socket is not theirs to open.
+    if (user.status === SUSPENDED_STATUS) throw new Error(INVALID_USER_INFO);
     socket.data.userId = user.user_id;
     socket.data.token = parsed.data!.access_token;
+    // Status-3 users ignore maintenance pushes [R4.1-2]: they are kept out of every service push.
+    if (user.status === MAINTENANCE_EXEMPT_STATUS) socket.data.exempt = true;
   }
 
   private async stillSignedIn(socket: HubSocket): Promise<boolean> {
@@ -92,6 +124,7 @@ export class RealtimeHub implements PlayEvents {
 
   private connected(socket: HubSocket): void {
     const userId = socket.data.userId;
+    if (socket.data.operatorToken !== null) void socket.join(CONSOLE_ROOM);
     if (userId !== null) {
       const mine = this.sockets.get(userId) ?? new Set<string>();
       mine.add(socket.id);
@@ -99,6 +132,7 @@ export class RealtimeHub implements PlayEvents {
       // Every signed-in socket is in its user's internal room (not a channel a client may join), so
       // sessions can be ended and presence counted on every instance.
       void socket.join(sessionRoom(userId));
+      if (socket.data.exempt) void socket.join(EXEMPT_ROOM);
       this.rooms.playerBack(userId);
     }
     socket.on(
@@ -144,6 +178,14 @@ export class RealtimeHub implements PlayEvents {
 
   private async join(socket: HubSocket, channel: unknown): Promise<JoinAck> {
     if (typeof channel !== 'string' || channel.length > 64) return refused(400);
+    if (channel === CHANNELS.operatorFloor) {
+      // Only a console connection, whose session is still live and still allowed the floor.
+      const token = socket.data.operatorToken;
+      const operator = token && this.verifyOperator ? await this.verifyOperator(token) : null;
+      if (!operator || !roleAllows(operator.role, 'floor')) return refused(403);
+      await socket.join(channel);
+      return { ok: true };
+    }
     const user = /^user:(\d{1,10})$/.exec(channel);
     const allowed =
       channel === CHANNELS.top ||
@@ -183,6 +225,11 @@ export class RealtimeHub implements PlayEvents {
     }
   }
 
+  /** How many connections this instance holds (tests, health). */
+  connectionCount(): number {
+    return this.io.of('/').sockets.size;
+  }
+
   /** Whether a user has a live connection here, or its closing is still being settled (tests wait on it). */
   isConnected(userId: number): boolean {
     return (this.sockets.get(userId)?.size ?? 0) > 0 || this.leaving.has(userId);
@@ -202,11 +249,38 @@ export class RealtimeHub implements PlayEvents {
 
   lineChanged(stationId: number): void {
     this.io.to(CHANNELS.station(stationId)).emit('reserve_change', { station_id: stationId, reserve_change: 1 });
+    this.floorChanged(stationId);
     void this.listUpdate(stationId).catch((error: unknown) => this.log('station list update failed', error));
   }
 
   playState(stationId: number, state: PlayState): void {
     this.io.to(CHANNELS.station(stationId)).emit('play_state', state);
+    // The consoles hear of a new phase (reset, play, result, ended), not of every tick.
+    const phase = `${state.play_id}:${state.phase}`;
+    if (this.floorPhases.get(stationId) !== phase) {
+      this.floorPhases.set(stationId, phase);
+      this.floorChanged(stationId);
+    }
+  }
+
+  /** Tells the consoles' floors that a station changed (its line, play, status, pause or stock). */
+  floorChanged(stationId: number): void {
+    this.io.to(CHANNELS.operatorFloor).emit('floor_change', { station_id: stationId });
+  }
+
+  /**
+   * A service message (§8, §4.6) to every connection, or to one user's on every instance, but
+   * never to a status-3 user's [R4.1-2]; answers how many connections it reached.
+   */
+  async servicePush(target: ServiceTarget, push: ServiceMessagePush): Promise<number> {
+    // Consoles are not players: they are never told to show the maintenance screen.
+    const to =
+      target.kind === 'everyone'
+        ? this.io.except([EXEMPT_ROOM, CONSOLE_ROOM])
+        : this.io.in(sessionRoom(target.userId)).except(EXEMPT_ROOM);
+    const reached = (await to.fetchSockets()).length;
+    to.emit('service', push);
+    return reached;
   }
 
   push(userId: number, push: PushMessage): void {
@@ -219,6 +293,7 @@ export class RealtimeHub implements PlayEvents {
 
   stationStatus(stationId: number, status: StationStatus): void {
     this.update({ maintenance: { station_id: stationId, station_status: status } });
+    this.floorChanged(stationId);
     void this.listUpdate(stationId).catch((error: unknown) => this.log('station list update failed', error));
   }
 
@@ -299,6 +374,12 @@ export class RealtimeHub implements PlayEvents {
 
 /** A user's signed-in sockets on every instance (an internal room: `join` refuses the name). */
 const sessionRoom = (userId: number) => `session:${userId}`;
+
+/** Status-3 users' sockets, left out of every service push [R4.1-2] (an internal room). */
+const EXEMPT_ROOM = 'exempt:maintenance';
+
+/** Console connections (an internal room). */
+const CONSOLE_ROOM = 'consoles';
 
 /** Answers an acknowledgement if the client asked for one. */
 function reply(ack: unknown, answer: JoinAck | ControlAck): void {

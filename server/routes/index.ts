@@ -8,6 +8,7 @@ import { devOperatorRoutes } from './dev-operator.routes';
 import { imageRoutes } from './images.routes';
 import { kujiRoutes } from './kuji.routes';
 import { operatorRoutes } from './operator.routes';
+import { operatorConsoleRoutes } from './operator-console.routes';
 import { playRoutes } from './play.routes';
 import { purchaseRoutes } from './purchase.routes';
 import { stationFeedRoutes } from './station-feed.routes';
@@ -23,6 +24,7 @@ export async function registerApiRoutes(deps: ApiDeps): Promise<void> {
   await playRoutes(deps);
   await stationFeedRoutes(deps);
   await operatorRoutes(deps);
+  await operatorConsoleRoutes(deps);
   await kujiRoutes(deps);
   await virtualCraneRoutes(deps);
   await storeRoutes(deps);

@@ -15,7 +15,7 @@ import {
 import { AttemptLimiter } from '../auth/attempt-limiter';
 import { SERVER_MESSAGES } from '../messages';
 import { Refusal } from '../play/refusal';
-import type { OperatorPrincipal } from '../operator/operator-accounts';
+import { rightsOf, type OperatorPrincipal } from '../operator/operator-accounts';
 import { KUJI_ENDED_BOX_STATUSES, type StationStatus } from '../../src/domain';
 import type { ApiDeps } from './deps';
 import { rowSubject } from '../http/route';
@@ -37,6 +37,7 @@ export async function operatorRoutes({ route, services: s }: ApiDeps): Promise<v
     login: operator.login,
     display_name: operator.displayName,
     role: operator.role,
+    rights: [...rightsOf(operator.role)],
   });
   route.open(`/${O.login}`, operatorLoginSchema, async (body, _user, { request }) => {
     const loginKey = `operator:${body.login.toLowerCase()}`;

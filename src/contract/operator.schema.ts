@@ -128,10 +128,24 @@ export const operatorAuditSchema = z
   .strict();
 
 export const OPERATOR_ROLE_NAMES = ['admin', 'floor', 'support'] as const;
+/** The rights a role holds (docs/operator-console.md); the console shows only what they allow. */
+export const OPERATOR_RIGHT_NAMES = [
+  'session',
+  'floor',
+  'kuji',
+  'fulfilment',
+  'support',
+  'audit',
+  'users',
+  'broadcast',
+  'numbers',
+] as const;
+export type OperatorRightName = (typeof OPERATOR_RIGHT_NAMES)[number];
 const operatorSchema = z.object({
   login: z.string(),
   display_name: z.string(),
   role: z.enum(OPERATOR_ROLE_NAMES),
+  rights: z.array(z.enum(OPERATOR_RIGHT_NAMES)),
 });
 export const operatorLoginResponseSchema = z.object({
   error_code: z.literal(200),
@@ -196,8 +210,11 @@ export const operatorFloorResponseSchema = z.object({
   stations: z.array(floorStationSchema),
 });
 
-/** Ends the station's current play and refunds its price once (right `floor`). */
-export const operatorEndPlaySchema = stationId;
+/**
+ * Ends that play on the station's machine and refunds it once when unfinished (right `floor`); 409
+ * when it is no longer on the machine. An offered turn is withdrawn with remove_from_line.
+ */
+export const operatorEndPlaySchema = stationId.extend({ play_id: idSchema }).strict();
 /** Removes one player from a station's line (right `floor`); they are told on their user channel. */
 export const operatorRemoveFromLineSchema = stationId.extend({ user_id: idSchema }).strict();
 export const operatorRemoveFromLineResponseSchema = z.object({

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type {
   ControlAnswer,
   CraneButton,
@@ -44,6 +45,11 @@ export interface ServiceMessagePush {
   readonly error_code: number;
   readonly error_info: string;
 }
+/** The client checks a pushed service message at the border like any answer. */
+export const serviceMessagePushSchema = z.object({
+  error_code: z.number().int(),
+  error_info: z.string().max(1_000),
+});
 
 /** A winning announcement (update `get`) for the marquee. */
 export type WinnerAnnouncement = DomainWinnerAnnouncement;

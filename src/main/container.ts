@@ -182,11 +182,16 @@ export function createAppContainer(
   container.bind(TOKENS.PrizeDeliveryPort).toConstantValue(new KyPrizeDelivery(http));
   container.bind(TOKENS.SupportPort).toConstantValue(new KySupport(http));
   container.bind(TOKENS.PlayPort).toConstantValue(new KyPlay(http, session));
-  container
-    .bind(TOKENS.RealtimePort)
-    .toConstantValue(
-      new SocketRealtime({ url: config.realtimeUrl, configuredChannel: config.realtimeChannel }, session),
-    );
+  container.bind(TOKENS.RealtimePort).toConstantValue(
+    new SocketRealtime(
+      {
+        url: config.realtimeUrl,
+        configuredChannel: config.realtimeChannel,
+        serviceSignals: { target: config.target, publish: (signal) => signals.publish(signal) },
+      },
+      session,
+    ),
+  );
   container.bind(TOKENS.StillFramePort).toConstantValue(new FetchStillFrames(host.fetch));
   container.bind(TOKENS.RtcVideoPort).toConstantValue(new SoraRtcVideo(config.origin));
   container.bind(TOKENS.NotificationPort).toConstantValue(new BrowserNotifications());

@@ -8,9 +8,9 @@ import {
 } from '../../src/application';
 import { DOMAIN_MESSAGES, classifyResponse, type BuildTarget } from '../../src/domain';
 import { StoredSession } from '../../src/infrastructure';
-import { anAppConfig } from '../../src/testing';
+import { anAppConfig, aUserData } from '../../src/testing';
 
-function setUp(target: BuildTarget = 'web') {
+function setUp(target: BuildTarget = 'web', userStatus: number | null = 1) {
   const signals = new Subject<ServiceSignal>();
   const navigation: string[] = [];
   const navigator: NavigatorPort = {
@@ -24,13 +24,15 @@ function setUp(target: BuildTarget = 'web') {
     navigator,
     session,
     anAppConfig({ target, yahooTopUrl: 'https://yahoo.example/onkure' }),
+    // The signed-in user's data as CurrentUser holds it (only its status is read).
+    { user: userStatus === null ? null : aUserData({ login_info: { ...aUserData().login_info, status: userStatus } }) },
   );
   const effects: DelegatedEffect['type'][] = [];
   useCase.effects$.subscribe((e) => effects.push(e.type));
-  const send = (error_code: number, error_info = '') => {
+  const send = (error_code: number, error_info = '', via: 'answer' | 'push' = 'answer') => {
     const decision = classifyResponse({ error_code, error_info }, target);
     if (decision.kind !== 'maintenance') throw new Error('not a maintenance code');
-    signals.next({ kind: 'maintenance', code: decision.code, error_code, effects: decision.effects });
+    signals.next({ kind: 'maintenance', code: decision.code, error_code, effects: decision.effects, via });
   };
   return { useCase, send, signals, navigation, effects, session };
 }
@@ -64,6 +66,23 @@ describe('ServiceMaintenance', () => {
     mobage.send(9004);
     expect(mobage.navigation).toEqual([]);
     expect(mobage.session.current()).toBeNull();
+  });
+
+  it('[R4.1-2] a status-3 user ignores maintenance pushes but not answers; others and guests heed both', () => {
+    const exempt = setUp('web', 3);
+    exempt.send(9001, '緊急メンテナンス中です。', 'push');
+    exempt.send(9004, '', 'push');
+    expect(exempt.useCase.snapshot.screen).toBeNull();
+    expect(exempt.effects).toEqual([]);
+    expect(exempt.navigation).toEqual([]);
+    // An answer to their own call is still heeded (the server let them through the emergency).
+    exempt.send(9002, 'ご利用いただけません。');
+    expect(exempt.useCase.snapshot.screen).toEqual({ code: 9002, info: 'ご利用いただけません。' });
+    for (const status of [1, null]) {
+      const other = setUp('web', status);
+      other.send(9001, '緊急メンテナンス中です。', 'push');
+      expect(other.useCase.snapshot.screen).toEqual({ code: 9001, info: '緊急メンテナンス中です。' });
+    }
   });
 
   it('[R6-9] a request blocked by the logout cookie raises the reload alert', () => {

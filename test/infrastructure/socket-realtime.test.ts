@@ -1,6 +1,7 @@
 import { firstValueFrom, filter, take, toArray, type Observable } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RealtimeConnectionState, RealtimeEvent } from '../../src/application';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { RealtimeConnectionState, RealtimeEvent, ServiceSignal } from '../../src/application';
+import { OPERATOR_AUTH_HEADER } from '../../src/contract';
 import { REALTIME_SOCKET_SETTINGS } from '../../src/domain';
 import { CONTROL_OFFLINE_CODE, SocketRealtime, socketOptions } from '../../src/infrastructure';
 import { FakeSession } from '../../src/testing';
@@ -24,8 +25,17 @@ afterAll(async () => {
   await t?.close();
 });
 
-function adapter(user: TestUser | null): SocketRealtime {
-  const a = new SocketRealtime({ url: t.origin, configuredChannel: 'onkure' }, new FakeSession(user));
+function adapter(user: TestUser | null, signals?: ServiceSignal[]): SocketRealtime {
+  const a = new SocketRealtime(
+    {
+      url: t.origin,
+      configuredChannel: 'onkure',
+      ...(signals
+        ? { serviceSignals: { target: 'web' as const, publish: (s: ServiceSignal) => signals.push(s) } }
+        : {}),
+    },
+    new FakeSession(user),
+  );
   adapters.push(a);
   return a;
 }
@@ -127,6 +137,45 @@ describe('the socket.io adapter against the reference server', () => {
     });
     sub.unsubscribe();
     lateSub.unsubscribe();
+  });
+
+  it("[R8-5] [R8-6] an operator's service message pushed to the open connection becomes a service signal, as if a call had answered it", async () => {
+    const alice = await createTestUser(t, {}, { freeTc: 10_000 });
+    const signals: ServiceSignal[] = [];
+    const a = adapter(alice, signals);
+    const events: RealtimeEvent[] = [];
+    a.channel({ kind: 'user' }).subscribe((e) => events.push(e));
+    await firstValueFrom(a.channel({ kind: 'user' }).pipe(filter((e) => e.type === 'joined')));
+    await t.server.services().operators.add('rin.admin', '中村 凛', 'admin', 'correct horse battery 42');
+    const login = await t.server.app.inject({
+      method: 'POST',
+      url: '/api/operator/login',
+      payload: { login: 'rin.admin', password: 'correct horse battery 42' },
+    });
+    const token = login.json().session.token as string;
+    const sent = await t.server.app.inject({
+      method: 'POST',
+      url: '/api/operator/user_message',
+      payload: { user_id: alice.user_id, code: 'reloaderror', info: '再読み込みしてください。' },
+      headers: { [OPERATOR_AUTH_HEADER]: `Bearer ${token}` },
+    });
+    expect(sent.json()).toMatchObject({ error_code: 200, delivered: 1 });
+    await vi.waitFor(() => expect(signals).toHaveLength(1));
+    expect(signals[0]).toEqual({
+      kind: 'maintenance',
+      code: 'reloaderror',
+      error_code: 9003,
+      via: 'push',
+      effects: [
+        { type: 'stopSound' },
+        { type: 'resetStream' },
+        { type: 'stopPolling' },
+        { type: 'showAlert', alert: 'reloadError', message: expect.any(String) },
+        { type: 'stopModal' },
+      ],
+    });
+    // It is not a channel event: the page's channels hear nothing of it.
+    expect(events.filter((e) => e.type !== 'joined')).toEqual([]);
   });
 
   it('a button pressed while the connection is down is refused at once, never queued to reach the machine later', async () => {

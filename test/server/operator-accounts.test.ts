@@ -121,6 +121,7 @@ describe('operator accounts, roles and the audit log (R10-9)', () => {
       login: 'kenta.floor',
       display_name: '森田 健太',
       role: 'floor',
+      rights: ['session', 'floor', 'kuji', 'numbers'],
     });
     const audited = await auditCount();
     const before = await stationStatus();
@@ -132,6 +133,12 @@ describe('operator accounts, roles and the audit log (R10-9)', () => {
       ['audit', {}],
       ['support/reply', { user_id: 1, text: 'こんにちは', client_id: 'c-1' }],
       ['support/threads', {}],
+      // Users and service messages: floor staff cannot suspend, message or broadcast.
+      ['user_status', { user_id: 1, suspended: true }],
+      ['user', { user_id: 1 }],
+      ['user_message', { user_id: 1, code: 'reloaderror' }],
+      ['broadcast', { code: 'emergency' }],
+      ['emergency_end', {}],
     ] as const)
       expect(await call(path, body, floor)).toMatchObject(refused);
     for (const [path, body] of [
@@ -140,10 +147,21 @@ describe('operator accounts, roles and the audit log (R10-9)', () => {
       ['restock', { station_id: stationId, stock: 1 }],
       ['kuji_box_status', { box_id: 1, box_status: 'endOfSale' }],
       ['play_log', {}],
+      ['floor', {}],
+      ['end_play', { station_id: stationId }],
+      ['remove_from_line', { station_id: stationId, user_id: 1 }],
+      ['pause', { station_id: stationId, paused: true }],
+      ['numbers', { from: '2026-11-01', to: '2026-11-30' }],
+      ['kuji_boxes', {}],
+      ['broadcast', { code: 'reloaderror' }],
     ] as const)
       expect(await call(path, body, support)).toMatchObject(refused);
     expect(await stationStatus()).toBe(before);
     expect(await auditCount()).toBe(audited);
+    // No user was suspended and no emergency started.
+    const store = t.server.services().store;
+    expect(await store.query('SELECT count(*)::int AS n FROM users WHERE status = 2')).toEqual([{ n: 0 }]);
+    expect(await store.query('SELECT count(*)::int AS n FROM service_emergencies')).toEqual([{ n: 0 }]);
   });
 
   it('[R10-9] every operator action is written to the audit log: who, what (the call and its body), when (the server clock), and what it changed before and after', async () => {

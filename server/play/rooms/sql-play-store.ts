@@ -38,6 +38,7 @@ interface StationRow {
   arm_strength: number;
   prize_name: string;
   prize_shape: PrizeShape;
+  paused: boolean;
 }
 
 interface PlayRow {
@@ -80,7 +81,7 @@ export class SqlPlayStore implements PlayStore {
   async loadRooms(stationIds?: readonly number[]): Promise<RoomSnapshot[]> {
     const only = stationIds ? [...stationIds] : null;
     const stations = await this.db.query<StationRow>(
-      `SELECT station_id, shop_id, station_status, station_type, designated_type, stock, play_price, arm_strength, prize_name, prize_shape
+      `SELECT station_id, shop_id, station_status, station_type, designated_type, stock, play_price, arm_strength, prize_name, prize_shape, paused
          FROM stations WHERE $1::int[] IS NULL OR station_id = ANY($1::int[]) ORDER BY station_id`,
       [only],
     );
@@ -125,6 +126,7 @@ export class SqlPlayStore implements PlayStore {
           armStrength: Number(s.arm_strength),
           prizeName: s.prize_name,
           prizeShape: s.prize_shape,
+          paused: s.paused,
         },
         field: field ? { prizes: field.layout, nextPrizeId: field.next_prize_id } : null,
         reservations: reservations
@@ -287,6 +289,9 @@ export class SqlPlayStore implements PlayStore {
         return;
       case 'armStrength':
         await tx.query('UPDATE stations SET arm_strength = $2 WHERE station_id = $1', [stationId, w.armStrength]);
+        return;
+      case 'paused':
+        await tx.query('UPDATE stations SET paused = $2 WHERE station_id = $1', [stationId, w.paused]);
         return;
       case 'prize':
         // A new setting tells old reservations and visits apart; the field is laid again at the next play.

@@ -56,6 +56,10 @@ function refusalOf(refusal: RoomRefusal, stationId: number): Refusal {
       return new Refusal(409, 409, SERVER_MESSAGES.alreadyReservedHere);
     case 'reservationNotFound':
       return new Refusal(404, 404, SERVER_MESSAGES.reservationNotFound);
+    case 'stationPaused':
+      return new Refusal(409, 409, SERVER_MESSAGES.stationPaused);
+    case 'noPlay':
+      return new Refusal(409, 409, SERVER_MESSAGES.stationNoPlay);
   }
 }
 
@@ -75,6 +79,9 @@ export const RELAYED_ROOM_CALLS = [
   'restock',
   'setArmStrength',
   'changePrize',
+  'endPlay',
+  'removeFromLine',
+  'pause',
   'rigNextPlay',
 ] as const;
 export type RelayedRoomCall = (typeof RELAYED_ROOM_CALLS)[number];
@@ -98,6 +105,9 @@ const CALL_KEYS: Record<RelayedRoomCall, { readonly station: number } | { readon
   restock: { station: 0 },
   setArmStrength: { station: 0 },
   changePrize: { station: 0 },
+  endPlay: { station: 0 },
+  removeFromLine: { station: 0 },
+  pause: { station: 0 },
   rigNextPlay: { station: 0 },
 };
 
@@ -135,6 +145,9 @@ const RELAY_ARGS: Record<RelayedRoomCall, z.ZodType> = {
       })
       .strict(),
   ]),
+  endPlay: z.tuple([anyId, anyId]),
+  removeFromLine: z.tuple([anyId, anyId]),
+  pause: z.tuple([anyId, z.boolean()]),
   rigNextPlay: z.tuple([anyId, anyId]),
 };
 
@@ -641,6 +654,21 @@ export class StationRooms {
    */
   changePrize(stationId: number, prize: PrizeChange): Promise<{ refunded_play_id: number | null }> {
     return this.operate('changePrize', [stationId, prize], stationId, { type: 'changePrize', prize });
+  }
+
+  /** Ends that play on the station's machine (refunded once when unfinished); 409 when it is not there. */
+  endPlay(stationId: number, playId: number): Promise<{ refunded_play_id: number | null }> {
+    return this.operate('endPlay', [stationId, playId], stationId, { type: 'endPlay', playId });
+  }
+
+  /** Takes one player out of a station's line (or off its turn, refunding an unfinished play); 404 when not there. */
+  removeFromLine(stationId: number, userId: number): Promise<{ refunded_play_id: number | null }> {
+    return this.operate('removeFromLine', [stationId, userId], stationId, { type: 'removeFromLine', userId });
+  }
+
+  /** Pauses a station (the line waits, no turn is offered, no continue starts) or resumes it. */
+  async pause(stationId: number, paused: boolean): Promise<void> {
+    await this.operate('pause', [stationId, paused], stationId, { type: 'pause', paused });
   }
 
   // ---- lifetime ------------------------------------------------------------------------------

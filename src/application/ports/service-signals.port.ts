@@ -11,6 +11,8 @@ export type ServiceSignal =
       readonly code: MaintenanceCodeName;
       readonly error_code: number;
       readonly effects: readonly MaintenanceEffect[];
+      /** How it came: with a call's answer (default), or pushed by the operator over the socket (§8). */
+      readonly via?: 'answer' | 'push';
     }
   | { readonly kind: 'loggedOut' };
 

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'inversify';
 import { Subject, type Observable } from 'rxjs';
-import { DOMAIN_MESSAGES, type MaintenanceEffect } from '../../domain';
+import { DOMAIN_MESSAGES, handlesMaintenancePush, type MaintenanceEffect, type UserData } from '../../domain';
 import type { AppConfig } from '../app-config';
 import type { NavigatorPort } from '../ports/navigator.port';
 import type { ServiceSignal, ServiceSignalsPort } from '../ports/service-signals.port';
@@ -22,7 +22,7 @@ export type DelegatedEffect = Extract<
 >;
 
 /**
- * Handles the service-wide answers [R8-5, R8-6, R4.6-1, R4.6-2, R6-9]: shows the maintenance screen or the
+ * Handles the service-wide answers and pushes [R8-5, R8-6, R4.6-1, R4.6-2, R4.1-2, R6-9]: shows the maintenance screen or the
  * reload alert, reloads / redirects / signs out as the target requires, and announces on `effects$`
  * what the sound, stream, polling and modal owners must stop.
  */
@@ -37,6 +37,8 @@ export class ServiceMaintenance extends StateStore<MaintenanceState> {
     @inject(TOKENS.NavigatorPort) private readonly navigator: NavigatorPort,
     @inject(TOKENS.SessionPort) private readonly session: SessionPort,
     @inject(TOKENS.AppConfig) private readonly config: AppConfig,
+    /** Whose status decides whether maintenance pushes are heeded (status 3 ignores them) [R4.1-2]. */
+    @inject(TOKENS.CurrentUser) private readonly currentUser: { readonly user: UserData | null },
   ) {
     super({ screen: null, alert: null });
     this.own(signals.signals$.pipe(this.untilDisposed()).subscribe((signal) => this.handle(signal)));
@@ -55,6 +57,8 @@ export class ServiceMaintenance extends StateStore<MaintenanceState> {
       this.setState((state) => ({ ...state, alert: DOMAIN_MESSAGES.reloadError }));
       return;
     }
+    // A push (not an answer to a call of theirs) is ignored by status-3 users [R4.1-2].
+    if (signal.via === 'push' && !handlesMaintenancePush(this.currentUser.user?.login_info.status)) return;
     for (const effect of signal.effects) {
       switch (effect.type) {
         case 'showMaintenanceScreen':

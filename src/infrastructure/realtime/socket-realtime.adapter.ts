@@ -5,11 +5,14 @@ import type {
   RealtimeConnectionState,
   RealtimeEvent,
   RealtimePort,
+  ServiceSignal,
   SessionPort,
 } from '../../application';
 import {
+  classifyResponse,
   DOMAIN_MESSAGES,
   REALTIME_SOCKET_SETTINGS,
+  type BuildTarget,
   type AuthIdentity,
   type ControlAnswer,
   type CraneButton,
@@ -20,6 +23,7 @@ import {
   CHANNELS,
   chatMessageSchema,
   REALTIME_PATH,
+  serviceMessagePushSchema,
   type ClientToServerEvents,
   type RealtimeUpdate,
   type ServerToClientEvents,
@@ -32,6 +36,15 @@ export interface SocketRealtimeConfig {
   readonly url: string;
   /** The configured channel beside top (spec §7). */
   readonly configuredChannel: string;
+  /**
+   * Where service messages pushed by the operator go (emergency, invaliduser, reloaderror,
+   * cancellation; §8): the same signal bus the HTTP transport publishes answers on, with the
+   * build target that decides what a cancellation does [R4.6-2]. None: pushes are not heeded.
+   */
+  readonly serviceSignals?: {
+    readonly target: BuildTarget;
+    publish(signal: ServiceSignal): void;
+  };
 }
 
 /** The error_code of a control refused because the connection is down (HTTP's "unavailable"). */
@@ -125,11 +138,29 @@ export class SocketRealtime implements RealtimePort {
       this.state.next(socket.active ? 'opening' : 'closed');
     });
     socket.on('connect_error', () => this.state.next(socket.active ? 'opening' : 'closed'));
+    // An operator's service message reaches every open connection, whatever channels it is in.
+    socket.on('service', (message) => this.serviceMessage(message));
     socket.io.on('reconnect_attempt', () => this.state.next('opening'));
     this.socket = socket;
     this.state.next('opening');
     socket.connect();
     return socket;
+  }
+
+  /** A pushed maintenance-class code, checked at the border, handled as if a call had answered it. */
+  private serviceMessage(message: unknown): void {
+    const sink = this.config.serviceSignals;
+    const parsed = serviceMessagePushSchema.safeParse(message);
+    if (!sink || !parsed.success) return;
+    const decision = classifyResponse(parsed.data, sink.target);
+    if (decision.kind !== 'maintenance') return;
+    sink.publish({
+      kind: 'maintenance',
+      code: decision.code,
+      error_code: parsed.data.error_code,
+      effects: decision.effects,
+      via: 'push',
+    });
   }
 
   /** Joins `name`; once the server acknowledges, its subscribers hear `joined` (pushes reach them from now on). */

@@ -23,6 +23,7 @@ export const aStation = (over: Partial<RoomStation> = {}): RoomStation => ({
   armStrength: 0.5,
   prizeName: 'Bear plush',
   prizeShape: 'plush',
+  paused: false,
   ...over,
 });
 

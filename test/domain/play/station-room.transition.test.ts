@@ -51,6 +51,9 @@ const EVENTS: Record<RoomEventType, RoomEvent> = {
   restock: { type: 'restock', stock: 3 },
   setArmStrength: { type: 'setArmStrength', armStrength: 0.8 },
   changePrize: { type: 'changePrize', prize: { prizeName: 'Cat plush', prizeShape: 'plush', stock: 4 } },
+  endPlay: { type: 'endPlay', playId: PLAY_ID },
+  removeFromLine: { type: 'removeFromLine', userId: HOLDER.userId },
+  pause: { type: 'pause', paused: true },
   resumed: { type: 'resumed' },
 };
 
@@ -78,6 +81,9 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     restock: 'idle operator',
     setArmStrength: 'idle operator',
     changePrize: 'idle operator',
+    endPlay: 'idle noPlay',
+    removeFromLine: 'idle reservationNotFound',
+    pause: 'idle operator',
     resumed: 'idle ok',
   },
   turnOffered: {
@@ -98,6 +104,9 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     restock: 'turnOffered operator',
     setArmStrength: 'turnOffered operator',
     changePrize: 'idle operator',
+    endPlay: 'turnOffered noPlay',
+    removeFromLine: 'turnOffered operator',
+    pause: 'turnOffered operator',
     resumed: 'turnOffered ok',
   },
   starting: {
@@ -118,6 +127,9 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     restock: 'starting operator',
     setArmStrength: 'starting operator',
     changePrize: 'starting operator',
+    endPlay: 'starting noPlay',
+    removeFromLine: 'starting operator',
+    pause: 'starting operator',
     resumed: 'starting ok',
   },
   resetting: {
@@ -138,6 +150,9 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     restock: 'resetting operator',
     setArmStrength: 'resetting operator',
     changePrize: 'idle operator',
+    endPlay: 'turnOffered operator',
+    removeFromLine: 'turnOffered operator',
+    pause: 'resetting operator',
     resumed: 'resetting ok',
   },
   playing: {
@@ -158,6 +173,9 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     restock: 'playing operator',
     setArmStrength: 'playing operator',
     changePrize: 'idle operator',
+    endPlay: 'turnOffered operator',
+    removeFromLine: 'turnOffered operator',
+    pause: 'playing operator',
     resumed: 'playing ok',
   },
   away: {
@@ -178,6 +196,9 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     restock: 'away operator',
     setArmStrength: 'away operator',
     changePrize: 'idle operator',
+    endPlay: 'turnOffered operator',
+    removeFromLine: 'turnOffered operator',
+    pause: 'away operator',
     resumed: 'away ok',
   },
   result: {
@@ -198,6 +219,9 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     restock: 'result operator',
     setArmStrength: 'result operator',
     changePrize: 'idle operator',
+    endPlay: 'turnOffered operator',
+    removeFromLine: 'turnOffered operator',
+    pause: 'result operator',
     resumed: 'result ok',
   },
 };
@@ -522,6 +546,83 @@ describe('[R10-1] the turn, step by step', () => {
     expect(
       step.effects.filter((e) => e.type === 'stationStatus').map((e) => e.type === 'stationStatus' && e.status),
     ).toEqual(['change', 'open']);
+  });
+
+  it('[R10-9] the operator ends a play: refunded exactly once, the holder told (operator), the next in line has the turn; the status stays', () => {
+    const step = transition(aRoom(TURNS.playing), EVENTS.endPlay, EARLY);
+    expect(step.answer).toEqual({ kind: 'operator', refundedPlayId: PLAY_ID });
+    expect(writesOf(step.effects)).toEqual([
+      {
+        kind: 'refund',
+        playId: PLAY_ID,
+        userId: HOLDER.userId,
+        currency: 'tc',
+        price: 100,
+        charged: { free: 60, toll: 40 },
+      },
+      { kind: 'closePlay', playId: PLAY_ID, refunded: true, machine: aRun().machine, inputs: [] },
+      { kind: 'endReservations', reserveIds: [HOLDER.reserveId], status: 'cancel', reason: 'operator' },
+      { kind: 'offerTurn', reserveId: WAITING.reserveId, deadline: EARLY + PLAY_TIMINGS.confirmMs },
+    ]);
+    expect(step.effects).toContainEqual({ type: 'reserveCancelled', userId: HOLDER.userId, reason: 'operator' });
+    expect(step.state.station.status).toBe('open');
+    expect(step.state.turn).toMatchObject({ phase: 'turnOffered', holder: { userId: WAITING.userId } });
+    // Ending it again (a second operator) finds no such play: the next player's turn is left alone.
+    const again = transition(step.state, EVENTS.endPlay, EARLY + 1);
+    expect(again).toEqual({ state: step.state, effects: [], answer: { kind: 'refused', refusal: 'noPlay' } });
+    // A finished play (continue window) is closed without a refund.
+    const finished = transition(aRoom(TURNS.result), EVENTS.endPlay, EARLY);
+    expect(finished.answer).toEqual({ kind: 'operator', refundedPlayId: null });
+    expect(writesOf(finished.effects).some((w) => w.kind === 'refund')).toBe(false);
+    // A continue being charged is refunded the moment it lands.
+    const continuing = transition(aRoom(TURNS.result), EVENTS.continue, EARLY);
+    const ended = transition(continuing.state, EVENTS.endPlay, EARLY + 5);
+    expect(ended.state.turn).toMatchObject({ phase: 'starting', aborted: true });
+    const landed = transition(
+      ended.state,
+      {
+        ...EVENTS.playStarted,
+        started: { ...(EVENTS.playStarted as { started: object }).started, playId: PLAY_ID + 1 },
+      } as RoomEvent,
+      EARLY + 10,
+    );
+    expect(writesOf(landed.effects)).toContainEqual({ ...refundOfTheStartingCharge(), playId: PLAY_ID + 1 });
+  });
+
+  it('[R10-9] the operator takes a waiting player out of the line: their place ends (operator), they are told, the rest move up', () => {
+    const step = transition(aRoom(TURNS.playing), { type: 'removeFromLine', userId: WAITING.userId }, EARLY);
+    expect(step.answer).toEqual({ kind: 'operator', refundedPlayId: null });
+    expect(writesOf(step.effects)).toEqual([
+      { kind: 'endReservations', reserveIds: [WAITING.reserveId], status: 'cancel', reason: 'operator' },
+    ]);
+    expect(step.effects).toContainEqual({ type: 'reserveCancelled', userId: WAITING.userId, reason: 'operator' });
+    expect(step.effects).toContainEqual({ type: 'lineChanged' });
+    expect(step.state.line).toEqual([]);
+    expect(step.state.turn.phase).toBe('playing');
+    expect(transition(aRoom(TURNS.playing), { type: 'removeFromLine', userId: STRANGER }, EARLY).answer).toEqual({
+      kind: 'refused',
+      refusal: 'reservationNotFound',
+    });
+  });
+
+  it('[R10-9] a paused station keeps its line but offers no turn and starts no continue; resuming hands the turn on', () => {
+    const paused = transition(aRoom(TURNS.result), EVENTS.pause, EARLY);
+    expect(writesOf(paused.effects)).toEqual([{ kind: 'paused', paused: true }]);
+    expect(transition(paused.state, EVENTS.continue, EARLY + 1).answer).toEqual({
+      kind: 'refused',
+      refusal: 'stationPaused',
+    });
+    // The play's turn ends; the player waiting keeps their place but is not offered the turn.
+    const ended = transition(paused.state, EVENTS.finish, EARLY + 2);
+    expect(ended.state).toMatchObject({ turn: { phase: 'idle' }, line: [{ userId: WAITING.userId }] });
+    const resumed = transition(ended.state, { type: 'pause', paused: false }, EARLY + 3);
+    expect(writesOf(resumed.effects)).toEqual([
+      { kind: 'paused', paused: false },
+      { kind: 'offerTurn', reserveId: WAITING.reserveId, deadline: EARLY + 3 + PLAY_TIMINGS.confirmMs },
+    ]);
+    expect(resumed.effects).toContainEqual({ type: 'turnNow', userId: WAITING.userId });
+    // Pausing a paused station writes nothing.
+    expect(transition(paused.state, EVENTS.pause, EARLY + 4).effects).toEqual([]);
   });
 
   it('restocking to 0 ends the waiting line and an offered turn; a play under way finishes', () => {

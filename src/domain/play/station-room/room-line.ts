@@ -3,9 +3,9 @@ import { isTurnNear, PLAY_TIMINGS } from '../play-loop.rule';
 import { holderOf } from './room-view';
 import type { EndReason, RoomEffect, RoomRefusal, RoomStation, StationRoomState, Waiting } from './room.types';
 
-/** Whether the station takes plays now: open, and a prize left (practice stations never run out). */
+/** Whether the station hands out turns now: open, not paused, and a prize left (practice stations never run out). */
 export function stationPlayable(station: RoomStation): boolean {
-  return station.status === 'open' && (station.stock > 0 || station.designatedType === 'practice');
+  return station.status === 'open' && !station.paused && (station.stock > 0 || station.designatedType === 'practice');
 }
 
 /**

@@ -24,6 +24,8 @@ export interface RoomStation {
   readonly armStrength: number;
   readonly prizeName: string;
   readonly prizeShape: PrizeShape;
+  /** Paused by the operator: the line is kept, but no turn is offered and no continue starts. */
+  readonly paused: boolean;
 }
 
 /** The prizes lying on the machine's field between plays, and the id the next new prize gets. */
@@ -201,6 +203,14 @@ export type RoomEvent =
   | { readonly type: 'restock'; readonly stock: number }
   | { readonly type: 'setArmStrength'; readonly armStrength: number }
   | { readonly type: 'changePrize'; readonly prize: PrizeChange }
+  /**
+   * Ends that play on the machine (refunded once when unfinished); the holder's place ends. Named by
+   * its id, so two operators ending the same play never end the next player's too.
+   */
+  | { readonly type: 'endPlay'; readonly playId: number }
+  /** Takes one player out of the line (or off the turn, as endPlay). */
+  | { readonly type: 'removeFromLine'; readonly userId: number }
+  | { readonly type: 'pause'; readonly paused: boolean }
   /** The room was rebuilt from the store after a (re)start. */
   | { readonly type: 'resumed' };
 export type RoomEventType = RoomEvent['type'];
@@ -222,6 +232,9 @@ export const ROOM_EVENT_TYPES: readonly RoomEventType[] = [
   'restock',
   'setArmStrength',
   'changePrize',
+  'endPlay',
+  'removeFromLine',
+  'pause',
   'resumed',
 ];
 
@@ -286,6 +299,7 @@ export type RoomWrite =
   | { readonly kind: 'stationStatus'; readonly status: StationStatus }
   | { readonly kind: 'stock'; readonly stock: number }
   | { readonly kind: 'armStrength'; readonly armStrength: number }
+  | { readonly kind: 'paused'; readonly paused: boolean }
   /** A new prize: name, shape, stock, strength; a new station setting, visits end, the field is laid again. */
   | { readonly kind: 'prize'; readonly prize: PrizeChange };
 
@@ -338,7 +352,11 @@ export type RoomRefusal =
   | 'prizeChanging'
   | 'soldOut'
   | 'alreadyInLine'
-  | 'reservationNotFound';
+  | 'reservationNotFound'
+  /** The operator paused the station: no new play starts. */
+  | 'stationPaused'
+  /** The operator asked to end a play, and none runs. */
+  | 'noPlay';
 
 /** The answer to the event's caller. */
 export type RoomAnswer =

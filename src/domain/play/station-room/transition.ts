@@ -121,6 +121,7 @@ function apply(state: StationRoomState, event: RoomEvent, now: number, effects: 
       if (!holder || holder.userId !== event.userId || playIdOf(turn) !== event.playId)
         return { state, answer: refused('notYourPlay') };
       if (turn.phase !== 'result' || now >= turn.deadline) return { state, answer: refused('continueClosed') };
+      if (state.station.paused) return { state, answer: refused('stationPaused') };
       return start(state, turn, now, effects);
     }
     case 'finish': {
@@ -181,6 +182,34 @@ function apply(state: StationRoomState, event: RoomEvent, now: number, effects: 
       };
       const opened = setStatus(changed, 'open', now, effects);
       return { state: opened.state, answer: { kind: 'operator', refundedPlayId: stopped.refundedPlayId } };
+    }
+    case 'endPlay': {
+      if (playIdOf(turn) !== event.playId) return { state, answer: refused('noPlay') };
+      return endHolder(state, now, effects);
+    }
+    case 'removeFromLine': {
+      if (isHolder(event.userId)) return endHolder(state, now, effects);
+      const waiting = state.line.find((w) => w.userId === event.userId);
+      if (!waiting) return { state, answer: refused('reservationNotFound') };
+      effects.push(
+        {
+          type: 'commit',
+          writes: [{ kind: 'endReservations', reserveIds: [waiting.reserveId], status: 'cancel', reason: 'operator' }],
+        },
+        { type: 'reserveCancelled', userId: waiting.userId, reason: 'operator' },
+      );
+      const after = advance({ ...state, line: state.line.filter((w) => w !== waiting) }, now, effects);
+      return { state: after, answer: { kind: 'operator', refundedPlayId: null } };
+    }
+    case 'pause': {
+      if (state.station.paused === event.paused) return { state, answer: { kind: 'operator', refundedPlayId: null } };
+      effects.push({ type: 'commit', writes: [{ kind: 'paused', paused: event.paused }] });
+      const after: StationRoomState = { ...state, station: { ...state.station, paused: event.paused } };
+      // Resumed: the head of the line gets the turn the pause held back.
+      return {
+        state: event.paused ? after : advance(after, now, effects),
+        answer: { kind: 'operator', refundedPlayId: null },
+      };
     }
     case 'resumed': {
       let after = state;
@@ -418,6 +447,36 @@ function leave(
     writes: [{ kind: 'endReservations', reserveIds: [turn.holder.reserveId], status: 'cancel', reason: 'user_cancel' }],
   });
   return { state: advance({ ...state, turn: { phase: 'idle' } }, now, effects), answer: OK };
+}
+
+/**
+ * The operator ends the turn on the machine: a play under way stops (refunded exactly once when
+ * unfinished), an offered turn is withdrawn, a continue being charged is refunded when it lands;
+ * the holder's place ends ('operator') and they are told; the line moves on. The status stays.
+ */
+function endHolder(state: StationRoomState, now: number, effects: RoomEffect[]): Partial {
+  const turn = state.turn;
+  if (turn.phase === 'idle') return { state, answer: refused('noPlay') };
+  // A start being charged: the play is refunded as soon as its write lands (playStarted, aborted).
+  if (turn.phase === 'starting') {
+    if (turn.aborted) return { state, answer: refused('noPlay') };
+    return {
+      state: { ...state, turn: { ...turn, aborted: true } },
+      answer: { kind: 'operator', refundedPlayId: null },
+    };
+  }
+  let refundedPlayId: number | null = null;
+  if (turn.phase !== 'turnOffered')
+    refundedPlayId = stopPlay(state.station, turn.holder, turn.play, turn.phase === 'result' ? turn : null, effects);
+  effects.push(
+    {
+      type: 'commit',
+      writes: [{ kind: 'endReservations', reserveIds: [turn.holder.reserveId], status: 'cancel', reason: 'operator' }],
+    },
+    { type: 'reserveCancelled', userId: turn.holder.userId, reason: 'operator' },
+  );
+  const after = advance({ ...state, turn: { phase: 'idle' } }, now, effects);
+  return { state: after, answer: { kind: 'operator', refundedPlayId } };
 }
 
 /**

@@ -1,0 +1,129 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { OperatorFloorStation } from '../../src/contract';
+import { RESERVING_STATUSES, type StationStatus } from '../../src/domain';
+import type { Clock } from '../clock';
+import { SERVER_MESSAGES } from '../messages';
+import type { SqlExecutor } from '../store/store';
+
+/** How long a floor's still token for a gated station lasts, and when a fresh one is made. */
+const STILL_TOKEN_TTL_MS = 60 * 60_000;
+const STILL_TOKEN_RENEW_MS = 10 * 60_000;
+
+/**
+ * The console's floor (docs/operator-console.md): every station with its status, stock, pause,
+ * viewers, line (holder first) and the play on its machine, read from the store (every room
+ * writes a change before it tells anyone, so the store is what the rooms hold, on any instance).
+ */
+export class OperatorFloor {
+  /** One still token per gated (VIP) station, made by this instance: the floor's thumbnails. */
+  private readonly stillTokens = new Map<number, { readonly token: string; readonly expiresAt: number }>();
+
+  constructor(
+    private readonly db: SqlExecutor,
+    private readonly clock: Clock,
+    private readonly apiPrefix: string,
+  ) {}
+
+  async stations(): Promise<OperatorFloorStation[]> {
+    const now = this.clock.now().getTime();
+    const stations = await this.db.query<{
+      station_id: number;
+      station_admin_id: string;
+      prize_name: string;
+      station_status: StationStatus;
+      station_type: string;
+      stock: number;
+      paused: boolean;
+      viewers: number;
+    }>(
+      `SELECT s.station_id, s.station_admin_id, s.prize_name, s.station_status, s.station_type, s.stock, s.paused,
+              (SELECT count(*)::int FROM station_visits v WHERE v.station_id = s.station_id AND v.ended_at IS NULL) AS viewers
+         FROM stations s ORDER BY s.station_id`,
+    );
+    const line = await this.db.query<{
+      station_id: number;
+      user_id: number;
+      nickname: string | null;
+      reserve_status: string;
+    }>(
+      `SELECT r.station_id, r.user_id, u.nickname, r.reserve_status
+         FROM station_reservations r JOIN users u ON u.user_id = r.user_id
+        WHERE r.reserve_status = ANY($1::text[])
+        ORDER BY r.station_id, (r.reserve_status = 'reserve'), r.queued_at, r.play_reserve_id`,
+      [[...RESERVING_STATUSES]],
+    );
+    const plays = await this.db.query<{
+      station_id: number;
+      play_id: number;
+      user_id: number;
+      nickname: string | null;
+      phase: 'resetting' | 'playing' | 'result';
+      phase_deadline_at: Date | string | null;
+      grace_deadline_at: Date | string | null;
+      price: number;
+      currency: string;
+    }>(
+      `SELECT p.station_id, p.play_id, p.user_id, u.nickname, p.phase, p.phase_deadline_at, p.grace_deadline_at, p.price, p.currency
+         FROM plays p JOIN users u ON u.user_id = p.user_id
+        WHERE p.phase IN ('resetting', 'playing', 'result')`,
+    );
+    const out: OperatorFloorStation[] = [];
+    for (const s of stations) {
+      const play = plays.find((p) => p.station_id === s.station_id);
+      const deadline = play ? (play.grace_deadline_at ?? play.phase_deadline_at) : null;
+      out.push({
+        station_id: s.station_id,
+        station_name: s.station_admin_id,
+        prize_name: s.prize_name,
+        station_status: s.station_status,
+        stock: s.stock,
+        paused: s.paused,
+        viewers: s.viewers,
+        line: line
+          .filter((r) => r.station_id === s.station_id)
+          .map((r, i) => ({
+            user_id: r.user_id,
+            nickname: r.nickname ?? SERVER_MESSAGES.anonymousPlayer,
+            place: i + 1,
+            reserve_status: r.reserve_status,
+          })),
+        play: play
+          ? {
+              play_id: play.play_id,
+              user_id: play.user_id,
+              nickname: play.nickname ?? SERVER_MESSAGES.anonymousPlayer,
+              phase: play.phase,
+              ms_left: deadline === null ? null : Math.max(0, new Date(deadline).getTime() - now),
+              price: play.price,
+              currency: play.currency,
+            }
+          : null,
+        still_url: await this.stillUrl(s.station_id, s.station_type !== 'normal', now),
+      });
+    }
+    return out;
+  }
+
+  /** The front camera's still; a gated station's carries a station-scoped token of no user. */
+  private async stillUrl(stationId: number, gated: boolean, now: number): Promise<string> {
+    const path = `${this.apiPrefix}/stations/${stationId}/camera/front.jpg`;
+    if (!gated) return path;
+    let held = this.stillTokens.get(stationId);
+    if (!held || held.expiresAt - now < STILL_TOKEN_RENEW_MS) {
+      const token = randomBytes(24).toString('base64url');
+      const expiresAt = now + STILL_TOKEN_TTL_MS;
+      await this.db.query(
+        'INSERT INTO media_tokens (token_hash, user_id, station_id, created_at, expires_at) VALUES ($1, NULL, $2, $3, $4)',
+        [
+          createHash('sha256').update(token).digest('hex'),
+          stationId,
+          new Date(now).toISOString(),
+          new Date(expiresAt).toISOString(),
+        ],
+      );
+      held = { token, expiresAt };
+      this.stillTokens.set(stationId, held);
+    }
+    return `${path}?k=${encodeURIComponent(held.token)}`;
+  }
+}

@@ -1,0 +1,149 @@
+import {
+  OPERATOR_ENDPOINTS as O,
+  operatorBroadcastSchema,
+  operatorEmergencyEndSchema,
+  operatorEndPlaySchema,
+  operatorFloorSchema,
+  operatorKujiBoxesSchema,
+  operatorNumbersSchema,
+  operatorPauseSchema,
+  operatorRemoveFromLineSchema,
+  operatorServiceStateSchema,
+  operatorUserMessageSchema,
+  operatorUserSchema,
+  operatorUserStatusSchema,
+} from '../../src/contract';
+import type { StationStatus } from '../../src/domain';
+import { rowSubject } from '../http/route';
+import { OperatorFloor } from '../operator/floor';
+import { stationNumbers } from '../operator/numbers';
+import type { ApiDeps } from './deps';
+
+/**
+ * The console's calls (docs/operator-console.md): the floor and its actions (end a play with a
+ * refund, take a player out of a line, pause), service messages and the emergency maintenance,
+ * users (look up, message, suspend), the numbers per station per day, and the kuji boxes. Each
+ * names the right it needs (R10-9); every change is audited with its subject before and after.
+ */
+export async function operatorConsoleRoutes({ route, services: s, config }: ApiDeps): Promise<void> {
+  const floor = new OperatorFloor(s.store, s.clock, config.apiPrefix);
+  const messages = s.serviceMessages;
+
+  // ---- the floor -------------------------------------------------------------------------------
+  route.operator(`/${O.floor}`, { right: 'floor', read: true }, operatorFloorSchema, async () => ({
+    stations: await floor.stations(),
+  }));
+
+  // A station's line and play, read before and after each floor action for the audit log.
+  const onFloor = rowSubject<{ station_id: number }>(
+    s.store,
+    'floor',
+    `SELECT s.station_status, s.stock, s.paused,
+            (SELECT jsonb_agg(jsonb_build_object('user_id', r.user_id, 'reserve_status', r.reserve_status) ORDER BY r.play_reserve_id)
+               FROM station_reservations r
+              WHERE r.station_id = s.station_id AND r.reserve_status IN ('reserve', 'playTransition', 'playWaiting')) AS line,
+            (SELECT jsonb_build_object('play_id', p.play_id, 'user_id', p.user_id, 'phase', p.phase, 'result', p.result)
+               FROM plays p WHERE p.station_id = s.station_id ORDER BY p.play_id DESC LIMIT 1) AS last_play
+       FROM stations s WHERE s.station_id = $1`,
+    (body) => body.station_id,
+  );
+  const stationAnswer = async (stationId: number, refunded: number | null) => {
+    const [row] = await s.store.query<{ station_status: StationStatus; stock: number }>(
+      'SELECT station_status, stock FROM stations WHERE station_id = $1',
+      [stationId],
+    );
+    return {
+      station: {
+        station_id: stationId,
+        station_status: row!.station_status,
+        stock: row!.stock,
+        refunded_play_id: refunded,
+      },
+    };
+  };
+
+  route.operator(`/${O.endPlay}`, onFloor, operatorEndPlaySchema, async (body) => {
+    const { refunded_play_id } = await s.rooms.endPlay(body.station_id, body.play_id);
+    s.realtime.floorChanged(body.station_id);
+    return stationAnswer(body.station_id, refunded_play_id);
+  });
+
+  route.operator(`/${O.removeFromLine}`, onFloor, operatorRemoveFromLineSchema, async (body) => {
+    await s.rooms.removeFromLine(body.station_id, body.user_id);
+    s.realtime.floorChanged(body.station_id);
+    return { removed: true };
+  });
+
+  route.operator(`/${O.pause}`, onFloor, operatorPauseSchema, async (body) => {
+    await s.rooms.pause(body.station_id, body.paused);
+    s.realtime.floorChanged(body.station_id);
+    return { station: { station_id: body.station_id, paused: body.paused } };
+  });
+
+  // ---- service messages ------------------------------------------------------------------------
+  const emergencySubject = { subject: async () => messages.emergency() };
+  route.operator(
+    `/${O.broadcast}`,
+    { right: 'broadcast', ...emergencySubject },
+    operatorBroadcastSchema,
+    async (body, { operator }) => ({ delivered: await messages.broadcast(body.code, body.info, operator) }),
+  );
+  route.operator(
+    `/${O.emergencyEnd}`,
+    { right: 'broadcast', ...emergencySubject },
+    operatorEmergencyEndSchema,
+    async (_body, { operator }) => {
+      await messages.endEmergency(operator);
+      return { emergency: await messages.emergency() };
+    },
+  );
+  route.operator(`/${O.serviceState}`, { right: 'session', read: true }, operatorServiceStateSchema, async () => ({
+    emergency: await messages.emergency(),
+  }));
+
+  // ---- users -----------------------------------------------------------------------------------
+  const onUser = rowSubject<{ user_id: number }>(
+    s.store,
+    'users',
+    'SELECT status FROM users WHERE user_id = $1',
+    (body) => body.user_id,
+  );
+  route.operator(`/${O.user}`, { right: 'users', read: true }, operatorUserSchema, async (body) => ({
+    user: await messages.user(body.user_id),
+  }));
+  route.operator(`/${O.userMessage}`, { right: 'users' }, operatorUserMessageSchema, async (body) => ({
+    delivered: await messages.toUser(body.user_id, body.code, body.info),
+  }));
+  route.operator(`/${O.userStatus}`, onUser, operatorUserStatusSchema, async (body) => ({
+    user: await messages.setSuspended(body.user_id, body.suspended),
+  }));
+
+  // ---- numbers ---------------------------------------------------------------------------------
+  route.operator(`/${O.numbers}`, { right: 'numbers', read: true }, operatorNumbersSchema, async (body) => ({
+    rows: await stationNumbers(s.store, body.from, body.to),
+  }));
+
+  // ---- kuji boxes ------------------------------------------------------------------------------
+  route.operator(`/${O.kujiBoxes}`, { right: 'kuji', read: true }, operatorKujiBoxesSchema, async () => {
+    const boxes = await s.store.query<{
+      kuji_id: number;
+      kuji_name: string;
+      box_id: number;
+      box_status: string;
+      prizes: { rank: string; quantity: number; remaining: number }[] | null;
+      commitment: string | null;
+      seed: string | null;
+    }>(
+      `SELECT k.kuji_id, k.kuji_name, b.box_id, b.box_status,
+              (SELECT jsonb_agg(jsonb_build_object('rank', p.rank, 'quantity', p.quantity, 'remaining', p.remaining) ORDER BY p.sort, p.rank)
+                 FROM kuji_box_prizes p WHERE p.box_id = b.box_id) AS prizes,
+              f.commitment,
+              CASE WHEN f.revealed_at IS NOT NULL THEN f.seed END AS seed
+         FROM kuji_boxes b JOIN kuji k ON k.kuji_id = b.kuji_id
+         LEFT JOIN kuji_box_fairness f ON f.box_id = b.box_id
+        WHERE b.box_status <> 'deleted'
+        ORDER BY k.sort, k.kuji_id, b.box_no`,
+    );
+    return { boxes: boxes.map((b) => ({ ...b, prizes: b.prizes ?? [] })) };
+  });
+}
