@@ -93,8 +93,9 @@ export class OperatorFloor extends OperatorScreen<FloorData, FloorActionName> {
   fault(stationId: number): Promise<StationChange | null> {
     return this.station('fault', () => this.api.fault(stationId));
   }
-  endPlay(stationId: number): Promise<StationChange | null> {
-    return this.station('endPlay', () => this.api.endPlay(stationId));
+  /** Ends that play with a refund (the play id names it, so a second click cannot end the next one). */
+  endPlay(stationId: number, playId: number): Promise<StationChange | null> {
+    return this.station('endPlay', () => this.api.endPlay(stationId, playId));
   }
   removeFromLine(stationId: number, userId: number): Promise<boolean | null> {
     return this.station('removeFromLine', () => this.api.removeFromLine(stationId, userId));

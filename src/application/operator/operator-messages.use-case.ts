@@ -59,12 +59,9 @@ export class OperatorMessages extends OperatorScreen<MessagesData, MessagesActio
     return this.act('userMessage', () => this.api.userMessage(userId, code, info.trim() || null));
   }
 
-  /** Suspends (true) or restores (false) the user, then reads them again. */
+  /** Suspends (true) or restores (false) the user; the answer is the user as they are now. */
   async setSuspended(userId: number, suspended: boolean): Promise<OperatorUserView | null> {
-    const user = await this.act('userStatus', async () => {
-      await this.api.userStatus(userId, suspended);
-      return this.api.user(userId);
-    });
+    const user = await this.act('userStatus', () => this.api.userStatus(userId, suspended));
     if (user) this.setState((s) => ({ ...s, data: { ...s.data, user } }));
     return user;
   }

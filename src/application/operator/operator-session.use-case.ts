@@ -1,9 +1,14 @@
 import { inject, injectable } from 'inversify';
 import { StateStore } from '../use-cases/state-store';
 import { failureInfo, isOperatorCallFailed } from './operator-call-failed';
-import { roleHas, type OperatorRight } from './operator-rights';
+import { operatorHas } from './operator-rights';
 import { OPERATOR_TOKENS } from './operator-tokens';
-import type { OperatorApiPort, OperatorIdentity, OperatorTokenStorePort } from './ports/operator-api.port';
+import type {
+  OperatorApiPort,
+  OperatorIdentity,
+  OperatorRight,
+  OperatorTokenStorePort,
+} from './ports/operator-api.port';
 
 export interface OperatorSessionState {
   /** checking: a kept token is being confirmed; signingIn: the sign-in call runs. */
@@ -34,10 +39,9 @@ export class OperatorSession extends StateStore<OperatorSessionState> {
     return this.tokens.read();
   }
 
-  /** Whether the signed-in operator's role holds `right`. */
+  /** Whether the signed-in operator's role holds `right` (the rights the server listed). */
   can(right: OperatorRight): boolean {
-    const operator = this.snapshot.operator;
-    return operator !== null && roleHas(operator.role, right);
+    return operatorHas(this.snapshot.operator, right);
   }
 
   /** Confirms a token kept from before a reload; without one, shows the sign-in screen. */

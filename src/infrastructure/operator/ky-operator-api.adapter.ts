@@ -141,8 +141,8 @@ export class KyOperatorApi implements OperatorApiPort {
   async fault(stationId: number): Promise<StationChange> {
     return this.station(O.fault, { station_id: stationId });
   }
-  async endPlay(stationId: number): Promise<StationChange> {
-    return this.station(O.endPlay, { station_id: stationId });
+  async endPlay(stationId: number, playId: number): Promise<StationChange> {
+    return this.station(O.endPlay, { station_id: stationId, play_id: playId });
   }
   async removeFromLine(stationId: number, userId: number): Promise<boolean> {
     const body = { station_id: stationId, user_id: userId };
@@ -186,8 +186,8 @@ export class KyOperatorApi implements OperatorApiPort {
     const body = info ? { user_id: userId, code, info } : { user_id: userId, code };
     return (await this.call(O.userMessage, body, operatorMessageResponseSchema)).delivered;
   }
-  async userStatus(userId: number, suspended: boolean): Promise<void> {
-    await this.call(O.userStatus, { user_id: userId, suspended }, okSchema);
+  async userStatus(userId: number, suspended: boolean): Promise<OperatorUserView> {
+    return (await this.call(O.userStatus, { user_id: userId, suspended }, operatorUserResponseSchema)).user;
   }
 
   async kujiBoxes(): Promise<readonly KujiBoxView[]> {

@@ -11,7 +11,7 @@ import {
   type ReplayedPlay,
   type StationChange,
 } from '../../application/operator';
-import { crane, STATION_STATUSES, type PlayLogEntry, type StationStatus } from '../../domain';
+import { crane, STATION_STATUSES, stillImageUrl, type PlayLogEntry, type StationStatus } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useNow } from '../hooks/use-now';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
@@ -90,10 +90,6 @@ export function FloorScreen() {
   );
 }
 
-function withTick(url: string, tick: number): string {
-  return `${url}${url.includes('?') ? '&' : '?'}t=${tick}`;
-}
-
 function StationCard({
   station: s,
   floor,
@@ -136,7 +132,7 @@ function StationCard({
       </h2>
       <img
         className="op-station__still"
-        src={withTick(s.still_url, stillTick)}
+        src={stillImageUrl(s.still_url, stillTick * STILL_REFRESH_MS)}
         alt={F.still(s.station_name)}
         width={320}
         height={240}
@@ -217,7 +213,11 @@ function StationCard({
               className="op-button op-button--danger"
               disabled={busy}
               onClick={() =>
-                void ask(F.confirm.endPlay(s.station_id, s.play!.play_id), () => floor.endPlay(s.station_id), true)
+                void ask(
+                  F.confirm.endPlay(s.station_id, s.play!.play_id),
+                  () => floor.endPlay(s.station_id, s.play!.play_id),
+                  true,
+                )
               }
             >
               {F.endPlay}

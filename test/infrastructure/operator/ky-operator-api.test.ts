@@ -9,6 +9,7 @@ import { SessionStorageOperatorToken } from '../../../src/infrastructure/operato
 import { SERVER_MESSAGES } from '../../../server/messages';
 import { injectFetch } from '../../support/inject-fetch';
 import { startTestServer, type TestServer } from '../../support/test-server';
+import { createTestUser } from '../../support/users';
 
 let t: TestServer;
 const PASSWORD = 'console-test-password-1';
@@ -51,7 +52,8 @@ describe('KyOperatorApi against the reference server', () => {
     expect(bad).toMatchObject({ kind: 'refused', status: 401, info: SERVER_MESSAGES.operatorLoginFailed });
     const session = await api.login('kadmin', PASSWORD);
     expect(session.token.length).toBeGreaterThan(20);
-    expect(session.operator).toEqual({ login: 'kadmin', display_name: '管理 太郎', role: 'admin' });
+    expect(session.operator).toMatchObject({ login: 'kadmin', display_name: '管理 太郎', role: 'admin' });
+    expect(session.operator.rights).toEqual(expect.arrayContaining(['floor', 'audit', 'broadcast', 'users']));
   });
 
   it('[R10-9] sends the token only in the operator header: without it every call is refused 403', async () => {
@@ -116,6 +118,46 @@ describe('KyOperatorApi against the reference server', () => {
     expect(Array.isArray(await admin.api.deliveries('requested'))).toBe(true);
     expect(Array.isArray(await admin.api.contacts('open'))).toBe(true);
     expect(Array.isArray(await admin.api.threads())).toBe(true);
+  });
+
+  it('reads the floor, the kuji boxes and the numbers, each validated against the contract', async () => {
+    const floor = await signedIn('kfloor');
+    const stations = await floor.api.floor();
+    expect(stations.length).toBeGreaterThan(0);
+    expect(stations[0]).toMatchObject({
+      station_id: expect.any(Number),
+      line: expect.any(Array),
+      still_url: expect.any(String),
+    });
+    const boxes = await floor.api.kujiBoxes();
+    expect(boxes.length).toBeGreaterThan(0);
+    expect(boxes[0]!.prizes.length).toBeGreaterThan(0);
+    expect(Array.isArray(await floor.api.numbers('2026-01-01', '2026-01-07'))).toBe(true);
+    expect(await floor.api.pause(2, true)).toBe(true);
+    expect((await floor.api.floor()).find((st) => st.station_id === 2)?.paused).toBe(true);
+    expect(await floor.api.pause(2, false)).toBe(false);
+  });
+
+  it('[R10-9] looks a user up, suspends and restores them (support), and the floor role is refused both', async () => {
+    const user = await createTestUser(t);
+    const support = await signedIn('ksupport');
+    const floor = await signedIn('kfloor');
+    expect(await refusal(floor.api.user(user.user_id))).toMatchObject({ status: 403 });
+    expect(await refusal(floor.api.userStatus(user.user_id, true))).toMatchObject({ status: 403 });
+    expect(await refusal(support.api.broadcast('reloaderror', null))).toMatchObject({ status: 403 });
+    expect(await support.api.user(user.user_id)).toMatchObject({ user_id: user.user_id, suspended: false });
+    expect(await support.api.userStatus(user.user_id, true)).toMatchObject({ suspended: true });
+    expect(await support.api.userMessage(user.user_id, 'reloaderror', null)).toBe(0);
+    expect(await support.api.userStatus(user.user_id, false)).toMatchObject({ suspended: false });
+  });
+
+  it('an emergency broadcast shows in the service state until it is ended', async () => {
+    const admin = await signedIn('kadmin');
+    expect(await admin.api.serviceState()).toBeNull();
+    expect(await admin.api.broadcast('emergency', '点検中です')).toBeGreaterThanOrEqual(0);
+    expect(await admin.api.serviceState()).toMatchObject({ info: '点検中です', by: 'kadmin' });
+    await admin.api.emergencyEnd();
+    expect(await admin.api.serviceState()).toBeNull();
   });
 
   it('an answer that breaks the contract is an invalidAnswer failure, never passed on', async () => {

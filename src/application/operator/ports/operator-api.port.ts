@@ -10,11 +10,26 @@ import type { ChatMessage, DeliveryView, KujiBoxStatus, PlayLogEntry, StationSta
 export const OPERATOR_ROLES = ['admin', 'floor', 'support'] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 
-/** The signed-in operator. */
+/** The rights a role may hold (docs/operator-console.md); each operator call names one. */
+export const OPERATOR_RIGHTS = [
+  'session',
+  'floor',
+  'kuji',
+  'fulfilment',
+  'support',
+  'audit',
+  'users',
+  'broadcast',
+  'numbers',
+] as const;
+export type OperatorRight = (typeof OPERATOR_RIGHTS)[number];
+
+/** The signed-in operator, with the rights the server gives their role. */
 export interface OperatorIdentity {
   readonly login: string;
   readonly display_name: string;
   readonly role: OperatorRole;
+  readonly rights: readonly OperatorRight[];
 }
 
 /** A session opened by `login`: the bearer token and when it ends. */
@@ -175,7 +190,8 @@ export interface OperatorApiPort {
   floor(): Promise<readonly FloorStation[]>;
   stationStatus(stationId: number, status: StationStatus): Promise<StationChange>;
   fault(stationId: number): Promise<StationChange>;
-  endPlay(stationId: number): Promise<StationChange>;
+  /** Ends that play (refunded once when unfinished); refused 409 when it is no longer on the machine. */
+  endPlay(stationId: number, playId: number): Promise<StationChange>;
   removeFromLine(stationId: number, userId: number): Promise<boolean>;
   pause(stationId: number, paused: boolean): Promise<boolean>;
   restock(stationId: number, stock: number): Promise<StationChange>;
@@ -188,7 +204,7 @@ export interface OperatorApiPort {
   emergencyEnd(): Promise<void>;
   user(userId: number): Promise<OperatorUserView>;
   userMessage(userId: number, code: ServiceMessageCode, info: string | null): Promise<number>;
-  userStatus(userId: number, suspended: boolean): Promise<void>;
+  userStatus(userId: number, suspended: boolean): Promise<OperatorUserView>;
 
   kujiBoxes(): Promise<readonly KujiBoxView[]>;
   kujiBoxStatus(boxId: number, status: KujiBoxStatus): Promise<KujiBoxStatus>;
