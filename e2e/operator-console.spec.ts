@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page } from '@playwright/test';
 import { expect, test } from './support/test';
-import { debugLogin, type Identity } from './support/players';
+import { debugLogin, hold, playerPage, stationFor, type Identity } from './support/players';
 
 /**
  * The operator console at /operator (docs/operator-console.md, R10-9), used as an operator would:
@@ -48,7 +48,7 @@ async function look(page: Page, name: string) {
     results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
     `axe on ${name}`,
   ).toEqual([]);
-  await page.screenshot({ path: `e2e/screenshots/operator-${name}-${test.info().project.name}.png`, fullPage: true });
+  await page.screenshot({ path: `e2e/screenshots/operator-${name}-${test.info().project.name}.png` });
 }
 
 async function signIn(page: Page, login: string, password = PASSWORD) {
@@ -170,29 +170,84 @@ test('an admin answers a player in support, and each action appears in the audit
   expect(errors).toEqual([]);
 });
 
-test('an admin runs the floor: live station cards, an action through its dialog, a replayed play, the other screens', async ({
+const tc = async (request: APIRequestContext, who: Identity) =>
+  ((await (await request.post('/api/user/tc', { data: who })).json()) as { data: { tc_all: number } }).data.tc_all;
+
+test('an admin watches a play live on the floor, ends one with a refund, replays another, and opens every screen', async ({
   page,
   request,
+  browser,
+  baseURL,
 }) => {
-  const errors = consoleErrors(page);
+  test.setTimeout(150_000);
+  const errors = consoleErrors(page, /\/api\/operator\/login$/);
+  const project = test.info().project.name;
+  const [ended, replayed] =
+    project === 'mobile'
+      ? [await stationFor(request, 8), await stationFor(request, 9)]
+      : [await stationFor(request, 10), await stationFor(request, 11)];
   const login = await account(request, 'admin');
   await page.goto('/operator');
   await signIn(page, login);
   await expect(page).toHaveURL(/\/operator\/floor$/);
-
-  // フロア: one card per station from operator/floor, live from the operator floor channel.
   await expect(page.getByTestId('op-station').first()).toBeVisible();
   await expect(page.getByTestId('op-floor-live')).toHaveText('ライブ更新中');
+  const cardOf = (stationId: number) =>
+    page.getByTestId('op-station').filter({ has: page.getByRole('heading', { name: new RegExp(`^#${stationId} `) }) });
+
+  // A player starts a play: the floor shows it by push, with its phase and a ticking timer.
+  const player = await debugLogin(request, `e2eop${project.slice(0, 1)}${Date.now().toString(36).slice(-6)}`);
+  const a = await playerPage(browser, baseURL!, player, test.info().project.use.viewport!);
+  await a.goto(`/game/${ended}`);
+  const before = await tc(request, player);
+  await a.getByTestId('reserve').click();
+  await a.getByTestId('confirm').click();
+  await expect(a.getByTestId('button-right')).toBeEnabled({ timeout: 15_000 });
+  const card = cardOf(ended);
+  await expect(card).toContainText('プレイ中', { timeout: 10_000 });
+  await expect(card).toContainText(`（プレイ #`);
+  await card.scrollIntoViewIfNeeded();
   await look(page, 'floor');
-  const card = page.getByTestId('op-station').nth(4);
+
+  // End it with a refund, confirmed in the dialog: the refunded play is named, the player repaid once.
   await card.getByText('操作').click();
+  await card.getByRole('button', { name: 'プレイを終了して返金' }).click();
+  await confirmDialog(page);
+  await expect(page.getByTestId('op-outcome')).toContainText(/プレイ #\d+ を返金しました。/);
+  await expect(card).toContainText('プレイなし');
+  await expect.poll(() => tc(request, player)).toBe(before);
+
+  // A restock through its dialog.
   await card.getByLabel('在庫数').first().fill('12');
   await card.getByRole('button', { name: '在庫を設定' }).click();
   await confirmDialog(page);
   await expect(page.getByTestId('op-outcome')).toContainText('在庫を設定しました。');
-  await expect(card.getByText('12', { exact: true })).toBeVisible();
-  await card.getByRole('button', { name: 'プレイログ' }).click();
-  await expect(page.getByTestId('op-playlog')).toBeVisible();
+
+  // The player plays another station to the end; its logged play is replayed in the browser.
+  await a.goto(`/game/${replayed}`);
+  await a.getByTestId('reserve').click();
+  await a.getByTestId('confirm').click();
+  await expect(a.getByTestId('button-right')).toBeEnabled({ timeout: 15_000 });
+  await hold(a, 'button-right', 800);
+  await hold(a, 'button-back', 600);
+  await expect(a.getByTestId('result')).toBeVisible({ timeout: 30_000 });
+  // The result's window ticks down on the floor, from the play's ms_left.
+  const timer = cardOf(replayed).getByRole('timer');
+  await expect(timer).toHaveText(/残り \d+ 秒/, { timeout: 10_000 });
+  const shown = await timer.textContent();
+  await expect(timer).not.toHaveText(shown!, { timeout: 5_000 });
+  await a.getByTestId('finish').click();
+  await a.context().close();
+  const other = cardOf(replayed);
+  await other.getByText('操作').click();
+  await other.getByRole('button', { name: 'プレイログ' }).click();
+  const log = page.getByTestId('op-playlog');
+  await expect(log.getByTestId('op-playlog-row')).toHaveCount(1);
+  await log.getByRole('button', { name: /を再現$/ }).click();
+  await expect(log.getByTestId('op-replayed')).toContainText('記録と一致');
+  await expect(log.getByRole('img', { name: /アームの軌跡/ })).toBeVisible();
+  await log.scrollIntoViewIfNeeded();
+  await look(page, 'playlog');
 
   for (const [section, name] of [
     ['お知らせ・ユーザー', 'messages'],
@@ -204,11 +259,14 @@ test('an admin runs the floor: live station cards, an action through its dialog,
     await expect(page.getByRole('alert')).toHaveCount(0);
     await look(page, name);
   }
+  await expect(page.getByTestId('op-numbers')).toContainText(`#${replayed} `);
 
   await open(page, '監査ログ');
   await page.getByLabel('オペレーターのログインID').fill(login);
   await page.getByRole('button', { name: '絞り込み' }).click();
-  await expect(page.getByTestId('op-audit-row').filter({ hasText: 'operator/restock' })).toHaveCount(1);
+  const rows = page.getByTestId('op-audit-row');
+  await expect(rows.filter({ hasText: 'operator/end_play' })).toHaveCount(1);
+  await expect(rows.filter({ hasText: 'operator/restock' })).toHaveCount(1);
   expect(errors).toEqual([]);
 });
 

@@ -140,6 +140,18 @@ export function ActionOutcome<N extends string>({
   );
 }
 
+/**
+ * A table that scrolls sideways on a narrow screen: a named region that takes focus, so keyboard
+ * users can scroll it too.
+ */
+export function TableWrap({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="op-table-wrap" tabIndex={0} role="region" aria-label={label}>
+      {children}
+    </div>
+  );
+}
+
 /** Sets the page title for a screen. */
 export function useScreenTitle(screen: string): void {
   useEffect(() => {

@@ -15,7 +15,7 @@ import { crane, STATION_STATUSES, stillImageUrl, type PlayLogEntry, type Station
 import { useObservableState } from '../hooks/use-observable-state';
 import { useNow } from '../hooks/use-now';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
-import { ActionOutcome, LoadState, useConfirm, useScreenTitle } from './common';
+import { ActionOutcome, LoadState, TableWrap, useConfirm, useScreenTitle } from './common';
 import { OP } from './operator.messages';
 
 const F = OP.floor;
@@ -362,7 +362,7 @@ function PlayLogPanel({ log }: { log: OperatorPlayLog }) {
       ) : null}
       {state.status === 'ready' && state.entries.length === 0 ? <p>{L.empty}</p> : null}
       {state.entries.length > 0 ? (
-        <div className="op-table-wrap">
+        <TableWrap label={L.table(state.stationId)}>
           <table className="op-table">
             <thead>
               <tr>
@@ -385,7 +385,7 @@ function PlayLogPanel({ log }: { log: OperatorPlayLog }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       ) : null}
       {state.entries
         .filter((e) => state.replays[e.play_id])

@@ -10,7 +10,7 @@ import {
 import type { KujiVerification } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
-import { ActionOutcome, LoadState, useConfirm, useScreenTitle } from './common';
+import { ActionOutcome, LoadState, TableWrap, useConfirm, useScreenTitle } from './common';
 import { OP } from './operator.messages';
 
 const K = OP.kuji;
@@ -81,9 +81,9 @@ function KujiBoxCard({ box, kuji, busy }: { box: KujiBoxView; kuji: OperatorKuji
       <p>
         {K.status}：<span data-testid="op-kuji-status">{K.statuses[box.box_status]}</span>
       </p>
-      <div className="op-table-wrap">
+      <TableWrap label={K.stockTable(box.kuji_name, box.box_id)}>
         <table className="op-table">
-          <caption className="op-visually-hidden">{K.box(box.kuji_name, box.box_id)}</caption>
+          <caption className="op-visually-hidden">{K.stockTable(box.kuji_name, box.box_id)}</caption>
           <thead>
             <tr>
               <th scope="col">{K.rank}</th>
@@ -115,7 +115,7 @@ function KujiBoxCard({ box, kuji, busy }: { box: KujiBoxView; kuji: OperatorKuji
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       <div className="op-actions__row">
         {editable ? (
           <>

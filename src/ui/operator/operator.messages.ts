@@ -141,6 +141,7 @@ export const OP = {
   },
   playLog: {
     title: (id: number) => `ステーション #${id} のプレイログ`,
+    table: (id: number) => `ステーション #${id} のプレイ一覧（新しい順）`,
     empty: 'プレイの記録はありません。',
     playId: 'プレイ',
     startedAt: '開始',
@@ -202,6 +203,7 @@ export const OP = {
   kuji: {
     title: 'くじ',
     box: (kuji: string, box: number) => `${kuji}（ボックス #${box}）`,
+    stockTable: (kuji: string, box: number) => `${kuji}（ボックス #${box}）の等ごとの在庫`,
     status: '状態',
     statuses: {
       onSale: '販売中',
