@@ -127,7 +127,10 @@ async function playerAsking(request: APIRequestContext): Promise<Identity> {
   return who;
 }
 
-test('an admin answers a player in support, and each action appears in the audit log', async ({ page, request }) => {
+test('an admin answers a player in support, messages and suspends them, runs an emergency, and each action appears in the audit log', async ({
+  page,
+  request,
+}) => {
   const errors = consoleErrors(page);
   const login = await account(request, 'admin');
   const player = await playerAsking(request);
@@ -157,6 +160,37 @@ test('an admin answers a player in support, and each action appears in the audit
   await expect(page.getByRole('status').filter({ hasText: '読み込み中' })).toHaveCount(0);
   await look(page, 'fulfilment');
 
+  // お知らせ・ユーザー: the player looked up, told to reload, suspended and restored; an emergency
+  // maintenance started for everyone and ended.
+  await open(page, 'お知らせ・ユーザー');
+  await page.getByLabel('ユーザーID').fill(String(player.user_id));
+  await page.getByRole('button', { name: '検索' }).click();
+  await expect(page.getByTestId('op-user-status')).toHaveText('利用可能');
+  const userCard = page.getByTestId('op-user');
+  await userCard.getByLabel('種類').selectOption('reloaderror');
+  await userCard.getByRole('button', { name: '送信' }).click();
+  await confirmDialog(page);
+  await expect(page.getByTestId('op-outcome')).toContainText(/\d+ 件の接続に届きました。/);
+  await userCard.getByRole('button', { name: '利用停止にする' }).click();
+  await confirmDialog(page);
+  await expect(page.getByTestId('op-user-status')).toHaveText('利用停止中');
+  const refused = await request.post('/api/user/tc', { data: player });
+  expect(((await refused.json()) as { error_code: number }).error_code).toBe(9002);
+  await look(page, 'users');
+  await userCard.getByRole('button', { name: '利用停止を解除' }).click();
+  await confirmDialog(page);
+  await expect(page.getByTestId('op-user-status')).toHaveText('利用可能');
+  const broadcast = page.getByRole('form', { name: '全員へのお知らせ' });
+  await broadcast.getByLabel('種類').selectOption('emergency');
+  await broadcast.getByLabel('補足（任意、200文字まで）').fill('ただいま点検中です');
+  await broadcast.getByRole('button', { name: '全員に送信' }).click();
+  await confirmDialog(page);
+  await expect(page.getByTestId('op-outcome')).toContainText('件の接続に届きました。');
+  await expect(page.getByTestId('op-emergency')).toContainText('ただいま点検中です');
+  await page.getByRole('button', { name: '緊急メンテナンスを終了' }).click();
+  await confirmDialog(page);
+  await expect(page.getByTestId('op-emergency')).toHaveText('緊急メンテナンスは行っていません。');
+
   // 監査ログ: this operator's actions.
   await open(page, '監査ログ');
   await page.getByLabel('オペレーターのログインID').fill(login);
@@ -164,6 +198,9 @@ test('an admin answers a player in support, and each action appears in the audit
   const rows = page.getByTestId('op-audit-row');
   await expect(rows.filter({ hasText: 'operator/support/reply' })).toHaveCount(1);
   await expect(rows.filter({ hasText: 'operator/support/contact_close' })).toHaveCount(1);
+  await expect(rows.filter({ hasText: 'operator/user_status' })).toHaveCount(2);
+  await expect(rows.filter({ hasText: 'operator/broadcast' })).toHaveCount(1);
+  await expect(rows.filter({ hasText: 'operator/emergency_end' })).toHaveCount(1);
   await expect(rows.filter({ hasText: 'operator/login' }).first()).toBeVisible();
   await expect(rows.filter({ hasNotText: login })).toHaveCount(0);
   await look(page, 'audit');
@@ -206,8 +243,13 @@ test('an admin watches a play live on the floor, ends one with a refund, replays
   const card = cardOf(ended);
   await expect(card).toContainText('プレイ中', { timeout: 10_000 });
   await expect(card).toContainText(`（プレイ #`);
+  const total = await page.getByTestId('op-station').count();
+  await page.getByLabel('プレイ中・待ちあり・営業外の台だけ表示').check();
+  await expect(card).toBeVisible();
+  expect(await page.getByTestId('op-station').count()).toBeLessThan(total);
   await card.scrollIntoViewIfNeeded();
   await look(page, 'floor');
+  await page.getByLabel('プレイ中・待ちあり・営業外の台だけ表示').uncheck();
 
   // End it with a refund, confirmed in the dialog: the refunded play is named, the player repaid once.
   await card.getByText('操作').click();

@@ -56,6 +56,10 @@ export function FloorScreen() {
   const now = useNow(true, 250);
   const stillTick = Math.floor(now / STILL_REFRESH_MS);
   const { stations, readAt, live } = state.data;
+  const [onlyActive, setOnlyActive] = useState(false);
+  const shown = onlyActive
+    ? stations.filter((s) => s.play || s.line.length > 0 || s.paused || s.station_status !== 'open')
+    : stations;
   return (
     <section aria-labelledby="op-floor-title" className="op-screen">
       <div className="op-screen__head">
@@ -67,12 +71,21 @@ export function FloorScreen() {
           {OP.reload}
         </button>
       </div>
+      <div className="op-inline-form">
+        <label className="op-check">
+          <input type="checkbox" checked={onlyActive} onChange={(e) => setOnlyActive(e.target.checked)} />
+          <span>{F.onlyActive}</span>
+        </label>
+        <p className="op-note" aria-live="polite">
+          {F.shown(shown.length, stations.length)}
+        </p>
+      </div>
       <ActionOutcome action={state.action} describe={describeFloorAction} onDismiss={() => floor.dismissAction()} />
       {stations.length === 0 || state.status === 'error' ? (
         <LoadState state={state} onRetry={() => void floor.refresh()} />
       ) : null}
       <ul className="op-cards" aria-label={F.title}>
-        {stations.map((s) => (
+        {shown.map((s) => (
           <li key={s.station_id} className="op-card op-station" data-testid="op-station">
             <StationCard
               station={s}

@@ -81,6 +81,8 @@ export const OP = {
     title: 'フロア',
     live: 'ライブ更新中',
     notLive: 'ライブ更新なし（再接続中）',
+    onlyActive: 'プレイ中・待ちあり・営業外の台だけ表示',
+    shown: (n: number, total: number) => `${n} / ${total} 台を表示`,
     stationHeading: (id: number, name: string) => `#${id} ${name}`,
     prize: '景品',
     status: '状態',
