@@ -117,9 +117,12 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
     if (user.status === MAINTENANCE_EXEMPT_STATUS) socket.data.exempt = true;
   }
 
+  /** The connection's user is still signed in and not suspended (checked again on every join of theirs and every control). */
   private async stillSignedIn(socket: HubSocket): Promise<boolean> {
     const { userId, token } = socket.data;
-    return userId !== null && token !== null && (await this.identity.authenticate(userId, token)) !== null;
+    if (userId === null || token === null) return false;
+    const user = await this.identity.authenticate(userId, token);
+    return user !== null && user.status !== SUSPENDED_STATUS;
   }
 
   private connected(socket: HubSocket): void {
@@ -144,7 +147,13 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
         ),
     );
     socket.on('leave', (channel, ack) => {
-      if (typeof channel === 'string') void socket.leave(channel);
+      // Only a channel a client may join: the internal rooms (a user's sessions, the consoles, the
+      // status-3 exemption) are the server's, so a suspended user cannot slip out of being ended.
+      if (
+        typeof channel === 'string' &&
+        (joinable(channel, this.configuredChannel) || channel === CHANNELS.operatorFloor)
+      )
+        void socket.leave(channel);
       reply(ack, { ok: true });
     });
     socket.on(
@@ -187,13 +196,7 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
       return { ok: true };
     }
     const user = /^user:(\d{1,10})$/.exec(channel);
-    const allowed =
-      channel === CHANNELS.top ||
-      channel === this.configuredChannel ||
-      /^station:\d{1,10}$/.test(channel) ||
-      /^kuji:\d{1,10}:\d{1,10}$/.test(channel) ||
-      user !== null;
-    if (!allowed) return refused(404);
+    if (!joinable(channel, this.configuredChannel)) return refused(404);
     if (user && (Number(user[1]) !== socket.data.userId || !(await this.stillSignedIn(socket)))) return refused(403);
     if (!socket.rooms.has(channel) && socket.rooms.size > MAX_CHANNELS_PER_SOCKET) return refused(400);
     await socket.join(channel);
@@ -380,6 +383,17 @@ const EXEMPT_ROOM = 'exempt:maintenance';
 
 /** Console connections (an internal room). */
 const CONSOLE_ROOM = 'consoles';
+
+/** The channels a client may join (and leave): top, the configured one, stations, kuji boxes, a user's. */
+function joinable(channel: string, configuredChannel: string): boolean {
+  return (
+    channel === CHANNELS.top ||
+    channel === configuredChannel ||
+    /^station:\d{1,10}$/.test(channel) ||
+    /^kuji:\d{1,10}:\d{1,10}$/.test(channel) ||
+    /^user:\d{1,10}$/.test(channel)
+  );
+}
 
 /** Answers an acknowledgement if the client asked for one. */
 function reply(ack: unknown, answer: JoinAck | ControlAck): void {

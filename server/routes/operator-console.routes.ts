@@ -13,9 +13,9 @@ import {
   operatorUserSchema,
   operatorUserStatusSchema,
 } from '../../src/contract';
-import type { StationStatus } from '../../src/domain';
 import { rowSubject } from '../http/route';
 import { OperatorFloor } from '../operator/floor';
+import { stationAnswer } from '../operator/station-answer';
 import { stationNumbers } from '../operator/numbers';
 import type { ApiDeps } from './deps';
 
@@ -47,25 +47,10 @@ export async function operatorConsoleRoutes({ route, services: s, config }: ApiD
        FROM stations s WHERE s.station_id = $1`,
     (body) => body.station_id,
   );
-  const stationAnswer = async (stationId: number, refunded: number | null) => {
-    const [row] = await s.store.query<{ station_status: StationStatus; stock: number }>(
-      'SELECT station_status, stock FROM stations WHERE station_id = $1',
-      [stationId],
-    );
-    return {
-      station: {
-        station_id: stationId,
-        station_status: row!.station_status,
-        stock: row!.stock,
-        refunded_play_id: refunded,
-      },
-    };
-  };
-
   route.operator(`/${O.endPlay}`, onFloor, operatorEndPlaySchema, async (body) => {
     const { refunded_play_id } = await s.rooms.endPlay(body.station_id, body.play_id);
     s.realtime.floorChanged(body.station_id);
-    return stationAnswer(body.station_id, refunded_play_id);
+    return stationAnswer(s.store, body.station_id, refunded_play_id);
   });
 
   route.operator(`/${O.removeFromLine}`, onFloor, operatorRemoveFromLineSchema, async (body) => {

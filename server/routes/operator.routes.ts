@@ -16,9 +16,10 @@ import { AttemptLimiter } from '../auth/attempt-limiter';
 import { SERVER_MESSAGES } from '../messages';
 import { Refusal } from '../play/refusal';
 import { rightsOf, type OperatorPrincipal } from '../operator/operator-accounts';
-import { KUJI_ENDED_BOX_STATUSES, type StationStatus } from '../../src/domain';
+import { KUJI_ENDED_BOX_STATUSES } from '../../src/domain';
 import type { ApiDeps } from './deps';
 import { rowSubject } from '../http/route';
+import { stationAnswer } from '../operator/station-answer';
 
 /**
  * The operator API (docs/play.md): station statuses, faults, restocking, prize changes, arm
@@ -64,20 +65,7 @@ export async function operatorRoutes({ route, services: s }: ApiDeps): Promise<v
     list: await s.operators.auditLog({ limit: body.limit ?? 100, operatorLogin: body.operator_login }),
   }));
 
-  const answer = async (stationId: number, refunded: number | null = null) => {
-    const [row] = await s.store.query<{ station_status: StationStatus; stock: number }>(
-      'SELECT station_status, stock FROM stations WHERE station_id = $1',
-      [stationId],
-    );
-    return {
-      station: {
-        station_id: stationId,
-        station_status: row!.station_status,
-        stock: row!.stock,
-        refunded_play_id: refunded,
-      },
-    };
-  };
+  const answer = (stationId: number, refunded: number | null = null) => stationAnswer(s.store, stationId, refunded);
 
   // What each call changes, read before and after it for the audit log (R10-9).
   const onStation = rowSubject<{ station_id: number }>(

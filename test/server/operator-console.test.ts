@@ -319,6 +319,9 @@ describe('the operator console calls (issue 26)', () => {
   it('[R8-5] a suspended user is told at once (9002) and disconnected; every call of theirs answers 9002 until restored; the audit log holds the status before and after', async () => {
     const alice = await player();
     const socket = await signedIn(alice);
+    // Trying to slip out of the internal rooms changes nothing: only joinable channels can be left.
+    await new Promise((resolve) => socket.emit('leave', `session:${alice.user_id}`, resolve));
+    await new Promise((resolve) => socket.emit('leave', 'exempt:maintenance', resolve));
     const told = next(socket, 'service');
     const gone = new Promise<void>((resolve) => socket.once('disconnect', () => resolve()));
     const suspended = operatorUserResponseSchema.parse(

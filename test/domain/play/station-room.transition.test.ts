@@ -226,6 +226,19 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
   },
 };
 
+/** The writes that give back what the fixtures' running play took and close it as refunded. */
+const refundAndCloseOfThePlay = (): RoomWrite[] => [
+  {
+    kind: 'refund',
+    playId: PLAY_ID,
+    userId: HOLDER.userId,
+    currency: 'tc',
+    price: 100,
+    charged: { free: 60, toll: 40 },
+  },
+  { kind: 'closePlay', playId: PLAY_ID, refunded: true, machine: aRun().machine, inputs: [] },
+];
+
 const answerText = (a: RoomAnswer): string => (a.kind === 'refused' ? a.refusal : a.kind);
 const writesOf = (effects: readonly RoomEffect[]): RoomWrite[] =>
   effects.flatMap((e) => (e.type === 'commit' ? e.writes : e.type === 'checkpoint' ? [e.write] : []));
@@ -473,15 +486,7 @@ describe('[R10-1] the turn, step by step', () => {
     expect(step.answer).toEqual({ kind: 'operator', refundedPlayId: PLAY_ID });
     expect(writesOf(step.effects)).toEqual([
       { kind: 'stationStatus', status: 'malfunction' },
-      {
-        kind: 'refund',
-        playId: PLAY_ID,
-        userId: HOLDER.userId,
-        currency: 'tc',
-        price: 100,
-        charged: { free: 60, toll: 40 },
-      },
-      { kind: 'closePlay', playId: PLAY_ID, refunded: true, machine: aRun().machine, inputs: [] },
+      ...refundAndCloseOfThePlay(),
       {
         kind: 'endReservations',
         reserveIds: [HOLDER.reserveId, WAITING.reserveId],
@@ -552,15 +557,7 @@ describe('[R10-1] the turn, step by step', () => {
     const step = transition(aRoom(TURNS.playing), EVENTS.endPlay, EARLY);
     expect(step.answer).toEqual({ kind: 'operator', refundedPlayId: PLAY_ID });
     expect(writesOf(step.effects)).toEqual([
-      {
-        kind: 'refund',
-        playId: PLAY_ID,
-        userId: HOLDER.userId,
-        currency: 'tc',
-        price: 100,
-        charged: { free: 60, toll: 40 },
-      },
-      { kind: 'closePlay', playId: PLAY_ID, refunded: true, machine: aRun().machine, inputs: [] },
+      ...refundAndCloseOfThePlay(),
       { kind: 'endReservations', reserveIds: [HOLDER.reserveId], status: 'cancel', reason: 'operator' },
       { kind: 'offerTurn', reserveId: WAITING.reserveId, deadline: EARLY + PLAY_TIMINGS.confirmMs },
     ]);
