@@ -53,8 +53,6 @@ export function FloorScreen() {
   const log = useScopedUseCase(OPERATOR_TOKENS.OperatorPlayLog);
   const state = useObservableState(floor.state$, floor.snapshot);
   useEffect(() => floor.start(), [floor]);
-  const now = useNow(true, 250);
-  const stillTick = Math.floor(now / STILL_REFRESH_MS);
   const { stations, readAt, live } = state.data;
   const [onlyActive, setOnlyActive] = useState(false);
   const shown = onlyActive
@@ -90,8 +88,7 @@ export function FloorScreen() {
             <StationCard
               station={s}
               floor={floor}
-              msElapsed={now - readAt}
-              stillTick={stillTick}
+              readAt={readAt}
               busy={state.action.status === 'running'}
               onLog={() => void log.open(s.station_id)}
             />
@@ -106,15 +103,13 @@ export function FloorScreen() {
 function StationCard({
   station: s,
   floor,
-  msElapsed,
-  stillTick,
+  readAt,
   busy,
   onLog,
 }: {
   station: FloorStation;
   floor: OperatorFloor;
-  msElapsed: number;
-  stillTick: number;
+  readAt: number;
   busy: boolean;
   onLog: () => void;
 }) {
@@ -127,10 +122,6 @@ function StationCard({
   const [shape, setShape] = useState<PrizeShapeName>('plush');
   const [prizeStock, setPrizeStock] = useState(String(s.stock));
   const headingId = `${id}-h`;
-  const secondsLeft =
-    s.play?.ms_left === null || s.play?.ms_left === undefined
-      ? null
-      : Math.max(0, Math.ceil((s.play.ms_left - msElapsed) / 1000));
   const ask = async (body: string, run: () => Promise<unknown>, danger = false) => {
     if (await confirm({ body, danger })) await run();
   };
@@ -143,14 +134,7 @@ function StationCard({
       <h2 id={headingId} className="op-station__title">
         {F.stationHeading(s.station_id, s.station_name)}
       </h2>
-      <img
-        className="op-station__still"
-        src={stillImageUrl(s.still_url, stillTick * STILL_REFRESH_MS)}
-        alt={F.still(s.station_name)}
-        width={320}
-        height={240}
-        loading="lazy"
-      />
+      <StationStill url={s.still_url} name={s.station_name} />
       <dl className="op-facts">
         <dt>{F.prize}</dt>
         <dd>{s.prize_name}</dd>
@@ -168,12 +152,8 @@ function StationCard({
           {s.play ? (
             <>
               {F.playBy(s.play.nickname, s.play.play_id)} / {OP.phase[s.play.phase]}
-              {secondsLeft !== null ? (
-                <span className="op-timer" role="timer" aria-live="off">
-                  {F.msLeft(secondsLeft)}
-                </span>
-              ) : null}{' '}
-              / {F.price(s.play.price, s.play.currency)}
+              {s.play.ms_left !== null ? <WindowTimer msLeft={s.play.ms_left} readAt={readAt} /> : null} /{' '}
+              {F.price(s.play.price, s.play.currency)}
             </>
           ) : (
             F.noPlay
@@ -356,6 +336,32 @@ function StationCard({
         </form>
       </details>
     </article>
+  );
+}
+
+/** The front camera's still, fetched again every STILL_REFRESH_MS (its own tick: the card does not re-render). */
+function StationStill({ url, name }: { url: string; name: string }) {
+  const now = useNow(true, STILL_REFRESH_MS);
+  return (
+    <img
+      className="op-station__still"
+      src={stillImageUrl(url, Math.floor(now / STILL_REFRESH_MS) * STILL_REFRESH_MS)}
+      alt={F.still(name)}
+      width={320}
+      height={240}
+      loading="lazy"
+    />
+  );
+}
+
+/** A play's window counting down from the floor's `ms_left` as read at `readAt`. */
+function WindowTimer({ msLeft, readAt }: { msLeft: number; readAt: number }) {
+  const now = useNow(true, 250);
+  const seconds = Math.max(0, Math.ceil((msLeft - (now - readAt)) / 1000));
+  return (
+    <span className="op-timer" role="timer" aria-live="off">
+      {F.msLeft(seconds)}
+    </span>
   );
 }
 
