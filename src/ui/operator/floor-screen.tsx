@@ -167,9 +167,7 @@ function StationCard({
         <ol className="op-line">
           {s.line.map((p) => (
             <li key={p.user_id}>
-              <span>
-                {F.place(p.place)} {p.nickname}（#{p.user_id}）
-              </span>
+              <span>{F.lineEntry(p.place, p.nickname, p.user_id)}</span>
               <button
                 type="button"
                 className="op-button op-button--small"
@@ -183,7 +181,7 @@ function StationCard({
                 }
               >
                 {F.remove}
-                <span className="op-visually-hidden">（{p.nickname}）</span>
+                <span className="op-visually-hidden">{F.whom(p.nickname)}</span>
               </button>
             </li>
           ))}
@@ -488,9 +486,7 @@ function ClawPath({ entry, replayed }: { entry: PlayLogEntry; replayed: Replayed
         ))}
         <polyline points={points} className="op-clawpath__line" />
       </svg>
-      <figcaption>
-        {L.pathTitle(entry.play_id)}：{L.result[replayed.result]}
-      </figcaption>
+      <figcaption>{L.pathCaption(entry.play_id, L.result[replayed.result]!)}</figcaption>
     </figure>
   );
 }

@@ -124,7 +124,7 @@ function DeliveryCard({
         <dt>{D.fee}</dt>
         <dd>
           {OP.tc(d.fee_tc)}
-          {d.waived ? `（${D.waived}）` : ''}
+          {d.waived ? OP.inParens(D.waived) : ''}
         </dd>
         {d.prize_contact_number ? (
           <>

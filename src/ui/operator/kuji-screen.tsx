@@ -79,7 +79,8 @@ function KujiBoxCard({ box, kuji, busy }: { box: KujiBoxView; kuji: OperatorKuji
     <article aria-labelledby={headingId}>
       <h2 id={headingId}>{K.box(box.kuji_name, box.box_id)}</h2>
       <p>
-        {K.status}：<span data-testid="op-kuji-status">{K.statuses[box.box_status]}</span>
+        {OP.labelled(K.status)}
+        <span data-testid="op-kuji-status">{K.statuses[box.box_status]}</span>
       </p>
       <TableWrap label={K.stockTable(box.kuji_name, box.box_id)}>
         <table className="op-table">

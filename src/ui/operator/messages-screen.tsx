@@ -111,7 +111,8 @@ export function MessagesScreen() {
                 <p className="op-badge op-badge--warn">{M.emergencyOn(OP.at(emergency.since), emergency.by)}</p>
                 {emergency.info ? (
                   <p>
-                    {M.emergencyInfo}：{emergency.info}
+                    {OP.labelled(M.emergencyInfo)}
+                    {emergency.info}
                   </p>
                 ) : null}
                 <button

@@ -22,6 +22,9 @@ export const OP = {
     info ? `実行できませんでした：${info}` : '実行できませんでした。通信状態を確認してください。',
   empty: '該当するデータはありません。',
   yesNo: (b: boolean) => (b ? 'はい' : 'いいえ'),
+  /** A label before its value: 「状態：」. */
+  labelled: (label: string) => `${label}：`,
+  inParens: (text: string) => `（${text}）`,
   at: (iso: string) => {
     const d = new Date(iso);
     return Number.isNaN(d.getTime())
@@ -92,6 +95,8 @@ export const OP = {
     line: '待ち列',
     lineEmpty: '待ちなし',
     place: (n: number) => `${n}番目`,
+    lineEntry: (place: number, nickname: string, userId: number) => `${place}番目 ${nickname}（#${userId}）`,
+    whom: (nickname: string) => `（${nickname}）`,
     play: '現在のプレイ',
     noPlay: 'プレイなし',
     playBy: (nickname: string, playId: number) => `${nickname}（プレイ #${playId}）`,
@@ -157,6 +162,7 @@ export const OP = {
     match: '記録と一致',
     mismatch: '記録と不一致',
     pathTitle: (playId: number) => `プレイ #${playId} のアームの軌跡（上から見た図）`,
+    pathCaption: (playId: number, result: string) => `プレイ #${playId} のアームの軌跡（上から見た図）：${result}`,
     pathDesc: '灰色の円は景品、線はアームの動き、四角は景品の取り出し口です。',
   },
 
@@ -284,6 +290,8 @@ export const OP = {
       other: 'その他',
     } as Record<string, string>,
     plays: '添付されたプレイ',
+    attachedPlay: (playId: number, prize: string, stationId: number, result: string) =>
+      `#${playId} ${prize}（#${stationId}）${result}`,
     closeContact: '対応済みにする',
     confirmClose: (id: number) => `お問い合わせ #${id} を対応済みにします。`,
     contactClosed: (id: number) => `お問い合わせ #${id} を対応済みにしました。`,

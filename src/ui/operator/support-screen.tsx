@@ -63,7 +63,8 @@ export function SupportScreen() {
               <li key={c.contact_id} className="op-item" data-testid="op-contact">
                 <h3>{S.contact(c.contact_id, c.user_id)}</h3>
                 <p className="op-note">
-                  {S.category}：{S.categories[c.category] ?? c.category} / {OP.at(c.created_at)}
+                  {OP.labelled(S.category)}
+                  {S.categories[c.category] ?? c.category} / {OP.at(c.created_at)}
                 </p>
                 <p className="op-pre">{c.text}</p>
                 {c.plays && c.plays.length > 0 ? (
@@ -72,7 +73,7 @@ export function SupportScreen() {
                     <ul>
                       {c.plays.map((p) => (
                         <li key={p.play_id}>
-                          #{p.play_id} {p.prize_name}（#{p.station_id}）{p.result} {OP.at(p.played_at)}
+                          {S.attachedPlay(p.play_id, p.prize_name, p.station_id, p.result)} {OP.at(p.played_at)}
                         </li>
                       ))}
                     </ul>
