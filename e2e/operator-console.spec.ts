@@ -312,6 +312,90 @@ test('an admin watches a play live on the floor, ends one with a refund, replays
   expect(errors).toEqual([]);
 });
 
+test('an admin ships one delivery with a tracking number and cancels another with its refund', async ({
+  page,
+  request,
+}) => {
+  const errors = consoleErrors(page);
+  const login = await account(request, 'admin');
+  await page.goto('/operator/fulfilment');
+  await signIn(page, login);
+  await expect(page.getByRole('heading', { level: 1, name: '発送' })).toBeVisible();
+  const token = await page.evaluate(() => sessionStorage.getItem('onkure.operator.session'));
+  // A player with two prizes (granted with this operator's own session) asks for two deliveries.
+  const player = await debugLogin(
+    request,
+    `e2esh${Date.now().toString(36).slice(-6)}${Math.floor(Math.random() * 1e3)}`,
+  );
+  const address = await request.post('/api/account/address/register', {
+    data: {
+      ...player,
+      address: {
+        last_name: '山田',
+        first_name: '花子',
+        zip: '150-0001',
+        address1: '東京都',
+        address2: '渋谷区神宮前1-2-3',
+        address3: 'オンクレハイツ101',
+        tel: '090-1234-5678',
+        email: 'hanako@example.jp',
+      },
+    },
+  });
+  expect(address.status(), await address.text()).toBe(200);
+  const addressId = ((await address.json()) as { address: { id: number } }).address.id;
+  const deliveryIds: number[] = [];
+  for (const product of ['ふわもこ ねこクッション', 'ぴよぴよ ミニマスコット']) {
+    const grant = await request.post('/api/operator/prize_grant', {
+      data: { user_id: player.user_id, prize_kind: 'crane', product_name: product },
+      headers: { 'x-operator-authorization': `Bearer ${token}` },
+    });
+    expect(grant.status(), await grant.text()).toBe(200);
+    const prize = ((await grant.json()) as { play_history_id: number }).play_history_id;
+    const asked = await request.post('/api/delivery/request', {
+      data: {
+        ...player,
+        delivery_request: {
+          request_id: `e2e-${player.user_id}-${prize}-req`,
+          play_history_ids: [prize],
+          address_id: addressId,
+        },
+      },
+    });
+    expect(asked.status(), await asked.text()).toBe(200);
+    deliveryIds.push(((await asked.json()) as { delivery: { delivery_id: number } }).delivery.delivery_id);
+  }
+  const balance = async () =>
+    ((await (await request.post('/api/user/tc', { data: player })).json()) as { data: { tc_all: number } }).data.tc_all;
+  const before = await balance();
+
+  await page.getByRole('button', { name: '再読み込み' }).click();
+  const shipCard = page.getByTestId('op-delivery').filter({ hasText: `発送 #${deliveryIds[0]}` });
+  await expect(shipCard).toContainText('ふわもこ ねこクッション');
+  await shipCard.getByLabel('追跡番号').fill('1234-5678-9012');
+  await shipCard.getByRole('button', { name: '発送済みにする' }).click();
+  await confirmDialog(page);
+  await expect(page.getByTestId('op-outcome')).toContainText(`発送 #${deliveryIds[0]} を発送済みにしました。`);
+  await expect(shipCard).toHaveCount(0);
+
+  const cancelCard = page.getByTestId('op-delivery').filter({ hasText: `発送 #${deliveryIds[1]}` });
+  await cancelCard.getByLabel('キャンセルの理由').fill('在庫切れのため');
+  await cancelCard.getByRole('button', { name: 'キャンセルして返金' }).click();
+  await confirmDialog(page);
+  await expect(page.getByTestId('op-outcome')).toContainText(`発送 #${deliveryIds[1]} をキャンセルしました。`);
+  expect(await balance()).toBeGreaterThanOrEqual(before);
+
+  await page.getByLabel('表示する状態').selectOption('shipped');
+  await expect(page.getByTestId('op-delivery').filter({ hasText: `発送 #${deliveryIds[0]}` })).toContainText(
+    '1234-5678-9012',
+  );
+  await look(page, 'fulfilment-shipped');
+  // The player's history has the tracking number.
+  const list = await request.post('/api/delivery/list', { data: player });
+  expect(JSON.stringify(await list.json())).toContain('1234-5678-9012');
+  expect(errors).toEqual([]);
+});
+
 test('a floor account does not see the users section and is refused it by the server', async ({ page, request }) => {
   const errors = consoleErrors(page);
   const login = await account(request, 'floor');
