@@ -107,9 +107,9 @@ function DeliveryCard({
         <dd>{OP.at(d.requested_at)}</dd>
         <dt>{D.address}</dt>
         <dd>
-          〒{a.zip} {a.address1}
-          {a.address2}
-          {a.address3} {a.last_name} {a.first_name} {a.tel}
+          {[`〒${a.zip}`, a.address1, a.address2, a.address3, a.last_name, a.first_name, a.tel]
+            .filter(Boolean)
+            .join(' ')}
         </dd>
         <dt>{D.prizes}</dt>
         <dd>
