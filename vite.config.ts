@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { loadEnv, type Plugin } from 'vite';
+import { build, loadEnv, type Plugin, type ResolvedConfig } from 'vite';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { resolveBuildTargetOrExit } from './scripts/build-target.ts';
@@ -50,8 +50,56 @@ function buildManifest(): Plugin {
   };
 }
 
+/**
+ * Builds the operator console (operator.html → src/main/operator-browser.tsx, served at /operator) as
+ * a second, separate build into the same folder, once the player's build is written. Two entries in
+ * one build would share chunks: every module both reach (the contract barrel, which re-exports the
+ * operator schemas) would move into a chunk the player's page preloads, so console code would land in
+ * the player's initial JavaScript. Built on its own, the console shares nothing with the player's
+ * bundle (which stays exactly as it was), and build.json keeps naming the player's entry.
+ */
+/** Long-lived vendor chunks: they change far less often than the app, so browsers keep them cached. */
+const VENDOR_CHUNKS = [
+  { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
+  { name: 'rx-di', test: /node_modules[\\/](rxjs|inversify|@inversifyjs|reflect-metadata)[\\/]/ },
+  { name: 'net', test: /node_modules[\\/](ky|zod)[\\/]/ },
+];
+
+function operatorConsoleBuild(): Plugin {
+  let outer: ResolvedConfig;
+  return {
+    name: 'onkure-operator-console',
+    apply: 'build',
+    configResolved(config) {
+      outer = config;
+    },
+    async closeBundle() {
+      // Only after the player's app (not after a library or SSR build using this config).
+      if (outer.build.ssr || outer.build.lib) return;
+      await build({
+        configFile: false,
+        root: outer.root,
+        mode: outer.mode,
+        logLevel: outer.logLevel,
+        envDir: outer.envDir,
+        plugins: [react(), buildSettings()],
+        define: { __ONKURE_TARGET__: JSON.stringify(target) },
+        build: {
+          outDir: outer.build.outDir,
+          emptyOutDir: false,
+          sourcemap: true,
+          rolldownOptions: {
+            input: { operator: 'operator.html' },
+            output: { codeSplitting: { groups: VENDOR_CHUNKS } },
+          },
+        },
+      });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), buildSettings(), buildManifest()],
+  plugins: [react(), buildSettings(), buildManifest(), operatorConsoleBuild()],
   define: {
     __ONKURE_TARGET__: JSON.stringify(target),
   },
@@ -63,11 +111,7 @@ export default defineConfig({
       output: {
         // Long-lived vendor chunks: they change far less often than the app, so browsers keep them cached.
         codeSplitting: {
-          groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
-            { name: 'rx-di', test: /node_modules[\\/](rxjs|inversify|@inversifyjs|reflect-metadata)[\\/]/ },
-            { name: 'net', test: /node_modules[\\/](ky|zod)[\\/]/ },
-          ],
+          groups: VENDOR_CHUNKS,
         },
       },
     },

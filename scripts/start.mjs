@@ -12,7 +12,7 @@ requireNode();
 const root = new URL('..', import.meta.url).pathname;
 const outDir = join(root, 'dist', 'client');
 const stampFile = join(outDir, '.build-stamp.json');
-const inputs = ['src', 'index.html', 'vite.config.ts', 'package-lock.json', 'scripts/build-target.ts'];
+const inputs = ['src', 'index.html', 'operator.html', 'vite.config.ts', 'package-lock.json', 'scripts/build-target.ts'];
 
 // The demo turns the development-only calls (debug login, dev outbox, analytics collector) on, unless told otherwise.
 const env = { ...process.env };

@@ -28,6 +28,7 @@ import { LocalStationHost, PostgresStationHost, type StationHost } from './play/
 import { acquireDataDirLock } from './store/data-dir-lock';
 import { refuseUpgrade, requestUrl, type SignalingTimings } from './live/signaling';
 import { readPageShell } from './http/page-shell';
+import { OPERATOR_PAGE_FILE, registerOperatorPage } from './http/operator-page';
 import { RenderedPageCache } from './http/page-cache';
 import { DEFAULT_RENDER_LIMITS, RenderBudget, type RenderLimits } from './http/render-budget';
 import { sendCompressed } from './http/compressed';
@@ -409,13 +410,15 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       root: config.staticDir,
       wildcard: false,
       index: false,
-      allowedPath: (path) => path !== '/index.html',
+      // The pages are served at their addresses only (the player's shell, the console at /operator).
+      allowedPath: (path) => path !== '/index.html' && path !== `/${OPERATOR_PAGE_FILE}`,
       // Our own Cache-Control: with the plugin's on, it overwrites the header set here.
       cacheControl: false,
       setHeaders: (res, path) => {
         res.setHeader('Cache-Control', path.startsWith(assetsDir) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
+    registerOperatorPage(app, config.staticDir);
     let renderPage: ((request: PageRequest) => Promise<RenderedPage>) | null = null;
     const renderer = () => (renderPage ??= options.renderPages!(appShell()));
     app.setNotFoundHandler(async (request, reply) => {

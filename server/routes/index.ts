@@ -4,6 +4,7 @@ import { authRoutes } from './auth.routes';
 import { contentsRoutes } from './contents.routes';
 import { deliveryRoutes } from './delivery.routes';
 import type { ApiDeps } from './deps';
+import { devOperatorRoutes } from './dev-operator.routes';
 import { imageRoutes } from './images.routes';
 import { kujiRoutes } from './kuji.routes';
 import { operatorRoutes } from './operator.routes';
@@ -34,4 +35,5 @@ export async function registerApiRoutes(deps: ApiDeps): Promise<void> {
   await deliveryRoutes(deps);
   await supportRoutes(deps);
   await analyticsRoutes(deps);
+  await devOperatorRoutes(deps);
 }

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { OperatorAccountError, OPERATOR_ROLES } from '../operator/operator-accounts';
+import { Refusal } from '../play/refusal';
+import type { ApiDeps } from './deps';
+
+/** The development-only call that makes an operator account (e2e, demos): `POST /api/dev/operator_account`. */
+export const DEV_OPERATOR_ACCOUNT_PATH = 'dev/operator_account';
+
+const devOperatorAccountSchema = z
+  .object({
+    login: z.string().min(1).max(64),
+    password: z.string().min(1).max(256),
+    role: z.enum(OPERATOR_ROLES),
+    display_name: z.string().min(1).max(40).optional(),
+  })
+  .strict();
+
+/**
+ * Operator accounts made over HTTP, for the e2e tests and local demos only: registered only when
+ * development calls are on (ONKURE_DEV_CALLS=1, never with NODE_ENV=production), so a deployment
+ * answers 404 (fail closed). Production accounts come from `npm run operator -- add` only.
+ */
+export async function devOperatorRoutes({ config, route, services: s }: ApiDeps): Promise<void> {
+  if (!config.devCalls) return;
+  route.open(`/${DEV_OPERATOR_ACCOUNT_PATH}`, devOperatorAccountSchema, async (body) => {
+    try {
+      await s.operators.add(body.login, body.display_name ?? body.login, body.role, body.password);
+    } catch (error) {
+      if (error instanceof OperatorAccountError) throw new Refusal(400, 400, error.message);
+      throw error;
+    }
+    return { operator: { login: body.login, role: body.role } };
+  });
+}

@@ -1,0 +1,243 @@
+import type { Observable } from 'rxjs';
+import type { ChatMessage, DeliveryView, KujiBoxStatus, PlayLogEntry, StationStatus } from '../../../domain';
+
+/**
+ * The operator console's view of the service (docs/operator-console.md). Records keep the wire's
+ * field names (as the domain's PlayLogEntry and DeliveryView do): the console shows them as they are
+ * stored, and the adapter validates each against the contract before it gets here.
+ */
+
+export const OPERATOR_ROLES = ['admin', 'floor', 'support'] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
+/** The rights a role may hold (docs/operator-console.md); each operator call names one. */
+export const OPERATOR_RIGHTS = [
+  'session',
+  'floor',
+  'kuji',
+  'fulfilment',
+  'support',
+  'audit',
+  'users',
+  'broadcast',
+  'numbers',
+] as const;
+export type OperatorRight = (typeof OPERATOR_RIGHTS)[number];
+
+/** The signed-in operator, with the rights the server gives their role. */
+export interface OperatorIdentity {
+  readonly login: string;
+  readonly display_name: string;
+  readonly role: OperatorRole;
+  readonly rights: readonly OperatorRight[];
+}
+
+/** A session opened by `login`: the bearer token and when it ends. */
+export interface OperatorSignIn {
+  readonly token: string;
+  readonly expiresAt: string;
+  readonly operator: OperatorIdentity;
+}
+
+export const PLAY_PHASE_NAMES = ['resetting', 'playing', 'result', 'ended'] as const;
+export type FloorPlayPhase = (typeof PLAY_PHASE_NAMES)[number];
+
+/** One station as the floor shows it. */
+export interface FloorStation {
+  readonly station_id: number;
+  readonly station_name: string;
+  readonly prize_name: string;
+  readonly station_status: StationStatus;
+  readonly stock: number;
+  readonly paused: boolean;
+  readonly viewers: number;
+  readonly line: readonly {
+    readonly user_id: number;
+    readonly nickname: string;
+    readonly place: number;
+    readonly reserve_status: string;
+  }[];
+  readonly play: {
+    readonly play_id: number;
+    readonly user_id: number;
+    readonly nickname: string;
+    readonly phase: FloorPlayPhase;
+    readonly ms_left: number | null;
+    readonly price: number;
+    readonly currency: string;
+  } | null;
+  readonly still_url: string;
+}
+
+/** A station after a change: its status, stock, and the play refunded by it (or null). */
+export interface StationChange {
+  readonly station_id: number;
+  readonly station_status: StationStatus;
+  readonly stock: number;
+  readonly refunded_play_id: number | null;
+}
+
+export const PRIZE_SHAPES = ['box', 'plush', 'capsule'] as const;
+export type PrizeShapeName = (typeof PRIZE_SHAPES)[number];
+
+export interface PrizeChange {
+  readonly prize_name: string;
+  readonly prize_shape: PrizeShapeName;
+  readonly stock: number;
+  readonly arm_strength?: number;
+}
+
+export const SERVICE_MESSAGE_CODES = ['emergency', 'reloaderror', 'cancellation'] as const;
+export type ServiceMessageCode = (typeof SERVICE_MESSAGE_CODES)[number];
+
+/** The emergency maintenance in force, or null. */
+export interface EmergencyState {
+  readonly info: string;
+  readonly since: string;
+  readonly by: string;
+}
+
+/** One user as support sees them. */
+export interface OperatorUserView {
+  readonly user_id: number;
+  readonly nickname: string;
+  readonly user_status: number;
+  readonly suspended: boolean;
+  readonly created_at: string;
+  readonly tc_balance: number;
+}
+
+export interface KujiRankLine {
+  readonly rank: string;
+  readonly quantity: number;
+  readonly remaining: number;
+}
+
+/** A kuji box with its stock per rank and its fairness record. */
+export interface KujiBoxView {
+  readonly kuji_id: number;
+  readonly kuji_name: string;
+  readonly box_id: number;
+  readonly box_status: KujiBoxStatus;
+  readonly prizes: readonly KujiRankLine[];
+  readonly commitment: string | null;
+  readonly seed: string | null;
+}
+
+/** A delivery request on the fulfilment queue: the player's view plus whose it is. */
+export interface OperatorDelivery extends DeliveryView {
+  readonly user_id: number;
+}
+
+export interface ContactRecord {
+  readonly contact_id: number;
+  readonly user_id: number;
+  readonly category: string;
+  readonly text: string;
+  readonly plays:
+    | readonly {
+        readonly play_id: number;
+        readonly station_id: number;
+        readonly prize_name: string;
+        readonly result: string;
+        readonly played_at: string;
+      }[]
+    | null;
+  readonly status: 'open' | 'closed';
+  readonly created_at: string;
+}
+
+export interface SupportThreadSummary {
+  readonly user_id: number;
+  readonly nickname: string;
+  readonly last_message: ChatMessage;
+  readonly waiting: number;
+}
+
+export interface NumbersRow {
+  readonly day: string;
+  readonly station_id: number;
+  readonly station_name: string;
+  readonly plays: number;
+  readonly wins: number;
+  readonly win_rate: number;
+  readonly tc_taken: number;
+  readonly refunds: number;
+  readonly refunded_tc: number;
+  readonly assist_payouts: number;
+}
+
+export interface AuditRow {
+  readonly audit_id: number;
+  readonly operator_login: string;
+  readonly action: string;
+  readonly target: unknown;
+  readonly before: unknown;
+  readonly after: unknown;
+  readonly at: string;
+}
+
+/**
+ * Every operator call (POST under the API base with the session's bearer token). Each resolves with
+ * the validated answer or rejects with an `OperatorCallFailed` (a refusal with the server's Japanese
+ * error_info, a transport failure, or an answer that breaks the contract).
+ */
+export interface OperatorApiPort {
+  login(login: string, password: string): Promise<OperatorSignIn>;
+  logout(): Promise<void>;
+  me(): Promise<OperatorIdentity>;
+
+  floor(): Promise<readonly FloorStation[]>;
+  stationStatus(stationId: number, status: StationStatus): Promise<StationChange>;
+  fault(stationId: number): Promise<StationChange>;
+  /** Ends that play (refunded once when unfinished); refused 409 when it is no longer on the machine. */
+  endPlay(stationId: number, playId: number): Promise<StationChange>;
+  removeFromLine(stationId: number, userId: number): Promise<boolean>;
+  pause(stationId: number, paused: boolean): Promise<boolean>;
+  restock(stationId: number, stock: number): Promise<StationChange>;
+  changePrize(stationId: number, change: PrizeChange): Promise<StationChange>;
+  armStrength(stationId: number, armStrength: number): Promise<StationChange>;
+  playLog(stationId: number | null, limit: number): Promise<readonly PlayLogEntry[]>;
+
+  broadcast(code: ServiceMessageCode, info: string | null): Promise<number>;
+  serviceState(): Promise<EmergencyState | null>;
+  emergencyEnd(): Promise<void>;
+  user(userId: number): Promise<OperatorUserView>;
+  userMessage(userId: number, code: ServiceMessageCode, info: string | null): Promise<number>;
+  userStatus(userId: number, suspended: boolean): Promise<OperatorUserView>;
+
+  kujiBoxes(): Promise<readonly KujiBoxView[]>;
+  kujiBoxStatus(boxId: number, status: KujiBoxStatus): Promise<KujiBoxStatus>;
+  kujiBoxStock(boxId: number, prizes: readonly { rank: string; quantity: number }[]): Promise<void>;
+
+  deliveries(status: DeliveryView['delivery_status'] | null): Promise<readonly OperatorDelivery[]>;
+  ship(deliveryId: number, trackingNumber: string): Promise<void>;
+  cancelDelivery(deliveryId: number, reason: string): Promise<void>;
+
+  contacts(status: 'open' | 'closed'): Promise<readonly ContactRecord[]>;
+  closeContact(contactId: number): Promise<void>;
+  threads(): Promise<readonly SupportThreadSummary[]>;
+  thread(userId: number): Promise<readonly ChatMessage[]>;
+  reply(userId: number, text: string, clientId: string): Promise<void>;
+
+  numbers(from: string, to: string): Promise<readonly NumbersRow[]>;
+  audit(operatorLogin: string | null): Promise<readonly AuditRow[]>;
+}
+
+/** Where the console keeps its session token between reloads of the tab (never a cookie). */
+export interface OperatorTokenStorePort {
+  read(): string | null;
+  write(token: string): void;
+  clear(): void;
+}
+
+export type FloorFeedEvent =
+  | { readonly kind: 'connected' }
+  | { readonly kind: 'disconnected' }
+  | { readonly kind: 'change'; readonly stationId: number };
+
+/** The live floor: a socket joined to the operator floor channel with the session token. */
+export interface OperatorFloorFeedPort {
+  /** Opens on subscribe, closes on unsubscribe; never errors (a lost connection is an event). */
+  watch(token: string): Observable<FloorFeedEvent>;
+}
