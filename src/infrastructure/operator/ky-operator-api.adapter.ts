@@ -23,13 +23,16 @@ import type { ChatMessage, DeliveryStatus, KujiBoxStatus, PlayLogEntry, StationS
 import {
   chatListResponseSchema,
   errorResponseSchema,
-  OPERATOR_AUTH_HEADER,
-  OPERATOR_ENDPOINTS as O,
   OPERATOR_SUPPORT_ENDPOINTS as OS,
-  operatorAuditResponseSchema,
   operatorContactCloseResponseSchema,
   operatorContactsResponseSchema,
   operatorDeliverySchema,
+  operatorThreadsResponseSchema,
+} from '../../contract';
+import {
+  OPERATOR_AUTH_HEADER,
+  OPERATOR_ENDPOINTS as O,
+  operatorAuditResponseSchema,
   operatorFloorResponseSchema,
   operatorKujiBoxAnswerSchema,
   operatorKujiBoxesResponseSchema,
@@ -43,9 +46,8 @@ import {
   operatorRemoveFromLineResponseSchema,
   operatorServiceStateResponseSchema,
   operatorStationAnswerSchema,
-  operatorThreadsResponseSchema,
   operatorUserResponseSchema,
-} from '../../contract';
+} from '../../contract/operator.schema';
 import { toChatMessage } from '../http/ky-support.adapter';
 
 export interface OperatorHttpConfig {
