@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { OperatorFloorStation } from '../../src/contract';
+import type { OperatorFloorStation } from '../../src/contract/operator.schema';
 import { RESERVING_STATUSES, type StationStatus } from '../../src/domain';
 import type { Clock } from '../clock';
 import { SERVER_MESSAGES } from '../messages';

@@ -3,7 +3,7 @@ import type { Clock } from '../clock';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../auth/password';
 import type { SqlExecutor } from '../store/store';
 import { SERVER_MESSAGES } from '../messages';
-import type { OperatorRightName } from '../../src/contract';
+import type { OperatorRightName } from '../../src/contract/operator.schema';
 
 /** The roles of operator accounts (docs/operator-console.md). */
 export const OPERATOR_ROLES = ['admin', 'floor', 'support'] as const;

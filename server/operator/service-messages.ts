@@ -1,4 +1,5 @@
-import type { ServiceMessageCode, ServiceMessagePush } from '../../src/contract';
+import type { ServiceMessagePush } from '../../src/contract';
+import type { ServiceMessageCode } from '../../src/contract/operator.schema';
 import { MAINTENANCE_CODES } from '../../src/domain';
 import type { AuthUser } from '../auth/identity';
 import { SUSPENDED_STATUS } from '../auth/identity';

@@ -1,6 +1,5 @@
 import {
   DELIVERY_ENDPOINTS as D,
-  OPERATOR_ENDPOINTS as O,
   deliveryChangeRequestSchema,
   deliveryListRequestSchema,
   deliveryQuoteRequestSchema,
@@ -11,6 +10,7 @@ import {
   operatorDeliveryShipSchema,
   operatorPrizeGrantSchema,
 } from '../../src/contract';
+import { OPERATOR_ENDPOINTS as O } from '../../src/contract/operator.schema';
 import { AccountRefusal } from '../account/account-errors';
 import { SERVER_MESSAGES } from '../messages';
 import type { ApiDeps } from './deps';

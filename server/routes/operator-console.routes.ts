@@ -12,7 +12,7 @@ import {
   operatorUserMessageSchema,
   operatorUserSchema,
   operatorUserStatusSchema,
-} from '../../src/contract';
+} from '../../src/contract/operator.schema';
 import { rowSubject } from '../http/route';
 import { OperatorFloor } from '../operator/floor';
 import { stationAnswer } from '../operator/station-answer';

@@ -11,7 +11,7 @@ import {
   operatorAuditSchema,
   operatorLoginSchema,
   operatorSessionSchema,
-} from '../../src/contract';
+} from '../../src/contract/operator.schema';
 import { AttemptLimiter } from '../auth/attempt-limiter';
 import { SERVER_MESSAGES } from '../messages';
 import { Refusal } from '../play/refusal';

@@ -17,7 +17,6 @@ export * from './contents.schema';
 export * from './play.schema';
 export * from './kuji.schema';
 export * from './realtime';
-export * from './operator.schema';
 export * from './analytics.schema';
 export * from './page-render';
 export * from './delivery.schema';

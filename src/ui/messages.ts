@@ -102,6 +102,13 @@ export const MESSAGES = {
   on: 'オン',
   off: 'オフ',
   close: 'とじる',
+  // The service stopped the page [R8-5, R8-6]
+  maintenanceTitle: 'ただいまご利用いただけません',
+  maintenanceDefaultInfo: 'しばらくしてから、もう一度お試しください。',
+  maintenanceCode: (code: number) => `エラーコード：${code}`,
+  maintenanceReload: 'ページを再読み込み',
+  reloadAlertTitle: 'ページの再読み込みが必要です',
+  reloadAlertButton: 'OK',
   /** The mark beside a menu entry with something new (read out as text). */
   unreadMark: '新着',
   menuUnread: 'メニュー（新着あり）',

@@ -18,7 +18,7 @@ import {
   type SignUp,
   type SupportChat,
 } from '../../src/application';
-import { OPERATOR_AUTH_HEADER } from '../../src/contract';
+import { OPERATOR_AUTH_HEADER } from '../../src/contract/operator.schema';
 import type { AuthIdentity } from '../../src/domain';
 import { createAppContainer } from '../../src/main/container';
 import { TEST_CLIENT_CONFIG } from '../support/test-container';

@@ -1,7 +1,7 @@
 import { firstValueFrom, filter, take, toArray, type Observable } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RealtimeConnectionState, RealtimeEvent, ServiceSignal } from '../../src/application';
-import { OPERATOR_AUTH_HEADER } from '../../src/contract';
+import { OPERATOR_AUTH_HEADER } from '../../src/contract/operator.schema';
 import { REALTIME_SOCKET_SETTINGS } from '../../src/domain';
 import { CONTROL_OFFLINE_CODE, SocketRealtime, socketOptions } from '../../src/infrastructure';
 import { FakeSession } from '../../src/testing';

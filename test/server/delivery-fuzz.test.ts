@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe } from 'vitest';
-import { OPERATOR_AUTH_HEADER } from '../../src/contract';
+import { OPERATOR_AUTH_HEADER } from '../../src/contract/operator.schema';
 import { itFuzzesPosts, type FuzzPost } from '../support/fuzz';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';

@@ -6,10 +6,10 @@ import {
   deliveryTicketResponseSchema,
   getDeliveryResponseSchema,
   itemInfoResponseSchema,
-  OPERATOR_AUTH_HEADER,
   tcHistoryResponseSchema,
   type PushMessage,
 } from '../../src/contract';
+import { OPERATOR_AUTH_HEADER } from '../../src/contract/operator.schema';
 import { DAY_MS, deliveryTicketWeek, fromJstParts, HOUR_MS } from '../../src/domain';
 import { Ledger } from '../../server/wallet/ledger';
 import { PrizeStorage } from '../../server/delivery/prize-storage';

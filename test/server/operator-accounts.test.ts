@@ -8,7 +8,7 @@ import {
   operatorAuditResponseSchema,
   operatorLoginResponseSchema,
   operatorMeResponseSchema,
-} from '../../src/contract';
+} from '../../src/contract/operator.schema';
 import { systemClock } from '../../server/clock';
 import { OperatorAccounts } from '../../server/operator/operator-accounts';
 import { acquireDataDirLock } from '../../server/store/data-dir-lock';

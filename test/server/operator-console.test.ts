@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CHANNELS, type JoinAck, type ServerToClientEvents } from '../../src/contract';
 import {
-  CHANNELS,
   OPERATOR_AUTH_HEADER,
   operatorAuditResponseSchema,
   operatorFloorResponseSchema,
@@ -9,9 +9,7 @@ import {
   operatorNumbersResponseSchema,
   operatorServiceStateResponseSchema,
   operatorUserResponseSchema,
-  type JoinAck,
-  type ServerToClientEvents,
-} from '../../src/contract';
+} from '../../src/contract/operator.schema';
 import { MAINTENANCE_CODES } from '../../src/domain';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { PlayDriver } from '../support/play-driver';

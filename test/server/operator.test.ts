@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getReserveResponseSchema } from '../../src/contract';
 import {
-  getReserveResponseSchema,
   OPERATOR_AUTH_HEADER,
   operatorPlayLogAnswerSchema,
   operatorStationAnswerSchema,
-} from '../../src/contract';
+} from '../../src/contract/operator.schema';
 import { MAINTENANCE_STATION_STATUSES } from '../../src/domain';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { PlayDriver } from '../support/play-driver';

@@ -5,7 +5,6 @@ import {
   chatSendResponseSchema,
   contactResponseSchema,
   historyResponseSchema,
-  OPERATOR_AUTH_HEADER,
   operatorContactCloseResponseSchema,
   operatorContactsResponseSchema,
   operatorThreadResponseSchema,
@@ -13,6 +12,7 @@ import {
   userDataResponseSchema,
   type ChatMessageWire,
 } from '../../src/contract';
+import { OPERATOR_AUTH_HEADER } from '../../src/contract/operator.schema';
 import { CHAT_PAGE_SIZE } from '../../src/domain';
 import { ATTACHED_PLAYS, CHAT_MESSAGES_PER_MINUTE, CONTACTS_PER_HOUR } from '../../server/support/support.service';
 import { ManualServerClock } from '../support/manual-server-clock';

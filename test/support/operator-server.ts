@@ -1,12 +1,8 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { connectSocket } from './socket-client';
 import { type Socket } from 'socket.io-client';
-import {
-  OPERATOR_AUTH_HEADER,
-  type ClientToServerEvents,
-  type JoinAck,
-  type ServerToClientEvents,
-} from '../../src/contract';
+import { type ClientToServerEvents, type JoinAck, type ServerToClientEvents } from '../../src/contract';
+import { OPERATOR_AUTH_HEADER } from '../../src/contract/operator.schema';
 import type { Answer } from '../server/user-helpers';
 import type { ManualServerClock } from './manual-server-clock';
 import { startTestServer, type TestServer } from './test-server';

@@ -1,14 +1,10 @@
 import { z } from 'zod';
+import { CRANE_BUTTONS, CRANE_COMMANDS, PLAY_ERROR, type MachineView, type PlayState } from '../../../src/contract';
 import {
-  CRANE_BUTTONS,
-  CRANE_COMMANDS,
   operatorArmStrengthSchema,
   operatorChangePrizeSchema,
   operatorRestockSchema,
-  PLAY_ERROR,
-  type MachineView,
-  type PlayState,
-} from '../../../src/contract';
+} from '../../../src/contract/operator.schema';
 import {
   CONTROL_COMMANDS_PER_SECOND,
   holderOf,

@@ -32,13 +32,16 @@ import {
   kujiFairnessResponseSchema,
   PLAY_ENDPOINTS,
   errorResponseSchema,
-  OPERATOR_AUTH_HEADER,
-  OPERATOR_ENDPOINTS as O,
   OPERATOR_SUPPORT_ENDPOINTS as OS,
-  operatorAuditResponseSchema,
   operatorContactCloseResponseSchema,
   operatorContactsResponseSchema,
   operatorDeliverySchema,
+  operatorThreadsResponseSchema,
+} from '../../contract';
+import {
+  OPERATOR_AUTH_HEADER,
+  OPERATOR_ENDPOINTS as O,
+  operatorAuditResponseSchema,
   operatorFloorResponseSchema,
   operatorKujiBoxAnswerSchema,
   operatorKujiBoxesResponseSchema,
@@ -52,9 +55,8 @@ import {
   operatorRemoveFromLineResponseSchema,
   operatorServiceStateResponseSchema,
   operatorStationAnswerSchema,
-  operatorThreadsResponseSchema,
   operatorUserResponseSchema,
-} from '../../contract';
+} from '../../contract/operator.schema';
 import { toChatMessage } from '../http/ky-support.adapter';
 
 export interface OperatorHttpConfig {

@@ -12,6 +12,7 @@ import { useObservableState } from '../hooks/use-observable-state';
 import { MESSAGES } from '../messages';
 import { ModalHost, useModals } from '../modals/modal-host';
 import { ToastHost } from './toast';
+import { ServiceHalt } from './service-halt';
 import { FooterDocumentLinks } from '../modals/document-links';
 import type { RouteHandle } from '../ssr/preload';
 
@@ -63,7 +64,22 @@ function useNewBuildBetweenPages(): void {
 export function AppLayout() {
   useNewBuildBetweenPages();
   const matches = useMatches();
+  const maintenance = useInjection(TOKENS.ServiceMaintenance);
+  const navigator = useInjection(TOKENS.NavigatorPort);
+  const halt = useObservableState(maintenance.state$, maintenance.snapshot);
   const layout = layoutOf(matches.map((m) => m.handle));
+  // Stopped by the service [R8-5, R8-6]: the page gives way to the maintenance screen or the
+  // reload alert; unmounting it stops its sound, stream, polling and modals.
+  if (halt.screen || halt.alert)
+    return (
+      <DefaultLayout halted>
+        <ServiceHalt
+          state={halt}
+          onConfirmAlert={() => maintenance.confirmAlert()}
+          onReload={() => navigator.reload()}
+        />
+      </DefaultLayout>
+    );
   return layout === 'plain' ? <PlainLayout /> : <DefaultLayout />;
 }
 
@@ -81,9 +97,10 @@ export function PlainLayout() {
 /**
  * The 'default' layout: the header with the service logo, the page, and the footer with the
  * company logo and copyright [R2.6-3]. The logo goes to the service home: the app state's base
- * address, then '/' [R2.6-5]. `children` replaces the routed page (the fatal-error page).
+ * address, then '/' [R2.6-5]. `children` replaces the routed page (the fatal-error page, the
+ * service's halt); a halted page shows no modal either.
  */
-export function DefaultLayout({ children }: { children?: ReactNode }) {
+export function DefaultLayout({ children, halted = false }: { children?: ReactNode; halted?: boolean }) {
   usePageTitle();
   useScrollOnNavigation();
   const config = useInjection(TOKENS.AppConfig);
@@ -102,7 +119,7 @@ export function DefaultLayout({ children }: { children?: ReactNode }) {
         {children ?? <Outlet />}
       </main>
       <SiteFooter corporateUrl={config.corporateUrl} documents={!children} />
-      <ModalHost />
+      {halted ? null : <ModalHost />}
       {children ? null : <ToastHost />}
     </div>
   );
