@@ -303,12 +303,30 @@ test('an admin watches a play live on the floor, ends one with a refund, replays
   }
   await expect(page.getByTestId('op-numbers')).toContainText(`#${replayed} `);
 
+  // くじ: end a box's sale through its dialog; its seed is published and checks in the browser.
+  await open(page, 'くじ');
+  const box = page
+    .getByTestId('op-kuji-box')
+    .filter({ has: page.getByRole('button', { name: '販売終了にする' }) })
+    .first();
+  const boxTitle = (await box.getByRole('heading').textContent())!;
+  await box.getByRole('button', { name: '販売終了にする' }).click();
+  await confirmDialog(page);
+  await expect(page.getByTestId('op-outcome')).toContainText('状態を変更しました。');
+  const endedBox = page.getByTestId('op-kuji-box').filter({ has: page.getByRole('heading', { name: boxTitle }) });
+  await expect(endedBox.getByTestId('op-kuji-status')).toHaveText('販売終了');
+  await endedBox.getByRole('button', { name: 'シードを検証' }).click();
+  await expect(endedBox.getByTestId('op-kuji-check')).toHaveText(
+    '検証成功：シードから導いた並び順は公開済みのコミットメントと一致します。',
+  );
+
   await open(page, '監査ログ');
   await page.getByLabel('オペレーターのログインID').fill(login);
   await page.getByRole('button', { name: '絞り込み' }).click();
   const rows = page.getByTestId('op-audit-row');
   await expect(rows.filter({ hasText: 'operator/end_play' })).toHaveCount(1);
   await expect(rows.filter({ hasText: 'operator/restock' })).toHaveCount(1);
+  await expect(rows.filter({ hasText: 'operator/kuji_box_status' })).toHaveCount(1);
   expect(errors).toEqual([]);
 });
 

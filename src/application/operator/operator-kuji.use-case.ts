@@ -1,11 +1,11 @@
 import { inject, injectable } from 'inversify';
-import { verifyKujiBox, type KujiBoxStatus, type KujiVerification } from '../../domain';
+import { verifyKujiBox, type KujiBoxStatus, type KujiFairnessRecord, type KujiVerification } from '../../domain';
 import { OperatorScreen } from './operator-screen';
 import type { OperatorSession } from './operator-session.use-case';
 import { OPERATOR_TOKENS } from './operator-tokens';
 import type { KujiBoxView, OperatorApiPort } from './ports/operator-api.port';
 
-export type KujiActionName = 'status' | 'stock';
+export type KujiActionName = 'status' | 'stock' | 'verify';
 
 /**
  * Kuji boxes (right `kuji`): stock per rank, opening and ending a sale, the stock set before a box
@@ -31,6 +31,16 @@ export class OperatorKuji extends OperatorScreen<readonly KujiBoxView[], KujiAct
     return done;
   }
 
+  /**
+   * Checks a box in the browser: reads its published fairness record and verifies it with the
+   * players' own check (the seed re-derives an order hashing to the commitment, every draw got the
+   * rank at its position). Resolves with the verification, or null when the seed is not published
+   * yet or the record could not be read.
+   */
+  verify(boxId: number): Promise<KujiVerification | null> {
+    return this.act('verify', async () => checkKujiFairness(await this.api.kujiFairness(boxId)));
+  }
+
   async setStock(boxId: number, prizes: readonly { rank: string; quantity: number }[]): Promise<boolean> {
     const done = await this.act('stock', async () => {
       await this.api.kujiBoxStock(boxId, prizes);
@@ -42,16 +52,17 @@ export class OperatorKuji extends OperatorScreen<readonly KujiBoxView[], KujiAct
 }
 
 /**
- * Checks a box's published seed against its commitment (the box's full stock, no draws needed:
- * the order the seed fixes must hash to what was published). Null until the seed is published.
+ * Verifies a box's fairness record with the domain's `verifyKujiBox` (the check the players' page
+ * runs): the stock it opened with, the seed, the commitment and every draw. Null until the seed is
+ * published.
  */
-export function checkKujiSeed(box: KujiBoxView): KujiVerification | null {
-  if (!box.seed || !box.commitment) return null;
+export function checkKujiFairness(record: KujiFairnessRecord): KujiVerification | null {
+  if (!record.seed) return null;
   return verifyKujiBox({
-    boxId: box.box_id,
-    seed: box.seed,
-    commitment: box.commitment,
-    stock: box.prizes.map((p) => ({ rank: p.rank, quantity: p.quantity })),
-    draws: [],
+    boxId: record.box_id,
+    seed: record.seed,
+    commitment: record.commitment,
+    stock: record.stock,
+    draws: record.draws,
   });
 }

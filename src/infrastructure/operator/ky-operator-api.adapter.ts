@@ -19,9 +19,18 @@ import {
   type StationChange,
   type SupportThreadSummary,
 } from '../../application/operator';
-import type { ChatMessage, DeliveryStatus, KujiBoxStatus, PlayLogEntry, StationStatus } from '../../domain';
+import type {
+  ChatMessage,
+  DeliveryStatus,
+  KujiBoxStatus,
+  KujiFairnessRecord,
+  PlayLogEntry,
+  StationStatus,
+} from '../../domain';
 import {
   chatListResponseSchema,
+  kujiFairnessResponseSchema,
+  PLAY_ENDPOINTS,
   errorResponseSchema,
   OPERATOR_SUPPORT_ENDPOINTS as OS,
   operatorContactCloseResponseSchema,
@@ -94,8 +103,13 @@ export class KyOperatorApi implements OperatorApiPort {
     });
   }
 
-  private async call<S extends z.ZodType>(path: string, body: object, schema: S): Promise<z.output<S>> {
-    const token = this.tokens.read();
+  private async call<S extends z.ZodType>(
+    path: string,
+    body: object,
+    schema: S,
+    withSession = true,
+  ): Promise<z.output<S>> {
+    const token = withSession ? this.tokens.read() : null;
     let response: Response;
     try {
       response = await this.http.post(path, {
@@ -201,6 +215,12 @@ export class KyOperatorApi implements OperatorApiPort {
   }
   async kujiBoxStock(boxId: number, prizes: readonly { rank: string; quantity: number }[]): Promise<void> {
     await this.call(O.kujiBoxStock, { box_id: boxId, prizes }, operatorKujiBoxStockAnswerSchema);
+  }
+
+  async kujiFairness(boxId: number): Promise<KujiFairnessRecord> {
+    // The players' public call: the operator's session is not sent with it.
+    return (await this.call(PLAY_ENDPOINTS.kujiFairness, { box_id: boxId }, kujiFairnessResponseSchema, false))
+      .fairness;
   }
 
   async deliveries(status: DeliveryStatus | null): Promise<readonly OperatorDelivery[]> {

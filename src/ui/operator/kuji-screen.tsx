@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import {
-  checkKujiSeed,
   OPERATOR_TOKENS,
   type ActionState,
   type KujiActionName,
@@ -16,6 +15,8 @@ import { OP } from './operator.messages';
 const K = OP.kuji;
 
 function describe(action: ActionState<KujiActionName>): string {
+  // A check's result is shown on its box.
+  if (action.name === 'verify') return '';
   return action.name === 'stock' ? K.stockDone : K.statusDone;
 }
 
@@ -59,7 +60,7 @@ function KujiBoxCard({ box, kuji, busy }: { box: KujiBoxView; kuji: OperatorKuji
   const [stock, setStock] = useState<Record<string, string>>(() =>
     Object.fromEntries(box.prizes.map((p) => [p.rank, String(p.quantity)])),
   );
-  const [check, setCheck] = useState<KujiVerification | null>(null);
+  const [check, setCheck] = useState<KujiVerification | null | undefined>(undefined);
   const editable = box.box_status === 'ready';
   const headingId = `op-kuji-${box.box_id}`;
   const open = async () => {
@@ -144,9 +145,19 @@ function KujiBoxCard({ box, kuji, busy }: { box: KujiBoxView; kuji: OperatorKuji
       </dl>
       {box.seed && box.commitment ? (
         <>
-          <button type="button" className="op-button" onClick={() => setCheck(checkKujiSeed(box))}>
+          <button
+            type="button"
+            className="op-button"
+            disabled={busy}
+            onClick={() => void kuji.verify(box.box_id).then(setCheck)}
+          >
             {K.check}
           </button>
+          {check === null ? (
+            <p role="status" className="op-note" data-testid="op-kuji-check">
+              {K.notPublished}
+            </p>
+          ) : null}
           {check ? (
             <p
               role="status"

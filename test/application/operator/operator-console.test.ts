@@ -1,7 +1,7 @@
 import { Subject } from 'rxjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
-  checkKujiSeed,
+  checkKujiFairness,
   OPERATOR_TOKENS,
   replayLoggedPlay,
   type FloorFeedEvent,
@@ -218,25 +218,33 @@ describe('in-browser checks', () => {
     expect(replayLoggedPlay({ ...entry, result: null }).matchesLog).toBeNull();
   });
 
-  it('checks a published kuji seed against its commitment, and catches a wrong one', () => {
+  it('verifies a kuji fairness record: its seed, commitment and draws, and catches a wrong one', () => {
     const seed = 'ab'.repeat(32);
-    const prizes = [
-      { rank: 'A賞', quantity: 1, remaining: 1 },
-      { rank: 'B賞', quantity: 3, remaining: 2 },
+    const stock = [
+      { rank: 'A賞', quantity: 1 },
+      { rank: 'B賞', quantity: 3 },
     ];
-    const commitment = fairnessCommitment(9, seed, deriveTicketOrder(seed, boxTickets(prizes)));
-    const box = {
+    const order = deriveTicketOrder(seed, boxTickets(stock));
+    const record = {
+      version: '1',
       kuji_id: 1,
-      kuji_name: 'くじ',
       box_id: 9,
       box_status: 'endOfSale' as const,
-      prizes,
-      commitment,
+      commitment: fairnessCommitment(9, seed, order),
+      opened_at: '2026-01-01T00:00:00Z',
+      stock,
       seed,
+      revealed_at: '2026-01-02T00:00:00Z',
+      draws: [{ position: 0, rank: order[0]! }],
     };
-    expect(checkKujiSeed(box)).toMatchObject({ ok: true });
-    expect(checkKujiSeed({ ...box, seed: 'cd'.repeat(32) })).toMatchObject({ ok: false, reason: 'commitment' });
-    expect(checkKujiSeed({ ...box, seed: 'not-hex' })).toMatchObject({ ok: false, reason: 'badSeed' });
-    expect(checkKujiSeed({ ...box, seed: null })).toBeNull();
+    expect(checkKujiFairness(record)).toMatchObject({ ok: true });
+    expect(checkKujiFairness({ ...record, seed: 'cd'.repeat(32) })).toMatchObject({ ok: false, reason: 'commitment' });
+    expect(checkKujiFairness({ ...record, seed: 'not-hex' })).toMatchObject({ ok: false, reason: 'badSeed' });
+    const wrongDraw = order[0] === 'A賞' ? 'B賞' : 'A賞';
+    expect(checkKujiFairness({ ...record, draws: [{ position: 0, rank: wrongDraw }] })).toMatchObject({
+      ok: false,
+      reason: 'draw',
+    });
+    expect(checkKujiFairness({ ...record, seed: null })).toBeNull();
   });
 });

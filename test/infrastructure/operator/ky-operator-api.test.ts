@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  checkKujiFairness,
   isOperatorCallFailed,
   type OperatorCallFailed,
   type OperatorTokenStorePort,
@@ -149,6 +150,39 @@ describe('KyOperatorApi against the reference server', () => {
     expect(await support.api.userStatus(user.user_id, true)).toMatchObject({ suspended: true });
     expect(await support.api.userMessage(user.user_id, 'reloaderror', null)).toBe(0);
     expect(await support.api.userStatus(user.user_id, false)).toMatchObject({ suspended: false });
+  });
+
+  it('ends a kuji box’s sale; its published seed then checks against its commitment in the browser', async () => {
+    const floor = await signedIn('kfloor');
+    const open = (await floor.api.kujiBoxes()).find((b) => b.box_status === 'onSale' && b.commitment);
+    expect(open).toBeDefined();
+    expect(open!.seed).toBeNull();
+    expect(await floor.api.kujiBoxStatus(open!.box_id, 'endOfSale')).toBe('endOfSale');
+    const ended = (await floor.api.kujiBoxes()).find((b) => b.box_id === open!.box_id)!;
+    expect(ended.box_status).toBe('endOfSale');
+    expect(ended.commitment).toBe(open!.commitment);
+    expect(ended.seed).toMatch(/^[0-9a-f]{64}$/);
+    const record = await floor.api.kujiFairness(ended.box_id);
+    expect(record).toMatchObject({ box_id: ended.box_id, commitment: ended.commitment, seed: ended.seed });
+    expect(checkKujiFairness(record)).toMatchObject({ ok: true });
+  });
+
+  it('sets a station’s status, injects a fault, changes the prize; each answer validated', async () => {
+    const floor = await signedIn('kfloor');
+    expect(await floor.api.stationStatus(4, 'maintenance')).toMatchObject({
+      station_id: 4,
+      station_status: 'maintenance',
+    });
+    expect(await floor.api.stationStatus(4, 'open')).toMatchObject({ station_status: 'open' });
+    expect(await floor.api.fault(5)).toMatchObject({ station_id: 5, refunded_play_id: null });
+    expect(await floor.api.stationStatus(5, 'open')).toMatchObject({ station_status: 'open' });
+    const changed = await floor.api.changePrize(6, { prize_name: 'テスト景品', prize_shape: 'box', stock: 4 });
+    expect(changed).toMatchObject({ station_id: 6, stock: 4 });
+    expect((await floor.api.floor()).find((st) => st.station_id === 6)?.prize_name).toBe('テスト景品');
+    // Someone not in the line: refused with the server's words, nothing removed.
+    const notInLine = await refusal(floor.api.removeFromLine(6, 1));
+    expect(notInLine).toMatchObject({ kind: 'refused', status: 404 });
+    expect(notInLine.info).toMatch(/\S/);
   });
 
   it('an emergency broadcast shows in the service state until it is ended', async () => {

@@ -1,5 +1,12 @@
 import type { Observable } from 'rxjs';
-import type { ChatMessage, DeliveryView, KujiBoxStatus, PlayLogEntry, StationStatus } from '../../../domain';
+import type {
+  ChatMessage,
+  DeliveryView,
+  KujiBoxStatus,
+  KujiFairnessRecord,
+  PlayLogEntry,
+  StationStatus,
+} from '../../../domain';
 
 /**
  * The operator console's view of the service (docs/operator-console.md). Records keep the wire's
@@ -209,6 +216,11 @@ export interface OperatorApiPort {
   kujiBoxes(): Promise<readonly KujiBoxView[]>;
   kujiBoxStatus(boxId: number, status: KujiBoxStatus): Promise<KujiBoxStatus>;
   kujiBoxStock(boxId: number, prizes: readonly { rank: string; quantity: number }[]): Promise<void>;
+  /**
+   * A box's published fairness record (the players' own public call): the stock it opened with, the
+   * commitment, the draws, and the seed once the box ended.
+   */
+  kujiFairness(boxId: number): Promise<KujiFairnessRecord>;
 
   deliveries(status: DeliveryView['delivery_status'] | null): Promise<readonly OperatorDelivery[]>;
   ship(deliveryId: number, trackingNumber: string): Promise<void>;
