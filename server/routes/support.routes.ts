@@ -11,6 +11,7 @@ import {
   operatorThreadsSchema,
 } from '../../src/contract';
 import type { ApiDeps } from './deps';
+import { rowSubject } from '../http/route';
 
 /**
  * Support (docs/support.md): the player's contact form and support chat, and the operators' side
@@ -35,7 +36,14 @@ export async function supportRoutes({ route, services: s }: ApiDeps): Promise<vo
     list: await support.contacts(body.status, body.limit),
   }));
 
-  route.operator(`/${O.contactClose}`, { right: 'support' }, operatorContactCloseSchema, async (body) => ({
+  // The audit log keeps the contact's status before and after, never the player's text (R10-9).
+  const onContact = rowSubject<{ contact_id: number }>(
+    s.store,
+    'support',
+    'SELECT user_id, category, status FROM support_contacts WHERE contact_id = $1',
+    (body) => body.contact_id,
+  );
+  route.operator(`/${O.contactClose}`, onContact, operatorContactCloseSchema, async (body) => ({
     contact: await support.closeContact(body.contact_id),
   }));
 

@@ -164,6 +164,17 @@ describe('the contact form', { timeout: 60_000 }, () => {
       expectOk(await operator('contact_close', { contact_id: first.contact_id })),
     );
     expect(closed.contact).toMatchObject({ contact_id: first.contact_id, status: 'closed' });
+    // [R10-9] The audit log has the status before and after, never the player's text.
+    const [audited] = await t.server
+      .store()
+      .query<{ before: unknown; after: unknown }>(
+        "SELECT before, after FROM operator_audit WHERE action = 'operator/support/contact_close' ORDER BY audit_id DESC LIMIT 1",
+      );
+    expect(audited).toEqual({
+      before: { user_id: u.user_id, category: 'prize', status: 'open' },
+      after: { user_id: u.user_id, category: 'prize', status: 'closed' },
+    });
+    expect(JSON.stringify(audited)).not.toContain('一件目');
     expectOk(await operator('contact_close', { contact_id: first.contact_id }));
     const stillOpen = operatorContactsResponseSchema.parse(
       expectOk(await operator('contacts', { status: 'open' })),
