@@ -50,14 +50,6 @@ function buildManifest(): Plugin {
   };
 }
 
-/**
- * Builds the operator console (operator.html → src/main/operator-browser.tsx, served at /operator) as
- * a second, separate build into the same folder, once the player's build is written. Two entries in
- * one build would share chunks: every module both reach (the contract barrel, which re-exports the
- * operator schemas) would move into a chunk the player's page preloads, so console code would land in
- * the player's initial JavaScript. Built on its own, the console shares nothing with the player's
- * bundle (which stays exactly as it was), and build.json keeps naming the player's entry.
- */
 /** Long-lived vendor chunks: they change far less often than the app, so browsers keep them cached. */
 const VENDOR_CHUNKS = [
   { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
@@ -65,6 +57,13 @@ const VENDOR_CHUNKS = [
   { name: 'net', test: /node_modules[\\/](ky|zod)[\\/]/ },
 ];
 
+/**
+ * Builds the operator console (operator.html → src/main/operator-browser.tsx, served at /operator) as
+ * a second, separate build into the same folder, once the player's build is written. Two entries in
+ * one build would share chunks: a module both reach would move into a chunk the player's page
+ * preloads, so console code could land in the player's initial JavaScript. Built on its own, the
+ * console shares nothing with the player's bundle, and build.json keeps naming the player's entry.
+ */
 function operatorConsoleBuild(): Plugin {
   let outer: ResolvedConfig;
   return {

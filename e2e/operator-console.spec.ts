@@ -2,6 +2,11 @@ import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page } from '@playwright/test';
 import { expect, test } from './support/test';
 import { debugLogin, hold, playerPage, stationFor, type Identity } from './support/players';
+import { consoleConfirm, consoleOpen, consoleSignIn, floorCard, operatorAccount } from './support/console';
+
+/** A fresh operator account (the logins are unique per project and run). */
+const account = (request: APIRequestContext, role: 'admin' | 'floor' | 'support') =>
+  operatorAccount(request, role, test.info().project.name.slice(0, 1));
 
 /**
  * The operator console at /operator (docs/operator-console.md, R10-9), used as an operator would:
@@ -11,18 +16,6 @@ import { debugLogin, hold, playerPage, stationFor, type Identity } from './suppo
  */
 
 test.describe.configure({ timeout: 90_000 });
-
-const PASSWORD = 'e2e-console-password-1';
-
-/** A fresh operator account (the logins are unique per project and run). */
-async function account(request: APIRequestContext, role: 'admin' | 'floor' | 'support'): Promise<string> {
-  const login = `e2e${role}${test.info().project.name.slice(0, 1)}${Date.now().toString(36)}`.slice(0, 32);
-  const res = await request.post('/api/dev/operator_account', {
-    data: { login, password: PASSWORD, role, display_name: `E2E ${role}` },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  return login;
-}
 
 /**
  * Console errors of the page (besides the fixture's CSP and hydration checks), and every failed
@@ -51,28 +44,6 @@ async function look(page: Page, name: string) {
   await page.screenshot({ path: `e2e/screenshots/operator-${name}-${test.info().project.name}.png` });
 }
 
-async function signIn(page: Page, login: string, password = PASSWORD) {
-  await page.getByLabel('ログインID').fill(login);
-  await page.getByLabel('パスワード').fill(password);
-  await page.getByRole('button', { name: 'サインイン' }).click();
-}
-
-/** Opens a section from the navigation (the menu button first on a phone). */
-async function open(page: Page, section: string) {
-  const menu = page.getByRole('button', { name: 'メニュー' });
-  if (await menu.isVisible()) await menu.click();
-  await page.getByRole('navigation', { name: 'コンソールのメニュー' }).getByRole('link', { name: section }).click();
-  await expect(page.getByRole('heading', { level: 1, name: section })).toBeVisible();
-}
-
-/** Runs the confirm dialog's action. */
-async function confirmDialog(page: Page) {
-  const dialog = page.getByRole('dialog');
-  await expect(dialog).toBeVisible();
-  await dialog.locator('button[type="submit"]').click();
-  await expect(dialog).toBeHidden();
-}
-
 test('the console page carries the strict CSP, signs in with the server’s words on a bad password, keeps the token out of cookies', async ({
   page,
   request,
@@ -90,11 +61,11 @@ test('the console page carries the strict CSP, signs in with the server’s word
   await expect(page.getByRole('heading', { name: 'サインイン' })).toBeVisible();
   await look(page, 'signin');
 
-  await signIn(page, login, 'not-the-password');
+  await consoleSignIn(page, login, 'not-the-password');
   await expect(page.getByTestId('op-signin-error')).toHaveText('ログインIDまたはパスワードが正しくありません。');
   await look(page, 'signin-error');
 
-  await signIn(page, login);
+  await consoleSignIn(page, login);
   await expect(page.getByTestId('op-who')).toContainText('E2E admin（管理者）');
   const token = await page.evaluate(() => sessionStorage.getItem('onkure.operator.session'));
   expect(token).toBeTruthy();
@@ -103,7 +74,7 @@ test('the console page carries the strict CSP, signs in with the server’s word
   await page.reload();
   await expect(page.getByTestId('op-who')).toBeVisible();
   await page.getByRole('button', { name: 'サインアウト' }).click();
-  await confirmDialog(page);
+  await consoleConfirm(page);
   await expect(page.getByRole('heading', { name: 'サインイン' })).toBeVisible();
   const after = await request.post('/api/operator/me', {
     data: {},
@@ -135,7 +106,7 @@ test('an admin answers a player in support, messages and suspends them, runs an 
   const login = await account(request, 'admin');
   const player = await playerAsking(request);
   await page.goto('/operator/support');
-  await signIn(page, login);
+  await consoleSignIn(page, login);
   await expect(page.getByRole('heading', { level: 1, name: 'サポート' })).toBeVisible();
 
   // サポート: reply to the player's chat and close their contact, each confirmed and answered.
@@ -148,7 +119,7 @@ test('an admin answers a player in support, messages and suspends them, runs an 
   await expect(page.getByTestId('op-thread-open')).toContainText('確認いたします。');
   const contact = page.getByTestId('op-contact').filter({ hasText: `ユーザー #${player.user_id}` });
   await contact.getByRole('button', { name: '対応済みにする' }).click();
-  await confirmDialog(page);
+  await consoleConfirm(page);
   await expect(page.getByTestId('op-outcome')).toContainText('対応済みにしました。');
   await expect(contact).toHaveCount(0);
   await look(page, 'support');
@@ -156,43 +127,43 @@ test('an admin answers a player in support, messages and suspends them, runs an 
   const chat = await request.post('/api/support/chat/list', { data: { ...player, chat: {} } });
   expect(JSON.stringify(await chat.json())).toContain('確認いたします。');
 
-  await open(page, '発送');
+  await consoleOpen(page, '発送');
   await expect(page.getByRole('status').filter({ hasText: '読み込み中' })).toHaveCount(0);
   await look(page, 'fulfilment');
 
   // お知らせ・ユーザー: the player looked up, told to reload, suspended and restored; an emergency
   // maintenance started for everyone and ended.
-  await open(page, 'お知らせ・ユーザー');
+  await consoleOpen(page, 'お知らせ・ユーザー');
   await page.getByLabel('ユーザーID').fill(String(player.user_id));
   await page.getByRole('button', { name: '検索' }).click();
   await expect(page.getByTestId('op-user-status')).toHaveText('利用可能');
   const userCard = page.getByTestId('op-user');
   await userCard.getByLabel('種類').selectOption('reloaderror');
   await userCard.getByRole('button', { name: '送信' }).click();
-  await confirmDialog(page);
+  await consoleConfirm(page);
   await expect(page.getByTestId('op-outcome')).toContainText(/\d+ 件の接続に届きました。/);
   await userCard.getByRole('button', { name: '利用停止にする' }).click();
-  await confirmDialog(page);
+  await consoleConfirm(page);
   await expect(page.getByTestId('op-user-status')).toHaveText('利用停止中');
   const refused = await request.post('/api/user/tc', { data: player });
   expect(((await refused.json()) as { error_code: number }).error_code).toBe(9002);
   await look(page, 'users');
   await userCard.getByRole('button', { name: '利用停止を解除' }).click();
-  await confirmDialog(page);
+  await consoleConfirm(page);
   await expect(page.getByTestId('op-user-status')).toHaveText('利用可能');
   const broadcast = page.getByRole('form', { name: '全員へのお知らせ' });
   await broadcast.getByLabel('種類').selectOption('emergency');
   await broadcast.getByLabel('補足（任意、200文字まで）').fill('ただいま点検中です');
   await broadcast.getByRole('button', { name: '全員に送信' }).click();
-  await confirmDialog(page);
+  await consoleConfirm(page);
   await expect(page.getByTestId('op-outcome')).toContainText('件の接続に届きました。');
   await expect(page.getByTestId('op-emergency')).toContainText('ただいま点検中です');
   await page.getByRole('button', { name: '緊急メンテナンスを終了' }).click();
-  await confirmDialog(page);
+  await consoleConfirm(page);
   await expect(page.getByTestId('op-emergency')).toHaveText('緊急メンテナンスは行っていません。');
 
   // 監査ログ: this operator's actions.
-  await open(page, '監査ログ');
+  await consoleOpen(page, '監査ログ');
   await page.getByLabel('オペレーターのログインID').fill(login);
   await page.getByRole('button', { name: '絞り込み' }).click();
   const rows = page.getByTestId('op-audit-row');
@@ -225,12 +196,11 @@ test('an admin watches a play live on the floor, ends one with a refund, replays
       : [await stationFor(request, 10), await stationFor(request, 11)];
   const login = await account(request, 'admin');
   await page.goto('/operator');
-  await signIn(page, login);
+  await consoleSignIn(page, login);
   await expect(page).toHaveURL(/\/operator\/floor$/);
   await expect(page.getByTestId('op-station').first()).toBeVisible();
   await expect(page.getByTestId('op-floor-live')).toHaveText('ライブ更新中');
-  const cardOf = (stationId: number) =>
-    page.getByTestId('op-station').filter({ has: page.getByRole('heading', { name: new RegExp(`^#${stationId} `) }) });
+  const cardOf = (stationId: number) => floorCard(page, stationId);
 
   // A player starts a play: the floor shows it by push, with its phase and a ticking timer.
   const player = await debugLogin(request, `e2eop${project.slice(0, 1)}${Date.now().toString(36).slice(-6)}`);
@@ -254,7 +224,7 @@ test('an admin watches a play live on the floor, ends one with a refund, replays
   // End it with a refund, confirmed in the dialog: the refunded play is named, the player repaid once.
   await card.getByText('操作').click();
   await card.getByRole('button', { name: 'プレイを終了して返金' }).click();
-  await confirmDialog(page);
+  await consoleConfirm(page);
   await expect(page.getByTestId('op-outcome')).toContainText(/プレイ #\d+ を返金しました。/);
   await expect(card).toContainText('プレイなし');
   await expect.poll(() => tc(request, player)).toBe(before);
@@ -262,7 +232,7 @@ test('an admin watches a play live on the floor, ends one with a refund, replays
   // A restock through its dialog.
   await card.getByLabel('在庫数').first().fill('12');
   await card.getByRole('button', { name: '在庫を設定' }).click();
-  await confirmDialog(page);
+  await consoleConfirm(page);
   await expect(page.getByTestId('op-outcome')).toContainText('在庫を設定しました。');
 
   // The player plays another station to the end; its logged play is replayed in the browser.
@@ -296,7 +266,7 @@ test('an admin watches a play live on the floor, ends one with a refund, replays
     ['くじ', 'kuji'],
     ['数字', 'numbers'],
   ] as const) {
-    await open(page, section);
+    await consoleOpen(page, section);
     await expect(page.getByRole('status').filter({ hasText: '読み込み中' })).toHaveCount(0);
     await expect(page.getByRole('alert')).toHaveCount(0);
     await look(page, name);
@@ -304,14 +274,14 @@ test('an admin watches a play live on the floor, ends one with a refund, replays
   await expect(page.getByTestId('op-numbers')).toContainText(`#${replayed} `);
 
   // くじ: end a box's sale through its dialog; its seed is published and checks in the browser.
-  await open(page, 'くじ');
+  await consoleOpen(page, 'くじ');
   const box = page
     .getByTestId('op-kuji-box')
     .filter({ has: page.getByRole('button', { name: '販売終了にする' }) })
     .first();
   const boxTitle = (await box.getByRole('heading').textContent())!;
   await box.getByRole('button', { name: '販売終了にする' }).click();
-  await confirmDialog(page);
+  await consoleConfirm(page);
   await expect(page.getByTestId('op-outcome')).toContainText('状態を変更しました。');
   const endedBox = page.getByTestId('op-kuji-box').filter({ has: page.getByRole('heading', { name: boxTitle }) });
   await expect(endedBox.getByTestId('op-kuji-status')).toHaveText('販売終了');
@@ -320,7 +290,7 @@ test('an admin watches a play live on the floor, ends one with a refund, replays
     '検証成功：シードから導いた並び順は公開済みのコミットメントと一致します。',
   );
 
-  await open(page, '監査ログ');
+  await consoleOpen(page, '監査ログ');
   await page.getByLabel('オペレーターのログインID').fill(login);
   await page.getByRole('button', { name: '絞り込み' }).click();
   const rows = page.getByTestId('op-audit-row');
@@ -337,7 +307,7 @@ test('an admin ships one delivery with a tracking number and cancels another wit
   const errors = consoleErrors(page);
   const login = await account(request, 'admin');
   await page.goto('/operator/fulfilment');
-  await signIn(page, login);
+  await consoleSignIn(page, login);
   await expect(page.getByRole('heading', { level: 1, name: '発送' })).toBeVisible();
   const token = await page.evaluate(() => sessionStorage.getItem('onkure.operator.session'));
   // A player with two prizes (granted with this operator's own session) asks for two deliveries.
@@ -392,14 +362,14 @@ test('an admin ships one delivery with a tracking number and cancels another wit
   await expect(shipCard).toContainText('ふわもこ ねこクッション');
   await shipCard.getByLabel('追跡番号').fill('1234-5678-9012');
   await shipCard.getByRole('button', { name: '発送済みにする' }).click();
-  await confirmDialog(page);
+  await consoleConfirm(page);
   await expect(page.getByTestId('op-outcome')).toContainText(`発送 #${deliveryIds[0]} を発送済みにしました。`);
   await expect(shipCard).toHaveCount(0);
 
   const cancelCard = page.getByTestId('op-delivery').filter({ hasText: `発送 #${deliveryIds[1]}` });
   await cancelCard.getByLabel('キャンセルの理由').fill('在庫切れのため');
   await cancelCard.getByRole('button', { name: 'キャンセルして返金' }).click();
-  await confirmDialog(page);
+  await consoleConfirm(page);
   await expect(page.getByTestId('op-outcome')).toContainText(`発送 #${deliveryIds[1]} をキャンセルしました。`);
   expect(await balance()).toBeGreaterThanOrEqual(before);
 
@@ -418,7 +388,7 @@ test('a floor account does not see the users section and is refused it by the se
   const errors = consoleErrors(page);
   const login = await account(request, 'floor');
   await page.goto('/operator');
-  await signIn(page, login);
+  await consoleSignIn(page, login);
   await expect(page.getByTestId('op-who')).toContainText('（フロア）');
   const menu = page.getByRole('button', { name: 'メニュー' });
   if (await menu.isVisible()) await menu.click();

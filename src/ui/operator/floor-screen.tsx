@@ -250,50 +250,28 @@ function StationCard({
             {F.setStatus}
           </button>
         </form>
-        <form
-          className="op-inline-form"
+        <NumberActionForm
+          label={F.stockValue}
+          action={F.restock}
+          value={stock}
+          onChange={setStock}
+          limits={{ min: 0, max: 9999, step: 1 }}
+          busy={busy}
           onSubmit={submit(() =>
             ask(F.confirm.restock(s.station_id, Number(stock)), () => floor.restock(s.station_id, Number(stock))),
           )}
-        >
-          <label className="op-field">
-            <span>{F.stockValue}</span>
-            <input
-              type="number"
-              min={0}
-              max={9999}
-              step={1}
-              required
-              value={stock}
-              onChange={(e) => setStock(e.target.value)}
-            />
-          </label>
-          <button type="submit" className="op-button" disabled={busy}>
-            {F.restock}
-          </button>
-        </form>
-        <form
-          className="op-inline-form"
+        />
+        <NumberActionForm
+          label={F.armValue}
+          action={F.armStrength}
+          value={arm}
+          onChange={setArm}
+          limits={{ min: 0, max: 1, step: 0.01 }}
+          busy={busy}
           onSubmit={submit(() =>
             ask(F.confirm.armStrength(s.station_id, Number(arm)), () => floor.armStrength(s.station_id, Number(arm))),
           )}
-        >
-          <label className="op-field">
-            <span>{F.armValue}</span>
-            <input
-              type="number"
-              min={0}
-              max={1}
-              step={0.01}
-              required
-              value={arm}
-              onChange={(e) => setArm(e.target.value)}
-            />
-          </label>
-          <button type="submit" className="op-button" disabled={busy}>
-            {F.armStrength}
-          </button>
-        </form>
+        />
         <form
           className="op-inline-form op-inline-form--wide"
           onSubmit={submit(() =>
@@ -488,5 +466,44 @@ function ClawPath({ entry, replayed }: { entry: PlayLogEntry; replayed: Replayed
       </svg>
       <figcaption>{L.pathCaption(entry.play_id, L.result[replayed.result]!)}</figcaption>
     </figure>
+  );
+}
+
+/** One number and the action that sets it (a station's stock, its arm strength), confirmed before it runs. */
+function NumberActionForm({
+  label,
+  action,
+  value,
+  onChange,
+  limits,
+  busy,
+  onSubmit,
+}: {
+  readonly label: string;
+  readonly action: string;
+  readonly value: string;
+  readonly onChange: (value: string) => void;
+  readonly limits: { readonly min: number; readonly max: number; readonly step: number };
+  readonly busy: boolean;
+  readonly onSubmit: (event: FormEvent) => void;
+}) {
+  return (
+    <form className="op-inline-form" onSubmit={onSubmit}>
+      <label className="op-field">
+        <span>{label}</span>
+        <input
+          type="number"
+          min={limits.min}
+          max={limits.max}
+          step={limits.step}
+          required
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      </label>
+      <button type="submit" className="op-button" disabled={busy}>
+        {action}
+      </button>
+    </form>
   );
 }
