@@ -20,9 +20,14 @@ async function smallBox(request: APIRequestContext, project: string): Promise<{ 
       boxes: { box_id: number; box_status: string; prizes: { rank: string; last_one: number }[] }[];
     }[];
   };
+  // Never opened: no commitment published (another spec may have ended a box that was on sale).
+  const boxes = (await (await operator(request, 'kuji_boxes', {})).json()) as {
+    boxes: { box_id: number; commitment: string | null }[];
+  };
+  const neverOpened = new Set(boxes.boxes.filter((b) => b.commitment === null).map((b) => b.box_id));
   const found = list.list.flatMap((k) =>
     k.boxes
-      .filter((b) => b.box_status === status)
+      .filter((b) => b.box_status === status && neverOpened.has(b.box_id))
       .map((b) => ({
         kuji_id: k.kuji_id,
         box_id: b.box_id,
