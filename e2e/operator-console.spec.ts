@@ -381,6 +381,14 @@ test('an admin ships one delivery with a tracking number and cancels another wit
   // The player's history has the tracking number.
   const list = await request.post('/api/delivery/list', { data: player });
   expect(JSON.stringify(await list.json())).toContain('1234-5678-9012');
+  // Both steps are in the audit log with the delivery's status before and after.
+  await consoleOpen(page, '監査ログ');
+  await page.getByLabel('オペレーターのログインID').fill(login);
+  await page.getByRole('button', { name: '絞り込み' }).click();
+  const rows = page.getByTestId('op-audit-row');
+  await expect(rows.filter({ hasText: 'operator/delivery_ship' })).toHaveCount(1);
+  await expect(rows.filter({ hasText: 'operator/delivery_ship' })).toContainText('1234-5678-9012');
+  await expect(rows.filter({ hasText: 'operator/delivery_cancel' })).toHaveCount(1);
   expect(errors).toEqual([]);
 });
 
