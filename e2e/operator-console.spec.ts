@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page } from '@playwright/test';
 import { expect, test } from './support/test';
-import { debugLogin, hold, playerPage, stationFor, type Identity } from './support/players';
+import { debugLogin, hold, playerPage, stationFor, type Identity, tcOf } from './support/players';
 import { consoleConfirm, consoleOpen, consoleSignIn, floorCard, operatorAccount } from './support/console';
 
 /** A fresh operator account (the logins are unique per project and run). */
@@ -178,9 +178,6 @@ test('an admin answers a player in support, messages and suspends them, runs an 
   expect(errors).toEqual([]);
 });
 
-const tc = async (request: APIRequestContext, who: Identity) =>
-  ((await (await request.post('/api/user/tc', { data: who })).json()) as { data: { tc_all: number } }).data.tc_all;
-
 test('an admin watches a play live on the floor, ends one with a refund, replays another, and opens every screen', async ({
   page,
   request,
@@ -206,7 +203,7 @@ test('an admin watches a play live on the floor, ends one with a refund, replays
   const player = await debugLogin(request, `e2eop${project.slice(0, 1)}${Date.now().toString(36).slice(-6)}`);
   const a = await playerPage(browser, baseURL!, player, test.info().project.use.viewport!);
   await a.goto(`/game/${ended}`);
-  const before = await tc(request, player);
+  const before = await tcOf(request, player);
   await a.getByTestId('reserve').click();
   await a.getByTestId('confirm').click();
   await expect(a.getByTestId('button-right')).toBeEnabled({ timeout: 15_000 });
@@ -227,7 +224,7 @@ test('an admin watches a play live on the floor, ends one with a refund, replays
   await consoleConfirm(page);
   await expect(page.getByTestId('op-outcome')).toContainText(/プレイ #\d+ を返金しました。/);
   await expect(card).toContainText('プレイなし');
-  await expect.poll(() => tc(request, player)).toBe(before);
+  await expect.poll(() => tcOf(request, player)).toBe(before);
 
   // A restock through its dialog.
   await card.getByLabel('在庫数').first().fill('12');
@@ -353,8 +350,7 @@ test('an admin ships one delivery with a tracking number and cancels another wit
     expect(asked.status(), await asked.text()).toBe(200);
     deliveryIds.push(((await asked.json()) as { delivery: { delivery_id: number } }).delivery.delivery_id);
   }
-  const balance = async () =>
-    ((await (await request.post('/api/user/tc', { data: player })).json()) as { data: { tc_all: number } }).data.tc_all;
+  const balance = () => tcOf(request, player);
   const before = await balance();
 
   await page.getByRole('button', { name: '再読み込み' }).click();

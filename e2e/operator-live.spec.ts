@@ -1,7 +1,7 @@
-import { type APIRequestContext, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { expect, test } from './support/test';
 import { seriousViolations } from './support/axe';
-import { debugLogin, playerPage, stationFor, type Identity } from './support/players';
+import { debugLogin, playerPage, stationFor, tcOf } from './support/players';
 import { consoleConfirm, consoleOpen, consoleSignIn, floorCard, operatorAccount } from './support/console';
 
 /**
@@ -10,9 +10,6 @@ import { consoleConfirm, consoleOpen, consoleSignIn, floorCard, operatorAccount 
  * reaches the player at once (the socket), and every step is in the audit log [R10-9].
  */
 test.describe.configure({ timeout: 150_000 });
-
-const tc = async (request: APIRequestContext, who: Identity) =>
-  ((await (await request.post('/api/user/tc', { data: who })).json()) as { data: { tc_all: number } }).data.tc_all;
 
 async function look(page: Page, name: string) {
   await page.screenshot({ path: `e2e/screenshots/${name}-${test.info().project.name}.png` });
@@ -44,11 +41,11 @@ test("[R10-9] [R8-5] an operator watches a player's play live, faults the machin
   // The player starts a play; the floor shows it by push.
   const a = await playerPage(browser, baseURL!, player, viewport);
   await a.goto(`/game/${station}`);
-  const before = await tc(request, player);
+  const before = await tcOf(request, player);
   await a.getByTestId('reserve').click();
   await a.getByTestId('confirm').click();
   await expect(a.getByTestId('button-right')).toBeEnabled({ timeout: 15_000 });
-  expect(await tc(request, player)).toBeLessThan(before);
+  expect(await tcOf(request, player)).toBeLessThan(before);
   const card = floorCard(page, station);
   await expect(card).toContainText('プレイ中', { timeout: 10_000 });
   await expect(card).toContainText('（プレイ #');
@@ -59,12 +56,12 @@ test("[R10-9] [R8-5] an operator watches a player's play live, faults the machin
   await consoleConfirm(page);
   await expect(page.getByTestId('op-outcome')).toContainText(/プレイ #\d+ を返金しました。/);
   await expect(a.getByTestId('dialog')).toContainText('消費したTCはお返ししています');
-  expect(await tc(request, player)).toBe(before);
+  expect(await tcOf(request, player)).toBe(before);
   await expect(card).toContainText('プレイなし');
   await card.getByRole('button', { name: '故障にする' }).click();
   await consoleConfirm(page);
   await expect(page.getByTestId('op-outcome')).toContainText('返金したプレイはありません。');
-  expect(await tc(request, player)).toBe(before);
+  expect(await tcOf(request, player)).toBe(before);
   await card.getByLabel('新しい状態').selectOption('open');
   await card.getByRole('button', { name: '状態を変更' }).click();
   await consoleConfirm(page);
@@ -139,7 +136,7 @@ test("[R10-9] [R8-5] an operator watches a player's play live, faults the machin
   });
   expect(suspend.status()).toBe(403);
   expect(((await suspend.json()) as { error_info: string }).error_info).toBe('この操作を行う権限がありません。');
-  expect(await tc(request, player)).toBe(before);
+  expect(await tcOf(request, player)).toBe(before);
   await floorContext.close();
 
   // Every step is in the audit log, by this operator.

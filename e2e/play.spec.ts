@@ -1,15 +1,11 @@
-import { type APIRequestContext } from '@playwright/test';
 import { expect, test, waitForAppOnLoad } from './support/test';
 import { seriousViolations } from './support/axe';
-import { debugLogin, hold, OPERATOR_TOKEN, playerPage, stationFor, type Identity } from './support/players';
+import { debugLogin, hold, OPERATOR_TOKEN, playerPage, stationFor, tcOf } from './support/players';
 
 /**
  * The play loop end to end: the built app in Chromium against the reference server, real time,
  * two players in two browser contexts. Each project (mobile, desktop) plays its own station.
  */
-
-const tc = async (request: APIRequestContext, who: Identity) =>
-  ((await (await request.post('/api/user/tc', { data: who })).json()) as { data: { tc_all: number } }).data.tc_all;
 
 test.describe('stations: watch, wait in line, play, result', () => {
   test.describe.configure({ timeout: 120_000 });
@@ -39,7 +35,7 @@ test.describe('stations: watch, wait in line, play, result', () => {
     await expect(b.getByTestId('in-line')).toHaveAttribute('data-place', '2');
     await expect(b.getByTestId('in-line')).toContainText('あなたは2番目です');
 
-    const before = await tc(request, alice);
+    const before = await tcOf(request, alice);
     await a.getByTestId('confirm').click();
     await expect(a.getByTestId('crane-buttons')).toBeVisible({ timeout: 10_000 });
     await expect(a.getByTestId('button-right')).toBeEnabled();
@@ -51,7 +47,7 @@ test.describe('stations: watch, wait in line, play, result', () => {
     await a.screenshot({ path: `e2e/screenshots/play-result-${project}.png` });
     const result = await a.getByTestId('result').getAttribute('data-result');
     expect(['win', 'miss']).toContain(result);
-    expect(await tc(request, alice)).toBe(
+    expect(await tcOf(request, alice)).toBe(
       before -
         (
           (await (
@@ -123,11 +119,11 @@ test.describe('stations: watch, wait in line, play, result', () => {
     const alice = await debugLogin(request, `dave-${project}`);
     const a = await playerPage(browser, baseURL!, alice, viewport);
     await a.goto(`/game/${station}`);
-    const before = await tc(request, alice);
+    const before = await tcOf(request, alice);
     await a.getByTestId('reserve').click();
     await a.getByTestId('confirm').click();
     await expect(a.getByTestId('button-right')).toBeEnabled({ timeout: 10_000 });
-    expect(await tc(request, alice)).toBeLessThan(before);
+    expect(await tcOf(request, alice)).toBeLessThan(before);
     const fault = await request.post('/api/operator/fault', {
       data: { station_id: station },
       headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` },
@@ -137,13 +133,13 @@ test.describe('stations: watch, wait in line, play, result', () => {
     );
     await expect(a.getByTestId('dialog')).toContainText('消費したTCはお返ししています');
     await a.screenshot({ path: `e2e/screenshots/play-refunded-${project}.png` });
-    expect(await tc(request, alice)).toBe(before);
+    expect(await tcOf(request, alice)).toBe(before);
     // A second fault changes nothing.
     await request.post('/api/operator/fault', {
       data: { station_id: station },
       headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` },
     });
-    expect(await tc(request, alice)).toBe(before);
+    expect(await tcOf(request, alice)).toBe(before);
     await request.post('/api/operator/station_status', {
       data: { station_id: station, station_status: 'open' },
       headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` },

@@ -65,3 +65,9 @@ export async function hold(page: Page, testId: string, ms: number): Promise<void
   await page.waitForTimeout(ms); // the hold itself: how long the player keeps the button down
   await page.mouse.up();
 }
+
+/** A player's TC balance (tc_all) through the API. */
+export async function tcOf(request: APIRequestContext, who: Identity): Promise<number> {
+  return ((await (await request.post('/api/user/tc', { data: who })).json()) as { data: { tc_all: number } }).data
+    .tc_all;
+}

@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { operatorNumbersResponseSchema } from '../../src/contract/operator.schema';
 import type { SqlExecutor } from '../store/store';
 import { SERVER_MESSAGES } from '../messages';
 import { Refusal } from '../play/refusal';
@@ -7,18 +9,8 @@ export const NUMBERS_MAX_DAYS = 92;
 
 const DAY_MS = 24 * 60 * 60_000;
 
-export interface StationDay {
-  readonly day: string;
-  readonly station_id: number;
-  readonly station_name: string;
-  readonly plays: number;
-  readonly wins: number;
-  readonly win_rate: number;
-  readonly tc_taken: number;
-  readonly refunds: number;
-  readonly refunded_tc: number;
-  readonly assist_payouts: number;
-}
+/** One station's day, as the console reads it (the contract's row). */
+export type StationDay = z.infer<typeof operatorNumbersResponseSchema>['rows'][number];
 
 /** The instant a Japanese calendar day (YYYY-MM-DD) begins. */
 const jstStart = (day: string): number => Date.parse(`${day}T00:00:00+09:00`);

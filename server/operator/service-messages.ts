@@ -1,5 +1,6 @@
+import type { z } from 'zod';
 import type { ServiceMessagePush } from '../../src/contract';
-import type { ServiceMessageCode } from '../../src/contract/operator.schema';
+import type { operatorUserResponseSchema, ServiceMessageCode } from '../../src/contract/operator.schema';
 import { MAINTENANCE_CODES } from '../../src/domain';
 import type { AuthUser } from '../auth/identity';
 import { SUSPENDED_STATUS } from '../auth/identity';
@@ -33,14 +34,8 @@ export interface ServicePushes {
   endSessions(userId: number): void;
 }
 
-export interface OperatorUserView {
-  readonly user_id: number;
-  readonly nickname: string;
-  readonly user_status: number;
-  readonly suspended: boolean;
-  readonly created_at: string;
-  readonly tc_balance: number;
-}
+/** A user as support sees them (the contract's answer). */
+export type OperatorUserView = z.infer<typeof operatorUserResponseSchema>['user'];
 
 const CODES: Record<ServiceMessageCode, number> = {
   emergency: MAINTENANCE_CODES.emergency,
