@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SERVER_MESSAGES } from '../messages';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { isAccountRefusal } from '../account/account-errors';
 import {
   optionalUser,
@@ -150,7 +150,7 @@ export class RouteBuilder {
    * nothing runs. Each call that answers is written to the audit log: who, the call and its body,
    * when, and its subject before and after (or its answer when it has no subject).
    */
-  operator<S extends z.ZodType>(
+  operator<S extends z.ZodMiniType>(
     path: string,
     access: OperatorAccess<z.output<S>>,
     schema: S,
@@ -179,7 +179,7 @@ export class RouteBuilder {
    * provider's callback): `verify` checks the header against the exact bytes received before the
    * body is parsed or validated; a refused signature is 401 and nothing runs.
    */
-  signed<S extends z.ZodType>(
+  signed<S extends z.ZodMiniType>(
     path: string,
     schema: S,
     verify: (rawBody: string, request: FastifyRequest) => boolean,
@@ -206,7 +206,7 @@ export class RouteBuilder {
   }
 
   /** An authenticated POST (identity in the body). */
-  authed<S extends z.ZodType>(
+  authed<S extends z.ZodMiniType>(
     path: string,
     schema: S,
     handler: (user: AuthUser, body: z.output<S>, ctx: Ctx) => Answer,
@@ -223,7 +223,7 @@ export class RouteBuilder {
   }
 
   /** A POST anyone may make; a valid identity in the body makes `user` the caller (guests: null). */
-  open<S extends z.ZodType>(
+  open<S extends z.ZodMiniType>(
     path: string,
     schema: S,
     handler: (body: z.output<S>, user: AuthUser | null, ctx: Ctx) => Answer,
@@ -241,7 +241,7 @@ export class RouteBuilder {
   }
 
   /** An authenticated GET: token in the X-Access-Token header, the path's :user_id must be its user. */
-  authedGet<S extends z.ZodType>(
+  authedGet<S extends z.ZodMiniType>(
     path: string,
     querySchema: S,
     handler: (user: AuthUser, query: z.output<S>, ctx: Ctx) => Answer,
@@ -258,7 +258,11 @@ export class RouteBuilder {
   }
 
   /** A public GET with a validated query. */
-  openGet<S extends z.ZodType>(path: string, querySchema: S, handler: (query: z.output<S>, ctx: Ctx) => Answer): void {
+  openGet<S extends z.ZodMiniType>(
+    path: string,
+    querySchema: S,
+    handler: (query: z.output<S>, ctx: Ctx) => Answer,
+  ): void {
     this.app.get(path, async (request, reply) => {
       const query = parseBody(querySchema, request.query, reply);
       if (query === null) return reply;

@@ -13,7 +13,7 @@ import {
 } from 'werift';
 import { PLAYOUT_DELAY } from './playout-delay';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import type { CameraName } from '../play/cameras/camera-renderer';
 import type { StationCameras } from '../play/cameras/station-cameras';
 import type { CameraBroadcast, CameraViewer } from './camera-broadcast';
@@ -74,29 +74,28 @@ const VP8_PAYLOAD_TYPE = 96;
 /** A station camera's channel id, as station info gives it: station-{id}-{front|side}. */
 const CHANNEL_ID = /^station-([1-9]\d{0,8})-(front|side)$/;
 
-const connectMessage = z
-  .object({
-    type: z.literal('connect'),
-    role: z.string().max(16),
-    channel_id: z.string().max(255),
-    audio: z.union([z.boolean(), z.object({}).passthrough()]).optional(),
-    video: z.union([z.boolean(), z.object({ codec_type: z.string().max(16).optional() }).passthrough()]).optional(),
-    metadata: z.unknown().optional(),
-    sdp: z.string().max(MAX_MESSAGE_BYTES).optional(),
-  })
-  .passthrough();
-const sdpMessage = z
-  .object({ type: z.enum(['answer', 're-answer']), sdp: z.string().min(1).max(MAX_MESSAGE_BYTES) })
-  .passthrough();
-const candidateMessage = z
-  .object({
-    type: z.literal('candidate'),
-    candidate: z.string().max(2048),
-    sdpMid: z.string().max(64).nullish(),
-    sdpMLineIndex: z.number().int().min(0).max(64).nullish(),
-  })
-  .passthrough();
-const otherMessage = z.object({ type: z.enum(['pong', 'disconnect', 'stats']) }).passthrough();
+const connectMessage = z.looseObject({
+  type: z.literal('connect'),
+  role: z.string().check(z.maxLength(16)),
+  channel_id: z.string().check(z.maxLength(255)),
+  audio: z.optional(z.union([z.boolean(), z.looseObject({})])),
+  video: z.optional(
+    z.union([z.boolean(), z.looseObject({ codec_type: z.optional(z.string().check(z.maxLength(16))) })]),
+  ),
+  metadata: z.optional(z.unknown()),
+  sdp: z.optional(z.string().check(z.maxLength(MAX_MESSAGE_BYTES))),
+});
+const sdpMessage = z.looseObject({
+  type: z.enum(['answer', 're-answer']),
+  sdp: z.string().check(z.minLength(1)).check(z.maxLength(MAX_MESSAGE_BYTES)),
+});
+const candidateMessage = z.looseObject({
+  type: z.literal('candidate'),
+  candidate: z.string().check(z.maxLength(2048)),
+  sdpMid: z.nullish(z.string().check(z.maxLength(64))),
+  sdpMLineIndex: z.nullish(z.int().check(z.gte(0)).check(z.lte(64))),
+});
+const otherMessage = z.looseObject({ type: z.enum(['pong', 'disconnect', 'stats']) });
 
 /**
  * The Sora-compatible signaling endpoint of the rtc live feed (docs/live-feed.md): the part of the

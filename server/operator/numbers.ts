@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { operatorNumbersResponseSchema } from '../../src/contract/operator.schema';
 import type { SqlExecutor } from '../store/store';
 import { SERVER_MESSAGES } from '../messages';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { ServiceMessagePush } from '../../src/contract';
 import type { operatorUserResponseSchema, ServiceMessageCode } from '../../src/contract/operator.schema';
 import { MAINTENANCE_CODES } from '../../src/domain';

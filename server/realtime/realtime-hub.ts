@@ -1,3 +1,4 @@
+import { z } from 'zod/mini';
 import type { Server as SocketIOServer, Socket } from 'socket.io';
 import {
   CHANNELS,
@@ -211,7 +212,7 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
 
   private async control(socket: HubSocket, message: unknown): Promise<ControlAck> {
     if (socket.data.userId === null) return refused(401);
-    const parsed = controlCommandSchema.strict().safeParse(message);
+    const parsed = z.strictObject(controlCommandSchema.shape).safeParse(message);
     if (!parsed.success) return refused(400);
     if (!(await this.stillSignedIn(socket))) return refused(401);
     try {

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import {
   ANALYTICS_ENDPOINTS as E,
   ANALYTICS_ISSUES,
@@ -56,7 +56,7 @@ const ISSUE_TEXTS: Readonly<Record<AnalyticsIssue, string>> = {
 };
 
 /** The Japanese error_info for a refused analytics body: the issue's own text, else the contract's. */
-export function analyticsIssueText(error: z.ZodError): string {
+export function analyticsIssueText(error: z.core.$ZodError): string {
   for (const issue of error.issues) {
     const text = ISSUE_TEXTS[issue.message as AnalyticsIssue];
     if (text) return text;
@@ -75,7 +75,7 @@ export function analyticsIssueText(error: z.ZodError): string {
   return japaneseIssue(error);
 }
 
-function parse<S extends z.ZodType>(schema: S, body: unknown, reply: FastifyReply): z.output<S> | null {
+function parse<S extends z.ZodMiniType>(schema: S, body: unknown, reply: FastifyReply): z.output<S> | null {
   const result = schema.safeParse(body ?? {});
   if (result.success) return result.data;
   void replyError(reply, 400, analyticsIssueText(result.error));

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { OperatorAccountError, OPERATOR_ROLES } from '../operator/operator-accounts';
 import { Refusal } from '../play/refusal';
 import type { ApiDeps } from './deps';
@@ -6,14 +6,12 @@ import type { ApiDeps } from './deps';
 /** The development-only call that makes an operator account (e2e, demos): `POST /api/dev/operator_account`. */
 export const DEV_OPERATOR_ACCOUNT_PATH = 'dev/operator_account';
 
-const devOperatorAccountSchema = z
-  .object({
-    login: z.string().min(1).max(64),
-    password: z.string().min(1).max(256),
-    role: z.enum(OPERATOR_ROLES),
-    display_name: z.string().min(1).max(40).optional(),
-  })
-  .strict();
+const devOperatorAccountSchema = z.strictObject({
+  login: z.string().check(z.minLength(1)).check(z.maxLength(64)),
+  password: z.string().check(z.minLength(1)).check(z.maxLength(256)),
+  role: z.enum(OPERATOR_ROLES),
+  display_name: z.optional(z.string().check(z.minLength(1)).check(z.maxLength(40))),
+});
 
 /**
  * Operator accounts made over HTTP, for the e2e tests and local demos only: registered only when

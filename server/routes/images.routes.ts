@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { Refusal } from '../play/refusal';
 import { SERVER_MESSAGES } from '../messages';
 import type { ApiDeps } from './deps';

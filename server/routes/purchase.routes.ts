@@ -1,3 +1,4 @@
+import { z } from 'zod/mini';
 import {
   isPayMethodOf,
   mobileItemsQuerySchema,
@@ -30,7 +31,7 @@ export async function purchaseRoutes({ route, services: s, config }: ApiDeps): P
   const payImage = (id: PayMethodId) => image(payMethodImageKey(id));
 
   // The pay-method list has no query: anything is accepted (the path names the user).
-  route.authedGet('/purchase/pay_method_list/:user_id', mobileItemsQuerySchema.pick({}), async () => ({
+  route.authedGet('/purchase/pay_method_list/:user_id', z.pick(mobileItemsQuerySchema, {}), async () => ({
     list: payMethodsFor(config.target, payImage),
   }));
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import {
   PLAY_ERROR,
   FRAME_PLAY_HEADER,
@@ -17,13 +17,14 @@ const MEDIA_TOKEN_TTL_MS = 30 * 60_000;
 
 const stillQuery = z.object({
   /** The cache-busting time [R7-9, R3-2]; any value, never used to pick a frame. */
-  t: z.string().max(20).regex(/^\d*$/).optional(),
+  t: z.optional(z.string().check(z.maxLength(20)).check(z.regex(/^\d*$/))),
   /** A media token (VIP and exclusive stations). */
-  k: z
-    .string()
-    .max(64)
-    .regex(/^[\w-]*$/)
-    .optional(),
+  k: z.optional(
+    z
+      .string()
+      .check(z.maxLength(64))
+      .check(z.regex(/^[\w-]*$/)),
+  ),
 });
 
 /** The live feed: station info (where the feeds are) and the cameras' pictures (docs/play.md). */
@@ -104,7 +105,7 @@ export async function stationFeedRoutes({ config, route, services: s }: ApiDeps)
   // Development only (ONKURE_DEV_CALLS=1, never in production; elsewhere 404 like any unknown
   // call): what the rtc feed runs, and a signaling stop as a failing media server would do it.
   if (!config.devCalls) return;
-  route.open('/dev/live/status', z.object({}).strict(), async () => ({
+  route.open('/dev/live/status', z.strictObject({}), async () => ({
     available: s.rtcFeed.available ? 1 : 0,
     connections: s.signaling.connections,
     cameras: s.rtcFeed.status(),
@@ -113,21 +114,18 @@ export async function stationFeedRoutes({ config, route, services: s }: ApiDeps)
   // prizes are answered so the test can aim at one.
   route.open(
     '/dev/play/rig',
-    z
-      .object({
-        station_id: z.number().int().min(1).max(999_999_999),
-        seed: z
-          .number()
-          .int()
-          .min(0)
-          .max(2 ** 31 - 1),
-      })
-      .strict(),
+    z.strictObject({
+      station_id: z.int().check(z.gte(1)).check(z.lte(999_999_999)),
+      seed: z
+        .int()
+        .check(z.gte(0))
+        .check(z.lte(2 ** 31 - 1)),
+    }),
     async (body) => ({ prizes: await s.rooms.rigNextPlay(body.station_id, body.seed) }),
   );
   route.open(
     '/dev/live/drop',
-    z.object({ station_id: z.number().int().min(1).max(999_999_999).optional() }).strict(),
+    z.strictObject({ station_id: z.optional(z.int().check(z.gte(1)).check(z.lte(999_999_999))) }),
     async (body) => ({
       dropped: s.signaling.drop(body.station_id ?? null),
     }),

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { mapped } from './schema-helpers';
+import { z } from 'zod/mini';
 import {
   checkPhone,
   EMAIL_MAX_LENGTH,
@@ -45,39 +46,39 @@ export const MAX_ADDRESSES = 10;
 export function textField(label: string, max: number, min = 1) {
   return z
     .string({ error: M.notString(label) })
-    .trim()
-    .min(min, M.required(label))
-    .max(max, M.tooLong(label, max))
-    .refine(isAcceptableText, M.invalidCharacters(label));
+    .check(z.trim())
+    .check(z.minLength(min, M.required(label)))
+    .check(z.maxLength(max, M.tooLong(label, max)))
+    .check(z.refine(isAcceptableText, M.invalidCharacters(label)));
 }
 
 /** Japanese phone number by the domain's checkPhone (10 or 11 digits, hyphens allowed); normalised to digits. */
-export const telSchema = z
-  .string({ error: M.notString(L.tel) })
-  .max(30, M.tooLongPlain(L.tel))
-  .transform((v, ctx) => {
+export const telSchema = mapped(
+  z.string({ error: M.notString(L.tel) }).check(z.maxLength(30, M.tooLongPlain(L.tel))),
+  (v, ctx) => {
     const check = checkPhone(v);
     if (!check.ok) {
       ctx.addIssue({ code: 'custom', message: check.message });
       return z.NEVER;
     }
     return check.value;
-  });
+  },
+);
 
 /** An e-mail address, trimmed and lower-cased, at most 254 characters. */
 export const emailSchema = z
   .string({ error: M.notString(L.email) })
-  .trim()
-  .toLowerCase()
-  .max(EMAIL_MAX_LENGTH, M.emailTooLong)
+  .check(z.trim())
+  .check(z.toLowerCase())
+  .check(z.maxLength(EMAIL_MAX_LENGTH, M.emailTooLong))
   // The domain's one e-mail check, shared with the address e-mail.
-  .refine(isEmailAddress, M.emailFormat);
+  .check(z.refine(isEmailAddress, M.emailFormat));
 
 export { LEAD_TIMES };
 
 /** Address record (spec §3) [R3-3] as the server answers it; the domain's AddressRecord on the wire. */
 export const addressRecordSchema = z.object({
-  id: z.number().int().positive(),
+  id: z.int().check(z.positive()),
   is_main: flag01Schema,
   first_name: z.string(),
   last_name: z.string(),
@@ -88,9 +89,10 @@ export const addressRecordSchema = z.object({
   tel: z.string(),
   email: z.string(),
   lead_times: z.string(),
-}) satisfies z.ZodType<AddressRecord>;
+}) satisfies z.ZodMiniType<AddressRecord>;
 
-const rawText = (label: string) => z.string({ error: M.notString(label) }).max(300, M.tooLongPlain(label));
+const rawText = (label: string) =>
+  z.string({ error: M.notString(label) }).check(z.maxLength(300, M.tooLongPlain(label)));
 
 /**
  * An address as the player enters it: strings of bounded size here; the field rules themselves
@@ -99,7 +101,7 @@ const rawText = (label: string) => z.string({ error: M.notString(label) }).max(3
  */
 export const addressInputSchema = z.object(
   {
-    is_main: flag01Schema.optional(),
+    is_main: z.optional(flag01Schema),
     last_name: rawText(L.lastName),
     first_name: rawText(L.firstName),
     zip: rawText(L.zip),
@@ -107,29 +109,32 @@ export const addressInputSchema = z.object(
     address2: rawText(L.address2),
     address3: rawText(L.address3),
     tel: rawText(L.tel),
-    email: z.union([rawText(L.email), z.null()]).optional(),
-    lead_times: z.enum(LEAD_TIMES, { error: M.leadTimes }).optional(),
+    email: z.optional(z.union([rawText(L.email), z.null()])),
+    lead_times: z.optional(z.enum(LEAD_TIMES, { error: M.leadTimes })),
   },
   { error: M.addressRequired },
 );
 export type AddressInput = z.input<typeof addressInputSchema>;
 
 export const addressListRequestSchema = identitySchema;
-export const addressRegisterRequestSchema = identitySchema.extend({ address: addressInputSchema });
-export const addressChangeRequestSchema = identitySchema.extend({
-  address: addressInputSchema.extend({ id: idSchema }),
+export const addressRegisterRequestSchema = z.extend(identitySchema, { address: addressInputSchema });
+export const addressChangeRequestSchema = z.extend(identitySchema, {
+  address: z.extend(addressInputSchema, { id: idSchema }),
 });
-export const addressDeleteRequestSchema = identitySchema.extend({ address_delete: z.object({ id: idSchema }) });
+export const addressDeleteRequestSchema = z.extend(identitySchema, { address_delete: z.object({ id: idSchema }) });
 
-export const addressListResponseSchema = errorResponseSchema.extend({ list: z.array(addressRecordSchema) });
+export const addressListResponseSchema = z.extend(errorResponseSchema, { list: z.array(addressRecordSchema) });
 
 /** The postal-code lookup (Japan Post's table, bundled): the places one 7-digit code names. */
-export const zipLookupRequestSchema = identitySchema.extend({
-  zip_lookup: z.object({ zip: z.string({ error: M.notString(L.zip) }).max(20, M.tooLongPlain(L.zip)) }),
+export const zipLookupRequestSchema = z.extend(identitySchema, {
+  zip_lookup: z.object({ zip: z.string({ error: M.notString(L.zip) }).check(z.maxLength(20, M.tooLongPlain(L.zip))) }),
 });
 export const zipPlaceSchema = z.object({ prefecture: z.string(), city: z.string(), town: z.string() });
-export const zipLookupResponseSchema = errorResponseSchema.extend({ zip: z.string(), places: z.array(zipPlaceSchema) });
-export const addressResponseSchema = errorResponseSchema.extend({
+export const zipLookupResponseSchema = z.extend(errorResponseSchema, {
+  zip: z.string(),
+  places: z.array(zipPlaceSchema),
+});
+export const addressResponseSchema = z.extend(errorResponseSchema, {
   address: addressRecordSchema,
   list: z.array(addressRecordSchema),
 });
@@ -142,84 +147,89 @@ export const SEX_VALUES = [0, 1, 2, 3] as const;
 /** A calendar date YYYY-MM-DD that exists (2023-02-30 is refused). */
 export const birthSchema = z
   .string({ error: M.notString(L.birth) })
-  .regex(/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/, M.birthFormat)
-  .refine((v) => {
-    const d = new Date(`${v}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v && v >= '1900-01-01';
-  }, M.birthInvalid);
+  .check(z.regex(/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/, M.birthFormat))
+  .check(
+    z.refine((v) => {
+      const d = new Date(`${v}T00:00:00Z`);
+      return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v && v >= '1900-01-01';
+    }, M.birthInvalid),
+  );
 
-export const profileSetRequestSchema = identitySchema.extend({
+export const profileSetRequestSchema = z.extend(identitySchema, {
   profile: z.object({
-    sex: z.union([z.literal(1), z.literal(2), z.literal(3)], { error: M.sexRequired }).optional(),
-    birth: birthSchema.optional(),
-    prefectures: z.enum(PREFECTURES, { error: M.prefecture }).optional(),
+    sex: z.optional(z.union([z.literal(1), z.literal(2), z.literal(3)], { error: M.sexRequired })),
+    birth: z.optional(birthSchema),
+    prefectures: z.optional(z.enum(PREFECTURES, { error: M.prefecture })),
   }),
 });
 export const profileGetRequestSchema = identitySchema;
 
 export const nicknameSchema = textField(L.nickname, NICKNAME_MAX);
-export const nicknameSetRequestSchema = identitySchema.extend({ nickname: z.object({ nickname: nicknameSchema }) });
+export const nicknameSetRequestSchema = z.extend(identitySchema, { nickname: z.object({ nickname: nicknameSchema }) });
 
 /** Profile (spec §3) plus nickname info. */
-export const profileResponseSchema = errorResponseSchema.extend({
+export const profileResponseSchema = z.extend(errorResponseSchema, {
   profile: z.object({
-    sex: z.number().int(),
+    sex: z.int(),
     birth: z.string(),
     prefectures: z.string(),
     created_at: z.string(),
-  }) satisfies z.ZodType<Profile>,
-  nickname_info: z.object({ userId: z.number().int(), nickname: z.string(), isNicknameUnregistered: z.boolean() }),
+  }) satisfies z.ZodMiniType<Profile>,
+  nickname_info: z.object({ userId: z.int(), nickname: z.string(), isNicknameUnregistered: z.boolean() }),
 });
 
 // ---- phone check, present codes, invite -----------------------------------------------------
 
 export const verificationCodeSchema = z
   .string({ error: M.codeRequired })
-  .trim()
-  .regex(/^[0-9]{6}$/, M.codeFormat);
+  .check(z.trim())
+  .check(z.regex(/^[0-9]{6}$/, M.codeFormat));
 
-export const phoneSendCodeRequestSchema = identitySchema.extend({ phone: z.object({ tel: telSchema }) });
-export const phoneVerifyRequestSchema = identitySchema.extend({
+export const phoneSendCodeRequestSchema = z.extend(identitySchema, { phone: z.object({ tel: telSchema }) });
+export const phoneVerifyRequestSchema = z.extend(identitySchema, {
   phone_verify: z.object({ code: verificationCodeSchema }),
 });
-export const codeSentResponseSchema = errorResponseSchema.extend({ expires_at: z.string() });
-export const phoneVerifiedResponseSchema = errorResponseSchema.extend({ tel: z.string(), tel_verified_at: z.string() });
+export const codeSentResponseSchema = z.extend(errorResponseSchema, { expires_at: z.string() });
+export const phoneVerifiedResponseSchema = z.extend(errorResponseSchema, {
+  tel: z.string(),
+  tel_verified_at: z.string(),
+});
 
-export const presentCodeRequestSchema = identitySchema.extend({
+export const presentCodeRequestSchema = z.extend(identitySchema, {
   present_code: z.object({
     code: z
       .string({ error: M.presentCodeRequired })
-      .trim()
-      .toUpperCase()
-      .regex(/^[A-Z0-9]{4,20}$/, M.presentCodeFormat),
+      .check(z.trim())
+      .check(z.toUpperCase())
+      .check(z.regex(/^[A-Z0-9]{4,20}$/, M.presentCodeFormat)),
   }),
 });
-export const presentCodeResponseSchema = errorResponseSchema.extend({
-  present: z.object({ kind: z.enum(['tc_free', 'ticket']), amount: z.number().int().positive() }),
-  tc: z.object({ tc_all: z.number().int(), tc_free: z.number().int(), tc_toll: z.number().int() }),
-  ticket: z.object({ ticket_all: z.number().int() }),
+export const presentCodeResponseSchema = z.extend(errorResponseSchema, {
+  present: z.object({ kind: z.enum(['tc_free', 'ticket']), amount: z.int().check(z.positive()) }),
+  tc: z.object({ tc_all: z.int(), tc_free: z.int(), tc_toll: z.int() }),
+  ticket: z.object({ ticket_all: z.int() }),
 });
 
 export const inviteRequestSchema = identitySchema;
 /** Invite info (spec §3) [R3-16]. */
 export const inviteInfoSchema = z.object({
-  invite_ticket: z.number().int().nonnegative(),
+  invite_ticket: z.int().check(z.nonnegative()),
   title: z.string(),
   url: z.string(),
   text: z.string(),
 });
-export const inviteResponseSchema = errorResponseSchema.extend({ invite_info: inviteInfoSchema });
+export const inviteResponseSchema = z.extend(errorResponseSchema, { invite_info: inviteInfoSchema });
 
 // ---- account deletion [R10-7] -------------------------------------------------------------------
 
 export const accountDeletePreviewRequestSchema = identitySchema;
 /** What deleting takes with it, shown before the player confirms. */
-export const accountDeletePreviewResponseSchema = errorResponseSchema.extend({
+export const accountDeletePreviewResponseSchema = z.extend(errorResponseSchema, {
   preview: z.object({
-    prizes_not_requested: z.number().int().min(0),
-    deliveries_not_shipped: z.number().int().min(0),
-    tc_paid: z.number().int().min(0),
-    tc_free: z.number().int().min(0),
+    prizes_not_requested: z.int().check(z.gte(0)),
+    deliveries_not_shipped: z.int().check(z.gte(0)),
+    tc_paid: z.int().check(z.gte(0)),
+    tc_free: z.int().check(z.gte(0)),
     /** 1 when the account has a password, which the deletion then asks for. */
     has_password: flag01Schema,
   }),
@@ -228,11 +238,11 @@ export const accountDeletePreviewResponseSchema = errorResponseSchema.extend({
  * Deletes the account: every token revoked; e-mail, phone, profile, nickname, addresses and the
  * password erased; unshipped deliveries cancelled; ledger and play logs kept without personal data.
  */
-export const accountDeleteRequestSchema = identitySchema.extend({
+export const accountDeleteRequestSchema = z.extend(identitySchema, {
   account_delete: z.object({
     confirm: z.literal(1, { error: M.deleteConfirmRequired }),
     /** Required when the account has a password. */
-    password: z.string().max(128, M.passwordTooLong).optional(),
+    password: z.optional(z.string().check(z.maxLength(128, M.passwordTooLong))),
   }),
 });
 export const accountDeleteResponseSchema = errorResponseSchema;

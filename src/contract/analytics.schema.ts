@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ANALYTICS_EVENT_NAMES, isPcFlag, siteTypeFlag, type AnalyticsPayload } from '../domain';
 import { errorResponseSchema } from './envelope';
 
@@ -50,20 +50,23 @@ export const analyticsEventNameSchema = z.enum(ANALYTICS_EVENT_NAMES, { error: I
 
 const paramNameSchema = z
   .string()
-  .regex(new RegExp(`^[A-Za-z][A-Za-z0-9_]{0,${L.maxParamNameLength - 1}}$`), I.badParamName);
-const paramValueSchema = z.union([z.string().max(L.maxStringLength, I.paramsTooLarge), z.number(), z.boolean()], {
-  error: I.badParamValue,
-});
+  .check(z.regex(new RegExp(`^[A-Za-z][A-Za-z0-9_]{0,${L.maxParamNameLength - 1}}$`), I.badParamName));
+const paramValueSchema = z.union(
+  [z.string().check(z.maxLength(L.maxStringLength, I.paramsTooLarge)), z.number(), z.boolean()],
+  {
+    error: I.badParamValue,
+  },
+);
 const isCount = (value: unknown) =>
   typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 2_147_483_647;
 
 /** A flat object of strings, numbers and booleans with bounded sizes. */
 export const analyticsParamsSchema = z
   .record(paramNameSchema, paramValueSchema)
-  .refine((params) => Object.keys(params).length <= L.maxParams, I.tooManyParams)
-  .refine((params) => JSON.stringify(params).length <= L.maxParamsJsonLength, I.paramsTooLarge)
+  .check(z.refine((params) => Object.keys(params).length <= L.maxParams, I.tooManyParams))
+  .check(z.refine((params) => JSON.stringify(params).length <= L.maxParamsJsonLength, I.paramsTooLarge))
   // The fields every event carries (spec §3 "Analytics payload fields") [R3-21].
-  .refine((params) => isCount(params.user_id) && isCount(params.shop_id), I.badCommonFields);
+  .check(z.refine((params) => isCount(params.user_id) && isCount(params.shop_id), I.badCommonFields));
 
 /**
  * One event as the client sends it to the collector: the tag's event name, the measurement id it
@@ -75,14 +78,16 @@ export const analyticsCollectRequestSchema = z
     name: analyticsEventNameSchema,
     send_to: z
       .string()
-      .max(L.maxSendToLength, I.badSendTo)
-      .regex(/^[A-Za-z0-9_/-]*$/, I.badSendTo),
+      .check(z.maxLength(L.maxSendToLength, I.badSendTo))
+      .check(z.regex(/^[A-Za-z0-9_/-]*$/, I.badSendTo)),
     params: analyticsParamsSchema,
   })
-  .refine(({ name, params }) => params.is_pc === isPcFlag(name) && params.site_type === siteTypeFlag(name), {
-    message: I.badFlags,
-    path: ['params'],
-  });
+  .check(
+    z.refine(({ name, params }) => params.is_pc === isPcFlag(name) && params.site_type === siteTypeFlag(name), {
+      message: I.badFlags,
+      path: ['params'],
+    }),
+  );
 export type AnalyticsCollectRequest = z.infer<typeof analyticsCollectRequestSchema>;
 
 /** What the client posts for one event (the payload the tag adapter sends, as one JSON object). */
@@ -96,14 +101,14 @@ export function analyticsCollectBody(event: AnalyticsPayload): AnalyticsCollectR
 
 /** Reading the collected events back (e2e): all of them, one event's, or those after a seq. */
 export const analyticsEventsRequestSchema = z.strictObject({
-  name: analyticsEventNameSchema.optional(),
-  since: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  name: z.optional(analyticsEventNameSchema),
+  since: z.optional(z.int().check(z.gte(0)).check(z.lte(Number.MAX_SAFE_INTEGER))),
 });
 export type AnalyticsEventsRequest = z.infer<typeof analyticsEventsRequestSchema>;
 
 /** One collected event: its number in arrival order (from 1), when it arrived, and what was sent. */
 export const collectedAnalyticsEventSchema = z.object({
-  seq: z.number().int().positive(),
+  seq: z.int().check(z.positive()),
   received_at: z.string(),
   name: analyticsEventNameSchema,
   send_to: z.string(),
@@ -111,9 +116,9 @@ export const collectedAnalyticsEventSchema = z.object({
 });
 export type CollectedAnalyticsEvent = z.infer<typeof collectedAnalyticsEventSchema>;
 
-export const analyticsEventsResponseSchema = errorResponseSchema.extend({
+export const analyticsEventsResponseSchema = z.extend(errorResponseSchema, {
   list: z.array(collectedAnalyticsEventSchema),
   /** How many events the server keeps; older ones are dropped first. */
-  capacity: z.number().int().positive(),
+  capacity: z.int().check(z.positive()),
 });
 export type AnalyticsEventsResponse = z.infer<typeof analyticsEventsResponseSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { emailSchema, verificationCodeSchema } from './account.schema';
 import { errorResponseSchema } from './envelope';
 import { flag01Schema, identitySchema } from './user-identity.schema';
@@ -23,63 +23,63 @@ export const AUTH_ENDPOINTS = {
 
 export const passwordSchema = z
   .string({ error: M.passwordNotString })
-  .min(8, M.passwordTooShort)
-  .max(128, M.passwordTooLong)
-  .refine((v) => /[A-Za-z]/.test(v) && /[0-9]/.test(v), M.passwordLettersAndDigits);
+  .check(z.minLength(8, M.passwordTooShort))
+  .check(z.maxLength(128, M.passwordTooLong))
+  .check(z.refine((v) => /[A-Za-z]/.test(v) && /[0-9]/.test(v), M.passwordLettersAndDigits));
 
 /** agree_contract 1: the sign-up form's terms agreement, stored with the new account. */
 export const signupRequestSchema = z.object({
   email: emailSchema,
   password: passwordSchema,
-  agree_contract: flag01Schema.optional(),
+  agree_contract: z.optional(flag01Schema),
 });
 /** Login checks only the shape; a wrong pair gets one message whichever half is wrong. */
 export const loginRequestSchema = z.object({
   email: emailSchema,
-  password: z.string({ error: M.passwordRequired }).min(1, M.passwordRequired).max(128, M.passwordTooLong),
+  password: z
+    .string({ error: M.passwordRequired })
+    .check(z.minLength(1, M.passwordRequired))
+    .check(z.maxLength(128, M.passwordTooLong)),
 });
 export const logoutRequestSchema = identitySchema;
 /** name picks one of several debug users (default 'debug'), so a developer can keep two sessions. */
 export const debugLoginRequestSchema = z.object({
-  name: z
-    .string()
-    .regex(/^[a-z0-9_-]{1,20}$/, M.debugUserName)
-    .optional(),
+  name: z.optional(z.string().check(z.regex(/^[a-z0-9_-]{1,20}$/, M.debugUserName))),
 });
 
-export const loginResponseSchema = errorResponseSchema.extend({
-  user_id: z.number().int().positive(),
+export const loginResponseSchema = z.extend(errorResponseSchema, {
+  user_id: z.int().check(z.positive()),
   access_token: z.string(),
   expires_at: z.string(),
 });
-export const debugLoginResponseSchema = loginResponseSchema.extend({ created: flag01Schema });
+export const debugLoginResponseSchema = z.extend(loginResponseSchema, { created: flag01Schema });
 
 export const emailStatusRequestSchema = identitySchema;
-export const emailStatusResponseSchema = errorResponseSchema.extend({
-  email: z.string().nullable(),
+export const emailStatusResponseSchema = z.extend(errorResponseSchema, {
+  email: z.nullable(z.string()),
   email_verified: flag01Schema,
-  email_verified_at: z.string().nullable(),
+  email_verified_at: z.nullable(z.string()),
   created_at: z.string(),
   /** The server side of the /emailvalid guard [R2.2-2]: unverified and created after the cutoff. */
   verification_required: flag01Schema,
   cutoff: z.string(),
 });
-export const emailSendCodeRequestSchema = identitySchema.extend({
-  email_verify: z.object({ email: emailSchema.optional() }),
+export const emailSendCodeRequestSchema = z.extend(identitySchema, {
+  email_verify: z.object({ email: z.optional(emailSchema) }),
 });
-export const emailVerifyRequestSchema = identitySchema.extend({
+export const emailVerifyRequestSchema = z.extend(identitySchema, {
   email_verify: z.object({ code: verificationCodeSchema }),
 });
-export const emailVerifiedResponseSchema = errorResponseSchema.extend({
+export const emailVerifiedResponseSchema = z.extend(errorResponseSchema, {
   email: z.string(),
   email_verified_at: z.string(),
 });
 
 export const devOutboxRequestSchema = identitySchema;
-export const devOutboxResponseSchema = errorResponseSchema.extend({
+export const devOutboxResponseSchema = z.extend(errorResponseSchema, {
   list: z.array(
     z.object({
-      message_id: z.number().int(),
+      message_id: z.int(),
       channel: z.enum(['email', 'sms']),
       recipient: z.string(),
       subject: z.string(),
@@ -90,13 +90,18 @@ export const devOutboxResponseSchema = errorResponseSchema.extend({
 });
 
 /** Changes the password: the current one is checked; every other session of the account ends. */
-export const passwordChangeRequestSchema = identitySchema.extend({
+export const passwordChangeRequestSchema = z.extend(identitySchema, {
   password_change: z
     .object({
-      current_password: z.string({ error: M.passwordRequired }).min(1, M.passwordRequired).max(128, M.passwordTooLong),
+      current_password: z
+        .string({ error: M.passwordRequired })
+        .check(z.minLength(1, M.passwordRequired))
+        .check(z.maxLength(128, M.passwordTooLong)),
       new_password: passwordSchema,
     })
-    .refine((v) => v.current_password !== v.new_password, { message: M.newPasswordSame, path: ['new_password'] }),
+    .check(
+      z.refine((v) => v.current_password !== v.new_password, { message: M.newPasswordSame, path: ['new_password'] }),
+    ),
 });
 export const passwordChangeResponseSchema = errorResponseSchema;
 
@@ -105,7 +110,7 @@ export const passwordChangeResponseSchema = errorResponseSchema;
  * account (it must not tell who is a member); only a verified-or-registered address gets a code.
  */
 export const passwordResetRequestSchema = z.object({ email: emailSchema });
-export const passwordResetRequestResponseSchema = errorResponseSchema.extend({ expires_at: z.string() });
+export const passwordResetRequestResponseSchema = z.extend(errorResponseSchema, { expires_at: z.string() });
 /** Sets a new password with the e-mailed code; every session of the account ends and a new one starts. */
 export const passwordResetSchema = z.object({
   email: emailSchema,
@@ -113,4 +118,6 @@ export const passwordResetSchema = z.object({
   password: passwordSchema,
 });
 
-export const devMailboxRequestSchema = z.object({ recipient: z.string().min(1).max(254) });
+export const devMailboxRequestSchema = z.object({
+  recipient: z.string().check(z.minLength(1)).check(z.maxLength(254)),
+});

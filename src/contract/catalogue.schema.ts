@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import {
   DESIGNATED_TYPES,
   STATION_STATUSES,
@@ -12,11 +12,11 @@ import { errorResponseSchema } from './envelope';
 const flag = z.union([z.literal(0), z.literal(1)]);
 
 export const prizeItemSchema = z.object({
-  station_id: z.number().int().positive(),
+  station_id: z.int().check(z.positive()),
   station_admin_id: z.string(),
   prize_name: z.string(),
   img_url: z.string(),
-  play_price: z.number().int().nonnegative(),
+  play_price: z.int().check(z.nonnegative()),
   playing: flag,
   new: flag,
   station_status: z.enum(STATION_STATUSES),
@@ -29,10 +29,10 @@ export const prizeItemSchema = z.object({
   designated_type: z.enum(DESIGNATED_TYPES),
   is_get: flag,
   genre: z.string(),
-}) satisfies z.ZodType<PrizeItem>;
+}) satisfies z.ZodMiniType<PrizeItem>;
 
 export const tabListItemSchema = z.object({
-  tab_id: z.number().int(),
+  tab_id: z.int(),
   tab_name: z.string(),
   tab_slug: z.string(),
   tab_kind: z.enum(TAB_KINDS),
@@ -40,16 +40,16 @@ export const tabListItemSchema = z.object({
 
 /** Body of POST /contents/top_page_prize (besides identity). */
 export const topPagePrizeRequestSchema = z.object({
-  shop_id: z.number().int().nonnegative().max(1_000_000),
+  shop_id: z.int().check(z.nonnegative()).check(z.lte(1_000_000)),
   is_top_page: z.union([z.literal(0), z.literal(1)]),
-  fes_id: z.number().int().nonnegative().max(1_000_000).optional(),
+  fes_id: z.optional(z.int().check(z.nonnegative()).check(z.lte(1_000_000))),
 });
 export type TopPagePrizeRequest = z.infer<typeof topPagePrizeRequestSchema>;
 
-export const topPagePrizeResponseSchema = errorResponseSchema.extend({
+export const topPagePrizeResponseSchema = z.extend(errorResponseSchema, {
   tab_list: z.array(tabListItemSchema),
-  sale_list: z.array(z.object({ tab_id: z.number().int(), title: z.string(), list: z.array(prizeItemSchema) })),
-  campaign_banner: z.array(z.object({ id: z.number().int(), title: z.string(), img_url: z.string() })),
+  sale_list: z.array(z.object({ tab_id: z.int(), title: z.string(), list: z.array(prizeItemSchema) })),
+  campaign_banner: z.array(z.object({ id: z.int(), title: z.string(), img_url: z.string() })),
   new_user: z.object({ img: z.string() }),
   fes: z.object({ img: z.string(), list: z.array(prizeItemSchema) }),
   new_prize: z.array(prizeItemSchema),

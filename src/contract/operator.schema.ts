@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { isAcceptableText, KUJI_BOX_STATUSES, STATION_STATUSES } from '../domain';
 import { errorResponseSchema } from './envelope';
 import { CONTRACT_MESSAGES as M, FIELD_LABELS_JA } from './messages';
@@ -46,48 +46,49 @@ export const OPERATOR_ENDPOINTS = {
 /** The header carrying `Bearer <operator session token>`. */
 export const OPERATOR_AUTH_HEADER = 'x-operator-authorization';
 
-const stationId = z.object({ station_id: idSchema }).strict();
-const stock = z.number().int(M.notInteger).min(0).max(9_999, M.numberTooLarge);
-const armStrength = z.number().min(0).max(1);
+const stationId = z.strictObject({ station_id: idSchema });
+const stock = z.int(M.notInteger).check(z.gte(0)).check(z.lte(9_999, M.numberTooLarge));
+const armStrength = z.number().check(z.gte(0)).check(z.lte(1));
 
-export const operatorStationStatusSchema = stationId.extend({ station_status: z.enum(STATION_STATUSES) }).strict();
+export const operatorStationStatusSchema = z.strictObject(
+  z.extend(stationId, { station_status: z.enum(STATION_STATUSES) }).shape,
+);
 export const operatorFaultSchema = stationId;
-export const operatorRestockSchema = stationId.extend({ stock }).strict();
-export const operatorArmStrengthSchema = stationId.extend({ arm_strength: armStrength }).strict();
-export const operatorChangePrizeSchema = stationId
-  .extend({
+export const operatorRestockSchema = z.strictObject(z.extend(stationId, { stock }).shape);
+export const operatorArmStrengthSchema = z.strictObject(z.extend(stationId, { arm_strength: armStrength }).shape);
+export const operatorChangePrizeSchema = z.strictObject(
+  z.extend(stationId, {
     prize_name: z
       .string()
-      .trim()
-      .min(1, M.required(FIELD_LABELS_JA.prize_name!))
-      .max(100, M.tooLong(FIELD_LABELS_JA.prize_name!, 100))
-      .refine(isAcceptableText, M.invalidCharacters(FIELD_LABELS_JA.prize_name!)),
+      .check(z.trim())
+      .check(z.minLength(1, M.required(FIELD_LABELS_JA.prize_name!)))
+      .check(z.maxLength(100, M.tooLong(FIELD_LABELS_JA.prize_name!, 100)))
+      .check(z.refine(isAcceptableText, M.invalidCharacters(FIELD_LABELS_JA.prize_name!))),
     prize_shape: z.enum(['box', 'plush', 'capsule']),
     stock,
-    arm_strength: armStrength.optional(),
-  })
-  .strict();
-export const operatorPlayLogSchema = z
-  .object({ station_id: idSchema.optional(), limit: z.number().int().min(1).max(500).optional() })
-  .strict();
+    arm_strength: z.optional(armStrength),
+  }).shape,
+);
+export const operatorPlayLogSchema = z.strictObject({
+  station_id: z.optional(idSchema),
+  limit: z.optional(z.int().check(z.gte(1)).check(z.lte(500))),
+});
 
-export const operatorStationAnswerSchema = errorResponseSchema.extend({
+export const operatorStationAnswerSchema = z.extend(errorResponseSchema, {
   station: z.object({
-    station_id: z.number().int().positive(),
+    station_id: z.int().check(z.positive()),
     station_status: z.enum(STATION_STATUSES),
-    stock: z.number().int(),
-    refunded_play_id: z.number().int().positive().nullable(),
+    stock: z.int(),
+    refunded_play_id: z.nullable(z.int().check(z.positive())),
   }),
 });
-export const operatorPlayLogAnswerSchema = errorResponseSchema.extend({ list: z.array(playLogEntrySchema) });
+export const operatorPlayLogAnswerSchema = z.extend(errorResponseSchema, { list: z.array(playLogEntrySchema) });
 
-export const operatorKujiBoxStatusSchema = z
-  .object({ box_id: idSchema, box_status: z.enum(KUJI_BOX_STATUSES) })
-  .strict();
-export const operatorKujiBoxAnswerSchema = errorResponseSchema.extend({
+export const operatorKujiBoxStatusSchema = z.strictObject({ box_id: idSchema, box_status: z.enum(KUJI_BOX_STATUSES) });
+export const operatorKujiBoxAnswerSchema = z.extend(errorResponseSchema, {
   box: z.object({
-    kuji_id: z.number().int().positive(),
-    box_id: z.number().int().positive(),
+    kuji_id: z.int().check(z.positive()),
+    box_id: z.int().check(z.positive()),
     box_status: z.enum(KUJI_BOX_STATUSES),
   }),
 });
@@ -96,36 +97,36 @@ export const operatorKujiBoxAnswerSchema = errorResponseSchema.extend({
  * Sets a kuji box's stock, rank by rank (the ranks the box has): allowed only before the box opens,
  * since an opened box's ticket order is fixed and committed (docs/kuji.md).
  */
-export const operatorKujiBoxStockSchema = z
-  .object({
-    box_id: idSchema,
-    prizes: z
-      .array(z.object({ rank: z.string().min(1).max(40), quantity: stock }).strict())
-      .min(1)
-      .max(20),
-  })
-  .strict();
-export const operatorKujiBoxStockAnswerSchema = errorResponseSchema.extend({
+export const operatorKujiBoxStockSchema = z.strictObject({
+  box_id: idSchema,
+  prizes: z
+    .array(z.strictObject({ rank: z.string().check(z.minLength(1)).check(z.maxLength(40)), quantity: stock }))
+    .check(z.minLength(1))
+    .check(z.maxLength(20)),
+});
+export const operatorKujiBoxStockAnswerSchema = z.extend(errorResponseSchema, {
   box: z.object({
-    box_id: z.number().int().positive(),
-    prizes: z.array(z.object({ rank: z.string(), quantity: z.number().int(), remaining: z.number().int() })),
+    box_id: z.int().check(z.positive()),
+    prizes: z.array(z.object({ rank: z.string(), quantity: z.int(), remaining: z.int() })),
   }),
 });
 
 /** An operator's sign-in (accounts come from `npm run operator -- add …`). */
-export const operatorLoginSchema = z
-  .object({
-    login: z.string().min(1, M.required(FIELD_LABELS_JA.operator_login!)).max(64),
-    password: z.string().min(1, M.required(FIELD_LABELS_JA.password!)).max(256),
-  })
-  .strict();
-export const operatorSessionSchema = z.object({}).strict();
-export const operatorAuditSchema = z
-  .object({
-    limit: z.number().int(M.notInteger).min(1).max(500, M.numberTooLarge).optional(),
-    operator_login: z.string().max(64).optional(),
-  })
-  .strict();
+export const operatorLoginSchema = z.strictObject({
+  login: z
+    .string()
+    .check(z.minLength(1, M.required(FIELD_LABELS_JA.operator_login!)))
+    .check(z.maxLength(64)),
+  password: z
+    .string()
+    .check(z.minLength(1, M.required(FIELD_LABELS_JA.password!)))
+    .check(z.maxLength(256)),
+});
+export const operatorSessionSchema = z.strictObject({});
+export const operatorAuditSchema = z.strictObject({
+  limit: z.optional(z.int(M.notInteger).check(z.gte(1)).check(z.lte(500, M.numberTooLarge))),
+  operator_login: z.optional(z.string().check(z.maxLength(64))),
+});
 
 export const OPERATOR_ROLE_NAMES = ['admin', 'floor', 'support'] as const;
 /** The rights a role holds (docs/operator-console.md); the console shows only what they allow. */
@@ -171,36 +172,36 @@ export const operatorAuditResponseSchema = z.object({
 // ---- The console (docs/operator-console.md) ---------------------------------------------------
 
 /** The floor: every station with its line, its play and its viewers (right `floor`). */
-export const operatorFloorSchema = z.object({}).strict();
+export const operatorFloorSchema = z.strictObject({});
 const floorStationSchema = z.object({
-  station_id: z.number().int().positive(),
+  station_id: z.int().check(z.positive()),
   station_name: z.string(),
   prize_name: z.string(),
   station_status: z.enum(STATION_STATUSES),
-  stock: z.number().int(),
+  stock: z.int(),
   /** Paused: the line is kept but no next turn starts until resumed. */
   paused: z.boolean(),
-  viewers: z.number().int().nonnegative(),
+  viewers: z.int().check(z.nonnegative()),
   line: z.array(
     z.object({
-      user_id: z.number().int().positive(),
+      user_id: z.int().check(z.positive()),
       nickname: z.string(),
-      place: z.number().int().nonnegative(),
+      place: z.int().check(z.nonnegative()),
       reserve_status: z.string(),
     }),
   ),
-  play: z
-    .object({
-      play_id: z.number().int().positive(),
-      user_id: z.number().int().positive(),
+  play: z.nullable(
+    z.object({
+      play_id: z.int().check(z.positive()),
+      user_id: z.int().check(z.positive()),
       nickname: z.string(),
       phase: z.enum(PLAY_PHASES),
       /** Milliseconds left in the current window (reset, turn or continue), null when none runs. */
-      ms_left: z.number().int().nonnegative().nullable(),
-      price: z.number().int().nonnegative(),
+      ms_left: z.nullable(z.int().check(z.nonnegative())),
+      price: z.int().check(z.nonnegative()),
       currency: z.string(),
-    })
-    .nullable(),
+    }),
+  ),
   /** The front camera's still (GET, image/jpeg). */
   still_url: z.string(),
 });
@@ -214,18 +215,18 @@ export const operatorFloorResponseSchema = z.object({
  * Ends that play on the station's machine and refunds it once when unfinished (right `floor`); 409
  * when it is no longer on the machine. An offered turn is withdrawn with remove_from_line.
  */
-export const operatorEndPlaySchema = stationId.extend({ play_id: idSchema }).strict();
+export const operatorEndPlaySchema = z.strictObject(z.extend(stationId, { play_id: idSchema }).shape);
 /** Removes one player from a station's line (right `floor`); they are told on their user channel. */
-export const operatorRemoveFromLineSchema = stationId.extend({ user_id: idSchema }).strict();
+export const operatorRemoveFromLineSchema = z.strictObject(z.extend(stationId, { user_id: idSchema }).shape);
 export const operatorRemoveFromLineResponseSchema = z.object({
   error_code: z.literal(200),
   removed: z.boolean(),
 });
 /** Pauses (or resumes) a station: the current play runs out, the line waits (right `floor`). */
-export const operatorPauseSchema = stationId.extend({ paused: z.boolean() }).strict();
+export const operatorPauseSchema = z.strictObject(z.extend(stationId, { paused: z.boolean() }).shape);
 export const operatorPauseResponseSchema = z.object({
   error_code: z.literal(200),
-  station: z.object({ station_id: z.number().int().positive(), paused: z.boolean() }),
+  station: z.object({ station_id: z.int().check(z.positive()), paused: z.boolean() }),
 });
 
 /** The service messages an operator sends (§8, §4.6); invaliduser is sent by suspending a user. */
@@ -233,85 +234,88 @@ export const SERVICE_MESSAGE_CODES = ['emergency', 'reloaderror', 'cancellation'
 export type ServiceMessageCode = (typeof SERVICE_MESSAGE_CODES)[number];
 const serviceInfo = z
   .string()
-  .trim()
-  .max(200, M.tooLong(FIELD_LABELS_JA.service_info!, 200))
-  .refine(isAcceptableText, M.invalidCharacters(FIELD_LABELS_JA.service_info!));
+  .check(z.trim())
+  .check(z.maxLength(200, M.tooLong(FIELD_LABELS_JA.service_info!, 200)))
+  .check(z.refine(isAcceptableText, M.invalidCharacters(FIELD_LABELS_JA.service_info!)));
 /**
  * To everyone (right `broadcast`). emergency also puts the whole service in emergency maintenance:
  * every player call answers it until `emergency_end`.
  */
-export const operatorBroadcastSchema = z
-  .object({ code: z.enum(SERVICE_MESSAGE_CODES), info: serviceInfo.optional() })
-  .strict();
+export const operatorBroadcastSchema = z.strictObject({
+  code: z.enum(SERVICE_MESSAGE_CODES),
+  info: z.optional(serviceInfo),
+});
 /** To one user's open clients (right `users`). */
-export const operatorUserMessageSchema = z
-  .object({ user_id: idSchema, code: z.enum(SERVICE_MESSAGE_CODES), info: serviceInfo.optional() })
-  .strict();
+export const operatorUserMessageSchema = z.strictObject({
+  user_id: idSchema,
+  code: z.enum(SERVICE_MESSAGE_CODES),
+  info: z.optional(serviceInfo),
+});
 export const operatorMessageResponseSchema = z.object({
   error_code: z.literal(200),
   /** How many open connections the push reached (every instance). */
-  delivered: z.number().int().nonnegative(),
+  delivered: z.int().check(z.nonnegative()),
 });
-export const operatorEmergencyEndSchema = z.object({}).strict();
-export const operatorServiceStateSchema = z.object({}).strict();
+export const operatorEmergencyEndSchema = z.strictObject({});
+export const operatorServiceStateSchema = z.strictObject({});
 export const operatorServiceStateResponseSchema = z.object({
   error_code: z.literal(200),
-  emergency: z.object({ info: z.string(), since: z.string(), by: z.string() }).nullable(),
+  emergency: z.nullable(z.object({ info: z.string(), since: z.string(), by: z.string() })),
 });
 
 /** One user as support sees them (right `users`). */
-export const operatorUserSchema = z.object({ user_id: idSchema }).strict();
-export const operatorUserStatusSchema = z.object({ user_id: idSchema, suspended: z.boolean() }).strict();
+export const operatorUserSchema = z.strictObject({ user_id: idSchema });
+export const operatorUserStatusSchema = z.strictObject({ user_id: idSchema, suspended: z.boolean() });
 export const operatorUserResponseSchema = z.object({
   error_code: z.literal(200),
   user: z.object({
-    user_id: z.number().int().positive(),
+    user_id: z.int().check(z.positive()),
     nickname: z.string(),
-    user_status: z.number().int(),
+    user_status: z.int(),
     suspended: z.boolean(),
     created_at: z.string(),
-    tc_balance: z.number().int(),
+    tc_balance: z.int(),
   }),
 });
 
 /** Plays, wins, TC taken, refunds and assist payouts per station per day (right `numbers`), JST days. */
-const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, M.invalidDate);
-export const operatorNumbersSchema = z.object({ from: isoDay, to: isoDay }).strict();
+const isoDay = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, M.invalidDate));
+export const operatorNumbersSchema = z.strictObject({ from: isoDay, to: isoDay });
 export const operatorNumbersResponseSchema = z.object({
   error_code: z.literal(200),
   rows: z.array(
     z.object({
       day: z.string(),
-      station_id: z.number().int().positive(),
+      station_id: z.int().check(z.positive()),
       station_name: z.string(),
-      plays: z.number().int().nonnegative(),
-      wins: z.number().int().nonnegative(),
+      plays: z.int().check(z.nonnegative()),
+      wins: z.int().check(z.nonnegative()),
       /** wins ÷ plays, 0 when no play. */
-      win_rate: z.number().min(0).max(1),
-      tc_taken: z.number().int().nonnegative(),
-      refunds: z.number().int().nonnegative(),
-      refunded_tc: z.number().int().nonnegative(),
+      win_rate: z.number().check(z.gte(0)).check(z.lte(1)),
+      tc_taken: z.int().check(z.nonnegative()),
+      refunds: z.int().check(z.nonnegative()),
+      refunded_tc: z.int().check(z.nonnegative()),
       /** Wins at an assist level above 0 (the gauge paid out). */
-      assist_payouts: z.number().int().nonnegative(),
+      assist_payouts: z.int().check(z.nonnegative()),
     }),
   ),
 });
 
 /** Every kuji box with its stock per rank and its fairness record (right `kuji`). */
-export const operatorKujiBoxesSchema = z.object({}).strict();
+export const operatorKujiBoxesSchema = z.strictObject({});
 export const operatorKujiBoxesResponseSchema = z.object({
   error_code: z.literal(200),
   boxes: z.array(
     z.object({
-      kuji_id: z.number().int().positive(),
+      kuji_id: z.int().check(z.positive()),
       kuji_name: z.string(),
-      box_id: z.number().int().positive(),
+      box_id: z.int().check(z.positive()),
       box_status: z.enum(KUJI_BOX_STATUSES),
-      prizes: z.array(z.object({ rank: z.string(), quantity: z.number().int(), remaining: z.number().int() })),
+      prizes: z.array(z.object({ rank: z.string(), quantity: z.int(), remaining: z.int() })),
       /** The published commitment (hex SHA-256) once the box opened, else null. */
-      commitment: z.string().nullable(),
+      commitment: z.nullable(z.string()),
       /** The seed, published once the box ended, else null. */
-      seed: z.string().nullable(),
+      seed: z.nullable(z.string()),
     }),
   ),
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import type {
   AssistGaugeView,
   MachineView as DomainMachineView,
@@ -42,18 +42,18 @@ export const PLAY_ERROR = {
 } as const;
 
 const flag = z.union([z.literal(0), z.literal(1)]);
-const count = z.number().int().nonnegative();
+const count = z.int().check(z.nonnegative());
 
 /** Reserve status record (spec §3) [R3-5], plus the station it describes. */
 export const reserveStatusRecordSchema = z.object({
   station_id: count,
   station_setting_id: count,
   /** null in the empty record (no station named and no reservation). */
-  station_status: z.enum(STATION_STATUSES).nullable(),
+  station_status: z.nullable(z.enum(STATION_STATUSES)),
   visit_count: count,
   reserve_count: count,
   /** null in the empty record (the caller holds no reservation there). */
-  reserve_status: z.enum(RESERVE_STATUSES).nullable(),
+  reserve_status: z.nullable(z.enum(RESERVE_STATUSES)),
   reserve_token: z.string(),
   /** Place in line, 1 = next (or playing); 0 when not in line. */
   reserve_num: count,
@@ -71,9 +71,9 @@ export type ReserveStatusRecord = z.infer<typeof reserveStatusRecordSchema>;
 
 /** Play info (spec §3) [R3-7]. */
 export const playInfoSchema = z.object({
-  reserve_polling_id: z.number().int().positive(),
-  station_id: z.number().int().positive(),
-  station_setting_id: z.number().int().positive(),
+  reserve_polling_id: z.int().check(z.positive()),
+  station_id: z.int().check(z.positive()),
+  station_setting_id: z.int().check(z.positive()),
   reserve_status: z.enum(RESERVE_STATUSES),
   is_reserve: flag,
   reserve_num: count,
@@ -89,41 +89,41 @@ export type PlayInfo = z.infer<typeof playInfoSchema>;
 // ---- bodies --------------------------------------------------------------------------------
 
 export const playingRequestSchema = identitySchema;
-export const playingResponseSchema = errorResponseSchema.extend({ list: z.array(playInfoSchema) });
+export const playingResponseSchema = z.extend(errorResponseSchema, { list: z.array(playInfoSchema) });
 
 /** Body of POST /v2/play/get_reserve: identity, optionally the station on screen. */
-export const getReserveRequestSchema = identitySchema.extend({ station_id: positiveIdSchema.optional() });
-export const getReserveResponseSchema = errorResponseSchema.extend({ reserve_info: reserveStatusRecordSchema });
+export const getReserveRequestSchema = z.extend(identitySchema, { station_id: z.optional(positiveIdSchema) });
+export const getReserveResponseSchema = z.extend(errorResponseSchema, { reserve_info: reserveStatusRecordSchema });
 
 /** Body of POST /v2/play/visit (designed): start watching a station. */
-export const visitRequestSchema = identitySchema.extend({ station_id: positiveIdSchema });
-export const visitResponseSchema = errorResponseSchema.extend({ reserve_info: reserveStatusRecordSchema });
+export const visitRequestSchema = z.extend(identitySchema, { station_id: positiveIdSchema });
+export const visitResponseSchema = z.extend(errorResponseSchema, { reserve_info: reserveStatusRecordSchema });
 
 /** Body of POST /v2/play/reserve (designed): join the station's line. */
-export const reserveRequestSchema = identitySchema.extend({
+export const reserveRequestSchema = z.extend(identitySchema, {
   station_id: positiveIdSchema,
-  shop_id: z.number().int().nonnegative().max(1_000_000).optional(),
+  shop_id: z.optional(z.int().check(z.nonnegative()).check(z.lte(1_000_000))),
 });
-export const reserveResponseSchema = errorResponseSchema.extend({
+export const reserveResponseSchema = z.extend(errorResponseSchema, {
   reserve_info: reserveStatusRecordSchema,
   play_info: playInfoSchema,
 });
 
-export const reserveCancelRequestSchema = identitySchema.extend({
-  shop_id: z.number().int().nonnegative().max(1_000_000),
+export const reserveCancelRequestSchema = z.extend(identitySchema, {
+  shop_id: z.int().check(z.nonnegative()).check(z.lte(1_000_000)),
   reserve_cancel: z.object({ station_setting_id: positiveIdSchema }),
 });
-export const reserveCancelResponseSchema = errorResponseSchema.extend({
+export const reserveCancelResponseSchema = z.extend(errorResponseSchema, {
   reserve_cancel: z.object({
-    play_reserve_id: z.number().int().positive(),
-    station_setting_id: z.number().int().positive(),
+    play_reserve_id: z.int().check(z.positive()),
+    station_setting_id: z.int().check(z.positive()),
     reserve_status: z.literal('cancel'),
   }),
 });
 
-export const visitCancelRequestSchema = identitySchema.extend({ station_setting_id: positiveIdSchema });
-export const visitCancelResponseSchema = errorResponseSchema.extend({
-  visit_cancel: z.object({ station_setting_id: z.number().int().positive(), visit_count: count }),
+export const visitCancelRequestSchema = z.extend(identitySchema, { station_setting_id: positiveIdSchema });
+export const visitCancelResponseSchema = z.extend(errorResponseSchema, {
+  visit_cancel: z.object({ station_setting_id: z.int().check(z.positive()), visit_count: count }),
 });
 
 // ---- the play loop (designed: docs/play.md) ---------------------------------------------------
@@ -158,89 +158,89 @@ export const CRANE_PHASES = [
 export const PLAY_CURRENCIES = ['tc', 'ticket', 'free'] as const;
 export const PLAY_RESULTS = ['win', 'miss', 'refunded'] as const;
 
-const ms = z.number().int().nonnegative();
+const ms = z.int().check(z.nonnegative());
 
 /** Where the claw is, as every viewer of a station sees it. */
 export const machineViewSchema = z.object({
-  tick: z.number().int().nonnegative(),
+  tick: z.int().check(z.nonnegative()),
   phase: z.enum(CRANE_PHASES),
   x: z.number(),
   z: z.number(),
   h: z.number(),
   grip: z.number(),
   /** The button the player may use now; null when none. */
-  button: z.enum(CRANE_BUTTONS).nullable(),
+  button: z.nullable(z.enum(CRANE_BUTTONS)),
   /** Until that button fires by itself; null while a button is held or none waits. */
-  button_ms_left: ms.nullable(),
+  button_ms_left: z.nullable(ms),
 });
 export type MachineView = z.infer<typeof machineViewSchema>;
-machineViewSchema satisfies z.ZodType<DomainMachineView>;
+machineViewSchema satisfies z.ZodMiniType<DomainMachineView>;
 
 /** The assist gauge of a player at a station (src/domain play-loop rule). */
 export const assistGaugeSchema = z.object({
   misses: count,
   level: count,
-  strength_bonus: z.number().nonnegative(),
+  strength_bonus: z.number().check(z.nonnegative()),
   misses_to_next_level: count,
-  fill: z.number().min(0).max(1),
+  fill: z.number().check(z.gte(0)).check(z.lte(1)),
 });
 export type AssistGaugeAnswer = z.infer<typeof assistGaugeSchema>;
-assistGaugeSchema satisfies z.ZodType<AssistGaugeView>;
+assistGaugeSchema satisfies z.ZodMiniType<AssistGaugeView>;
 
 /** One play as the player sees it: the machine, the windows, the result, and its settings. */
 export const playStateSchema = z.object({
-  play_id: z.number().int().positive(),
-  play_reserve_id: z.number().int().positive(),
-  station_id: z.number().int().positive(),
+  play_id: z.int().check(z.positive()),
+  play_reserve_id: z.int().check(z.positive()),
+  station_id: z.int().check(z.positive()),
   phase: z.enum(PLAY_PHASES),
   machine: machineViewSchema,
   /** Until the current window ends: the reset before play, or the continue window after a result. */
-  window_ms_left: ms.nullable(),
+  window_ms_left: z.nullable(ms),
   /** Set while the player is away mid-play: until the claw drops by itself. */
-  grace_ms_left: ms.nullable(),
-  result: z.enum(PLAY_RESULTS).nullable(),
-  won_prize_name: z.string().nullable(),
+  grace_ms_left: z.nullable(ms),
+  result: z.nullable(z.enum(PLAY_RESULTS)),
+  won_prize_name: z.nullable(z.string()),
   currency: z.enum(PLAY_CURRENCIES),
   price: count,
-  arm_strength: z.number().min(0).max(1),
+  arm_strength: z.number().check(z.gte(0)).check(z.lte(1)),
   assist_level: count,
 });
 export type PlayState = z.infer<typeof playStateSchema>;
-playStateSchema satisfies z.ZodType<PlayView>;
+playStateSchema satisfies z.ZodMiniType<PlayView>;
 
-export const confirmRequestSchema = identitySchema.extend({ station_id: positiveIdSchema });
+export const confirmRequestSchema = z.extend(identitySchema, { station_id: positiveIdSchema });
 export const currentPlayRequestSchema = identitySchema;
-export const playIdRequestSchema = identitySchema.extend({ play_id: positiveIdSchema });
+export const playIdRequestSchema = z.extend(identitySchema, { play_id: positiveIdSchema });
 /** A button command: the socket's `control` message, and the body of /v2/play/control beside the identity. */
 export const controlCommandSchema = z.object({
   play_id: positiveIdSchema,
   button: z.enum(CRANE_BUTTONS),
   command: z.enum(CRANE_COMMANDS),
 });
-export const controlRequestSchema = identitySchema.extend(controlCommandSchema.shape);
-export const playStateResponseSchema = errorResponseSchema.extend({ play: playStateSchema.nullable() });
-export const controlResponseSchema = errorResponseSchema.extend({
-  tick: z.number().int().nonnegative(),
+export const controlRequestSchema = z.extend(identitySchema, controlCommandSchema.shape);
+export const playStateResponseSchema = z.extend(errorResponseSchema, { play: z.nullable(playStateSchema) });
+export const controlResponseSchema = z.extend(errorResponseSchema, {
+  tick: z.int().check(z.nonnegative()),
   machine: machineViewSchema,
 });
 
-export const historyRequestSchema = identitySchema.extend({
-  page: z.number().int().positive().max(10_000).optional(),
+export const historyRequestSchema = z.extend(identitySchema, {
+  page: z.optional(z.int().check(z.positive()).check(z.lte(10_000))),
 });
 /** One row of a player's play log: everything that decided the play, published after it. */
 export const playLogEntrySchema = z.object({
-  play_id: z.number().int().positive(),
-  station_id: z.number().int().positive(),
+  play_id: z.int().check(z.positive()),
+  station_id: z.int().check(z.positive()),
   prize_name: z.string(),
   currency: z.enum(PLAY_CURRENCIES),
   price: count,
   base_arm_strength: z.number(),
   assist_level: count,
   arm_strength: z.number(),
-  seed: z.number().int(),
+  seed: z.int(),
   layout: z.array(
     z.object({
-      id: z.number().int(),
+      id: z.int(),
       x: z.number(),
       z: z.number(),
       radius: z.number(),
@@ -249,41 +249,41 @@ export const playLogEntrySchema = z.object({
     }),
   ),
   inputs: z.array(
-    z.object({ tick: z.number().int().nonnegative(), button: z.enum(CRANE_BUTTONS), command: z.enum(CRANE_COMMANDS) }),
+    z.object({ tick: z.int().check(z.nonnegative()), button: z.enum(CRANE_BUTTONS), command: z.enum(CRANE_COMMANDS) }),
   ),
-  drop_at_tick: z.number().int().nullable(),
-  result: z.enum(PLAY_RESULTS).nullable(),
+  drop_at_tick: z.nullable(z.int()),
+  result: z.nullable(z.enum(PLAY_RESULTS)),
   started_at: z.string(),
-  ended_at: z.string().nullable(),
+  ended_at: z.nullable(z.string()),
 });
 export type PlayLogEntry = z.infer<typeof playLogEntrySchema>;
-playLogEntrySchema satisfies z.ZodType<DomainPlayLogEntry>;
-export const historyResponseSchema = errorResponseSchema.extend({
+playLogEntrySchema satisfies z.ZodMiniType<DomainPlayLogEntry>;
+export const historyResponseSchema = z.extend(errorResponseSchema, {
   history: z.object({ list: z.array(playLogEntrySchema), page: count, has_more: flag }),
 });
 
-export const gaugeRequestSchema = identitySchema.extend({ station_id: positiveIdSchema });
-export const gaugeResponseSchema = errorResponseSchema.extend({ gauge: assistGaugeSchema });
+export const gaugeRequestSchema = z.extend(identitySchema, { station_id: positiveIdSchema });
+export const gaugeResponseSchema = z.extend(errorResponseSchema, { gauge: assistGaugeSchema });
 
 /** Station info (spec §3) [R3-2]: the feed addresses and each camera's luminance in percent. */
-const luminance = z.number().int().min(0).max(300).nullable().optional();
+const luminance = z.optional(z.nullable(z.int().check(z.gte(0)).check(z.lte(300))));
 export const stationInfoSchema = z.object({
   watch_info: z.object({
     webrtc_url: z.string(),
-    webrtc_channel_front: z.string().nullable(),
-    webrtc_channel_side: z.string().nullable(),
-    motion_jpeg_front: z.string().min(1),
-    motion_jpeg_side: z.string().min(1),
+    webrtc_channel_front: z.nullable(z.string()),
+    webrtc_channel_side: z.nullable(z.string()),
+    motion_jpeg_front: z.string().check(z.minLength(1)),
+    motion_jpeg_side: z.string().check(z.minLength(1)),
   }),
   luminance_front: z.object({ brightness_front: luminance, saturate_front: luminance, contrast_front: luminance }),
   luminance_side: z.object({ brightness_side: luminance, saturate_side: luminance, contrast_side: luminance }),
 });
 export const stationInfoRequestSchema = z.object({
-  user_id: z.number().int().positive().max(2_147_483_647).optional(),
-  access_token: z.string().max(200).optional(),
+  user_id: z.optional(z.int().check(z.positive()).check(z.lte(2_147_483_647))),
+  access_token: z.optional(z.string().check(z.maxLength(200))),
   station_id: positiveIdSchema,
 });
-export const stationInfoResponseSchema = errorResponseSchema.extend({ station_info: stationInfoSchema });
+export const stationInfoResponseSchema = z.extend(errorResponseSchema, { station_info: stationInfoSchema });
 
 /** The camera picture's response header naming the simulation tick it shows. */
 export const FRAME_TICK_HEADER = 'x-onkure-tick';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import type {
   ControlAnswer,
   CraneButton,
@@ -47,8 +47,8 @@ export interface ServiceMessagePush {
 }
 /** The client checks a pushed service message at the border like any answer. */
 export const serviceMessagePushSchema = z.object({
-  error_code: z.number().int(),
-  error_info: z.string().max(1_000),
+  error_code: z.int(),
+  error_info: z.string().check(z.maxLength(1_000)),
 });
 
 /** A winning announcement (update `get`) for the marquee. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { CHAT_PAGE_SIZE, CHAT_TEXT_MAX, CONTACT_CATEGORIES, CONTACT_TEXT_MAX } from '../domain';
 import { textField } from './account.schema';
 import { clientRequestIdSchema } from './delivery.schema';
@@ -17,45 +17,45 @@ export const SUPPORT_ENDPOINTS = {
   chatSend: 'support/chat/send',
 } as const;
 
-export const contactRequestSchema = identitySchema.extend({
+export const contactRequestSchema = z.extend(identitySchema, {
   contact: z.object({
     category: z.enum(CONTACT_CATEGORIES, { error: M.contactCategory }),
     text: textField(L.contactText, CONTACT_TEXT_MAX),
     /** 1: attach the player's recent plays (the last 10) so support can see what happened. */
-    attach_play: flag01Schema.default(0),
+    attach_play: z._default(flag01Schema, 0),
   }),
 });
-export const contactResponseSchema = errorResponseSchema.extend({
-  contact: z.object({ contact_id: z.number().int().positive(), created_at: z.string() }),
+export const contactResponseSchema = z.extend(errorResponseSchema, {
+  contact: z.object({ contact_id: z.int().check(z.positive()), created_at: z.string() }),
 });
 
 export const chatMessageSchema = z.object({
-  message_id: z.number().int().positive(),
+  message_id: z.int().check(z.positive()),
   from: z.enum(['player', 'operator']),
   text: z.string(),
   created_at: z.string(),
 });
 export type ChatMessageWire = z.infer<typeof chatMessageSchema>;
 
-export const chatListRequestSchema = identitySchema.extend({
+export const chatListRequestSchema = z.extend(identitySchema, {
   /** Older messages than before_id; the newest page when omitted. Reading clears the message flag. */
-  chat: z.object({ before_id: idSchema.optional() }).default({}),
+  chat: z._default(z.object({ before_id: z.optional(idSchema) }), {}),
 });
-export const chatListResponseSchema = errorResponseSchema.extend({
+export const chatListResponseSchema = z.extend(errorResponseSchema, {
   /** Oldest first, at most CHAT_PAGE_SIZE. */
-  list: z.array(chatMessageSchema).max(CHAT_PAGE_SIZE),
+  list: z.array(chatMessageSchema).check(z.maxLength(CHAT_PAGE_SIZE)),
   /** 1 when older messages exist. */
   has_more: flag01Schema,
 });
 
-export const chatSendRequestSchema = identitySchema.extend({
+export const chatSendRequestSchema = z.extend(identitySchema, {
   chat: z.object({
     text: textField(L.chatText, CHAT_TEXT_MAX),
     /** Client-made id: resending it stores the message once. */
     client_id: clientRequestIdSchema,
   }),
 });
-export const chatSendResponseSchema = errorResponseSchema.extend({ message: chatMessageSchema });
+export const chatSendResponseSchema = z.extend(errorResponseSchema, { message: chatMessageSchema });
 
 // ---- the operator side (header x-operator-authorization) -----------------------------------
 
@@ -67,46 +67,51 @@ export const OPERATOR_SUPPORT_ENDPOINTS = {
   reply: 'operator/support/reply',
 } as const;
 
-export const operatorContactsSchema = z
-  .object({ status: z.enum(['open', 'closed']).default('open'), limit: z.number().int().min(1).max(200).default(50) })
-  .strict();
-export const operatorContactCloseSchema = z.object({ contact_id: idSchema }).strict();
-export const operatorThreadsSchema = z.object({ limit: z.number().int().min(1).max(200).default(50) }).strict();
-export const operatorThreadSchema = z.object({ user_id: idSchema, before_id: idSchema.optional() }).strict();
-export const operatorReplySchema = z
-  .object({ user_id: idSchema, text: textField(L.chatText, CHAT_TEXT_MAX), client_id: clientRequestIdSchema })
-  .strict();
+export const operatorContactsSchema = z.strictObject({
+  status: z._default(z.enum(['open', 'closed']), 'open'),
+  limit: z._default(z.int().check(z.gte(1)).check(z.lte(200)), 50),
+});
+export const operatorContactCloseSchema = z.strictObject({ contact_id: idSchema });
+export const operatorThreadsSchema = z.strictObject({
+  limit: z._default(z.int().check(z.gte(1)).check(z.lte(200)), 50),
+});
+export const operatorThreadSchema = z.strictObject({ user_id: idSchema, before_id: z.optional(idSchema) });
+export const operatorReplySchema = z.strictObject({
+  user_id: idSchema,
+  text: textField(L.chatText, CHAT_TEXT_MAX),
+  client_id: clientRequestIdSchema,
+});
 
 export const contactRecordSchema = z.object({
-  contact_id: z.number().int().positive(),
-  user_id: z.number().int().positive(),
+  contact_id: z.int().check(z.positive()),
+  user_id: z.int().check(z.positive()),
   category: z.enum(CONTACT_CATEGORIES),
   text: z.string(),
   /** The player's recent plays when attached (station, prize, result, when), else null. */
-  plays: z
-    .array(
+  plays: z.nullable(
+    z.array(
       z.object({
-        play_id: z.number().int(),
-        station_id: z.number().int(),
+        play_id: z.int(),
+        station_id: z.int(),
         prize_name: z.string(),
         result: z.string(),
         played_at: z.string(),
       }),
-    )
-    .nullable(),
+    ),
+  ),
   status: z.enum(['open', 'closed']),
   created_at: z.string(),
 });
-export const operatorContactsResponseSchema = errorResponseSchema.extend({ list: z.array(contactRecordSchema) });
-export const operatorContactCloseResponseSchema = errorResponseSchema.extend({ contact: contactRecordSchema });
-export const operatorThreadsResponseSchema = errorResponseSchema.extend({
+export const operatorContactsResponseSchema = z.extend(errorResponseSchema, { list: z.array(contactRecordSchema) });
+export const operatorContactCloseResponseSchema = z.extend(errorResponseSchema, { contact: contactRecordSchema });
+export const operatorThreadsResponseSchema = z.extend(errorResponseSchema, {
   list: z.array(
     z.object({
-      user_id: z.number().int().positive(),
+      user_id: z.int().check(z.positive()),
       nickname: z.string(),
       last_message: chatMessageSchema,
       /** Player messages after the last operator reply. */
-      waiting: z.number().int().min(0),
+      waiting: z.int().check(z.gte(0)),
     }),
   ),
 });

@@ -5,7 +5,7 @@
  * by the type test test/types/spec-entities.test-d.ts.
  */
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import { type z } from 'zod/mini';
 import {
   addressResponseDataSchema,
   characterSchema,
@@ -24,8 +24,8 @@ import {
 import { EMPTY_PLAY_INFO, EMPTY_SEARCH_PARAMS } from '../../src/domain';
 
 /** The field names of an object schema (unwrapping a transform or refinement). */
-function fields(schema: z.ZodType): string[] {
-  const def = (schema as unknown as { def: { type: string; in?: z.ZodType; shape?: Record<string, unknown> } }).def;
+function fields(schema: z.ZodMiniType): string[] {
+  const def = (schema as unknown as { def: { type: string; in?: z.ZodMiniType; shape?: Record<string, unknown> } }).def;
   if (def.type === 'pipe' && def.in) return fields(def.in);
   if (def.shape) return Object.keys(def.shape).sort();
   throw new Error(`not an object schema: ${def.type}`);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { CRANE_BUTTONS, CRANE_COMMANDS, PLAY_ERROR, type MachineView, type PlayState } from '../../../src/contract';
 import {
   operatorArmStrengthSchema,
@@ -108,16 +108,15 @@ const CALL_KEYS: Record<RelayedRoomCall, { readonly station: number } | { readon
 };
 
 const anyId = z
-  .number()
   .int()
-  .min(0)
-  .max(2 ** 31 - 1);
+  .check(z.gte(0))
+  .check(z.lte(2 ** 31 - 1));
 /**
  * The arguments each relayed call takes, checked before anything runs: a relayed call is a message
  * between instances, and any role on the database can publish one (docs/deployment.md).
  */
-const RELAY_ARGS: Record<RelayedRoomCall, z.ZodType> = {
-  join: z.tuple([anyId, anyId, anyId.nullable()]),
+const RELAY_ARGS: Record<RelayedRoomCall, z.ZodMiniType> = {
+  join: z.tuple([anyId, anyId, z.nullable(anyId)]),
   leave: z.tuple([anyId, anyId, anyId]),
   confirm: z.tuple([anyId, anyId]),
   control: z.tuple([anyId, anyId, z.enum(CRANE_BUTTONS), z.enum(CRANE_COMMANDS)]),
@@ -132,14 +131,12 @@ const RELAY_ARGS: Record<RelayedRoomCall, z.ZodType> = {
   setArmStrength: z.tuple([anyId, operatorArmStrengthSchema.shape.arm_strength]),
   changePrize: z.tuple([
     anyId,
-    z
-      .object({
-        prizeName: operatorChangePrizeSchema.shape.prize_name,
-        prizeShape: operatorChangePrizeSchema.shape.prize_shape,
-        stock: operatorChangePrizeSchema.shape.stock,
-        armStrength: operatorChangePrizeSchema.shape.arm_strength.nullable(),
-      })
-      .strict(),
+    z.strictObject({
+      prizeName: operatorChangePrizeSchema.shape.prize_name,
+      prizeShape: operatorChangePrizeSchema.shape.prize_shape,
+      stock: operatorChangePrizeSchema.shape.stock,
+      armStrength: z.nullable(operatorChangePrizeSchema.shape.arm_strength),
+    }),
   ]),
   endPlay: z.tuple([anyId, anyId]),
   removeFromLine: z.tuple([anyId, anyId]),

@@ -1,3 +1,5 @@
+import { z } from 'zod/mini';
+import { mapped } from '../../contract/schema-helpers';
 import { defer, tap, throwError, type Observable } from 'rxjs';
 import type {
   AccountPort,
@@ -58,11 +60,11 @@ function addressInput(draft: AddressDraft): AddressInput {
   return wire as AddressInput;
 }
 
-const profileView = profileResponseSchema.transform((a): ProfileView => ({
+const profileView = mapped(profileResponseSchema, (a): ProfileView => ({
   profile: a.profile,
   nickname: a.nickname_info,
 }));
-const savedAddress = addressResponseSchema.transform((a): SavedAddress => ({
+const savedAddress = mapped(addressResponseSchema, (a): SavedAddress => ({
   address: addressToForm(a.address),
   list: a.list.map(addressToForm),
 }));
@@ -81,7 +83,7 @@ export class KyAccount implements AccountPort {
     return this.http.post(
       ENDPOINTS.setHideCharacter,
       { ...hideCharacterBody(hidden) },
-      setHideCharacterResponseSchema.transform((a): Flag => a.set_hide_character.character),
+      mapped(setHideCharacterResponseSchema, (a): Flag => a.set_hide_character.character),
       'set_hide_character',
       { identity: 'required' },
     );
@@ -90,7 +92,7 @@ export class KyAccount implements AccountPort {
     return this.http.post(
       ENDPOINTS.setVolume,
       { ...volumeBody(on) },
-      setVolumeResponseSchema.transform((a): Flag => a.set_volume.volume),
+      mapped(setVolumeResponseSchema, (a): Flag => a.set_volume.volume),
       'set_volume',
       { identity: 'required' },
     );
@@ -99,7 +101,7 @@ export class KyAccount implements AccountPort {
     return this.http.post(
       ENDPOINTS.getEmail,
       {},
-      getEmailResponseSchema.transform((a) => ({ email: a.email, verified: a.email_verified === 1 })),
+      mapped(getEmailResponseSchema, (a) => ({ email: a.email, verified: a.email_verified === 1 })),
       'get_email',
       { identity: 'required' },
     );
@@ -108,7 +110,7 @@ export class KyAccount implements AccountPort {
     return this.http.post(
       ENDPOINTS.getAddress,
       { get_address: {} },
-      getAddressResponseSchema.transform((a): AddressResponse => a.data),
+      mapped(getAddressResponseSchema, (a): AddressResponse => a.data),
       'get_address',
       { identity: 'required' },
     );
@@ -117,7 +119,7 @@ export class KyAccount implements AccountPort {
     return this.http.post(
       ACCOUNT_ENDPOINTS.addressList,
       {},
-      addressListResponseSchema.transform((a): readonly AddressForm[] => a.list.map(addressToForm)),
+      mapped(addressListResponseSchema, (a): readonly AddressForm[] => a.list.map(addressToForm)),
       'address_list',
       { identity: 'required' },
     );
@@ -144,7 +146,7 @@ export class KyAccount implements AccountPort {
     return this.http.post(
       ACCOUNT_ENDPOINTS.addressDelete,
       { address_delete: { id } },
-      addressListResponseSchema.transform((a): readonly AddressForm[] => a.list.map(addressToForm)),
+      mapped(addressListResponseSchema, (a): readonly AddressForm[] => a.list.map(addressToForm)),
       'address_delete',
       { identity: 'required' },
     );
@@ -153,7 +155,7 @@ export class KyAccount implements AccountPort {
     return this.http.post(
       ACCOUNT_ENDPOINTS.zipLookup,
       { zip_lookup: { zip } },
-      zipLookupResponseSchema.transform((a): readonly ZipPlace[] => a.places),
+      mapped(zipLookupResponseSchema, (a): readonly ZipPlace[] => a.places),
       'zip_lookup',
       { identity: 'required' },
     );
@@ -175,7 +177,7 @@ export class KyAccount implements AccountPort {
     return this.http.post(
       ACCOUNT_ENDPOINTS.phoneSendCode,
       { phone: { tel } },
-      codeSentResponseSchema.transform((a) => ({ expiresAt: a.expires_at })),
+      mapped(codeSentResponseSchema, (a) => ({ expiresAt: a.expires_at })),
       'phone_send_code',
       { identity: 'required' },
     );
@@ -184,7 +186,7 @@ export class KyAccount implements AccountPort {
     return this.http.post(
       ACCOUNT_ENDPOINTS.phoneVerify,
       { phone_verify: { code } },
-      phoneVerifiedResponseSchema.transform((a) => ({ tel: a.tel, verifiedAt: a.tel_verified_at })),
+      mapped(phoneVerifiedResponseSchema, (a) => ({ tel: a.tel, verifiedAt: a.tel_verified_at })),
       'phone_verify',
       { identity: 'required' },
     );
@@ -193,7 +195,7 @@ export class KyAccount implements AccountPort {
     return this.http.post(
       ACCOUNT_ENDPOINTS.presentCode,
       { present_code: { code } },
-      presentCodeResponseSchema.transform((a): PresentRedeemed => ({ present: a.present, tc: a.tc, ticket: a.ticket })),
+      mapped(presentCodeResponseSchema, (a): PresentRedeemed => ({ present: a.present, tc: a.tc, ticket: a.ticket })),
       'present_code',
       { identity: 'required' },
     );
@@ -202,7 +204,7 @@ export class KyAccount implements AccountPort {
     return this.http.post(
       ACCOUNT_ENDPOINTS.invite,
       {},
-      inviteResponseSchema.transform((a): InviteInfo => a.invite_info),
+      mapped(inviteResponseSchema, (a): InviteInfo => a.invite_info),
       'invite',
       { identity: 'required' },
     );
@@ -211,7 +213,7 @@ export class KyAccount implements AccountPort {
     return this.http.post(
       ENDPOINTS.agree,
       { agree_contract: 1 },
-      agreeResponseSchema.transform((): void => undefined),
+      mapped(agreeResponseSchema, (): void => undefined),
       'agree',
       { identity: 'required' },
     );
@@ -220,7 +222,7 @@ export class KyAccount implements AccountPort {
     return this.http.post(
       ENDPOINTS.userAdditional,
       { additional_key: key, additional_value: on ? 1 : 0 },
-      userAdditionalResponseSchema.transform((a): AdditionalList => a.additional_list),
+      mapped(userAdditionalResponseSchema, (a): AdditionalList => a.additional_list),
       'user_additional',
       { identity: 'required' },
     );
@@ -229,7 +231,7 @@ export class KyAccount implements AccountPort {
     return this.http.post(
       ENDPOINTS.readInfo,
       { read_info: kind ? { type: kind } : {} },
-      readInfoResponseSchema.transform((a): UnreadFlags => a.unread),
+      mapped(readInfoResponseSchema, (a): UnreadFlags => a.unread),
       'read_info',
       { identity: 'required' },
     );
@@ -238,7 +240,7 @@ export class KyAccount implements AccountPort {
     return this.http.post(
       ACCOUNT_ENDPOINTS.deletePreview,
       {},
-      accountDeletePreviewResponseSchema.transform(({ preview: p }) => ({
+      mapped(accountDeletePreviewResponseSchema, ({ preview: p }) => ({
         prizesNotRequested: p.prizes_not_requested,
         deliveriesNotShipped: p.deliveries_not_shipped,
         tcPaid: p.tc_paid,
@@ -254,7 +256,7 @@ export class KyAccount implements AccountPort {
       .post(
         ACCOUNT_ENDPOINTS.delete,
         { account_delete: password === undefined ? { confirm: 1 } : { confirm: 1, password } },
-        accountDeleteResponseSchema.transform((): void => undefined),
+        mapped(accountDeleteResponseSchema, (): void => undefined),
         'account_delete',
         { identity: 'required' },
       )
@@ -264,7 +266,7 @@ export class KyAccount implements AccountPort {
     return this.http.post(
       ENDPOINTS.movieDeleteToken,
       { read_info: {} },
-      movieDeleteTokenResponseSchema.transform((a) => a.revoked),
+      mapped(movieDeleteTokenResponseSchema, (a) => a.revoked),
       'movie_delete_token',
       { identity: 'required' },
     );
@@ -279,15 +281,18 @@ export class KyAccount implements AccountPort {
     return defer(() => {
       const identity = this.session.current();
       if (!identity) return throwError(() => new NotSignedInError('user_data'));
-      const answer = userDataResponseSchema
-        .refine((a) => a.user_data.auth_info.user_id === identity.user_id, {
-          error: 'user_data.auth_info.user_id is not the signed-in user',
-          path: ['user_data', 'auth_info', 'user_id'],
-        })
-        .transform((a): UserData => ({
+      const answer = mapped(
+        userDataResponseSchema.check(
+          z.refine((a) => a.user_data.auth_info.user_id === identity.user_id, {
+            error: 'user_data.auth_info.user_id is not the signed-in user',
+            path: ['user_data', 'auth_info', 'user_id'],
+          }),
+        ),
+        (a): UserData => ({
           ...a.user_data,
           auth_info: { ...a.user_data.auth_info, access_token: identity.access_token },
-        }));
+        }),
+      );
       return this.http.post(USER_DATA_ENDPOINT, {}, answer, 'user_data', { identity: 'required' });
     });
   }

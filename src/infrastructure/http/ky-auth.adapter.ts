@@ -1,3 +1,4 @@
+import { mapped } from '../../contract/schema-helpers';
 import { tap, type MonoTypeOperatorFunction, type Observable } from 'rxjs';
 import type {
   AuthPort,
@@ -23,7 +24,7 @@ import {
 import { isPostResponseError } from './errors';
 import type { KyHttpClient } from './ky-http-client';
 
-const signedIn = loginResponseSchema.transform((a): SignedIn => ({
+const signedIn = mapped(loginResponseSchema, (a): SignedIn => ({
   identity: { user_id: a.user_id, access_token: a.access_token },
   expiresAt: a.expires_at,
 }));
@@ -71,7 +72,7 @@ export class KyAuth implements AuthPort {
       .post(
         AUTH_ENDPOINTS.logout,
         {},
-        plainResponseSchema.transform((): void => undefined),
+        mapped(plainResponseSchema, (): void => undefined),
         'logout',
         { identity: 'required' },
       )
@@ -82,7 +83,7 @@ export class KyAuth implements AuthPort {
       .post(
         AUTH_ENDPOINTS.debugLogin,
         name === undefined ? {} : { name },
-        debugLoginResponseSchema.transform((a): DebugSignedIn => ({
+        mapped(debugLoginResponseSchema, (a): DebugSignedIn => ({
           identity: { user_id: a.user_id, access_token: a.access_token },
           expiresAt: a.expires_at,
           created: a.created === 1,
@@ -96,7 +97,7 @@ export class KyAuth implements AuthPort {
     return this.http.post(
       AUTH_ENDPOINTS.emailStatus,
       {},
-      emailStatusResponseSchema.transform((a): EmailStatus => ({
+      mapped(emailStatusResponseSchema, (a): EmailStatus => ({
         email: a.email,
         verified: a.email_verified === 1,
         verifiedAt: a.email_verified_at,
@@ -112,7 +113,7 @@ export class KyAuth implements AuthPort {
     return this.http.post(
       AUTH_ENDPOINTS.emailSendCode,
       { email_verify: email === undefined ? {} : { email } },
-      codeSentResponseSchema.transform((a): CodeSent => ({ expiresAt: a.expires_at })),
+      mapped(codeSentResponseSchema, (a): CodeSent => ({ expiresAt: a.expires_at })),
       'email_send_code',
       { identity: 'required' },
     );
@@ -121,7 +122,7 @@ export class KyAuth implements AuthPort {
     return this.http.post(
       AUTH_ENDPOINTS.emailVerify,
       { email_verify: { code } },
-      emailVerifiedResponseSchema.transform((a) => ({ email: a.email, verifiedAt: a.email_verified_at })),
+      mapped(emailVerifiedResponseSchema, (a) => ({ email: a.email, verifiedAt: a.email_verified_at })),
       'email_verify',
       { identity: 'required' },
     );
@@ -136,7 +137,7 @@ export class KyAuth implements AuthPort {
     return this.http.post(
       AUTH_ENDPOINTS.passwordChange,
       { password_change: { current_password: currentPassword, new_password: newPassword } },
-      passwordChangeResponseSchema.transform((): void => undefined),
+      mapped(passwordChangeResponseSchema, (): void => undefined),
       'password_change',
       { identity: 'required' },
     );
@@ -145,7 +146,7 @@ export class KyAuth implements AuthPort {
     return this.http.post(
       AUTH_ENDPOINTS.passwordResetRequest,
       { email },
-      passwordResetRequestResponseSchema.transform((a): CodeSent => ({ expiresAt: a.expires_at })),
+      mapped(passwordResetRequestResponseSchema, (a): CodeSent => ({ expiresAt: a.expires_at })),
       'password_reset_request',
       { identity: 'none' },
     );
@@ -157,7 +158,7 @@ export class KyAuth implements AuthPort {
   }
 }
 
-const outbox = devOutboxResponseSchema.transform((a): readonly OutboxMessage[] =>
+const outbox = mapped(devOutboxResponseSchema, (a): readonly OutboxMessage[] =>
   a.list.map((m) => ({
     messageId: m.message_id,
     channel: m.channel,

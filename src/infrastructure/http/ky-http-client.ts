@@ -1,6 +1,6 @@
 import ky, { HTTPError, type KyInstance } from 'ky';
 import { Observable } from 'rxjs';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { SessionPort } from '../../application';
 import { SUCCESS_CODE, classifyResponse, withIdentity, type BuildTarget } from '../../domain';
 import { ACCESS_TOKEN_HEADER } from '../../contract';
@@ -60,7 +60,7 @@ export class KyHttpClient {
     this.guard = deps.target === 'web' ? (deps.logoutGuard ?? NEVER_LOGGED_OUT) : NEVER_LOGGED_OUT;
   }
 
-  post<S extends z.ZodType>(
+  post<S extends z.ZodMiniType>(
     path: string,
     body: object,
     schema: S,
@@ -70,7 +70,7 @@ export class KyHttpClient {
     return this.call('POST', path, body, schema, context, options);
   }
 
-  get<S extends z.ZodType>(
+  get<S extends z.ZodMiniType>(
     path: string,
     schema: S,
     context: string,
@@ -79,7 +79,7 @@ export class KyHttpClient {
     return this.call('GET', path, null, schema, context, options);
   }
 
-  private call<S extends z.ZodType>(
+  private call<S extends z.ZodMiniType>(
     method: 'GET' | 'POST',
     path: string,
     body: object | null,
@@ -103,7 +103,7 @@ export class KyHttpClient {
     });
   }
 
-  private async send<S extends z.ZodType>(
+  private async send<S extends z.ZodMiniType>(
     method: 'GET' | 'POST',
     path: string,
     body: object | null,

@@ -1,3 +1,4 @@
+import { mapped } from '../../contract/schema-helpers';
 import { map, type Observable } from 'rxjs';
 import type {
   InformationPage,
@@ -82,23 +83,18 @@ export class KyPrizeCatalog implements PrizeCatalogPort {
       is_top_page: 1,
       ...(query.fesId !== undefined ? { fes_id: query.fesId } : {}),
     };
-    return this.http.post(
-      ENDPOINTS.topPagePrize,
-      body,
-      topPagePrizeResponseSchema.transform(payload),
-      'top_page_prize',
-    );
+    return this.http.post(ENDPOINTS.topPagePrize, body, mapped(topPagePrizeResponseSchema, payload), 'top_page_prize');
   }
 
   lookUpPrizes(query: PrizeLookupQuery): Observable<PrizeLookupResult> {
-    return this.http.post(ENDPOINTS.prize, prizeLookupBody(query), prizeResponseSchema.transform(payload), 'prize');
+    return this.http.post(ENDPOINTS.prize, prizeLookupBody(query), mapped(prizeResponseSchema, payload), 'prize');
   }
 
   searchPrizes(query: PrizeSearchQuery): Observable<PrizeSearchResult> {
     return this.http.post(
       ENDPOINTS.prizeV2,
       prizeSearchBody(query),
-      prizeV2ResponseSchema.transform(payload),
+      mapped(prizeV2ResponseSchema, payload),
       'v2_prize',
     );
   }
@@ -131,7 +127,7 @@ export class KyPrizeCatalog implements PrizeCatalogPort {
     return this.http.post(
       ENDPOINTS.getStartNews,
       startNewsBody(query),
-      startNewsResponseSchema.transform(payload),
+      mapped(startNewsResponseSchema, payload),
       'get_start_news',
     );
   }
@@ -146,7 +142,7 @@ export class KyPrizeCatalog implements PrizeCatalogPort {
     return this.http.post(
       ENDPOINTS.virtualCraneList,
       {},
-      virtualCraneListResponseSchema.transform(payload),
+      mapped(virtualCraneListResponseSchema, payload),
       'virtualcrane_list',
       { identity: 'required' },
     );

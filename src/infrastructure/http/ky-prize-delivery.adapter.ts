@@ -1,5 +1,6 @@
+import { mapped } from '../../contract/schema-helpers';
 import type { Observable } from 'rxjs';
-import type { z } from 'zod';
+import { type z } from 'zod/mini';
 import type { DeliveryOrder, DeliveryQuote, DeliveryTicketInfo, PrizeDeliveryPort } from '../../application';
 import { unsentPrize, type DeliveryView, type PrizeDelivery, type WonPrize } from '../../domain';
 import {
@@ -27,7 +28,7 @@ export class KyPrizeDelivery implements PrizeDeliveryPort {
     return this.http.post(
       ENDPOINTS.item,
       {},
-      itemInfoResponseSchema.transform((a): readonly WonPrize[] => a.item_info.list.map(toWonPrize)),
+      mapped(itemInfoResponseSchema, (a): readonly WonPrize[] => a.item_info.list.map(toWonPrize)),
       'item',
       { identity: 'required' },
     );
@@ -36,7 +37,7 @@ export class KyPrizeDelivery implements PrizeDeliveryPort {
     return this.http.post(
       ENDPOINTS.getDelivery,
       { get_delivery: { play_history_id: playHistoryId } },
-      getDeliveryResponseSchema.transform(({ get_delivery_address: { data } }): PrizeDelivery => ({
+      mapped(getDeliveryResponseSchema, ({ get_delivery_address: { data } }): PrizeDelivery => ({
         play_history_id: data.play_history_id,
         delivery_status: data.delivery_status,
         address: data.address ? { ...data.address, email: data.address.email ?? '' } : null,
@@ -56,7 +57,7 @@ export class KyPrizeDelivery implements PrizeDeliveryPort {
     return this.http.post(
       D.quote,
       { delivery_quote: { play_history_ids: [...playHistoryIds] } },
-      deliveryQuoteResponseSchema.transform(({ quote: q }): DeliveryQuote => ({
+      mapped(deliveryQuoteResponseSchema, ({ quote: q }): DeliveryQuote => ({
         baseFeeTc: q.base_fee_tc,
         feeTc: q.fee_tc,
         waived: q.waived === 1,
@@ -80,7 +81,7 @@ export class KyPrizeDelivery implements PrizeDeliveryPort {
           lead_times: order.leadTimes,
         },
       },
-      deliveryRequestResponseSchema.transform((a) => ({ delivery: a.delivery, tcAll: a.tc_info.tc_all })),
+      mapped(deliveryRequestResponseSchema, (a) => ({ delivery: a.delivery, tcAll: a.tc_info.tc_all })),
       'delivery_request',
       { identity: 'required' },
     );
@@ -90,7 +91,7 @@ export class KyPrizeDelivery implements PrizeDeliveryPort {
     return this.http.post(
       D.list,
       {},
-      deliveryListResponseSchema.transform((a): readonly DeliveryView[] => a.list),
+      mapped(deliveryListResponseSchema, (a): readonly DeliveryView[] => a.list),
       'delivery_list',
       { identity: 'required' },
     );
@@ -106,7 +107,7 @@ export class KyPrizeDelivery implements PrizeDeliveryPort {
           ...(change.leadTimes !== undefined ? { lead_times: change.leadTimes } : {}),
         },
       },
-      deliveryChangeResponseSchema.transform((a): DeliveryView => a.delivery),
+      mapped(deliveryChangeResponseSchema, (a): DeliveryView => a.delivery),
       'delivery_change',
       { identity: 'required' },
     );
@@ -116,7 +117,7 @@ export class KyPrizeDelivery implements PrizeDeliveryPort {
     return this.http.post(
       D.ticket,
       {},
-      deliveryTicketResponseSchema.transform(({ delivery_ticket: t }): DeliveryTicketInfo => ({
+      mapped(deliveryTicketResponseSchema, ({ delivery_ticket: t }): DeliveryTicketInfo => ({
         held: t.held === 1,
         nextGrantAt: t.next_grant_at,
       })),

@@ -1,3 +1,4 @@
+import { mapped } from '../../contract/schema-helpers';
 import type { Observable } from 'rxjs';
 import type { ChatPage, SupportPort } from '../../application';
 import type { ChatMessage, ContactCategory, ContactReceipt } from '../../domain';
@@ -26,7 +27,7 @@ export class KySupport implements SupportPort {
     return this.http.post(
       S.contact,
       { contact: { category, text, attach_play: attachPlay ? 1 : 0 } },
-      contactResponseSchema.transform(({ contact: c }): ContactReceipt => ({
+      mapped(contactResponseSchema, ({ contact: c }): ContactReceipt => ({
         contactId: c.contact_id,
         createdAt: c.created_at,
       })),
@@ -38,7 +39,7 @@ export class KySupport implements SupportPort {
     return this.http.post(
       S.chatList,
       { chat: beforeId === undefined ? {} : { before_id: beforeId } },
-      chatListResponseSchema.transform((a): ChatPage => ({
+      mapped(chatListResponseSchema, (a): ChatPage => ({
         messages: a.list.map(toChatMessage),
         hasMore: a.has_more === 1,
       })),
@@ -50,7 +51,7 @@ export class KySupport implements SupportPort {
     return this.http.post(
       S.chatSend,
       { chat: { text, client_id: clientId } },
-      chatSendResponseSchema.transform((a) => toChatMessage(a.message)),
+      mapped(chatSendResponseSchema, (a) => toChatMessage(a.message)),
       'support_chat_send',
       { identity: 'required' },
     );

@@ -1,3 +1,4 @@
+import { mapped } from '../../contract/schema-helpers';
 import { defer, throwError, type Observable } from 'rxjs';
 import type {
   ProductList,
@@ -23,7 +24,7 @@ import {
   type settlementSchema,
   type spendingLimitSchema,
 } from '../../contract';
-import type { z } from 'zod';
+import { type z } from 'zod/mini';
 import { NotSignedInError } from './errors';
 import type { KyHttpClient } from './ky-http-client';
 
@@ -65,7 +66,7 @@ export class KyWallet implements WalletPort {
     return this.http.post(
       ENDPOINTS.tc,
       {},
-      tcResponseSchema.transform((a): TcInfo => a.data),
+      mapped(tcResponseSchema, (a): TcInfo => a.data),
       'tc',
       { identity: 'required' },
     );
@@ -74,7 +75,7 @@ export class KyWallet implements WalletPort {
     return this.http.post(
       ENDPOINTS.ticket,
       {},
-      ticketResponseSchema.transform((a): TicketInfo => a.data),
+      mapped(ticketResponseSchema, (a): TicketInfo => a.data),
       'ticket',
       { identity: 'required' },
     );
@@ -83,7 +84,7 @@ export class KyWallet implements WalletPort {
     return this.asUser('pay_method_list', (userId) =>
       this.http.get(
         PURCHASE_ENDPOINTS.payMethodList(userId),
-        payMethodListResponseSchema.transform((a): readonly PayMethodOption[] => a.list),
+        mapped(payMethodListResponseSchema, (a): readonly PayMethodOption[] => a.list),
         'pay_method_list',
         { identity: 'required', searchParams: {} },
       ),
@@ -93,7 +94,7 @@ export class KyWallet implements WalletPort {
     return this.asUser('mobile_items', (userId) =>
       this.http.get(
         PURCHASE_ENDPOINTS.mobileItems(userId),
-        mobileItemsResponseSchema.transform((a): ProductList => ({
+        mapped(mobileItemsResponseSchema, (a): ProductList => ({
           products: a.list.map((p) => ({
             productId: p.product_id,
             productName: p.product_name,
@@ -127,7 +128,7 @@ export class KyWallet implements WalletPort {
           ...(requestId === undefined ? {} : { request_id: requestId }),
         },
       },
-      purchaseTcResponseSchema.transform((a): PurchaseResult => ({ settlement: toSettlement(a.settlement), tc: a.tc })),
+      mapped(purchaseTcResponseSchema, (a): PurchaseResult => ({ settlement: toSettlement(a.settlement), tc: a.tc })),
       'purchase_tc',
       { identity: 'required' },
     );
@@ -136,7 +137,7 @@ export class KyWallet implements WalletPort {
     return this.http.post(
       PURCHASE_ENDPOINTS.settlementResult,
       { product_settlement_id: productSettlementId },
-      settlementResultResponseSchema.transform((a) => toSettlement(a.settlement)),
+      mapped(settlementResultResponseSchema, (a) => toSettlement(a.settlement)),
       'settlement_result',
       { identity: 'required' },
     );
@@ -146,7 +147,7 @@ export class KyWallet implements WalletPort {
     return this.http.post(
       PURCHASE_ENDPOINTS.settlementReport,
       { product_settlement_id: productSettlementId },
-      settlementReportResponseSchema.transform((a): SettlementReport => ({
+      mapped(settlementReportResponseSchema, (a): SettlementReport => ({
         buyTc: a.buy_tc,
         conversion: a.conversion,
       })),
@@ -158,7 +159,7 @@ export class KyWallet implements WalletPort {
     return this.http.post(
       PURCHASE_ENDPOINTS.spendingLimit,
       {},
-      spendingLimitResponseSchema.transform((a) => toLimit(a.spending_limit)),
+      mapped(spendingLimitResponseSchema, (a) => toLimit(a.spending_limit)),
       'spending_limit',
       { identity: 'required' },
     );
@@ -167,7 +168,7 @@ export class KyWallet implements WalletPort {
     return this.http.post(
       PURCHASE_ENDPOINTS.setSpendingLimit,
       { spending_limit: { limit_yen: limitYen } },
-      spendingLimitResponseSchema.transform((a) => toLimit(a.spending_limit)),
+      mapped(spendingLimitResponseSchema, (a) => toLimit(a.spending_limit)),
       'spending_limit_set',
       { identity: 'required' },
     );
@@ -176,7 +177,7 @@ export class KyWallet implements WalletPort {
     return this.http.post(
       PURCHASE_ENDPOINTS.tcHistory,
       { page },
-      tcHistoryResponseSchema.transform((a): TcHistoryPage => ({
+      mapped(tcHistoryResponseSchema, (a): TcHistoryPage => ({
         entries: a.history.list.map((e) => ({
           id: e.id,
           reason: e.reason,

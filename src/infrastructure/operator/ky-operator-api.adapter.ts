@@ -1,5 +1,5 @@
 import ky, { type KyInstance } from 'ky';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import {
   OperatorCallFailed,
   type AuditRow,
@@ -103,7 +103,7 @@ export class KyOperatorApi implements OperatorApiPort {
     });
   }
 
-  private async call<S extends z.ZodType>(
+  private async call<S extends z.ZodMiniType>(
     path: string,
     body: object,
     schema: S,
@@ -127,7 +127,7 @@ export class KyOperatorApi implements OperatorApiPort {
         cause,
       });
     }
-    const envelope = errorResponseSchema.partial().safeParse(json);
+    const envelope = z.partial(errorResponseSchema).safeParse(json);
     const code = envelope.success ? (envelope.data.error_code ?? 0) : 0;
     const info = envelope.success ? (envelope.data.error_info ?? null) : null;
     if (response.status !== 200 || code !== 200)
