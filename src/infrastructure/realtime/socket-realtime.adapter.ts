@@ -1,5 +1,5 @@
-import { BehaviorSubject, distinctUntilChanged, Observable } from 'rxjs';
-import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
+import { BehaviorSubject, distinctUntilChanged, Observable, type Subscriber } from 'rxjs';
+import type { ManagerOptions, Socket, SocketOptions } from 'socket.io-client';
 import type {
   RealtimeChannel,
   RealtimeConnectionState,
@@ -30,6 +30,21 @@ import {
 } from '../../contract';
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/** Makes the socket (not yet connected); may load the client library first. */
+export type SocketFactory = (
+  url: string,
+  options: Partial<ManagerOptions & SocketOptions>,
+) => ClientSocket | Promise<ClientSocket>;
+
+/**
+ * The default factory: socket.io-client is loaded the first time a channel or a control needs it,
+ * so it is not part of the code a page needs before it is live (issue 27).
+ */
+const loadSocketClient: SocketFactory = async (url, options) => {
+  const { io } = await import('socket.io-client');
+  return url ? io(url, options) : io(options);
+};
 
 export interface SocketRealtimeConfig {
   /** The socket server's address (the public setting for the websocket server); '' = this origin [R7-10]. */
@@ -84,6 +99,10 @@ export function socketOptions(identity: () => AuthIdentity | null): Partial<Mana
  */
 export class SocketRealtime implements RealtimePort {
   private socket: ClientSocket | null = null;
+  /** The socket while its client library loads. */
+  private loading: Promise<ClientSocket> | null = null;
+  /** Controls waiting for the socket to load. */
+  private waitingControls = 0;
   /** The socket was connected once: a disconnected socket now is a lost connection, not one still opening. */
   private connectedOnce = false;
   private readonly joined = new Map<string, number>();
@@ -97,10 +116,7 @@ export class SocketRealtime implements RealtimePort {
   constructor(
     private readonly config: SocketRealtimeConfig,
     private readonly session: SessionPort,
-    private readonly connect: (url: string, options: Partial<ManagerOptions & SocketOptions>) => ClientSocket = (
-      url,
-      options,
-    ) => (url ? io(url, options) : io(options)),
+    private readonly connect: SocketFactory = loadSocketClient,
   ) {
     let last = session.current()?.user_id ?? null;
     session.identity$.subscribe((who) => {
@@ -116,18 +132,43 @@ export class SocketRealtime implements RealtimePort {
     });
   }
 
-  private ensure(): ClientSocket {
+  /**
+   * Runs `use` with the connection, opening it when it is closed: at once when the socket exists,
+   * else once its client library has loaded (unless `cancelled` says the caller went away).
+   */
+  private withSocket(use: (socket: ClientSocket) => void, cancelled: () => boolean = () => false): void {
     if (this.socket) {
       if (!this.socket.active) {
         this.state.next('opening');
         this.socket.connect();
       }
-      return this.socket;
+      use(this.socket);
+      return;
     }
-    const socket = this.connect(
-      this.config.url,
-      socketOptions(() => this.session.current()),
+    if (!this.loading) {
+      this.state.next('opening');
+      this.loading = Promise.resolve(
+        this.connect(
+          this.config.url,
+          socketOptions(() => this.session.current()),
+        ),
+      ).then((socket) => this.wire(socket));
+      this.loading.catch(() => {
+        // The library could not load (offline, a deployment moved it): closed, and tried again next time.
+        this.loading = null;
+        this.state.next('closed');
+      });
+    }
+    void this.loading.then(
+      (socket) => {
+        if (!cancelled()) use(socket);
+      },
+      () => undefined,
     );
+  }
+
+  /** Hooks a new socket's lifecycle to the state and the channels, and connects it when anything still needs it. */
+  private wire(socket: ClientSocket): ClientSocket {
     socket.on('connect', () => {
       this.connectedOnce = true;
       this.state.next('open');
@@ -142,8 +183,10 @@ export class SocketRealtime implements RealtimePort {
     socket.on('service', (message) => this.serviceMessage(message));
     socket.io.on('reconnect_attempt', () => this.state.next('opening'));
     this.socket = socket;
-    this.state.next('opening');
-    socket.connect();
+    this.loading = null;
+    // Every channel was left while the library loaded: nothing to connect for until the next one.
+    if (this.joined.size === 0 && this.waitingControls === 0) this.state.next('closed');
+    else socket.connect();
     return socket;
   }
 
@@ -196,21 +239,20 @@ export class SocketRealtime implements RealtimePort {
         subscriber.complete();
         return undefined;
       }
-      const socket = this.ensure();
       const count = this.joined.get(name) ?? 0;
       this.joined.set(name, count + 1);
-      if (count === 0 && socket.connected) this.join(socket, name);
       const emit = (event: RealtimeEvent) => subscriber.next(event);
       const listeners = this.joinListeners.get(name) ?? new Set();
       listeners.add(emit);
       this.joinListeners.set(name, listeners);
       if (this.acked.has(name)) emit({ type: 'joined' });
+      let active = true;
+      let socket: ClientSocket | null = null;
       const handlers: [keyof ServerToClientEvents, (payload: never) => void][] = [];
       const on = <E extends keyof ServerToClientEvents>(
         event: E,
         handler: (payload: Parameters<ServerToClientEvents[E]>[0]) => void,
       ) => {
-        socket.on(event, handler as never);
         handlers.push([event, handler as never]);
       };
       if (channel.kind === 'station') {
@@ -257,15 +299,27 @@ export class SocketRealtime implements RealtimePort {
           if (update.get) emit({ type: 'winner', announcement: update.get });
         });
       }
+      this.withSocket(
+        (ready) => {
+          socket = ready;
+          for (const [event, handler] of handlers) ready.on(event, handler as never);
+          if (count === 0 && ready.connected) this.join(ready, name);
+        },
+        () => !active,
+      );
       return () => {
+        active = false;
         listeners.delete(emit);
-        for (const [event, handler] of handlers) socket.off(event, handler as never);
         const left = (this.joined.get(name) ?? 1) - 1;
-        if (left > 0) {
-          this.joined.set(name, left);
-        } else {
+        if (left > 0) this.joined.set(name, left);
+        else {
           this.joined.delete(name);
           this.acked.delete(name);
+        }
+        // Left before the library loaded: the socket, once made, connects only if something else needs it.
+        if (!socket) return;
+        for (const [event, handler] of handlers) socket.off(event, handler as never);
+        if (left <= 0) {
           if (socket.connected) socket.emit('leave', name, () => undefined);
           // No page listens any more: the connection closes (a player leaving the play screen is
           // away for the play loop) and opens again with the next channel.
@@ -285,7 +339,32 @@ export class SocketRealtime implements RealtimePort {
     readonly command: CraneCommand;
   }): Observable<ControlAnswer> {
     return new Observable<ControlAnswer>((subscriber) => {
-      const socket = this.ensure();
+      let active = true;
+      this.waitingControls += this.socket ? 0 : 1;
+      const waited = !this.socket;
+      this.withSocket(
+        (socket) => {
+          if (waited) this.waitingControls -= 1;
+          this.send(socket, command, subscriber);
+        },
+        () => {
+          if (active) return false;
+          if (waited) this.waitingControls -= 1;
+          return true;
+        },
+      );
+      return () => {
+        active = false;
+      };
+    });
+  }
+
+  private send(
+    socket: ClientSocket,
+    command: { readonly playId: number; readonly button: CraneButton; readonly command: CraneCommand },
+    subscriber: Subscriber<ControlAnswer>,
+  ): void {
+    {
       // While the connection is down a button is not queued to reach the machine seconds later,
       // when the player no longer holds it: it is refused at once, and pressed again once back.
       if (this.connectedOnce && !socket.connected) {
@@ -306,7 +385,7 @@ export class SocketRealtime implements RealtimePort {
             }
           },
         );
-    });
+    }
   }
 
   /** Closes the connection (the app is leaving). */
