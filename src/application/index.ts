@@ -1,5 +1,6 @@
 /** onkure/application: use-cases (RxJS) and the ports they need. Imports only the domain. */
 export * from './tokens';
+export * from './features';
 export * from './app-config';
 export * from './ports/prize-catalog.port';
 export * from './ports/reservation.port';

@@ -39,6 +39,7 @@ import type { AccountPayment } from './use-cases/account-payment.use-case';
 import type { PlayHistory, TcUsedHistory } from './use-cases/paged-history.use-case';
 import type { SpendingLimitSetting } from './use-cases/spending-limit.use-case';
 import type { Notices } from './use-cases/notices.use-case';
+import type { Features } from './features';
 import type { KujiBoxPlay } from './use-cases/kuji-box.use-case';
 import type { PrizeBox } from './use-cases/prize-box.use-case';
 import type { DeliveryRequestFlow } from './use-cases/delivery-request.use-case';
@@ -115,6 +116,8 @@ export const TOKENS = {
   PlayHistory: token<PlayHistory>('PlayHistory'),
   SpendingLimitSetting: token<SpendingLimitSetting>('SpendingLimitSetting'),
   Notices: token<Notices>('Notices'),
+  /** Loads the features a page or modal needs into the container (src/application/features.ts). */
+  Features: token<Features>('Features'),
   KujiBoxPlay: token<KujiBoxPlay>('KujiBoxPlay'),
   PrizeBox: token<PrizeBox>('PrizeBox'),
   DeliveryRequestFlow: token<DeliveryRequestFlow>('DeliveryRequestFlow'),

@@ -3,10 +3,11 @@ import 'reflect-metadata/lite';
 import { useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { TOKENS, type AppUpdates } from '../application';
-import { OnkureApp, readHydrationData, routesLoadedFor } from '../ui';
+import { OnkureApp, readHydrationData, routes, routesLoadedFor, withFeatures } from '../ui';
 import '../ui/styles.css';
 import { readClientConfig } from './client-config';
-import { createAppContainer, startAppAnalytics } from './container';
+import { createContainerWith, startAppAnalytics } from './container-core';
+import { LAZY_FEATURES } from './features/lazy';
 
 /** Marks the page as live (`<html data-ready>`) once its first render has committed: e2e and tools wait for it. */
 function Ready({ children }: { children: ReactNode }) {
@@ -16,16 +17,18 @@ function Ready({ children }: { children: ReactNode }) {
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
-const container = createAppContainer(readClientConfig());
+// The browsing core is bound now; each feature (play, kuji, money…) when a page or modal first needs it.
+const { container, features } = createContainerWith(LAZY_FEATURES, readClientConfig());
+const routeTable = withFeatures(routes, features);
 // A page the server rendered (docs/server-rendering.md) is hydrated with the data it was rendered
 // from, once its page's code is loaded; the shell alone (no server render) is rendered here.
 const hydrationData = readHydrationData(document);
 if (hydrationData && root.firstChild) {
-  const routeTable = await routesLoadedFor(window.location.pathname);
+  const loaded = await routesLoadedFor(window.location.pathname, routeTable);
   hydrateRoot(
     root,
     <Ready>
-      <OnkureApp container={container} hydrationData={hydrationData} routeTable={routeTable} />
+      <OnkureApp container={container} hydrationData={hydrationData} routeTable={loaded} />
     </Ready>,
     {
       onRecoverableError: (error) => console.error('onkure: hydration', error),
@@ -34,7 +37,7 @@ if (hydrationData && root.firstChild) {
 } else {
   createRoot(root).render(
     <Ready>
-      <OnkureApp container={container} />
+      <OnkureApp container={container} routeTable={routeTable} />
     </Ready>,
   );
 }

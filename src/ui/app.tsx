@@ -9,6 +9,8 @@ import {
 } from 'react-router';
 import { ContainerProvider } from './di/container-context';
 import { routes } from './routes';
+import { TOKENS, type Features } from '../application';
+import { withFeatures } from './ssr/preload';
 
 export interface OnkureAppProps {
   readonly container: Container;
@@ -24,16 +26,22 @@ export interface OnkureAppProps {
 }
 
 /** The whole React app for one container. */
-export function OnkureApp({ container, initialPath, hydrationData, routeTable = routes }: OnkureAppProps) {
+export function OnkureApp({ container, initialPath, hydrationData, routeTable }: OnkureAppProps) {
+  const table = useMemo(
+    () =>
+      routeTable ??
+      (container.isBound(TOKENS.Features) ? withFeatures(routes, container.get<Features>(TOKENS.Features)) : routes),
+    [container, routeTable],
+  );
   const router = useMemo(
     () =>
       initialPath === undefined
-        ? createBrowserRouter(routeTable, hydrationData ? { hydrationData } : {})
-        : createMemoryRouter(routeTable, {
+        ? createBrowserRouter(table, hydrationData ? { hydrationData } : {})
+        : createMemoryRouter(table, {
             initialEntries: [initialPath],
             ...(hydrationData ? { hydrationData } : {}),
           }),
-    [initialPath, hydrationData, routeTable],
+    [initialPath, hydrationData, table],
   );
   return (
     <StrictMode>

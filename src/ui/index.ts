@@ -7,6 +7,7 @@ export { MESSAGES } from './messages';
 export {
   usePreloaded,
   withPreloadLoaders,
+  withFeatures,
   type PreloadContext,
   type RoutePreload,
   type RouteHandle,
@@ -20,3 +21,4 @@ export {
   HYDRATION_DATA_ID,
   type ServerRouting,
 } from './ssr/server-app';
+export { routes } from './routes';

@@ -13,7 +13,9 @@ import {
 } from './ssr/route-preloads';
 
 const catalogue: RouteHandle = { preload: preloadCatalogue, leadImages: catalogueLeadImages };
-const station: RouteHandle = { preload: preloadStation, quiet: true };
+const station: RouteHandle = { preload: preloadStation, quiet: true, features: ['play'] };
+const account: RouteHandle = { features: ['account'] };
+const money: RouteHandle = { features: ['money'] };
 
 /**
  * The route table (§2.1). Every page is its own lazily loaded chunk [R2.1-2]; a route's `handle`
@@ -39,10 +41,19 @@ export const routes: RouteObject[] = [
         handle: station,
         lazy: async () => ({ Component: (await import('./play/play-page')).PlayPage }),
       },
-      { path: 'login', lazy: async () => ({ Component: (await import('./pages/login-page')).LoginPage }) },
-      { path: 'signup', lazy: async () => ({ Component: (await import('./pages/signup-page')).SignUpPage }) },
+      {
+        path: 'login',
+        handle: account,
+        lazy: async () => ({ Component: (await import('./pages/login-page')).LoginPage }),
+      },
+      {
+        path: 'signup',
+        handle: account,
+        lazy: async () => ({ Component: (await import('./pages/signup-page')).SignUpPage }),
+      },
       {
         path: 'password-reset',
+        handle: account,
         lazy: async () => ({ Component: (await import('./pages/password-reset-page')).PasswordResetPage }),
       },
       {
@@ -67,18 +78,22 @@ export const routes: RouteObject[] = [
       },
       {
         path: 'emailvalid',
+        handle: account,
         lazy: async () => ({ Component: (await import('./pages/email-valid-page')).EmailValidPage }),
       },
       {
         path: 'purchase/:slug',
+        handle: money,
         lazy: async () => ({ Component: (await import('./pages/purchase-pages')).AccountPaymentPage }),
       },
       {
         path: 'purchase/:slug/result/:productSettlementId',
+        handle: money,
         lazy: async () => ({ Component: (await import('./pages/purchase-pages')).AccountPaymentResultPage }),
       },
       {
         path: 'settlement',
+        handle: money,
         lazy: async () => ({ Component: (await import('./pages/purchase-pages')).SettlementPage }),
       },
       {
@@ -93,6 +108,7 @@ export const routes: RouteObject[] = [
       },
       {
         path: 'kuji/:kujiId/:boxId',
+        handle: { features: ['kuji'] },
         lazy: async () => ({ Component: (await import('./kuji/kuji-pages')).KujiBoxPage }),
       },
       // Catalogue paths /{character}/{sub}/{tab}?keyword=… (§2.3); anything else is the 404 page.

@@ -1,4 +1,5 @@
 import {
+  lazy,
   Suspense,
   useCallback,
   useEffect,
@@ -7,11 +8,11 @@ import {
   type KeyboardEvent as ReactKeyboardEvent,
 } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { TOKENS, type ModalEntry } from '../../application';
-import { useInjection } from '../di/container-context';
+import { TOKENS, type Features, type ModalEntry } from '../../application';
+import { useContainer, useInjection } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
 import { MESSAGES } from '../messages';
-import { MODALS, type ModalComponentProps, type ModalName, type OpenModal } from './registry';
+import { MODALS, type ModalComponentProps, type ModalDefinition, type ModalName, type OpenModal } from './registry';
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -115,7 +116,9 @@ function ModalShell({
   covered: boolean;
 }) {
   const ref = useRef<HTMLDivElement>(null);
-  const definition = MODALS[entry.name as ModalName];
+  const definition = MODALS[entry.name as ModalName] as ModalDefinition<unknown> | undefined;
+  const container = useContainer();
+  const features = container.isBound(TOKENS.Features) ? container.get<Features>(TOKENS.Features) : null;
   // Focus moves into the dialog (a modal's own field may take it with autoFocus once loaded) and
   // goes back where it was when the modal closes.
   useEffect(() => {
@@ -152,7 +155,7 @@ function ModalShell({
     return () => document.removeEventListener('keydown', onKey);
   }, [covered, close]);
   if (!definition) return null;
-  const Component = definition.component as unknown as ComponentType<ModalComponentProps<unknown>>;
+  const Component = modalComponent(definition, features) as unknown as ComponentType<ModalComponentProps<unknown>>;
   const onKeyDown = (e: ReactKeyboardEvent<HTMLDivElement>) => {
     if (covered) return;
     if (e.key === 'Escape') {
@@ -198,4 +201,26 @@ function ModalShell({
       </div>
     </div>
   );
+}
+
+/** Per features loader, each modal's component gated on its features (stable, so a modal never remounts). */
+const gatedModals = new WeakMap<Features, Map<ModalDefinition<unknown>, ComponentType<ModalComponentProps<unknown>>>>();
+
+/** A modal's component: its lazily loaded file, after the features it takes from the container. */
+function modalComponent(
+  definition: ModalDefinition<unknown>,
+  features: Features | null,
+): ComponentType<ModalComponentProps<unknown>> {
+  if (!features || definition.features.length === 0) return definition.component;
+  let byModal = gatedModals.get(features);
+  if (!byModal) gatedModals.set(features, (byModal = new Map()));
+  let gated = byModal.get(definition);
+  if (!gated) {
+    gated = lazy(async () => {
+      await features.load(definition.features);
+      return definition.load();
+    });
+    byModal.set(definition, gated);
+  }
+  return gated;
 }

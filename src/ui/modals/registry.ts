@@ -1,4 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { Feature } from '../../application';
 import type { CarouselSlide, InformationItem, KujiDrawResult, PrizeItem } from '../../domain';
 import type { AlertModalProps } from './alert-modal';
 import type { ConfirmModalProps } from './confirm-modal';
@@ -15,8 +16,12 @@ export interface ModalComponentProps<P> {
 }
 
 type Loader<P> = () => Promise<{ default: ComponentType<ModalComponentProps<P>> }>;
-interface ModalDefinition<P> {
+export interface ModalDefinition<P> {
   readonly component: LazyExoticComponent<ComponentType<ModalComponentProps<P>>>;
+  /** The modal's file, for a host that loads the modal's features first. */
+  readonly load: Loader<P>;
+  /** The features (use-cases) the modal takes from the container. */
+  readonly features: readonly Feature[];
   /** 'alertdialog' for a message that needs an answer (announced at once); 'dialog' otherwise. */
   readonly role: 'dialog' | 'alertdialog';
   /** Phantom: the props type. */
@@ -26,7 +31,8 @@ interface ModalDefinition<P> {
 const modal = <P = Record<never, never>>(
   load: Loader<P>,
   role: ModalDefinition<P>['role'] = 'dialog',
-): ModalDefinition<P> => ({ component: lazy(load), role });
+  features: readonly Feature[] = [],
+): ModalDefinition<P> => ({ component: lazy(load), load, role, features });
 
 /**
  * Every modal and dialog (spec §2.5), lazily loaded: adding one is its own file and one line here
@@ -38,7 +44,7 @@ export const MODALS = {
   search: modal<{ readonly keyword?: string }>(() => import('./search-modal')),
   alert: modal<AlertModalProps>(() => import('./alert-modal'), 'alertdialog'),
   confirm: modal<ConfirmModalProps>(() => import('./confirm-modal'), 'alertdialog'),
-  config: modal(() => import('./config-modal')),
+  config: modal(() => import('./config-modal'), 'dialog', ['money']),
   craneItemList: modal(() => import('./crane-item-list-modal')),
   faq: modal(() => import('./faq-modal')),
   usageRules: modal(() => import('./usage-rules-modal')),
@@ -56,27 +62,33 @@ export const MODALS = {
   titleSearch: modal<{ readonly keyword?: string }>(() => import('./title-search-modal')),
   kujiHistory: modal<{ readonly draws: readonly KujiDrawResult[] }>(() => import('./kuji-history-modal')),
   kujiReveal: modal<{ readonly draw: KujiDrawResult }>(() => import('./kuji-reveal-modal')),
-  purchase: modal(() => import('../purchase/purchase-modal')),
-  tcHistory: modal(() => import('../purchase/tc-history-modal')),
-  playHistory: modal(() => import('../purchase/play-history-modal')),
-  prizeBox: modal(() => import('../delivery/prize-box-modal')),
-  deliveryRequest: modal<DeliveryRequestProps>(() => import('../delivery/delivery-request-modal')),
-  deliveryHistory: modal(() => import('../delivery/delivery-history-modal')),
+  purchase: modal(() => import('../purchase/purchase-modal'), 'dialog', ['money']),
+  tcHistory: modal(() => import('../purchase/tc-history-modal'), 'dialog', ['money']),
+  playHistory: modal(() => import('../purchase/play-history-modal'), 'dialog', ['money']),
+  prizeBox: modal(() => import('../delivery/prize-box-modal'), 'dialog', ['prizes']),
+  deliveryRequest: modal<DeliveryRequestProps>(() => import('../delivery/delivery-request-modal'), 'dialog', [
+    'prizes',
+  ]),
+  deliveryHistory: modal(() => import('../delivery/delivery-history-modal'), 'dialog', ['prizes']),
   deliveryAbout: modal(() => import('../delivery/delivery-about-modal')),
-  addressList: modal(() => import('../delivery/address-list-modal')),
-  prizeKind: modal<{ readonly kind: PrizeKindName }>(() => import('../delivery/prize-kind-modal')),
-  accountMail: modal(() => import('../account/account-modal')),
-  accountDelete: modal(() => import('../account/account-delete-modal')),
-  profile: modal<{ readonly prompt?: boolean }>(() => import('../account/profile-modal')),
-  phoneCheck: modal(() => import('../account/phone-check-modal')),
-  presentCode: modal(() => import('../account/present-code-modal')),
-  inviteFriend: modal(() => import('../account/invite-modal')),
-  contact: modal(() => import('../account/contact-modal')),
+  addressList: modal(() => import('../delivery/address-list-modal'), 'dialog', ['prizes']),
+  prizeKind: modal<{ readonly kind: PrizeKindName }>(() => import('../delivery/prize-kind-modal'), 'dialog', [
+    'prizes',
+  ]),
+  accountMail: modal(() => import('../account/account-modal'), 'dialog', ['account']),
+  accountDelete: modal(() => import('../account/account-delete-modal'), 'dialog', ['account']),
+  profile: modal<{ readonly prompt?: boolean }>(() => import('../account/profile-modal'), 'dialog', ['account']),
+  phoneCheck: modal(() => import('../account/phone-check-modal'), 'dialog', ['account']),
+  presentCode: modal(() => import('../account/present-code-modal'), 'dialog', ['account']),
+  inviteFriend: modal(() => import('../account/invite-modal'), 'dialog', ['account']),
+  contact: modal(() => import('../account/contact-modal'), 'dialog', ['support']),
   contactDone: modal<{ readonly contactId: number }>(() => import('../account/contact-done-modal')),
-  chatSupport: modal(() => import('../account/chat-modal')),
+  chatSupport: modal(() => import('../account/chat-modal'), 'dialog', ['support']),
   terms: modal(() => import('../account/terms-modal'), 'alertdialog'),
   kujiDetail: modal<{ readonly kujiName: string; readonly description: string; readonly boxId: number }>(
     () => import('./kuji-detail-modal'),
+    'dialog',
+    ['kuji'],
   ),
 } as const;
 

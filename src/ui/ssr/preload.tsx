@@ -1,3 +1,4 @@
+import type { Feature, Features } from '../../application';
 import { createContext, useContext, type ReactNode } from 'react';
 import type { Container } from 'inversify';
 import { useLoaderData, type Params, type RouteObject } from 'react-router';
@@ -33,6 +34,31 @@ export interface RouteHandle {
   readonly leadImages?: (preloaded: unknown) => readonly LeadImage[];
   /** A page whose controls must stay in reach (a play screen): no prompt banner above it. */
   readonly quiet?: boolean;
+  /** The features (use-cases) the page takes from the container: loaded before its code runs. */
+  readonly features?: readonly Feature[];
+}
+
+/**
+ * The route table with each page's features loaded before its code: a route whose handle names
+ * features loads them (`Features.load`) before its lazily loaded page, on the first render and on
+ * every navigation to it. A container that has every feature answers at once.
+ */
+export function withFeatures(routes: readonly RouteObject[], features: Features): RouteObject[] {
+  return routes.map((route): RouteObject => {
+    const needed = (route.handle as RouteHandle | undefined)?.features ?? [];
+    const children = route.children ? withFeatures(route.children, features) : undefined;
+    const { lazy } = route;
+    const gated =
+      needed.length > 0 && typeof lazy === 'function'
+        ? {
+            lazy: async () => {
+              await features.load(needed);
+              return lazy();
+            },
+          }
+        : {};
+    return { ...route, ...gated, ...(children ? { children } : {}) } as RouteObject;
+  });
 }
 
 /**
