@@ -236,7 +236,6 @@ function TopRows({
               alt={S.newUserAlt}
               width={1280}
               height={400}
-              loading="lazy"
             />
           </Link>
         </section>

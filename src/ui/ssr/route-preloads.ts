@@ -59,14 +59,24 @@ export const preloadCatalogue: RoutePreload = async (context) => {
   return { ...snapshot, ...(extras && snapshot.state.kind === 'top' ? { extras } : {}) } satisfies CataloguePreload;
 };
 
-/** The top page leads with its carousel's first slide: its narrow picture on phones, its wide one above. */
+/**
+ * The top page leads with its carousel's first slide (its narrow picture on phones, its wide one
+ * above) and, for a guest (every server render is a guest's), the new-user banner below it: on a
+ * phone both are in the first screen, and the banner is the larger one.
+ */
 export function catalogueLeadImages(preloaded: unknown): readonly LeadImage[] {
-  const carousels = (preloaded as CataloguePreload | null | undefined)?.extras?.carousels;
+  const data = preloaded as CataloguePreload | null | undefined;
+  const carousels = data?.extras?.carousels;
   const first = carousels?.kind === 'loaded' ? carousels.items[0] : undefined;
-  if (!first) return [];
+  const newUser = data?.state.kind === 'top' ? data.state.catalogue.new_user.img : '';
   return [
-    { href: first.sp_img_url, media: SLIDE_MEDIA.narrow },
-    { href: first.pc_img_url, media: SLIDE_MEDIA.wide },
+    ...(first
+      ? [
+          { href: first.sp_img_url, media: SLIDE_MEDIA.narrow },
+          { href: first.pc_img_url, media: SLIDE_MEDIA.wide },
+        ]
+      : []),
+    ...(newUser ? [{ href: newUser }] : []),
   ];
 }
 
