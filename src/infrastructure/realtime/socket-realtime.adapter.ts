@@ -187,6 +187,8 @@ export class SocketRealtime implements RealtimePort {
     // Every channel was left while the library loaded: nothing to connect for until the next one.
     if (this.joined.size === 0 && this.waitingControls === 0) this.state.next('closed');
     else socket.connect();
+    // Every control that waited was waiting for this socket.
+    this.waitingControls = 0;
     return socket;
   }
 
@@ -339,19 +341,11 @@ export class SocketRealtime implements RealtimePort {
     readonly command: CraneCommand;
   }): Observable<ControlAnswer> {
     return new Observable<ControlAnswer>((subscriber) => {
+      if (!this.socket) this.waitingControls += 1;
       let active = true;
-      this.waitingControls += this.socket ? 0 : 1;
-      const waited = !this.socket;
       this.withSocket(
-        (socket) => {
-          if (waited) this.waitingControls -= 1;
-          this.send(socket, command, subscriber);
-        },
-        () => {
-          if (active) return false;
-          if (waited) this.waitingControls -= 1;
-          return true;
-        },
+        (socket) => this.send(socket, command, subscriber),
+        () => !active,
       );
       return () => {
         active = false;
@@ -364,28 +358,26 @@ export class SocketRealtime implements RealtimePort {
     command: { readonly playId: number; readonly button: CraneButton; readonly command: CraneCommand },
     subscriber: Subscriber<ControlAnswer>,
   ): void {
-    {
-      // While the connection is down a button is not queued to reach the machine seconds later,
-      // when the player no longer holds it: it is refused at once, and pressed again once back.
-      if (this.connectedOnce && !socket.connected) {
-        subscriber.next({ ok: false, error_code: CONTROL_OFFLINE_CODE, error_info: DOMAIN_MESSAGES.controlOffline });
-        subscriber.complete();
-        return;
-      }
-      socket
-        .timeout(CONTROL_ACK_TIMEOUT_MS)
-        .emit(
-          'control',
-          { play_id: command.playId, button: command.button, command: command.command },
-          (error: Error | null, answer: ControlAnswer) => {
-            if (error) subscriber.error(error);
-            else {
-              subscriber.next(answer);
-              subscriber.complete();
-            }
-          },
-        );
+    // While the connection is down a button is not queued to reach the machine seconds later,
+    // when the player no longer holds it: it is refused at once, and pressed again once back.
+    if (this.connectedOnce && !socket.connected) {
+      subscriber.next({ ok: false, error_code: CONTROL_OFFLINE_CODE, error_info: DOMAIN_MESSAGES.controlOffline });
+      subscriber.complete();
+      return;
     }
+    socket
+      .timeout(CONTROL_ACK_TIMEOUT_MS)
+      .emit(
+        'control',
+        { play_id: command.playId, button: command.button, command: command.command },
+        (error: Error | null, answer: ControlAnswer) => {
+          if (error) subscriber.error(error);
+          else {
+            subscriber.next(answer);
+            subscriber.complete();
+          }
+        },
+      );
   }
 
   /** Closes the connection (the app is leaving). */
