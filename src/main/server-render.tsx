@@ -77,7 +77,9 @@ export function createPageRenderer(template: string): PageRenderer {
           },
         }),
         {
-          onShellReady() {
+          // Nothing suspends on the server (the route preloads ran before): the whole page is ready
+          // with the shell, and is sent in one piece with no streaming script.
+          onAllReady() {
             const body = new PassThrough();
             body.write(head);
             const markup = new PassThrough();
@@ -87,6 +89,10 @@ export function createPageRenderer(template: string): PageRenderer {
             resolve({ kind: 'page', status, body });
           },
           onShellError: reject,
+          // The page goes out whole, each Suspense boundary in place: React would otherwise move a
+          // boundary past ~12.8 KB of markup to the end and reveal it with an inline script, which
+          // the page's CSP does not run. The boundaries are there so the browser hydrates in parts.
+          progressiveChunkSize: Number.POSITIVE_INFINITY,
         },
       );
       setTimeout(() => react.abort(), RENDER_ABORT_MS).unref();

@@ -1,6 +1,7 @@
 /** @vitest-environment jsdom */
 import { act } from '@testing-library/react';
 import { hydrateRoot, type Root } from 'react-dom/client';
+import { renderToPipeableStream } from 'react-dom/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TOKENS } from '../../src/application';
 import { createAppContainer } from '../../src/main/container';
@@ -35,7 +36,22 @@ afterEach(() => {
 async function serverPage(path: string): Promise<string> {
   const page = await createPageRenderer(PAGE)({ url: `http://localhost${path}`, fetch: injectFetch(t.server.app) });
   if (page.kind !== 'page') throw new Error(`expected a page, got a redirect to ${page.location}`);
-  return readRenderedText(page.body);
+  const html = await readRenderedText(page.body);
+  await leaveServerRendererContext();
+  return html;
+}
+
+/**
+ * React's server renderer switches the shared context objects to a task's values when it runs the
+ * task and leaves the last task's there when it stops (react-dom-server's performWork restores them
+ * only when nested). A page with Suspense boundaries ends on a boundary's task, deep inside the
+ * router's providers, so a browser renderer in the same realm (this test; never a browser) would
+ * start inside a router. Rendering an empty tree switches them back to the defaults.
+ */
+async function leaveServerRendererContext(): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    renderToPipeableStream(<></>, { onAllReady: resolve, onShellError: reject });
+  });
 }
 
 /**
@@ -102,6 +118,16 @@ describe('hydrating a server-rendered page (issue 11)', () => {
       expect(calls).not.toContain(`/api/${call}`);
     }
     expect(element.querySelector('[data-testid="carousel"]')).not.toBeNull();
+  });
+
+  it('[R2.1-1] the top page is served whole, its parts in place, with no script for the page CSP to block', async () => {
+    const html = await serverPage('/');
+    // The parts React hydrates on their own: the page, its rows, the footer (completed boundaries).
+    expect(html.match(/<!--\$-->/g)?.length ?? 0).toBeGreaterThan(5);
+    // None moved to the end to be revealed by script, none left for the browser to render.
+    expect(html).not.toMatch(/<!--\$[?!]-->/);
+    const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>/g)].map((m) => m[1]);
+    expect(inline.every((attributes) => /type="application\/json"/.test(attributes!))).toBe(true);
   });
 
   it('[R2.1-1] the arrival-items page hydrates with its arrivals and does not ask for them again', async () => {

@@ -14,6 +14,7 @@ import { ModalHost, useModals } from '../modals/modal-host';
 import { ToastHost } from './toast';
 import { ServiceHalt } from './service-halt';
 import { FooterDocumentLinks } from '../modals/document-links';
+import { HydrationPart } from '../ssr/hydration-part';
 import type { RouteHandle } from '../ssr/preload';
 
 /** Keeps the document title in step with the route [R7-13] (an effect, so server rendering sets it apart). */
@@ -116,9 +117,15 @@ export function DefaultLayout({ children, halted = false }: { children?: ReactNo
       </header>
       <main className="layout__main">
         {children ? null : <AccountGates banner={!quiet} />}
-        {children ?? <Outlet />}
+        {children ?? (
+          <HydrationPart>
+            <Outlet />
+          </HydrationPart>
+        )}
       </main>
-      <SiteFooter corporateUrl={config.corporateUrl} documents={!children} />
+      <HydrationPart>
+        <SiteFooter corporateUrl={config.corporateUrl} documents={!children} />
+      </HydrationPart>
       {halted ? null : <ModalHost />}
       {children ? null : <ToastHost />}
     </div>

@@ -20,7 +20,7 @@ import {
   type WinnerAnnouncement,
 } from '../../domain';
 import { useInjection } from '../di/container-context';
-import { useObservableState } from '../hooks/use-observable-state';
+import { useObservableState, useObservableTransition } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { PrizeCard } from '../components/prize-card';
 import { MESSAGES } from '../messages';
@@ -29,6 +29,7 @@ import { STOREFRONT as S } from '../storefront.messages';
 import { ArrivalsRow, Carousel, NewsRow, SideBanner } from './top-rows';
 import { NotFoundPage } from './not-found-page';
 import { usePreloaded } from '../ssr/preload';
+import { HydrationPart } from '../ssr/hydration-part';
 import type { CataloguePreload } from '../ssr/route-preloads';
 
 /**
@@ -58,7 +59,7 @@ export function TopPage() {
   const preloaded = usePreloaded<CatalogueSnapshot>();
   const browse = useScopedUseCase(TOKENS.BrowseCatalogue, (b) => preloaded && b.adopt(preloaded));
   const state = useObservableState(browse.state$, browse.snapshot);
-  const live = useObservableState(browse.live$, NO_LIVE);
+  const live = useObservableTransition(browse.live$, NO_LIVE);
   return (
     <LiveContext.Provider value={live}>
       <Tutorial name="tutorial_top" />
@@ -221,10 +222,12 @@ function TopRows({
   return (
     <div className="top-page">
       <WinnerMarquee winners={winners} />
-      <div className="top-page__hero">
-        <Carousel row={rows.carousels} />
-        <SideBanner slides={rows.sideBanner} />
-      </div>
+      <HydrationPart>
+        <div className="top-page__hero">
+          <Carousel row={rows.carousels} />
+          <SideBanner slides={rows.sideBanner} />
+        </div>
+      </HydrationPart>
       <TabBar tabs={catalogue.tab_list} />
       <CharacterBar characters={characters} />
       {identity === null && catalogue.new_user.img ? (
@@ -255,57 +258,67 @@ function TopRows({
         </section>
       ) : null}
       {catalogue.fes.list.length > 0 ? (
-        <section className="prize-section fes" aria-labelledby="fes-title">
-          <h2 id="fes-title" className="prize-section__title">
-            {S.festival}
-          </h2>
-          {catalogue.fes.img ? (
-            <img
-              className="fes__banner"
-              src={catalogue.fes.img}
-              alt={S.festivalAlt}
-              width={1280}
-              height={400}
-              loading="lazy"
-            />
-          ) : null}
-          <div className="prize-grid">
-            {catalogue.fes.list.map((item) => (
-              <LiveCard key={item.station_id} item={item} href={href.play(item, S.festival)} />
-            ))}
-          </div>
-        </section>
-      ) : null}
-      {catalogue.new_prize.length > 0 ? (
-        <section className="prize-section" aria-labelledby="new-prize-title">
-          <h2 id="new-prize-title" className="prize-section__title">
-            {MESSAGES.newPrizes}
-          </h2>
-          <div className="prize-grid">
-            {catalogue.new_prize.map((item) => (
-              <LiveCard key={item.station_id} item={item} href={href.play(item, MESSAGES.newPrizes)} />
-            ))}
-          </div>
-        </section>
-      ) : null}
-      {catalogue.sale_list.map((section) => (
-        <section key={section.tab_id} className="prize-section" aria-labelledby={`section-${section.tab_id}`}>
-          <h2 id={`section-${section.tab_id}`} className="prize-section__title">
-            {section.title}
-          </h2>
-          {section.list.length === 0 ? (
-            <p className="prize-section__empty">{MESSAGES.emptySection}</p>
-          ) : (
+        <HydrationPart>
+          <section className="prize-section fes" aria-labelledby="fes-title">
+            <h2 id="fes-title" className="prize-section__title">
+              {S.festival}
+            </h2>
+            {catalogue.fes.img ? (
+              <img
+                className="fes__banner"
+                src={catalogue.fes.img}
+                alt={S.festivalAlt}
+                width={1280}
+                height={400}
+                loading="lazy"
+              />
+            ) : null}
             <div className="prize-grid">
-              {section.list.map((item) => (
-                <LiveCard key={item.station_id} item={item} href={href.play(item, section.title)} />
+              {catalogue.fes.list.map((item) => (
+                <LiveCard key={item.station_id} item={item} href={href.play(item, S.festival)} />
               ))}
             </div>
-          )}
-        </section>
+          </section>
+        </HydrationPart>
+      ) : null}
+      {catalogue.new_prize.length > 0 ? (
+        <HydrationPart>
+          <section className="prize-section" aria-labelledby="new-prize-title">
+            <h2 id="new-prize-title" className="prize-section__title">
+              {MESSAGES.newPrizes}
+            </h2>
+            <div className="prize-grid">
+              {catalogue.new_prize.map((item) => (
+                <LiveCard key={item.station_id} item={item} href={href.play(item, MESSAGES.newPrizes)} />
+              ))}
+            </div>
+          </section>
+        </HydrationPart>
+      ) : null}
+      {catalogue.sale_list.map((section) => (
+        <HydrationPart key={section.tab_id}>
+          <section className="prize-section" aria-labelledby={`section-${section.tab_id}`}>
+            <h2 id={`section-${section.tab_id}`} className="prize-section__title">
+              {section.title}
+            </h2>
+            {section.list.length === 0 ? (
+              <p className="prize-section__empty">{MESSAGES.emptySection}</p>
+            ) : (
+              <div className="prize-grid">
+                {section.list.map((item) => (
+                  <LiveCard key={item.station_id} item={item} href={href.play(item, section.title)} />
+                ))}
+              </div>
+            )}
+          </section>
+        </HydrationPart>
       ))}
-      <ArrivalsRow row={rows.arrivals} />
-      <NewsRow row={rows.news} />
+      <HydrationPart>
+        <ArrivalsRow row={rows.arrivals} />
+      </HydrationPart>
+      <HydrationPart>
+        <NewsRow row={rows.news} />
+      </HydrationPart>
     </div>
   );
 }
