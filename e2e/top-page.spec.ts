@@ -13,7 +13,14 @@ test.describe('top page (walking skeleton)', () => {
     const document = await page.goto('/');
     expect(document?.status()).toBe(200);
     // The server's page already holds the cards (server rendering, issue 11).
-    expect(await document?.text()).toContain('data-testid="prize-card"');
+    const html = (await document?.text()) ?? '';
+    expect(html).toContain('data-testid="prize-card"');
+    // It links the page's own chunk for the browser to load with the entry (issue 27), and every
+    // linked chunk is there; the build's map of chunks stays on the server.
+    const linked = [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]!);
+    expect(linked.some((href) => /\/assets\/top-page-[\w-]+\.js$/.test(href))).toBe(true);
+    for (const href of linked) expect((await request.get(href)).status(), href).toBe(200);
+    expect(html).not.toContain('onkure-page-chunks');
     const response = await request.post('/api/contents/top_page_prize', { data: { shop_id: 1, is_top_page: 1 } });
     expect(response.status()).toBe(200);
     const body = (await response.json()) as {

@@ -24,15 +24,18 @@ const routeTable = withFeatures(routes, features);
 // from, once its page's code is loaded; the shell alone (no server render) is rendered here.
 const hydrationData = readHydrationData(document);
 if (hydrationData && root.firstChild) {
-  const loaded = await routesLoadedFor(window.location.pathname, routeTable);
-  hydrateRoot(
-    root,
-    <Ready>
-      <OnkureApp container={container} hydrationData={hydrationData} routeTable={loaded} />
-    </Ready>,
-    {
-      onRecoverableError: (error) => console.error('onkure: hydration', error),
-    },
+  // Not a top-level await: the page's chunk imports from the chunk this module is bundled in, which
+  // would then wait for itself (vite.config.ts groups the entry's modules into one chunk).
+  void routesLoadedFor(window.location.pathname, routeTable).then((loaded) =>
+    hydrateRoot(
+      root,
+      <Ready>
+        <OnkureApp container={container} hydrationData={hydrationData} routeTable={loaded} />
+      </Ready>,
+      {
+        onRecoverableError: (error) => console.error('onkure: hydration', error),
+      },
+    ),
   );
 } else {
   createRoot(root).render(

@@ -7,6 +7,8 @@ import { pageTitle } from '../domain';
 import { hydrationScript, routeOnServer } from '../ui';
 import { readClientConfig } from './client-config';
 import { createAppContainer, type HostEnvironment } from './container';
+import { FEATURE_MODULES } from './features/eager';
+import type { Feature } from '../application';
 
 /** The id of the built page's element that carries the build's public settings (vite.config.ts writes it). */
 export const BUILD_SETTINGS_ID = 'onkure-build';
@@ -27,6 +29,38 @@ export function buildSettingsOf(template: string): Record<string, string> {
   return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
+/** The id of the built page's element that maps each lazily loaded module to its chunks (vite.config.ts writes it). */
+export const PAGE_CHUNKS_ID = 'onkure-page-chunks';
+
+const PAGE_CHUNKS = new RegExp(`<script type="application/json" id="${PAGE_CHUNKS_ID}">([^<]*)</script>`);
+
+/** The build's map of lazily loaded modules to the chunks they load beyond the entry's (empty when the page has none). */
+export function pageChunksOf(template: string): ReadonlyMap<string, readonly string[]> {
+  const match = PAGE_CHUNKS.exec(template);
+  if (!match?.[1]) return new Map();
+  const parsed: unknown = JSON.parse(match[1]);
+  if (!parsed || typeof parsed !== 'object') return new Map();
+  return new Map(
+    Object.entries(parsed).flatMap(([id, files]) =>
+      Array.isArray(files) && files.every((f) => typeof f === 'string' && f.startsWith('/'))
+        ? [[id, files as string[]] as const]
+        : [],
+    ),
+  );
+}
+
+/** A feature's module (src/main/features/<feature>.ts) and those of the features it requires. */
+function featureModules(features: readonly Feature[]): string[] {
+  const all = new Set<Feature>();
+  const add = (feature: Feature) => {
+    if (all.has(feature)) return;
+    all.add(feature);
+    for (const required of FEATURE_MODULES[feature].requires ?? []) add(required);
+  };
+  features.forEach(add);
+  return [...all].map((feature) => `src/main/features/${feature}.ts`);
+}
+
 const escapeHtml = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -38,9 +72,12 @@ const escapeHtml = (text: string): string =>
  * written once into the page for the browser to adopt (docs/server-rendering.md).
  */
 export function createPageRenderer(template: string): PageRenderer {
-  const at = template.indexOf(ROOT);
-  if (at < 0) throw new Error('the built page has no <div id="root"></div>');
+  if (!template.includes(ROOT)) throw new Error('the built page has no <div id="root"></div>');
   const settings = buildSettingsOf(template);
+  const chunks = pageChunksOf(template);
+  // The map is for this renderer only: the page goes out without it.
+  template = template.replace(PAGE_CHUNKS, '');
+  const at = template.indexOf(ROOT);
   const feed = /<meta name="onkure-feed" content="([a-z]*)"/.exec(template)?.[1] ?? null;
   const before = template.slice(0, at + ROOT.length - '</div>'.length);
   const after = template.slice(at + ROOT.length - '</div>'.length);
@@ -63,9 +100,15 @@ export function createPageRenderer(template: string): PageRenderer {
           `<link rel="preload" as="image" href="${escapeHtml(image.href)}" fetchpriority="high"${image.media ? ` media="${escapeHtml(image.media)}"` : ''}>`,
       )
       .join('');
+    // Then the page's own chunks (its module and its features'), fetched with the entry's scripts.
+    const pageScripts = [
+      ...new Set([...routing.pageModules, ...featureModules(routing.features)].flatMap((id) => chunks.get(id) ?? [])),
+    ]
+      .map((href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}">`)
+      .join('');
     const head = before.replace(
       /<title>[^<]*<\/title>/,
-      () => `<title>${escapeHtml(pageTitle(url.pathname))}</title>${leads}`,
+      () => `<title>${escapeHtml(pageTitle(url.pathname))}</title>${leads}${pageScripts}`,
     );
     const tail = `</div>${hydrationScript(routing.hydrationData)}${after.slice('</div>'.length)}`;
     return new Promise<RenderedPage>((resolve, reject) => {

@@ -34,85 +34,93 @@ export const routes: RouteObject[] = [
       </DefaultLayout>
     ),
     children: [
-      { index: true, handle: catalogue, lazy: async () => ({ Component: (await import('./pages/top-page')).TopPage }) },
+      {
+        index: true,
+        handle: { ...catalogue, page: 'src/ui/pages/top-page.tsx' },
+        lazy: async () => ({ Component: (await import('./pages/top-page')).TopPage }),
+      },
       // A station's play screen (§2.1): /play/{tag...}/{stationId} (the build target's play path) and /game/{stationId}.
       {
         path: 'play/*',
-        handle: station,
+        handle: { ...station, page: 'src/ui/play/play-page.tsx' },
         lazy: async () => ({ Component: (await import('./play/play-page')).PlayPage }),
       },
       {
         path: 'login',
-        handle: account,
+        handle: { ...account, page: 'src/ui/pages/login-page.tsx' },
         lazy: async () => ({ Component: (await import('./pages/login-page')).LoginPage }),
       },
       {
         path: 'signup',
-        handle: account,
+        handle: { ...account, page: 'src/ui/pages/signup-page.tsx' },
         lazy: async () => ({ Component: (await import('./pages/signup-page')).SignUpPage }),
       },
       {
         path: 'password-reset',
-        handle: account,
+        handle: { ...account, page: 'src/ui/pages/password-reset-page.tsx' },
         lazy: async () => ({ Component: (await import('./pages/password-reset-page')).PasswordResetPage }),
       },
       {
         path: 'debug/login',
-        handle: { layout: 'plain' },
+        handle: { layout: 'plain', page: 'src/ui/pages/debug-login-page.tsx' },
         lazy: async () => ({ Component: (await import('./pages/debug-login-page')).DebugLoginPage }),
       },
       {
         path: 'game/:stationId',
-        handle: station,
+        handle: { ...station, page: 'src/ui/play/play-page.tsx' },
         lazy: async () => ({ Component: (await import('./play/play-page')).PlayPage }),
       },
       {
         path: 'information',
-        handle: { preload: preloadInformationList },
+        handle: { preload: preloadInformationList, page: 'src/ui/pages/information-page.tsx' },
         lazy: async () => ({ Component: (await import('./pages/information-page')).InformationListPage }),
       },
       {
         path: 'information/:tag',
-        handle: { preload: preloadInformationDetail },
+        handle: { preload: preloadInformationDetail, page: 'src/ui/pages/information-page.tsx' },
         lazy: async () => ({ Component: (await import('./pages/information-page')).InformationDetailPage }),
       },
       {
         path: 'emailvalid',
-        handle: account,
+        handle: { ...account, page: 'src/ui/pages/email-valid-page.tsx' },
         lazy: async () => ({ Component: (await import('./pages/email-valid-page')).EmailValidPage }),
       },
       {
         path: 'purchase/:slug',
-        handle: money,
+        handle: { ...money, page: 'src/ui/pages/purchase-pages.tsx' },
         lazy: async () => ({ Component: (await import('./pages/purchase-pages')).AccountPaymentPage }),
       },
       {
         path: 'purchase/:slug/result/:productSettlementId',
-        handle: money,
+        handle: { ...money, page: 'src/ui/pages/purchase-pages.tsx' },
         lazy: async () => ({ Component: (await import('./pages/purchase-pages')).AccountPaymentResultPage }),
       },
       {
         path: 'settlement',
-        handle: money,
+        handle: { ...money, page: 'src/ui/pages/purchase-pages.tsx' },
         lazy: async () => ({ Component: (await import('./pages/purchase-pages')).SettlementPage }),
       },
       {
         path: 'arrival-items',
-        handle: { preload: preloadArrivals },
+        handle: { preload: preloadArrivals, page: 'src/ui/pages/arrival-items-page.tsx' },
         lazy: async () => ({ Component: (await import('./pages/arrival-items-page')).ArrivalItemsPage }),
       },
       {
         path: 'kuji',
-        handle: { preload: preloadKujiList },
+        handle: { preload: preloadKujiList, page: 'src/ui/kuji/kuji-pages.tsx' },
         lazy: async () => ({ Component: (await import('./kuji/kuji-pages')).KujiListPage }),
       },
       {
         path: 'kuji/:kujiId/:boxId',
-        handle: { features: ['kuji'] },
+        handle: { features: ['kuji'], page: 'src/ui/kuji/kuji-pages.tsx' },
         lazy: async () => ({ Component: (await import('./kuji/kuji-pages')).KujiBoxPage }),
       },
       // Catalogue paths /{character}/{sub}/{tab}?keyword=… (§2.3); anything else is the 404 page.
-      { path: '*', handle: catalogue, lazy: async () => ({ Component: (await import('./pages/top-page')).TopPage }) },
+      {
+        path: '*',
+        handle: { ...catalogue, page: 'src/ui/pages/top-page.tsx' },
+        lazy: async () => ({ Component: (await import('./pages/top-page')).TopPage }),
+      },
     ],
   },
 ];

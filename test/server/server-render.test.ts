@@ -9,9 +9,20 @@ import { hydrationScript, readHydrationData } from '../../src/ui';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { startTestServer, type TestServer } from '../support/test-server';
 
-/** The built page's shape (vite.config.ts writes the build's settings into it). */
+/** What the build writes for the server: each lazily loaded module's chunks beyond the entry's. */
+const PAGE_CHUNKS = {
+  'src/ui/pages/top-page.tsx': ['/assets/top-page.js', '/assets/rows.js'],
+  'src/ui/play/play-page.tsx': ['/assets/play-page.js', '/assets/rows.js'],
+  'src/main/features/play.ts': ['/assets/play.js'],
+  'src/main/features/money.ts': ['/assets/money.js'],
+  'src/ui/pages/purchase-pages.tsx': ['/assets/purchase-pages.js'],
+  'src/ui/modals/menu-top-modal.tsx': ['/assets/menu.js'],
+};
+
+/** The built page's shape (vite.config.ts writes the build's settings and the page chunks into it). */
 const PAGE = `<!doctype html><html lang="ja"><head><meta name="onkure-feed" content="" /><title>景品一覧</title>
 <script type="application/json" id="onkure-build">{"VITE_ONKURE_TARGET":"web"}</script>
+<script type="application/json" id="onkure-page-chunks">${JSON.stringify(PAGE_CHUNKS)}</script>
 <script type="module" crossorigin src="/assets/index.js"></script></head><body><div id="root"></div></body></html>`;
 
 const OPERATOR_TOKEN = 'server-render-operator-token-0123456789';
@@ -87,6 +98,25 @@ describe('server rendering (issue 11)', () => {
     );
     // Pages without a lead picture get no preload.
     expect((await get('/information')).body).not.toContain('rel="preload" as="image"');
+  });
+
+  it("a page links its own chunks (its module's and its features', with those they require) for the browser to load with the entry; the build's map stays on the server", async () => {
+    const preloads = async (path: string) =>
+      [...(await get(path)).body.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+    expect(await preloads('/')).toEqual(['/assets/top-page.js', '/assets/rows.js']);
+    const top = (await api('contents/top_page_prize', { shop_id: 1, is_top_page: 1 })) as {
+      sale_list: { list: { station_id: number }[] }[];
+    };
+    expect(await preloads(`/game/${top.sale_list[0]!.list[0]!.station_id}`)).toEqual([
+      '/assets/play-page.js',
+      '/assets/rows.js',
+      '/assets/play.js',
+    ]);
+    // The purchase pages take the money feature, which requires play.
+    expect(await preloads('/settlement')).toEqual(['/assets/purchase-pages.js', '/assets/money.js', '/assets/play.js']);
+    const html = (await get('/')).body;
+    expect(html).not.toContain('onkure-page-chunks');
+    expect(html).not.toContain('/assets/menu.js');
   });
 
   it('[R2.1-5] [R2.3-3] a path that is no page answers HTTP 404 with the error page, rendered', async () => {

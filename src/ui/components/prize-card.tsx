@@ -13,10 +13,13 @@ export function PrizeCard({
   item,
   href,
   onDetails,
+  eager = false,
 }: {
   item: PrizeItem;
   href: string;
   onDetails?: (() => void) | undefined;
+  /** A card in the first screen: its picture loads at once (the page's LCP element is one of them). */
+  eager?: boolean;
 }) {
   const badges: { label: string; tone: string }[] = [];
   if (item.new) badges.push({ label: MESSAGES.badgeNew, tone: 'new' });
@@ -34,7 +37,14 @@ export function PrizeCard({
     >
       <Link className="prize-card__link" to={href} aria-label={item.prize_name} />
       <div className="prize-card__image">
-        <img src={item.img_url} alt={item.prize_name} loading="lazy" width={240} height={240} />
+        <img
+          src={item.img_url}
+          alt={item.prize_name}
+          loading={eager ? 'eager' : 'lazy'}
+          {...(eager ? { fetchPriority: 'high' as const } : {})}
+          width={240}
+          height={240}
+        />
         {item.playing ? (
           <span className="prize-card__status prize-card__status--playing">{MESSAGES.badgePlaying}</span>
         ) : null}

@@ -38,11 +38,13 @@ import type { CataloguePreload } from '../ssr/route-preloads';
  * path with a hash goes to the clean path [R2.3-4].
  */
 const NO_LIVE: CatalogueLive = { stations: {}, winners: [] };
+/** The cards of a listing in its first screen (two rows on a phone, a row and more on a desktop). */
+const LISTING_FIRST_SCREEN = 4;
 /** What the socket said about the stations on screen, for the cards. */
 const LiveContext = createContext<CatalogueLive>(NO_LIVE);
 
 /** A card's station with what the socket said since the page loaded (status, playing) [R7-11]. */
-function LiveCard({ item, href }: { item: PrizeItem; href: string }) {
+function LiveCard({ item, href, eager = false }: { item: PrizeItem; href: string; eager?: boolean }) {
   const live = useContext(LiveContext).stations[item.station_id];
   const shown = live
     ? {
@@ -52,7 +54,9 @@ function LiveCard({ item, href }: { item: PrizeItem; href: string }) {
       }
     : item;
   const { open } = useModals();
-  return <PrizeCard item={shown} href={href} onDetails={() => open('prizeDetail', { item: shown, href })} />;
+  return (
+    <PrizeCard item={shown} href={href} eager={eager} onDetails={() => open('prizeDetail', { item: shown, href })} />
+  );
 }
 
 export function TopPage() {
@@ -350,8 +354,13 @@ function Listing({ listing }: { listing: CatalogueListing }) {
         <p className="prize-section__empty">{MESSAGES.emptySection}</p>
       ) : (
         <div className="prize-grid">
-          {listing.items.map((item) => (
-            <LiveCard key={item.station_id} item={item} href={href.play(item, listing.title)} />
+          {listing.items.map((item, index) => (
+            <LiveCard
+              key={item.station_id}
+              item={item}
+              href={href.play(item, listing.title)}
+              eager={index < LISTING_FIRST_SCREEN}
+            />
           ))}
         </div>
       )}

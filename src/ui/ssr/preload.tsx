@@ -36,6 +36,11 @@ export interface RouteHandle {
   readonly quiet?: boolean;
   /** The features (use-cases) the page takes from the container: loaded before its code runs. */
   readonly features?: readonly Feature[];
+  /**
+   * The page's module, from the project root (what its `lazy` imports): a server render links its
+   * chunk for the browser to load with the entry instead of after it.
+   */
+  readonly page?: string;
 }
 
 /**

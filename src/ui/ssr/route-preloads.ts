@@ -62,13 +62,18 @@ export const preloadCatalogue: RoutePreload = async (context) => {
 /**
  * The top page leads with its carousel's first slide (its narrow picture on phones, its wide one
  * above) and, for a guest (every server render is a guest's), the new-user banner below it: on a
- * phone both are in the first screen, and the banner is the larger one.
+ * phone both are in the first screen, and the banner is the larger one. A listing (a character, a
+ * tab, a search) leads with its first two cards' pictures.
  */
 export function catalogueLeadImages(preloaded: unknown): readonly LeadImage[] {
   const data = preloaded as CataloguePreload | null | undefined;
   const carousels = data?.extras?.carousels;
   const first = carousels?.kind === 'loaded' ? carousels.items[0] : undefined;
   const newUser = data?.state.kind === 'top' ? data.state.catalogue.new_user.img : '';
+  if (data?.state.kind === 'listing') {
+    // A listing leads with its first cards (two to a row on a phone).
+    return data.state.listing.items.slice(0, 2).map((item) => ({ href: item.img_url }));
+  }
   return [
     ...(first
       ? [

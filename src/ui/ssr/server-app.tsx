@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import type { Container } from 'inversify';
 import { matchRoutes, type HydrationState, type RouteObject } from 'react-router';
 import { StaticRouterProvider, createStaticHandler, createStaticRouter, type StaticHandlerContext } from 'react-router';
+import type { Feature } from '../../application';
 import { ContainerProvider } from '../di/container-context';
 import { routes } from '../routes';
 import {
@@ -23,6 +24,9 @@ export type ServerRouting =
       readonly hydrationData: HydrationState;
       /** The pictures the page leads with (its LCP element), for preload links in the head. */
       readonly leadImages: readonly LeadImage[];
+      /** The matched routes' page modules and features, whose chunks the browser loads to hydrate. */
+      readonly pageModules: readonly string[];
+      readonly features: readonly Feature[];
       readonly render: (status: RenderStatus) => React.JSX.Element;
     }
   | { readonly kind: 'redirect'; readonly status: number; readonly location: string };
@@ -47,6 +51,8 @@ export async function routeOnServer(container: Container, request: Request): Pro
       (match) =>
         (match.route.handle as RouteHandle | undefined)?.leadImages?.(context.loaderData[match.route.id]) ?? [],
     ),
+    pageModules: context.matches.flatMap((match) => (match.route.handle as RouteHandle | undefined)?.page ?? []),
+    features: context.matches.flatMap((match) => (match.route.handle as RouteHandle | undefined)?.features ?? []),
     render: (status) => (
       <StrictMode>
         <ContainerProvider container={container}>
