@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { chromium } from '@playwright/test';
 
 const runs = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 3);
 /** `--detail`: after each page's first run, print where its time went (LCP phases, long tasks, scripts). */
@@ -107,6 +108,33 @@ const pages = [
   { name: 'play screen', path: `/game/${top.sale_list[0]!.list[0]!.station_id}` },
   { name: 'kuji', path: '/kuji' },
 ];
+
+// ---- each page goes live ----------------------------------------------------------------------
+
+// A page that never hydrates scores well (no script work at all), so the numbers below would say
+// nothing: each page must reach <html data-ready> (src/main/browser.tsx) in a plain browser first.
+{
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
+  try {
+    for (const page of pages.filter((p) => !only || p.name === only)) {
+      const tab = await browser.newPage();
+      const errors: string[] = [];
+      tab.on('pageerror', (error) => errors.push(error.message));
+      await tab.goto(`${origin}${page.path}`);
+      const live = await tab
+        .waitForSelector('html[data-ready]', { state: 'attached', timeout: 30_000 })
+        .then(() => true)
+        .catch(() => false);
+      if (!live) {
+        console.error(`${page.name} (${page.path}) never went live (no html[data-ready]): ${errors.join('; ')}`);
+        process.exit(1);
+      }
+      await tab.close();
+    }
+  } finally {
+    await browser.close();
+  }
+}
 
 // ---- initial JavaScript from the built files -------------------------------------------------
 
