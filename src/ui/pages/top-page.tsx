@@ -286,36 +286,10 @@ function TopRows({
         </HydrationPart>
       ) : null}
       {catalogue.new_prize.length > 0 ? (
-        <HydrationPart>
-          <section className="prize-section" aria-labelledby="new-prize-title">
-            <h2 id="new-prize-title" className="prize-section__title">
-              {MESSAGES.newPrizes}
-            </h2>
-            <div className="prize-grid">
-              {catalogue.new_prize.map((item) => (
-                <LiveCard key={item.station_id} item={item} href={href.play(item, MESSAGES.newPrizes)} />
-              ))}
-            </div>
-          </section>
-        </HydrationPart>
+        <CardRow id="new-prize-title" title={MESSAGES.newPrizes} items={catalogue.new_prize} />
       ) : null}
       {catalogue.sale_list.map((section) => (
-        <HydrationPart key={section.tab_id}>
-          <section className="prize-section" aria-labelledby={`section-${section.tab_id}`}>
-            <h2 id={`section-${section.tab_id}`} className="prize-section__title">
-              {section.title}
-            </h2>
-            {section.list.length === 0 ? (
-              <p className="prize-section__empty">{MESSAGES.emptySection}</p>
-            ) : (
-              <div className="prize-grid">
-                {section.list.map((item) => (
-                  <LiveCard key={item.station_id} item={item} href={href.play(item, section.title)} />
-                ))}
-              </div>
-            )}
-          </section>
-        </HydrationPart>
+        <CardRow key={section.tab_id} id={`section-${section.tab_id}`} title={section.title} items={section.list} />
       ))}
       <HydrationPart>
         <ArrivalsRow row={rows.arrivals} />
@@ -324,6 +298,29 @@ function TopRows({
         <NewsRow row={rows.news} />
       </HydrationPart>
     </div>
+  );
+}
+
+/** A catalogue row: its stations' cards under its title, hydrated on its own; an empty row says so. */
+function CardRow({ id, title, items }: { id: string; title: string; items: readonly PrizeItem[] }) {
+  const href = useCatalogueHref();
+  return (
+    <HydrationPart>
+      <section className="prize-section" aria-labelledby={id}>
+        <h2 id={id} className="prize-section__title">
+          {title}
+        </h2>
+        {items.length === 0 ? (
+          <p className="prize-section__empty">{MESSAGES.emptySection}</p>
+        ) : (
+          <div className="prize-grid">
+            {items.map((item) => (
+              <LiveCard key={item.station_id} item={item} href={href.play(item, title)} />
+            ))}
+          </div>
+        )}
+      </section>
+    </HydrationPart>
   );
 }
 
