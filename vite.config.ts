@@ -56,6 +56,55 @@ function buildManifest(): Plugin {
   };
 }
 
+/** The app's module (index.html's script) and the page's entry, which starts it (src/main/boot.ts). */
+const APP_MODULE = path.resolve(import.meta.dirname, 'src/main/browser.tsx');
+const BOOT_MODULE = path.resolve(import.meta.dirname, 'src/main/boot.ts');
+/** The modules of the page's entry: it runs before the app, and shares nothing with it. */
+const BOOT_MODULES = [BOOT_MODULE, path.resolve(import.meta.dirname, 'src/main/lead-picture.ts')];
+/** The attribute of the app's module preload, which the entry looks for (src/main/lead-picture.ts). */
+const APP_LINK_ATTRIBUTE = 'data-onkure-app';
+
+/**
+ * The page starts with a small entry (src/main/boot.ts) instead of the app (issue 27). The app's
+ * script, which index.html names, becomes a module preload marked `data-onkure-app` (fetched at
+ * once with its chunks, not run), and the entry, built on its own, runs it once the page's lead
+ * pictures are shown. The app and its chunks come out exactly as they would without it.
+ */
+function bootEntry(): Plugin {
+  let enabled = false;
+  return {
+    name: 'onkure-boot-entry',
+    apply: 'build',
+    configResolved(config) {
+      enabled = !config.build.ssr && !config.build.lib;
+    },
+    buildStart() {
+      if (enabled) this.emitFile({ type: 'chunk', id: BOOT_MODULE, name: 'boot' });
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, context) {
+        if (!enabled || !context.bundle) return html;
+        const chunks = Object.values(context.bundle).flatMap((file) => (file.type === 'chunk' ? [file] : []));
+        const app = chunks.find((chunk) => chunk.moduleIds.includes(APP_MODULE))?.fileName;
+        const boot = chunks.find((chunk) => chunk.isEntry && chunk.facadeModuleId === BOOT_MODULE);
+        if (!app || !boot) throw new Error('onkure-boot-entry: the build has no app or no entry chunk');
+        // The entry runs before anything else: it must not import the app's chunks.
+        if (boot.imports.length > 0) throw new Error(`onkure-boot-entry: the entry imports ${boot.imports.join(', ')}`);
+        const scripts = /<script type="module" crossorigin src="([^"]+)"><\/script>/g;
+        if (!html.includes(`src="/${app}"`)) throw new Error('onkure-boot-entry: the page has no app script');
+        return html
+          .replace(scripts, (_tag, src: string) =>
+            src === `/${app}`
+              ? `<link rel="modulepreload" crossorigin href="${src}" ${APP_LINK_ATTRIBUTE}>`
+              : `<link rel="modulepreload" crossorigin href="${src}">`,
+          )
+          .replace('</head>', `<script type="module" crossorigin src="/${boot.fileName}"></script></head>`);
+      },
+    },
+  };
+}
+
 /** The id of the built page's element that maps each lazily loaded module to its chunks (`pageChunks`). */
 const PAGE_CHUNKS_ID = 'onkure-page-chunks';
 
@@ -111,13 +160,18 @@ function pageChunks(): Plugin {
 }
 
 /**
- * Every other module the entry loads before the page starts, in one chunk (issue 27): rolldown gives
- * each set of importers its own common chunk, and the entry shares most of its modules with some
- * lazily loaded page or modal, so the entry came out as ~45 chunks, many under 1 KB, each a request
- * (and a round trip on a slow network) before the page can hydrate. They all load with the entry
- * anyway; one chunk also compresses better.
+ * Every other module the app (src/main/browser.tsx) loads before the page starts, in one chunk
+ * (issue 27): rolldown gives each set of importers its own common chunk, and the app shares most of
+ * its modules with some lazily loaded page or modal, so it came out as ~45 chunks, many under 1 KB,
+ * each a request (and a round trip on a slow network) before the page can hydrate. They all load
+ * with the app anyway; one chunk also compresses better.
  */
-const INITIAL_CHUNK = { name: 'app', tags: ['$initial' as const] };
+const INITIAL_CHUNK = {
+  name: 'app',
+  tags: ['$initial' as const],
+  // The page's entry (src/main/boot.ts) is initial too, and stays out of it.
+  test: (id: string) => !BOOT_MODULES.includes(id),
+};
 
 /** Long-lived vendor chunks: they change far less often than the app, so browsers keep them cached. */
 const VENDOR_CHUNKS = [
@@ -167,7 +221,7 @@ function operatorConsoleBuild(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), buildSettings(), buildManifest(), pageChunks(), operatorConsoleBuild()],
+  plugins: [react(), buildSettings(), buildManifest(), pageChunks(), bootEntry(), operatorConsoleBuild()],
   define: {
     __ONKURE_TARGET__: JSON.stringify(target),
   },

@@ -58,6 +58,23 @@ test.describe('top page (walking skeleton)', () => {
       );
     expect(broken).toBe(0);
 
+    // The largest picture was on screen before any of the app's code ran (issue 27): the entry
+    // starts the app once the page's lead pictures are shown.
+    const paint = await page.evaluate(
+      () =>
+        new Promise<{ lcp: number; tag: string; appStart: number | undefined }>((resolve) => {
+          new PerformanceObserver((list) => {
+            const last = list.getEntries().at(-1) as PerformanceEntry & { element?: Element };
+            resolve({
+              lcp: last.startTime,
+              tag: last.element?.tagName ?? '',
+              appStart: performance.getEntriesByName('onkure:app-start')[0]?.startTime,
+            });
+          }).observe({ type: 'largest-contentful-paint', buffered: true });
+        }),
+    );
+    expect(paint.tag).toBe('IMG');
+    expect(paint.appStart).toBeGreaterThan(paint.lcp);
     await page.screenshot({ path: `e2e/screenshots/top-page-${testInfo.project.name}.png` });
     // The browser took the catalogue from the page: it never asked for it.
     expect(asked).toEqual([]);
@@ -73,12 +90,9 @@ test.describe('top page (walking skeleton)', () => {
     await page.clock.install();
     await page.goto('/');
     const manifest = (await (await page.request.get('/build.json')).json()) as { entry: string };
-    // The manifest names the page's own app script (one of the module scripts; the others are the
-    // vendor chunks and the bundler's runtime).
-    const scripts = await page
-      .locator('script[type="module"]')
-      .evaluateAll((list) => list.map((s) => s.getAttribute('src')));
-    expect(scripts).toContain(manifest.entry);
+    // The manifest names the page's own app script: the one the page's entry starts (a module
+    // preload marked for it, src/main/boot.ts).
+    await expect(page.locator('link[rel="modulepreload"][data-onkure-app]')).toHaveAttribute('href', manifest.entry);
     // Inside the page, a link moves without loading a document.
     await page.getByTestId('prize-card').first().getByRole('link').click();
     await expect(page).toHaveURL(/\/play\/.+\/\d+$/);
