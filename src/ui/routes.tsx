@@ -8,6 +8,7 @@ import {
   preloadCatalogue,
   preloadInformationDetail,
   preloadInformationList,
+  kujiListLeadImages,
   preloadKujiList,
   preloadStation,
 } from './ssr/route-preloads';
@@ -107,7 +108,7 @@ export const routes: RouteObject[] = [
       },
       {
         path: 'kuji',
-        handle: { preload: preloadKujiList, page: 'src/ui/kuji/kuji-pages.tsx' },
+        handle: { preload: preloadKujiList, leadImages: kujiListLeadImages, page: 'src/ui/kuji/kuji-pages.tsx' },
         lazy: async () => ({ Component: (await import('./kuji/kuji-pages')).KujiListPage }),
       },
       {

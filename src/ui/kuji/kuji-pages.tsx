@@ -57,10 +57,18 @@ export function KujiListPage() {
       ) : null}
       {list !== null && list.length === 0 ? <p className="prize-section__empty">{M.listEmpty}</p> : null}
       <ul className="kuji-cards">
-        {(list ?? []).map((k) => (
+        {(list ?? []).map((k, index) => (
           <li key={k.kuji_id} className="kuji-card" data-testid="kuji-card">
             {k.kuji_img_urls[0] ? (
-              <img src={k.kuji_img_urls[0]} alt="" width={1280} height={400} loading="lazy" />
+              // The first card's picture is the page's lead one (kujiListLeadImages): loaded at once.
+              <img
+                src={k.kuji_img_urls[0]}
+                alt=""
+                width={1280}
+                height={400}
+                loading={index === 0 ? 'eager' : 'lazy'}
+                {...(index === 0 ? { fetchPriority: 'high' as const } : {})}
+              />
             ) : null}
             <h2 className="kuji-card__name">{k.kuji_name}</h2>
             <p className="kuji-card__price">{M.pricePerTicket(formatThousands(k.price))}</p>

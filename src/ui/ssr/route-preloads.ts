@@ -10,7 +10,7 @@ import {
   type Token,
   type TopPageExtrasState,
 } from '../../application';
-import { playScreenStationId } from '../../domain';
+import { playScreenStationId, type KujiOnSale } from '../../domain';
 import { SLIDE_MEDIA } from '../components/slide-media';
 import type { LeadImage, PreloadContext, RoutePreload } from './preload';
 
@@ -115,3 +115,9 @@ export const preloadInformationDetail: RoutePreload = async (context) => {
 /** /kuji: the kuji on sale. */
 export const preloadKujiList: RoutePreload = async (context) =>
   firstValueFrom(context.container.get<PrizeCatalogPort>(TOKENS.PrizeCatalogPort).kujiOnSale());
+
+/** The kuji list leads with its first draw's picture (a wide banner, the first screen's largest). */
+export function kujiListLeadImages(preloaded: unknown): readonly LeadImage[] {
+  const first = (preloaded as readonly KujiOnSale[] | null | undefined)?.[0]?.kuji_img_urls[0];
+  return first ? [{ href: first }] : [];
+}
