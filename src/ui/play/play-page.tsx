@@ -5,7 +5,6 @@ import {
   TOKENS,
   type CranePlay,
   type CranePlayState,
-  type LiveFeedState,
   type PlayAlert,
   type PlayerSettings,
   type PlayRecord,
@@ -70,7 +69,6 @@ function StationPlayScreen({ stationId }: { stationId: number }) {
   const preloaded = usePreloaded<StationSnapshot>();
   const screen = useScopedUseCase(TOKENS.StationPlay, (p) => preloaded?.stationId === stationId && p.adopt(preloaded));
   const state = useObservableState(screen.state$, screen.snapshot);
-  const feed = useObservableState(screen.feed.state$, screen.feed.snapshot);
   const line = useObservableState(screen.line.state$, screen.line.snapshot);
   const run = useObservableState(screen.play.state$, screen.play.snapshot);
   const messages = useObservableState(screen.messages.state$, screen.messages.snapshot);
@@ -111,7 +109,7 @@ function StationPlayScreen({ stationId }: { stationId: number }) {
       {myPlay ? null : <Tutorial name="tutorial_play" />}
       <div className="play-screen__grid">
         <section className="play-screen__stage">
-          <LiveCameras feed={feed} screen={screen} latencyMs={run.latencyMs} />
+          <LiveCameras screen={screen} latencyMs={run.latencyMs} />
           <MachineStatus run={run} />
           <CraneButtons crane={screen.play} run={run} />
         </section>
@@ -133,16 +131,13 @@ function StationPlayScreen({ stationId }: { stationId: number }) {
   );
 }
 
-/** Both cameras with a front/side switch; stills in jpg mode, rotated videos in rtc mode [R9-10, R9-9]. */
-function LiveCameras({
-  feed,
-  screen,
-  latencyMs,
-}: {
-  feed: LiveFeedState;
-  screen: StationPlay;
-  latencyMs: number | null;
-}) {
+/**
+ * Both cameras with a front/side switch; stills in jpg mode, rotated videos in rtc mode [R9-10, R9-9].
+ * It follows the feed itself: a new picture (ten a second in jpg mode) renders the cameras only, not
+ * the whole play screen.
+ */
+function LiveCameras({ screen, latencyMs }: { screen: StationPlay; latencyMs: number | null }) {
+  const feed = useObservableState(screen.feed.state$, screen.feed.snapshot);
   const view = feed.stream.view;
   const labels: Record<Camera, string> = { front: MESSAGES.cameraFront, side: MESSAGES.cameraSide };
   // The camera filter is a style attribute: set in the browser only (the CSP blocks it in server markup).
