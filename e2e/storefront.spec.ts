@@ -40,6 +40,18 @@ test.describe('storefront', () => {
     await expect(page.getByRole('heading', { name: '新入荷（景品ストア）' })).toBeVisible();
     await page.screenshot({ path: `e2e/screenshots/storefront-top-${testInfo.project.name}.png` });
     await page.getByRole('heading', { name: '新入荷（景品ストア）' }).scrollIntoViewIfNeeded();
+    // The catalogue rows on the screen have rendered their cards (they render as they come near it).
+    await expect
+      .poll(() =>
+        page.evaluate(
+          () =>
+            [...document.querySelectorAll('.prize-card--pending')].filter((card) => {
+              const box = card.getBoundingClientRect();
+              return box.bottom > 0 && box.top < window.innerHeight;
+            }).length,
+        ),
+      )
+      .toBe(0);
     await page.waitForLoadState('networkidle');
     await page.screenshot({ path: `e2e/screenshots/storefront-rows-${testInfo.project.name}.png` });
     expect(await seriousViolations(page)).toEqual([]);

@@ -21,6 +21,7 @@ import {
 } from '../../domain';
 import { useInjection } from '../di/container-context';
 import { useObservableState, useObservableTransition } from '../hooks/use-observable-state';
+import { useNearViewport } from '../hooks/use-near-viewport';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { PrizeCard } from '../components/prize-card';
 import { MESSAGES } from '../messages';
@@ -285,11 +286,18 @@ function TopRows({
           </section>
         </HydrationPart>
       ) : null}
+      {/* The rows below the festival render as they come near the screen (`CardRow`). */}
       {catalogue.new_prize.length > 0 ? (
-        <CardRow id="new-prize-title" title={MESSAGES.newPrizes} items={catalogue.new_prize} />
+        <CardRow id="new-prize-title" title={MESSAGES.newPrizes} items={catalogue.new_prize} deferred />
       ) : null}
       {catalogue.sale_list.map((section) => (
-        <CardRow key={section.tab_id} id={`section-${section.tab_id}`} title={section.title} items={section.list} />
+        <CardRow
+          key={section.tab_id}
+          id={`section-${section.tab_id}`}
+          title={section.title}
+          items={section.list}
+          deferred
+        />
       ))}
       <HydrationPart>
         <ArrivalsRow row={rows.arrivals} />
@@ -301,12 +309,28 @@ function TopRows({
   );
 }
 
-/** A catalogue row: its stations' cards under its title, hydrated on its own; an empty row says so. */
-function CardRow({ id, title, items }: { id: string; title: string; items: readonly PrizeItem[] }) {
+/**
+ * A catalogue row: its stations' cards under its title, hydrated on its own; an empty row says so.
+ * A `deferred` row goes out from the server as its title and a placeholder per card (the top page
+ * would otherwise be ~100 cards of markup to parse, lay out and hydrate before it is live, issue
+ * 27), and renders its cards once it comes near the screen (the data is in the page already).
+ */
+function CardRow({
+  id,
+  title,
+  items,
+  deferred = false,
+}: {
+  id: string;
+  title: string;
+  items: readonly PrizeItem[];
+  deferred?: boolean;
+}) {
   const href = useCatalogueHref();
+  const [shown, observe] = useNearViewport(deferred);
   return (
     <HydrationPart>
-      <section className="prize-section" aria-labelledby={id}>
+      <section className="prize-section" aria-labelledby={id} ref={observe} aria-busy={shown ? undefined : true}>
         <h2 id={id} className="prize-section__title">
           {title}
         </h2>
@@ -314,9 +338,15 @@ function CardRow({ id, title, items }: { id: string; title: string; items: reado
           <p className="prize-section__empty">{MESSAGES.emptySection}</p>
         ) : (
           <div className="prize-grid">
-            {items.map((item) => (
-              <LiveCard key={item.station_id} item={item} href={href.play(item, title)} />
-            ))}
+            {items.map((item) =>
+              shown ? (
+                <LiveCard key={item.station_id} item={item} href={href.play(item, title)} />
+              ) : (
+                <div key={item.station_id} className="prize-card prize-card--pending" aria-hidden="true">
+                  <div className="prize-card__image" />
+                </div>
+              ),
+            )}
           </div>
         )}
       </section>
