@@ -122,7 +122,40 @@ test.describe('top page (walking skeleton)', () => {
     await card.getByRole('link').click();
     await expect(page).toHaveURL(/\/play\/.+\/\d+$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(name!);
-    await expect(page.locator('.cameras__still').first()).toBeVisible();
+    await expect(page.locator('.cameras__still[src^="blob:"]').first()).toBeVisible();
+  });
+
+  test('[R5-2] a play screen opened from outside shows its front camera’s latest picture in the server’s page, painted before the app runs (issue 27); the live stills follow', async ({
+    page,
+    request,
+  }) => {
+    const top = (await (
+      await request.post('/api/contents/top_page_prize', { data: { shop_id: 1, is_top_page: 1 } })
+    ).json()) as { sale_list: { list: { station_id: number; type: string }[] }[] };
+    const station = top.sale_list.flatMap((s) => s.list).find((item) => item.type === 'normal')!.station_id;
+    const document = await page.goto(`/game/${station}`);
+    const html = (await document?.text()) ?? '';
+    const poster = `/api/stations/${station}/camera/front.jpg`;
+    expect(html).toContain(`<link rel="preload" as="image" href="${poster}" fetchpriority="high">`);
+    expect(html).toMatch(new RegExp(`<img class="cameras__still" src="${poster}"[^>]*data-testid="camera-poster"`));
+    const paint = await page.evaluate(
+      () =>
+        new Promise<{ lcp: number; src: string; appStart: number | undefined }>((resolve) => {
+          new PerformanceObserver((list) => {
+            const last = list.getEntries().at(-1) as PerformanceEntry & { url?: string };
+            resolve({
+              lcp: last.startTime,
+              src: new URL(last.url ?? '', location.href).pathname,
+              appStart: performance.getEntriesByName('onkure:app-start')[0]?.startTime,
+            });
+          }).observe({ type: 'largest-contentful-paint', buffered: true });
+        }),
+    );
+    expect(paint.src).toBe(poster);
+    expect(paint.appStart).toBeGreaterThan(paint.lcp);
+    // The live stills take its place.
+    await expect(page.locator('.cameras__still[src^="blob:"]').first()).toBeVisible();
+    await expect(page.getByTestId('camera-poster')).toHaveCount(0);
   });
 
   test('[R2.3-1] [R2.3-7] browsing a character from the top page lists its stations under the breadcrumb; a bad segment is the 404 page', async ({

@@ -11,10 +11,16 @@ import {
   kujiListLeadImages,
   preloadKujiList,
   preloadStation,
+  stationLeadImages,
 } from './ssr/route-preloads';
 
 const catalogue: RouteHandle = { preload: preloadCatalogue, leadImages: catalogueLeadImages };
-const station: RouteHandle = { preload: preloadStation, quiet: true, features: ['play'] };
+const station: RouteHandle = {
+  preload: preloadStation,
+  leadImages: stationLeadImages,
+  quiet: true,
+  features: ['play'],
+};
 const account: RouteHandle = { features: ['account'] };
 const money: RouteHandle = { features: ['money'] };
 

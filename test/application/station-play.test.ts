@@ -118,6 +118,46 @@ const record = (over: Parameters<typeof aStationReserveInfo>[0] = {}) =>
   aStationReserveInfo({ station_id: STATION, station_setting_id: 70, visit_count: 3, ...over });
 
 describe('the play screen use-case over scripted ports, on a manual clock', () => {
+  it('a server render loads the station with its cameras’ latest pictures; the page adopts them, shows them until the feed does, and asks for neither again', async () => {
+    const server = setUp({ signedIn: false });
+    const snapshot = await server.screen.loadStation(STATION);
+    expect(snapshot.station?.station_id).toBe(STATION);
+    const stills = aStationInfo().watch_info;
+    expect(snapshot.info?.watch_info.motion_jpeg_front).toBe(stills.motion_jpeg_front);
+
+    const { screen, plays, catalog, stills: frames } = setUp();
+    screen.adopt(JSON.parse(JSON.stringify(snapshot)) as typeof snapshot);
+    expect(screen.snapshot.posters).toEqual({ front: stills.motion_jpeg_front, side: stills.motion_jpeg_side });
+    await screen.open(STATION);
+    expect(plays.callsOf('stationInfo')).toHaveLength(0);
+    expect(catalog.callsOf('lookUpPrizes')).toHaveLength(0);
+    // The feed started from the adopted addresses.
+    expect(frames.fetched.length).toBe(2);
+    screen.dispose();
+  });
+
+  it('without a server render the page asks for the feed, and shows its cameras’ latest pictures until it shows', async () => {
+    const { screen, plays } = setUp();
+    expect(screen.snapshot.posters).toBeNull();
+    await screen.open(STATION);
+    expect(plays.callsOf('stationInfo')).toEqual([[STATION]]);
+    expect(screen.snapshot.posters?.front).toBe(aStationInfo().watch_info.motion_jpeg_front);
+    screen.dispose();
+  });
+
+  it('a station the server shows a guest nothing of (here one in maintenance) is sent without its feed, and the page asks for it', async () => {
+    const server = setUp({ signedIn: false });
+    server.plays.always('stationInfo', { kind: 'stationMaintenance', message: 'メンテナンス中' } as never);
+    const snapshot = await server.screen.loadStation(STATION);
+    expect(snapshot.info).toBeNull();
+    const { screen, plays } = setUp();
+    screen.adopt(snapshot);
+    expect(screen.snapshot.posters).toBeNull();
+    await screen.open(STATION);
+    expect(plays.callsOf('stationInfo')).toEqual([[STATION]]);
+    screen.dispose();
+  });
+
   it('opening a station starts its live feed, watches it (viewer count), joins its channel and the user channel', async () => {
     const { screen, realtime, stills, reservations } = setUp();
     await screen.open(STATION);

@@ -143,19 +143,27 @@ describe('hydrating a server-rendered page (issue 11)', () => {
     expect(element.querySelector('[data-testid="error-page"]')).not.toBeNull();
   });
 
-  it('a play screen hydrates without a mismatch and does not look its station up again', async () => {
+  it('a play screen hydrates without a mismatch, showing its front camera’s latest picture, and asks for neither its station nor its feed again', async () => {
     const top = (
       await t.server.app.inject({
         method: 'POST',
         url: '/api/contents/top_page_prize',
         payload: { shop_id: 1, is_top_page: 1 },
       })
-    ).json<{ sale_list: { list: { station_id: number; prize_name: string }[] }[] }>();
-    const { station_id: stationId, prize_name: name } = top.sale_list[0]!.list[0]!;
-    const { calls, errors, element } = await hydrate(`/game/${stationId}`);
+    ).json<{ sale_list: { list: { station_id: number; prize_name: string; type: string }[] }[] }>();
+    const normal = top.sale_list.flatMap((section) => section.list).find((item) => item.type === 'normal')!;
+    const { calls, errors, element, served } = await hydrate(`/game/${normal.station_id}`);
     expect(errors).toEqual([]);
-    expect(element.querySelector('h1')?.textContent).toBe(name);
-    expect(calls).toContain('/api/v2/play/station_info');
+    expect(element.querySelector('h1')?.textContent).toBe(normal.prize_name);
+    // The server's markup shows the picture; the feed's first still (a scripted one here) replaces it.
+    const page = document.createElement('div');
+    page.innerHTML = served;
+    expect(page.querySelector('[data-testid="camera-poster"]')?.getAttribute('src')).toBe(
+      `/api/stations/${normal.station_id}/camera/front.jpg`,
+    );
+    expect(element.querySelector('[data-testid="camera-poster"]')).toBeNull();
+    expect(element.querySelector('.cameras__still')).not.toBeNull();
+    expect(calls).not.toContain('/api/v2/play/station_info');
     expect(calls).not.toContain('/api/contents/prize');
   });
 

@@ -1,8 +1,15 @@
 import { inject, injectable } from 'inversify';
 import { firstValueFrom } from 'rxjs';
-import { markedMaintenance, type PrizeItem, type StationInfo, type StreamType } from '../../domain';
+import {
+  markedMaintenance,
+  stationPosters,
+  type Camera,
+  type PrizeItem,
+  type StationInfo,
+  type StreamType,
+} from '../../domain';
 import type { AppConfig } from '../app-config';
-import type { PlayPort } from '../ports/play.port';
+import type { PlayPort, StationInfoOutcome } from '../ports/play.port';
 import type { PrizeCatalogPort } from '../ports/prize-catalog.port';
 import type { SessionPort } from '../ports/session.port';
 import { TOKENS } from '../tokens';
@@ -20,6 +27,12 @@ export interface StationPlayState {
   /** The station's card (its prize, price, status), or null while loading or when none has this id. */
   readonly station: PrizeItem | null;
   readonly signedIn: boolean;
+  /**
+   * Each camera's latest picture (its still address) while the live feed is not showing yet: a
+   * server render shows it at once, before the page's scripts run (issue 27). Null until the
+   * station's feed is known.
+   */
+  readonly posters: Readonly<Record<Camera, string>> | null;
 }
 
 /** A station's card loaded by a server render, sent in the page for the browser to adopt. */
@@ -27,11 +40,16 @@ export interface StationSnapshot {
   readonly stationId: number;
   /** null: no station of this shop has this id. */
   readonly station: PrizeItem | null;
+  /**
+   * Where the station's feed is, as the server answers anyone (a server render is a guest's); null
+   * when it answers a guest nothing (a VIP station, maintenance): the browser then asks itself.
+   */
+  readonly info?: StationInfo | null;
 }
 
 const stationKey = (stationId: number): string => `station ${stationId}`;
 
-const INITIAL: StationPlayState = { stationId: null, station: null, signedIn: false };
+const INITIAL: StationPlayState = { stationId: null, station: null, signedIn: false, posters: null };
 
 /**
  * The play screen of one station (docs/play.md): it opens the station (its card, its live feed)
@@ -43,6 +61,8 @@ const INITIAL: StationPlayState = { stationId: null, station: null, signedIn: fa
 @injectable()
 export class StationPlay extends StateStore<StationPlayState> {
   private info: StationInfo | null = null;
+  /** The feed's addresses a server render sent with the station (`adopt`), used once by `open`. */
+  private adoptedInfo: StationInfo | null = null;
 
   constructor(
     @inject(TOKENS.LiveFeed) readonly feed: LiveFeed,
@@ -72,12 +92,19 @@ export class StationPlay extends StateStore<StationPlayState> {
   /** Opens a station: its card, its feed, the viewer count, the caller's place and play, the live channels. */
   async open(stationId: number, mode: StreamType = this.config.feedMode): Promise<void> {
     const signedIn = this.session.current() !== null;
-    const adopted = this.takeAdopted(stationKey(stationId)) ? this.snapshot.station : undefined;
-    this.setState({ stationId, signedIn, station: adopted ?? null });
+    const adopted = this.takeAdopted(stationKey(stationId)) ? this.snapshot : undefined;
+    const adoptedInfo = adopted ? this.adoptedInfo : null;
+    this.adoptedInfo = null;
+    this.setState({
+      stationId,
+      signedIn,
+      station: adopted?.station ?? null,
+      posters: adoptedInfo ? stationPosters(adoptedInfo) : null,
+    });
     this.line.start(stationId);
     this.play.start(stationId, this.feed);
     this.record.start(stationId);
-    let station: PrizeItem | null = adopted ?? null;
+    let station: PrizeItem | null = adopted?.station ?? null;
     if (adopted === undefined) {
       const lookup = await this.firstOrNull(() =>
         this.catalog.lookUpPrizes({ shopId: this.config.shopId, by: { stationId } }),
@@ -87,9 +114,14 @@ export class StationPlay extends StateStore<StationPlayState> {
       this.setState((s) => ({ ...s, station: found }));
     }
     if (station) this.play.setCraneType(station.type);
-    const info = await this.firstOrNull(() => this.plays.stationInfo(stationId));
+    // What the server answered a guest for this station is what it answers anyone (VIP stations,
+    // whose addresses carry a viewer's token, answer a guest nothing and are asked for here).
+    const info: StationInfoOutcome | null = adoptedInfo
+      ? { kind: 'info', info: adoptedInfo }
+      : await this.firstOrNull(() => this.plays.stationInfo(stationId));
     if (info?.kind === 'info') {
       this.info = info.info;
+      this.setState((s) => ({ ...s, posters: s.posters ?? stationPosters(info.info) }));
       this.feed.start(info.info, mode);
     } else if (info?.kind === 'vipRefused') this.messages.popup(info.outcome);
     else if (info?.kind === 'stationMaintenance')
@@ -102,15 +134,32 @@ export class StationPlay extends StateStore<StationPlayState> {
 
   /** Loads a station's card once without showing it (a server render's data); rejects when the call fails. */
   async loadStation(stationId: number): Promise<StationSnapshot> {
-    const lookup = await firstValueFrom(
-      this.catalog.lookUpPrizes({ shopId: this.config.shopId, by: { stationId } }).pipe(this.untilDisposed()),
-    );
-    return { stationId, station: lookup.prize.find((p) => p.station_id === stationId) ?? null };
+    const [lookup, info] = await Promise.all([
+      firstValueFrom(
+        this.catalog.lookUpPrizes({ shopId: this.config.shopId, by: { stationId } }).pipe(this.untilDisposed()),
+      ),
+      // The feed's addresses are for the picture the page leads with; without them it shows none.
+      this.firstOrNull(() => this.plays.stationInfo(stationId)),
+    ]);
+    return {
+      stationId,
+      station: lookup.prize.find((p) => p.station_id === stationId) ?? null,
+      info: info?.kind === 'info' ? info.info : null,
+    };
   }
 
-  /** Shows a station's card loaded by `loadStation`; `open` for that station then does not ask for it again. */
+  /**
+   * Shows a station's card (and its cameras' latest pictures) loaded by `loadStation`; `open` for
+   * that station then asks for neither again.
+   */
   adopt(snapshot: StationSnapshot): void {
-    this.adoptState(stationKey(snapshot.stationId), { ...INITIAL, ...snapshot });
+    this.adoptedInfo = snapshot.info ?? null;
+    this.adoptState(stationKey(snapshot.stationId), {
+      ...INITIAL,
+      stationId: snapshot.stationId,
+      station: snapshot.station,
+      posters: snapshot.info ? stationPosters(snapshot.info) : null,
+    });
   }
 
   /** Restarts the live feed in the other mode (the player's choice: rtc video or jpg stills). */

@@ -53,6 +53,12 @@ export function streamFeed(watch: WatchInfo): StreamFeed {
   };
 }
 
+/** Each camera's still address in a station's feed (its latest picture), or null when it has none. */
+export function stationPosters(info: Pick<StationInfo, 'watch_info'>): Readonly<Record<Camera, string>> | null {
+  const { stillImages } = streamFeed(info.watch_info);
+  return present(stillImages.front) && present(stillImages.side) ? stillImages : null;
+}
+
 /** Brightness, saturation and contrast of one camera as filter factors (1 = unchanged). */
 export interface LuminanceFilter {
   readonly brightness: number;

@@ -109,7 +109,7 @@ function StationPlayScreen({ stationId }: { stationId: number }) {
       {myPlay ? null : <Tutorial name="tutorial_play" />}
       <div className="play-screen__grid">
         <section className="play-screen__stage">
-          <LiveCameras screen={screen} latencyMs={run.latencyMs} />
+          <LiveCameras screen={screen} latencyMs={run.latencyMs} posters={state.posters} />
           <MachineStatus run={run} />
           <CraneButtons crane={screen.play} run={run} />
         </section>
@@ -136,7 +136,15 @@ function StationPlayScreen({ stationId }: { stationId: number }) {
  * It follows the feed itself: a new picture (ten a second in jpg mode) renders the cameras only, not
  * the whole play screen.
  */
-function LiveCameras({ screen, latencyMs }: { screen: StationPlay; latencyMs: number | null }) {
+function LiveCameras({
+  screen,
+  latencyMs,
+  posters,
+}: {
+  screen: StationPlay;
+  latencyMs: number | null;
+  posters: Readonly<Record<Camera, string>> | null;
+}) {
   const feed = useObservableState(screen.feed.state$, screen.feed.snapshot);
   const view = feed.stream.view;
   const labels: Record<Camera, string> = { front: MESSAGES.cameraFront, side: MESSAGES.cameraSide };
@@ -165,7 +173,22 @@ function LiveCameras({ screen, latencyMs }: { screen: StationPlay; latencyMs: nu
                   data-tick={c.stillTick}
                 />
               ) : null}
-              {!c.still && !c.video ? <p className="cameras__loading">{MESSAGES.feedConnecting}</p> : null}
+              {/* Until the feed shows, the camera's latest picture (in the server's page too: the page's
+                  lead picture, issue 27), else a line saying it is connecting. */}
+              {!c.still && !c.video && posters && camera === view ? (
+                <img
+                  className="cameras__still"
+                  src={posters[camera]}
+                  alt={MESSAGES.cameraAlt(labels[camera])}
+                  width={480}
+                  height={360}
+                  fetchPriority="high"
+                  data-testid="camera-poster"
+                />
+              ) : null}
+              {!c.still && !c.video && !(posters && camera === view) ? (
+                <p className="cameras__loading">{MESSAGES.feedConnecting}</p>
+              ) : null}
             </div>
           );
         })}

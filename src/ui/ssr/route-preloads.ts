@@ -7,10 +7,11 @@ import {
   type Disposable,
   type ExtraRow,
   type PrizeCatalogPort,
+  type StationSnapshot,
   type Token,
   type TopPageExtrasState,
 } from '../../application';
-import { playScreenStationId, type KujiOnSale } from '../../domain';
+import { playScreenStationId, stationPosters, type KujiOnSale } from '../../domain';
 import { SLIDE_MEDIA } from '../components/slide-media';
 import type { LeadImage, PreloadContext, RoutePreload } from './preload';
 
@@ -95,6 +96,13 @@ export const preloadStation: RoutePreload = async (context) => {
   if (stationId === null) return null;
   return withUseCase(context, TOKENS.StationPlay, (play) => play.loadStation(stationId));
 };
+
+/** A play screen leads with its front camera's latest picture, when the server sent the station's feed. */
+export function stationLeadImages(preloaded: unknown): readonly LeadImage[] {
+  const info = (preloaded as StationSnapshot | null | undefined)?.info;
+  const posters = info ? stationPosters(info) : null;
+  return posters ? [{ href: posters.front }] : [];
+}
 
 /** /information: one page of the list. */
 export const preloadInformationList: RoutePreload = async (context) => {
