@@ -1,3 +1,4 @@
+import { formatThousands } from '../domain';
 /** Every Japanese string a player reads, in one place (R1-4). */
 export const MESSAGES = {
   serviceName: 'オンクレ',
@@ -23,10 +24,10 @@ export const MESSAGES = {
   previousPage: '前へ',
   nextPage: '次へ',
   pageOf: (page: number, count: number) => `${page} / ${count}ページ`,
-  resultCount: (n: number) => `${n.toLocaleString('ja-JP')}件`,
+  resultCount: (n: number) => `${formatThousands(n)}件`,
   /** A station's character and sub-character, as one line of its card. */
   characterLine: (character: string, subCharacter: string) => `${character}・${subCharacter}`,
-  playPrice: (tc: number) => `1回 ${tc.toLocaleString('ja-JP')} TC`,
+  playPrice: (tc: number) => `1回 ${formatThousands(tc)} TC`,
   practiceFree: '無料練習',
   badgeNew: 'NEW',
   badgeVip: 'VIP',
@@ -61,12 +62,12 @@ export const MESSAGES = {
   feedConnecting: '映像を読み込み中…',
   latency: (ms: number) => `操作→映像 ${ms}ms`,
   latencyPending: '操作→映像 —',
-  viewers: (n: number) => `${n.toLocaleString('ja-JP')}人が視聴中`,
-  lineLength: (n: number) => `予約 ${n.toLocaleString('ja-JP')}人`,
+  viewers: (n: number) => `${formatThousands(n)}人が視聴中`,
+  lineLength: (n: number) => `予約 ${formatThousands(n)}人`,
   othersPlaying: 'ほかのお客様がプレイ中です',
   reserve: (price: string) => `予約する（${price}）`,
   reserveFree: '予約する（無料）',
-  priceTc: (tc: number) => `${tc.toLocaleString('ja-JP')} TC`,
+  priceTc: (tc: number) => `${formatThousands(tc)} TC`,
   priceTicket: 'チケット1枚',
   cancelReservation: '予約を取り消す',
   placeInLine: (n: number) => `あなたは${n}番目です`,
@@ -134,5 +135,5 @@ export const MESSAGES = {
   craneItemListEmpty: 'まだクレーンアイテムはありません。',
   craneItemListSignIn: 'クレーンアイテムを見るにはログインしてください。',
   craneItemListFailed: 'クレーンアイテムを読み込めませんでした。時間をおいてもう一度お試しください。',
-  craneItemCount: (count: number) => `× ${count.toLocaleString('ja-JP')}`,
+  craneItemCount: (count: number) => `× ${formatThousands(count)}`,
 } as const;

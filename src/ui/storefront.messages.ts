@@ -1,3 +1,4 @@
+import { formatThousands } from '../domain';
 /** The storefront pages' Japanese text (information, top-page rows, account pages) [R1-4]. */
 export const STOREFRONT = {
   informationTitle: 'お知らせ',
@@ -122,6 +123,6 @@ export const STOREFRONT_MODALS = {
   showAll: 'すべて表示（ページ分けしない）',
   stationIds: '台番号（カンマ区切り）',
   stationIdsHint: '例：12, 15, 30',
-  results: (n: number) => `検索結果 ${n.toLocaleString('ja-JP')}件`,
+  results: (n: number) => `検索結果 ${formatThousands(n)}件`,
   searchAgain: '条件を変える',
 } as const;
