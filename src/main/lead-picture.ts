@@ -21,7 +21,7 @@ export interface LeadPictureHost {
 /**
  * Resolves once the pictures the page leads with are on screen: the server's image preloads for
  * this screen's media (`<link rel="preload" as="image">`, src/main/server-render.tsx) have loaded
- * or failed, and a frame has been painted after that. A page with no lead picture waits for its
+ * or failed, the page's pictures showing them are decoded, and a frame has been painted after that. A page with no lead picture waits for its
  * first frame. It resolves at once for a page that is not shown (a tab in the background paints no
  * frame until it is), and after LEAD_WAIT_MS whatever the pictures do.
  */
@@ -30,16 +30,31 @@ export function leadPictureShown({ document, window }: LeadPictureHost): Promise
   const leads = [...document.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="image"]')].filter(
     (link) => !link.media || window.matchMedia(link.media).matches,
   );
-  const shown = Promise.all(leads.map((link) => preloaded(link, window))).then(
-    () =>
-      // A task queued from a frame's callback runs after that frame has been painted.
-      new Promise<void>((resolve) => window.requestAnimationFrame(() => window.setTimeout(resolve, 0))),
-  );
+  const shown = Promise.all(leads.map((link) => preloaded(link, window)))
+    .then(() => decoded(document, new Set(leads.map((link) => link.href))))
+    .then(
+      () =>
+        // The next frame paints the pictures; the one after it starts once that frame has gone out.
+        new Promise<void>((resolve) =>
+          window.requestAnimationFrame(() => window.requestAnimationFrame(() => window.setTimeout(resolve, 0))),
+        ),
+    );
   let timer: number | undefined;
   const late = new Promise<void>((resolve) => {
     timer = window.setTimeout(resolve, LEAD_WAIT_MS);
   });
   return Promise.race([shown, late]).finally(() => window.clearTimeout(timer));
+}
+
+/**
+ * The page's pictures showing a lead picture, decoded (a loaded picture is decoded apart from the
+ * page's frames, so one frame may still go out without it); a picture that cannot be is done.
+ */
+function decoded(document: LeadPictureHost['document'], leads: ReadonlySet<string>): Promise<unknown> {
+  const pictures = [...document.querySelectorAll<HTMLImageElement>('img')].filter(
+    (img) => leads.has(img.currentSrc || img.src) && typeof img.decode === 'function',
+  );
+  return Promise.all(pictures.map((img) => img.decode().catch(() => undefined)));
 }
 
 /** A preload that has finished is in the resource timing buffer; one still loading fires load or error. */
