@@ -9,7 +9,7 @@ import { APP_LINK_ATTRIBUTE, APP_START_MARK, leadPictureShown } from './lead-pic
 const app = document.querySelector<HTMLLinkElement>(`link[rel="modulepreload"][${APP_LINK_ATTRIBUTE}]`);
 if (!app) throw new Error('the page does not link the app (vite.config.ts bootEntry)');
 void leadPictureShown({ document, window }).then(() => {
-  // Tools and the e2e suite compare it with the page's largest paint.
+  // Tools and the e2e suite compare it with the page's largest picture (src/main/lead-picture.ts).
   performance.mark(APP_START_MARK);
   return import(/* @vite-ignore */ app.href);
 });

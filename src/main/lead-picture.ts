@@ -21,9 +21,10 @@ export interface LeadPictureHost {
 /**
  * Resolves once the pictures the page leads with are on screen: the server's image preloads for
  * this screen's media (`<link rel="preload" as="image">`, src/main/server-render.tsx) have loaded
- * or failed, the page's pictures showing them are decoded, and a frame has been painted after that. A page with no lead picture waits for its
- * first frame. It resolves at once for a page that is not shown (a tab in the background paints no
- * frame until it is), and after LEAD_WAIT_MS whatever the pictures do.
+ * or failed, the page's pictures showing them are decoded, and a frame has gone out after that. A
+ * page with no lead picture waits for its first frame. It resolves at once for a page that is not
+ * shown (a tab in the background paints no frame until it is), and after LEAD_WAIT_MS whatever the
+ * pictures do.
  */
 export function leadPictureShown({ document, window }: LeadPictureHost): Promise<void> {
   if (document.visibilityState === 'hidden') return Promise.resolve();
