@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { isMaintenanceStatus, type PrizeItem } from '../../domain';
 import { MESSAGES } from '../messages';
 import { STOREFRONT_MODALS } from '../storefront.messages';
+import { imageLoading } from './image-loading';
 
 /**
  * One station in a catalogue grid, linking to its play screen. Prize names are rendered as text,
@@ -37,14 +38,7 @@ export function PrizeCard({
     >
       <Link className="prize-card__link" to={href} aria-label={item.prize_name} />
       <div className="prize-card__image">
-        <img
-          src={item.img_url}
-          alt={item.prize_name}
-          loading={eager ? 'eager' : 'lazy'}
-          {...(eager ? { fetchPriority: 'high' as const } : {})}
-          width={240}
-          height={240}
-        />
+        <img src={item.img_url} alt={item.prize_name} {...imageLoading(eager)} width={240} height={240} />
         {item.playing ? (
           <span className="prize-card__status prize-card__status--playing">{MESSAGES.badgePlaying}</span>
         ) : null}

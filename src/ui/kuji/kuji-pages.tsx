@@ -13,6 +13,7 @@ import { useModals } from '../modals/modal-host';
 import { useStateModal } from '../modals/use-state-modal';
 import { NotFoundPage } from '../pages/not-found-page';
 import { KUJI as M } from './kuji.messages';
+import { imageLoading } from '../components/image-loading';
 
 const boxHref = (kujiId: number, boxId: number) => `/kuji/${kujiId}/${boxId}`;
 
@@ -61,14 +62,7 @@ export function KujiListPage() {
           <li key={k.kuji_id} className="kuji-card" data-testid="kuji-card">
             {k.kuji_img_urls[0] ? (
               // The first card's picture is the page's lead one (kujiListLeadImages): loaded at once.
-              <img
-                src={k.kuji_img_urls[0]}
-                alt=""
-                width={1280}
-                height={400}
-                loading={index === 0 ? 'eager' : 'lazy'}
-                {...(index === 0 ? { fetchPriority: 'high' as const } : {})}
-              />
+              <img src={k.kuji_img_urls[0]} alt="" width={1280} height={400} {...imageLoading(index === 0)} />
             ) : null}
             <h2 className="kuji-card__name">{k.kuji_name}</h2>
             <p className="kuji-card__price">{M.pricePerTicket(formatThousands(k.price))}</p>

@@ -8,6 +8,7 @@ import { SLIDE_MEDIA } from '../components/slide-media';
 import { useModals } from '../modals/modal-host';
 import { STOREFRONT as S } from '../storefront.messages';
 import { InformationRowBody } from './information-page';
+import { imageLoading } from '../components/image-loading';
 
 /** Reports a slide's click (carousel_click with its id, title, type and pc image, R7-12). */
 function useCarouselClick() {
@@ -32,8 +33,7 @@ function SlidePicture({ slide, eager }: { slide: CarouselSlide; eager: boolean }
         alt={slide.title}
         width={1280}
         height={400}
-        loading={eager ? 'eager' : 'lazy'}
-        {...(eager ? { fetchPriority: 'high' as const } : {})}
+        {...imageLoading(eager)}
       />
     </picture>
   );

@@ -175,7 +175,7 @@ function LiveCameras({
               ) : null}
               {/* Until the feed shows, the camera's latest picture (in the server's page too: the page's
                   lead picture, issue 27), else a line saying it is connecting. */}
-              {!c.still && !c.video && posters && camera === view ? (
+              {c.still || c.video ? null : posters && camera === view ? (
                 <img
                   className="cameras__still"
                   src={posters[camera]}
@@ -185,10 +185,9 @@ function LiveCameras({
                   fetchPriority="high"
                   data-testid="camera-poster"
                 />
-              ) : null}
-              {!c.still && !c.video && !(posters && camera === view) ? (
+              ) : (
                 <p className="cameras__loading">{MESSAGES.feedConnecting}</p>
-              ) : null}
+              )}
             </div>
           );
         })}
