@@ -1,9 +1,9 @@
 // The lite build (no Map/Set polyfills), the one inversify itself imports: one copy in the bundle.
 import 'reflect-metadata/lite';
 import { useEffect, type ReactNode } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
+import { createRoot } from 'react-dom/client';
 import { TOKENS, type AppUpdates } from '../application';
-import { OnkureApp, readHydrationData, routes, routesLoadedFor, withFeatures } from '../ui';
+import { OnkureApp, hydrateServerPage, readHydrationData, routes, routesLoadedFor, withFeatures } from '../ui';
 import '../ui/styles.css';
 import { readClientConfig } from './client-config';
 import { createContainerWith, startAppAnalytics } from './container-core';
@@ -27,7 +27,7 @@ if (hydrationData && root.firstChild) {
   // Not a top-level await: the page's chunk imports from the chunk this module is bundled in, which
   // would then wait for itself (vite.config.ts groups the entry's modules into one chunk).
   void routesLoadedFor(window.location.pathname, routeTable).then((loaded) =>
-    hydrateRoot(
+    hydrateServerPage(
       root,
       <Ready>
         <OnkureApp container={container} hydrationData={hydrationData} routeTable={loaded} />

@@ -22,3 +22,4 @@ export {
   type ServerRouting,
 } from './ssr/server-app';
 export { routes } from './routes';
+export { hydrateServerPage } from './ssr/hydrate';

@@ -1,13 +1,13 @@
 /** @vitest-environment jsdom */
 import { act } from '@testing-library/react';
-import { hydrateRoot, type Root } from 'react-dom/client';
+import { type Root } from 'react-dom/client';
 import { renderToPipeableStream } from 'react-dom/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TOKENS } from '../../src/application';
 import { createAppContainer } from '../../src/main/container';
 import { createPageRenderer } from '../../src/main/server-render';
 import { FakeRealtime, FakeRtcVideo, FakeStillFrames } from '../../src/testing';
-import { OnkureApp, readHydrationData, routesLoadedFor } from '../../src/ui';
+import { OnkureApp, hydrateServerPage, readHydrationData, routesLoadedFor } from '../../src/ui';
 import { readRenderedText } from '../../server/http/pages';
 import { injectFetch } from '../support/inject-fetch';
 import { TEST_CLIENT_CONFIG } from '../support/test-container';
@@ -89,9 +89,13 @@ async function hydrate(path: string) {
   const element = document.getElementById('root')!;
   const served = element.innerHTML;
   await act(async () => {
-    root = hydrateRoot(element, <OnkureApp container={container} hydrationData={data!} routeTable={routeTable} />, {
-      onRecoverableError: (error) => errors.push(error),
-    });
+    root = hydrateServerPage(
+      element,
+      <OnkureApp container={container} hydrationData={data!} routeTable={routeTable} />,
+      {
+        onRecoverableError: (error) => errors.push(error),
+      },
+    );
   });
   // Let the page's effects run their commands (a call, if any, is recorded when it starts): a few
   // turns of the event loop, no timer.
