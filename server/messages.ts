@@ -11,6 +11,7 @@ export const SERVER_MESSAGES = {
   addressInUseNoticeBody:
     'このメールアドレスは既にオンクレのアカウントに登録されています。どなたかがこのアドレスで新規登録またはメールアドレス確認を試みました。お心当たりがない場合は、このメールを破棄してください。',
   imageNotFound: '画像が見つかりません。',
+  imageVariantIncomplete: '画像の幅（w）と形式（fm）は両方を指定してください。',
   shopNotFound: 'ショップが見つかりません。',
   fesNotFound: 'フェスが見つかりません。',
   ticketItemName: 'チケット',

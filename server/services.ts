@@ -13,6 +13,7 @@ import { PasswordService } from './auth/password.service';
 import { IdentityService } from './auth/identity';
 import { buildTopPage, CatalogueRepository } from './catalogue/catalogue.repository';
 import { TopPageCache } from './catalogue/top-page-cache';
+import { ImageVariants } from './catalogue/image-variants';
 import { ContentsRepository } from './catalogue/contents.repository';
 import type { Clock } from './clock';
 import type { ServerConfig } from './config';
@@ -98,6 +99,8 @@ export interface Services {
   readonly io: SocketIOServer;
   readonly identity: IdentityService;
   readonly catalogue: CatalogueRepository;
+  /** The stored pictures drawn at a screen's size in AVIF, WebP or JPEG (`?w=&fm=`). */
+  readonly imageVariants: ImageVariants;
   readonly contents: ContentsRepository;
   readonly kujiCatalogue: KujiRepository;
   readonly users: UsersRepository;
@@ -298,6 +301,7 @@ export function createServices(
     io,
     identity,
     catalogue,
+    imageVariants: new ImageVariants((key) => catalogue.image(key)),
     contents: new ContentsRepository(store, images),
     kujiCatalogue: new KujiRepository(store, images),
     users: new UsersRepository(store, clock),

@@ -78,6 +78,8 @@ export const FIELD_LABELS_JA: Readonly<Record<string, string>> = {
   access_token: 'アクセストークン',
   id: 'ID',
   is_main: 'メイン住所',
+  w: '画像の幅',
+  fm: '画像の形式',
   first_name: '名',
   last_name: '姓',
   zip: '郵便番号',

@@ -1,6 +1,7 @@
 /** onkure/domain: the pure rules and entities of the service. Imports nothing outside this folder. */
 export * from './build-target';
 export * from './catalogue/prize.entity';
+export * from './catalogue/picture-variants.rule';
 export * from './constants';
 export * from './messages';
 export * from './time/jst';

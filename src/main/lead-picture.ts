@@ -13,59 +13,40 @@ export const LEAD_WAIT_MS = 2_500;
 /** The parts of the browser the wait reads (a document and its window; tests pass thin doubles). */
 export interface LeadPictureHost {
   readonly document: Pick<Document, 'visibilityState' | 'querySelectorAll'>;
-  readonly window: Pick<Window, 'matchMedia' | 'requestAnimationFrame' | 'setTimeout' | 'clearTimeout'> & {
-    readonly performance: Pick<Performance, 'getEntriesByName'>;
-  };
+  readonly window: Pick<Window, 'requestAnimationFrame' | 'setTimeout' | 'clearTimeout'>;
 }
 
 /**
- * Resolves once the pictures the page leads with are on screen: the server's image preloads for
- * this screen's media (`<link rel="preload" as="image">`, src/main/server-render.tsx) have loaded
- * or failed, the page's pictures showing them are decoded, and a frame has gone out after that. A
- * page with no lead picture waits for its first frame. It resolves at once for a page that is not
- * shown (a tab in the background paints no frame until it is), and after LEAD_WAIT_MS whatever the
- * pictures do.
+ * The page's lead pictures: the ones it loads first and at once (`fetchpriority="high"`, see
+ * src/ui/components/image-loading.ts), which the server also preloads in the page's head. Each is
+ * an <img>, alone or in a <picture> whose sources the browser has already chosen among for this
+ * screen (its media, density and formats), so waiting on the <img> waits on what this screen shows.
+ */
+const LEAD_PICTURES = 'img[fetchpriority="high"]';
+
+/**
+ * Resolves once the pictures the page leads with are on screen: each lead picture has loaded (or
+ * failed) and is decoded, and a frame has gone out after that. A page with no lead picture waits
+ * for its first frame. It resolves at once for a page that is not shown (a tab in the background
+ * paints no frame until it is), and after LEAD_WAIT_MS whatever the pictures do.
  */
 export function leadPictureShown({ document, window }: LeadPictureHost): Promise<void> {
   if (document.visibilityState === 'hidden') return Promise.resolve();
-  const leads = [...document.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="image"]')].filter(
-    (link) => !link.media || window.matchMedia(link.media).matches,
+  // decode() waits for a picture still loading, and then for it to be decoded (a loaded picture is
+  // decoded apart from the page's frames, so one frame may still go out without it).
+  const pictures = [...document.querySelectorAll<HTMLImageElement>(LEAD_PICTURES)].filter(
+    (img) => typeof img.decode === 'function',
   );
-  const shown = Promise.all(leads.map((link) => preloaded(link, window)))
-    .then(() => decoded(document, new Set(leads.map((link) => link.href))))
-    .then(
-      () =>
-        // The next frame paints the pictures; the one after it starts once that frame has gone out.
-        new Promise<void>((resolve) =>
-          window.requestAnimationFrame(() => window.requestAnimationFrame(() => window.setTimeout(resolve, 0))),
-        ),
-    );
+  const shown = Promise.all(pictures.map((img) => img.decode().catch(() => undefined))).then(
+    () =>
+      // The next frame paints the pictures; the one after it starts once that frame has gone out.
+      new Promise<void>((resolve) =>
+        window.requestAnimationFrame(() => window.requestAnimationFrame(() => window.setTimeout(resolve, 0))),
+      ),
+  );
   let timer: number | undefined;
   const late = new Promise<void>((resolve) => {
     timer = window.setTimeout(resolve, LEAD_WAIT_MS);
   });
   return Promise.race([shown, late]).finally(() => window.clearTimeout(timer));
-}
-
-/**
- * The page's pictures showing a lead picture, decoded (a loaded picture is decoded apart from the
- * page's frames, so one frame may still go out without it); a picture that cannot be is done.
- */
-function decoded(document: LeadPictureHost['document'], leads: ReadonlySet<string>): Promise<unknown> {
-  const pictures = [...document.querySelectorAll<HTMLImageElement>('img')].filter(
-    (img) => leads.has(img.currentSrc || img.src) && typeof img.decode === 'function',
-  );
-  return Promise.all(pictures.map((img) => img.decode().catch(() => undefined)));
-}
-
-/** A preload that has finished is in the resource timing buffer; one still loading fires load or error. */
-function preloaded(link: HTMLLinkElement, window: LeadPictureHost['window']): Promise<void> {
-  const done = window.performance
-    .getEntriesByName(link.href)
-    .some((entry) => 'responseEnd' in entry && (entry as PerformanceResourceTiming).responseEnd > 0);
-  if (done) return Promise.resolve();
-  return new Promise((resolve) => {
-    link.addEventListener('load', () => resolve(), { once: true });
-    link.addEventListener('error', () => resolve(), { once: true });
-  });
 }

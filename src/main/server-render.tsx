@@ -97,7 +97,7 @@ export function createPageRenderer(template: string): PageRenderer {
     const leads = routing.leadImages
       .map(
         (image) =>
-          `<link rel="preload" as="image" href="${escapeHtml(image.href)}" fetchpriority="high"${image.media ? ` media="${escapeHtml(image.media)}"` : ''}>`,
+          `<link rel="preload" as="image" href="${escapeHtml(image.href)}"${image.srcSet ? ` imagesrcset="${escapeHtml(image.srcSet)}" imagesizes="${escapeHtml(image.sizes ?? '100vw')}"` : ''}${image.type ? ` type="${escapeHtml(image.type)}"` : ''} fetchpriority="high"${image.media ? ` media="${escapeHtml(image.media)}"` : ''}>`,
       )
       .join('');
     // Then the page's own chunks (its module and its features'), fetched with the entry's scripts.

@@ -74,28 +74,51 @@ describe('server rendering (issue 11)', () => {
     expect(res.body.match(/id="onkure-hydration"/g)).toHaveLength(1);
   });
 
-  it("the top page preloads the picture it leads with (the carousel's first slide: narrow on phones, wide above) in its head, ahead of the scripts", async () => {
+  it("[R2.1-1] the top page preloads the picture it leads with (the carousel's first slide: narrow on phones, wide above) in its head, ahead of the scripts, as the same AVIF candidates its <picture> offers", async () => {
     const html = (await get('/')).body;
     const head = html.slice(0, html.indexOf('</head>'));
-    const links = [
-      ...head.matchAll(/<link rel="preload" as="image" href="([^"]+)" fetchpriority="high" media="([^"]+)">/g),
-    ].map((m) => [m[1], m[2]]);
+    const attrs = (tag: string) =>
+      Object.fromEntries([...tag.matchAll(/([a-z]+)="([^"]*)"/gi)].map((m) => [m[1]!.toLowerCase(), m[2]!.replaceAll('&amp;', '&')]));
+    const links = [...head.matchAll(/<link rel="preload" as="image"[^>]*>/g)].map((m) => attrs(m[0]));
     const slides = (await api('contents/carousel', { shop_id: 1 })) as {
       carousel?: { list: { sp_img_url: string; pc_img_url: string }[] };
     };
     const first = slides.carousel?.list[0];
     expect(first).toBeDefined();
-    expect(links).toEqual([
-      [first!.sp_img_url, '(max-width: 767px)'],
-      [first!.pc_img_url, '(min-width: 768px)'],
+    const avif = (url: string) => [400, 640, 800, 1280].map((w) => `${url}?w=${w}&fm=avif ${w}w`).join(', ');
+    expect(links.slice(0, 2)).toEqual([
+      expect.objectContaining({
+        imagesrcset: avif(first!.sp_img_url),
+        type: 'image/avif',
+        fetchpriority: 'high',
+        media: '(max-width: 767px)',
+      }),
+      expect.objectContaining({
+        imagesrcset: avif(first!.pc_img_url),
+        type: 'image/avif',
+        media: '(min-width: 768px)',
+      }),
     ]);
+    expect(links[0]!.imagesizes).toBe('(min-width: 1200px) 880px, (min-width: 1024px) 75vw, 100vw');
     expect(head.indexOf('rel="preload" as="image"')).toBeLessThan(head.indexOf('<script type="module"'));
-    // The page shows that same picture first, with its size given.
-    expect(parts(html).root).toMatch(
-      new RegExp(
-        `<img class="carousel__image" src="${first!.sp_img_url.replace(/[.?*+^$()[\]{}|\\]/g, '\\$&')}"[^>]* width="1280" height="400"`,
-      ),
-    );
+    // The page shows that same picture first: its <picture> offers the same AVIF candidates at the
+    // same sizes (so the browser takes the preloaded one), then WebP, then one JPEG, its size given.
+    const root = parts(html).root;
+    const picture = /<picture>(.*?)<\/picture>/.exec(root)![1]!;
+    const sources = [...picture.matchAll(/<source[^>]*>/g)].map((m) => attrs(m[0]));
+    expect(sources.find((x) => x.type === 'image/avif' && !x.media)).toEqual({
+      type: 'image/avif',
+      srcset: avif(first!.sp_img_url),
+      sizes: links[0]!.imagesizes,
+    });
+    expect(sources.some((x) => x.type === 'image/webp' && !x.media)).toBe(true);
+    expect(attrs(/<img[^>]*>/.exec(picture)![0])).toMatchObject({
+      class: 'carousel__image',
+      src: `${first!.sp_img_url}?w=800&fm=jpg`,
+      width: '1280',
+      height: '400',
+      fetchpriority: 'high',
+    });
     // Pages without a lead picture get no preload.
     expect((await get('/information')).body).not.toContain('rel="preload" as="image"');
   });

@@ -3,6 +3,7 @@ import { isMaintenanceStatus, type PrizeItem } from '../../domain';
 import { MESSAGES } from '../messages';
 import { STOREFRONT_MODALS } from '../storefront.messages';
 import { imageLoading } from './image-loading';
+import { Picture, PICTURE_LAYOUTS } from './picture';
 
 /**
  * One station in a catalogue grid, linking to its play screen. Prize names are rendered as text,
@@ -38,7 +39,14 @@ export function PrizeCard({
     >
       <Link className="prize-card__link" to={href} aria-label={item.prize_name} />
       <div className="prize-card__image">
-        <img src={item.img_url} alt={item.prize_name} {...imageLoading(eager)} width={240} height={240} />
+        <Picture
+          src={item.img_url}
+          alt={item.prize_name}
+          width={240}
+          height={240}
+          layout={PICTURE_LAYOUTS.card}
+          {...imageLoading(eager)}
+        />
         {item.playing ? (
           <span className="prize-card__status prize-card__status--playing">{MESSAGES.badgePlaying}</span>
         ) : null}

@@ -14,6 +14,7 @@ import { useStateModal } from '../modals/use-state-modal';
 import { NotFoundPage } from '../pages/not-found-page';
 import { KUJI as M } from './kuji.messages';
 import { imageLoading } from '../components/image-loading';
+import { Picture, PICTURE_LAYOUTS } from '../components/picture';
 
 const boxHref = (kujiId: number, boxId: number) => `/kuji/${kujiId}/${boxId}`;
 
@@ -62,7 +63,14 @@ export function KujiListPage() {
           <li key={k.kuji_id} className="kuji-card" data-testid="kuji-card">
             {k.kuji_img_urls[0] ? (
               // The first card's picture is the page's lead one (kujiListLeadImages): loaded at once.
-              <img src={k.kuji_img_urls[0]} alt="" width={1280} height={400} {...imageLoading(index === 0)} />
+              <Picture
+                src={k.kuji_img_urls[0]}
+                alt=""
+                width={1280}
+                height={400}
+                layout={PICTURE_LAYOUTS.kujiCard}
+                {...imageLoading(index === 0)}
+              />
             ) : null}
             <h2 className="kuji-card__name">{k.kuji_name}</h2>
             <p className="kuji-card__price">{M.pricePerTicket(formatThousands(k.price))}</p>
@@ -152,7 +160,14 @@ function KujiBoxView({
       </nav>
       <h1 className="kuji-box__title">{item.kuji_name}</h1>
       {item.kuji_img_urls[0] ? (
-        <img className="kuji-box__image" src={item.kuji_img_urls[0]} alt="" width={1280} height={400} />
+        <Picture
+          className="kuji-box__image"
+          src={item.kuji_img_urls[0]}
+          alt=""
+          width={1280}
+          height={400}
+          layout={PICTURE_LAYOUTS.kujiBox}
+        />
       ) : null}
       <p>{item.description}</p>
       <nav className="kuji-box__boxes" aria-label={M.boxLabel(box.box_no)}>

@@ -4,6 +4,7 @@ import { carouselHref, type CarouselSlide } from '../../domain';
 import { useInjection } from '../di/container-context';
 import { STOREFRONT_MODALS as M } from '../storefront.messages';
 import type { ModalComponentProps } from './registry';
+import { Picture, PICTURE_LAYOUTS } from '../components/picture';
 
 /** Carousel (spec §2.5): every running pick-up at once; a slide leads where its type says (carousel_click). */
 export default function CarouselModal({ props }: ModalComponentProps<{ readonly slides: readonly CarouselSlide[] }>) {
@@ -28,7 +29,14 @@ export default function CarouselModal({ props }: ModalComponentProps<{ readonly 
                 })
               }
             >
-              <img src={slide.sp_img_url} alt={slide.title} width={1280} height={400} loading="lazy" />
+              <Picture
+                src={slide.sp_img_url}
+                alt={slide.title}
+                width={1280}
+                height={400}
+                layout={PICTURE_LAYOUTS.modal}
+                loading="lazy"
+              />
             </Link>
           </li>
         ))}

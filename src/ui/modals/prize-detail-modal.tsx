@@ -3,6 +3,7 @@ import { isMaintenanceStatus, type PrizeItem } from '../../domain';
 import { MESSAGES } from '../messages';
 import { STOREFRONT_MODALS as M } from '../storefront.messages';
 import type { ModalComponentProps } from './registry';
+import { Picture, PICTURE_LAYOUTS } from '../components/picture';
 
 /**
  * Prize detail (spec §2.5): a station's prize with its picture, character, price, kind and state, and
@@ -20,7 +21,14 @@ export default function PrizeDetailModal({
   return (
     <div className="modal__body modal__body--scroll prize-detail">
       <h2 className="dialog__title">{M.prizeDetailTitle}</h2>
-      <img className="prize-detail__image" src={item.img_url} alt={item.prize_name} width={240} height={240} />
+      <Picture
+        className="prize-detail__image"
+        src={item.img_url}
+        alt={item.prize_name}
+        width={240}
+        height={240}
+        layout={PICTURE_LAYOUTS.detail}
+      />
       <h3 className="prize-detail__name">{item.prize_name}</h3>
       <dl className="prize-detail__facts">
         <dt>{MESSAGES.characters}</dt>

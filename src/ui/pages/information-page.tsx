@@ -8,6 +8,7 @@ import { MESSAGES } from '../messages';
 import { STOREFRONT as S } from '../storefront.messages';
 import { NotFoundPage } from './not-found-page';
 import { usePreloaded } from '../ssr/preload';
+import { Picture, PICTURE_LAYOUTS } from '../components/picture';
 
 /** /information: the information list, 100 a page, newest first [R2.1-1, R9-2]. */
 export function InformationListPage() {
@@ -99,7 +100,16 @@ export function InformationArticle({ item, headingLevel = 1 }: { item: Informati
       <Heading id={`information-${item.id}`} className="information__heading">
         {item.title}
       </Heading>
-      {item.img_url ? <img className="information__image" src={item.img_url} alt="" width={640} height={240} /> : null}
+      {item.img_url ? (
+        <Picture
+          className="information__image"
+          src={item.img_url}
+          alt=""
+          width={640}
+          height={240}
+          layout={PICTURE_LAYOUTS.kujiBox}
+        />
+      ) : null}
       {item.body.split('\n').map((line, i) => (
         <p key={i} className="information__body">
           {line}

@@ -32,6 +32,8 @@ import { NotFoundPage } from './not-found-page';
 import { usePreloaded } from '../ssr/preload';
 import { HydrationPart } from '../ssr/hydration-part';
 import type { CataloguePreload } from '../ssr/route-preloads';
+import { imageLoading } from '../components/image-loading';
+import { Picture, PICTURE_LAYOUTS } from '../components/picture';
 
 /**
  * The catalogue (§2.1 "/{tag...}", §2.3): the top page at the root; a character, sub-character,
@@ -238,12 +240,14 @@ function TopRows({
       {identity === null && catalogue.new_user.img ? (
         <section className="new-user" aria-label={S.newUserTitle}>
           <Link to={practiceTab ? href.tab(practiceTab) : '/'}>
-            <img
+            <Picture
               className="new-user__image"
               src={catalogue.new_user.img}
               alt={S.newUserAlt}
               width={1280}
               height={400}
+              layout={PICTURE_LAYOUTS.banner}
+              {...imageLoading(true)}
             />
           </Link>
         </section>
@@ -251,13 +255,14 @@ function TopRows({
       {catalogue.campaign_banner.length > 0 ? (
         <section className="banner-row" aria-label={MESSAGES.campaigns} tabIndex={0}>
           {catalogue.campaign_banner.map((banner) => (
-            <img
+            <Picture
               key={banner.id}
               className="banner-row__banner"
               src={banner.img_url}
               alt={banner.title}
               width={640}
               height={200}
+              layout={PICTURE_LAYOUTS.bannerRow}
             />
           ))}
         </section>
@@ -269,12 +274,13 @@ function TopRows({
               {S.festival}
             </h2>
             {catalogue.fes.img ? (
-              <img
+              <Picture
                 className="fes__banner"
                 src={catalogue.fes.img}
                 alt={S.festivalAlt}
                 width={1280}
                 height={400}
+                layout={PICTURE_LAYOUTS.banner}
                 loading="lazy"
               />
             ) : null}

@@ -9,6 +9,7 @@ import { useModals } from '../modals/modal-host';
 import { STOREFRONT as S } from '../storefront.messages';
 import { InformationRowBody } from './information-page';
 import { imageLoading } from '../components/image-loading';
+import { Picture, PICTURE_LAYOUTS } from '../components/picture';
 
 /** Reports a slide's click (carousel_click with its id, title, type and pc image, R7-12). */
 function useCarouselClick() {
@@ -25,17 +26,16 @@ function useCarouselClick() {
 /** A slide's picture: the narrow image on phones, the wide one from tablet width up (both 1280×400). */
 function SlidePicture({ slide, eager }: { slide: CarouselSlide; eager: boolean }) {
   return (
-    <picture>
-      <source media={SLIDE_MEDIA.wide} srcSet={slide.pc_img_url} />
-      <img
-        className="carousel__image"
-        src={slide.sp_img_url}
-        alt={slide.title}
-        width={1280}
-        height={400}
-        {...imageLoading(eager)}
-      />
-    </picture>
+    <Picture
+      className="carousel__image"
+      src={slide.sp_img_url}
+      alternate={{ media: SLIDE_MEDIA.wide, src: slide.pc_img_url }}
+      alt={slide.title}
+      width={1280}
+      height={400}
+      layout={PICTURE_LAYOUTS.carousel}
+      {...imageLoading(eager)}
+    />
   );
 }
 
@@ -107,7 +107,14 @@ export function SideBanner({ slides }: { slides: readonly CarouselSlide[] }) {
         {slides.map((slide) => (
           <li key={slide.id}>
             <Link to={carouselHref(target, slide)} onClick={() => clicked(slide)}>
-              <img src={slide.sp_img_url} alt={slide.title} width={1280} height={400} loading="lazy" />
+              <Picture
+                src={slide.sp_img_url}
+                alt={slide.title}
+                width={1280}
+                height={400}
+                layout={PICTURE_LAYOUTS.side}
+                loading="lazy"
+              />
             </Link>
           </li>
         ))}
@@ -154,7 +161,7 @@ export function NewsRow({ row }: { row: Row<InformationItem> }) {
 export function ArrivalCard({ arrival }: { arrival: NewArrival }) {
   return (
     <figure className="arrival-card">
-      <img src={arrival.img_url} alt="" width={320} height={320} loading="lazy" />
+      <Picture src={arrival.img_url} alt="" width={320} height={320} layout={PICTURE_LAYOUTS.card} loading="lazy" />
       <figcaption>
         <span className="arrival-card__name">{arrival.name}</span>
         <span className="arrival-card__date">{S.releasedOn(arrival.release_date.replaceAll('-', '/'))}</span>

@@ -19,9 +19,15 @@ export type RoutePreload = (context: PreloadContext) => Promise<unknown>;
 
 /** A picture the page shows first and large (its LCP element), for the browser to fetch early. */
 export interface LeadImage {
+  /** The picture, or for a set of candidates the one a browser without `imagesrcset` takes. */
   readonly href: string;
   /** The media query it is shown for (a <picture> source), or none. */
   readonly media?: string;
+  /** Candidates by width (`imagesrcset`) and the width shown (`imagesizes`), as the page's <picture> offers them. */
+  readonly srcSet?: string;
+  readonly sizes?: string;
+  /** The candidates' format (a browser that cannot show it skips the preload, as its <picture> skips the source). */
+  readonly type?: string;
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   type TopPageExtrasState,
 } from '../../application';
 import { playScreenStationId, stationPosters, type KujiOnSale } from '../../domain';
+import { leadPicture, PICTURE_LAYOUTS } from '../components/picture';
 import { SLIDE_MEDIA } from '../components/slide-media';
 import type { LeadImage, PreloadContext, RoutePreload } from './preload';
 
@@ -73,16 +74,16 @@ export function catalogueLeadImages(preloaded: unknown): readonly LeadImage[] {
   const newUser = data?.state.kind === 'top' ? data.state.catalogue.new_user.img : '';
   if (data?.state.kind === 'listing') {
     // A listing leads with its first cards (two to a row on a phone).
-    return data.state.listing.items.slice(0, 2).map((item) => ({ href: item.img_url }));
+    return data.state.listing.items.slice(0, 2).map((item) => leadPicture(item.img_url, PICTURE_LAYOUTS.card));
   }
   return [
     ...(first
       ? [
-          { href: first.sp_img_url, media: SLIDE_MEDIA.narrow },
-          { href: first.pc_img_url, media: SLIDE_MEDIA.wide },
+          leadPicture(first.sp_img_url, PICTURE_LAYOUTS.carousel, SLIDE_MEDIA.narrow),
+          leadPicture(first.pc_img_url, PICTURE_LAYOUTS.carousel, SLIDE_MEDIA.wide),
         ]
       : []),
-    ...(newUser ? [{ href: newUser }] : []),
+    ...(newUser ? [leadPicture(newUser, PICTURE_LAYOUTS.banner)] : []),
   ];
 }
 
@@ -127,5 +128,5 @@ export const preloadKujiList: RoutePreload = async (context) =>
 /** The kuji list leads with its first draw's picture (a wide banner, the first screen's largest). */
 export function kujiListLeadImages(preloaded: unknown): readonly LeadImage[] {
   const first = (preloaded as readonly KujiOnSale[] | null | undefined)?.[0]?.kuji_img_urls[0];
-  return first ? [{ href: first }] : [];
+  return first ? [leadPicture(first, PICTURE_LAYOUTS.kujiCard)] : [];
 }
