@@ -78,7 +78,9 @@ describe('server rendering (issue 11)', () => {
     const html = (await get('/')).body;
     const head = html.slice(0, html.indexOf('</head>'));
     const attrs = (tag: string) =>
-      Object.fromEntries([...tag.matchAll(/([a-z]+)="([^"]*)"/gi)].map((m) => [m[1]!.toLowerCase(), m[2]!.replaceAll('&amp;', '&')]));
+      Object.fromEntries(
+        [...tag.matchAll(/([a-z]+)="([^"]*)"/gi)].map((m) => [m[1]!.toLowerCase(), m[2]!.replaceAll('&amp;', '&')]),
+      );
     const links = [...head.matchAll(/<link rel="preload" as="image"[^>]*>/g)].map((m) => attrs(m[0]));
     const slides = (await api('contents/carousel', { shop_id: 1 })) as {
       carousel?: { list: { sp_img_url: string; pc_img_url: string }[] };
