@@ -281,7 +281,7 @@ function TopRows({
                 width={1280}
                 height={400}
                 layout={PICTURE_LAYOUTS.banner}
-                loading="lazy"
+                {...imageLoading(true)}
               />
             ) : null}
             <div className="prize-grid">

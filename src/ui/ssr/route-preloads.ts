@@ -63,8 +63,8 @@ export const preloadCatalogue: RoutePreload = async (context) => {
 
 /**
  * The top page leads with its carousel's first slide (its narrow picture on phones, its wide one
- * above) and, for a guest (every server render is a guest's), the new-user banner below it: on a
- * phone both are in the first screen, and the banner is the larger one. A listing (a character, a
+ * above), for a guest (every server render is a guest's) the new-user banner below it, and the
+ * festival's banner heading the first row: on a phone all three are in the first screen. A listing (a character, a
  * tab, a search) leads with its first two cards' pictures.
  */
 export function catalogueLeadImages(preloaded: unknown): readonly LeadImage[] {
@@ -72,6 +72,9 @@ export function catalogueLeadImages(preloaded: unknown): readonly LeadImage[] {
   const carousels = data?.extras?.carousels;
   const first = carousels?.kind === 'loaded' ? carousels.items[0] : undefined;
   const newUser = data?.state.kind === 'top' ? data.state.catalogue.new_user.img : '';
+  // The festival's banner heads the first row, still in a phone's first screen.
+  const festival =
+    data?.state.kind === 'top' && data.state.catalogue.fes.list.length > 0 ? data.state.catalogue.fes.img : '';
   if (data?.state.kind === 'listing') {
     // A listing leads with its first cards (two to a row on a phone).
     return data.state.listing.items.slice(0, 2).map((item) => leadPicture(item.img_url, PICTURE_LAYOUTS.card));
@@ -84,6 +87,7 @@ export function catalogueLeadImages(preloaded: unknown): readonly LeadImage[] {
         ]
       : []),
     ...(newUser ? [leadPicture(newUser, PICTURE_LAYOUTS.banner)] : []),
+    ...(festival ? [leadPicture(festival, PICTURE_LAYOUTS.banner)] : []),
   ];
 }
 
