@@ -30,6 +30,7 @@ import {
   KyAccount,
   KyAuth,
   SocketRealtime,
+  socketClientAfter,
   CollectorAnalytics,
   FanOutAnalytics,
   GtagAnalytics,
@@ -56,6 +57,14 @@ export interface HostEnvironment {
   readonly cookies: () => string;
   readonly navigator: NavigatorPort;
   readonly fetch?: typeof fetch;
+  /** Resolves once the page has loaded (its load event); none outside a browser. */
+  readonly pageLoaded?: () => Promise<void>;
+}
+
+/** Resolves once the window's document has loaded (at once if it has). */
+function pageLoaded(window: Window): Promise<void> {
+  if (window.document.readyState === 'complete') return Promise.resolve();
+  return new Promise((resolve) => window.addEventListener('load', () => resolve(), { once: true }));
 }
 
 export function browserHost(): HostEnvironment {
@@ -65,6 +74,7 @@ export function browserHost(): HostEnvironment {
     tabStorage: hasWindow ? window.sessionStorage : null,
     cookies: () => (typeof document !== 'undefined' ? document.cookie : ''),
     navigator: hasWindow ? new LocationNavigator(window.location) : { reload: () => undefined, goTo: () => undefined },
+    pageLoaded: hasWindow ? () => pageLoaded(window) : undefined,
   };
 }
 
@@ -208,6 +218,7 @@ export function createContainerWith(
         serviceSignals: { target: config.target, publish: (signal) => signals.publish(signal) },
       },
       session,
+      host.pageLoaded ? socketClientAfter(host.pageLoaded) : undefined,
     ),
   );
   container.bind(TOKENS.AnalyticsPort).toConstantValue(createAnalytics(config, host));

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RealtimeConnectionState, RealtimeEvent, ServiceSignal } from '../../src/application';
 import { OPERATOR_AUTH_HEADER } from '../../src/contract/operator.schema';
 import { REALTIME_SOCKET_SETTINGS } from '../../src/domain';
-import { CONTROL_OFFLINE_CODE, SocketRealtime, socketOptions } from '../../src/infrastructure';
+import { CONTROL_OFFLINE_CODE, SocketRealtime, socketClientAfter, socketOptions } from '../../src/infrastructure';
 import { FakeSession } from '../../src/testing';
 import { PlayDriver } from '../support/play-driver';
 import { ManualServerClock } from '../support/manual-server-clock';
@@ -69,6 +69,27 @@ describe('the socket.io adapter against the reference server', () => {
     await until(a, 'open');
     a.close();
     expect(states).toEqual(['closed', 'opening', 'open', 'closing', 'closed']);
+  });
+
+  it('in a browser the client library loads and connects only once the page has loaded (issue 27): a channel asked for before waits, then opens', async () => {
+    let loaded = () => undefined as void;
+    const pageLoaded = new Promise<void>((resolve) => (loaded = resolve));
+    const a = new SocketRealtime(
+      { url: t.origin, configuredChannel: 'onkure' },
+      new FakeSession(null),
+      socketClientAfter(() => pageLoaded),
+    );
+    adapters.push(a);
+    const states: RealtimeConnectionState[] = [];
+    a.connection$.subscribe((s) => states.push(s));
+    const top = a.channel({ kind: 'top' }).subscribe();
+    // Turns of the event loop, no timer: the page has not loaded, so nothing connects.
+    for (let turn = 0; turn < 20; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+    expect(states).toEqual(['closed', 'opening']);
+    loaded();
+    await until(a, 'open');
+    expect(states).toEqual(['closed', 'opening', 'open']);
+    top.unsubscribe();
   });
 
   it('closes the connection when the last channel is left (a player leaving the play screen is away) and opens it again with the next', async () => {

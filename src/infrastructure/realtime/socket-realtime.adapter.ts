@@ -46,6 +46,18 @@ const loadSocketClient: SocketFactory = async (url, options) => {
   return url ? io(url, options) : io(options);
 };
 
+/**
+ * The default factory, once `ready` resolves (in a browser: once the page has loaded): the
+ * library and the connection then do not compete with the page's own pictures and scripts for a
+ * slow network, and the page's first data came rendered with it anyway (issue 27).
+ */
+export function socketClientAfter(ready: () => Promise<void>): SocketFactory {
+  return async (url, options) => {
+    await ready();
+    return loadSocketClient(url, options);
+  };
+}
+
 export interface SocketRealtimeConfig {
   /** The socket server's address (the public setting for the websocket server); '' = this origin [R7-10]. */
   readonly url: string;
