@@ -477,6 +477,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       services?.purchases.stop();
       services?.prizeStorage.stop();
       services?.rtcFeed.close();
+      services?.cameras.close();
       await recovered?.catch(() => undefined);
       // The rooms stop (their writes land) before the locks' connection closes and frees them for the others.
       await stationHost.close(async () => {

@@ -28,6 +28,7 @@ import { FeedOwners } from './live/feed-forward';
 import { OperatorAccounts } from './operator/operator-accounts';
 import { PlayLogRepository } from './play/play-log.repository';
 import { StationCameras } from './play/cameras/station-cameras';
+import { CameraPainter } from './play/cameras/camera-painter';
 import { randomInt } from 'node:crypto';
 import type { PlayEvents, PlayStore } from './play/rooms/play-ports';
 import { LedgerPlayLedger } from './play/rooms/ledger-play-ledger';
@@ -284,7 +285,14 @@ export function createServices(
   const kujiReservations = new KujiReservations(store, clock, config.kujiTimeLimits);
   kujiReservations.onLineChanged = (kujiId, boxId, newHolder) => void kujiLine.boxChanged(kujiId, boxId, newHolder);
   kujiDraws.onDrawn = (boxId) => void kujiLine.changed(boxId);
-  const cameras = new StationCameras(store, rooms, clock, config.apiPrefix, config.webrtcSignalingUrl);
+  const cameras = new StationCameras(
+    store,
+    rooms,
+    clock,
+    config.apiPrefix,
+    config.webrtcSignalingUrl,
+    new CameraPainter((message) => log(message)),
+  );
   const feedOwners = new FeedOwners(store, stationHost, clock, options.instanceUrl ?? (() => null));
   const trusted = proxyaddr.compile([...config.trustProxy]);
   const rtcFeed = new RtcFeed(cameras, { ...config.feed, clock, ffmpeg: config.feed.ffmpegPath });
