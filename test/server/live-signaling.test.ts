@@ -1,8 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGNALING_CLOSE } from '../../server/live/signaling';
+import { ENCODER_NICE } from '../../server/live/vp8-encoder';
+import type { CameraPainter } from '../../server/play/cameras/camera-painter';
 import { post } from './user-helpers';
 import { openSignaling, recvonlyConnect, RtcViewer } from '../support/rtc-viewer';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -37,6 +39,11 @@ afterAll(async () => t?.close());
 const status = () => t.server.services().rtcFeed.status();
 const until = async (check: () => boolean, what: string, ms = 10_000) => {
   await expect.poll(check, { timeout: ms, message: what }).toBe(true);
+};
+/** A process's nice value (field 19 of /proc/<pid>/stat). */
+const niceOf = (pid: number) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
 };
 
 describe('the signaling exchange sora-js-sdk needs for recvonly', () => {
@@ -96,6 +103,9 @@ describe('the signaling exchange sora-js-sdk needs for recvonly', () => {
         encoderPid: expect.any(Number),
       }),
     ]);
+    // The encoder runs below the server's priority (nice +10), so the server's loop gets a busy core first.
+    expect(niceOf(status()[0]!.encoderPid!)).toBe(ENCODER_NICE);
+    expect(niceOf(process.pid)).toBe(0);
     // The server pings; the viewer answers (RtcViewer pongs), so the connection stays.
     await until(() => viewer.log.messages.filter((m) => m.type === 'ping').length >= 3, 'three pings');
     expect(viewer.log.closed).toBeNull();
@@ -294,6 +304,36 @@ describe('refusals: each closes the connection with a code and a reason the clie
     expect(reOffers()).toEqual(['inactive', 'sendonly']);
     await until(() => viewer.packets > dark + 10, 'video again');
     await viewer.disconnect();
+  });
+});
+
+describe('the camera worker', () => {
+  it('draws the video pictures off the event loop; when it dies the server stays up, a new worker is started and the video goes on with new pictures', async () => {
+    const painter = t.server.services().cameras.painter as CameraPainter;
+    const station = normal[7]!;
+    const viewer = await RtcViewer.connect(signaling, `station-${station}-front`);
+    await until(() => viewer.keyframes > 0 && viewer.packets > 10, 'playing');
+    const first = painter.threadId;
+    expect(first).not.toBeNull();
+    const crashes = painter.crashes;
+    painter.crash();
+    await until(() => painter.crashes === crashes + 1, 'the worker died');
+    expect((await fetch(`${t.origin}/healthz`)).status).toBe(200);
+    // New pictures need the new worker: the station going down dims the picture (the camera goes
+    // dark), coming back up draws it again, and the same connection plays on.
+    await t.server.services().rooms.setStationStatus(station, 'maintenance');
+    await until(() => status()[0]?.live === false, 'the dimmed picture was drawn: the camera is dark');
+    await t.server.services().rooms.setStationStatus(station, 'open');
+    await until(() => status()[0]?.live === true, 'the camera is live again');
+    const before = { packets: viewer.packets, keyframes: viewer.keyframes };
+    await until(() => viewer.packets > before.packets + 20 && viewer.keyframes > before.keyframes, 'video again');
+    expect(painter.threadId).not.toBeNull();
+    expect(painter.threadId).not.toBe(first);
+    expect(viewer.log.closed).toBeNull();
+    const still = await fetch(`${t.origin}/api/stations/${station}/camera/side.jpg`);
+    expect(still.status).toBe(200);
+    await viewer.disconnect();
+    await until(() => status().length === 0, 'encoder stopped');
   });
 });
 
