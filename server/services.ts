@@ -161,6 +161,8 @@ export interface ServiceOptions {
   readonly playSeeds?: () => number;
   /** The live feed's signaling deadlines (tests shorten them). */
   readonly signalingTimings?: Partial<SignalingTimings>;
+  /** The signaling deadlines' own clock (tests: a manual one); default the services' clock. */
+  readonly signalingClock?: Clock;
   /** Wraps the station rooms' store (tests inject a slow or failing write). */
   readonly playStore?: (store: PlayStore) => PlayStore;
   /** Which stations run here and whether this instance leads (R10-8); default: everything here. */
@@ -344,7 +346,7 @@ export function createServices(
     feedOwners,
     rtcFeed,
     signaling: new SignalingServer(rtcFeed, cameras, {
-      clock,
+      clock: options.signalingClock ?? clock,
       path: config.webrtcSignalingUrl,
       maxConnectionsPerClient: config.feed.maxConnectionsPerClient,
       iceHosts: config.feed.iceHosts,
