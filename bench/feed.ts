@@ -119,6 +119,7 @@ const port = await freePort();
 const dataDir = mkdtempSync(join(tmpdir(), 'onkure-bench-feed-'));
 // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it exits.
 const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+let stopping = false;
 const serverCommand = [process.execPath, ...profile, '--import', 'tsx', 'server/main.ts'];
 const server = spawn(
   pinning ? 'taskset' : serverCommand[0]!,
@@ -141,6 +142,13 @@ const server = spawn(
     stdio: ['ignore', 'inherit', 'inherit'],
   },
 );
+// A server that ends during the run ends the run with a message, rather than leaving it waiting.
+server.once('exit', (code, signal) => {
+  if (!stopping) {
+    console.error(`bench:feed: the server ended during the run (${signal ?? `exit code ${code}`})`);
+    process.exit(1);
+  }
+});
 const origin = `http://127.0.0.1:${port}`;
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -500,9 +508,13 @@ try {
     `  drawing one picture: ${jpegCost.ms.toFixed(2)} ms as a 480×360 JPEG (${jpegCost.bytes} bytes), ${rawCost.ms.toFixed(2)} ms as 360×480 I420 for the encoder (${rawCost.bytes} bytes)`,
   );
 } finally {
+  stopping = true;
   agent.destroy();
   await browser.close();
-  server.kill('SIGTERM');
-  await new Promise((resolve) => server.once('exit', resolve));
+  // The server may be gone already (it failed, or something ended it): then there is no exit to wait for.
+  if (server.exitCode === null && server.signalCode === null) {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+  }
   rmSync(dataDir, { recursive: true, force: true });
 }
