@@ -120,7 +120,8 @@ const dataDir = mkdtempSync(join(tmpdir(), 'onkure-bench-feed-'));
 // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it exits.
 const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
 let stopping = false;
-const serverCommand = [process.execPath, ...profile, '--import', 'tsx', 'server/main.ts'];
+// The absolute path names this worktree's server in the process list.
+const serverCommand = [process.execPath, ...profile, '--import', 'tsx', join(process.cwd(), 'server/main.ts')];
 const server = spawn(
   pinning ? 'taskset' : serverCommand[0]!,
   pinning ? ['-c', pinning.server, ...serverCommand] : serverCommand.slice(1),
