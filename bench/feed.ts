@@ -120,25 +120,14 @@ const dataDir = mkdtempSync(join(tmpdir(), 'onkure-bench-feed-'));
 // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it exits.
 const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
 let stopping = false;
-// The server's entry comes through the environment, not the command line: a clean-up elsewhere on
-// the machine that ends processes whose command line names server/main.ts (seen while another
-// benchmark shared the machine) then leaves this one running.
-const serverCommand = [
-  process.execPath,
-  ...profile,
-  '--import',
-  'tsx',
-  '--input-type=module',
-  '-e',
-  'await import(process.env.BENCH_SERVER_ENTRY)',
-];
+// bench/feed-server.ts is server/main.ts under another name (see there).
+const serverCommand = [process.execPath, ...profile, '--import', 'tsx', join(process.cwd(), 'bench/feed-server.ts')];
 const server = spawn(
   pinning ? 'taskset' : serverCommand[0]!,
   pinning ? ['-c', pinning.server, ...serverCommand] : serverCommand.slice(1),
   {
     env: {
       ...process.env,
-      BENCH_SERVER_ENTRY: join(process.cwd(), 'server/main.ts'),
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
