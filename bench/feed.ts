@@ -13,14 +13,21 @@
  *    performance.now(), epoch-based, on one machine). A player watches in one mode, so each mode
  *    is measured with only its own page open; `--together` watches one session on both pages.
  * 2. frames per second each page showed while the machine moved, and distinct machine ticks shown.
- * 3. server CPU per viewer at 1, 10 and 50 viewers of one station, each viewer watching both
- *    cameras: rtc viewers are werift peers in this process (the same signaling as sora-js-sdk),
- *    jpg viewers poll front and side like the client (the next still 90 ms after each answer).
- *    CPU is the server process's plus the encoders' (ffmpeg), from /proc, over an 8 s window.
- *    It also prints how long a joining rtc viewer waits for its first keyframe.
+ * 3. server CPU per viewer at 1, 10, 50, 100 and 200 viewers of one station, each viewer watching
+ *    both cameras: rtc viewers are werift peers in this process (the same signaling as
+ *    sora-js-sdk), jpg viewers poll front and side like the client (the next still 90 ms after
+ *    each answer). CPU is the server process's (its event loop and its camera worker thread) plus
+ *    the encoders' (ffmpeg), from /proc, over an 8 s window. It also prints how long a joining rtc
+ *    viewer waits for its first keyframe. `--latency-only` skips this part.
  * 4. the cost of drawing one picture (JPEG for a still, raw I420 for the encoder).
  *
- *   npx tsx bench/feed.ts [plays=3] [--together]
+ * Where it runs: on a machine with two cores or more (and `taskset`), the server (with its worker
+ * thread and its encoders, which inherit it) is pinned to core 0 and this process, with Chromium
+ * and the benchmark's own peers and pollers, to core 1, so that the server's CPU is its own and the
+ * browser does not take the server's core. The first line printed says which. BENCH_NO_PIN=1 runs
+ * everything unpinned.
+ *
+ *   npx tsx bench/feed.ts [plays=3] [--together] [--latency-only] [--viewers=1,10,50,100,200]
  *   BENCH_DEBUG=1 also prints each command's latency; BENCH_CPU_PROF=<dir> has the server write a
  *   V8 CPU profile there when it exits.
  */
@@ -28,7 +35,7 @@ import { execSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, get } from 'node:http';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { io, type Socket } from 'socket.io-client';
@@ -38,8 +45,15 @@ import { layPrizes } from '../src/domain/play/crane-machine';
 import { RtcViewer } from '../test/support/rtc-viewer';
 
 const together = process.argv.includes('--together');
+const latencyOnly = process.argv.includes('--latency-only');
 const plays = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 3);
-const VIEWER_COUNTS = [1, 10, 50];
+const VIEWER_COUNTS = (
+  process.argv.find((a) => a.startsWith('--viewers='))?.slice('--viewers='.length) ?? '1,10,50,100,200'
+)
+  .split(',')
+  .map(Number);
+/** rtc viewers connected at once while the benchmark fills a viewer count. */
+const JOIN_BATCH = 10;
 const WARMUP_MS = 3000;
 const WINDOW_MS = 8000;
 const STILL_INTERVAL_MS = 90;
@@ -82,26 +96,59 @@ function fetchStill(url: string): Promise<void> {
 
 if (!existsSync('dist/client/index.html')) execSync('npx vite build', { stdio: 'inherit' });
 
+/**
+ * Cores: the server on core 0, this process (and Chromium, which it starts, and its peers) on core
+ * 1, when there are two and taskset exists. Null: unpinned.
+ */
+const pinning = ((): { server: string; bench: string } | null => {
+  if (process.env.BENCH_NO_PIN || availableParallelism() < 2) return null;
+  try {
+    // Every thread of this process; Chromium and anything else started later inherits it.
+    execSync(`taskset -a -p -c 1 ${process.pid}`, { stdio: 'ignore' });
+    return { server: '0', bench: '1' };
+  } catch {
+    return null;
+  }
+})();
+const placement = pinning
+  ? `server (event loop, camera worker thread, ffmpeg encoders) on core ${pinning.server}; Chromium, the player, the rtc peers and jpg pollers of this benchmark on core ${pinning.bench} (taskset)`
+  : `unpinned: server, Chromium and the benchmark share all ${availableParallelism()} cores`;
+console.log(`placement: ${placement}`);
+
 const port = await freePort();
 const dataDir = mkdtempSync(join(tmpdir(), 'onkure-bench-feed-'));
 // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it exits.
 const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
-const server = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/main.ts'], {
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    STATIC_DIR: 'dist/client',
-    LOG_LEVEL: 'warn',
-    ONKURE_DEV_CALLS: '1',
-    NODE_ENV: 'development',
-    ONKURE_FEED: 'rtc',
-    RTC_TICK_MARKER: '1',
-    RTC_MAX_CONNECTIONS_PER_CLIENT: '1000',
-    RTC_MAX_VIEWERS_PER_CAMERA: '1000',
+let stopping = false;
+// bench/feed-server.ts is server/main.ts under another name (see there).
+const serverCommand = [process.execPath, ...profile, '--import', 'tsx', join(process.cwd(), 'bench/feed-server.ts')];
+const server = spawn(
+  pinning ? 'taskset' : serverCommand[0]!,
+  pinning ? ['-c', pinning.server, ...serverCommand] : serverCommand.slice(1),
+  {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      STATIC_DIR: 'dist/client',
+      LOG_LEVEL: 'warn',
+      ONKURE_DEV_CALLS: '1',
+      NODE_ENV: 'development',
+      ONKURE_FEED: 'rtc',
+      RTC_TICK_MARKER: '1',
+      RTC_MAX_CONNECTIONS_PER_CLIENT: '1000',
+      RTC_MAX_VIEWERS_PER_CAMERA: '1000',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
   },
-  stdio: ['ignore', 'inherit', 'inherit'],
+);
+// A server that ends during the run ends the run with a message, rather than leaving it waiting.
+server.once('exit', (code, signal) => {
+  if (!stopping) {
+    console.error(`bench:feed: the server ended during the run (${signal ?? `exit code ${code}`})`);
+    process.exit(1);
+  }
 });
 const origin = `http://127.0.0.1:${port}`;
 const browser = await chromium.launch({
@@ -347,26 +394,41 @@ try {
       encoders: pids.reduce((sum, pid, i) => sum + cpuSeconds(pid) - before.encoders[i]!, 0) / elapsed,
     };
   };
-  const idle = await measure();
+  const idle = latencyOnly ? { server: 0, encoders: 0 } : await measure();
   const signaling = `${origin.replace('http:', 'ws:')}/signaling`;
-  const cpu: { mode: 'rtc' | 'jpg'; viewers: number; server: number; encoders: number; received: number }[] = [];
+  const cpu: {
+    mode: 'rtc' | 'jpg';
+    viewers: number;
+    server: number;
+    encoders: number;
+    received: number;
+    failed?: number;
+  }[] = [];
   const joins: number[] = [];
-  for (const viewers of VIEWER_COUNTS) {
+  for (const viewers of latencyOnly ? [] : VIEWER_COUNTS) {
     const peers: RtcViewer[] = [];
-    for (let v = 0; v < viewers; v += 1) {
-      for (const camera of ['front', 'side'])
-        peers.push(await RtcViewer.connect(signaling, `station-${stationId}-${camera}`));
-    }
+    const channels = Array.from({ length: viewers }, () =>
+      ['front', 'side'].map((camera) => `station-${stationId}-${camera}`),
+    ).flat();
+    // A connection the server could not take (refused, or timed out on a full machine) is counted, not fatal.
+    let failed = 0;
+    for (let at = 0; at < channels.length; at += JOIN_BATCH)
+      for (const joined of await Promise.allSettled(
+        channels.slice(at, at + JOIN_BATCH).map((channel) => RtcViewer.connect(signaling, channel)),
+      )) {
+        if (joined.status === 'fulfilled') peers.push(joined.value);
+        else failed += 1;
+      }
     await sleep(WARMUP_MS);
     for (const p of peers) if (p.firstKeyframeAt !== null) joins.push(p.firstKeyframeAt - p.startedAt);
     const packetsBefore = peers.reduce((s, p) => s + p.packets, 0);
     const used = await measure();
     const received = (peers.reduce((s, p) => s + p.packets, 0) - packetsBefore) / (WINDOW_MS / 1000) / peers.length;
-    cpu.push({ mode: 'rtc', viewers, ...used, received });
-    for (const p of peers) await p.disconnect();
+    cpu.push({ mode: 'rtc', viewers, ...used, received, failed });
+    await Promise.all(peers.map((p) => p.disconnect().catch(() => p.close())));
     await sleep(500);
   }
-  for (const viewers of VIEWER_COUNTS) {
+  for (const viewers of latencyOnly ? [] : VIEWER_COUNTS) {
     let polling = true;
     let fetched = 0;
     const pollers = Array.from({ length: viewers }, async (_, v) => {
@@ -406,6 +468,7 @@ try {
   console.log(
     `live feed — station ${stationId}, ${plays} plays and ${shown.rtc.commands} commands per mode, ${together ? 'both pages watching one session' : 'each mode its own session'}; server in its own process (Node ${process.versions.node}), Chromium ${browser.version()}`,
   );
+  console.log(`  placement: ${placement}`);
   console.log('  control → first frame showing it (Chromium, front camera):');
   for (const mode of ['rtc', 'jpg'] as const) {
     const s = shown[mode];
@@ -417,26 +480,42 @@ try {
         `    ${mode}  received  p50 ${fmt(pct(s.received, 50))} ms  p95 ${fmt(pct(s.received, 95))} ms  max ${fmt(Math.max(...s.received))} ms  (the frame's last packet in, before decoding and compositing)`,
       );
   }
+  const ratio = (p: number) => pct(shown.rtc.latencies, p) / pct(shown.jpg.latencies, p);
   console.log(
-    `  rtc join → first keyframe (${joins.length} connections): p50 ${fmt(pct(joins, 50))} ms  p95 ${fmt(pct(joins, 95))} ms`,
+    `    rtc/jpg   p50 ${ratio(50).toFixed(2)}  p95 ${ratio(95).toFixed(2)}  max ${(Math.max(...shown.rtc.latencies) / Math.max(...shown.jpg.latencies)).toFixed(2)}   (rtc's latency as a share of jpg's)`,
   );
-  console.log(
-    `  server CPU per viewer (each viewer watches front + side; server = Node process, encoders = ffmpeg; idle server ${(idle.server * 100).toFixed(1)}%):`,
-  );
-  for (const r of cpu) {
-    const total = r.server + r.encoders;
-    const unit = r.mode === 'rtc' ? 'RTP packets/s' : 'stills/s';
+  if (!latencyOnly) {
     console.log(
-      `    ${r.mode}  ${String(r.viewers).padStart(2)} viewers  server ${(r.server * 100).toFixed(1).padStart(5)}%  encoders ${(r.encoders * 100).toFixed(1).padStart(5)}%  total ${(total * 100).toFixed(1).padStart(5)}%  per viewer ${((total / r.viewers) * 100).toFixed(2).padStart(6)}%   ${r.received.toFixed(1)} ${unit} per camera per viewer`,
+      `  rtc join → first keyframe (${joins.length} connections): p50 ${fmt(pct(joins, 50))} ms  p95 ${fmt(pct(joins, 95))} ms`,
     );
+    console.log(
+      `  server CPU per viewer (each viewer watches front + side; server = Node process, encoders = ffmpeg; idle server ${(idle.server * 100).toFixed(1)}%):`,
+    );
+    for (const r of cpu) {
+      const total = r.server + r.encoders;
+      const unit = r.mode === 'rtc' ? 'RTP packets/s' : 'stills/s';
+      console.log(
+        `    ${r.mode}  ${String(r.viewers).padStart(3)} viewers  server ${(r.server * 100).toFixed(1).padStart(5)}%  encoders ${(r.encoders * 100).toFixed(1).padStart(5)}%  total ${(total * 100).toFixed(1).padStart(5)}%  per viewer ${((total / r.viewers) * 100).toFixed(2).padStart(6)}% (≈ ${Math.round(
+          r.viewers / total,
+        )
+          .toString()
+          .padStart(
+            4,
+          )} viewers a core)   ${r.received.toFixed(1)} ${unit} per camera per viewer${r.failed ? `   (${r.failed} of ${r.viewers * 2} connections failed)` : ''}`,
+      );
+    }
   }
   console.log(
     `  drawing one picture: ${jpegCost.ms.toFixed(2)} ms as a 480×360 JPEG (${jpegCost.bytes} bytes), ${rawCost.ms.toFixed(2)} ms as 360×480 I420 for the encoder (${rawCost.bytes} bytes)`,
   );
 } finally {
+  stopping = true;
   agent.destroy();
   await browser.close();
-  server.kill('SIGTERM');
-  await new Promise((resolve) => server.once('exit', resolve));
+  // The server may be gone already (it failed, or something ended it): then there is no exit to wait for.
+  if (server.exitCode === null && server.signalCode === null) {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+  }
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -73,6 +73,12 @@ export interface ServerOptions {
   readonly playSeeds?: () => number;
   /** The live feed's signaling deadlines (connect, answer, ping); tests shorten them. */
   readonly signalingTimings?: Partial<SignalingTimings>;
+  /**
+   * The clock of the signaling deadlines and pings alone (default: `clock`). Tests give it a manual
+   * clock, so that a deadline falls when the test says, not when a loaded machine is slow, while the
+   * video itself runs in real time.
+   */
+  readonly signalingClock?: Clock;
   /** Wraps the station rooms' store (tests inject a slow or failing write). */
   readonly playStore?: (store: PlayStore) => PlayStore;
   /**
@@ -293,6 +299,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
         },
         ...(options.playSeeds ? { playSeeds: options.playSeeds } : {}),
         ...(options.signalingTimings ? { signalingTimings: options.signalingTimings } : {}),
+        ...(options.signalingClock ? { signalingClock: options.signalingClock } : {}),
         ...(options.playStore ? { playStore: options.playStore } : {}),
       });
       // Stations taken before the server listened are recorded once its address is known.
@@ -477,6 +484,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       services?.purchases.stop();
       services?.prizeStorage.stop();
       services?.rtcFeed.close();
+      services?.cameras.close();
       await recovered?.catch(() => undefined);
       // The rooms stop (their writes land) before the locks' connection closes and frees them for the others.
       await stationHost.close(async () => {

@@ -29,6 +29,7 @@ import { FeedOwners } from './live/feed-forward';
 import { OperatorAccounts } from './operator/operator-accounts';
 import { PlayLogRepository } from './play/play-log.repository';
 import { StationCameras } from './play/cameras/station-cameras';
+import { CameraPainter } from './play/cameras/camera-painter';
 import { randomInt } from 'node:crypto';
 import type { PlayEvents, PlayStore } from './play/rooms/play-ports';
 import { LedgerPlayLedger } from './play/rooms/ledger-play-ledger';
@@ -163,6 +164,8 @@ export interface ServiceOptions {
   readonly playSeeds?: () => number;
   /** The live feed's signaling deadlines (tests shorten them). */
   readonly signalingTimings?: Partial<SignalingTimings>;
+  /** The signaling deadlines' own clock (tests: a manual one); default the services' clock. */
+  readonly signalingClock?: Clock;
   /** Wraps the station rooms' store (tests inject a slow or failing write). */
   readonly playStore?: (store: PlayStore) => PlayStore;
   /** Which stations run here and whether this instance leads (R10-8); default: everything here. */
@@ -287,7 +290,14 @@ export function createServices(
   const kujiReservations = new KujiReservations(store, clock, config.kujiTimeLimits);
   kujiReservations.onLineChanged = (kujiId, boxId, newHolder) => void kujiLine.boxChanged(kujiId, boxId, newHolder);
   kujiDraws.onDrawn = (boxId) => void kujiLine.changed(boxId);
-  const cameras = new StationCameras(store, rooms, clock, config.apiPrefix, config.webrtcSignalingUrl);
+  const cameras = new StationCameras(
+    store,
+    rooms,
+    clock,
+    config.apiPrefix,
+    config.webrtcSignalingUrl,
+    new CameraPainter((message) => log(message)),
+  );
   const feedOwners = new FeedOwners(store, stationHost, clock, options.instanceUrl ?? (() => null));
   const trusted = proxyaddr.compile([...config.trustProxy]);
   const rtcFeed = new RtcFeed(cameras, { ...config.feed, clock, ffmpeg: config.feed.ffmpegPath });
@@ -340,7 +350,7 @@ export function createServices(
     feedOwners,
     rtcFeed,
     signaling: new SignalingServer(rtcFeed, cameras, {
-      clock,
+      clock: options.signalingClock ?? clock,
       path: config.webrtcSignalingUrl,
       maxConnectionsPerClient: config.feed.maxConnectionsPerClient,
       iceHosts: config.feed.iceHosts,

@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { createRequire } from 'node:module';
 import type { RtpPacket } from 'werift';
 import { VIDEO_FRAME } from '../play/cameras/camera-renderer';
@@ -32,6 +33,13 @@ export const VP8_SETTINGS: Vp8EncoderSettings = {
   keyframeSeconds: 0.5,
   payloadType: 96,
 };
+
+/**
+ * The encoders' nice value: below the server's own process (0), so that the event loop that
+ * answers calls, runs the machines and fans the packets out gets the CPU first when a core is
+ * busy. An encoder that waits costs frame rate (only the newest picture waits), not correctness.
+ */
+export const ENCODER_NICE = 10;
 
 /** Largest RTP packet made: room for SRTP and the header extensions the sender adds under the path MTU. */
 const RTP_PACKET_BYTES = 1100;
@@ -156,6 +164,13 @@ export class Vp8Encoder {
     );
     // '-nostdin' stops ffmpeg reading keys from the terminal; pictures still come on pipe:0.
     this.process = child;
+    if (child.pid !== undefined) {
+      try {
+        setPriority(child.pid, ENCODER_NICE);
+      } catch {
+        // Not allowed here (a container's limits): the encoder runs at the server's priority.
+      }
+    }
     const packetizer = new Vp8RtpPacketizer(s.payloadType, RTP_PACKET_BYTES);
     const reader = new IvfReader((frame) => {
       if (this.stopped) return;

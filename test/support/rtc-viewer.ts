@@ -70,6 +70,8 @@ export class RtcViewer {
   /** When the first packet and the first keyframe packet arrived (performance.now()). */
   firstPacketAt: number | null = null;
   firstKeyframeAt: number | null = null;
+  /** The RTP timestamp (90 kHz) of each keyframe received. */
+  readonly keyframeTimestamps: number[] = [];
   readonly startedAt = performance.now();
   offer: Record<string, unknown> | null = null;
   notify: Record<string, unknown> | null = null;
@@ -115,6 +117,7 @@ export class RtcViewer {
         if (startOfPartition) viewer.frames += 1;
         if (startOfPartition && (payload[offset]! & 0x01) === 0) {
           viewer.keyframes += 1;
+          viewer.keyframeTimestamps.push(rtp.header.timestamp);
           viewer.firstKeyframeAt ??= performance.now();
         }
         onPacket?.(rtp);

@@ -89,6 +89,7 @@ export async function startTestServer(
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.playSeeds ? { playSeeds: options.playSeeds } : {}),
     ...(options.signalingTimings ? { signalingTimings: options.signalingTimings } : {}),
+    ...(options.signalingClock ? { signalingClock: options.signalingClock } : {}),
     ...(options.playStore ? { playStore: options.playStore } : {}),
     ...(options.renderPages ? { renderPages: options.renderPages } : {}),
     ...(options.renderLimits ? { renderLimits: options.renderLimits } : {}),

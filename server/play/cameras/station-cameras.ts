@@ -4,7 +4,8 @@ import { isMaintenanceStatus } from '../../../src/domain';
 import type { Clock } from '../../clock';
 import type { SqlExecutor } from '../../store/store';
 import { layPrizes, type CranePrize, type CraneState } from '../../../src/domain/play/crane-machine';
-import { renderFrame, renderPixels, type CameraName, type CameraScene } from './camera-renderer';
+import { CameraPainter, type PictureDrawer, type PictureKind } from './camera-painter';
+import type { CameraName, CameraScene } from './camera-renderer';
 
 /** One encoded picture and the simulation tick it shows. */
 export interface CameraFrame {
@@ -49,11 +50,12 @@ export interface MachineSource {
  * The front and side cameras of every station, rendered from the simulation. Rendering happens
  * only when someone fetches a picture, at most once per camera per machine tick: every viewer of
  * that tick gets the same encoded bytes. Between plays the picture changes only when the field
- * does, so an idle station costs one render per camera until then.
+ * does, so an idle station costs one render per camera until then. The drawing itself happens off
+ * the server's event loop, in the camera worker thread (CameraPainter).
  */
 export class StationCameras {
-  private readonly frames = new Map<string, { key: string; bytes: Buffer }>();
-  private readonly rawFrames = new Map<string, { key: string; bytes: Buffer }>();
+  private readonly frames = new Map<string, { key: string; bytes: Promise<Buffer> }>();
+  private readonly rawFrames = new Map<string, { key: string; bytes: Promise<Buffer> }>();
   private readonly idle = new Map<number, IdleStation>();
   /** Renders done (the benchmark reads it). */
   renders = 0;
@@ -64,7 +66,14 @@ export class StationCameras {
     private readonly clock: Clock,
     private readonly apiPrefix: string,
     private readonly webrtcUrl: string,
+    /** Draws the pictures (default: a worker thread of its own). */
+    readonly painter: PictureDrawer = new CameraPainter(),
   ) {}
+
+  /** Ends the drawing worker (server shutdown). */
+  close(): void {
+    this.painter.close();
+  }
 
   private readonly tokens = new Map<string, { stationId: number | null; expiresAt: number; checkedAt: number }>();
 
@@ -100,7 +109,7 @@ export class StationCameras {
   async frame(stationId: number, camera: CameraName): Promise<CameraFrame | null> {
     const view = await this.view(stationId);
     if (!view) return null;
-    const frame = this.cached(this.frames, `${stationId}:${camera}`, view, () => renderFrame(camera, view.scene));
+    const frame = await this.cached(this.frames, `${stationId}:${camera}`, view, 'still', camera);
     return { jpeg: frame, tick: view.tick, playId: view.playId };
   }
 
@@ -112,7 +121,7 @@ export class StationCameras {
   async pixels(stationId: number, camera: CameraName): Promise<CameraPixels | null> {
     const view = await this.view(stationId);
     if (!view) return null;
-    const pixels = this.cached(this.rawFrames, `${stationId}:${camera}`, view, () => renderPixels(camera, view.scene));
+    const pixels = await this.cached(this.rawFrames, `${stationId}:${camera}`, view, 'video', camera);
     return { pixels, tick: view.tick, playId: view.playId, dimmed: view.scene.dimmed };
   }
 
@@ -148,18 +157,26 @@ export class StationCameras {
     };
   }
 
-  /** One render per camera per distinct picture: later callers of the same picture share its bytes. */
+  /**
+   * One render per camera per distinct picture: later callers of the same picture share its bytes,
+   * and callers while it is being drawn wait for that one drawing. A drawing that fails (the
+   * worker died) is forgotten, so the next caller asks again.
+   */
   private cached(
-    cache: Map<string, { key: string; bytes: Buffer }>,
+    cache: Map<string, { key: string; bytes: Promise<Buffer> }>,
     slot: string,
-    view: { key: string },
-    render: () => Buffer,
-  ): Buffer {
+    view: { key: string; scene: CameraScene },
+    kind: PictureKind,
+    camera: CameraName,
+  ): Promise<Buffer> {
     const known = cache.get(slot);
     if (known && known.key === view.key) return known.bytes;
-    const bytes = render();
+    const bytes = this.painter.draw(kind, camera, view.scene);
     this.renders += 1;
     cache.set(slot, { key: view.key, bytes });
+    bytes.catch(() => {
+      if (cache.get(slot)?.bytes === bytes) cache.delete(slot);
+    });
     return bytes;
   }
 
