@@ -63,12 +63,16 @@ const BOOT_MODULE = path.resolve(import.meta.dirname, 'src/main/boot.ts');
 const BOOT_MODULES = [BOOT_MODULE, path.resolve(import.meta.dirname, 'src/main/lead-picture.ts')];
 /** The attribute of the app's module preload, which the entry looks for (src/main/lead-picture.ts). */
 const APP_LINK_ATTRIBUTE = 'data-onkure-app';
+/** The attribute of the inert <template>s holding the app's module preloads (src/main/lead-picture.ts). */
+const SCRIPTS_TEMPLATE_ATTRIBUTE = 'data-onkure-scripts';
 
 /**
  * The page starts with a small entry (src/main/boot.ts) instead of the app (issue 27). The app's
- * script, which index.html names, becomes a module preload marked `data-onkure-app` (fetched at
- * once with its chunks, not run), and the entry, built on its own, runs it once the page's lead
- * pictures are shown. The app and its chunks come out exactly as they would without it.
+ * script, which index.html names, becomes a module preload marked `data-onkure-app`, and it and
+ * its chunks' preloads are put in an inert <template>: nothing is fetched until the entry, built
+ * on its own, moves them into the head once the page's lead pictures are shown, so that no script
+ * competes with those pictures for a slow network's first bytes; it then runs the app. The app
+ * and its chunks come out exactly as they would without it.
  */
 function bootEntry(): Plugin {
   let enabled = false;
@@ -91,15 +95,26 @@ function bootEntry(): Plugin {
         if (!app || !boot) throw new Error('onkure-boot-entry: the build has no app or no entry chunk');
         // The entry runs before anything else: it must not import the app's chunks.
         if (boot.imports.length > 0) throw new Error(`onkure-boot-entry: the entry imports ${boot.imports.join(', ')}`);
-        const scripts = /<script type="module" crossorigin src="([^"]+)"><\/script>/g;
         if (!html.includes(`src="/${app}"`)) throw new Error('onkure-boot-entry: the page has no app script');
+        const links: string[] = [];
         return html
-          .replace(scripts, (_tag, src: string) =>
-            src === `/${app}`
-              ? `<link rel="modulepreload" crossorigin href="${src}" ${APP_LINK_ATTRIBUTE}>`
-              : `<link rel="modulepreload" crossorigin href="${src}">`,
+          .replace(
+            /(\s*)(<link rel="modulepreload" crossorigin href="[^"]+">|<script type="module" crossorigin src="([^"]+)"><\/script>)/g,
+            (_tag, _space: string, tag: string, src?: string) => {
+              links.push(
+                src === undefined
+                  ? tag
+                  : src === `/${app}`
+                    ? `<link rel="modulepreload" crossorigin href="${src}" ${APP_LINK_ATTRIBUTE}>`
+                    : `<link rel="modulepreload" crossorigin href="${src}">`,
+              );
+              return '';
+            },
           )
-          .replace('</head>', `<script type="module" crossorigin src="/${boot.fileName}"></script></head>`);
+          .replace(
+            '</head>',
+            `<template ${SCRIPTS_TEMPLATE_ATTRIBUTE}>${links.join('')}</template><script type="module" crossorigin src="/${boot.fileName}"></script></head>`,
+          );
       },
     },
   };

@@ -1,6 +1,27 @@
 /** The attribute that marks the app's script among the page's module preloads (the entry starts it). */
 export const APP_LINK_ATTRIBUTE = 'data-onkure-app';
 
+/**
+ * The attribute of the inert <template>s that hold the app's module preloads in the page's head
+ * (the build's, vite.config.ts `bootEntry`, and a server render's for the page's own chunks).
+ */
+export const SCRIPTS_TEMPLATE_ATTRIBUTE = 'data-onkure-scripts';
+
+/**
+ * Moves the app's module preloads out of their inert templates into the head, where the browser
+ * fetches them (all at once, so no chunk waits for the one importing it), and answers the app's
+ * address. Until then the page fetches no script but its entry.
+ */
+export function releaseScripts(document: Pick<Document, 'querySelectorAll' | 'head'>): string {
+  for (const template of document.querySelectorAll<HTMLTemplateElement>(`template[${SCRIPTS_TEMPLATE_ATTRIBUTE}]`)) {
+    document.head.append(template.content.cloneNode(true));
+    template.remove();
+  }
+  const app = document.head.querySelector<HTMLLinkElement>(`link[rel="modulepreload"][${APP_LINK_ATTRIBUTE}]`);
+  if (!app) throw new Error('the page does not link the app (vite.config.ts bootEntry)');
+  return app.href;
+}
+
 /** The performance mark the entry sets when it starts the app (after the lead pictures are shown). */
 export const APP_START_MARK = 'onkure:app-start';
 

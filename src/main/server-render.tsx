@@ -6,6 +6,7 @@ import { renderToPipeableStream } from 'react-dom/server';
 import { pageTitle } from '../domain';
 import { hydrationScript, routeOnServer } from '../ui';
 import { readClientConfig } from './client-config';
+import { SCRIPTS_TEMPLATE_ATTRIBUTE } from './lead-picture';
 import { createAppContainer, type HostEnvironment } from './container';
 import { FEATURE_MODULES } from './features/eager';
 import type { Feature } from '../application';
@@ -106,9 +107,11 @@ export function createPageRenderer(template: string): PageRenderer {
     ]
       .map((href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}">`)
       .join('');
+    // Inert until the page's entry releases them with the app's (src/main/lead-picture.ts).
+    const pageTemplate = pageScripts ? `<template ${SCRIPTS_TEMPLATE_ATTRIBUTE}>${pageScripts}</template>` : '';
     const head = before.replace(
       /<title>[^<]*<\/title>/,
-      () => `<title>${escapeHtml(pageTitle(url.pathname))}</title>${leads}${pageScripts}`,
+      () => `<title>${escapeHtml(pageTitle(url.pathname))}</title>${leads}${pageTemplate}`,
     );
     const tail = `</div>${hydrationScript(routing.hydrationData)}${after.slice('</div>'.length)}`;
     return new Promise<RenderedPage>((resolve, reject) => {

@@ -1,6 +1,6 @@
 /** @vitest-environment jsdom */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LEAD_WAIT_MS, leadPictureShown, type LeadPictureHost } from '../../src/main/lead-picture';
+import { LEAD_WAIT_MS, leadPictureShown, releaseScripts, type LeadPictureHost } from '../../src/main/lead-picture';
 
 const FRAME_MS = 16;
 
@@ -117,5 +117,31 @@ describe('the app starts once the lead pictures are shown (issue 27)', () => {
     const wait = leadPictureShown(host);
     expect(await endedAfter(wait, LEAD_WAIT_MS - 1)).toBe(false);
     expect(await endedAfter(wait, 1)).toBe(true);
+  });
+});
+
+describe('the app’s scripts are fetched only once the entry releases them (issue 27)', () => {
+  afterEach(() => {
+    document.head.innerHTML = '';
+  });
+
+  it('moves the build’s and the server’s module preloads out of their inert templates into the head, and answers the app', () => {
+    document.head.innerHTML =
+      '<template data-onkure-scripts><link rel="modulepreload" crossorigin href="/assets/page.js"></template>' +
+      '<template data-onkure-scripts><link rel="modulepreload" crossorigin href="/assets/index.js" data-onkure-app>' +
+      '<link rel="modulepreload" crossorigin href="/assets/react.js"></template>';
+    // In a template the links are not part of the document: nothing is fetched.
+    expect(document.querySelectorAll('link[rel="modulepreload"]')).toHaveLength(0);
+    expect(releaseScripts(document)).toBe(new URL('/assets/index.js', document.baseURI).href);
+    expect([...document.head.querySelectorAll('link[rel="modulepreload"]')].map((l) => l.getAttribute('href'))).toEqual(
+      ['/assets/page.js', '/assets/index.js', '/assets/react.js'],
+    );
+    expect(document.querySelectorAll('template')).toHaveLength(0);
+  });
+
+  it('a page without the app’s preload is a broken build, said plainly', () => {
+    document.head.innerHTML =
+      '<template data-onkure-scripts><link rel="modulepreload" href="/assets/react.js"></template>';
+    expect(() => releaseScripts(document)).toThrow(/does not link the app/);
   });
 });
