@@ -1,5 +1,5 @@
 /**
- * How the service's stored pictures (prizes, banners, kuji; docs/api.md "Pictures") are served at a
+ * How the service's stored pictures (prizes, banners, kuji; docs/api/contents.md "GET /images/{key}.svg") are served at a
  * screen's size (issue 27). A stored picture's address is `…/images/{key}.svg`; the same address
  * with `?w={width}&fm={format}` is that picture drawn `width` pixels wide in a raster format, so a
  * phone downloads and decodes a small AVIF or WebP instead of laying out and painting an SVG on its
