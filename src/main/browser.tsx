@@ -1,13 +1,15 @@
 // The lite build (no Map/Set polyfills), the one inversify itself imports: one copy in the bundle.
 import 'reflect-metadata/lite';
-import { useEffect, type ReactNode } from 'react';
-import { createRoot } from 'react-dom/client';
 import { TOKENS, type AppUpdates } from '../application';
-import { OnkureApp, hydrateServerPage, readHydrationData, routes, routesLoadedFor, withFeatures } from '../ui';
-import '../ui/styles.css';
 import { readClientConfig } from './client-config';
 import { createContainerWith, startAppAnalytics } from './container-core';
 import { LAZY_FEATURES } from './features/lazy';
+// The core above and the UI below are evaluated in two tasks (issue 27: one was a long task).
+import './next-task';
+import { useEffect, type ReactNode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { OnkureApp, hydrateServerPage, readHydrationData, routes, routesLoadedFor, withFeatures } from '../ui';
+import '../ui/styles.css';
 
 /** Marks the page as live (`<html data-ready>`) once its first render has committed: e2e and tools wait for it. */
 function Ready({ children }: { children: ReactNode }) {
