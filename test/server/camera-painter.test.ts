@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { threadId } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CameraPainter } from '../../server/play/cameras/camera-painter';
@@ -67,5 +69,23 @@ describe('the camera painter: pictures drawn in a worker thread, off the server 
     expect(painter.threadId).toBeNull();
     await expect(painter.draw('still', 'front', scene(91))).rejects.toThrow('closed');
     expect(painter.crashes).toBe(0);
+  });
+
+  it('starts its worker whatever Node options started the server (a server run with --input-type and -e)', async () => {
+    const code = [
+      "import { CameraPainter } from './server/play/cameras/camera-painter.ts';",
+      "import { layPrizes } from './src/domain/play/crane-machine.ts';",
+      'const painter = new CameraPainter((m) => console.log(m));',
+      'const scene = { x: 100, z: 100, h: 0, grip: 0, prizes: layPrizes(1, 3), carryingPrizeId: null, dimmed: false };',
+      "const still = await painter.draw('still', 'front', scene);",
+      "console.log('drawn', still.subarray(0, 3).toString('hex'));",
+      'painter.close();',
+    ].join('\n');
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', code],
+      { cwd: process.cwd(), timeout: 15_000 },
+    );
+    expect(stdout.trim()).toBe('drawn ffd8ff');
   });
 });

@@ -76,6 +76,9 @@ export class CameraPainter implements PictureDrawer {
     if (Date.now() < this.pausedUntil) return null;
     const worker = new Worker(new URL('./camera-worker-boot.mjs', import.meta.url), {
       workerData: { entry: new URL('./camera-worker.ts', import.meta.url).href },
+      // Not the process's Node options: the boot loads tsx itself, and an option such as
+      // `--input-type` (a server started with `-e`) would keep the worker from starting.
+      execArgv: [],
     });
     // The worker never keeps the process alive: a server that closes ends it, one that did not is
     // ended with the process.
