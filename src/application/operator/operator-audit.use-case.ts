@@ -9,7 +9,7 @@ import type { AuditRow, OperatorApiPort } from './ports/operator-api.port';
 export class OperatorAudit extends OperatorScreen<{ readonly login: string; readonly rows: readonly AuditRow[] }> {
   constructor(
     @inject(OPERATOR_TOKENS.OperatorApiPort) private readonly api: Pick<OperatorApiPort, 'audit'>,
-    @inject(OPERATOR_TOKENS.OperatorSession) session: Pick<OperatorSession, 'refused'>,
+    @inject(OPERATOR_TOKENS.OperatorSession) session: Pick<OperatorSession, 'refused' | 'active'>,
   ) {
     super(session, { login: '', rows: [] });
   }

@@ -44,7 +44,7 @@ export class OperatorFloor extends OperatorScreen<FloorData, FloorActionName> {
     @inject(OPERATOR_TOKENS.OperatorApiPort) private readonly api: OperatorApiPort,
     @inject(OPERATOR_TOKENS.OperatorFloorFeedPort) private readonly feed: OperatorFloorFeedPort,
     @inject(OPERATOR_TOKENS.OperatorSession)
-    private readonly operatorSession: Pick<OperatorSession, 'refused' | 'token'>,
+    private readonly operatorSession: Pick<OperatorSession, 'refused' | 'token' | 'active'>,
     @inject(OPERATOR_TOKENS.ClockPort) private readonly clock: Pick<ClockPort, 'now'>,
   ) {
     super(operatorSession, { stations: [], readAt: 0, live: false });
@@ -135,7 +135,7 @@ export interface PlayLogState {
 export class OperatorPlayLog extends StateStore<PlayLogState> {
   constructor(
     @inject(OPERATOR_TOKENS.OperatorApiPort) private readonly api: Pick<OperatorApiPort, 'playLog'>,
-    @inject(OPERATOR_TOKENS.OperatorSession) private readonly session: Pick<OperatorSession, 'refused'>,
+    @inject(OPERATOR_TOKENS.OperatorSession) private readonly session: Pick<OperatorSession, 'refused' | 'active'>,
   ) {
     super({ status: 'idle', stationId: null, entries: [], error: null, replays: {} });
   }

@@ -14,7 +14,7 @@ export class OperatorFulfilment extends OperatorScreen<readonly OperatorDelivery
 
   constructor(
     @inject(OPERATOR_TOKENS.OperatorApiPort) private readonly api: OperatorApiPort,
-    @inject(OPERATOR_TOKENS.OperatorSession) session: Pick<OperatorSession, 'refused'>,
+    @inject(OPERATOR_TOKENS.OperatorSession) session: Pick<OperatorSession, 'refused' | 'active'>,
   ) {
     super(session, []);
   }

@@ -16,7 +16,7 @@ export type KujiActionName = 'status' | 'stock' | 'verify';
 export class OperatorKuji extends OperatorScreen<readonly KujiBoxView[], KujiActionName> {
   constructor(
     @inject(OPERATOR_TOKENS.OperatorApiPort) private readonly api: OperatorApiPort,
-    @inject(OPERATOR_TOKENS.OperatorSession) session: Pick<OperatorSession, 'refused'>,
+    @inject(OPERATOR_TOKENS.OperatorSession) session: Pick<OperatorSession, 'refused' | 'active'>,
   ) {
     super(session, []);
   }

@@ -22,7 +22,7 @@ export type MessagesActionName = 'broadcast' | 'emergencyEnd' | 'lookUp' | 'user
 export class OperatorMessages extends OperatorScreen<MessagesData, MessagesActionName> {
   constructor(
     @inject(OPERATOR_TOKENS.OperatorApiPort) private readonly api: OperatorApiPort,
-    @inject(OPERATOR_TOKENS.OperatorSession) session: Pick<OperatorSession, 'refused'>,
+    @inject(OPERATOR_TOKENS.OperatorSession) session: Pick<OperatorSession, 'refused' | 'active'>,
   ) {
     super(session, { emergency: undefined, user: null });
   }

@@ -34,7 +34,7 @@ export function sumNumbers(rows: readonly NumbersRow[]): NumbersData['total'] {
 export class OperatorNumbers extends OperatorScreen<NumbersData> {
   constructor(
     @inject(OPERATOR_TOKENS.OperatorApiPort) private readonly api: Pick<OperatorApiPort, 'numbers'>,
-    @inject(OPERATOR_TOKENS.OperatorSession) session: Pick<OperatorSession, 'refused'>,
+    @inject(OPERATOR_TOKENS.OperatorSession) session: Pick<OperatorSession, 'refused' | 'active'>,
   ) {
     super(session, { from: '', to: '', rows: [], total: sumNumbers([]) });
   }

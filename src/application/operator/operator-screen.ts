@@ -31,14 +31,18 @@ export abstract class OperatorScreen<T, N extends string = string> extends State
   private reads = 0;
 
   protected constructor(
-    protected readonly session: Pick<OperatorSession, 'refused'>,
+    protected readonly session: Pick<OperatorSession, 'refused' | 'active'>,
     empty: T,
   ) {
     super({ status: 'idle', data: empty, error: null, action: IDLE_ACTION });
   }
 
-  /** Reads the screen's data; a later read wins over an earlier one still running. */
+  /**
+   * Reads the screen's data; a later read wins over an earlier one still running. Nothing is read
+   * while the session is not active (a sign-out under way: the read would be refused).
+   */
   protected async load(read: () => Promise<T>): Promise<void> {
+    if (!this.session.active) return;
     const mine = ++this.reads;
     this.setState((s) => ({ ...s, status: 'loading' }));
     try {

@@ -34,6 +34,18 @@ export class OperatorSession extends StateStore<OperatorSessionState> {
     super({ status: 'checking', operator: null, error: null });
   }
 
+  /** A sign-out under way: the token still stands on the server until its logout call has gone. */
+  private ending = false;
+
+  /**
+   * Whether the console may read for the operator now: signed in, and no sign-out under way. A
+   * screen's read sent while the logout call runs would reach the server after the session ended
+   * and be refused (the floor reads again on every live change), so screens read nothing then.
+   */
+  get active(): boolean {
+    return this.snapshot.status === 'signedIn' && !this.ending;
+  }
+
   /** The current session token (the live floor's socket handshake needs it). */
   token(): string | null {
     return this.tokens.read();
@@ -72,15 +84,20 @@ export class OperatorSession extends StateStore<OperatorSessionState> {
 
   /** Ends the session on the server (best effort) and forgets the token. */
   async signOut(): Promise<void> {
-    if (this.tokens.read()) {
-      try {
-        await this.api.logout();
-      } catch {
-        // The session may be over already; it is forgotten here either way.
+    this.ending = true;
+    try {
+      if (this.tokens.read()) {
+        try {
+          await this.api.logout();
+        } catch {
+          // The session may be over already; it is forgotten here either way.
+        }
       }
+      this.tokens.clear();
+      this.setState({ status: 'signedOut', operator: null, error: null });
+    } finally {
+      this.ending = false;
     }
-    this.tokens.clear();
-    this.setState({ status: 'signedOut', operator: null, error: null });
   }
 
   /**

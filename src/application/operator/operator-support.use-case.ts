@@ -22,7 +22,7 @@ export class OperatorSupport extends OperatorScreen<SupportData, SupportActionNa
 
   constructor(
     @inject(OPERATOR_TOKENS.OperatorApiPort) private readonly api: OperatorApiPort,
-    @inject(OPERATOR_TOKENS.OperatorSession) session: Pick<OperatorSession, 'refused'>,
+    @inject(OPERATOR_TOKENS.OperatorSession) session: Pick<OperatorSession, 'refused' | 'active'>,
   ) {
     super(session, { contactStatus: 'open', contacts: [], threads: [], thread: null });
   }

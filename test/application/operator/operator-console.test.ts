@@ -119,6 +119,32 @@ describe('console screens against the reference server', () => {
     audit.dispose();
   });
 
+  it('[R10-9] once a sign-out has begun no screen reads (it would be refused as the session ends), and the session ends', async () => {
+    const { container, session, tokens } = consoleContainer();
+    await session.signIn('uadmin', PASSWORD);
+    const fulfilment = container.get(OPERATOR_TOKENS.OperatorFulfilment);
+    const api = container.get(OPERATOR_TOKENS.OperatorApiPort);
+    const reads: string[] = [];
+    const deliveries = api.deliveries.bind(api);
+    api.deliveries = (status) => {
+      reads.push('deliveries');
+      return deliveries(status);
+    };
+    await fulfilment.refresh(null);
+    expect(reads).toEqual(['deliveries']);
+    expect(session.active).toBe(true);
+    const out = session.signOut();
+    // The logout call is under way: the token still stands, yet a screen's read is not sent.
+    expect(session.active).toBe(false);
+    await fulfilment.refresh(null);
+    expect(reads).toEqual(['deliveries']);
+    await out;
+    expect(session.snapshot.status).toBe('signedOut');
+    expect(tokens.read()).toBeNull();
+    expect(session.active).toBe(false);
+    fulfilment.dispose();
+  });
+
   it('an action refused by the server shows its words and leaves the screen usable', async () => {
     const { container, session } = consoleContainer();
     await session.signIn('uadmin', PASSWORD);
@@ -160,7 +186,7 @@ describe('OperatorFloor live re-reads', () => {
         return [station(1, reads.length)];
       },
     } as Pick<OperatorApiPort, 'floor'> as OperatorApiPort;
-    const session = { refused: async () => undefined, token: () => 'token' };
+    const session = { refused: async () => undefined, token: () => 'token', active: true };
     const floor = new OperatorFloor(api, { watch: () => pushes }, session, { now: () => Date.now() });
     floor.start();
     await vi.advanceTimersByTimeAsync(0);
