@@ -4,6 +4,8 @@ import { build, loadEnv, type Plugin, type ResolvedConfig } from 'vite';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { resolveBuildTargetOrExit } from './scripts/build-target.ts';
+// What the page's entry looks for: the app's module preload, and the inert templates holding the preloads.
+import { APP_LINK_ATTRIBUTE, SCRIPTS_TEMPLATE_ATTRIBUTE } from './src/main/lead-picture.ts';
 
 // The build target is fixed at build time [R1-1]: an invalid ONKURE_TARGET stops the build
 // with a message that names the allowed values.
@@ -61,10 +63,6 @@ const APP_MODULE = path.resolve(import.meta.dirname, 'src/main/browser.tsx');
 const BOOT_MODULE = path.resolve(import.meta.dirname, 'src/main/boot.ts');
 /** The modules of the page's entry: it runs before the app, and shares nothing with it. */
 const BOOT_MODULES = [BOOT_MODULE, path.resolve(import.meta.dirname, 'src/main/lead-picture.ts')];
-/** The attribute of the app's module preload, which the entry looks for (src/main/lead-picture.ts). */
-const APP_LINK_ATTRIBUTE = 'data-onkure-app';
-/** The attribute of the inert <template>s holding the app's module preloads (src/main/lead-picture.ts). */
-const SCRIPTS_TEMPLATE_ATTRIBUTE = 'data-onkure-scripts';
 
 /**
  * The page starts with a small entry (src/main/boot.ts) instead of the app (issue 27). The app's

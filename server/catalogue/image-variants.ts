@@ -38,12 +38,16 @@ export class ImageVariants {
     if (cached) return cached;
     let pending = this.drawing.get(id);
     if (!pending) {
-      pending = this.queue.run(() => this.draw(key, width, format)).finally(() => this.drawing.delete(id));
+      pending = this.queue
+        .run(() => this.draw(key, width, format))
+        .then((bytes) => {
+          if (bytes) this.cache.set(id, bytes);
+          return bytes;
+        })
+        .finally(() => this.drawing.delete(id));
       this.drawing.set(id, pending);
     }
-    const bytes = await pending;
-    if (bytes) this.cache.set(id, bytes);
-    return bytes;
+    return pending;
   }
 
   private async draw(key: string, width: PictureWidth, format: PictureFormat): Promise<Buffer | null> {

@@ -47,6 +47,9 @@ export interface PictureSource {
   readonly sizes?: string;
 }
 
+/** The width of a layout's one-candidate addresses (the JPEG fallback, a preload's `href`): its middle one. */
+const singleWidth = (layout: PictureLayout): PictureWidth => layout.widths[Math.floor(layout.widths.length / 2)]!;
+
 /**
  * The sources of a stored picture shown in `layout`, best format first (AVIF, then WebP), and
  * the `<img>`'s JPEG fallback; a picture without variants (not one of the service's) is
@@ -58,7 +61,6 @@ export function pictureSources(
   media?: string,
 ): { sources: readonly PictureSource[]; fallback: { src: string } } {
   if (!hasPictureVariants(src)) return { sources: media ? [{ media, srcSet: src }] : [], fallback: { src } };
-  const middle = layout.widths[Math.floor(layout.widths.length / 2)]!;
   const modern = (['avif', 'webp'] as const).map((format) => ({
     type: PICTURE_CONTENT_TYPES[format],
     ...(media ? { media } : {}),
@@ -68,7 +70,7 @@ export function pictureSources(
   // A browser that shows neither AVIF nor WebP (none current) gets one JPEG, not a choice of
   // sizes: a third fewer candidates in every page. For a media query it is a source too (the
   // <img> is the other media's picture).
-  const jpeg = pictureVariantUrl(src, middle, 'jpg');
+  const jpeg = pictureVariantUrl(src, singleWidth(layout), 'jpg');
   return {
     sources: media ? [...modern, { type: PICTURE_CONTENT_TYPES.jpg, media, srcSet: jpeg }] : modern,
     fallback: { src: jpeg },
@@ -83,9 +85,8 @@ export function pictureSources(
 export function leadPicture(src: string, layout: PictureLayout, media?: string): LeadImage {
   const best = pictureSources(src, layout).sources[0];
   if (!best) return { href: src, ...(media ? { media } : {}) };
-  const widths = layout.widths;
   return {
-    href: pictureVariantUrl(src, widths[Math.floor(widths.length / 2)]!, 'avif'),
+    href: pictureVariantUrl(src, singleWidth(layout), 'avif'),
     srcSet: best.srcSet,
     sizes: best.sizes,
     type: best.type,
