@@ -11,9 +11,15 @@ import { createRoot } from 'react-dom/client';
 import { OnkureApp, hydrateServerPage, readHydrationData, routes, routesLoadedFor, withFeatures } from '../ui';
 import '../ui/styles.css';
 
-/** Marks the page as live (`<html data-ready>`) once its first render has committed: e2e and tools wait for it. */
+/**
+ * Marks the page as live (`<html data-ready>`, and the user timing `onkure:ready`) once its first
+ * render has committed: e2e and tools wait for it, and bench:web counts the scripts fetched before it.
+ */
 function Ready({ children }: { children: ReactNode }) {
-  useEffect(() => document.documentElement.setAttribute('data-ready', ''), []);
+  useEffect(() => {
+    document.documentElement.setAttribute('data-ready', '');
+    performance.mark('onkure:ready');
+  }, []);
   return children;
 }
 
