@@ -444,7 +444,6 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
           url: `http://localhost${request.url}`,
           fetch: inProcessFetch(app, request.ip),
         });
-        if (page.kind === 'redirect') return reply.redirect(page.location, page.status);
         const html = await readRenderedText(page.body);
         return sendCompressed(
           reply.status(page.status),

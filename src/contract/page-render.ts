@@ -10,11 +10,11 @@ export interface PageRequest {
   readonly fetch: typeof fetch;
 }
 
-/** A rendered page, or where the page sends the browser. */
-export type RenderedPage =
-  /** The page's HTML as it is rendered (a Node stream in the reference server). */
-  | { readonly kind: 'page'; readonly status: number; readonly body: AsyncIterable<Uint8Array | string> }
-  | { readonly kind: 'redirect'; readonly status: number; readonly location: string };
+/** A rendered page: its status and its HTML as it is rendered (a Node stream in the reference server). */
+export interface RenderedPage {
+  readonly status: number;
+  readonly body: AsyncIterable<Uint8Array | string>;
+}
 
 /** Renders one request's page into the built app's page. */
 export type PageRenderer = (request: PageRequest) => Promise<RenderedPage>;

@@ -93,7 +93,6 @@ export function createPageRenderer(template: string): PageRenderer {
     };
     const container = createAppContainer(readClientConfig(settings, url.origin, feed), [], host);
     const routing = await routeOnServer(container, new Request(url, { headers: { accept: 'text/html' } }));
-    if (routing.kind === 'redirect') return routing;
     // The title of the route, then a preload of each picture the page leads with, ahead of the scripts.
     const leads = routing.leadImages
       .map(
@@ -115,7 +114,7 @@ export function createPageRenderer(template: string): PageRenderer {
     );
     const tail = `</div>${hydrationScript(routing.hydrationData)}${after.slice('</div>'.length)}`;
     return new Promise<RenderedPage>((resolve, reject) => {
-      let status = routing.context.statusCode;
+      let status = 200;
       const react = renderToPipeableStream(
         routing.render({
           notFound: () => {
@@ -132,7 +131,7 @@ export function createPageRenderer(template: string): PageRenderer {
             markup.on('data', (chunk: Buffer) => body.write(chunk));
             markup.on('end', () => body.end(tail));
             react.pipe(markup);
-            resolve({ kind: 'page', status, body });
+            resolve({ status, body });
           },
           onShellError: reject,
           // The page goes out whole, each Suspense boundary in place: React would otherwise move a

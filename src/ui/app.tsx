@@ -1,16 +1,12 @@
 import { StrictMode, useMemo } from 'react';
 import type { Container } from 'inversify';
-import {
-  RouterProvider,
-  createBrowserRouter,
-  createMemoryRouter,
-  type HydrationState,
-  type RouteObject,
-} from 'react-router';
+import { BrowserRouter, MemoryRouter, type RouteObject } from 'react-router';
 import { ContainerProvider } from './di/container-context';
+import { AppRoutes } from './router/app-routes';
 import { routes } from './routes';
 import { TOKENS, type Features } from '../application';
 import { withFeatures } from './ssr/preload';
+import type { HydrationData } from './ssr/server-app';
 
 export interface OnkureAppProps {
   readonly container: Container;
@@ -20,7 +16,7 @@ export interface OnkureAppProps {
    * The server's render data for the first page (the page's hydration data, `readHydrationData`):
    * the first render shows what the server rendered, and nothing is fetched twice.
    */
-  readonly hydrationData?: HydrationState;
+  readonly hydrationData?: HydrationData;
   /** The route table (default: the app's); hydration passes it with the current page loaded (`routesLoadedFor`). */
   readonly routeTable?: RouteObject[];
 }
@@ -33,20 +29,15 @@ export function OnkureApp({ container, initialPath, hydrationData, routeTable }:
       (container.isBound(TOKENS.Features) ? withFeatures(routes, container.get<Features>(TOKENS.Features)) : routes),
     [container, routeTable],
   );
-  const router = useMemo(
-    () =>
-      initialPath === undefined
-        ? createBrowserRouter(table, hydrationData ? { hydrationData } : {})
-        : createMemoryRouter(table, {
-            initialEntries: [initialPath],
-            ...(hydrationData ? { hydrationData } : {}),
-          }),
-    [initialPath, hydrationData, table],
-  );
+  const app = <AppRoutes routes={table} {...(hydrationData ? { preloaded: hydrationData.preloaded } : {})} />;
   return (
     <StrictMode>
       <ContainerProvider container={container}>
-        <RouterProvider router={router} />
+        {initialPath === undefined ? (
+          <BrowserRouter>{app}</BrowserRouter>
+        ) : (
+          <MemoryRouter initialEntries={[initialPath]}>{app}</MemoryRouter>
+        )}
       </ContainerProvider>
     </StrictMode>
   );

@@ -6,7 +6,6 @@ export { useScopedUseCase } from './hooks/use-scoped-use-case';
 export { MESSAGES } from './messages';
 export {
   usePreloaded,
-  withPreloadLoaders,
   withFeatures,
   type PreloadContext,
   type RoutePreload,
@@ -20,6 +19,8 @@ export {
   hydrationScript,
   HYDRATION_DATA_ID,
   type ServerRouting,
+  type HydrationData,
 } from './ssr/server-app';
 export { routes } from './routes';
+export { AppRoutes, useRouteHandles, routeIds, type AppRoutesProps, type PreloadedData } from './router/app-routes';
 export { hydrateServerPage } from './ssr/hydrate';

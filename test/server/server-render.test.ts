@@ -69,7 +69,7 @@ describe('server rendering (issue 11)', () => {
     expect(names.length).toBeGreaterThan(0);
     for (const name of names) expect(root).toContain(name);
     expect(root).toContain('data-testid="prize-card"');
-    const snapshots = Object.values(data?.loaderData ?? {}) as { state?: { kind?: string } }[];
+    const snapshots = Object.values(data?.preloaded ?? {}) as { state?: { kind?: string } }[];
     expect(snapshots.map((s) => s.state?.kind)).toEqual(['top']);
     expect(res.body.match(/id="onkure-hydration"/g)).toHaveLength(1);
   });
@@ -161,7 +161,7 @@ describe('server rendering (issue 11)', () => {
     expect(res.statusCode).toBe(200);
     const { root, data } = parts(res.body);
     expect(root).toMatch(new RegExp(`<h1 class="play-screen__title">${name}</h1>`));
-    expect(Object.values(data?.loaderData ?? {})).toEqual([expect.objectContaining({ stationId })]);
+    expect(Object.values(data?.preloaded ?? {})).toEqual([expect.objectContaining({ stationId })]);
     expect(res.body).toMatch(/<title>[^<]*オンクレ<\/title>/);
   });
 
@@ -185,11 +185,11 @@ describe('server rendering (issue 11)', () => {
   it("[R4.2-10] a station's status change shows on the next render of the top page (the kept answer is dropped)", async () => {
     type Top = { state: { catalogue: { sale_list: { list: { station_id: number; station_status: string }[] }[] } } };
     const statusIn = (html: string, id: number) =>
-      (Object.values(parts(html).data?.loaderData ?? {})[0] as Top).state.catalogue.sale_list
+      (Object.values(parts(html).data?.preloaded ?? {})[0] as Top).state.catalogue.sale_list
         .flatMap((s) => s.list)
         .find((i) => i.station_id === id)?.station_status;
     const first = (await get('/')).body;
-    const id = (Object.values(parts(first).data?.loaderData ?? {})[0] as Top).state.catalogue.sale_list[0]!.list[0]!
+    const id = (Object.values(parts(first).data?.preloaded ?? {})[0] as Top).state.catalogue.sale_list[0]!.list[0]!
       .station_id;
     expect(statusIn(first, id)).toBe('open');
     const set = (status: string) =>
@@ -246,11 +246,11 @@ describe('server rendering (issue 11)', () => {
   });
 
   it('the page data cannot end its script element or open another (user text stays inert)', () => {
-    const script = hydrationScript({ loaderData: { x: { title: '</script><script>alert(1)</script>&\u2028' } } });
+    const script = hydrationScript({ preloaded: { x: { title: '</script><script>alert(1)</script>&\u2028' } } });
     expect(script.match(/<\/script>/g)).toHaveLength(1);
     expect(script).not.toContain('<script>alert');
     const text = /id="onkure-hydration">([^<]*)<\/script>/.exec(script)?.[1] ?? '';
-    expect(JSON.parse(text)).toEqual({ loaderData: { x: { title: '</script><script>alert(1)</script>&\u2028' } } });
+    expect(JSON.parse(text)).toEqual({ preloaded: { x: { title: '</script><script>alert(1)</script>&\u2028' } } });
   });
 
   it('the API answers stay JSON: only pages are rendered', async () => {

@@ -1,6 +1,6 @@
 /** @vitest-environment jsdom */
 import { act, cleanup, render, screen, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { memoryRouter } from '../support/memory-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TOKENS, type AppConfig, type PrizeSearchResult } from '../../src/application';
 import { ContainerProvider } from '../../src/ui';
@@ -55,7 +55,7 @@ function open(path: string, config: Partial<AppConfig> = {}, realtime = new Fake
       }),
     ])
     .always('searchPrizes', result());
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const { router, element: routed } = memoryRouter(routes, path);
   render(
     <ContainerProvider
       container={createTestContainer(
@@ -64,7 +64,7 @@ function open(path: string, config: Partial<AppConfig> = {}, realtime = new Fake
         [TOKENS.RealtimePort, realtime],
       )}
     >
-      <RouterProvider router={router} />
+      {routed}
     </ContainerProvider>,
   );
   return { catalog, router, realtime };

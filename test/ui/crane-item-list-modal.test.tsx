@@ -1,6 +1,6 @@
 /** @vitest-environment jsdom */
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { memoryRouter } from '../support/memory-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TOKENS, type ModalStack } from '../../src/application';
 import type { UserData } from '../../src/domain';
@@ -33,12 +33,8 @@ function app(answers: ScriptedAnswer<UserData>[] | null) {
     [TOKENS.SessionPort, session],
     [TOKENS.AccountPort, account.port],
   );
-  const router = createMemoryRouter(routes, { initialEntries: ['/nowhere'] });
-  render(
-    <ContainerProvider container={container}>
-      <RouterProvider router={router} />
-    </ContainerProvider>,
-  );
+  const { router, element: routed } = memoryRouter(routes, '/nowhere');
+  render(<ContainerProvider container={container}>{routed}</ContainerProvider>);
   return { account, router, stack: container.get<ModalStack>(TOKENS.ModalStack) };
 }
 

@@ -1,6 +1,6 @@
 /** @vitest-environment jsdom */
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { memoryRouter } from '../support/memory-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TOKENS, type ModalStack, type PrizeSearchResult } from '../../src/application';
 import {
@@ -68,12 +68,8 @@ function app(path = '/') {
     .always('characters', CHARACTERS)
     .always('searchPrizes', LISTING);
   const container = createTestContainer([TOKENS.PrizeCatalogPort, catalog.port]);
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <ContainerProvider container={container}>
-      <RouterProvider router={router} />
-    </ContainerProvider>,
-  );
+  const { router, element: routed } = memoryRouter(routes, path);
+  render(<ContainerProvider container={container}>{routed}</ContainerProvider>);
   return { router, stack: container.get<ModalStack>(TOKENS.ModalStack) };
 }
 

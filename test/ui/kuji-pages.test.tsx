@@ -1,7 +1,7 @@
 /** @vitest-environment jsdom */
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { memoryRouter } from '../support/memory-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TOKENS } from '../../src/application';
 import {
@@ -55,11 +55,7 @@ function open(path: string, kujiPlay = new ScriptedKujiPlay(), signedIn = true, 
     [TOKENS.SessionPort, new FakeSession(signedIn ? anIdentity() : null)],
     [TOKENS.ClockPort, new ManualClock(Date.parse('2026-11-23T12:00:10Z'))],
   );
-  render(
-    <ContainerProvider container={container}>
-      <RouterProvider router={createMemoryRouter(routes, { initialEntries: [path] })} />
-    </ContainerProvider>,
-  );
+  render(<ContainerProvider container={container}>{memoryRouter(routes, path).element}</ContainerProvider>);
   return { kujiPlay, realtime };
 }
 

@@ -1,7 +1,7 @@
 /** @vitest-environment jsdom */
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { NEVER } from 'rxjs';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { memoryRouter } from '../support/memory-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TOKENS, type AppConfig } from '../../src/application';
 import { ContainerProvider, OnkureApp } from '../../src/ui';
@@ -155,12 +155,12 @@ describe('the layout, the error page and navigation', () => {
     const into = vi.fn();
     const original = Element.prototype.scrollIntoView;
     Element.prototype.scrollIntoView = into;
-    const router = createMemoryRouter(routes, { initialEntries: ['/debug/login'] });
+    const { router, element: routed } = memoryRouter(routes, '/debug/login');
     render(
       <ContainerProvider
         container={createTestContainer([TOKENS.PrizeCatalogPort, { topPage: () => NEVER, characters: () => NEVER }])}
       >
-        <RouterProvider router={router} />
+        {routed}
       </ContainerProvider>,
     );
     await screen.findByRole('heading', { name: 'デバッグログイン' });

@@ -1,6 +1,6 @@
 /** @vitest-environment jsdom */
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { memoryRouter } from '../support/memory-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TOKENS } from '../../src/application';
 import { ContainerProvider } from '../../src/ui';
@@ -13,7 +13,7 @@ afterEach(cleanup);
 function open(path: string, session = new FakeSession(null)) {
   const auth = new ScriptedAuth();
   const catalog = new ScriptedPrizeCatalog().always('topPage', aTopPage()).always('characters', []);
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const { router, element: routed } = memoryRouter(routes, path);
   render(
     <ContainerProvider
       container={createTestContainer(
@@ -22,7 +22,7 @@ function open(path: string, session = new FakeSession(null)) {
         [TOKENS.PrizeCatalogPort, catalog.port],
       )}
     >
-      <RouterProvider router={router} />
+      {routed}
     </ContainerProvider>,
   );
   return { auth, router, session };

@@ -1,6 +1,6 @@
 /** @vitest-environment jsdom */
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { memoryRouter } from '../support/memory-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ModalStack, TOKENS, type PrizeSearchResult } from '../../src/application';
 import { ContainerProvider } from '../../src/ui';
@@ -26,12 +26,8 @@ function app(search: PrizeSearchResult[] = []) {
   const catalog = new ScriptedPrizeCatalog().always('topPage', aTopPage()).always('characters', []);
   for (const r of search) catalog.answer('searchPrizes', { value: r });
   const container = createTestContainer([TOKENS.PrizeCatalogPort, catalog.port]);
-  const router = createMemoryRouter(routes, { initialEntries: ['/'] });
-  render(
-    <ContainerProvider container={container}>
-      <RouterProvider router={router} />
-    </ContainerProvider>,
-  );
+  const { router, element: routed } = memoryRouter(routes, '/');
+  render(<ContainerProvider container={container}>{routed}</ContainerProvider>);
   return { router, catalog, stack: container.get<ModalStack>(TOKENS.ModalStack) };
 }
 

@@ -1,7 +1,7 @@
 /** @vitest-environment jsdom */
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { NEVER } from 'rxjs';
-import { RouterProvider, createMemoryRouter } from 'react-router';
+import { memoryRouter } from '../support/memory-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TOKENS, type PrizeCatalogPort } from '../../src/application';
 import { ContainerProvider } from '../../src/ui';
@@ -24,10 +24,10 @@ describe('document title', () => {
       startNews: () => NEVER,
       newArrivals: () => NEVER,
     };
-    const router = createMemoryRouter(routes, { initialEntries: ['/'] });
+    const { router, element: routed } = memoryRouter(routes, '/');
     render(
       <ContainerProvider container={createTestContainer([TOKENS.PrizeCatalogPort, catalogue])}>
-        <RouterProvider router={router} />
+        {routed}
       </ContainerProvider>,
     );
     await screen.findByRole('status');

@@ -1,6 +1,6 @@
 /** @vitest-environment jsdom */
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { memoryRouter } from '../support/memory-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TOKENS } from '../../src/application';
 import type { PlayLogEntry } from '../../src/domain';
@@ -54,11 +54,7 @@ function app() {
     [TOKENS.WalletPort, wallet.port],
     [TOKENS.PlayPort, play.port],
   );
-  render(
-    <ContainerProvider container={container}>
-      <RouterProvider router={createMemoryRouter(routes, { initialEntries: ['/nowhere'] })} />
-    </ContainerProvider>,
-  );
+  render(<ContainerProvider container={container}>{memoryRouter(routes, '/nowhere').element}</ContainerProvider>);
   return { wallet, play };
 }
 

@@ -1,7 +1,7 @@
 /** @vitest-environment jsdom */
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { memoryRouter } from '../support/memory-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TOKENS, type PrizeSearchResult } from '../../src/application';
 import { ContainerProvider } from '../../src/ui';
@@ -84,7 +84,7 @@ function open(
   const catalog = opts.catalog ?? catalogue();
   const session = opts.session ?? new FakeSession();
   const analytics = opts.analytics ?? new RecordingAnalytics();
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const { router, element: routed } = memoryRouter(routes, path);
   render(
     <ContainerProvider
       container={createTestContainer(
@@ -96,7 +96,7 @@ function open(
         [TOKENS.AccountPort, (opts.account ?? new ScriptedAccount()).port],
       )}
     >
-      <RouterProvider router={router} />
+      {routed}
     </ContainerProvider>,
   );
   return { router, catalog, analytics };
@@ -374,12 +374,8 @@ describe('the five build targets (§2.3) on the storefront', () => {
         [TOKENS.AnalyticsPort, new RecordingAnalytics()],
         [TOKENS.AccountPort, new ScriptedAccount().port],
       );
-      const router = createMemoryRouter(routes, { initialEntries: ['/'] });
-      render(
-        <ContainerProvider container={container}>
-          <RouterProvider router={router} />
-        </ContainerProvider>,
-      );
+      const { router, element: routed } = memoryRouter(routes, '/');
+      render(<ContainerProvider container={container}>{routed}</ContainerProvider>);
       const link = (await screen.findByTestId('prize-card')).querySelector('a')!;
       expect(link.getAttribute('href')).toBe(
         target === 'web'
@@ -392,11 +388,7 @@ describe('the five build targets (§2.3) on the storefront', () => {
       if (target === 'web') expect(await screen.findByRole('heading', { level: 1, name: 'VIP' })).toBeTruthy();
       else expect(router.state.location.pathname).toBe('/');
       cleanup();
-      render(
-        <ContainerProvider container={container}>
-          <RouterProvider router={createMemoryRouter(routes, { initialEntries: ['/vip'] })} />
-        </ContainerProvider>,
-      );
+      render(<ContainerProvider container={container}>{memoryRouter(routes, '/vip').element}</ContainerProvider>);
       if (target === 'web') expect(await screen.findByRole('heading', { level: 1, name: 'VIP' })).toBeTruthy();
       else expect((await screen.findByTestId('error-path')).textContent).toBe('Page Not Found /vip');
     },

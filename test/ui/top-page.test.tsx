@@ -1,6 +1,7 @@
 /** @vitest-environment jsdom */
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { throwError } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TOKENS } from '../../src/application';
 import { OnkureApp } from '../../src/ui';
@@ -125,13 +126,18 @@ describe('top page over a scripted catalogue bound in the container', () => {
   });
 
   it('shows a Japanese error with a retry button when the catalogue cannot be read, and retries', async () => {
-    // StrictMode asks twice on mount: both fail; the retry succeeds.
-    const api = new ScriptedPrizeCatalog()
-      .always('characters', [])
-      .answer('topPage', { error: new Error('offline') }, { error: new Error('offline') })
-      .always('topPage', aTopPage());
-    render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, api.port])} initialPath="/" />);
+    // Every read fails until the network is back (however often the page asks meanwhile); the retry succeeds.
+    let online = false;
+    const api = new ScriptedPrizeCatalog().always('characters', []).always('topPage', aTopPage());
+    const port = new Proxy(api.port, {
+      get: (target, key, receiver) =>
+        key === 'topPage' && !online
+          ? () => throwError(() => new Error('offline'))
+          : Reflect.get(target, key, receiver),
+    });
+    render(<OnkureApp container={createTestContainer([TOKENS.PrizeCatalogPort, port])} initialPath="/" />);
     expect((await screen.findByRole('alert')).textContent).toContain('景品一覧を読み込めませんでした');
+    online = true;
     await userEvent.click(screen.getByRole('button', { name: 'もう一度読み込む' }));
     expect(await screen.findAllByTestId('prize-card')).toHaveLength(1);
   });

@@ -3,7 +3,8 @@ import { StrictMode, useEffect } from 'react';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { injectable } from 'inversify';
 import { Observable, interval, of } from 'rxjs';
-import { RouterProvider, createMemoryRouter, type RouteObject } from 'react-router';
+import type { RouteObject } from 'react-router';
+import { memoryRouter } from '../support/memory-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { StateStore, TOKENS, type BrowseCatalogue, type PrizeCatalogPort, type Token } from '../../src/application';
 import type { TopPageCatalogue } from '../../src/domain';
@@ -32,12 +33,10 @@ function pendingCatalogue() {
 }
 
 function renderAt(routeTable: RouteObject[], path: string, container: ReturnType<typeof createTestContainer>) {
-  const router = createMemoryRouter(routeTable, { initialEntries: [path] });
+  const { router, element: routed } = memoryRouter(routeTable, path);
   render(
     <StrictMode>
-      <ContainerProvider container={container}>
-        <RouterProvider router={router} />
-      </ContainerProvider>
+      <ContainerProvider container={container}>{routed}</ContainerProvider>
     </StrictMode>,
   );
   return router;

@@ -1,5 +1,6 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import { Link, Outlet, useLocation, useMatches } from 'react-router';
+import { Link, Outlet, useLocation } from 'react-router';
+import { useRouteHandles } from '../router/app-routes';
 import { ACCOUNT } from '../account/account.messages';
 import { AccountGates } from '../account/account-gates';
 import { useAccountFlags } from '../account/use-account-flags';
@@ -64,11 +65,11 @@ function useNewBuildBetweenPages(): void {
  */
 export function AppLayout() {
   useNewBuildBetweenPages();
-  const matches = useMatches();
+  const handles = useRouteHandles();
   const maintenance = useInjection(TOKENS.ServiceMaintenance);
   const navigator = useInjection(TOKENS.NavigatorPort);
   const halt = useObservableState(maintenance.state$, maintenance.snapshot);
-  const layout = layoutOf(matches.map((m) => m.handle));
+  const layout = layoutOf(handles);
   // Stopped by the service [R8-5, R8-6]: the page gives way to the maintenance screen or the
   // reload alert; unmounting it stops its sound, stream, polling and modals.
   if (halt.screen || halt.alert)
@@ -106,7 +107,7 @@ export function DefaultLayout({ children, halted = false }: { children?: ReactNo
   useScrollOnNavigation();
   const config = useInjection(TOKENS.AppConfig);
   const home = serviceHomeHref(config.topPageBaseUrl);
-  const quiet = useMatches().some((m) => (m.handle as RouteHandle | undefined)?.quiet === true);
+  const quiet = useRouteHandles().some((handle) => (handle as RouteHandle | undefined)?.quiet === true);
   return (
     <div className="layout">
       <header className="site-header">

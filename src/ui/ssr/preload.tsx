@@ -1,7 +1,8 @@
 import type { Feature, Features } from '../../application';
 import { createContext, useContext, type ReactNode } from 'react';
 import type { Container } from 'inversify';
-import { useLoaderData, type Params, type RouteObject } from 'react-router';
+import type { Params, RouteObject } from 'react-router';
+import { usePreloadedData } from '../router/app-routes';
 
 /** What a route's preload gets: the request's container (one per request), its address and the route's params. */
 export interface PreloadContext {
@@ -78,31 +79,8 @@ export function withFeatures(routes: readonly RouteObject[], features: Features)
  * render shows the loaded page and the use-case does not ask for it again.
  */
 export function usePreloaded<T>(): T | undefined {
-  const data: unknown = useLoaderData();
+  const data = usePreloadedData();
   return data === null || data === undefined ? undefined : (data as T);
-}
-
-/**
- * The route table for a server render: each route with a preload gets a loader that runs it with
- * `container` (react-router's static handler calls it). The browser's table has no loaders: its
- * first render takes the server's data from the page (hydration data), and later navigations load
- * in the page as before.
- */
-export function withPreloadLoaders(routes: readonly RouteObject[], container: Container): RouteObject[] {
-  return routes.map((route): RouteObject => {
-    const preload = (route.handle as RouteHandle | undefined)?.preload;
-    const children = route.children ? withPreloadLoaders(route.children, container) : undefined;
-    const loader = preload
-      ? async ({ request, params }: { request: Request; params: Params }) => {
-          try {
-            return (await preload({ container, url: new URL(request.url), params })) ?? null;
-          } catch {
-            return null;
-          }
-        }
-      : undefined;
-    return { ...route, ...(loader ? { loader } : {}), ...(children ? { children } : {}) } as RouteObject;
-  });
 }
 
 /** What a server render learns while it renders (the HTTP status). */

@@ -1,63 +1,68 @@
 import { StrictMode } from 'react';
 import type { Container } from 'inversify';
-import { matchRoutes, type HydrationState, type RouteObject } from 'react-router';
-import { StaticRouterProvider, createStaticHandler, createStaticRouter, type StaticHandlerContext } from 'react-router';
+import { matchRoutes, type RouteObject } from 'react-router';
+import { StaticRouter } from 'react-router';
 import type { Feature } from '../../application';
 import { ContainerProvider } from '../di/container-context';
+import { AppRoutes, routeIds, type PreloadedData } from '../router/app-routes';
 import { routes } from '../routes';
-import {
-  RenderStatusProvider,
-  withPreloadLoaders,
-  type LeadImage,
-  type RenderStatus,
-  type RouteHandle,
-} from './preload';
+import { RenderStatusProvider, type LeadImage, type RenderStatus, type RouteHandle } from './preload';
 
 /** The id of the page's script element that carries the server render's data. */
 export const HYDRATION_DATA_ID = 'onkure-hydration';
 
-/** A server render's routing answer: the page to render, or a redirect. */
-export type ServerRouting =
-  | {
-      readonly kind: 'page';
-      readonly context: StaticHandlerContext;
-      readonly hydrationData: HydrationState;
-      /** The pictures the page leads with (its LCP element), for preload links in the head. */
-      readonly leadImages: readonly LeadImage[];
-      /** The matched routes' page modules and features, whose chunks the browser loads to hydrate. */
-      readonly pageModules: readonly string[];
-      readonly features: readonly Feature[];
-      readonly render: (status: RenderStatus) => React.JSX.Element;
-    }
-  | { readonly kind: 'redirect'; readonly status: number; readonly location: string };
+/** What a server render sends the browser in the page: the snapshot of each preloaded route, by route id. */
+export interface HydrationData {
+  readonly preloaded: PreloadedData;
+}
+
+/** A server render's routing answer: the page to render. */
+export interface ServerRouting {
+  readonly hydrationData: HydrationData;
+  /** The pictures the page leads with (its LCP element), for preload links in the head. */
+  readonly leadImages: readonly LeadImage[];
+  /** The matched routes' page modules and features, whose chunks the browser loads to hydrate. */
+  readonly pageModules: readonly string[];
+  readonly features: readonly Feature[];
+  readonly render: (status: RenderStatus) => React.JSX.Element;
+}
 
 /**
- * Routes one request on the server with its own container: runs the matched routes' preloads
- * (react-router's static handler) and answers the element to render and the data to send in the
- * page. Never shares anything between requests.
+ * Routes one request on the server with its own container: runs the matched routes' preloads (all
+ * at once; a failed one is null), loads the matched pages' code, and answers the element to render
+ * and the data to send in the page. Never shares anything between requests.
  */
 export async function routeOnServer(container: Container, request: Request): Promise<ServerRouting> {
-  const handler = createStaticHandler(withPreloadLoaders(routes, container));
-  const context = await handler.query(request);
-  if (context instanceof Response) {
-    return { kind: 'redirect', status: context.status, location: context.headers.get('Location') ?? '/' };
-  }
-  const router = createStaticRouter(handler.dataRoutes, context);
+  const url = new URL(request.url);
+  const ids = routeIds(routes);
+  const matches = matchRoutes(routes, url.pathname) ?? [];
+  const handleOf = (route: RouteObject) => route.handle as RouteHandle | undefined;
+  const preloaded: Record<string, unknown> = {};
+  await Promise.all(
+    matches.map(async ({ route, params }) => {
+      const preload = handleOf(route)?.preload;
+      const id = ids.get(route);
+      if (!preload || id === undefined) return;
+      try {
+        preloaded[id] = (await preload({ container, url, params })) ?? null;
+      } catch {
+        preloaded[id] = null;
+      }
+    }),
+  );
+  const table = await routesLoadedFor(url.pathname);
   return {
-    kind: 'page',
-    context,
-    hydrationData: { loaderData: context.loaderData, actionData: null, errors: null },
-    leadImages: context.matches.flatMap(
-      (match) =>
-        (match.route.handle as RouteHandle | undefined)?.leadImages?.(context.loaderData[match.route.id]) ?? [],
-    ),
-    pageModules: context.matches.flatMap((match) => (match.route.handle as RouteHandle | undefined)?.page ?? []),
-    features: context.matches.flatMap((match) => (match.route.handle as RouteHandle | undefined)?.features ?? []),
+    hydrationData: { preloaded },
+    leadImages: matches.flatMap(({ route }) => handleOf(route)?.leadImages?.(preloaded[ids.get(route) ?? '']) ?? []),
+    pageModules: matches.flatMap(({ route }) => handleOf(route)?.page ?? []),
+    features: matches.flatMap(({ route }) => handleOf(route)?.features ?? []),
     render: (status) => (
       <StrictMode>
         <ContainerProvider container={container}>
           <RenderStatusProvider status={status}>
-            <StaticRouterProvider router={router} context={context} hydrate={false} />
+            <StaticRouter location={`${url.pathname}${url.search}`}>
+              <AppRoutes routes={table} preloaded={preloaded} />
+            </StaticRouter>
           </RenderStatusProvider>
         </ContainerProvider>
       </StrictMode>
@@ -86,19 +91,21 @@ export async function routesLoadedFor(path: string, table: RouteObject[] = route
 }
 
 /** The server render's data from the page, or undefined when the page was not rendered on the server. */
-export function readHydrationData(doc: Pick<Document, 'getElementById'>): HydrationState | undefined {
+export function readHydrationData(doc: Pick<Document, 'getElementById'>): HydrationData | undefined {
   const text = doc.getElementById(HYDRATION_DATA_ID)?.textContent;
   if (!text) return undefined;
   try {
-    const data = JSON.parse(text) as HydrationState;
-    return data && typeof data === 'object' ? data : undefined;
+    const data = JSON.parse(text) as Partial<HydrationData> | null;
+    return data && typeof data.preloaded === 'object' && data.preloaded !== null
+      ? { preloaded: data.preloaded }
+      : undefined;
   } catch {
     return undefined;
   }
 }
 
 /** JSON for a `<script type="application/json">` element: nothing in it can end the element or the script. */
-export function hydrationScript(data: HydrationState): string {
+export function hydrationScript(data: HydrationData): string {
   const json = JSON.stringify(data)
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')
