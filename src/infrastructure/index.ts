@@ -26,3 +26,4 @@ export * from './browser/gtag-analytics.adapter';
 export * from './browser/collector-analytics.adapter';
 export * from './browser/fan-out-analytics.adapter';
 export * from './browser/build-manifest.adapter';
+export * from './lazy-port';

@@ -27,8 +27,7 @@ import {
   ServiceSignalBus,
   StoredSession,
   SystemClock,
-  KyAccount,
-  KyAuth,
+  lazyPort,
   SocketRealtime,
   socketClientAfter,
   CollectorAnalytics,
@@ -41,10 +40,53 @@ import {
   type LogoutGuard,
   type SessionStorageLike,
 } from '../infrastructure';
-import type { AnalyticsPort } from '../application';
+import type { AccountPort, AnalyticsPort, AuthPort } from '../application';
 import { CurrentUser } from '../application';
 import type { ClientConfig } from './client-config';
 import type { FeatureDeps, FeatureModule, FeatureModules } from './features/feature-module';
+
+/** Every method of the account port (the compiler checks the list against the port). */
+const ACCOUNT_METHODS: Record<keyof AccountPort, true> = {
+  setHideCharacter: true,
+  setVolume: true,
+  email: true,
+  addressBook: true,
+  addresses: true,
+  registerAddress: true,
+  changeAddress: true,
+  deleteAddress: true,
+  lookupZip: true,
+  profile: true,
+  setProfile: true,
+  setNickname: true,
+  sendPhoneCode: true,
+  verifyPhone: true,
+  redeemPresentCode: true,
+  inviteInfo: true,
+  agreeToTerms: true,
+  setAdditional: true,
+  markRead: true,
+  endMovieTokens: true,
+  deletionPreview: true,
+  deleteAccount: true,
+  userData: true,
+};
+
+/** Every method of the sign-in port. */
+const AUTH_METHODS: Record<keyof AuthPort, true> = {
+  signUp: true,
+  logIn: true,
+  logOut: true,
+  debugLogIn: true,
+  emailStatus: true,
+  sendEmailCode: true,
+  verifyEmail: true,
+  devOutbox: true,
+  devMailbox: true,
+  changePassword: true,
+  requestPasswordReset: true,
+  resetPassword: true,
+};
 
 /** A replacement for one binding: `[TOKENS.PrizeCatalogPort, fakeApi]`. */
 export type Override = readonly [Token<unknown>, unknown];
@@ -208,8 +250,21 @@ export function createContainerWith(
   container.bind(TOKENS.NavigatorPort).toConstantValue(host.navigator);
   container.bind(TOKENS.ClockPort).toConstantValue(new SystemClock());
   container.bind(TOKENS.PrizeCatalogPort).toConstantValue(api);
-  container.bind(TOKENS.AuthPort).toConstantValue(new KyAuth(http, session));
-  container.bind(TOKENS.AccountPort).toConstantValue(new KyAccount(http, session));
+  container
+    .bind(TOKENS.AuthPort)
+    .toConstantValue(
+      lazyPort<AuthPort>(AUTH_METHODS, async () => new (await import('./adapters/account')).KyAuth(http, session)),
+    );
+  // The account and sign-in adapters (their calls and answer schemas) load when the first call is
+  // made: a signed-out visit never needs them, a signed-in one after the page is live.
+  container
+    .bind(TOKENS.AccountPort)
+    .toConstantValue(
+      lazyPort<AccountPort>(
+        ACCOUNT_METHODS,
+        async () => new (await import('./adapters/account')).KyAccount(http, session),
+      ),
+    );
   container.bind(TOKENS.RealtimePort).toConstantValue(
     new SocketRealtime(
       {
