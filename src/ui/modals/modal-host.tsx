@@ -1,21 +1,9 @@
-import {
-  lazy,
-  Suspense,
-  useCallback,
-  useEffect,
-  useRef,
-  type ComponentType,
-  type KeyboardEvent as ReactKeyboardEvent,
-} from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { TOKENS, type Features, type ModalEntry } from '../../application';
-import { useContainer, useInjection } from '../di/container-context';
+import { TOKENS } from '../../application';
+import { useInjection } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
-import { MESSAGES } from '../messages';
-import { MODALS, type ModalComponentProps, type ModalDefinition, type ModalName, type OpenModal } from './registry';
-
-const FOCUSABLE =
-  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+import type { OpenModal } from './registry';
 
 /** The browser's history length when each modal depth was opened (per stack). */
 const HISTORY_LENGTHS = new WeakMap<object, number[]>();
@@ -65,7 +53,15 @@ export function useModals(): { open: OpenModal; close: () => void; swap: OpenMod
   return { open, close, swap };
 }
 
-/** The open modals: at most a main one and a sub-modal over it [R2.5-1], each focus-trapped and closed by Escape or back. */
+/** The open modals' layer (the registry and the dialogs' frames): its own chunk, loaded when first needed. */
+const loadLayer = () => import('./modal-layer');
+const ModalLayer = lazy(loadLayer);
+
+/**
+ * The open modals: at most a main one and a sub-modal over it [R2.5-1], each focus-trapped and
+ * closed by Escape or back. The layer's code is fetched once the page is idle after its first
+ * render (none of it is needed before the page is live), or at once when a modal opens.
+ */
 export function ModalHost() {
   const stack = useInjection(TOKENS.ModalStack);
   const state = useObservableState(stack.state$, stack.snapshot);
@@ -81,146 +77,21 @@ export function ModalHost() {
     seenKey.current = location.key;
     if (stack.depth > depth) stack.closeTo(depth);
   }, [stack, depth, location.key]);
+  useEffect(() => whenIdle(() => void loadLayer().catch(() => undefined)), []);
+  if (!state.main && !state.sub) return null;
   return (
-    <>
-      {state.main ? (
-        <ModalShell
-          entry={state.main}
-          level="main"
-          open={open}
-          swap={swap}
-          close={close}
-          covered={state.sub !== null}
-        />
-      ) : null}
-      {state.sub ? (
-        <ModalShell entry={state.sub} level="sub" open={open} swap={swap} close={close} covered={false} />
-      ) : null}
-    </>
+    <Suspense fallback={null}>
+      <ModalLayer main={state.main} sub={state.sub} open={open} swap={swap} close={close} />
+    </Suspense>
   );
 }
 
-function ModalShell({
-  entry,
-  level,
-  open,
-  swap,
-  close,
-  covered,
-}: {
-  entry: ModalEntry;
-  level: 'main' | 'sub';
-  open: OpenModal;
-  swap: OpenModal;
-  close: () => void;
-  covered: boolean;
-}) {
-  const ref = useRef<HTMLDivElement>(null);
-  const definition = MODALS[entry.name as ModalName] as ModalDefinition<unknown> | undefined;
-  const container = useContainer();
-  const features = container.isBound(TOKENS.Features) ? container.get<Features>(TOKENS.Features) : null;
-  // Focus moves into the dialog (a modal's own field may take it with autoFocus once loaded) and
-  // goes back where it was when the modal closes.
-  useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
-    ref.current?.focus();
-    return () => previous?.focus?.();
-  }, []);
-  // Every dialog has a name [axe aria-dialog-name]: unless the modal names itself (useDialogName),
-  // it is named after its first heading, and again when its content changes (a lazy load, a step).
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return undefined;
-    const name = () => {
-      if (dialog.hasAttribute('aria-label')) return;
-      const current = dialog.getAttribute('aria-labelledby');
-      if (current && dialog.ownerDocument.getElementById(current)) return;
-      const heading = dialog.querySelector<HTMLElement>('h1, h2, h3, [role="heading"]');
-      if (!heading) return;
-      heading.id ||= `modal-${level}-title`;
-      dialog.setAttribute('aria-labelledby', heading.id);
-    };
-    name();
-    const observer = new MutationObserver(name);
-    observer.observe(dialog, { childList: true, subtree: true });
-    return () => observer.disconnect();
-  }, [level]);
-  // Escape also closes the top modal when focus has fallen out of it (its content was replaced).
-  useEffect(() => {
-    if (covered) return undefined;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && !ref.current?.contains(e.target as Node)) close();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [covered, close]);
-  if (!definition) return null;
-  const Component = modalComponent(definition, features) as unknown as ComponentType<ModalComponentProps<unknown>>;
-  const onKeyDown = (e: ReactKeyboardEvent<HTMLDivElement>) => {
-    if (covered) return;
-    if (e.key === 'Escape') {
-      e.stopPropagation();
-      close();
-      return;
-    }
-    if (e.key !== 'Tab' || !ref.current) return;
-    const items = [...ref.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    if (items.length === 0) return;
-    const first = items[0]!;
-    const last = items[items.length - 1]!;
-    if (e.shiftKey && document.activeElement === first) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      first.focus();
-    }
-  };
-  return (
-    <div
-      className={`dialog-backdrop dialog-backdrop--${level}`}
-      onClick={(e) => e.target === e.currentTarget && !covered && close()}
-    >
-      <div
-        ref={ref}
-        className="dialog modal"
-        role={definition.role}
-        aria-modal="true"
-        tabIndex={-1}
-        data-testid={`modal-${entry.name}`}
-        data-level={level}
-        onKeyDown={onKeyDown}
-        inert={covered || undefined}
-      >
-        <Suspense fallback={<p role="status">{MESSAGES.loading}</p>}>
-          <Component props={entry.props} close={close} open={open} swap={swap} />
-        </Suspense>
-        <button type="button" className="modal__close" aria-label={MESSAGES.close} onClick={close}>
-          ×
-        </button>
-      </div>
-    </div>
-  );
-}
-
-/** Per features loader, each modal's component gated on its features (stable, so a modal never remounts). */
-const gatedModals = new WeakMap<Features, Map<ModalDefinition<unknown>, ComponentType<ModalComponentProps<unknown>>>>();
-
-/** A modal's component: its lazily loaded file, after the features it takes from the container. */
-function modalComponent(
-  definition: ModalDefinition<unknown>,
-  features: Features | null,
-): ComponentType<ModalComponentProps<unknown>> {
-  if (!features || definition.features.length === 0) return definition.component;
-  let byModal = gatedModals.get(features);
-  if (!byModal) gatedModals.set(features, (byModal = new Map()));
-  let gated = byModal.get(definition);
-  if (!gated) {
-    gated = lazy(async () => {
-      await features.load(definition.features);
-      return definition.load();
-    });
-    byModal.set(definition, gated);
+/** Runs `task` when the browser is idle (or soon, where it cannot say); answers a cancel. */
+function whenIdle(task: () => void): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const id = window.requestIdleCallback(task, { timeout: 5_000 });
+    return () => window.cancelIdleCallback(id);
   }
-  return gated;
+  const id = window.setTimeout(task, 1_000);
+  return () => window.clearTimeout(id);
 }
