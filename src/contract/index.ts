@@ -21,3 +21,4 @@ export * from './analytics.schema';
 export * from './page-render';
 export * from './delivery.schema';
 export * from './support.schema';
+export * from './chat-message.schema';

@@ -8,7 +8,7 @@ import type {
   WinnerAnnouncement as DomainWinnerAnnouncement,
 } from '../domain';
 import type { PlayState } from './play.schema';
-import type { ChatMessageWire } from './support.schema';
+import type { ChatMessageWire } from './chat-message.schema';
 
 /**
  * The real-time socket's channels and events, shared by the reference server and the client

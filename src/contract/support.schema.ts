@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { CHAT_PAGE_SIZE, CHAT_TEXT_MAX, CONTACT_CATEGORIES, CONTACT_TEXT_MAX } from '../domain';
 import { textField } from './account.schema';
 import { clientRequestIdSchema } from './delivery.schema';
+import { chatMessageSchema } from './chat-message.schema';
 import { errorResponseSchema } from './envelope';
 import { ADDRESS_INPUT_LABELS as L, CONTRACT_MESSAGES as M } from './messages';
 import { flag01Schema, idSchema, identitySchema } from './user-identity.schema';
@@ -28,14 +29,6 @@ export const contactRequestSchema = z.extend(identitySchema, {
 export const contactResponseSchema = z.extend(errorResponseSchema, {
   contact: z.object({ contact_id: z.int().check(z.positive()), created_at: z.string() }),
 });
-
-export const chatMessageSchema = z.object({
-  message_id: z.int().check(z.positive()),
-  from: z.enum(['player', 'operator']),
-  text: z.string(),
-  created_at: z.string(),
-});
-export type ChatMessageWire = z.infer<typeof chatMessageSchema>;
 
 export const chatListRequestSchema = z.extend(identitySchema, {
   /** Older messages than before_id; the newest page when omitted. Reading clears the message flag. */

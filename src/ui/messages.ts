@@ -129,6 +129,10 @@ export const MESSAGES = {
   debugLoginName: 'ユーザー名',
   debugLoginSubmit: 'ログインする',
   debugLoginUnavailable: 'このサーバーではデバッグログインは使えません。',
+  // The header's TC balance, a button to the purchase modal.
+  headerBalance: (tc: string) => `${tc} TC`,
+  /** Read after the balance: what the button is and does. */
+  headerBalanceHint: '（所持TC。TCを購入する）',
   // The header's VIP logo [R2.6-4] and the crane item list modal (spec §2.5)
   vipLogo: 'オンクレ VIP',
   craneItemListTitle: 'クレーンアイテム',

@@ -7,17 +7,9 @@ import {
   chatListResponseSchema,
   chatSendResponseSchema,
   contactResponseSchema,
-  type ChatMessageWire,
 } from '../../contract';
+import { toChatMessage } from '../wire/chat-wire';
 import type { KyHttpClient } from './ky-http-client';
-
-/** A chat message on the wire → the domain's. */
-export const toChatMessage = (m: ChatMessageWire): ChatMessage => ({
-  messageId: m.message_id,
-  from: m.from,
-  text: m.text,
-  createdAt: m.created_at,
-});
 
 /** SupportPort over HTTP (ky): the contact form and the support chat (docs/support.md). */
 export class KySupport implements SupportPort {

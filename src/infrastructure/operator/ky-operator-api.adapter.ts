@@ -57,7 +57,7 @@ import {
   operatorStationAnswerSchema,
   operatorUserResponseSchema,
 } from '../../contract/operator.schema';
-import { toChatMessage } from '../http/ky-support.adapter';
+import { toChatMessage } from '../wire/chat-wire';
 
 export interface OperatorHttpConfig {
   /** Base address of the API, e.g. '/api' (origin-relative) or 'http://127.0.0.1:8080/api'. */

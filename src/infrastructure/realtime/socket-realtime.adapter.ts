@@ -18,7 +18,7 @@ import {
   type CraneButton,
   type CraneCommand,
 } from '../../domain';
-import { toChatMessage } from '../http/ky-support.adapter';
+import { toChatMessage } from '../wire/chat-wire';
 import {
   CHANNELS,
   chatMessageSchema,

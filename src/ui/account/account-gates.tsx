@@ -4,7 +4,7 @@ import type { AdditionalKey } from '../../domain';
 import { useInjection } from '../di/container-context';
 import { useModals } from '../modals/modal-host';
 import { useStateModal } from '../modals/use-state-modal';
-import { ACCOUNT as A } from './account.messages';
+import { ACCOUNT_SHELL as A } from './account-shell.messages';
 import { useAccountFlags } from './use-account-flags';
 
 const NO_PROPS = {};

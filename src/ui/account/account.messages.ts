@@ -1,10 +1,10 @@
 import type { MissingAccountItem } from '../../domain';
+import { ACCOUNT_SHELL } from './account-shell.messages';
 
 /** What a player reads in the sign-up, sign-in, account and support screens. */
 export const ACCOUNT = {
+  ...ACCOUNT_SHELL,
   // Header and sign-in links
-  signIn: 'ログイン',
-  signUp: '新規登録',
   signOut: 'ログアウト',
   signInPrompt: 'ログインまたは新規登録するとご利用いただけます。',
   // Sign-up page
@@ -35,8 +35,6 @@ export const ACCOUNT = {
   // Menu
   accountSection: 'アカウント',
   supportSection: 'サポート',
-  newBadge: 'NEW',
-  newBadgeLabel: '未登録の項目があります',
   missingItems: {
     address: 'お届け先住所',
     phone: '電話番号認証',
@@ -64,8 +62,6 @@ export const ACCOUNT = {
   deleteLink: '退会する',
   // Profile modal
   profileTitle: 'ニックネーム・プロフィール',
-  profilePromptTitle: 'プロフィールを登録しましょう',
-  profilePromptLead: 'ニックネームとプロフィールを登録すると、すべての機能をお使いいただけます。',
   nickname: 'ニックネーム',
   nicknameHint: '16文字以内。プレイ中やくじの結果に表示されます。',
   sex: '性別',
@@ -76,8 +72,6 @@ export const ACCOUNT = {
   prefecture: 'お住まいの都道府県',
   save: '保存する',
   saved: '保存しました。',
-  later: 'あとで',
-  profileRegister: '登録する',
   // Phone check
   phoneTitle: '電話番号認証',
   phoneLead: 'SMSで届く6桁のコードで電話番号を確認します。',
@@ -142,25 +136,4 @@ export const ACCOUNT = {
   termsAgree: '同意して始める',
   termsDecline: '同意しない（ログアウト）',
   termsFailed: '同意を保存できませんでした。もう一度お試しください。',
-  // Tutorials
-  tutorialTop: {
-    title: 'オンクレへようこそ',
-    steps: [
-      '気になる景品を選ぶと、実際のクレーンゲーム台がライブ映像で見られます。',
-      '「プレイする」で順番待ちの列に並び、順番が来たら遠隔で操作できます。',
-      '獲得した景品は景品BOXに届き、まとめて自宅へ発送できます。',
-    ],
-  },
-  tutorialPlay: {
-    title: 'あそびかた',
-    steps: [
-      '正面と横のカメラを切り替えて、アームの位置を確かめましょう。',
-      'ボタンを押している間アームが動きます。離すと止まります。',
-      '時間内に操作しないと自動でアームが下ります。',
-    ],
-  },
-  tutorialNext: '次の説明へ',
-  tutorialSkip: 'スキップ',
-  tutorialDone: 'はじめる',
-  tutorialStep: (n: number, of: number) => `${n} / ${of}`,
 } as const;

@@ -1,12 +1,6 @@
-import { Link, useLocation } from 'react-router';
+import { Link } from 'react-router';
 import { ACCOUNT as A } from './account.messages';
-
-/** `?next=` back to where the visitor is now (never to a sign-in page itself). */
-export function useNextQuery(): string {
-  const { pathname, search, hash } = useLocation();
-  if (['/login', '/signup', '/password-reset'].includes(pathname)) return '';
-  return `?next=${encodeURIComponent(`${pathname}${search}${hash}`)}`;
-}
+import { useNextQuery } from './next-query';
 
 /**
  * The login and sign-up links of every "ログインしてください" prompt; both return here afterwards.

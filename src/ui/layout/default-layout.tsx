@@ -1,13 +1,12 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useRouteHandles } from '../router/app-routes';
-import { ACCOUNT } from '../account/account.messages';
+import { ACCOUNT_SHELL } from '../account/account-shell.messages';
 import { AccountGates } from '../account/account-gates';
 import { useAccountFlags } from '../account/use-account-flags';
-import { useNextQuery } from '../account/sign-in-links';
+import { useNextQuery } from '../account/next-query';
 import { TOKENS } from '../../application';
 import { formatThousands, hasUnreadPrize, layoutOf, pageTitle, serviceHomeHref } from '../../domain';
-import { PURCHASE_MODAL } from '../purchase/purchase.messages';
 import { useInjection } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
 import { MESSAGES } from '../messages';
@@ -188,10 +187,10 @@ function HeaderBalance() {
         aria-describedby="header-balance-hint"
         onClick={() => modals.open('purchase')}
       >
-        {PURCHASE_MODAL.headerBalance(tc)}
+        {MESSAGES.headerBalance(tc)}
       </button>
       <span id="header-balance-hint" className="visually-hidden">
-        {PURCHASE_MODAL.headerBalanceHint}
+        {MESSAGES.headerBalanceHint}
       </span>
     </>
   );
@@ -218,14 +217,14 @@ function HeaderActions() {
       {identity === null ? (
         <>
           <Link className="site-header__action" to={`/login${next}`} data-testid="header-sign-in">
-            {ACCOUNT.signIn}
+            {ACCOUNT_SHELL.signIn}
           </Link>
           <Link
             className="site-header__action site-header__action--primary"
             to={`/signup${next}`}
             data-testid="header-sign-up"
           >
-            {ACCOUNT.signUp}
+            {ACCOUNT_SHELL.signUp}
           </Link>
         </>
       ) : null}
@@ -253,8 +252,8 @@ function HeaderActions() {
         ) : null}
         {flags?.newBadge ? (
           <span className="new-badge" data-testid="menu-new-badge">
-            <span aria-hidden="true">{ACCOUNT.newBadge}</span>
-            <span className="visually-hidden">{ACCOUNT.newBadgeLabel}</span>
+            <span aria-hidden="true">{ACCOUNT_SHELL.newBadge}</span>
+            <span className="visually-hidden">{ACCOUNT_SHELL.newBadgeLabel}</span>
           </span>
         ) : null}
       </button>

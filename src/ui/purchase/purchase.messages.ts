@@ -25,9 +25,6 @@ export const PURCHASE_MODAL = {
   bonusTickets: (n: string) => `チケット${n}枚つき`,
   signInNote: 'TCの購入にはログインが必要です。',
   openPurchase: 'TCを購入する',
-  headerBalance: (tc: string) => `${tc} TC`,
-  /** Read after the balance: what the button is and does. */
-  headerBalanceHint: '（所持TC。TCを購入する）',
   buyTcFromAlert: 'TCを購入',
 } as const;
 
