@@ -163,6 +163,40 @@ test.describe('storefront', () => {
     await expect(page.getByRole('dialog')).toHaveCount(0);
   });
 
+  test('[R2.5-2] an open modal is a history entry of its page: back closes it; closing it leaves its entry, and a second close at once stays on the page', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    const tab = page.getByRole('navigation', { name: 'カテゴリ' }).getByRole('link').nth(1);
+    await tab.click();
+    const address = page.url();
+    await expect(page).not.toHaveURL(/\/$/);
+    const menu = page.getByRole('button', { name: 'メニュー' });
+    const dialog = page.getByTestId('modal-menuTop');
+    // Back closes the modal and stays on the page.
+    await menu.click();
+    await expect(dialog).toBeVisible();
+    await page.goBack();
+    await expect(dialog).toHaveCount(0);
+    expect(page.url()).toBe(address);
+    // Escape twice in one go (a held key): the first closes the modal and goes back off its entry,
+    // the second finds nothing to close.
+    await menu.click();
+    await expect(dialog).toBeVisible();
+    await page.evaluate(() => {
+      for (let i = 0; i < 2; i += 1)
+        (document.activeElement ?? document.body).dispatchEvent(
+          new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }),
+        );
+    });
+    await expect(dialog).toHaveCount(0);
+    await page.waitForFunction(() => !(window.history.state?.usr as { modalDepth?: number } | null)?.modalDepth);
+    expect(page.url()).toBe(address);
+    // The modals left no entries behind: the next back is the page before.
+    await page.goBack();
+    await expect(page).toHaveURL(/\/$/);
+  });
+
   test('keyboard only: tab to the menu, open it, move inside it, close it with Escape and land back on the menu button; then change the carousel slide', async ({
     page,
   }) => {

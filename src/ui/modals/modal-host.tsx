@@ -3,6 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { TOKENS } from '../../application';
 import { useInjection } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
+import { MESSAGES } from '../messages';
 import type { OpenModal } from './registry';
 
 /** The browser's history length when each modal depth was opened (per stack). */
@@ -34,6 +35,10 @@ export function useModals(): { open: OpenModal; close: () => void; swap: OpenMod
     const depth = (location.state as { modalDepth?: number } | null)?.modalDepth ?? 0;
     const framed = window.history.length > (historyLengths(stack)[stack.depth] ?? Infinity);
     if (depth === stack.depth && depth > 0 && !framed) {
+      // Closed at once, and its history entry left by going back: a second close before the
+      // browser has moved (a double click, a repeated Escape) finds no modal to close, and never
+      // goes back a second time, off the page.
+      stack.close();
       navigate(-1);
       return;
     }
@@ -54,13 +59,14 @@ export function useModals(): { open: OpenModal; close: () => void; swap: OpenMod
 }
 
 /** The open modals' layer (the registry and the dialogs' frames): its own chunk, loaded when first needed. */
-const loadLayer = () => import('./modal-layer');
-const ModalLayer = lazy(loadLayer);
+const ModalLayer = lazy(() => import('./modal-layer'));
 
 /**
  * The open modals: at most a main one and a sub-modal over it [R2.5-1], each focus-trapped and
- * closed by Escape or back. The layer's code is fetched once the page is idle after its first
- * render (none of it is needed before the page is live), or at once when a modal opens.
+ * closed by Escape or back. The layer's code (the registry and the dialogs' frames) is loaded when
+ * a modal first opens; meanwhile the page is dimmed under a loading notice. (Not fetched ahead on
+ * idle: a chunk that fails to load reloads the page, R9-13, and a background fetch on a flaky
+ * network must not.)
  */
 export function ModalHost() {
   const stack = useInjection(TOKENS.ModalStack);
@@ -77,21 +83,18 @@ export function ModalHost() {
     seenKey.current = location.key;
     if (stack.depth > depth) stack.closeTo(depth);
   }, [stack, depth, location.key]);
-  useEffect(() => whenIdle(() => void loadLayer().catch(() => undefined)), []);
   if (!state.main && !state.sub) return null;
   return (
-    <Suspense fallback={null}>
+    <Suspense
+      fallback={
+        <div className="dialog-backdrop dialog-backdrop--main">
+          <p className="dialog modal" role="status">
+            {MESSAGES.loading}
+          </p>
+        </div>
+      }
+    >
       <ModalLayer main={state.main} sub={state.sub} open={open} swap={swap} close={close} />
     </Suspense>
   );
-}
-
-/** Runs `task` when the browser is idle (or soon, where it cannot say); answers a cancel. */
-function whenIdle(task: () => void): () => void {
-  if (typeof window.requestIdleCallback === 'function') {
-    const id = window.requestIdleCallback(task, { timeout: 5_000 });
-    return () => window.cancelIdleCallback(id);
-  }
-  const id = window.setTimeout(task, 1_000);
-  return () => window.clearTimeout(id);
 }

@@ -1,4 +1,12 @@
-import { lazy, Suspense, useEffect, useRef, type ComponentType, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useRef,
+  useState,
+  type ComponentType,
+  type KeyboardEvent as ReactKeyboardEvent,
+} from 'react';
 import { TOKENS, type Features, type ModalEntry } from '../../application';
 import { useContainer } from '../di/container-context';
 import { MESSAGES } from '../messages';
@@ -46,13 +54,17 @@ function ModalShell({
   const definition = MODALS[entry.name as ModalName] as ModalDefinition<unknown> | undefined;
   const container = useContainer();
   const features = container.isBound(TOKENS.Features) ? container.get<Features>(TOKENS.Features) : null;
-  // Focus moves into the dialog (a modal's own field may take it with autoFocus once loaded) and
-  // goes back where it was when the modal closes.
+  // Focus moves into the dialog, unless a field of the modal took it already (autoFocus: the modal's
+  // code may arrive in the same commit as its frame), and goes back where it was (read when the
+  // frame first renders) once the dialog has left the page (not on StrictMode's trial unmount).
+  const [previous] = useState(() => document.activeElement as HTMLElement | null);
   useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
-    ref.current?.focus();
-    return () => previous?.focus?.();
-  }, []);
+    const dialog = ref.current;
+    if (dialog && !dialog.contains(document.activeElement)) dialog.focus();
+    return () => {
+      if (!dialog?.isConnected) previous?.focus?.();
+    };
+  }, [previous]);
   // Every dialog has a name [axe aria-dialog-name]: unless the modal names itself (useDialogName),
   // it is named after its first heading, and again when its content changes (a lazy load, a step).
   useEffect(() => {

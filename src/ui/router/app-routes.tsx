@@ -19,7 +19,7 @@ import { matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-rou
  *   rendered (the page suspends; a navigation keeps the old page until it is there, as React
  *   Router's location updates are transitions);
  * - `errorElement`: shown in place of the route's element when it or a route below fails to render
- *   or to load, until the address changes [R8-11];
+ *   or to load, until the next navigation [R8-11];
  * - `handle`: read by `useRouteHandles`.
  * Loaders, actions and the other data-router fields are ignored: a server render's data comes
  * through `preloaded` (`usePreloaded`).
@@ -81,12 +81,12 @@ function routeElement(route: RouteObject): ReactNode {
 
 interface BoundaryProps {
   readonly fallback: ReactNode;
-  /** The address the boundary shows: a new one clears a caught error. */
+  /** The history entry the boundary shows: a new one clears a caught error. */
   readonly at: string;
   readonly children: ReactNode;
 }
 
-/** A route's `errorElement`: shown instead of what failed below it, until the address changes. */
+/** A route's `errorElement`: shown instead of what failed below it, until the next navigation. */
 class RouteErrorBoundary extends Component<BoundaryProps, { failed: boolean; at: string }> {
   override state = { failed: false, at: this.props.at };
 
@@ -104,9 +104,10 @@ class RouteErrorBoundary extends Component<BoundaryProps, { failed: boolean; at:
 }
 
 function ErrorBoundaryHere({ fallback, children }: { fallback: ReactNode; children: ReactNode }) {
-  const { pathname, search } = useLocation();
+  // Every navigation is a new history entry with its own key (a link to the same address too).
+  const { key } = useLocation();
   return (
-    <RouteErrorBoundary fallback={fallback} at={`${pathname}${search}`}>
+    <RouteErrorBoundary fallback={fallback} at={key}>
       {children}
     </RouteErrorBoundary>
   );
