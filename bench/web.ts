@@ -188,18 +188,30 @@ const chrome = await chromeLauncher.launch({
     '--no-first-run',
   ],
 });
+/**
+ * One Lighthouse run of `path`. A run whose trace Lighthouse could not record (a runtime error such
+ * as NO_NAVSTART, which asks to "run Lighthouse again") measured nothing: it is run again, at most
+ * twice, and said so. A recorded run is never repeated, whatever it measured.
+ */
+async function recordedRun(path: string) {
+  for (let attempt = 1; ; attempt += 1) {
+    const answer = await lighthouse(`${origin}${path}`, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance'],
+    });
+    const lhr = answer!.lhr;
+    if (!lhr.runtimeError) return lhr;
+    const error = `Lighthouse on ${path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`;
+    if (attempt === 3) throw new Error(error);
+    console.warn(`  ${error} — not recorded; running it again`);
+  }
+}
 try {
   for (const page of pages.filter((p) => !only || p.name === only)) {
     for (let run = 0; run < runs; run += 1) {
-      const answer = await lighthouse(`${origin}${page.path}`, {
-        port: chrome.port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: ['performance'],
-      });
-      const lhr = answer!.lhr;
-      if (lhr.runtimeError)
-        throw new Error(`Lighthouse on ${page.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+      const lhr = await recordedRun(page.path);
       const audit = (id: string) => lhr.audits[id]!;
       for (const id of [
         'metrics',
