@@ -1,7 +1,6 @@
 import { StrictMode } from 'react';
 import type { Container } from 'inversify';
-import { matchRoutes, type RouteObject } from 'react-router';
-import { StaticRouter } from 'react-router';
+import { matchRoutes, StaticRouter, type RouteObject } from 'react-router';
 import type { Feature } from '../../application';
 import { ContainerProvider } from '../di/container-context';
 import { AppRoutes, routeIds, type PreloadedData } from '../router/app-routes';
