@@ -24,7 +24,8 @@ import { migrate } from './store/migrate';
 import { openPgliteStore, type Store } from './store/store';
 import { openPostgresStore } from './store/postgres-store';
 import { attachClusterAdapter } from './realtime/cluster-adapter';
-import { LocalStationHost, PostgresStationHost, type StationHost } from './play/rooms/station-host';
+import { LocalRoomHost, PostgresRoomHost, type RoomHost } from './rooms/room-host';
+import { roomId } from './rooms/room-ownership';
 import { acquireDataDirLock } from './store/data-dir-lock';
 import { refuseUpgrade, requestUrl, type SignalingTimings } from './live/signaling';
 import { readPageShell } from './http/page-shell';
@@ -94,6 +95,10 @@ export interface ServerOptions {
   /** How often a standby instance tries for the station host lock (default 2 s). */
   readonly hostRetryMs?: number;
 }
+
+/** The station a room id names, or null for a room of another kind. */
+const stationOf = (id: string): number | null =>
+  id.startsWith('station:') && id === roomId('station', Number(id.slice(8))) ? Number(id.slice(8)) : null;
 
 /** A host that lost its lock must not run rooms a moment longer: the process ends. */
 function exitOnHostLost(error: unknown): void {
@@ -195,12 +200,12 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     app.log.warn(
       'INSTANCE_URL is not set: the other instances reach this one at http://127.0.0.1:<port>, which only works when they share its machine (docs/deployment.md)',
     );
-  const stationHost: StationHost = config.databaseUrl
-    ? new PostgresStationHost(config.databaseUrl, {
+  const roomHost: RoomHost = config.databaseUrl
+    ? new PostgresRoomHost(config.databaseUrl, {
         log: (message, error) => app.log.error({ err: error }, message),
         ...(options.hostRetryMs ? { retryMs: options.hostRetryMs } : {}),
       })
-    : new LocalStationHost();
+    : new LocalRoomHost();
   const ready = (async () => {
     store = config.databaseUrl
       ? await openPostgresStore(config.databaseUrl, { poolSize: config.databasePoolSize })
@@ -234,14 +239,14 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
   // (docs/deployment.md). Always 200 with the embedded store once it is ready.
   app.get('/healthz/host', async (_request, reply) => {
     if (!store || readyError) return reply.code(503).send({ status: 'starting' });
-    if (!stationHost.hosting) return reply.code(503).send({ status: 'standby' });
+    if (!roomHost.hosting) return reply.code(503).send({ status: 'standby' });
     return { status: 'host' };
   });
 
   // The stations whose rooms run on this instance (operators, tests).
   app.get('/healthz/stations', async (_request, reply) => {
     if (!services || !store || readyError) return reply.code(503).send({ status: 'starting' });
-    return { stations: services.rooms.running() };
+    return { stations: services.rooms.running('station') };
   });
 
   app.get('/healthz', async (_request, reply) => {
@@ -291,7 +296,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       if (limits !== 'unlimited') await registerRateLimits(api, config.apiPrefix, limits);
       services = createServices(db, clock, io, config, {
         log: (message, error) => app.log.error({ err: error }, message),
-        stationHost,
+        roomHost,
         instanceUrl: () => {
           if (config.instanceUrl) return config.instanceUrl;
           const address = app.server.address();
@@ -304,9 +309,9 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       });
       // Stations taken before the server listened are recorded once its address is known.
       app.server.once('listening', () => {
-        if (!stationHost.distributed) return;
+        if (!roomHost.distributed) return;
         void (async () => {
-          for (const stationId of built.rooms.running()) await built.feedOwners.record(stationId);
+          for (const stationId of built.rooms.running('station')) await built.feedOwners.record(stationId);
         })().catch((error: unknown) => app.log.error({ err: error }, 'could not record the stations run here'));
       });
       // A change that drops the kept top pages drops the rendered pages too.
@@ -319,27 +324,30 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
         // runs on the instance holding its lock (the stations spread over the live instances), and
         // the leader — the instance holding the host lock — runs the kuji lines' timers and the
         // deadline sweeps; when an instance dies the others take its part over [R10-8].
-        stationHost.start({
-          adopt: async (stationId) => {
-            if (!(await built.rooms.adopt(stationId))) return false;
+        roomHost.start({
+          adopt: async (id) => {
+            if (!(await built.rooms.adopt(id))) return false;
+            const stationId = stationOf(id);
             // The others forward this station's feed here from now on (a failed write only leaves
             // the feed drawn from the stored field elsewhere until the next owner writes it).
-            await built.feedOwners
-              .record(stationId)
-              .catch((error: unknown) => app.log.error({ err: error }, 'could not record a station run here'));
+            if (stationId !== null)
+              await built.feedOwners
+                .record(stationId)
+                .catch((error: unknown) => app.log.error({ err: error }, 'could not record a station run here'));
             return true;
           },
-          release: async (stationId) => {
-            if (!(await built.rooms.release(stationId))) return false;
+          release: async (id) => {
+            if (!(await built.rooms.release(id))) return false;
             // Its viewers reconnect and are forwarded to the station's next instance.
-            built.signaling.drop(stationId);
+            const stationId = stationOf(id);
+            if (stationId !== null) built.signaling.drop(stationId);
             return true;
           },
           gaveBack: () => io.serverSideEmit(STATIONS_MOVED),
           lead: () => {
             app.log.info('this instance now leads (kuji lines, sweeps)');
             hostWork = (async () => {
-              if (!stationHost.distributed) await built.rooms.start();
+              if (!roomHost.distributed) await built.rooms.start();
               await built.kujiDraws.openAllOnSale();
               await built.kujiLine.recover();
               // Pending settlements past their expiry close; the provider's callbacks not yet taken go out again.
@@ -466,7 +474,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     io,
     ready,
     pages,
-    hostsStations: () => stationHost.hosting,
+    hostsStations: () => roomHost.hosting,
     hosting,
     services: () => {
       if (!services) throw new Error('services are not built yet');
@@ -486,7 +494,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       services?.cameras.close();
       await recovered?.catch(() => undefined);
       // The rooms stop (their writes land) before the locks' connection closes and frees them for the others.
-      await stationHost.close(async () => {
+      await roomHost.close(async () => {
         await hostWork.catch(() => undefined);
         await services?.rooms.close();
       });

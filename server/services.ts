@@ -31,13 +31,20 @@ import { PlayLogRepository } from './play/play-log.repository';
 import { StationCameras } from './play/cameras/station-cameras';
 import { CameraPainter } from './play/cameras/camera-painter';
 import { randomInt } from 'node:crypto';
-import type { PlayEvents, PlayStore } from './play/rooms/play-ports';
+import { SILENT_PLAY_EVENTS, type PlayEvents, type PlayStore } from './play/rooms/play-ports';
 import { LedgerPlayLedger } from './play/rooms/ledger-play-ledger';
 import { SqlPlayStore } from './play/rooms/sql-play-store';
-import { NOT_HERE, StationRooms, type RoomRelay } from './play/rooms/station-rooms';
-import { LocalStationHost, type StationHost } from './play/rooms/station-host';
+import { stationKind } from './play/rooms/station-kind';
+import type { Rooms } from './rooms/kinds';
+import { LocalRoomHost, type RoomHost } from './rooms/room-host';
+import { roomId } from './rooms/room-ownership';
+import { RoomRegistry } from './rooms/room-registry';
+import { serveRelayedEvents, socketRelay } from './rooms/room-relay';
+import { AttemptLimiter } from './auth/attempt-limiter';
+import { asRefusal } from './http/route';
 import { ReserveGate } from './play/reserve-gate';
-import { isRefusal, Refusal } from './play/refusal';
+import { Refusal } from './play/refusal';
+import { CONTROL_COMMANDS_PER_SECOND, roomPlayView } from '../src/domain';
 import { SERVER_MESSAGES } from './messages';
 import { RealtimeHub } from './realtime/realtime-hub';
 import { ServiceMessages } from './operator/service-messages';
@@ -53,43 +60,8 @@ import { SupportService } from './support/support.service';
 
 /** The instances' event for a kuji line changed on a standby (server-side, never a client's). */
 const KUJI_LINE_RELAY = 'onkure:kuji-line';
-/** The instances' event for a room call made on a standby (server-side, never a client's). */
-const ROOM_RELAY = 'onkure:room';
 /** The instances' event for stations given back (server-side): take them now. */
 export const STATIONS_MOVED = 'onkure:stations-moved';
-
-/** Each instance's answer to a relayed room call: only the one the call is for carries one. */
-type RelayAnswer =
-  | { owner: false }
-  | { owner: true; value: unknown }
-  | { owner: true; refusal: [Refusal['status'], number, string, Record<string, unknown>] }
-  | { owner: true; failed: true };
-
-/**
- * An instance's way to the room a call is for (R10-8): the call goes to every instance over the
- * adapter's server-side channel; the instance running the station (or holding the user's place)
- * answers with the result or its refusal, the others with owner: false. None answering: the caller
- * decides (it takes the station, or answers as for a player with no place).
- */
-function relayToOwner(io: SocketIOServer): RoomRelay {
-  return {
-    async call(method, args) {
-      // The adapter waits for every instance it knows, up to 5 s; on that timeout the answers that
-      // came are kept (an instance that just died cannot hide the owner's answer).
-      const [answers, complete] = await new Promise<[RelayAnswer[], boolean]>((resolve) => {
-        io.serverSideEmit(ROOM_RELAY, { method, args }, (error: Error | null, responses: RelayAnswer[]) =>
-          resolve([Array.isArray(responses) ? responses : [], !error]),
-        );
-      });
-      const fromOwner = answers.find((a) => a?.owner === true);
-      // Not every instance answered in time: the one running the call may still run it.
-      if (!fromOwner) return { answered: false, complete };
-      if ('refusal' in fromOwner) throw new Refusal(...fromOwner.refusal);
-      if ('failed' in fromOwner) throw new Error(`the room's instance failed the relayed ${method}`);
-      return { answered: true, value: fromOwner.value };
-    },
-  };
-}
 
 /** Every service of the reference server, each built once. Route modules only call them. */
 export interface Services {
@@ -127,8 +99,12 @@ export interface Services {
   readonly support: SupportService;
   readonly vipGate: VipGate;
   readonly reservations: StationReservations;
-  /** The station rooms: one per station, owning its line, turn, play and timers (docs/play.md). */
-  readonly rooms: StationRooms;
+  /** The rooms: one per station, owning its line, turn, play and timers (docs/play.md). */
+  readonly rooms: Rooms;
+  /** Where the station rooms' events go (the realtime hub; tests may record them instead). */
+  setPlayEvents(events: PlayEvents): void;
+  /** At most 25 crane commands a second per player (counted at the edge, before anything else). */
+  readonly controlRate: AttemptLimiter;
   /** The top page's answer per shop, kept until a station's status, the catalogue or time changes it. */
   readonly topPages: TopPageCache;
   readonly playLog: PlayLogRepository;
@@ -168,8 +144,8 @@ export interface ServiceOptions {
   readonly signalingClock?: Clock;
   /** Wraps the station rooms' store (tests inject a slow or failing write). */
   readonly playStore?: (store: PlayStore) => PlayStore;
-  /** Which stations run here and whether this instance leads (R10-8); default: everything here. */
-  readonly stationHost?: StationHost;
+  /** Which rooms run here and whether this instance leads (R10-8); default: everything here. */
+  readonly roomHost?: RoomHost;
   /** Where the other instances reach this one (the live feed's forwarding), once known. */
   readonly instanceUrl?: () => string | null;
 }
@@ -218,14 +194,32 @@ export function createServices(
     config.prizeStorageDays,
   );
   const playStore = options.playStore ? options.playStore(sqlPlayStore) : sqlPlayStore;
-  const stationHost = options.stationHost ?? new LocalStationHost();
-  const rooms = new StationRooms(playStore, clock, log, options.playSeeds ?? (() => randomInt(0, 2 ** 31 - 1)), {
-    distributed: stationHost.distributed,
-    owns: (stationId) => stationHost.owns(stationId),
-    claim: (stationId) => stationHost.claim(stationId),
-  });
-  const reservations = new StationReservations(store, catalogue, vipGate, clock, rooms);
-  const realtime = new RealtimeHub(io, identity, rooms, store, config.realtimeChannel, log);
+  const roomHost = options.roomHost ?? new LocalRoomHost();
+  let playEvents: PlayEvents = SILENT_PLAY_EVENTS;
+  const machineTicks: ((stationId: number) => void)[] = [];
+  const rooms: Rooms = new RoomRegistry(
+    {
+      station: stationKind({
+        store: playStore,
+        events: () => playEvents,
+        log,
+        newSeed: options.playSeeds ?? (() => randomInt(0, 2 ** 31 - 1)),
+        machineTicked: (stationId) => machineTicks.forEach((listener) => listener(stationId)),
+      }),
+    },
+    {
+      clock,
+      log,
+      ownership: {
+        distributed: roomHost.distributed,
+        owns: (id) => roomHost.owns(id),
+        claim: (id) => roomHost.claim(id),
+      },
+    },
+  );
+  const reservations = new StationReservations(store, catalogue, vipGate, clock);
+  const controlRate = new AttemptLimiter(CONTROL_COMMANDS_PER_SECOND, 1_000, clock);
+  const realtime = new RealtimeHub(io, identity, rooms, controlRate, store, config.realtimeChannel, log);
   const topPages = new TopPageCache(async (key, now) => {
     if (!(await catalogue.shopExists(key.shopId))) throw new Refusal(404, 404, SERVER_MESSAGES.shopNotFound);
     const [page, validUntil] = await Promise.all([
@@ -250,36 +244,26 @@ export function createServices(
     () => realtime,
     log,
   );
-  rooms.setEvents(changingTopPages(realtime, topPages, () => prizeStorage.poke()));
+  playEvents = changingTopPages(realtime, topPages, () => prizeStorage.poke());
   const kujiDraws = new KujiDraws(store, clock, ledger, images, config.kujiTimeLimits, config.prizeStorageDays);
   kujiDraws.onBoxEnded = (kujiId, boxId) => realtime.kujiBoxEnded(kujiId, boxId);
-  const hosting = () => stationHost.hosting;
+  const hosting = () => roomHost.hosting;
   const kujiLine = new KujiLine(store, clock, realtime, config.kujiTimeLimits, {
     hosting,
     relay: (boxId) => io.serverSideEmit(KUJI_LINE_RELAY, boxId),
   });
-  // Room calls for stations (or players) of other instances reach them and come back with their
-  // answer (or refusal). A malformed call is refused by every instance.
-  rooms.setRelay(relayToOwner(io));
-  io.on(ROOM_RELAY, (call: unknown, ack: unknown) => {
-    if (typeof ack !== 'function') return;
-    const answer = ack as (a: RelayAnswer) => void;
-    const { method, args } = (call ?? {}) as { method?: unknown; args?: unknown };
+  // Events for rooms (or players) of other instances reach them as data and come back with their
+  // answer (or refusal). A malformed event is refused by every instance.
+  rooms.setRelay(socketRelay(io));
+  serveRelayedEvents(io, rooms, {
+    refusalOf: asRefusal,
     // The development rig runs only where development calls are on, relayed or not.
-    if (method === 'rigNextPlay' && !config.devCalls)
-      return answer({ owner: true, refusal: [400, 400, SERVER_MESSAGES.relayRefused, {}] });
-    rooms.relayed(method, args).then(
-      (value) => answer(value === NOT_HERE ? { owner: false } : { owner: true, value }),
-      (error: unknown) => {
-        if (isRefusal(error))
-          return answer({ owner: true, refusal: [error.status, error.code, error.info, { ...error.extra }] });
-        log('relayed room call failed', error);
-        return answer({ owner: true, failed: true });
-      },
-    );
+    allows: (event) => config.devCalls || (event as { type?: unknown } | null)?.type !== 'rig',
+    refusedInfo: SERVER_MESSAGES.relayRefused,
+    log,
   });
   // An instance gave stations back (an instance joined): the others balance now, not on their next round.
-  io.on(STATIONS_MOVED, () => stationHost.rebalance());
+  io.on(STATIONS_MOVED, () => roomHost.rebalance());
   // A standby's line change reaches the host's timers over the instances' channel (only instances
   // on the database can publish there); anything but a box id or null is ignored.
   io.on(KUJI_LINE_RELAY, (boxId: unknown) => {
@@ -292,16 +276,30 @@ export function createServices(
   kujiDraws.onDrawn = (boxId) => void kujiLine.changed(boxId);
   const cameras = new StationCameras(
     store,
-    rooms,
+    {
+      machineOf: (stationId) => {
+        const turn = rooms.peek('station', stationId)?.turn;
+        return turn && 'play' in turn ? turn.play.machine : null;
+      },
+      onStation: (stationId) => {
+        const state = rooms.peek('station', stationId);
+        return state ? roomPlayView(state, clock.now().getTime()) : null;
+      },
+    },
     clock,
     config.apiPrefix,
     config.webrtcSignalingUrl,
     new CameraPainter((message) => log(message)),
   );
-  const feedOwners = new FeedOwners(store, stationHost, clock, options.instanceUrl ?? (() => null));
+  const feedOwners = new FeedOwners(
+    store,
+    { distributed: roomHost.distributed, owns: (stationId) => roomHost.owns(roomId('station', stationId)) },
+    clock,
+    options.instanceUrl ?? (() => null),
+  );
   const trusted = proxyaddr.compile([...config.trustProxy]);
   const rtcFeed = new RtcFeed(cameras, { ...config.feed, clock, ffmpeg: config.feed.ffmpegPath });
-  rooms.onMachineTick((stationId) => rtcFeed.machineTicked(stationId));
+  machineTicks.push((stationId) => rtcFeed.machineTicked(stationId));
   const provider = new SimulatedPaymentProvider(store, clock, config.payment.providerSecret, log);
   const spendingLimits = new SpendingLimits(store, clock);
   const passwords = new PasswordService(store, clock, identity, verification, () => realtime);
@@ -341,6 +339,8 @@ export function createServices(
     vipGate,
     reservations,
     rooms,
+    setPlayEvents: (events) => (playEvents = events),
+    controlRate,
     topPages,
     playLog: new PlayLogRepository(store),
     realtime,
@@ -356,7 +356,7 @@ export function createServices(
       iceHosts: config.feed.iceHosts,
       originAllowed: (request) => originAllowed(request, config),
       clientAddress: (request) => (request.socket.remoteAddress ? proxyaddr(request, trusted) : 'unknown'),
-      ...(stationHost.distributed ? { owners: feedOwners } : {}),
+      ...(roomHost.distributed ? { owners: feedOwners } : {}),
       log: (message) => log(message),
       ...(options.signalingTimings ? { timings: options.signalingTimings } : {}),
     }),

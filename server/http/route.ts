@@ -10,7 +10,7 @@ import {
   type AuthUser,
   type IdentityService,
 } from '../auth/identity';
-import { isRefusal, type Refusal } from '../play/refusal';
+import { isRefusal, Refusal } from '../play/refusal';
 import type { SqlExecutor } from '../store/store';
 import {
   DEV_TOKEN_PRINCIPAL,
@@ -73,20 +73,25 @@ export type ServiceGate = (user: AuthUser | null) => Promise<Refusal | null>;
 const OUTSIDE_EMERGENCY = /^\/?(operator\/|dev\/|auth\/(login|debug_login|dev_outbox|dev_mailbox)$)/;
 
 /**
- * Answers a typed refusal thrown by a service: Refusal and AccountRefusal carry their status, code
- * and Japanese info; too little TC is 402; a reused idempotency key is 409. Anything else is a fault
- * for the server's error handler. The one mapping every route goes through.
+ * A typed refusal thrown by a service, as a Refusal: Refusal and AccountRefusal carry their status,
+ * code and Japanese info; too little TC is 402; a reused idempotency key is 409. Null for anything
+ * else (a fault). The one mapping every route and every relayed room event goes through.
  */
+export function asRefusal(error: unknown): Refusal | null {
+  if (isRefusal(error)) return error;
+  if (isAccountRefusal(error)) return new Refusal(error.status, error.code, error.info);
+  if (isInsufficientFundsError(error)) return new Refusal(402, 402, error.info);
+  if (isIdempotencyConflictError(error)) return new Refusal(409, 409, error.info);
+  return null;
+}
+
+/** Answers a typed refusal thrown by a service (`asRefusal`); anything else is a fault for the server's error handler. */
 export function answerRefusal(reply: FastifyReply, error: unknown): FastifyReply {
-  if (isRefusal(error)) {
-    if (error.status === 200)
-      return reply.code(200).send({ error_code: error.code, error_info: error.info, ...error.extra });
-    return replyError(reply, error.status, error.info, error.code);
-  }
-  if (isAccountRefusal(error)) return replyError(reply, error.status, error.info, error.code);
-  if (isInsufficientFundsError(error)) return replyError(reply, 402, error.info, 402);
-  if (isIdempotencyConflictError(error)) return replyError(reply, 409, error.info, 409);
-  throw error;
+  const refusal = asRefusal(error);
+  if (!refusal) throw error;
+  if (refusal.status === 200)
+    return reply.code(200).send({ error_code: refusal.code, error_info: refusal.info, ...refusal.extra });
+  return replyError(reply, refusal.status, refusal.info, refusal.code);
 }
 
 async function run(reply: FastifyReply, work: () => Answer): Promise<object | FastifyReply> {

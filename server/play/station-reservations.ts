@@ -5,7 +5,6 @@ import type { SqlExecutor, Store } from '../store/store';
 import { Refusal } from './refusal';
 import { RESERVING_SQL } from './reservation-sql';
 import { activeSetting } from './rooms/sql-play-store';
-import type { StationRooms } from './rooms/station-rooms';
 import type { VipGate } from './vip-gate';
 import type { Clock } from '../clock';
 import { SERVER_MESSAGES } from '../messages';
@@ -41,7 +40,8 @@ const secondsLeft = (deadline: Date | null, now: Date): number =>
 /**
  * Station reservations and visits as players ask for them: who watches a station, who waits in its
  * line and in which place. A place is taken and given up through the station's room (which owns
- * the line and is the only writer of its statuses); the answers are read from the store, where
+ * the line and is the only writer of its statuses: the routes send it the event); the answers are
+ * read from the store, where
  * places are ranks over the active rows, so a cancellation ahead moves everyone behind up.
  */
 export class StationReservations {
@@ -50,7 +50,6 @@ export class StationReservations {
     private readonly catalogue: CatalogueRepository,
     private readonly gate: VipGate,
     private readonly clock: Clock,
-    private readonly rooms: StationRooms,
   ) {}
 
   private async station(db: SqlExecutor, stationId: number): Promise<StationFacts | null> {
@@ -203,17 +202,13 @@ export class StationReservations {
   }
 
   /**
-   * Joins the station's line [R3-5] through its room: 404 for a station of another shop, 531 in
-   * maintenance, 409 during a prize change or when sold out, the VIP gate (569, 570, 571) [R6-3,
-   * R6-4, R6-5], 402 without TC for one play, 409 when the caller already holds a place.
+   * The caller's place and play info once the station's room took their place [R3-5] (it may
+   * already hold the turn, with its window from now).
    */
-  async reserve(
+  async reserved(
     userId: number,
     stationId: number,
-    shopId?: number,
   ): Promise<{ reserve_info: ReserveStatusRecord; play_info: PlayInfo }> {
-    await this.rooms.join(userId, stationId, shopId);
-    // Read after the room took the place: it may already hold the turn, with its window from now.
     const answeredAt = this.clock.now();
     const mine = await this.activeReservation(this.db, userId, stationId);
     const station = await this.station(this.db, stationId);
@@ -222,20 +217,6 @@ export class StationReservations {
       reserve_info: await this.record(this.db, station, userId, answeredAt),
       play_info: await this.playInfo(mine, answeredAt),
     };
-  }
-
-  /**
-   * Gives up the caller's place at a station setting (waiting, or in the confirm window); 404 when
-   * the caller holds none there. A paid play in progress (playWaiting) cannot be cancelled (409):
-   * it ends with its result, and the player leaves with /v2/play/finish.
-   */
-  async cancelReservation(
-    userId: number,
-    shopId: number,
-    stationSettingId: number,
-  ): Promise<{ play_reserve_id: number; station_setting_id: number; reserve_status: 'cancel' }> {
-    const { play_reserve_id } = await this.rooms.leave(userId, shopId, stationSettingId);
-    return { play_reserve_id, station_setting_id: stationSettingId, reserve_status: 'cancel' };
   }
 
   /** Stops watching a station setting; 404 when the caller is not watching it. */

@@ -20,8 +20,11 @@ import type { IdentityService } from '../auth/identity';
 import { ERROR_INFO, INVALID_USER_INFO } from '../messages';
 import { SUSPENDED_STATUS } from '../auth/identity';
 import type { PlayEvents } from '../play/rooms/play-ports';
-import type { StationRooms } from '../play/rooms/station-rooms';
-import { isRefusal } from '../play/refusal';
+import type { Rooms } from '../rooms/kinds';
+import type { AttemptLimiter } from '../auth/attempt-limiter';
+import { atStation, expectReply } from '../http/room-answers';
+import { asRefusal } from '../http/route';
+import { SERVER_MESSAGES } from '../messages';
 import { roleAllows, type OperatorPrincipal } from '../operator/operator-accounts';
 import { MAINTENANCE_EXEMPT_STATUS, type ServicePushes, type ServiceTarget } from '../operator/service-messages';
 import type { SqlExecutor } from '../store/store';
@@ -68,7 +71,9 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
   constructor(
     io: SocketIOServer,
     private readonly identity: IdentityService,
-    private readonly rooms: StationRooms,
+    private readonly rooms: Rooms,
+    /** At most 25 crane commands a second per player, counted before anything else is done with one. */
+    private readonly controlRate: AttemptLimiter,
     private readonly db: SqlExecutor,
     private readonly configuredChannel: string,
     private readonly log: (message: string, error?: unknown) => void,
@@ -137,7 +142,7 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
       // sessions can be ended and presence counted on every instance.
       void socket.join(sessionRoom(userId));
       if (socket.data.exempt) void socket.join(EXEMPT_ROOM);
-      this.rooms.playerBack(userId);
+      this.tellRoom(userId, 'back');
     }
     socket.on(
       'join',
@@ -204,8 +209,8 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
     const station = /^station:(\d+)$/.exec(channel);
     // A viewer joining a station sees the play on its machine at once.
     if (station) {
-      const state = await this.rooms.stationView(Number(station[1]));
-      if (state) socket.emit('play_state', state);
+      const view = await this.rooms.sendIfRunning('station', Number(station[1]), { type: 'view' });
+      if (view?.kind === 'play' && view.play) socket.emit('play_state', view.play);
     }
     return { ok: true };
   }
@@ -215,18 +220,30 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
     const parsed = z.strictObject(controlCommandSchema.shape).safeParse(message);
     if (!parsed.success) return refused(400);
     if (!(await this.stillSignedIn(socket))) return refused(401);
+    const userId = socket.data.userId;
+    if (!this.controlRate.tryAcquire(String(userId)))
+      return { ok: false, error_code: 429, error_info: SERVER_MESSAGES.controlTooFast };
     try {
-      const done = await this.rooms.control(
-        socket.data.userId,
-        parsed.data.play_id,
-        parsed.data.button,
-        parsed.data.command,
+      const { play_id: playId, button, command } = parsed.data;
+      const answer = await atStation(
+        null,
+        this.rooms.sendToUser('station', userId, { type: 'control', userId, playId, button, command }),
       );
+      if (answer === null) return { ok: false, error_code: 403, error_info: SERVER_MESSAGES.notYourPlay };
+      const done = expectReply(answer, 'control');
       return { ok: true, tick: done.tick, machine: done.machine };
     } catch (error) {
-      if (isRefusal(error)) return { ok: false, error_code: error.code, error_info: error.info };
+      const refusal = asRefusal(error);
+      if (refusal) return { ok: false, error_code: refusal.code, error_info: refusal.info };
       throw error;
     }
+  }
+
+  /** The player's presence changed: a play waiting for them runs on (back), or waits in its grace window (away). */
+  private tellRoom(userId: number, type: 'away' | 'back'): void {
+    this.rooms
+      .sendToUser('station', userId, { type, userId })
+      .catch((error: unknown) => this.log('station room step failed', error));
   }
 
   /** How many connections this instance holds (tests, health). */
@@ -246,7 +263,7 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
    */
   private async awayIfGone(userId: number): Promise<void> {
     const elsewhere = await this.io.in(sessionRoom(userId)).fetchSockets();
-    if (elsewhere.length === 0 && !this.sockets.has(userId)) this.rooms.playerAway(userId);
+    if (elsewhere.length === 0 && !this.sockets.has(userId)) this.tellRoom(userId, 'away');
   }
 
   // ---- PlayEvents ----------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import { rowSubject } from '../http/route';
 import { OperatorFloor } from '../operator/floor';
 import { stationAnswer } from '../operator/station-answer';
 import { stationNumbers } from '../operator/numbers';
+import { operateStation } from '../http/room-answers';
 import type { ApiDeps } from './deps';
 
 /**
@@ -48,19 +49,22 @@ export async function operatorConsoleRoutes({ route, services: s, config }: ApiD
     (body) => body.station_id,
   );
   route.operator(`/${O.endPlay}`, onFloor, operatorEndPlaySchema, async (body) => {
-    const { refunded_play_id } = await s.rooms.endPlay(body.station_id, body.play_id);
+    const { refunded_play_id } = await operateStation(s.rooms, body.station_id, {
+      type: 'endPlay',
+      playId: body.play_id,
+    });
     s.realtime.floorChanged(body.station_id);
     return stationAnswer(s.store, body.station_id, refunded_play_id);
   });
 
   route.operator(`/${O.removeFromLine}`, onFloor, operatorRemoveFromLineSchema, async (body) => {
-    await s.rooms.removeFromLine(body.station_id, body.user_id);
+    await operateStation(s.rooms, body.station_id, { type: 'removeFromLine', userId: body.user_id });
     s.realtime.floorChanged(body.station_id);
     return { removed: true };
   });
 
   route.operator(`/${O.pause}`, onFloor, operatorPauseSchema, async (body) => {
-    await s.rooms.pause(body.station_id, body.paused);
+    await operateStation(s.rooms, body.station_id, { type: 'pause', paused: body.paused });
     s.realtime.floorChanged(body.station_id);
     return { station: { station_id: body.station_id, paused: body.paused } };
   });

@@ -16,7 +16,8 @@ import { AttemptLimiter } from '../auth/attempt-limiter';
 import { SERVER_MESSAGES } from '../messages';
 import { Refusal } from '../play/refusal';
 import { rightsOf, type OperatorPrincipal } from '../operator/operator-accounts';
-import { KUJI_ENDED_BOX_STATUSES } from '../../src/domain';
+import { KUJI_ENDED_BOX_STATUSES, type OperatorEvent } from '../../src/domain';
+import { operateStation } from '../http/room-answers';
 import type { ApiDeps } from './deps';
 import { rowSubject } from '../http/route';
 import { stationAnswer } from '../operator/station-answer';
@@ -27,7 +28,8 @@ import { stationAnswer } from '../operator/station-answer';
  * R10-9), never a user login; every change written to the audit log.
  */
 export async function operatorRoutes({ route, services: s }: ApiDeps): Promise<void> {
-  const { rooms, playLog } = s;
+  const { playLog } = s;
+  const operate = (stationId: number, event: OperatorEvent) => operateStation(s.rooms, stationId, event);
 
   // ---- signing in (R10-9) ----------------------------------------------------------------------
   // Attempts are counted per login and per client address BEFORE the password is checked, so any
@@ -82,37 +84,39 @@ export async function operatorRoutes({ route, services: s }: ApiDeps): Promise<v
     (body) => body.box_id,
   );
 
-  route.operator(`/${O.stationStatus}`, onStation, operatorStationStatusSchema, async (body) =>
-    answer(body.station_id, (await rooms.setStationStatus(body.station_id, body.station_status)).refunded_play_id),
-  );
+  // Maintenance statuses and 'change' end the play on the machine (refunded exactly once when
+  // unfinished) and the line; 'open' hands the turn to the head of the line again.
+  route.operator(`/${O.stationStatus}`, onStation, operatorStationStatusSchema, async (body) => {
+    const operated = await operate(body.station_id, { type: 'setStatus', status: body.station_status });
+    return answer(body.station_id, operated.refunded_play_id);
+  });
 
-  route.operator(`/${O.fault}`, onStation, operatorFaultSchema, async (body) =>
-    answer(body.station_id, (await rooms.fault(body.station_id)).refunded_play_id),
-  );
+  // A fault on the machine: the play is refunded once, the station goes to malfunction.
+  route.operator(`/${O.fault}`, onStation, operatorFaultSchema, async (body) => {
+    const operated = await operate(body.station_id, { type: 'setStatus', status: 'malfunction' });
+    return answer(body.station_id, operated.refunded_play_id);
+  });
 
   route.operator(`/${O.restock}`, onStation, operatorRestockSchema, async (body) => {
-    await rooms.restock(body.station_id, body.stock);
+    await operate(body.station_id, { type: 'restock', stock: body.stock });
     return answer(body.station_id);
   });
 
   route.operator(`/${O.armStrength}`, onStation, operatorArmStrengthSchema, async (body) => {
-    await rooms.setArmStrength(body.station_id, body.arm_strength);
+    await operate(body.station_id, { type: 'setArmStrength', armStrength: body.arm_strength });
     return answer(body.station_id);
   });
 
-  route.operator(`/${O.changePrize}`, onStation, operatorChangePrizeSchema, async (body) =>
-    answer(
-      body.station_id,
-      (
-        await rooms.changePrize(body.station_id, {
-          prizeName: body.prize_name,
-          prizeShape: body.prize_shape,
-          stock: body.stock,
-          armStrength: body.arm_strength,
-        })
-      ).refunded_play_id,
-    ),
-  );
+  // A new prize: the play on the machine ends (refunded if unfinished) and the line ends with
+  // 'change' [R4.3-3]; the station gets a new setting, a fresh field, the name, shape and stock.
+  route.operator(`/${O.changePrize}`, onStation, operatorChangePrizeSchema, async (body) => {
+    const prize = { prizeName: body.prize_name, prizeShape: body.prize_shape, stock: body.stock };
+    const operated = await operate(body.station_id, {
+      type: 'changePrize',
+      prize: body.arm_strength === undefined ? prize : { ...prize, armStrength: body.arm_strength },
+    });
+    return answer(body.station_id, operated.refunded_play_id);
+  });
 
   route.operator(`/${O.kujiBoxStatus}`, onBox, operatorKujiBoxStatusSchema, async (body) => {
     if (body.box_status === 'onSale') await s.kujiDraws.assertCanOpen(body.box_id);

@@ -12,6 +12,10 @@ import {
   visitCancelRequestSchema,
   visitRequestSchema,
 } from '../../src/contract';
+import { SERVER_MESSAGES } from '../messages';
+import { atStation, expectReply } from '../http/room-answers';
+import { Refusal } from '../play/refusal';
+import type { StationRequest } from '../../src/domain';
 import type { ApiDeps } from './deps';
 
 /** Station reservation calls: /v2/play/* of spec §7, the designed visit and reserve, and the play loop's calls (docs/play.md). */
@@ -26,17 +30,28 @@ export async function playRoutes({ route, services: s }: ApiDeps): Promise<void>
     return { reserve_info: await reservations.visit(user.user_id, body.station_id) };
   });
 
+  // Joins the station's line through its room: 404 for a station of another shop, 531 in
+  // maintenance, 409 during a prize change or when sold out, the VIP gate (569, 570, 571) [R6-3,
+  // R6-4, R6-5], 402 without TC for one play, 409 when the caller already holds a place.
   route.authed('/v2/play/reserve', reserveRequestSchema, async (user, body) => {
-    return await reservations.reserve(user.user_id, body.station_id, body.shop_id);
+    const join = { type: 'join', userId: user.user_id, shopId: body.shop_id ?? null } as const;
+    await atStation(body.station_id, rooms.send('station', body.station_id, join));
+    return reservations.reserved(user.user_id, body.station_id);
   });
 
+  // Gives up the caller's place at a station setting (waiting, or a turn not yet confirmed); 404
+  // when the caller holds none there; 409 for a paid play in progress (it ends with its result).
   route.authed('/v2/play/reserve_cancel', reserveCancelRequestSchema, async (user, body) => {
+    const settingId = body.reserve_cancel.station_setting_id;
+    const leave = { type: 'leave', userId: user.user_id, settingId, shopId: body.shop_id } as const;
+    const answer = await atStation(null, rooms.sendToUser('station', user.user_id, leave));
+    if (answer === null) throw new Refusal(404, 404, SERVER_MESSAGES.reservationNotFound);
     return {
-      reserve_cancel: await reservations.cancelReservation(
-        user.user_id,
-        body.shop_id,
-        body.reserve_cancel.station_setting_id,
-      ),
+      reserve_cancel: {
+        play_reserve_id: expectReply(answer, 'left').reserveId,
+        station_setting_id: settingId,
+        reserve_status: 'cancel' as const,
+      },
     };
   });
 
@@ -44,24 +59,61 @@ export async function playRoutes({ route, services: s }: ApiDeps): Promise<void>
     return { visit_cancel: await reservations.cancelVisit(user.user_id, body.station_setting_id) };
   });
 
-  route.authed(`/${P.confirm}`, confirmRequestSchema, async (user, body) => ({
-    play: await rooms.confirm(user.user_id, body.station_id),
-  }));
+  /** An event for the station where the caller has a place; none: the caller holds no play (403). */
+  const onPlayersStation = async (userId: number, event: StationRequest) => {
+    const answer = await atStation(null, rooms.sendToUser('station', userId, event));
+    if (answer === null) throw new Refusal(403, 403, SERVER_MESSAGES.notYourPlay);
+    return answer;
+  };
 
-  route.authed(`/${P.current}`, currentPlayRequestSchema, async (user) => ({
-    play: await rooms.current(user.user_id),
-  }));
+  // The player takes the turn: the play is charged and the claw resets. 409 when it is not their turn.
+  route.authed(`/${P.confirm}`, confirmRequestSchema, async (user, body) => {
+    const answer = await atStation(
+      body.station_id,
+      rooms.send('station', body.station_id, { type: 'confirm', userId: user.user_id }),
+    );
+    return { play: expectReply(answer, 'play').play };
+  });
 
-  route.authed(`/${P.control}`, controlRequestSchema, async (user, body) =>
-    rooms.control(user.user_id, body.play_id, body.button, body.command),
-  );
+  // The caller's play on any machine, or null. A player in a grace window is back.
+  route.authed(`/${P.current}`, currentPlayRequestSchema, async (user) => {
+    const answer = await atStation(
+      null,
+      rooms.sendToUser('station', user.user_id, { type: 'look', userId: user.user_id }),
+    );
+    return { play: answer === null ? null : expectReply(answer, 'play').play };
+  });
 
-  route.authed(`/${P.continue}`, playIdRequestSchema, async (user, body) => ({
-    play: await rooms.continuePlay(user.user_id, body.play_id),
-  }));
+  // A button press or release: over 25 commands a second is 429 (counted before anything else),
+  // not the player's play 403, not the button's moment 409. A player away from the play is back with it.
+  route.authed(`/${P.control}`, controlRequestSchema, async (user, body) => {
+    if (!s.controlRate.tryAcquire(String(user.user_id))) throw new Refusal(429, 429, SERVER_MESSAGES.controlTooFast);
+    const { tick, machine } = expectReply(
+      await onPlayersStation(user.user_id, {
+        type: 'control',
+        userId: user.user_id,
+        playId: body.play_id,
+        button: body.button,
+        command: body.command,
+      }),
+      'control',
+    );
+    return { tick, machine };
+  });
 
+  // The same player plays again within the continue window (charged again).
+  route.authed(`/${P.continue}`, playIdRequestSchema, async (user, body) => {
+    const answer = await onPlayersStation(user.user_id, {
+      type: 'continue',
+      userId: user.user_id,
+      playId: body.play_id,
+    });
+    return { play: expectReply(answer, 'play').play };
+  });
+
+  // The player ends their turn after a result (instead of waiting for the window to close).
   route.authed(`/${P.finish}`, playIdRequestSchema, async (user, body) => {
-    await rooms.finishTurn(user.user_id, body.play_id);
+    await onPlayersStation(user.user_id, { type: 'finish', userId: user.user_id, playId: body.play_id });
     return { play: null };
   });
 

@@ -10,6 +10,7 @@ import {
 import { SERVER_MESSAGES } from '../messages';
 import { Refusal } from '../play/refusal';
 import { FEED_HOP_HEADER } from '../live/feed-forward';
+import { atStation, expectReply } from '../http/room-answers';
 import type { ApiDeps } from './deps';
 
 /** A media token for a gated station's cameras lives this long (the play screen asks again on reload). */
@@ -121,7 +122,13 @@ export async function stationFeedRoutes({ config, route, services: s }: ApiDeps)
         .check(z.gte(0))
         .check(z.lte(2 ** 31 - 1)),
     }),
-    async (body) => ({ prizes: await s.rooms.rigNextPlay(body.station_id, body.seed) }),
+    async (body) => {
+      const answer = await atStation(
+        body.station_id,
+        s.rooms.send('station', body.station_id, { type: 'rig', seed: body.seed }),
+      );
+      return { prizes: expectReply(answer, 'rigged').prizes };
+    },
   );
   route.open(
     '/dev/live/drop',

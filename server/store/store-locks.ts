@@ -11,14 +11,14 @@ export const STORE_LOCKS = {
   /** The demo catalogue's seed (the first start of an empty database). */
   seed: 0x6f6e6b02,
   /**
-   * The instance running the station rooms (a session lock, held on its own connection for as
-   * long as the instance hosts them: server/play/rooms/station-host.ts).
+   * The leader (a session lock, held on its own connection for as long as the instance leads:
+   * server/rooms/room-host.ts).
    */
   stationHost: 0x6f6e6b03,
   /**
    * The first key of each station's own session lock (the second is the station id): the instance
-   * holding it runs that station's room (server/play/rooms/station-host.ts). Two-key locks never
-   * collide with the one-key locks above (PostgreSQL keeps the two key spaces apart).
+   * holding it runs that station's room (server/rooms/room-host.ts). Two-key locks never collide
+   * with the one-key locks above (PostgreSQL keeps the two key spaces apart).
    */
   stationClass: 0x6f6e6b04,
 } as const;

@@ -1,6 +1,7 @@
 import type { SqlExecutor, Store } from '../store/store';
 import type { Clock } from '../clock';
 import { SERVER_MESSAGES } from '../messages';
+import { MAX_LEDGER_AMOUNT } from '../../src/domain';
 
 /** The two halves of a TC balance: free (bonus, presents) and toll (bought). */
 export type TcKind = 'free' | 'toll';
@@ -91,7 +92,7 @@ export class InvalidLedgerAmountError extends Error {
   override readonly name = 'InvalidLedgerAmountError';
 }
 
-export const MAX_LEDGER_AMOUNT = 100_000_000;
+export { MAX_LEDGER_AMOUNT };
 
 interface WalletRow {
   tc_free: number;

@@ -8,6 +8,7 @@ import { cardFields, CARDS, providerStep } from '../support/payments';
 import { Ledger } from '../../server/wallet/ledger';
 import { typedClient, type ContractDriver } from './harness';
 import { systemClock } from '../../server/clock';
+import { stationOps } from '../support/station-ops';
 
 /**
  * The real adapters (ky) against the reference server: in-process through Fastify's inject
@@ -51,7 +52,7 @@ export async function serverDriver(transport: 'inject' | 'http'): Promise<Contra
         return rows.map((r) => r.station_id);
       },
       async setStationStatus(stationId, status) {
-        await t.server.services().rooms.setStationStatus(stationId, status);
+        await stationOps(t.server).setStatus(stationId, status);
       },
       async grantFreeTc(userId, amount) {
         await t.server.services().ledger.credit(userId, 'free', {

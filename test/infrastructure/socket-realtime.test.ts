@@ -10,6 +10,7 @@ import { ManualServerClock } from '../support/manual-server-clock';
 import { playableStation } from '../support/stations';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
+import { stationOps } from '../support/station-ops';
 
 const clock = new ManualServerClock(new Date('2026-11-23T12:00:00+09:00'));
 let t: TestServer;
@@ -134,8 +135,8 @@ describe('the socket.io adapter against the reference server', () => {
     await a.holdBack(100).waitResult().finish();
     stationSub.unsubscribe();
     bobSub.unsubscribe();
-    await t.server.services().rooms.setStationStatus(stationId, 'maintenance');
-    await t.server.services().rooms.setStationStatus(stationId, 'open');
+    await stationOps(t.server).setStatus(stationId, 'maintenance');
+    await stationOps(t.server).setStatus(stationId, 'open');
   });
 
   it('says when the user channel is joined, then delivers a support-chat reply checked at the border; a malformed one is dropped', async () => {
@@ -252,7 +253,7 @@ describe('the socket.io adapter against the reference server', () => {
     expect(await got).toEqual([{ type: 'reserveChange', stationId }]);
     watch.unsubscribe();
     sub.unsubscribe();
-    await t.server.services().rooms.setStationStatus(stationId, 'maintenance');
-    await t.server.services().rooms.setStationStatus(stationId, 'open');
+    await stationOps(t.server).setStatus(stationId, 'maintenance');
+    await stationOps(t.server).setStatus(stationId, 'open');
   }, 15_000);
 });

@@ -9,6 +9,7 @@ import { post } from './user-helpers';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { openSignaling as openRaw, recvonlyConnect, RtcViewer } from '../support/rtc-viewer';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { stationOps } from '../support/station-ops';
 
 /**
  * The rtc feed's Sora-compatible signaling peer over a real port, with werift viewers in Node
@@ -358,7 +359,7 @@ describe('refusals: each closes the connection with a code and a reason the clie
   it('[R4.2-10] a station going down takes the track off every connection (re-offer, inactive) and puts it back when it is up', async () => {
     const viewer = await watch(signaling, `station-${normal[6]}-front`);
     await until(() => viewer.packets > 10, 'playing');
-    await t.server.services().rooms.setStationStatus(normal[6]!, 'maintenance');
+    await stationOps(t.server).setStatus(normal[6]!, 'maintenance');
     const reOffers = () =>
       viewer.log.messages
         .filter((m) => m.type === 're-offer')
@@ -369,7 +370,7 @@ describe('refusals: each closes the connection with a code and a reason the clie
     expect(String(viewer.log.messages.find((m) => m.type === 're-offer')!.sdp)).toMatch(/^m=video 9 /m);
     await until(() => status()[0]?.live === false, 'the camera is dark');
     const dark = viewer.packets;
-    await t.server.services().rooms.setStationStatus(normal[6]!, 'open');
+    await stationOps(t.server).setStatus(normal[6]!, 'open');
     await until(() => reOffers().length === 2, 'a second re-offer');
     expect(reOffers()).toEqual(['inactive', 'sendonly']);
     await until(() => viewer.packets > dark + 10, 'video again');
@@ -391,9 +392,9 @@ describe('the camera worker', () => {
     expect((await fetch(`${t.origin}/healthz`)).status).toBe(200);
     // New pictures need the new worker: the station going down dims the picture (the camera goes
     // dark), coming back up draws it again, and the same connection plays on.
-    await t.server.services().rooms.setStationStatus(station, 'maintenance');
+    await stationOps(t.server).setStatus(station, 'maintenance');
     await until(() => status()[0]?.live === false, 'the dimmed picture was drawn: the camera is dark');
-    await t.server.services().rooms.setStationStatus(station, 'open');
+    await stationOps(t.server).setStatus(station, 'open');
     await until(() => status()[0]?.live === true, 'the camera is live again');
     const before = { packets: viewer.packets, keyframes: viewer.keyframes };
     await until(() => viewer.packets > before.packets + 20 && viewer.keyframes > before.keyframes, 'video again');

@@ -5,6 +5,7 @@ import { PlayDriver } from '../support/play-driver';
 import { playableStation } from '../support/stations';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser } from '../support/users';
+import { stationOps } from '../support/station-ops';
 
 /** Probing the play loop as an attacker would: the same request many times at once. */
 const clock = new ManualServerClock(new Date('2026-11-23T12:00:00+09:00'));
@@ -57,8 +58,8 @@ describe('the play loop under concurrent requests', () => {
     );
     expect(new Set(records.map((r) => r.reserve_num)).size).toBe(50);
     expect(records.filter((r) => r.reserve_status === 'playTransition')).toHaveLength(1);
-    await t.server.services().rooms.setStationStatus(stationId, 'maintenance');
-    await t.server.services().rooms.setStationStatus(stationId, 'open');
+    await stationOps(t.server).setStatus(stationId, 'maintenance');
+    await stationOps(t.server).setStatus(stationId, 'open');
   });
 
   it('[R10-1] a confirm, a cancel and a fault at the same instant, 30 times over: no charge without a play, no refund twice', async () => {
@@ -72,7 +73,7 @@ describe('the play loop under concurrent requests', () => {
       const [confirm, cancel, fault] = await Promise.all([
         d.post('v2/play/confirm', { station_id: stationId }),
         d.post('v2/play/reserve_cancel', { shop_id: 1, reserve_cancel: { station_setting_id: setting } }),
-        t.server.services().rooms.fault(stationId),
+        stationOps(t.server).fault(stationId),
       ]);
       // Whatever order the room took them in, each answer is a clean one (no 5xx).
       expect([200, 409]).toContain(confirm.status);
@@ -91,7 +92,7 @@ describe('the play loop under concurrent requests', () => {
         expect(fault.refunded_play_id).toBe(plays[0]!.play_id);
         expect(balance).toBe(10_000);
       }
-      await t.server.services().rooms.setStationStatus(stationId, 'open');
+      await stationOps(t.server).setStatus(stationId, 'open');
     }
     for (const u of users) {
       const rows = await t.server.services().ledger.fromRows(u.user_id);
@@ -108,7 +109,7 @@ describe('the play loop under concurrent requests', () => {
     );
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     expect(answers.filter((a) => a.status === 409)).toHaveLength(9);
-    await t.server.services().rooms.setStationStatus(stationId, 'maintenance');
-    await t.server.services().rooms.setStationStatus(stationId, 'open');
+    await stationOps(t.server).setStatus(stationId, 'maintenance');
+    await stationOps(t.server).setStatus(stationId, 'open');
   });
 });

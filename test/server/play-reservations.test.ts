@@ -14,6 +14,7 @@ import { storeFingerprint } from '../support/store-fingerprint';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
 import { ManualServerClock } from '../support/manual-server-clock';
+import { stationOps } from '../support/station-ops';
 
 let t: TestServer;
 const clock = new Date();
@@ -223,7 +224,7 @@ describe('station visits and reservations over the store', () => {
     // A reserved station that goes into maintenance answers 531 on the caller's next fetch of it;
     // the place ended with the station in the same step, so a fetch naming no station finds none.
     await post('v2/play/reserve', as(a, { station_id: stationIds.normal2 }));
-    await t.server.services().rooms.setStationStatus(stationIds.normal2, 'malfunction');
+    await stationOps(t.server).setStatus(stationIds.normal2, 'malfunction');
     try {
       expect((await post('v2/play/get_reserve', as(a, { station_id: stationIds.normal2 }))).json()).toMatchObject({
         error_code: 531,
@@ -241,7 +242,7 @@ describe('station visits and reservations over the store', () => {
         (await post('v2/play/reserve', as(await player(), { station_id: stationIds.normal2 }))).json().error_code,
       ).toBe(531);
     } finally {
-      await t.server.services().rooms.setStationStatus(stationIds.normal2, 'open');
+      await stationOps(t.server).setStatus(stationIds.normal2, 'open');
     }
   });
 

@@ -14,6 +14,7 @@ import { playableStation } from '../support/stations';
 import { connectSocket } from '../support/socket-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
+import { stationOps } from '../support/station-ops';
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -99,8 +100,8 @@ describe('the real-time socket (spec §7): channels, identity, pushes and contro
       title: 'まもなくあなたの番です',
       message: expect.stringContaining('2番目'),
     });
-    await t.server.services().rooms.setStationStatus(stationId, 'maintenance');
-    await t.server.services().rooms.setStationStatus(stationId, 'open');
+    await stationOps(t.server).setStatus(stationId, 'maintenance');
+    await stationOps(t.server).setStatus(stationId, 'open');
   });
 
   it('controls travel over the socket with acknowledgements; anyone but the current player is refused', async () => {
@@ -135,12 +136,12 @@ describe('the real-time socket (spec §7): channels, identity, pushes and contro
     const connections = t.server.io.of('/').sockets.size;
     first.close();
     await expect.poll(() => t.server.io.of('/').sockets.size).toBe(connections - 1); // the server saw the close
-    const loop = t.server.services().rooms;
-    expect(loop.onStation(stationId)!.grace_ms_left).toBeNull(); // one connection left
+    const loop = stationOps(t.server);
+    expect(loop.playOn(stationId)!.grace_ms_left).toBeNull(); // one connection left
     second.close();
-    await expect.poll(() => loop.onStation(stationId)!.grace_ms_left).toBe(PLAY_TIMINGS.graceMs);
+    await expect.poll(() => loop.playOn(stationId)!.grace_ms_left).toBe(PLAY_TIMINGS.graceMs);
     await connect(alice);
-    await expect.poll(() => loop.onStation(stationId)!.grace_ms_left).toBeNull();
+    await expect.poll(() => loop.playOn(stationId)!.grace_ms_left).toBeNull();
     await a.holdRight(100).holdBack(100).waitResult().finish();
   });
 
@@ -168,7 +169,7 @@ describe('the real-time socket (spec §7): channels, identity, pushes and contro
     await join(top, CHANNELS.top);
     const updates: unknown[] = [];
     top.on('update', (u) => updates.push(u));
-    await t.server.services().rooms.setStationStatus(stationId, 'adjusting');
+    await stationOps(t.server).setStatus(stationId, 'adjusting');
     await expect
       .poll(() => updates)
       .toEqual([
@@ -178,7 +179,7 @@ describe('the real-time socket (spec §7): channels, identity, pushes and contro
           list: [{ station_id: stationId, station_status: 'adjusting', playing: 0, visit_count: expect.any(Number) }],
         },
       ]);
-    await t.server.services().rooms.setStationStatus(stationId, 'open');
+    await stationOps(t.server).setStatus(stationId, 'open');
     await expect.poll(() => updates.length).toBeGreaterThanOrEqual(4);
     expect(updates[2]).toEqual({ channel: 'top', maintenance: { station_id: stationId, station_status: 'open' } });
   });

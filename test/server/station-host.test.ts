@@ -21,6 +21,7 @@ import { confirmAndMoveClaw } from '../support/moving-play';
 import { createTestUser, type TestUser } from '../support/users';
 import { openSignaling, recvonlyConnect, RtcViewer } from '../support/rtc-viewer';
 import { SIGNALING_CLOSE } from '../../server/live/signaling';
+import { atStation } from '../../server/http/room-answers';
 
 /**
  * Issue 25, R10-8: instances on one PostgreSQL database; each station's room runs on exactly one
@@ -239,7 +240,7 @@ describe('the stations spread over the instances (R10-8)', () => {
     }
   }, 60_000);
 
-  it('[R10-8] a forged or malformed relayed call is refused in Japanese and changes nothing; a call for a station nobody runs is answered by none', async () => {
+  it('[R10-8] a forged or malformed relayed event is refused in Japanese and changes nothing; an event for a station nobody runs is answered by none', async () => {
     const url = await postgres.cluster.seededDatabase();
     const host = await startTestServer({ listen: true, databaseUrl: url });
     const other = await startTestServer({ listen: true, databaseUrl: url, standby: true });
@@ -257,38 +258,69 @@ describe('the stations spread over the instances (R10-8)', () => {
         );
       // The two instances know each other before the calls are counted on.
       await expect
-        .poll(async () => (await relay({ method: 'current', args: [1] })).length, { timeout: 15_000 })
+        .poll(
+          async () => (await relay({ to: { kind: 'station', user: 1 }, event: { type: 'look', userId: 1 } })).length,
+          {
+            timeout: 15_000,
+          },
+        )
         .toBe(1);
+      const at = (room: string, event: unknown) => ({ to: { room }, event });
       for (const call of [
+        // The shape of the calls before events travelled as data.
         { method: 'close', args: [] },
-        { method: 'relayed', args: ['close', []] },
-        { method: 'constructor', args: [] },
-        { method: 'join', args: 'x' },
-        { method: 'join', args: [1, 2, 3, 4, 5] },
-        { method: 'control', args: [1, 1, 'up', 'press'] },
-        { method: 'setStationStatus', args: [1, 'exploded'] },
-        { method: 'changePrize', args: [1, { prizeName: '<b>', prizeShape: 'box', stock: 1, extra: 1 }] },
-        { method: 'restock', args: [1, -5] },
+        { method: 'join', args: [1, 2, 3] },
+        // Not a room, not a kind, not an event of the kind.
+        at('station:1', { type: 'close' }),
+        at('hack:1', { type: 'view' }),
+        at('station:0', { type: 'view' }),
+        at('station:1x', { type: 'view' }),
+        { to: { kind: '__proto__', user: 1 }, event: { type: 'view' } },
+        { to: { kind: 'station', user: -1 }, event: { type: 'view' } },
+        { to: { room: 'station:1' }, event: { type: 'view' }, extra: 1 },
+        at('station:1', { type: 'join', userId: 'x' }),
+        at('station:1', { type: 'control', userId: 1, playId: 1, button: 'up', command: 'press' }),
+        at('station:1', { type: 'setStatus', status: 'exploded' }),
+        at('station:1', {
+          type: 'changePrize',
+          prize: { prizeName: '<b>', prizeShape: 'box', stock: 1, extra: 1 },
+        }),
+        at('station:1', { type: 'restock', stock: -5 }),
+        // The room's own events (outcomes of its writes, its clock, its restart) are nobody's to send.
+        at('station:1', { type: 'joined', reserveId: 1, userId: 1, settingId: 1 }),
+        at('station:1', { type: 'startRefused' }),
+        at('station:1', { type: 'clock' }),
+        at('station:1', { type: 'resumed' }),
         null,
         'join',
       ]) {
         const answers = await relay(call);
-        expect(answers).toEqual([{ owner: true, refusal: [400, 400, 'この操作は受け付けられません。', {}] }]);
+        expect(answers, JSON.stringify(call)).toEqual([
+          { owner: true, refusal: [400, 400, 'この操作は受け付けられません。', {}] },
+        ]);
       }
-      // Calls the instances understand but for a station or a player none runs: nobody answers for them.
-      expect(await relay({ method: 'join', args: [999_999, 999_999, null] })).toEqual([{ owner: false }]);
-      expect(await relay({ method: 'control', args: [999_999, 1, 'right', 'press'] })).toEqual([{ owner: false }]);
+      // Events the instances understand but for a station or a player none runs: nobody answers for them.
+      expect(await relay(at('station:999999', { type: 'join', userId: 999_999, shopId: null }))).toEqual([
+        { owner: false },
+      ]);
+      expect(
+        await relay({
+          to: { kind: 'station', user: 999_999 },
+          event: { type: 'control', userId: 999_999, playId: 1, button: 'right', command: 'press' },
+        }),
+      ).toEqual([{ owner: false }]);
 
       expect(await storeFingerprint(host.server.store())).toBe(before);
-      // A room call for a station that does not exist: 404 in Japanese; no instance holds it after.
+      // A room event for a station that does not exist: 404 in Japanese; no instance holds it after.
       const dave = await createTestUser(other, {}, { freeTc: 1_000 });
       const rooms = other.server.services().rooms;
-      expect(await rooms.confirm(dave.user_id, 999_999).catch((e: unknown) => e)).toMatchObject({
-        status: 404,
-        info: 'ステーションが見つかりません。',
-      });
+      expect(
+        await atStation(999_999, rooms.send('station', 999_999, { type: 'confirm', userId: dave.user_id })).catch(
+          (e: unknown) => e,
+        ),
+      ).toMatchObject({ status: 404, info: 'ステーションが見つかりません。' });
       // A viewer of a station nobody runs sees no play, and no instance takes the station for it.
-      expect(await rooms.stationView(999_999)).toBeNull();
+      expect(await rooms.sendIfRunning('station', 999_999, { type: 'view' })).toBeNull();
       expect(await caller(other.origin, dave)('v2/play/reserve', { station_id: 999_999 })).toMatchObject({
         error_code: 404,
       });

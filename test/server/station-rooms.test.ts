@@ -16,6 +16,7 @@ import { ManualServerClock } from '../support/manual-server-clock';
 import { PlayDriver } from '../support/play-driver';
 import { playableStation } from '../support/stations';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { stationOps } from '../support/station-ops';
 import { createTestUser, type TestUser } from '../support/users';
 
 /** The manual clock, able to run every timer `lateMs` after it falls due (as a busy event loop does). */
@@ -46,7 +47,7 @@ const pushesTo = (userId: number): PushMessage[] =>
 
 beforeAll(async () => {
   t = await startTestServer({ inMemory: true, clock, playSeeds: () => seed });
-  t.server.services().rooms.setEvents(recorder);
+  t.server.services().setPlayEvents(recorder);
   const store = t.server.store();
   const row = await playableStation(t);
   stationId = row.station_id;
@@ -158,7 +159,7 @@ describe('the station rooms over the real server, on a manual clock (docs/play.m
   });
 
   it("[R4.5-1][R10-5] a well-aimed claw at full strength wins: the prize joins the player's prize box (unread, pushed), the stock drops, the winner is announced, and the gauge empties", async () => {
-    await t.server.services().rooms.setArmStrength(stationId, 1);
+    await stationOps(t.server).setArmStrength(stationId, 1);
     const [stock] = await t.server
       .store()
       .query<{ stock: number; prize_name: string }>('SELECT stock, prize_name FROM stations WHERE station_id = $1', [
@@ -215,7 +216,7 @@ describe('the station rooms over the real server, on a manual clock (docs/play.m
     // The field is refilled: the won prize is replaced while stock remains.
     expect((await layoutOf(stationId)).some((p) => p.id === target.id)).toBe(false);
     await a.finish();
-    await t.server.services().rooms.setArmStrength(stationId, 0.5);
+    await stationOps(t.server).setArmStrength(stationId, 0.5);
   });
 
   it('misses fill the assist gauge by published steps and the next play runs with the raised arm strength', async () => {
@@ -302,10 +303,10 @@ describe('the station rooms over the real server, on a manual clock (docs/play.m
     const alice = await player();
     const a = drive(alice);
     await a.reserve(stationId).waitTurn().confirm().waitPlaying().control('right', 'press').wait(500);
-    const loop = t.server.services().rooms;
-    loop.playerAway(alice.user_id);
-    await loop.idle();
-    const away = loop.onStation(stationId)!;
+    const loop = stationOps(t.server);
+    await loop.away(alice.user_id);
+    await t.server.services().rooms.idle();
+    const away = loop.playOn(stationId)!;
     expect(away).toMatchObject({
       phase: 'playing',
       grace_ms_left: PLAY_TIMINGS.graceMs,
@@ -313,7 +314,7 @@ describe('the station rooms over the real server, on a manual clock (docs/play.m
     });
     const x = away.machine.x;
     await a.wait(PLAY_TIMINGS.graceMs - 1000);
-    expect(loop.onStation(stationId)).toMatchObject({
+    expect(loop.playOn(stationId)).toMatchObject({
       phase: 'playing',
       grace_ms_left: 1000,
       machine: { phase: 'waitBack', x },
@@ -328,7 +329,7 @@ describe('the station rooms over the real server, on a manual clock (docs/play.m
     const alice = await player();
     const a = drive(alice);
     await a.reserve(stationId).waitTurn().confirm().waitPlaying().holdRight(700);
-    t.server.services().rooms.playerAway(alice.user_id);
+    await stationOps(t.server).away(alice.user_id);
     await t.server.services().rooms.idle();
     await a.wait(PLAY_TIMINGS.graceMs - 1000);
     expect(
@@ -362,7 +363,7 @@ describe('the station rooms over the real server, on a manual clock (docs/play.m
     const before = await balance(alice);
     await a.confirm().waitPlaying().control('right', 'press');
     expect(await balance(alice)).toBe(before - price);
-    const loop = t.server.services().rooms;
+    const loop = stationOps(t.server);
     const fault = await loop.fault(stationId);
     expect(fault.refunded_play_id).toBe(a.play!.play_id);
     expect(await balance(alice)).toBe(before);
@@ -384,7 +385,7 @@ describe('the station rooms over the real server, on a manual clock (docs/play.m
     expect(events).toContainEqual({ kind: 'stationStatus', args: [stationId, 'malfunction'] });
     const record = await b.post('v2/play/get_reserve', { station_id: stationId });
     expect(record.json).toMatchObject({ error_code: 531 });
-    await loop.setStationStatus(stationId, 'open');
+    await loop.setStatus(stationId, 'open');
     expect(
       getReserveResponseSchema.parse((await b.post('v2/play/get_reserve', { station_id: stationId })).json).reserve_info
         .reserve_status,
@@ -392,7 +393,7 @@ describe('the station rooms over the real server, on a manual clock (docs/play.m
   });
 
   it('practice stations play without a charge and give no prize', async () => {
-    await t.server.services().rooms.setArmStrength(practiceId, 1);
+    await stationOps(t.server).setArmStrength(practiceId, 1);
     const alice = await player(0);
     const a = drive(alice);
     await a.reserve(practiceId).waitTurn().confirm();
@@ -411,8 +412,8 @@ describe('the station rooms over the real server, on a manual clock (docs/play.m
   it('the machine keeps its pace when its timer fires late (a busy event loop): a tick every 50 ms, not every 50 ms plus the delay', async () => {
     const a = drive(await player());
     await a.reserve(stationId).waitTurn().confirm().waitPlaying();
-    const loop = t.server.services().rooms;
-    const from = loop.onStation(stationId)!.machine.tick;
+    const loop = stationOps(t.server);
+    const from = loop.playOn(stationId)!.machine.tick;
     clock.lateMs = 20;
     try {
       await a.wait(1000);
@@ -421,8 +422,8 @@ describe('the station rooms over the real server, on a manual clock (docs/play.m
     }
     // Each tick ran 20 ms late, and the next was still due 50 ms after the last was due: 1000 ms
     // hold 19–20 ticks (counting from when each ran, 1000 / 70 = 14 would have run).
-    expect(loop.onStation(stationId)!.machine.tick - from).toBeGreaterThanOrEqual(19);
-    expect(loop.onStation(stationId)!.machine.tick - from).toBeLessThanOrEqual(20);
+    expect(loop.playOn(stationId)!.machine.tick - from).toBeGreaterThanOrEqual(19);
+    expect(loop.playOn(stationId)!.machine.tick - from).toBeLessThanOrEqual(20);
     await a.holdRight(100).holdBack(100).waitResult().finish();
   });
 

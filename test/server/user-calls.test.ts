@@ -24,6 +24,7 @@ import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
 import { as, expectOk, expectRefusedUnchanged, JAPANESE, post, validAddress } from './user-helpers';
 import { systemClock } from '../../server/clock';
+import { stationOps } from '../support/station-ops';
 
 let t: TestServer;
 let a: TestUser;
@@ -385,12 +386,12 @@ describe('POST /user/user_data (designed call, docs/api/user.md)', () => {
   it('[R3-6] play_info names the station the caller is reserving, and is null again once the reservation ends', async () => {
     const c = await createTestUser(t, {}, { freeTc: 10_000 });
     const station = await playableStation(t);
-    await t.server.services().reservations.reserve(c.user_id, station.station_id);
+    await t.server.services().rooms.send('station', station.station_id, { type: 'join', userId: c.user_id });
     const during = (await userData(c)).login_info.play_info;
     expect(during.station_id).toBe(station.station_id);
     expect(RESERVING_STATUSES).toContain(during.reserve_status);
-    await t.server.services().rooms.setStationStatus(station.station_id, 'maintenance');
-    await t.server.services().rooms.setStationStatus(station.station_id, 'open');
+    await stationOps(t.server).setStatus(station.station_id, 'maintenance');
+    await stationOps(t.server).setStatus(station.station_id, 'open');
     expect((await userData(c)).login_info.play_info).toEqual({ station_id: null, reserve_status: null });
   });
 });

@@ -9,6 +9,9 @@ export interface TcInfo {
   readonly tc_toll: number;
 }
 
+/** The largest amount one ledger entry may move (a charge larger than this is refused before it is tried). */
+export const MAX_LEDGER_AMOUNT = 100_000_000;
+
 /** Tickets, counted apart from TC [R1-2]. */
 export interface TicketInfo {
   readonly ticket_all: number;

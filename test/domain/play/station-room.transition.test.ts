@@ -4,6 +4,7 @@ import {
   PLAY_TIMINGS,
   ROOM_EVENT_TYPES,
   ROOM_PHASES,
+  stationReply,
   transition,
   type RoomAnswer,
   type RoomEffect,
@@ -44,6 +45,7 @@ const EVENTS: Record<RoomEventType, RoomEvent> = {
   continue: { type: 'continue', userId: HOLDER.userId, playId: PLAY_ID },
   finish: { type: 'finish', userId: HOLDER.userId, playId: PLAY_ID },
   look: { type: 'look', userId: HOLDER.userId },
+  view: { type: 'view' },
   away: { type: 'away', userId: HOLDER.userId },
   back: { type: 'back', userId: HOLDER.userId },
   clock: { type: 'clock' },
@@ -54,6 +56,7 @@ const EVENTS: Record<RoomEventType, RoomEvent> = {
   endPlay: { type: 'endPlay', playId: PLAY_ID },
   removeFromLine: { type: 'removeFromLine', userId: HOLDER.userId },
   pause: { type: 'pause', paused: true },
+  rig: { type: 'rig', seed: 7 },
   resumed: { type: 'resumed' },
 };
 
@@ -74,6 +77,7 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     continue: 'idle notYourPlay',
     finish: 'idle notYourPlay',
     look: 'idle play',
+    view: 'idle view',
     away: 'idle ok',
     back: 'idle ok',
     clock: 'idle ok',
@@ -84,12 +88,13 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     endPlay: 'idle noPlay',
     removeFromLine: 'idle reservationNotFound',
     pause: 'idle operator',
+    rig: 'idle rigged',
     resumed: 'idle ok',
   },
   turnOffered: {
     join: 'turnOffered alreadyInLine',
     joined: 'turnOffered ok',
-    leave: 'turnOffered ok',
+    leave: 'turnOffered left',
     confirm: 'starting play',
     playStarted: 'turnOffered ok',
     startRefused: 'turnOffered ok',
@@ -97,6 +102,7 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     continue: 'turnOffered notYourPlay',
     finish: 'turnOffered notYourPlay',
     look: 'turnOffered play',
+    view: 'turnOffered view',
     away: 'turnOffered ok',
     back: 'turnOffered ok',
     clock: 'turnOffered ok',
@@ -107,6 +113,7 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     endPlay: 'turnOffered noPlay',
     removeFromLine: 'turnOffered operator',
     pause: 'turnOffered operator',
+    rig: 'turnOffered rigged',
     resumed: 'turnOffered ok',
   },
   starting: {
@@ -120,6 +127,7 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     continue: 'starting notYourPlay',
     finish: 'starting notYourPlay',
     look: 'starting play',
+    view: 'starting view',
     away: 'starting ok',
     back: 'starting ok',
     clock: 'starting ok',
@@ -130,6 +138,7 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     endPlay: 'starting noPlay',
     removeFromLine: 'starting operator',
     pause: 'starting operator',
+    rig: 'starting rigged',
     resumed: 'starting ok',
   },
   resetting: {
@@ -143,6 +152,7 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     continue: 'resetting continueClosed',
     finish: 'resetting playingNow',
     look: 'resetting play',
+    view: 'resetting view',
     away: 'resetting ok',
     back: 'resetting ok',
     clock: 'playing ok',
@@ -153,6 +163,7 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     endPlay: 'turnOffered operator',
     removeFromLine: 'turnOffered operator',
     pause: 'resetting operator',
+    rig: 'resetting rigged',
     resumed: 'resetting ok',
   },
   playing: {
@@ -166,6 +177,7 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     continue: 'playing continueClosed',
     finish: 'playing playingNow',
     look: 'playing play',
+    view: 'playing view',
     away: 'away ok',
     back: 'playing ok',
     clock: 'playing ok',
@@ -176,6 +188,7 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     endPlay: 'turnOffered operator',
     removeFromLine: 'turnOffered operator',
     pause: 'playing operator',
+    rig: 'playing rigged',
     resumed: 'playing ok',
   },
   away: {
@@ -189,6 +202,7 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     continue: 'away continueClosed',
     finish: 'away playingNow',
     look: 'playing play',
+    view: 'away view',
     away: 'away ok',
     back: 'playing ok',
     clock: 'playing ok',
@@ -199,6 +213,7 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     endPlay: 'turnOffered operator',
     removeFromLine: 'turnOffered operator',
     pause: 'away operator',
+    rig: 'away rigged',
     resumed: 'away ok',
   },
   result: {
@@ -212,6 +227,7 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     continue: 'starting play',
     finish: 'turnOffered ok',
     look: 'result play',
+    view: 'result view',
     away: 'result ok',
     back: 'result ok',
     clock: 'turnOffered ok',
@@ -222,6 +238,7 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     endPlay: 'turnOffered operator',
     removeFromLine: 'turnOffered operator',
     pause: 'result operator',
+    rig: 'result rigged',
     resumed: 'result ok',
   },
 };
@@ -627,5 +644,60 @@ describe('[R10-1] the turn, step by step', () => {
     expect(offered.state).toMatchObject({ line: [], turn: { phase: 'idle' } });
     const playing = transition(aRoom(TURNS.playing), { type: 'restock', stock: 0 }, EARLY);
     expect(playing.state).toMatchObject({ line: [], turn: { phase: 'playing' } });
+  });
+});
+
+describe('[R10-8] what a caller hears, as data (it may travel from the instance running the room)', () => {
+  it('a place at a station of another shop is not found; a place given up at another shop is not found either', () => {
+    expect(transition(aRoom(TURNS.idle), { type: 'join', userId: 5, shopId: 2 }, EARLY)).toMatchObject({
+      effects: [],
+      answer: { kind: 'refused', refusal: 'stationNotFound' },
+    });
+    expect(transition(aRoom(TURNS.idle), { type: 'join', userId: 5, shopId: 1 }, EARLY).effects).toEqual([
+      { type: 'addToLine', userId: 5 },
+    ]);
+    const elsewhere = { type: 'leave', userId: WAITING.userId, settingId: WAITING.settingId, shopId: 2 } as const;
+    expect(transition(aRoom(TURNS.playing), elsewhere, EARLY)).toMatchObject({
+      effects: [],
+      answer: { kind: 'refused', refusal: 'reservationNotFound' },
+    });
+  });
+
+  it('a place given up answers the reservation it ended: waiting, or an offered turn', () => {
+    const waiting = { type: 'leave', userId: WAITING.userId, settingId: WAITING.settingId, shopId: 1 } as const;
+    expect(transition(aRoom(TURNS.playing), waiting, EARLY).answer).toEqual({
+      kind: 'left',
+      reserveId: WAITING.reserveId,
+    });
+    expect(transition(aRoom(TURNS.turnOffered), EVENTS.leave, EARLY).answer).toEqual({
+      kind: 'left',
+      reserveId: HOLDER.reserveId,
+    });
+  });
+
+  it('a play answer names the caller’s play only when they hold the turn; a view names the play for anyone', () => {
+    const room = aRoom(TURNS.playing);
+    const mine = stationReply(room, EVENTS.look, { kind: 'play' }, EARLY);
+    expect(mine).toMatchObject({ kind: 'play', play: { play_id: PLAY_ID, phase: 'playing' } });
+    expect(stationReply(room, { type: 'look', userId: STRANGER }, { kind: 'play' }, EARLY)).toEqual({
+      kind: 'play',
+      play: null,
+    });
+    expect(stationReply(room, { type: 'view' }, { kind: 'view' }, EARLY)).toEqual(mine);
+    expect(stationReply(aRoom(TURNS.idle), { type: 'view' }, { kind: 'view' }, EARLY)).toEqual({
+      kind: 'play',
+      play: null,
+    });
+    // Every other answer is already data.
+    const control = { kind: 'operator', refundedPlayId: 3 } as const;
+    expect(stationReply(room, EVENTS.endPlay, control, EARLY)).toBe(control);
+  });
+
+  it('the development rig changes nothing in the room: it names the seed of the next play and the prizes on the field', () => {
+    const room = aRoom(TURNS.idle);
+    const rigged = transition(room, { type: 'rig', seed: 77 }, EARLY);
+    expect(rigged.state).toBe(room);
+    expect(rigged.effects).toEqual([{ type: 'rigSeed', seed: 77 }]);
+    expect(rigged.answer).toEqual({ kind: 'rigged', prizes: room.field!.prizes });
   });
 });

@@ -1,7 +1,7 @@
 /** A station room's rules: one pure state machine per station (docs/play.md, "Station rooms"). */
 export * from './room.types';
-export { transition } from './transition';
+export { transition, stationReply } from './transition';
 export { restoreRoom } from './restore';
-export { nextWakeup, roomPlayView, roomUsers, holderOf } from './room-view';
+export { nextWakeup, roomPlayView, roomUsers, holderOf, playIdOf } from './room-view';
 export { stationPlayable, placeInLine } from './room-line';
 export { SAVE_EVERY_TICKS, PUSH_EVERY_TICKS, initialField, refilledField } from './room-play';

@@ -98,3 +98,12 @@ export function lineSignature(state: StationRoomState): string {
       : `${turn.holder.reserveId}${turn.phase === 'turnOffered' || turn.phase === 'starting' ? '?' : '!'}`;
   return `${holder}|${state.line.map((w) => w.reserveId).join(',')}`;
 }
+
+/** A station whose last prize is gone: nobody behind can play it; each place ends with 'change'. */
+export function endIfSoldOut(state: StationRoomState, effects: RoomEffect[]): StationRoomState {
+  if (state.station.stock > 0 || state.station.designatedType === 'practice') return state;
+  // A play under way finishes; a turn only offered ends with the line.
+  const offered = state.turn.phase === 'turnOffered';
+  const after = endLine(state, 'change', 'prize_change', effects, offered);
+  return offered ? { ...after, turn: { phase: 'idle' } } : after;
+}

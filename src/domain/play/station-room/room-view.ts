@@ -111,3 +111,11 @@ export function roomUsers(state: StationRoomState): number[] {
   const holder = holderOf(state.turn);
   return [...(holder ? [holder.userId] : []), ...state.line.map((w) => w.userId)];
 }
+
+/** The play a turn holds (a continue being charged holds the play before it), or null. */
+export const playIdOf = (turn: Turn): number | null =>
+  turn.phase === 'resetting' || turn.phase === 'playing' || turn.phase === 'away' || turn.phase === 'result'
+    ? turn.play.playId
+    : turn.phase === 'starting' && turn.resume.phase === 'result'
+      ? turn.resume.play.playId
+      : null;

@@ -175,9 +175,11 @@ export interface StartedPlay {
 /** Everything that can happen to a room. Requests carry the caller; `playStarted` and `startRefused` are the outcome of a `startPlay` effect. */
 export type RoomEvent =
   // the line
-  | { readonly type: 'join'; readonly userId: number }
+  /** Takes a place; `shopId`, when given, must be the station's shop (a station of another shop is not found). */
+  | { readonly type: 'join'; readonly userId: number; readonly shopId?: number | null }
   | { readonly type: 'joined'; readonly reserveId: number; readonly userId: number; readonly settingId: number }
-  | { readonly type: 'leave'; readonly userId: number; readonly settingId: number }
+  /** Gives up a place at a station setting; `shopId`, when given, must be the station's shop. */
+  | { readonly type: 'leave'; readonly userId: number; readonly settingId: number; readonly shopId?: number }
   // the turn and the play
   | { readonly type: 'confirm'; readonly userId: number }
   | { readonly type: 'playStarted'; readonly started: StartedPlay }
@@ -193,6 +195,8 @@ export type RoomEvent =
   | { readonly type: 'finish'; readonly userId: number; readonly playId: number }
   /** The caller asks for their play (`/v2/play/current`): a call is a sign of life. */
   | { readonly type: 'look'; readonly userId: number }
+  /** A viewer asks for the play on the machine (changes nothing). */
+  | { readonly type: 'view' }
   // presence
   | { readonly type: 'away'; readonly userId: number }
   | { readonly type: 'back'; readonly userId: number }
@@ -211,9 +215,27 @@ export type RoomEvent =
   /** Takes one player out of the line (or off the turn, as endPlay). */
   | { readonly type: 'removeFromLine'; readonly userId: number }
   | { readonly type: 'pause'; readonly paused: boolean }
+  /**
+   * Development only (the dev call behind ONKURE_DEV_CALLS): the next play takes `seed`; the
+   * answer names the prizes lying on the field now, so that an end-to-end test can aim and win.
+   */
+  | { readonly type: 'rig'; readonly seed: number }
   /** The room was rebuilt from the store after a (re)start. */
   | { readonly type: 'resumed' };
 export type RoomEventType = RoomEvent['type'];
+/**
+ * The events a caller may send a station room (a player, a viewer, the operator, another
+ * instance); the rest are the room's own (outcomes of its effects, its clock, its restart).
+ */
+export type StationRequest = Exclude<
+  RoomEvent,
+  { readonly type: 'joined' | 'playStarted' | 'startRefused' | 'clock' | 'resumed' }
+>;
+/** The operator's events (room-operator.ts). */
+export type OperatorEvent = Extract<
+  RoomEvent,
+  { readonly type: 'setStatus' | 'restock' | 'setArmStrength' | 'changePrize' | 'endPlay' | 'removeFromLine' | 'pause' }
+>;
 export const ROOM_EVENT_TYPES: readonly RoomEventType[] = [
   'join',
   'joined',
@@ -225,6 +247,7 @@ export const ROOM_EVENT_TYPES: readonly RoomEventType[] = [
   'continue',
   'finish',
   'look',
+  'view',
   'away',
   'back',
   'clock',
@@ -235,6 +258,7 @@ export const ROOM_EVENT_TYPES: readonly RoomEventType[] = [
   'endPlay',
   'removeFromLine',
   'pause',
+  'rig',
   'resumed',
 ];
 
@@ -339,7 +363,9 @@ export type RoomEffect =
   | { readonly type: 'stationStatus'; readonly status: StationStatus }
   | { readonly type: 'winner'; readonly userId: number; readonly prizeName: string }
   /** The machine moved one tick (the live video draws its next picture). */
-  | { readonly type: 'machineTicked' };
+  | { readonly type: 'machineTicked' }
+  /** Development only: the seed the next play takes (the `rig` event). */
+  | { readonly type: 'rigSeed'; readonly seed: number };
 
 /** Why a request was refused; the server words each in Japanese with its status. */
 export type RoomRefusal =
@@ -356,17 +382,34 @@ export type RoomRefusal =
   /** The operator paused the station: no new play starts. */
   | 'stationPaused'
   /** The operator asked to end a play, and none runs. */
-  | 'noPlay';
+  | 'noPlay'
+  /** A place asked for at a station of another shop. */
+  | 'stationNotFound';
 
 /** The answer to the event's caller. */
 export type RoomAnswer =
   | { readonly kind: 'ok' }
   | { readonly kind: 'refused'; readonly refusal: RoomRefusal }
-  /** The caller's play as it is after the step (null: none). */
+  /** The caller's play as it is after the step (null: none); `stationReply` fills it in. */
   | { readonly kind: 'play' }
+  /** The play on the machine, for a viewer; `stationReply` fills it in. */
+  | { readonly kind: 'view' }
   | { readonly kind: 'control'; readonly tick: number; readonly machine: MachineView }
   /** An operator's change; the play it stopped and refunded, if any. */
-  | { readonly kind: 'operator'; readonly refundedPlayId: number | null };
+  | { readonly kind: 'operator'; readonly refundedPlayId: number | null }
+  /** The place a player gave up. */
+  | { readonly kind: 'left'; readonly reserveId: number }
+  /** The development rig: the prizes lying on the field now. */
+  | { readonly kind: 'rigged'; readonly prizes: readonly CranePrize[] };
+
+/**
+ * What the caller of an event gets, as data (it may travel from the instance running the room):
+ * the answer, with the play it names filled in from the room as it is once the event (and every
+ * outcome it led to) has been taken.
+ */
+export type RoomReply =
+  | Exclude<RoomAnswer, { readonly kind: 'play' } | { readonly kind: 'view' }>
+  | { readonly kind: 'play'; readonly play: PlayView | null };
 
 export interface RoomStep {
   readonly state: StationRoomState;

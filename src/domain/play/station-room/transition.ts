@@ -1,7 +1,8 @@
 import { command as craneCommand, machineView } from '../crane-machine';
 import { PLAY_TIMINGS } from '../play-loop.rule';
-import { isMaintenanceStatus } from '../../reservation/reservation.entity';
-import { advance, endLine, lineSignature, stationRefusal } from './room-line';
+import { advance, endIfSoldOut, lineSignature, stationRefusal } from './room-line';
+import { operate } from './room-operator';
+import { OK, PLAY, refused, type Stepped } from './room-step';
 import {
   backFromAway,
   chargeOf,
@@ -15,7 +16,7 @@ import {
   playStateOf,
   stopPlay,
 } from './room-play';
-import { endedPlayView, holderOf } from './room-view';
+import { endedPlayView, holderOf, playIdOf, roomPlayView } from './room-view';
 import type {
   Holder,
   Playing,
@@ -23,7 +24,7 @@ import type {
   RoomAnswer,
   RoomEffect,
   RoomEvent,
-  RoomRefusal,
+  RoomReply,
   RoomStep,
   RoomWrite,
   StartedPlay,
@@ -31,15 +32,6 @@ import type {
   StationRoomState,
   Turn,
 } from './room.types';
-
-const OK: RoomAnswer = { kind: 'ok' };
-const PLAY: RoomAnswer = { kind: 'play' };
-const refused = (refusal: RoomRefusal): RoomAnswer => ({ kind: 'refused', refusal });
-
-interface Partial {
-  readonly state: StationRoomState;
-  readonly answer: RoomAnswer;
-}
 
 /**
  * The station room's rules, as one pure function: given the room's state, an event and the time,
@@ -73,13 +65,15 @@ function oneCommit(effects: RoomEffect[]): RoomEffect[] {
   );
 }
 
-function apply(state: StationRoomState, event: RoomEvent, now: number, effects: RoomEffect[]): Partial {
+function apply(state: StationRoomState, event: RoomEvent, now: number, effects: RoomEffect[]): Stepped {
   const turn = state.turn;
   const holder = holderOf(turn);
   const isHolder = (userId: number): boolean => holder?.userId === userId;
   switch (event.type) {
     // ---- the line: the same in every phase ------------------------------------------------------
     case 'join': {
+      if (event.shopId !== undefined && event.shopId !== null && event.shopId !== state.station.shopId)
+        return { state, answer: refused('stationNotFound') };
       const refusal = stationRefusal(state.station, false);
       if (refusal) return { state, answer: refused(refusal) };
       if (isHolder(event.userId) || state.line.some((w) => w.userId === event.userId))
@@ -97,6 +91,8 @@ function apply(state: StationRoomState, event: RoomEvent, now: number, effects: 
       return { state: advance({ ...state, line }, now, effects), answer: OK };
     }
     case 'leave':
+      if (event.shopId !== undefined && event.shopId !== state.station.shopId)
+        return { state, answer: refused('reservationNotFound') };
       return leave(state, event.userId, event.settingId, now, effects);
 
     // ---- the turn and the play ------------------------------------------------------------------
@@ -136,6 +132,8 @@ function apply(state: StationRoomState, event: RoomEvent, now: number, effects: 
       if (turn.phase === 'idle' || turn.holder.userId !== event.userId) return { state, answer };
       return { state: { ...state, turn: arrived(state, turn, now, effects) }, answer };
     }
+    case 'view':
+      return { state, answer: { kind: 'view' } };
     case 'away': {
       if (turn.phase === 'idle' || turn.holder.userId !== event.userId || !turn.holder.present)
         return { state, answer: OK };
@@ -147,70 +145,17 @@ function apply(state: StationRoomState, event: RoomEvent, now: number, effects: 
       return { state: timePassed(state, now, effects), answer: OK };
 
     // ---- the operator ---------------------------------------------------------------------------
-    case 'setStatus': {
-      const { state: after, refundedPlayId } = setStatus(state, event.status, now, effects);
-      return { state: after, answer: { kind: 'operator', refundedPlayId } };
-    }
-    case 'restock': {
-      let after: StationRoomState = { ...state, station: { ...state.station, stock: event.stock } };
-      effects.push({ type: 'commit', writes: [{ kind: 'stock', stock: event.stock }] });
-      after = event.stock === 0 ? endIfSoldOut(after, effects) : advance(after, now, effects);
-      return { state: after, answer: { kind: 'operator', refundedPlayId: null } };
-    }
-    case 'setArmStrength': {
-      effects.push({ type: 'commit', writes: [{ kind: 'armStrength', armStrength: event.armStrength }] });
-      return {
-        state: { ...state, station: { ...state.station, armStrength: event.armStrength } },
-        answer: { kind: 'operator', refundedPlayId: null },
-      };
-    }
-    case 'changePrize': {
-      // 'change' ends the play (refunded when unfinished) and the line [R4.3-3]; then the new prize, then open.
-      const stopped = setStatus(state, 'change', now, effects);
-      const { prize } = event;
-      effects.push({ type: 'commit', writes: [{ kind: 'prize', prize }] });
-      const changed: StationRoomState = {
-        ...stopped.state,
-        field: null,
-        station: {
-          ...stopped.state.station,
-          prizeName: prize.prizeName,
-          prizeShape: prize.prizeShape,
-          stock: prize.stock,
-          armStrength: prize.armStrength ?? stopped.state.station.armStrength,
-        },
-      };
-      const opened = setStatus(changed, 'open', now, effects);
-      return { state: opened.state, answer: { kind: 'operator', refundedPlayId: stopped.refundedPlayId } };
-    }
-    case 'endPlay': {
-      if (playIdOf(turn) !== event.playId) return { state, answer: refused('noPlay') };
-      return endHolder(state, now, effects);
-    }
-    case 'removeFromLine': {
-      if (isHolder(event.userId)) return endHolder(state, now, effects);
-      const waiting = state.line.find((w) => w.userId === event.userId);
-      if (!waiting) return { state, answer: refused('reservationNotFound') };
-      effects.push(
-        {
-          type: 'commit',
-          writes: [{ kind: 'endReservations', reserveIds: [waiting.reserveId], status: 'cancel', reason: 'operator' }],
-        },
-        { type: 'reserveCancelled', userId: waiting.userId, reason: 'operator' },
-      );
-      const after = advance({ ...state, line: state.line.filter((w) => w !== waiting) }, now, effects);
-      return { state: after, answer: { kind: 'operator', refundedPlayId: null } };
-    }
-    case 'pause': {
-      if (state.station.paused === event.paused) return { state, answer: { kind: 'operator', refundedPlayId: null } };
-      effects.push({ type: 'commit', writes: [{ kind: 'paused', paused: event.paused }] });
-      const after: StationRoomState = { ...state, station: { ...state.station, paused: event.paused } };
-      // Resumed: the head of the line gets the turn the pause held back.
-      return {
-        state: event.paused ? after : advance(after, now, effects),
-        answer: { kind: 'operator', refundedPlayId: null },
-      };
-    }
+    case 'setStatus':
+    case 'restock':
+    case 'setArmStrength':
+    case 'changePrize':
+    case 'endPlay':
+    case 'removeFromLine':
+    case 'pause':
+      return operate(state, event, now, effects);
+    case 'rig':
+      effects.push({ type: 'rigSeed', seed: event.seed });
+      return { state, answer: { kind: 'rigged', prizes: (state.field ?? initialField(state.station)).prizes } };
     case 'resumed': {
       let after = state;
       if (turn.phase === 'playing' && !turn.holder.present)
@@ -219,13 +164,6 @@ function apply(state: StationRoomState, event: RoomEvent, now: number, effects: 
     }
   }
 }
-
-const playIdOf = (turn: Turn): number | null =>
-  turn.phase === 'resetting' || turn.phase === 'playing' || turn.phase === 'away' || turn.phase === 'result'
-    ? turn.play.playId
-    : turn.phase === 'starting' && turn.resume.phase === 'result'
-      ? turn.resume.play.playId
-      : null;
 
 function withHolder<T extends Exclude<Turn, { phase: 'idle' }>>(turn: T, holder: Holder): T {
   return { ...turn, holder };
@@ -248,7 +186,7 @@ function arrived(
  * The holder takes the turn (confirm) or plays again (continue): the play is charged and written;
  * what the write answers comes back as `playStarted` or `startRefused`.
  */
-function start(state: StationRoomState, from: StartResume, now: number, effects: RoomEffect[]): Partial {
+function start(state: StationRoomState, from: StartResume, now: number, effects: RoomEffect[]): Stepped {
   const refusal = stationRefusal(state.station, true);
   if (refusal) return { state, answer: refused(refusal) };
   const field = state.field ?? initialField(state.station);
@@ -279,7 +217,7 @@ function start(state: StationRoomState, from: StartResume, now: number, effects:
   };
 }
 
-function playStarted(state: StationRoomState, started: StartedPlay, now: number, effects: RoomEffect[]): Partial {
+function playStarted(state: StationRoomState, started: StartedPlay, now: number, effects: RoomEffect[]): Stepped {
   const turn = state.turn;
   if (turn.phase !== 'starting') {
     // A charge the room did not wait for (it cannot happen while the room runs its events one at
@@ -325,7 +263,7 @@ function control(
   event: Extract<RoomEvent, { type: 'control' }>,
   now: number,
   effects: RoomEffect[],
-): Partial {
+): Stepped {
   const turn = state.turn;
   const holder = holderOf(turn);
   if (!holder || holder.userId !== event.userId || playIdOf(turn) !== event.playId)
@@ -412,15 +350,6 @@ function endTurn(state: StationRoomState, turn: Result, now: number, effects: Ro
   return advance(after, now, effects);
 }
 
-/** A station whose last prize is gone: nobody behind can play it; each place ends with 'change'. */
-function endIfSoldOut(state: StationRoomState, effects: RoomEffect[]): StationRoomState {
-  if (state.station.stock > 0 || state.station.designatedType === 'practice') return state;
-  // A play under way finishes; a turn only offered ends with the line.
-  const offered = state.turn.phase === 'turnOffered';
-  const after = endLine(state, 'change', 'prize_change', effects, offered);
-  return offered ? { ...after, turn: { phase: 'idle' } } : after;
-}
-
 /** A player gives up their place: waiting, or holding a turn not yet confirmed. */
 function leave(
   state: StationRoomState,
@@ -428,7 +357,7 @@ function leave(
   settingId: number,
   now: number,
   effects: RoomEffect[],
-): Partial {
+): Stepped {
   const waiting = state.line.find((w) => w.userId === userId && w.settingId === settingId);
   if (waiting) {
     effects.push({
@@ -436,7 +365,7 @@ function leave(
       writes: [{ kind: 'endReservations', reserveIds: [waiting.reserveId], status: 'cancel', reason: 'user_cancel' }],
     });
     const line = state.line.filter((w) => w !== waiting);
-    return { state: advance({ ...state, line }, now, effects), answer: OK };
+    return { state: advance({ ...state, line }, now, effects), answer: { kind: 'left', reserveId: waiting.reserveId } };
   }
   const turn = state.turn;
   if (turn.phase === 'idle' || turn.holder.userId !== userId || turn.holder.settingId !== settingId)
@@ -446,67 +375,23 @@ function leave(
     type: 'commit',
     writes: [{ kind: 'endReservations', reserveIds: [turn.holder.reserveId], status: 'cancel', reason: 'user_cancel' }],
   });
-  return { state: advance({ ...state, turn: { phase: 'idle' } }, now, effects), answer: OK };
+  return {
+    state: advance({ ...state, turn: { phase: 'idle' } }, now, effects),
+    answer: { kind: 'left', reserveId: turn.holder.reserveId },
+  };
 }
 
 /**
- * The operator ends the turn on the machine: a play under way stops (refunded exactly once when
- * unfinished), an offered turn is withdrawn, a continue being charged is refunded when it lands;
- * the holder's place ends ('operator') and they are told; the line moves on. The status stays.
+ * The answer an event's caller gets, once the event and every outcome it led to are taken: a
+ * `play` answer names the caller's play on the machine (null when they hold none), a `view` the
+ * play on the machine for anyone. Data only: it may travel from the instance running the room.
  */
-function endHolder(state: StationRoomState, now: number, effects: RoomEffect[]): Partial {
-  const turn = state.turn;
-  if (turn.phase === 'idle') return { state, answer: refused('noPlay') };
-  // A start being charged: the play is refunded as soon as its write lands (playStarted, aborted).
-  if (turn.phase === 'starting') {
-    if (turn.aborted) return { state, answer: refused('noPlay') };
-    return {
-      state: { ...state, turn: { ...turn, aborted: true } },
-      answer: { kind: 'operator', refundedPlayId: null },
-    };
-  }
-  let refundedPlayId: number | null = null;
-  if (turn.phase !== 'turnOffered')
-    refundedPlayId = stopPlay(state.station, turn.holder, turn.play, turn.phase === 'result' ? turn : null, effects);
-  effects.push(
-    {
-      type: 'commit',
-      writes: [{ kind: 'endReservations', reserveIds: [turn.holder.reserveId], status: 'cancel', reason: 'operator' }],
-    },
-    { type: 'reserveCancelled', userId: turn.holder.userId, reason: 'operator' },
-  );
-  const after = advance({ ...state, turn: { phase: 'idle' } }, now, effects);
-  return { state: after, answer: { kind: 'operator', refundedPlayId } };
-}
-
-/**
- * The operator sets the station's status. Maintenance statuses and 'change' stop the play on the
- * machine (refunded exactly once when unfinished) and end every place ('cancel', or 'change' for a
- * prize change) [R4.3-3, R4.3-4]; 'open' hands the turn to the head of the line again.
- */
-function setStatus(
-  state: StationRoomState,
-  status: StationRoomState['station']['status'],
-  now: number,
-  effects: RoomEffect[],
-): { state: StationRoomState; refundedPlayId: number | null } {
-  let after: StationRoomState = { ...state, station: { ...state.station, status } };
-  effects.push({ type: 'commit', writes: [{ kind: 'stationStatus', status }] });
-  let refundedPlayId: number | null = null;
-  if (isMaintenanceStatus(status) || status === 'change') {
-    const turn = state.turn;
-    const closing = status === 'change' ? ('change' as const) : ('cancel' as const);
-    const reason = status === 'change' ? ('prize_change' as const) : ('maintenance' as const);
-    if (turn.phase === 'resetting' || turn.phase === 'playing' || turn.phase === 'away' || turn.phase === 'result') {
-      refundedPlayId = stopPlay(state.station, turn.holder, turn.play, turn.phase === 'result' ? turn : null, effects);
-    }
-    after = endLine(after, closing, reason, effects, true);
-    after = {
-      ...after,
-      turn: turn.phase === 'starting' ? { ...turn, aborted: true } : { phase: 'idle' },
-    };
-  }
-  effects.push({ type: 'stationStatus', status });
-  if (status === 'open') after = advance(after, now, effects);
-  return { state: after, refundedPlayId };
+export function stationReply(state: StationRoomState, event: RoomEvent, answer: RoomAnswer, now: number): RoomReply {
+  if (answer.kind === 'view') return { kind: 'play', play: roomPlayView(state, now) };
+  if (answer.kind !== 'play') return answer;
+  const caller = 'userId' in event ? event.userId : null;
+  return {
+    kind: 'play',
+    play: caller !== null && holderOf(state.turn)?.userId === caller ? roomPlayView(state, now) : null,
+  };
 }

@@ -1,36 +1,37 @@
 import pg from 'pg';
-import { SerialQueue } from '../../rooms/serial-queue';
-import { STORE_LOCKS } from '../../store/store-locks';
+import { SerialQueue } from './serial-queue';
+import { STORE_LOCKS } from '../store/store-locks';
+import { roomId } from './room-ownership';
 
 /**
  * Which instance runs what (docs/deployment.md, R10-8). With the embedded store there is one
  * instance: it runs everything. On PostgreSQL every instance serves the API and the sockets, and:
  *
- * - each **station room** runs on exactly one instance, the one holding that station's session
- *   advisory lock. Every instance takes up to its share (stations ÷ live instances) and gives back
- *   idle stations (no play, no line) above it, so the stations spread over the live instances and
- *   some move to an instance that joins. When an instance dies its connection closes, PostgreSQL
- *   frees its locks, and the others take its stations within one round (`retryMs`), resuming each
- *   play from the store as after a restart;
- * - the **leader** — the instance holding the one-key host lock — runs the kuji lines' timers and
- *   the deadline sweeps (settlement expiry, the prize storage period).
+ * - each **room** (a station, a kuji box) runs on exactly one instance, the one holding that room's
+ *   session advisory lock (its kind's lock class and its number). Every instance takes up to its
+ *   share of each kind (rooms ÷ live instances) and gives back vacant rooms (nobody in them) above
+ *   it, so the rooms spread over the live instances and some move to an instance that joins. When
+ *   an instance dies its connection closes, PostgreSQL frees its locks, and the others take its
+ *   rooms within one round (`retryMs`), resuming each from the store as after a restart;
+ * - the **leader** — the instance holding the one-key host lock — runs the deadline sweeps
+ *   (settlement expiry, the prize storage period).
  *
  * All locks are held on one connection per instance; when it fails, the instance must stop at
  * once (`lost`): it may no longer own what it runs.
  */
-export interface StationHost {
-  /** Whether this instance is the leader now (kuji lines' timers, the sweeps). */
+export interface RoomHost {
+  /** Whether this instance is the leader now (the sweeps). */
   readonly hosting: boolean;
-  /** Whether stations can run on other instances (PostgreSQL). */
+  /** Whether rooms can run on other instances (PostgreSQL). */
   readonly distributed: boolean;
-  /** Whether this instance runs the station's room now (locked; the room may still be loading). */
-  owns(stationId: number): boolean;
+  /** Whether this instance runs the room now (locked; the room may still be loading). */
+  owns(roomId: string): boolean;
   /**
-   * Takes a station nobody runs (a call for it found no owner): 'here' when it runs here now,
-   * 'elsewhere' when another instance holds it, 'missing' when there is no such station.
+   * Takes a room nobody runs (an event for it found no owner): 'here' when it runs here now,
+   * 'elsewhere' when another instance holds it, 'missing' when there is no such room.
    */
-  claim(stationId: number): Promise<Claim>;
-  /** Runs a balancing round soon (another instance gave stations back). */
+  claim(roomId: string): Promise<Claim>;
+  /** Runs a balancing round soon (another instance gave rooms back). */
   rebalance(): void;
   start(work: HostWork): void;
   /** Stops: no more rounds, then `stopRooms` (the rooms' writes land), then the locks are freed. */
@@ -41,13 +42,13 @@ export type Claim = 'here' | 'elsewhere' | 'missing';
 
 /** What the host has the instance do as locks come and go. */
 export interface HostWork {
-  /** This instance became the leader: start the kuji lines' timers and the sweeps. */
+  /** This instance became the leader: start the sweeps. */
   lead(): Promise<void>;
-  /** This instance now holds the station's lock: load and resume its room. False: no such station. */
-  adopt(stationId: number): Promise<boolean>;
-  /** Stops running the station if it is idle (no play, no line): true when stopped. */
-  release(stationId: number): Promise<boolean>;
-  /** Stations were given back: tell the other instances to balance now. */
+  /** This instance now holds the room's lock: load and resume it. False: no such room. */
+  adopt(roomId: string): Promise<boolean>;
+  /** Stops running the room if it is vacant (nobody in it): true when stopped. */
+  release(roomId: string): Promise<boolean>;
+  /** Rooms were given back: tell the other instances to balance now. */
   gaveBack(): void;
   /**
    * The locks' connection failed: another instance may be taking over. Stop every room and the
@@ -57,7 +58,7 @@ export interface HostWork {
 }
 
 /** The embedded store's single instance: it runs everything. */
-export class LocalStationHost implements StationHost {
+export class LocalRoomHost implements RoomHost {
   /** From the first moment: a call before the start's recovery loads its room on demand, as before. */
   hosting = true;
   readonly distributed = false;
@@ -83,7 +84,7 @@ export class LocalStationHost implements StationHost {
 }
 
 export interface PostgresHostOptions {
-  /** How often an instance balances its stations and tries for the leader lock (default 1 s). */
+  /** How often an instance balances its rooms and tries for the leader lock (default 1 s). */
   readonly retryMs?: number;
   readonly log: (message: string, error?: unknown) => void;
 }
@@ -105,20 +106,34 @@ const KEEPALIVE = '-c tcp_keepalives_idle=2 -c tcp_keepalives_interval=1 -c tcp_
  */
 const QUERY_TIMEOUT_MS = 4_000;
 
-/** The share of `stations` one of `live` instances runs: the stations spread evenly, none left over. */
-export function stationShare(stations: number, live: number): number {
-  return Math.ceil(stations / Math.max(1, live));
+/** The share of `rooms` (of one kind) one of `live` instances runs: the rooms spread evenly, none left over. */
+export function roomShare(rooms: number, live: number): number {
+  return Math.ceil(rooms / Math.max(1, live));
+}
+
+/** Each kind of room: the first key of its rooms' locks, and the numbers of its rooms. */
+const ROOM_KINDS = [
+  { kind: 'station', lockClass: STORE_LOCKS.stationClass, list: 'SELECT station_id AS id FROM stations' },
+] as const;
+const LOCK_CLASS = new Map<string, number>(ROOM_KINDS.map((k) => [k.kind, k.lockClass]));
+
+/** A room id's lock: its kind's class and its number. */
+function lockOf(id: string): [number, number] {
+  const at = id.indexOf(':');
+  const lockClass = LOCK_CLASS.get(id.slice(0, at));
+  if (lockClass === undefined) throw new Error(`no lock for room ${id}`);
+  return [lockClass, Number(id.slice(at + 1))];
 }
 
 const isTimeout = (error: unknown): boolean => error instanceof Error && /timeout/i.test(error.message);
 
-export class PostgresStationHost implements StationHost {
+export class PostgresRoomHost implements RoomHost {
   hosting = false;
   readonly distributed = true;
   /** The leader lock is held (hosting follows once the leader's work has started). */
   private leader = false;
-  /** Stations whose lock this instance holds. */
-  private readonly owned = new Set<number>();
+  /** Rooms whose lock this instance holds. */
+  private readonly owned = new Set<string>();
   private client: pg.Client | null = null;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -134,13 +149,17 @@ export class PostgresStationHost implements StationHost {
     this.retryMs = options.retryMs ?? 1_000;
   }
 
-  owns(stationId: number): boolean {
-    return this.owned.has(stationId);
+  owns(roomId: string): boolean {
+    return this.owned.has(roomId);
   }
 
-  /** The stations this instance runs (tests and /healthz/stations). */
-  stations(): number[] {
-    return [...this.owned].sort((a, b) => a - b);
+  /** The rooms of a kind this instance holds, by number. */
+  private ownedOf(kind: string): number[] {
+    const prefix = `${kind}:`;
+    return [...this.owned]
+      .filter((id) => id.startsWith(prefix))
+      .map((id) => Number(id.slice(prefix.length)))
+      .sort((a, b) => a - b);
   }
 
   start(work: HostWork): void {
@@ -159,7 +178,7 @@ export class PostgresStationHost implements StationHost {
       void this.turns
         .run(() => this.round())
         .catch(async (error: unknown) => {
-          this.options.log('station host: a balancing round failed', error);
+          this.options.log('room host: a balancing round failed', error);
           if (isTimeout(error)) this.failed(error);
           else if (this.owned.size === 0 && !this.leader) await this.dropClient();
         })
@@ -169,21 +188,22 @@ export class PostgresStationHost implements StationHost {
     }, delayMs);
   }
 
-  claim(stationId: number): Promise<Claim> {
-    if (this.owned.has(stationId)) return Promise.resolve('here');
-    if (this.closed || !this.work) return Promise.resolve('elsewhere');
+  claim(roomId: string): Promise<Claim> {
+    if (this.owned.has(roomId)) return Promise.resolve('here');
+    if (this.closed || !this.work || !LOCK_CLASS.has(roomId.slice(0, roomId.indexOf(':'))))
+      return Promise.resolve('elsewhere');
     return this.turns
-      .run(() => this.take(stationId))
+      .run(() => this.take(roomId))
       .catch((error: unknown): Claim => {
-        this.options.log('station host: could not claim a station', error);
+        this.options.log('room host: could not claim a room', error);
         return 'elsewhere';
       });
   }
 
   /**
-   * One balancing round: the leader lock if free; then the share (stations ÷ live instances, the
-   * instances counted by their locks' connections); idle stations above the share given back;
-   * free stations taken up to it.
+   * One balancing round: the leader lock if free; then, kind by kind, the share (rooms ÷ live
+   * instances, the instances counted by their locks' connections); vacant rooms above the share
+   * given back; free rooms taken up to it.
    */
   private async round(): Promise<void> {
     if (this.closed || !this.work) return;
@@ -206,57 +226,60 @@ export class PostgresStationHost implements StationHost {
         this.hosting = this.leader;
       }
     }
-    const { rows } = await client.query<{ live: number; stations: number[]; held: number[] }>(
-      `SELECT (SELECT count(*)::int FROM pg_stat_activity
-                WHERE application_name = $1 AND datname = current_database()) AS live,
-              (SELECT coalesce(array_agg(station_id ORDER BY station_id), '{}') FROM stations) AS stations,
-              (SELECT coalesce(array_agg(objid::int), '{}') FROM pg_locks
-                WHERE locktype = 'advisory' AND classid = $2 AND objsubid = 2 AND granted
-                  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())) AS held`,
-      [HOST_APPLICATION_NAME, STORE_LOCKS.stationClass],
-    );
-    const { live, stations, held } = rows[0]!;
-    const share = stationShare(stations.length, live);
+    const [{ live }] = (
+      await client.query<{ live: number }>(
+        `SELECT count(*)::int AS live FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()`,
+        [HOST_APPLICATION_NAME],
+      )
+    ).rows as [{ live: number }];
     let gaveBack = false;
-    // The highest first, so that an instance taking free stations in order finds them.
-    for (const stationId of this.stations().reverse()) {
-      if (this.owned.size <= share) break;
-      if (!(await work.release(stationId))) continue;
-      await this.unlock(stationId);
-      gaveBack = true;
+    for (const { kind, lockClass, list } of ROOM_KINDS) {
+      const { rows } = await client.query<{ rooms: number[]; held: number[] }>(
+        `SELECT (SELECT coalesce(array_agg(id ORDER BY id), '{}') FROM (${list}) r) AS rooms,
+                (SELECT coalesce(array_agg(objid::int), '{}') FROM pg_locks
+                  WHERE locktype = 'advisory' AND classid = $1 AND objsubid = 2 AND granted
+                    AND database = (SELECT oid FROM pg_database WHERE datname = current_database())) AS held`,
+        [lockClass],
+      );
+      const { rooms, held } = rows[0]!;
+      const share = roomShare(rooms.length, live);
+      // The highest first, so that an instance taking free rooms in order finds them.
+      for (const id of this.ownedOf(kind).reverse()) {
+        if (this.ownedOf(kind).length <= share) break;
+        if (!(await work.release(roomId(kind, id)))) continue;
+        await this.unlock(roomId(kind, id));
+        gaveBack = true;
+      }
+      const taken = new Set(held);
+      for (const id of rooms) {
+        if (this.ownedOf(kind).length >= share) break;
+        if (!taken.has(id)) await this.take(roomId(kind, id));
+      }
     }
     if (gaveBack) work.gaveBack();
-    const taken = new Set(held);
-    for (const stationId of stations) {
-      if (this.owned.size >= share) break;
-      if (!taken.has(stationId)) await this.take(stationId);
-    }
   }
 
-  private async take(stationId: number): Promise<Claim> {
-    if (this.owned.has(stationId)) return 'here';
+  private async take(roomId: string): Promise<Claim> {
+    if (this.owned.has(roomId)) return 'here';
     if (this.closed || !this.work) return 'elsewhere';
     const client = await this.connection();
     const [row] = (
-      await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', [
-        STORE_LOCKS.stationClass,
-        stationId,
-      ])
+      await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', lockOf(roomId))
     ).rows;
     if (row?.locked !== true) return 'elsewhere';
-    this.owned.add(stationId);
+    this.owned.add(roomId);
     let adopted = false;
     try {
-      adopted = await this.work.adopt(stationId);
+      adopted = await this.work.adopt(roomId);
     } finally {
-      if (!adopted) await this.unlock(stationId);
+      if (!adopted) await this.unlock(roomId);
     }
     return adopted ? 'here' : 'missing';
   }
 
-  private async unlock(stationId: number): Promise<void> {
-    this.owned.delete(stationId);
-    await this.client?.query('SELECT pg_advisory_unlock($1, $2)', [STORE_LOCKS.stationClass, stationId]);
+  private async unlock(roomId: string): Promise<void> {
+    this.owned.delete(roomId);
+    await this.client?.query('SELECT pg_advisory_unlock($1, $2)', lockOf(roomId));
   }
 
   private async connection(): Promise<pg.Client> {
@@ -278,7 +301,7 @@ export class PostgresStationHost implements StationHost {
       this.failed(error);
     };
     client.on('error', drop);
-    client.on('end', () => drop(new Error('the station host connection ended')));
+    client.on('end', () => drop(new Error('the room host connection ended')));
     this.client = client;
     try {
       await client.connect();
@@ -291,7 +314,7 @@ export class PostgresStationHost implements StationHost {
 
   /**
    * The locks' connection failed (or stopped answering) while this instance may hold locks: it
-   * stops at once, since another instance may be taking its stations (it ends; a supervisor
+   * stops at once, since another instance may be taking its rooms (it ends; a supervisor
    * restarts it). Holding nothing, it just connects again on the next round.
    */
   private failed(error: unknown): void {
@@ -322,7 +345,7 @@ export class PostgresStationHost implements StationHost {
     this.owned.clear();
     await stopRooms?.();
     this.leader = false;
-    // Closing the connection frees every lock at once: the others take the stations on their next round.
+    // Closing the connection frees every lock at once: the others take the rooms on their next round.
     await this.dropClient();
   }
 }

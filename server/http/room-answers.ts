@@ -1,0 +1,100 @@
+import { PLAY_ERROR } from '../../src/contract';
+import type { OperatorEvent, RoomRefusal, RoomReply } from '../../src/domain';
+import type { Rooms } from '../rooms/kinds';
+import { SERVER_MESSAGES } from '../messages';
+import { Refusal } from '../play/refusal';
+import { RoomNotFound, RoomUnavailable } from '../rooms/room-registry';
+
+/** Each station room refusal as the player reads it: an HTTP status, the error_code and a Japanese error_info. */
+export function stationRefusal(refusal: RoomRefusal, stationId: number | null): Refusal {
+  switch (refusal) {
+    case 'notYourTurn':
+      return new Refusal(409, 409, SERVER_MESSAGES.notYourTurn);
+    case 'notYourPlay':
+      return new Refusal(403, 403, SERVER_MESSAGES.notYourPlay);
+    case 'buttonNotReady':
+      return new Refusal(409, 409, SERVER_MESSAGES.buttonNotReady);
+    case 'continueClosed':
+      return new Refusal(409, 409, SERVER_MESSAGES.continueClosed);
+    case 'playingNow':
+      return new Refusal(409, 409, SERVER_MESSAGES.stationPlayingNow);
+    case 'stationMaintenance':
+      return new Refusal(
+        200,
+        PLAY_ERROR.maintenance.code,
+        PLAY_ERROR.maintenance.info,
+        stationId === null ? {} : { station_id: stationId },
+      );
+    case 'prizeChanging':
+      return new Refusal(409, 409, SERVER_MESSAGES.stationPrizeChange);
+    case 'soldOut':
+      return new Refusal(409, 409, SERVER_MESSAGES.stationSoldOut);
+    case 'alreadyInLine':
+      return new Refusal(409, 409, SERVER_MESSAGES.alreadyReservedHere);
+    case 'reservationNotFound':
+      return new Refusal(404, 404, SERVER_MESSAGES.reservationNotFound);
+    case 'stationPaused':
+      return new Refusal(409, 409, SERVER_MESSAGES.stationPaused);
+    case 'noPlay':
+      return new Refusal(409, 409, SERVER_MESSAGES.stationNoPlay);
+    case 'stationNotFound':
+      return new Refusal(404, 404, SERVER_MESSAGES.stationNotFound);
+  }
+}
+
+/** What a room's caller hears when the registry could not reach the room: none such (404), or not now (503). */
+export function roomFailure(error: unknown): Refusal | null {
+  if (error instanceof RoomNotFound)
+    return new Refusal(
+      404,
+      404,
+      error.kind === 'kuji' ? SERVER_MESSAGES.kujiNotFound : SERVER_MESSAGES.stationNotFound,
+    );
+  if (error instanceof RoomUnavailable) return new Refusal(503, 503, SERVER_MESSAGES.stationOnAnotherInstance);
+  return null;
+}
+
+/** A station room's reply that is not a refusal. */
+export type StationAnswer = Exclude<RoomReply, { readonly kind: 'refused' }>;
+
+/**
+ * The reply of a station room's event, or its refusal thrown as the player reads it (so that the
+ * route answers it); the registry's own failures too. A null reply (the caller has no place in any
+ * room) is passed on for the call to say what that means. `stationId`: the room's, when the event
+ * was sent to a station (not to a user's place).
+ */
+export async function atStation<R extends RoomReply | null>(
+  stationId: number | null,
+  reply: Promise<R>,
+): Promise<Exclude<R, { readonly kind: 'refused' }>> {
+  let answer: R;
+  try {
+    answer = await reply;
+  } catch (error) {
+    throw roomFailure(error) ?? error;
+  }
+  if (answer !== null && answer.kind === 'refused') throw stationRefusal(answer.refusal, stationId);
+  return answer as Exclude<R, { readonly kind: 'refused' }>;
+}
+
+/** The reply of a kind, narrowed to the answer the call expects (a room answering another kind is a fault). */
+export function expectReply<K extends StationAnswer['kind']>(
+  answer: StationAnswer,
+  kind: K,
+): Extract<StationAnswer, { readonly kind: K }> {
+  if (answer.kind !== kind) throw new Error(`a station room answered ${answer.kind} where ${kind} was expected`);
+  return answer as Extract<StationAnswer, { readonly kind: K }>;
+}
+
+/**
+ * An operator's event for a station (its status, stock, strength, prize, a play or a place ended,
+ * a pause): the play it stopped and refunded, if any; its refusal thrown as the operator reads it.
+ */
+export async function operateStation(
+  rooms: Rooms,
+  stationId: number,
+  event: OperatorEvent,
+): Promise<{ refunded_play_id: number | null }> {
+  const answer = await atStation(stationId, rooms.send('station', stationId, event));
+  return { refunded_play_id: answer.kind === 'operator' ? answer.refundedPlayId : null };
+}

@@ -1,0 +1,143 @@
+import { isMaintenanceStatus } from '../../reservation/reservation.entity';
+import { advance, endIfSoldOut, endLine } from './room-line';
+import { stopPlay } from './room-play';
+import { holderOf, playIdOf } from './room-view';
+import { refused, type Stepped } from './room-step';
+import type { OperatorEvent, RoomEffect, StationRoomState } from './room.types';
+
+/**
+ * The operator's events (docs/operator-console.md): a station's status, stock, arm strength and
+ * prize, ending a play or a place, pausing. Part of the station room's `transition`.
+ */
+export function operate(state: StationRoomState, event: OperatorEvent, now: number, effects: RoomEffect[]): Stepped {
+  const turn = state.turn;
+  const isHolder = (userId: number): boolean => holderOf(turn)?.userId === userId;
+  switch (event.type) {
+    case 'setStatus': {
+      const { state: after, refundedPlayId } = setStatus(state, event.status, now, effects);
+      return { state: after, answer: { kind: 'operator', refundedPlayId } };
+    }
+    case 'restock': {
+      let after: StationRoomState = { ...state, station: { ...state.station, stock: event.stock } };
+      effects.push({ type: 'commit', writes: [{ kind: 'stock', stock: event.stock }] });
+      after = event.stock === 0 ? endIfSoldOut(after, effects) : advance(after, now, effects);
+      return { state: after, answer: { kind: 'operator', refundedPlayId: null } };
+    }
+    case 'setArmStrength': {
+      effects.push({ type: 'commit', writes: [{ kind: 'armStrength', armStrength: event.armStrength }] });
+      return {
+        state: { ...state, station: { ...state.station, armStrength: event.armStrength } },
+        answer: { kind: 'operator', refundedPlayId: null },
+      };
+    }
+    case 'changePrize': {
+      // 'change' ends the play (refunded when unfinished) and the line [R4.3-3]; then the new prize, then open.
+      const stopped = setStatus(state, 'change', now, effects);
+      const { prize } = event;
+      effects.push({ type: 'commit', writes: [{ kind: 'prize', prize }] });
+      const changed: StationRoomState = {
+        ...stopped.state,
+        field: null,
+        station: {
+          ...stopped.state.station,
+          prizeName: prize.prizeName,
+          prizeShape: prize.prizeShape,
+          stock: prize.stock,
+          armStrength: prize.armStrength ?? stopped.state.station.armStrength,
+        },
+      };
+      const opened = setStatus(changed, 'open', now, effects);
+      return { state: opened.state, answer: { kind: 'operator', refundedPlayId: stopped.refundedPlayId } };
+    }
+    case 'endPlay': {
+      if (playIdOf(turn) !== event.playId) return { state, answer: refused('noPlay') };
+      return endHolder(state, now, effects);
+    }
+    case 'removeFromLine': {
+      if (isHolder(event.userId)) return endHolder(state, now, effects);
+      const waiting = state.line.find((w) => w.userId === event.userId);
+      if (!waiting) return { state, answer: refused('reservationNotFound') };
+      effects.push(
+        {
+          type: 'commit',
+          writes: [{ kind: 'endReservations', reserveIds: [waiting.reserveId], status: 'cancel', reason: 'operator' }],
+        },
+        { type: 'reserveCancelled', userId: waiting.userId, reason: 'operator' },
+      );
+      const after = advance({ ...state, line: state.line.filter((w) => w !== waiting) }, now, effects);
+      return { state: after, answer: { kind: 'operator', refundedPlayId: null } };
+    }
+    case 'pause': {
+      if (state.station.paused === event.paused) return { state, answer: { kind: 'operator', refundedPlayId: null } };
+      effects.push({ type: 'commit', writes: [{ kind: 'paused', paused: event.paused }] });
+      const after: StationRoomState = { ...state, station: { ...state.station, paused: event.paused } };
+      // Resumed: the head of the line gets the turn the pause held back.
+      return {
+        state: event.paused ? after : advance(after, now, effects),
+        answer: { kind: 'operator', refundedPlayId: null },
+      };
+    }
+  }
+}
+
+/**
+ * The operator ends the turn on the machine: a play under way stops (refunded exactly once when
+ * unfinished), an offered turn is withdrawn, a continue being charged is refunded when it lands;
+ * the holder's place ends ('operator') and they are told; the line moves on. The status stays.
+ */
+function endHolder(state: StationRoomState, now: number, effects: RoomEffect[]): Stepped {
+  const turn = state.turn;
+  if (turn.phase === 'idle') return { state, answer: refused('noPlay') };
+  // A start being charged: the play is refunded as soon as its write lands (playStarted, aborted).
+  if (turn.phase === 'starting') {
+    if (turn.aborted) return { state, answer: refused('noPlay') };
+    return {
+      state: { ...state, turn: { ...turn, aborted: true } },
+      answer: { kind: 'operator', refundedPlayId: null },
+    };
+  }
+  let refundedPlayId: number | null = null;
+  if (turn.phase !== 'turnOffered')
+    refundedPlayId = stopPlay(state.station, turn.holder, turn.play, turn.phase === 'result' ? turn : null, effects);
+  effects.push(
+    {
+      type: 'commit',
+      writes: [{ kind: 'endReservations', reserveIds: [turn.holder.reserveId], status: 'cancel', reason: 'operator' }],
+    },
+    { type: 'reserveCancelled', userId: turn.holder.userId, reason: 'operator' },
+  );
+  const after = advance({ ...state, turn: { phase: 'idle' } }, now, effects);
+  return { state: after, answer: { kind: 'operator', refundedPlayId } };
+}
+
+/**
+ * The operator sets the station's status. Maintenance statuses and 'change' stop the play on the
+ * machine (refunded exactly once when unfinished) and end every place ('cancel', or 'change' for a
+ * prize change) [R4.3-3, R4.3-4]; 'open' hands the turn to the head of the line again.
+ */
+function setStatus(
+  state: StationRoomState,
+  status: StationRoomState['station']['status'],
+  now: number,
+  effects: RoomEffect[],
+): { state: StationRoomState; refundedPlayId: number | null } {
+  let after: StationRoomState = { ...state, station: { ...state.station, status } };
+  effects.push({ type: 'commit', writes: [{ kind: 'stationStatus', status }] });
+  let refundedPlayId: number | null = null;
+  if (isMaintenanceStatus(status) || status === 'change') {
+    const turn = state.turn;
+    const closing = status === 'change' ? ('change' as const) : ('cancel' as const);
+    const reason = status === 'change' ? ('prize_change' as const) : ('maintenance' as const);
+    if (turn.phase === 'resetting' || turn.phase === 'playing' || turn.phase === 'away' || turn.phase === 'result') {
+      refundedPlayId = stopPlay(state.station, turn.holder, turn.play, turn.phase === 'result' ? turn : null, effects);
+    }
+    after = endLine(after, closing, reason, effects, true);
+    after = {
+      ...after,
+      turn: turn.phase === 'starting' ? { ...turn, aborted: true } : { phase: 'idle' },
+    };
+  }
+  effects.push({ type: 'stationStatus', status });
+  if (status === 'open') after = advance(after, now, effects);
+  return { state: after, refundedPlayId };
+}
