@@ -1,4 +1,5 @@
 import type { PlayStore } from './play/rooms/play-ports';
+import type { KujiBoxStore } from './kuji/kuji-box-store';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { join, sep } from 'node:path';
@@ -82,6 +83,8 @@ export interface ServerOptions {
   readonly signalingClock?: Clock;
   /** Wraps the station rooms' store (tests inject a slow or failing write). */
   readonly playStore?: (store: PlayStore) => PlayStore;
+  /** Wraps the kuji box rooms' store (tests inject a slow or failing write). */
+  readonly kujiStore?: (store: KujiBoxStore) => KujiBoxStore;
   /**
    * Renders each page on the server with its data (the app's server composition root; server/main.ts
    * passes it). Without it, every page is the app's empty shell and the browser renders it.
@@ -306,6 +309,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
         ...(options.signalingTimings ? { signalingTimings: options.signalingTimings } : {}),
         ...(options.signalingClock ? { signalingClock: options.signalingClock } : {}),
         ...(options.playStore ? { playStore: options.playStore } : {}),
+        ...(options.kujiStore ? { kujiStore: options.kujiStore } : {}),
       });
       // Stations taken before the server listened are recorded once its address is known.
       app.server.once('listening', () => {
@@ -316,14 +320,13 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       });
       // A change that drops the kept top pages drops the rendered pages too.
       services.topPages.onInvalidate(() => pages.clear());
-      // Once the store is open, the play loop re-arms the deadlines it holds (docs/play.md).
+      // Once the store is open, the rooms resume and re-arm the deadlines they hold (docs/play.md, docs/kuji.md).
       const built = services;
-      // …and every kuji box on sale gets its ticket order and published commitment (docs/kuji.md).
       recovered = ready.then(async () => {
-        // With the embedded store this instance runs everything. On PostgreSQL each station's room
-        // runs on the instance holding its lock (the stations spread over the live instances), and
-        // the leader — the instance holding the host lock — runs the kuji lines' timers and the
-        // deadline sweeps; when an instance dies the others take its part over [R10-8].
+        // With the embedded store this instance runs everything. On PostgreSQL each room (a
+        // station, a kuji box) runs on the instance holding its lock (the rooms spread over the live
+        // instances), and the leader — the instance holding the host lock — runs the deadline
+        // sweeps; when an instance dies the others take its part over [R10-8].
         roomHost.start({
           adopt: async (id) => {
             if (!(await built.rooms.adopt(id))) return false;
@@ -345,11 +348,11 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
           },
           gaveBack: () => io.serverSideEmit(STATIONS_MOVED),
           lead: () => {
-            app.log.info('this instance now leads (kuji lines, sweeps)');
+            app.log.info('this instance now leads (the sweeps)');
             hostWork = (async () => {
+              // The only instance runs every room: each resumed from the store (a kuji box on sale
+              // gets its ticket order; what fell due while the server was down is done).
               if (!roomHost.distributed) await built.rooms.start();
-              await built.kujiDraws.openAllOnSale();
-              await built.kujiLine.recover();
               // Pending settlements past their expiry close; the provider's callbacks not yet taken go out again.
               built.purchases.start();
               // Prizes whose storage notices or end came while the server was down are handled now [R10-5].
@@ -361,7 +364,6 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
           lost: (error) => {
             app.log.error({ err: error }, 'lost the station locks: stopping the station rooms');
             void built.rooms.close();
-            built.kujiLine.close();
             built.purchases.stop();
             built.prizeStorage.stop();
             (options.onHostLost ?? exitOnHostLost)(error);
@@ -498,7 +500,6 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
         await hostWork.catch(() => undefined);
         await services?.rooms.close();
       });
-      services?.kujiLine.close();
       await app.close();
       await ready.catch(() => undefined);
       if (store) await store.close();

@@ -19,8 +19,8 @@ import type { Clock } from './clock';
 import type { ServerConfig } from './config';
 import { KujiReservations } from './kuji/kuji-reservations';
 import { KujiRepository } from './kuji/kuji.repository';
-import { KujiDraws } from './kuji/kuji-draws';
-import { KujiLine } from './kuji/kuji-line';
+import { SqlKujiBoxStore, type KujiBoxStore } from './kuji/kuji-box-store';
+import { kujiKind, type KujiBoxEvents } from './kuji/kuji-kind';
 import { RtcFeed } from './live/rtc-feed';
 import { SignalingServer, type SignalingTimings } from './live/signaling';
 import { originAllowed } from './http/security-headers';
@@ -58,8 +58,6 @@ import { SpendingLimits } from './wallet/spending-limits';
 import { SimulatedPaymentProvider } from './payment/provider/simulated-provider';
 import { SupportService } from './support/support.service';
 
-/** The instances' event for a kuji line changed on a standby (server-side, never a client's). */
-const KUJI_LINE_RELAY = 'onkure:kuji-line';
 /** The instances' event for stations given back (server-side): take them now. */
 export const STATIONS_MOVED = 'onkure:stations-moved';
 
@@ -103,6 +101,8 @@ export interface Services {
   readonly rooms: Rooms;
   /** Where the station rooms' events go (the realtime hub; tests may record them instead). */
   setPlayEvents(events: PlayEvents): void;
+  /** Where the kuji box rooms' events go (the realtime hub; tests may record them instead). */
+  setKujiEvents(events: KujiBoxEvents): void;
   /** At most 25 crane commands a second per player (counted at the edge, before anything else). */
   readonly controlRate: AttemptLimiter;
   /** The top page's answer per shop, kept until a station's status, the catalogue or time changes it. */
@@ -123,10 +123,6 @@ export interface Services {
   /** The rtc feed's Sora-compatible signaling (attached to the HTTP server when webrtc_url is a path). */
   readonly signaling: SignalingServer;
   readonly kujiReservations: KujiReservations;
-  /** The kuji draw and its provable fairness. */
-  readonly kujiDraws: KujiDraws;
-  /** The holders' windows of the kuji lines, expired and handed over by the server. */
-  readonly kujiLine: KujiLine;
 }
 
 /**
@@ -144,6 +140,8 @@ export interface ServiceOptions {
   readonly signalingClock?: Clock;
   /** Wraps the station rooms' store (tests inject a slow or failing write). */
   readonly playStore?: (store: PlayStore) => PlayStore;
+  /** Wraps the kuji box rooms' store (tests inject a slow or failing write). */
+  readonly kujiStore?: (store: KujiBoxStore) => KujiBoxStore;
   /** Which rooms run here and whether this instance leads (R10-8); default: everything here. */
   readonly roomHost?: RoomHost;
   /** Where the other instances reach this one (the live feed's forwarding), once known. */
@@ -196,6 +194,7 @@ export function createServices(
   const playStore = options.playStore ? options.playStore(sqlPlayStore) : sqlPlayStore;
   const roomHost = options.roomHost ?? new LocalRoomHost();
   let playEvents: PlayEvents = SILENT_PLAY_EVENTS;
+  let kujiEvents: KujiBoxEvents = SILENT_PLAY_EVENTS;
   const machineTicks: ((stationId: number) => void)[] = [];
   const rooms: Rooms = new RoomRegistry(
     {
@@ -205,6 +204,12 @@ export function createServices(
         log,
         newSeed: options.playSeeds ?? (() => randomInt(0, 2 ** 31 - 1)),
         machineTicked: (stationId) => machineTicks.forEach((listener) => listener(stationId)),
+      }),
+      kuji: kujiKind({
+        store: (options.kujiStore ?? ((inner: KujiBoxStore) => inner))(
+          new SqlKujiBoxStore(store, ledger, images, config.kujiTimeLimits, config.prizeStorageDays),
+        ),
+        events: () => kujiEvents,
       }),
     },
     {
@@ -245,13 +250,7 @@ export function createServices(
     log,
   );
   playEvents = changingTopPages(realtime, topPages, () => prizeStorage.poke());
-  const kujiDraws = new KujiDraws(store, clock, ledger, images, config.kujiTimeLimits, config.prizeStorageDays);
-  kujiDraws.onBoxEnded = (kujiId, boxId) => realtime.kujiBoxEnded(kujiId, boxId);
-  const hosting = () => roomHost.hosting;
-  const kujiLine = new KujiLine(store, clock, realtime, config.kujiTimeLimits, {
-    hosting,
-    relay: (boxId) => io.serverSideEmit(KUJI_LINE_RELAY, boxId),
-  });
+  kujiEvents = realtime;
   // Events for rooms (or players) of other instances reach them as data and come back with their
   // answer (or refusal). A malformed event is refused by every instance.
   rooms.setRelay(socketRelay(io));
@@ -264,16 +263,7 @@ export function createServices(
   });
   // An instance gave stations back (an instance joined): the others balance now, not on their next round.
   io.on(STATIONS_MOVED, () => roomHost.rebalance());
-  // A standby's line change reaches the host's timers over the instances' channel (only instances
-  // on the database can publish there); anything but a box id or null is ignored.
-  io.on(KUJI_LINE_RELAY, (boxId: unknown) => {
-    if (!hosting()) return;
-    if (boxId === null) void kujiLine.changed();
-    else if (Number.isSafeInteger(boxId) && (boxId as number) > 0) void kujiLine.changed(boxId as number);
-  });
   const kujiReservations = new KujiReservations(store, clock, config.kujiTimeLimits);
-  kujiReservations.onLineChanged = (kujiId, boxId, newHolder) => void kujiLine.boxChanged(kujiId, boxId, newHolder);
-  kujiDraws.onDrawn = (boxId) => void kujiLine.changed(boxId);
   const cameras = new StationCameras(
     store,
     {
@@ -340,6 +330,7 @@ export function createServices(
     reservations,
     rooms,
     setPlayEvents: (events) => (playEvents = events),
+    setKujiEvents: (events) => (kujiEvents = events),
     controlRate,
     topPages,
     playLog: new PlayLogRepository(store),
@@ -361,7 +352,5 @@ export function createServices(
       ...(options.signalingTimings ? { timings: options.signalingTimings } : {}),
     }),
     kujiReservations,
-    kujiDraws,
-    kujiLine,
   };
 }

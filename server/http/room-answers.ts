@@ -1,5 +1,5 @@
 import { PLAY_ERROR } from '../../src/contract';
-import type { OperatorEvent, RoomRefusal, RoomReply } from '../../src/domain';
+import type { KujiBoxAnswer, KujiBoxRefusal, OperatorEvent, RoomRefusal, RoomReply } from '../../src/domain';
 import type { Rooms } from '../rooms/kinds';
 import { SERVER_MESSAGES } from '../messages';
 import { Refusal } from '../play/refusal';
@@ -97,4 +97,52 @@ export async function operateStation(
 ): Promise<{ refunded_play_id: number | null }> {
   const answer = await atStation(stationId, rooms.send('station', stationId, event));
   return { refunded_play_id: answer.kind === 'operator' ? answer.refundedPlayId : null };
+}
+
+/** Each kuji box room refusal as the player (or the operator) reads it; `notActive` is the caller's to tell apart. */
+export function kujiRefusal(refusal: Exclude<KujiBoxRefusal, 'notActive'>, remaining = 0): Refusal {
+  switch (refusal) {
+    case 'notFound':
+      return new Refusal(404, 404, SERVER_MESSAGES.kujiNotFound);
+    case 'outOfPeriod':
+      return new Refusal(409, 409, SERVER_MESSAGES.kujiOutOfPeriod);
+    case 'notOnSale':
+      return new Refusal(409, 409, SERVER_MESSAGES.kujiBoxNotOnSale);
+    case 'empty':
+      return new Refusal(409, 409, SERVER_MESSAGES.kujiBoxEmpty);
+    case 'alreadyReserved':
+      return new Refusal(409, 409, SERVER_MESSAGES.kujiAlreadyReserved);
+    case 'notYourTurn':
+      return new Refusal(409, 409, SERVER_MESSAGES.kujiNotYourTurn);
+    case 'reservationEnded':
+      return new Refusal(409, 409, SERVER_MESSAGES.kujiReservationEnded);
+    case 'notEnoughTickets':
+      return new Refusal(409, 409, SERVER_MESSAGES.kujiNotEnoughTickets(remaining));
+    case 'drawTooLarge':
+      return new Refusal(409, 409, SERVER_MESSAGES.kujiDrawTooLarge);
+    case 'stockFixed':
+      return new Refusal(409, 409, SERVER_MESSAGES.kujiStockFixed);
+    case 'seedPublished':
+      return new Refusal(409, 409, SERVER_MESSAGES.kujiSeedPublished);
+  }
+}
+
+/**
+ * The reply of a kuji box room's event, or its refusal thrown as the caller reads it; the
+ * registry's own failures too. A reservation the box does not hold active is told apart by
+ * `notActive` (unknown: 404, ended: 409).
+ */
+export async function atKuji(
+  reply: Promise<KujiBoxAnswer>,
+  notActive: () => Promise<Refusal> = async () => kujiRefusal('reservationEnded'),
+): Promise<Exclude<KujiBoxAnswer, { readonly kind: 'refused' }>> {
+  let answer: KujiBoxAnswer;
+  try {
+    answer = await reply;
+  } catch (error) {
+    throw roomFailure(error) ?? error;
+  }
+  if (answer.kind !== 'refused') return answer;
+  if (answer.refusal === 'notActive') throw await notActive();
+  throw kujiRefusal(answer.refusal, answer.remaining);
 }

@@ -114,6 +114,7 @@ export function roomShare(rooms: number, live: number): number {
 /** Each kind of room: the first key of its rooms' locks, and the numbers of its rooms. */
 const ROOM_KINDS = [
   { kind: 'station', lockClass: STORE_LOCKS.stationClass, list: 'SELECT station_id AS id FROM stations' },
+  { kind: 'kuji', lockClass: STORE_LOCKS.kujiClass, list: 'SELECT box_id AS id FROM kuji_boxes' },
 ] as const;
 const LOCK_CLASS = new Map<string, number>(ROOM_KINDS.map((k) => [k.kind, k.lockClass]));
 

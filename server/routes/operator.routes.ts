@@ -16,8 +16,8 @@ import { AttemptLimiter } from '../auth/attempt-limiter';
 import { SERVER_MESSAGES } from '../messages';
 import { Refusal } from '../play/refusal';
 import { rightsOf, type OperatorPrincipal } from '../operator/operator-accounts';
-import { KUJI_ENDED_BOX_STATUSES, type OperatorEvent } from '../../src/domain';
-import { operateStation } from '../http/room-answers';
+import type { OperatorEvent } from '../../src/domain';
+import { atKuji, operateStation } from '../http/room-answers';
 import type { ApiDeps } from './deps';
 import { rowSubject } from '../http/route';
 import { stationAnswer } from '../operator/station-answer';
@@ -118,26 +118,23 @@ export async function operatorRoutes({ route, services: s }: ApiDeps): Promise<v
     return answer(body.station_id, operated.refunded_play_id);
   });
 
+  // On sale fixes the box's ticket order and publishes its commitment (409 once its seed is out);
+  // any other status ends the box: its seed is published and its line is over (play_end).
   route.operator(`/${O.kujiBoxStatus}`, onBox, operatorKujiBoxStatusSchema, async (body) => {
-    if (body.box_status === 'onSale') await s.kujiDraws.assertCanOpen(body.box_id);
-    const box = await s.kujiReservations.setBoxStatus(body.box_id, body.box_status);
-    // Opening fixes the ticket order and publishes its commitment; ending publishes the seed.
-    await s.store.transaction(async (tx) => {
-      if (box.box_status === 'onSale') {
-        await s.kujiDraws.ensureOpen(tx, box.box_id);
-      } else {
-        await s.kujiDraws.reveal(tx, box.box_id);
-        // The line of an ended box is over: nobody waits on, or is handed, a box that cannot be drawn.
-        await s.kujiDraws.endLine(tx, box.box_id);
-      }
-    });
-    if (KUJI_ENDED_BOX_STATUSES.includes(box.box_status)) s.realtime.kujiBoxEnded(box.kuji_id, box.box_id);
-    return { box };
+    const answer = await atKuji(s.rooms.send('kuji', body.box_id, { type: 'setStatus', status: body.box_status }));
+    if (answer.kind !== 'box') throw new Error(`a kuji box answered ${answer.kind} to a status`);
+    return { box: { kuji_id: answer.kujiId, box_id: answer.boxId, box_status: answer.status } };
   });
 
-  route.operator(`/${O.kujiBoxStock}`, onBox, operatorKujiBoxStockSchema, async (body) => ({
-    box: await s.kujiDraws.setStock(body.box_id, body.prizes),
-  }));
+  // The stock rank by rank, before the box opens (409 once its order is fixed; 404 for a rank it lacks).
+  route.operator(`/${O.kujiBoxStock}`, onBox, operatorKujiBoxStockSchema, async (body) => {
+    await atKuji(s.rooms.send('kuji', body.box_id, { type: 'setStock', prizes: body.prizes }));
+    const prizes = await s.store.query<{ rank: string; quantity: number; remaining: number }>(
+      'SELECT rank, quantity, remaining FROM kuji_box_prizes WHERE box_id = $1 ORDER BY sort, rank',
+      [body.box_id],
+    );
+    return { box: { box_id: body.box_id, prizes } };
+  });
 
   route.operator(`/${O.playLog}`, { right: 'floor', read: true }, operatorPlayLogSchema, async (body) => ({
     list: await playLog.ofStation(body.station_id ?? null, body.limit ?? 100),

@@ -21,6 +21,8 @@ export const STORE_LOCKS = {
    * with the one-key locks above (PostgreSQL keeps the two key spaces apart).
    */
   stationClass: 0x6f6e6b04,
+  /** The first key of each kuji box's own session lock (the second is the box id), as stationClass. */
+  kujiClass: 0x6f6e6b05,
 } as const;
 
 export async function takeStoreLock(tx: SqlExecutor, key: number): Promise<void> {

@@ -21,6 +21,7 @@ export * from './reservation/reservation.rule';
 export * from './kuji/kuji.entity';
 export * from './kuji/kuji.rule';
 export * from './kuji/kuji-fairness.rule';
+export * from './kuji/kuji-box';
 export * from './kuji/sha256';
 export * from './delivery/delivery.entity';
 export * from './delivery/delivery-fee.rule';

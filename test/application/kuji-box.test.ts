@@ -95,7 +95,7 @@ describe('KujiBoxPlay against the reference server (real ky adapters, in-process
 
     // A's confirm window lapses on the server; the box channel says the line changed; B polls at once.
     serverClock.advance(KUJI_TIME_LIMITS.confirm * 1000);
-    await t.server.services().kujiLine.changed();
+    await t.server.services().rooms.idle();
     realtime.emit(
       { kind: 'kujiBox', kujiId: box!.kuji_id, boxId: box!.box_id },
       { type: 'kujiReserveChange', kujiId: box!.kuji_id, boxId: box!.box_id },

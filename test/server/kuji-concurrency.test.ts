@@ -104,5 +104,5 @@ describe('kuji draws under concurrency (issue 12)', () => {
       ).toBe(true);
       expect(fairness.draws).toHaveLength(b.left);
     }
-  });
+  }, 60_000);
 });

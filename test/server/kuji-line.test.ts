@@ -5,8 +5,8 @@ import {
   kujiReserveResponseSchema,
   type PushMessage,
 } from '../../src/contract';
-import type { KujiLineEvents } from '../../server/kuji/kuji-line';
-import { kujiLineClient } from '../support/kuji-line-client';
+import type { KujiBoxEvents } from '../../server/kuji/kuji-kind';
+import { kujiLineClient, restartedKujiRooms } from '../support/kuji-line-client';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser } from '../support/users';
@@ -15,10 +15,11 @@ let t: TestServer;
 const clock = new ManualServerClock(new Date());
 let boxes: { kuji_id: number; box_id: number }[] = [];
 
-/** What the kuji line told the world, in order. */
-const events: { kind: keyof KujiLineEvents; args: unknown[] }[] = [];
-const recorder: KujiLineEvents = {
+/** What the kuji box rooms told the world, in order. */
+const events: { kind: keyof KujiBoxEvents; args: unknown[] }[] = [];
+const recorder: KujiBoxEvents = {
   kujiLineChanged: (...args) => void events.push({ kind: 'kujiLineChanged', args }),
+  kujiBoxEnded: (...args) => void events.push({ kind: 'kujiBoxEnded', args }),
   push: (...args) => void events.push({ kind: 'push', args }),
 };
 const pushesTo = (userId: number) =>
@@ -26,7 +27,7 @@ const pushesTo = (userId: number) =>
 
 beforeAll(async () => {
   t = await startTestServer({ inMemory: true, clock });
-  t.server.services().kujiLine.setEvents(recorder);
+  t.server.services().setKujiEvents(recorder);
   const kuji = kujiListResponseSchema.parse((await post('contents/kuji', { type: 1 })).json()).list;
   boxes = kuji.flatMap((k) =>
     k.boxes.filter((b) => b.box_status === 'onSale').map((b) => ({ kuji_id: k.kuji_id, box_id: b.box_id })),
@@ -38,8 +39,8 @@ beforeEach(() => {
 });
 
 const { post, as, reserve, poll } = kujiLineClient(() => t);
-/** Lets the line's serial work (expiry, hand-over, re-arming) finish. */
-const settle = () => t.server.services().kujiLine.changed();
+/** Lets the boxes' rooms finish what their events and timers queued (expiry, hand-over, re-arming). */
+const settle = () => t.server.services().rooms.idle();
 
 describe('the kuji line: server-held windows (issue 12)', () => {
   it('[R4.4-5] a holder who does not draw within the firstReserved window loses the box; the next in line holds it at once, with a push and a line change', async () => {
@@ -116,17 +117,17 @@ describe('the kuji line: server-held windows (issue 12)', () => {
     const frank = await createTestUser(t, {}, { freeTc: 10_000 });
     const e = await reserve(erin, b);
     const f = await reserve(frank, b);
-    // Stop the line's timer (as a stopped server would), let the window lapse, then recover.
-    const line = t.server.services().kujiLine;
-    line.close();
+    // The rooms stop (as a stopped server's would), the window lapses, then the boxes' rooms start
+    // again from the store alone, as at a restart.
+    await t.server.services().rooms.close();
     clock.advance(KUJI_REMAIN_MAX_SECONDS.firstReserved * 1000 + 5_000);
     expect((await poll(erin, e)).reserve_status).toBe('firstReserved');
-    const { KujiLine } = await import('../../server/kuji/kuji-line');
-    const fresh = new KujiLine(t.server.store(), clock, recorder);
-    await fresh.recover();
+    const fresh = restartedKujiRooms(t, clock, recorder);
+    await fresh.start();
     expect((await poll(erin, e)).reserve_status).toBe('end');
     expect((await poll(frank, f)).reserve_status).toBe('firstReserved');
-    fresh.close();
+    expect(pushesTo(frank.user_id)).toEqual([expect.objectContaining({ kind: 'turnNow', box_id: b.box_id })]);
+    await fresh.close();
   });
 
   it("[R4.4-5] the windows are configuration: KUJI_FIRST_RESERVED_SECONDS sets the holder's first window; a bad value stops the start with a clear message", async () => {

@@ -21,6 +21,7 @@ import {
 } from '../../src/contract';
 import { verifyKujiBox } from '../../src/domain';
 import { ManualServerClock } from '../support/manual-server-clock';
+import type { ScheduledTask } from '../../server/clock';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
 
@@ -1029,11 +1030,20 @@ describe('kuji_fairness: the seed stays secret until the box ends', () => {
   });
 });
 
+/** The manual clock, able to run every timer `lateMs` after it falls due (as a busy event loop does). */
+class LateTimersClock extends ManualServerClock {
+  lateMs = 0;
+  override setTimeout(task: () => void, delayMs: number): ScheduledTask {
+    return super.setTimeout(task, delayMs + this.lateMs);
+  }
+}
+
 describe("the kuji line: a window lapsing while the holder's draw is in flight", () => {
-  const clock = new ManualServerClock(new Date());
+  const clock = new LateTimersClock(new Date());
   let lt: TestServer;
   const l = client(() => lt);
-  const settle = () => lt.server.services().kujiLine.changed();
+  /** Lets the boxes' rooms finish what their events and timers queued. */
+  const settle = () => lt.server.services().rooms.idle();
   beforeAll(async () => {
     lt = await startTestServer({ inMemory: true, clock });
   });
@@ -1144,70 +1154,91 @@ describe("the kuji line: a window lapsing while the holder's draw is in flight",
     l.noServerErrors();
   });
 
-  it("past the deadline but before the line's timer ran (the line stopped): the draw is refused and changes nothing; the line then hands the box over", async () => {
+  it("past the deadline but before the box's timer ran (a late timer): the draw is refused as ended and takes nothing, and the box goes to the next in line there and then", async () => {
     const b = await l.makeBox(0, { D賞: 6 });
     const u = await createTestUser(lt, {}, { freeTc: 20_000 });
     const next = await createTestUser(lt, {}, { freeTc: 20_000 });
-    const info = await l.reserve(u, b);
-    const ni = await l.reserve(next, b);
-    await settle();
-    const line = lt.server.services().kujiLine;
-    line.close();
-    clock.advance(KUJI_REMAIN_MAX_SECONDS.firstReserved * 1000 + 5_000);
-    expect((await l.poll(u, info)).reserve_remaintime).toBe(0);
-    const before = await l.snapshot([u], [b.box_id]);
-    // The window is the server's: the draw is refused (409, ended) and changes nothing, even though the
-    // line's timer has not run yet.
-    l.expectRefusal(await l.draw(u, info, 1), 409, 'このくじの予約はすでに終了しています。');
-    expect(await l.snapshot([u], [b.box_id])).toEqual(before);
-    const outcome = 'refused' as 'drawn' | 'refused';
-    // The line comes back: whatever happened, one holder at most and the accounts still exact.
-    const { KujiLine } = await import('../../server/kuji/kuji-line');
-    const fresh = new KujiLine(lt.server.store(), clock);
-    await fresh.recover();
-    const states = [(await l.poll(u, info)).reserve_status, (await l.poll(next, ni)).reserve_status];
-    expect(states.filter((s) => s === 'firstReserved' || s === 'confirm')).toHaveLength(1);
-    const acc = await l.accounts(u.user_id);
-    expect(acc.charged).toBe(acc.tickets * b.price);
-    expect(outcome === 'drawn' ? states[0] : states[1]).toMatch(/^(confirm|firstReserved)$/);
-    fresh.close();
+    // The box's timer runs a day late: the holder's deadline passes with nothing run.
+    clock.lateMs = 24 * 3_600_000;
+    try {
+      const info = await l.reserve(u, b);
+      const ni = await l.reserve(next, b);
+      await settle();
+      clock.advance(KUJI_REMAIN_MAX_SECONDS.firstReserved * 1000 + 5_000);
+      await settle();
+      expect(await l.poll(u, info)).toMatchObject({ reserve_status: 'firstReserved', reserve_remaintime: 0 });
+      const before = await l.snapshot([u], [b.box_id]);
+      // The window is the server's: the draw is refused (409, ended) and takes nothing, though the
+      // timer has not run; the refusal lapses the window at once and hands the box on.
+      l.expectRefusal(await l.draw(u, info, 1), 409, 'このくじの予約はすでに終了しています。');
+      const after = await l.snapshot([u], [b.box_id]);
+      expect({ ...after, lines: undefined }).toEqual({ ...before, lines: undefined });
+      expect([(await l.poll(u, info)).reserve_status, (await l.poll(next, ni)).reserve_status]).toEqual([
+        'end',
+        'firstReserved',
+      ]);
+      l.expectRefusal(await l.draw(u, info, 'all'), 409, 'このくじの予約はすでに終了しています。');
+      const acc = await l.accounts(u.user_id);
+      expect(acc).toMatchObject({ charged: 0, tickets: 0, draws: 0 });
+    } finally {
+      clock.lateMs = 0;
+    }
+    l.noServerErrors();
+  });
 
-    // The kuji's sale period ends (no line running, so the holder still holds): the draw is 409 out of
-    // period and changes nothing.
-    const holder = outcome === 'drawn' ? { u, i: info } : { u: next, i: ni };
-    const [period] = await l
-      .store()
-      .query<{ ends_at: Date }>('SELECT ends_at FROM kuji WHERE kuji_id = $1', [b.kuji_id]);
-    await l.store().query('UPDATE kuji SET ends_at = $2 WHERE kuji_id = $1', [b.kuji_id, clock.now().toISOString()]);
-    const late = await l.snapshot([holder.u], [b.box_id]);
-    l.expectRefusal(await l.draw(holder.u, holder.i, 1), 409, 'このくじは販売期間外です。');
-    l.expectRefusal(await l.draw(holder.u, holder.i, 'all'), 409, 'このくじは販売期間外です。');
-    expect(await l.snapshot([holder.u], [b.box_id])).toEqual(late);
-    // Nothing was drawn from the box: its stock is whole (the refused draws never opened it either).
-    const [left] = await l
-      .store()
-      .query<{ n: number }>(
-        'SELECT coalesce(sum(remaining), 0)::int AS n FROM kuji_box_prizes WHERE box_id = $1 AND NOT is_last_one',
-        [b.box_id],
-      );
-    expect(left!.n).toBe(outcome === 'drawn' ? 5 : 6);
-    const record = await l.post('contents/kuji_fairness', { box_id: b.box_id });
-    expect(record.statusCode).toBe(200);
-    // The sale period is over: the box has ended, so its seed is published and checks out.
-    const afterPeriod = kujiFairnessResponseSchema.parse(record.json()).fairness;
-    expect(afterPeriod.seed).toMatch(/^[0-9a-f]{64}$/);
-    expect(
-      verifyKujiBox({
-        boxId: b.box_id,
-        seed: afterPeriod.seed!,
-        commitment: afterPeriod.commitment,
-        stock: afterPeriod.stock,
-        draws: afterPeriod.draws,
-      }).ok,
-    ).toBe(true);
+  it("the kuji's sale period ends while the holder holds the box: the draw is 409 out of period and takes nothing; the box's seed is published then, and checks out", async () => {
+    // A box's sale period is read when its room starts: this kuji's sale ends 30 s from now, for a
+    // box whose room starts now.
+    const kujiId = (await l.list())[0]!.kuji_id;
+    const [period] = await l.store().query<{ ends_at: Date }>('SELECT ends_at FROM kuji WHERE kuji_id = $1', [kujiId]);
     await l
       .store()
-      .query('UPDATE kuji SET ends_at = $2 WHERE kuji_id = $1', [b.kuji_id, new Date(period!.ends_at).toISOString()]);
+      .query('UPDATE kuji SET ends_at = $2 WHERE kuji_id = $1', [
+        kujiId,
+        new Date(clock.now().getTime() + 30_000).toISOString(),
+      ]);
+    try {
+      const b = await l.makeBox(0, { D賞: 6 });
+      const u = await createTestUser(lt, {}, { freeTc: 20_000 });
+      const info = await l.reserve(u, b);
+      clock.advance(31_000);
+      await settle();
+      expect((await l.poll(u, info)).reserve_status).toBe('firstReserved');
+      const late = await l.snapshot([u], [b.box_id]);
+      l.expectRefusal(await l.draw(u, info, 1), 409, 'このくじは販売期間外です。');
+      l.expectRefusal(await l.draw(u, info, 'all'), 409, 'このくじは販売期間外です。');
+      expect(await l.snapshot([u], [b.box_id])).toEqual(late);
+      // Nothing was drawn from the box: its stock is whole.
+      const [left] = await l
+        .store()
+        .query<{ n: number }>(
+          'SELECT coalesce(sum(remaining), 0)::int AS n FROM kuji_box_prizes WHERE box_id = $1 AND NOT is_last_one',
+          [b.box_id],
+        );
+      expect(left!.n).toBe(6);
+      const record = await l.post('contents/kuji_fairness', { box_id: b.box_id });
+      expect(record.statusCode).toBe(200);
+      // The sale period is over: the box has ended, so its seed is published and checks out.
+      const afterPeriod = kujiFairnessResponseSchema.parse(record.json()).fairness;
+      expect(afterPeriod.seed).toMatch(/^[0-9a-f]{64}$/);
+      expect(
+        verifyKujiBox({
+          boxId: b.box_id,
+          seed: afterPeriod.seed!,
+          commitment: afterPeriod.commitment,
+          stock: afterPeriod.stock,
+          draws: afterPeriod.draws,
+        }).ok,
+      ).toBe(true);
+      await l.post(
+        'play/kuji_reserve_cancel',
+        l.as(u, { reserve_token: info.reserve_token, kuji_id: b.kuji_id, box_id: b.box_id }),
+      );
+    } finally {
+      await l
+        .store()
+        .query('UPDATE kuji SET ends_at = $2 WHERE kuji_id = $1', [kujiId, new Date(period!.ends_at).toISOString()]);
+    }
     l.noServerErrors();
   });
 });

@@ -1,5 +1,10 @@
 import { kujiReserveResponseSchema } from '../../src/contract';
 import type { KujiPlayInfo } from '../../src/domain';
+import type { Clock } from '../../server/clock';
+import { SqlKujiBoxStore } from '../../server/kuji/kuji-box-store';
+import { kujiKind, type KujiBoxEvents } from '../../server/kuji/kuji-kind';
+import { RoomRegistry } from '../../server/rooms/room-registry';
+import { Ledger } from '../../server/wallet/ledger';
 import type { TestServer } from './test-server';
 import type { TestUser } from './users';
 
@@ -21,4 +26,16 @@ export function kujiLineClient(server: () => TestServer) {
       )
     ).json<{ polling: { play_info: KujiPlayInfo } }>().polling.play_info;
   return { post, as, reserve, poll };
+}
+
+/**
+ * The kuji boxes' rooms of a fresh process over the test server's store, as at a restart: only
+ * the kuji kind, with its own clock and events. `start()` resumes every box from the store alone;
+ * `close()` when done.
+ */
+export function restartedKujiRooms(t: TestServer, clock: Clock, events: KujiBoxEvents) {
+  const store = t.server.store();
+  const ledger = new Ledger(store, clock);
+  const boxes = new SqlKujiBoxStore(store, ledger, () => '', t.config.kujiTimeLimits, t.config.prizeStorageDays);
+  return new RoomRegistry({ kuji: kujiKind({ store: boxes, events: () => events }) }, { clock, log: () => undefined });
 }

@@ -91,6 +91,7 @@ export async function startTestServer(
     ...(options.signalingTimings ? { signalingTimings: options.signalingTimings } : {}),
     ...(options.signalingClock ? { signalingClock: options.signalingClock } : {}),
     ...(options.playStore ? { playStore: options.playStore } : {}),
+    ...(options.kujiStore ? { kujiStore: options.kujiStore } : {}),
     ...(options.renderPages ? { renderPages: options.renderPages } : {}),
     ...(options.renderLimits ? { renderLimits: options.renderLimits } : {}),
     ...(options.onHostLost ? { onHostLost: options.onHostLost } : {}),

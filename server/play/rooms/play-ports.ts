@@ -9,6 +9,7 @@ import type {
   StationStatus,
 } from '../../../src/domain';
 import type { SqlExecutor } from '../../store/store';
+import type { KujiBoxEvents } from '../../kuji/kuji-kind';
 
 /** The `startPlay` effect a room carries out. */
 export type StartPlay = Extract<RoomEffect, { type: 'startPlay' }>;
@@ -58,7 +59,10 @@ export interface PlayEvents {
   winner(announcement: WinnerAnnouncement): void;
 }
 
-export const SILENT_PLAY_EVENTS: PlayEvents = {
+/** Events nobody hears (before the realtime hub is wired). */
+export const SILENT_PLAY_EVENTS: PlayEvents & KujiBoxEvents = {
+  kujiLineChanged: () => undefined,
+  kujiBoxEnded: () => undefined,
   lineChanged: () => undefined,
   playState: () => undefined,
   push: () => undefined,

@@ -1,5 +1,8 @@
 import type { Observable } from 'rxjs';
-import type { KujiDrawResult, KujiFairnessRecord, KujiPlayInfo } from '../../domain';
+import type { KujiDrawCount, KujiDrawResult, KujiFairnessRecord, KujiPlayInfo } from '../../domain';
+
+/** How many tickets one draw takes (the domain's). */
+export type { KujiDrawCount };
 
 /** A box of a kuji to join. */
 export interface KujiBoxRef {
@@ -39,6 +42,3 @@ export interface KujiPlayPort {
   /** A box's fairness record: commitment, draws, and the seed once the box ended (POST /contents/kuji_fairness). */
   kujiFairness(boxId: number): Observable<KujiFairnessRecord>;
 }
-
-/** How many tickets one draw takes. */
-export type KujiDrawCount = 1 | 3 | 5 | 10 | 'all';
