@@ -4,12 +4,14 @@
  * and socket.io on loopback, the real store and ledger; time on a manual clock for the first two
  * parts, real time and a real process for the third.
  *
- *   npm run bench:faults [-- cycles=3000 players=24 stations=8 faults=200 kills=3]
+ *   npm run bench:faults [-- cycles=3000 players=24 stations=8 faults=200 kills=3 kujiKills=3]
  *
  * 1. Disconnect/reconnect cycles at random moments of paid plays: lost plays, double charges,
  *    bad refunds, ledgers that are not the sum of their rows (all must be 0).
  * 2. Fault injections fired all at once at playing stations: each play refunded exactly once.
  * 3. `kill -9` with a station in every phase of the turn, then a start on the same data, `kills` times.
+ * 4. `kill -9` with kuji boxes in a draw window and in the middle of draws, `kujiKills` times: every
+ *    draw charged and recorded once, its request id answering the same draw after the restart.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +21,7 @@ import { createOnkureServer } from '../server/app';
 import { readServerConfig } from '../server/config';
 import { disconnectCampaign, faultStorm, type CampaignServer } from '../test/support/fault-campaign';
 import { killInEveryPhase } from '../test/support/kill-campaign';
+import { killKujiBoxes } from '../test/support/kuji-kill-campaign';
 import { freePort, ServerProcess } from '../test/support/server-process';
 import { ManualServerClock } from '../test/support/manual-server-clock';
 
@@ -82,6 +85,30 @@ async function main(): Promise<void> {
       );
       ok &&=
         report.ledgerMismatches === 0 && report.outcomes.every((o) => o.resumed && o.charges === 1 && o.refunds === 0);
+    } finally {
+      await server.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  for (let k = 0; k < n('kujiKills', 3); k += 1) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'onkure-bench-kuji-kill-'));
+    const server = new ServerProcess(await freePort(), dataDir);
+    try {
+      const started = performance.now();
+      // Each run kills at other moments of the draws: after the first answer, and then later.
+      const report = await killKujiBoxes(server, dataDir, `bk${k}`, [k * 10, 40 + k * 20, 100 + k * 40]);
+      console.log(`4.${k + 1} kill -9 with kuji boxes held (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+      console.table([{ killed: 'in a draw window', ...report.window }]);
+      console.table(report.rounds.map((r) => ({ ...r })));
+      console.log(
+        `   bad draws ${report.badDraws}, request ids drawn twice ${report.doubleDraws}, tickets drawn twice ${report.doubleTickets}, ledger mismatches ${report.ledgerMismatches}`,
+      );
+      ok &&=
+        report.window.status === 'confirm' &&
+        report.window.lineIntact &&
+        report.window.replayed &&
+        report.rounds.every((r) => r.changedAnswers === 0 && r.lineIntact && r.landedBefore >= r.answeredBefore) &&
+        report.badDraws + report.doubleDraws + report.doubleTickets + report.ledgerMismatches === 0;
     } finally {
       await server.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });

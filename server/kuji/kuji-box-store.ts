@@ -163,15 +163,16 @@ export class SqlKujiBoxStore implements KujiBoxStore {
     }
   }
 
-  /** The draw the player already made with this request id, answered again (replayed), or null. */
+  /**
+   * The draw the player already made with this request id, answered again (replayed), or null. A
+   * read (a draw never changes once made): no transaction, nothing for the store to commit.
+   */
   async findDraw(request: KujiDrawRequest): Promise<KujiDrawResult | null> {
-    return this.db.transaction(async (tx) => {
-      const [previous] = await tx.query<DrawRow>(
-        'SELECT draw_id, user_id, kuji_id, box_id, price_total, last_one FROM kuji_draws WHERE user_id = $1 AND request_id = $2',
-        [request.userId, request.requestId],
-      );
-      return previous ? drawAnswer(tx, this.ledger, this.imageUrl, previous, true) : null;
-    });
+    const [previous] = await this.db.query<DrawRow>(
+      'SELECT draw_id, user_id, kuji_id, box_id, price_total, last_one FROM kuji_draws WHERE user_id = $1 AND request_id = $2',
+      [request.userId, request.requestId],
+    );
+    return previous ? drawAnswer(this.db, this.ledger, this.imageUrl, previous, true) : null;
   }
 
   /**

@@ -106,3 +106,79 @@ describe('kuji draws under concurrency (issue 12)', () => {
     }
   }, 60_000);
 });
+
+describe('kuji draws on one box under concurrency (issue 41)', () => {
+  it('[R10-1] 200 draws at once on one box — its holder’s (a fifth of them resends) and its line’s — exact stock, exact charges, each ticket once, each prize once', async () => {
+    const [kuji] = await t.server
+      .store()
+      .query<{ kuji_id: number; price: number }>(`SELECT kuji_id, price FROM kuji ORDER BY kuji_id LIMIT 1`);
+    const { kuji_id, price } = kuji!;
+    // A box of its own with 300 tickets, so that 200 draws of one never sell it out.
+    const [box] = await t.server
+      .store()
+      .query<{ box_id: number }>(
+        `INSERT INTO kuji_boxes (kuji_id, box_no, box_status) SELECT $1, max(box_no) + 1, 'onSale' FROM kuji_boxes WHERE kuji_id = $1 RETURNING box_id`,
+        [kuji_id],
+      );
+    const box_id = box!.box_id;
+    await t.server.store().query(
+      `INSERT INTO kuji_box_prizes (box_id, rank, prize_name, image_key, quantity, remaining, sort)
+       SELECT $1, rank, prize_name, image_key, 100, 100, sort FROM kuji_box_prizes
+        WHERE box_id = (SELECT min(box_id) FROM kuji_boxes WHERE kuji_id = $2) AND NOT is_last_one ORDER BY sort LIMIT 3`,
+      [box_id, kuji_id],
+    );
+    const START = 1_000_000;
+    const holder = await createTestUser(t, {}, { freeTc: START });
+    const waiting = await Promise.all([1, 2, 3, 4].map(() => createTestUser(t, {}, { freeTc: START })));
+    const reserve = async (u: TestUser) =>
+      kujiReserveResponseSchema.parse((await post('play/kuji_reserve', as(u, { kuji_id, box_id }))).json()).play_info;
+    const held = await reserve(holder);
+    const queued = await Promise.all(waiting.map(reserve));
+    expect([held, ...queued].map((i) => i.reserve_status)).toEqual(['firstReserved', ...waiting.map(() => 'reserve')]);
+    const draw = (u: TestUser, token: string, requestId: string) =>
+      post('play/kuji_draw', as(u, { reserve_token: token, kuji_id, box_id, count: 1, request_id: requestId })).then(
+        (r) => ({ user: u.user_id, status: r.statusCode, body: r.json() }),
+      );
+    // 180 from the holder (every fifth resends the one before), 20 from the line (not their turn).
+    const calls = [
+      ...Array.from({ length: 180 }, (_, i) => draw(holder, held.reserve_token, `one-box-${i % 5 === 4 ? i - 1 : i}`)),
+      ...Array.from({ length: 20 }, (_, i) => draw(waiting[i % 4]!, queued[i % 4]!.reserve_token, `line-draw-${i}`)),
+    ];
+    const answers = await Promise.all(calls);
+    expect(answers.filter((a) => a.status >= 500)).toEqual([]);
+    const mine = answers.filter((a) => a.user === holder.user_id);
+    expect(mine.every((a) => a.status === 200)).toBe(true);
+    const draws = mine.map((a) => kujiDrawResponseSchema.parse(a.body).draw);
+    const fresh = draws.filter((d) => d.replayed === 0);
+    // 144 distinct request ids: 144 draws, each answered once fresh; each resend answered its first draw.
+    expect(fresh).toHaveLength(144);
+    expect(new Set(fresh.map((d) => d.draw_id)).size).toBe(144);
+    for (const d of draws.filter((x) => x.replayed === 1))
+      expect(fresh.some((f) => f.draw_id === d.draw_id)).toBe(true);
+    const positions = fresh.flatMap((d) => d.tickets.map((x) => x.position));
+    expect(new Set(positions).size).toBe(144);
+    // The line drew nothing: every one of its draws was 409 (not their turn), its balance whole.
+    const theirs = answers.filter((a) => a.user !== holder.user_id);
+    expect(theirs.map((a) => [a.status, (a.body as { error_info: string }).error_info])).toEqual(
+      theirs.map(() => [409, 'まだあなたの順番ではありません。順番が来るまでお待ちください。']),
+    );
+    for (const u of waiting)
+      expect(tcResponseSchema.parse((await post('user/tc', as(u))).json()).data.tc_all).toBe(START);
+    // The money, the stock and the prizes, exact.
+    expect(tcResponseSchema.parse((await post('user/tc', as(holder))).json()).data.tc_all).toBe(START - 144 * price);
+    const [stock] = await t.server
+      .store()
+      .query<{ remaining: number; drawn: number; charged: number; charges: number }>(
+        `SELECT (SELECT sum(remaining)::int FROM kuji_box_prizes WHERE box_id = $1) AS remaining,
+                (SELECT count(*)::int FROM kuji_box_tickets WHERE box_id = $1 AND draw_id IS NOT NULL) AS drawn,
+                (SELECT coalesce(sum(-delta), 0)::int FROM tc_ledger WHERE user_id = $2 AND reason = 'kuji') AS charged,
+                (SELECT count(DISTINCT idempotency_key)::int FROM tc_ledger WHERE user_id = $2 AND reason = 'kuji') AS charges`,
+        [box_id, holder.user_id],
+      );
+    expect(stock).toEqual({ remaining: 300 - 144, drawn: 144, charged: 144 * price, charges: 144 });
+    const items = itemInfoResponseSchema
+      .parse((await post('user/item', as(holder))).json())
+      .item_info.list.filter((i) => i.prize_kind === 'kuji');
+    expect(items.reduce((n, i) => n + i.prize_count, 0)).toBe(144);
+  }, 120_000);
+});
