@@ -252,6 +252,12 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     return { stations: services.rooms.running('station') };
   });
 
+  // Every room running on this instance, by kind (operators, tests).
+  app.get('/healthz/rooms', async (_request, reply) => {
+    if (!services || !store || readyError) return reply.code(503).send({ status: 'starting' });
+    return { station: services.rooms.running('station'), kuji: services.rooms.running('kuji') };
+  });
+
   app.get('/healthz', async (_request, reply) => {
     if (readyError) return reply.code(503).send({ status: 'failed' });
     if (!store) return reply.code(503).send({ status: 'starting' });

@@ -38,11 +38,22 @@ export function repeatEvery(clock: Clock, everyMs: number, task: () => void): Sc
 }
 
 /** The machine's clock and timers. */
+/** The longest delay Node's timers take (a longer one fires after 1 ms, with a warning). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export const systemClock: Clock = {
   now: () => new Date(),
   setTimeout(task, delayMs) {
-    const handle = setTimeout(task, Math.max(0, delayMs));
-    handle.unref?.();
+    // A deadline weeks away (a kuji's sale end) waits in steps of the longest delay Node takes.
+    let handle: NodeJS.Timeout;
+    const arm = (left: number) => {
+      handle = setTimeout(
+        () => (left > MAX_TIMER_MS ? arm(left - MAX_TIMER_MS) : task()),
+        Math.min(Math.max(0, left), MAX_TIMER_MS),
+      );
+      handle.unref?.();
+    };
+    arm(delayMs);
     return { cancel: () => clearTimeout(handle) };
   },
 };

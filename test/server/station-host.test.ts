@@ -240,6 +240,91 @@ describe('the stations spread over the instances (R10-8)', () => {
     }
   }, 60_000);
 
+  it('[R10-8] the kuji boxes spread over the instances like the stations; a kuji place, a draw and a cancel reach the box wherever they land; a station place refused for too little TC on another instance is 402 in Japanese', async () => {
+    const url = await postgres.cluster.seededDatabase();
+    const one = await startTestServer({ listen: true, databaseUrl: url });
+    const two = await startTestServer({ listen: true, databaseUrl: url, standby: true });
+    try {
+      const roomsOf = async (origin: string) =>
+        (await (await fetch(`${origin}/healthz/rooms`)).json()) as { station: number[]; kuji: number[] };
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      const boxIds = (await admin.query<{ box_id: number }>('SELECT box_id FROM kuji_boxes ORDER BY box_id')).rows.map(
+        (r) => r.box_id,
+      );
+      await admin.end();
+      // Every box runs on exactly one instance, each within its share.
+      await expect
+        .poll(
+          async () => {
+            const [a, b] = [(await roomsOf(one.origin)).kuji, (await roomsOf(two.origin)).kuji];
+            const share = Math.ceil(boxIds.length / 2);
+            return (
+              [...a, ...b].sort((x, y) => x - y).join() === boxIds.join() && a.length <= share && b.length <= share
+            );
+          },
+          { timeout: 15_000, interval: 100 },
+        )
+        .toBe(true);
+      const onOne = (await roomsOf(one.origin)).kuji;
+      const [box] = (
+        await one.server
+          .store()
+          .query<{ kuji_id: number; box_id: number }>(
+            `SELECT kuji_id, box_id FROM kuji_boxes WHERE box_status = 'onSale' AND box_id = ANY($1::int[]) ORDER BY box_id LIMIT 1`,
+            [onOne],
+          )
+      ).slice(0, 1);
+      expect(box).toBeDefined();
+      // Carol is served by the other instance: her place, her draw and her cancel run in the box's room on the first.
+      const carol = await createTestUser(two, {}, { freeTc: 10_000 });
+      const onTwo = caller(two.origin, carol);
+      const place = (await onTwo('play/kuji_reserve', box!)) as {
+        error_code: number;
+        play_info: { reserve_token: string };
+      };
+      expect(place).toMatchObject({ error_code: 200, play_info: { reserve_status: 'firstReserved' } });
+      const token = place.play_info.reserve_token;
+      const drew = await onTwo('play/kuji_draw', {
+        ...box,
+        reserve_token: token,
+        count: 1,
+        request_id: 'cluster-carol-1',
+      });
+      expect(drew).toMatchObject({ error_code: 200, draw: { replayed: 0 }, play_info: { reserve_status: 'confirm' } });
+      // The same request id through the first instance answers the same draw.
+      const again = await caller(one.origin, carol)('play/kuji_draw', {
+        ...box,
+        reserve_token: token,
+        count: 1,
+        request_id: 'cluster-carol-1',
+      });
+      expect(again).toMatchObject({
+        error_code: 200,
+        draw: { draw_id: (drew.draw as { draw_id: number }).draw_id, replayed: 1 },
+      });
+      expect(await onTwo('play/kuji_reserve_cancel', { ...box, reserve_token: token })).toMatchObject({
+        error_code: 200,
+        play_info: { reserve_status: 'cancel' },
+      });
+      // A station running on the first instance: a player without TC asking the other for a place
+      // is refused as the first refuses it (402, in Japanese), not with a fault.
+      const [station] = await one.server
+        .store()
+        .query<{ station_id: number }>(
+          `SELECT station_id FROM stations WHERE station_type = 'normal' AND designated_type = 'normal' AND station_status = 'open' AND stock > 0 AND station_id = ANY($1::int[]) ORDER BY station_id LIMIT 1`,
+          [(await roomsOf(one.origin)).station],
+        );
+      const poor = await createTestUser(two, {}, { freeTc: 0 });
+      const refused = await caller(two.origin, poor)('v2/play/reserve', { station_id: station!.station_id });
+      expect(refused).toMatchObject({ error_code: 402 });
+      expect(refused.error_info).toMatch(/TC/);
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  }, 60_000);
+
   it('[R10-8] a forged or malformed relayed event is refused in Japanese and changes nothing; an event for a station nobody runs is answered by none', async () => {
     const url = await postgres.cluster.seededDatabase();
     const host = await startTestServer({ listen: true, databaseUrl: url });
