@@ -11,7 +11,14 @@ import {
   type ReplayedPlay,
   type StationChange,
 } from '../../application/operator';
-import { crane, STATION_STATUSES, stillImageUrl, type PlayLogEntry, type StationStatus } from '../../domain';
+import {
+  countdownSeconds,
+  crane,
+  STATION_STATUSES,
+  stillImageUrl,
+  type PlayLogEntry,
+  type StationStatus,
+} from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useNow } from '../hooks/use-now';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
@@ -332,8 +339,8 @@ function StationStill({ url, name }: { url: string; name: string }) {
 
 /** A play's window counting down from the floor's `ms_left` as read at `readAt`. */
 function WindowTimer({ msLeft, readAt }: { msLeft: number; readAt: number }) {
-  const now = useNow(true, 250);
-  const seconds = Math.max(0, Math.ceil((msLeft - (now - readAt)) / 1000));
+  const now = useNow(true);
+  const seconds = countdownSeconds(msLeft, readAt, now);
   return (
     <span className="op-timer" role="timer" aria-live="off">
       {F.msLeft(seconds)}

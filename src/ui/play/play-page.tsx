@@ -17,6 +17,7 @@ import {
   isMaintenanceStatus,
   NOTICE_TOAST_MS,
   playScreenStationId,
+  SECOND_MS,
   VIDEO_VIEW_HEIGHT_PERCENT,
   VIDEO_VIEW_ROTATION_DEG,
   type Camera,
@@ -37,11 +38,6 @@ import { NotFoundPage } from '../pages/not-found-page';
 import { PlayMethodButton } from '../modals/document-links';
 import { useStateModal } from '../modals/use-state-modal';
 import { usePreloaded } from '../ssr/preload';
-
-/** Milliseconds left of a server window received at `receivedAt`, as of the page's `now`. */
-function left(ms: number | null, receivedAt: number, now: number): number | null {
-  return ms === null ? null : Math.max(0, ms - Math.max(0, now - receivedAt));
-}
 
 const priceText = (play: Pick<PlayView, 'currency' | 'price'>): string =>
   play.currency === 'ticket'
@@ -267,11 +263,11 @@ function MachineStatus({ run }: { run: CranePlayState }) {
   let text: ReactNode = null;
   if (play?.phase === 'resetting') text = MESSAGES.resetting;
   else if (play?.phase === 'playing') {
-    const grace = countdownSeconds(left(play.grace_ms_left, run.receivedAt, now));
+    const grace = countdownSeconds(play.grace_ms_left, run.receivedAt, now);
     if (grace !== null) text = MESSAGES.away(grace);
     else if (play.machine.button === null) text = MESSAGES.dropping;
     else {
-      const s = countdownSeconds(left(play.machine.button_ms_left, run.receivedAt, now));
+      const s = countdownSeconds(play.machine.button_ms_left, run.receivedAt, now);
       text = s === null ? MESSAGES.buttonHint : MESSAGES.buttonCountdown(s);
     }
   } else if (!play && run.othersPlaying) text = MESSAGES.othersPlaying;
@@ -389,7 +385,7 @@ function ReservationPanel({
   const r = line.reservation;
   const now = useNow(mine?.phase === 'result' || (!mine && r?.status === 'playTransition'));
   if (mine && mine.phase === 'result') {
-    const s = countdownSeconds(left(mine.window_ms_left, run.receivedAt, now)) ?? 0;
+    const s = countdownSeconds(mine.window_ms_left, run.receivedAt, now) ?? 0;
     const price = priceText(mine);
     return (
       <section className="panel panel--result" data-testid="result" data-result={mine.result}>
@@ -428,7 +424,7 @@ function ReservationPanel({
   }
   if (mine) return null;
   if (r?.status === 'playTransition') {
-    const s = countdownSeconds(left(r.secondsLeft * 1000, line.receivedAt, now)) ?? 0;
+    const s = countdownSeconds(r.secondsLeft * SECOND_MS, line.receivedAt, now);
     return (
       <section className="panel panel--turn" data-testid="your-turn">
         <p className="panel__headline">{MESSAGES.yourTurn}</p>
