@@ -1,23 +1,16 @@
-import { useEffect, useMemo } from 'react';
+import { useMemo } from 'react';
 import type { PlayMessages } from '../../application';
-import { NOTICE_TOAST_MS } from '../../domain';
 import { Toast } from '../layout/toast';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useStateModal } from '../modals/use-state-modal';
 
 /**
  * What the play screen tells the player: the alerts (cancelled, maintenance, reload error, refusals,
- * sign in) and the VIP popups (569/570/571) as registry modals, a popup first; and the notice toast.
+ * sign in) and the VIP popups (569/570/571) as registry modals, a popup first; and the notice toast
+ * (PlayMessages takes it down after 3.5 s [R2.5-6]).
  */
 export function PlayMessagesView({ messages }: { messages: PlayMessages }) {
   const { popup, alert, notice } = useObservableState(messages.state$, messages.snapshot);
-
-  // The in-page notice disappears after 3.5 s [R2.5-6].
-  useEffect(() => {
-    if (!notice) return undefined;
-    const timer = setTimeout(() => messages.dismissNotice(), NOTICE_TOAST_MS);
-    return () => clearTimeout(timer);
-  }, [messages, notice]);
 
   const popupProps = useMemo(
     () => (popup ? { title: popup.title, message: popup.text, button: popup.button.label, testId: 'dialog' } : null),
