@@ -28,6 +28,26 @@ const flush = async () => {
   for (let i = 0; i < 20; i += 1) await new Promise((r) => setImmediate(r));
 };
 
+/** A signed-in player's KujiBoxPlay from the app's container, over the server in-process, on `clock`. */
+async function signedInPlayer(server: TestServer, clock: ManualClock, realtime = new FakeRealtime()) {
+  const user = await createTestUser(server, {}, { freeTc: 100_000 });
+  const container = createAppContainer(
+    { ...TEST_CLIENT_CONFIG, apiBase: server.apiBase, timeoutMs: 10_000 },
+    [
+      [TOKENS.RealtimePort, realtime],
+      [TOKENS.ClockPort, clock],
+    ],
+    {
+      storage: null,
+      cookies: () => '',
+      navigator: { reload: () => undefined, goTo: () => undefined },
+      fetch: injectFetch(server.server.app),
+    },
+  );
+  container.get<SessionPort>(TOKENS.SessionPort).signIn(user);
+  return { user, clock, kuji: container.get<KujiBoxPlay>(TOKENS.KujiBoxPlay) };
+}
+
 describe('KujiBoxPlay against the reference server (real ky adapters, in-process)', () => {
   let t: TestServer;
   const serverClock = new ManualServerClock(new Date());
@@ -36,25 +56,7 @@ describe('KujiBoxPlay against the reference server (real ky adapters, in-process
   });
   afterAll(async () => t?.close());
 
-  async function player(realtime: FakeRealtime) {
-    const user = await createTestUser(t, {}, { freeTc: 100_000 });
-    const clock = new ManualClock(serverClock.now().getTime());
-    const container = createAppContainer(
-      { ...TEST_CLIENT_CONFIG, apiBase: t.apiBase, timeoutMs: 10_000 },
-      [
-        [TOKENS.RealtimePort, realtime],
-        [TOKENS.ClockPort, clock],
-      ],
-      {
-        storage: null,
-        cookies: () => '',
-        navigator: { reload: () => undefined, goTo: () => undefined },
-        fetch: injectFetch(t.server.app),
-      },
-    );
-    container.get<SessionPort>(TOKENS.SessionPort).signIn(user);
-    return { user, clock, kuji: container.get<KujiBoxPlay>(TOKENS.KujiBoxPlay) };
-  }
+  const player = (realtime: FakeRealtime) => signedInPlayer(t, new ManualClock(serverClock.now().getTime()), realtime);
 
   it("[R4.4-1] [R4.4-5] A holds and draws, B waits and sees its place change by push; A's window lapses and B becomes the holder", async () => {
     const realtime = new FakeRealtime();
@@ -166,23 +168,7 @@ describe('KujiBoxPlay against a server with its own windows', () => {
   it("[R4.4-5] the client has no kuji limits of its own: a server's 12 s first window is the holder's time left", async () => {
     const short = await startTestServer({ inMemory: true, env: { KUJI_FIRST_RESERVED_SECONDS: '12' } });
     try {
-      const user = await createTestUser(short, {}, { freeTc: 1_000 });
-      const clock = new ManualClock(Date.now());
-      const container = createAppContainer(
-        { ...TEST_CLIENT_CONFIG, apiBase: short.apiBase, timeoutMs: 10_000 },
-        [
-          [TOKENS.RealtimePort, new FakeRealtime()],
-          [TOKENS.ClockPort, clock],
-        ],
-        {
-          storage: null,
-          cookies: () => '',
-          navigator: { reload: () => undefined, goTo: () => undefined },
-          fetch: injectFetch(short.server.app),
-        },
-      );
-      container.get<SessionPort>(TOKENS.SessionPort).signIn(user);
-      const kuji = container.get<KujiBoxPlay>(TOKENS.KujiBoxPlay);
+      const { kuji, clock } = await signedInPlayer(short, new ManualClock(Date.now()));
       const [box] = await short.server
         .store()
         .query<{ kuji_id: number; box_id: number }>(
