@@ -3,7 +3,7 @@ import { NOTICE_TOAST_MS } from '../../domain';
 import type { ClockPort } from '../ports/clock.port';
 
 /** Emits once after `delayMs` on `clock` (a ManualClock in tests) and completes; unsubscribing cancels it. */
-export function clockTimer(clock: Pick<ClockPort, 'setTimeout'>, delayMs: number): Observable<void> {
+function clockTimer(clock: Pick<ClockPort, 'setTimeout'>, delayMs: number): Observable<void> {
   return new Observable<void>((subscriber) => {
     const task = clock.setTimeout(() => {
       subscriber.next();
