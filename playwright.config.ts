@@ -8,8 +8,8 @@ const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'onkure-e
 
 /**
  * End-to-end tests: the built app served by the reference server, driven in Debian's Chromium. The
- * kuji holder's first window is 12 s here (the build sets VITE_KUJI_FIRST_RESERVED_SECONDS to match,
- * package.json), so a lapse can be watched without a long wait.
+ * kuji holder's first window is 12 s here (the server's KUJI_FIRST_RESERVED_SECONDS; the client shows
+ * the server's reserve_remaintime), so a lapse can be watched without a long wait.
  */
 export default defineConfig({
   testDir: 'e2e',

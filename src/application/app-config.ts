@@ -1,4 +1,4 @@
-import type { BuildTarget, KujiTimeLimits, StreamType } from '../domain';
+import type { BuildTarget, StreamType } from '../domain';
 
 /** Configuration the use-cases read (the adapters get theirs in src/main). */
 export interface AppConfig {
@@ -15,6 +15,4 @@ export interface AppConfig {
   readonly corporateUrl: string;
   /** The analytics measurement ids: the main one and the separate virtual-crane one [R7-12]. */
   readonly analyticsIds: { readonly main: string; readonly virtualCrane: string };
-  /** The kuji holder's windows the server holds (default KUJI_TIME_LIMITS) [R4.4-5]. */
-  readonly kujiTimeLimits?: KujiTimeLimits;
 }

@@ -49,6 +49,7 @@ export * from './use-cases/account-flags.use-case';
 export * from './use-cases/support.use-case';
 export * from './use-cases/settlement-watch';
 export * from './use-cases/notices.use-case';
+export * from './use-cases/notice-toast';
 export * from './use-cases/kuji-box.use-case';
 export * from './use-cases/current-user.use-case';
 export * from './ports/app-update.port';

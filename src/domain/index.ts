@@ -5,6 +5,7 @@ export * from './catalogue/picture-variants.rule';
 export * from './constants';
 export * from './messages';
 export * from './time/jst';
+export * from './time/countdown.rule';
 export * from './text/number-format';
 export * from './text/text-policy.rule';
 export * from './identity/identity.entity';

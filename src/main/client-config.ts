@@ -1,10 +1,4 @@
-import {
-  KUJI_TIME_LIMITS,
-  kujiTimeLimitsFrom,
-  parseBuildTarget,
-  type BuildTarget,
-  type KujiTimeLimits,
-} from '../domain';
+import { parseBuildTarget, type BuildTarget } from '../domain';
 
 /** Everything the browser app is configured with (public, build-time settings). */
 export interface ClientConfig {
@@ -38,8 +32,6 @@ export interface ClientConfig {
   readonly analyticsCollectUrl?: string;
   /** The operating company's site (VITE_CORPORATE_URL) [R2.5-3]. */
   readonly corporateUrl: string;
-  /** The kuji holder's windows (VITE_KUJI_FIRST_RESERVED_SECONDS, VITE_KUJI_CONFIRM_SECONDS; set as the server's). */
-  readonly kujiTimeLimits?: KujiTimeLimits;
   /** The page's origin (resolves a webrtc_url that is a path). */
   readonly origin: string;
 }
@@ -74,8 +66,6 @@ export function readClientConfig(
     analyticsScriptUrl: httpAddress(env.VITE_GA_SCRIPT_URL, origin, 'VITE_GA_SCRIPT_URL'),
     analyticsCollectUrl: httpAddress(env.VITE_ANALYTICS_COLLECT_URL, origin, 'VITE_ANALYTICS_COLLECT_URL'),
     corporateUrl: env.VITE_CORPORATE_URL || 'https://corp.onkure.example/',
-    kujiTimeLimits:
-      kujiTimeLimitsFrom(env.VITE_KUJI_FIRST_RESERVED_SECONDS, env.VITE_KUJI_CONFIRM_SECONDS) ?? KUJI_TIME_LIMITS,
     origin,
   };
 }

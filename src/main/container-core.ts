@@ -225,7 +225,6 @@ export function createContainerWith(
     feedMode: config.feedMode,
     analyticsIds: config.analyticsIds,
     corporateUrl: config.corporateUrl,
-    ...(config.kujiTimeLimits ? { kujiTimeLimits: config.kujiTimeLimits } : {}),
   };
   const session = new StoredSession(host.storage);
   const signals = new ServiceSignalBus();

@@ -28,6 +28,26 @@ const flush = async () => {
   for (let i = 0; i < 20; i += 1) await new Promise((r) => setImmediate(r));
 };
 
+/** A signed-in player's KujiBoxPlay from the app's container, over the server in-process, on `clock`. */
+async function signedInPlayer(server: TestServer, clock: ManualClock, realtime = new FakeRealtime()) {
+  const user = await createTestUser(server, {}, { freeTc: 100_000 });
+  const container = createAppContainer(
+    { ...TEST_CLIENT_CONFIG, apiBase: server.apiBase, timeoutMs: 10_000 },
+    [
+      [TOKENS.RealtimePort, realtime],
+      [TOKENS.ClockPort, clock],
+    ],
+    {
+      storage: null,
+      cookies: () => '',
+      navigator: { reload: () => undefined, goTo: () => undefined },
+      fetch: injectFetch(server.server.app),
+    },
+  );
+  container.get<SessionPort>(TOKENS.SessionPort).signIn(user);
+  return { user, clock, kuji: container.get<KujiBoxPlay>(TOKENS.KujiBoxPlay) };
+}
+
 describe('KujiBoxPlay against the reference server (real ky adapters, in-process)', () => {
   let t: TestServer;
   const serverClock = new ManualServerClock(new Date());
@@ -36,25 +56,7 @@ describe('KujiBoxPlay against the reference server (real ky adapters, in-process
   });
   afterAll(async () => t?.close());
 
-  async function player(realtime: FakeRealtime) {
-    const user = await createTestUser(t, {}, { freeTc: 100_000 });
-    const clock = new ManualClock(serverClock.now().getTime());
-    const container = createAppContainer(
-      { ...TEST_CLIENT_CONFIG, apiBase: t.apiBase, timeoutMs: 10_000 },
-      [
-        [TOKENS.RealtimePort, realtime],
-        [TOKENS.ClockPort, clock],
-      ],
-      {
-        storage: null,
-        cookies: () => '',
-        navigator: { reload: () => undefined, goTo: () => undefined },
-        fetch: injectFetch(t.server.app),
-      },
-    );
-    container.get<SessionPort>(TOKENS.SessionPort).signIn(user);
-    return { user, clock, kuji: container.get<KujiBoxPlay>(TOKENS.KujiBoxPlay) };
-  }
+  const player = (realtime: FakeRealtime) => signedInPlayer(t, new ManualClock(serverClock.now().getTime()), realtime);
 
   it("[R4.4-1] [R4.4-5] A holds and draws, B waits and sees its place change by push; A's window lapses and B becomes the holder", async () => {
     const realtime = new FakeRealtime();
@@ -74,6 +76,7 @@ describe('KujiBoxPlay against the reference server (real ky adapters, in-process
     expect(a.kuji.snapshot).toMatchObject({
       showQueue: true,
       remainingSeconds: KUJI_TIME_LIMITS.firstReserved,
+      receivedAt: a.clock.now(),
       playInfo: { reserve_status: 'firstReserved', reserve_num: 1 },
     });
     await b.kuji.reserve();
@@ -161,6 +164,30 @@ describe('KujiBoxPlay against the reference server (real ky adapters, in-process
   });
 });
 
+describe('KujiBoxPlay against a server with its own windows', () => {
+  it("[R4.4-5] the client has no kuji limits of its own: a server's 12 s first window is the holder's time left", async () => {
+    const short = await startTestServer({ inMemory: true, env: { KUJI_FIRST_RESERVED_SECONDS: '12' } });
+    try {
+      const { kuji, clock } = await signedInPlayer(short, new ManualClock(Date.now()));
+      const [box] = await short.server
+        .store()
+        .query<{ kuji_id: number; box_id: number }>(
+          `SELECT kuji_id, box_id FROM kuji_boxes WHERE box_status = 'onSale' ORDER BY box_id LIMIT 1`,
+        );
+      await kuji.open(box!.kuji_id, box!.box_id);
+      await kuji.reserve();
+      expect(kuji.snapshot).toMatchObject({
+        playInfo: { reserve_status: 'firstReserved' },
+        remainingSeconds: 12,
+        receivedAt: clock.now(),
+      });
+      kuji.dispose();
+    } finally {
+      await short.close();
+    }
+  });
+});
+
 /** The scripted port's methods as a plain object, so a test can replace one of them. */
 function stubPort(port: KujiPlayPort): KujiPlayPort {
   return {
@@ -184,7 +211,8 @@ describe('KujiBoxPlay over scripted doubles', () => {
       kuji_id: 1,
       box_id: 1,
       box_status: 'onSale',
-      reserve_remaintime: 60,
+      // What the server answers at 12:00:05 for a 60 s window begun at 12:00:00.
+      reserve_remaintime: 55,
       play_at: '2026-11-23T12:00:00Z',
     };
     const kujiPlay = new ScriptedKujiPlay()
@@ -192,19 +220,17 @@ describe('KujiBoxPlay over scripted doubles', () => {
       .always('pollKuji', { ...info, box_id: null });
     const catalog = new ScriptedPrizeCatalog().always('kujiOnSale', [aKujiOnSale()]);
     const clock = new ManualClock(Date.parse('2026-11-23T12:00:05Z'));
-    const kuji = new KujiBoxPlay(
-      kujiPlay.port,
-      catalog.port,
-      new FakeRealtime(),
-      new FakeSession(anIdentity()),
-      clock,
-      {},
-    );
+    const kuji = new KujiBoxPlay(kujiPlay.port, catalog.port, new FakeRealtime(), new FakeSession(anIdentity()), clock);
     await kuji.open(1, 1);
-    expect(kuji.snapshot).toMatchObject({ showQueue: true, remainingSeconds: 55 });
+    expect(kuji.snapshot).toMatchObject({ showQueue: true, remainingSeconds: 55, receivedAt: clock.now() });
     clock.advance(reservePollingIntervalMs());
     await flush();
-    expect(kuji.snapshot).toMatchObject({ playInfo: null, showQueue: false, alert: { kind: 'kujiReserveNotFound' } });
+    expect(kuji.snapshot).toMatchObject({
+      playInfo: null,
+      showQueue: false,
+      remainingSeconds: null,
+      alert: { kind: 'kujiReserveNotFound' },
+    });
     expect(clock.pendingTimers).toBe(0);
     kuji.dispose();
   });
@@ -232,7 +258,6 @@ describe('KujiBoxPlay over scripted doubles', () => {
       realtime,
       new FakeSession(anIdentity()),
       new ManualClock(Date.parse('2026-11-23T12:00:05Z')),
-      {},
     );
     await kuji.open(1, 1);
     expect(kuji.snapshot.playInfo?.reserve_status).toBe('confirm');

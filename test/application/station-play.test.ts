@@ -375,6 +375,30 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
     screen.dispose();
   });
 
+  it('[R2.5-6] a push shown in the page goes by itself after 3.5 s on the clock; a newer one replaces it and gets its own 3.5 s', async () => {
+    const { screen, realtime, clock } = setUp();
+    await screen.open(STATION);
+    const push = (title: string) =>
+      realtime.emit({ kind: 'user' }, { type: 'push', push: { kind: 'notice', title, message: '' } });
+    push('一つ目');
+    expect(view(screen).notice?.title).toBe('一つ目');
+    clock.advance(3499);
+    expect(view(screen).notice?.title).toBe('一つ目');
+    clock.advance(1);
+    expect(view(screen).notice).toBeNull();
+    push('二つ目');
+    clock.advance(2000);
+    push('三つ目');
+    clock.advance(2000);
+    expect(view(screen).notice?.title).toBe('三つ目');
+    clock.advance(1500);
+    expect(view(screen).notice).toBeNull();
+    push('四つ目');
+    screen.messages.dismissNotice();
+    expect(view(screen).notice).toBeNull();
+    screen.dispose();
+  });
+
   it('a result refreshes the gauge; continue sends continue_game; finish leaves; a push shows in the page and as a notification', async () => {
     const { screen, plays, realtime, analytics, notifications, reservations } = setUp();
     await screen.open(STATION);

@@ -1,5 +1,5 @@
 import { filter, firstValueFrom } from 'rxjs';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AccountPayment,
   BuyTc,
@@ -241,10 +241,6 @@ describe('storefront use-cases against the reference server (real ky adapters, i
 });
 
 describe('storefront use-cases over scripted doubles', () => {
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
   it("[R8-9] a product list that fails to load shows the service's error_info, and the other pay methods still work", async () => {
     const wallet = new ScriptedWallet()
       .always('balance', { tc_all: 500, tc_free: 500, tc_toll: 0 })
@@ -297,22 +293,27 @@ describe('storefront use-cases over scripted doubles', () => {
     });
   });
 
-  it('[R2.5-6] a notice goes by itself after 3.5 s; a newer one replaces it and gets its own 3.5 s', () => {
-    vi.useFakeTimers();
-    const notices = new Notices();
+  it('[R2.5-6] a notice goes by itself after 3.5 s on the clock; a newer one replaces it and gets its own 3.5 s', () => {
+    const clock = new ManualClock();
+    const notices = new Notices(clock);
     notices.show('設定を保存しました');
     expect(notices.snapshot).toMatchObject({ message: '設定を保存しました' });
-    vi.advanceTimersByTime(3499);
+    clock.advance(3499);
     expect(notices.snapshot).not.toBeNull();
-    vi.advanceTimersByTime(1);
+    clock.advance(1);
     expect(notices.snapshot).toBeNull();
     notices.show('一つ目');
-    vi.advanceTimersByTime(2000);
+    clock.advance(2000);
     notices.show('二つ目');
-    vi.advanceTimersByTime(2000);
+    clock.advance(2000);
     expect(notices.snapshot).toMatchObject({ message: '二つ目' });
-    vi.advanceTimersByTime(1500);
+    clock.advance(1500);
     expect(notices.snapshot).toBeNull();
+    // Dismissed by hand: its timer goes with it.
+    notices.show('三つ目');
+    notices.dismiss();
+    expect(notices.snapshot).toBeNull();
+    expect(clock.pendingTimers).toBe(0);
     notices.dispose();
   });
 

@@ -89,14 +89,16 @@ export function kujiContract(driver: () => ContractDriver): void {
       reserve_num: 1,
       box_status: 'onSale',
     });
-    expect(decideKujiPoll(polled, { nowMs: Date.now(), limits: KUJI_REMAIN_MAX_SECONDS })).toMatchObject({
+    expect(decideKujiPoll(polled)).toMatchObject({
       kind: 'continue',
       showQueue: true,
+      remainingSeconds: polled.reserve_remaintime,
     });
+    expect(polled.reserve_remaintime).toBeGreaterThan(0);
     await driver().fixtures.setKujiBoxStatus(box.box_id, 'endOfSale');
     const ended = await firstValueFrom(kuji(client).pollKuji(ref(held)));
     expect(ended.box_status).toBe('endOfSale');
-    expect(decideKujiPoll(ended, { nowMs: Date.now(), limits: KUJI_REMAIN_MAX_SECONDS })).toMatchObject({
+    expect(decideKujiPoll(ended)).toMatchObject({
       kind: 'stop',
       reason: 'boxEnded',
     });
@@ -118,7 +120,7 @@ export function kujiContract(driver: () => ContractDriver): void {
       reserve_token: first.reserve_token,
     });
     const after = await firstValueFrom(kuji(a.client).pollKuji(ref(first)));
-    expect(decideKujiPoll(after, { nowMs: Date.now(), limits: KUJI_REMAIN_MAX_SECONDS })).toMatchObject({
+    expect(decideKujiPoll(after)).toMatchObject({
       kind: 'stop',
       reason: 'statusEnded',
     });

@@ -42,21 +42,23 @@ const holder: KujiPlayInfo = {
   kuji_id: 3,
   box_id: 7,
   box_status: 'onSale',
-  reserve_remaintime: 60,
+  // What the server answers at 12:00:10 (the page's clock) for a 60 s window begun at 12:00:00.
+  reserve_remaintime: 50,
   play_at: '2026-11-23T12:00:00Z',
 };
 
 function open(path: string, kujiPlay = new ScriptedKujiPlay(), signedIn = true, realtime = new FakeRealtime()) {
   const catalog = new ScriptedPrizeCatalog().always('kujiOnSale', [kuji]);
+  const clock = new ManualClock(Date.parse('2026-11-23T12:00:10Z'));
   const container = createTestContainer(
     [TOKENS.PrizeCatalogPort, catalog.port],
     [TOKENS.KujiPlayPort, kujiPlay.port],
     [TOKENS.RealtimePort, realtime],
     [TOKENS.SessionPort, new FakeSession(signedIn ? anIdentity() : null)],
-    [TOKENS.ClockPort, new ManualClock(Date.parse('2026-11-23T12:00:10Z'))],
+    [TOKENS.ClockPort, clock],
   );
   render(<ContainerProvider container={container}>{memoryRouter(routes, path).element}</ContainerProvider>);
-  return { kujiPlay, realtime };
+  return { kujiPlay, realtime, clock };
 }
 
 describe('kuji screens', () => {
@@ -100,10 +102,13 @@ describe('kuji screens', () => {
     };
     const kujiPlay = new ScriptedKujiPlay().always('currentKujiReservation', holder).always('drawKuji', {
       draw,
-      playInfo: { ...holder, reserve_status: 'confirm', play_at: '2026-11-23T12:00:10Z' },
+      playInfo: { ...holder, reserve_status: 'confirm', reserve_remaintime: 180, play_at: '2026-11-23T12:00:10Z' },
     });
-    open('/kuji/3/7', kujiPlay);
+    const { clock } = open('/kuji/3/7', kujiPlay);
     expect((await screen.findByTestId('kuji-status')).textContent).toBe('あなたの番です！あと50秒以内に引いてください');
+    // The page counts the server's answer down on its clock.
+    act(() => clock.advance(1000));
+    expect(screen.getByTestId('kuji-status').textContent).toBe('あなたの番です！あと49秒以内に引いてください');
     expect(screen.getByTestId('kuji-draw-1').textContent).toBe('1回引く（600 TC）');
     expect(screen.getByTestId('kuji-draw-10').textContent).toBe('10回引く（6,000 TC）');
     expect(screen.getByTestId('kuji-draw-all').textContent).toBe('残り全部引く（48,000 TC）');

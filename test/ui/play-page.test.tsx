@@ -195,6 +195,22 @@ describe('the play screen over scripted ports', () => {
     expect(screen.getByTestId('machine-status').textContent).toBe('あと5秒で自動で動きます');
   });
 
+  it('[R2.5-6] a push shows in the page as a toast and goes by itself after 3.5 s on the clock', async () => {
+    const { realtime, clock } = setUp();
+    await screen.findByTestId('gauge');
+    act(() =>
+      realtime.emit(
+        { kind: 'user' },
+        { type: 'push', push: { kind: 'notice', title: 'お知らせ', message: '景品を獲得しました' } },
+      ),
+    );
+    expect(screen.getByTestId('notice').textContent).toBe('お知らせ景品を獲得しました');
+    act(() => clock.advance(3499));
+    expect(screen.getByTestId('notice')).toBeTruthy();
+    act(() => clock.advance(1));
+    expect(screen.queryByTestId('notice')).toBeNull();
+  });
+
   it('[R2.5-1] [R2.5-2] a refusal is an alert dialog of the modal registry: focus inside, Escape dismisses it for good; with two modals open it waits for a free place', async () => {
     const { reservations, container } = setUp();
     await screen.findByTestId('gauge');

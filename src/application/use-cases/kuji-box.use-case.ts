@@ -2,16 +2,13 @@ import { inject, injectable } from 'inversify';
 import { firstValueFrom, type Subscription } from 'rxjs';
 import {
   decideKujiPoll,
-  KUJI_TIME_LIMITS,
   refusalText,
   reservePollingIntervalMs,
-  SECOND_MS,
   type KujiBox,
   type KujiDrawResult,
   type KujiOnSale,
   type KujiPlayInfo,
 } from '../../domain';
-import type { AppConfig } from '../app-config';
 import type { ClockPort, ScheduledTask } from '../ports/clock.port';
 import type { KujiDrawCount, KujiPlayPort, KujiReservationRef } from '../ports/kuji-play.port';
 import type { PrizeCatalogPort } from '../ports/prize-catalog.port';
@@ -29,8 +26,13 @@ export interface KujiBoxState {
   readonly playInfo: KujiPlayInfo | null;
   /** The queue shows for firstReserved or confirm [R4.4-1]. */
   readonly showQueue: boolean;
-  /** Seconds left of the holder's window [R4.4-5, R9-4]; null when not timed. */
+  /**
+   * Seconds left of the holder's window as the server answered (reserve_remaintime) at `receivedAt`
+   * [R4.4-5, R9-4]; the page counts it down (`countdownSeconds`). null when not timed.
+   */
   readonly remainingSeconds: number | null;
+  /** Local time the latest reservation answer arrived. */
+  readonly receivedAt: number;
   /** The latest draw, for the reveal; `revealing` until the player skips or the reveal ends. */
   readonly lastDraw: KujiDrawResult | null;
   readonly revealing: boolean;
@@ -51,6 +53,7 @@ const INITIAL: KujiBoxState = {
   playInfo: null,
   showQueue: false,
   remainingSeconds: null,
+  receivedAt: 0,
   lastDraw: null,
   revealing: false,
   draws: [],
@@ -61,15 +64,14 @@ const INITIAL: KujiBoxState = {
 /**
  * One kuji box's page (§4.4): the box's stock, the player's place in its line over polling
  * (/play/kuji_polling) and the box channel (a line change polls at once, play_end ends the line with
- * the box-ended alert [R4.4-2, R7-11]), the holder's countdown [R4.4-5, R9-4], and the draw with its
- * reveal. Every reaction to a poll answer is the domain's `decideKujiPoll` [R4.4-1..R4.4-5].
- * Page-scoped: `dispose()` stops polling, timers and the channel.
+ * the box-ended alert [R4.4-2, R7-11]), the holder's time left as the server counts it [R4.4-5, R9-4],
+ * and the draw with its reveal. Every reaction to a poll answer is the domain's `decideKujiPoll`
+ * [R4.4-1..R4.4-5]. Page-scoped: `dispose()` stops polling, timers and the channel.
  */
 @injectable()
 export class KujiBoxPlay extends StateStore<KujiBoxState> {
   private ref: { kujiId: number; boxId: number } | null = null;
   private pollTimer: ScheduledTask | null = null;
-  private countdown: ScheduledTask | null = null;
   private channel: Subscription | null = null;
   private drawSeq = 0;
 
@@ -79,7 +81,6 @@ export class KujiBoxPlay extends StateStore<KujiBoxState> {
     @inject(TOKENS.RealtimePort) private readonly realtime: Pick<RealtimePort, 'channel'>,
     @inject(TOKENS.SessionPort) private readonly session: Pick<SessionPort, 'current'>,
     @inject(TOKENS.ClockPort) private readonly clock: ClockPort,
-    @inject(TOKENS.AppConfig) private readonly config: Pick<AppConfig, 'kujiTimeLimits'>,
   ) {
     super(INITIAL);
     this.own(() => this.stopTimers());
@@ -150,10 +151,6 @@ export class KujiBoxPlay extends StateStore<KujiBoxState> {
     this.setState((s) => ({ ...s, alert: null }));
   }
 
-  private get limits() {
-    return this.config.kujiTimeLimits ?? KUJI_TIME_LIMITS;
-  }
-
   private reservation(): KujiReservationRef | null {
     const info = this.snapshot.playInfo;
     if (!info || !this.ref) return null;
@@ -212,7 +209,7 @@ export class KujiBoxPlay extends StateStore<KujiBoxState> {
 
   /** One poll answer through the domain's decision [R4.4-1..R4.4-5]. */
   private apply(info: KujiPlayInfo): void {
-    const decision = decideKujiPoll(info, { nowMs: this.clock.now(), limits: this.limits });
+    const decision = decideKujiPoll(info);
     if (decision.kind === 'stop') {
       this.reset();
       for (const effect of decision.effects) {
@@ -227,9 +224,9 @@ export class KujiBoxPlay extends StateStore<KujiBoxState> {
       playInfo: info,
       showQueue: decision.showQueue,
       remainingSeconds: decision.remainingSeconds,
+      receivedAt: this.clock.now(),
     }));
     this.schedulePoll();
-    this.scheduleCountdown();
   }
 
   /** play_end on the box channel: the line is over for everyone [R4.4-2, R7-11]. */
@@ -250,24 +247,8 @@ export class KujiBoxPlay extends StateStore<KujiBoxState> {
     this.pollTimer = this.clock.setTimeout(() => void this.poll(), reservePollingIntervalMs());
   }
 
-  /** The holder's countdown, from play_at, each second between polls. */
-  private scheduleCountdown(): void {
-    this.countdown?.cancel();
-    const info = this.snapshot.playInfo;
-    if (!info || this.snapshot.remainingSeconds === null) return;
-    this.countdown = this.clock.setTimeout(() => {
-      const now = this.snapshot.playInfo;
-      if (!now) return;
-      const decision = decideKujiPoll(now, { nowMs: this.clock.now(), limits: this.limits });
-      if (decision.kind === 'continue') this.setState((s) => ({ ...s, remainingSeconds: decision.remainingSeconds }));
-      this.scheduleCountdown();
-    }, SECOND_MS);
-  }
-
   private stopTimers(): void {
     this.pollTimer?.cancel();
-    this.countdown?.cancel();
     this.pollTimer = null;
-    this.countdown = null;
   }
 }

@@ -1,6 +1,8 @@
-import { injectable } from 'inversify';
-import { Subject, switchMap, timer, map, startWith } from 'rxjs';
-import { NOTICE_TOAST_MS } from '../../domain';
+import { inject, injectable } from 'inversify';
+import { Subject } from 'rxjs';
+import type { ClockPort } from '../ports/clock.port';
+import { TOKENS } from '../tokens';
+import { noticeToast } from './notice-toast';
 import { StateStore } from './state-store';
 
 /** A short notice shown as a toast. */
@@ -16,24 +18,12 @@ export interface Notice {
  */
 @injectable()
 export class Notices extends StateStore<Notice | null> {
-  private readonly shown = new Subject<Notice>();
+  private readonly shown = new Subject<Notice | null>();
   private seq = 0;
 
-  constructor() {
+  constructor(@inject(TOKENS.ClockPort) clock: Pick<ClockPort, 'setTimeout'>) {
     super(null);
-    this.own(
-      this.shown
-        .pipe(
-          switchMap((notice) =>
-            timer(NOTICE_TOAST_MS).pipe(
-              map(() => null),
-              startWith(notice),
-            ),
-          ),
-          this.untilDisposed(),
-        )
-        .subscribe((notice) => this.setState(notice)),
-    );
+    this.own(this.shown.pipe(noticeToast(clock), this.untilDisposed()).subscribe((notice) => this.setState(notice)));
   }
 
   show(message: string, title?: string): void {
@@ -42,6 +32,6 @@ export class Notices extends StateStore<Notice | null> {
   }
 
   dismiss(): void {
-    this.setState(null);
+    this.shown.next(null);
   }
 }

@@ -1,7 +1,10 @@
 import { inject, injectable } from 'inversify';
+import { Subject } from 'rxjs';
 import { NOT_ENOUGH_TC_CODE, refusalCode, refusalText, type PushNotice, type VipOutcome } from '../../domain';
+import type { ClockPort } from '../ports/clock.port';
 import type { NavigatorPort } from '../ports/navigator.port';
 import { TOKENS } from '../tokens';
+import { noticeToast } from './notice-toast';
 import { StateStore } from './state-store';
 
 export type PlayAlert =
@@ -20,7 +23,7 @@ export interface PlayMessagesState {
   readonly popup: VipOutcome | null;
   /** An alert: a refusal's Japanese error_info, a cancelled or maintenance reservation, sign in. */
   readonly alert: PlayAlert | null;
-  /** A push shown in the page (a toast). */
+  /** A push shown in the page (a toast); it goes by itself after 3.5 s [R2.5-6]. */
   readonly notice: PushNotice | null;
 }
 
@@ -31,8 +34,18 @@ export interface PlayMessagesState {
  */
 @injectable()
 export class PlayMessages extends StateStore<PlayMessagesState> {
-  constructor(@inject(TOKENS.NavigatorPort) private readonly navigator: NavigatorPort) {
+  private readonly notices = new Subject<PushNotice | null>();
+
+  constructor(
+    @inject(TOKENS.NavigatorPort) private readonly navigator: NavigatorPort,
+    @inject(TOKENS.ClockPort) clock: Pick<ClockPort, 'setTimeout'>,
+  ) {
     super({ popup: null, alert: null, notice: null });
+    this.own(
+      this.notices
+        .pipe(noticeToast(clock), this.untilDisposed())
+        .subscribe((notice) => this.setState((s) => ({ ...s, notice }))),
+    );
   }
 
   alert(alert: PlayAlert): void {
@@ -50,7 +63,7 @@ export class PlayMessages extends StateStore<PlayMessagesState> {
   }
 
   notice(notice: PushNotice): void {
-    this.setState((s) => ({ ...s, notice }));
+    this.notices.next(notice);
   }
 
   dismissAlert(): void {
@@ -65,6 +78,6 @@ export class PlayMessages extends StateStore<PlayMessagesState> {
   }
 
   dismissNotice(): void {
-    this.setState((s) => ({ ...s, notice: null }));
+    this.notices.next(null);
   }
 }

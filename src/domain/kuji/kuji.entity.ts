@@ -39,13 +39,13 @@ export interface KujiTimeLimits {
 
 /**
  * The service's kuji windows, in seconds: the holder has `firstReserved` to start drawing and
- * `confirm` after each draw to draw again (the server holds them; the client counts them down).
+ * `confirm` after each draw to draw again (the server holds them; the client counts down its answers).
  */
 export const KUJI_TIME_LIMITS: KujiTimeLimits = { firstReserved: 60, confirm: 180 };
 
 /**
  * The windows from two settings (whole seconds, 5 to 3600), each falling back to KUJI_TIME_LIMITS when
- * unset; null when a set value is not such a number. Server and client read the same settings.
+ * unset; null when a set value is not such a number. The server reads them (KUJI_* settings).
  */
 export function kujiTimeLimitsFrom(
   firstReserved: string | undefined,

@@ -1,6 +1,5 @@
 import { REMAINING_TIME_FLOOR_SECONDS, SECOND_MS } from '../constants';
 import { DOMAIN_MESSAGES } from '../messages';
-import { parseServiceTime } from '../time/jst';
 import {
   isKujiReserveStatus,
   KUJI_ENDED_BOX_STATUSES,
@@ -73,7 +72,7 @@ export type KujiPollDecision =
       readonly kind: 'continue';
       readonly status: KujiReserveStatus;
       readonly showQueue: boolean;
-      /** Seconds left for confirm/firstReserved; null otherwise or without a readable play_at. */
+      /** The server's seconds left (reserve_remaintime) for confirm/firstReserved; null otherwise or without a play_at. */
       readonly remainingSeconds: number | null;
     }
   | {
@@ -88,12 +87,10 @@ export type KujiPollDecision =
  *    kuji_polling cannot be called without a box;
  * 2. box status ready, endOfSale, outOfStock or deleted → stop, reset, box-ended alert [R4.4-2];
  * 3. reserve status other than reserve, confirm, firstReserved → stop and reset, no alert [R4.4-4];
- * 4. otherwise continue, with queue visibility and remaining time [R4.4-1, R4.4-5].
+ * 4. otherwise continue, with queue visibility and the remaining time the server counted from its own
+ *    limits (`kujiRemainingSeconds`) [R4.4-1, R4.4-5]; the client counts it down from the answer.
  */
-export function decideKujiPoll(
-  info: KujiPlayInfo,
-  input: { readonly nowMs: number; readonly limits: KujiTimeLimits },
-): KujiPollDecision {
+export function decideKujiPoll(info: KujiPlayInfo): KujiPollDecision {
   const stop = (
     reason: 'boxNotFound' | 'boxEnded' | 'statusEnded',
     alert?: 'kujiBoxEnded' | 'kujiReserveNotFound',
@@ -111,21 +108,12 @@ export function decideKujiPoll(
     return stop('boxEnded', 'kujiBoxEnded');
   }
   if (!isKujiReserveStatus(info.reserve_status)) return stop('statusEnded');
-  const playAtMs = info.play_at === null ? null : parseServiceTime(info.play_at);
+  const timed = info.reserve_status === 'confirm' || info.reserve_status === 'firstReserved';
   return {
     kind: 'continue',
     status: info.reserve_status,
     showQueue: showsKujiQueue(info.reserve_status),
     // The decision is made on a fresh poll answer, so polling is running.
-    remainingSeconds:
-      playAtMs === null
-        ? null
-        : kujiRemainingSeconds({
-            status: info.reserve_status,
-            playAtMs,
-            nowMs: input.nowMs,
-            limits: input.limits,
-            polling: true,
-          }),
+    remainingSeconds: timed && info.play_at !== null ? effectiveRemainingSeconds(info.reserve_remaintime, true) : null,
   };
 }

@@ -100,11 +100,6 @@ export function estimatedWaitSeconds(place: number, turnSeconds: number = AVERAG
   return place <= 1 ? 0 : (place - 1) * turnSeconds;
 }
 
-/** Whole seconds shown for a countdown in milliseconds (rounded up: 0.2 s left still shows 1). */
-export function countdownSeconds(ms: number | null): number | null {
-  return ms === null ? null : Math.max(0, Math.ceil(ms / 1000));
-}
-
 /**
  * Input-to-picture latency: the player's command was applied at machine tick `tick` at local time
  * `sentAt`; the claw moves from the next tick, so the first picture whose tick is later shows it.

@@ -9,7 +9,7 @@ import { useInjection } from '../di/container-context';
  *
  * @example
  * const now = useNow(play !== null);
- * const secondsLeft = countdownSeconds(msLeft(play.window_ms_left, receivedAt, now));
+ * const secondsLeft = countdownSeconds(play.window_ms_left, receivedAt, now);
  */
 export function useNow(active: boolean, stepMs = 250): number {
   const clock = useInjection(TOKENS.ClockPort);

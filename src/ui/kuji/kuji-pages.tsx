@@ -3,8 +3,16 @@ import { firstValueFrom } from 'rxjs';
 import { SignInLinks } from '../account/sign-in-links';
 import { Link, useParams } from 'react-router';
 import { TOKENS, type KujiBoxPlay, type KujiBoxState, type KujiDrawCount } from '../../application';
-import { formatThousands, KUJI_ENDED_BOX_STATUSES, type KujiBox, type KujiOnSale } from '../../domain';
+import {
+  countdownSeconds,
+  formatThousands,
+  KUJI_ENDED_BOX_STATUSES,
+  SECOND_MS,
+  type KujiBox,
+  type KujiOnSale,
+} from '../../domain';
 import { useInjection } from '../di/container-context';
+import { useNow } from '../hooks/use-now';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { usePreloaded } from '../ssr/preload';
@@ -272,11 +280,11 @@ function LinePanel({
       <p className="kuji-line__status" role="status" data-testid="kuji-status">
         {holder ? M.yourTurn : M.place(info.reserve_num)}
         {holder && state.remainingSeconds !== null ? (
-          <span className="kuji-line__countdown">
-            {info.reserve_status === 'confirm'
-              ? M.drawAgainWithin(state.remainingSeconds)
-              : M.drawWithin(state.remainingSeconds)}
-          </span>
+          <HolderCountdown
+            again={info.reserve_status === 'confirm'}
+            msLeft={state.remainingSeconds * SECOND_MS}
+            receivedAt={state.receivedAt}
+          />
         ) : null}
       </p>
       {holder ? (
@@ -303,6 +311,13 @@ function LinePanel({
       </button>
     </>
   );
+}
+
+/** The holder's time left, counted down on the page's clock from the server's answer [R4.4-5]. */
+function HolderCountdown({ again, msLeft, receivedAt }: { again: boolean; msLeft: number; receivedAt: number }) {
+  const now = useNow(true);
+  const seconds = countdownSeconds(msLeft, receivedAt, now);
+  return <span className="kuji-line__countdown">{again ? M.drawAgainWithin(seconds) : M.drawWithin(seconds)}</span>;
 }
 
 export default KujiListPage;

@@ -43,7 +43,7 @@ describe('kuji statuses', () => {
 
   it('[R4.4-2] box status ready, endOfSale, outOfStock or deleted ends polling, resets and shows the box-ended alert', () => {
     for (const box_status of ['ready', 'endOfSale', 'outOfStock', 'deleted']) {
-      expect(decideKujiPoll(aKujiInfo({ box_status }), { nowMs: NOW, limits })).toEqual({
+      expect(decideKujiPoll(aKujiInfo({ box_status }))).toEqual({
         kind: 'stop',
         reason: 'boxEnded',
         effects: [
@@ -56,7 +56,7 @@ describe('kuji statuses', () => {
   });
 
   it('[R4.4-3] a missing box id shows the reserve-not-found alert', () => {
-    const d = decideKujiPoll(aKujiInfo({ box_id: null }), { nowMs: NOW, limits });
+    const d = decideKujiPoll(aKujiInfo({ box_id: null }));
     expect(d.kind === 'stop' && d.reason).toBe('boxNotFound');
     expect(d.kind === 'stop' && d.effects.at(-1)).toEqual({
       type: 'showAlert',
@@ -72,7 +72,7 @@ describe('kuji statuses', () => {
           .oneof(fc.string(), fc.constant(null))
           .filter((s) => !(KUJI_RESERVE_STATUSES as readonly unknown[]).includes(s)),
         (reserve_status) => {
-          expect(decideKujiPoll(aKujiInfo({ reserve_status }), { nowMs: NOW, limits })).toEqual({
+          expect(decideKujiPoll(aKujiInfo({ reserve_status }))).toEqual({
             kind: 'stop',
             reason: 'statusEnded',
             effects: [{ type: 'stopPolling' }, { type: 'resetKujiPlayInfo' }],
@@ -81,18 +81,29 @@ describe('kuji statuses', () => {
       ),
     );
     for (const reserve_status of KUJI_RESERVE_STATUSES) {
-      expect(decideKujiPoll(aKujiInfo({ reserve_status }), { nowMs: NOW, limits }).kind).toBe('continue');
+      expect(decideKujiPoll(aKujiInfo({ reserve_status })).kind).toBe('continue');
     }
   });
 
-  it('[R4.4-5] a polled confirm status shows the queue and the maximum minus the seconds since play_at', () => {
-    expect(decideKujiPoll(aKujiInfo({ reserve_status: 'confirm' }), { nowMs: NOW, limits })).toEqual({
+  it("[R4.4-5] a polled confirm or firstReserved status shows the queue and the server's remaining seconds; a place in line has none", () => {
+    // The server answers reserve_remaintime = its maximum − seconds since play_at (kujiRemainingSeconds, below).
+    expect(decideKujiPoll(aKujiInfo({ reserve_status: 'confirm', reserve_remaintime: 20 }))).toEqual({
       kind: 'continue',
       status: 'confirm',
       showQueue: true,
       remainingSeconds: 20,
     });
-    expect(decideKujiPoll(aKujiInfo({ reserve_status: 'reserve' }), { nowMs: NOW, limits })).toEqual({
+    fc.assert(
+      fc.property(
+        fc.constantFrom('confirm' as const, 'firstReserved' as const),
+        fc.integer({ min: -5, max: 3600 }),
+        (reserve_status, reserve_remaintime) => {
+          const d = decideKujiPoll(aKujiInfo({ reserve_status, reserve_remaintime }));
+          expect(d.kind === 'continue' && d.remainingSeconds).toBe(Math.max(0, reserve_remaintime));
+        },
+      ),
+    );
+    expect(decideKujiPoll(aKujiInfo({ reserve_status: 'reserve', reserve_remaintime: 30 }))).toEqual({
       kind: 'continue',
       status: 'reserve',
       showQueue: false,

@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   INFORMATION_PAGE_SIZE,
-  isToastVisible,
   MARQUEE_MS_PER_CHARACTER,
   marqueeDurationMs,
   NEW_ARRIVALS_LIMIT,
@@ -16,12 +15,8 @@ import {
 } from '../../../src/domain';
 
 describe('notices, lists and polling', () => {
-  it('[R2.5-6] a notice toast disappears after 3.5 seconds', () => {
+  it('[R2.5-6] a notice toast lasts 3.5 seconds (the toasts themselves: test/application, noticeToast on the clock)', () => {
     expect(NOTICE_TOAST_MS).toBe(3500);
-    expect(isToastVisible(1000, 1000)).toBe(true);
-    expect(isToastVisible(1000, 4499)).toBe(true);
-    expect(isToastVisible(1000, 4500)).toBe(false);
-    expect(isToastVisible(1000, 999)).toBe(false);
   });
 
   it('[R9-2] news and information fetch 100 per page, new arrivals 50, the side banner shows the first 3 carousels', () => {

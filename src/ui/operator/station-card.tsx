@@ -1,0 +1,125 @@
+import { useId } from 'react';
+import type { FloorStation, OperatorFloor } from '../../application/operator';
+import { countdownSeconds, stillImageUrl } from '../../domain';
+import { useNow } from '../hooks/use-now';
+import { OP } from './operator.messages';
+import { StationActions, useAsk } from './station-actions';
+
+const F = OP.floor;
+
+/** How often the feed thumbnails are fetched again. */
+export const STILL_REFRESH_MS = 2_000;
+
+/** One station on the floor: its still, its facts and play, its line, and its actions. */
+export function StationCard({
+  station: s,
+  floor,
+  readAt,
+  busy,
+  onLog,
+}: {
+  station: FloorStation;
+  floor: OperatorFloor;
+  readAt: number;
+  busy: boolean;
+  onLog: () => void;
+}) {
+  const headingId = `${useId()}-h`;
+  return (
+    <article aria-labelledby={headingId}>
+      <h2 id={headingId} className="op-station__title">
+        {F.stationHeading(s.station_id, s.station_name)}
+      </h2>
+      <StationStill url={s.still_url} name={s.station_name} />
+      <StationFacts station={s} readAt={readAt} />
+      <h3 className="op-subtitle">{F.line}</h3>
+      <StationLine station={s} floor={floor} busy={busy} />
+      <StationActions station={s} floor={floor} busy={busy} onLog={onLog} />
+    </article>
+  );
+}
+
+function StationFacts({ station: s, readAt }: { station: FloorStation; readAt: number }) {
+  return (
+    <dl className="op-facts">
+      <dt>{F.prize}</dt>
+      <dd>{s.prize_name}</dd>
+      <dt>{F.status}</dt>
+      <dd data-testid="op-station-status">
+        {OP.stationStatus[s.station_status]}
+        {s.paused ? <span className="op-badge op-badge--warn">{F.paused}</span> : null}
+      </dd>
+      <dt>{F.stock}</dt>
+      <dd>{OP.count(s.stock)}</dd>
+      <dt>{F.viewers}</dt>
+      <dd>{OP.count(s.viewers)}</dd>
+      <dt>{F.play}</dt>
+      <dd>
+        {s.play ? (
+          <>
+            {F.playBy(s.play.nickname, s.play.play_id)} / {OP.phase[s.play.phase]}
+            {s.play.ms_left !== null ? <WindowTimer msLeft={s.play.ms_left} readAt={readAt} /> : null} /{' '}
+            {F.price(s.play.price, s.play.currency)}
+          </>
+        ) : (
+          F.noPlay
+        )}
+      </dd>
+    </dl>
+  );
+}
+
+/** The station's line, each player with a button that takes them out of it. */
+function StationLine({ station: s, floor, busy }: { station: FloorStation; floor: OperatorFloor; busy: boolean }) {
+  const ask = useAsk();
+  if (s.line.length === 0) return <p className="op-note">{F.lineEmpty}</p>;
+  return (
+    <ol className="op-line">
+      {s.line.map((p) => (
+        <li key={p.user_id}>
+          <span>{F.lineEntry(p.place, p.nickname, p.user_id)}</span>
+          <button
+            type="button"
+            className="op-button op-button--small"
+            disabled={busy}
+            onClick={() =>
+              void ask(
+                F.confirm.remove(s.station_id, p.nickname),
+                () => floor.removeFromLine(s.station_id, p.user_id),
+                true,
+              )
+            }
+          >
+            {F.remove}
+            <span className="op-visually-hidden">{F.whom(p.nickname)}</span>
+          </button>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** The front camera's still, fetched again every STILL_REFRESH_MS (its own tick: the card does not re-render). */
+function StationStill({ url, name }: { url: string; name: string }) {
+  const now = useNow(true, STILL_REFRESH_MS);
+  return (
+    <img
+      className="op-station__still"
+      src={stillImageUrl(url, Math.floor(now / STILL_REFRESH_MS) * STILL_REFRESH_MS)}
+      alt={F.still(name)}
+      width={320}
+      height={240}
+      loading="lazy"
+    />
+  );
+}
+
+/** A play's window counting down from the floor's `ms_left` as read at `readAt`. */
+function WindowTimer({ msLeft, readAt }: { msLeft: number; readAt: number }) {
+  const now = useNow(true);
+  return (
+    <span className="op-timer" role="timer" aria-live="off">
+      {F.msLeft(countdownSeconds(msLeft, readAt, now))}
+    </span>
+  );
+}

@@ -1,0 +1,175 @@
+import type { CranePlay, CranePlayState, StationLine, StationLineState, StationPlay } from '../../application';
+import { countdownSeconds, isMaintenanceStatus, SECOND_MS, type PlayView, type PrizeItem } from '../../domain';
+import { useNow } from '../hooks/use-now';
+import { MESSAGES } from '../messages';
+import { priceText } from './price-text';
+
+/**
+ * The player's side of the line: reserve, the place in line, the turn with its confirm countdown,
+ * and after a play its result with continue (within the window) or finish. Nothing while the
+ * player's own play runs.
+ */
+export function TurnPanel({
+  screen,
+  station,
+  line,
+  run,
+  busy,
+}: {
+  screen: StationPlay;
+  station: PrizeItem | null;
+  line: StationLineState;
+  run: CranePlayState;
+  busy: boolean;
+}) {
+  const mine = run.play;
+  const r = line.reservation;
+  if (mine?.phase === 'result')
+    return <ResultPanel crane={screen.play} play={mine} receivedAt={run.receivedAt} busy={busy} />;
+  if (mine) return null;
+  if (r?.status === 'playTransition') {
+    return (
+      <YourTurnPanel screen={screen} msLeft={r.secondsLeft * SECOND_MS} receivedAt={line.receivedAt} busy={busy} />
+    );
+  }
+  if (r) return <InLinePanel line={screen.line} place={r.place} waitSeconds={r.estimatedWaitSeconds} busy={busy} />;
+  return <ReservePanel line={screen.line} station={station} busy={busy} />;
+}
+
+/** A play's result, with continue while its window lasts and finish. */
+function ResultPanel({
+  crane,
+  play,
+  receivedAt,
+  busy,
+}: {
+  crane: CranePlay;
+  play: PlayView;
+  receivedAt: number;
+  busy: boolean;
+}) {
+  const now = useNow(true);
+  const s = countdownSeconds(play.window_ms_left, receivedAt, now) ?? 0;
+  return (
+    <section className="panel panel--result" data-testid="result" data-result={play.result}>
+      <p className="panel__headline">
+        {play.result === 'win'
+          ? play.won_prize_name
+            ? MESSAGES.resultWin(play.won_prize_name)
+            : MESSAGES.resultWinPractice
+          : play.result === 'refunded'
+            ? MESSAGES.resultRefunded
+            : MESSAGES.resultMiss}
+      </p>
+      <p>{MESSAGES.continueWithin(s)}</p>
+      <div className="panel__actions">
+        <button
+          type="button"
+          className="button"
+          data-testid="continue"
+          disabled={busy || s === 0}
+          onClick={() => void crane.continuePlay()}
+        >
+          {MESSAGES.continuePlay(priceText(play))}
+        </button>
+        <button
+          type="button"
+          className="button button--quiet"
+          data-testid="finish"
+          disabled={busy}
+          onClick={() => void crane.finish()}
+        >
+          {MESSAGES.finishPlay}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** The player's turn: start the play within the confirm window, or give the place up. */
+function YourTurnPanel({
+  screen,
+  msLeft,
+  receivedAt,
+  busy,
+}: {
+  screen: StationPlay;
+  msLeft: number;
+  receivedAt: number;
+  busy: boolean;
+}) {
+  const now = useNow(true);
+  const s = countdownSeconds(msLeft, receivedAt, now);
+  return (
+    <section className="panel panel--turn" data-testid="your-turn">
+      <p className="panel__headline">{MESSAGES.yourTurn}</p>
+      <p>{MESSAGES.confirmWithin(s)}</p>
+      <div className="panel__actions">
+        <button
+          type="button"
+          className="button button--big"
+          data-testid="confirm"
+          disabled={busy}
+          onClick={() => void screen.play.confirm()}
+        >
+          {MESSAGES.startPlay}
+        </button>
+        <CancelButton line={screen.line} busy={busy} />
+      </div>
+    </section>
+  );
+}
+
+/** A place in line with its estimated wait. */
+function InLinePanel({
+  line,
+  place,
+  waitSeconds,
+  busy,
+}: {
+  line: StationLine;
+  place: number;
+  waitSeconds: number;
+  busy: boolean;
+}) {
+  return (
+    <section className="panel" data-testid="in-line" data-place={place}>
+      <p className="panel__headline">{MESSAGES.placeInLine(place)}</p>
+      <p>{MESSAGES.estimatedWait(waitSeconds)}</p>
+      <CancelButton line={line} busy={busy} />
+    </section>
+  );
+}
+
+function CancelButton({ line, busy }: { line: StationLine; busy: boolean }) {
+  return (
+    <button type="button" className="button button--quiet" disabled={busy} onClick={() => void line.cancel()}>
+      {MESSAGES.cancelReservation}
+    </button>
+  );
+}
+
+/** Not in line: the reserve button with the station's price, held back while the station is under maintenance. */
+function ReservePanel({ line, station, busy }: { line: StationLine; station: PrizeItem | null; busy: boolean }) {
+  const maintenance = station ? isMaintenanceStatus(station.station_status) : false;
+  const label =
+    station?.designated_type === 'practice'
+      ? MESSAGES.reserveFree
+      : station?.designated_type === 'point_ticket'
+        ? MESSAGES.reserve(MESSAGES.priceTicket)
+        : MESSAGES.reserve(MESSAGES.priceTc(station?.play_price ?? 0));
+  return (
+    <section className="panel">
+      {maintenance ? <p className="panel__note">{MESSAGES.stationStatusMaintenance}</p> : null}
+      <button
+        type="button"
+        className="button button--big"
+        data-testid="reserve"
+        disabled={busy || !station || maintenance}
+        onClick={() => void line.reserve()}
+      >
+        {label}
+      </button>
+    </section>
+  );
+}
