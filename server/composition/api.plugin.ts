@@ -1,0 +1,72 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { RouteBuilder } from '../http/route';
+import { replyError } from '../http/reply';
+import { DEFAULT_RATE_LIMITS, registerRateLimits } from '../http/rate-limit';
+import { registerApiRoutes } from '../routes/index';
+import { createServices } from '../services';
+import type { Store } from '../store/store';
+import { startRooms } from './leader';
+import { providerCallbackUrl, startProviderCallbacks } from './provider.plugin';
+import type { ServerParts } from './server-parts';
+
+/**
+ * The service API under API_PREFIX: answered 503 until the store is open and the rooms resumed;
+ * the per-client limits; every service built once (createServices) and the rooms started; the
+ * routes; the live feed's signaling on the same port.
+ */
+export const apiPlugin: FastifyPluginAsync<{ parts: ServerParts }> = async (api, { parts }) => {
+  const { app, config, options, clock, io, roomHost } = parts;
+  const callbackUrl = providerCallbackUrl(config);
+  api.addHook('onRequest', async (request, reply) => {
+    if (!parts.store()) return replyError(reply, 503);
+    await parts.recovered?.catch(() => undefined);
+    // The provider's callback is authenticated by its signature, not by the app's header.
+    if (config.authorization && request.headers.authorization !== config.authorization && request.url !== callbackUrl)
+      return replyError(reply, 403);
+    return undefined;
+  });
+  // The store opens in the background; the onRequest hook above guarantees it is open here.
+  const db: Store = {
+    query: (sql, params) => parts.store()!.query(sql, params),
+    exec: (sql) => parts.store()!.exec(sql),
+    transaction: (work) => parts.store()!.transaction(work),
+    close: async () => undefined,
+  };
+  const limits = options.rateLimits ?? DEFAULT_RATE_LIMITS;
+  if (limits !== 'unlimited') await registerRateLimits(api, config.apiPrefix, limits);
+  const services = createServices(db, clock, io, config, {
+    log: (message, error) => app.log.error({ err: error }, message),
+    roomHost,
+    instanceUrl: () => {
+      if (config.instanceUrl) return config.instanceUrl;
+      const address = app.server.address();
+      return address && typeof address === 'object' ? `http://127.0.0.1:${address.port}` : null;
+    },
+    ...(options.playSeeds ? { playSeeds: options.playSeeds } : {}),
+    ...(options.signalingTimings ? { signalingTimings: options.signalingTimings } : {}),
+    ...(options.signalingClock ? { signalingClock: options.signalingClock } : {}),
+    ...(options.playStore ? { playStore: options.playStore } : {}),
+    ...(options.kujiStore ? { kujiStore: options.kujiStore } : {}),
+  });
+  parts.services = services;
+  // A change that drops the kept top pages drops the rendered pages too.
+  services.topPages.onInvalidate(() => parts.pages.clear());
+  parts.recovered = startRooms(parts, services).then(() => startProviderCallbacks(app, config, services));
+  parts.recovered.catch((error: unknown) => app.log.error({ err: error }, 'the rooms failed to resume'));
+  const route = new RouteBuilder(
+    api,
+    services.identity,
+    {
+      accounts: services.operators,
+      // The shared token is for development and tests only: production signs operators in.
+      devTokenHash: config.devCalls ? config.operatorTokenHash : null,
+    },
+    (user) => services.serviceMessages.gate(user),
+  );
+  // Consoles join the live floor with the same sessions.
+  services.realtime.setOperatorCheck((token) => route.operatorOfToken(token));
+  await registerApiRoutes({ config, services, route });
+  // The rtc live feed's signaling, when the stations' webrtc_url is a path on this server.
+  if (config.webrtcSignalingUrl.startsWith('/')) services.signaling.attach(app.server, () => parts.store() !== null);
+  api.setNotFoundHandler((_request, reply) => replyError(reply, 404));
+};
