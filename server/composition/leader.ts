@@ -62,7 +62,8 @@ export function startRooms(parts: ServerParts, services: Services): Promise<void
           // Prizes whose storage notices or end came while the server was down are handled now [R10-5].
           services.prizeStorage.start();
         })();
-        parts.hostWork.then(parts.markHosting, () => undefined);
+        // Hosting once the sweeps run and this instance took its first share of the rooms.
+        Promise.all([parts.hostWork, roomHost.settled()]).then(parts.markHosting, () => undefined);
         return parts.hostWork;
       },
       lost: (error) => {

@@ -34,6 +34,8 @@ export interface RoomHost {
   /** Runs a balancing round soon (another instance gave rooms back). */
   rebalance(): void;
   start(work: HostWork): void;
+  /** Resolves once the first balancing round has ended (this instance took its first share). */
+  settled(): Promise<void>;
   /** Stops: no more rounds, then `stopRooms` (the rooms' writes land), then the locks are freed. */
   close(stopRooms?: () => Promise<void>): Promise<void>;
 }
@@ -75,6 +77,10 @@ export class LocalRoomHost implements RoomHost {
 
   start(work: HostWork): void {
     void work.lead();
+  }
+
+  settled(): Promise<void> {
+    return Promise.resolve();
   }
 
   async close(stopRooms?: () => Promise<void>): Promise<void> {
@@ -142,6 +148,8 @@ export class PostgresRoomHost implements RoomHost {
   private readonly turns = new SerialQueue();
   private work: HostWork | null = null;
   private readonly retryMs: number;
+  private markSettled: () => void = () => undefined;
+  private readonly firstRound = new Promise<void>((resolve) => (this.markSettled = resolve));
 
   constructor(
     private readonly databaseUrl: string,
@@ -168,6 +176,10 @@ export class PostgresRoomHost implements RoomHost {
     this.schedule(0);
   }
 
+  settled(): Promise<void> {
+    return this.firstRound;
+  }
+
   rebalance(): void {
     if (this.work && !this.closed) this.schedule(0);
   }
@@ -184,6 +196,7 @@ export class PostgresRoomHost implements RoomHost {
           else if (this.owned.size === 0 && !this.leader) await this.dropClient();
         })
         .finally(() => {
+          this.markSettled();
           if (!this.closed && !this.timer) this.schedule(this.retryMs);
         });
     }, delayMs);

@@ -99,15 +99,12 @@ export async function startTestServer(
     ...(seeded ? { template: seeded } : {}),
   });
   await server.ready;
+  // The parts register (the API starts the rooms) when the app is made ready.
+  await server.app.ready();
   // On PostgreSQL an instance serves before it runs the rooms (it may be a standby): a test server
   // that is to be the host starts its tests once it is (the rooms loaded, the kuji boxes opened).
   if (options.databaseUrl && !options.standby) await server.hosting;
-  let origin = '';
-  if (options.listen) {
-    origin = await server.app.listen({ port: 0, host: '127.0.0.1' });
-  } else {
-    await server.app.ready();
-  }
+  const origin = options.listen ? await server.app.listen({ port: 0, host: '127.0.0.1' }) : '';
   return {
     server,
     config,
