@@ -19,32 +19,22 @@ import type { Clock } from './clock';
 import type { ServerConfig } from './config';
 import { KujiReservations } from './kuji/kuji-reservations';
 import { KujiRepository } from './kuji/kuji.repository';
-import { SqlKujiBoxStore, type KujiBoxStore } from './kuji/kuji-box-store';
-import { kujiKind, type KujiBoxEvents } from './kuji/kuji-kind';
-import { RtcFeed } from './live/rtc-feed';
-import { SignalingServer, type SignalingTimings } from './live/signaling';
-import { originAllowed } from './http/security-headers';
-import proxyaddr from '@fastify/proxy-addr';
-import { FeedOwners } from './live/feed-forward';
+import { type SignalingServer, type SignalingTimings } from './live/signaling';
+import type { FeedOwners } from './live/feed-forward';
+import type { RtcFeed } from './live/rtc-feed';
+import type { StationCameras } from './play/cameras/station-cameras';
 import { OperatorAccounts } from './operator/operator-accounts';
 import { PlayLogRepository } from './play/play-log.repository';
-import { StationCameras } from './play/cameras/station-cameras';
-import { CameraPainter } from './play/cameras/camera-painter';
-import { randomInt } from 'node:crypto';
-import { SILENT_PLAY_EVENTS, type PlayEvents, type PlayStore } from './play/rooms/play-ports';
-import { LedgerPlayLedger } from './play/rooms/ledger-play-ledger';
-import { SqlPlayStore } from './play/rooms/sql-play-store';
-import { stationKind } from './play/rooms/station-kind';
+import type { PlayEvents, PlayStore } from './play/rooms/play-ports';
+import type { KujiBoxStore } from './kuji/kuji-box-store';
+import type { KujiBoxEvents } from './kuji/kuji-kind';
+import { connectRooms, createRooms } from './composition/rooms.services';
+import { createLiveFeed } from './composition/live.services';
 import type { Rooms } from './rooms/kinds';
 import { LocalRoomHost, type RoomHost } from './rooms/room-host';
-import { roomId } from './rooms/room-ownership';
-import { RoomRegistry } from './rooms/room-registry';
-import { serveRelayedEvents, socketRelay } from './rooms/room-relay';
 import { AttemptLimiter } from './auth/attempt-limiter';
-import { asRefusal } from './http/route';
-import { ReserveGate } from './play/reserve-gate';
 import { Refusal } from './play/refusal';
-import { CONTROL_COMMANDS_PER_SECOND, roomPlayView } from '../src/domain';
+import { CONTROL_COMMANDS_PER_SECOND } from '../src/domain';
 import { SERVER_MESSAGES } from './messages';
 import { RealtimeHub } from './realtime/realtime-hub';
 import { ServiceMessages } from './operator/service-messages';
@@ -58,8 +48,7 @@ import { SpendingLimits } from './wallet/spending-limits';
 import { SimulatedPaymentProvider } from './payment/provider/simulated-provider';
 import { SupportService } from './support/support.service';
 
-/** The instances' event for stations given back (server-side): take them now. */
-export const STATIONS_MOVED = 'onkure:stations-moved';
+export { STATIONS_MOVED } from './composition/rooms.services';
 
 /** Every service of the reference server, each built once. Route modules only call them. */
 export interface Services {
@@ -169,63 +158,9 @@ function changingTopPages(events: PlayEvents, topPages: TopPageCache, onWin: () 
   };
 }
 
-export function createServices(
-  store: Store,
-  clock: Clock,
-  io: SocketIOServer,
-  config: ServerConfig,
-  options: ServiceOptions = {},
-): Services {
-  const images = imageUrl(config.apiPrefix);
-  const identity = new IdentityService(store, clock);
-  const catalogue = new CatalogueRepository(store, images);
-  const ledger = new Ledger(store, clock);
-  const addresses = new AddressesRepository(store, clock);
-  const verification = new VerificationService(store, clock);
-  const vipGate = new VipGate(new StoreTcLedgerSource());
-  const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error));
-  const sqlPlayStore = new SqlPlayStore(
-    store,
-    clock,
-    new LedgerPlayLedger(ledger),
-    new ReserveGate(vipGate, ledger),
-    config.prizeStorageDays,
-  );
-  const playStore = options.playStore ? options.playStore(sqlPlayStore) : sqlPlayStore;
-  const roomHost = options.roomHost ?? new LocalRoomHost();
-  let playEvents: PlayEvents = SILENT_PLAY_EVENTS;
-  let kujiEvents: KujiBoxEvents = SILENT_PLAY_EVENTS;
-  const machineTicks: ((stationId: number) => void)[] = [];
-  const rooms: Rooms = new RoomRegistry(
-    {
-      station: stationKind({
-        store: playStore,
-        events: () => playEvents,
-        log,
-        newSeed: options.playSeeds ?? (() => randomInt(0, 2 ** 31 - 1)),
-        machineTicked: (stationId) => machineTicks.forEach((listener) => listener(stationId)),
-      }),
-      kuji: kujiKind({
-        store: (options.kujiStore ?? ((inner: KujiBoxStore) => inner))(
-          new SqlKujiBoxStore(store, ledger, images, config.kujiTimeLimits, config.prizeStorageDays),
-        ),
-        events: () => kujiEvents,
-      }),
-    },
-    {
-      clock,
-      log,
-      ownership: {
-        distributed: roomHost.distributed,
-        owns: (id) => roomHost.owns(id),
-        claim: (id) => roomHost.claim(id),
-      },
-    },
-  );
-  const reservations = new StationReservations(store, catalogue, vipGate, clock);
-  const controlRate = new AttemptLimiter(CONTROL_COMMANDS_PER_SECOND, 1_000, clock);
-  const realtime = new RealtimeHub(io, identity, rooms, controlRate, store, config.realtimeChannel, log);
-  const topPages = new TopPageCache(async (key, now) => {
+/** The top page's answer per shop, kept until a station's status, the catalogue or time changes it. */
+function topPagesOf(catalogue: CatalogueRepository, clock: Clock): TopPageCache {
+  return new TopPageCache(async (key, now) => {
     if (!(await catalogue.shopExists(key.shopId))) throw new Refusal(404, 404, SERVER_MESSAGES.shopNotFound);
     const [page, validUntil] = await Promise.all([
       buildTopPage(catalogue, key.shopId, now, {
@@ -236,6 +171,41 @@ export function createServices(
     ]);
     return { page, validUntil };
   }, clock);
+}
+
+export function createServices(
+  store: Store,
+  clock: Clock,
+  io: SocketIOServer,
+  config: ServerConfig,
+  options: ServiceOptions = {},
+): Services {
+  const images = imageUrl(config.apiPrefix);
+  const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error));
+  const identity = new IdentityService(store, clock);
+  const catalogue = new CatalogueRepository(store, images);
+  const ledger = new Ledger(store, clock);
+  const addresses = new AddressesRepository(store, clock);
+  const verification = new VerificationService(store, clock);
+  const vipGate = new VipGate(new StoreTcLedgerSource());
+  const roomHost = options.roomHost ?? new LocalRoomHost();
+  const { rooms, setPlayEvents, setKujiEvents, onMachineTick } = createRooms({
+    store,
+    clock,
+    config,
+    ledger,
+    vipGate,
+    images,
+    roomHost,
+    log,
+    playSeeds: options.playSeeds,
+    playStore: options.playStore,
+    kujiStore: options.kujiStore,
+  });
+  connectRooms(io, rooms, roomHost, { config, log });
+  const controlRate = new AttemptLimiter(CONTROL_COMMANDS_PER_SECOND, 1_000, clock);
+  const realtime = new RealtimeHub(io, identity, rooms, controlRate, store, config.realtimeChannel, log);
+  const topPages = topPagesOf(catalogue, clock);
   const prizes = new PrizesRepository(store, clock, addresses, images, config.prizeStorageDays);
   const deliveryTickets = new DeliveryTickets();
   const deliveries = new DeliveryService(store, clock, ledger, prizes, addresses, deliveryTickets, () => realtime);
@@ -249,51 +219,25 @@ export function createServices(
     () => realtime,
     log,
   );
-  playEvents = changingTopPages(realtime, topPages, () => prizeStorage.poke());
-  kujiEvents = realtime;
-  // Events for rooms (or players) of other instances reach them as data and come back with their
-  // answer (or refusal). A malformed event is refused by every instance.
-  rooms.setRelay(socketRelay(io));
-  serveRelayedEvents(io, rooms, {
-    refusalOf: asRefusal,
-    // The development rig runs only where development calls are on, relayed or not.
-    allows: (event) => config.devCalls || (event as { type?: unknown } | null)?.type !== 'rig',
-    refusedInfo: SERVER_MESSAGES.relayRefused,
+  setPlayEvents(changingTopPages(realtime, topPages, () => prizeStorage.poke()));
+  setKujiEvents(realtime);
+  const live = createLiveFeed({
+    store,
+    clock,
+    config,
+    rooms,
+    roomHost,
     log,
+    onMachineTick,
+    instanceUrl: options.instanceUrl,
+    signalingTimings: options.signalingTimings,
+    signalingClock: options.signalingClock,
   });
-  // An instance gave stations back (an instance joined): the others balance now, not on their next round.
-  io.on(STATIONS_MOVED, () => roomHost.rebalance());
-  const kujiReservations = new KujiReservations(store, clock, config.kujiTimeLimits);
-  const cameras = new StationCameras(
-    store,
-    {
-      machineOf: (stationId) => {
-        const turn = rooms.peek('station', stationId)?.turn;
-        return turn && 'play' in turn ? turn.play.machine : null;
-      },
-      onStation: (stationId) => {
-        const state = rooms.peek('station', stationId);
-        return state ? roomPlayView(state, clock.now().getTime()) : null;
-      },
-    },
-    clock,
-    config.apiPrefix,
-    config.webrtcSignalingUrl,
-    new CameraPainter((message) => log(message)),
-  );
-  const feedOwners = new FeedOwners(
-    store,
-    { distributed: roomHost.distributed, owns: (stationId) => roomHost.owns(roomId('station', stationId)) },
-    clock,
-    options.instanceUrl ?? (() => null),
-  );
-  const trusted = proxyaddr.compile([...config.trustProxy]);
-  const rtcFeed = new RtcFeed(cameras, { ...config.feed, clock, ffmpeg: config.feed.ffmpegPath });
-  machineTicks.push((stationId) => rtcFeed.machineTicked(stationId));
   const provider = new SimulatedPaymentProvider(store, clock, config.payment.providerSecret, log);
   const spendingLimits = new SpendingLimits(store, clock);
   const passwords = new PasswordService(store, clock, identity, verification, () => realtime);
   return {
+    ...live,
     clock,
     store,
     io,
@@ -327,30 +271,16 @@ export function createServices(
     accountDeletion: new AccountDeletionService(store, clock, ledger, identity, passwords, () => realtime),
     support: new SupportService(store, clock, () => realtime),
     vipGate,
-    reservations,
+    reservations: new StationReservations(store, catalogue, vipGate, clock),
     rooms,
-    setPlayEvents: (events) => (playEvents = events),
-    setKujiEvents: (events) => (kujiEvents = events),
+    setPlayEvents,
+    setKujiEvents,
     controlRate,
     topPages,
     playLog: new PlayLogRepository(store),
     realtime,
-    cameras,
     operators: new OperatorAccounts(store, clock),
     serviceMessages: new ServiceMessages(store, clock, ledger, () => realtime),
-    feedOwners,
-    rtcFeed,
-    signaling: new SignalingServer(rtcFeed, cameras, {
-      clock: options.signalingClock ?? clock,
-      path: config.webrtcSignalingUrl,
-      maxConnectionsPerClient: config.feed.maxConnectionsPerClient,
-      iceHosts: config.feed.iceHosts,
-      originAllowed: (request) => originAllowed(request, config),
-      clientAddress: (request) => (request.socket.remoteAddress ? proxyaddr(request, trusted) : 'unknown'),
-      ...(roomHost.distributed ? { owners: feedOwners } : {}),
-      log: (message) => log(message),
-      ...(options.signalingTimings ? { timings: options.signalingTimings } : {}),
-    }),
-    kujiReservations,
+    kujiReservations: new KujiReservations(store, clock, config.kujiTimeLimits),
   };
 }

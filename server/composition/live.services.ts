@@ -1,0 +1,77 @@
+import proxyaddr from '@fastify/proxy-addr';
+import { roomPlayView } from '../../src/domain';
+import type { Clock } from '../clock';
+import type { ServerConfig } from '../config';
+import { originAllowed } from '../http/security-headers';
+import { FeedOwners } from '../live/feed-forward';
+import { RtcFeed } from '../live/rtc-feed';
+import { SignalingServer, type SignalingTimings } from '../live/signaling';
+import { CameraPainter } from '../play/cameras/camera-painter';
+import { StationCameras } from '../play/cameras/station-cameras';
+import type { Rooms } from '../rooms/kinds';
+import type { RoomHost } from '../rooms/room-host';
+import { roomId } from '../rooms/room-ownership';
+import type { Store } from '../store/store';
+
+export interface LiveFeedDeps {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly config: ServerConfig;
+  readonly rooms: Rooms;
+  readonly roomHost: RoomHost;
+  readonly log: (message: string, error?: unknown) => void;
+  /** A running machine's ticks (the rtc feed draws its next picture then). */
+  readonly onMachineTick: (listener: (stationId: number) => void) => void;
+  /** Where the other instances reach this one (the live feed's forwarding), once known. */
+  readonly instanceUrl?: (() => string | null) | undefined;
+  /** The live feed's signaling deadlines (tests shorten them) and their own clock. */
+  readonly signalingTimings?: Partial<SignalingTimings> | undefined;
+  readonly signalingClock?: Clock | undefined;
+}
+
+/**
+ * The live feed (docs/live-feed.md): each station's front and side cameras drawn from the machine its
+ * room runs, the rtc encoders (one per watched camera) and their Sora-compatible signaling, and
+ * where each station's feed is drawn when several instances run (forwarded to its room's instance).
+ */
+export function createLiveFeed(deps: LiveFeedDeps) {
+  const { store, clock, config, rooms, roomHost, log } = deps;
+  const cameras = new StationCameras(
+    store,
+    {
+      machineOf: (stationId) => {
+        const turn = rooms.peek('station', stationId)?.turn;
+        return turn && 'play' in turn ? turn.play.machine : null;
+      },
+      onStation: (stationId) => {
+        const state = rooms.peek('station', stationId);
+        return state ? roomPlayView(state, clock.now().getTime()) : null;
+      },
+    },
+    clock,
+    config.apiPrefix,
+    config.webrtcSignalingUrl,
+    new CameraPainter((message) => log(message)),
+  );
+  const feedOwners = new FeedOwners(
+    store,
+    { distributed: roomHost.distributed, owns: (stationId) => roomHost.owns(roomId('station', stationId)) },
+    clock,
+    deps.instanceUrl ?? (() => null),
+  );
+  const rtcFeed = new RtcFeed(cameras, { ...config.feed, clock, ffmpeg: config.feed.ffmpegPath });
+  deps.onMachineTick((stationId) => rtcFeed.machineTicked(stationId));
+  const trusted = proxyaddr.compile([...config.trustProxy]);
+  const signaling = new SignalingServer(rtcFeed, cameras, {
+    clock: deps.signalingClock ?? clock,
+    path: config.webrtcSignalingUrl,
+    maxConnectionsPerClient: config.feed.maxConnectionsPerClient,
+    iceHosts: config.feed.iceHosts,
+    originAllowed: (request) => originAllowed(request, config),
+    clientAddress: (request) => (request.socket.remoteAddress ? proxyaddr(request, trusted) : 'unknown'),
+    ...(roomHost.distributed ? { owners: feedOwners } : {}),
+    log: (message) => log(message),
+    ...(deps.signalingTimings ? { timings: deps.signalingTimings } : {}),
+  });
+  return { cameras, feedOwners, rtcFeed, signaling };
+}

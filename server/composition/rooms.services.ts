@@ -1,0 +1,109 @@
+import { randomInt } from 'node:crypto';
+import type { Server as SocketIOServer } from 'socket.io';
+import type { Clock } from '../clock';
+import type { ServerConfig } from '../config';
+import { asRefusal } from '../http/route';
+import { SqlKujiBoxStore, type KujiBoxStore } from '../kuji/kuji-box-store';
+import { kujiKind, type KujiBoxEvents } from '../kuji/kuji-kind';
+import { SERVER_MESSAGES } from '../messages';
+import { SILENT_PLAY_EVENTS, type PlayEvents, type PlayStore } from '../play/rooms/play-ports';
+import { LedgerPlayLedger } from '../play/rooms/ledger-play-ledger';
+import { SqlPlayStore } from '../play/rooms/sql-play-store';
+import { stationKind } from '../play/rooms/station-kind';
+import { ReserveGate } from '../play/reserve-gate';
+import type { VipGate } from '../play/vip-gate';
+import type { Rooms } from '../rooms/kinds';
+import type { RoomHost } from '../rooms/room-host';
+import { RoomRegistry } from '../rooms/room-registry';
+import { serveRelayedEvents, socketRelay } from '../rooms/room-relay';
+import type { Store } from '../store/store';
+import type { Ledger } from '../wallet/ledger';
+
+/** The instances' event for rooms given back (server-side): take them now. */
+export const STATIONS_MOVED = 'onkure:stations-moved';
+
+export interface RoomsDeps {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly config: ServerConfig;
+  readonly ledger: Ledger;
+  readonly vipGate: VipGate;
+  readonly images: (key: string) => string;
+  readonly roomHost: RoomHost;
+  readonly log: (message: string, error?: unknown) => void;
+  /** Seeds of plays (tests pin them). */
+  readonly playSeeds?: (() => number) | undefined;
+  /** Wraps the station rooms' store (tests inject a slow or failing write). */
+  readonly playStore?: ((store: PlayStore) => PlayStore) | undefined;
+  /** Wraps the kuji box rooms' store (tests inject a slow or failing write). */
+  readonly kujiStore?: ((store: KujiBoxStore) => KujiBoxStore) | undefined;
+}
+
+/**
+ * The rooms of this instance (docs/architecture.md, "Rooms"): stations and kuji boxes over their
+ * stores, owned as the room host says. Their events go where `setPlayEvents` / `setKujiEvents` say
+ * (the realtime hub, once it exists); a running machine's ticks to `onMachineTick`'s listeners.
+ */
+export function createRooms(deps: RoomsDeps) {
+  const { store, clock, config, ledger, images, roomHost, log } = deps;
+  const playStore = new SqlPlayStore(
+    store,
+    clock,
+    new LedgerPlayLedger(ledger),
+    new ReserveGate(deps.vipGate, ledger),
+    config.prizeStorageDays,
+  );
+  const kujiStore = new SqlKujiBoxStore(store, ledger, images, config.kujiTimeLimits, config.prizeStorageDays);
+  let playEvents: PlayEvents = SILENT_PLAY_EVENTS;
+  let kujiEvents: KujiBoxEvents = SILENT_PLAY_EVENTS;
+  const machineTicks: ((stationId: number) => void)[] = [];
+  const rooms: Rooms = new RoomRegistry(
+    {
+      station: stationKind({
+        store: deps.playStore ? deps.playStore(playStore) : playStore,
+        events: () => playEvents,
+        log,
+        newSeed: deps.playSeeds ?? (() => randomInt(0, 2 ** 31 - 1)),
+        machineTicked: (stationId) => machineTicks.forEach((listener) => listener(stationId)),
+      }),
+      kuji: kujiKind({ store: deps.kujiStore ? deps.kujiStore(kujiStore) : kujiStore, events: () => kujiEvents }),
+    },
+    {
+      clock,
+      log,
+      ownership: {
+        distributed: roomHost.distributed,
+        owns: (id) => roomHost.owns(id),
+        claim: (id) => roomHost.claim(id),
+      },
+    },
+  );
+  return {
+    rooms,
+    setPlayEvents: (events: PlayEvents) => void (playEvents = events),
+    setKujiEvents: (events: KujiBoxEvents) => void (kujiEvents = events),
+    onMachineTick: (listener: (stationId: number) => void) => void machineTicks.push(listener),
+  };
+}
+
+/**
+ * The rooms between instances: events for rooms (or players) of other instances reach them as
+ * data and come back with their answer (or refusal); a malformed event is refused by every
+ * instance; an instance that gave rooms back has the others balance at once.
+ */
+export function connectRooms(
+  io: SocketIOServer,
+  rooms: Rooms,
+  roomHost: RoomHost,
+  deps: Pick<RoomsDeps, 'config' | 'log'>,
+): void {
+  rooms.setRelay(socketRelay(io));
+  serveRelayedEvents(io, rooms, {
+    refusalOf: asRefusal,
+    // The development rig runs only where development calls are on, relayed or not.
+    allows: (event) => deps.config.devCalls || (event as { type?: unknown } | null)?.type !== 'rig',
+    refusedInfo: SERVER_MESSAGES.relayRefused,
+    log: deps.log,
+  });
+  io.on(STATIONS_MOVED, () => roomHost.rebalance());
+}
