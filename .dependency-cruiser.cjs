@@ -8,7 +8,7 @@
  *   main            the composition root: the only src folder that may import infrastructure
  *   testing         onkure/testing: scripted port doubles, ManualClock, factories; imports application and
  *                   domain (and rxjs) only, and no product code imports it
- *   server          imports src/domain and src/contract only
+ *   server          imports src/domain and src/contract only; only server/composition/api.plugin.ts imports server/routes/
  * Paths are anchored, so a folder that merely contains the word "domain" elsewhere is not caught.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -100,6 +100,14 @@ module.exports = {
         "Only the process entry hands the server the app's server-render composition root (docs/server-rendering.md).",
       from: { path: '^server/', pathNot: '^server/main\\.ts$' },
       to: { path: '^src/main/' },
+    },
+    {
+      name: 'server-routes-are-registered-by-the-app-only',
+      severity: 'error',
+      comment:
+        "Routes translate HTTP to service calls and only the server's API part (server/composition/api.plugin.ts) registers them: what a route shares with a service lives outside server/routes/.",
+      from: { path: '^server/', pathNot: '^server/(routes/|composition/api\\.plugin\\.ts$)' },
+      to: { path: '^server/routes/' },
     },
     {
       name: 'client-never-imports-server',

@@ -13,12 +13,8 @@ import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { systemClock } from '../server/clock';
 import { readServerConfig, ServerConfigError } from '../server/config';
-import {
-  OPERATOR_ROLES,
-  OperatorAccountError,
-  OperatorAccounts,
-  type OperatorRole,
-} from '../server/operator/operator-accounts';
+import { OPERATOR_ROLES, type OperatorRole } from '../src/domain';
+import { OperatorAccountError, OperatorAccounts } from '../server/operator/operator-accounts';
 import { acquireDataDirLock, DataDirLockedError } from '../server/store/data-dir-lock';
 import { migrate } from '../server/store/migrate';
 import { openPostgresStore } from '../server/store/postgres-store';

@@ -40,7 +40,7 @@ import { RealtimeHub } from './realtime/realtime-hub';
 import { ServiceMessages } from './operator/service-messages';
 import { StationReservations } from './play/station-reservations';
 import { StoreTcLedgerSource, VipGate } from './play/vip-gate';
-import { imageUrl } from './routes/images.routes';
+import { imageUrl } from './catalogue/image-url';
 import type { Store } from './store/store';
 import { Ledger } from './wallet/ledger';
 import { PurchaseService } from './wallet/purchase.service';

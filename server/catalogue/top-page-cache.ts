@@ -1,5 +1,7 @@
+import { LRUCache } from 'lru-cache';
 import type { TopPageCatalogue } from '../../src/domain';
 import type { Clock } from '../clock';
+import { clockTtl, staleFrom } from '../http/clock-ttl';
 import { CompressedText } from '../http/compressed';
 import { ok } from '../http/reply';
 
@@ -17,11 +19,6 @@ export interface BuiltTopPage {
   readonly validUntil: Date | null;
 }
 
-interface Entry {
-  readonly answer: Promise<CompressedText>;
-  validUntil: number;
-}
-
 /**
  * The top page's answer per shop (and per tab-list variant and festival), kept with its compressed
  * bytes so the store is read, the JSON written and the bytes compressed once per change rather than
@@ -31,10 +28,11 @@ interface Entry {
  *  - time alone changes the answer (`validUntil`: a station stops being new, a festival starts or
  *    ends).
  * Requests that miss at the same moment share one build. A build that fails (an unknown shop) is
- * not kept. At most `maxEntries` are kept (a festival id is the caller's choice).
+ * not kept. At most `maxEntries` are kept (a festival id is the caller's choice): the least recently
+ * used goes first.
  */
 export class TopPageCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly answers: LRUCache<string, Promise<CompressedText>>;
   private readonly listeners: (() => void)[] = [];
   private hits = 0;
   private builds = 0;
@@ -42,39 +40,40 @@ export class TopPageCache {
   constructor(
     private readonly build: (key: TopPageKey, now: Date) => Promise<BuiltTopPage>,
     private readonly clock: Clock,
-    private readonly maxEntries = 64,
-  ) {}
+    maxEntries = 64,
+  ) {
+    this.answers = new LRUCache({ max: maxEntries, ...clockTtl(clock) });
+  }
 
   /** The current answer for `key`: from the cache, or built now. Rejects as the build does. */
   answer(key: TopPageKey): Promise<CompressedText> {
     const id = `${key.shopId}/${key.showVirtualCrane ? 1 : 0}/${key.fesId ?? ''}`;
-    const now = this.clock.now();
-    const kept = this.entries.get(id);
-    if (kept && now.getTime() < kept.validUntil) {
+    const kept = this.answers.get(id);
+    if (kept) {
       this.hits += 1;
-      return kept.answer;
+      return kept;
     }
     this.builds += 1;
-    const entry: Entry = {
-      answer: this.build(key, now).then(({ page, validUntil }) => {
-        entry.validUntil = validUntil ? validUntil.getTime() : Number.POSITIVE_INFINITY;
-        return new CompressedText(JSON.stringify(ok(page)));
-      }),
-      // While it builds, later requests share it.
-      validUntil: Number.POSITIVE_INFINITY,
-    };
-    entry.answer.catch(() => {
-      if (this.entries.get(id) === entry) this.entries.delete(id);
-    });
-    this.entries.delete(id);
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(id, entry);
-    return entry.answer;
+    const built = this.build(key, this.clock.now());
+    const answer = built.then(({ page }) => new CompressedText(JSON.stringify(ok(page))));
+    // Kept without an end while it builds, so later requests share it; an invalidation or eviction
+    // meanwhile leaves it out.
+    this.answers.set(id, answer);
+    built.then(
+      ({ validUntil }) => {
+        if (validUntil && this.answers.peek(id) === answer)
+          this.answers.set(id, answer, staleFrom(validUntil.getTime()));
+      },
+      () => {
+        if (this.answers.peek(id) === answer) this.answers.delete(id);
+      },
+    );
+    return answer;
   }
 
   /** Drops every kept answer: the next request builds from the store. Listeners (the rendered pages) drop theirs too. */
   invalidate(): void {
-    this.entries.clear();
+    this.answers.clear();
     for (const listener of this.listeners) listener();
   }
 
@@ -85,6 +84,6 @@ export class TopPageCache {
 
   /** How often an answer came from the cache and how often it was built (benchmarks, tests). */
   stats(): { hits: number; builds: number; entries: number } {
-    return { hits: this.hits, builds: this.builds, entries: this.entries.size };
+    return { hits: this.hits, builds: this.builds, entries: this.answers.size };
   }
 }

@@ -1,11 +1,7 @@
+import { LRUCache } from 'lru-cache';
 import type { Clock } from '../clock';
+import { clockTtl, staleFrom } from './clock-ttl';
 import { CompressedText } from './compressed';
-
-/** A rendered page kept for later requests of the same address. */
-interface KeptPage {
-  readonly page: CompressedText;
-  readonly until: number;
-}
 
 /**
  * Rendered pages, per address (path and query), with their compressed bytes. A server render is
@@ -15,35 +11,35 @@ interface KeptPage {
  *    invalidation calls it), so such a change shows on the very next page;
  *  - `ttlMs` has passed: what changes by time or by other writers (news, carousels, new arrivals,
  *    stock) shows within that.
- * Only 200 pages are kept (a 404 is any address a client invents), at most `maxEntries`.
+ * Only 200 pages are kept (a 404 is any address a client invents), at most `maxEntries`: the least
+ * recently used goes first.
  */
 export class RenderedPageCache {
-  private readonly pages = new Map<string, KeptPage>();
+  private readonly pages: LRUCache<string, CompressedText>;
   private hits = 0;
   private renders = 0;
 
   constructor(
     private readonly clock: Clock,
     private readonly ttlMs = 10_000,
-    private readonly maxEntries = 256,
-  ) {}
+    maxEntries = 256,
+  ) {
+    this.pages = new LRUCache({ max: maxEntries, ...clockTtl(clock) });
+  }
 
   /** The kept page for `address`, or null. */
   get(address: string): CompressedText | null {
-    const kept = this.pages.get(address);
-    if (!kept || this.clock.now().getTime() >= kept.until) return null;
+    const page = this.pages.get(address);
+    if (!page) return null;
     this.hits += 1;
-    return kept.page;
+    return page;
   }
 
   /** Keeps a freshly rendered 200 page; answers it either way. */
   keep(address: string, status: number, html: string): CompressedText {
     this.renders += 1;
     const page = new CompressedText(html);
-    if (status !== 200) return page;
-    this.pages.delete(address);
-    if (this.pages.size >= this.maxEntries) this.pages.delete(this.pages.keys().next().value!);
-    this.pages.set(address, { page, until: this.clock.now().getTime() + this.ttlMs });
+    if (status === 200) this.pages.set(address, page, staleFrom(this.clock.now().getTime() + this.ttlMs));
     return page;
   }
 

@@ -12,13 +12,8 @@ import {
 } from '../auth/identity';
 import { isRefusal, Refusal } from '../play/refusal';
 import type { SqlExecutor } from '../store/store';
-import {
-  DEV_TOKEN_PRINCIPAL,
-  roleAllows,
-  type OperatorAccounts,
-  type OperatorPrincipal,
-  type OperatorRight,
-} from '../operator/operator-accounts';
+import { DEV_TOKEN_PRINCIPAL, type OperatorAccounts, type OperatorPrincipal } from '../operator/operator-accounts';
+import { operatorRoleAllows, type OperatorRight } from '../../src/domain';
 import { isIdempotencyConflictError, isInsufficientFundsError } from '../wallet/ledger';
 import { ok, replyError } from './reply';
 import { parseBody } from './validate';
@@ -164,7 +159,8 @@ export class RouteBuilder {
     this.app.post(path, async (request, reply) => {
       const operator = await this.operatorOf(request);
       if (!operator) return replyError(reply, 403, SERVER_MESSAGES.operatorOnly);
-      if (!roleAllows(operator.role, access.right)) return replyError(reply, 403, SERVER_MESSAGES.operatorRoleRefused);
+      if (!operatorRoleAllows(operator.role, access.right))
+        return replyError(reply, 403, SERVER_MESSAGES.operatorRoleRefused);
       const body = parseBody(schema, request.body, reply);
       if (body === null) return reply;
       return run(reply, async () => {

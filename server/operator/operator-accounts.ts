@@ -3,34 +3,7 @@ import type { Clock } from '../clock';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../auth/password';
 import type { SqlExecutor } from '../store/store';
 import { SERVER_MESSAGES } from '../messages';
-import type { OperatorRightName } from '../../src/contract/operator.schema';
-
-/** The roles of operator accounts (docs/operator-console.md). */
-export const OPERATOR_ROLES = ['admin', 'floor', 'support'] as const;
-export type OperatorRole = (typeof OPERATOR_ROLES)[number];
-
-/** What an operator call needs: each call names one right, and each role is a set of rights. */
-/**
- * `session`: one's own session (who am I, sign out), which every role has; `users`: look a player
- * up, message them, suspend and restore them; `broadcast`: service messages to everyone and the
- * emergency maintenance; `numbers`: the figures per station per day.
- */
-export type OperatorRight = OperatorRightName;
-
-const RIGHTS: Record<OperatorRole, readonly OperatorRight[]> = {
-  admin: ['session', 'floor', 'kuji', 'fulfilment', 'support', 'audit', 'users', 'broadcast', 'numbers'],
-  floor: ['session', 'floor', 'kuji', 'numbers'],
-  support: ['session', 'fulfilment', 'support', 'users'],
-};
-
-/** The rights of a role (the console shows only what its operator may use). */
-export function rightsOf(role: OperatorRole): readonly OperatorRight[] {
-  return RIGHTS[role];
-}
-
-export function roleAllows(role: OperatorRole, right: OperatorRight): boolean {
-  return RIGHTS[role].includes(right);
-}
+import { OPERATOR_ROLES, type OperatorRole } from '../../src/domain';
 
 /** Who is calling: a signed-in operator, or the development token (development and tests only). */
 export interface OperatorPrincipal {

@@ -15,7 +15,7 @@ import {
   type ChatMessageWire,
   type ServiceMessagePush,
 } from '../../src/contract';
-import type { StationStatus } from '../../src/domain';
+import { operatorRoleAllows, type StationStatus } from '../../src/domain';
 import type { IdentityService } from '../auth/identity';
 import { ERROR_INFO, INVALID_USER_INFO } from '../messages';
 import { SUSPENDED_STATUS } from '../auth/identity';
@@ -25,7 +25,7 @@ import type { AttemptLimiter } from '../auth/attempt-limiter';
 import { atStation, expectReply } from '../http/room-answers';
 import { asRefusal } from '../http/route';
 import { SERVER_MESSAGES } from '../messages';
-import { roleAllows, type OperatorPrincipal } from '../operator/operator-accounts';
+import type { OperatorPrincipal } from '../operator/operator-accounts';
 import { MAINTENANCE_EXEMPT_STATUS, type ServicePushes, type ServiceTarget } from '../operator/service-messages';
 import type { SqlExecutor } from '../store/store';
 
@@ -106,7 +106,7 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
     if (Object.keys(auth).length === 1 && typeof auth.operator_token === 'string') {
       const token = auth.operator_token;
       const operator = token.length <= 200 && this.verifyOperator ? await this.verifyOperator(token) : null;
-      if (!operator || !roleAllows(operator.role, 'floor')) throw new Error(ERROR_INFO[403]);
+      if (!operator || !operatorRoleAllows(operator.role, 'floor')) throw new Error(ERROR_INFO[403]);
       socket.data.operatorToken = token;
       return;
     }
@@ -197,7 +197,7 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
       // Only a console connection, whose session is still live and still allowed the floor.
       const token = socket.data.operatorToken;
       const operator = token && this.verifyOperator ? await this.verifyOperator(token) : null;
-      if (!operator || !roleAllows(operator.role, 'floor')) return refused(403);
+      if (!operator || !operatorRoleAllows(operator.role, 'floor')) return refused(403);
       await socket.join(channel);
       return { ok: true };
     }

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
-import { OperatorAccountError, OPERATOR_ROLES } from '../operator/operator-accounts';
+import { OPERATOR_ROLES } from '../../src/domain';
+import { OperatorAccountError } from '../operator/operator-accounts';
 import { Refusal } from '../play/refusal';
 import type { ApiDeps } from './deps';
 

@@ -39,6 +39,3 @@ export async function imageRoutes({ route, services: s }: ApiDeps): Promise<void
       .send(Buffer.from(image.body));
   });
 }
-
-/** The public address of a stored image under the API prefix. */
-export const imageUrl = (apiPrefix: string) => (key: string) => `${apiPrefix}/images/${key}.svg`;

@@ -15,6 +15,7 @@ import {
 } from '../../src/contract/operator.schema';
 import { rowSubject } from '../http/route';
 import { OperatorFloor } from '../operator/floor';
+import { RESERVING_SQL } from '../play/reservation-sql';
 import { stationAnswer } from '../operator/station-answer';
 import { stationNumbers } from '../operator/numbers';
 import { operateStation } from '../http/room-answers';
@@ -42,7 +43,7 @@ export async function operatorConsoleRoutes({ route, services: s, config }: ApiD
     `SELECT s.station_status, s.stock, s.paused,
             (SELECT jsonb_agg(jsonb_build_object('user_id', r.user_id, 'reserve_status', r.reserve_status) ORDER BY r.play_reserve_id)
                FROM station_reservations r
-              WHERE r.station_id = s.station_id AND r.reserve_status IN ('reserve', 'playTransition', 'playWaiting')) AS line,
+              WHERE r.station_id = s.station_id AND r.reserve_status IN ${RESERVING_SQL}) AS line,
             (SELECT jsonb_build_object('play_id', p.play_id, 'user_id', p.user_id, 'phase', p.phase, 'result', p.result)
                FROM plays p WHERE p.station_id = s.station_id ORDER BY p.play_id DESC LIMIT 1) AS last_play
        FROM stations s WHERE s.station_id = $1`,

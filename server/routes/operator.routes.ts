@@ -15,8 +15,8 @@ import {
 import { AttemptLimiter } from '../auth/attempt-limiter';
 import { SERVER_MESSAGES } from '../messages';
 import { Refusal } from '../play/refusal';
-import { rightsOf, type OperatorPrincipal } from '../operator/operator-accounts';
-import type { OperatorEvent } from '../../src/domain';
+import type { OperatorPrincipal } from '../operator/operator-accounts';
+import { OPERATOR_ROLE_RIGHTS, type OperatorEvent } from '../../src/domain';
 import { atKuji, operateStation } from '../http/room-answers';
 import type { ApiDeps } from './deps';
 import { rowSubject } from '../http/route';
@@ -40,7 +40,7 @@ export async function operatorRoutes({ route, services: s }: ApiDeps): Promise<v
     login: operator.login,
     display_name: operator.displayName,
     role: operator.role,
-    rights: [...rightsOf(operator.role)],
+    rights: [...OPERATOR_ROLE_RIGHTS[operator.role]],
   });
   route.open(`/${O.login}`, operatorLoginSchema, async (body, _user, { request }) => {
     const loginKey = `operator:${body.login.toLowerCase()}`;

@@ -17,10 +17,10 @@ import {
 } from '../../src/contract';
 import { SIGNATURE_HEADER, verifySignature } from '../payment/signature';
 import { bonusLabel, PURCHASE_MESSAGES } from '../../src/domain';
+import { imageUrl } from '../catalogue/image-url';
 import { SERVER_MESSAGES } from '../messages';
 import { Refusal } from '../play/refusal';
 import type { ApiDeps } from './deps';
-import { imageUrl } from './images.routes';
 
 /**
  * §7's two purchase GETs (token in the X-Access-Token header, path user_id = the token's user)

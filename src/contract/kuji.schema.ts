@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { KUJI_TIME_LIMITS, type KujiDrawResult, type KujiFairnessRecord } from '../domain';
+import { KUJI_RESERVE_STATUSES, KUJI_TIME_LIMITS, type KujiDrawResult, type KujiFairnessRecord } from '../domain';
 import { KUJI_BOX_STATUSES } from './contents.schema';
 import { errorResponseSchema } from './envelope';
 import { identitySchema, idSchema as positiveIdSchema } from './user-identity.schema';
@@ -10,7 +10,7 @@ import { identitySchema, idSchema as positiveIdSchema } from './user-identity.sc
  */
 
 /** Kuji reserve statuses (§4.4) plus the two ends a reservation can reach (cancel, end). */
-export const KUJI_PLAY_RESERVE_STATUSES = ['reserve', 'firstReserved', 'confirm', 'cancel', 'end'] as const;
+export const KUJI_PLAY_RESERVE_STATUSES = [...KUJI_RESERVE_STATUSES, 'cancel', 'end'] as const;
 export type KujiPlayReserveStatus = (typeof KUJI_PLAY_RESERVE_STATUSES)[number];
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { isAcceptableText, KUJI_BOX_STATUSES, STATION_STATUSES } from '../domain';
+import { isAcceptableText, KUJI_BOX_STATUSES, OPERATOR_RIGHTS, OPERATOR_ROLES, STATION_STATUSES } from '../domain';
 import { errorResponseSchema } from './envelope';
 import { CONTRACT_MESSAGES as M, FIELD_LABELS_JA } from './messages';
 import { PLAY_PHASES, playLogEntrySchema } from './play.schema';
@@ -128,25 +128,12 @@ export const operatorAuditSchema = z.strictObject({
   operator_login: z.optional(z.string().check(z.maxLength(64))),
 });
 
-export const OPERATOR_ROLE_NAMES = ['admin', 'floor', 'support'] as const;
-/** The rights a role holds (docs/operator-console.md); the console shows only what they allow. */
-export const OPERATOR_RIGHT_NAMES = [
-  'session',
-  'floor',
-  'kuji',
-  'fulfilment',
-  'support',
-  'audit',
-  'users',
-  'broadcast',
-  'numbers',
-] as const;
-export type OperatorRightName = (typeof OPERATOR_RIGHT_NAMES)[number];
+/** The signed-in operator: their role and the rights it holds (the console shows only what they allow). */
 const operatorSchema = z.object({
   login: z.string(),
   display_name: z.string(),
-  role: z.enum(OPERATOR_ROLE_NAMES),
-  rights: z.array(z.enum(OPERATOR_RIGHT_NAMES)),
+  role: z.enum(OPERATOR_ROLES),
+  rights: z.array(z.enum(OPERATOR_RIGHTS)),
 });
 export const operatorLoginResponseSchema = z.object({
   error_code: z.literal(200),

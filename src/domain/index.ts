@@ -53,6 +53,7 @@ export * from './stream/still-image.rule';
 export * from './stream/stream.reducer';
 export * from './analytics/analytics-event';
 export * from './notice/notice.rule';
+export * from './operator/operator-roles';
 export * from './play/play-loop.rule';
 export * from './play/play.entity';
 export * from './routes/navigation.rule';

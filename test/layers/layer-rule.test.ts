@@ -23,7 +23,8 @@ function cruise(files: Record<string, string>): { status: number | null; output:
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
-  const run = spawnSync(process.execPath, [depcruise, 'src', '--config', join(root, '.dependency-cruiser.cjs')], {
+  const roots = ['src', 'server'].filter((folder) => Object.keys(files).some((path) => path.startsWith(`${folder}/`)));
+  const run = spawnSync(process.execPath, [depcruise, ...roots, '--config', join(root, '.dependency-cruiser.cjs')], {
     cwd: dir,
     encoding: 'utf8',
   });
@@ -81,5 +82,30 @@ describe('the layer rule (dependency-cruiser, run by npm test)', () => {
     });
     expect(result.status).not.toBe(0);
     expect(result.output).toContain('only-main-binds-adapters');
+  });
+
+  const server = {
+    ...clean,
+    'server/routes/images.routes.ts':
+      "import { imageUrl } from '../catalogue/image-url';\nexport const routes = imageUrl;\n",
+    'server/catalogue/image-url.ts': 'export const imageUrl = (key: string) => `/images/${key}.svg`;\n',
+    'server/services.ts': "import { imageUrl } from './catalogue/image-url';\nexport const services = imageUrl;\n",
+    'server/composition/api.plugin.ts':
+      "import { routes } from '../routes/images.routes';\nexport const apiPlugin = routes;\n",
+  };
+
+  it('passes a server whose routes only its API part registers', () => {
+    const result = cruise(server);
+    expect(result.output).toContain('no dependency violations');
+    expect(result.status).toBe(0);
+  });
+
+  it('fails when a server module other than the API part imports a route module', () => {
+    const result = cruise({
+      ...server,
+      'server/services.ts': "import { routes } from './routes/images.routes';\nexport const services = routes;\n",
+    });
+    expect(result.status).not.toBe(0);
+    expect(result.output).toContain('server-routes-are-registered-by-the-app-only');
   });
 });

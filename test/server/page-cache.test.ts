@@ -27,4 +27,29 @@ describe('RenderedPageCache', () => {
     expect(cache.get('/c')?.text).toBe('/c');
     expect(cache.stats().pages).toBe(2);
   });
+
+  it('keeps the most recently read pages when the limit is reached', () => {
+    const cache = new RenderedPageCache(new ManualServerClock(), 10_000, 2);
+    cache.keep('/a', 200, '/a');
+    cache.keep('/b', 200, '/b');
+    expect(cache.get('/a')?.text).toBe('/a');
+    cache.keep('/c', 200, '/c');
+    expect(cache.get('/b')).toBeNull();
+    expect(cache.get('/a')?.text).toBe('/a');
+    expect(cache.get('/c')?.text).toBe('/c');
+  });
+
+  it('keeps a kept page when the same address later answers other than 200, and counts hits and renders', () => {
+    const clock = new ManualServerClock(new Date('2026-11-23T03:00:00Z'));
+    const cache = new RenderedPageCache(clock, 10_000, 2);
+    cache.keep('/a', 200, 'kept');
+    clock.advance(5_000);
+    expect(cache.keep('/a', 500, 'failed').text).toBe('failed');
+    expect(cache.get('/a')?.text).toBe('kept');
+    clock.advance(4_999);
+    expect(cache.get('/a')?.text).toBe('kept');
+    clock.advance(1);
+    expect(cache.get('/a')).toBeNull();
+    expect(cache.stats()).toEqual({ hits: 2, renders: 2, pages: 0 });
+  });
 });

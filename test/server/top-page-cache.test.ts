@@ -1,5 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TopPageCatalogue } from '../../src/domain';
+import { TopPageCache, type BuiltTopPage, type TopPageKey } from '../../server/catalogue/top-page-cache';
 import { preferredEncoding } from '../../server/http/compressed';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -96,5 +98,81 @@ describe("the top page's answer is kept per shop (issue 11)", () => {
     expect(preferredEncoding('identity')).toBeNull();
     expect(preferredEncoding(undefined)).toBeNull();
     expect(preferredEncoding('*')).toBe('br');
+  });
+});
+
+describe('TopPageCache, with a build the test answers', () => {
+  const key = { shopId: 1, showVirtualCrane: false };
+  const page = (n: number) => ({ n }) as unknown as TopPageCatalogue;
+  /** A build whose answers the test settles, one per call, in order. */
+  function scriptedBuild() {
+    const calls: { at: Date; resolve: (built: BuiltTopPage) => void; reject: (error: Error) => void }[] = [];
+    const build = (_key: TopPageKey, at: Date) =>
+      new Promise<BuiltTopPage>((resolve, reject) => calls.push({ at, resolve, reject }));
+    return { calls, build };
+  }
+  const body = async (answer: Promise<{ text: string }>) => JSON.parse((await answer).text) as { n: number };
+
+  it('ends an answer at the very instant its validUntil names', async () => {
+    const clock = new ManualServerClock(new Date('2026-11-23T03:00:00Z'));
+    const { calls, build } = scriptedBuild();
+    const cache = new TopPageCache(build, clock);
+    const first = cache.answer(key);
+    calls[0]!.resolve({ page: page(1), validUntil: new Date(clock.now().getTime() + 60_000) });
+    expect(await body(first)).toMatchObject({ n: 1 });
+    clock.advance(59_999);
+    expect(await body(cache.answer(key))).toMatchObject({ n: 1 });
+    clock.advance(1);
+    const second = cache.answer(key);
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.at).toEqual(clock.now());
+    calls[1]!.resolve({ page: page(2), validUntil: null });
+    expect(await body(second)).toMatchObject({ n: 2 });
+    clock.advance(365 * 24 * 3_600_000);
+    expect(await body(cache.answer(key))).toMatchObject({ n: 2 });
+    expect(cache.stats()).toEqual({ hits: 2, builds: 2, entries: 1 });
+  });
+
+  it('answers the requests sharing a build that an invalidation overtook, and keeps nothing of it', async () => {
+    const clock = new ManualServerClock(new Date('2026-11-23T03:00:00Z'));
+    const { calls, build } = scriptedBuild();
+    const cache = new TopPageCache(build, clock);
+    const dropped: number[] = [];
+    cache.onInvalidate(() => dropped.push(1));
+    const first = cache.answer(key);
+    const shared = cache.answer(key);
+    cache.invalidate();
+    expect(dropped).toHaveLength(1);
+    calls[0]!.resolve({ page: page(1), validUntil: null });
+    expect(await body(first)).toMatchObject({ n: 1 });
+    expect(await body(shared)).toMatchObject({ n: 1 });
+    const after = cache.answer(key);
+    expect(calls).toHaveLength(2);
+    calls[1]!.resolve({ page: page(2), validUntil: null });
+    expect(await body(after)).toMatchObject({ n: 2 });
+  });
+
+  it('keeps no failed build and at most its limit, the least recently used going first', async () => {
+    const clock = new ManualServerClock(new Date('2026-11-23T03:00:00Z'));
+    const { calls, build } = scriptedBuild();
+    const cache = new TopPageCache(build, clock, 2);
+    const failed = cache.answer({ shopId: 9, showVirtualCrane: false });
+    calls[0]!.reject(new Error('no such shop'));
+    await expect(failed).rejects.toThrow('no such shop');
+    expect(cache.stats().entries).toBe(0);
+    const keys = [1, 2, 3].map((shopId) => ({ shopId, showVirtualCrane: false }));
+    for (const [i, k] of keys.entries()) {
+      const answer = cache.answer(k);
+      calls.at(-1)!.resolve({ page: page(k.shopId), validUntil: null });
+      await answer;
+      // Shop 1 is read again before shop 3 arrives: shop 2 is then the least recently used.
+      if (i === 1) await cache.answer(keys[0]!);
+    }
+    const builds = cache.stats().builds;
+    expect(await body(cache.answer(keys[0]!))).toMatchObject({ n: 1 });
+    expect(await body(cache.answer(keys[2]!))).toMatchObject({ n: 3 });
+    expect(cache.stats().builds).toBe(builds);
+    void cache.answer(keys[1]!);
+    expect(cache.stats().builds).toBe(builds + 1);
   });
 });

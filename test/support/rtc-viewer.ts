@@ -72,6 +72,8 @@ export class RtcViewer {
   firstKeyframeAt: number | null = null;
   /** The RTP timestamp (90 kHz) of each keyframe received. */
   readonly keyframeTimestamps: number[] = [];
+  /** Every frame begun, in order: its RTP timestamp and whether it is a keyframe. */
+  readonly frameLog: { readonly timestamp: number; readonly keyframe: boolean }[] = [];
   readonly startedAt = performance.now();
   offer: Record<string, unknown> | null = null;
   notify: Record<string, unknown> | null = null;
@@ -114,8 +116,12 @@ export class RtcViewer {
             2 + (flags & 0x80 ? (payload[2]! & 0x80 ? 2 : 1) : 0) + (flags & 0x40 ? 1 : 0) + (flags & 0x30 ? 1 : 0);
         }
         const startOfPartition = (payload[0]! & 0x10) !== 0 && (payload[0]! & 0x07) === 0;
-        if (startOfPartition) viewer.frames += 1;
-        if (startOfPartition && (payload[offset]! & 0x01) === 0) {
+        const keyframe = startOfPartition && (payload[offset]! & 0x01) === 0;
+        if (startOfPartition) {
+          viewer.frames += 1;
+          viewer.frameLog.push({ timestamp: rtp.header.timestamp, keyframe });
+        }
+        if (keyframe) {
           viewer.keyframes += 1;
           viewer.keyframeTimestamps.push(rtp.header.timestamp);
           viewer.firstKeyframeAt ??= performance.now();

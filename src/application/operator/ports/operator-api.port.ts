@@ -4,6 +4,8 @@ import type {
   DeliveryView,
   KujiBoxStatus,
   KujiFairnessRecord,
+  OperatorRight,
+  OperatorRole,
   PlayLogEntry,
   StationStatus,
 } from '../../../domain';
@@ -14,22 +16,8 @@ import type {
  * stored, and the adapter validates each against the contract before it gets here.
  */
 
-export const OPERATOR_ROLES = ['admin', 'floor', 'support'] as const;
-export type OperatorRole = (typeof OPERATOR_ROLES)[number];
-
-/** The rights a role may hold (docs/operator-console.md); each operator call names one. */
-export const OPERATOR_RIGHTS = [
-  'session',
-  'floor',
-  'kuji',
-  'fulfilment',
-  'support',
-  'audit',
-  'users',
-  'broadcast',
-  'numbers',
-] as const;
-export type OperatorRight = (typeof OPERATOR_RIGHTS)[number];
+/** The operator's role and rights, as the domain lists them (the console names them through this module). */
+export type { OperatorRight, OperatorRole };
 
 /** The signed-in operator, with the rights the server gives their role. */
 export interface OperatorIdentity {
