@@ -121,8 +121,6 @@ export const MESSAGES = {
     `${price}・アームパワー${Math.round(strength * 100)}%・アシストLv${level}・シード${seed}`,
   stationStatusMaintenance: 'この台はただいまメンテナンス中です',
   loginTitle: 'ログイン',
-  loginEmail: 'メールアドレス',
-  loginPassword: 'パスワード',
   loginSubmit: 'ログインする',
   debugLoginTitle: 'デバッグログイン',
   debugLoginHelp: '開発用の機能です。名前ごとにテスト用のユーザーでログインし、初回は10,000 TCを受け取ります。',

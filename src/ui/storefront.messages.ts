@@ -29,7 +29,6 @@ export const STOREFRONT = {
 export const EMAIL_VALID = {
   title: 'メールアドレスの確認',
   lead: 'アカウントを安全にご利用いただくため、メールアドレスの確認をお願いします。確認コードをお送りしますので、届いた6桁のコードを入力してください。',
-  email: 'メールアドレス',
   send: '確認コードを送る',
   resend: '確認コードを再送する',
   sentTo: (email: string, until: string) => `${email} に確認コードを送りました（${until}まで有効）。`,
