@@ -56,8 +56,18 @@ export const NORMAL_VIP_LEVEL = 0;
 export const VIP_REQUIRED_PURCHASE_TC = 100_000;
 /** Length of the VIP purchase window [R6-3]: the past 30 days, rolling. */
 export const VIP_PURCHASE_WINDOW_DAYS = 30;
+/** When a week starts on the clock in Japan: weekday 0 = Monday … 6 = Sunday, and the hour (0–23). */
+export interface WeekStart {
+  readonly weekday: number;
+  readonly hour: number;
+}
 /**
- * VIP prizes one user may win per week (the week starts Monday 00:00 Asia/Tokyo) [R6-4, R8-3].
+ * The service's week starts Monday 00:00 Asia/Tokyo: the count of VIP prizes won resets [R6-4, R8-3]
+ * and the free-delivery ticket is granted [R10-6].
+ */
+export const WEEK_START: WeekStart = { weekday: 0, hour: 0 };
+/**
+ * VIP prizes one user may win per week (the week of WEEK_START) [R6-4, R8-3].
  * The spec's message says "this week's VIP prize", singular; the number is ours and an argument.
  */
 export const VIP_WEEKLY_PRIZE_LIMIT = 1;
