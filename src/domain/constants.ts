@@ -155,6 +155,18 @@ export const REALTIME_SOCKET_SETTINGS = {
   perMessageDeflateThresholdBytes: 1_024,
 } as const;
 
+// ---- Account forms ---------------------------------------------------------------------------
+
+/** Longest nickname, in characters. */
+export const NICKNAME_MAX = 16;
+/** A password's length in characters (sign-up, reset and change). */
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+/** Digits of a one-time code sent by mail or SMS. */
+export const VERIFICATION_CODE_DIGITS = 6;
+/** A present code's length, in letters and digits. */
+export const PRESENT_CODE_LENGTH = { min: 4, max: 20 } as const;
+
 /** How long a won prize is kept before it must ship (days) [R10-5]; the server's default. */
 export const PRIZE_STORAGE_DAYS = 30;
 /** The player is told this many days before a prize's storage period ends [R10-5]. */

@@ -1,4 +1,4 @@
-import { formatThousands } from '../domain';
+import { formatThousands, VERIFICATION_CODE_DIGITS } from '../domain';
 /** The storefront pages' Japanese text (information, top-page rows, account pages) [R1-4]. */
 export const STOREFRONT = {
   informationTitle: 'お知らせ',
@@ -28,7 +28,7 @@ export const STOREFRONT = {
 /** The e-mail verification page (/emailvalid). */
 export const EMAIL_VALID = {
   title: 'メールアドレスの確認',
-  lead: 'アカウントを安全にご利用いただくため、メールアドレスの確認をお願いします。確認コードをお送りしますので、届いた6桁のコードを入力してください。',
+  lead: `アカウントを安全にご利用いただくため、メールアドレスの確認をお願いします。確認コードをお送りしますので、届いた${VERIFICATION_CODE_DIGITS}桁のコードを入力してください。`,
   send: '確認コードを送る',
   resend: '確認コードを再送する',
   sentTo: (email: string, until: string) => `${email} に確認コードを送りました（${until}まで有効）。`,

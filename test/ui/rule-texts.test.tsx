@@ -1,18 +1,26 @@
 /** @vitest-environment jsdom */
 import { cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CONTRACT_MESSAGES } from '../../src/contract/messages';
 import {
   DELIVERY_FEE_TC,
   DOMAIN_MESSAGES,
+  EMAIL_MAX_LENGTH,
   formatThousands,
   KUJI_PER_DELIVERY_PARCEL,
+  NICKNAME_MAX,
+  PASSWORD_MIN,
   PRIZE_STORAGE_DAYS,
   STORAGE_NOTICE_DAYS,
+  VERIFICATION_CODE_DIGITS,
   weekStartText,
 } from '../../src/domain';
+import { ACCOUNT } from '../../src/ui/account/account.messages';
+import { CODE_FIELD, EMAIL_FIELD, PASSWORD_FIELD } from '../../src/ui/account/account-fields';
 import DeliveryAboutModal from '../../src/ui/delivery/delivery-about-modal';
 import { DELIVERY, DELIVERY_RULE_NUMBERS, type DeliveryRuleNumbers } from '../../src/ui/delivery/delivery.messages';
 import { DOCUMENT_MESSAGES } from '../../src/ui/modals/documents.messages';
+import { EMAIL_VALID } from '../../src/ui/storefront.messages';
 
 afterEach(cleanup);
 
@@ -84,5 +92,20 @@ describe('texts that state a rule take its number from the domain', () => {
     const answers = faq.flatMap((section) => section.items.map((item) => item.answer)).join('\n');
     expect(answers).toContain('獲得数は毎週日曜日5時（日本時間）にリセットされます。');
     expect(answers).not.toContain('月曜');
+  });
+
+  it("the account forms' hints, labels and limits state the domain's limits", () => {
+    expect(ACCOUNT.passwordHint).toContain(`${PASSWORD_MIN}文字以上`);
+    expect(ACCOUNT.nicknameHint).toContain(`${NICKNAME_MAX}文字以内`);
+    expect(ACCOUNT.code).toBe(`認証コード（${VERIFICATION_CODE_DIGITS}桁）`);
+    expect(ACCOUNT.phoneLead).toContain(`${VERIFICATION_CODE_DIGITS}桁のコード`);
+    expect(EMAIL_VALID.lead).toContain(`${VERIFICATION_CODE_DIGITS}桁のコード`);
+    expect(CONTRACT_MESSAGES.emailTooLong).toBe(`メールアドレスは${EMAIL_MAX_LENGTH}文字以内で入力してください。`);
+    expect(CODE_FIELD.maxLength).toBe(VERIFICATION_CODE_DIGITS);
+    expect(EMAIL_FIELD.maxLength).toBe(EMAIL_MAX_LENGTH);
+    // The numbers as players read them today.
+    expect(ACCOUNT.passwordHint).toBe('8文字以上、英字と数字を含めてください。');
+    expect(ACCOUNT.code).toBe('認証コード（6桁）');
+    expect(PASSWORD_FIELD.maxLength).toBe(128);
   });
 });

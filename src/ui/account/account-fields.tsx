@@ -1,5 +1,5 @@
 import type { ChangeEventHandler } from 'react';
-import { EMAIL_MAX_LENGTH, PASSWORD_MAX } from '../../domain';
+import { EMAIL_MAX_LENGTH, PASSWORD_MAX, VERIFICATION_CODE_DIGITS } from '../../domain';
 import { ACCOUNT as A } from './account.messages';
 import { FormField } from './form-field';
 
@@ -30,13 +30,13 @@ export const PASSWORD_FIELD = {
   maxLength: PASSWORD_MAX,
 } as const;
 
-/** The 6-digit code a mail or an SMS brought: `<FormField {...CODE_FIELD} value onChange error />`. */
+/** The code a mail or an SMS brought: `<FormField {...CODE_FIELD} value onChange error />`. */
 export const CODE_FIELD = {
   label: A.code,
   name: 'code',
   inputMode: 'numeric',
   autoComplete: 'one-time-code',
-  maxLength: 6,
+  maxLength: VERIFICATION_CODE_DIGITS,
 } as const;
 
 /** One thing for each of the two new-password fields. */
