@@ -166,6 +166,10 @@ export const PASSWORD_MAX = 128;
 export const VERIFICATION_CODE_DIGITS = 6;
 /** A present code's length, in letters and digits. */
 export const PRESENT_CODE_LENGTH = { min: 4, max: 20 } as const;
+/** A code sent by mail or SMS (e-mail check, phone check, password reset) is valid this long. */
+export const VERIFICATION_CODE_TTL_MS = 30 * MINUTE_MS;
+/** Free TC a new debug user starts with, so the purchase-free flows can be tried at once (development only) [R6-6]. */
+export const DEBUG_WELCOME_TC = 10_000;
 
 /** How long a won prize is kept before it must ship (days) [R10-5]; the server's default. */
 export const PRIZE_STORAGE_DAYS = 30;

@@ -1,4 +1,4 @@
-import { formatThousands } from '../domain';
+import { DEBUG_WELCOME_TC, formatThousands } from '../domain';
 /** Every Japanese string a player reads, in one place (R1-4). */
 export const MESSAGES = {
   serviceName: 'オンクレ',
@@ -123,7 +123,7 @@ export const MESSAGES = {
   loginTitle: 'ログイン',
   loginSubmit: 'ログインする',
   debugLoginTitle: 'デバッグログイン',
-  debugLoginHelp: '開発用の機能です。名前ごとにテスト用のユーザーでログインし、初回は10,000 TCを受け取ります。',
+  debugLoginHelp: `開発用の機能です。名前ごとにテスト用のユーザーでログインし、初回は${formatThousands(DEBUG_WELCOME_TC)} TCを受け取ります。`,
   debugLoginName: 'ユーザー名',
   debugLoginSubmit: 'ログインする',
   debugLoginUnavailable: 'このサーバーではデバッグログインは使えません。',

@@ -2,17 +2,25 @@
 import { cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONTRACT_MESSAGES } from '../../src/contract/messages';
+import { SERVER_MESSAGES } from '../../server/messages';
 import {
+  DEBUG_WELCOME_TC,
   DELIVERY_FEE_TC,
   DOMAIN_MESSAGES,
   EMAIL_MAX_LENGTH,
   formatThousands,
   KUJI_PER_DELIVERY_PARCEL,
+  MINOR_MONTHLY_LIMITS,
+  MINUTE_MS,
+  NEW_ARRIVALS_LIMIT,
   NICKNAME_MAX,
   PASSWORD_MIN,
   PRIZE_STORAGE_DAYS,
+  SPENDING_LIMIT_RAISE_DELAY_MS,
+  HOUR_MS,
   STORAGE_NOTICE_DAYS,
   VERIFICATION_CODE_DIGITS,
+  VERIFICATION_CODE_TTL_MS,
   weekStartText,
 } from '../../src/domain';
 import { ACCOUNT } from '../../src/ui/account/account.messages';
@@ -20,7 +28,9 @@ import { CODE_FIELD, EMAIL_FIELD, PASSWORD_FIELD } from '../../src/ui/account/ac
 import DeliveryAboutModal from '../../src/ui/delivery/delivery-about-modal';
 import { DELIVERY, DELIVERY_RULE_NUMBERS, type DeliveryRuleNumbers } from '../../src/ui/delivery/delivery.messages';
 import { DOCUMENT_MESSAGES } from '../../src/ui/modals/documents.messages';
-import { EMAIL_VALID } from '../../src/ui/storefront.messages';
+import { MESSAGES } from '../../src/ui/messages';
+import { minorCapsText, PURCHASE_MODAL, SPENDING_LIMIT_MESSAGES } from '../../src/ui/purchase/purchase.messages';
+import { EMAIL_VALID, STOREFRONT } from '../../src/ui/storefront.messages';
 
 afterEach(cleanup);
 
@@ -107,5 +117,28 @@ describe('texts that state a rule take its number from the domain', () => {
     expect(ACCOUNT.passwordHint).toBe('8文字以上、英字と数字を含めてください。');
     expect(ACCOUNT.code).toBe('認証コード（6桁）');
     expect(PASSWORD_FIELD.maxLength).toBe(128);
+  });
+
+  it('[R10-3] [R9-2] the purchase caps, the spending limit delay, the new arrivals, the code validity and the debug grant come from the domain', () => {
+    expect(minorCapsText(MINOR_MONTHLY_LIMITS)).toBe('16歳未満は月5,000円まで、16歳以上20歳未満は月10,000円まで');
+    expect(PURCHASE_MODAL.ageMinorNote).toContain(minorCapsText(MINOR_MONTHLY_LIMITS));
+    expect(
+      minorCapsText([
+        { under: 13, yen: 3_000 },
+        { under: 18, yen: 20_000 },
+      ]),
+    ).toBe('13歳未満は月3,000円まで、13歳以上18歳未満は月20,000円まで');
+    expect(SPENDING_LIMIT_MESSAGES.lead).toContain(`${SPENDING_LIMIT_RAISE_DELAY_MS / HOUR_MS}時間後に有効`);
+    expect(STOREFRONT.arrivalItemsLead).toContain(`最新${NEW_ARRIVALS_LIMIT}件`);
+    const minutes = VERIFICATION_CODE_TTL_MS / MINUTE_MS;
+    expect(EMAIL_VALID.sentAtSignUp('a@example.com')).toContain(`${minutes}分有効`);
+    expect(SERVER_MESSAGES.emailCodeBody('123456')).toContain(`${minutes}分以内`);
+    expect(SERVER_MESSAGES.passwordResetBody('123456')).toContain(`${minutes}分以内`);
+    expect(SERVER_MESSAGES.smsCodeBody('123456')).toBe(`【オンクレ】認証コード: 123456（${minutes}分間有効）`);
+    expect(SERVER_MESSAGES.numbersRange(45)).toBe('集計期間は開始日から終了日まで、45日以内で指定してください。');
+    expect(MESSAGES.debugLoginHelp).toContain(`初回は${formatThousands(DEBUG_WELCOME_TC)} TCを受け取ります`);
+    // As players read them today.
+    expect(SPENDING_LIMIT_MESSAGES.lead).toContain('24時間後に有効');
+    expect(EMAIL_VALID.sentAtSignUp('a@example.com')).toContain('30分有効');
   });
 });
