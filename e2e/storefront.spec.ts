@@ -109,8 +109,12 @@ test.describe('storefront', () => {
     await expect(page.getByRole('dialog')).toHaveCount(2);
     await page.screenshot({ path: `e2e/screenshots/modal-stack-${testInfo.project.name}.png` });
     expect(await seriousViolations(page)).toEqual([]);
-    await page.keyboard.press('Escape');
+    // A click in a dialog's own box (its padding) leaves it open; one on the backdrop closes the top one.
+    await page.getByTestId('modal-search').click({ position: { x: 4, y: 4 } });
+    await expect(page.getByRole('dialog')).toHaveCount(2);
+    await page.mouse.click(4, 4);
     await expect(page.getByRole('dialog')).toHaveCount(1);
+    await expect(page.getByTestId('modal-menuTop')).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toHaveCount(0);
   });
@@ -179,15 +183,13 @@ test.describe('storefront', () => {
     await page.goBack();
     await expect(dialog).toHaveCount(0);
     expect(page.url()).toBe(address);
-    // Escape twice in one go (a held key): the first closes the modal and goes back off its entry,
-    // the second finds nothing to close.
+    // Two close requests in one go (Escape's cancel event twice, before the app has re-rendered or
+    // the browser has moved): the first closes the modal and goes back off its entry, the second
+    // finds nothing to close.
     await menu.click();
     await expect(dialog).toBeVisible();
-    await page.evaluate(() => {
-      for (let i = 0; i < 2; i += 1)
-        (document.activeElement ?? document.body).dispatchEvent(
-          new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }),
-        );
+    await dialog.evaluate((element) => {
+      for (let i = 0; i < 2; i += 1) element.dispatchEvent(new Event('cancel', { cancelable: true }));
     });
     await expect(dialog).toHaveCount(0);
     await page.waitForFunction(() => !(window.history.state?.usr as { modalDepth?: number } | null)?.modalDepth);
@@ -195,6 +197,20 @@ test.describe('storefront', () => {
     // The modals left no entries behind: the next back is the page before.
     await page.goBack();
     await expect(page).toHaveURL(/\/$/);
+  });
+
+  test('[R2.5-6] a notice toast shows above the open modals: saving a setting in the menu', async ({
+    page,
+  }, testInfo) => {
+    await signInAs(page, unique('toast'), '/');
+    await page.getByRole('button', { name: 'メニュー' }).click();
+    await page.getByTestId('modal-menuTop').getByRole('button', { name: '設定' }).click();
+    await page.getByTestId('modal-config').getByRole('checkbox', { name: 'サウンド' }).click();
+    const toast = page.getByTestId('toast');
+    await expect(toast).toHaveText('設定を保存しました');
+    // The modals are in the browser's top layer: the toast is drawn there too, after them.
+    expect(await toast.evaluate((element) => element.matches(':popover-open'))).toBe(true);
+    await page.screenshot({ path: `e2e/screenshots/modal-toast-${testInfo.project.name}.png` });
   });
 
   test('keyboard only: tab to the menu, open it, move inside it, close it with Escape and land back on the menu button; then change the carousel slide', async ({
@@ -209,19 +225,26 @@ test.describe('storefront', () => {
     await page.keyboard.press('Enter');
     const dialog = page.getByTestId('modal-menuTop');
     await expect(dialog).toBeVisible();
+    const focusInDialog = () =>
+      page.evaluate(() => document.querySelector('[data-testid=modal-menuTop]')!.contains(document.activeElement));
     await page.keyboard.press('Tab');
-    expect(
-      await page.evaluate(() =>
-        document.querySelector('[data-testid=modal-menuTop]')!.contains(document.activeElement),
-      ),
-    ).toBe(true);
-    // Focus stays inside the dialog however far one tabs.
-    for (let i = 0; i < 30; i += 1) await page.keyboard.press('Tab');
-    expect(
-      await page.evaluate(() =>
-        document.querySelector('[data-testid=modal-menuTop]')!.contains(document.activeElement),
-      ),
-    ).toBe(true);
+    expect(await focusInDialog()).toBe(true);
+    // However far one tabs, the focus goes round the dialog's controls and never reaches the page
+    // behind it (past the last control it is on the browser's own, with nothing in the page focused).
+    const stops = new Set<string>();
+    for (let i = 0; i < 60; i += 1) {
+      await page.keyboard.press('Tab');
+      const stop = await page.evaluate(() => {
+        const active = document.activeElement;
+        if (active === null || active === document.body) return 'browser';
+        return document.querySelector('[data-testid=modal-menuTop]')!.contains(active) ? 'dialog' : 'page';
+      });
+      stops.add(stop);
+    }
+    expect(stops.has('page')).toBe(false);
+    expect(stops.has('dialog')).toBe(true);
+    for (let i = 0; i < 2 && !(await focusInDialog()); i += 1) await page.keyboard.press('Tab');
+    expect(await focusInDialog()).toBe(true);
     await page.keyboard.press('Escape');
     await expect(dialog).toHaveCount(0);
     await expect(menu).toBeFocused();

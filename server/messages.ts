@@ -1,3 +1,8 @@
+import { MINUTE_MS, VERIFICATION_CODE_TTL_MS } from '../src/domain';
+
+/** How long a sent code is valid, in minutes, as the mails and SMS say it. */
+const CODE_MINUTES = VERIFICATION_CODE_TTL_MS / MINUTE_MS;
+
 /** Japanese texts the reference server answers with (user-facing), in one place. */
 export const SERVER_MESSAGES = {
   loginFailed: 'メールアドレスまたはパスワードが正しくありません。',
@@ -96,7 +101,7 @@ export const SERVER_MESSAGES = {
   operatorLoginLimited: 'ログインの試行が多すぎます。しばらくしてからもう一度お試しください。',
   stationPaused: 'このステーションは一時停止中です。しばらくお待ちください。',
   stationNoPlay: 'このステーションでは、いまプレイしているお客様はいません。',
-  numbersRange: '集計期間は開始日から終了日まで、92日以内で指定してください。',
+  numbersRange: (maxDays: number) => `集計期間は開始日から終了日まで、${maxDays}日以内で指定してください。`,
   /** The maintenance screen's text when the operator gives none (emergency). */
   emergencyInfo:
     'ただいま緊急メンテナンスを行っています。ご迷惑をおかけして申し訳ございません。再開までしばらくお待ちください。',
@@ -115,8 +120,8 @@ export const SERVER_MESSAGES = {
   winnerAnnouncement: (nickname: string, prize: string) => `${nickname}さんが「${prize}」をゲット！`,
   /** The body of the e-mail carrying a verification code (the contract test reads the code after '認証コード: '). */
   emailCodeBody: (code: string) =>
-    `認証コード: ${code}\n30分以内に画面へ入力してください。お心当たりのない場合はこのメールを破棄してください。`,
-  smsCodeBody: (code: string) => `【オンクレ】認証コード: ${code}（30分間有効）`,
+    `認証コード: ${code}\n${CODE_MINUTES}分以内に画面へ入力してください。お心当たりのない場合はこのメールを破棄してください。`,
+  smsCodeBody: (code: string) => `【オンクレ】認証コード: ${code}（${CODE_MINUTES}分間有効）`,
   addressLimit: (max: number) => `住所は${max}件まで登録できます。`,
   debugNickname: (name: string) => `デバッグ${name}`,
   insufficient: (unit: string, needed: number, available: number) =>
@@ -132,7 +137,7 @@ export const SERVER_MESSAGES = {
   passwordResetSubject: '【オンクレ】パスワード再設定コード',
   /** The reset e-mail (a test reads the code after '認証コード: ', like the e-mail code). */
   passwordResetBody: (code: string) =>
-    `パスワード再設定の認証コード: ${code}\n30分以内に画面へ入力してください。お心当たりのない場合はこのメールを破棄してください。パスワードは変更されません。`,
+    `パスワード再設定の認証コード: ${code}\n${CODE_MINUTES}分以内に画面へ入力してください。お心当たりのない場合はこのメールを破棄してください。パスワードは変更されません。`,
   passwordChangedSubject: '【オンクレ】パスワードが変更されました',
   passwordChangedBody:
     'オンクレのアカウントのパスワードが変更され、ほかの端末のログインは終了しました。お心当たりのない場合は、パスワードの再設定をお願いします。',

@@ -4,12 +4,11 @@ import type { SqlExecutor, Store } from '../store/store';
 import { AccountRefusal } from './account-errors';
 import { SERVER_MESSAGES } from '../messages';
 import type { Clock } from '../clock';
+import { VERIFICATION_CODE_TTL_MS } from '../../src/domain';
 
 /** What a code proves: an e-mail address, a phone number, or the right to set a new password. */
 export type VerificationPurpose = 'email' | 'tel' | 'password';
 
-/** A code stays valid this long after it is sent. */
-export const CODE_TTL_MS = 30 * 60 * 1000;
 /** At most this many codes per user and purpose per hour. */
 export const MAX_CODES_PER_HOUR = 5;
 /** Wrong codes allowed per user and purpose in 15 minutes before verification is blocked. */
@@ -47,7 +46,7 @@ export class VerificationService {
       // address's owner is told instead (issue 7 §5.5: the answer must not reveal who has an account).
       const owner = purpose === 'email' ? await this.ownerOf(q, userId, target) : null;
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-      const expiresAt = new Date(now.getTime() + CODE_TTL_MS);
+      const expiresAt = new Date(now.getTime() + VERIFICATION_CODE_TTL_MS);
       await q.query(
         'INSERT INTO verification_codes (user_id, purpose, target, code_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
         [
@@ -146,7 +145,7 @@ export class VerificationService {
         email,
         hashCode(userId, 'password', code).toString('hex'),
         now.toISOString(),
-        new Date(now.getTime() + CODE_TTL_MS).toISOString(),
+        new Date(now.getTime() + VERIFICATION_CODE_TTL_MS).toISOString(),
       ],
     );
     await q.query(

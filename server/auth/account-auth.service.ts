@@ -1,5 +1,5 @@
 import { AccountRefusal } from '../account/account-errors';
-import { MAINTENANCE_CODES } from '../../src/domain';
+import { DEBUG_WELCOME_TC, MAINTENANCE_CODES } from '../../src/domain';
 import { INVALID_USER_INFO } from '../http/reply';
 import type { Store } from '../store/store';
 import type { Ledger } from '../wallet/ledger';
@@ -16,8 +16,6 @@ export interface Session {
   expires_at: string;
 }
 
-/** Free TC a new debug user starts with, so the purchase-free flows can be tried at once. */
-export const DEBUG_WELCOME_TC = 10_000;
 /**
  * Password checks per e-mail AND client (request IP) in 15 minutes. Counted before the check, so
  * concurrent requests cannot run more. Keyed per client, so a stranger's wrong passwords slow down

@@ -1,6 +1,6 @@
-import { MAINTENANCE_CODES } from '../../src/domain';
+import { MAINTENANCE_CODES, VERIFICATION_CODE_TTL_MS } from '../../src/domain';
 import { AccountRefusal } from '../account/account-errors';
-import { CODE_TTL_MS, type VerificationService } from '../account/verification.service';
+import type { VerificationService } from '../account/verification.service';
 import type { Clock } from '../clock';
 import { INVALID_USER_INFO } from '../http/reply';
 import { ERROR_INFO, SERVER_MESSAGES } from '../messages';
@@ -122,7 +122,7 @@ export class PasswordService {
     // Synchronous with the check above: no other request runs in between.
     this.resetByEmail.tryAcquire(email);
     this.resetByClient.tryAcquire(clientKey);
-    const expiresAt = new Date(this.clock.now().getTime() + CODE_TTL_MS).toISOString();
+    const expiresAt = new Date(this.clock.now().getTime() + VERIFICATION_CODE_TTL_MS).toISOString();
     await this.db.transaction(async (q) => {
       const [user] = await q.query<{ user_id: number }>(
         'SELECT user_id FROM users WHERE email = $1 AND deleted_at IS NULL FOR UPDATE',

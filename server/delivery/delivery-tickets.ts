@@ -1,4 +1,4 @@
-import { deliveryTicketWeek, nextDeliveryTicketGrant, weeklyTicketDue } from '../../src/domain';
+import { deliveryTicketWeek, nextJstWeekStart, weeklyTicketDue } from '../../src/domain';
 import type { SqlExecutor } from '../store/store';
 
 /**
@@ -51,6 +51,6 @@ export class DeliveryTickets {
   /** The ticket as the player reads it. */
   async info(q: SqlExecutor, userId: number, now: Date): Promise<{ held: 0 | 1; next_grant_at: string }> {
     const held = await this.held(q, userId, now);
-    return { held: held ? 1 : 0, next_grant_at: new Date(nextDeliveryTicketGrant(now.getTime())).toISOString() };
+    return { held: held ? 1 : 0, next_grant_at: new Date(nextJstWeekStart(now.getTime())).toISOString() };
   }
 }

@@ -25,7 +25,7 @@ export async function stationNumbers(db: SqlExecutor, from: string, to: string):
   const start = jstStart(from);
   const end = jstStart(to) + DAY_MS;
   if (!Number.isFinite(start) || !Number.isFinite(end) || end <= start || (end - start) / DAY_MS > NUMBERS_MAX_DAYS)
-    throw new Refusal(400, 400, SERVER_MESSAGES.numbersRange);
+    throw new Refusal(400, 400, SERVER_MESSAGES.numbersRange(NUMBERS_MAX_DAYS));
   const rows = await db.query<{
     day: string;
     station_id: number;

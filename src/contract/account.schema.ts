@@ -6,7 +6,10 @@ import {
   isAcceptableText,
   isEmailAddress,
   NICKNAME_MAX,
+  PASSWORD_MAX,
   PREFECTURES,
+  PRESENT_CODE_PATTERN,
+  VERIFICATION_CODE_PATTERN,
   type AddressRecord,
   type Profile,
 } from '../domain';
@@ -183,7 +186,7 @@ export const profileResponseSchema = z.extend(errorResponseSchema, {
 export const verificationCodeSchema = z
   .string({ error: M.codeRequired })
   .check(z.trim())
-  .check(z.regex(/^[0-9]{6}$/, M.codeFormat));
+  .check(z.regex(VERIFICATION_CODE_PATTERN, M.codeFormat));
 
 export const phoneSendCodeRequestSchema = z.extend(identitySchema, { phone: z.object({ tel: telSchema }) });
 export const phoneVerifyRequestSchema = z.extend(identitySchema, {
@@ -201,7 +204,7 @@ export const presentCodeRequestSchema = z.extend(identitySchema, {
       .string({ error: M.presentCodeRequired })
       .check(z.trim())
       .check(z.toUpperCase())
-      .check(z.regex(/^[A-Z0-9]{4,20}$/, M.presentCodeFormat)),
+      .check(z.regex(PRESENT_CODE_PATTERN, M.presentCodeFormat)),
   }),
 });
 export const presentCodeResponseSchema = z.extend(errorResponseSchema, {
@@ -242,7 +245,7 @@ export const accountDeleteRequestSchema = z.extend(identitySchema, {
   account_delete: z.object({
     confirm: z.literal(1, { error: M.deleteConfirmRequired }),
     /** Required when the account has a password. */
-    password: z.optional(z.string().check(z.maxLength(128, M.passwordTooLong))),
+    password: z.optional(z.string().check(z.maxLength(PASSWORD_MAX, M.passwordTooLong))),
   }),
 });
 export const accountDeleteResponseSchema = errorResponseSchema;

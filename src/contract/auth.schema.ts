@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { PASSWORD_MAX } from '../domain';
 import { emailSchema, verificationCodeSchema } from './account.schema';
 import { errorResponseSchema } from './envelope';
 import { flag01Schema, identitySchema } from './user-identity.schema';
@@ -24,7 +25,7 @@ export const AUTH_ENDPOINTS = {
 export const passwordSchema = z
   .string({ error: M.passwordNotString })
   .check(z.minLength(8, M.passwordTooShort))
-  .check(z.maxLength(128, M.passwordTooLong))
+  .check(z.maxLength(PASSWORD_MAX, M.passwordTooLong))
   .check(z.refine((v) => /[A-Za-z]/.test(v) && /[0-9]/.test(v), M.passwordLettersAndDigits));
 
 /** agree_contract 1: the sign-up form's terms agreement, stored with the new account. */
@@ -39,7 +40,7 @@ export const loginRequestSchema = z.object({
   password: z
     .string({ error: M.passwordRequired })
     .check(z.minLength(1, M.passwordRequired))
-    .check(z.maxLength(128, M.passwordTooLong)),
+    .check(z.maxLength(PASSWORD_MAX, M.passwordTooLong)),
 });
 export const logoutRequestSchema = identitySchema;
 /** name picks one of several debug users (default 'debug'), so a developer can keep two sessions. */
@@ -96,7 +97,7 @@ export const passwordChangeRequestSchema = z.extend(identitySchema, {
       current_password: z
         .string({ error: M.passwordRequired })
         .check(z.minLength(1, M.passwordRequired))
-        .check(z.maxLength(128, M.passwordTooLong)),
+        .check(z.maxLength(PASSWORD_MAX, M.passwordTooLong)),
       new_password: passwordSchema,
     })
     .check(

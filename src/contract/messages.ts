@@ -1,4 +1,10 @@
-import { ACCOUNT_FORM_MESSAGES as F, DOMAIN_MESSAGES, PURCHASE_MESSAGES, VALIDATION_MESSAGES } from '../domain';
+import {
+  ACCOUNT_FORM_MESSAGES as F,
+  DOMAIN_MESSAGES,
+  EMAIL_MAX_LENGTH,
+  PURCHASE_MESSAGES,
+  VALIDATION_MESSAGES,
+} from '../domain';
 
 /**
  * Every Japanese text of the wire contract [R1-4]: the error_info of a body the schemas refuse, the
@@ -24,7 +30,7 @@ export const CONTRACT_MESSAGES = {
   flag01: '1 または 0 で指定してください。',
   // Account
   emailFormat: 'メールアドレスの形式が正しくありません。',
-  emailTooLong: 'メールアドレスは254文字以内で入力してください。',
+  emailTooLong: `メールアドレスは${EMAIL_MAX_LENGTH}文字以内で入力してください。`,
   leadTimes: 'お届け希望時間帯の値が正しくありません。',
   addressRequired: '住所を入力してください。',
   birthFormat: F.birthFormat,

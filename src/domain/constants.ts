@@ -56,8 +56,18 @@ export const NORMAL_VIP_LEVEL = 0;
 export const VIP_REQUIRED_PURCHASE_TC = 100_000;
 /** Length of the VIP purchase window [R6-3]: the past 30 days, rolling. */
 export const VIP_PURCHASE_WINDOW_DAYS = 30;
+/** When a week starts on the clock in Japan: weekday 0 = Monday … 6 = Sunday, and the hour (0–23). */
+export interface WeekStart {
+  readonly weekday: number;
+  readonly hour: number;
+}
 /**
- * VIP prizes one user may win per week (the week starts Monday 00:00 Asia/Tokyo) [R6-4, R8-3].
+ * The service's week starts Monday 00:00 Asia/Tokyo: the count of VIP prizes won resets [R6-4, R8-3]
+ * and the free-delivery ticket is granted [R10-6].
+ */
+export const WEEK_START: WeekStart = { weekday: 0, hour: 0 };
+/**
+ * VIP prizes one user may win per week (the week of WEEK_START) [R6-4, R8-3].
  * The spec's message says "this week's VIP prize", singular; the number is ours and an argument.
  */
 export const VIP_WEEKLY_PRIZE_LIMIT = 1;
@@ -144,6 +154,22 @@ export const REALTIME_SOCKET_SETTINGS = {
   pollingPath: '/engine.io',
   perMessageDeflateThresholdBytes: 1_024,
 } as const;
+
+// ---- Account forms ---------------------------------------------------------------------------
+
+/** Longest nickname, in characters. */
+export const NICKNAME_MAX = 16;
+/** A password's length in characters (sign-up, reset and change). */
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+/** Digits of a one-time code sent by mail or SMS. */
+export const VERIFICATION_CODE_DIGITS = 6;
+/** A present code's length, in letters and digits. */
+export const PRESENT_CODE_LENGTH = { min: 4, max: 20 } as const;
+/** A code sent by mail or SMS (e-mail check, phone check, password reset) is valid this long. */
+export const VERIFICATION_CODE_TTL_MS = 30 * MINUTE_MS;
+/** Free TC a new debug user starts with, so the purchase-free flows can be tried at once (development only) [R6-6]. */
+export const DEBUG_WELCOME_TC = 10_000;
 
 /** How long a won prize is kept before it must ship (days) [R10-5]; the server's default. */
 export const PRIZE_STORAGE_DAYS = 30;

@@ -1,7 +1,17 @@
 import { formatThousands } from './text/number-format';
-import { VIP_PURCHASE_WINDOW_DAYS, VIP_REQUIRED_PURCHASE_TC } from './constants';
+import { VIP_PURCHASE_WINDOW_DAYS, VIP_REQUIRED_PURCHASE_TC, WEEK_START, type WeekStart } from './constants';
 import { CARRIER_BILLING_MAX_PRICE } from './wallet/purchase.rule';
 import { SPENDING_LIMIT_MAX_YEN, SPENDING_LIMIT_MIN_YEN } from './wallet/spending-limit.rule';
+
+const WEEKDAY_NAMES = ['月', '火', '水', '木', '金', '土', '日'] as const;
+
+/**
+ * When the week starts, as players read it (the VIP prize count's reset [R6-4], the free-delivery
+ * ticket [R10-6]): '毎週月曜0時', or in the long style '毎週月曜日0時'.
+ */
+export function weekStartText(style: 'short' | 'long' = 'short', start: WeekStart = WEEK_START): string {
+  return `毎週${WEEKDAY_NAMES[start.weekday]}${style === 'long' ? '曜日' : '曜'}${start.hour}時`;
+}
 
 /**
  * Every text a player reads that a domain rule decides, in one place [R1-4]. Texts the spec quotes
@@ -26,7 +36,7 @@ export const DOMAIN_MESSAGES = {
   vipOnlyJoinButton: 'VIP対象になる',
   closeButton: 'とじる',
   vipWeeklyLimitTitle: '今週のVIP景品を獲得済みです',
-  vipWeeklyLimitText: 'VIP景品の獲得数は毎週月曜日0時にリセットされます。',
+  vipWeeklyLimitText: `VIP景品の獲得数は${weekStartText('long')}にリセットされます。`,
   vipExclusiveInUseTitle: '他のお客様がVIP独占台をプレイ中です',
   vipExclusiveInUseText: '景品一覧に戻ります。',
 

@@ -1,4 +1,4 @@
-import { formatThousands } from '../domain';
+import { DEBUG_WELCOME_TC, formatThousands } from '../domain';
 /** Every Japanese string a player reads, in one place (R1-4). */
 export const MESSAGES = {
   serviceName: 'オンクレ',
@@ -121,11 +121,9 @@ export const MESSAGES = {
     `${price}・アームパワー${Math.round(strength * 100)}%・アシストLv${level}・シード${seed}`,
   stationStatusMaintenance: 'この台はただいまメンテナンス中です',
   loginTitle: 'ログイン',
-  loginEmail: 'メールアドレス',
-  loginPassword: 'パスワード',
   loginSubmit: 'ログインする',
   debugLoginTitle: 'デバッグログイン',
-  debugLoginHelp: '開発用の機能です。名前ごとにテスト用のユーザーでログインし、初回は10,000 TCを受け取ります。',
+  debugLoginHelp: `開発用の機能です。名前ごとにテスト用のユーザーでログインし、初回は${formatThousands(DEBUG_WELCOME_TC)} TCを受け取ります。`,
   debugLoginName: 'ユーザー名',
   debugLoginSubmit: 'ログインする',
   debugLoginUnavailable: 'このサーバーではデバッグログインは使えません。',

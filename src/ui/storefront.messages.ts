@@ -1,4 +1,10 @@
-import { formatThousands } from '../domain';
+import {
+  formatThousands,
+  MINUTE_MS,
+  NEW_ARRIVALS_LIMIT,
+  VERIFICATION_CODE_DIGITS,
+  VERIFICATION_CODE_TTL_MS,
+} from '../domain';
 /** The storefront pages' Japanese text (information, top-page rows, account pages) [R1-4]. */
 export const STOREFRONT = {
   informationTitle: 'お知らせ',
@@ -19,7 +25,7 @@ export const STOREFRONT = {
   festivalAlt: 'おまつりバナー',
   newArrivals: '新入荷（景品ストア）',
   arrivalItemsTitle: '新入荷景品',
-  arrivalItemsLead: '景品ストアに新しく入荷した景品です（最新50件）。',
+  arrivalItemsLead: `景品ストアに新しく入荷した景品です（最新${NEW_ARRIVALS_LIMIT}件）。`,
   arrivalItemsEmpty: '新入荷の景品はまだありません。',
   releasedOn: (date: string) => `${date} 発売`,
   rowLoadFailed: '読み込めませんでした。',
@@ -28,12 +34,12 @@ export const STOREFRONT = {
 /** The e-mail verification page (/emailvalid). */
 export const EMAIL_VALID = {
   title: 'メールアドレスの確認',
-  lead: 'アカウントを安全にご利用いただくため、メールアドレスの確認をお願いします。確認コードをお送りしますので、届いた6桁のコードを入力してください。',
-  email: 'メールアドレス',
+  lead: `アカウントを安全にご利用いただくため、メールアドレスの確認をお願いします。確認コードをお送りしますので、届いた${VERIFICATION_CODE_DIGITS}桁のコードを入力してください。`,
   send: '確認コードを送る',
   resend: '確認コードを再送する',
   sentTo: (email: string, until: string) => `${email} に確認コードを送りました（${until}まで有効）。`,
-  sentAtSignUp: (email: string) => `ご登録の ${email} に確認コードをお送りしました（30分有効）。`,
+  sentAtSignUp: (email: string) =>
+    `ご登録の ${email} に確認コードをお送りしました（${VERIFICATION_CODE_TTL_MS / MINUTE_MS}分有効）。`,
   sentToRegistered: (until: string) => `登録済みのメールアドレスに確認コードを送りました（${until}まで有効）。`,
   code: '確認コード',
   verify: '確認する',

@@ -6,7 +6,7 @@ import {
   loginResponseSchema,
   tcResponseSchema,
 } from '../../src/contract';
-import { DEBUG_WELCOME_TC } from '../../server/auth/account-auth.service';
+import { DEBUG_WELCOME_TC } from '../../src/domain';
 import { hashPassword, verifyPassword } from '../../server/auth/password';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser } from '../support/users';

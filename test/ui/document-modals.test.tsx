@@ -15,6 +15,7 @@ import {
   VIP_PURCHASE_WINDOW_DAYS,
   VIP_REQUIRED_PURCHASE_TC,
   VIP_WEEKLY_PRIZE_LIMIT,
+  weekStartText,
 } from '../../src/domain';
 import { ContainerProvider, OnkureApp } from '../../src/ui';
 import { routes } from '../../src/ui/routes';
@@ -198,6 +199,7 @@ describe('the information modals', () => {
     expect(condition).toContain('100,000TC');
     const weekly = within(dialog).getByTestId('vip-weekly').textContent;
     expect(weekly).toContain(`1週間に${VIP_WEEKLY_PRIZE_LIMIT}個まで`);
+    expect(weekly).toContain(`${weekStartText('long')}（日本時間）にリセット`);
     expect(weekly).toContain('毎週月曜日0時（日本時間）にリセット');
     expect(
       within(dialog).getByText('VIP独占台をプレイできます。プレイ中はほかのお客様が入れないため、じっくり遊べます。'),

@@ -1,14 +1,15 @@
 import type { FieldCheck } from '../address/address-validation.rule';
 import { VALIDATION_MESSAGES } from '../messages';
 import { CHAT_TEXT_MAX, CONTACT_TEXT_MAX } from '../support/support.entity';
+import { NICKNAME_MAX, PASSWORD_MAX, PASSWORD_MIN, PRESENT_CODE_LENGTH, VERIFICATION_CODE_DIGITS } from '../constants';
 import { characterCount } from '../text/number-format';
 import { EMAIL_MAX_LENGTH, isAcceptableText, isEmailAddress } from '../text/text-policy.rule';
 import { ACCOUNT_FORM_LABELS as L, ACCOUNT_FORM_MESSAGES as M } from './account-forms.messages';
 
-/** Longest nickname, in characters. */
-export const NICKNAME_MAX = 16;
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 128;
+/** A one-time code as the service checks it (after trimming). */
+export const VERIFICATION_CODE_PATTERN = new RegExp(`^[0-9]{${VERIFICATION_CODE_DIGITS}}$`);
+/** A present code as the service checks it (after trimming and upper-casing). */
+export const PRESENT_CODE_PATTERN = new RegExp(`^[A-Z0-9]{${PRESENT_CODE_LENGTH.min},${PRESENT_CODE_LENGTH.max}}$`);
 
 const ok = (value: string): FieldCheck => ({ ok: true, value });
 const no = (message: string): FieldCheck => ({ ok: false, message });
@@ -34,7 +35,7 @@ export function checkRequiredEmail(text: string): FieldCheck {
   return isEmailAddress(v) ? ok(v) : no(VALIDATION_MESSAGES.emailFormat);
 }
 
-/** A new password: 8..128 characters with letters and digits (the sign-up rule). */
+/** A new password: PASSWORD_MIN..PASSWORD_MAX characters with letters and digits (the sign-up rule). */
 export function checkNewPassword(text: string): FieldCheck {
   if (text.length < PASSWORD_MIN) return no(M.passwordTooShort);
   if (text.length > PASSWORD_MAX) return no(M.passwordTooLong);
@@ -42,18 +43,18 @@ export function checkNewPassword(text: string): FieldCheck {
   return ok(text);
 }
 
-/** A one-time code: 6 digits (full-width accepted). */
+/** A one-time code: VERIFICATION_CODE_DIGITS digits (full-width accepted). */
 export function checkCode(text: string): FieldCheck {
   const v = text.trim().replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0));
   if (v === '') return no(M.codeRequired);
-  return /^[0-9]{6}$/.test(v) ? ok(v) : no(M.codeFormat);
+  return VERIFICATION_CODE_PATTERN.test(v) ? ok(v) : no(M.codeFormat);
 }
 
-/** A present code: 4..20 letters and digits, upper-cased. */
+/** A present code: PRESENT_CODE_LENGTH letters and digits, upper-cased. */
 export function checkPresentCode(text: string): FieldCheck {
   const v = text.trim().toUpperCase();
   if (v === '') return no(M.presentCodeRequired);
-  return /^[A-Z0-9]{4,20}$/.test(v) ? ok(v) : no(M.presentCodeFormat);
+  return PRESENT_CODE_PATTERN.test(v) ? ok(v) : no(M.presentCodeFormat);
 }
 
 /**

@@ -150,11 +150,6 @@ export function deliveryTicketWeek(nowMs: number): number {
   return startOfJstWeek(nowMs);
 }
 
-/** The next grant instant (the coming Monday 00:00 JST) [R10-6]. */
-export function nextDeliveryTicketGrant(nowMs: number): number {
-  return startOfJstWeek(nowMs) + 7 * DAY_MS;
-}
-
 /**
  * Whether this week's free-delivery ticket is due [R10-6]: one per week, granted at Monday 00:00
  * JST, and only when the player held none at that moment (at most one is held).

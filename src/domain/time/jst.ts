@@ -1,4 +1,4 @@
-import { DAY_MS, HOUR_MS } from '../constants';
+import { DAY_MS, HOUR_MS, WEEK_START, type WeekStart } from '../constants';
 
 /**
  * Japan Standard Time, the one place the domain handles it.
@@ -62,10 +62,22 @@ export function startOfJstMonth(epochMs: number): number {
   return fromJstParts(year, month, 1);
 }
 
-/** Monday 00:00 JST of the week that contains `epochMs` (the weekly VIP reset) [R6-4]. */
-export function startOfJstWeek(epochMs: number): number {
-  const day = jstDayNumber(epochMs);
-  return (day - weekdayOfDayNumber(day)) * DAY_MS - JST_OFFSET_MS;
+const WEEK_MS = 7 * DAY_MS;
+/** Monday 5 January 1970, 00:00 JST: weeks are counted from it. */
+const FIRST_MONDAY_MS = 4 * DAY_MS - JST_OFFSET_MS;
+
+/**
+ * The start of the week that contains `epochMs`: by default the service's week, Monday 00:00 JST,
+ * when the VIP prize count resets and the free-delivery ticket is granted [R6-4, R10-6].
+ */
+export function startOfJstWeek(epochMs: number, start: WeekStart = WEEK_START): number {
+  const first = FIRST_MONDAY_MS + start.weekday * DAY_MS + start.hour * HOUR_MS;
+  return first + Math.floor((epochMs - first) / WEEK_MS) * WEEK_MS;
+}
+
+/** The next week start after `epochMs` (the coming Monday 00:00 JST): the VIP reset, the ticket's grant [R6-4, R10-6]. */
+export function nextJstWeekStart(epochMs: number, start: WeekStart = WEEK_START): number {
+  return startOfJstWeek(epochMs, start) + WEEK_MS;
 }
 
 const JST_DATE_TIME = /^(\d{4})[-/](\d{2})[-/](\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;

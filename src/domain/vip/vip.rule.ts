@@ -72,11 +72,6 @@ export function hasReachedWeeklyVipLimit(
   return vipPrizesWonThisWeek(winsAtMs, nowMs) >= limit;
 }
 
-/** The next weekly reset (the coming Monday 00:00 JST) after `nowMs` [R6-4]. */
-export function nextWeeklyVipReset(nowMs: number): number {
-  return startOfJstWeek(nowMs) + 7 * DAY_MS;
-}
-
 /** An exclusive VIP station in use blocks every other user [R6-5]; a free one or its own player passes. */
 export function isBlockedByExclusivePlay(
   station: { readonly type: StationType },

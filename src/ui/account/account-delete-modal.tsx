@@ -8,6 +8,7 @@ import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { MESSAGES } from '../messages';
 import type { ModalComponentProps } from '../modals/registry';
 import { ACCOUNT as A } from './account.messages';
+import { PASSWORD_FIELD } from './account-fields';
 import { FormError, FormField } from './form-field';
 import { AccountModalFrame } from './modal-frame';
 
@@ -78,11 +79,8 @@ function DeleteForm() {
       </div>
       {preview.hasPassword ? (
         <FormField
+          {...PASSWORD_FIELD}
           label={A.deletePassword}
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          maxLength={128}
           value={password}
           onChange={(e) => setPassword(e.target.value)}
           error={state.fieldErrors.password}

@@ -1,9 +1,10 @@
 import type { ChangeEventHandler } from 'react';
+import { EMAIL_MAX_LENGTH, PASSWORD_MAX, VERIFICATION_CODE_DIGITS } from '../../domain';
 import { ACCOUNT as A } from './account.messages';
 import { FormField } from './form-field';
 
 /*
- * The e-mail and code fields are props spread into a FormField, not components of their own: a
+ * The e-mail, password and code fields are props spread into a FormField, not components of their own: a
  * form that turns from one step to the next (an address, then its code) keeps its input element
  * where both steps have a FormField in the same place, as it always has.
  */
@@ -14,16 +15,28 @@ export const EMAIL_FIELD = {
   type: 'email',
   name: 'email',
   autoComplete: 'email',
-  maxLength: 254,
+  maxLength: EMAIL_MAX_LENGTH,
 } as const;
 
-/** The 6-digit code a mail or an SMS brought: `<FormField {...CODE_FIELD} value onChange error />`. */
+/**
+ * The account's password as it is now (sign-in, a password change, the deletion):
+ * `<FormField {...PASSWORD_FIELD} value onChange error />`, with a label and a name of its own where the form has one.
+ */
+export const PASSWORD_FIELD = {
+  label: A.password,
+  type: 'password',
+  name: 'password',
+  autoComplete: 'current-password',
+  maxLength: PASSWORD_MAX,
+} as const;
+
+/** The code a mail or an SMS brought: `<FormField {...CODE_FIELD} value onChange error />`. */
 export const CODE_FIELD = {
   label: A.code,
   name: 'code',
   inputMode: 'numeric',
   autoComplete: 'one-time-code',
-  maxLength: 6,
+  maxLength: VERIFICATION_CODE_DIGITS,
 } as const;
 
 /** One thing for each of the two new-password fields. */
@@ -52,22 +65,20 @@ export function NewPasswordFields({
   return (
     <>
       <FormField
+        {...PASSWORD_FIELD}
         label={labels.password}
-        type="password"
         name={names.password}
         autoComplete="new-password"
-        maxLength={128}
         hint={A.passwordHint}
         value={values.password}
         onChange={onChange('password')}
         error={errors.password}
       />
       <FormField
+        {...PASSWORD_FIELD}
         label={labels.confirm}
-        type="password"
         name={names.confirm}
         autoComplete="new-password"
-        maxLength={128}
         value={values.confirm}
         onChange={onChange('confirm')}
         error={errors.confirm}

@@ -8,7 +8,7 @@ import { useCloseAllModals } from '../modals/use-close-all-modals';
 import type { ModalComponentProps } from '../modals/registry';
 import { useInjection } from '../di/container-context';
 import { ACCOUNT as A } from './account.messages';
-import { EMAIL_FIELD, NewPasswordFields } from './account-fields';
+import { EMAIL_FIELD, NewPasswordFields, PASSWORD_FIELD } from './account-fields';
 import { CodeSteps } from './account-form';
 import { FormError, FormField } from './form-field';
 import { AccountModalFrame } from './modal-frame';
@@ -124,11 +124,9 @@ function PasswordSection() {
         }}
       >
         <FormField
+          {...PASSWORD_FIELD}
           label={A.currentPassword}
-          type="password"
           name="current-password"
-          autoComplete="current-password"
-          maxLength={128}
           value={form.current}
           onChange={set('current')}
           error={state.fieldErrors.current}

@@ -1,4 +1,4 @@
-import type { MissingAccountItem } from '../../domain';
+import { NICKNAME_MAX, PASSWORD_MIN, VERIFICATION_CODE_DIGITS, type MissingAccountItem } from '../../domain';
 import { ACCOUNT_SHELL } from './account-shell.messages';
 
 /** What a player reads in the sign-up, sign-in, account and support screens. */
@@ -12,7 +12,7 @@ export const ACCOUNT = {
   signUpLead: 'メールアドレスとパスワードで登録できます。登録後、メールアドレスの確認コードをお送りします。',
   email: 'メールアドレス',
   password: 'パスワード',
-  passwordHint: '8文字以上、英字と数字を含めてください。',
+  passwordHint: `${PASSWORD_MIN}文字以上、英字と数字を含めてください。`,
   passwordConfirm: 'パスワード（確認）',
   agreeTerms: '利用規約とプライバシーポリシーに同意します',
   readUsageRules: '利用規約を読む',
@@ -27,7 +27,7 @@ export const ACCOUNT = {
   resetSend: 'コードを送信',
   resetSent: (email: string) => `${email} 宛にコードを送信しました。届いたコードと新しいパスワードを入力してください。`,
   resetSentNote: '登録のないアドレスには届きません。',
-  code: '認証コード（6桁）',
+  code: `認証コード（${VERIFICATION_CODE_DIGITS}桁）`,
   newPassword: '新しいパスワード',
   newPasswordConfirm: '新しいパスワード（確認）',
   resetSubmit: 'パスワードを再設定する',
@@ -63,7 +63,7 @@ export const ACCOUNT = {
   // Profile modal
   profileTitle: 'ニックネーム・プロフィール',
   nickname: 'ニックネーム',
-  nicknameHint: '16文字以内。プレイ中やくじの結果に表示されます。',
+  nicknameHint: `${NICKNAME_MAX}文字以内。プレイ中やくじの結果に表示されます。`,
   sex: '性別',
   sexOptions: { '1': '男性', '2': '女性', '3': 'その他・回答しない' } as Readonly<Record<string, string>>,
   choose: '選択してください',
@@ -74,7 +74,7 @@ export const ACCOUNT = {
   saved: '保存しました。',
   // Phone check
   phoneTitle: '電話番号認証',
-  phoneLead: 'SMSで届く6桁のコードで電話番号を確認します。',
+  phoneLead: `SMSで届く${VERIFICATION_CODE_DIGITS}桁のコードで電話番号を確認します。`,
   phoneNumber: '電話番号',
   phoneSend: 'SMSを送信',
   phoneSent: (tel: string) => `${tel} にSMSを送信しました。`,

@@ -12,7 +12,7 @@ export default function DeliveryAboutModal(_: ModalComponentProps<Record<never, 
       <h2 id="delivery-about-title" className="dialog__title">
         {D.aboutTitle}
       </h2>
-      {D.about.map((text) => (
+      {D.about().map((text) => (
         <p key={text}>{text}</p>
       ))}
     </div>

@@ -161,7 +161,7 @@ export default function DeliveryRequestModal({ props, close, swap }: ModalCompon
             <h3 id="delivery-fee-title" className="purchase__heading">
               {D.feeHeading}
             </h3>
-            <p className="purchase__note">{D.feeRule}</p>
+            <p className="purchase__note">{D.feeRule()}</p>
             {state.quote.waived ? (
               <p data-testid="delivery-fee-waived">
                 <s>{D.feeBase(formatThousands(state.quote.baseFeeTc))}</s> {D.feeWaived}

@@ -1,4 +1,35 @@
-import type { DeliveryGroup, PrizeDeliveryStatus, WonPrize } from '../../domain';
+import {
+  DELIVERY_FEE_TC,
+  formatThousands,
+  KUJI_PER_DELIVERY_PARCEL,
+  PRIZE_STORAGE_DAYS,
+  STORAGE_NOTICE_DAYS,
+  weekStartText,
+  type DeliveryGroup,
+  type PrizeDeliveryStatus,
+  type WonPrize,
+} from '../../domain';
+
+/** The numbers of the delivery rules that the texts state [R9-1, R10-5, R10-6]. */
+export interface DeliveryRuleNumbers {
+  readonly feeTc: number;
+  readonly kujiPerParcel: number;
+  readonly storageDays: number;
+  readonly noticeDays: readonly number[];
+  /** When the free-delivery ticket comes, as players read it ('毎週月曜0時'). */
+  readonly weekStart: string;
+}
+
+/** The domain's delivery rules: what every text states unless a test gives other numbers. */
+export const DELIVERY_RULE_NUMBERS: DeliveryRuleNumbers = {
+  feeTc: DELIVERY_FEE_TC,
+  kujiPerParcel: KUJI_PER_DELIVERY_PARCEL,
+  storageDays: PRIZE_STORAGE_DAYS,
+  noticeDays: STORAGE_NOTICE_DAYS,
+  weekStart: weekStartText(),
+};
+
+const tc = (n: number): string => `${formatThousands(n)}TC`;
 
 /** Japanese texts of the prize box, delivery and address modals. */
 export const DELIVERY = {
@@ -43,7 +74,8 @@ export const DELIVERY = {
   chosen: (n: number) => `${n}件を選択中`,
   toRequest: '発送依頼へ進む',
   ticketHeld: '無料発送チケットを1枚持っています。クレーン景品を含む発送依頼が1回無料になります。',
-  ticketNext: (date: string) => `無料発送チケットは毎週月曜0時に届きます（次回 ${date}）。`,
+  ticketNext: (date: string, n = DELIVERY_RULE_NUMBERS) =>
+    `無料発送チケットは${n.weekStart}に届きます（次回 ${date}）。`,
   shortfall: (name: string, unsent: number, chosen: number) =>
     `「${name}」は未発送が${unsent}個ありますが、選んでいるのは${chosen}個です。残りは別の発送依頼になります。`,
   links: {
@@ -67,7 +99,8 @@ export const DELIVERY = {
   leadTimeLabel: 'お届け時間帯',
   leadTimeAny: '指定なし',
   feeHeading: '発送手数料',
-  feeRule: 'クレーン・オーダーメイド景品は1個8,000TC、くじ景品は15個ごとに8,000TCです。',
+  feeRule: (n = DELIVERY_RULE_NUMBERS) =>
+    `クレーン・オーダーメイド景品は1個${tc(n.feeTc)}、くじ景品は${n.kujiPerParcel}個ごとに${tc(n.feeTc)}です。`,
   feeBase: (tc: string) => `通常 ${tc}TC`,
   feeWaived: '無料発送チケットを使うため 0TC',
   fee: (tc: string) => `${tc}TC`,
@@ -111,11 +144,11 @@ export const DELIVERY = {
 
   // About
   aboutTitle: '配送について',
-  about: [
+  about: (n = DELIVERY_RULE_NUMBERS): readonly string[] => [
     '獲得した景品は景品BOXに届きます。発送したい景品を選び、お届け先と時間帯を決めて発送依頼をしてください。',
-    'クレーン・オーダーメイド景品の発送手数料は1個8,000TC、くじ景品は15個ごとに8,000TCです。',
-    '無料発送チケットは毎週月曜0時に1枚届きます（持てるのは1枚まで）。クレーン景品を含む発送依頼が1回無料になります。',
-    '景品の保管期限は獲得から30日です。期限の7日前と1日前にお知らせします。期限が来ると、メインのお届け先へ自動で発送依頼します（無料発送チケットかTCで手数料をお支払い）。どちらも足りないときは景品が無効になります。',
+    `クレーン・オーダーメイド景品の発送手数料は1個${tc(n.feeTc)}、くじ景品は${n.kujiPerParcel}個ごとに${tc(n.feeTc)}です。`,
+    `無料発送チケットは${n.weekStart}に1枚届きます（持てるのは1枚まで）。クレーン景品を含む発送依頼が1回無料になります。`,
+    `景品の保管期限は獲得から${n.storageDays}日です。期限の${n.noticeDays.map((days) => `${days}日前`).join('と')}にお知らせします。期限が来ると、メインのお届け先へ自動で発送依頼します（無料発送チケットかTCで手数料をお支払い）。どちらも足りないときは景品が無効になります。`,
     '発送するまでは、発送履歴からお届け先と時間帯を変更できます。発送後はお問い合わせ番号で配送状況を確認できます。',
     'メーカー直送の景品はメーカーから発送されるため、お届けまでの日数が異なります。予約商品は入荷後の発送です。',
   ],

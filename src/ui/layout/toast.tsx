@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef } from 'react';
 import { TOKENS } from '../../application';
 import { useInjection } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
@@ -12,8 +13,13 @@ export function Toast({
   message: string;
   testId?: string;
 }) {
+  const ref = useRef<HTMLDivElement>(null);
+  // A popover in the top layer, so it shows above an open modal dialog too.
+  useLayoutEffect(() => {
+    if (!ref.current?.matches(':popover-open')) ref.current?.showPopover?.();
+  }, []);
   return (
-    <div className="toast" role="status" data-testid={testId}>
+    <div ref={ref} popover="manual" className="toast" role="status" data-testid={testId}>
       {title ? <strong>{title}</strong> : null}
       <span>{message}</span>
     </div>

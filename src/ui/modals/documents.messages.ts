@@ -45,6 +45,8 @@ export interface FaqNumbers {
   readonly vipRequiredTc: number;
   readonly vipWindowDays: number;
   readonly vipWeeklyLimit: number;
+  /** When the VIP prize count resets, as players read it ('毎週月曜日0時'). */
+  readonly vipWeekStart: string;
 }
 
 /** The numbers the play method quotes, all from the domain. */
@@ -62,6 +64,10 @@ export interface PlayMethodNumbers {
 }
 
 const tc = (n: number): string => `${formatThousands(n)}TC`;
+
+/** The weekly VIP prize limit and its reset (the FAQ and the VIP benefits say it alike) [R6-4]. */
+const vipWeekly = (limit: number, weekStart: string): string =>
+  `VIP景品の獲得は1週間に${limit}個までです。獲得数は${weekStart}（日本時間）にリセットされます。`;
 
 /** The operator of the service (an invented company; the footer logo reads "onkure inc."). */
 const COMPANY = {
@@ -188,7 +194,7 @@ export const DOCUMENT_MESSAGES = {
         },
         {
           question: 'VIP景品はいくつでも獲得できますか？',
-          answer: `VIP景品の獲得は1週間に${n.vipWeeklyLimit}個までです。獲得数は毎週月曜日0時（日本時間）にリセットされます。`,
+          answer: vipWeekly(n.vipWeeklyLimit, n.vipWeekStart),
         },
       ],
     },
@@ -505,8 +511,8 @@ export const DOCUMENT_MESSAGES = {
     'ヘッダーにVIP専用のロゴが表示されます。',
   ],
   profitWeeklyHeading: 'VIP景品の獲得数',
-  profitWeekly: (n: { readonly weeklyLimit: number }) =>
-    `VIP景品の獲得は1週間に${n.weeklyLimit}個までです。獲得数は毎週月曜日0時（日本時間）にリセットされます。`,
+  profitWeekly: (n: { readonly weeklyLimit: number; readonly weekStart: string }) =>
+    vipWeekly(n.weeklyLimit, n.weekStart),
 
   // ---- Play method --------------------------------------------------------------------------
   playFlowHeading: '遊びかたの流れ',

@@ -7,6 +7,7 @@ import {
   VIP_PURCHASE_WINDOW_DAYS,
   VIP_REQUIRED_PURCHASE_TC,
   VIP_WEEKLY_PRIZE_LIMIT,
+  weekStartText,
 } from '../../domain';
 import { DocumentModal } from './document-modal';
 import { DOCUMENT_MESSAGES } from './documents.messages';
@@ -22,6 +23,7 @@ const FAQ = DOCUMENT_MESSAGES.faq({
   vipRequiredTc: VIP_REQUIRED_PURCHASE_TC,
   vipWindowDays: VIP_PURCHASE_WINDOW_DAYS,
   vipWeeklyLimit: VIP_WEEKLY_PRIZE_LIMIT,
+  vipWeekStart: weekStartText('long'),
 });
 
 /**

@@ -62,7 +62,7 @@ export function useModals(): { open: OpenModal; close: () => void; swap: OpenMod
 const ModalLayer = lazy(() => import('./modal-layer'));
 
 /**
- * The open modals: at most a main one and a sub-modal over it [R2.5-1], each focus-trapped and
+ * The open modals: at most a main one and a sub-modal over it [R2.5-1], each a modal `<dialog>`
  * closed by Escape or back. The layer's code (the registry and the dialogs' frames) is loaded when
  * a modal first opens; meanwhile the page is dimmed under a loading notice. (Not fetched ahead on
  * idle: a chunk that fails to load reloads the page, R9-13, and a background fetch on a flaky

@@ -2,18 +2,16 @@ import {
   lazy,
   Suspense,
   useEffect,
+  useLayoutEffect,
   useRef,
   useState,
   type ComponentType,
-  type KeyboardEvent as ReactKeyboardEvent,
+  type MouseEvent as ReactMouseEvent,
 } from 'react';
 import { TOKENS, type Features, type ModalEntry } from '../../application';
 import { useContainer } from '../di/container-context';
 import { MESSAGES } from '../messages';
 import { MODALS, type ModalComponentProps, type ModalDefinition, type ModalName, type OpenModal } from './registry';
-
-const FOCUSABLE =
-  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 export interface ModalLayerProps {
   readonly main: ModalEntry | null;
@@ -27,40 +25,55 @@ export interface ModalLayerProps {
 export default function ModalLayer({ main, sub, open, swap, close }: ModalLayerProps) {
   return (
     <>
-      {main ? (
-        <ModalShell entry={main} level="main" open={open} swap={swap} close={close} covered={sub !== null} />
-      ) : null}
-      {sub ? <ModalShell entry={sub} level="sub" open={open} swap={swap} close={close} covered={false} /> : null}
+      {main ? <ModalShell entry={main} level="main" open={open} swap={swap} close={close} /> : null}
+      {sub ? <ModalShell entry={sub} level="sub" open={open} swap={swap} close={close} /> : null}
     </>
   );
 }
 
+/**
+ * One modal's frame: a native `<dialog>` opened with `showModal()`, so the browser keeps the focus
+ * inside it, makes the rest of the page (and a main modal under a sub-modal) inert, and turns
+ * Escape into a `cancel` event on the top dialog only. Escape, the close button and a click on the
+ * backdrop close it through the stack (and its history entry): the dialog leaves the page with the
+ * stack's state, never by closing itself.
+ */
 function ModalShell({
   entry,
   level,
   open,
   swap,
   close,
-  covered,
 }: {
   entry: ModalEntry;
   level: 'main' | 'sub';
   open: OpenModal;
   swap: OpenModal;
   close: () => void;
-  covered: boolean;
 }) {
-  const ref = useRef<HTMLDivElement>(null);
+  const ref = useRef<HTMLDialogElement>(null);
   const definition = MODALS[entry.name as ModalName] as ModalDefinition<unknown> | undefined;
   const container = useContainer();
   const features = container.isBound(TOKENS.Features) ? container.get<Features>(TOKENS.Features) : null;
-  // Focus moves into the dialog, unless a field of the modal took it already (autoFocus: the modal's
-  // code may arrive in the same commit as its frame), and goes back where it was (read when the
-  // frame first renders) once the dialog has left the page (not on StrictMode's trial unmount).
+  // The modal's content renders once the dialog is open: a field that focuses itself as it mounts
+  // (autoFocus) could not take the focus inside a dialog that is not shown yet.
+  const [shown, setShown] = useState(false);
+  useLayoutEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (!dialog.open) {
+      dialog.showModal();
+      // The dialog itself, not its first control, so its name is what is announced first.
+      dialog.focus();
+    }
+    setShown(true);
+  }, []);
+  // The browser gives the focus back when a dialog is closed, not when it is removed, which is how
+  // a modal leaves: it goes back where it was (read when the frame first renders) once the dialog
+  // has left the page (not on StrictMode's trial unmount).
   const [previous] = useState(() => document.activeElement as HTMLElement | null);
   useEffect(() => {
     const dialog = ref.current;
-    if (dialog && !dialog.contains(document.activeElement)) dialog.focus();
     return () => {
       if (!dialog?.isConnected) previous?.focus?.();
     };
@@ -84,62 +97,42 @@ function ModalShell({
     observer.observe(dialog, { childList: true, subtree: true });
     return () => observer.disconnect();
   }, [level]);
-  // Escape also closes the top modal when focus has fallen out of it (its content was replaced).
-  useEffect(() => {
-    if (covered) return undefined;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && !ref.current?.contains(e.target as Node)) close();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [covered, close]);
   if (!definition) return null;
   const Component = modalComponent(definition, features) as unknown as ComponentType<ModalComponentProps<unknown>>;
-  const onKeyDown = (e: ReactKeyboardEvent<HTMLDivElement>) => {
-    if (covered) return;
-    if (e.key === 'Escape') {
-      e.stopPropagation();
-      close();
-      return;
-    }
-    if (e.key !== 'Tab' || !ref.current) return;
-    const items = [...ref.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    if (items.length === 0) return;
-    const first = items[0]!;
-    const last = items[items.length - 1]!;
-    if (e.shiftKey && document.activeElement === first) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      first.focus();
-    }
-  };
   return (
-    <div
-      className={`dialog-backdrop dialog-backdrop--${level}`}
-      onClick={(e) => e.target === e.currentTarget && !covered && close()}
+    <dialog
+      ref={ref}
+      className="dialog modal"
+      role={definition.role === 'alertdialog' ? 'alertdialog' : undefined}
+      aria-modal="true"
+      tabIndex={-1}
+      data-testid={`modal-${entry.name}`}
+      data-level={level}
+      onCancel={(e) => {
+        e.preventDefault();
+        close();
+      }}
+      onClick={(e) => isBackdropClick(e) && close()}
     >
-      <div
-        ref={ref}
-        className="dialog modal"
-        role={definition.role}
-        aria-modal="true"
-        tabIndex={-1}
-        data-testid={`modal-${entry.name}`}
-        data-level={level}
-        onKeyDown={onKeyDown}
-        inert={covered || undefined}
-      >
-        <Suspense fallback={<p role="status">{MESSAGES.loading}</p>}>
-          <Component props={entry.props} close={close} open={open} swap={swap} />
-        </Suspense>
-        <button type="button" className="modal__close" aria-label={MESSAGES.close} onClick={close}>
-          ×
-        </button>
-      </div>
-    </div>
+      {shown ? (
+        <>
+          <Suspense fallback={<p role="status">{MESSAGES.loading}</p>}>
+            <Component props={entry.props} close={close} open={open} swap={swap} />
+          </Suspense>
+          <button type="button" className="modal__close" aria-label={MESSAGES.close} onClick={close}>
+            ×
+          </button>
+        </>
+      ) : null}
+    </dialog>
   );
+}
+
+/** A click on a modal dialog's backdrop reaches the dialog itself, outside its box. */
+function isBackdropClick(e: ReactMouseEvent<HTMLDialogElement>): boolean {
+  if (e.target !== e.currentTarget) return false;
+  const box = e.currentTarget.getBoundingClientRect();
+  return e.clientX < box.left || e.clientX > box.right || e.clientY < box.top || e.clientY > box.bottom;
 }
 
 /** Per features loader, each modal's component gated on its features (stable, so a modal never remounts). */

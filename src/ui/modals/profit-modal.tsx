@@ -1,10 +1,15 @@
-import { VIP_PURCHASE_WINDOW_DAYS, VIP_REQUIRED_PURCHASE_TC, VIP_WEEKLY_PRIZE_LIMIT } from '../../domain';
+import {
+  VIP_PURCHASE_WINDOW_DAYS,
+  VIP_REQUIRED_PURCHASE_TC,
+  VIP_WEEKLY_PRIZE_LIMIT,
+  weekStartText,
+} from '../../domain';
 import { DocList, DocumentModal } from './document-modal';
 import { DOCUMENT_MESSAGES as M } from './documents.messages';
 
 /**
  * VIP特典 (spec §2.5 profit): what a VIP gets, the purchase condition [R6-3] and the weekly VIP
- * prize limit that resets on Monday [R6-4], with the domain's constants.
+ * prize limit and when it resets [R6-4], with the domain's constants.
  */
 export default function ProfitModal() {
   return (
@@ -24,7 +29,7 @@ export default function ProfitModal() {
       <section className="document-modal__section">
         <h3 className="document-modal__heading">{M.profitWeeklyHeading}</h3>
         <p className="document-modal__text" data-testid="vip-weekly">
-          {M.profitWeekly({ weeklyLimit: VIP_WEEKLY_PRIZE_LIMIT })}
+          {M.profitWeekly({ weeklyLimit: VIP_WEEKLY_PRIZE_LIMIT, weekStart: weekStartText('long') })}
         </p>
       </section>
     </DocumentModal>

@@ -6,7 +6,7 @@ import { useEffect, type RefObject } from 'react';
  */
 export function useDialogName(inside: RefObject<HTMLElement | null>, labelId: string): void {
   useEffect(() => {
-    const dialog = inside.current?.closest('[role="dialog"], [role="alertdialog"]');
+    const dialog = inside.current?.closest('dialog');
     if (!dialog || dialog.hasAttribute('aria-labelledby') || dialog.hasAttribute('aria-label')) return undefined;
     dialog.setAttribute('aria-labelledby', labelId);
     return () => {

@@ -8,8 +8,8 @@ import type { ModalName, ModalPropsOf } from './registry';
  * A registry modal that follows a use-case's state (an alert, a popup, a reveal): it opens while
  * `props` is set, takes new props in place when they change, and closes when they clear or the
  * component unmounts. When the player closes it (its button, Escape, the backdrop, back), `dismiss`
- * runs once, and the use-case clears its state. So these dialogs get the registry's focus trap,
- * Escape and back-button handling like every other modal.
+ * runs once, and the use-case clears its state. So these dialogs are the registry's modal dialogs,
+ * with their focus handling, Escape and back button, like every other modal.
  *
  * A main and a sub-modal are open at most [R2.5-1]: when both are taken, the dialog waits and
  * opens as soon as one closes (nothing is lost, and no third modal ever shows). `props` must keep

@@ -4,7 +4,12 @@ import { TOKENS } from '../../application';
 import { parseServiceTime, safeNextPath, toJstParts } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { CODE_FIELD, EMAIL_FIELD } from '../account/account-fields';
+import { FormField } from '../account/form-field';
 import { EMAIL_VALID as M } from '../storefront.messages';
+
+/** Room for a pasted code with spaces around it (the service trims the code it checks). */
+const CODE_WITH_SPACES_MAX = 12;
 
 /** 'HH:MM' in Japan of a service time ('' when unreadable). */
 function jstClock(text: string | null): string {
@@ -74,18 +79,7 @@ export function EmailValidPage() {
           void verify.sendCode(address);
         }}
       >
-        <label className="debug-login__field">
-          <span>{M.email}</span>
-          <input
-            type="email"
-            name="email"
-            autoComplete="email"
-            required
-            value={address}
-            maxLength={254}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </label>
+        <FormField {...EMAIL_FIELD} required value={address} onChange={(e) => setEmail(e.target.value)} />
         <button
           type="submit"
           className={state.sentTo === null ? 'button' : 'button button--secondary'}
@@ -110,18 +104,14 @@ export function EmailValidPage() {
               void verify.verify(code);
             }}
           >
-            <label className="debug-login__field">
-              <span>{M.code}</span>
-              <input
-                name="code"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                required
-                value={code}
-                maxLength={12}
-                onChange={(e) => setCode(e.target.value)}
-              />
-            </label>
+            <FormField
+              {...CODE_FIELD}
+              label={M.code}
+              maxLength={CODE_WITH_SPACES_MAX}
+              required
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+            />
             <button type="submit" className="button" disabled={state.busy || code.trim() === ''}>
               {M.verify}
             </button>

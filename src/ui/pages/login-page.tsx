@@ -2,6 +2,8 @@ import { useState } from 'react';
 import { firstValueFrom } from 'rxjs';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { ACCOUNT as A } from '../account/account.messages';
+import { EMAIL_FIELD, PASSWORD_FIELD } from '../account/account-fields';
+import { FormField } from '../account/form-field';
 import { TOKENS } from '../../application';
 import { guestOnlyGuard, refusalText, safeNextPath } from '../../domain';
 import { useInjection } from '../di/container-context';
@@ -46,30 +48,8 @@ export function LoginPage() {
       }}
     >
       <h1 className="panel__title">{MESSAGES.loginTitle}</h1>
-      <label className="debug-login__field">
-        <span>{MESSAGES.loginEmail}</span>
-        <input
-          type="email"
-          name="email"
-          autoComplete="email"
-          required
-          value={email}
-          maxLength={254}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-      </label>
-      <label className="debug-login__field">
-        <span>{MESSAGES.loginPassword}</span>
-        <input
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          maxLength={128}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-      </label>
+      <FormField {...EMAIL_FIELD} required value={email} onChange={(e) => setEmail(e.target.value)} />
+      <FormField {...PASSWORD_FIELD} required value={password} onChange={(e) => setPassword(e.target.value)} />
       <button type="submit" className="button" disabled={busy}>
         {MESSAGES.loginSubmit}
       </button>

@@ -1,3 +1,15 @@
+import { formatThousands, HOUR_MS, MINOR_MONTHLY_LIMITS, SPENDING_LIMIT_RAISE_DELAY_MS } from '../../domain';
+
+/** The minors' monthly caps by age, as players read them: '16歳未満は月5,000円まで、16歳以上20歳未満は月10,000円まで'. */
+export function minorCapsText(limits: readonly { readonly under: number; readonly yen: number }[]): string {
+  return limits
+    .map(({ under, yen }, i) => {
+      const from = i === 0 ? '' : `${limits[i - 1]!.under}歳以上`;
+      return `${from}${under}歳未満は月${formatThousands(yen)}円まで`;
+    })
+    .join('、');
+}
+
 /** The purchase modal's steps, the histories and the spending limit (issue 22). */
 export const PURCHASE_MODAL = {
   title: 'TCを購入',
@@ -15,8 +27,7 @@ export const PURCHASE_MODAL = {
   errorTitle: 'お支払いを完了できませんでした',
   backToTop: '購入画面に戻る',
   close: 'とじる',
-  ageMinorNote:
-    '未成年のお客様のご購入は、16歳未満は月5,000円まで、16歳以上20歳未満は月10,000円までです（日本時間の暦月ごと）。',
+  ageMinorNote: `未成年のお客様のご購入は、${minorCapsText(MINOR_MONTHLY_LIMITS)}です（日本時間の暦月ごと）。`,
   limitLine: (cap: string, remaining: string) => `今月のご購入上限：${cap}円（残り ${remaining}円）`,
   limitNone: '今月のご購入上限：なし',
   limitPending: (yen: string, at: string) => `上限の変更（${yen}）は ${at} から有効になります`,
@@ -69,7 +80,7 @@ export const HISTORY_MESSAGES = {
 
 export const SPENDING_LIMIT_MESSAGES = {
   title: '月のご購入上限',
-  lead: 'ひと月（日本時間の暦月）にTCを購入できる金額の上限を、ご自身で設定できます。下げた上限はすぐに、上げた上限や解除は24時間後に有効になります。',
+  lead: `ひと月（日本時間の暦月）にTCを購入できる金額の上限を、ご自身で設定できます。下げた上限はすぐに、上げた上限や解除は${SPENDING_LIMIT_RAISE_DELAY_MS / HOUR_MS}時間後に有効になります。`,
   current: (yen: string) => `現在の上限：${yen}`,
   spent: (yen: string) => `今月のご購入：${yen}円`,
   minor: (yen: string) => `未成年のお客様の上限：月${yen}円（低いほうが適用されます）`,

@@ -1,15 +1,23 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  ACCOUNT_FORM_MESSAGES,
+  checkCode,
+  checkNewPassword,
+  checkPresentCode,
   DAY_MS,
   emailValidGuard,
   handlesMaintenancePush,
   isNewUser,
   missingAccountItems,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  PRESENT_CODE_LENGTH,
   showsFirstProfilePrompt,
   showsNewBadge,
   signInState,
   withIdentity,
+  VERIFICATION_CODE_DIGITS,
   type AccountCompleteness,
 } from '../../../src/domain';
 
@@ -119,5 +127,36 @@ describe('sign-in', () => {
     expect(emailValidGuard({ signedIn: true, emailVerified: false, createdAtMs: cutoffMs, cutoffMs }).kind).toBe(
       'redirect',
     );
+  });
+});
+
+describe('account form limits', () => {
+  it('a code, a present code and a new password are checked against the limits their messages state', () => {
+    const digits = (n: number) => '7'.repeat(n);
+    expect(checkCode(digits(VERIFICATION_CODE_DIGITS))).toEqual({ ok: true, value: digits(VERIFICATION_CODE_DIGITS) });
+    for (const n of [VERIFICATION_CODE_DIGITS - 1, VERIFICATION_CODE_DIGITS + 1])
+      expect(checkCode(digits(n))).toEqual({ ok: false, message: ACCOUNT_FORM_MESSAGES.codeFormat });
+    expect(ACCOUNT_FORM_MESSAGES.codeFormat).toContain(`${VERIFICATION_CODE_DIGITS}桁`);
+
+    const { min, max } = PRESENT_CODE_LENGTH;
+    expect(checkPresentCode('a'.repeat(min)).ok).toBe(true);
+    expect(checkPresentCode('a'.repeat(max)).ok).toBe(true);
+    for (const n of [min - 1, max + 1])
+      expect(checkPresentCode('a'.repeat(n))).toEqual({ ok: false, message: ACCOUNT_FORM_MESSAGES.presentCodeFormat });
+    expect(ACCOUNT_FORM_MESSAGES.presentCodeFormat).toContain(`${min}〜${max}文字`);
+
+    const password = (n: number) => 'a1'.repeat(n).slice(0, n);
+    expect(checkNewPassword(password(PASSWORD_MIN)).ok).toBe(true);
+    expect(checkNewPassword(password(PASSWORD_MAX)).ok).toBe(true);
+    expect(checkNewPassword(password(PASSWORD_MIN - 1))).toEqual({
+      ok: false,
+      message: ACCOUNT_FORM_MESSAGES.passwordTooShort,
+    });
+    expect(checkNewPassword(password(PASSWORD_MAX + 1))).toEqual({
+      ok: false,
+      message: ACCOUNT_FORM_MESSAGES.passwordTooLong,
+    });
+    expect(ACCOUNT_FORM_MESSAGES.passwordTooShort).toContain(`${PASSWORD_MIN}文字以上`);
+    expect(ACCOUNT_FORM_MESSAGES.passwordTooLong).toContain(`${PASSWORD_MAX}文字以内`);
   });
 });

@@ -8,7 +8,7 @@ import {
   groupPrizes,
   isDeliverable,
   lapseOutcome,
-  nextDeliveryTicketGrant,
+  nextJstWeekStart,
   nextStorageEventAt,
   orderMadeShortfalls,
   PRIZE_DELIVERY_STATUSES,
@@ -116,7 +116,7 @@ describe('the weekly free-delivery ticket', () => {
     expect(deliveryTicketWeek(monday)).toBe(monday);
     expect(deliveryTicketWeek(monday - 1)).toBe(monday - 7 * DAY_MS);
     expect(deliveryTicketWeek(fromJstParts(2026, 11, 29, 23, 59))).toBe(monday);
-    expect(nextDeliveryTicketGrant(monday)).toBe(monday + 7 * DAY_MS);
+    expect(nextJstWeekStart(monday)).toBe(monday + 7 * DAY_MS);
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 4_000_000_000_000 }), (t) => {
         const w = deliveryTicketWeek(t);

@@ -5,10 +5,13 @@ import {
   fromJstParts,
   HOUR_MS,
   JST_OFFSET_MS,
+  nextJstWeekStart,
   parseServiceTime,
   startOfJstDay,
   startOfJstWeek,
   toJstParts,
+  WEEK_START,
+  weekStartText,
 } from '../../../src/domain';
 
 // Instants from 1990 to 2100, in ms.
@@ -60,6 +63,44 @@ describe('JST arithmetic (UTC+9, no DST)', () => {
     expect(startOfJstWeek(monday - 1)).toBe(monday - 7 * DAY_MS);
     expect(startOfJstWeek(monday)).toBe(monday);
     expect(startOfJstWeek(monday + 7 * DAY_MS - 1)).toBe(monday);
+  });
+
+  it('[R6-4] [R10-6] the week start is WEEK_START: another weekday and hour move every week boundary with it', () => {
+    expect(WEEK_START).toEqual({ weekday: 0, hour: 0 });
+    const sunday5 = { weekday: 6, hour: 5 };
+    fc.assert(
+      fc.property(instant, (t) => {
+        const start = startOfJstWeek(t, sunday5);
+        const p = toJstParts(start);
+        expect([p.weekday, p.hour, p.minute, p.second]).toEqual([6, 5, 0, 0]);
+        expect(start).toBeLessThanOrEqual(t);
+        expect(t - start).toBeLessThan(7 * DAY_MS);
+        const next = nextJstWeekStart(t, sunday5);
+        expect(next - start).toBe(7 * DAY_MS);
+        expect(next).toBeGreaterThan(t);
+      }),
+    );
+    // Sunday 4 January 2026, 04:59 JST is still the week that began on 28 December.
+    expect(startOfJstWeek(fromJstParts(2026, 1, 4, 4, 59), sunday5)).toBe(fromJstParts(2025, 12, 28, 5));
+    expect(startOfJstWeek(fromJstParts(2026, 1, 4, 5), sunday5)).toBe(fromJstParts(2026, 1, 4, 5));
+  });
+
+  it('[R6-4] [R10-6] the next week start after any instant is one week after the start of its week', () => {
+    fc.assert(
+      fc.property(instant, (t) => {
+        const next = nextJstWeekStart(t);
+        expect(next).toBe(startOfJstWeek(t) + 7 * DAY_MS);
+        expect(next).toBeGreaterThan(t);
+        expect(toJstParts(next).weekday).toBe(0);
+      }),
+    );
+  });
+
+  it('[R6-4] [R10-6] the week start as players read it comes from WEEK_START', () => {
+    expect(weekStartText()).toBe('毎週月曜0時');
+    expect(weekStartText('long')).toBe('毎週月曜日0時');
+    expect(weekStartText('short', { weekday: 6, hour: 5 })).toBe('毎週日曜5時');
+    expect(weekStartText('long', { weekday: 2, hour: 12 })).toBe('毎週水曜日12時');
   });
 
   it('startOfJstDay is midnight in Japan', () => {

@@ -6,7 +6,7 @@ import {
   hasReachedWeeklyVipLimit,
   isBlockedByExclusivePlay,
   isVipUser,
-  nextWeeklyVipReset,
+  nextJstWeekStart,
   purchasedTcInWindow,
   qualifiesForVipStations,
   toJstParts,
@@ -84,7 +84,7 @@ describe('weekly VIP prize limit', () => {
   it('[R6-4] around every Monday 00:00 JST, a win resets exactly at the boundary', () => {
     fc.assert(
       fc.property(instant, fc.integer({ min: 1, max: 7 * DAY_MS }), (t, sinceWin) => {
-        const reset = nextWeeklyVipReset(t);
+        const reset = nextJstWeekStart(t);
         const p = toJstParts(reset);
         expect([p.weekday, p.hour, p.minute, p.second]).toEqual([0, 0, 0, 0]);
         expect(reset).toBeGreaterThan(t);
