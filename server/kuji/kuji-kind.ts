@@ -18,11 +18,8 @@ import { operatorKujiBoxStockSchema } from '../../src/contract/operator.schema';
 import { SERVER_MESSAGES } from '../messages';
 import type { RoomKind } from '../rooms/room-registry';
 import type { KujiBoxStore } from './kuji-box-store';
+import { eventNumber as anyId } from '../rooms/room-relay';
 
-const anyId = z
-  .int()
-  .check(z.gte(0))
-  .check(z.lte(2 ** 31 - 1));
 const token = reserveTokenSchema;
 
 /** The events a caller may send a kuji box room, as they travel between instances (checked on arrival). */

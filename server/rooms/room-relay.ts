@@ -20,10 +20,12 @@ export type RelayAnswer =
   | { readonly owner: true; readonly refusal: [Refusal['status'], number, string, Record<string, unknown>] }
   | { readonly owner: true; readonly failed: true };
 
-const roomNumber = z
+/** A number in a relayed event (a user, a play, a kuji id, a seed): a non-negative int4, as stored. */
+export const eventNumber = z
   .int()
-  .check(z.gte(1))
+  .check(z.gte(0))
   .check(z.lte(2 ** 31 - 1));
+const roomNumber = eventNumber.check(z.gte(1));
 /** What travels between instances: where the event goes, and the event (checked by its kind's schema). */
 const relayedSchema = z.strictObject({
   to: z.union([

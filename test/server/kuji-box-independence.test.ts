@@ -50,19 +50,9 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const { post, as, reserve, poll } = kujiLineClient(() => t);
+const { post, reserve, poll, draw: drawOf } = kujiLineClient(() => t);
 const status = async (u: TestUser, info: KujiPlayInfo) => (await poll(u, info)).reserve_status;
-const draw = (u: TestUser, info: KujiPlayInfo, requestId: string) =>
-  post(
-    'play/kuji_draw',
-    as(u, {
-      reserve_token: info.reserve_token,
-      kuji_id: info.kuji_id,
-      box_id: info.box_id,
-      count: 1,
-      request_id: requestId,
-    }),
-  );
+const draw = (u: TestUser, info: KujiPlayInfo, requestId: string) => drawOf(u, info, 1, requestId);
 
 describe('[R10-1] kuji boxes are independent rooms (issue 41)', () => {
   it("[R4.4-5] one box's draw hanging in the store delays neither another box's draw nor its hand-over when its holder's window lapses (measured)", async () => {

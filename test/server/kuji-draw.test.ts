@@ -10,6 +10,7 @@ import {
   type KujiPlayInfo,
 } from '../../src/contract';
 import { verifyKujiBox } from '../../src/domain';
+import { kujiLineClient, type DrawCount } from '../support/kuji-line-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
 
@@ -41,17 +42,9 @@ async function reserve(u: TestUser, b: { kuji_id: number; box_id: number }): Pro
   expect(res.statusCode).toBe(200);
   return kujiReserveResponseSchema.parse(res.json()).play_info;
 }
-const draw = (u: TestUser, info: KujiPlayInfo, count: 1 | 3 | 5 | 10 | 'all', requestId = rid()) =>
-  post(
-    'play/kuji_draw',
-    as(u, {
-      reserve_token: info.reserve_token,
-      kuji_id: info.kuji_id,
-      box_id: info.box_id,
-      count,
-      request_id: requestId,
-    }),
-  );
+const { draw: drawOf } = kujiLineClient(() => t);
+const draw = (u: TestUser, info: KujiPlayInfo, count: DrawCount, requestId = rid()) =>
+  drawOf(u, info, count, requestId);
 const balance = async (u: TestUser) => tcResponseSchema.parse((await post('user/tc', as(u))).json()).data.tc_all;
 
 describe('the kuji draw (issue 12)', () => {

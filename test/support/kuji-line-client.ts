@@ -8,8 +8,11 @@ import { Ledger } from '../../server/wallet/ledger';
 import type { TestServer } from './test-server';
 import type { TestUser } from './users';
 
+/** A draw's count as the contract takes it. */
+export type DrawCount = 1 | 3 | 5 | 10 | 'all';
+
 /**
- * A kuji line's calls as a player makes them (in-process inject): reserve a box, poll the line.
+ * A kuji line's calls as a player makes them (in-process inject): reserve a box, poll the line, draw.
  * `server` is read on each call, so a test may make the client before its server starts.
  */
 export function kujiLineClient(server: () => TestServer) {
@@ -25,7 +28,18 @@ export function kujiLineClient(server: () => TestServer) {
         as(u, { reserve_token: info.reserve_token, kuji_id: info.kuji_id, box_id: info.box_id }),
       )
     ).json<{ polling: { play_info: KujiPlayInfo } }>().polling.play_info;
-  return { post, as, reserve, poll };
+  const draw = (u: TestUser, info: KujiPlayInfo, count: DrawCount, requestId: string) =>
+    post(
+      'play/kuji_draw',
+      as(u, {
+        reserve_token: info.reserve_token,
+        kuji_id: info.kuji_id,
+        box_id: info.box_id,
+        count,
+        request_id: requestId,
+      }),
+    );
+  return { post, as, reserve, poll, draw };
 }
 
 /**

@@ -25,11 +25,7 @@ import { SERVER_MESSAGES } from '../../messages';
 import type { RoomCarrier, RoomHandle } from '../../rooms/room';
 import type { RoomKind } from '../../rooms/room-registry';
 import type { PlayEvents, PlayStore } from './play-ports';
-
-const anyId = z
-  .int()
-  .check(z.gte(0))
-  .check(z.lte(2 ** 31 - 1));
+import { eventNumber as anyId } from '../../rooms/room-relay';
 
 /** The events a caller may send a station room, as they travel between instances (checked on arrival). */
 export const stationRequestSchema = z.discriminatedUnion('type', [
