@@ -51,6 +51,8 @@ export class ServerProcess {
         ...this.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // A process group of its own: a kill reaches the server a start script runs too.
+      detached: true,
     });
     this.child = child;
     child.stdout!.on('data', (d: Buffer) => (this.output += d.toString()));
@@ -67,13 +69,16 @@ export class ServerProcess {
     throw new Error(`server did not start: ${this.output}`);
   }
 
-  /** `kill -9`: no shutdown code runs. */
+  /**
+   * `kill -9` (by default): no shutdown code runs. The signal goes to the process's whole group, so
+   * that a server started by a script (scripts/start-production.mjs) ends with it, not orphaned.
+   */
   async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     const child = this.child;
-    if (!child || child.exitCode !== null) return;
+    if (!child || child.exitCode !== null || child.pid === undefined) return;
     await new Promise((resolve) => {
       child.once('exit', resolve);
-      child.kill(signal);
+      process.kill(-child.pid!, signal);
     });
     this.child = null;
   }
