@@ -121,42 +121,16 @@ export default function TitleSearchModal({ props, open }: ModalComponentProps<{ 
       subCharacter: item.sub_character,
       tab: M.titleSearch,
     });
-  if (result) {
-    const { prize } = result;
+  if (result)
     return (
-      <div className="modal__body modal__body--scroll title-search">
-        <h2 className="dialog__title">{M.results(prize.total_count)}</h2>
-        <div className="prize-grid">
-          {prize.list.map((item) => (
-            <PrizeCard
-              key={item.station_id}
-              item={item}
-              href={playHref(item)}
-              onDetails={() => open('prizeDetail', { item, href: playHref(item) })}
-            />
-          ))}
-        </div>
-        {prize.page_count > 1 ? (
-          <nav aria-label={MESSAGES.pager} className="pager">
-            {prize.page > 1 ? (
-              <button type="button" className="chip" onClick={() => search(prize.page - 1)}>
-                {MESSAGES.previousPage}
-              </button>
-            ) : null}
-            <span>{MESSAGES.pageOf(prize.page, prize.page_count)}</span>
-            {prize.page < prize.page_count ? (
-              <button type="button" className="chip" onClick={() => search(prize.page + 1)}>
-                {MESSAGES.nextPage}
-              </button>
-            ) : null}
-          </nav>
-        ) : null}
-        <button type="button" className="button button--secondary" onClick={() => setResult(null)}>
-          {M.searchAgain}
-        </button>
-      </div>
+      <TitleSearchResults
+        result={result}
+        playHref={playHref}
+        onPage={search}
+        onDetails={(item) => open('prizeDetail', { item, href: playHref(item) })}
+        onAgain={() => setResult(null)}
+      />
     );
-  }
 
   return (
     <form
@@ -260,5 +234,49 @@ export default function TitleSearchModal({ props, open }: ModalComponentProps<{ 
         </p>
       ) : null}
     </form>
+  );
+}
+
+/** One page of the search's stations, the pager, and the way back to the form. */
+function TitleSearchResults({
+  result: { prize },
+  playHref,
+  onPage,
+  onDetails,
+  onAgain,
+}: {
+  result: PrizeSearchResult;
+  playHref: (item: PrizeItem) => string;
+  onPage: (page: number) => void;
+  onDetails: (item: PrizeItem) => void;
+  onAgain: () => void;
+}) {
+  return (
+    <div className="modal__body modal__body--scroll title-search">
+      <h2 className="dialog__title">{M.results(prize.total_count)}</h2>
+      <div className="prize-grid">
+        {prize.list.map((item) => (
+          <PrizeCard key={item.station_id} item={item} href={playHref(item)} onDetails={() => onDetails(item)} />
+        ))}
+      </div>
+      {prize.page_count > 1 ? (
+        <nav aria-label={MESSAGES.pager} className="pager">
+          {prize.page > 1 ? (
+            <button type="button" className="chip" onClick={() => onPage(prize.page - 1)}>
+              {MESSAGES.previousPage}
+            </button>
+          ) : null}
+          <span>{MESSAGES.pageOf(prize.page, prize.page_count)}</span>
+          {prize.page < prize.page_count ? (
+            <button type="button" className="chip" onClick={() => onPage(prize.page + 1)}>
+              {MESSAGES.nextPage}
+            </button>
+          ) : null}
+        </nav>
+      ) : null}
+      <button type="button" className="button button--secondary" onClick={onAgain}>
+        {M.searchAgain}
+      </button>
+    </div>
   );
 }
