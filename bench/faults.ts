@@ -37,6 +37,8 @@ async function inProcess(): Promise<{ s: CampaignServer; close: () => Promise<vo
     DATA_DIR: ':memory:',
     STATIC_DIR: '',
     LOG_LEVEL: 'silent',
+    // The operator's shared token (the fault injections) is a development call.
+    ONKURE_DEV_CALLS: '1',
     ONKURE_OPERATOR_TOKEN: TOKEN,
     ONKURE_FEED: 'jpg',
   });
