@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -431,7 +431,10 @@ describe('without an encoder', () => {
       startTestServer({ env: { STATIC_DIR: staticDir, ONKURE_FEED: 'jpg' } }),
     ]);
   });
-  afterAll(async () => Promise.all([bare?.close(), staticWithEncoder?.close(), jpgServer?.close()]));
+  afterAll(async () => {
+    await Promise.all([bare?.close(), staticWithEncoder?.close(), jpgServer?.close()]);
+    rmSync(staticDir, { recursive: true, force: true });
+  });
 
   it("serves jpg only: the page's default mode is jpg, and a connect is refused so the client falls back [R4.2-7]", async () => {
     expect(bare.server.services().rtcFeed.unavailableReason).toMatch(/does not run/);

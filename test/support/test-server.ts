@@ -70,7 +70,11 @@ export async function startTestServer(
     (options.inMemory || !options.env?.DATA_DIR)
   )
     options = { ...options, databaseUrl: await probeDatabase(Boolean(options.clock)) };
-  const dataDir = options.inMemory || options.databaseUrl ? null : mkdtempSync(join(tmpdir(), 'onkure-test-'));
+  // A folder of its own unless the store is elsewhere (in memory, PostgreSQL, or the caller's DATA_DIR).
+  const dataDir =
+    options.inMemory || options.databaseUrl || options.env?.DATA_DIR
+      ? null
+      : mkdtempSync(join(tmpdir(), 'onkure-test-'));
   const config = readServerConfig({
     PORT: '0',
     HOST: '127.0.0.1',
