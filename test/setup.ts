@@ -1,4 +1,11 @@
 import 'reflect-metadata';
 import { installModalDialogs } from './support/modal-dialogs';
 
-if (typeof window !== 'undefined') installModalDialogs(window);
+if (typeof window !== 'undefined') {
+  installModalDialogs(window);
+  // A modal's file is imported on demand (React.lazy). Under test, vitest transforms it at its first
+  // use, which on a loaded CPU took 1.5 s in CI (the dialog still showed 読み込み中…), past
+  // testing-library's default 1 s wait: the waits for what a modal shows allow 5 s.
+  const { configure } = await import('@testing-library/dom');
+  configure({ asyncUtilTimeout: 5_000 });
+}
