@@ -37,13 +37,18 @@ async function providerPageViolations(page: Page): Promise<string[]> {
   return violations;
 }
 
-/** The buy_tc and conversion events the development collector received for `who`, in order. */
+/**
+ * The buy_tc and conversion events the development collector received for `who`, sorted by name:
+ * each event is its own beacon, and two beacons may reach the server in either order (CI saw
+ * conversion land before buy_tc), so only which events and how many times is the app's to keep.
+ */
 async function purchaseEvents(request: APIRequestContext, who: Identity): Promise<[string, unknown][]> {
   const answer = await request.post('/api/dev/analytics/events', { data: { since: 0 } });
   const list = ((await answer.json()) as { list: { name: string; params: Record<string, unknown> }[] }).list;
   return list
     .filter((e) => e.params.user_id === who.user_id && (e.name === 'buy_tc' || e.name === 'conversion'))
-    .map((e) => [e.name, e.params.price ?? null]);
+    .map((e): [string, unknown] => [e.name, e.params.price ?? null])
+    .sort(([a], [b]) => a.localeCompare(b));
 }
 
 const modal = (page: Page) => page.getByTestId('modal-purchase');
