@@ -98,6 +98,11 @@ export interface CraneState {
   readonly slipped: boolean;
   readonly closedAt: { readonly x: number; readonly z: number } | null;
   readonly outcome: CraneOutcome | null;
+  /**
+   * No button fires by itself: whoever drives the machine keeps the button limit and presses for
+   * the player (the station room does, through the machine's agent). Absent: the machine keeps it.
+   */
+  readonly manualButtons?: true;
 }
 
 /** A seeded 32-bit generator (mulberry32): the next value in [0, 1) and the next state. */
@@ -113,9 +118,18 @@ const clamp = (v: number, lo: number, hi: number): number => Math.min(hi, Math.m
 const round1 = (v: number): number => Math.round(v * 10) / 10;
 const inChute = (x: number, z: number): boolean => x <= CRANE.chute.x1 && z <= CRANE.chute.z1;
 
-/** A new play: the claw at home, button ① waiting with its time limit. */
-export function startPlay(prizes: readonly CranePrize[], armStrength: number, seed: number): CraneState {
+/**
+ * A new play: the claw at home, button ① waiting with its time limit — or, with `manualButtons`,
+ * waiting without one (the driver of the machine keeps the limit).
+ */
+export function startPlay(
+  prizes: readonly CranePrize[],
+  armStrength: number,
+  seed: number,
+  manualButtons = false,
+): CraneState {
   return {
+    ...(manualButtons ? { manualButtons: true as const } : {}),
     tick: 0,
     phase: 'ready',
     phaseTick: 0,
@@ -126,7 +140,7 @@ export function startPlay(prizes: readonly CranePrize[], armStrength: number, se
     prizes,
     armStrength: clamp(armStrength, 0, 1),
     rng: seed | 0,
-    buttonDeadlineTick: ticks(CRANE.buttonLimitMs),
+    buttonDeadlineTick: manualButtons ? null : ticks(CRANE.buttonLimitMs),
     autoStopTick: null,
     autoFired: [],
     carrying: null,
@@ -154,7 +168,7 @@ export function command(s: CraneState, button: CraneButton, cmd: CraneCommand): 
   if (button === 'right') {
     if (cmd === 'press' && s.phase === 'ready') return enter(s, 'movingRight', { buttonDeadlineTick: null });
     if (cmd === 'release' && s.phase === 'movingRight')
-      return enter(s, 'waitBack', { buttonDeadlineTick: s.tick + ticks(CRANE.buttonLimitMs) });
+      return enter(s, 'waitBack', { buttonDeadlineTick: buttonDeadline(s) });
     return null;
   }
   if (cmd === 'press' && s.phase === 'waitBack') return enter(s, 'movingBack', { buttonDeadlineTick: null });
@@ -172,6 +186,9 @@ export function dropNow(s: CraneState): CraneState {
   }
   return s;
 }
+
+/** When a button that starts waiting now fires by itself (never, with manual buttons). */
+const buttonDeadline = (s: CraneState): number | null => (s.manualButtons ? null : s.tick + ticks(CRANE.buttonLimitMs));
 
 const perTick = (unitsPerSecond: number): number => (unitsPerSecond * CRANE.tickMs) / 1000;
 
@@ -305,7 +322,7 @@ export function tick(prev: CraneState): CraneState {
       s = { ...s, x };
       // The wall or the end of a move that fired by itself releases the button.
       if (x >= CRANE.field || (s.autoStopTick !== null && s.tick >= s.autoStopTick)) {
-        return enter(s, 'waitBack', { autoStopTick: null, buttonDeadlineTick: s.tick + ticks(CRANE.buttonLimitMs) });
+        return enter(s, 'waitBack', { autoStopTick: null, buttonDeadlineTick: buttonDeadline(s) });
       }
       return s;
     }
@@ -410,8 +427,9 @@ export function replayPlay(
   seed: number,
   inputs: readonly CraneInput[],
   dropAtTick: number | null = null,
+  manualButtons = false,
 ): CraneState {
-  let s = startPlay(prizes, armStrength, seed);
+  let s = startPlay(prizes, armStrength, seed, manualButtons);
   const queue = [...inputs].sort((a, b) => a.tick - b.tick);
   let i = 0;
   for (let guard = 0; guard < 100_000 && s.phase !== 'done'; guard += 1) {
