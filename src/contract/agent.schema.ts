@@ -36,8 +36,11 @@ export const AGENT_TIMINGS = {
 
 /** Commands the server sends one connection per second, at most (per station). */
 export const AGENT_COMMANDS_PER_SECOND = 25;
-/** Frames an agent may send per second, on average, before it is closed 4429 (per connection). */
-export const AGENT_FRAMES_PER_SECOND = 200;
+/**
+ * Frames an agent may send per second and per station it serves, on average over a second, before
+ * it is closed 4429 (a simulated cabinet reports its claw every 50 ms while it moves, 20 a second).
+ */
+export const AGENT_FRAMES_PER_STATION_SECOND = 100;
 /** The largest frame either side sends (a sim field with its prizes is well under 8 KB). */
 export const AGENT_MAX_FRAME_BYTES = 64 * 1024;
 /** Stations one agent may serve. */
@@ -334,7 +337,7 @@ export function agentProtocolJsonSchema(): Record<string, unknown> {
     close_codes: AGENT_CLOSE,
     limits: {
       commands_per_second: AGENT_COMMANDS_PER_SECOND,
-      frames_per_second: AGENT_FRAMES_PER_SECOND,
+      frames_per_station_second: AGENT_FRAMES_PER_STATION_SECOND,
       max_frame_bytes: AGENT_MAX_FRAME_BYTES,
       max_stations: AGENT_MAX_STATIONS,
     },
