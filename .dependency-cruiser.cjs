@@ -9,6 +9,7 @@
  *   testing         onkure/testing: scripted port doubles, ManualClock, factories; imports application and
  *                   domain (and rxjs) only, and no product code imports it
  *   server          imports src/domain and src/contract only; only server/composition/api.plugin.ts imports server/routes/
+ *   agent           the station agent: imports src/domain and src/contract only, and the server never imports it
  * Paths are anchored, so a folder that merely contains the word "domain" elsewhere is not caught.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -92,6 +93,21 @@ module.exports = {
       severity: 'error',
       from: { path: '^server/' },
       to: { path: '^src/(application|infrastructure|ui)/' },
+    },
+    {
+      name: 'agent-speaks-the-protocol-only',
+      severity: 'error',
+      comment:
+        'The station agent runs beside the cabinet, apart from the server: it shares the protocol (src/contract) and the simulated crane (src/domain), never server code.',
+      from: { path: '^agent/' },
+      to: { path: '^(server/|src/(application|infrastructure|ui|main|testing)/)' },
+    },
+    {
+      name: 'server-never-imports-the-agent',
+      severity: 'error',
+      comment: 'The server knows an agent only through the protocol (docs/agent-protocol.md).',
+      from: { path: '^server/' },
+      to: { path: '^agent/' },
     },
     {
       name: 'server-render-enters-at-the-process-entry',
