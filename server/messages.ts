@@ -100,6 +100,8 @@ export const SERVER_MESSAGES = {
   operatorLoginFailed: 'ログインIDまたはパスワードが正しくありません。',
   operatorLoginLimited: 'ログインの試行が多すぎます。しばらくしてからもう一度お試しください。',
   stationPaused: 'このステーションは一時停止中です。しばらくお待ちください。',
+  machineDown: 'この台の機械は現在プレイできません。復旧までしばらくお待ちください。',
+  machineBusy: 'プレイ中または停止していないため、この操作はできません。',
   stationNoPlay: 'このステーションでは、いまプレイしているお客様はいません。',
   numbersRange: (maxDays: number) => `集計期間は開始日から終了日まで、${maxDays}日以内で指定してください。`,
   /** The maintenance screen's text when the operator gives none (emergency). */

@@ -9,7 +9,7 @@ import { SERVER_MESSAGES } from '../messages';
 import { SILENT_PLAY_EVENTS, type PlayEvents, type PlayStore } from '../play/rooms/play-ports';
 import { LedgerPlayLedger } from '../play/rooms/ledger-play-ledger';
 import { SqlPlayStore } from '../play/rooms/sql-play-store';
-import { stationKind } from '../play/rooms/station-kind';
+import { stationKind, type MachineCommands } from '../play/rooms/station-kind';
 import { ReserveGate } from '../play/reserve-gate';
 import type { VipGate } from '../play/vip-gate';
 import type { Rooms } from '../rooms/kinds';
@@ -57,6 +57,8 @@ export function createRooms(deps: RoomsDeps) {
   let playEvents: PlayEvents = SILENT_PLAY_EVENTS;
   let kujiEvents: KujiBoxEvents = SILENT_PLAY_EVENTS;
   const machineTicks: ((stationId: number) => void)[] = [];
+  // Until the agent gateway is wired, no machine is driven by an agent.
+  let machines: MachineCommands = { command: async () => false };
   const rooms: Rooms = new RoomRegistry(
     {
       station: stationKind({
@@ -65,6 +67,7 @@ export function createRooms(deps: RoomsDeps) {
         log,
         newSeed: deps.playSeeds ?? (() => randomInt(0, 2 ** 31 - 1)),
         machineTicked: (stationId) => machineTicks.forEach((listener) => listener(stationId)),
+        machines: () => machines,
       }),
       kuji: kujiKind({ store: deps.kujiStore ? deps.kujiStore(kujiStore) : kujiStore, events: () => kujiEvents }),
     },
@@ -83,6 +86,7 @@ export function createRooms(deps: RoomsDeps) {
     setPlayEvents: (events: PlayEvents) => void (playEvents = events),
     setKujiEvents: (events: KujiBoxEvents) => void (kujiEvents = events),
     onMachineTick: (listener: (stationId: number) => void) => void machineTicks.push(listener),
+    setMachines: (commands: MachineCommands) => void (machines = commands),
   };
 }
 

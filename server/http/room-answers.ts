@@ -39,6 +39,10 @@ export function stationRefusal(refusal: RoomRefusal, stationId: number | null): 
       return new Refusal(409, 409, SERVER_MESSAGES.stationNoPlay);
     case 'stationNotFound':
       return new Refusal(404, 404, SERVER_MESSAGES.stationNotFound);
+    case 'machineDown':
+      return new Refusal(409, 409, SERVER_MESSAGES.machineDown);
+    case 'machineBusy':
+      return new Refusal(409, 409, SERVER_MESSAGES.machineBusy);
   }
 }
 

@@ -6,6 +6,7 @@ import {
   operatorRestockSchema,
 } from '../../../src/contract/operator.schema';
 import {
+  MACHINE_PHASES,
   nextWakeup,
   PLAY_TIMINGS,
   restoreRoom,
@@ -15,6 +16,7 @@ import {
   transition,
   type RoomAnswer,
   type RoomEffect,
+  type MachineCommand,
   type RoomEvent,
   type RoomReply,
   type RoomSnapshot,
@@ -26,6 +28,35 @@ import type { RoomCarrier, RoomHandle } from '../../rooms/room';
 import type { RoomKind } from '../../rooms/room-registry';
 import type { PlayEvents, PlayStore } from './play-ports';
 import { eventNumber as anyId } from '../../rooms/room-relay';
+
+const prizeSchema = z.strictObject({
+  id: anyId,
+  x: z.number(),
+  z: z.number(),
+  radius: z.number(),
+  shape: z.enum(['box', 'plush', 'capsule']),
+  hue: z.number(),
+});
+const machineReportSchema = z.strictObject({
+  playId: z.nullable(anyId),
+  phase: z.enum(MACHINE_PHASES),
+  sensor: z.enum(['clear', 'blocked']),
+  stopped: z.boolean(),
+  position: z.nullable(z.strictObject({ x: z.number(), z: z.number(), h: z.number(), grip: z.number() })),
+  sim: z.nullable(z.strictObject({ tick: anyId, prizes: z.array(prizeSchema).check(z.maxLength(16)) })),
+});
+/** A room's command to its machine, as it travels to the instance holding the agent's connection. */
+export const machineCommandSchema = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('start'),
+    playId: anyId,
+    armStrength: z.number(),
+    sim: z.strictObject({ seed: z.int(), layout: z.array(prizeSchema).check(z.maxLength(16)) }),
+  }),
+  z.strictObject({ type: z.enum(['press', 'release']), playId: anyId, button: z.enum(CRANE_BUTTONS) }),
+  z.strictObject({ type: z.literal('drop'), playId: anyId }),
+  z.strictObject({ type: z.enum(['home', 'stop', 'resume']) }),
+]);
 
 /** The events a caller may send a station room, as they travel between instances (checked on arrival). */
 export const stationRequestSchema = z.discriminatedUnion('type', [
@@ -61,6 +92,22 @@ export const stationRequestSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('removeFromLine'), userId: anyId }),
   z.strictObject({ type: z.literal('pause'), paused: z.boolean() }),
   z.strictObject({ type: z.literal('rig'), seed: anyId }),
+  // the machine's agent, heard on the instance its connection landed on (server/agent/machine-link.ts)
+  z.strictObject({ type: z.literal('machineConnected') }),
+  z.strictObject({ type: z.literal('machineReport'), report: machineReportSchema }),
+  z.strictObject({
+    type: z.literal('machineAck'),
+    command: machineCommandSchema,
+    ok: z.boolean(),
+    reason: z.nullable(z.string().check(z.maxLength(40))),
+    tick: z.nullable(anyId),
+  }),
+  z.strictObject({ type: z.literal('machinePrize'), playId: z.nullable(anyId), prizeId: z.nullable(anyId) }),
+  z.strictObject({ type: z.literal('machineFault'), code: z.string().check(z.maxLength(40)) }),
+  z.strictObject({ type: z.literal('machineGone'), reason: z.string().check(z.maxLength(40)) }),
+  z.strictObject({ type: z.literal('emergencyStop') }),
+  z.strictObject({ type: z.literal('resumeMachine') }),
+  z.strictObject({ type: z.literal('homeMachine') }),
 ]) satisfies z.ZodMiniType<StationRequest>;
 
 /** A station room, as the registry runs it. */
@@ -83,6 +130,16 @@ export interface StationKindDeps {
   readonly newSeed: () => number;
   /** The machine moved one tick (the live video draws its next picture then). */
   readonly machineTicked: (stationId: number) => void;
+  /**
+   * Sends a command to a station's machine through its agent (read at each use: the agent gateway
+   * is wired after the rooms exist); false when no agent drives the station here or anywhere.
+   */
+  readonly machines: () => MachineCommands;
+}
+
+/** Where the rooms' machine commands go (server/agent/machine-link.ts). */
+export interface MachineCommands {
+  command(stationId: number, command: MachineCommand): Promise<boolean>;
 }
 
 /**
@@ -210,6 +267,11 @@ function stationCarrier(
         case 'rigSeed':
           rig(effect.seed);
           return null;
+        case 'machineCommand': {
+          // A machine nobody drives is gone: the room stops what it runs there (refunded once).
+          const sent = await deps.machines().command(id, effect.command);
+          return sent ? null : { type: 'machineGone', reason: 'no_agent' };
+        }
       }
     },
   };

@@ -12,7 +12,7 @@
  * the claw starts and ends over it.
  */
 
-import { PLAY_TIMINGS } from './play-loop.rule';
+import { MACHINE_TIMINGS, PLAY_TIMINGS } from './play-loop.rule';
 import type { CraneButton, CraneCommand, CranePhase, MachineView } from './play.entity';
 
 export type { CraneButton, CraneCommand, CranePhase } from './play.entity';
@@ -31,7 +31,7 @@ export const CRANE = {
   returnUnitsPerSecond: 320,
   /** A button not pressed within this fires by itself for `autoMoveMs` (the published limit: PLAY_TIMINGS). */
   buttonLimitMs: PLAY_TIMINGS.buttonLimitMs,
-  autoMoveMs: 600,
+  autoMoveMs: MACHINE_TIMINGS.autoMoveMs,
   dropMs: 1_400,
   closeMs: 600,
   liftMs: 1_200,

@@ -17,6 +17,24 @@ export const PLAY_TIMINGS = {
   buttonLimitMs: 15_000,
 } as const;
 
+/**
+ * A machine driven by its agent (docs/agent-protocol.md, "Timings"): the bounds the station room
+ * keeps, nested inside the agent's own (a button held 20 s, no ping for 1 s) and around the app's
+ * (a button held 15 s).
+ */
+export const MACHINE_TIMINGS = {
+  /** A held button is let go by the server after this. */
+  holdMs: 17_000,
+  /** The machine must take a play's start within this after the reset window ends, else it is in fault. */
+  startMs: 5_000,
+  /** The claw must be home within this after the drop, else the machine is in fault. */
+  cycleMs: 20_000,
+  /** After the claw is home, the chute is watched this much longer before a miss is recorded. */
+  settleMs: 1_500,
+  /** A button that fires by itself moves the claw this long. */
+  autoMoveMs: 600,
+} as const;
+
 /** At most this many control commands a second per player. */
 export const CONTROL_COMMANDS_PER_SECOND = 25;
 

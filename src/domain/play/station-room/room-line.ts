@@ -1,7 +1,34 @@
 import { isMaintenanceStatus } from '../../reservation/reservation.entity';
 import { isTurnNear, PLAY_TIMINGS } from '../play-loop.rule';
 import { holderOf } from './room-view';
-import type { EndReason, RoomEffect, RoomRefusal, RoomStation, StationRoomState, Waiting } from './room.types';
+import type {
+  EndReason,
+  MachineLink,
+  RoomEffect,
+  RoomRefusal,
+  RoomStation,
+  StationRoomState,
+  Waiting,
+} from './room.types';
+
+/**
+ * Whether the station's machine may take a turn now (R11-2): always for the built-in simulator; a
+ * machine driven by an agent only when connected, no fault and no emergency stop holds it, and its
+ * last report says the claw is home (idle) with the chute sensor clear.
+ */
+export function machineReady(machine: MachineLink | undefined): boolean {
+  if (!machine) return true;
+  const r = machine.report;
+  return (
+    machine.connected &&
+    machine.fault === null &&
+    !machine.emergencyStopped &&
+    r !== null &&
+    r.phase === 'idle' &&
+    r.sensor === 'clear' &&
+    !r.stopped
+  );
+}
 
 /** Whether the station hands out turns now: open, not paused, and a prize left (practice stations never run out). */
 export function stationPlayable(station: RoomStation): boolean {
@@ -33,7 +60,7 @@ export function placeInLine(state: StationRoomState, index: number): number {
 export function advance(state: StationRoomState, now: number, effects: RoomEffect[]): StationRoomState {
   let next = state;
   const head = state.line[0];
-  if (state.turn.phase === 'idle' && head && stationPlayable(state.station)) {
+  if (state.turn.phase === 'idle' && head && stationPlayable(state.station) && machineReady(state.machine)) {
     const deadline = now + PLAY_TIMINGS.confirmMs;
     next = {
       ...state,

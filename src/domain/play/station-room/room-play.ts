@@ -211,7 +211,12 @@ export function machineTicks(
 }
 
 /** The claw is done: the result, the prize, the stock, the VIP weekly count, the gauge and the field are written at once. */
-function recordResult(state: StationRoomState, turn: Playing, now: number, effects: RoomEffect[]): StationRoomState {
+export function recordResult(
+  state: StationRoomState,
+  turn: Playing,
+  now: number,
+  effects: RoomEffect[],
+): StationRoomState {
   const { station } = state;
   const outcome = turn.play.machine.outcome!;
   const practice = station.designatedType === 'practice';

@@ -1,4 +1,5 @@
 import { machineView } from '../crane-machine';
+import { MACHINE_TIMINGS } from '../play-loop.rule';
 import type { PlayResult, PlayView } from '../play.entity';
 import type { Holder, PlayRun, RoomStation, StationRoomState, Turn } from './room.types';
 
@@ -88,17 +89,30 @@ export function nextWakeup(state: StationRoomState): number | null {
   const turn = state.turn;
   switch (turn.phase) {
     case 'turnOffered':
-    case 'resetting':
     case 'result':
       return turn.deadline;
+    case 'resetting':
+      return turn.play.driven && !turn.play.driven.startAcked ? turn.deadline + MACHINE_TIMINGS.startMs : turn.deadline;
     case 'playing':
-      return turn.nextTickAt;
+      return turn.play.driven ? drivenDue(turn.play.driven) : turn.nextTickAt;
     case 'away':
       return turn.graceDeadline;
     case 'idle':
     case 'starting':
       return null;
   }
+}
+
+/** The next instant a machine-driven play's rules fall due (room-machine.ts), or null. */
+export function drivenDue(d: NonNullable<PlayRun['driven']>): number | null {
+  const due = [
+    d.buttonDeadline,
+    d.autoStopAt,
+    d.holdUntil,
+    d.droppedAt === null ? null : d.droppedAt + MACHINE_TIMINGS.cycleMs,
+    d.homeAt === null ? null : d.homeAt + MACHINE_TIMINGS.settleMs,
+  ].filter((t): t is number => t !== null);
+  return due.length === 0 ? null : Math.min(...due);
 }
 
 /** The player holding the turn, or null. */

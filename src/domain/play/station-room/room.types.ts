@@ -34,6 +34,71 @@ export interface RoomField {
   readonly nextPrizeId: number;
 }
 
+/**
+ * Where a machine's claw is in its cycle, as its agent reports it (docs/agent-protocol.md): `idle`
+ * at home between plays, `ready` when a play started and → waits; the crane's phases after that.
+ */
+export const MACHINE_PHASES = [
+  'idle',
+  'ready',
+  'movingRight',
+  'waitBack',
+  'movingBack',
+  'dropping',
+  'closing',
+  'lifting',
+  'returning',
+  'opening',
+] as const;
+export type MachinePhase = (typeof MACHINE_PHASES)[number];
+
+/** What a machine's agent last said it is doing. */
+export interface MachineReport {
+  /** The play the machine runs, or null between plays. */
+  readonly playId: number | null;
+  readonly phase: MachinePhase;
+  /** The chute sensor: blocked between plays means a prize or a hand is in the chute. */
+  readonly sensor: 'clear' | 'blocked';
+  /** Emergency-stopped at the machine: every output released. */
+  readonly stopped: boolean;
+  readonly position: { readonly x: number; readonly z: number; readonly h: number; readonly grip: number } | null;
+  /** The simulated cabinet's tick and field. */
+  readonly sim: { readonly tick: number; readonly prizes: readonly CranePrize[] } | null;
+}
+
+/**
+ * A station's machine as its room knows it (stations driven by an agent; null for the built-in
+ * simulator). The machine takes a turn only when connected, idle, its chute sensor clear, not
+ * stopped, no fault, and no emergency stop of the operator's holds it.
+ */
+export interface MachineLink {
+  readonly connected: boolean;
+  readonly report: MachineReport | null;
+  /** Why the machine cannot play (a fault it reported, its agent gone); cleared when it reports idle and clear. */
+  readonly fault: string | null;
+  /** The operator's emergency stop: out of service until the operator resumes it. */
+  readonly emergencyStopped: boolean;
+}
+
+/** What a machine-driven play holds besides the mirror of the machine: the button rules the room keeps. */
+export interface DrivenPlay {
+  /** The machine took the play's start (its credit). */
+  readonly startAcked: boolean;
+  /** A waiting button fires by itself at this instant (the published button limit). */
+  readonly buttonDeadline: number | null;
+  /** A button that fired by itself is let go at this instant. */
+  readonly autoStopAt: number | null;
+  /** A button the player holds is let go by the server at this instant (the server's hold bound). */
+  readonly holdUntil: number | null;
+  /** When the claw dropped (the chute is watched from here). */
+  readonly droppedAt: number | null;
+  /** When the machine reported its claw home after the drop. */
+  readonly homeAt: number | null;
+  /** The chute sensor saw a prize during this play (the win). */
+  readonly prizeSeen: boolean;
+  readonly wonPrizeId: number | null;
+}
+
 /** A place in the line behind the turn, in the order the places were taken. */
 export interface Waiting {
   readonly reserveId: number;
@@ -73,6 +138,11 @@ export interface PlayRun {
   /** The tick the claw dropped by itself when the grace window lapsed. */
   readonly dropAtTick: number | null;
   readonly ticksSinceSave: number;
+  /**
+   * A play on a machine driven by its agent: `machine` is then a mirror of what the agent reports,
+   * and these are the room's button rules; absent for the built-in simulator.
+   */
+  readonly driven?: DrivenPlay;
 }
 
 /** The turn of a starting play, to go back to when the start is refused (too little TC, sold out). */
@@ -148,6 +218,8 @@ export interface StationRoomState {
   /** Everyone waiting behind the turn, first first. */
   readonly line: readonly Waiting[];
   readonly turn: Turn;
+  /** The machine's agent, for a station driven by one; absent for the built-in simulator. */
+  readonly machine?: MachineLink;
 }
 
 /** A prize change by the operator. */
@@ -221,7 +293,26 @@ export type RoomEvent =
    */
   | { readonly type: 'rig'; readonly seed: number }
   /** The room was rebuilt from the store after a (re)start. */
-  | { readonly type: 'resumed' };
+  | { readonly type: 'resumed' }
+  // the machine's agent (docs/agent-protocol.md)
+  | { readonly type: 'machineConnected' }
+  | { readonly type: 'machineReport'; readonly report: MachineReport }
+  /** A command's outcome; `tick` is the simulated cabinet's tick it took effect at. */
+  | {
+      readonly type: 'machineAck';
+      readonly command: MachineCommand;
+      readonly ok: boolean;
+      readonly reason: string | null;
+      readonly tick: number | null;
+    }
+  | { readonly type: 'machinePrize'; readonly playId: number | null; readonly prizeId: number | null }
+  | { readonly type: 'machineFault'; readonly code: string }
+  /** The agent is gone (silent past its bound, closed, replaced, revoked). */
+  | { readonly type: 'machineGone'; readonly reason: string }
+  // the operator at the machine
+  | { readonly type: 'emergencyStop' }
+  | { readonly type: 'resumeMachine' }
+  | { readonly type: 'homeMachine' };
 export type RoomEventType = RoomEvent['type'];
 /**
  * The events a caller may send a station room (a player, a viewer, the operator, another
@@ -260,6 +351,15 @@ export const ROOM_EVENT_TYPES: readonly RoomEventType[] = [
   'pause',
   'rig',
   'resumed',
+  'machineConnected',
+  'machineReport',
+  'machineAck',
+  'machinePrize',
+  'machineFault',
+  'machineGone',
+  'emergencyStop',
+  'resumeMachine',
+  'homeMachine',
 ];
 
 /** Why a reservation ended (the store's `end_reason`). */
@@ -327,8 +427,22 @@ export type RoomWrite =
   /** A new prize: name, shape, stock, strength; a new station setting, visits end, the field is laid again. */
   | { readonly kind: 'prize'; readonly prize: PrizeChange };
 
+/** A command to the station's machine (docs/agent-protocol.md, "Commands"). */
+export type MachineCommand =
+  | {
+      readonly type: 'start';
+      readonly playId: number;
+      readonly armStrength: number;
+      readonly sim: { readonly seed: number; readonly layout: readonly CranePrize[] };
+    }
+  | { readonly type: 'press' | 'release'; readonly playId: number; readonly button: CraneButton }
+  | { readonly type: 'drop'; readonly playId: number }
+  | { readonly type: 'home' | 'stop' | 'resume' };
+
 /** What the room must carry out, in order. */
 export type RoomEffect =
+  /** A command to the machine's agent; a machine nobody drives answers `machineGone`. */
+  | { readonly type: 'machineCommand'; readonly command: MachineCommand }
   /** Writes to the store in one transaction; the next event waits for it. */
   | { readonly type: 'commit'; readonly writes: readonly RoomWrite[] }
   /** The running machine saved; ordered with the commits but nothing waits for it. */
@@ -384,7 +498,11 @@ export type RoomRefusal =
   /** The operator asked to end a play, and none runs. */
   | 'noPlay'
   /** A place asked for at a station of another shop. */
-  | 'stationNotFound';
+  | 'stationNotFound'
+  /** The station's machine cannot play now (its agent gone, a fault, an emergency stop). */
+  | 'machineDown'
+  /** An operator's machine command that does not fit (home while a play runs, resume with no stop). */
+  | 'machineBusy';
 
 /** The answer to the event's caller. */
 export type RoomAnswer =

@@ -1,6 +1,16 @@
 import { command as craneCommand, machineView } from '../crane-machine';
 import { PLAY_TIMINGS } from '../play-loop.rule';
-import { advance, endIfSoldOut, lineSignature, stationRefusal } from './room-line';
+import { advance, endIfSoldOut, lineSignature, machineReady, stationRefusal } from './room-line';
+import {
+  drivenBack,
+  drivenClock,
+  drivenControl,
+  drivenGone,
+  drivenGraceLapsed,
+  drivenResetOver,
+  drivenStart,
+  machineEvent,
+} from './room-machine';
 import { operate } from './room-operator';
 import { OK, PLAY, refused, type Stepped } from './room-step';
 import {
@@ -18,6 +28,7 @@ import {
 } from './room-play';
 import { endedPlayView, holderOf, playIdOf, roomPlayView } from './room-view';
 import type {
+  Away,
   Holder,
   Playing,
   Result,
@@ -137,8 +148,7 @@ function apply(state: StationRoomState, event: RoomEvent, now: number, effects: 
     case 'away': {
       if (turn.phase === 'idle' || turn.holder.userId !== event.userId || !turn.holder.present)
         return { state, answer: OK };
-      if (turn.phase === 'playing')
-        return { state: { ...state, turn: goneWhilePlaying(turn, now, effects, state.station) }, answer: OK };
+      if (turn.phase === 'playing') return { state: { ...state, turn: gone(state, turn, now, effects) }, answer: OK };
       return { state: { ...state, turn: withHolder(turn, { ...turn.holder, present: false }) }, answer: OK };
     }
     case 'clock':
@@ -156,14 +166,31 @@ function apply(state: StationRoomState, event: RoomEvent, now: number, effects: 
     case 'rig':
       effects.push({ type: 'rigSeed', seed: event.seed });
       return { state, answer: { kind: 'rigged', prizes: (state.field ?? initialField(state.station)).prizes } };
+    case 'machineConnected':
+    case 'machineReport':
+    case 'machineAck':
+    case 'machinePrize':
+    case 'machineFault':
+    case 'machineGone':
+    case 'emergencyStop':
+    case 'resumeMachine':
+    case 'homeMachine':
+      return machineEvent(state, event, now, effects);
     case 'resumed': {
       let after = state;
-      if (turn.phase === 'playing' && !turn.holder.present)
-        after = { ...state, turn: goneWhilePlaying(turn, now, effects, state.station) };
+      if (turn.phase === 'playing' && !turn.holder.present) after = { ...state, turn: gone(state, turn, now, effects) };
       return { state: advance(after, now, effects), answer: OK };
     }
   }
 }
+
+/** The player is gone mid-play (room-play.ts for the built-in simulator, room-machine.ts for a machine's agent). */
+const gone = (state: StationRoomState, turn: Playing, now: number, effects: RoomEffect[]): Playing | Away =>
+  turn.play.driven ? drivenGone(state, turn, now, effects) : goneWhilePlaying(turn, now, effects, state.station);
+
+/** The player is back to a play waiting in its grace window. */
+const back = (state: StationRoomState, turn: Away, now: number, effects: RoomEffect[]): Playing =>
+  turn.play.driven ? drivenBack(state, turn, now, effects) : backFromAway(turn, now, effects, state.station);
 
 function withHolder<T extends Exclude<Turn, { phase: 'idle' }>>(turn: T, holder: Holder): T {
   return { ...turn, holder };
@@ -176,7 +203,7 @@ function arrived(
   now: number,
   effects: RoomEffect[],
 ): Turn {
-  if (turn.phase === 'away') return backFromAway(turn, now, effects, state.station);
+  if (turn.phase === 'away') return back(state, turn, now, effects);
   return turn.holder.present ? turn : withHolder(turn, { ...turn.holder, present: true });
 }
 
@@ -189,6 +216,7 @@ function arrived(
 function start(state: StationRoomState, from: StartResume, now: number, effects: RoomEffect[]): Stepped {
   const refusal = stationRefusal(state.station, true);
   if (refusal) return { state, answer: refused(refusal) };
+  if (!machineReady(state.machine)) return { state, answer: refused('machineDown') };
   const field = state.field ?? initialField(state.station);
   const { currency, price } = chargeOf(state.station);
   const holder = { ...from.holder, present: true };
@@ -237,7 +265,14 @@ function playStarted(state: StationRoomState, started: StartedPlay, now: number,
     });
     return { state: advance({ ...state, turn: { phase: 'idle' } }, now, effects), answer: PLAY };
   }
-  const resetting = { phase: 'resetting' as const, holder: turn.holder, play, deadline: turn.resetDeadline };
+  let run = play;
+  if (state.machine) {
+    // The machine takes the play's start (its credit, the simulated cabinet's field and seed).
+    const driven = drivenStart(play, started.seed, (state.field ?? initialField(state.station)).prizes);
+    run = driven.play;
+    effects.push(driven.effect);
+  }
+  const resetting = { phase: 'resetting' as const, holder: turn.holder, play: run, deadline: turn.resetDeadline };
   effects.push(playStateOf(state.station, resetting, now));
   return { state: { ...state, turn: resetting }, answer: PLAY };
 }
@@ -272,10 +307,11 @@ function control(
   // A button from a player away from the play brings them back to it.
   const running: Playing =
     turn.phase === 'away'
-      ? backFromAway(turn, now, effects, state.station)
+      ? back(state, turn, now, effects)
       : turn.holder.present
         ? turn
         : { ...turn, holder: { ...turn.holder, present: true } };
+  if (running.play.driven) return drivenControl(state, running, event.button, event.command, now, effects);
   const moved = craneCommand(running.play.machine, event.button, event.command);
   if (!moved) return { state: { ...state, turn: running }, answer: refused('buttonNotReady') };
   const play = {
@@ -315,11 +351,19 @@ function timePassed(state: StationRoomState, now: number, effects: RoomEffect[])
       return advance({ ...state, turn: { phase: 'idle' } }, now, effects);
     }
     case 'resetting':
-      return now < turn.deadline ? state : { ...state, turn: machineStarts(turn, now, effects, state.station) };
+      if (now < turn.deadline) return state;
+      if (turn.play.driven) return drivenResetOver(state, turn, now, effects);
+      return { ...state, turn: machineStarts(turn, now, effects, state.station) };
     case 'playing':
+      if (turn.play.driven) return drivenClock(state, turn, now, effects);
       return now < turn.nextTickAt ? state : machineTicks(state, turn, now, effects);
     case 'away':
-      return now < turn.graceDeadline ? state : { ...state, turn: graceLapsed(turn, now, effects) };
+      return now < turn.graceDeadline
+        ? state
+        : {
+            ...state,
+            turn: turn.play.driven ? drivenGraceLapsed(turn, now, effects) : graceLapsed(turn, now, effects),
+          };
     case 'result':
       return now < turn.deadline ? state : endTurn(state, turn, now, effects);
   }

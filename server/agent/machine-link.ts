@@ -1,0 +1,178 @@
+import type { IncomingMessage } from 'node:http';
+import type { Server as SocketIOServer } from 'socket.io';
+import { z } from 'zod/mini';
+import type { AgentCommand, AgentState, SimPrize } from '../../src/contract/agent.schema';
+import type { CranePrize, MachineCommand, MachinePhase, RoomEvent, StationRequest } from '../../src/domain';
+import type { Clock } from '../clock';
+import { machineCommandSchema, type MachineCommands } from '../play/rooms/station-kind';
+import type { Rooms } from '../rooms/kinds';
+import { AgentGateway, type AgentEvent, type AgentKeyCheck, type AgentBounds } from './agent-gateway';
+
+/** The instances' event for a machine command whose agent may be connected to another instance. */
+export const AGENT_COMMAND = 'onkure:agent-command';
+
+const PHASES: Record<AgentState['claw'], MachinePhase> = {
+  idle: 'idle',
+  ready: 'ready',
+  moving_right: 'movingRight',
+  wait_back: 'waitBack',
+  moving_back: 'movingBack',
+  dropping: 'dropping',
+  closing: 'closing',
+  lifting: 'lifting',
+  returning: 'returning',
+  opening: 'opening',
+};
+
+const prizeOf = (p: SimPrize): CranePrize => ({
+  id: p.id,
+  x: p.x,
+  z: p.z,
+  radius: p.radius,
+  shape: p.shape,
+  hue: p.hue,
+});
+
+/** A room's command as the protocol carries it. */
+export function agentCommand(command: MachineCommand): AgentCommand {
+  switch (command.type) {
+    case 'start':
+      return {
+        type: 'start',
+        play_id: command.playId,
+        arm_strength: Math.min(1, Math.max(0, command.armStrength)),
+        sim: { seed: command.sim.seed, layout: command.sim.layout.map((p) => ({ ...p })) },
+      };
+    case 'press':
+    case 'release':
+      return { type: command.type, play_id: command.playId, button: command.button };
+    case 'drop':
+      return { type: 'drop', play_id: command.playId };
+    case 'home':
+    case 'stop':
+    case 'resume':
+      return { type: command.type };
+  }
+}
+
+/** The room's command an ack names, back from the protocol's. */
+function machineCommand(command: AgentCommand): MachineCommand {
+  switch (command.type) {
+    case 'start':
+      return {
+        type: 'start',
+        playId: command.play_id,
+        armStrength: command.arm_strength,
+        sim: { seed: command.sim?.seed ?? 0, layout: (command.sim?.layout ?? []).map(prizeOf) },
+      };
+    case 'press':
+    case 'release':
+      return { type: command.type, playId: command.play_id, button: command.button };
+    case 'drop':
+      return { type: 'drop', playId: command.play_id };
+    case 'home':
+    case 'stop':
+    case 'resume':
+      return { type: command.type };
+  }
+}
+
+/** What an agent said, as its station's room hears it (null: nothing the room needs). */
+export function roomEventOf(event: AgentEvent): Extract<RoomEvent, StationRequest> | null {
+  switch (event.type) {
+    case 'connected':
+      return { type: 'machineConnected' };
+    case 'state': {
+      const s = event.state;
+      return {
+        type: 'machineReport',
+        report: {
+          playId: s.play_id,
+          phase: PHASES[s.claw],
+          sensor: s.sensor,
+          stopped: s.stopped,
+          position: s.claw_position ?? null,
+          sim: s.sim ? { tick: s.sim.tick, prizes: s.sim.prizes.map(prizeOf) } : null,
+        },
+      };
+    }
+    case 'ack':
+      return event.command
+        ? {
+            type: 'machineAck',
+            command: machineCommand(event.command),
+            ok: event.ack.ok,
+            reason: event.ack.reason ?? null,
+            tick: event.ack.tick ?? null,
+          }
+        : null;
+    case 'prize':
+      return { type: 'machinePrize', playId: event.prize.play_id, prizeId: event.prize.prize_id ?? null };
+    case 'fault':
+      return { type: 'machineFault', code: event.fault.code };
+    case 'gone':
+      return { type: 'machineGone', reason: event.reason };
+  }
+}
+
+const relayedCommand = z.strictObject({ stationId: z.int().check(z.positive()), command: machineCommandSchema });
+
+export interface MachineLinkDeps {
+  readonly clock: Clock;
+  readonly keys: AgentKeyCheck;
+  readonly rooms: Rooms;
+  readonly io: SocketIOServer;
+  /** Several instances: a command whose agent is not connected here is offered to the others. */
+  readonly distributed: boolean;
+  readonly clientAddress: (request: IncomingMessage) => string;
+  readonly log: (message: string, error?: unknown) => void;
+  readonly bounds?: Partial<AgentBounds>;
+}
+
+/**
+ * The station rooms' way to their machines (docs/agent-protocol.md): the agent gateway on this
+ * instance, what its agents say handed to their stations' rooms (on whichever instance runs
+ * them), and the rooms' commands carried to the agent's connection (on whichever instance holds
+ * it).
+ */
+export function createMachineLink(deps: MachineLinkDeps): { gateway: AgentGateway; commands: MachineCommands } {
+  const { rooms, io, log } = deps;
+  const gateway = new AgentGateway({
+    clock: deps.clock,
+    keys: deps.keys,
+    clientAddress: deps.clientAddress,
+    log: (message) => log(message),
+    ...(deps.bounds ? { bounds: deps.bounds } : {}),
+    sink: (stationId, event) => {
+      const roomEvent = roomEventOf(event);
+      if (!roomEvent) return;
+      rooms
+        .send('station', stationId, roomEvent)
+        .catch((error: unknown) => log(`station ${stationId}: agent event ${roomEvent.type} not taken`, error));
+    },
+  });
+  const sendHere = (stationId: number, command: MachineCommand): boolean => {
+    const sent = gateway.command(stationId, agentCommand(command));
+    if (!sent.sent && sent.refused !== 'noAgent')
+      log(`station ${stationId}: ${command.type} not sent (${sent.refused})`);
+    return sent.sent || sent.refused !== 'noAgent';
+  };
+  io.on(AGENT_COMMAND, (message: unknown, ack: unknown) => {
+    if (typeof ack !== 'function') return;
+    const parsed = relayedCommand.safeParse(message);
+    if (!parsed.success || !gateway.connected(parsed.data.stationId)) return (ack as (held: boolean) => void)(false);
+    (ack as (held: boolean) => void)(sendHere(parsed.data.stationId, parsed.data.command));
+  });
+  const commands: MachineCommands = {
+    async command(stationId, command) {
+      if (gateway.connected(stationId) || !deps.distributed) return sendHere(stationId, command);
+      // The agent may be connected to another instance: the one holding it sends it.
+      return new Promise<boolean>((resolve) => {
+        io.serverSideEmit(AGENT_COMMAND, { stationId, command }, (_error: Error | null, held: boolean[]) =>
+          resolve(Array.isArray(held) && held.includes(true)),
+        );
+      });
+    },
+  };
+  return { gateway, commands };
+}

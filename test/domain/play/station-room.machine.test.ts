@@ -1,0 +1,276 @@
+import { describe, expect, it } from 'vitest';
+import {
+  MACHINE_TIMINGS,
+  PLAY_TIMINGS,
+  transition,
+  type MachineLink,
+  type MachineReport,
+  type RoomAnswer,
+  type RoomEffect,
+  type RoomEvent,
+  type RoomWrite,
+  type StationRoomState,
+} from '../../../src/domain';
+import { aStation, T0, WAITING } from './station-room.fixtures';
+import { crane } from '../../../src/domain';
+
+/*
+ * A station driven by its machine's agent (docs/agent-protocol.md): the room keeps the rules and
+ * sends commands; the machine reports. Each test walks a room through events as the server's room
+ * would feed them, one at a time, and reads the effects it asks for.
+ */
+
+const PLAY = 700;
+const HOLDER = { userId: 10, reserveId: 100, settingId: 7 };
+const idle: MachineReport = { playId: null, phase: 'idle', sensor: 'clear', stopped: false, position: null, sim: null };
+const ready: MachineLink = { connected: true, report: idle, fault: null, emergencyStopped: false };
+const field = { prizes: crane.layPrizes(7919, 3, 1, 'plush'), nextPrizeId: 4 };
+
+class Walk {
+  effects: RoomEffect[] = [];
+  answers: RoomAnswer[] = [];
+  now = T0;
+  constructor(public state: StationRoomState) {}
+
+  on(event: RoomEvent, at = this.now): this {
+    this.now = at;
+    const step = transition(this.state, event, at);
+    this.state = step.state;
+    this.effects.push(...step.effects);
+    this.answers.push(step.answer);
+    return this;
+  }
+
+  /** Time passes to `at` (the room hears `clock` there). */
+  at(at: number): this {
+    return this.on({ type: 'clock' }, at);
+  }
+
+  report(phase: MachineReport['phase'], over: Partial<MachineReport> = {}): this {
+    return this.on({ type: 'machineReport', report: { ...idle, playId: PLAY, phase, ...over } });
+  }
+
+  /** The commands sent to the machine since the last call. */
+  commands(): string[] {
+    const sent = this.effects
+      .filter((e): e is Extract<RoomEffect, { type: 'machineCommand' }> => e.type === 'machineCommand')
+      .map((e) => ('button' in e.command ? `${e.command.type} ${e.command.button}` : e.command.type));
+    this.effects = this.effects.filter((e) => e.type !== 'machineCommand');
+    return sent;
+  }
+
+  writes(kind: RoomWrite['kind']): RoomWrite[] {
+    return this.effects.flatMap((e) => (e.type === 'commit' ? e.writes : [])).filter((w) => w.kind === kind);
+  }
+
+  get phase(): string {
+    return this.state.turn.phase;
+  }
+
+  get lastAnswer(): RoomAnswer {
+    return this.answers.at(-1)!;
+  }
+}
+
+const room = (machine: MachineLink = ready): StationRoomState => ({
+  station: aStation(),
+  field,
+  line: [],
+  turn: { phase: 'idle' },
+  machine,
+});
+
+/** A room whose holder's play has started: the start command sent and taken, the reset window over. */
+function playing(machine: MachineLink = ready): Walk {
+  const walk = new Walk(room(machine))
+    .on({ type: 'joined', ...HOLDER })
+    .on({ type: 'confirm', userId: HOLDER.userId })
+    .on({
+      type: 'playStarted',
+      started: {
+        playId: PLAY,
+        userId: HOLDER.userId,
+        currency: 'tc',
+        price: 100,
+        seed: 42,
+        armStrength: 0.5,
+        assistLevel: 0,
+        gaugeMisses: 0,
+        charged: { free: 100, toll: 0 },
+      },
+    });
+  expect(walk.commands()).toEqual(['start']);
+  walk.on({
+    type: 'machineAck',
+    command: { type: 'start', playId: PLAY, armStrength: 0.5, sim: { seed: 42, layout: field.prizes } },
+    ok: true,
+    reason: null,
+    tick: null,
+  });
+  walk.report('ready').at(T0 + PLAY_TIMINGS.resetMs);
+  expect(walk.phase).toBe('playing');
+  return walk;
+}
+
+const control = (button: 'right' | 'back', command: 'press' | 'release'): RoomEvent => ({
+  type: 'control',
+  userId: HOLDER.userId,
+  playId: PLAY,
+  button,
+  command,
+});
+
+describe('a station driven by its machine’s agent', () => {
+  it('[R11-2] offers no turn until its agent is connected and reports the claw idle and the chute clear', () => {
+    const walk = new Walk(room({ connected: false, report: null, fault: 'agent', emergencyStopped: false }));
+    walk.on({ type: 'joined', ...HOLDER });
+    expect(walk.phase).toBe('idle');
+    walk.on({ type: 'machineConnected' }).report('idle', { playId: null, sensor: 'blocked' });
+    expect(walk.phase).toBe('idle');
+    walk.report('idle', { playId: null, sensor: 'clear' });
+    expect(walk.phase).toBe('turnOffered');
+    expect(walk.state.machine?.fault).toBeNull();
+  });
+
+  it('[R11-1] [R11-3] sends each button as a command and records the win the chute sensor reports', () => {
+    const walk = playing();
+    walk.on(control('right', 'press'), T0 + 3_000);
+    expect(walk.lastAnswer).toMatchObject({ kind: 'control', machine: { phase: 'movingRight' } });
+    walk.on(control('right', 'release'), T0 + 4_000).on(control('back', 'press'), T0 + 5_000);
+    walk.on(control('back', 'release'), T0 + 6_000);
+    expect(walk.commands()).toEqual(['press right', 'release right', 'press back', 'release back']);
+    walk.report('dropping').report('lifting').report('returning');
+    // The sensor, not the claw's path, decides: a prize for another play changes nothing.
+    walk.on({ type: 'machinePrize', playId: PLAY + 1, prizeId: 2 });
+    walk.on({ type: 'machinePrize', playId: PLAY, prizeId: 2 });
+    walk.report('idle', { playId: null });
+    expect(walk.phase).toBe('result');
+    const [result] = walk.writes('recordResult');
+    expect(result).toMatchObject({ result: 'win', prizeWon: { productName: 'Bear plush' }, userId: HOLDER.userId });
+    // A replayed prize after the result changes nothing.
+    walk.on({ type: 'machinePrize', playId: PLAY, prizeId: 2 });
+    expect(walk.writes('recordResult')).toHaveLength(1);
+  });
+
+  it('[R11-3] records a miss when the claw is home and the chute stays clear through the settle window', () => {
+    const walk = playing();
+    walk.on(control('right', 'press'), T0 + 3_000).on(control('right', 'release'), T0 + 3_500);
+    walk.on(control('back', 'press'), T0 + 4_000).on(control('back', 'release'), T0 + 4_500);
+    walk.report('dropping').report('idle', { playId: null });
+    expect(walk.phase).toBe('playing');
+    walk.at(walk.now + MACHINE_TIMINGS.settleMs - 1);
+    expect(walk.phase).toBe('playing');
+    walk.at(walk.now + 1);
+    expect(walk.phase).toBe('result');
+    expect(walk.writes('recordResult')).toEqual([expect.objectContaining({ result: 'miss', prizeWon: null })]);
+  });
+
+  it('fires a waiting button by itself at the published limit, and lets a held one go at the server’s bound', () => {
+    const walk = playing();
+    const woke = T0 + PLAY_TIMINGS.resetMs;
+    walk.at(woke + PLAY_TIMINGS.buttonLimitMs);
+    expect(walk.commands()).toEqual(['press right']);
+    walk.at(walk.now + MACHINE_TIMINGS.autoMoveMs);
+    expect(walk.commands()).toEqual(['release right']);
+    // ↑ held past the server's bound (inside the agent's own 20 s): the server lets go, the claw drops.
+    walk.on(control('back', 'press'), walk.now + 1_000);
+    walk.at(walk.now + MACHINE_TIMINGS.holdMs);
+    expect(walk.commands()).toEqual(['press back', 'release back']);
+    expect(walk.state.turn).toMatchObject({ play: { machine: { phase: 'dropping' } } });
+    // The auto press and both releases are in the play's log.
+    expect(
+      walk.state.turn.phase === 'playing' && walk.state.turn.play.inputs.map((i) => `${i.command} ${i.button}`),
+    ).toEqual(['press right', 'release right', 'press back', 'release back']);
+  });
+
+  it('[R11-2] an agent gone mid-play refunds the play once, ends the holder’s place and offers no turn until it is back and ready', () => {
+    const walk = playing();
+    walk.state = { ...walk.state, line: [WAITING] };
+    walk.on(control('right', 'press'), T0 + 3_000);
+    walk.on({ type: 'machineGone', reason: 'silent' });
+    walk.on({ type: 'machineGone', reason: 'closed' });
+    expect(walk.writes('refund')).toEqual([expect.objectContaining({ playId: PLAY, userId: HOLDER.userId })]);
+    expect(walk.effects).toContainEqual({ type: 'reserveCancelled', userId: HOLDER.userId, reason: 'maintenance' });
+    expect(walk.phase).toBe('idle');
+    walk.at(walk.now + 60_000);
+    expect(walk.phase).toBe('idle');
+    // Back, but mid-cycle: still no turn; home and clear: the next player's turn.
+    walk.on({ type: 'machineConnected' }).report('returning', { playId: PLAY });
+    expect(walk.phase).toBe('idle');
+    walk.report('idle', { playId: null });
+    expect(walk.phase).toBe('turnOffered');
+    expect(walk.state.turn.phase === 'turnOffered' && walk.state.turn.holder.userId).toBe(WAITING.userId);
+  });
+
+  it('refunds a play whose start the machine refuses (the chute sensor blocked)', () => {
+    const walk = new Walk(room())
+      .on({ type: 'joined', ...HOLDER })
+      .on({ type: 'confirm', userId: HOLDER.userId })
+      .on({
+        type: 'playStarted',
+        started: {
+          playId: PLAY,
+          userId: HOLDER.userId,
+          currency: 'tc',
+          price: 100,
+          seed: 1,
+          armStrength: 0.5,
+          assistLevel: 0,
+          gaugeMisses: 0,
+          charged: { free: 100, toll: 0 },
+        },
+      });
+    walk.on({
+      type: 'machineAck',
+      command: { type: 'start', playId: PLAY, armStrength: 0.5, sim: { seed: 1, layout: [] } },
+      ok: false,
+      reason: 'sensor_blocked',
+      tick: null,
+    });
+    expect(walk.writes('refund')).toHaveLength(1);
+    expect(walk.phase).toBe('idle');
+    expect(walk.state.machine?.fault).toBe('start_sensor_blocked');
+  });
+
+  it('[R11-2] a claw that never comes home after the drop is a fault: the play is refunded', () => {
+    const walk = playing();
+    walk.on(control('right', 'press'), T0 + 3_000).on(control('right', 'release'), T0 + 3_100);
+    walk.on(control('back', 'press'), T0 + 3_200).on(control('back', 'release'), T0 + 3_300);
+    walk.at(T0 + 3_300 + MACHINE_TIMINGS.cycleMs);
+    expect(walk.writes('refund')).toHaveLength(1);
+    expect(walk.state.machine?.fault).toBe('cycle_timeout');
+  });
+
+  it('[R11-3] an emergency stop goes out first, refunds the play and keeps the station out of service until resumed', () => {
+    const walk = playing();
+    walk.state = { ...walk.state, line: [WAITING] };
+    walk.effects = [];
+    walk.on({ type: 'emergencyStop' });
+    expect(walk.effects.find((e) => e.type === 'machineCommand' || e.type === 'commit')).toEqual({
+      type: 'machineCommand',
+      command: { type: 'stop' },
+    });
+    expect(walk.lastAnswer).toEqual({ kind: 'operator', refundedPlayId: PLAY });
+    expect(walk.writes('refund')).toHaveLength(1);
+    walk.report('idle', { playId: null, stopped: true });
+    expect(walk.phase).toBe('idle');
+    walk.commands();
+    walk.on({ type: 'resumeMachine' });
+    expect(walk.commands()).toEqual(['resume', 'home']);
+    expect(walk.phase).toBe('idle');
+    walk.report('idle', { playId: null });
+    expect(walk.phase).toBe('turnOffered');
+  });
+
+  it('a player gone mid-move has the button let go and the claw wait in the grace window; the drop comes when it lapses', () => {
+    const walk = playing();
+    walk.on(control('right', 'press'), T0 + 3_000);
+    walk.commands();
+    walk.on({ type: 'away', userId: HOLDER.userId }, T0 + 3_500);
+    expect(walk.commands()).toEqual(['release right']);
+    expect(walk.phase).toBe('away');
+    walk.at(T0 + 3_500 + PLAY_TIMINGS.graceMs);
+    expect(walk.commands()).toEqual(['drop']);
+    expect(walk.phase).toBe('playing');
+  });
+});
