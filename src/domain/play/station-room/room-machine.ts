@@ -19,7 +19,6 @@ import type {
   RoomEffect,
   RoomEvent,
   StationRoomState,
-  Turn,
 } from './room.types';
 
 /*
