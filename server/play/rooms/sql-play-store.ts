@@ -39,6 +39,8 @@ interface StationRow {
   prize_name: string;
   prize_shape: PrizeShape;
   paused: boolean;
+  machine_driver: 'builtin' | 'agent';
+  emergency_stopped: boolean;
 }
 
 interface PlayRow {
@@ -81,7 +83,7 @@ export class SqlPlayStore implements PlayStore {
   async loadRooms(stationIds?: readonly number[]): Promise<RoomSnapshot[]> {
     const only = stationIds ? [...stationIds] : null;
     const stations = await this.db.query<StationRow>(
-      `SELECT station_id, shop_id, station_status, station_type, designated_type, stock, play_price, arm_strength, prize_name, prize_shape, paused
+      `SELECT station_id, shop_id, station_status, station_type, designated_type, stock, play_price, arm_strength, prize_name, prize_shape, paused, machine_driver, emergency_stopped
          FROM stations WHERE $1::int[] IS NULL OR station_id = ANY($1::int[]) ORDER BY station_id`,
       [only],
     );
@@ -127,6 +129,8 @@ export class SqlPlayStore implements PlayStore {
           prizeName: s.prize_name,
           prizeShape: s.prize_shape,
           paused: s.paused,
+          driver: s.machine_driver,
+          emergencyStopped: s.emergency_stopped,
         },
         field: field ? { prizes: field.layout, nextPrizeId: field.next_prize_id } : null,
         reservations: reservations
@@ -292,6 +296,9 @@ export class SqlPlayStore implements PlayStore {
         return;
       case 'paused':
         await tx.query('UPDATE stations SET paused = $2 WHERE station_id = $1', [stationId, w.paused]);
+        break;
+      case 'emergencyStopped':
+        await tx.query('UPDATE stations SET emergency_stopped = $2 WHERE station_id = $1', [stationId, w.stopped]);
         return;
       case 'prize':
         // A new setting tells old reservations and visits apart; the field is laid again at the next play.

@@ -1,6 +1,16 @@
 import { CRANE, startPlay } from '../crane-machine';
 import { PLAY_TIMINGS } from '../play-loop.rule';
-import type { Holder, PlayRun, RoomEffect, RoomSnapshot, StationRoomState, Turn, Waiting } from './room.types';
+import { machineDown, NO_AGENT } from './room-machine';
+import type {
+  Holder,
+  MachineLink,
+  PlayRun,
+  RoomEffect,
+  RoomSnapshot,
+  StationRoomState,
+  Turn,
+  Waiting,
+} from './room.types';
 
 /**
  * A room as the store holds it, after a (re)start: the line, the turn and the play where they were,
@@ -9,7 +19,11 @@ import type { Holder, PlayRun, RoomEffect, RoomSnapshot, StationRoomState, Turn,
  * player's connection went with the old process) and hands the turn on if it can. A reservation
  * left holding the turn without its play (which one transaction makes impossible) is ended.
  */
-export function restoreRoom(snapshot: RoomSnapshot, now: number): { state: StationRoomState; effects: RoomEffect[] } {
+export function restoreRoom(
+  snapshot: RoomSnapshot,
+  now: number,
+  known: MachineLink = NO_AGENT,
+): { state: StationRoomState; effects: RoomEffect[] } {
   const effects: RoomEffect[] = [];
   const { play } = snapshot;
   const holding = snapshot.reservations.find((r) =>
@@ -65,5 +79,13 @@ export function restoreRoom(snapshot: RoomSnapshot, now: number): { state: Stati
   } else if (holder) {
     turn = { phase: 'turnOffered', holder, deadline: holding?.deadline ?? now + PLAY_TIMINGS.confirmMs };
   }
-  return { state: { station: snapshot.station, field: snapshot.field, line, turn }, effects };
+  const state: StationRoomState = { station: snapshot.station, field: snapshot.field, line, turn };
+  if (snapshot.station.driver !== 'agent') return { state, effects };
+  const machine: MachineLink = { ...known, emergencyStopped: snapshot.station.emergencyStopped === true };
+  // A machine driven by its agent: as this instance knows it (`machine`: its agent connected here,
+  // its last report), else nothing until its agent reports. The commands of a play under way went
+  // with the old process: it is stopped and refunded once (a recorded result stands).
+  if (state.turn.phase === 'idle' || state.turn.phase === 'turnOffered')
+    return { state: { ...state, machine }, effects };
+  return { state: machineDown({ ...state, machine }, 'restarted', now, effects), effects };
 }

@@ -347,7 +347,10 @@ export function machineEvent(
       return { state: acked(state, event, now, effects), answer: OK };
     case 'emergencyStop': {
       // The stop goes out before anything else the step does.
-      effects.push(command({ type: 'stop' }));
+      effects.push(command({ type: 'stop' }), {
+        type: 'commit',
+        writes: [{ kind: 'emergencyStopped', stopped: true }],
+      });
       const stopped = machineDown(
         { ...state, machine: { ...link, emergencyStopped: true } },
         'emergency_stop',
@@ -358,7 +361,10 @@ export function machineEvent(
     }
     case 'resumeMachine': {
       if (!link.emergencyStopped) return { state, answer: refused('machineBusy') };
-      effects.push(command({ type: 'resume' }), command({ type: 'home' }));
+      effects.push(command({ type: 'resume' }), command({ type: 'home' }), {
+        type: 'commit',
+        writes: [{ kind: 'emergencyStopped', stopped: false }],
+      });
       // Ready again only once the machine reports itself home and clear after the resume.
       const resumed: StationRoomState = { ...state, machine: { ...link, emergencyStopped: false, fault: 'resuming' } };
       return { state: resumed, answer: { kind: 'operator', refundedPlayId: null } };

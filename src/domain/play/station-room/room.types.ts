@@ -26,6 +26,10 @@ export interface RoomStation {
   readonly prizeShape: PrizeShape;
   /** Paused by the operator: the line is kept, but no turn is offered and no continue starts. */
   readonly paused: boolean;
+  /** Who drives the machine: the server's built-in simulator, or the station's agent (docs/agent-protocol.md). */
+  readonly driver?: 'builtin' | 'agent';
+  /** The operator's emergency stop holds the station until resumed (kept in the store across restarts). */
+  readonly emergencyStopped?: boolean;
 }
 
 /** The prizes lying on the machine's field between plays, and the id the next new prize gets. */
@@ -424,6 +428,7 @@ export type RoomWrite =
   | { readonly kind: 'stock'; readonly stock: number }
   | { readonly kind: 'armStrength'; readonly armStrength: number }
   | { readonly kind: 'paused'; readonly paused: boolean }
+  | { readonly kind: 'emergencyStopped'; readonly stopped: boolean }
   /** A new prize: name, shape, stock, strength; a new station setting, visits end, the field is laid again. */
   | { readonly kind: 'prize'; readonly prize: PrizeChange };
 
