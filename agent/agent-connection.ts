@@ -343,7 +343,8 @@ export class AgentConnection {
     this.backlog.length = 0;
     this.releaseAll();
     if (this.ended) return;
-    const text = `closed by the ${by}: ${code}${reason ? ` ${reason}` : ''}`;
+    const who = by === 'agent' ? 'closed by the agent' : code === 1006 ? 'connection lost' : 'closed by the server';
+    const text = `${who}: ${code}${reason ? ` ${reason}` : ''}`;
     if (by === 'server' && FATAL_CLOSE_CODES.has(code)) {
       this.options.log(`${text}; ${refusalHint(code)}; not reconnecting`);
       this.finish({ kind: 'refused', code, reason });
