@@ -12,6 +12,7 @@ import {
 import type { AgentClock, AgentTimer } from './agent-clock';
 import type { AgentSocket, OpenAgentSocket } from './agent-socket';
 import { HoldLimits } from './hold-limits';
+import { Backoff, FATAL_CLOSE_CODES, refusalHint } from './reconnect-policy';
 import type { CommandOutcome, MachineDriver, MachineEvents } from './machine-driver';
 
 /*
@@ -21,17 +22,6 @@ import type { CommandOutcome, MachineDriver, MachineEvents } from './machine-dri
  * watchdog releases every output when pings stop, and it releases a button held past the machine's
  * own limit.
  */
-
-/** Close codes after which the agent must not dial again with the same key and build. */
-export const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set([
-  AGENT_CLOSE.badKey,
-  AGENT_CLOSE.forbiddenStation,
-  AGENT_CLOSE.replaced,
-  AGENT_CLOSE.unsupportedVersion,
-]);
-/** Reconnect waits: between half and the whole of 0.5 s, 1 s, 2 s … up to 10 s; reset by a welcome. */
-export const RECONNECT_MIN_MS = 500;
-export const RECONNECT_MAX_MS = 10_000;
 
 export interface AgentConnectionOptions {
   /** The server's agent address, ws://…/agent or wss://…/agent. */
@@ -70,7 +60,7 @@ export class AgentConnection {
   private lastCommandSeq = 0;
   private watchdog: AgentTimer | null = null;
   private reconnect: AgentTimer | null = null;
-  private attempt = 0;
+  private readonly backoff: Backoff;
   private ended = false;
   private readonly keptPrizes = new Map<number, KeptPrize>();
   private readonly holds: HoldLimits;
@@ -82,6 +72,7 @@ export class AgentConnection {
 
   constructor(private readonly options: AgentConnectionOptions) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
+    this.backoff = new Backoff(options.random);
     this.holds = new HoldLimits(options.clock, (station, button) => this.holdLimitReached(station, button));
     this.events = {
       status: (station, status) => {
@@ -200,7 +191,7 @@ export class AgentConnection {
     const served = new Set(this.options.driver.stations.map((s) => s.station_id));
     this.welcome = welcome;
     this.stations = new Set(welcome.stations.filter((id) => served.has(id)));
-    this.attempt = 0;
+    this.backoff.reset();
     this.armWatchdog(welcome.watchdog_ms);
     this.options.log(`connected: key ${welcome.key_id}, stations ${[...this.stations].join(', ') || 'none'}`);
     // A prize the sensor saw while away goes first: the server must not conclude a miss from the state.
@@ -238,10 +229,10 @@ export class AgentConnection {
       this.options.log(`driver failed on ${command.type} at station ${station}: ${String(error)}`);
       finish({ ok: false, reason: 'driver' });
     };
-    if (command.type === 'press' && driver.status(station).outputs.includes(opposite(command.button))) {
-      return finish({ ok: false, reason: 'interlock' });
-    }
     try {
+      if (command.type === 'press' && driver.status(station).outputs.includes(opposite(command.button))) {
+        return finish({ ok: false, reason: 'interlock' });
+      }
       const outcome = driver.carryOut(station, command);
       if (outcome instanceof Promise) return outcome.then(finish, failed);
       finish(outcome);
@@ -350,16 +341,10 @@ export class AgentConnection {
       this.finish({ kind: 'refused', code, reason });
       return;
     }
-    if (code === AGENT_CLOSE.flood) this.attempt = Math.max(this.attempt, 5);
-    const wait = this.nextWait();
+    if (code === AGENT_CLOSE.flood) this.backoff.slowDown();
+    const wait = this.backoff.next();
     this.options.log(`${text}; reconnecting in ${Math.round(wait)} ms`);
     this.reconnect = this.options.clock.setTimeout(() => this.connect(), wait);
-  }
-
-  private nextWait(): number {
-    const base = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** this.attempt);
-    this.attempt += 1;
-    return base * (0.5 + 0.5 * (this.options.random ?? Math.random)());
   }
 
   private finish(end: AgentEnd): void {
@@ -402,10 +387,3 @@ function safely<T>(run: () => T): T | null {
 
 const describe = (text: string | null): string =>
   text === null ? 'binary' : text.length > 80 ? `${text.slice(0, 80)}…` : text;
-
-function refusalHint(code: number): string {
-  if (code === AGENT_CLOSE.badKey) return 'the station key was refused (unknown, revoked or expired)';
-  if (code === AGENT_CLOSE.forbiddenStation) return 'the key does not name every station in the machine file';
-  if (code === AGENT_CLOSE.replaced) return 'another agent took over a station of this one';
-  return 'the server does not speak this protocol version (upgrade the agent)';
-}
