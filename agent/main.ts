@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { AgentConnection } from './agent-connection';
+import { systemAgentClock } from './agent-clock';
+import { openWsSocket } from './agent-socket';
+import { isAgentConfigError, loadAgentConfig, type AgentConfig } from './config';
+import { createSimDriver } from './drivers/sim-driver';
+import type { MachineDriver } from './machine-driver';
+
+/*
+ * The reference station agent: `npm run agent -- --config machines.json` (agent/README.md).
+ * Exit codes: 0 stopped by a signal; 1 crashed; 2 a bad command line or machine file; 3 the server
+ * refused the agent (bad key, wrong station, replaced, protocol version): dialing again would not help.
+ */
+
+const EXIT_CRASH = 1;
+const EXIT_CONFIG = 2;
+const EXIT_REFUSED = 3;
+
+const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+  .version;
+
+let prefix = 'onkure-agent';
+const log = (line: string): void => void process.stderr.write(`${new Date().toISOString()} ${prefix}: ${line}\n`);
+
+/** Outputs to release whatever happens: set as soon as the driver exists. */
+let driver: MachineDriver | null = null;
+
+function crashed(error: unknown): never {
+  driver?.releaseAll();
+  log(`crashed, every output released: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  process.exit(EXIT_CRASH);
+}
+process.on('uncaughtException', crashed);
+process.on('unhandledRejection', crashed);
+
+async function buildDriver(config: AgentConfig): Promise<MachineDriver> {
+  if (config.driver === 'sim') return createSimDriver(config.stations, systemAgentClock);
+  const { createGpioDriver } = await import('./drivers/gpio-driver.ts');
+  return createGpioDriver(
+    config.stations.map((s) => ({ station_id: s.station_id, gpio: s.gpio })),
+    { log },
+  );
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { config: { type: 'string' } }, strict: true });
+  if (!values.config) {
+    log('usage: npm run agent -- --config machines.json');
+    return EXIT_CONFIG;
+  }
+  let config: AgentConfig;
+  try {
+    config = await loadAgentConfig(values.config, process.env);
+  } catch (error) {
+    if (!isAgentConfigError(error)) throw error;
+    log(error.message);
+    return EXIT_CONFIG;
+  }
+  if (config.name) prefix = `onkure-agent ${config.name}`;
+  for (const warning of config.warnings) log(`warning: ${warning}`);
+
+  const machine = await buildDriver(config);
+  driver = machine;
+  const connection = new AgentConnection({
+    server: config.server,
+    key: config.key,
+    version,
+    driver: machine,
+    clock: systemAgentClock,
+    openSocket: openWsSocket,
+    log,
+  });
+  let stopping: Promise<void> | null = null;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    log(`${signal}: every output released, closing`);
+    // Released first, while still connected: the server sees the outputs off before the close.
+    machine.releaseAll();
+    stopping = connection.stop();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+
+  await machine.start(connection.events);
+  log(`driver ${machine.name} started: stations ${machine.stations.map((s) => s.station_id).join(', ')}`);
+  connection.connect();
+  const end = await connection.done;
+  await stopping;
+  machine.releaseAll();
+  await machine.close();
+  return end.kind === 'refused' ? EXIT_REFUSED : 0;
+}
+
+main().then((code) => process.exit(code), crashed);
