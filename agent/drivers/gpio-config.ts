@@ -57,17 +57,18 @@ export class GpioConfigError extends Error {
   readonly code = 'gpio_config';
 }
 
+/** English messages for this parse only (zod/mini carries no locale unless one is given). */
+const english = z.locales.en().localeError;
+
 function describe(issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(section)'}: ${issue.message}`)
-    .join('; ');
+  return issues.map((issue) => `${['gpio', ...issue.path.map(String)].join('.')}: ${issue.message}`).join('; ');
 }
 
 /** Validates one station's `gpio` section; throws GpioConfigError naming the station and field. */
 export function parseGpioStation(stationId: number, raw: unknown): GpioStationConfig {
   if (raw === undefined) throw new GpioConfigError(`station ${stationId}: the gpio driver needs a "gpio" section`);
-  const parsed = gpioStationSchema.safeParse(raw);
-  if (!parsed.success) throw new GpioConfigError(`station ${stationId}: gpio.${describe(parsed.error.issues)}`);
+  const parsed = gpioStationSchema.safeParse(raw, { error: english });
+  if (!parsed.success) throw new GpioConfigError(`station ${stationId}: ${describe(parsed.error.issues)}`);
   const config = parsed.data;
   return { ...config, chip: config.chip.startsWith('/dev/') ? config.chip : `/dev/${config.chip}` };
 }
