@@ -60,6 +60,9 @@ export class GpioConfigError extends Error {
 /** English messages for this parse only (zod/mini carries no locale unless one is given). */
 const english = z.locales.en().localeError;
 
+export const isGpioConfigError = (error: unknown): error is GpioConfigError =>
+  error instanceof Error && error.name === 'GpioConfigError';
+
 function describe(issues: readonly z.core.$ZodIssue[]): string {
   return issues.map((issue) => `${['gpio', ...issue.path.map(String)].join('.')}: ${issue.message}`).join('; ');
 }

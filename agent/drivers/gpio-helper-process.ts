@@ -62,6 +62,9 @@ export class GpioHelperError extends Error {
   readonly code = 'gpio_helper';
 }
 
+export const isGpioHelperError = (error: unknown): error is GpioHelperError =>
+  error instanceof Error && error.name === 'GpioHelperError';
+
 export class GpioHelper {
   private nextId = 1;
   private readonly waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
