@@ -44,8 +44,11 @@ export const gpioStationSchema = z.strictObject({
   cycle_ms: z._default(z.int().check(z.gte(1_000), z.lte(120_000)), 15_000),
   /** A chute sensor blocked longer than this is a fault (a hand, a jammed prize, a failed sensor). */
   sensor_stuck_ms: z._default(z.int().check(z.gte(500), z.lte(60_000)), 5_000),
-  /** A button held longer than this is released by the driver itself (the machine's own limit). */
-  hold_limit_ms: z._default(z.int().check(z.gte(1_000), z.lte(120_000)), AGENT_TIMINGS.holdLimitMs),
+  /**
+   * A button held longer than this is released by the driver itself: a backstop one second behind
+   * the agent's own limit (AGENT_TIMINGS.holdLimitMs), which acts first and reports the fault.
+   */
+  hold_limit_ms: z._default(z.int().check(z.gte(1_000), z.lte(120_000)), AGENT_TIMINGS.holdLimitMs + 1_000),
 });
 export type GpioStationConfig = z.infer<typeof gpioStationSchema>;
 export type GpioInputConfig = GpioStationConfig['chute_sensor'];

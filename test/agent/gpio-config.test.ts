@@ -22,7 +22,7 @@ describe('gpio machine file', () => {
       chute_sensor: { bias: 'as_is', debounce_ms: 5 },
       cycle_ms: 15_000,
       sensor_stuck_ms: 5_000,
-      hold_limit_ms: 20_000,
+      hold_limit_ms: 21_000,
     });
   });
 

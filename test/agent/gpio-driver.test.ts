@@ -128,6 +128,18 @@ describe('gpio driver: outputs', () => {
 });
 
 describe('gpio driver: interlock and emergency stop', () => {
+  it('releases a button held past hold_limit_ms by itself and reports hold_limit', async () => {
+    const { device, driver, clock, events } = await started();
+    await driver.carryOut(1, { type: 'start', play_id: 11, arm_strength: 1 });
+    await driver.carryOut(1, { type: 'press', play_id: 11, button: 'right' });
+    clock.advance(20_999);
+    expect(events.faults).toEqual([]);
+    clock.advance(1);
+    expect(events.faults.map((f) => f.code)).toEqual(['hold_limit']);
+    await device.waitFor(sets(17, 1));
+    await vi.waitFor(() => expect(driver.status(1)).toMatchObject({ claw: 'wait_back', outputs: [] }));
+  });
+
   it('never energises → and ↑ together: the driver refuses, and no write reaches ↑', async () => {
     const { device, driver } = await started();
     await driver.carryOut(1, { type: 'start', play_id: 2, arm_strength: 1 });
