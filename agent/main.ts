@@ -10,12 +10,23 @@ import type { MachineDriver } from './machine-driver';
 /*
  * The reference station agent: `npm run agent -- --config machines.json` (agent/README.md).
  * Exit codes: 0 stopped by a signal; 1 crashed; 2 a bad command line or machine file; 3 the server
- * refused the agent (bad key, wrong station, replaced, protocol version): dialing again would not help.
+ * refused the agent (bad key, wrong station, replaced, protocol version): dialing again would not help;
+ * 4 the driver's device is missing or unfit (a GPIO chip, a busy line, libgpiod v1).
  */
 
 const EXIT_CRASH = 1;
 const EXIT_CONFIG = 2;
 const EXIT_REFUSED = 3;
+const EXIT_DEVICE = 4;
+
+/** Whether a driver's failure is its setup (a machine file or device it refuses), not a crash. */
+async function isDriverSetupError(error: unknown): Promise<boolean> {
+  const [config, helper] = await Promise.all([
+    import('./drivers/gpio-config.ts'),
+    import('./drivers/gpio-helper-process.ts'),
+  ]);
+  return config.isGpioConfigError(error) || helper.isGpioHelperError(error);
+}
 
 const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
   .version;
@@ -60,7 +71,15 @@ async function main(): Promise<number> {
   if (config.name) prefix = `onkure-agent ${config.name}`;
   for (const warning of config.warnings) log(`warning: ${warning}`);
 
-  const machine = await buildDriver(config);
+  let machine: MachineDriver;
+  try {
+    machine = await buildDriver(config);
+  } catch (error) {
+    // A machine file the gpio driver refuses is the operator's to fix, as a bad file is.
+    if (!(await isDriverSetupError(error))) throw error;
+    log(error instanceof Error ? error.message : String(error));
+    return EXIT_CONFIG;
+  }
   driver = machine;
   const connection = new AgentConnection({
     server: config.server,
@@ -82,7 +101,15 @@ async function main(): Promise<number> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 
-  await machine.start(connection.events);
+  try {
+    await machine.start(connection.events);
+  } catch (error) {
+    // The device is missing or not what the driver needs (a chip, a line busy, libgpiod v1).
+    if (!(await isDriverSetupError(error))) throw error;
+    log(`the driver could not start: ${error instanceof Error ? error.message : String(error)}`);
+    machine.releaseAll();
+    return EXIT_DEVICE;
+  }
   log(`driver ${machine.name} started: stations ${machine.stations.map((s) => s.station_id).join(', ')}`);
   connection.connect();
   const end = await connection.done;
