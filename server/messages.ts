@@ -99,6 +99,10 @@ export const SERVER_MESSAGES = {
   operatorRoleRefused: 'この操作を行う権限がありません。',
   operatorLoginFailed: 'ログインIDまたはパスワードが正しくありません。',
   operatorLoginLimited: 'ログインの試行が多すぎます。しばらくしてからもう一度お試しください。',
+  // Station keys (docs/security.md "Station keys")
+  stationKeyNotFound: '接続キーが見つかりません。',
+  stationKeyUnknownStations: (ids: readonly number[]) => `ステーションが見つかりません（ID: ${ids.join('、')}）。`,
+  stationKeyNotRotatable: 'この接続キーは失効済みか、すでに切り替え済みのため切り替えられません。',
   stationPaused: 'このステーションは一時停止中です。しばらくお待ちください。',
   machineDown: 'この台の機械は現在プレイできません。復旧までしばらくお待ちください。',
   machineBusy: 'プレイ中または停止していないため、この操作はできません。',

@@ -24,6 +24,7 @@ import type { FeedOwners } from './live/feed-forward';
 import type { RtcFeed } from './live/rtc-feed';
 import type { StationCameras } from './play/cameras/station-cameras';
 import { OperatorAccounts } from './operator/operator-accounts';
+import { StationKeys } from './agent/station-keys';
 import { PlayLogRepository } from './play/play-log.repository';
 import type { PlayEvents, PlayStore } from './play/rooms/play-ports';
 import type { KujiBoxStore } from './kuji/kuji-box-store';
@@ -107,6 +108,8 @@ export interface Services {
   readonly operators: OperatorAccounts;
   /** Service messages, the emergency maintenance and suspended users (docs/operator-console.md). */
   readonly serviceMessages: ServiceMessages;
+  /** The station agents' keys: issued, verified, rotated, revoked (docs/security.md "Station keys"). */
+  readonly stationKeys: StationKeys;
   /** Where each station's live feed is drawn (several instances): forwarded to the instance running it. */
   readonly feedOwners: FeedOwners;
   /** The rtc feed's Sora-compatible signaling (attached to the HTTP server when webrtc_url is a path). */
@@ -281,6 +284,7 @@ export function createServices(
     realtime,
     operators: new OperatorAccounts(store, clock),
     serviceMessages: new ServiceMessages(store, clock, ledger, () => realtime),
+    stationKeys: new StationKeys(store, clock, log),
     kujiReservations: new KujiReservations(store, clock, config.kujiTimeLimits),
   };
 }

@@ -9,6 +9,7 @@ import { imageRoutes } from './images.routes';
 import { kujiRoutes } from './kuji.routes';
 import { operatorRoutes } from './operator.routes';
 import { operatorConsoleRoutes } from './operator-console.routes';
+import { operatorAgentsRoutes } from './operator-agents.routes';
 import { playRoutes } from './play.routes';
 import { purchaseRoutes } from './purchase.routes';
 import { stationFeedRoutes } from './station-feed.routes';
@@ -25,6 +26,7 @@ export async function registerApiRoutes(deps: ApiDeps): Promise<void> {
   await stationFeedRoutes(deps);
   await operatorRoutes(deps);
   await operatorConsoleRoutes(deps);
+  await operatorAgentsRoutes(deps);
   await kujiRoutes(deps);
   await virtualCraneRoutes(deps);
   await storeRoutes(deps);

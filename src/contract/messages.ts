@@ -76,6 +76,11 @@ export const CONTRACT_MESSAGES = {
   vipOnly: DOMAIN_MESSAGES.vipOnlyTitle,
   vipWeeklyWon: DOMAIN_MESSAGES.vipWeeklyLimitTitle,
   exclusiveInUse: DOMAIN_MESSAGES.vipExclusiveInUseTitle,
+  // Station keys (operator console)
+  stationKeyStationsRequired: 'ステーションを1つ以上選んでください。',
+  stationKeyStationsTooMany: (max: number) => `1つの接続キーに指定できるステーションは${max}台までです。`,
+  stationKeyIdInvalid: '接続キーIDが正しくありません。',
+  stationKeyOverlap: (maxMinutes: number) => `切り替えの猶予時間は0〜${maxMinutes}分で指定してください。`,
 } as const;
 
 /** Japanese names of input fields, for error_info texts that name the field. */
@@ -159,6 +164,8 @@ export const FIELD_LABELS_JA: Readonly<Record<string, string>> = {
   before_id: 'メッセージID',
   contact_id: 'お問い合わせID',
   recipient: '宛先',
+  key_id: '接続キーID',
+  overlap_minutes: '切り替えの猶予時間',
 };
 
 /** Field names the address and profile schemas put in their texts (the address form's own labels). */

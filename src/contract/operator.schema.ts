@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { isAcceptableText, KUJI_BOX_STATUSES, OPERATOR_RIGHTS, OPERATOR_ROLES, STATION_STATUSES } from '../domain';
 import { errorResponseSchema } from './envelope';
+import { AGENT_MAX_STATIONS } from './agent.schema';
 import { CONTRACT_MESSAGES as M, FIELD_LABELS_JA } from './messages';
 import { PLAY_PHASES, playLogEntrySchema } from './play.schema';
 import { idSchema } from './user-identity.schema';
@@ -41,6 +42,11 @@ export const OPERATOR_ENDPOINTS = {
   userStatus: 'operator/user_status',
   numbers: 'operator/numbers',
   kujiBoxes: 'operator/kuji_boxes',
+  // Station agents' keys (right `machines`; docs/security.md "Station keys").
+  stationKeys: 'operator/station_keys',
+  stationKeyIssue: 'operator/station_key_issue',
+  stationKeyRotate: 'operator/station_key_rotate',
+  stationKeyRevoke: 'operator/station_key_revoke',
 } as const;
 
 /** The header carrying `Bearer <operator session token>`. */
@@ -305,4 +311,72 @@ export const operatorKujiBoxesResponseSchema = z.object({
       seed: z.nullable(z.string()),
     }),
   ),
+});
+
+// ---- Station agents' keys (right `machines`; docs/security.md "Station keys") ------------------
+
+/** The longest overlap a rotation may give, in minutes (a week). */
+export const STATION_KEY_MAX_OVERLAP_MINUTES = 7 * 24 * 60;
+export const STATION_KEY_STATES = ['active', 'rotating', 'expired', 'revoked'] as const;
+export type StationKeyState = (typeof STATION_KEY_STATES)[number];
+
+const stationKeyId = z.string().check(z.regex(/^[a-z0-9]{12}$/, M.stationKeyIdInvalid));
+
+/** Every key, newest first (no secret, no hash). */
+export const operatorStationKeysSchema = z.strictObject({});
+/** A new key for the stations named; its secret is answered once, here. */
+export const operatorStationKeyIssueSchema = z.strictObject({
+  name: z
+    .string()
+    .check(z.trim())
+    .check(z.minLength(1, M.required(FIELD_LABELS_JA.name!)))
+    .check(z.maxLength(64, M.tooLong(FIELD_LABELS_JA.name!, 64)))
+    .check(z.refine(isAcceptableText, M.invalidCharacters(FIELD_LABELS_JA.name!))),
+  station_ids: z
+    .array(idSchema)
+    .check(z.minLength(1, M.stationKeyStationsRequired))
+    .check(z.maxLength(AGENT_MAX_STATIONS, M.stationKeyStationsTooMany(AGENT_MAX_STATIONS))),
+});
+/** A new key for the same stations; the old one works on for `overlap_minutes` (default a day). */
+export const operatorStationKeyRotateSchema = z.strictObject({
+  key_id: stationKeyId,
+  overlap_minutes: z.optional(
+    z
+      .int(M.notInteger)
+      .check(z.gte(0, M.stationKeyOverlap(STATION_KEY_MAX_OVERLAP_MINUTES)))
+      .check(z.lte(STATION_KEY_MAX_OVERLAP_MINUTES, M.stationKeyOverlap(STATION_KEY_MAX_OVERLAP_MINUTES))),
+  ),
+});
+/** Ends a key at once; the agents connected with it are closed. */
+export const operatorStationKeyRevokeSchema = z.strictObject({ key_id: stationKeyId });
+
+export const stationKeyEntrySchema = z.object({
+  key_id: z.string(),
+  name: z.string(),
+  station_ids: z.array(z.int().check(z.positive())),
+  created_at: z.string(),
+  created_by: z.string(),
+  /** The end of a rotation's overlap, null for a key not rotated. */
+  expires_at: z.nullable(z.string()),
+  revoked_at: z.nullable(z.string()),
+  last_used_at: z.nullable(z.string()),
+  /** The key that replaced this one. */
+  rotated_to: z.nullable(z.string()),
+  /** By the server's clock: rotating = rotated and still working until expires_at. */
+  state: z.enum(STATION_KEY_STATES),
+});
+export type StationKeyEntryWire = z.infer<typeof stationKeyEntrySchema>;
+export const operatorStationKeysResponseSchema = z.object({
+  error_code: z.literal(200),
+  keys: z.array(stationKeyEntrySchema),
+});
+/** The key made (shown once: the console keeps it nowhere) and its row as listed. */
+export const operatorStationKeyIssuedResponseSchema = z.object({
+  error_code: z.literal(200),
+  key: z.string(),
+  entry: stationKeyEntrySchema,
+});
+export const operatorStationKeyRevokedResponseSchema = z.object({
+  error_code: z.literal(200),
+  entry: stationKeyEntrySchema,
 });

@@ -5,6 +5,7 @@ import {
   OperatorFloor,
   OperatorFulfilment,
   OperatorKuji,
+  OperatorMachineKeys,
   OperatorMessages,
   OperatorNumbers,
   OperatorPlayLog,
@@ -63,5 +64,6 @@ export function createOperatorContainer(
   container.bind(OPERATOR_TOKENS.OperatorSupport).to(OperatorSupport);
   container.bind(OPERATOR_TOKENS.OperatorNumbers).to(OperatorNumbers);
   container.bind(OPERATOR_TOKENS.OperatorAudit).to(OperatorAudit);
+  container.bind(OPERATOR_TOKENS.OperatorMachineKeys).to(OperatorMachineKeys);
   return container;
 }

@@ -31,6 +31,11 @@ export class ServerProcess {
     return this.child !== null && this.child.exitCode === null;
   }
 
+  /** Everything the process wrote to stdout and stderr so far (its log lines). */
+  get log(): string {
+    return this.output;
+  }
+
   get origin(): string {
     return `http://127.0.0.1:${this.port}`;
   }

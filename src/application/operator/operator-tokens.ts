@@ -9,6 +9,7 @@ import type { OperatorFulfilment } from './operator-fulfilment.use-case';
 import type { OperatorSupport } from './operator-support.use-case';
 import type { OperatorNumbers } from './operator-numbers.use-case';
 import type { OperatorAudit } from './operator-audit.use-case';
+import type { OperatorMachineKeys } from './operator-machine-keys.use-case';
 
 function token<T>(name: string): Token<T> {
   return Symbol.for(`onkure.operator.${name}`) as Token<T>;
@@ -29,4 +30,5 @@ export const OPERATOR_TOKENS = {
   OperatorSupport: token<OperatorSupport>('OperatorSupport'),
   OperatorNumbers: token<OperatorNumbers>('OperatorNumbers'),
   OperatorAudit: token<OperatorAudit>('OperatorAudit'),
+  OperatorMachineKeys: token<OperatorMachineKeys>('OperatorMachineKeys'),
 } as const;

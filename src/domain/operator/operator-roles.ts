@@ -6,7 +6,8 @@ export type OperatorRole = (typeof OPERATOR_ROLES)[number];
  * What an operator call needs: each call names one right, and each role is a set of rights.
  * `session`: one's own session (who am I, sign out), which every role has; `users`: look a player
  * up, message them, suspend and restore them; `broadcast`: service messages to everyone and the
- * emergency maintenance; `numbers`: the figures per station per day.
+ * emergency maintenance; `numbers`: the figures per station per day; `machines`: the station
+ * agents' keys (issue, rotate, revoke), which let a process drive real cabinets.
  */
 export const OPERATOR_RIGHTS = [
   'session',
@@ -18,6 +19,7 @@ export const OPERATOR_RIGHTS = [
   'users',
   'broadcast',
   'numbers',
+  'machines',
 ] as const;
 export type OperatorRight = (typeof OPERATOR_RIGHTS)[number];
 

@@ -6,6 +6,7 @@ import {
   type ContactRecord,
   type EmergencyState,
   type FloorStation,
+  type IssuedStationKeyView,
   type KujiBoxView,
   type NumbersRow,
   type OperatorApiPort,
@@ -17,6 +18,7 @@ import {
   type PrizeChange,
   type ServiceMessageCode,
   type StationChange,
+  type StationKeyView,
   type SupportThreadSummary,
 } from '../../application/operator';
 import type {
@@ -55,6 +57,9 @@ import {
   operatorRemoveFromLineResponseSchema,
   operatorServiceStateResponseSchema,
   operatorStationAnswerSchema,
+  operatorStationKeyIssuedResponseSchema,
+  operatorStationKeyRevokedResponseSchema,
+  operatorStationKeysResponseSchema,
   operatorUserResponseSchema,
 } from '../../contract/operator.schema';
 import { toChatMessage } from '../wire/chat-wire';
@@ -257,5 +262,22 @@ export class KyOperatorApi implements OperatorApiPort {
   async audit(operatorLogin: string | null): Promise<readonly AuditRow[]> {
     const body = operatorLogin ? { operator_login: operatorLogin, limit: 200 } : { limit: 200 };
     return (await this.call(O.audit, body, operatorAuditResponseSchema)).list;
+  }
+
+  async stationKeys(): Promise<readonly StationKeyView[]> {
+    return (await this.call(O.stationKeys, {}, operatorStationKeysResponseSchema)).keys;
+  }
+  async issueStationKey(name: string, stationIds: readonly number[]): Promise<IssuedStationKeyView> {
+    const body = { name, station_ids: stationIds };
+    const { key, entry } = await this.call(O.stationKeyIssue, body, operatorStationKeyIssuedResponseSchema);
+    return { key, entry };
+  }
+  async rotateStationKey(keyId: string, overlapMinutes: number): Promise<IssuedStationKeyView> {
+    const body = { key_id: keyId, overlap_minutes: overlapMinutes };
+    const { key, entry } = await this.call(O.stationKeyRotate, body, operatorStationKeyIssuedResponseSchema);
+    return { key, entry };
+  }
+  async revokeStationKey(keyId: string): Promise<StationKeyView> {
+    return (await this.call(O.stationKeyRevoke, { key_id: keyId }, operatorStationKeyRevokedResponseSchema)).entry;
   }
 }

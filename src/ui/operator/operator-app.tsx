@@ -10,6 +10,7 @@ import { AuditScreen } from './audit-screen';
 import { FloorScreen } from './floor-screen';
 import { FulfilmentScreen } from './fulfilment-screen';
 import { KujiScreen } from './kuji-screen';
+import { MachineKeysScreen } from './machine-keys-screen';
 import { MessagesScreen } from './messages-screen';
 import { NumbersScreen } from './numbers-screen';
 import { SupportScreen } from './support-screen';
@@ -23,6 +24,7 @@ export const OPERATOR_SECTIONS = [
   { path: 'support', title: OP.sections.support, right: 'support', screen: SupportScreen },
   { path: 'numbers', title: OP.sections.numbers, right: 'numbers', screen: NumbersScreen },
   { path: 'audit', title: OP.sections.audit, right: 'audit', screen: AuditScreen },
+  { path: 'machines', title: OP.sections.machines, right: 'machines', screen: MachineKeysScreen },
 ] as const satisfies readonly {
   path: string;
   title: string;

@@ -1,5 +1,11 @@
 import type { DeliveryStatus, KujiBoxStatus, StationStatus } from '../../domain';
-import type { FloorPlayPhase, OperatorRole, PrizeShapeName, ServiceMessageCode } from '../../application/operator';
+import type {
+  FloorPlayPhase,
+  OperatorRole,
+  PrizeShapeName,
+  ServiceMessageCode,
+  StationKeyState,
+} from '../../application/operator';
 
 const yen = (n: number) => n.toLocaleString('ja-JP');
 
@@ -63,6 +69,7 @@ export const OP = {
     support: 'サポート',
     numbers: '数字',
     audit: '監査ログ',
+    machines: '機械の接続キー',
   },
 
   stationStatus: {
@@ -336,5 +343,63 @@ export const OP = {
     action: '操作',
     target: '対象',
     change: '変更前 → 変更後',
+  },
+
+  machineKeys: {
+    title: '機械の接続キー',
+    lead: '店舗の機械（エージェント）がサーバーに接続するためのキーです。キーごとに操作できるステーションが決まっています。',
+    table: '接続キーの一覧（新しい順）',
+    name: '名前',
+    keyId: 'キーID',
+    stations: 'ステーション',
+    stationList: (ids: readonly number[]) => ids.map((id) => `#${id}`).join('、'),
+    created: '発行',
+    createdBy: (login: string, at: string) => `${at}（${login}）`,
+    lastUsed: '最終使用',
+    never: '未使用',
+    state: '状態',
+    actions: '操作',
+    states: {
+      active: '有効',
+      rotating: '切替中',
+      expired: '失効',
+      revoked: '失効',
+    } satisfies Record<StationKeyState, string>,
+    rotatingUntil: (at: string) => `切替中（〜${at}）`,
+    replacedBy: (keyId: string) => `後継キー: ${keyId}`,
+    issueTitle: 'キーを発行',
+    issueName: 'キーの名前（例: 3号機コントローラ）',
+    issueStations: 'ステーションID（カンマ区切り、例: 3, 4）',
+    issue: 'キーを発行',
+    stationsInvalid: 'ステーションIDを1つ以上、半角数字のカンマ区切りで入力してください。',
+    confirmIssue: (name: string, ids: readonly number[]) =>
+      `「${name}」の接続キーを発行します。操作できるステーション: ${ids.map((id) => `#${id}`).join('、')}`,
+    overlap: '切り替えの猶予',
+    overlaps: [
+      { minutes: 0, label: 'すぐに切り替え（猶予なし）' },
+      { minutes: 60, label: '1時間' },
+      { minutes: 24 * 60, label: '24時間' },
+      { minutes: 7 * 24 * 60, label: '7日間' },
+    ],
+    overlapText: (minutes: number) =>
+      minutes === 0 ? 'すぐに' : minutes % (24 * 60) === 0 ? `${minutes / (24 * 60)}日後に` : `${minutes / 60}時間後に`,
+    rotate: '切り替え',
+    rotateLabel: (name: string) => `「${name}」のキーを切り替え`,
+    confirmRotate: (name: string, when: string) =>
+      `「${name}」の新しいキーを発行します。今のキーは${when}使えなくなります。その前に機械の設定を新しいキーに変更してください。`,
+    revoke: '失効',
+    revokeLabel: (name: string) => `「${name}」のキーを失効`,
+    confirmRevokeTitle: '接続キーの失効',
+    confirmRevoke: (name: string, keyId: string) =>
+      `「${name}」（${keyId}）を失効させます。このキーで接続中の機械はすぐに切断され、元に戻せません。`,
+    revoked: '接続キーを失効させました。',
+    newKeyTitle: '新しい接続キー',
+    newKeyFor: (name: string) => `「${name}」のキー`,
+    newKeyWarning: 'このキーは今しか表示されません。閉じる前にコピーして、機械の設定に保存してください。',
+    copy: 'コピー',
+    copied: 'コピーしました。',
+    copyFailed: 'コピーできませんでした。キーを選択してコピーしてください。',
+    closeKey: '保存したので閉じる',
+    confirmCloseKey: 'このキーは二度と表示されません。保存しましたか？',
   },
 } as const;

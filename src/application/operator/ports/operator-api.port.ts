@@ -172,6 +172,30 @@ export interface AuditRow {
   readonly at: string;
 }
 
+export const STATION_KEY_STATES = ['active', 'rotating', 'expired', 'revoked'] as const;
+/** active; rotating: replaced, still working until `expires_at`; expired: its overlap ended; revoked. */
+export type StationKeyState = (typeof STATION_KEY_STATES)[number];
+
+/** A station agent's key as the console lists it (never its secret). */
+export interface StationKeyView {
+  readonly key_id: string;
+  readonly name: string;
+  readonly station_ids: readonly number[];
+  readonly created_at: string;
+  readonly created_by: string;
+  readonly expires_at: string | null;
+  readonly revoked_at: string | null;
+  readonly last_used_at: string | null;
+  readonly rotated_to: string | null;
+  readonly state: StationKeyState;
+}
+
+/** A key just made: `key` is shown once, then forgotten. */
+export interface IssuedStationKeyView {
+  readonly key: string;
+  readonly entry: StationKeyView;
+}
+
 /**
  * Every operator call (POST under the API base with the session's bearer token). Each resolves with
  * the validated answer or rejects with an `OperatorCallFailed` (a refusal with the server's Japanese
@@ -222,6 +246,13 @@ export interface OperatorApiPort {
 
   numbers(from: string, to: string): Promise<readonly NumbersRow[]>;
   audit(operatorLogin: string | null): Promise<readonly AuditRow[]>;
+
+  /** The station agents' keys (right `machines`), newest first. */
+  stationKeys(): Promise<readonly StationKeyView[]>;
+  issueStationKey(name: string, stationIds: readonly number[]): Promise<IssuedStationKeyView>;
+  /** A successor for the same stations; the old key works on for `overlapMinutes`. */
+  rotateStationKey(keyId: string, overlapMinutes: number): Promise<IssuedStationKeyView>;
+  revokeStationKey(keyId: string): Promise<StationKeyView>;
 }
 
 /** Where the console keeps its session token between reloads of the tab (never a cookie). */

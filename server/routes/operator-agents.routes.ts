@@ -1,0 +1,63 @@
+import {
+  OPERATOR_ENDPOINTS as O,
+  operatorStationKeyIssueSchema,
+  operatorStationKeyRevokeSchema,
+  operatorStationKeyRotateSchema,
+  operatorStationKeysSchema,
+} from '../../src/contract/operator.schema';
+import type { OperatorAccess } from '../http/route';
+import type { ApiDeps } from './deps';
+
+/**
+ * The station agents' keys in the console (right `machines`, admin only; docs/security.md "Station
+ * keys"): list, issue, rotate, revoke. Each change is audited with the key's row before and after
+ * (its id, name, stations, times, who made it), never the key nor its hash: the answers that carry
+ * the key are not what the audit log records, the subject is.
+ */
+export async function operatorAgentsRoutes({ route, services: s }: ApiDeps): Promise<void> {
+  const keys = s.stationKeys;
+
+  route.operator(`/${O.stationKeys}`, { right: 'machines', read: true }, operatorStationKeysSchema, async () => ({
+    keys: await keys.list(),
+  }));
+
+  // A new key has no id before the call: the handler notes it against the body, and the audit's
+  // "after" reads that row (its "before" is null). Without a subject the audit would copy the answer, key and all.
+  const issued = new WeakMap<object, string>();
+  const onIssued: OperatorAccess<object> = {
+    right: 'machines',
+    subject: async (body) => {
+      const keyId = issued.get(body);
+      return keyId ? keys.entry(keyId) : null;
+    },
+  };
+  route.operator(`/${O.stationKeyIssue}`, onIssued, operatorStationKeyIssueSchema, async (body, { operator }) => {
+    const made = await keys.issue({ name: body.name, stationIds: body.station_ids, by: operator.login });
+    issued.set(body, made.keyId);
+    return { key: made.key, entry: await keys.entry(made.keyId) };
+  });
+
+  // A rotation changes the old key (its end, its successor) and makes the successor: both are its subject.
+  const onRotated: OperatorAccess<{ key_id: string }> = {
+    right: 'machines',
+    subject: async (body) => {
+      const old = await keys.entry(body.key_id);
+      return { key: old, successor: old?.rotated_to ? await keys.entry(old.rotated_to) : null };
+    },
+  };
+  route.operator(`/${O.stationKeyRotate}`, onRotated, operatorStationKeyRotateSchema, async (body, { operator }) => {
+    const made = await keys.rotate(body.key_id, {
+      by: operator.login,
+      ...(body.overlap_minutes === undefined ? {} : { overlapMs: body.overlap_minutes * 60_000 }),
+    });
+    return { key: made.key, entry: await keys.entry(made.keyId) };
+  });
+
+  const onKey: OperatorAccess<{ key_id: string }> = {
+    right: 'machines',
+    subject: (body) => keys.entry(body.key_id),
+  };
+  route.operator(`/${O.stationKeyRevoke}`, onKey, operatorStationKeyRevokeSchema, async (body, { operator }) => ({
+    entry: await keys.revoke(body.key_id, { by: operator.login }),
+  }));
+}
