@@ -38,6 +38,9 @@ export interface AgentConnectionOptions {
   readonly random?: () => number;
 }
 
+/** Each station's state is sent again every this many pings, changed or not (docs/agent-protocol.md). */
+const STATE_EVERY_PINGS = 4;
+
 /** Why the connection ended for good. */
 export type AgentEnd =
   { readonly kind: 'stopped' } | { readonly kind: 'refused'; readonly code: number; readonly reason: string };
@@ -55,6 +58,7 @@ export class AgentConnection {
   /** Counts sockets, so late events of an abandoned one are ignored. */
   private generation = 0;
   private welcome: AgentWelcome | null = null;
+  private pings = 0;
   private stations = new Set<number>();
   private outSeq = 0;
   private lastCommandSeq = 0;
@@ -182,6 +186,11 @@ export class AgentConnection {
       this.socket!.send(
         JSON.stringify({ v: AGENT_PROTOCOL_VERSION, type: 'pong', t: message.t, at: this.options.clock.now() }),
       );
+      // Every fourth ping (2 s) each station's state again: an instance that took its room over
+      // after a restart learns the machine from it, even while nothing changes.
+      this.pings += 1;
+      if (this.pings % STATE_EVERY_PINGS === 0)
+        for (const station of this.stations) this.events.status(station, this.options.driver.status(station));
       return;
     }
     this.command(message);

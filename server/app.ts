@@ -120,6 +120,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       realtime.io.close();
       const services = parts.services;
       services?.signaling.close();
+      services?.agents.close();
       services?.provider.stop();
       services?.purchases.stop();
       services?.prizeStorage.stop();

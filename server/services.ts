@@ -25,6 +25,9 @@ import type { RtcFeed } from './live/rtc-feed';
 import type { StationCameras } from './play/cameras/station-cameras';
 import { OperatorAccounts } from './operator/operator-accounts';
 import { StationKeys } from './agent/station-keys';
+import proxyaddr from '@fastify/proxy-addr';
+import type { AgentBounds, AgentGateway } from './agent/agent-gateway';
+import { createMachineLink } from './agent/machine-link';
 import { PlayLogRepository } from './play/play-log.repository';
 import type { PlayEvents, PlayStore } from './play/rooms/play-ports';
 import type { KujiBoxStore } from './kuji/kuji-box-store';
@@ -110,6 +113,8 @@ export interface Services {
   readonly serviceMessages: ServiceMessages;
   /** The station agents' keys: issued, verified, rotated, revoked (docs/security.md "Station keys"). */
   readonly stationKeys: StationKeys;
+  /** The station agents' connections (`/agent`, docs/agent-protocol.md); attached to the HTTP server by the API part. */
+  readonly agents: AgentGateway;
   /** Where each station's live feed is drawn (several instances): forwarded to the instance running it. */
   readonly feedOwners: FeedOwners;
   /** The rtc feed's Sora-compatible signaling (attached to the HTTP server when webrtc_url is a path). */
@@ -126,6 +131,8 @@ export interface ServiceOptions {
   readonly log?: (message: string, error?: unknown) => void;
   /** Seeds of plays (tests pin them). */
   readonly playSeeds?: () => number;
+  /** The agent protocol's bounds (heartbeat, silence, …); tests shorten them. */
+  readonly agentBounds?: Partial<AgentBounds>;
   /** The live feed's signaling deadlines (tests shorten them). */
   readonly signalingTimings?: Partial<SignalingTimings>;
   /** The signaling deadlines' own clock (tests: a manual one); default the services' clock. */
@@ -192,7 +199,7 @@ export function createServices(
   const verification = new VerificationService(store, clock);
   const vipGate = new VipGate(new StoreTcLedgerSource());
   const roomHost = options.roomHost ?? new LocalRoomHost();
-  const { rooms, setPlayEvents, setKujiEvents, onMachineTick } = createRooms({
+  const { rooms, setPlayEvents, setKujiEvents, onMachineTick, setMachines } = createRooms({
     store,
     clock,
     config,
@@ -206,6 +213,21 @@ export function createServices(
     kujiStore: options.kujiStore,
   });
   connectRooms(io, rooms, roomHost, { config, log });
+  // The stations' machines through their agents (docs/agent-protocol.md).
+  const stationKeys = new StationKeys(store, clock, log);
+  const trusted = proxyaddr.compile([...config.trustProxy]);
+  const machines = createMachineLink({
+    clock,
+    keys: stationKeys,
+    rooms,
+    io,
+    distributed: roomHost.distributed,
+    clientAddress: (request) => (request.socket.remoteAddress ? proxyaddr(request, trusted) : 'unknown'),
+    log,
+    ...(options.agentBounds ? { bounds: options.agentBounds } : {}),
+  });
+  setMachines(machines.commands);
+  stationKeys.onRevoked(({ keyId }) => machines.revoked(keyId));
   const controlRate = new AttemptLimiter(CONTROL_COMMANDS_PER_SECOND, 1_000, clock);
   const realtime = new RealtimeHub(io, identity, rooms, controlRate, store, config.realtimeChannel, log);
   const topPages = topPagesOf(catalogue, clock);
@@ -284,7 +306,8 @@ export function createServices(
     realtime,
     operators: new OperatorAccounts(store, clock),
     serviceMessages: new ServiceMessages(store, clock, ledger, () => realtime),
-    stationKeys: new StationKeys(store, clock, log),
+    stationKeys,
+    agents: machines.gateway,
     kujiReservations: new KujiReservations(store, clock, config.kujiTimeLimits),
   };
 }

@@ -58,6 +58,8 @@ export interface StationAgentView {
 
 interface StationLink {
   readonly session: AgentSession;
+  /** The agent's last report of the station. */
+  state: Extract<AgentEvent, { type: 'state' }>['state'] | null;
   readonly commands: TokenBucket;
   /** The direction button held now (as commanded), for the interlock. */
   held: AgentButton | null;
@@ -135,6 +137,12 @@ export class AgentGateway {
     return this.links.get(stationId)?.session.active ?? false;
   }
 
+  /** What the agent driving a station here last reported of it (null: none here, or no report yet). */
+  lastState(stationId: number): Extract<AgentEvent, { type: 'state' }>['state'] | null {
+    const link = this.links.get(stationId);
+    return link?.session.active ? link.state : null;
+  }
+
   /** The agents driving stations now, one row per station. */
   agents(): StationAgentView[] {
     return [...this.links.entries()]
@@ -186,6 +194,7 @@ export class AgentGateway {
         session,
         commands: new TokenBucket(this.bounds.commandsPerSecond, this.bounds.commandsPerSecond, now),
         held: null,
+        state: null,
       });
     }
     // Never two: the older connection goes, whole (it may serve other stations; they are gone too).
@@ -193,7 +202,9 @@ export class AgentGateway {
   }
 
   private inbound(session: AgentSession, stationId: number, event: AgentEvent): void {
-    if (this.links.get(stationId)?.session !== session) return;
+    const link = this.links.get(stationId);
+    if (link?.session !== session) return;
+    if (event.type === 'state') link.state = event.state;
     this.deliver(stationId, event);
   }
 

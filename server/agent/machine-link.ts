@@ -10,6 +10,8 @@ import { AgentGateway, type AgentEvent, type AgentKeyCheck, type AgentBounds } f
 
 /** The instances' event for a machine command whose agent may be connected to another instance. */
 export const AGENT_COMMAND = 'onkure:agent-command';
+/** The instances' event for a revoked key: every instance closes its connections made with it. */
+export const AGENT_KEY_REVOKED = 'onkure:agent-key-revoked';
 
 const PHASES: Record<AgentState['claw'], MachinePhase> = {
   idle: 'idle',
@@ -135,7 +137,12 @@ export interface MachineLinkDeps {
  * them), and the rooms' commands carried to the agent's connection (on whichever instance holds
  * it).
  */
-export function createMachineLink(deps: MachineLinkDeps): { gateway: AgentGateway; commands: MachineCommands } {
+export function createMachineLink(deps: MachineLinkDeps): {
+  gateway: AgentGateway;
+  commands: MachineCommands;
+  /** A key was revoked: its connections close here and on every other instance (4401). */
+  revoked(keyId: string): void;
+} {
   const { rooms, io, log } = deps;
   const gateway = new AgentGateway({
     clock: deps.clock,
@@ -164,6 +171,14 @@ export function createMachineLink(deps: MachineLinkDeps): { gateway: AgentGatewa
     (ack as (held: boolean) => void)(sendHere(parsed.data.stationId, parsed.data.command));
   });
   const commands: MachineCommands = {
+    known(stationId) {
+      const state = gateway.lastState(stationId);
+      if (!state) return undefined;
+      const event = roomEventOf({ type: 'state', state });
+      const report = event?.type === 'machineReport' ? event.report : null;
+      const ready = report !== null && report.phase === 'idle' && report.sensor === 'clear' && !report.stopped;
+      return { connected: true, report, fault: ready ? null : 'restarted', emergencyStopped: false };
+    },
     async command(stationId, command) {
       if (gateway.connected(stationId) || !deps.distributed) return sendHere(stationId, command);
       // The agent may be connected to another instance: the one holding it sends it.
@@ -174,5 +189,12 @@ export function createMachineLink(deps: MachineLinkDeps): { gateway: AgentGatewa
       });
     },
   };
-  return { gateway, commands };
+  io.on(AGENT_KEY_REVOKED, (keyId: unknown) => {
+    if (typeof keyId === 'string' && keyId.length <= 64) gateway.revoked(keyId);
+  });
+  const revoked = (keyId: string): void => {
+    gateway.revoked(keyId);
+    if (deps.distributed) io.serverSideEmit(AGENT_KEY_REVOKED, keyId);
+  };
+  return { gateway, commands, revoked };
 }

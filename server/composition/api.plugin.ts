@@ -43,6 +43,7 @@ export const apiPlugin: FastifyPluginAsync<{ parts: ServerParts }> = async (api,
       return address && typeof address === 'object' ? `http://127.0.0.1:${address.port}` : null;
     },
     ...(options.playSeeds ? { playSeeds: options.playSeeds } : {}),
+    ...(options.agentBounds ? { agentBounds: options.agentBounds } : {}),
     ...(options.signalingTimings ? { signalingTimings: options.signalingTimings } : {}),
     ...(options.signalingClock ? { signalingClock: options.signalingClock } : {}),
     ...(options.playStore ? { playStore: options.playStore } : {}),
@@ -68,5 +69,7 @@ export const apiPlugin: FastifyPluginAsync<{ parts: ServerParts }> = async (api,
   await registerApiRoutes({ config, services, route });
   // The rtc live feed's signaling, when the stations' webrtc_url is a path on this server.
   if (config.webrtcSignalingUrl.startsWith('/')) services.signaling.attach(app.server, () => parts.store() !== null);
+  // The station agents dial /agent on the same port (docs/agent-protocol.md).
+  services.agents.attach(app.server, () => parts.store() !== null);
   api.setNotFoundHandler((_request, reply) => replyError(reply, 404));
 };

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Server as SocketIOServer } from 'socket.io';
 import type { ServerConfig } from '../config';
 import { originAllowed } from '../http/security-headers';
+import { AGENT_PATH } from '../../src/contract/agent.schema';
 import { refuseUpgrade, requestUrl } from '../live/signaling';
 import { attachClusterAdapter } from '../realtime/cluster-adapter';
 
@@ -24,12 +25,12 @@ export function createRealtime(app: FastifyInstance, config: ServerConfig) {
   const clusterAdapter = config.databaseUrl
     ? attachClusterAdapter(io, config.databaseUrl, (message, error) => app.log.error({ err: error }, message))
     : null;
-  // An upgrade nobody serves (neither socket.io nor the live feed's signaling) gets a 404 at once.
+  // An upgrade nobody serves (neither socket.io, the live feed's signaling nor the agents') gets a 404 at once.
   // An address that does not parse gets a 400 (a raw request line can hold anything).
   app.server.on('upgrade', (request: IncomingMessage, socket: Duplex) => {
     const path = requestUrl(request)?.pathname;
     if (path === undefined) return refuseUpgrade(socket, '400 Bad Request');
-    if (path.startsWith('/socket.io/') || path === config.webrtcSignalingUrl) return undefined;
+    if (path.startsWith('/socket.io/') || path === config.webrtcSignalingUrl || path === AGENT_PATH) return undefined;
     return refuseUpgrade(socket, '404 Not Found');
   });
   return {

@@ -58,7 +58,7 @@ export function createRooms(deps: RoomsDeps) {
   let kujiEvents: KujiBoxEvents = SILENT_PLAY_EVENTS;
   const machineTicks: ((stationId: number) => void)[] = [];
   // Until the agent gateway is wired, no machine is driven by an agent.
-  let machines: MachineCommands = { command: async () => false };
+  let machines: MachineCommands = { command: async () => false, known: () => undefined };
   const rooms: Rooms = new RoomRegistry(
     {
       station: stationKind({

@@ -8,6 +8,7 @@ import type { RateLimits } from '../http/rate-limit';
 import type { RenderLimits } from '../http/render-budget';
 import type { KujiBoxStore } from '../kuji/kuji-box-store';
 import type { SignalingTimings } from '../live/signaling';
+import type { AgentBounds } from '../agent/agent-gateway';
 import type { PlayStore } from '../play/rooms/play-ports';
 import type { RoomHost } from '../rooms/room-host';
 import type { Services } from '../services';
@@ -35,6 +36,8 @@ export interface ServerOptions {
    * video itself runs in real time.
    */
   readonly signalingClock?: Clock;
+  /** The agent protocol's bounds (heartbeat, silence, …); tests shorten them. */
+  readonly agentBounds?: Partial<AgentBounds>;
   /** Wraps the station rooms' store (tests inject a slow or failing write). */
   readonly playStore?: (store: PlayStore) => PlayStore;
   /** Wraps the kuji box rooms' store (tests inject a slow or failing write). */

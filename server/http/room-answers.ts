@@ -1,5 +1,18 @@
 import { PLAY_ERROR } from '../../src/contract';
-import type { KujiBoxAnswer, KujiBoxRefusal, OperatorEvent, RoomRefusal, RoomReply } from '../../src/domain';
+import type {
+  KujiBoxAnswer,
+  KujiBoxRefusal,
+  OperatorEvent,
+  RoomRefusal,
+  RoomReply,
+  StationRequest,
+} from '../../src/domain';
+
+/** The operator's events at a station's machine (docs/agent-protocol.md). */
+type MachineOperatorEvent = Extract<
+  StationRequest,
+  { type: 'emergencyStop' | 'resumeMachine' | 'homeMachine' | 'setDriver' }
+>;
 import type { Rooms } from '../rooms/kinds';
 import { SERVER_MESSAGES } from '../messages';
 import { Refusal } from '../play/refusal';
@@ -97,7 +110,7 @@ export function expectReply<K extends StationAnswer['kind']>(
 export async function operateStation(
   rooms: Rooms,
   stationId: number,
-  event: OperatorEvent,
+  event: OperatorEvent | MachineOperatorEvent,
 ): Promise<{ refunded_play_id: number | null }> {
   const answer = await atStation(stationId, rooms.send('station', stationId, event));
   return { refunded_play_id: answer.kind === 'operator' ? answer.refundedPlayId : null };

@@ -1,11 +1,16 @@
 import {
   OPERATOR_ENDPOINTS as O,
+  operatorStationAgentsSchema,
+  operatorStationDriverSchema,
+  operatorStationMachineSchema,
   operatorStationKeyIssueSchema,
   operatorStationKeyRevokeSchema,
   operatorStationKeyRotateSchema,
   operatorStationKeysSchema,
 } from '../../src/contract/operator.schema';
-import type { OperatorAccess } from '../http/route';
+import { rowSubject, type OperatorAccess } from '../http/route';
+import { operateStation } from '../http/room-answers';
+import { stationAnswer } from '../operator/station-answer';
 import type { ApiDeps } from './deps';
 
 /**
@@ -60,4 +65,57 @@ export async function operatorAgentsRoutes({ route, services: s }: ApiDeps): Pro
   route.operator(`/${O.stationKeyRevoke}`, onKey, operatorStationKeyRevokeSchema, async (body, { operator }) => ({
     entry: await keys.revoke(body.key_id, { by: operator.login }),
   }));
+
+  // ---- the machines (docs/agent-protocol.md) ---------------------------------------------------
+  route.operator(`/${O.stationAgents}`, { right: 'floor', read: true }, operatorStationAgentsSchema, async () => ({
+    agents: s.agents.agents().map((a) => {
+      const state = s.agents.lastState(a.stationId);
+      return {
+        station_id: a.stationId,
+        key_id: a.keyId,
+        key_name: a.keyName,
+        agent_name: a.agentName,
+        agent_version: a.agentVersion,
+        driver: a.driver,
+        remote: a.remote,
+        connected_at: new Date(a.connectedAt).toISOString(),
+        last_heard_at: new Date(a.lastHeardAt).toISOString(),
+        round_trip_ms: a.roundTripMs,
+        claw: state?.claw ?? null,
+        sensor: state?.sensor ?? null,
+        stopped: state?.stopped ?? null,
+        outputs: state?.outputs ?? [],
+        play_id: state?.play_id ?? null,
+      };
+    }),
+  }));
+
+  const onMachine = rowSubject<{ station_id: number }>(
+    s.store,
+    'floor',
+    'SELECT station_status, machine_driver, emergency_stopped FROM stations WHERE station_id = $1',
+    (body) => body.station_id,
+  );
+  // The emergency stop goes out to the agent before the play it stops is refunded [R11-3].
+  route.operator(`/${O.stationMachine}`, onMachine, operatorStationMachineSchema, async (body) => {
+    const event =
+      body.action === 'emergency_stop'
+        ? ({ type: 'emergencyStop' } as const)
+        : body.action === 'resume'
+          ? ({ type: 'resumeMachine' } as const)
+          : ({ type: 'homeMachine' } as const);
+    const operated = await operateStation(s.rooms, body.station_id, event);
+    return stationAnswer(s.store, body.station_id, operated.refunded_play_id);
+  });
+
+  const onDriver = rowSubject<{ station_id: number }>(
+    s.store,
+    'machines',
+    'SELECT machine_driver FROM stations WHERE station_id = $1',
+    (body) => body.station_id,
+  );
+  route.operator(`/${O.stationDriver}`, onDriver, operatorStationDriverSchema, async (body) => {
+    const operated = await operateStation(s.rooms, body.station_id, { type: 'setDriver', driver: body.driver });
+    return stationAnswer(s.store, body.station_id, operated.refunded_play_id);
+  });
 }

@@ -47,6 +47,10 @@ export const OPERATOR_ENDPOINTS = {
   stationKeyIssue: 'operator/station_key_issue',
   stationKeyRotate: 'operator/station_key_rotate',
   stationKeyRevoke: 'operator/station_key_revoke',
+  // Station machines and their agents (docs/agent-protocol.md): the agents' state, the machine's controls.
+  stationAgents: 'operator/station_agents',
+  stationMachine: 'operator/station_machine',
+  stationDriver: 'operator/station_driver',
 } as const;
 
 /** The header carrying `Bearer <operator session token>`. */
@@ -60,6 +64,19 @@ export const operatorStationStatusSchema = z.strictObject(
   z.extend(stationId, { station_status: z.enum(STATION_STATUSES) }).shape,
 );
 export const operatorFaultSchema = stationId;
+/** The agents driving stations now, as the console shows them. */
+export const operatorStationAgentsSchema = z.strictObject({});
+/**
+ * At a station's machine [R11-3]: `emergency_stop` releases every output at once and keeps the
+ * station out of service until `resume`; `home` brings the claw home between plays.
+ */
+export const operatorStationMachineSchema = z.strictObject(
+  z.extend(stationId, { action: z.enum(['emergency_stop', 'resume', 'home']) }).shape,
+);
+/** Who drives a station's machine: its agent, or the built-in simulator (between plays only). */
+export const operatorStationDriverSchema = z.strictObject(
+  z.extend(stationId, { driver: z.enum(['builtin', 'agent']) }).shape,
+);
 export const operatorRestockSchema = z.strictObject(z.extend(stationId, { stock }).shape);
 export const operatorArmStrengthSchema = z.strictObject(z.extend(stationId, { arm_strength: armStrength }).shape);
 export const operatorChangePrizeSchema = z.strictObject(

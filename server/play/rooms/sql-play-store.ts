@@ -300,6 +300,9 @@ export class SqlPlayStore implements PlayStore {
       case 'emergencyStopped':
         await tx.query('UPDATE stations SET emergency_stopped = $2 WHERE station_id = $1', [stationId, w.stopped]);
         return;
+      case 'driver':
+        await tx.query('UPDATE stations SET machine_driver = $2 WHERE station_id = $1', [stationId, w.driver]);
+        return;
       case 'prize':
         // A new setting tells old reservations and visits apart; the field is laid again at the next play.
         await tx.query(

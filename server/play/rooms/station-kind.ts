@@ -17,6 +17,7 @@ import {
   type RoomAnswer,
   type RoomEffect,
   type MachineCommand,
+  type MachineLink,
   type RoomEvent,
   type RoomReply,
   type RoomSnapshot,
@@ -108,6 +109,7 @@ export const stationRequestSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('emergencyStop') }),
   z.strictObject({ type: z.literal('resumeMachine') }),
   z.strictObject({ type: z.literal('homeMachine') }),
+  z.strictObject({ type: z.literal('setDriver'), driver: z.enum(['builtin', 'agent']) }),
 ]) satisfies z.ZodMiniType<StationRequest>;
 
 /** A station room, as the registry runs it. */
@@ -140,6 +142,8 @@ export interface StationKindDeps {
 /** Where the rooms' machine commands go (server/agent/machine-link.ts). */
 export interface MachineCommands {
   command(stationId: number, command: MachineCommand): Promise<boolean>;
+  /** What this instance knows of a station's machine (its agent connected here and its last report), for a room it opens. */
+  known(stationId: number): MachineLink | undefined;
 }
 
 /**
@@ -162,7 +166,8 @@ export function stationKind(deps: StationKindDeps): StationKind {
     name: 'station',
     rules: {
       transition,
-      restore: restoreRoom,
+      // A room opened here takes what this instance knows of its machine.
+      restore: (snapshot, now) => restoreRoom(snapshot, now, deps.machines().known(snapshot.station.stationId)),
       nextWakeup,
       clockEvent: { type: 'clock' },
       resumedEvent: { type: 'resumed' },

@@ -70,6 +70,7 @@ const EVENTS: Record<RoomEventType, RoomEvent> = {
   emergencyStop: { type: 'emergencyStop' },
   resumeMachine: { type: 'resumeMachine' },
   homeMachine: { type: 'homeMachine' },
+  setDriver: { type: 'setDriver', driver: 'builtin' },
 };
 
 /**
@@ -111,6 +112,7 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     emergencyStop: 'idle machineDown',
     resumeMachine: 'idle machineDown',
     homeMachine: 'idle machineDown',
+    setDriver: 'idle operator',
   },
   turnOffered: {
     join: 'turnOffered alreadyInLine',
@@ -145,6 +147,7 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     emergencyStop: 'turnOffered machineDown',
     resumeMachine: 'turnOffered machineDown',
     homeMachine: 'turnOffered machineDown',
+    setDriver: 'turnOffered operator',
   },
   starting: {
     join: 'starting alreadyInLine',
@@ -179,6 +182,7 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     emergencyStop: 'starting machineDown',
     resumeMachine: 'starting machineDown',
     homeMachine: 'starting machineDown',
+    setDriver: 'starting operator',
   },
   resetting: {
     join: 'resetting alreadyInLine',
@@ -213,6 +217,7 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     emergencyStop: 'resetting machineDown',
     resumeMachine: 'resetting machineDown',
     homeMachine: 'resetting machineDown',
+    setDriver: 'resetting operator',
   },
   playing: {
     join: 'playing alreadyInLine',
@@ -247,6 +252,7 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     emergencyStop: 'playing machineDown',
     resumeMachine: 'playing machineDown',
     homeMachine: 'playing machineDown',
+    setDriver: 'playing operator',
   },
   away: {
     join: 'away alreadyInLine',
@@ -281,6 +287,7 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     emergencyStop: 'away machineDown',
     resumeMachine: 'away machineDown',
     homeMachine: 'away machineDown',
+    setDriver: 'away operator',
   },
   result: {
     join: 'result alreadyInLine',
@@ -315,6 +322,7 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     emergencyStop: 'result machineDown',
     resumeMachine: 'result machineDown',
     homeMachine: 'result machineDown',
+    setDriver: 'result operator',
   },
 };
 

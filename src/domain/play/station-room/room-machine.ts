@@ -311,12 +311,14 @@ export function machineEvent(
         | 'machineGone'
         | 'emergencyStop'
         | 'resumeMachine'
-        | 'homeMachine';
+        | 'homeMachine'
+        | 'setDriver';
     }
   >,
   now: number,
   effects: RoomEffect[],
 ): Stepped {
+  if (event.type === 'setDriver') return setDriver(state, event.driver, now, effects);
   const link = state.machine;
   if (!link) {
     // The built-in simulator has no agent: reports are not its, and there is nothing to command.
@@ -375,6 +377,27 @@ export function machineEvent(
       return { state, answer: { kind: 'operator', refundedPlayId: null } };
     }
   }
+}
+
+/**
+ * The operator moves the station to its agent (a real cabinet, or the reference agent's sim) or
+ * back to the built-in simulator, between plays only. On its agent the station waits for the
+ * agent's report of an idle machine before it offers the next turn.
+ */
+function setDriver(state: StationRoomState, driver: 'builtin' | 'agent', now: number, effects: RoomEffect[]): Stepped {
+  const current = state.station.driver ?? 'builtin';
+  const answer = { kind: 'operator', refundedPlayId: null } as const;
+  if (current === driver) return { state, answer };
+  if (state.turn.phase !== 'idle' && state.turn.phase !== 'turnOffered')
+    return { state, answer: refused('machineBusy') };
+  effects.push({ type: 'commit', writes: [{ kind: 'driver', driver }] });
+  const station = { ...state.station, driver };
+  if (driver === 'builtin') {
+    const { machine: _dropped, ...rest } = state;
+    return { state: advance({ ...rest, station }, now, effects), answer };
+  }
+  const held = state.turn.phase === 'turnOffered' ? machineDown(state, 'agent', now, effects) : state;
+  return { state: { ...held, station, machine: NO_AGENT }, answer };
 }
 
 /** The play an emergency stop refunds (one under way and unfinished), for the operator's answer. */

@@ -316,7 +316,9 @@ export type RoomEvent =
   // the operator at the machine
   | { readonly type: 'emergencyStop' }
   | { readonly type: 'resumeMachine' }
-  | { readonly type: 'homeMachine' };
+  | { readonly type: 'homeMachine' }
+  /** Who drives the machine from now on (no play may be under way). */
+  | { readonly type: 'setDriver'; readonly driver: 'builtin' | 'agent' };
 export type RoomEventType = RoomEvent['type'];
 /**
  * The events a caller may send a station room (a player, a viewer, the operator, another
@@ -364,6 +366,7 @@ export const ROOM_EVENT_TYPES: readonly RoomEventType[] = [
   'emergencyStop',
   'resumeMachine',
   'homeMachine',
+  'setDriver',
 ];
 
 /** Why a reservation ended (the store's `end_reason`). */
@@ -429,6 +432,7 @@ export type RoomWrite =
   | { readonly kind: 'armStrength'; readonly armStrength: number }
   | { readonly kind: 'paused'; readonly paused: boolean }
   | { readonly kind: 'emergencyStopped'; readonly stopped: boolean }
+  | { readonly kind: 'driver'; readonly driver: 'builtin' | 'agent' }
   /** A new prize: name, shape, stock, strength; a new station setting, visits end, the field is laid again. */
   | { readonly kind: 'prize'; readonly prize: PrizeChange };
 

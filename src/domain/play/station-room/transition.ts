@@ -175,6 +175,7 @@ function apply(state: StationRoomState, event: RoomEvent, now: number, effects: 
     case 'emergencyStop':
     case 'resumeMachine':
     case 'homeMachine':
+    case 'setDriver':
       return machineEvent(state, event, now, effects);
     case 'resumed': {
       let after = state;
