@@ -90,6 +90,7 @@ export class AgentGateway {
       silenceMs: AGENT_TIMINGS.silenceMs,
       helloMs: AGENT_TIMINGS.helloMs,
       commandsPerSecond: AGENT_COMMANDS_PER_SECOND,
+      keyRecheckMs: 60_000,
       ...options.bounds,
     };
     this.host = {

@@ -26,6 +26,8 @@ export interface AgentBounds {
   readonly silenceMs: number;
   readonly helloMs: number;
   readonly commandsPerSecond: number;
+  /** An open connection's key is checked again this often (a rotation's overlap may end while it is open). */
+  readonly keyRecheckMs: number;
 }
 
 /** What one station's agent said, as the station's room hears it. */
@@ -91,6 +93,7 @@ export class AgentSession {
   grant: AgentGrant | null = null;
   hello: AgentHello | null = null;
   readonly connectedAt: number;
+  private beats = 0;
   /** Frames ignored because their sequence number was not above the last one (replays). */
   replayed = 0;
   /** The commands sent and not yet acknowledged, by seq (so an ack names its command). */
@@ -262,5 +265,15 @@ export class AgentSession {
     const now = this.host.clock.now().getTime();
     if (now - this.lastHeardAt > this.host.bounds.silenceMs) return this.end(AGENT_CLOSE.timeout, 'silent');
     this.frame({ v: AGENT_PROTOCOL_VERSION, type: 'ping', t: now });
+    // The key is checked again now and then (a minute): one whose rotation window ended closes the
+    // connection as a revoked one does (a revocation closes it at once through the gateway).
+    this.beats += 1;
+    const every = Math.max(1, Math.round(this.host.bounds.keyRecheckMs / this.host.bounds.heartbeatMs));
+    if (this.beats % every === 0) void this.recheck();
+  }
+
+  private async recheck(): Promise<void> {
+    const grant = await this.host.verify(this.hello!.key).catch(() => this.grant);
+    if (!grant && this.phase === 'active') this.end(AGENT_CLOSE.badKey, 'the key is no longer valid');
   }
 }

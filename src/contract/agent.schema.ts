@@ -30,7 +30,10 @@ export const AGENT_TIMINGS = {
   helloMs: 5_000,
   /** A button held longer than this is released by the agent itself (the machine's own limit). */
   holdLimitMs: 20_000,
-  /** After the drop: how long the server waits for the chute sensor once the claw is home again. */
+  /**
+   * A prize the chute sensor sees within this after the claw came home is still the last play's
+   * (agents name it in `prize`); the server records a result 1.5 s after the claw is home.
+   */
   prizeWaitMs: 10_000,
 } as const;
 

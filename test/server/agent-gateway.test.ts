@@ -83,6 +83,8 @@ describe('the agent gateway: keys, heartbeats, one agent per station, commands',
   let gateway: AgentGateway;
   let url: string;
   const events: Array<{ stationId: number; event: AgentEvent }> = [];
+  /** Keys whose rotation window has ended. */
+  const expired = new Set<string>();
   const agents: ScriptedAgent[] = [];
   const eventsFor = (stationId: number, type: AgentEvent['type']) =>
     events.filter((e) => e.stationId === stationId && e.event.type === type).map((e) => e.event);
@@ -99,11 +101,12 @@ describe('the agent gateway: keys, heartbeats, one agent per station, commands',
 
   beforeEach(async () => {
     events.length = 0;
+    expired.clear();
     clock = new ManualServerClock(new Date('2026-11-28T10:00:00Z'));
     server = createServer();
     gateway = new AgentGateway({
       clock,
-      keys: { verify: async (key) => GRANTS[key] ?? null },
+      keys: { verify: async (key) => (expired.has(key) ? null : (GRANTS[key] ?? null)) },
       sink: (stationId, event) => events.push({ stationId, event }),
       clientAddress: (request) => request.socket.remoteAddress ?? '',
       log: () => undefined,
@@ -266,5 +269,33 @@ describe('the agent gateway: keys, heartbeats, one agent per station, commands',
     expect((await again.closed).code).toBe(AGENT_CLOSE.badKey);
     await heard(4, 'gone');
     expect(eventsFor(4, 'gone')).toEqual([{ type: 'gone', reason: 'revoked' }]);
+  });
+
+  it('closes a connection 4401 at its next key check once its key’s rotation window has ended', async () => {
+    // This gateway checks keys every 2 s (4 heartbeats); the server's default is a minute.
+    gateway.close();
+    gateway = new AgentGateway({
+      clock,
+      keys: { verify: async (key) => (expired.has(key) ? null : (GRANTS[key] ?? null)) },
+      sink: (stationId, event) => events.push({ stationId, event }),
+      clientAddress: () => '127.0.0.1',
+      log: () => undefined,
+      bounds: { keyRecheckMs: 2_000 },
+    });
+    server.removeAllListeners('upgrade');
+    gateway.attach(server, () => true);
+    const agent = await connect(KEY_3, [3]);
+    await agent.next('welcome');
+    const beat = async () => {
+      clock.advance(500);
+      const ping = await agent.next('ping');
+      agent.sendJson({ v: 1, type: 'pong', t: ping.t, at: 0 });
+    };
+    for (let i = 0; i < 8; i += 1) await beat();
+    expect(gateway.connected(3)).toBe(true);
+    expired.add(KEY_3);
+    for (let i = 0; i < 4; i += 1) await beat();
+    expect((await agent.closed).code).toBe(AGENT_CLOSE.badKey);
+    expect(eventsFor(3, 'gone')).toEqual([{ type: 'gone', reason: 'revoked' }]);
   });
 });
