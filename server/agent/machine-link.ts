@@ -2,7 +2,15 @@ import type { IncomingMessage } from 'node:http';
 import type { Server as SocketIOServer } from 'socket.io';
 import { z } from 'zod/mini';
 import type { AgentCommand, AgentState, SimPrize } from '../../src/contract/agent.schema';
-import type { CranePrize, MachineCommand, MachinePhase, RoomEvent, StationRequest } from '../../src/domain';
+import {
+  machineReady,
+  type CranePrize,
+  type MachineCommand,
+  type MachineLink,
+  type MachinePhase,
+  type RoomEvent,
+  type StationRequest,
+} from '../../src/domain';
 import type { Clock } from '../clock';
 import { machineCommandSchema, type MachineCommands } from '../play/rooms/station-kind';
 import type { Rooms } from '../rooms/kinds';
@@ -176,8 +184,9 @@ export function createMachineLink(deps: MachineLinkDeps): {
       if (!state) return undefined;
       const event = roomEventOf({ type: 'state', state });
       const report = event?.type === 'machineReport' ? event.report : null;
-      const ready = report !== null && report.phase === 'idle' && report.sensor === 'clear' && !report.stopped;
-      return { connected: true, report, fault: ready ? null : 'restarted', emergencyStopped: false };
+      // The room's own readiness rule: a machine not home and clear waits for its next report.
+      const link: MachineLink = { connected: true, report, fault: null, emergencyStopped: false };
+      return machineReady(link) ? link : { ...link, fault: 'restarted' };
     },
     async command(stationId, command) {
       if (gateway.connected(stationId) || !deps.distributed) return sendHere(stationId, command);

@@ -80,9 +80,9 @@ const room = (machine: MachineLink = ready): StationRoomState => ({
   machine,
 });
 
-/** A room whose holder's play has started: the start command sent and taken, the reset window over. */
-function playing(machine: MachineLink = ready): Walk {
-  const walk = new Walk(room(machine))
+/** A room whose holder confirmed and was charged: the play's start goes to the machine. */
+function charged(machine: MachineLink, seed: number): Walk {
+  return new Walk(room(machine))
     .on({ type: 'joined', ...HOLDER })
     .on({ type: 'confirm', userId: HOLDER.userId })
     .on({
@@ -92,13 +92,18 @@ function playing(machine: MachineLink = ready): Walk {
         userId: HOLDER.userId,
         currency: 'tc',
         price: 100,
-        seed: 42,
+        seed: seed,
         armStrength: 0.5,
         assistLevel: 0,
         gaugeMisses: 0,
         charged: { free: 100, toll: 0 },
       },
     });
+}
+
+/** A room whose holder's play has started: the start command sent and taken, the reset window over. */
+function playing(machine: MachineLink = ready): Walk {
+  const walk = charged(machine, 42);
   expect(walk.commands()).toEqual(['start']);
   walk.on({
     type: 'machineAck',
@@ -203,23 +208,7 @@ describe('a station driven by its machine’s agent', () => {
   });
 
   it('refunds a play whose start the machine refuses (the chute sensor blocked)', () => {
-    const walk = new Walk(room())
-      .on({ type: 'joined', ...HOLDER })
-      .on({ type: 'confirm', userId: HOLDER.userId })
-      .on({
-        type: 'playStarted',
-        started: {
-          playId: PLAY,
-          userId: HOLDER.userId,
-          currency: 'tc',
-          price: 100,
-          seed: 1,
-          armStrength: 0.5,
-          assistLevel: 0,
-          gaugeMisses: 0,
-          charged: { free: 100, toll: 0 },
-        },
-      });
+    const walk = charged(ready, 1);
     walk.on({
       type: 'machineAck',
       command: { type: 'start', playId: PLAY, armStrength: 0.5, sim: { seed: 1, layout: [] } },
