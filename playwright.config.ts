@@ -43,7 +43,8 @@ export default defineConfig({
   webServer: {
     // The server on a data folder of its own, removed when it ends (scripts/e2e-server.mjs).
     command: 'node scripts/e2e-server.mjs',
-    url: `http://127.0.0.1:${port}/healthz`,
+    // Ready once every station's agent (the demo's sim agent process) is connected and reporting.
+    url: `http://127.0.0.1:${port}/healthz/agents`,
     reuseExistingServer: false,
     timeout: 60_000,
     gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },

@@ -1,5 +1,7 @@
 // What the two start commands share: the Node.js check, the production rule and the server process.
 import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** Stops with a clear message on a Node.js older than 20.19. */
@@ -19,13 +21,88 @@ export function isProductionEnv(value) {
   return (value ?? '').trim().toLowerCase() === 'production';
 }
 
-/** Runs server/main.ts under `env`, passing SIGINT/SIGTERM on and exiting with its code. */
-export function runServer(root, env) {
+/** How long the demo's agent stays away after it ends before the launcher starts it again. */
+const AGENT_RESTART_MS = 5_000;
+
+/**
+ * Runs server/main.ts under `env`, passing SIGINT/SIGTERM on and exiting with its code.
+ *
+ * With `demoAgent` (development only: the server refuses ONKURE_DEMO_AGENT_DIR without
+ * ONKURE_DEV_CALLS=1) it also runs the demo's machines: the server puts every station on its
+ * agent and writes a sim agent's machine file and key into a private temporary folder
+ * (server/agent/demo-agent.ts); this starts `agent/main.ts` from them, a process of its own
+ * speaking the real protocol. Kill it (`kill -9`) to see what an operator sees when a cabinet's
+ * agent dies: the stations go to fault, a play under way is refunded; it is started again after
+ * 5 s, as a service manager would, and the stations come back once it reports them ready.
+ * `cleanup` runs once both have ended, before this process exits.
+ */
+export function runServer(root, env, { demoAgent = false, cleanup = () => undefined } = {}) {
+  const agentDir = demoAgent ? mkdtempSync(join(tmpdir(), 'onkure-demo-agent-')) : null;
+  const serverEnv = agentDir ? { ...env, ONKURE_DEMO_AGENT_DIR: agentDir } : env;
   const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], {
     cwd: root,
     stdio: 'inherit',
-    env,
+    env: serverEnv,
   });
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-  server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  let agent = null;
+  let stopping = false;
+  let restartTimer = null;
+  let poll = null;
+
+  const startAgent = () => {
+    restartTimer = null;
+    // The key comes from the key file the server wrote, never from a variable left in the shell.
+    const { ONKURE_AGENT_KEY: _ignored, ONKURE_DEMO_AGENT_DIR: _dir, ...agentEnv } = env;
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(root, 'agent/main.ts'), '--config', join(agentDir, 'machines.json')],
+      { cwd: root, stdio: 'inherit', env: agentEnv },
+    );
+    agent = child;
+    child.on('exit', (code, signal) => {
+      agent = null;
+      if (stopping) return;
+      const how = signal ?? `exit ${code}`;
+      if (code === 2 || code === 4) {
+        console.error(`onkure: the demo's sim agent stopped (${how}); its stations stay in fault`);
+        return;
+      }
+      console.warn(
+        `onkure: the demo's sim agent ended (${how}); its stations show a fault until it is back. Starting it again in ${AGENT_RESTART_MS / 1000} s`,
+      );
+      restartTimer = setTimeout(startAgent, AGENT_RESTART_MS);
+    });
+  };
+  if (agentDir) {
+    // The server writes the machine file whole (a rename) once it listens and the key is issued.
+    poll = setInterval(() => {
+      if (!existsSync(join(agentDir, 'machines.json'))) return;
+      clearInterval(poll);
+      poll = null;
+      if (!stopping) startAgent();
+    }, 100);
+  }
+
+  const stopAgent = (signal) => {
+    stopping = true;
+    if (poll) clearInterval(poll);
+    if (restartTimer) clearTimeout(restartTimer);
+    agent?.kill(signal);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'])
+    process.on(signal, () => {
+      stopAgent(signal);
+      server.kill(signal);
+    });
+  server.on('exit', (code, signal) => {
+    const finish = () => {
+      if (agentDir) rmSync(agentDir, { recursive: true, force: true });
+      cleanup();
+      process.exit(code ?? (signal ? 1 : 0));
+    };
+    const running = agent;
+    stopAgent('SIGTERM');
+    if (running && running.exitCode === null && running.signalCode === null) running.once('exit', finish);
+    else finish();
+  });
 }

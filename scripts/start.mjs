@@ -62,4 +62,5 @@ if (!currentBuild()) {
 }
 
 // `--build-only` (npm run cluster): the app is built when needed, and no server starts here.
-if (!process.argv.includes('--build-only')) runServer(root, env);
+// With the development calls on, the demo's stations run on a sim agent process of their own (scripts/server-process.mjs).
+if (!process.argv.includes('--build-only')) runServer(root, env, { demoAgent: env.ONKURE_DEV_CALLS === '1' });

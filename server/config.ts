@@ -40,6 +40,13 @@ export interface ServerConfig {
    * exactly, and never with NODE_ENV=production in any case (both set is a start-up error).
    */
   readonly devCalls: boolean;
+  /**
+   * ONKURE_DEMO_AGENT_DIR (development only, with ONKURE_DEV_CALLS=1): at start the server puts
+   * every station on its agent, issues a fresh station key for all of them and writes a sim agent's
+   * machine file and key file into this folder, for `npm start` to run the demo's agent process
+   * (server/agent/demo-agent.ts). Null: no such thing happens.
+   */
+  readonly demoAgentDir: string | null;
   /** Authorization header value every API call must carry; '' turns the check off. */
   readonly authorization: string;
   /** Folder with the built app (index.html); null or missing means API only. */
@@ -145,6 +152,12 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
     throw new ServerConfigError(
       `ONKURE_DEV_CALLS=1 (development-only calls such as the debug login) cannot be used with NODE_ENV=production (got "${env.NODE_ENV}"); unset one of them.`,
     );
+  const demoAgentDir = env.ONKURE_DEMO_AGENT_DIR ? resolve(cwd, env.ONKURE_DEMO_AGENT_DIR) : null;
+  // It writes a key that drives every station: a development-only feature, so it fails closed.
+  if (demoAgentDir !== null && !devCalls)
+    throw new ServerConfigError(
+      "ONKURE_DEMO_AGENT_DIR (the demo's sim agent with a key for every station) is development-only: it needs ONKURE_DEV_CALLS=1 and cannot be used in production; unset it.",
+    );
   const trustProxy = (env.TRUST_PROXY ?? '').split(/[\s,]+/).filter(Boolean);
   for (const entry of trustProxy)
     if (!/^([0-9a-fA-F.:]+(\/\d{1,3})?|loopback|linklocal|uniquelocal)$/.test(entry))
@@ -234,6 +247,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
     target: target.target,
     production,
     devCalls,
+    demoAgentDir,
     authorization: env.API_AUTHORIZATION ?? '',
     staticDir: env.STATIC_DIR === '' ? null : resolve(cwd, env.STATIC_DIR || 'dist/client'),
     logLevel: env.LOG_LEVEL || 'warn',

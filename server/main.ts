@@ -1,5 +1,6 @@
 import { createPageRenderer } from '../src/main/server-render';
 import { createOnkureServer } from './app';
+import { provisionDemoAgent } from './agent/demo-agent';
 import { readServerConfig, ServerConfigError } from './config';
 import { DataDirLockedError } from './store/data-dir-lock';
 
@@ -35,6 +36,15 @@ async function main(): Promise<void> {
   console.log(
     `onkure (${config.target}) is running at ${shown}/  —  store: ${config.databaseUrl ? `PostgreSQL (${new URL(config.databaseUrl).host})` : (config.dataDir ?? 'in memory')}, live feed: ${feed}`,
   );
+  if (config.demoAgentDir) {
+    // Development only (server/config.ts): the launcher starts the sim agent from the files written here.
+    const demo = await provisionDemoAgent(server.services(), {
+      dir: config.demoAgentDir,
+      serverUrl: address.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:'),
+      log: (line) => console.warn(`onkure: ${line}`),
+    });
+    console.log(`onkure: stations ${demo.stationIds.join(', ')} are on their agent; the demo's sim agent drives them`);
+  }
   const stop = async () => {
     await server.close();
     process.exit(0);

@@ -52,4 +52,18 @@ describe('development-only calls', () => {
       /ONKURE_DEV_CALLS=1.*NODE_ENV=production/,
     );
   });
+
+  it("the demo's agent key folder fails closed: refused without ONKURE_DEV_CALLS=1 and in production", () => {
+    expect(readServerConfig({}).demoAgentDir).toBeNull();
+    expect(() => readServerConfig({ ONKURE_DEMO_AGENT_DIR: '/tmp/x' })).toThrow(
+      /ONKURE_DEMO_AGENT_DIR.*development-only/,
+    );
+    expect(() => readServerConfig({ ONKURE_DEMO_AGENT_DIR: '/tmp/x', ONKURE_DEV_CALLS: 'true' })).toThrow(
+      ServerConfigError,
+    );
+    expect(() => readServerConfig({ ONKURE_DEMO_AGENT_DIR: '/tmp/x', NODE_ENV: 'production' })).toThrow(
+      ServerConfigError,
+    );
+    expect(readServerConfig({ ONKURE_DEMO_AGENT_DIR: '/tmp/x', ONKURE_DEV_CALLS: '1' }).demoAgentDir).toBe('/tmp/x');
+  });
 });

@@ -552,7 +552,12 @@ export function drivenGone(state: StationRoomState, turn: Playing, now: number, 
   const away: Away = {
     phase: 'away',
     holder,
-    play: { ...next, driven: { ...next.driven!, buttonDeadline: null }, ticksSinceSave: 0 },
+    play: {
+      ...next,
+      machine: { ...next.machine, buttonDeadlineTick: null },
+      driven: { ...next.driven!, buttonDeadline: null },
+      ticksSinceSave: 0,
+    },
     graceDeadline,
   };
   effects.push({ type: 'checkpoint', write: checkpointOf(away.play, graceDeadline) });
@@ -563,8 +568,11 @@ export function drivenGone(state: StationRoomState, turn: Playing, now: number, 
 /** The player is back: the claw waits for their button again, with a whole button limit. */
 export function drivenBack(state: StationRoomState, turn: Away, now: number, effects: RoomEffect[]): Playing {
   const d = turn.play.driven!;
+  const machine = turn.play.machine;
   const play: PlayRun = {
     ...turn.play,
+    // The view's button limit is the mirror's until the machine's next report: a whole one from now.
+    machine: { ...machine, buttonDeadlineTick: machine.tick + Math.ceil(PLAY_TIMINGS.buttonLimitMs / CRANE.tickMs) },
     driven: { ...d, buttonDeadline: now + PLAY_TIMINGS.buttonLimitMs },
     ticksSinceSave: 0,
   };

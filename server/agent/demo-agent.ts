@@ -1,0 +1,77 @@
+import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { AGENT_PATH } from '../../src/contract/agent.schema';
+import type { Services } from '../services';
+
+/*
+ * The demo's machines (`npm start`, the e2e run; development only, ONKURE_DEMO_AGENT_DIR): every
+ * station is put on its agent and one sim agent process drives them all, over the real protocol,
+ * with a key issued here the way an operator issues one in the console. The server writes the
+ * agent's machine file and key file; the launcher (scripts/server-process.mjs) starts the agent
+ * from them. Keys are stored hashed, so a restart cannot read the last one back: it revokes the
+ * demo's earlier keys and issues a new one.
+ */
+
+/** The name the demo's key carries in the console's key list. */
+export const DEMO_KEY_NAME = 'デモ用シミュレーター (npm start)';
+export const DEMO_MACHINE_FILE = 'machines.json';
+const DEMO_KEY_FILE = 'agent.key';
+
+export interface DemoAgent {
+  readonly machineFile: string;
+  readonly stationIds: readonly number[];
+  /** Stations left on the built-in simulator because a play was under way on them (a restart mid-play). */
+  readonly skipped: readonly number[];
+}
+
+/** Writes `text` so that a reader never sees half of it (the launcher waits for the machine file). */
+async function writeWhole(file: string, text: string, mode: number): Promise<void> {
+  const partial = `${file}.partial`;
+  await writeFile(partial, text, { mode });
+  await chmod(partial, mode);
+  await rename(partial, file);
+}
+
+export async function provisionDemoAgent(
+  services: Pick<Services, 'store' | 'rooms' | 'stationKeys'>,
+  options: { readonly dir: string; readonly serverUrl: string; readonly log: (line: string) => void },
+): Promise<DemoAgent> {
+  const rows = await services.store.query<{ station_id: number }>(
+    'SELECT station_id FROM stations ORDER BY station_id',
+  );
+  const stationIds: number[] = [];
+  const skipped: number[] = [];
+  for (const { station_id: stationId } of rows) {
+    const answer = await services.rooms.send('station', stationId, { type: 'setDriver', driver: 'agent' });
+    if (answer.kind === 'refused') skipped.push(stationId);
+    else stationIds.push(stationId);
+  }
+  if (skipped.length > 0)
+    options.log(`demo agent: stations ${skipped.join(', ')} had a play under way and stay on the built-in simulator`);
+
+  for (const entry of await services.stationKeys.list())
+    if (entry.name === DEMO_KEY_NAME && (entry.state === 'active' || entry.state === 'rotating'))
+      await services.stationKeys.revoke(entry.key_id, { by: 'demo' });
+  const { key } = await services.stationKeys.issue({ name: DEMO_KEY_NAME, stationIds, by: 'demo' });
+
+  await mkdir(options.dir, { recursive: true, mode: 0o700 });
+  const machineFile = path.join(options.dir, DEMO_MACHINE_FILE);
+  await writeWhole(path.join(options.dir, DEMO_KEY_FILE), `${key}\n`, 0o600);
+  const agentUrl = new URL(AGENT_PATH, options.serverUrl.replace(/^http/, 'ws')).toString();
+  await writeWhole(
+    machineFile,
+    `${JSON.stringify(
+      {
+        server: agentUrl,
+        key_file: DEMO_KEY_FILE,
+        driver: 'sim',
+        name: 'demo-sim',
+        stations: stationIds.map((id) => ({ station_id: id })),
+      },
+      null,
+      2,
+    )}\n`,
+    0o600,
+  );
+  return { machineFile, stationIds, skipped };
+}

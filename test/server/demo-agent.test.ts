@@ -1,0 +1,87 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadAgentConfig } from '../../agent/config';
+import { DEMO_KEY_NAME, provisionDemoAgent } from '../../server/agent/demo-agent';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+/*
+ * The demo's machines (`npm start`, the e2e run): the server puts every station on its agent,
+ * issues the demo's key and writes a machine file the reference agent starts from; a restart
+ * revokes the last key. Real server, real agent process, real clock: each wait is on a condition.
+ */
+
+let t: TestServer;
+let folder: string;
+const agents: ChildProcess[] = [];
+
+const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) =>
+    child.exitCode !== null || child.signalCode !== null
+      ? resolve(child.exitCode)
+      : child.once('exit', (code) => resolve(code)),
+  );
+
+const agentsHealth = async () => {
+  const res = await fetch(`${t.origin}/healthz/agents`);
+  return { status: res.status, body: (await res.json()) as { stations?: { connected: boolean }[] } };
+};
+
+beforeAll(async () => {
+  t = await startTestServer({ listen: true });
+  folder = await mkdtemp(path.join(tmpdir(), 'onkure-demo-agent-test-'));
+});
+
+afterEach(async () => {
+  for (const child of agents.splice(0)) {
+    child.kill('SIGKILL');
+    await exited(child);
+  }
+});
+
+afterAll(async () => {
+  await t?.close();
+  if (folder) await rm(folder, { recursive: true, force: true });
+});
+
+const provision = () =>
+  provisionDemoAgent(t.server.services(), { dir: folder, serverUrl: t.origin, log: () => undefined });
+
+describe("the demo's sim agent (npm start)", () => {
+  it('puts every station on its agent, writes a machine file the agent starts from, and a restart revokes the last key', async () => {
+    const services = t.server.services();
+    // Before: no station on an agent, so nothing is driven yet.
+    expect((await agentsHealth()).status).toBe(503);
+    const first = await provision();
+    const [{ count }] = (await services.store.query<{ count: number }>(
+      "SELECT count(*)::int AS count FROM stations WHERE machine_driver <> 'agent'",
+    )) as [{ count: number }];
+    expect(count).toBe(0);
+    expect(first.stationIds.length).toBeGreaterThan(0);
+    // The key file is the owner's only; the machine file names the server's /agent and every station.
+    expect((await stat(path.join(folder, 'agent.key'))).mode & 0o077).toBe(0);
+    const config = await loadAgentConfig(first.machineFile, {});
+    expect(config.warnings).toEqual([]);
+    expect(config.server).toBe(`${t.origin.replace('http', 'ws')}/agent`);
+    expect(config.stations.map((s) => s.station_id)).toEqual(first.stationIds);
+    expect((await agentsHealth()).status).toBe(503);
+
+    const agent = spawn(process.execPath, ['--import', 'tsx', 'agent/main.ts', '--config', first.machineFile], {
+      env: { ...process.env, ONKURE_AGENT_KEY: '' },
+      stdio: ['ignore', 'ignore', 'ignore'],
+    });
+    agents.push(agent);
+    // /healthz/agents answers 200 once every station's agent is connected and reporting.
+    await expect.poll(async () => (await agentsHealth()).status, { timeout: 20_000 }).toBe(200);
+    expect((await agentsHealth()).body.stations?.every((s) => s.connected)).toBe(true);
+
+    // A restart issues a new key and revokes the last one: the agent on the old key is closed for good (exit 3).
+    await provision();
+    expect(await exited(agent)).toBe(3);
+    const demoKeys = (await services.stationKeys.list()).filter((k) => k.name === DEMO_KEY_NAME);
+    expect(demoKeys.map((k) => k.state).sort()).toEqual(['active', 'revoked']);
+    expect((await agentsHealth()).status).toBe(503);
+  });
+});
