@@ -13,8 +13,8 @@ import type { PressMark } from './agent-fleet';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** How long a player holds each button (the claw moves 40 units). */
 const HOLD_MS = 200;
-/** The app's poll of the play while it waits for the machine. */
-const POLL_MS = 150;
+/** The poll of the play while waiting for the machine (the app learns it from socket pushes instead). */
+const POLL_MS = 250;
 
 interface Player {
   readonly user_id: number;

@@ -6,16 +6,21 @@
  * WebSocket. Everything is timed on this process's clock: a call leaves here, and the press reaches
  * a driver here.
  *
- *   npm run bench:agent [-- agents=200 players=36 plays=7 estops=120 seconds=30]
+ *   npm run bench:agent [-- agents=200 players=24 plays=11 estops=120 seconds=30]
  *
  * 1. Heartbeats: `agents` agents, one station each (the catalogue's playable stations, copies of one
  *    added up to the count), connected and idle for `seconds`: the server's CPU time per agent per
  *    second (its process.cpuUsage over the window, less the same server's idle rate before any agent
  *    connected), the heartbeat round trips the server measured, the gaps between pings at the agents.
- * 2. Control → command: `players` players at once, each on its own station, `plays` plays in a run;
- *    from a control call leaving until the press (or release) reached the agent's driver.
+ * 2. Control → command: `players` players (arriving 300 ms apart, then playing side by side), each on
+ *    its own station, `plays` plays in a run; from a control call leaving until the press (or
+ *    release) reached the agent's driver.
  * 3. E-stop: the operator's station_machine emergency_stop, one at a time over 20 idle stations
  *    (each resumed after): from the call leaving until the driver's releaseAll had run.
+ *
+ * Per phase it prints the server's CPU and the longest event-loop delays of both processes: a
+ * server loop late by more than ~500 ms makes every agent's 1 s watchdog fire. BENCH_INCIDENTS=file
+ * writes the agents' incident lines there; BENCH_SERVER_PROFILE=dir runs the server with --cpu-prof.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,8 +36,10 @@ import type { SampleAnswer, ServerAsk, SetupAnswer, SetupRequest } from './agent
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.split('=') as [string, string]));
 const n = (name: string, fallback: number) => Number(args[name] ?? fallback);
 const AGENTS = n('agents', 200);
-const PLAYERS = n('players', 36);
-const PLAYS = n('plays', 7);
+const PLAYERS = n('players', 24);
+const PLAYS = n('plays', 11);
+/** Players arrive this far apart (not all in the same millisecond). */
+const ARRIVAL_MS = 300;
 const ESTOPS = n('estops', 120);
 const SECONDS = n('seconds', 30);
 const IDLE_SECONDS = 5;
@@ -221,7 +228,7 @@ async function main(): Promise<void> {
     const players = setup.players.map((p, i) => new HttpPlayer(origin, p, setup.stations[i]!.id, latencies));
     const failed: string[] = [];
     const runs = await phases.run(`${PLAYERS} players playing`, () =>
-      Promise.all(players.map((p) => p.run(PLAYS, failed))),
+      Promise.all(players.map((p, i) => sleep(i * ARRIVAL_MS).then(() => p.run(PLAYS, failed)))),
     );
     const played = runs.reduce((sum, n) => sum + n, 0);
     console.log(`${stamp()} ${played} plays by ${PLAYERS} players, ${failed.length} runs cut short`);
