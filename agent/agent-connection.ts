@@ -151,7 +151,9 @@ export class AgentConnection {
 
   private opened(): void {
     const { driver, key, version } = this.options;
-    this.armWatchdog(AGENT_TIMINGS.watchdogMs);
+    // Until the welcome the wait is the hello bound: the server checks the key first (a store
+    // round trip, up to helloMs), and nothing is driven before the welcome, so no output is at risk.
+    this.armWatchdog(AGENT_TIMINGS.helloMs, 'welcome');
     this.socket!.send(
       JSON.stringify({
         v: AGENT_PROTOCOL_VERSION,
@@ -182,7 +184,8 @@ export class AgentConnection {
     }
     if (message.type === 'welcome') return this.welcomed(message);
     if (message.type === 'ping') {
-      this.armWatchdog(this.welcome?.watchdog_ms ?? AGENT_TIMINGS.watchdogMs);
+      // A ping before the welcome (the server sends none) leaves the hello bound as it is.
+      if (this.welcome) this.armWatchdog(this.welcome.watchdog_ms, 'ping');
       this.socket!.send(
         JSON.stringify({ v: AGENT_PROTOCOL_VERSION, type: 'pong', t: message.t, at: this.options.clock.now() }),
       );
@@ -201,7 +204,7 @@ export class AgentConnection {
     this.welcome = welcome;
     this.stations = new Set(welcome.stations.filter((id) => served.has(id)));
     this.backoff.reset();
-    this.armWatchdog(welcome.watchdog_ms);
+    this.armWatchdog(welcome.watchdog_ms, 'ping');
     this.options.log(`connected: key ${welcome.key_id}, stations ${[...this.stations].join(', ') || 'none'}`);
     // A prize the sensor saw while away goes first: the server must not conclude a miss from the state.
     for (const [station, prize] of this.keptPrizes) this.sendPrize(station, prize);
@@ -302,14 +305,15 @@ export class AgentConnection {
     this.options.driver.releaseAll();
   }
 
-  private armWatchdog(ms: number): void {
+  /** Arms the watchdog: no welcome (after the hello) or no ping (after the welcome) within `ms`. */
+  private armWatchdog(ms: number, awaiting: 'welcome' | 'ping'): void {
     this.watchdog?.cancel();
-    this.watchdog = this.options.clock.setTimeout(() => this.watchdogFired(ms), ms);
+    this.watchdog = this.options.clock.setTimeout(() => this.watchdogFired(ms, awaiting), ms);
   }
 
-  private watchdogFired(ms: number): void {
+  private watchdogFired(ms: number, awaiting: 'welcome' | 'ping'): void {
     this.watchdog = null;
-    this.options.log(`no ping for ${ms} ms: every output released, reconnecting`);
+    this.options.log(`no ${awaiting} for ${ms} ms: every output released, reconnecting`);
     this.releaseAll();
     for (const station of this.stations) {
       this.events.fault(station, 'watchdog', `no ping from the server for ${ms} ms; outputs released`);

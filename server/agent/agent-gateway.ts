@@ -12,7 +12,7 @@ import {
   type AgentCommandType,
 } from '../../src/contract/agent.schema';
 import type { Clock } from '../clock';
-import { refuseUpgrade, requestUrl } from '../live/signaling';
+import { refuseUpgrade, requestUrl } from '../http/upgrade-request';
 import { AgentSession, type AgentBounds, type AgentEvent, type AgentGrant, type SessionHost } from './agent-session';
 import { TokenBucket } from './token-bucket';
 

@@ -5,7 +5,7 @@ import { Server as SocketIOServer } from 'socket.io';
 import type { ServerConfig } from '../config';
 import { originAllowed } from '../http/security-headers';
 import { AGENT_PATH } from '../../src/contract/agent.schema';
-import { refuseUpgrade, requestUrl } from '../live/signaling';
+import { refuseUpgrade, requestUrl } from '../http/upgrade-request';
 import { attachClusterAdapter } from '../realtime/cluster-adapter';
 
 /**

@@ -2,6 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Clock } from '../clock';
+import { refuseUpgrade, requestUrl } from '../http/upgrade-request';
 import type { StationCameras } from '../play/cameras/station-cameras';
 import { FEED_HOP_HEADER, forwardUpgrade, type FeedOwners } from './feed-forward';
 import type { RtcFeed } from './rtc-feed';
@@ -154,18 +155,4 @@ export class SignalingServer {
     });
     this.sessions.add(session);
   }
-}
-
-/** The request's address, or null when it does not parse (a raw request line can hold anything). */
-export function requestUrl(request: IncomingMessage): URL | null {
-  try {
-    return new URL(request.url ?? '/', 'http://localhost');
-  } catch {
-    return null;
-  }
-}
-
-/** Answers an upgrade request with an HTTP status (and no body) and closes its socket. */
-export function refuseUpgrade(socket: Duplex, status: string): void {
-  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }

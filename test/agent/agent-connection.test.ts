@@ -128,12 +128,43 @@ describe('agent connection', () => {
     expect(h.sockets.all).toHaveLength(2);
   });
 
-  it('[R11-2] the watchdog runs from the open: no welcome and no ping within 1 s closes and dials again', () => {
+  it('waits the hello bound (5 s) for the welcome, not the 1 s watchdog: a slow key check is not a dead server', () => {
     const h = harness();
     const socket = h.sockets.last.accept();
-    h.clock.advance(AGENT_TIMINGS.watchdogMs);
-    expect(new Set(h.driver.calls)).toEqual(new Set(['releaseAll']));
+    h.clock.advance(AGENT_TIMINGS.watchdogMs * 2);
+    // A ping before the welcome (the server sends none) is answered but does not shorten the bound.
+    socket.ping(2_000);
+    expect(socket.sent.map((m) => m.type)).toEqual(['hello', 'pong']);
+    h.clock.advance(AGENT_TIMINGS.helloMs - AGENT_TIMINGS.watchdogMs * 2 - 1);
+    expect(socket.closedWith).toBeNull();
+    // Nothing was driven: the driver has not been asked anything before a welcome.
+    expect(h.driver.calls).toEqual([]);
+    h.clock.advance(1);
     expect(socket.closedWith?.code).toBe(AGENT_CLOSE.timeout);
+    expect(h.lines).toContain('no welcome for 5000 ms: every output released, reconnecting');
+    expect(socket.of('fault')).toEqual([]);
+    h.clock.advance(500);
+    expect(h.sockets.all).toHaveLength(2);
+  });
+
+  it('[R11-2] a welcome late in the hello bound starts the 1 s watchdog from the welcome', () => {
+    const h = harness();
+    const socket = h.sockets.last.accept();
+    h.clock.advance(AGENT_TIMINGS.helloMs - 1);
+    socket.welcome([1, 2]);
+    socket.command(1, 1, { type: 'press', play_id: 7, button: 'right' });
+    // The hello bound ended with the welcome: only the watchdog counts now.
+    h.clock.advance(AGENT_TIMINGS.watchdogMs - 1);
+    expect(socket.closedWith).toBeNull();
+    expect(h.driver.outputs.get(1)).toEqual(['right']);
+    h.clock.advance(1);
+    expect(h.driver.outputs.get(1)).toEqual([]);
+    expect(socket.closedWith?.code).toBe(AGENT_CLOSE.timeout);
+    expect(h.lines).toContain('no ping for 1000 ms: every output released, reconnecting');
+    expect(socket.of('fault').map((f) => [f.station_id, f.code])).toEqual([
+      [1, 'watchdog'],
+      [2, 'watchdog'],
+    ]);
   });
 
   it('[R11-3] stop releases every output synchronously before anything else, queued commands included', async () => {
