@@ -63,6 +63,8 @@ export class AgentConnection {
   private outSeq = 0;
   private lastCommandSeq = 0;
   private watchdog: AgentTimer | null = null;
+  /** The link's own bound (the welcome's silence_ms): no ping that long and the socket is given up. */
+  private silence: AgentTimer | null = null;
   private reconnect: AgentTimer | null = null;
   private readonly backoff: Backoff;
   private ended = false;
@@ -185,7 +187,10 @@ export class AgentConnection {
     if (message.type === 'welcome') return this.welcomed(message);
     if (message.type === 'ping') {
       // A ping before the welcome (the server sends none) leaves the hello bound as it is.
-      if (this.welcome) this.armWatchdog(this.welcome.watchdog_ms, 'ping');
+      if (this.welcome) {
+        this.armWatchdog(this.welcome.watchdog_ms, 'ping');
+        this.armSilence(this.welcome.silence_ms);
+      }
       this.socket!.send(
         JSON.stringify({ v: AGENT_PROTOCOL_VERSION, type: 'pong', t: message.t, at: this.options.clock.now() }),
       );
@@ -205,6 +210,7 @@ export class AgentConnection {
     this.stations = new Set(welcome.stations.filter((id) => served.has(id)));
     this.backoff.reset();
     this.armWatchdog(welcome.watchdog_ms, 'ping');
+    this.armSilence(welcome.silence_ms);
     this.options.log(`connected: key ${welcome.key_id}, stations ${[...this.stations].join(', ') || 'none'}`);
     // A prize the sensor saw while away goes first: the server must not conclude a miss from the state.
     for (const [station, prize] of this.keptPrizes) this.sendPrize(station, prize);
@@ -311,14 +317,40 @@ export class AgentConnection {
     this.watchdog = this.options.clock.setTimeout(() => this.watchdogFired(ms, awaiting), ms);
   }
 
+  /**
+   * No welcome within the hello bound: the server is not there; dial again. No ping for the 1 s
+   * watchdog: every output goes off at once, and each station that had one energised (a press cut
+   * short changes the play) reports a fault, so its play is completed or refunded by the server. The
+   * socket stays: a server whose event loop was late by a second is not a dead one, and closing
+   * every agent's socket at once would turn one late heartbeat into a reconnect storm. The link
+   * itself ends at the welcome's `silence_ms` (armSilence), the bound the server keeps too.
+   */
   private watchdogFired(ms: number, awaiting: 'welcome' | 'ping'): void {
     this.watchdog = null;
-    this.options.log(`no ${awaiting} for ${ms} ms: every output released, reconnecting`);
-    this.releaseAll();
-    for (const station of this.stations) {
-      this.events.fault(station, 'watchdog', `no ping from the server for ${ms} ms; outputs released`);
+    if (awaiting === 'welcome') {
+      this.options.log(`no welcome for ${ms} ms: every output released, reconnecting`);
+      this.releaseAll();
+      this.drop(AGENT_CLOSE.timeout, 'no welcome');
+      return;
     }
-    this.drop(AGENT_CLOSE.timeout, 'no ping');
+    const energised = [...this.stations].filter((station) => this.options.driver.status(station).outputs.length > 0);
+    this.releaseAll();
+    this.options.log(
+      `no ping for ${ms} ms: every output released${energised.length > 0 ? ` (stations ${energised.join(', ')} in fault)` : ''}`,
+    );
+    for (const station of energised)
+      this.events.fault(station, 'watchdog', `no ping from the server for ${ms} ms; outputs released`);
+  }
+
+  /** Arms the link's bound: no ping within `ms` and the socket is closed 4408 and dialed again. */
+  private armSilence(ms: number): void {
+    this.silence?.cancel();
+    this.silence = this.options.clock.setTimeout(() => {
+      this.silence = null;
+      this.options.log(`no ping for ${ms} ms: every output released, reconnecting`);
+      this.releaseAll();
+      this.drop(AGENT_CLOSE.timeout, 'no ping');
+    }, ms);
   }
 
   /** Closes the socket from this side and carries on as after any close. */
@@ -344,6 +376,8 @@ export class AgentConnection {
     this.lastCommandSeq = 0;
     this.watchdog?.cancel();
     this.watchdog = null;
+    this.silence?.cancel();
+    this.silence = null;
     this.backlog.length = 0;
     this.releaseAll();
     if (this.ended) return;
@@ -365,6 +399,7 @@ export class AgentConnection {
     this.ended = true;
     this.reconnect?.cancel();
     this.watchdog?.cancel();
+    this.silence?.cancel();
     this.holds.clear();
     this.resolveDone(end);
   }

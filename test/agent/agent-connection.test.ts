@@ -105,7 +105,7 @@ describe('agent connection', () => {
     expect(socket.of('state').map((s) => s.station_id)).toEqual([1]);
   });
 
-  it('[R11-2] its watchdog releases every output 1 s after the last ping, whatever the socket says', () => {
+  it('[R11-2] its watchdog releases every output 1 s after the last ping, whatever the socket says; the station with a press cut short reports a fault', () => {
     const h = harness();
     const socket = h.online();
     socket.command(1, 1, { type: 'press', play_id: 7, button: 'right' });
@@ -119,13 +119,33 @@ describe('agent connection', () => {
     h.clock.advance(1);
     expect(h.driver.calls).toContain('releaseAll');
     expect(h.driver.outputs.get(1)).toEqual([]);
-    expect(socket.of('fault').map((f) => [f.station_id, f.code])).toEqual([
-      [1, 'watchdog'],
-      [2, 'watchdog'],
-    ]);
+    // Station 2 had nothing energised: releasing changed nothing there, so it is not a fault.
+    expect(socket.of('fault').map((f) => [f.station_id, f.code])).toEqual([[1, 'watchdog']]);
+    expect(h.lines).toContain('no ping for 1000 ms: every output released (stations 1 in fault)');
+    // A late server is not a dead one: the socket stays until the link's own bound (silence_ms, 3 s).
+    expect(socket.closedWith).toBeNull();
+    h.clock.advance(3_000 - 1_000 - 1);
+    expect(socket.closedWith).toBeNull();
+    h.clock.advance(1);
     expect(socket.closedWith?.code).toBe(AGENT_CLOSE.timeout);
     h.clock.advance(500);
     expect(h.sockets.all).toHaveLength(2);
+  });
+
+  it('[R11-2] a ping late by more than the watchdog but within the link bound: outputs off, the same socket carries on', () => {
+    const h = harness();
+    const socket = h.online();
+    h.clock.advance(1_500);
+    expect(h.driver.calls).toContain('releaseAll');
+    expect(socket.of('fault')).toEqual([]);
+    socket.ping(1_500);
+    h.clock.advance(2_999);
+    socket.ping(4_499);
+    h.clock.advance(2_999);
+    expect(socket.closedWith).toBeNull();
+    expect(h.sockets.all).toHaveLength(1);
+    socket.command(1, 1, { type: 'press', play_id: 7, button: 'right' });
+    expect(h.driver.outputs.get(1)).toEqual(['right']);
   });
 
   it('waits the hello bound (5 s) for the welcome, not the 1 s watchdog: a slow key check is not a dead server', () => {
@@ -159,12 +179,11 @@ describe('agent connection', () => {
     expect(h.driver.outputs.get(1)).toEqual(['right']);
     h.clock.advance(1);
     expect(h.driver.outputs.get(1)).toEqual([]);
+    expect(h.lines).toContain('no ping for 1000 ms: every output released (stations 1 in fault)');
+    expect(socket.of('fault').map((f) => [f.station_id, f.code])).toEqual([[1, 'watchdog']]);
+    // The link's bound counts from the welcome too.
+    h.clock.advance(3_000 - AGENT_TIMINGS.watchdogMs);
     expect(socket.closedWith?.code).toBe(AGENT_CLOSE.timeout);
-    expect(h.lines).toContain('no ping for 1000 ms: every output released, reconnecting');
-    expect(socket.of('fault').map((f) => [f.station_id, f.code])).toEqual([
-      [1, 'watchdog'],
-      [2, 'watchdog'],
-    ]);
   });
 
   it('[R11-3] stop releases every output synchronously before anything else, queued commands included', async () => {

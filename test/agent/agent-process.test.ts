@@ -220,12 +220,20 @@ describe('the agent process over the wire', () => {
     expect(await exited(child)).toBe(0);
   });
 
-  it('[R11-2] without pings its watchdog faults, closes 4408 and dials again', async () => {
+  it('[R11-2] without pings its watchdog releases the held button and faults; past the link bound it closes 4408 and dials again', async () => {
     await startAgent();
     const peer = await connection(1);
     await peer.next('hello');
     peer.welcome([1]);
+    peer.command(1, { type: 'start', play_id: 9, arm_strength: 0.5 });
+    await peer.next('ack');
+    peer.command(2, { type: 'press', play_id: 9, button: 'right' });
+    const pressed = await peer.next('state', (s) => s.outputs.includes('right'));
     expect(await peer.next('fault')).toMatchObject({ station_id: 1, code: 'watchdog' });
+    // The button is let go: a state with nothing energised follows.
+    expect(await peer.next('state', (s) => s.seq > pressed.seq && s.outputs.length === 0)).toMatchObject({
+      outputs: [],
+    });
     expect((await peer.closed).code).toBe(AGENT_CLOSE.timeout);
     await (await connection(2)).next('hello');
   });
