@@ -259,6 +259,8 @@ export function machineDown(
     case 'idle':
       return after;
     case 'turnOffered':
+      // The store says so too: the player's record must not keep offering a turn nobody can take.
+      effects.push({ type: 'commit', writes: [{ kind: 'withdrawTurn', reserveId: turn.holder.reserveId }] });
       return {
         ...after,
         turn: { phase: 'idle' },
