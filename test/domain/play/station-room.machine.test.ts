@@ -220,6 +220,25 @@ describe('a station driven by its machine’s agent', () => {
     expect(walk.state.turn.phase === 'turnOffered' && walk.state.turn.holder.userId).toBe(WAITING.userId);
   });
 
+  it('[R11-2] an agent back from a partition with the refunded play still waiting for a button: the room drops it, and the station is ready once the claw is home', () => {
+    const walk = playing();
+    walk.state = { ...walk.state, line: [WAITING] };
+    walk.on(control('right', 'press'), T0 + 3_000);
+    walk.commands();
+    walk.on({ type: 'machineGone', reason: 'silent' });
+    expect(walk.writes('refund')).toHaveLength(1);
+    // Its watchdog let → go: the claw waits for ↑ in a play nobody runs any more.
+    walk.on({ type: 'machineConnected' }).report('waitBack');
+    expect(walk.commands()).toEqual(['drop']);
+    expect(walk.phase).toBe('idle');
+    walk.report('dropping').report('lifting');
+    expect(walk.commands()).toEqual([]);
+    walk.report('idle', { playId: null });
+    expect(walk.phase).toBe('turnOffered');
+    expect(walk.writes('refund')).toHaveLength(1);
+    expect(walk.writes('recordResult')).toEqual([]);
+  });
+
   it('refunds a play whose start the machine refuses (the chute sensor blocked)', () => {
     const walk = charged(ready, 1);
     walk.on({
