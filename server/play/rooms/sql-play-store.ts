@@ -185,6 +185,13 @@ export class SqlPlayStore implements PlayStore {
           [w.reserveId, iso(w.deadline), now],
         );
         return;
+      case 'withdrawTurn':
+        await tx.query(
+          `UPDATE station_reservations SET reserve_status = 'reserve', deadline_at = NULL, updated_at = $2
+            WHERE play_reserve_id = $1 AND reserve_status = 'playTransition'`,
+          [w.reserveId, now],
+        );
+        return;
       case 'endReservations':
         await tx.query(
           `UPDATE station_reservations SET reserve_status = $2, end_reason = $3, ended_at = $4, deadline_at = NULL, updated_at = $4

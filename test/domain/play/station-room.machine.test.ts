@@ -137,6 +137,19 @@ describe('a station driven by its machine’s agent', () => {
     expect(walk.state.machine?.fault).toBeNull();
   });
 
+  it('[R11-2] an offered turn whose agent goes takes the holder back to the head of the line, in the store too', () => {
+    const walk = new Walk(room()).on({ type: 'joined', ...HOLDER });
+    expect(walk.phase).toBe('turnOffered');
+    walk.on({ type: 'machineGone', reason: 'closed' });
+    expect(walk.phase).toBe('idle');
+    expect(walk.state.line.map((w) => w.reserveId)).toEqual([HOLDER.reserveId]);
+    // The player's record no longer says "your turn" while nobody can take it.
+    expect(walk.writes('withdrawTurn')).toEqual([{ kind: 'withdrawTurn', reserveId: HOLDER.reserveId }]);
+    expect(walk.writes('refund')).toEqual([]);
+    walk.on({ type: 'machineConnected' }).report('idle', { playId: null });
+    expect(walk.phase).toBe('turnOffered');
+  });
+
   it('[R11-1] [R11-3] sends each button as a command and records the win the chute sensor reports', () => {
     const walk = playing();
     walk.on(control('right', 'press'), T0 + 3_000);
@@ -205,6 +218,25 @@ describe('a station driven by its machine’s agent', () => {
     walk.report('idle', { playId: null });
     expect(walk.phase).toBe('turnOffered');
     expect(walk.state.turn.phase === 'turnOffered' && walk.state.turn.holder.userId).toBe(WAITING.userId);
+  });
+
+  it('[R11-2] an agent back from a partition with the refunded play still waiting for a button: the room drops it, and the station is ready once the claw is home', () => {
+    const walk = playing();
+    walk.state = { ...walk.state, line: [WAITING] };
+    walk.on(control('right', 'press'), T0 + 3_000);
+    walk.commands();
+    walk.on({ type: 'machineGone', reason: 'silent' });
+    expect(walk.writes('refund')).toHaveLength(1);
+    // Its watchdog let → go: the claw waits for ↑ in a play nobody runs any more.
+    walk.on({ type: 'machineConnected' }).report('waitBack');
+    expect(walk.commands()).toEqual(['drop']);
+    expect(walk.phase).toBe('idle');
+    walk.report('dropping').report('lifting');
+    expect(walk.commands()).toEqual([]);
+    walk.report('idle', { playId: null });
+    expect(walk.phase).toBe('turnOffered');
+    expect(walk.writes('refund')).toHaveLength(1);
+    expect(walk.writes('recordResult')).toEqual([]);
   });
 
   it('refunds a play whose start the machine refuses (the chute sensor blocked)', () => {

@@ -259,6 +259,8 @@ export function machineDown(
     case 'idle':
       return after;
     case 'turnOffered':
+      // The store says so too: the player's record must not keep offering a turn nobody can take.
+      effects.push({ type: 'commit', writes: [{ kind: 'withdrawTurn', reserveId: turn.holder.reserveId }] });
       return {
         ...after,
         turn: { phase: 'idle' },
@@ -406,6 +408,9 @@ function refundedBy(state: StationRoomState): number | null {
   return t.phase === 'resetting' || t.phase === 'playing' || t.phase === 'away' ? t.play.playId : null;
 }
 
+/** Phases in which a machine waits for (or holds) a player's button: a play there goes on only when a button comes. */
+const WAITING_FOR_BUTTON: ReadonlySet<MachinePhase> = new Set(['ready', 'movingRight', 'waitBack', 'movingBack']);
+
 /** A report: the link's view of the machine, the running play's mirror, a claw home after the drop, a fault cleared. */
 function reported(
   state: StationRoomState,
@@ -424,6 +429,14 @@ function reported(
     if (followed.phase === 'playing' && followed.play.driven!.homeAt !== null && followed.play.driven!.prizeSeen)
       return decide(after, followed, now, effects);
     after = { ...after, turn: followed };
+  }
+  // A play the room no longer runs (stopped and refunded while its agent was away) that still waits
+  // on the machine for a button would keep the station out of service for good: it is dropped, so
+  // the machine finishes its cycle and comes home by itself (docs/agent-protocol.md, "Exactly once").
+  if (report.playId !== null && !report.stopped && WAITING_FOR_BUTTON.has(report.phase)) {
+    const t = after.turn;
+    if (!('play' in t) || t.play.playId !== report.playId)
+      effects.push(command({ type: 'drop', playId: report.playId }));
   }
   // Ready again: the fault is over once the machine is home with its chute clear.
   if (after.machine!.fault !== null && report.phase === 'idle' && report.sensor === 'clear' && !report.stopped) {

@@ -375,6 +375,8 @@ export type EndReason = 'timeout' | 'maintenance' | 'prize_change' | 'operator' 
 /** A store write. The writes of one `commit` are done in one transaction, in order. */
 export type RoomWrite =
   | { readonly kind: 'offerTurn'; readonly reserveId: number; readonly deadline: number }
+  /** An offered turn taken back (the machine went down before it was confirmed): the place waits in line again. */
+  | { readonly kind: 'withdrawTurn'; readonly reserveId: number }
   | {
       readonly kind: 'endReservations';
       readonly reserveIds: readonly number[];
