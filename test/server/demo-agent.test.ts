@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadAgentConfig } from '../../agent/config';
 import { DEMO_KEY_NAME, provisionDemoAgent } from '../../server/agent/demo-agent';
+import { spawnAgent, type AgentProcess } from '../support/agent-process';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 /*
@@ -15,14 +15,7 @@ import { startTestServer, type TestServer } from '../support/test-server';
 
 let t: TestServer;
 let folder: string;
-const agents: ChildProcess[] = [];
-
-const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) =>
-    child.exitCode !== null || child.signalCode !== null
-      ? resolve(child.exitCode)
-      : child.once('exit', (code) => resolve(code)),
-  );
+const agents: AgentProcess[] = [];
 
 const agentsHealth = async () => {
   const res = await fetch(`${t.origin}/healthz/agents`);
@@ -35,10 +28,7 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  for (const child of agents.splice(0)) {
-    child.kill('SIGKILL');
-    await exited(child);
-  }
+  for (const agent of agents.splice(0)) await agent.kill();
 });
 
 afterAll(async () => {
@@ -68,10 +58,8 @@ describe("the demo's sim agent (npm start)", () => {
     expect(config.stations.map((s) => s.station_id)).toEqual(first.stationIds);
     expect((await agentsHealth()).status).toBe(503);
 
-    const agent = spawn(process.execPath, ['--import', 'tsx', 'agent/main.ts', '--config', first.machineFile], {
-      env: { ...process.env, ONKURE_AGENT_KEY: '' },
-      stdio: ['ignore', 'ignore', 'ignore'],
-    });
+    // No key in the environment: the agent reads the key file the server wrote.
+    const agent = spawnAgent({ configPath: first.machineFile, key: '' });
     agents.push(agent);
     // /healthz/agents answers 200 once every station's agent is connected and reporting.
     await expect.poll(async () => (await agentsHealth()).status, { timeout: 20_000 }).toBe(200);
@@ -79,7 +67,8 @@ describe("the demo's sim agent (npm start)", () => {
 
     // A restart issues a new key and revokes the last one: the agent on the old key is closed for good (exit 3).
     await provision();
-    expect(await exited(agent)).toBe(3);
+    await agent.exited;
+    expect(agent.child.exitCode, agent.output()).toBe(3);
     const demoKeys = (await services.stationKeys.list()).filter((k) => k.name === DEMO_KEY_NAME);
     expect(demoKeys.map((k) => k.state).sort()).toEqual(['active', 'revoked']);
     expect((await agentsHealth()).status).toBe(503);

@@ -74,6 +74,49 @@ describe('a station driven by the reference agent process', () => {
     await player.post(P.finish, { station_id: stationId, play_id: playId });
   });
 
+  it('[R11-1] a player gone mid-play and back within the grace window finishes the same play on the machine', async () => {
+    const player = rig.playerOf(await rig.user());
+    await rig.spawnAgent();
+    await expect.poll(() => rig.connected(), { timeout: 15_000 }).toBe(true);
+    await player.reserve(stationId);
+    await expect
+      .poll(async () => (await player.poll().then(() => player.record))?.reserve_status, { timeout: 10_000 })
+      .toBe('playTransition');
+    await player.confirm();
+    const playId = player.play!.play_id;
+    const userId = player.user.user_id;
+    const rooms = rig.t.server.services().rooms;
+    // The page's socket is open: the holder is present (as the realtime hub says it on connect).
+    await rooms.send('station', stationId, { type: 'back', userId });
+    await expect.poll(async () => (await player.current())?.phase, { timeout: 10_000 }).toBe('playing');
+    await player.post(P.control, { station_id: stationId, play_id: playId, button: 'right', command: 'press' });
+    await expect.poll(() => rig.machine()?.report?.phase, { timeout: 5_000 }).toBe('movingRight');
+    await player.post(P.control, { station_id: stationId, play_id: playId, button: 'right', command: 'release' });
+    // The page closes right after the release: the claw waits for ↑ in the grace window, its button limit stopped.
+    await rooms.send('station', stationId, { type: 'away', userId });
+    expect(rig.turnPhase()).toBe('away');
+    await expect.poll(() => rig.machine()?.report?.phase, { timeout: 5_000 }).toBe('waitBack');
+    // Back: the same play waits for ↑ with a whole button limit, shown at once.
+    await rooms.send('station', stationId, { type: 'back', userId });
+    const back = await player.current();
+    expect(back).toMatchObject({ play_id: playId, phase: 'playing', machine: { phase: 'waitBack' } });
+    expect(back!.machine!.button_ms_left).toBeGreaterThan(10_000);
+    for (const command of ['press', 'release'] as const) {
+      const answer = await player.post(P.control, { station_id: stationId, play_id: playId, button: 'back', command });
+      expect(answer.json.error_code, JSON.stringify(answer.json)).toBe(200);
+    }
+    await expect.poll(async () => (await player.current())?.phase, { timeout: 30_000 }).toBe('result');
+    const logged = await playOf(playId);
+    expect((logged.inputs as { button: string; command: string }[]).map((i) => `${i.button}:${i.command}`)).toEqual([
+      'right:press',
+      'right:release',
+      'back:press',
+      'back:release',
+    ]);
+    expect(await rig.tcOf(player.user)).toBe(9 * price);
+    await player.post(P.finish, { station_id: stationId, play_id: playId });
+  });
+
   it('[R11-2] an agent killed mid-play: the play is refunded once within the bound; back and ready, the next turn is offered', async () => {
     const player = rig.playerOf(await rig.user());
     const agent = await rig.spawnAgent();
