@@ -201,7 +201,7 @@ describe('the floor’s machine panel', () => {
     expect(within(card).queryByRole('button', { name: '緊急停止を解除' })).toBeNull();
 
     // The emergency stop: one click, no confirmation, and the stop reaches the agent.
-    await user.click(within(card).getByRole('button', { name: `ステーション #${stationId} を緊急停止` }));
+    await user.click(within(card).getByRole('button', { name: `緊急停止（ステーション #${stationId}）` }));
     await cabinet.received('stop');
     expect(screen.queryByRole('dialog')).toBeNull();
     await waitFor(() => expect(within(card).getByTestId('op-machine-stopped').textContent).toContain('緊急停止中'));

@@ -203,7 +203,7 @@ export const OP = {
     stoppedLead: '緊急停止中：すべての出力を解放しています。再開するまでこの台は営業しません。',
     agentStopped: '機械は停止状態を報告しています',
     emergencyStop: '緊急停止',
-    emergencyStopLabel: (id: number) => `ステーション #${id} を緊急停止`,
+    emergencyStopLabel: (id: number) => `緊急停止（ステーション #${id}）`,
     resume: '緊急停止を解除',
     home: '原点に戻す',
     finishThenStop: 'このプレイの後に停止',

@@ -153,7 +153,7 @@ export function MachineFacts({
   readAt: number | null;
 }) {
   return (
-    <section className="op-machine__facts" aria-label={M.title}>
+    <div className="op-machine__facts">
       <h3 className="op-subtitle">
         {M.title}
         {s.emergency_stopped ? <span className="op-badge op-badge--stop">{M.stopped}</span> : null}
@@ -163,7 +163,7 @@ export function MachineFacts({
         <dd>{s.machine_driver === 'agent' && agent ? M.agentDriver(agent.driver) : M.drivers[s.machine_driver]}</dd>
         {s.machine_driver === 'agent' || agent ? <AgentFacts agent={agent} readAt={readAt} /> : null}
       </dl>
-    </section>
+    </div>
   );
 }
 
