@@ -9,7 +9,6 @@ import type {
   StationChange,
   ActionState,
 } from '../../application/operator';
-import { useNow } from '../hooks/use-now';
 import { ActionOutcome } from './common';
 import { OP } from './operator.messages';
 import { useAsk } from './station-actions';
@@ -17,8 +16,6 @@ import { useAsk } from './station-actions';
 const M = OP.machine;
 const F = OP.floor;
 
-/** How often a heartbeat's age is redrawn between two reads of the agents. */
-const AGE_STEP_MS = 500;
 /** A heartbeat older than this is drawn as a warning (pings go every 500 ms; silent at 3 s). */
 const LATE_HEARTBEAT_MS = 1_500;
 
@@ -190,7 +187,7 @@ function AgentFacts({ agent, readAt }: { agent: StationAgentView | null; readAt:
       <dd>{M.keyName(agent.key_name, agent.key_id)}</dd>
       <dt>{M.heartbeat}</dt>
       <dd>
-        <HeartbeatAge msAgo={agent.last_heard_ms_ago} readAt={readAt} />
+        <HeartbeatAge msAgo={agent.last_heard_ms_ago} />
       </dd>
       <dt>{M.roundTrip}</dt>
       <dd data-testid="op-machine-rtt">{M.roundTripMs(agent.round_trip_ms)}</dd>
@@ -217,13 +214,14 @@ function AgentFacts({ agent, readAt }: { agent: StationAgentView | null; readAt:
   );
 }
 
-/** How long ago the agent was heard: the server's age when read, counted on by this page's clock. */
-function HeartbeatAge({ msAgo, readAt }: { msAgo: number; readAt: number }) {
-  const now = useNow(true, AGE_STEP_MS);
-  const age = msAgo + Math.max(0, now - readAt);
+/**
+ * How long ago the agent was heard, as the server measured it at the last read. Not counted on by
+ * this page: the agent has pinged since, and the next read (2 s) says so.
+ */
+function HeartbeatAge({ msAgo }: { msAgo: number }) {
   return (
-    <span className={age > LATE_HEARTBEAT_MS ? 'op-badge op-badge--warn' : undefined} data-testid="op-machine-heard">
-      {M.heardAgo((age / 1000).toFixed(1))}
+    <span className={msAgo > LATE_HEARTBEAT_MS ? 'op-badge op-badge--warn' : undefined} data-testid="op-machine-heard">
+      {M.heardAgo((msAgo / 1000).toFixed(1))}
     </span>
   );
 }
