@@ -67,28 +67,33 @@ export async function operatorAgentsRoutes({ route, services: s }: ApiDeps): Pro
   }));
 
   // ---- the machines (docs/agent-protocol.md) ---------------------------------------------------
-  route.operator(`/${O.stationAgents}`, { right: 'floor', read: true }, operatorStationAgentsSchema, async () => ({
-    agents: s.agents.agents().map((a) => {
-      const state = s.agents.lastState(a.stationId);
-      return {
-        station_id: a.stationId,
-        key_id: a.keyId,
-        key_name: a.keyName,
-        agent_name: a.agentName,
-        agent_version: a.agentVersion,
-        driver: a.driver,
-        remote: a.remote,
-        connected_at: new Date(a.connectedAt).toISOString(),
-        last_heard_at: new Date(a.lastHeardAt).toISOString(),
-        round_trip_ms: a.roundTripMs,
-        claw: state?.claw ?? null,
-        sensor: state?.sensor ?? null,
-        stopped: state?.stopped ?? null,
-        outputs: state?.outputs ?? [],
-        play_id: state?.play_id ?? null,
-      };
-    }),
-  }));
+  route.operator(`/${O.stationAgents}`, { right: 'floor', read: true }, operatorStationAgentsSchema, async () => {
+    const now = s.clock.now().getTime();
+    return {
+      agents: s.agents.agents().map((a) => {
+        const state = s.agents.lastState(a.stationId);
+        return {
+          station_id: a.stationId,
+          key_id: a.keyId,
+          key_name: a.keyName,
+          agent_name: a.agentName,
+          agent_version: a.agentVersion,
+          driver: a.driver,
+          remote: a.remote,
+          connected_at: new Date(a.connectedAt).toISOString(),
+          last_heard_at: new Date(a.lastHeardAt).toISOString(),
+          // The age by the server's own clock: the console's clock may differ from it.
+          last_heard_ms_ago: Math.max(0, now - a.lastHeardAt),
+          round_trip_ms: a.roundTripMs,
+          claw: state?.claw ?? null,
+          sensor: state?.sensor ?? null,
+          stopped: state?.stopped ?? null,
+          outputs: state?.outputs ?? [],
+          play_id: state?.play_id ?? null,
+        };
+      }),
+    };
+  });
 
   const onMachine = rowSubject<{ station_id: number }>(
     s.store,
@@ -105,6 +110,8 @@ export async function operatorAgentsRoutes({ route, services: s }: ApiDeps): Pro
           ? ({ type: 'resumeMachine' } as const)
           : ({ type: 'homeMachine' } as const);
     const operated = await operateStation(s.rooms, body.station_id, event);
+    // Every console's floor shows the stop (or its end) at once.
+    s.realtime.floorChanged(body.station_id);
     return stationAnswer(s.store, body.station_id, operated.refunded_play_id);
   });
 
@@ -116,6 +123,7 @@ export async function operatorAgentsRoutes({ route, services: s }: ApiDeps): Pro
   );
   route.operator(`/${O.stationDriver}`, onDriver, operatorStationDriverSchema, async (body) => {
     const operated = await operateStation(s.rooms, body.station_id, { type: 'setDriver', driver: body.driver });
+    s.realtime.floorChanged(body.station_id);
     return stationAnswer(s.store, body.station_id, operated.refunded_play_id);
   });
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 import { isAcceptableText, KUJI_BOX_STATUSES, OPERATOR_RIGHTS, OPERATOR_ROLES, STATION_STATUSES } from '../domain';
 import { errorResponseSchema } from './envelope';
-import { AGENT_MAX_STATIONS } from './agent.schema';
+import { AGENT_CLAW_PHASES, AGENT_MAX_STATIONS } from './agent.schema';
 import { CONTRACT_MESSAGES as M, FIELD_LABELS_JA } from './messages';
 import { PLAY_PHASES, playLogEntrySchema } from './play.schema';
 import { idSchema } from './user-identity.schema';
@@ -66,6 +66,37 @@ export const operatorStationStatusSchema = z.strictObject(
 export const operatorFaultSchema = stationId;
 /** The agents driving stations now, as the console shows them. */
 export const operatorStationAgentsSchema = z.strictObject({});
+/**
+ * One station an agent drives now (on the instance that answers): who the agent is, its heartbeat
+ * and round trip, and its last report of the machine (the sensor view; null before its first).
+ */
+export const stationAgentSchema = z.object({
+  station_id: z.int().check(z.positive()),
+  key_id: z.string(),
+  key_name: z.string(),
+  agent_name: z.string(),
+  agent_version: z.string(),
+  /** The agent's driver as it announced it (`sim`, `gpio`, a vendor's). */
+  driver: z.string(),
+  /** The agent's address as the server saw it. */
+  remote: z.string(),
+  connected_at: z.string(),
+  last_heard_at: z.string(),
+  /** How long ago the agent was last heard, by the server's clock (no skew with the console's). */
+  last_heard_ms_ago: z.number().check(z.nonnegative()),
+  /** The round trip of its last answered ping, null before the first. */
+  round_trip_ms: z.nullable(z.number().check(z.nonnegative())),
+  claw: z.nullable(z.enum(AGENT_CLAW_PHASES)),
+  sensor: z.nullable(z.enum(['clear', 'blocked'])),
+  stopped: z.nullable(z.boolean()),
+  outputs: z.array(z.enum(['right', 'back', 'drop', 'credit'])),
+  play_id: z.nullable(z.int().check(z.positive())),
+});
+export type StationAgentWire = z.infer<typeof stationAgentSchema>;
+export const operatorStationAgentsResponseSchema = z.object({
+  error_code: z.literal(200),
+  agents: z.array(stationAgentSchema),
+});
 /**
  * At a station's machine [R11-3]: `emergency_stop` releases every output at once and keeps the
  * station out of service until `resume`; `home` brings the claw home between plays.
@@ -191,6 +222,10 @@ const floorStationSchema = z.object({
   stock: z.int(),
   /** Paused: the line is kept but no next turn starts until resumed. */
   paused: z.boolean(),
+  /** Who drives the machine: its station agent, or the built-in simulator (docs/agent-protocol.md). */
+  machine_driver: z.enum(['builtin', 'agent']),
+  /** An operator's emergency stop holds: out of service until an operator resumes it [R11-3]. */
+  emergency_stopped: z.boolean(),
   viewers: z.int().check(z.nonnegative()),
   line: z.array(
     z.object({

@@ -6,6 +6,7 @@ import {
   OperatorFulfilment,
   OperatorKuji,
   OperatorMachineKeys,
+  OperatorMachines,
   OperatorMessages,
   OperatorNumbers,
   OperatorPlayLog,
@@ -65,5 +66,6 @@ export function createOperatorContainer(
   container.bind(OPERATOR_TOKENS.OperatorNumbers).to(OperatorNumbers);
   container.bind(OPERATOR_TOKENS.OperatorAudit).to(OperatorAudit);
   container.bind(OPERATOR_TOKENS.OperatorMachineKeys).to(OperatorMachineKeys);
+  container.bind(OPERATOR_TOKENS.OperatorMachines).to(OperatorMachines);
   return container;
 }

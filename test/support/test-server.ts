@@ -100,6 +100,7 @@ export async function startTestServer(
     ...(options.renderLimits ? { renderLimits: options.renderLimits } : {}),
     ...(options.onHostLost ? { onHostLost: options.onHostLost } : {}),
     ...(options.hostRetryMs ? { hostRetryMs: options.hostRetryMs } : {}),
+    ...(options.agentBounds ? { agentBounds: options.agentBounds } : {}),
     ...(seeded ? { template: seeded } : {}),
   });
   await server.ready;

@@ -13,4 +13,5 @@ export * from './operator-support.use-case';
 export * from './operator-numbers.use-case';
 export * from './operator-audit.use-case';
 export * from './operator-machine-keys.use-case';
+export * from './operator-machines.use-case';
 export * from './play-replay';

@@ -54,9 +54,12 @@ export abstract class OperatorScreen<T, N extends string = string> extends State
     }
   }
 
-  /** Runs one action; null when it failed or another one is running. */
-  protected async act<R>(name: N, run: () => Promise<R>): Promise<R | null> {
-    if (this.snapshot.action.status === 'running') return null;
+  /**
+   * Runs one action; null when it failed or another one is running. An `urgent` action (an
+   * emergency stop) runs even while another is: nothing may hold it back.
+   */
+  protected async act<R>(name: N, run: () => Promise<R>, urgent = false): Promise<R | null> {
+    if (this.snapshot.action.status === 'running' && !urgent) return null;
     this.setState((s) => ({ ...s, action: { status: 'running', name, result: null, error: null } }));
     try {
       const result = await run();

@@ -10,6 +10,7 @@ import type { OperatorSupport } from './operator-support.use-case';
 import type { OperatorNumbers } from './operator-numbers.use-case';
 import type { OperatorAudit } from './operator-audit.use-case';
 import type { OperatorMachineKeys } from './operator-machine-keys.use-case';
+import type { OperatorMachines } from './operator-machines.use-case';
 
 function token<T>(name: string): Token<T> {
   return Symbol.for(`onkure.operator.${name}`) as Token<T>;
@@ -31,4 +32,5 @@ export const OPERATOR_TOKENS = {
   OperatorNumbers: token<OperatorNumbers>('OperatorNumbers'),
   OperatorAudit: token<OperatorAudit>('OperatorAudit'),
   OperatorMachineKeys: token<OperatorMachineKeys>('OperatorMachineKeys'),
+  OperatorMachines: token<OperatorMachines>('OperatorMachines'),
 } as const;

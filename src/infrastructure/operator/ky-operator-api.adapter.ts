@@ -8,6 +8,8 @@ import {
   type FloorStation,
   type IssuedStationKeyView,
   type KujiBoxView,
+  type MachineAction,
+  type MachineDriverName,
   type NumbersRow,
   type OperatorApiPort,
   type OperatorDelivery,
@@ -17,6 +19,7 @@ import {
   type OperatorUserView,
   type PrizeChange,
   type ServiceMessageCode,
+  type StationAgentView,
   type StationChange,
   type StationKeyView,
   type SupportThreadSummary,
@@ -56,6 +59,7 @@ import {
   operatorPlayLogAnswerSchema,
   operatorRemoveFromLineResponseSchema,
   operatorServiceStateResponseSchema,
+  operatorStationAgentsResponseSchema,
   operatorStationAnswerSchema,
   operatorStationKeyIssuedResponseSchema,
   operatorStationKeyRevokedResponseSchema,
@@ -279,5 +283,15 @@ export class KyOperatorApi implements OperatorApiPort {
   }
   async revokeStationKey(keyId: string): Promise<StationKeyView> {
     return (await this.call(O.stationKeyRevoke, { key_id: keyId }, operatorStationKeyRevokedResponseSchema)).entry;
+  }
+
+  async stationAgents(): Promise<readonly StationAgentView[]> {
+    return (await this.call(O.stationAgents, {}, operatorStationAgentsResponseSchema)).agents;
+  }
+  async stationMachine(stationId: number, action: MachineAction): Promise<StationChange> {
+    return this.station(O.stationMachine, { station_id: stationId, action });
+  }
+  async stationDriver(stationId: number, driver: MachineDriverName): Promise<StationChange> {
+    return this.station(O.stationDriver, { station_id: stationId, driver });
   }
 }

@@ -7,6 +7,7 @@ import {
 } from '../../application/operator';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { useInjection } from '../di/container-context';
 import { ActionOutcome, LoadState, useScreenTitle } from './common';
 import { OP } from './operator.messages';
 import { PlayLogPanel } from './play-log-panel';
@@ -44,6 +45,18 @@ export function FloorScreen() {
   const log = useScopedUseCase(OPERATOR_TOKENS.OperatorPlayLog);
   const state = useObservableState(floor.state$, floor.snapshot);
   useEffect(() => floor.start(), [floor]);
+  const machines = useScopedUseCase(OPERATOR_TOKENS.OperatorMachines);
+  const machinesState = useObservableState(machines.state$, machines.snapshot);
+  useEffect(() => {
+    // The agents are read every 2 s while the page is visible, not while it is hidden.
+    const onVisibility = () => machines.setVisible(document.visibilityState !== 'hidden');
+    onVisibility();
+    machines.start();
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => document.removeEventListener('visibilitychange', onVisibility);
+  }, [machines]);
+  const session = useInjection(OPERATOR_TOKENS.OperatorSession);
+  const canDrive = session.can('machines');
   const { stations, readAt, live } = state.data;
   const [onlyActive, setOnlyActive] = useState(false);
   const shown = onlyActive
@@ -70,6 +83,11 @@ export function FloorScreen() {
         </p>
       </div>
       <ActionOutcome action={state.action} describe={describeFloorAction} onDismiss={() => floor.dismissAction()} />
+      {machinesState.status === 'error' ? (
+        <p role="alert" className="op-alert op-alert--error" data-testid="op-machines-error">
+          {OP.machine.readFailed(machinesState.error ?? '')}
+        </p>
+      ) : null}
       {stations.length === 0 || state.status === 'error' ? (
         <LoadState state={state} onRetry={() => void floor.refresh()} />
       ) : null}
@@ -82,6 +100,9 @@ export function FloorScreen() {
               readAt={readAt}
               busy={state.action.status === 'running'}
               onLog={() => void log.open(s.station_id)}
+              machines={machines}
+              machinesState={machinesState}
+              canDrive={canDrive}
             />
           </li>
         ))}

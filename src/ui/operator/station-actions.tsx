@@ -26,7 +26,10 @@ interface ActionProps {
   readonly busy: boolean;
 }
 
-/** A station's actions, folded away: fault, end the play, pause, the play log, and the forms that set its values. */
+/**
+ * A station's actions, folded away: fault, end the play, the play log, and the forms that set its
+ * values (the pause is the machine's "finish this play, then stop", in station-machine.tsx).
+ */
 export function StationActions({ station: s, floor, busy, onLog }: ActionProps & { readonly onLog: () => void }) {
   const ask = useAsk();
   return (
@@ -57,18 +60,6 @@ export function StationActions({ station: s, floor, busy, onLog }: ActionProps &
             {F.endPlay}
           </button>
         ) : null}
-        <button
-          type="button"
-          className="op-button"
-          disabled={busy}
-          onClick={() =>
-            void ask(s.paused ? F.confirm.resume(s.station_id) : F.confirm.pause(s.station_id), () =>
-              floor.pause(s.station_id, !s.paused),
-            )
-          }
-        >
-          {s.paused ? F.resume : F.pause}
-        </button>
         <button type="button" className="op-button" onClick={onLog}>
           {F.playLog}
         </button>

@@ -1,37 +1,61 @@
 import { useId } from 'react';
-import type { FloorStation, OperatorFloor } from '../../application/operator';
+import type {
+  FloorStation,
+  MachineActionName,
+  MachinesData,
+  OperatorFloor,
+  OperatorMachines,
+  ScreenState,
+} from '../../application/operator';
 import { countdownSeconds, stillImageUrl } from '../../domain';
 import { useNow } from '../hooks/use-now';
 import { OP } from './operator.messages';
 import { StationActions, useAsk } from './station-actions';
+import { MachineControls, MachineFacts } from './station-machine';
 
 const F = OP.floor;
 
 /** How often the feed thumbnails are fetched again. */
 export const STILL_REFRESH_MS = 2_000;
 
-/** One station on the floor: its still, its facts and play, its line, and its actions. */
+/** One station on the floor: its machine's controls, its still, its facts and play, its machine, its line, and its actions. */
 export function StationCard({
   station: s,
   floor,
   readAt,
   busy,
   onLog,
+  machines,
+  machinesState,
+  canDrive,
 }: {
   station: FloorStation;
   floor: OperatorFloor;
   readAt: number;
   busy: boolean;
   onLog: () => void;
+  machines: OperatorMachines;
+  machinesState: ScreenState<MachinesData, MachineActionName>;
+  canDrive: boolean;
 }) {
   const headingId = `${useId()}-h`;
+  const agent = machinesState.data.agents.find((a) => a.station_id === s.station_id) ?? null;
   return (
     <article aria-labelledby={headingId}>
       <h2 id={headingId} className="op-station__title">
         {F.stationHeading(s.station_id, s.station_name)}
       </h2>
+      <MachineControls
+        station={s}
+        machines={machines}
+        machinesState={machinesState}
+        floor={floor}
+        floorBusy={busy}
+        canDrive={canDrive}
+      />
       <StationStill url={s.still_url} name={s.station_name} />
       <StationFacts station={s} readAt={readAt} />
+      <MachineFacts station={s} agent={agent} readAt={machinesState.data.readAt} />
       <h3 className="op-subtitle">{F.line}</h3>
       <StationLine station={s} floor={floor} busy={busy} />
       <StationActions station={s} floor={floor} busy={busy} onLog={onLog} />

@@ -45,6 +45,10 @@ export interface FloorStation {
   readonly station_status: StationStatus;
   readonly stock: number;
   readonly paused: boolean;
+  /** Who drives the machine: its station agent, or the built-in simulator. */
+  readonly machine_driver: MachineDriverName;
+  /** Held out of service by an operator's emergency stop until resumed [R11-3]. */
+  readonly emergency_stopped: boolean;
   readonly viewers: number;
   readonly line: readonly {
     readonly user_id: number;
@@ -63,6 +67,52 @@ export interface FloorStation {
   } | null;
   readonly still_url: string;
 }
+
+export const MACHINE_DRIVERS = ['builtin', 'agent'] as const;
+export type MachineDriverName = (typeof MACHINE_DRIVERS)[number];
+
+/** Where an agent's claw is in its cycle (docs/agent-protocol.md). */
+export const CLAW_PHASES = [
+  'idle',
+  'ready',
+  'moving_right',
+  'wait_back',
+  'moving_back',
+  'dropping',
+  'closing',
+  'lifting',
+  'returning',
+  'opening',
+] as const;
+export type ClawPhaseName = (typeof CLAW_PHASES)[number];
+export type MachineOutputName = 'right' | 'back' | 'drop' | 'credit';
+
+/**
+ * A station an agent drives now: the agent, its heartbeat, and its last report of the machine (the
+ * sensor view: claw, chute sensor, stopped, outputs energised; null before its first report).
+ */
+export interface StationAgentView {
+  readonly station_id: number;
+  readonly key_id: string;
+  readonly key_name: string;
+  readonly agent_name: string;
+  readonly agent_version: string;
+  readonly driver: string;
+  readonly remote: string;
+  readonly connected_at: string;
+  readonly last_heard_at: string;
+  /** By the server's clock when it answered. */
+  readonly last_heard_ms_ago: number;
+  readonly round_trip_ms: number | null;
+  readonly claw: ClawPhaseName | null;
+  readonly sensor: 'clear' | 'blocked' | null;
+  readonly stopped: boolean | null;
+  readonly outputs: readonly MachineOutputName[];
+  readonly play_id: number | null;
+}
+
+/** What an operator does at a station's machine: stop it at once, end the stop, bring the claw home. */
+export type MachineAction = 'emergency_stop' | 'resume' | 'home';
 
 /** A station after a change: its status, stock, and the play refunded by it (or null). */
 export interface StationChange {
@@ -253,6 +303,13 @@ export interface OperatorApiPort {
   /** A successor for the same stations; the old key works on for `overlapMinutes`. */
   rotateStationKey(keyId: string, overlapMinutes: number): Promise<IssuedStationKeyView>;
   revokeStationKey(keyId: string): Promise<StationKeyView>;
+
+  /** The agents driving stations now (right `floor`). */
+  stationAgents(): Promise<readonly StationAgentView[]>;
+  /** An emergency stop (the play under way refunded once), its end, or a claw brought home (right `floor`). */
+  stationMachine(stationId: number, action: MachineAction): Promise<StationChange>;
+  /** Who drives the station's machine, between plays only (right `machines`). */
+  stationDriver(stationId: number, driver: MachineDriverName): Promise<StationChange>;
 }
 
 /** Where the console keeps its session token between reloads of the tab (never a cookie). */
