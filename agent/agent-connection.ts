@@ -229,8 +229,11 @@ export class AgentConnection {
       refuse: () => this.ack(seq, station, { ok: false, reason: 'stopped' }),
     };
     if (command.type !== 'stop') return this.enqueue(task);
-    // An emergency stop: every output off now, before anything queued; what was queued for the station is refused.
-    this.releaseAll();
+    // An emergency stop: the station's outputs off now, before anything queued (another station's
+    // command in flight included); what was queued for the station is refused. The other stations
+    // this agent drives keep their players' buttons.
+    this.holds.clear(station);
+    this.options.driver.release(station);
     for (const queued of this.backlog.filter((t) => t.station === station)) queued.refuse();
     this.backlog.splice(0, this.backlog.length, task, ...this.backlog.filter((t) => t.station !== station));
     this.drain();

@@ -38,8 +38,12 @@ export class HoldLimits {
     }
   }
 
-  clear(): void {
-    for (const timer of this.timers.values()) timer.cancel();
-    this.timers.clear();
+  /** Every limit, or one station's. */
+  clear(station?: number): void {
+    for (const [key, timer] of this.timers) {
+      if (station !== undefined && !key.startsWith(`${station}:`)) continue;
+      timer.cancel();
+      this.timers.delete(key);
+    }
   }
 }

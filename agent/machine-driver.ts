@@ -58,6 +58,12 @@ export interface MachineDriver {
    * (the watchdog, an emergency stop, exit). Never throws.
    */
   releaseAll(): void;
+  /**
+   * Releases every output of one station at once, synchronously as far as the device allows (an
+   * emergency stop of that station: the other stations an agent drives keep their players' buttons).
+   * Never throws.
+   */
+  release(stationId: number): void;
   /** Releases every output and frees the device. */
   close(): Promise<void>;
 }

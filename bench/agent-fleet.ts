@@ -9,7 +9,7 @@ import type { AgentButton } from '../src/contract/agent.schema';
 /*
  * The agents bench:agent runs: the reference agent's AgentConnection with the sim driver, one per
  * station, each with its own WebSocket to the server, in the benchmark's process (the server runs
- * in its own). Each driver is wrapped to note when a press reaches it and when releaseAll has run,
+ * in its own). Each driver is wrapped to note when a press reaches it and when its release (the e-stop) or releaseAll has run,
  * on this process's clock, the one the players' calls are timed on.
  */
 
@@ -26,7 +26,7 @@ export interface PressMark extends DriverMark {
 export interface FleetListener {
   /** A press or release was handed to the driver (after the agent's seq and interlock checks). */
   control(mark: PressMark): void;
-  /** The driver's releaseAll returned: every output of the station is off. */
+  /** The driver's release (an e-stop) or releaseAll returned: every output of the station is off. */
   released(mark: DriverMark): void;
 }
 
@@ -47,6 +47,11 @@ function timedDriver(station: number, listener: FleetListener): MachineDriver {
     },
     releaseAll() {
       sim.releaseAll();
+      listener.released({ station, at: performance.now() });
+    },
+    // An e-stop releases the stopped station's outputs only (agent-connection.ts).
+    release(id) {
+      sim.release(id);
       listener.released({ station, at: performance.now() });
     },
     close: () => sim.close(),

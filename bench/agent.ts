@@ -16,7 +16,7 @@
  *    its own station, `plays` plays in a run; from a control call leaving until the press (or
  *    release) reached the agent's driver.
  * 3. E-stop: the operator's station_machine emergency_stop, one at a time over 20 idle stations
- *    (each resumed after): from the call leaving until the driver's releaseAll had run.
+ *    (each resumed after): from the call leaving until the driver's release of the station had run.
  *
  * Per phase it prints the server's CPU and the longest event-loop delays of both processes: a
  * server loop late by more than ~500 ms makes every agent's 1 s watchdog fire. BENCH_INCIDENTS=file
@@ -95,7 +95,7 @@ class ServerChild {
   }
 }
 
-/** The operator's e-stops: each waits for the next releaseAll at its station. */
+/** The operator's e-stops: each waits for the next release at its station. */
 class EStops {
   readonly latencies: number[] = [];
   private waiting = new Map<number, { at: number; done: () => void }>();
@@ -113,7 +113,7 @@ class EStops {
     await operator(origin, { station_id: station, action: 'emergency_stop' });
     await Promise.race([
       reached,
-      sleep(5_000).then(() => Promise.reject(new Error(`e-stop at ${station}: no releaseAll within 5 s`))),
+      sleep(5_000).then(() => Promise.reject(new Error(`e-stop at ${station}: no release within 5 s`))),
     ]);
     await operator(origin, { station_id: station, action: 'resume' });
   }
@@ -250,7 +250,7 @@ async function main(): Promise<void> {
     console.table({
       'control → press at the agent': row(latencies.press),
       'control → release at the agent': row(latencies.release),
-      'e-stop → releaseAll ran': row(estops.latencies),
+      'e-stop → outputs released': row(estops.latencies),
       'heartbeat round trip (server, whole ms)': row(phases.roundTrips),
       'gap between pings at the agent': row(agents.gaps.gaps),
     });

@@ -185,6 +185,9 @@ export function createGpioDriver(
       helper?.offNow().catch(() => undefined);
       for (const station of byId.values()) station.releasedAll();
     },
+    release(stationId) {
+      byId.get(stationId)?.releaseNow();
+    },
     async close() {
       closing = true;
       for (const station of byId.values()) station.close();

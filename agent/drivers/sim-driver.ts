@@ -247,6 +247,10 @@ export function createSimDriver(stations: readonly { readonly station_id: number
     releaseAll() {
       for (const c of cabinets.values()) if (release(c)) report(c);
     },
+    release(stationId) {
+      const c = cabinets.get(stationId);
+      if (c && release(c)) report(c);
+    },
     blockSensor(stationId, blocked) {
       const c = cabinets.get(stationId);
       if (!c) return;

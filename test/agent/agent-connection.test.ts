@@ -195,14 +195,25 @@ describe('agent connection', () => {
     socket.command(3, 2, { type: 'press', play_id: 7, button: 'back' });
     socket.command(4, 1, { type: 'stop' });
     // The press is still with the driver; the release behind it is refused, the stop goes next.
-    expect(h.driver.calls).toEqual(['press right @1', 'releaseAll']);
+    expect(h.driver.calls).toEqual(['press right @1', 'release @1']);
     expect(socket.of('ack').map((a) => [a.command_seq, a.reason])).toEqual([[2, 'stopped']]);
     h.driver.deferred[0]!.settle();
     await settle();
     h.driver.deferred[1]!.settle();
     await settle();
-    expect(h.driver.calls).toEqual(['press right @1', 'releaseAll', 'stop @1', 'press back @2']);
+    expect(h.driver.calls).toEqual(['press right @1', 'release @1', 'stop @1', 'press back @2']);
     expect(h.driver.outputs.get(1)).toEqual([]);
+  });
+
+  it('[R11-3] an emergency stop of one station leaves the other stations of the agent alone', () => {
+    const h = harness();
+    const socket = h.online();
+    socket.command(1, 1, { type: 'press', play_id: 7, button: 'right' });
+    socket.command(2, 2, { type: 'press', play_id: 8, button: 'back' });
+    socket.command(3, 1, { type: 'stop' });
+    expect(h.driver.calls).not.toContain('releaseAll');
+    expect(h.driver.outputs.get(1)).toEqual([]);
+    expect(h.driver.outputs.get(2)).toEqual(['back']);
   });
 
   it('releases a button held past the machine limit (20 s) and reports a hold_limit fault', () => {

@@ -147,6 +147,14 @@ export class ScriptedDriver implements MachineDriver {
     return new Promise((resolve) => deferred.push({ command, settle: () => resolve(apply()) }));
   }
 
+  release(stationId: number): void {
+    this.calls.push(`release @${stationId}`);
+    const held = this.outputs.get(stationId);
+    if (!held || held.length === 0) return;
+    held.length = 0;
+    this.report(stationId);
+  }
+
   releaseAll(): void {
     this.calls.push('releaseAll');
     for (const [station, held] of this.outputs) {

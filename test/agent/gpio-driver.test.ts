@@ -208,6 +208,18 @@ describe('gpio driver: interlock and emergency stop', () => {
     expect(device.levels()).toMatchObject({ '17': 1, '27': 1, '22': 1, '23': 0 });
   });
 
+  it("release(station) (an e-stop's first step) writes that station's outputs inactive before it returns", async () => {
+    const { device, driver } = await started();
+    await driver.carryOut(1, { type: 'start', play_id: 6, arm_strength: 1 });
+    await driver.carryOut(1, { type: 'press', play_id: 6, button: 'right' });
+    driver.release(1);
+    expect(driver.status(1).outputs).toEqual([]);
+    await device.waitFor(
+      (r) => r.call === 'set_values' && r.values?.['17']?.level === 1 && r.values['27'] !== undefined,
+    );
+    expect(device.levels()).toMatchObject({ '17': 1, '27': 1, '22': 1, '23': 0 });
+  });
+
   it('close drives every output inactive and leaves no helper behind', async () => {
     const { device, driver } = await started();
     await driver.carryOut(1, { type: 'start', play_id: 6, arm_strength: 1 });
