@@ -1,3 +1,4 @@
+import type { StationAgentWire } from '../src/contract/operator.schema';
 import type { Server as SocketIOServer } from 'socket.io';
 import { AddressesRepository } from './account/addresses.repository';
 import { PrizesRepository } from './delivery/prizes.repository';
@@ -115,6 +116,8 @@ export interface Services {
   readonly stationKeys: StationKeys;
   /** The station agents' connections (`/agent`, docs/agent-protocol.md); attached to the HTTP server by the API part. */
   readonly agents: AgentGateway;
+  /** The console's view of every agent, whichever instance it is connected to (machine-link.ts). */
+  readonly agentViews: () => Promise<StationAgentWire[]>;
   /** Where each station's live feed is drawn (several instances): forwarded to the instance running it. */
   readonly feedOwners: FeedOwners;
   /** The rtc feed's Sora-compatible signaling (attached to the HTTP server when webrtc_url is a path). */
@@ -308,6 +311,7 @@ export function createServices(
     serviceMessages: new ServiceMessages(store, clock, ledger, () => realtime),
     stationKeys,
     agents: machines.gateway,
+    agentViews: machines.views,
     kujiReservations: new KujiReservations(store, clock, config.kujiTimeLimits),
   };
 }

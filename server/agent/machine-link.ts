@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Server as SocketIOServer } from 'socket.io';
 import { z } from 'zod/mini';
 import type { AgentCommand, AgentState, SimPrize } from '../../src/contract/agent.schema';
+import { stationAgentSchema, type StationAgentWire } from '../../src/contract/operator.schema';
 import {
   machineReady,
   type CranePrize,
@@ -20,6 +21,10 @@ import { AgentGateway, type AgentEvent, type AgentKeyCheck, type AgentBounds } f
 export const AGENT_COMMAND = 'onkure:agent-command';
 /** The instances' event for a revoked key: every instance closes its connections made with it. */
 export const AGENT_KEY_REVOKED = 'onkure:agent-key-revoked';
+/** The instances' event for the console's view: each instance answers with the agents connected to it. */
+export const AGENT_VIEWS = 'onkure:agent-views';
+/** How long the console's view waits for the other instances (one that does not answer is left out). */
+const AGENT_VIEWS_TIMEOUT_MS = 1_000;
 
 const PHASES: Record<AgentState['claw'], MachinePhase> = {
   idle: 'idle',
@@ -150,6 +155,12 @@ export function createMachineLink(deps: MachineLinkDeps): {
   commands: MachineCommands;
   /** A key was revoked: its connections close here and on every other instance (4401). */
   revoked(keyId: string): void;
+  /**
+   * The console's view of every agent connected to any instance, one row per station, with the
+   * sensor view from its last state (an agent is connected to one instance only: behind a load
+   * balancer that is rarely the one the console asks).
+   */
+  views(): Promise<StationAgentWire[]>;
 } {
   const { rooms, io, log } = deps;
   const gateway = new AgentGateway({
@@ -205,5 +216,58 @@ export function createMachineLink(deps: MachineLinkDeps): {
     gateway.revoked(keyId);
     if (deps.distributed) io.serverSideEmit(AGENT_KEY_REVOKED, keyId);
   };
-  return { gateway, commands, revoked };
+  // Each instance measures its agents' ages by its own clock, so the rows travel finished.
+  const viewsHere = (): StationAgentWire[] => {
+    const now = deps.clock.now().getTime();
+    return gateway.agents().map((a) => {
+      const state = gateway.lastState(a.stationId);
+      return {
+        station_id: a.stationId,
+        key_id: a.keyId,
+        key_name: a.keyName,
+        agent_name: a.agentName,
+        agent_version: a.agentVersion,
+        driver: a.driver,
+        remote: a.remote,
+        connected_at: new Date(a.connectedAt).toISOString(),
+        last_heard_at: new Date(a.lastHeardAt).toISOString(),
+        last_heard_ms_ago: Math.max(0, now - a.lastHeardAt),
+        round_trip_ms: a.roundTripMs,
+        claw: state?.claw ?? null,
+        sensor: state?.sensor ?? null,
+        stopped: state?.stopped ?? null,
+        outputs: state?.outputs ?? [],
+        play_id: state?.play_id ?? null,
+      };
+    });
+  };
+  io.on(AGENT_VIEWS, (_message: unknown, ack: unknown) => {
+    if (typeof ack === 'function') (ack as (rows: StationAgentWire[]) => void)(viewsHere());
+  });
+  const views = async (): Promise<StationAgentWire[]> => {
+    const rows = viewsHere();
+    if (deps.distributed) {
+      // An instance that does not answer within the bound is left out (its agents show as absent):
+      // the adapter's own timeout (5 s) is too long for a console read every 2 s.
+      let timer: { cancel(): void } | null = null;
+      const answers: unknown[] = await Promise.race([
+        io.serverSideEmitWithAck(AGENT_VIEWS, null).catch(() => []),
+        new Promise<unknown[]>((resolve) => (timer = deps.clock.setTimeout(() => resolve([]), AGENT_VIEWS_TIMEOUT_MS))),
+      ]);
+      (timer as { cancel(): void } | null)?.cancel();
+      // Another instance's answer is checked like any input; a row for a station this one has wins.
+      const here = new Set(rows.map((r) => r.station_id));
+      for (const answer of answers) {
+        const parsed = z.array(stationAgentSchema).safeParse(answer);
+        if (!parsed.success) continue;
+        for (const row of parsed.data) {
+          if (here.has(row.station_id)) continue;
+          here.add(row.station_id);
+          rows.push(row);
+        }
+      }
+    }
+    return rows.sort((x, y) => x.station_id - y.station_id);
+  };
+  return { gateway, commands, revoked, views };
 }

@@ -67,33 +67,10 @@ export async function operatorAgentsRoutes({ route, services: s }: ApiDeps): Pro
   }));
 
   // ---- the machines (docs/agent-protocol.md) ---------------------------------------------------
-  route.operator(`/${O.stationAgents}`, { right: 'floor', read: true }, operatorStationAgentsSchema, async () => {
-    const now = s.clock.now().getTime();
-    return {
-      agents: s.agents.agents().map((a) => {
-        const state = s.agents.lastState(a.stationId);
-        return {
-          station_id: a.stationId,
-          key_id: a.keyId,
-          key_name: a.keyName,
-          agent_name: a.agentName,
-          agent_version: a.agentVersion,
-          driver: a.driver,
-          remote: a.remote,
-          connected_at: new Date(a.connectedAt).toISOString(),
-          last_heard_at: new Date(a.lastHeardAt).toISOString(),
-          // The age by the server's own clock: the console's clock may differ from it.
-          last_heard_ms_ago: Math.max(0, now - a.lastHeardAt),
-          round_trip_ms: a.roundTripMs,
-          claw: state?.claw ?? null,
-          sensor: state?.sensor ?? null,
-          stopped: state?.stopped ?? null,
-          outputs: state?.outputs ?? [],
-          play_id: state?.play_id ?? null,
-        };
-      }),
-    };
-  });
+  // Every agent, whichever instance it is connected to (an agent holds one connection, to one instance).
+  route.operator(`/${O.stationAgents}`, { right: 'floor', read: true }, operatorStationAgentsSchema, async () => ({
+    agents: await s.agentViews(),
+  }));
 
   const onMachine = rowSubject<{ station_id: number }>(
     s.store,
