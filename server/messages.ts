@@ -5,6 +5,8 @@ const CODE_MINUTES = VERIFICATION_CODE_TTL_MS / MINUTE_MS;
 
 /** Japanese texts the reference server answers with (user-facing), in one place. */
 export const SERVER_MESSAGES = {
+  /** The name the demo's station key carries in the console's key list (server/agent/demo-agent.ts). */
+  demoAgentKeyName: 'デモ用シミュレーター (npm start)',
   loginFailed: 'メールアドレスまたはパスワードが正しくありません。',
   loginSlowedDown: 'ログインの失敗が続いたため、この端末からはしばらくログインできません。時間をおいてお試しください。',
   purchaseRequestIdReused: 'このリクエストIDはすでに別の購入内容で使われています。',

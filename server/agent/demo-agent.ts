@@ -1,6 +1,7 @@
 import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AGENT_PATH } from '../../src/contract/agent.schema';
+import { SERVER_MESSAGES } from '../messages';
 import type { Services } from '../services';
 
 /*
@@ -13,7 +14,7 @@ import type { Services } from '../services';
  */
 
 /** The name the demo's key carries in the console's key list. */
-export const DEMO_KEY_NAME = 'デモ用シミュレーター (npm start)';
+export const DEMO_KEY_NAME = SERVER_MESSAGES.demoAgentKeyName;
 export const DEMO_MACHINE_FILE = 'machines.json';
 const DEMO_KEY_FILE = 'agent.key';
 

@@ -196,6 +196,8 @@ export const OP = {
       string
     >,
     noOutputs: 'すべて解放',
+    /** Between the names of the energised outputs. */
+    outputSeparator: '・',
     machinePlay: '機械のプレイ',
     noMachinePlay: 'なし',
     noReport: '報告待ち',

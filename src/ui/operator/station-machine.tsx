@@ -174,7 +174,7 @@ function AgentFacts({ agent, readAt }: { agent: StationAgentView | null; readAt:
         </dd>
       </>
     );
-  const outputs = agent.outputs.map((o) => M.outputNames[o]).join('・') || M.noOutputs;
+  const outputs = agent.outputs.map((o) => M.outputNames[o]).join(M.outputSeparator) || M.noOutputs;
   return (
     <>
       <dt>{M.connection}</dt>
