@@ -63,7 +63,10 @@ describe('use-case lifetime: a page owns its use-cases', () => {
 
     await act(() => router.navigate('/debug/login'));
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('デバッグログイン');
-    expect(live()).toHaveLength(0);
+    // An unmounted page's effect cleanups run in React's passive phase, after the commit that shows
+    // the next page: the new heading can be seen before the old page's use-case is disposed (a
+    // loaded machine made that window visible once), so the disposal is waited for, not assumed.
+    await waitFor(() => expect(live()).toHaveLength(0));
     expect(open.count).toBe(0);
 
     // Coming back starts a new scope with a new use-case (and a new request).
