@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { AGENT_CLAW_PHASES, type AgentClawPhase } from '../domain/play/claw-phases';
 
 /*
  * The station agent protocol, version 1 (docs/agent-protocol.md; the JSON Schema of every message
@@ -84,24 +85,7 @@ const shortText = z.string().check(z.maxLength(200));
 export const AGENT_BUTTONS = ['right', 'back'] as const;
 export type AgentButton = (typeof AGENT_BUTTONS)[number];
 
-/**
- * Where the claw is in its cycle. `idle`: home, no play; `ready`: a play started, waiting for →.
- * Agents that cannot sense the finer phases (closing, lifting, returning, opening) may go from
- * `dropping` straight to `idle` when the cabinet's cycle is over.
- */
-export const AGENT_CLAW_PHASES = [
-  'idle',
-  'ready',
-  'moving_right',
-  'wait_back',
-  'moving_back',
-  'dropping',
-  'closing',
-  'lifting',
-  'returning',
-  'opening',
-] as const;
-export type AgentClawPhase = (typeof AGENT_CLAW_PHASES)[number];
+export { AGENT_CLAW_PHASES, type AgentClawPhase };
 
 export const AGENT_FAULT_CODES = [
   'motor',

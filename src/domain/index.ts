@@ -54,6 +54,7 @@ export * from './stream/stream.reducer';
 export * from './analytics/analytics-event';
 export * from './notice/notice.rule';
 export * from './operator/operator-roles';
+export * from './play/claw-phases';
 export * from './play/play-loop.rule';
 export * from './play/play.entity';
 export * from './routes/navigation.rule';

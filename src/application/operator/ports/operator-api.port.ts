@@ -8,6 +8,7 @@ import type {
   OperatorRole,
   PlayLogEntry,
   StationStatus,
+  AgentClawPhase,
 } from '../../../domain';
 
 /**
@@ -71,20 +72,8 @@ export interface FloorStation {
 export const MACHINE_DRIVERS = ['builtin', 'agent'] as const;
 export type MachineDriverName = (typeof MACHINE_DRIVERS)[number];
 
-/** Where an agent's claw is in its cycle (docs/agent-protocol.md). */
-export const CLAW_PHASES = [
-  'idle',
-  'ready',
-  'moving_right',
-  'wait_back',
-  'moving_back',
-  'dropping',
-  'closing',
-  'lifting',
-  'returning',
-  'opening',
-] as const;
-export type ClawPhaseName = (typeof CLAW_PHASES)[number];
+/** Where an agent's claw is in its cycle (docs/agent-protocol.md; the list is the domain's). */
+export type ClawPhaseName = AgentClawPhase;
 export type MachineOutputName = 'right' | 'back' | 'drop' | 'credit';
 
 /**
