@@ -1,11 +1,9 @@
 import { CRANE, machineView, startPlay, type CraneState } from '../crane-machine';
 import { MACHINE_TIMINGS, PLAY_TIMINGS } from '../play-loop.rule';
 import type { CraneButton, CranePhase } from '../play.entity';
-import { advance } from './room-line';
 export { machineReady } from './room-line';
 import { checkpointOf, playStateOf, recordResult, stopPlay } from './room-play';
-import { OK, refused, type Stepped } from './room-step';
-import { holderOf } from './room-view';
+import { refused, type Stepped } from './room-step';
 import type {
   Away,
   DrivenPlay,
@@ -17,7 +15,6 @@ import type {
   PlayRun,
   Resetting,
   RoomEffect,
-  RoomEvent,
   StationRoomState,
 } from './room.types';
 
@@ -32,7 +29,7 @@ import type {
 /** The machine link of a station driven by an agent that has not connected yet. */
 export const NO_AGENT: MachineLink = { connected: false, report: null, fault: 'agent', emergencyStopped: false };
 
-const command = (c: MachineCommand): RoomEffect => ({ type: 'machineCommand', command: c });
+export const command = (c: MachineCommand): RoomEffect => ({ type: 'machineCommand', command: c });
 
 /** A new machine-driven play: the start command to the machine, and the play's button rules. */
 export function drivenStart(
@@ -59,7 +56,7 @@ export function drivenStart(
   };
 }
 
-const PHASE_OF: Record<MachinePhase, CranePhase> = {
+export const PHASE_OF: Record<MachinePhase, CranePhase> = {
   idle: 'done',
   ready: 'ready',
   movingRight: 'movingRight',
@@ -73,7 +70,7 @@ const PHASE_OF: Record<MachinePhase, CranePhase> = {
 };
 
 /** The mirror of the machine at `now`: what it reported, the tick of the play, the room's button deadline. */
-function mirror(
+export function mirror(
   machine: CraneState,
   driven: DrivenPlay,
   now: number,
@@ -105,7 +102,7 @@ function withPhase(play: PlayRun, phase: CranePhase, driven: Partial<DrivenPlay>
   };
 }
 
-const startedAtOf = (play: PlayRun, now: number): number => now - play.machine.tick * CRANE.tickMs;
+export const startedAtOf = (play: PlayRun, now: number): number => now - play.machine.tick * CRANE.tickMs;
 
 /**
  * A player's button on a machine-driven play: the room checks it against its model of the claw,
@@ -224,7 +221,7 @@ export function drivenClock(
 }
 
 /** The result of a machine-driven play: the chute sensor's prize, or a miss. */
-function decide(state: StationRoomState, turn: Playing, now: number, effects: RoomEffect[]): StationRoomState {
+export function decide(state: StationRoomState, turn: Playing, now: number, effects: RoomEffect[]): StationRoomState {
   const d = turn.play.driven!;
   const machine: CraneState = {
     ...turn.play.machine,
@@ -296,243 +293,6 @@ export function machineDown(
       return after;
     }
   }
-}
-
-/** The events of the machine's agent and of the operator at the machine. */
-export function machineEvent(
-  state: StationRoomState,
-  event: Extract<
-    RoomEvent,
-    {
-      type:
-        | 'machineConnected'
-        | 'machineReport'
-        | 'machineAck'
-        | 'machinePrize'
-        | 'machineFault'
-        | 'machineGone'
-        | 'emergencyStop'
-        | 'resumeMachine'
-        | 'homeMachine'
-        | 'setDriver';
-    }
-  >,
-  now: number,
-  effects: RoomEffect[],
-): Stepped {
-  if (event.type === 'setDriver') return setDriver(state, event.driver, now, effects);
-  const link = state.machine;
-  if (!link) {
-    // The built-in simulator has no agent: reports are not its, and there is nothing to command.
-    return event.type === 'emergencyStop' || event.type === 'resumeMachine' || event.type === 'homeMachine'
-      ? { state, answer: refused('machineDown') }
-      : { state, answer: OK };
-  }
-  switch (event.type) {
-    case 'machineConnected':
-      return { state: { ...state, machine: { ...link, connected: true } }, answer: OK };
-    case 'machineGone':
-      return {
-        state: machineDown(
-          { ...state, machine: { ...link, connected: false, report: null } },
-          `agent_${event.reason}`,
-          now,
-          effects,
-        ),
-        answer: OK,
-      };
-    case 'machineFault':
-      return { state: machineDown(state, event.code, now, effects), answer: OK };
-    case 'machineReport':
-      return { state: reported(state, event.report, now, effects), answer: OK };
-    case 'machinePrize':
-      return { state: prizeSeen(state, event.playId, event.prizeId, now, effects), answer: OK };
-    case 'machineAck':
-      return { state: acked(state, event, now, effects), answer: OK };
-    case 'emergencyStop': {
-      // The stop goes out before anything else the step does.
-      effects.push(command({ type: 'stop' }), {
-        type: 'commit',
-        writes: [{ kind: 'emergencyStopped', stopped: true }],
-      });
-      const stopped = machineDown(
-        { ...state, machine: { ...link, emergencyStopped: true } },
-        'emergency_stop',
-        now,
-        effects,
-      );
-      return { state: stopped, answer: { kind: 'operator', refundedPlayId: refundedBy(state) } };
-    }
-    case 'resumeMachine': {
-      if (!link.emergencyStopped) return { state, answer: refused('machineBusy') };
-      effects.push(command({ type: 'resume' }), command({ type: 'home' }), {
-        type: 'commit',
-        writes: [{ kind: 'emergencyStopped', stopped: false }],
-      });
-      // Ready again only once the machine reports itself home and clear after the resume.
-      const resumed: StationRoomState = { ...state, machine: { ...link, emergencyStopped: false, fault: 'resuming' } };
-      return { state: resumed, answer: { kind: 'operator', refundedPlayId: null } };
-    }
-    case 'homeMachine': {
-      if (holderOf(state.turn) && state.turn.phase !== 'turnOffered') return { state, answer: refused('machineBusy') };
-      effects.push(command({ type: 'home' }));
-      return { state, answer: { kind: 'operator', refundedPlayId: null } };
-    }
-  }
-}
-
-/**
- * The operator moves the station to its agent (a real cabinet, or the reference agent's sim) or
- * back to the built-in simulator, between plays only. On its agent the station waits for the
- * agent's report of an idle machine before it offers the next turn.
- */
-function setDriver(state: StationRoomState, driver: 'builtin' | 'agent', now: number, effects: RoomEffect[]): Stepped {
-  const current = state.station.driver ?? 'builtin';
-  const answer = { kind: 'operator', refundedPlayId: null } as const;
-  if (current === driver) return { state, answer };
-  if (state.turn.phase !== 'idle' && state.turn.phase !== 'turnOffered')
-    return { state, answer: refused('machineBusy') };
-  effects.push({ type: 'commit', writes: [{ kind: 'driver', driver }] });
-  const station = { ...state.station, driver };
-  if (driver === 'builtin') {
-    const { machine: _dropped, ...rest } = state;
-    return { state: advance({ ...rest, station }, now, effects), answer };
-  }
-  const held = state.turn.phase === 'turnOffered' ? machineDown(state, 'agent', now, effects) : state;
-  return { state: { ...held, station, machine: NO_AGENT }, answer };
-}
-
-/** The play an emergency stop refunds (one under way and unfinished), for the operator's answer. */
-function refundedBy(state: StationRoomState): number | null {
-  const t = state.turn;
-  return t.phase === 'resetting' || t.phase === 'playing' || t.phase === 'away' ? t.play.playId : null;
-}
-
-/** Phases in which a machine waits for (or holds) a player's button: a play there goes on only when a button comes. */
-const WAITING_FOR_BUTTON: ReadonlySet<MachinePhase> = new Set(['ready', 'movingRight', 'waitBack', 'movingBack']);
-
-/** A report: the link's view of the machine, the running play's mirror, a claw home after the drop, a fault cleared. */
-function reported(
-  state: StationRoomState,
-  report: MachineReport,
-  now: number,
-  effects: RoomEffect[],
-): StationRoomState {
-  const link = state.machine!;
-  let after: StationRoomState = { ...state, machine: { ...link, connected: true, report } };
-  const turn = after.turn;
-  // The machine names the play it runs; once its cycle is over it is idle with none.
-  const ofPlay = (playId: number) => report.playId === playId || (report.phase === 'idle' && report.playId === null);
-  if ((turn.phase === 'playing' || turn.phase === 'away') && turn.play.driven && ofPlay(turn.play.playId)) {
-    const followed = followReport(after, turn, report, now, effects);
-    // Home with the prize already seen: the result need not wait for the settle window.
-    if (followed.phase === 'playing' && followed.play.driven!.homeAt !== null && followed.play.driven!.prizeSeen)
-      return decide(after, followed, now, effects);
-    after = { ...after, turn: followed };
-  }
-  // A play the room no longer runs (stopped and refunded while its agent was away) that still waits
-  // on the machine for a button would keep the station out of service for good: it is dropped, so
-  // the machine finishes its cycle and comes home by itself (docs/agent-protocol.md, "Exactly once").
-  if (report.playId !== null && !report.stopped && WAITING_FOR_BUTTON.has(report.phase)) {
-    const t = after.turn;
-    if (!('play' in t) || t.play.playId !== report.playId)
-      effects.push(command({ type: 'drop', playId: report.playId }));
-  }
-  // Ready again: the fault is over once the machine is home with its chute clear.
-  if (after.machine!.fault !== null && report.phase === 'idle' && report.sensor === 'clear' && !report.stopped) {
-    after = { ...after, machine: { ...after.machine!, fault: null } };
-  }
-  return after.turn.phase === 'idle' ? advance(after, now, effects) : after;
-}
-
-/** The running play follows what the machine reports: the wall ends a move, the claw comes home. */
-function followReport(
-  state: StationRoomState,
-  turn: Playing | Away,
-  report: MachineReport,
-  now: number,
-  effects: RoomEffect[],
-): Playing | Away {
-  const play = turn.play;
-  const d = play.driven!;
-  let driven: Partial<DrivenPlay> = {};
-  let phase = play.machine.phase;
-  if (report.phase === 'waitBack' && phase === 'movingRight') {
-    // The claw reached the wall: the machine let go by itself, ↑ waits with its limit.
-    phase = 'waitBack';
-    driven = { holdUntil: null, autoStopAt: null, buttonDeadline: now + PLAY_TIMINGS.buttonLimitMs };
-  } else if (['dropping', 'closing', 'lifting', 'returning', 'opening'].includes(report.phase)) {
-    phase = PHASE_OF[report.phase];
-    if (d.droppedAt === null) driven = { holdUntil: null, autoStopAt: null, buttonDeadline: null, droppedAt: now };
-  } else if (report.phase === 'idle' && d.droppedAt !== null && d.homeAt === null) {
-    phase = 'opening';
-    driven = { homeAt: now };
-  }
-  const next: PlayRun = {
-    ...play,
-    driven: { ...d, ...driven },
-    machine: mirror({ ...play.machine, phase }, { ...d, ...driven }, now, report, startedAtOf(play, now)),
-    ticksSinceSave: play.ticksSinceSave + 1,
-  };
-  const changed = phase !== play.machine.phase;
-  if (changed) effects.push({ type: 'checkpoint', write: checkpointOf({ ...next, ticksSinceSave: 0 }, null) });
-  effects.push({ type: 'machineTicked' });
-  const out = { ...turn, play: changed ? { ...next, ticksSinceSave: 0 } : next };
-  if (changed || report.sim?.tick === undefined || report.sim.tick % 4 === 0)
-    effects.push(playStateOf(state.station, out, now));
-  return out;
-}
-
-/** The chute sensor saw a prize: the win of the play under way (once). */
-function prizeSeen(
-  state: StationRoomState,
-  playId: number | null,
-  prizeId: number | null,
-  now: number,
-  effects: RoomEffect[],
-): StationRoomState {
-  const turn = state.turn;
-  if ((turn.phase !== 'playing' && turn.phase !== 'away') || !turn.play.driven || turn.play.playId !== playId)
-    return state;
-  if (turn.play.driven.prizeSeen) return state;
-  const play: PlayRun = { ...turn.play, driven: { ...turn.play.driven, prizeSeen: true, wonPrizeId: prizeId } };
-  const next = { ...turn, play };
-  // Home already: the result need not wait for the rest of the settle window.
-  if (next.phase === 'playing' && play.driven!.homeAt !== null) return decide(state, next, now, effects);
-  return { ...state, turn: next };
-}
-
-/** A command's outcome: the machine took the start, refused it, or took a button at its tick. */
-function acked(
-  state: StationRoomState,
-  event: Extract<RoomEvent, { type: 'machineAck' }>,
-  now: number,
-  effects: RoomEffect[],
-): StationRoomState {
-  const turn = state.turn;
-  const c = event.command;
-  if (c.type === 'start') {
-    if (turn.phase !== 'resetting' || turn.play.playId !== c.playId || !turn.play.driven) return state;
-    if (!event.ok) return machineDown(state, `start_${event.reason ?? 'refused'}`, now, effects);
-    const play = { ...turn.play, driven: { ...turn.play.driven, startAcked: true } };
-    const after: StationRoomState = { ...state, turn: { ...turn, play } };
-    // Taken after the reset window ended: the buttons wake now.
-    return now >= turn.deadline ? drivenResetOver(after, { ...turn, play }, now, effects) : after;
-  }
-  // A button the simulated cabinet took: its tick goes into the play's log, so the play replays exactly.
-  if ((c.type === 'press' || c.type === 'release') && event.ok && event.tick !== null) {
-    if ((turn.phase !== 'playing' && turn.phase !== 'away') || turn.play.playId !== c.playId) return state;
-    const inputs = [...turn.play.inputs];
-    for (let i = inputs.length - 1; i >= 0; i -= 1) {
-      const input = inputs[i]!;
-      if (input.button === c.button && input.command === c.type) {
-        inputs[i] = { ...input, tick: event.tick };
-        break;
-      }
-    }
-    return { ...state, turn: { ...turn, play: { ...turn.play, inputs } } };
-  }
-  return state;
 }
 
 /**

@@ -1,15 +1,20 @@
 import type { DesignatedType, StationStatus, StationType } from '../../catalogue/prize.entity';
 import type { CraneInput, CranePrize, CraneState, PrizeShape } from '../crane-machine';
 import type { PlayCurrency } from '../play-loop.rule';
-import type { CraneButton, CraneCommand, MachineView, PlayView } from '../play.entity';
+import type { CraneButton, CraneCommand } from '../play.entity';
+import type { DrivenPlay, MachineCommand, MachineLink, MachineReport } from './room-machine.types';
 
 /*
  * The state, events and effects of one station room (docs/play.md, "Station rooms"). A station is
  * one room: its line, its turn, its play and its deadlines are one value, `StationRoomState`, and
  * every change is `transition(state, event, now) → { state, effects, answer }` (transition.ts). The
  * server's room only feeds it events one at a time and carries the effects out; nothing here reads
- * a clock or a store. Instants are epoch milliseconds.
+ * a clock or a store. Instants are epoch milliseconds. The machine's types are in
+ * room-machine.types.ts, the writes, effects and answers of a step in room-effects.types.ts.
  */
+
+export * from './room-machine.types';
+export * from './room-effects.types';
 
 /** What the room knows of its station (the store's `stations` row; the room is its only writer). */
 export interface RoomStation {
@@ -36,71 +41,6 @@ export interface RoomStation {
 export interface RoomField {
   readonly prizes: readonly CranePrize[];
   readonly nextPrizeId: number;
-}
-
-/**
- * Where a machine's claw is in its cycle, as its agent reports it (docs/agent-protocol.md): `idle`
- * at home between plays, `ready` when a play started and → waits; the crane's phases after that.
- */
-export const MACHINE_PHASES = [
-  'idle',
-  'ready',
-  'movingRight',
-  'waitBack',
-  'movingBack',
-  'dropping',
-  'closing',
-  'lifting',
-  'returning',
-  'opening',
-] as const;
-export type MachinePhase = (typeof MACHINE_PHASES)[number];
-
-/** What a machine's agent last said it is doing. */
-export interface MachineReport {
-  /** The play the machine runs, or null between plays. */
-  readonly playId: number | null;
-  readonly phase: MachinePhase;
-  /** The chute sensor: blocked between plays means a prize or a hand is in the chute. */
-  readonly sensor: 'clear' | 'blocked';
-  /** Emergency-stopped at the machine: every output released. */
-  readonly stopped: boolean;
-  readonly position: { readonly x: number; readonly z: number; readonly h: number; readonly grip: number } | null;
-  /** The simulated cabinet's tick and field. */
-  readonly sim: { readonly tick: number; readonly prizes: readonly CranePrize[] } | null;
-}
-
-/**
- * A station's machine as its room knows it (stations driven by an agent; null for the built-in
- * simulator). The machine takes a turn only when connected, idle, its chute sensor clear, not
- * stopped, no fault, and no emergency stop of the operator's holds it.
- */
-export interface MachineLink {
-  readonly connected: boolean;
-  readonly report: MachineReport | null;
-  /** Why the machine cannot play (a fault it reported, its agent gone); cleared when it reports idle and clear. */
-  readonly fault: string | null;
-  /** The operator's emergency stop: out of service until the operator resumes it. */
-  readonly emergencyStopped: boolean;
-}
-
-/** What a machine-driven play holds besides the mirror of the machine: the button rules the room keeps. */
-export interface DrivenPlay {
-  /** The machine took the play's start (its credit). */
-  readonly startAcked: boolean;
-  /** A waiting button fires by itself at this instant (the published button limit). */
-  readonly buttonDeadline: number | null;
-  /** A button that fired by itself is let go at this instant. */
-  readonly autoStopAt: number | null;
-  /** A button the player holds is let go by the server at this instant (the server's hold bound). */
-  readonly holdUntil: number | null;
-  /** When the claw dropped (the chute is watched from here). */
-  readonly droppedAt: number | null;
-  /** When the machine reported its claw home after the drop. */
-  readonly homeAt: number | null;
-  /** The chute sensor saw a prize during this play (the win). */
-  readonly prizeSeen: boolean;
-  readonly wonPrizeId: number | null;
 }
 
 /** A place in the line behind the turn, in the order the places were taken. */
@@ -368,183 +308,6 @@ export const ROOM_EVENT_TYPES: readonly RoomEventType[] = [
   'homeMachine',
   'setDriver',
 ];
-
-/** Why a reservation ended (the store's `end_reason`). */
-export type EndReason = 'timeout' | 'maintenance' | 'prize_change' | 'operator' | 'played' | 'user_cancel';
-
-/** A store write. The writes of one `commit` are done in one transaction, in order. */
-export type RoomWrite =
-  | { readonly kind: 'offerTurn'; readonly reserveId: number; readonly deadline: number }
-  /** An offered turn taken back (the machine went down before it was confirmed): the place waits in line again. */
-  | { readonly kind: 'withdrawTurn'; readonly reserveId: number }
-  | {
-      readonly kind: 'endReservations';
-      readonly reserveIds: readonly number[];
-      readonly status: 'cancel' | 'change';
-      readonly reason: EndReason;
-    }
-  /** The reset is over: the play runs (its reservation's window closes). */
-  | { readonly kind: 'playRunning'; readonly playId: number; readonly reserveId: number; readonly machine: CraneState }
-  | {
-      readonly kind: 'checkpoint';
-      readonly playId: number;
-      readonly machine: CraneState;
-      readonly inputs: readonly CraneInput[];
-      readonly dropAtTick: number | null;
-      readonly graceDeadline: number | null;
-    }
-  | {
-      readonly kind: 'recordResult';
-      readonly playId: number;
-      readonly reserveId: number;
-      readonly userId: number;
-      readonly result: 'win' | 'miss';
-      /** A won prize goes into the player's prize box (not for practice). */
-      readonly prizeWon: { readonly productName: string } | null;
-      /** A VIP or exclusive station's win counts toward the weekly VIP limit. */
-      readonly vipWin: boolean;
-      /** The player's gauge after this play; null for practice (it neither uses nor fills it). */
-      readonly gaugeMisses: number | null;
-      readonly machine: CraneState;
-      readonly inputs: readonly CraneInput[];
-      readonly dropAtTick: number | null;
-      readonly continueDeadline: number;
-    }
-  /** The play is over for good (its turn ended, or it was stopped); `refunded` marks a stopped unfinished one. */
-  | {
-      readonly kind: 'closePlay';
-      readonly playId: number;
-      readonly refunded: boolean;
-      /** The machine where it stopped; null keeps what the store has (a play that never ran here). */
-      readonly machine: CraneState | null;
-      readonly inputs: readonly CraneInput[];
-    }
-  /** Gives back exactly what a play took (a ledger credit keyed by the play: a second one changes nothing). */
-  | {
-      readonly kind: 'refund';
-      readonly playId: number;
-      readonly userId: number;
-      readonly currency: PlayCurrency;
-      readonly price: number;
-      readonly charged: Charged;
-    }
-  | { readonly kind: 'field'; readonly field: RoomField }
-  | { readonly kind: 'stationStatus'; readonly status: StationStatus }
-  | { readonly kind: 'stock'; readonly stock: number }
-  | { readonly kind: 'armStrength'; readonly armStrength: number }
-  | { readonly kind: 'paused'; readonly paused: boolean }
-  | { readonly kind: 'emergencyStopped'; readonly stopped: boolean }
-  | { readonly kind: 'driver'; readonly driver: 'builtin' | 'agent' }
-  /** A new prize: name, shape, stock, strength; a new station setting, visits end, the field is laid again. */
-  | { readonly kind: 'prize'; readonly prize: PrizeChange };
-
-/** A command to the station's machine (docs/agent-protocol.md, "Commands"). */
-export type MachineCommand =
-  | {
-      readonly type: 'start';
-      readonly playId: number;
-      readonly armStrength: number;
-      readonly sim: { readonly seed: number; readonly layout: readonly CranePrize[] };
-    }
-  | { readonly type: 'press' | 'release'; readonly playId: number; readonly button: CraneButton }
-  | { readonly type: 'drop'; readonly playId: number }
-  | { readonly type: 'home' | 'stop' | 'resume' };
-
-/** What the room must carry out, in order. */
-export type RoomEffect =
-  /** A command to the machine's agent; a machine nobody drives answers `machineGone`. */
-  | { readonly type: 'machineCommand'; readonly command: MachineCommand }
-  /** Writes to the store in one transaction; the next event waits for it. */
-  | { readonly type: 'commit'; readonly writes: readonly RoomWrite[] }
-  /** The running machine saved; ordered with the commits but nothing waits for it. */
-  | { readonly type: 'checkpoint'; readonly write: Extract<RoomWrite, { kind: 'checkpoint' }> }
-  /** Take a place in the line (the store checks the player: VIP gate, TC for one play, one place at a time); answers `joined`. */
-  | { readonly type: 'addToLine'; readonly userId: number }
-  /**
-   * Charge a play and write it (its play row, the reservation's new window, the field; a continue
-   * closes the previous play); answers `playStarted` or `startRefused`.
-   */
-  | {
-      readonly type: 'startPlay';
-      readonly reserveId: number;
-      readonly userId: number;
-      readonly settingId: number;
-      readonly currency: PlayCurrency;
-      readonly price: number;
-      readonly baseArmStrength: number;
-      /** Practice plays neither use nor fill the assist gauge. */
-      readonly practice: boolean;
-      readonly layout: readonly CranePrize[];
-      readonly field: RoomField;
-      readonly resetDeadline: number;
-      readonly closesPlayId: number | null;
-    }
-  // what the room tells the world
-  | { readonly type: 'lineChanged' }
-  | { readonly type: 'playState'; readonly view: PlayView }
-  | { readonly type: 'turnNow'; readonly userId: number }
-  | { readonly type: 'turnNear'; readonly userId: number; readonly place: number }
-  | { readonly type: 'reserveCancelled'; readonly userId: number; readonly reason: EndReason }
-  | { readonly type: 'stationStatus'; readonly status: StationStatus }
-  | { readonly type: 'winner'; readonly userId: number; readonly prizeName: string }
-  /** The machine moved one tick (the live video draws its next picture). */
-  | { readonly type: 'machineTicked' }
-  /** Development only: the seed the next play takes (the `rig` event). */
-  | { readonly type: 'rigSeed'; readonly seed: number };
-
-/** Why a request was refused; the server words each in Japanese with its status. */
-export type RoomRefusal =
-  | 'notYourTurn'
-  | 'notYourPlay'
-  | 'buttonNotReady'
-  | 'continueClosed'
-  | 'playingNow'
-  | 'stationMaintenance'
-  | 'prizeChanging'
-  | 'soldOut'
-  | 'alreadyInLine'
-  | 'reservationNotFound'
-  /** The operator paused the station: no new play starts. */
-  | 'stationPaused'
-  /** The operator asked to end a play, and none runs. */
-  | 'noPlay'
-  /** A place asked for at a station of another shop. */
-  | 'stationNotFound'
-  /** The station's machine cannot play now (its agent gone, a fault, an emergency stop). */
-  | 'machineDown'
-  /** An operator's machine command that does not fit (home while a play runs, resume with no stop). */
-  | 'machineBusy';
-
-/** The answer to the event's caller. */
-export type RoomAnswer =
-  | { readonly kind: 'ok' }
-  | { readonly kind: 'refused'; readonly refusal: RoomRefusal }
-  /** The caller's play as it is after the step (null: none); `stationReply` fills it in. */
-  | { readonly kind: 'play' }
-  /** The play on the machine, for a viewer; `stationReply` fills it in. */
-  | { readonly kind: 'view' }
-  | { readonly kind: 'control'; readonly tick: number; readonly machine: MachineView }
-  /** An operator's change; the play it stopped and refunded, if any. */
-  | { readonly kind: 'operator'; readonly refundedPlayId: number | null }
-  /** The place a player gave up. */
-  | { readonly kind: 'left'; readonly reserveId: number }
-  /** The development rig: the prizes lying on the field now. */
-  | { readonly kind: 'rigged'; readonly prizes: readonly CranePrize[] };
-
-/**
- * What the caller of an event gets, as data (it may travel from the instance running the room):
- * the answer, with the play it names filled in from the room as it is once the event (and every
- * outcome it led to) has been taken.
- */
-export type RoomReply =
-  | Exclude<RoomAnswer, { readonly kind: 'play' } | { readonly kind: 'view' }>
-  | { readonly kind: 'play'; readonly play: PlayView | null };
-
-export interface RoomStep {
-  readonly state: StationRoomState;
-  readonly effects: readonly RoomEffect[];
-  readonly answer: RoomAnswer;
-}
 
 /** A room as the store holds it, to rebuild it after a (re)start (restore.ts). */
 export interface RoomSnapshot {

@@ -9,8 +9,8 @@ import {
   drivenGraceLapsed,
   drivenResetOver,
   drivenStart,
-  machineEvent,
 } from './room-machine';
+import { machineEvent } from './room-machine-events';
 import { operate } from './room-operator';
 import { OK, PLAY, refused, type Stepped } from './room-step';
 import {
