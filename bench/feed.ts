@@ -32,9 +32,8 @@
  *   V8 CPU profile there when it exits.
  */
 import { execSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { Agent, get } from 'node:http';
-import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
@@ -43,6 +42,7 @@ import type { ClientToServerEvents, ControlAck, ServerToClientEvents } from '../
 import { renderFrame, renderPixels, TICK_MARKER } from '../server/play/cameras/camera-renderer';
 import { layPrizes } from '../src/domain/play/crane-machine';
 import { RtcViewer } from '../test/support/rtc-viewer';
+import { cpuSeconds, fmt, freePort, now, pct, sleep } from './support';
 
 const together = process.argv.includes('--together');
 const latencyOnly = process.argv.includes('--latency-only');
@@ -57,32 +57,6 @@ const JOIN_BATCH = 10;
 const WARMUP_MS = 3000;
 const WINDOW_MS = 8000;
 const STILL_INTERVAL_MS = 90;
-
-const now = () => performance.timeOrigin + performance.now();
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** The p-th percentile, nearest rank: the smallest value at least p % of the values do not exceed. */
-const pct = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? NaN : sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
-const fmt = (n: number, width = 6) => (Number.isNaN(n) ? '—' : n.toFixed(1)).padStart(width);
-
-/** CPU seconds (user + system) a process used so far, from /proc; 0 once it is gone. */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
-  } catch {
-    return 0;
-  }
-}
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
 function fetchStill(url: string): Promise<void> {

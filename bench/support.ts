@@ -1,0 +1,30 @@
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+/* Small helpers the bench scripts share. */
+
+export const now = () => performance.timeOrigin + performance.now();
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The p-th percentile, nearest rank: the smallest value at least p % of the values do not exceed. */
+export const pct = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? NaN : sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+export const fmt = (n: number, width = 6) => (Number.isNaN(n) ? '—' : n.toFixed(1)).padStart(width);
+
+/** CPU seconds (user + system) a process used so far, from /proc; 0 once it is gone. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return 0;
+  }
+}
