@@ -1,4 +1,4 @@
-import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AGENT_PATH } from '../../src/contract/agent.schema';
 import { SERVER_MESSAGES } from '../messages';
@@ -9,8 +9,8 @@ import type { Services } from '../services';
  * station is put on its agent and one sim agent process drives them all, over the real protocol,
  * with a key issued here the way an operator issues one in the console. The server writes the
  * agent's machine file and key file; the launcher (scripts/server-process.mjs) starts the agent
- * from them. Keys are stored hashed, so a restart cannot read the last one back: it revokes the
- * demo's earlier keys and issues a new one.
+ * from them. Keys are stored hashed: a restart on the same folder keeps the key file's key while it
+ * is valid for every station; otherwise it revokes the demo's earlier keys and issues a new one.
  */
 
 /** The name the demo's key carries in the console's key list. */
@@ -50,14 +50,24 @@ export async function provisionDemoAgent(
   if (skipped.length > 0)
     options.log(`demo agent: stations ${skipped.join(', ')} had a play under way and stay on the built-in simulator`);
 
-  for (const entry of await services.stationKeys.list())
-    if (entry.name === DEMO_KEY_NAME && (entry.state === 'active' || entry.state === 'rotating'))
-      await services.stationKeys.revoke(entry.key_id, { by: 'demo' });
-  const { key } = await services.stationKeys.issue({ name: DEMO_KEY_NAME, stationIds, by: 'demo' });
-
   await mkdir(options.dir, { recursive: true, mode: 0o700 });
+  const keyFile = path.join(options.dir, DEMO_KEY_FILE);
+  // A restart on the same folder keeps the key it holds while that key still names every station:
+  // the agent, still running, dials again on it as a cabinet's agent does after a server restart.
+  const kept = await readFile(keyFile, 'utf8').then(
+    (text) => text.trim(),
+    () => null,
+  );
+  const grant = kept ? await services.stationKeys.verify(kept) : null;
+  const keeps = grant?.name === DEMO_KEY_NAME && stationIds.every((id) => grant.stationIds.includes(id));
+  if (!keeps) {
+    for (const entry of await services.stationKeys.list())
+      if (entry.name === DEMO_KEY_NAME && (entry.state === 'active' || entry.state === 'rotating'))
+        await services.stationKeys.revoke(entry.key_id, { by: 'demo' });
+    const { key } = await services.stationKeys.issue({ name: DEMO_KEY_NAME, stationIds, by: 'demo' });
+    await writeWhole(keyFile, `${key}\n`, 0o600);
+  }
   const machineFile = path.join(options.dir, DEMO_MACHINE_FILE);
-  await writeWhole(path.join(options.dir, DEMO_KEY_FILE), `${key}\n`, 0o600);
   const agentUrl = new URL(AGENT_PATH, options.serverUrl.replace(/^http/, 'ws')).toString();
   await writeWhole(
     machineFile,

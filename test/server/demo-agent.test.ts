@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +23,7 @@ const agentsHealth = async () => {
 };
 
 beforeAll(async () => {
-  t = await startTestServer({ listen: true });
+  t = await startTestServer({ listen: true, agent: false });
   folder = await mkdtemp(path.join(tmpdir(), 'onkure-demo-agent-test-'));
 });
 
@@ -40,7 +40,7 @@ const provision = () =>
   provisionDemoAgent(t.server.services(), { dir: folder, serverUrl: t.origin, log: () => undefined });
 
 describe("the demo's sim agent (npm start)", () => {
-  it('puts every station on its agent, writes a machine file the agent starts from, and a restart revokes the last key', async () => {
+  it("puts every station on its agent, writes a machine file the agent starts from; a restart keeps the folder's key, a new folder revokes it", async () => {
     const services = t.server.services();
     // Before: no station on an agent, so nothing is driven yet.
     expect((await agentsHealth()).status).toBe(503);
@@ -65,8 +65,23 @@ describe("the demo's sim agent (npm start)", () => {
     await expect.poll(async () => (await agentsHealth()).status, { timeout: 20_000 }).toBe(200);
     expect((await agentsHealth()).body.stations?.every((s) => s.connected)).toBe(true);
 
-    // A restart issues a new key and revokes the last one: the agent on the old key is closed for good (exit 3).
+    // A restart on the same folder keeps its key: the running agent stays connected on it.
+    const keyBefore = await readFile(path.join(folder, 'agent.key'), 'utf8');
     await provision();
+    expect(await readFile(path.join(folder, 'agent.key'), 'utf8')).toBe(keyBefore);
+    expect((await agentsHealth()).status).toBe(200);
+    expect((await services.stationKeys.list()).filter((k) => k.name === DEMO_KEY_NAME).map((k) => k.state)).toEqual([
+      'active',
+    ]);
+
+    // A restart on another folder (the launcher makes a new one for each start) issues a new key and
+    // revokes the last one: the agent on the old key is closed for good (exit 3).
+    const other = await mkdtemp(path.join(tmpdir(), 'onkure-demo-agent-test-'));
+    try {
+      await provisionDemoAgent(services, { dir: other, serverUrl: t.origin, log: () => undefined });
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
     await agent.exited;
     expect(agent.child.exitCode, agent.output()).toBe(3);
     const demoKeys = (await services.stationKeys.list()).filter((k) => k.name === DEMO_KEY_NAME);
