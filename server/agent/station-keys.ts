@@ -244,12 +244,13 @@ export class StationKeys {
     const secret = randomBytes(32).toString('base64url');
     const rows = await db.query<{ key_id: string }>(
       `INSERT INTO station_keys (key_id, name, secret_hash, station_ids, created_at, created_by)
-       SELECT $1, $2, $3, $4::int[], $5, $6
+       SELECT $1, $2, decode($3, 'hex'), $4::int[], $5, $6
         WHERE NOT $7::boolean OR NOT EXISTS (
           SELECT 1 FROM unnest($4::int[]) AS wanted (id)
            WHERE NOT EXISTS (SELECT 1 FROM stations s WHERE s.station_id = wanted.id))
        RETURNING key_id`,
-      [keyId, name, sha256(secret), stationIds, this.clock.now(), by, checkStations],
+      // The hash travels as hex: a byte array made in another realm (a jsdom test's) is not one the embedded store takes.
+      [keyId, name, sha256(secret).toString('hex'), stationIds, this.clock.now(), by, checkStations],
     );
     if (!rows[0]) {
       const known = await db.query<{ station_id: number }>(
