@@ -23,6 +23,7 @@ import { disconnectCampaign, faultStorm, type CampaignServer } from '../test/sup
 import { killInEveryPhase } from '../test/support/kill-campaign';
 import { killKujiBoxes } from '../test/support/kuji-kill-campaign';
 import { freePort, ServerProcess } from '../test/support/server-process';
+import { InProcessAgent } from '../test/support/in-process-agent';
 import { ManualServerClock } from '../test/support/manual-server-clock';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.split('=') as [string, string]));
@@ -45,7 +46,15 @@ async function inProcess(): Promise<{ s: CampaignServer; close: () => Promise<vo
   const server = createOnkureServer(config, { logger: false, rateLimits: 'unlimited', clock });
   await server.ready;
   const origin = await server.app.listen({ port: 0, host: '127.0.0.1' });
-  return { s: { server, origin, clock, operatorToken: TOKEN }, close: () => server.close() };
+  // The stations' machines: the reference agent with its sim driver, in process on the same clock.
+  const agent = await InProcessAgent.start({ server, origin }, { clock });
+  return {
+    s: { server, origin, clock, operatorToken: TOKEN, settle: () => agent.settle() },
+    close: async () => {
+      await agent.stop();
+      await server.close();
+    },
+  };
 }
 
 async function main(): Promise<void> {

@@ -174,6 +174,15 @@ export class AgentGateway {
     return closed;
   }
 
+  /**
+   * The frames of the connection driving a station, each way (null: none drives it). Equal counts
+   * at both ends mean nothing is in flight between them.
+   */
+  traffic(stationId: number): { readonly out: number; readonly in: number } | null {
+    const session = this.links.get(stationId)?.session;
+    return session?.active ? { out: session.framesOut, in: session.framesIn } : null;
+  }
+
   /** Open connections (welcomed or not). */
   get connections(): number {
     return this.sessions.size;

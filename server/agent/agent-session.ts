@@ -96,6 +96,9 @@ export class AgentSession {
   private beats = 0;
   /** Frames ignored because their sequence number was not above the last one (replays). */
   replayed = 0;
+  /** Frames written to the socket and frames read from it, any kind (the tests' "nothing in flight"). */
+  framesOut = 0;
+  framesIn = 0;
   /** The commands sent and not yet acknowledged, by seq (so an ack names its command). */
   private readonly pending = new Map<number, AgentCommand>();
 
@@ -152,10 +155,13 @@ export class AgentSession {
   }
 
   private frame(message: unknown): void {
-    if (this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify(message));
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    this.framesOut += 1;
+    this.ws.send(JSON.stringify(message));
   }
 
   private received(data: RawData, isBinary: boolean): void {
+    this.framesIn += 1;
     if (this.phase === 'closed') return;
     const now = this.host.clock.now().getTime();
     // Counted before anything else: a flood costs one comparison a frame.

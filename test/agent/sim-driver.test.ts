@@ -210,4 +210,25 @@ describe('driver sim', () => {
     expect(h.driver.status(2)).toMatchObject({ claw: 'ready', playId: 7 });
     expect(h.driver.stations.map((s) => s.station_id)).toEqual([1, 2]);
   });
+
+  it('keeps its pace when its timer fires late (a busy event loop): a tick every 50 ms, not every 50 ms plus the delay', () => {
+    const clock = new ManualClock(1_000);
+    let lateMs = 0;
+    const late = {
+      now: () => clock.now(),
+      setTimeout: (task: () => void, ms: number) => clock.setTimeout(task, ms + lateMs),
+    };
+    const driver = createSimDriver([{ station_id: 1 }], late);
+    void driver.start({ status: () => undefined, prize: () => undefined, fault: () => undefined });
+    driver.carryOut(1, start());
+    clock.advance(10 * TICK);
+    const from = driver.status(1).sim!.tick;
+    lateMs = 20;
+    clock.advance(1000);
+    // Each tick ran 20 ms late, and the next was still due 50 ms after the last was due: 1000 ms
+    // hold 19–20 ticks (counting from when each ran, 1000 / 70 = 14 would have run).
+    const ticked = driver.status(1).sim!.tick - from;
+    expect(ticked).toBeGreaterThanOrEqual(19);
+    expect(ticked).toBeLessThanOrEqual(20);
+  });
 });

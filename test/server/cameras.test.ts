@@ -96,14 +96,17 @@ describe('the station cameras: station info and pictures rendered from the simul
     expect(Number(later.headers[FRAME_TICK_HEADER])).toBe(Number(first.headers[FRAME_TICK_HEADER]) + 10);
     expect(later.rawPayload.equals(first.rawPayload)).toBe(false); // the claw moved right
     expect(rendersMoving).toBe(rendersAtTick + 1);
-    // Waiting for button ②, the machine ticks on but nothing moves: no new render, a newer tick.
+    // Waiting for button ②, nothing moves: no new render. The machine reports its tick when the claw
+    // moves and with its state every 2 s, so the picture's tick is the last one it told, never older.
     await a.control('right', 'release');
     const waiting = await get(`/api/stations/${normal}/camera/front.jpg`);
     const rendersWaiting = cameras.renders;
     await a.wait(1000);
     const stillWaiting = await get(`/api/stations/${normal}/camera/front.jpg`);
     expect(cameras.renders).toBe(rendersWaiting);
-    expect(Number(stillWaiting.headers[FRAME_TICK_HEADER])).toBe(Number(waiting.headers[FRAME_TICK_HEADER]) + 20);
+    expect(Number(stillWaiting.headers[FRAME_TICK_HEADER])).toBeGreaterThanOrEqual(
+      Number(waiting.headers[FRAME_TICK_HEADER]),
+    );
     expect(stillWaiting.rawPayload.equals(waiting.rawPayload)).toBe(true);
     await a.holdBack(100).waitResult().finish();
   });

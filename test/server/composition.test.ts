@@ -6,7 +6,7 @@ const DAY_MS = 86_400_000;
 const clock = new ManualServerClock(new Date('2026-11-23T10:00:00+09:00'));
 let t: TestServer;
 beforeAll(async () => {
-  t = await startTestServer({ inMemory: true, clock });
+  t = await startTestServer({ inMemory: true, clock, agent: false });
 });
 afterAll(async () => t?.close());
 

@@ -15,7 +15,7 @@ let s: CampaignServer;
 
 beforeAll(async () => {
   t = await startTestServer({ listen: true, inMemory: true, clock, env: { ONKURE_OPERATOR_TOKEN: OPERATOR_TOKEN } });
-  s = { server: t.server, origin: t.origin, clock, operatorToken: OPERATOR_TOKEN };
+  s = { server: t.server, origin: t.origin, clock, operatorToken: OPERATOR_TOKEN, settle: t.settle };
 });
 afterAll(async () => t?.close());
 

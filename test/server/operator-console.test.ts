@@ -173,6 +173,8 @@ describe('the operator console calls (issue 26)', () => {
     expect(await told).toEqual({ station_id: stationId, reason: 'operator' });
     await settled(socket);
     expect(states.some((s) => s.play_id === a.play!.play_id && s.result === 'refunded')).toBe(true);
+    // The machine finishes the ended play's cycle and reports itself home; then the next turn goes out.
+    await a.waitMachineHome(stationId);
     expect(await floorOf(stationId)).toMatchObject({
       station_status: 'open',
       line: [{ user_id: bob.user_id, reserve_status: 'playTransition' }],

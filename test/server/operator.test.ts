@@ -103,6 +103,8 @@ describe('the operator API: its own token, station statuses, faults, restocking,
     });
     expect((await t.server.services().ledger.balance(alice.user_id)).tc_all).toBe(10_000);
     await operator('station_status', { station_id: stationId, station_status: 'open' });
+    // The machine takes turns again once its agent reports it home and clear.
+    await a.waitMachineHome(stationId);
   });
 
   it('[R4.3-3] a prize change ends the line with status change, opens a new station setting and a fresh field, and reopens the station', async () => {

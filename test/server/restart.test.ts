@@ -47,7 +47,7 @@ function caller(port: number, user: TestUser) {
 describe('a server killed mid-queue and mid-play loses nothing', () => {
   it('the line, the turn, the running play and its charge all survive SIGKILL; the player finishes the same play', async () => {
     // Players with TC, made in-process on the data directory, which is then closed.
-    const setup = await startTestServer({ env: { DATA_DIR: dataDir } });
+    const setup = await startTestServer({ env: { DATA_DIR: dataDir }, agent: false });
     const [alice, bob, carol] = [
       await createTestUser(setup, {}, { freeTc: 10_000 }),
       await createTestUser(setup, {}, { freeTc: 10_000 }),

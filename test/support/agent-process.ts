@@ -109,7 +109,7 @@ export class AgentRig {
   ) {}
 
   static async start(): Promise<AgentRig> {
-    const t = await startTestServer({ listen: true });
+    const t = await startTestServer({ listen: true, agent: false });
     try {
       const { station_id: stationId, play_price: price } = await playableStation(t);
       const services = t.server.services();

@@ -23,6 +23,8 @@ export interface CampaignServer {
   readonly origin: string;
   readonly clock: ManualServerClock;
   readonly operatorToken: string;
+  /** What fell due has been done (the rooms idle; with an agent, no frame in flight): TestServer.settle. */
+  readonly settle: () => Promise<void>;
 }
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -99,8 +101,8 @@ export const operator = (s: CampaignServer, path: string, body: object) =>
 
 /** Time passes on the server, timer by timer, each room's work done before the next timer. */
 export async function passTime(s: CampaignServer, ms: number): Promise<void> {
-  const rooms = s.server.services().rooms;
-  await s.clock.advanceSettling(ms, () => rooms.idle());
+  await s.settle();
+  await s.clock.advanceSettling(ms, s.settle);
 }
 
 /** Opens the player's socket; resolves once the server has taken the connection (and the player is back). */

@@ -70,10 +70,14 @@ export class PlayDriver implements PromiseLike<void> {
     return answer;
   }
 
-  /** Moves the manual clock timer by timer, waiting after each for the station rooms to finish what fell due. */
+  /**
+   * Moves the manual clock timer by timer, waiting after each for what fell due to be done (the
+   * station rooms idle and, with the test's agent, no frame in flight).
+   */
   async advance(ms: number): Promise<void> {
-    const rooms = this.t.server.services().rooms;
-    await this.clock.advanceSettling(ms, () => rooms.idle());
+    // What the last call sent the machine is carried out now, before time moves.
+    await this.t.settle();
+    await this.clock.advanceSettling(ms, () => this.t.settle());
   }
 
   private async ok(path: string, body: object = {}): Promise<Answer> {
@@ -136,6 +140,8 @@ export class PlayDriver implements PromiseLike<void> {
   control(button: 'right' | 'back', command: 'press' | 'release'): this {
     return this.step(async () => {
       controlResponseSchema.parse((await this.ok(P.control, { play_id: this.play!.play_id, button, command })).json);
+      // The command reaches the machine and its report comes back.
+      await this.t.settle();
     });
   }
 
@@ -179,6 +185,25 @@ export class PlayDriver implements PromiseLike<void> {
   finish(): this {
     return this.step(async () => {
       await this.ok(P.finish, { play_id: this.play!.play_id });
+    });
+  }
+
+  /**
+   * Lets time pass (half a second at a time, up to `maxMs`) until the station's machine has reported
+   * itself home with its chute clear: after a fault or a stopped play, the room offers the next turn
+   * only then.
+   */
+  waitMachineHome(stationId = this.stationId, maxMs = 60_000): this {
+    return this.step(async () => {
+      const { agents } = this.t.server.services();
+      const home = () => {
+        const state = agents.lastState(stationId);
+        return state?.claw === 'idle' && state.sensor === 'clear' && state.play_id === null;
+      };
+      for (let waited = 0; !home(); waited += 500) {
+        if (waited >= maxMs) throw new Error(`station ${stationId}: machine not home within ${maxMs} ms`);
+        await this.advance(500);
+      }
     });
   }
 

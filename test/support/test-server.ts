@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { inject } from 'vitest';
 import { createOnkureServer, type OnkureServer, type ServerOptions } from '../../server/app';
 import { readServerConfig, type ServerConfig } from '../../server/config';
+import { InProcessAgent } from './in-process-agent';
 import { startPostgresCluster, type PostgresCluster } from './postgres-cluster';
 
 export interface TestServer {
@@ -13,6 +14,10 @@ export interface TestServer {
   readonly origin: string;
   /** Absolute API base, e.g. http://127.0.0.1:39123/api/ (with inject: an origin nothing listens on). */
   readonly apiBase: string;
+  /** The in-process agent driving every station (started with `agent: true`). */
+  readonly agent: InProcessAgent | null;
+  /** What fell due has been done: the rooms idle and, with an agent, no frame in flight. */
+  settle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -62,8 +67,15 @@ export async function startTestServer(
     databaseUrl?: string;
     /** On PostgreSQL: another instance runs the rooms, do not wait to host. */
     standby?: boolean;
+    /**
+     * Every station on its agent: the reference agent in process, on the server's clock (the server
+     * listens). The default, except on a PostgreSQL database the test gives (its instances share the
+     * stations: the test starts the one agent).
+     */
+    agent?: boolean;
   } & ServerOptions = {},
 ): Promise<TestServer> {
+  const withAgent = options.agent ?? !options.databaseUrl;
   if (
     !options.databaseUrl &&
     process.env.ONKURE_TEST_STORE === 'postgres' &&
@@ -109,15 +121,29 @@ export async function startTestServer(
   // On PostgreSQL an instance serves before it runs the rooms (it may be a standby): a test server
   // that is to be the host starts its tests once it is (the rooms loaded, the kuji boxes opened).
   if (options.databaseUrl && !options.standby) await server.hosting;
-  const origin = options.listen ? await server.app.listen({ port: 0, host: '127.0.0.1' }) : '';
-  return {
+  const origin = options.listen || withAgent ? await server.app.listen({ port: 0, host: '127.0.0.1' }) : '';
+  const t: TestServer = {
     server,
     config,
     origin,
     apiBase: `${origin || 'http://onkure.invalid'}${config.apiPrefix}/`,
+    agent: null,
+    settle: () => (t.agent ? t.agent.settle() : server.services().rooms.idle()),
     async close() {
+      await t.agent?.stop();
       await server.close();
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  if (withAgent) {
+    try {
+      (t as { agent: InProcessAgent | null }).agent = await InProcessAgent.start(t, {
+        clock: options.clock ?? server.services().clock,
+      });
+    } catch (error) {
+      await t.close();
+      throw error;
+    }
+  }
+  return t;
 }
