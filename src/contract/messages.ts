@@ -1,5 +1,6 @@
 import {
   ACCOUNT_FORM_MESSAGES as F,
+  ADDRESS_FIELD_LABELS,
   DOMAIN_MESSAGES,
   EMAIL_MAX_LENGTH,
   PURCHASE_MESSAGES,
@@ -170,14 +171,7 @@ export const FIELD_LABELS_JA: Readonly<Record<string, string>> = {
 
 /** Field names the address and profile schemas put in their texts (the address form's own labels). */
 export const ADDRESS_INPUT_LABELS = {
-  lastName: '姓',
-  firstName: '名',
-  zip: '郵便番号',
-  address1: '都道府県',
-  address2: '市区町村',
-  address3: '番地・建物名',
-  tel: '電話番号',
-  email: 'メールアドレス',
+  ...ADDRESS_FIELD_LABELS,
   birth: '生年月日',
   nickname: 'ニックネーム',
   contactText: 'お問い合わせ内容',
