@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,8 @@ import {
 } from '../../src/contract';
 import { CRANE } from '../../src/domain/play/crane-machine';
 import { PLAY_TIMINGS } from '../../src/domain';
+import { AGENT_PATH } from '../../src/contract/agent.schema';
+import { spawnAgent, waitFor, type AgentProcess } from '../support/agent-process';
 import { freePort, ServerProcess } from '../support/server-process';
 import { startTestServer } from '../support/test-server';
 import { confirmAndMoveClaw } from '../support/moving-play';
@@ -17,14 +19,28 @@ import { createTestUser, type TestUser } from '../support/users';
 
 /**
  * Kills the real server process (SIGKILL: no shutdown code runs) in the middle of a line and of a
- * play, starts it again on the same data directory, and checks nothing was lost.
+ * play, starts it again on the same data directory, and checks nothing was lost. The stations are
+ * driven by the reference agent as a process of its own, which outlives the kill: the play goes on.
  */
 const dataDir = mkdtempSync(join(tmpdir(), 'onkure-restart-'));
 const processes: ServerProcess[] = [];
+let agent: AgentProcess | null = null;
 afterAll(async () => {
+  await agent?.kill();
   for (const p of processes) await p.kill();
   rmSync(dataDir, { recursive: true, force: true });
 });
+
+/** Waits (bounded) until the server says every agent-driven station has its agent connected and reporting. */
+async function agentsReady(port: number): Promise<void> {
+  await waitFor(
+    'the stations’ agent connected and reporting',
+    () => fetch(`http://127.0.0.1:${port}/healthz/agents`).then((r) => r.status),
+    (status) => status === 200,
+    20_000,
+    100,
+  );
+}
 
 async function startProcess(port: number): Promise<ServerProcess> {
   const server = new ServerProcess(port, dataDir, { ONKURE_DEV_CALLS: undefined });
@@ -58,14 +74,35 @@ describe('a server killed mid-queue and mid-play loses nothing', () => {
       .query<{ station_id: number; play_price: number }>(
         `SELECT station_id, play_price FROM stations WHERE station_type = 'normal' AND designated_type = 'normal' AND station_status = 'open' AND stock >= 5 ORDER BY station_id LIMIT 2`,
       );
-    await setup.server.close();
     const [one, two] = stations as [
       { station_id: number; play_price: number },
       { station_id: number; play_price: number },
     ];
+    // Both stations on their machine's agent, with a key for them, as an operator sets a cabinet up.
+    const services = setup.server.services();
+    for (const { station_id } of stations)
+      await services.rooms.send('station', station_id, { type: 'setDriver', driver: 'agent' });
+    const { key } = await services.stationKeys.issue({
+      name: 'restart cabinets',
+      stationIds: stations.map((s) => s.station_id),
+      by: 'test',
+    });
+    await setup.server.close();
 
     const port = await freePort();
     let server = await startProcess(port);
+    // The agent is its own process: it outlives the server's kill and dials the new one on its own.
+    const machineFile = join(dataDir, 'machines.json');
+    writeFileSync(
+      machineFile,
+      JSON.stringify({
+        server: `ws://127.0.0.1:${port}${AGENT_PATH}`,
+        driver: 'sim',
+        stations: stations.map((s) => ({ station_id: s.station_id })),
+      }),
+    );
+    agent = spawnAgent({ configPath: machineFile, key });
+    await agentsReady(port);
     const a = caller(port, alice);
     const b = caller(port, bob);
     const c = caller(port, carol);
@@ -105,7 +142,9 @@ describe('a server killed mid-queue and mid-play loses nothing', () => {
     } else if (left < -2) {
       expect(cRecord.reserve_status).not.toBe('playTransition');
     }
-    // The play: the same one, back from its grace window, the button let go where the claw was.
+    // The play: the same one, taken back from the machine once its agent dialed the new process and
+    // named it; → was let go where the claw was (the agent's watchdog, when the pings stopped).
+    await agentsReady(port);
     const back = playStateResponseSchema.parse(await a('v2/play/current')).play!;
     expect(back).toMatchObject({
       play_id: confirmed.play_id,

@@ -9,8 +9,11 @@ import {
   type RoomEffect,
   type RoomEvent,
   type RoomWrite,
+  type RoomSnapshot,
   type StationRoomState,
+  restoreRoom,
 } from '../../../src/domain';
+import type { CraneState } from '../../../src/domain/play/crane-machine';
 import { aStation, T0, WAITING } from './station-room.fixtures';
 import { crane } from '../../../src/domain';
 
@@ -293,5 +296,101 @@ describe('a station driven by its machine’s agent', () => {
     walk.at(T0 + 3_500 + PLAY_TIMINGS.graceMs);
     expect(walk.commands()).toEqual(['drop']);
     expect(walk.phase).toBe('playing');
+  });
+
+  describe('[R10-1] a restart of the server mid-play: the play goes on when the machine still runs it', () => {
+    /** The room as the store holds it when the server died with the play in `phase` on the machine. */
+    const restarted = (phase: CraneState['phase'], over: Partial<NonNullable<RoomSnapshot['play']>> = {}) => {
+      const at = T0 + 60_000;
+      const snapshot: RoomSnapshot = {
+        station: { ...aStation(), driver: 'agent' },
+        field,
+        reservations: [
+          { ...HOLDER, status: 'playWaiting', deadline: null },
+          { ...WAITING, status: 'reserve', deadline: null },
+        ],
+        play: {
+          playId: PLAY,
+          reserveId: HOLDER.reserveId,
+          userId: HOLDER.userId,
+          currency: 'tc',
+          price: 100,
+          charged: { free: 100, toll: 0 },
+          armStrength: 0.5,
+          assistLevel: 0,
+          gaugeMisses: 0,
+          inputs: [],
+          dropAtTick: null,
+          phase: 'playing',
+          seed: 42,
+          layout: field.prizes,
+          machine: { ...crane.startPlay(field.prizes, 0.5, 42, true), phase, tick: 80 },
+          phaseDeadline: null,
+          graceDeadline: null,
+          result: null,
+          ...over,
+        },
+      };
+      const restored = restoreRoom(snapshot, at);
+      const walk = new Walk(restored.state);
+      walk.effects.push(...restored.effects);
+      walk.on({ type: 'resumed' }, at);
+      return walk;
+    };
+
+    it('waiting for ↑: nothing is refunded while the agent is away; its report names the play, the player comes back and plays it to its result, charged once', () => {
+      const walk = restarted('waitBack');
+      expect(walk.phase).toBe('away');
+      expect(walk.writes('refund')).toEqual([]);
+      expect(walk.commands()).toEqual([]);
+      walk.on({ type: 'machineConnected' }).report('waitBack', { playId: PLAY });
+      expect(walk.phase).toBe('away');
+      walk.on({ type: 'back', userId: HOLDER.userId });
+      expect(walk.phase).toBe('playing');
+      walk.on(control('back', 'press')).on(control('back', 'release'), walk.now + 300);
+      expect(walk.commands()).toEqual(['press back', 'release back']);
+      walk.report('dropping', { playId: PLAY });
+      walk.on({ type: 'machinePrize', playId: PLAY, prizeId: field.prizes[0]!.id });
+      walk.report('idle', { playId: null });
+      expect(walk.phase).toBe('result');
+      expect(walk.writes('refund')).toEqual([]);
+      expect(walk.writes('recordResult')).toEqual([expect.objectContaining({ playId: PLAY, result: 'win' })]);
+    });
+
+    it('→ held when the server died: the agent let go, so the claw waits for ↑ and the release is in the play’s log', () => {
+      const walk = restarted('movingRight');
+      expect(walk.phase).toBe('away');
+      expect(walk.state.turn.phase === 'away' && walk.state.turn.play.machine.phase).toBe('waitBack');
+      expect(walk.state.turn.phase === 'away' && walk.state.turn.play.inputs).toEqual([
+        { tick: 80, button: 'right', command: 'release' },
+      ]);
+      expect(walk.commands()).toEqual([]);
+    });
+
+    it('the machine no longer runs it (its agent restarted too): refunded exactly once, and the next turn goes out', () => {
+      const walk = restarted('waitBack');
+      walk.on({ type: 'machineConnected' }).report('idle', { playId: null });
+      expect(walk.writes('refund')).toEqual([expect.objectContaining({ playId: PLAY, userId: HOLDER.userId })]);
+      expect(walk.phase).toBe('turnOffered');
+      expect(walk.state.turn.phase === 'turnOffered' && walk.state.turn.holder.userId).toBe(WAITING.userId);
+      walk.report('idle', { playId: null });
+      expect(walk.writes('refund')).toHaveLength(1);
+    });
+
+    it('the drop finished while the server was gone and the chute saw the prize: the win is recorded, never refunded', () => {
+      const walk = restarted('closing');
+      expect(walk.phase).toBe('playing');
+      // The agent sends the prize it kept before its first state.
+      walk.on({ type: 'machineConnected' }).on({ type: 'machinePrize', playId: PLAY, prizeId: field.prizes[1]!.id });
+      walk.report('idle', { playId: null });
+      expect(walk.phase).toBe('result');
+      expect(walk.writes('refund')).toEqual([]);
+      expect(walk.writes('recordResult')).toEqual([expect.objectContaining({ playId: PLAY, result: 'win' })]);
+    });
+
+    it('still resetting when the server died (its start maybe never sent): refunded once at the restart', () => {
+      const walk = restarted('ready', { phase: 'resetting', machine: null, phaseDeadline: T0 + 61_000 });
+      expect(walk.writes('refund')).toEqual([expect.objectContaining({ playId: PLAY })]);
+    });
   });
 });

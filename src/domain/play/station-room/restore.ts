@@ -1,7 +1,11 @@
 import { CRANE, startPlay } from '../crane-machine';
 import { PLAY_TIMINGS } from '../play-loop.rule';
-import { machineDown, NO_AGENT } from './room-machine';
+import type { CranePhase } from '../play.entity';
+import { machineDown, NO_AGENT, REATTACHING } from './room-machine';
 import type {
+  Away,
+  DrivenPlay,
+  Playing,
   Holder,
   MachineLink,
   PlayRun,
@@ -83,9 +87,52 @@ export function restoreRoom(
   if (snapshot.station.driver !== 'agent') return { state, effects };
   const machine: MachineLink = { ...known, emergencyStopped: snapshot.station.emergencyStopped === true };
   // A machine driven by its agent: as this instance knows it (`machine`: its agent connected here,
-  // its last report), else nothing until its agent reports. The commands of a play under way went
-  // with the old process: it is stopped and refunded once (a recorded result stands).
+  // its last report), else nothing until its agent reports.
   if (state.turn.phase === 'idle' || state.turn.phase === 'turnOffered')
     return { state: { ...state, machine }, effects };
+  // A play under way lives on in the machine while the server is gone (its agent lets go of a held
+  // button when the pings stop, and dials again): the room takes it back when the agent's report
+  // names it (room-machine-events.ts, `reported`), or refunds it once when the report says the
+  // machine no longer runs it. A play still resetting (its start maybe never sent) is refunded, and
+  // a recorded result stands.
+  if ((state.turn.phase === 'playing' || state.turn.phase === 'away') && play?.machine && !machine.emergencyStopped)
+    return {
+      state: { ...state, machine: { ...machine, fault: REATTACHING }, turn: reattached(state.turn, now) },
+      effects,
+    };
   return { state: machineDown({ ...state, machine }, 'restarted', now, effects), effects };
+}
+
+/**
+ * A play under way as a restarted room takes it up: the claw where it was saved, a button that was
+ * held let go (the agent's watchdog released it when the server's pings stopped: → held leaves ↑
+ * waiting, ↑ held is the drop), the button limit whole again.
+ */
+function reattached<T extends Playing | Away>(turn: T, now: number): T {
+  const play = turn.play;
+  const saved = play.machine.phase;
+  const phase: CranePhase = saved === 'movingRight' ? 'waitBack' : saved === 'movingBack' ? 'dropping' : saved;
+  const dropped = !['ready', 'waitBack'].includes(phase);
+  const inputs =
+    saved === 'movingRight' || saved === 'movingBack'
+      ? [
+          ...play.inputs,
+          {
+            tick: play.machine.tick,
+            button: saved === 'movingRight' ? ('right' as const) : ('back' as const),
+            command: 'release' as const,
+          },
+        ]
+      : play.inputs;
+  const driven: DrivenPlay = {
+    startAcked: true,
+    buttonDeadline: dropped || turn.phase === 'away' ? null : now + PLAY_TIMINGS.buttonLimitMs,
+    autoStopAt: null,
+    holdUntil: null,
+    droppedAt: dropped ? now : null,
+    homeAt: null,
+    prizeSeen: false,
+    wonPrizeId: null,
+  };
+  return { ...turn, play: { ...play, inputs, machine: { ...play.machine, phase }, driven } };
 }

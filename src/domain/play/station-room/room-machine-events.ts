@@ -1,6 +1,16 @@
 import { PLAY_TIMINGS } from '../play-loop.rule';
 import { advance } from './room-line';
-import { command, decide, drivenResetOver, machineDown, mirror, NO_AGENT, PHASE_OF, startedAtOf } from './room-machine';
+import {
+  command,
+  decide,
+  drivenResetOver,
+  machineDown,
+  mirror,
+  NO_AGENT,
+  PHASE_OF,
+  REATTACHING,
+  startedAtOf,
+} from './room-machine';
 import { checkpointOf, playStateOf } from './room-play';
 import { OK, refused, type Stepped } from './room-step';
 import { holderOf } from './room-view';
@@ -144,6 +154,7 @@ function reported(
 ): StationRoomState {
   const link = state.machine!;
   let after: StationRoomState = { ...state, machine: { ...link, connected: true, report } };
+  if (link.fault === REATTACHING) after = reattach(after, report, now, effects);
   const turn = after.turn;
   // The machine names the play it runs; once its cycle is over it is idle with none.
   const ofPlay = (playId: number) => report.playId === playId || (report.phase === 'idle' && report.playId === null);
@@ -167,6 +178,32 @@ function reported(
     after = { ...after, machine: { ...after.machine!, fault: null } };
   }
   return after.turn.phase === 'idle' ? advance(after, now, effects) : after;
+}
+
+/**
+ * The first report after a restart of the room, with a play under way: the machine still runs it
+ * (it names it, or it finished the drop and came home) and the play goes on; else the prize its
+ * chute saw meanwhile wins, or the play is refunded once (R10-1: resumed or refunded).
+ */
+function reattach(
+  state: StationRoomState,
+  report: MachineReport,
+  now: number,
+  effects: RoomEffect[],
+): StationRoomState {
+  const turn = state.turn;
+  const machine = { ...state.machine!, fault: null };
+  // The play ended meanwhile (refunded when its agent went): ready again once home and clear, as after any fault.
+  if ((turn.phase !== 'playing' && turn.phase !== 'away') || !turn.play.driven)
+    return { ...state, machine: { ...machine, fault: 'restarted' } };
+  const d = turn.play.driven;
+  const home = report.phase === 'idle' && report.playId === null;
+  if (report.playId === turn.play.playId || (home && d.droppedAt !== null)) return { ...state, machine };
+  if (d.prizeSeen) {
+    const playing: Playing = { phase: 'playing', holder: turn.holder, play: turn.play, nextTickAt: now };
+    return decide({ ...state, machine }, playing, now, effects);
+  }
+  return machineDown({ ...state, machine: { ...machine, fault: 'restarted' } }, 'restarted', now, effects);
 }
 
 /** The running play follows what the machine reports: the wall ends a move, the claw comes home. */

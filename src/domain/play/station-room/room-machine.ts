@@ -29,6 +29,12 @@ import type {
 /** The machine link of a station driven by an agent that has not connected yet. */
 export const NO_AGENT: MachineLink = { connected: false, report: null, fault: 'agent', emergencyStopped: false };
 
+/**
+ * The link's fault while a restarted room waits for its agent to name the play under way: the play
+ * is taken back when the report names it, and refunded once when it does not.
+ */
+export const REATTACHING = 'reattaching';
+
 export const command = (c: MachineCommand): RoomEffect => ({ type: 'machineCommand', command: c });
 
 /** A new machine-driven play: the start command to the machine, and the play's button rules. */
