@@ -123,16 +123,30 @@ export class InProcessAgent {
     this.in = 0;
   }
 
-  /** Waits (on the event loop, not on time) until every station's room has its machine ready. */
-  async ready(): Promise<void> {
-    const { rooms, agents } = this.t.server.services();
+  /** Waits (on the event loop, not on time) until every station's agent is connected and has reported, and all is settled. */
+  ready(): Promise<void> {
+    const { agents } = this.t.server.services();
+    return this.until('the in-process agent did not connect', () =>
+      this.stationIds.every((id) => agents.connected(id) && agents.lastState(id) !== null),
+    );
+  }
+
+  /** The rooms idle and no frame in flight: what fell due on the clock has been done at both ends. */
+  settle(): Promise<void> {
+    return this.until('frames still in flight', () => true);
+  }
+
+  /** Turns the event loop until the rooms are idle, nothing is in flight and `also` holds, twice in a row. */
+  private async until(failure: string, also: () => boolean): Promise<void> {
+    const { rooms } = this.t.server.services();
+    const done = () => also() && this.quiet();
     for (let turn = 0; ; turn += 1) {
       await rooms.idle();
-      if (this.stationIds.every((id) => agents.connected(id) && agents.lastState(id) !== null) && this.quiet()) {
+      if (done()) {
         await rooms.idle();
-        if (this.quiet()) return;
+        if (done()) return;
       }
-      if (turn > SETTLE_TURNS) throw new Error(`the in-process agent did not connect: ${this.counts()}`);
+      if (turn > SETTLE_TURNS) throw new Error(`${failure}: ${this.counts()}`);
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
@@ -146,20 +160,6 @@ export class InProcessAgent {
   private counts(): string {
     const server = this.t.server.services().agents.traffic(this.stationIds[0]!);
     return `server ${JSON.stringify(server)}, agent out ${this.out} in ${this.in}`;
-  }
-
-  /** The rooms idle and no frame in flight: what fell due on the clock has been done at both ends. */
-  async settle(): Promise<void> {
-    const { rooms } = this.t.server.services();
-    for (let turn = 0; ; turn += 1) {
-      await rooms.idle();
-      if (this.quiet()) {
-        await rooms.idle();
-        if (this.quiet()) return;
-      }
-      if (turn > SETTLE_TURNS) throw new Error(`frames still in flight: ${this.counts()}`);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
   }
 
   /** Closes the connection and the driver (every output released). */

@@ -343,9 +343,13 @@ describe('a station driven by its machine’s agent', () => {
       expect(walk.phase).toBe('away');
       expect(walk.writes('refund')).toEqual([]);
       expect(walk.commands()).toEqual([]);
-      walk.on({ type: 'machineConnected' }).report('waitBack', { playId: PLAY });
-      expect(walk.phase).toBe('away');
+      // The player is back before the agent: the play waits for it, and a button is refused, not lost.
       walk.on({ type: 'back', userId: HOLDER.userId });
+      expect(walk.phase).toBe('playing');
+      walk.on(control('back', 'press'));
+      expect(walk.lastAnswer).toEqual({ kind: 'refused', refusal: 'buttonNotReady' });
+      expect(walk.commands()).toEqual([]);
+      walk.on({ type: 'machineConnected' }).report('waitBack', { playId: PLAY });
       expect(walk.phase).toBe('playing');
       walk.on(control('back', 'press')).on(control('back', 'release'), walk.now + 300);
       expect(walk.commands()).toEqual(['press back', 'release back']);

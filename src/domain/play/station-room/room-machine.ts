@@ -126,6 +126,9 @@ export function drivenControl(
   const driven = play.driven!;
   const phase = play.machine.phase;
   if (driven.autoStopAt !== null) return { state: { ...state, turn: running }, answer: refused('buttonNotReady') };
+  // After a restart, until the agent names the play again: a button now would be lost (and the play with it).
+  if (state.machine?.fault === REATTACHING)
+    return { state: { ...state, turn: running }, answer: refused('buttonNotReady') };
   let next: PlayRun | null = null;
   if (button === 'right' && cmd === 'press' && phase === 'ready')
     next = withPhase(play, 'movingRight', { buttonDeadline: null, holdUntil: now + MACHINE_TIMINGS.holdMs });
