@@ -8,9 +8,8 @@ import { playerPage } from './support/players';
 /**
  * The server disappears mid-play (`kill -9`) and comes back on the same data: the player's page,
  * left open, is back on its play screen in the right phase within 6 s of the server answering
- * again with its machines (the socket's longest reconnection delay is 5 s [R9-14]), and the same
- * play goes on: the station's agent kept it on the machine and names it to the new process. This
- * spec runs a server process of its own, so it can kill it without disturbing the other specs.
+ * again (the socket's longest reconnection delay is 5 s [R9-14]). This spec runs a server process
+ * of its own, so it can kill it without disturbing the other specs.
  */
 test.describe('a server restart mid-play', () => {
   test.describe.configure({ timeout: 90_000 });
@@ -20,10 +19,7 @@ test.describe('a server restart mid-play', () => {
   }, testInfo) => {
     const project = testInfo.project.name;
     const dataDir = mkdtempSync(join(tmpdir(), 'onkure-e2e-restart-'));
-    // The stations are driven by the reference agent, a process of its own that outlives the kill.
-    const server = new ServerProcess(await freePort(), dataDir, { STATIC_DIR: 'dist/client' }, undefined, {
-      agent: true,
-    });
+    const server = new ServerProcess(await freePort(), dataDir, { STATIC_DIR: 'dist/client' });
     try {
       await server.start();
       const login = await fetch(`${server.origin}/api/auth/debug_login`, {
@@ -89,7 +85,7 @@ test.describe('a server restart mid-play', () => {
       expect(history.history.list.map((p) => p.play_id)).toEqual([play.play.play_id]);
       await page.context().close();
     } finally {
-      await server.close();
+      await server.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
