@@ -1,6 +1,14 @@
 import { expect, test, waitForAppOnLoad } from './support/test';
 import { seriousViolations } from './support/axe';
-import { debugLogin, hold, OPERATOR_TOKEN, playerPage, stationFor, tcOf } from './support/players';
+import {
+  debugLogin,
+  expectTapsPassThrough,
+  hold,
+  OPERATOR_TOKEN,
+  playerPage,
+  stationFor,
+  tcOf,
+} from './support/players';
 
 /**
  * The play loop end to end: the built app in Chromium against the reference server, real time,
@@ -64,6 +72,7 @@ test.describe('stations: watch, wait in line, play, result', () => {
     // B's place changes by push: the turn is B's now.
     await expect(b.getByTestId('your-turn')).toBeVisible({ timeout: 10_000 });
     await expect(b.getByTestId('notice')).toContainText('あなたの番です');
+    await expectTapsPassThrough(b.getByTestId('notice'));
     await b.screenshot({ path: `e2e/screenshots/play-your-turn-${project}.png` });
     await b.getByText('予約を取り消す').click();
     await expect(b.getByTestId('reserve')).toBeVisible();

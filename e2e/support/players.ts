@@ -1,5 +1,5 @@
 import { waitForAppOnLoad } from './test';
-import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 
 /** The operator token the e2e server runs with (playwright.config.ts). */
 export const OPERATOR_TOKEN = process.env.E2E_OPERATOR_TOKEN ?? 'e2e-operator-token-0123456789';
@@ -62,8 +62,23 @@ export async function hold(page: Page, testId: string, ms: number): Promise<void
   const box = (await button.boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.down();
+  // The press reached the button (nothing drawn over it took it).
+  await expect(button).toHaveAttribute('data-held', 'true');
   await page.waitForTimeout(ms); // the hold itself: how long the player keeps the button down
   await page.mouse.up();
+}
+
+/**
+ * A toast only informs: a tap at its middle reaches what lies under it (on the play screen a crane
+ * button a player holds must never be taken by a notice drawn over it).
+ */
+export async function expectTapsPassThrough(toast: Locator): Promise<void> {
+  const under = await toast.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+    return hit === null ? 'nothing' : element.contains(hit) ? 'the toast' : 'under';
+  });
+  expect(under).toBe('under');
 }
 
 /** A player's TC balance (tc_all) through the API. */

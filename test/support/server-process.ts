@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -12,10 +15,22 @@ export const freePort = () =>
     });
   });
 
+export interface ServerProcessOptions {
+  /**
+   * The demo's machines (development calls only): the server puts every station on its agent and
+   * writes a sim agent's machine file and key (ONKURE_DEMO_AGENT_DIR, server/agent/demo-agent.ts);
+   * the reference agent runs from them as a process of its own, which outlives a kill of the
+   * server and dials the next one on the same key. `close()` ends it.
+   */
+  readonly agent?: boolean;
+}
+
 /** The reference server as a process of its own on `dataDir`. */
 export class ServerProcess {
   private child: ChildProcess | null = null;
   private output = '';
+  private agentDir: string | null = null;
+  private agent: ChildProcess | null = null;
 
   constructor(
     readonly port: number,
@@ -24,6 +39,7 @@ export class ServerProcess {
     private readonly env: NodeJS.ProcessEnv = {},
     /** What node runs: the server itself, or a start script (scripts/start-production.mjs). */
     private readonly args: readonly string[] = ['--import', 'tsx', 'server/main.ts'],
+    private readonly options: ServerProcessOptions = {},
   ) {}
 
   /** Whether the process is still running. */
@@ -40,8 +56,13 @@ export class ServerProcess {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  /** Starts it and resolves once /healthz answers 200 (the store open, migrated, seeded; the rooms resumed). */
+  /**
+   * Starts it and resolves once /healthz answers 200 (the store open, migrated, seeded; the rooms
+   * resumed) and, with the agent, once every station's agent is connected and reporting
+   * (/healthz/agents); answers that moment.
+   */
   async start(): Promise<number> {
+    if (this.options.agent) this.agentDir ??= mkdtempSync(join(tmpdir(), 'onkure-test-agent-'));
     const child = spawn(process.execPath, [...this.args], {
       env: {
         ...process.env,
@@ -53,6 +74,7 @@ export class ServerProcess {
         NODE_ENV: 'test',
         ONKURE_DEV_CALLS: '1',
         ONKURE_FEED: 'jpg',
+        ...(this.agentDir ? { ONKURE_DEMO_AGENT_DIR: this.agentDir } : {}),
         ...this.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -68,10 +90,51 @@ export class ServerProcess {
         (r) => r.status,
         () => 0,
       );
-      if (status === 200) return Date.now();
+      if (status === 200) return this.agentDir ? this.agentUp() : Date.now();
       await pause(50);
     }
     throw new Error(`server did not start: ${this.output}`);
+  }
+
+  /** Starts the agent once its machine file is written (unless it still runs), and waits for its stations. */
+  private async agentUp(): Promise<number> {
+    const machineFile = join(this.agentDir!, 'machines.json');
+    for (let i = 0; i < 400 && !existsSync(machineFile); i += 1) await pause(50);
+    if (!existsSync(machineFile)) throw new Error(`the server wrote no machine file: ${this.output}`);
+    if (!this.agent || this.agent.exitCode !== null || this.agent.signalCode !== null) {
+      const { ONKURE_AGENT_KEY: _key, ...env } = process.env;
+      const agent = spawn(process.execPath, ['--import', 'tsx', 'agent/main.ts', '--config', machineFile], {
+        env,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      agent.stderr!.on('data', (d: Buffer) => (this.output += d.toString()));
+      this.agent = agent;
+    }
+    // The agent dials again with its backoff (at most 10 s between tries) after the server it had is gone.
+    for (let i = 0; i < 600; i += 1) {
+      const status = await fetch(`${this.origin}/healthz/agents`).then(
+        (r) => r.status,
+        () => 0,
+      );
+      if (status === 200) return Date.now();
+      await pause(50);
+    }
+    throw new Error(`the stations' agent did not connect: ${this.output}`);
+  }
+
+  /** Ends the server (SIGTERM) and its agent, and removes the agent's folder. */
+  async close(): Promise<void> {
+    await this.kill('SIGTERM');
+    const agent = this.agent;
+    this.agent = null;
+    if (agent && agent.exitCode === null && agent.signalCode === null) {
+      await new Promise((resolve) => {
+        agent.once('exit', resolve);
+        agent.kill('SIGTERM');
+      });
+    }
+    if (this.agentDir) rmSync(this.agentDir, { recursive: true, force: true });
+    this.agentDir = null;
   }
 
   /**
