@@ -85,7 +85,8 @@ async function main(): Promise<void> {
 
   for (let k = 0; k < n('kills', 3); k += 1) {
     const dataDir = mkdtempSync(join(tmpdir(), 'onkure-bench-kill-'));
-    const server = new ServerProcess(await freePort(), dataDir);
+    // The stations on the demo's reference agent, a process of its own that outlives each kill.
+    const server = new ServerProcess(await freePort(), dataDir, {}, undefined, { agent: true });
     try {
       const started = performance.now();
       const report = await killInEveryPhase(server, dataDir, `bench${k}`);
@@ -97,7 +98,7 @@ async function main(): Promise<void> {
       ok &&=
         report.ledgerMismatches === 0 && report.outcomes.every((o) => o.resumed && o.charges === 1 && o.refunds === 0);
     } finally {
-      await server.kill('SIGKILL');
+      await server.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
   }

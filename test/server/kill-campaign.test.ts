@@ -5,25 +5,29 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { killInEveryPhase } from '../support/kill-campaign';
 import { freePort, ServerProcess } from '../support/server-process';
 
-/** `kill -9` of the real server process with a station in every phase of the turn, then a start on the same data. */
+/**
+ * `kill -9` of the real server process with a station in every phase of the turn, then a start on
+ * the same data. The stations are driven by the demo's reference agent, a process of its own that
+ * outlives the kill and dials the restarted server.
+ */
 const dataDir = mkdtempSync(join(tmpdir(), 'onkure-kill-'));
 let server: ServerProcess | null = null;
 afterAll(async () => {
-  await server?.kill('SIGKILL');
+  await server?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('[R10-1] kill -9 in each phase of the turn', () => {
   it('turn offered, resetting, playing, away, result: each play resumed exactly once (charged once, never refunded), each line intact', async () => {
-    server = new ServerProcess(await freePort(), dataDir);
+    server = new ServerProcess(await freePort(), dataDir, {}, undefined, { agent: true });
     const report = await killInEveryPhase(server, dataDir, 'kill');
     console.info('kill -9 campaign', JSON.stringify(report, null, 1));
     // The continue window is an instant in the store: still open, or over with the turn ended.
     const result = { open: 'result', lapsed: 'none', lapsing: expect.stringMatching(/^(result|none)$/) };
     expect(report.outcomes.map((o) => [o.phase, o.afterRestart])).toEqual([
       ['turnOffered', 'playTransition'],
-      // The reset runs out while the process is down: the machine starts with its player gone, so it waits.
-      ['resetting', expect.stringMatching(/^(resetting|away)$/)],
+      // The machine took the start (or takes it again once its agent is back): the reset ends, the player gone.
+      ['resetting', expect.stringMatching(/^(resetting|playing|away)$/)],
       // The process took the player's connection with it: the running play waits in its grace window.
       ['playing', 'away'],
       ['away', 'away'],

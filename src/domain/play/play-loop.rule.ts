@@ -33,6 +33,12 @@ export const MACHINE_TIMINGS = {
   settleMs: 1_500,
   /** A button that fires by itself moves the claw this long. */
   autoMoveMs: 600,
+  /**
+   * After a restart of the server, a play that was still resetting waits this long for its agent to
+   * come back (an agent dials again at most 10 s apart) and name it or report the machine home, else
+   * it is refunded once.
+   */
+  reattachMs: 15_000,
 } as const;
 
 /** At most this many control commands a second per player. */

@@ -392,9 +392,67 @@ describe('a station driven by its machine’s agent', () => {
       expect(walk.writes('recordResult')).toEqual([expect.objectContaining({ playId: PLAY, result: 'win' })]);
     });
 
-    it('still resetting when the server died (its start maybe never sent): refunded once at the restart', () => {
-      const walk = restarted('ready', { phase: 'resetting', machine: null, phaseDeadline: T0 + 61_000 });
+    it('a result recorded before the crash stands: its continue window runs, a continue waits for the agent to report the machine home, then plays', () => {
+      const walk = restarted('done', { phase: 'result', result: 'miss', phaseDeadline: T0 + 60_000 + 8_000 });
+      expect(walk.phase).toBe('result');
+      expect(walk.writes('refund')).toEqual([]);
+      walk.on({ type: 'continue', userId: HOLDER.userId, playId: PLAY });
+      expect(walk.lastAnswer).toEqual({ kind: 'refused', refusal: 'machineDown' });
+      expect(walk.phase).toBe('result');
+      walk.on({ type: 'machineConnected' }).report('idle', { playId: null });
+      walk.on({ type: 'continue', userId: HOLDER.userId, playId: PLAY });
+      expect(walk.phase).toBe('starting');
+      expect(walk.writes('endReservations')).toEqual([]);
+    });
+
+    const resetting = () =>
+      restarted('ready', { phase: 'resetting', machine: null, phaseDeadline: T0 + 59_000, inputs: [] });
+
+    it('still resetting when the server died, the machine took the start: nothing refunded, the buttons wake when its agent names the play', () => {
+      const walk = resetting();
+      expect(walk.phase).toBe('resetting');
+      walk.at(walk.now + MACHINE_TIMINGS.startMs + 1_000);
+      expect(walk.phase).toBe('resetting');
+      expect(walk.writes('refund')).toEqual([]);
+      walk.on({ type: 'machineConnected' }).report('ready', { playId: PLAY });
+      expect(walk.phase).toBe('playing');
+      expect(walk.commands()).toEqual([]);
+      expect(walk.writes('refund')).toEqual([]);
+    });
+
+    it('still resetting when the server died, the start never reached the machine: it goes again with the same seed and layout, and the play runs', () => {
+      const walk = resetting();
+      walk.on({ type: 'machineConnected' }).report('idle', { playId: null });
+      const start = walk.effects.find(
+        (e): e is Extract<RoomEffect, { type: 'machineCommand' }> =>
+          e.type === 'machineCommand' && e.command.type === 'start',
+      );
+      expect(start?.command).toEqual({
+        type: 'start',
+        playId: PLAY,
+        armStrength: 0.5,
+        sim: { seed: 42, layout: field.prizes },
+      });
+      expect(walk.phase).toBe('resetting');
+      walk.on({ type: 'machineAck', command: start!.command, ok: true, reason: null, tick: 0 });
+      expect(walk.phase).toBe('playing');
+      expect(walk.writes('refund')).toEqual([]);
+    });
+
+    it('still resetting when the server died, its agent never came back: refunded exactly once after the bound', () => {
+      const walk = resetting();
+      walk.at(walk.now + MACHINE_TIMINGS.reattachMs - 1);
+      expect(walk.writes('refund')).toEqual([]);
+      walk.at(walk.now + 2).at(walk.now + 1_000);
       expect(walk.writes('refund')).toEqual([expect.objectContaining({ playId: PLAY })]);
+    });
+
+    it('still resetting when the server died, the machine is busy with something else: refunded once', () => {
+      const walk = resetting();
+      walk.on({ type: 'machineConnected' }).report('returning', { playId: 699 });
+      expect(walk.writes('refund')).toEqual([expect.objectContaining({ playId: PLAY })]);
+      walk.report('idle', { playId: null });
+      expect(walk.writes('refund')).toHaveLength(1);
     });
   });
 });

@@ -1,7 +1,7 @@
 import { CRANE, startPlay } from '../crane-machine';
 import { PLAY_TIMINGS } from '../play-loop.rule';
 import type { CranePhase } from '../play.entity';
-import { machineDown, NO_AGENT, REATTACHING } from './room-machine';
+import { machineDown, NO_AGENT, REATTACHING, UNSTARTED } from './room-machine';
 import type {
   Away,
   DrivenPlay,
@@ -93,13 +93,22 @@ export function restoreRoom(
   // A play under way lives on in the machine while the server is gone (its agent lets go of a held
   // button when the pings stop, and dials again): the room takes it back when the agent's report
   // names it (room-machine-events.ts, `reported`), or refunds it once when the report says the
-  // machine no longer runs it. A play still resetting (its start maybe never sent) is refunded, and
-  // a recorded result stands.
+  // machine no longer runs it. A play still resetting is taken back the same way (its start sent
+  // again if the machine is home without it).
   if ((state.turn.phase === 'playing' || state.turn.phase === 'away') && play?.machine && !machine.emergencyStopped)
     return {
       state: { ...state, machine: { ...machine, fault: REATTACHING }, turn: reattached(state.turn, now) },
       effects,
     };
+  // A recorded result stands with its continue window; a continue waits for the machine to be
+  // known home and clear (its agent's report), as any start does.
+  if (state.turn.phase === 'result') return { state: { ...state, machine }, effects };
+  if (state.turn.phase === 'resetting' && !machine.emergencyStopped) {
+    const turn = state.turn;
+    // The reset window ends at the restart at the earliest; the agent has MACHINE_TIMINGS.reattachMs.
+    const resetting = { ...turn, play: { ...turn.play, driven: UNSTARTED }, deadline: Math.max(turn.deadline, now) };
+    return { state: { ...state, machine: { ...machine, fault: REATTACHING }, turn: resetting }, effects };
+  }
   return { state: machineDown({ ...state, machine }, 'restarted', now, effects), effects };
 }
 

@@ -21,6 +21,7 @@ import type {
   MachineReport,
   Playing,
   PlayRun,
+  Resetting,
   RoomEffect,
   RoomEvent,
   StationRoomState,
@@ -193,6 +194,7 @@ function reattach(
 ): StationRoomState {
   const turn = state.turn;
   const machine = { ...state.machine!, fault: null };
+  if (turn.phase === 'resetting' && turn.play.driven) return reattachStart(state, turn, report, now, effects);
   // The play ended meanwhile (refunded when its agent went): ready again once home and clear, as after any fault.
   if ((turn.phase !== 'playing' && turn.phase !== 'away') || !turn.play.driven)
     return { ...state, machine: { ...machine, fault: 'restarted' } };
@@ -202,6 +204,36 @@ function reattach(
   if (d.prizeSeen) {
     const playing: Playing = { phase: 'playing', holder: turn.holder, play: turn.play, nextTickAt: now };
     return decide({ ...state, machine }, playing, now, effects);
+  }
+  return machineDown({ ...state, machine: { ...machine, fault: 'restarted' } }, 'restarted', now, effects);
+}
+
+/**
+ * The first report after a restart, with a play still resetting: the machine took its start (it
+ * names it) and the buttons wake when the reset window is over; the machine is home and clear
+ * without it (the start never reached it) and the start goes again, the same seed and layout; else
+ * the play is refunded once.
+ */
+function reattachStart(
+  state: StationRoomState,
+  turn: Resetting,
+  report: MachineReport,
+  now: number,
+  effects: RoomEffect[],
+): StationRoomState {
+  const machine = { ...state.machine!, fault: null };
+  const play = turn.play;
+  if (report.playId === play.playId) {
+    const started: Resetting = { ...turn, play: { ...play, driven: { ...play.driven!, startAcked: true } } };
+    const after: StationRoomState = { ...state, machine, turn: started };
+    return now >= turn.deadline ? drivenResetOver(after, started, now, effects) : after;
+  }
+  if (report.phase === 'idle' && report.playId === null && report.sensor === 'clear' && !report.stopped) {
+    // The play's machine is as it starts (tick 0): its generator is still the seed.
+    const sim = { seed: play.machine.rng, layout: play.machine.prizes };
+    effects.push(command({ type: 'start', playId: play.playId, armStrength: play.armStrength, sim }));
+    // The machine has MACHINE_TIMINGS.startMs from now to take it.
+    return { ...state, machine, turn: { ...turn, deadline: Math.max(turn.deadline, now) } };
   }
   return machineDown({ ...state, machine: { ...machine, fault: 'restarted' } }, 'restarted', now, effects);
 }

@@ -35,6 +35,18 @@ export const NO_AGENT: MachineLink = { connected: false, report: null, fault: 'a
  */
 export const REATTACHING = 'reattaching';
 
+/** A machine-driven play whose start the machine has not taken (yet). */
+export const UNSTARTED: DrivenPlay = {
+  startAcked: false,
+  buttonDeadline: null,
+  autoStopAt: null,
+  holdUntil: null,
+  droppedAt: null,
+  homeAt: null,
+  prizeSeen: false,
+  wonPrizeId: null,
+};
+
 export const command = (c: MachineCommand): RoomEffect => ({ type: 'machineCommand', command: c });
 
 /** A new machine-driven play: the start command to the machine, and the play's button rules. */
@@ -46,18 +58,8 @@ export function drivenStart(
   play: PlayRun;
   effect: RoomEffect;
 } {
-  const driven: DrivenPlay = {
-    startAcked: false,
-    buttonDeadline: null,
-    autoStopAt: null,
-    holdUntil: null,
-    droppedAt: null,
-    homeAt: null,
-    prizeSeen: false,
-    wonPrizeId: null,
-  };
   return {
-    play: { ...play, machine: startPlay(layout, play.armStrength, seed, true), driven },
+    play: { ...play, machine: startPlay(layout, play.armStrength, seed, true), driven: UNSTARTED },
     effect: command({ type: 'start', playId: play.playId, armStrength: play.armStrength, sim: { seed, layout } }),
   };
 }
@@ -161,7 +163,9 @@ export function drivenResetOver(
 ): StationRoomState {
   const driven = turn.play.driven!;
   if (!driven.startAcked) {
-    if (now < turn.deadline + MACHINE_TIMINGS.startMs) return state;
+    // After a restart the agent may still be dialling back: it has longer to name the play.
+    const bound = state.machine?.fault === REATTACHING ? MACHINE_TIMINGS.reattachMs : MACHINE_TIMINGS.startMs;
+    if (now < turn.deadline + bound) return state;
     return machineDown(state, 'start_timeout', now, effects);
   }
   const play = withPhase(turn.play, 'ready', { buttonDeadline: now + PLAY_TIMINGS.buttonLimitMs });
