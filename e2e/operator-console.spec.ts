@@ -258,6 +258,25 @@ test('an admin watches a play live on the floor, ends one with a refund, replays
   await log.scrollIntoViewIfNeeded();
   await look(page, 'playlog');
 
+  // The chute sees a prize after that play's result (the development-only stand-in for the sensor):
+  // the card shows it by push, with the play and its player; given to the player, it leaves the card.
+  const history = (await (await request.post('/api/v2/play/history', { data: player })).json()) as {
+    history: { list: { play_id: number }[] };
+  };
+  const late = history.history.list[0]!.play_id;
+  expect((await request.post('/api/dev/chute_prize', { data: { station_id: replayed, play_id: late } })).ok()).toBe(
+    true,
+  );
+  const stray = other.getByTestId('op-stray-prizes');
+  await expect(stray).toContainText('プレイ外の落下景品 1件');
+  await expect(stray.getByTestId('op-stray-prize')).toContainText(`プレイ #${late}`);
+  await stray.scrollIntoViewIfNeeded();
+  await look(page, 'stray-prize');
+  await stray.getByRole('button', { name: /お客様に渡す/ }).click();
+  await consoleConfirm(page);
+  await expect(page.getByTestId('op-outcome')).toContainText('景品をお客様の獲得景品に入れました。');
+  await expect(other.getByTestId('op-stray-prizes')).toHaveCount(0);
+
   for (const [section, name] of [
     ['お知らせ・ユーザー', 'messages'],
     ['くじ', 'kuji'],
@@ -294,6 +313,7 @@ test('an admin watches a play live on the floor, ends one with a refund, replays
   await expect(rows.filter({ hasText: 'operator/end_play' })).toHaveCount(1);
   await expect(rows.filter({ hasText: 'operator/restock' })).toHaveCount(1);
   await expect(rows.filter({ hasText: 'operator/kuji_box_status' })).toHaveCount(1);
+  await expect(rows.filter({ hasText: 'operator/stray_prize' })).toHaveCount(1);
   expect(errors).toEqual([]);
 });
 

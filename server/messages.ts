@@ -80,6 +80,8 @@ export const SERVER_MESSAGES = {
   kujiTurnTitle: 'くじの順番が来ました',
   kujiTurnBody: (seconds: number) => `${seconds}秒以内にくじを引いてください。`,
   stationNotFound: 'ステーションが見つかりません。',
+  strayPrizeSettled: 'この景品はすでに処理されたか、見つかりません。',
+  strayPrizeNoPlayer: 'この景品を渡せるプレイヤーがいません。台に戻してください。',
   relayRefused: 'この操作は受け付けられません。',
   stationOnAnotherInstance: 'ただいまこのステーションに接続できません。しばらくしてからもう一度お試しください。',
   reservationNotFound: '予約が見つかりません。',

@@ -160,6 +160,7 @@ function changingTopPages(events: PlayEvents, topPages: TopPageCache, onWin: () 
     playState: (stationId, state) => events.playState(stationId, state),
     push: (userId, push) => events.push(userId, push),
     reserveCancelled: (userId, stationId, reason) => events.reserveCancelled(userId, stationId, reason),
+    floorChanged: (stationId) => events.floorChanged(stationId),
     winner: (announcement) => {
       events.winner(announcement);
       onWin();

@@ -70,6 +70,22 @@ export class OperatorFloor {
          FROM plays p JOIN users u ON u.user_id = p.user_id
         WHERE p.phase IN ('resetting', 'playing', 'result')`,
     );
+    const strays = await this.db.query<{
+      stray_id: number;
+      station_id: number;
+      play_id: number | null;
+      user_id: number | null;
+      nickname: string | null;
+      play_result: string | null;
+      seen_at: Date | string;
+    }>(
+      `SELECT sp.stray_id, sp.station_id, p.play_id, p.user_id, u.nickname, p.result AS play_result, sp.seen_at
+         FROM stray_prizes sp
+         LEFT JOIN plays p ON p.play_id = sp.play_id AND p.station_id = sp.station_id
+         LEFT JOIN users u ON u.user_id = p.user_id
+        WHERE sp.settled_at IS NULL
+        ORDER BY sp.station_id, sp.stray_id`,
+    );
     const out: OperatorFloorStation[] = [];
     for (const s of stations) {
       const play = plays.find((p) => p.station_id === s.station_id);
@@ -103,6 +119,16 @@ export class OperatorFloor {
               currency: play.currency,
             }
           : null,
+        stray_prizes: strays
+          .filter((p) => p.station_id === s.station_id)
+          .map((p) => ({
+            stray_id: p.stray_id,
+            play_id: p.play_id,
+            user_id: p.user_id,
+            nickname: p.user_id === null ? null : (p.nickname ?? SERVER_MESSAGES.anonymousPlayer),
+            play_result: p.play_result,
+            seen_at: new Date(p.seen_at).toISOString(),
+          })),
         still_url: await this.stillUrl(s.station_id, s.station_type !== 'normal', now),
       });
     }

@@ -1,11 +1,22 @@
 import { z } from 'zod/mini';
 import { OPERATOR_ROLES } from '../../src/domain';
 import { OperatorAccountError } from '../operator/operator-accounts';
+import { atStation } from '../http/room-answers';
 import { Refusal } from '../play/refusal';
 import type { ApiDeps } from './deps';
 
 /** The development-only call that makes an operator account (e2e, demos): `POST /api/dev/operator_account`. */
 export const DEV_OPERATOR_ACCOUNT_PATH = 'dev/operator_account';
+
+/**
+ * The development-only stand-in for a cabinet's chute sensor (e2e of the console's stray prizes):
+ * the station's room hears a `prize` as its agent's frame would bring it. `POST /api/dev/chute_prize`.
+ */
+export const DEV_CHUTE_PRIZE_PATH = 'dev/chute_prize';
+const devChutePrizeSchema = z.strictObject({
+  station_id: z.int().check(z.positive()),
+  play_id: z.nullable(z.int().check(z.positive())),
+});
 
 const devOperatorAccountSchema = z.strictObject({
   login: z.string().check(z.minLength(1)).check(z.maxLength(64)),
@@ -15,7 +26,7 @@ const devOperatorAccountSchema = z.strictObject({
 });
 
 /**
- * Operator accounts made over HTTP, for the e2e tests and local demos only: registered only when
+ * Operator accounts made over HTTP, and the chute stand-in, for the e2e tests and local demos only: registered only when
  * development calls are on (ONKURE_DEV_CALLS=1, never with NODE_ENV=production), so a deployment
  * answers 404 (fail closed). Production accounts come from `npm run operator -- add` only.
  */
@@ -29,5 +40,10 @@ export async function devOperatorRoutes({ config, route, services: s }: ApiDeps)
       throw error;
     }
     return { operator: { login: body.login, role: body.role } };
+  });
+  route.open(`/${DEV_CHUTE_PRIZE_PATH}`, devChutePrizeSchema, async (body) => {
+    const event = { type: 'machinePrize', playId: body.play_id, prizeId: null } as const;
+    await atStation(body.station_id, s.rooms.send('station', body.station_id, event));
+    return { seen: true };
   });
 }

@@ -9,11 +9,15 @@ import {
   operatorPauseSchema,
   operatorRemoveFromLineSchema,
   operatorServiceStateSchema,
+  operatorStrayPrizeSchema,
   operatorUserMessageSchema,
   operatorUserSchema,
   operatorUserStatusSchema,
 } from '../../src/contract/operator.schema';
+import { AccountRefusal } from '../account/account-errors';
+import { recordWonPrize } from '../delivery/won-prizes';
 import { rowSubject } from '../http/route';
+import { SERVER_MESSAGES } from '../messages';
 import { OperatorFloor } from '../operator/floor';
 import { RESERVING_SQL } from '../play/reservation-sql';
 import { stationAnswer } from '../operator/station-answer';
@@ -68,6 +72,66 @@ export async function operatorConsoleRoutes({ route, services: s, config }: ApiD
     await operateStation(s.rooms, body.station_id, { type: 'pause', paused: body.paused });
     s.realtime.floorChanged(body.station_id);
     return { station: { station_id: body.station_id, paused: body.paused } };
+  });
+
+  // A stray prize (docs/agent-protocol.md, "prize"): given to the player of the play the machine
+  // named, or put back. The settlement and the prize box entry are one transaction; the stock then
+  // goes down through the station's room, which holds it.
+  const stray = rowSubject<{ stray_id: number }>(
+    s.store,
+    'floor',
+    'SELECT station_id, play_id, prize_id, seen_at, settled_at, settled_by, settlement, awarded_prize_id FROM stray_prizes WHERE stray_id = $1',
+    (body) => body.stray_id,
+  );
+  route.operator(`/${O.strayPrize}`, stray, operatorStrayPrizeSchema, async (body, { operator }) => {
+    const now = s.clock.now();
+    const settled = await s.store.transaction(async (tx) => {
+      const [row] = await tx.query<{ play_id: number | null }>(
+        `UPDATE stray_prizes SET settled_at = $3, settled_by = $4, settlement = $5
+          WHERE stray_id = $1 AND station_id = $2 AND settled_at IS NULL RETURNING play_id`,
+        [
+          body.stray_id,
+          body.station_id,
+          now.toISOString(),
+          operator.login,
+          body.settle === 'award' ? 'awarded' : 'returned',
+        ],
+      );
+      if (!row) throw new AccountRefusal(409, SERVER_MESSAGES.strayPrizeSettled);
+      if (body.settle === 'return') return { userId: null, prizeName: null, id: null };
+      const [play] = await tx.query<{ user_id: number; prize_name: string; image_key: string | null }>(
+        `SELECT p.user_id, s.prize_name, s.image_key FROM plays p JOIN stations s ON s.station_id = p.station_id
+           JOIN users u ON u.user_id = p.user_id
+          WHERE p.play_id = $1 AND p.station_id = $2 AND u.deleted_at IS NULL`,
+        [row.play_id, body.station_id],
+      );
+      if (!play) throw new AccountRefusal(409, SERVER_MESSAGES.strayPrizeNoPlayer);
+      const id = await recordWonPrize(
+        tx,
+        {
+          userId: play.user_id,
+          stationId: body.station_id,
+          prizeKind: 'crane',
+          productName: play.prize_name,
+          imageKey: play.image_key,
+        },
+        config.prizeStorageDays,
+        now,
+      );
+      await tx.query('UPDATE stray_prizes SET awarded_prize_id = $2 WHERE stray_id = $1', [body.stray_id, id]);
+      return { userId: play.user_id, prizeName: play.prize_name, id };
+    });
+    if (settled.userId !== null) {
+      await operateStation(s.rooms, body.station_id, { type: 'prizeOut' });
+      s.deliveries.prizeWon(settled.userId, settled.prizeName!);
+      s.prizeStorage.poke();
+    }
+    s.realtime.floorChanged(body.station_id);
+    return {
+      stray_id: body.stray_id,
+      settlement: body.settle === 'award' ? ('awarded' as const) : ('returned' as const),
+      play_history_id: settled.id,
+    };
   });
 
   // ---- service messages ------------------------------------------------------------------------

@@ -34,6 +34,7 @@ export const OPERATOR_ENDPOINTS = {
   endPlay: 'operator/end_play',
   removeFromLine: 'operator/remove_from_line',
   pause: 'operator/pause',
+  strayPrize: 'operator/stray_prize',
   broadcast: 'operator/broadcast',
   emergencyEnd: 'operator/emergency_end',
   serviceState: 'operator/service_state',
@@ -247,6 +248,22 @@ const floorStationSchema = z.object({
       currency: z.string(),
     }),
   ),
+  /**
+   * Prizes the chute sensor saw that no running play took (after their play's result, between
+   * plays, a second prize of one play), oldest first, until an operator settles them.
+   */
+  stray_prizes: z.array(
+    z.object({
+      stray_id: z.int().check(z.positive()),
+      /** The play the machine named, and its player (null: none named, or no such play here). */
+      play_id: z.nullable(z.int().check(z.positive())),
+      user_id: z.nullable(z.int().check(z.positive())),
+      nickname: z.nullable(z.string()),
+      /** The named play's result (win, miss, refunded), null while it runs or when none. */
+      play_result: z.nullable(z.string()),
+      seen_at: z.string(),
+    }),
+  ),
   /** The front camera's still (GET, image/jpeg). */
   still_url: z.string(),
 });
@@ -267,6 +284,23 @@ export const operatorRemoveFromLineResponseSchema = z.object({
   error_code: z.literal(200),
   removed: z.boolean(),
 });
+/**
+ * Settles a stray prize (right `floor`): `award` puts it in the prize box of the player of the play
+ * the machine named (the station's stock goes down by one: the prize has left the machine), `return`
+ * records that it was put back in the machine. 409 when already settled, or when there is no
+ * player to give it to.
+ */
+export const operatorStrayPrizeSchema = z.strictObject(
+  z.extend(stationId, { stray_id: idSchema, settle: z.enum(['award', 'return']) }).shape,
+);
+export const operatorStrayPrizeResponseSchema = z.object({
+  error_code: z.literal(200),
+  stray_id: z.int().check(z.positive()),
+  settlement: z.enum(['awarded', 'returned']),
+  /** The prize box entry made for the player (award only). */
+  play_history_id: z.nullable(z.int().check(z.positive())),
+});
+
 /** Pauses (or resumes) a station: the current play runs out, the line waits (right `floor`). */
 export const operatorPauseSchema = z.strictObject(z.extend(stationId, { paused: z.boolean() }).shape);
 export const operatorPauseResponseSchema = z.object({

@@ -28,6 +28,8 @@ describe('development-only calls', () => {
       expect(mailbox.json.error_code).toBe(404);
       // The play rig (a chosen seed for the next play) does not exist either.
       expect((await post(t, 'dev/play/rig', { station_id: 1, seed: 7 })).status).toBe(404);
+      // Nor the chute sensor's stand-in.
+      expect((await post(t, 'dev/chute_prize', { station_id: 1, play_id: null })).status).toBe(404);
       expect(await t.server.store().query('SELECT user_id FROM users')).toEqual(before);
     } finally {
       await t.close();

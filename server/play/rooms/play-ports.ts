@@ -57,6 +57,8 @@ export interface PlayEvents {
   stationStatus(stationId: number, status: StationStatus): void;
   /** Someone won a prize. */
   winner(announcement: WinnerAnnouncement): void;
+  /** The operators' floors read a station again (a stray prize to settle). */
+  floorChanged(stationId: number): void;
 }
 
 /** Events nobody hears (before the realtime hub is wired). */
@@ -69,4 +71,5 @@ export const SILENT_PLAY_EVENTS: PlayEvents & KujiBoxEvents = {
   reserveCancelled: () => undefined,
   stationStatus: () => undefined,
   winner: () => undefined,
+  floorChanged: () => undefined,
 };

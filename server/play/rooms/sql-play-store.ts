@@ -310,6 +310,14 @@ export class SqlPlayStore implements PlayStore {
       case 'driver':
         await tx.query('UPDATE stations SET machine_driver = $2 WHERE station_id = $1', [stationId, w.driver]);
         return;
+      case 'strayPrize':
+        await tx.query('INSERT INTO stray_prizes (station_id, play_id, prize_id, seen_at) VALUES ($1, $2, $3, $4)', [
+          stationId,
+          w.playId,
+          w.prizeId,
+          now,
+        ]);
+        return;
       case 'prize':
         // A new setting tells old reservations and visits apart; the field is laid again at the next play.
         await tx.query(

@@ -79,6 +79,7 @@ export const stationRequestSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('back'), userId: anyId }),
   z.strictObject({ type: z.literal('setStatus'), status: z.enum(STATION_STATUSES) }),
   z.strictObject({ type: z.literal('restock'), stock: operatorRestockSchema.shape.stock }),
+  z.strictObject({ type: z.literal('prizeOut') }),
   z.strictObject({ type: z.literal('setArmStrength'), armStrength: operatorArmStrengthSchema.shape.arm_strength }),
   z.strictObject({
     type: z.literal('changePrize'),
@@ -265,6 +266,9 @@ function stationCarrier(
               }),
             (error: unknown) => log('winner announcement failed', error),
           );
+          return null;
+        case 'floorChanged':
+          deps.events().floorChanged(id);
           return null;
         case 'machineTicked':
           deps.machineTicked(id);

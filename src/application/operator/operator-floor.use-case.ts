@@ -13,6 +13,7 @@ import type {
   OperatorFloorFeedPort,
   PrizeChange,
   StationChange,
+  StraySettle,
 } from './ports/operator-api.port';
 import { replayLoggedPlay, type ReplayedPlay } from './play-replay';
 
@@ -25,7 +26,16 @@ export interface FloorData {
 }
 
 export type FloorActionName =
-  'status' | 'fault' | 'endPlay' | 'removeFromLine' | 'pause' | 'restock' | 'changePrize' | 'armStrength';
+  | 'status'
+  | 'fault'
+  | 'endPlay'
+  | 'removeFromLine'
+  | 'pause'
+  | 'restock'
+  | 'changePrize'
+  | 'armStrength'
+  | 'strayAward'
+  | 'strayReturn';
 
 /** Pushes closer together than this are read once (a play's phase change touches several rows). */
 export const FLOOR_REREAD_MS = 300;
@@ -102,6 +112,12 @@ export class OperatorFloor extends OperatorScreen<FloorData, FloorActionName> {
   }
   pause(stationId: number, paused: boolean): Promise<boolean | null> {
     return this.station('pause', () => this.api.pause(stationId, paused));
+  }
+  /** Settles a stray prize: the prize box entry made for the player (award), or null. */
+  settleStrayPrize(stationId: number, strayId: number, settle: StraySettle): Promise<number | null> {
+    return this.station(settle === 'award' ? 'strayAward' : 'strayReturn', () =>
+      this.api.settleStrayPrize(stationId, strayId, settle),
+    );
   }
   restock(stationId: number, stock: number): Promise<StationChange | null> {
     return this.station('restock', () => this.api.restock(stationId, stock));

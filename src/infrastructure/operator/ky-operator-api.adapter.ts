@@ -22,6 +22,7 @@ import {
   type StationAgentView,
   type StationChange,
   type StationKeyView,
+  type StraySettle,
   type SupportThreadSummary,
 } from '../../application/operator';
 import type {
@@ -56,6 +57,7 @@ import {
   operatorMessageResponseSchema,
   operatorNumbersResponseSchema,
   operatorPauseResponseSchema,
+  operatorStrayPrizeResponseSchema,
   operatorPlayLogAnswerSchema,
   operatorRemoveFromLineResponseSchema,
   operatorServiceStateResponseSchema,
@@ -176,6 +178,10 @@ export class KyOperatorApi implements OperatorApiPort {
   async pause(stationId: number, paused: boolean): Promise<boolean> {
     const body = { station_id: stationId, paused };
     return (await this.call(O.pause, body, operatorPauseResponseSchema)).station.paused;
+  }
+  async settleStrayPrize(stationId: number, strayId: number, settle: StraySettle): Promise<number | null> {
+    const body = { station_id: stationId, stray_id: strayId, settle };
+    return (await this.call(O.strayPrize, body, operatorStrayPrizeResponseSchema)).play_history_id;
   }
   async restock(stationId: number, stock: number): Promise<StationChange> {
     return this.station(O.restock, { station_id: stationId, stock });

@@ -32,6 +32,8 @@ function describeFloorAction(action: ActionState<FloorActionName>): string {
     case 'restock':
     case 'changePrize':
     case 'armStrength':
+    case 'strayAward':
+    case 'strayReturn':
       return F.done[action.name];
     default:
       return '';

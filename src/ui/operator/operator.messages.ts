@@ -137,6 +137,19 @@ export const OP = {
       changePrize: (id: number, name: string) => `ステーション #${id} の景品を「${name}」に変更します。`,
       armStrength: (id: number, v: number) => `ステーション #${id} のアームの強さを ${v} にします。`,
     },
+    stray: {
+      title: (n: number) => `プレイ外の落下景品 ${n}件`,
+      note: '取り出し口のセンサーが、結果の出たあとやプレイの合間に景品を検知しました。お客様に渡すか、台に戻してください。',
+      entry: (strayId: number, at: string) => `#${strayId} ${at}`,
+      play: (playId: number, nickname: string, result: string) => `プレイ #${playId}（${nickname}・${result}）`,
+      noPlay: '対象のプレイなし',
+      award: 'お客様に渡す',
+      return: '台に戻す',
+      whose: (strayId: number) => `（落下景品 #${strayId}）`,
+      confirmAward: (strayId: number, nickname: string) =>
+        `落下景品 #${strayId} を ${nickname} さんの獲得景品に入れます。台の在庫は1つ減ります。よろしいですか？`,
+      confirmReturn: (strayId: number) => `落下景品 #${strayId} を台に戻したと記録します。よろしいですか？`,
+    },
     done: {
       status: '状態を変更しました。',
       fault: '故障にしました。',
@@ -148,6 +161,8 @@ export const OP = {
       restock: '在庫を設定しました。',
       changePrize: '景品を変更しました。',
       armStrength: 'アームの強さを変更しました。',
+      strayAward: '景品をお客様の獲得景品に入れました。在庫を1つ減らしました。',
+      strayReturn: '景品を台に戻したと記録しました。',
       refunded: (playId: number) => `プレイ #${playId} を返金しました。`,
       noRefund: '返金したプレイはありません。',
     },

@@ -12,6 +12,7 @@ import { useNow } from '../hooks/use-now';
 import { OP } from './operator.messages';
 import { StationActions, useAsk } from './station-actions';
 import { MachineControls, MachineFacts } from './station-machine';
+import { StrayPrizes } from './stray-prizes';
 
 const F = OP.floor;
 
@@ -55,6 +56,7 @@ export function StationCard({
       />
       <StationStill url={s.still_url} name={s.station_name} />
       <StationFacts station={s} readAt={readAt} />
+      <StrayPrizes station={s} floor={floor} busy={busy} />
       <MachineFacts station={s} agent={agent} readAt={machinesState.data.readAt} />
       <h3 className="op-subtitle">{F.line}</h3>
       <StationLine station={s} floor={floor} busy={busy} />

@@ -175,6 +175,7 @@ describe('OperatorFloor live re-reads', () => {
     viewers,
     line: [],
     play: null,
+    stray_prizes: [],
     still_url: `/api/station/${stationId}/still`,
   });
 

@@ -161,16 +161,22 @@ describe('a station driven by its machine’s agent', () => {
     walk.on(control('back', 'release'), T0 + 6_000);
     expect(walk.commands()).toEqual(['press right', 'release right', 'press back', 'release back']);
     walk.report('dropping').report('lifting').report('returning');
-    // The sensor, not the claw's path, decides: a prize for another play changes nothing.
+    // The sensor, not the claw's path, decides: a prize for another play is not this play's win.
     walk.on({ type: 'machinePrize', playId: PLAY + 1, prizeId: 2 });
     walk.on({ type: 'machinePrize', playId: PLAY, prizeId: 2 });
     walk.report('idle', { playId: null });
     expect(walk.phase).toBe('result');
     const [result] = walk.writes('recordResult');
     expect(result).toMatchObject({ result: 'win', prizeWon: { productName: 'Bear plush' }, userId: HOLDER.userId });
-    // A replayed prize after the result changes nothing.
-    walk.on({ type: 'machinePrize', playId: PLAY, prizeId: 2 });
+    // Another prize after the result changes no result: it is kept for the operator to settle, as
+    // the one named for another play was.
+    walk.on({ type: 'machinePrize', playId: PLAY, prizeId: 3 });
     expect(walk.writes('recordResult')).toHaveLength(1);
+    expect(walk.writes('strayPrize')).toEqual([
+      { kind: 'strayPrize', playId: PLAY + 1, prizeId: 2 },
+      { kind: 'strayPrize', playId: PLAY, prizeId: 3 },
+    ]);
+    expect(walk.effects.filter((e) => e.type === 'floorChanged')).toHaveLength(2);
   });
 
   it('[R11-3] records a miss when the claw is home and the chute stays clear through the settle window', () => {

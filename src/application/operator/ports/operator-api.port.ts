@@ -66,8 +66,25 @@ export interface FloorStation {
     readonly price: number;
     readonly currency: string;
   } | null;
+  /** Prizes the chute saw that no running play took, oldest first, until settled. */
+  readonly stray_prizes: readonly StrayPrize[];
   readonly still_url: string;
 }
+
+/** A prize out of the machine that no running play took (after its result, between plays). */
+export interface StrayPrize {
+  readonly stray_id: number;
+  /** The play the machine named and its player (null: none named, or no such play at the station). */
+  readonly play_id: number | null;
+  readonly user_id: number | null;
+  readonly nickname: string | null;
+  /** That play's result (win, miss, refunded); null while none. */
+  readonly play_result: string | null;
+  readonly seen_at: string;
+}
+
+/** How an operator settles a stray prize: to the named play's player, or back into the machine. */
+export type StraySettle = 'award' | 'return';
 
 export const MACHINE_DRIVERS = ['builtin', 'agent'] as const;
 export type MachineDriverName = (typeof MACHINE_DRIVERS)[number];
@@ -252,6 +269,8 @@ export interface OperatorApiPort {
   endPlay(stationId: number, playId: number): Promise<StationChange>;
   removeFromLine(stationId: number, userId: number): Promise<boolean>;
   pause(stationId: number, paused: boolean): Promise<boolean>;
+  /** Settles a stray prize; the prize box entry made for the player (award), else null. */
+  settleStrayPrize(stationId: number, strayId: number, settle: StraySettle): Promise<number | null>;
   restock(stationId: number, stock: number): Promise<StationChange>;
   changePrize(stationId: number, change: PrizeChange): Promise<StationChange>;
   armStrength(stationId: number, armStrength: number): Promise<StationChange>;

@@ -69,6 +69,12 @@ export type RoomWrite =
   | { readonly kind: 'field'; readonly field: RoomField }
   | { readonly kind: 'stationStatus'; readonly status: StationStatus }
   | { readonly kind: 'stock'; readonly stock: number }
+  /**
+   * The chute sensor saw a prize no running play takes (it fell after its play's result, between
+   * plays, or as a second prize of one play): kept for the operator to settle. `playId` is the play
+   * the machine named, if any.
+   */
+  | { readonly kind: 'strayPrize'; readonly playId: number | null; readonly prizeId: number | null }
   | { readonly kind: 'armStrength'; readonly armStrength: number }
   | { readonly kind: 'paused'; readonly paused: boolean }
   | { readonly kind: 'emergencyStopped'; readonly stopped: boolean }
@@ -107,6 +113,8 @@ export type RoomEffect =
     }
   // what the room tells the world
   | { readonly type: 'lineChanged' }
+  /** The operators' floors should read the station again (something only the console shows changed). */
+  | { readonly type: 'floorChanged' }
   | { readonly type: 'playState'; readonly view: PlayView }
   | { readonly type: 'turnNow'; readonly userId: number }
   | { readonly type: 'turnNear'; readonly userId: number; readonly place: number }

@@ -285,9 +285,13 @@ function prizeSeen(
   effects: RoomEffect[],
 ): StationRoomState {
   const turn = state.turn;
-  if ((turn.phase !== 'playing' && turn.phase !== 'away') || !turn.play.driven || turn.play.playId !== playId)
+  const running =
+    (turn.phase === 'playing' || turn.phase === 'away') && turn.play.driven && turn.play.playId === playId;
+  if (!running || turn.play.driven!.prizeSeen) {
+    // Out of the machine all the same: the operator settles it (gives it to the player, or puts it back).
+    effects.push({ type: 'commit', writes: [{ kind: 'strayPrize', playId, prizeId }] }, { type: 'floorChanged' });
     return state;
-  if (turn.play.driven.prizeSeen) return state;
+  }
   const play: PlayRun = { ...turn.play, driven: { ...turn.play.driven, prizeSeen: true, wonPrizeId: prizeId } };
   const next = { ...turn, play };
   // Home already: the result need not wait for the rest of the settle window.

@@ -6,8 +6,8 @@ import { refused, type Stepped } from './room-step';
 import type { OperatorEvent, RoomEffect, StationRoomState } from './room.types';
 
 /**
- * The operator's events (docs/operator-console.md): a station's status, stock, arm strength and
- * prize, ending a play or a place, pausing. Part of the station room's `transition`.
+ * The operator's events (docs/operator-console.md): a station's status, stock (a restock, a stray
+ * prize given away), arm strength and prize, ending a play or a place, pausing. Part of the station room's `transition`.
  */
 export function operate(state: StationRoomState, event: OperatorEvent, now: number, effects: RoomEffect[]): Stepped {
   const turn = state.turn;
@@ -17,10 +17,12 @@ export function operate(state: StationRoomState, event: OperatorEvent, now: numb
       const { state: after, refundedPlayId } = setStatus(state, event.status, now, effects);
       return { state: after, answer: { kind: 'operator', refundedPlayId } };
     }
-    case 'restock': {
-      let after: StationRoomState = { ...state, station: { ...state.station, stock: event.stock } };
-      effects.push({ type: 'commit', writes: [{ kind: 'stock', stock: event.stock }] });
-      after = event.stock === 0 ? endIfSoldOut(after, effects) : advance(after, now, effects);
+    case 'restock':
+    case 'prizeOut': {
+      const stock = event.type === 'restock' ? event.stock : Math.max(0, state.station.stock - 1);
+      let after: StationRoomState = { ...state, station: { ...state.station, stock } };
+      effects.push({ type: 'commit', writes: [{ kind: 'stock', stock }] });
+      after = stock === 0 ? endIfSoldOut(after, effects) : advance(after, now, effects);
       return { state: after, answer: { kind: 'operator', refundedPlayId: null } };
     }
     case 'setArmStrength': {

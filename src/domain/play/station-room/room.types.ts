@@ -221,6 +221,8 @@ export type RoomEvent =
   // the operator
   | { readonly type: 'setStatus'; readonly status: StationStatus }
   | { readonly type: 'restock'; readonly stock: number }
+  /** A stray prize was given to a player: it has left the machine, the stock is one less. */
+  | { readonly type: 'prizeOut' }
   | { readonly type: 'setArmStrength'; readonly armStrength: number }
   | { readonly type: 'changePrize'; readonly prize: PrizeChange }
   /**
@@ -271,7 +273,10 @@ export type StationRequest = Exclude<
 /** The operator's events (room-operator.ts). */
 export type OperatorEvent = Extract<
   RoomEvent,
-  { readonly type: 'setStatus' | 'restock' | 'setArmStrength' | 'changePrize' | 'endPlay' | 'removeFromLine' | 'pause' }
+  {
+    readonly type:
+      'setStatus' | 'restock' | 'prizeOut' | 'setArmStrength' | 'changePrize' | 'endPlay' | 'removeFromLine' | 'pause';
+  }
 >;
 export const ROOM_EVENT_TYPES: readonly RoomEventType[] = [
   'join',
@@ -290,6 +295,7 @@ export const ROOM_EVENT_TYPES: readonly RoomEventType[] = [
   'clock',
   'setStatus',
   'restock',
+  'prizeOut',
   'setArmStrength',
   'changePrize',
   'endPlay',

@@ -157,6 +157,7 @@ function apply(state: StationRoomState, event: RoomEvent, now: number, effects: 
     // ---- the operator ---------------------------------------------------------------------------
     case 'setStatus':
     case 'restock':
+    case 'prizeOut':
     case 'setArmStrength':
     case 'changePrize':
     case 'endPlay':
