@@ -82,7 +82,6 @@ async function setup({ stations, players, tcEach }: SetupRequest): Promise<Setup
   const { ids, seeded } = await playableStations(stations);
   const keyed: { id: number; key: string }[] = [];
   for (const id of ids) {
-    await services.rooms.send('station', id, { type: 'setDriver', driver: 'agent' });
     const { key } = await services.stationKeys.issue({ name: `bench cabinet ${id}`, stationIds: [id], by: 'bench' });
     keyed.push({ id, key });
   }

@@ -91,6 +91,9 @@ console.log(`placement: ${placement}`);
 
 const port = await freePort();
 const dataDir = mkdtempSync(join(tmpdir(), 'onkure-bench-feed-'));
+// The demo's sim agent drives the stations, a process of its own over the agent protocol, as for `npm start`.
+const agentDir = mkdtempSync(join(tmpdir(), 'onkure-bench-feed-agent-'));
+let machineAgent: ReturnType<typeof spawn> | null = null;
 // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it exits.
 const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
 let stopping = false;
@@ -109,6 +112,7 @@ const server = spawn(
       LOG_LEVEL: 'warn',
       ONKURE_DEV_CALLS: '1',
       NODE_ENV: 'development',
+      ONKURE_DEMO_AGENT_DIR: agentDir,
       ONKURE_FEED: 'rtc',
       RTC_TICK_MARKER: '1',
       RTC_MAX_CONNECTIONS_PER_CLIENT: '1000',
@@ -147,6 +151,19 @@ try {
       )
     )
       break;
+    await sleep(100);
+  }
+  // The server writes the agent's machine file once it listens; every station is played once its agent reports it.
+  const machineFile = join(agentDir, 'machines.json');
+  for (let i = 0; !existsSync(machineFile); i += 1) {
+    if (i > 300) throw new Error('the server wrote no machine file for the demo agent');
+    await sleep(100);
+  }
+  machineAgent = spawn(process.execPath, ['--import', 'tsx', 'agent/main.ts', '--config', machineFile], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; (await fetch(`${origin}/healthz/agents`).then((r) => r.status)) !== 200; i += 1) {
+    if (i > 300) throw new Error("the stations' agent did not connect");
     await sleep(100);
   }
   const post = async <T>(path: string, body: object) =>
@@ -485,6 +502,11 @@ try {
 } finally {
   stopping = true;
   agent.destroy();
+  if (machineAgent && machineAgent.exitCode === null) {
+    machineAgent.kill('SIGTERM');
+    await new Promise((resolve) => machineAgent!.once('exit', resolve));
+  }
+  rmSync(agentDir, { recursive: true, force: true });
   await browser.close();
   // The server may be gone already (it failed, or something ended it): then there is no exit to wait for.
   if (server.exitCode === null && server.signalCode === null) {

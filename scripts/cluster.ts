@@ -5,10 +5,14 @@
  * http://localhost:8080/. Ctrl-C stops everything.
  *
  * Like `npm start` it is a demo: development calls on (debug login with free TC) unless
- * ONKURE_DEV_CALLS is set; never expose it publicly.
+ * ONKURE_DEV_CALLS is set; never expose it publicly. With them on, the demo's sim agent drives every
+ * station as a process of its own, dialing HAProxy as a cabinet's agent dials the service's one
+ * address (the first instance writes its machine file and key; server/agent/demo-agent.ts).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHaproxy, haproxyConfig } from './lib/haproxy';
 import { startPostgresCluster } from './lib/postgres-cluster';
@@ -47,7 +51,15 @@ async function main(): Promise<void> {
   });
   const instances: ChildProcess[] = [];
   let haproxy: { stop(): Promise<void> } | null = null;
+  let agent: ChildProcess | null = null;
+  const agentDir = env.ONKURE_DEV_CALLS === '1' ? mkdtempSync(join(tmpdir(), 'onkure-cluster-agent-')) : null;
   const stop = async () => {
+    if (agent && agent.exitCode === null) {
+      const ended = new Promise((resolve) => agent!.once('exit', resolve));
+      agent.kill('SIGTERM');
+      await ended;
+    }
+    if (agentDir) rmSync(agentDir, { recursive: true, force: true });
     await haproxy?.stop().catch(() => undefined);
     await Promise.all(
       instances.map(
@@ -79,10 +91,14 @@ async function main(): Promise<void> {
     { name: 'b', port: port + 2 },
   ];
   for (const upstream of upstreams) {
+    const demo =
+      agentDir && upstream.name === 'a'
+        ? { ONKURE_DEMO_AGENT_DIR: agentDir, ONKURE_DEMO_AGENT_SERVER: `http://127.0.0.1:${port}` }
+        : {};
     const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], {
       cwd: root,
       stdio: 'inherit',
-      env: { ...shared, PORT: String(upstream.port) },
+      env: { ...shared, ...demo, PORT: String(upstream.port) },
     });
     instances.push(child);
     // The first one up runs the station rooms; the second is its standby.
@@ -96,6 +112,24 @@ async function main(): Promise<void> {
   } catch (error) {
     console.error('onkure cluster: HAProxy did not start:', error);
     await stop();
+  }
+  if (agentDir) {
+    // The first instance writes the machine file (whole, by a rename) once it listens.
+    const machineFile = join(agentDir, 'machines.json');
+    for (let i = 0; i < 600 && !existsSync(machineFile); i += 1) await new Promise((r) => setTimeout(r, 100));
+    const { ONKURE_AGENT_KEY: _key, ...agentEnv } = env;
+    agent = spawn(process.execPath, ['--import', 'tsx', join(root, 'agent/main.ts'), '--config', machineFile], {
+      cwd: root,
+      stdio: 'inherit',
+      env: agentEnv,
+    });
+    agent.on('exit', (code, signal) =>
+      console.error(`onkure cluster: the demo's sim agent ended (${signal ?? code}); its stations are out of service.`),
+    );
+  } else {
+    console.log(
+      "onkure cluster: no demo agent (development calls off): connect each station's agent (docs/agent-protocol.md).",
+    );
   }
   console.log(
     `onkure cluster is running at http://localhost:${port}/  —  HAProxy → instances on ${upstreams.map((u) => u.port).join(' and ')}, PostgreSQL on ${postgres.port}. Ctrl-C stops it.`,

@@ -28,8 +28,8 @@ const AGENT_RESTART_MS = 5_000;
  * Runs server/main.ts under `env`, passing SIGINT/SIGTERM on and exiting with its code.
  *
  * With `demoAgent` (development only: the server refuses ONKURE_DEMO_AGENT_DIR without
- * ONKURE_DEV_CALLS=1) it also runs the demo's machines: the server puts every station on its
- * agent and writes a sim agent's machine file and key into a private temporary folder
+ * ONKURE_DEV_CALLS=1) it also runs the demo's machines: the server issues a key for every
+ * station and writes a sim agent's machine file and key into a private temporary folder
  * (server/agent/demo-agent.ts); this starts `agent/main.ts` from them, a process of its own
  * speaking the real protocol. Kill it (`kill -9`) to see what an operator sees when a cabinet's
  * agent dies: the stations go to fault, a play under way is refunded; it is started again after

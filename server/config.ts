@@ -41,12 +41,17 @@ export interface ServerConfig {
    */
   readonly devCalls: boolean;
   /**
-   * ONKURE_DEMO_AGENT_DIR (development only, with ONKURE_DEV_CALLS=1): at start the server puts
-   * every station on its agent, issues a fresh station key for all of them and writes a sim agent's
-   * machine file and key file into this folder, for `npm start` to run the demo's agent process
-   * (server/agent/demo-agent.ts). Null: no such thing happens.
+   * ONKURE_DEMO_AGENT_DIR (development only, with ONKURE_DEV_CALLS=1): at start the server issues a
+   * station key for every station and writes a sim agent's machine file and key file into this
+   * folder, for `npm start` to run the demo's agent process (server/agent/demo-agent.ts). Null: no
+   * such thing happens.
    */
   readonly demoAgentDir: string | null;
+  /**
+   * ONKURE_DEMO_AGENT_SERVER: the http(s) address the demo's agent dials (its machine file names
+   * that address's /agent); by default this server's own. `npm run cluster` gives its load balancer.
+   */
+  readonly demoAgentServer: string | null;
   /** Authorization header value every API call must carry; '' turns the check off. */
   readonly authorization: string;
   /** Folder with the built app (index.html); null or missing means API only. */
@@ -248,6 +253,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
     production,
     devCalls,
     demoAgentDir,
+    demoAgentServer: demoAgentDir !== null && env.ONKURE_DEMO_AGENT_SERVER ? env.ONKURE_DEMO_AGENT_SERVER : null,
     authorization: env.API_AUTHORIZATION ?? '',
     staticDir: env.STATIC_DIR === '' ? null : resolve(cwd, env.STATIC_DIR || 'dist/client'),
     logLevel: env.LOG_LEVEL || 'warn',

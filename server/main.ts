@@ -40,10 +40,9 @@ async function main(): Promise<void> {
     // Development only (server/config.ts): the launcher starts the sim agent from the files written here.
     const demo = await provisionDemoAgent(server.services(), {
       dir: config.demoAgentDir,
-      serverUrl: address.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:'),
-      log: (line) => console.warn(`onkure: ${line}`),
+      serverUrl: config.demoAgentServer ?? address.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:'),
     });
-    console.log(`onkure: stations ${demo.stationIds.join(', ')} are on their agent; the demo's sim agent drives them`);
+    console.log(`onkure: stations ${demo.stationIds.join(', ')} are driven by the demo's sim agent`);
   }
   const stop = async () => {
     await server.close();

@@ -5,8 +5,8 @@ import { SERVER_MESSAGES } from '../messages';
 import type { Services } from '../services';
 
 /*
- * The demo's machines (`npm start`, the e2e run; development only, ONKURE_DEMO_AGENT_DIR): every
- * station is put on its agent and one sim agent process drives them all, over the real protocol,
+ * The demo's machines (`npm start`, the e2e run; development only, ONKURE_DEMO_AGENT_DIR): one sim
+ * agent process drives every station, over the real protocol,
  * with a key issued here the way an operator issues one in the console. The server writes the
  * agent's machine file and key file; the launcher (scripts/server-process.mjs) starts the agent
  * from them. Keys are stored hashed: a restart on the same folder keeps the key file's key while it
@@ -21,8 +21,6 @@ const DEMO_KEY_FILE = 'agent.key';
 export interface DemoAgent {
   readonly machineFile: string;
   readonly stationIds: readonly number[];
-  /** Stations left on the built-in simulator because a play was under way on them (a restart mid-play). */
-  readonly skipped: readonly number[];
 }
 
 /** Writes `text` so that a reader never sees half of it (the launcher waits for the machine file). */
@@ -34,21 +32,13 @@ async function writeWhole(file: string, text: string, mode: number): Promise<voi
 }
 
 export async function provisionDemoAgent(
-  services: Pick<Services, 'store' | 'rooms' | 'stationKeys'>,
-  options: { readonly dir: string; readonly serverUrl: string; readonly log: (line: string) => void },
+  services: Pick<Services, 'store' | 'stationKeys'>,
+  options: { readonly dir: string; readonly serverUrl: string },
 ): Promise<DemoAgent> {
   const rows = await services.store.query<{ station_id: number }>(
     'SELECT station_id FROM stations ORDER BY station_id',
   );
-  const stationIds: number[] = [];
-  const skipped: number[] = [];
-  for (const { station_id: stationId } of rows) {
-    const answer = await services.rooms.send('station', stationId, { type: 'setDriver', driver: 'agent' });
-    if (answer.kind === 'refused') skipped.push(stationId);
-    else stationIds.push(stationId);
-  }
-  if (skipped.length > 0)
-    options.log(`demo agent: stations ${skipped.join(', ')} had a play under way and stay on the built-in simulator`);
+  const stationIds = rows.map((r) => r.station_id);
 
   await mkdir(options.dir, { recursive: true, mode: 0o700 });
   const keyFile = path.join(options.dir, DEMO_KEY_FILE);
@@ -84,5 +74,5 @@ export async function provisionDemoAgent(
     )}\n`,
     0o600,
   );
-  return { machineFile, stationIds, skipped };
+  return { machineFile, stationIds };
 }

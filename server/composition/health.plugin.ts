@@ -5,9 +5,9 @@ import type { ServerParts } from './server-parts';
  * /healthz: 503 until the store is open, migrated and seeded, 200 after. /healthz/host: 200 only
  * on the leader (the load balancer's feed backend checks it, docs/deployment.md). /healthz/stations
  * and /healthz/rooms: the rooms running on this instance (operators, tests). /healthz/agents: 200
- * once there are stations on their agents and every one has its agent connected to this instance
- * and reporting, 503 with the list until then (the single-instance demo and the e2e run wait on it; with several
- * instances an agent is connected to one of them only).
+ * once every station (or every one of `?stations=1,2`) has its agent connected to this instance and
+ * reporting, 503 with the list until then (the single-instance demo, the e2e run and the tests wait
+ * on it; with several instances an agent is connected to one of them only).
  */
 export const healthPlugin: FastifyPluginAsync<{ parts: ServerParts }> = async (app, { parts }) => {
   const starting = () => !parts.store() || parts.storeFailed();
@@ -24,18 +24,21 @@ export const healthPlugin: FastifyPluginAsync<{ parts: ServerParts }> = async (a
     if (!parts.services || starting()) return reply.code(503).send({ status: 'starting' });
     return { station: parts.services.rooms.running('station'), kuji: parts.services.rooms.running('kuji') };
   });
-  app.get('/healthz/agents', async (_request, reply) => {
+  app.get<{ Querystring: { stations?: string } }>('/healthz/agents', async (request, reply) => {
     const services = parts.services;
     if (!services || starting()) return reply.code(503).send({ status: 'starting' });
+    const asked = (request.query.stations ?? '').split(',').filter((id) => /^[1-9][0-9]{0,8}$/.test(id));
     const rows = await services.store.query<{ station_id: number }>(
-      "SELECT station_id FROM stations WHERE machine_driver = 'agent' ORDER BY station_id",
+      asked.length > 0
+        ? 'SELECT station_id FROM stations WHERE station_id = ANY($1::int[]) ORDER BY station_id'
+        : 'SELECT station_id FROM stations ORDER BY station_id',
+      asked.length > 0 ? [asked.map(Number)] : [],
     );
     const stations = rows.map(({ station_id }) => ({
       station_id,
       connected: services.agents.connected(station_id),
       reporting: services.agents.lastState(station_id) !== null,
     }));
-    // No station on an agent yet (the demo's stations are moved to theirs just after the server listens): nothing is driven.
     const ready = stations.length > 0 && stations.every((s) => s.connected && s.reporting);
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'waiting', stations });
   });

@@ -34,12 +34,11 @@ export class OperatorFloor {
       station_type: string;
       stock: number;
       paused: boolean;
-      machine_driver: 'builtin' | 'agent';
       emergency_stopped: boolean;
       viewers: number;
     }>(
       `SELECT s.station_id, s.station_admin_id, s.prize_name, s.station_status, s.station_type, s.stock, s.paused,
-              s.machine_driver, s.emergency_stopped,
+              s.emergency_stopped,
               (SELECT count(*)::int FROM station_visits v WHERE v.station_id = s.station_id AND v.ended_at IS NULL) AS viewers
          FROM stations s ORDER BY s.station_id`,
     );
@@ -97,7 +96,6 @@ export class OperatorFloor {
         station_status: s.station_status,
         stock: s.stock,
         paused: s.paused,
-        machine_driver: s.machine_driver,
         emergency_stopped: s.emergency_stopped,
         viewers: s.viewers,
         line: line

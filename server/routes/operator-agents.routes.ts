@@ -1,7 +1,6 @@
 import {
   OPERATOR_ENDPOINTS as O,
   operatorStationAgentsSchema,
-  operatorStationDriverSchema,
   operatorStationMachineSchema,
   operatorStationKeyIssueSchema,
   operatorStationKeyRevokeSchema,
@@ -75,7 +74,7 @@ export async function operatorAgentsRoutes({ route, services: s }: ApiDeps): Pro
   const onMachine = rowSubject<{ station_id: number }>(
     s.store,
     'floor',
-    'SELECT station_status, machine_driver, emergency_stopped FROM stations WHERE station_id = $1',
+    'SELECT station_status, emergency_stopped FROM stations WHERE station_id = $1',
     (body) => body.station_id,
   );
   // The emergency stop goes out to the agent before the play it stops is refunded [R11-3].
@@ -88,18 +87,6 @@ export async function operatorAgentsRoutes({ route, services: s }: ApiDeps): Pro
           : ({ type: 'homeMachine' } as const);
     const operated = await operateStation(s.rooms, body.station_id, event);
     // Every console's floor shows the stop (or its end) at once.
-    s.realtime.floorChanged(body.station_id);
-    return stationAnswer(s.store, body.station_id, operated.refunded_play_id);
-  });
-
-  const onDriver = rowSubject<{ station_id: number }>(
-    s.store,
-    'machines',
-    'SELECT machine_driver FROM stations WHERE station_id = $1',
-    (body) => body.station_id,
-  );
-  route.operator(`/${O.stationDriver}`, onDriver, operatorStationDriverSchema, async (body) => {
-    const operated = await operateStation(s.rooms, body.station_id, { type: 'setDriver', driver: body.driver });
     s.realtime.floorChanged(body.station_id);
     return stationAnswer(s.store, body.station_id, operated.refunded_play_id);
   });

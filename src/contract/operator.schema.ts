@@ -51,7 +51,6 @@ export const OPERATOR_ENDPOINTS = {
   // Station machines and their agents (docs/agent-protocol.md): the agents' state, the machine's controls.
   stationAgents: 'operator/station_agents',
   stationMachine: 'operator/station_machine',
-  stationDriver: 'operator/station_driver',
 } as const;
 
 /** The header carrying `Bearer <operator session token>`. */
@@ -104,10 +103,6 @@ export const operatorStationAgentsResponseSchema = z.object({
  */
 export const operatorStationMachineSchema = z.strictObject(
   z.extend(stationId, { action: z.enum(['emergency_stop', 'resume', 'home']) }).shape,
-);
-/** Who drives a station's machine: its agent, or the built-in simulator (between plays only). */
-export const operatorStationDriverSchema = z.strictObject(
-  z.extend(stationId, { driver: z.enum(['builtin', 'agent']) }).shape,
 );
 export const operatorRestockSchema = z.strictObject(z.extend(stationId, { stock }).shape);
 export const operatorArmStrengthSchema = z.strictObject(z.extend(stationId, { arm_strength: armStrength }).shape);
@@ -223,8 +218,6 @@ const floorStationSchema = z.object({
   stock: z.int(),
   /** Paused: the line is kept but no next turn starts until resumed. */
   paused: z.boolean(),
-  /** Who drives the machine: its station agent, or the built-in simulator (docs/agent-protocol.md). */
-  machine_driver: z.enum(['builtin', 'agent']),
   /** An operator's emergency stop holds: out of service until an operator resumes it [R11-3]. */
   emergency_stopped: z.boolean(),
   viewers: z.int().check(z.nonnegative()),

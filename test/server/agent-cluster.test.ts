@@ -45,7 +45,6 @@ beforeAll(async () => {
   );
   ({ station_id: stationId, play_price: price } = await playableStation(a));
   const services = a.server.services();
-  await services.rooms.send('station', stationId, { type: 'setDriver', driver: 'agent' });
   ({ key } = await services.stationKeys.issue({ name: 'cluster cabinet', stationIds: [stationId], by: 'test' }));
   folder = await mkdtemp(path.join(tmpdir(), 'onkure-agent-cluster-'));
   await writeFile(

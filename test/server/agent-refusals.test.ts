@@ -25,9 +25,7 @@ async function fingerprint(): Promise<unknown> {
   );
   const [station] = await rig.t.server
     .store()
-    .query('SELECT station_status, stock, machine_driver, emergency_stopped FROM stations WHERE station_id = $1', [
-      rig.stationId,
-    ]);
+    .query('SELECT station_status, stock, emergency_stopped FROM stations WHERE station_id = $1', [rig.stationId]);
   return { counts, station };
 }
 

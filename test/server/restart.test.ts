@@ -32,10 +32,10 @@ afterAll(async () => {
 });
 
 /** Waits (bounded) until the server says every agent-driven station has its agent connected and reporting. */
-async function agentsReady(port: number): Promise<void> {
+async function agentsReady(port: number, stationIds: readonly number[]): Promise<void> {
   await waitFor(
     'the stations’ agent connected and reporting',
-    () => fetch(`http://127.0.0.1:${port}/healthz/agents`).then((r) => r.status),
+    () => fetch(`http://127.0.0.1:${port}/healthz/agents?stations=${stationIds.join(',')}`).then((r) => r.status),
     (status) => status === 200,
     20_000,
     100,
@@ -80,8 +80,6 @@ describe('a server killed mid-queue and mid-play loses nothing', () => {
     ];
     // Both stations on their machine's agent, with a key for them, as an operator sets a cabinet up.
     const services = setup.server.services();
-    for (const { station_id } of stations)
-      await services.rooms.send('station', station_id, { type: 'setDriver', driver: 'agent' });
     const { key } = await services.stationKeys.issue({
       name: 'restart cabinets',
       stationIds: stations.map((s) => s.station_id),
@@ -102,7 +100,7 @@ describe('a server killed mid-queue and mid-play loses nothing', () => {
       }),
     );
     agent = spawnAgent({ configPath: machineFile, key });
-    await agentsReady(port);
+    await agentsReady(port, [one.station_id, two.station_id]);
     const a = caller(port, alice);
     const b = caller(port, bob);
     const c = caller(port, carol);
@@ -144,7 +142,7 @@ describe('a server killed mid-queue and mid-play loses nothing', () => {
     }
     // The play: the same one, taken back from the machine once its agent dialed the new process and
     // named it; → was let go where the claw was (the agent's watchdog, when the pings stopped).
-    await agentsReady(port);
+    await agentsReady(port, [one.station_id, two.station_id]);
     const back = playStateResponseSchema.parse(await a('v2/play/current')).play!;
     expect(back).toMatchObject({
       play_id: confirmed.play_id,

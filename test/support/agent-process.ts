@@ -3,6 +3,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AGENT_PATH } from '../../src/contract/agent.schema';
+import { StationKeys } from '../../server/agent/station-keys';
+import { systemClock } from '../../server/clock';
+import type { Store } from '../../server/store/store';
 import type { MachineLink } from '../../src/domain';
 import { ManualServerClock } from './manual-server-clock';
 import { PlayDriver } from './play-driver';
@@ -62,6 +65,62 @@ export function spawnAgent(options: SpawnAgentOptions): AgentProcess {
 }
 
 /**
+ * The reference agent as an operator runs it in front of several instances: a key for `stationIds`
+ * issued on the instances' shared store (as the console issues one), a machine file dialing
+ * `server` (the load balancer's /agent, or one instance's), and the process. Kill it in afterAll.
+ */
+export async function spawnStationsAgent(options: {
+  readonly store: Store;
+  readonly server: string;
+  readonly folder: string;
+  readonly stationIds: readonly number[];
+}): Promise<AgentProcess> {
+  const { key } = await new StationKeys(options.store, systemClock).issue({
+    name: 'cluster cabinets',
+    stationIds: options.stationIds,
+    by: 'test',
+  });
+  const configPath = path.join(options.folder, 'machines.json');
+  await writeFile(
+    configPath,
+    JSON.stringify({
+      server: `${options.server.replace(/^http/, 'ws')}${AGENT_PATH}`,
+      driver: 'sim',
+      stations: options.stationIds.map((station_id) => ({ station_id })),
+    }),
+  );
+  return spawnAgent({ configPath, key });
+}
+
+/**
+ * Waits until one of `origins` (the instance the agent dialed) has the agent of every station in
+ * `stationIds` connected and reporting (its /healthz/agents).
+ */
+export async function agentReporting(
+  origins: readonly string[],
+  stationIds: readonly number[],
+  agent: AgentProcess,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const query = `/healthz/agents?stations=${stationIds.join(',')}`;
+  await waitFor(
+    `the stations' agent connected and reporting (${agent.output().slice(-400)})`,
+    () =>
+      Promise.all(
+        origins.map((o) =>
+          fetch(`${o}${query}`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        ),
+      ),
+    (statuses) => statuses.includes(200),
+    timeoutMs,
+    100,
+  );
+}
+
+/**
  * Polls `probe` until `accept` takes its value, at most `timeoutMs`; the value and how long it took.
  * Throws naming `what` and the last value seen when the bound passes.
  */
@@ -113,7 +172,6 @@ export class AgentRig {
     try {
       const { station_id: stationId, play_price: price } = await playableStation(t);
       const services = t.server.services();
-      await services.rooms.send('station', stationId, { type: 'setDriver', driver: 'agent' });
       const { key } = await services.stationKeys.issue({ name: 'test cabinet', stationIds: [stationId], by: 'test' });
       const folder = await mkdtemp(path.join(tmpdir(), 'onkure-agent-'));
       return new AgentRig(t, stationId, price, key, folder);

@@ -59,10 +59,6 @@ export class InProcessAgent {
       (await t.server.store().query<{ station_id: number }>('SELECT station_id FROM stations ORDER BY station_id')).map(
         (r) => r.station_id,
       );
-    for (const stationId of stationIds) {
-      const answer = await services.rooms.send('station', stationId, { type: 'setDriver', driver: 'agent' });
-      if (answer.kind === 'refused') throw new Error(`station ${stationId} could not be put on its agent`);
-    }
     const { key } = await services.stationKeys.issue({
       name: 'in-process agent',
       stationIds: [...stationIds],

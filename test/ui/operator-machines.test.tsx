@@ -58,7 +58,6 @@ beforeAll(async () => {
   await services.operators.add('mpadmin', '機械 管理', 'admin', PASSWORD);
   await services.operators.add('mpfloor', '機械 フロア', 'floor', PASSWORD);
   ({ station_id: stationId } = await playableStation(t));
-  await services.rooms.send('station', stationId, { type: 'setDriver', driver: 'agent' });
   ({ key } = await services.stationKeys.issue({ name: 'テスト筐体', stationIds: [stationId], by: 'test' }));
 }, 120_000);
 afterAll(async () => t?.close());
@@ -143,9 +142,8 @@ const cabinets: ScriptedCabinet[] = [];
 afterEach(async () => {
   cleanup();
   for (const c of cabinets.splice(0)) await c.close();
-  // Leave the station as found: not stopped, on its agent.
+  // Leave the station as found: not stopped.
   await t.server.services().rooms.send('station', stationId, { type: 'resumeMachine' });
-  await t.server.services().rooms.send('station', stationId, { type: 'setDriver', driver: 'agent' });
   window.history.replaceState(null, '', '/');
 });
 
@@ -257,25 +255,17 @@ describe('the floor’s machine panel', { timeout: 90_000 }, () => {
     expect(text(card, 'op-machine-outputs')).toBe('クレジット');
   });
 
-  it('an agent that goes away shows 未接続 at its next read; an admin moves the station to the built-in simulator and back', async () => {
+  it('an agent that goes away shows 未接続 at its next read, the station still on its agent (there is no other driver); back when it dials again', async () => {
     const cabinet = await connectCabinet();
-    const { user, card } = await openFloor('admin');
+    const { card } = await openFloor('admin');
     await waitFor(() => expect(text(card, 'op-machine-connection')).toContain('接続中'), SHOWN);
     await cabinet.close();
     await waitFor(() => expect(text(card, 'op-machine-connection')).toContain('未接続'), SHOWN);
+    expect(text(card, 'op-machine-facts')).toContain('エージェント（未接続）');
     expect(within(card).getByRole('button', { name: /緊急停止/ })).toBeTruthy();
-
-    await user.click(within(card).getByRole('button', { name: '内蔵シミュレーターで動かす' }));
-    const dialog = await screen.findByRole('dialog');
-    expect(dialog.textContent).toContain('「内蔵シミュレーター」で動かします');
-    await user.click(within(dialog).getByRole('button', { name: '実行する' }));
-    await waitFor(() => expect(text(card, 'op-machine-facts')).toContain('内蔵シミュレーター'));
-    // The built-in simulator has no machine to stop or home: only the pause is left.
-    expect(within(card).queryByRole('button', { name: /緊急停止/ })).toBeNull();
-    expect(within(card).queryByRole('button', { name: '原点に戻す' })).toBeNull();
-    expect(within(card).queryByTestId('op-machine-connection')).toBeNull();
-    await user.click(within(card).getByRole('button', { name: 'エージェントで動かす' }));
-    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '実行する' }));
-    await waitFor(() => expect(text(card, 'op-machine-connection')).toContain('未接続'));
+    // The server plays no crane itself: no admin can move a station off its machine.
+    expect(within(card).queryByRole('button', { name: /シミュレーター/ })).toBeNull();
+    await connectCabinet();
+    await waitFor(() => expect(text(card, 'op-machine-connection')).toContain('接続中'), SHOWN);
   });
 });

@@ -39,7 +39,6 @@ interface StationRow {
   prize_name: string;
   prize_shape: PrizeShape;
   paused: boolean;
-  machine_driver: 'builtin' | 'agent';
   emergency_stopped: boolean;
 }
 
@@ -83,7 +82,7 @@ export class SqlPlayStore implements PlayStore {
   async loadRooms(stationIds?: readonly number[]): Promise<RoomSnapshot[]> {
     const only = stationIds ? [...stationIds] : null;
     const stations = await this.db.query<StationRow>(
-      `SELECT station_id, shop_id, station_status, station_type, designated_type, stock, play_price, arm_strength, prize_name, prize_shape, paused, machine_driver, emergency_stopped
+      `SELECT station_id, shop_id, station_status, station_type, designated_type, stock, play_price, arm_strength, prize_name, prize_shape, paused, emergency_stopped
          FROM stations WHERE $1::int[] IS NULL OR station_id = ANY($1::int[]) ORDER BY station_id`,
       [only],
     );
@@ -129,7 +128,6 @@ export class SqlPlayStore implements PlayStore {
           prizeName: s.prize_name,
           prizeShape: s.prize_shape,
           paused: s.paused,
-          driver: s.machine_driver,
           emergencyStopped: s.emergency_stopped,
         },
         field: field ? { prizes: field.layout, nextPrizeId: field.next_prize_id } : null,
@@ -306,9 +304,6 @@ export class SqlPlayStore implements PlayStore {
         break;
       case 'emergencyStopped':
         await tx.query('UPDATE stations SET emergency_stopped = $2 WHERE station_id = $1', [stationId, w.stopped]);
-        return;
-      case 'driver':
-        await tx.query('UPDATE stations SET machine_driver = $2 WHERE station_id = $1', [stationId, w.driver]);
         return;
       case 'strayPrize':
         await tx.query('INSERT INTO stray_prizes (station_id, play_id, prize_id, seen_at) VALUES ($1, $2, $3, $4)', [

@@ -110,7 +110,6 @@ export const stationRequestSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('emergencyStop') }),
   z.strictObject({ type: z.literal('resumeMachine') }),
   z.strictObject({ type: z.literal('homeMachine') }),
-  z.strictObject({ type: z.literal('setDriver'), driver: z.enum(['builtin', 'agent']) }),
 ]) satisfies z.ZodMiniType<StationRequest>;
 
 /** A station room, as the registry runs it. */

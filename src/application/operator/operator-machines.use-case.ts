@@ -4,13 +4,7 @@ import type { ClockPort } from '../ports/clock.port';
 import { OperatorScreen } from './operator-screen';
 import type { OperatorSession } from './operator-session.use-case';
 import { OPERATOR_TOKENS } from './operator-tokens';
-import type {
-  MachineAction,
-  MachineDriverName,
-  OperatorApiPort,
-  StationAgentView,
-  StationChange,
-} from './ports/operator-api.port';
+import type { MachineAction, OperatorApiPort, StationAgentView, StationChange } from './ports/operator-api.port';
 
 export interface MachinesData {
   /** The agents driving stations now, one per station. */
@@ -21,7 +15,7 @@ export interface MachinesData {
   readonly target: number | null;
 }
 
-export type MachineActionName = 'emergencyStop' | 'resume' | 'home' | 'driver';
+export type MachineActionName = 'emergencyStop' | 'resume' | 'home';
 
 /**
  * How often the agents are read while the page is visible. Nothing pushes an agent's heartbeat or
@@ -45,7 +39,7 @@ export class OperatorMachines extends OperatorScreen<MachinesData, MachineAction
 
   constructor(
     @inject(OPERATOR_TOKENS.OperatorApiPort)
-    private readonly api: Pick<OperatorApiPort, 'stationAgents' | 'stationMachine' | 'stationDriver'>,
+    private readonly api: Pick<OperatorApiPort, 'stationAgents' | 'stationMachine'>,
     @inject(OPERATOR_TOKENS.OperatorSession) session: Pick<OperatorSession, 'refused' | 'active'>,
     @inject(OPERATOR_TOKENS.ClockPort) private readonly clock: Pick<ClockPort, 'now'>,
   ) {
@@ -97,10 +91,6 @@ export class OperatorMachines extends OperatorScreen<MachinesData, MachineAction
   /** Brings the claw home (refused while a play runs). */
   home(stationId: number): Promise<StationChange | null> {
     return this.machine(stationId, 'home', 'home');
-  }
-  /** Who drives the station's machine (right `machines`; refused while a play runs). */
-  setDriver(stationId: number, driver: MachineDriverName): Promise<StationChange | null> {
-    return this.acting(stationId, 'driver', () => this.api.stationDriver(stationId, driver));
   }
 
   private machine(

@@ -9,7 +9,6 @@ import {
   type IssuedStationKeyView,
   type KujiBoxView,
   type MachineAction,
-  type MachineDriverName,
   type NumbersRow,
   type OperatorApiPort,
   type OperatorDelivery,
@@ -296,8 +295,5 @@ export class KyOperatorApi implements OperatorApiPort {
   }
   async stationMachine(stationId: number, action: MachineAction): Promise<StationChange> {
     return this.station(O.stationMachine, { station_id: stationId, action });
-  }
-  async stationDriver(stationId: number, driver: MachineDriverName): Promise<StationChange> {
-    return this.station(O.stationDriver, { station_id: stationId, driver });
   }
 }

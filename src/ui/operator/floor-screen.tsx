@@ -7,7 +7,6 @@ import {
 } from '../../application/operator';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
-import { useInjection } from '../di/container-context';
 import { ActionOutcome, LoadState, useScreenTitle } from './common';
 import { OP } from './operator.messages';
 import { PlayLogPanel } from './play-log-panel';
@@ -57,8 +56,6 @@ export function FloorScreen() {
     document.addEventListener('visibilitychange', onVisibility);
     return () => document.removeEventListener('visibilitychange', onVisibility);
   }, [machines]);
-  const session = useInjection(OPERATOR_TOKENS.OperatorSession);
-  const canDrive = session.can('machines');
   const { stations, readAt, live } = state.data;
   const [onlyActive, setOnlyActive] = useState(false);
   const shown = onlyActive
@@ -104,7 +101,6 @@ export function FloorScreen() {
               onLog={() => void log.open(s.station_id)}
               machines={machines}
               machinesState={machinesState}
-              canDrive={canDrive}
             />
           </li>
         ))}

@@ -2,7 +2,6 @@ import type { DeliveryStatus, KujiBoxStatus, StationStatus } from '../../domain'
 import type {
   ClawPhaseName,
   FloorPlayPhase,
-  MachineDriverName,
   MachineOutputName,
   OperatorRole,
   PrizeShapeName,
@@ -170,7 +169,7 @@ export const OP = {
   machine: {
     title: '機械',
     driver: '駆動',
-    drivers: { agent: 'エージェント', builtin: '内蔵シミュレーター' } satisfies Record<MachineDriverName, string>,
+    noDriver: 'エージェント（未接続）',
     agentDriver: (driver: string) => `エージェント（${driver}）`,
     connection: '接続',
     connected: '接続中',
@@ -225,8 +224,6 @@ export const OP = {
     home: '原点に戻す',
     finishThenStop: 'このプレイの後に停止',
     finishThenStopOff: '停止予約を解除（受付再開）',
-    toAgent: 'エージェントで動かす',
-    toBuiltin: '内蔵シミュレーターで動かす',
     confirm: {
       resume: (id: number) =>
         `ステーション #${id} の緊急停止を解除します。機械に再開と原点復帰を送り、アームが原点・取り出し口が空きと報告されてから順番の受付を再開します。`,
@@ -234,14 +231,11 @@ export const OP = {
       finishThenStop: (id: number) =>
         `ステーション #${id} を、いまのプレイが終わったら停止します。待ち列は残り、次の順番は始まりません。`,
       finishThenStopOff: (id: number) => `ステーション #${id} の停止予約を解除し、順番の受付を再開します。`,
-      driver: (id: number, driver: string) =>
-        `ステーション #${id} の機械を「${driver}」で動かします（プレイのない間だけ切り替えられます）。`,
     },
     done: {
       emergencyStop: '緊急停止しました。',
       resume: '緊急停止を解除しました。機械が原点に戻ると受付を再開します。',
       home: '原点に戻す指示を送りました。',
-      driver: '駆動を切り替えました。',
     },
   },
   playLog: {

@@ -28,7 +28,6 @@ export function StationCard({
   onLog,
   machines,
   machinesState,
-  canDrive,
 }: {
   station: FloorStation;
   floor: OperatorFloor;
@@ -37,7 +36,6 @@ export function StationCard({
   onLog: () => void;
   machines: OperatorMachines;
   machinesState: ScreenState<MachinesData, MachineActionName>;
-  canDrive: boolean;
 }) {
   const headingId = `${useId()}-h`;
   const agent = machinesState.data.agents.find((a) => a.station_id === s.station_id) ?? null;
@@ -46,14 +44,7 @@ export function StationCard({
       <h2 id={headingId} className="op-station__title">
         {F.stationHeading(s.station_id, s.station_name)}
       </h2>
-      <MachineControls
-        station={s}
-        machines={machines}
-        machinesState={machinesState}
-        floor={floor}
-        floorBusy={busy}
-        canDrive={canDrive}
-      />
+      <MachineControls station={s} machines={machines} machinesState={machinesState} floor={floor} floorBusy={busy} />
       <StationStill url={s.still_url} name={s.station_name} />
       <StationFacts station={s} readAt={readAt} />
       <StrayPrizes station={s} floor={floor} busy={busy} />

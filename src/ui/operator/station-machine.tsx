@@ -26,8 +26,6 @@ export interface MachineProps {
   readonly floor: OperatorFloor;
   /** A floor action is running (the pause waits for it; the emergency stop never does). */
   readonly floorBusy: boolean;
-  /** The operator may choose the driver (right `machines`). */
-  readonly canDrive: boolean;
 }
 
 function describeMachineAction(action: ActionState<MachineActionName>): string {
@@ -41,12 +39,11 @@ function describeMachineAction(action: ActionState<MachineActionName>): string {
 /**
  * A station's machine controls, at the top of its card: the emergency stop (one click, no dialog: it
  * must never wait for a confirmation [R11-3]), and once stopped a banner until an operator resumes it
- * (confirmed); the claw home; "finish this play, then stop" (the floor's pause); the driver (admins).
+ * (confirmed); the claw home; "finish this play, then stop" (the floor's pause).
  */
 export function MachineControls(props: MachineProps) {
-  const { station: s, machines, machinesState, floor, floorBusy, canDrive } = props;
+  const { station: s, machines, machinesState, floor, floorBusy } = props;
   const ask = useAsk();
-  const agentDriven = s.machine_driver === 'agent';
   const machineBusy = machinesState.action.status === 'running';
   // The floor shows the stop at once (its channel says so too; this does not wait for it).
   const thenFloor = (run: () => Promise<unknown>) => async () => {
@@ -54,7 +51,6 @@ export function MachineControls(props: MachineProps) {
     await floor.refresh();
   };
   const stop = thenFloor(() => machines.emergencyStop(s.station_id));
-  const other = s.machine_driver === 'agent' ? 'builtin' : 'agent';
   return (
     <div className="op-machine" data-testid="op-machine">
       {s.emergency_stopped ? (
@@ -63,16 +59,14 @@ export function MachineControls(props: MachineProps) {
         </p>
       ) : null}
       <div className="op-actions__row">
-        {agentDriven ? (
-          <button
-            type="button"
-            className="op-button op-button--estop"
-            aria-label={M.emergencyStopLabel(s.station_id)}
-            onClick={() => void stop()}
-          >
-            {M.emergencyStop}
-          </button>
-        ) : null}
+        <button
+          type="button"
+          className="op-button op-button--estop"
+          aria-label={M.emergencyStopLabel(s.station_id)}
+          onClick={() => void stop()}
+        >
+          {M.emergencyStop}
+        </button>
         {s.emergency_stopped ? (
           <button
             type="button"
@@ -88,16 +82,14 @@ export function MachineControls(props: MachineProps) {
             {M.resume}
           </button>
         ) : null}
-        {agentDriven ? (
-          <button
-            type="button"
-            className="op-button"
-            disabled={machineBusy || s.play !== null}
-            onClick={() => void ask(M.confirm.home(s.station_id), () => machines.home(s.station_id))}
-          >
-            {M.home}
-          </button>
-        ) : null}
+        <button
+          type="button"
+          className="op-button"
+          disabled={machineBusy || s.play !== null}
+          onClick={() => void ask(M.confirm.home(s.station_id), () => machines.home(s.station_id))}
+        >
+          {M.home}
+        </button>
         <button
           type="button"
           className="op-button"
@@ -111,21 +103,6 @@ export function MachineControls(props: MachineProps) {
         >
           {s.paused ? M.finishThenStopOff : M.finishThenStop}
         </button>
-        {canDrive ? (
-          <button
-            type="button"
-            className="op-button"
-            disabled={machineBusy || s.play !== null}
-            onClick={() =>
-              void ask(
-                M.confirm.driver(s.station_id, M.drivers[other]),
-                thenFloor(() => machines.setDriver(s.station_id, other)),
-              )
-            }
-          >
-            {other === 'agent' ? M.toAgent : M.toBuiltin}
-          </button>
-        ) : null}
       </div>
       {machinesState.data.target === s.station_id ? (
         <ActionOutcome
@@ -138,7 +115,7 @@ export function MachineControls(props: MachineProps) {
   );
 }
 
-/** The machine's facts: who drives it, its agent's connection and heartbeat, and the sensor view. */
+/** The machine's facts: its agent's driver, its connection and heartbeat, and the sensor view. */
 export function MachineFacts({
   station: s,
   agent,
@@ -157,8 +134,8 @@ export function MachineFacts({
       </h3>
       <dl className="op-facts" data-testid="op-machine-facts">
         <dt>{M.driver}</dt>
-        <dd>{s.machine_driver === 'agent' && agent ? M.agentDriver(agent.driver) : M.drivers[s.machine_driver]}</dd>
-        {s.machine_driver === 'agent' || agent ? <AgentFacts agent={agent} readAt={readAt} /> : null}
+        <dd>{agent ? M.agentDriver(agent.driver) : M.noDriver}</dd>
+        <AgentFacts agent={agent} readAt={readAt} />
       </dl>
     </div>
   );

@@ -170,7 +170,6 @@ describe('OperatorFloor live re-reads', () => {
     station_status: 'open',
     stock: 3,
     paused: false,
-    machine_driver: 'builtin',
     emergency_stopped: false,
     viewers,
     line: [],

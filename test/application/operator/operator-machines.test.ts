@@ -46,7 +46,7 @@ function scriptedApi() {
   const calls: Array<[number, MachineAction]> = [];
   const held: Array<() => void> = [];
   let hold = false;
-  const api: Pick<OperatorApiPort, 'stationAgents' | 'stationMachine' | 'stationDriver'> = {
+  const api: Pick<OperatorApiPort, 'stationAgents' | 'stationMachine'> = {
     stationAgents: async () => {
       reads.push(Date.now());
       return [anAgent(3, reads.length)];
@@ -56,7 +56,6 @@ function scriptedApi() {
       if (hold) await new Promise<void>((resolve) => held.push(resolve));
       return change(stationId);
     },
-    stationDriver: async (stationId) => change(stationId),
   };
   return {
     api,

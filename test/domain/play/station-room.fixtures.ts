@@ -1,7 +1,10 @@
 import {
   crane,
   PLAY_TIMINGS,
+  type DrivenPlay,
   type Holder,
+  type MachineLink,
+  type MachineReport,
   type PlayRun,
   type RoomStation,
   type StationRoomState,
@@ -33,6 +36,30 @@ export const WAITING: Waiting = { reserveId: 200, userId: 20, settingId: 7, near
 export const STRANGER = 99;
 export const PLAY_ID = 500;
 
+/** The machine's report when its claw is home with the chute clear and no play on it. */
+export const IDLE_REPORT: MachineReport = {
+  playId: null,
+  phase: 'idle',
+  sensor: 'clear',
+  stopped: false,
+  position: null,
+  sim: null,
+};
+/** A station's machine whose agent is connected and reports it ready for a play. */
+export const READY: MachineLink = { connected: true, report: IDLE_REPORT, fault: null, emergencyStopped: false };
+
+/** A play the machine took the start of, its buttons waiting on the player. */
+export const STARTED: DrivenPlay = {
+  startAcked: true,
+  buttonDeadline: T0 + PLAY_TIMINGS.buttonLimitMs,
+  autoStopAt: null,
+  holdUntil: null,
+  droppedAt: null,
+  homeAt: null,
+  prizeSeen: false,
+  wonPrizeId: null,
+};
+
 export const aRun = (over: Partial<PlayRun> = {}): PlayRun => ({
   playId: PLAY_ID,
   currency: 'tc',
@@ -41,10 +68,11 @@ export const aRun = (over: Partial<PlayRun> = {}): PlayRun => ({
   armStrength: 0.5,
   assistLevel: 0,
   gaugeMisses: 0,
-  machine: crane.startPlay(crane.layPrizes(7919, 3, 1, 'plush'), 0.5, 42),
+  machine: crane.startPlay(crane.layPrizes(7919, 3, 1, 'plush'), 0.5, 42, true),
   inputs: [],
   dropAtTick: null,
   ticksSinceSave: 0,
+  driven: STARTED,
   ...over,
 });
 
@@ -59,7 +87,12 @@ export const TURNS = {
     resume: { phase: 'turnOffered', holder: HOLDER, deadline: T0 + PLAY_TIMINGS.confirmMs },
     aborted: false,
   },
-  resetting: { phase: 'resetting', holder: HOLDER, play: aRun(), deadline: T0 + PLAY_TIMINGS.resetMs },
+  resetting: {
+    phase: 'resetting',
+    holder: HOLDER,
+    play: aRun({ driven: { ...STARTED, buttonDeadline: null } }),
+    deadline: T0 + PLAY_TIMINGS.resetMs,
+  },
   playing: { phase: 'playing', holder: HOLDER, play: aRun(), nextTickAt: T0 + 50 },
   away: {
     phase: 'away',
@@ -77,13 +110,21 @@ export const TURNS = {
   },
 } as const satisfies Record<Turn['phase'], Turn>;
 
-/** A room in `turn`; everyone but the idle room has WAITING in line behind the holder. */
+/**
+ * A room in `turn` on a machine that is ready (its report names the play of the turn, if any);
+ * everyone but the idle room has WAITING in line behind the holder.
+ */
 export function aRoom(turn: Turn, over: Partial<StationRoomState> = {}): StationRoomState {
+  const play = 'play' in turn && turn.phase !== 'result' ? turn.play : null;
+  const machine: MachineLink = play
+    ? { ...READY, report: { ...IDLE_REPORT, playId: play.playId, phase: 'ready' } }
+    : READY;
   return {
     station: aStation(),
     field: { prizes: crane.layPrizes(7919, 3, 1, 'plush'), nextPrizeId: 4 },
     line: turn.phase === 'idle' ? [] : [WAITING],
     turn,
+    machine,
     ...over,
   };
 }

@@ -309,7 +309,7 @@ describe('a station driven by its machine’s agent', () => {
     const restarted = (phase: CraneState['phase'], over: Partial<NonNullable<RoomSnapshot['play']>> = {}) => {
       const at = T0 + 60_000;
       const snapshot: RoomSnapshot = {
-        station: { ...aStation(), driver: 'agent' },
+        station: aStation(),
         field,
         reservations: [
           { ...HOLDER, status: 'playWaiting', deadline: null },
@@ -377,6 +377,17 @@ describe('a station driven by its machine’s agent', () => {
       expect(walk.commands()).toEqual([]);
     });
 
+    it('[R10-8] → held when the instance running the room died, its agent connected to one that lived on (no watchdog fired): the room lets go of → itself', () => {
+      const walk = restarted('movingRight');
+      walk.on({ type: 'machineConnected' }).report('movingRight', { playId: PLAY });
+      expect(walk.commands()).toEqual(['release right']);
+      expect(walk.state.machine.fault).toBeNull();
+      walk.report('waitBack', { playId: PLAY });
+      walk.on({ type: 'back', userId: HOLDER.userId }).on(control('back', 'press'));
+      expect(walk.commands()).toEqual(['press back']);
+      expect(walk.writes('refund')).toEqual([]);
+    });
+
     it('the machine no longer runs it (its agent restarted too): refunded exactly once, and the next turn goes out', () => {
       const walk = restarted('waitBack');
       walk.on({ type: 'machineConnected' }).report('idle', { playId: null });
@@ -421,6 +432,9 @@ describe('a station driven by its machine’s agent', () => {
       expect(walk.phase).toBe('resetting');
       expect(walk.writes('refund')).toEqual([]);
       walk.on({ type: 'machineConnected' }).report('ready', { playId: PLAY });
+      // The player's connection went with the old process: the play waits for them in its grace window.
+      expect(walk.phase).toBe('away');
+      walk.on({ type: 'back', userId: HOLDER.userId });
       expect(walk.phase).toBe('playing');
       expect(walk.commands()).toEqual([]);
       expect(walk.writes('refund')).toEqual([]);
@@ -441,6 +455,8 @@ describe('a station driven by its machine’s agent', () => {
       });
       expect(walk.phase).toBe('resetting');
       walk.on({ type: 'machineAck', command: start!.command, ok: true, reason: null, tick: 0 });
+      expect(walk.phase).toBe('away');
+      walk.on({ type: 'back', userId: HOLDER.userId });
       expect(walk.phase).toBe('playing');
       expect(walk.writes('refund')).toEqual([]);
     });

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  crane,
+  MACHINE_TIMINGS,
   PLAY_TIMINGS,
   ROOM_EVENT_TYPES,
   ROOM_PHASES,
   stationReply,
   transition,
+  type MachinePhase,
+  type MachineReport,
   type RoomAnswer,
   type RoomEffect,
   type RoomEvent,
@@ -14,7 +16,20 @@ import {
   type RoomWrite,
   type StationRoomState,
 } from '../../../src/domain';
-import { aRoom, aRun, aStation, HOLDER, PLAY_ID, STRANGER, T0, TURNS, WAITING } from './station-room.fixtures';
+import {
+  aRoom,
+  aRun,
+  aStation,
+  HOLDER,
+  IDLE_REPORT,
+  PLAY_ID,
+  READY,
+  STARTED,
+  STRANGER,
+  T0,
+  TURNS,
+  WAITING,
+} from './station-room.fixtures';
 
 /** Before every deadline of the fixtures, and after all of them (for `clock`). */
 const EARLY = T0 + 1000;
@@ -71,13 +86,17 @@ const EVENTS: Record<RoomEventType, RoomEvent> = {
   emergencyStop: { type: 'emergencyStop' },
   resumeMachine: { type: 'resumeMachine' },
   homeMachine: { type: 'homeMachine' },
-  setDriver: { type: 'setDriver', driver: 'builtin' },
 };
 
 /**
  * Every (phase, event) pair: the phase after the step and the answer (a refusal by its reason).
  * The idle room's line is empty; every other room has a player waiting behind the holder, so a
- * turn that ends is handed on ('turnOffered' again, to the next player).
+ * turn that ends is handed on ('turnOffered' again, to the next player) — when the machine is
+ * ready: a play that ends before its result leaves the claw with it (the machine's last report
+ * names it), so the next turn waits for the machine to report itself idle ('idle'). A fault, the
+ * agent gone or the emergency stop takes the station down: a play under way is refunded, an offered
+ * turn goes back to the line. `resumeMachine` with no emergency stop, and `homeMachine` while a
+ * play is started or held, do not fit ('machineBusy').
  */
 const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
   idle: {
@@ -111,10 +130,9 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     machinePrize: 'idle ok',
     machineFault: 'idle ok',
     machineGone: 'idle ok',
-    emergencyStop: 'idle machineDown',
-    resumeMachine: 'idle machineDown',
-    homeMachine: 'idle machineDown',
-    setDriver: 'idle operator',
+    emergencyStop: 'idle operator',
+    resumeMachine: 'idle machineBusy',
+    homeMachine: 'idle operator',
   },
   turnOffered: {
     join: 'turnOffered alreadyInLine',
@@ -145,12 +163,11 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     machineReport: 'turnOffered ok',
     machineAck: 'turnOffered ok',
     machinePrize: 'turnOffered ok',
-    machineFault: 'turnOffered ok',
-    machineGone: 'turnOffered ok',
-    emergencyStop: 'turnOffered machineDown',
-    resumeMachine: 'turnOffered machineDown',
-    homeMachine: 'turnOffered machineDown',
-    setDriver: 'turnOffered operator',
+    machineFault: 'idle ok',
+    machineGone: 'idle ok',
+    emergencyStop: 'idle operator',
+    resumeMachine: 'turnOffered machineBusy',
+    homeMachine: 'turnOffered operator',
   },
   starting: {
     join: 'starting alreadyInLine',
@@ -183,10 +200,9 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     machinePrize: 'starting ok',
     machineFault: 'starting ok',
     machineGone: 'starting ok',
-    emergencyStop: 'starting machineDown',
-    resumeMachine: 'starting machineDown',
-    homeMachine: 'starting machineDown',
-    setDriver: 'starting operator',
+    emergencyStop: 'starting operator',
+    resumeMachine: 'starting machineBusy',
+    homeMachine: 'starting machineBusy',
   },
   resetting: {
     join: 'resetting alreadyInLine',
@@ -208,8 +224,8 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     prizeOut: 'resetting operator',
     setArmStrength: 'resetting operator',
     changePrize: 'idle operator',
-    endPlay: 'turnOffered operator',
-    removeFromLine: 'turnOffered operator',
+    endPlay: 'idle operator',
+    removeFromLine: 'idle operator',
     pause: 'resetting operator',
     rig: 'resetting rigged',
     resumed: 'resetting ok',
@@ -217,12 +233,11 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     machineReport: 'resetting ok',
     machineAck: 'resetting ok',
     machinePrize: 'resetting ok',
-    machineFault: 'resetting ok',
-    machineGone: 'resetting ok',
-    emergencyStop: 'resetting machineDown',
-    resumeMachine: 'resetting machineDown',
-    homeMachine: 'resetting machineDown',
-    setDriver: 'resetting operator',
+    machineFault: 'idle ok',
+    machineGone: 'idle ok',
+    emergencyStop: 'idle operator',
+    resumeMachine: 'resetting machineBusy',
+    homeMachine: 'resetting machineBusy',
   },
   playing: {
     join: 'playing alreadyInLine',
@@ -244,8 +259,8 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     prizeOut: 'playing operator',
     setArmStrength: 'playing operator',
     changePrize: 'idle operator',
-    endPlay: 'turnOffered operator',
-    removeFromLine: 'turnOffered operator',
+    endPlay: 'idle operator',
+    removeFromLine: 'idle operator',
     pause: 'playing operator',
     rig: 'playing rigged',
     resumed: 'playing ok',
@@ -253,12 +268,11 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     machineReport: 'playing ok',
     machineAck: 'playing ok',
     machinePrize: 'playing ok',
-    machineFault: 'playing ok',
-    machineGone: 'playing ok',
-    emergencyStop: 'playing machineDown',
-    resumeMachine: 'playing machineDown',
-    homeMachine: 'playing machineDown',
-    setDriver: 'playing operator',
+    machineFault: 'idle ok',
+    machineGone: 'idle ok',
+    emergencyStop: 'idle operator',
+    resumeMachine: 'playing machineBusy',
+    homeMachine: 'playing machineBusy',
   },
   away: {
     join: 'away alreadyInLine',
@@ -280,8 +294,8 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     prizeOut: 'away operator',
     setArmStrength: 'away operator',
     changePrize: 'idle operator',
-    endPlay: 'turnOffered operator',
-    removeFromLine: 'turnOffered operator',
+    endPlay: 'idle operator',
+    removeFromLine: 'idle operator',
     pause: 'away operator',
     rig: 'away rigged',
     resumed: 'away ok',
@@ -289,12 +303,11 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     machineReport: 'away ok',
     machineAck: 'away ok',
     machinePrize: 'away ok',
-    machineFault: 'away ok',
-    machineGone: 'away ok',
-    emergencyStop: 'away machineDown',
-    resumeMachine: 'away machineDown',
-    homeMachine: 'away machineDown',
-    setDriver: 'away operator',
+    machineFault: 'idle ok',
+    machineGone: 'idle ok',
+    emergencyStop: 'idle operator',
+    resumeMachine: 'away machineBusy',
+    homeMachine: 'away machineBusy',
   },
   result: {
     join: 'result alreadyInLine',
@@ -325,12 +338,11 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     machineReport: 'result ok',
     machineAck: 'result ok',
     machinePrize: 'result ok',
-    machineFault: 'result ok',
-    machineGone: 'result ok',
-    emergencyStop: 'result machineDown',
-    resumeMachine: 'result machineDown',
-    homeMachine: 'result machineDown',
-    setDriver: 'result operator',
+    machineFault: 'idle ok',
+    machineGone: 'idle ok',
+    emergencyStop: 'idle operator',
+    resumeMachine: 'result machineBusy',
+    homeMachine: 'result machineBusy',
   },
 };
 
@@ -350,6 +362,22 @@ const refundAndCloseOfThePlay = (): RoomWrite[] => [
 const answerText = (a: RoomAnswer): string => (a.kind === 'refused' ? a.refusal : a.kind);
 const writesOf = (effects: readonly RoomEffect[]): RoomWrite[] =>
   effects.flatMap((e) => (e.type === 'commit' ? e.writes : e.type === 'checkpoint' ? [e.write] : []));
+/** The store writes of a step's one transaction (its checkpoints left out). */
+const commitsOf = (effects: readonly RoomEffect[]): RoomWrite[] =>
+  effects.flatMap((e) => (e.type === 'commit' ? e.writes : []));
+const commandsOf = (effects: readonly RoomEffect[]) =>
+  effects.flatMap((e) => (e.type === 'machineCommand' ? [e.command] : []));
+
+/** The agent's report of the claw in `phase` on the fixtures' play. */
+const report = (phase: MachinePhase, over: Partial<MachineReport> = {}): RoomEvent => ({
+  type: 'machineReport',
+  report: { ...IDLE_REPORT, playId: PLAY_ID, phase, ...over },
+});
+/** The agent's report of the claw home, no play on the machine and the chute clear. */
+const HOME: RoomEvent = { type: 'machineReport', report: IDLE_REPORT };
+/** The fixtures' play with its claw in `phase`, dropped at `droppedAt` (null: still waiting for a button). */
+const runIn = (phase: 'waitBack' | 'dropping' | 'returning', droppedAt: number | null, tick = 0) =>
+  aRun({ machine: { ...aRun().machine, phase, tick }, driven: { ...STARTED, buttonDeadline: null, droppedAt } });
 
 describe('[R10-1] a station room as one pure state machine (every phase × every event)', () => {
   for (const phase of ROOM_PHASES) {
@@ -364,8 +392,8 @@ describe('[R10-1] a station room as one pure state machine (every phase × every
   }
 
   it('a clock that strikes before any deadline changes nothing', () => {
+    // The room does not tick the machine: a play under way changes only at its button deadlines.
     for (const phase of ROOM_PHASES) {
-      if (phase === 'playing') continue; // the machine ticks whenever its tick is due
       const room = aRoom(TURNS[phase]);
       expect(transition(room, { type: 'clock' }, EARLY)).toEqual({ state: room, effects: [], answer: { kind: 'ok' } });
     }
@@ -444,7 +472,7 @@ describe('[R10-1] the turn, step by step', () => {
     expect(second.effects.filter((e) => e.type === 'turnNear')).toEqual([]);
   });
 
-  it('confirm charges through startPlay (price, the field, the reset window); its outcome starts the reset', () => {
+  it('confirm charges through startPlay (price, the field, the reset window); its outcome sends the machine the start and starts the reset', () => {
     const room = aRoom(TURNS.turnOffered, { field: null });
     const confirmed = transition(room, EVENTS.confirm, EARLY);
     const start = confirmed.effects.find((e) => e.type === 'startPlay');
@@ -462,8 +490,17 @@ describe('[R10-1] the turn, step by step', () => {
     expect(confirmed.state.field).not.toBeNull();
     expect(start).toMatchObject({ layout: confirmed.state.field!.prizes, field: confirmed.state.field });
     const started = transition(confirmed.state, EVENTS.playStarted, EARLY + 30);
-    expect(started.state.turn).toMatchObject({ phase: 'resetting', deadline: EARLY + PLAY_TIMINGS.resetMs });
-    expect(started.effects.map((e) => e.type)).toEqual(['playState', 'lineChanged']);
+    expect(started.state.turn).toMatchObject({
+      phase: 'resetting',
+      deadline: EARLY + PLAY_TIMINGS.resetMs,
+      play: { driven: { startAcked: false } },
+    });
+    // The machine takes the play's credit, with the field and the seed it was charged with (the
+    // simulated cabinet plays them), before the player is shown the reset.
+    expect(started.effects.map((e) => e.type)).toEqual(['machineCommand', 'playState', 'lineChanged']);
+    expect(commandsOf(started.effects)).toEqual([
+      { type: 'start', playId: PLAY_ID, armStrength: 0.5, sim: { seed: 42, layout: confirmed.state.field!.prizes } },
+    ]);
   });
 
   it('a refused start (too little TC) keeps the turn and its window; nothing is written', () => {
@@ -491,78 +528,160 @@ describe('[R10-1] the turn, step by step', () => {
     expect(step.state.turn).toMatchObject({ phase: 'turnOffered', holder: { userId: WAITING.userId } });
   });
 
-  it('the reset ends: the machine runs, or waits in the grace window when the player is gone', () => {
-    const present = transition(aRoom(TURNS.resetting), { type: 'clock' }, T0 + PLAY_TIMINGS.resetMs);
-    expect(present.state.turn).toMatchObject({ phase: 'playing', nextTickAt: T0 + PLAY_TIMINGS.resetMs + 50 });
+  it('the reset ends once the machine took the start: the buttons wake with a whole limit; a start not taken holds them within its bound, then the play is refunded', () => {
+    const end = T0 + PLAY_TIMINGS.resetMs;
+    const taken = transition(aRoom(TURNS.resetting), { type: 'clock' }, end);
+    expect(taken.state.turn).toMatchObject({
+      phase: 'playing',
+      play: { machine: { phase: 'ready' }, driven: { buttonDeadline: end + PLAY_TIMINGS.buttonLimitMs } },
+    });
+    expect(writesOf(taken.effects).map((w) => w.kind)).toEqual(['playRunning']);
+    // Not taken yet (the machine still reports itself idle): the buttons wait for its ack.
+    const play = aRun({ driven: { ...STARTED, startAcked: false, buttonDeadline: null } });
+    const unacked = aRoom({ ...TURNS.resetting, play }, { machine: READY });
+    expect(transition(unacked, { type: 'clock' }, end)).toEqual({
+      state: unacked,
+      effects: [],
+      answer: { kind: 'ok' },
+    });
+    const start = {
+      type: 'start',
+      playId: PLAY_ID,
+      armStrength: 0.5,
+      sim: { seed: 42, layout: play.machine.prizes },
+    } as const;
+    const acked = transition(
+      unacked,
+      { type: 'machineAck', command: start, ok: true, reason: null, tick: 0 },
+      end + 800,
+    );
+    expect(acked.state.turn).toMatchObject({
+      phase: 'playing',
+      play: { driven: { startAcked: true, buttonDeadline: end + 800 + PLAY_TIMINGS.buttonLimitMs } },
+    });
+    // Never taken: past its bound the machine is at fault and the play is refunded, once.
+    const late = transition(unacked, { type: 'clock' }, end + MACHINE_TIMINGS.startMs);
+    expect(late.state).toMatchObject({ turn: { phase: 'idle' }, line: [WAITING], machine: { fault: 'start_timeout' } });
+    expect(writesOf(late.effects).filter((w) => w.kind === 'refund')).toHaveLength(1);
+  });
+
+  it('the reset ends with the player gone: the claw waits for them in the grace window, its button limit stopped', () => {
     const gone = aRoom({ ...TURNS.resetting, holder: { ...HOLDER, present: false } });
     const away = transition(gone, { type: 'clock' }, T0 + PLAY_TIMINGS.resetMs);
     expect(away.state.turn).toMatchObject({
       phase: 'away',
       graceDeadline: T0 + PLAY_TIMINGS.resetMs + PLAY_TIMINGS.graceMs,
+      play: { driven: { buttonDeadline: null } },
     });
-    expect(writesOf(away.effects).map((w) => w.kind)).toEqual(['playRunning', 'checkpoint']);
   });
 
-  it('a held button lets go when the player goes away; the play pauses; back, it runs on from there', () => {
-    const held = crane.command(aRun().machine, 'right', 'press')!;
-    const moved = crane.tick(crane.tick(held));
-    const room = aRoom({ ...TURNS.playing, play: aRun({ machine: moved }) });
-    const away = transition(room, EVENTS.away, EARLY);
-    expect(away.state.turn).toMatchObject({ phase: 'away', play: { machine: { phase: 'waitBack', x: moved.x } } });
-    expect(away.state.turn.phase === 'away' && away.state.turn.play.inputs).toEqual([
-      { tick: moved.tick, button: 'right', command: 'release' },
-    ]);
-    const back = transition(away.state, EVENTS.back, EARLY + 5000);
-    expect(back.state.turn).toMatchObject({ phase: 'playing', nextTickAt: EARLY + 5050 });
+  it('a held button lets go when the player goes away; the claw waits in the grace window; back, the player plays on from there', () => {
+    const held = transition(aRoom(TURNS.playing), EVENTS.control, EARLY);
+    expect(commandsOf(held.effects)).toEqual([{ type: 'press', playId: PLAY_ID, button: 'right' }]);
+    const away = transition(held.state, EVENTS.away, EARLY + 2000);
+    expect(commandsOf(away.effects)).toEqual([{ type: 'release', playId: PLAY_ID, button: 'right' }]);
+    expect(away.state.turn).toMatchObject({
+      phase: 'away',
+      graceDeadline: EARLY + 2000 + PLAY_TIMINGS.graceMs,
+      play: { machine: { phase: 'waitBack' }, driven: { buttonDeadline: null } },
+    });
+    expect(
+      away.state.turn.phase === 'away' && away.state.turn.play.inputs.map((i) => `${i.command} ${i.button}`),
+    ).toEqual(['press right', 'release right']);
+    // The machine reports where the claw stopped; the grace window runs on.
+    const stopped = transition(
+      away.state,
+      report('waitBack', { position: { x: 300, z: 80, h: 0, grip: 0 } }),
+      EARLY + 2100,
+    );
+    expect(stopped.state.turn).toMatchObject({ phase: 'away', play: { machine: { phase: 'waitBack', x: 300 } } });
+    const back = transition(stopped.state, EVENTS.back, EARLY + 5000);
+    expect(back.state.turn).toMatchObject({
+      phase: 'playing',
+      play: {
+        machine: { phase: 'waitBack', x: 300 },
+        driven: { buttonDeadline: EARLY + 5000 + PLAY_TIMINGS.buttonLimitMs },
+      },
+    });
+    const down = transition(back.state, { ...EVENTS.control, button: 'back' } as RoomEvent, EARLY + 6000);
+    expect(down.answer).toMatchObject({ kind: 'control', machine: { phase: 'movingBack' } });
+    expect(commandsOf(down.effects)).toEqual([{ type: 'press', playId: PLAY_ID, button: 'back' }]);
   });
 
-  it('a claw already dropping finishes by itself when the player goes away', () => {
-    const dropping = crane.dropNow(aRun().machine);
-    const step = transition(aRoom({ ...TURNS.playing, play: aRun({ machine: dropping }) }), EVENTS.away, EARLY);
+  it('a claw already dropping finishes by itself when the player goes away, to its result', () => {
+    const room = aRoom({ ...TURNS.playing, play: runIn('dropping', EARLY - 500) });
+    const step = transition(room, EVENTS.away, EARLY);
     expect(step.state.turn).toMatchObject({ phase: 'playing', holder: { present: false } });
+    expect(commandsOf(step.effects)).toEqual([]);
+    const home = transition(step.state, HOME, EARLY + 4000);
+    const result = transition(home.state, { type: 'clock' }, EARLY + 4000 + MACHINE_TIMINGS.settleMs);
+    expect(result.state.turn).toMatchObject({ phase: 'result', result: 'miss' });
   });
 
   it('the grace window lapses: the claw drops where it is and the drop tick is kept for the replay', () => {
-    const step = transition(aRoom(TURNS.away), { type: 'clock' }, T0 + PLAY_TIMINGS.graceMs);
+    const lapsed = T0 + PLAY_TIMINGS.graceMs;
+    const step = transition(aRoom({ ...TURNS.away, play: runIn('waitBack', null, 120) }), { type: 'clock' }, lapsed);
+    expect(commandsOf(step.effects)).toEqual([{ type: 'drop', playId: PLAY_ID }]);
     expect(step.state.turn).toMatchObject({
       phase: 'playing',
-      play: { machine: { phase: 'dropping' }, dropAtTick: 0 },
+      play: { machine: { phase: 'dropping' }, dropAtTick: 120, driven: { droppedAt: lapsed } },
     });
-  });
-
-  it('the machine ticks 50 ms after the previous tick was due, not after it ran; far behind, it counts on from now', () => {
-    const late = transition(aRoom(TURNS.playing), { type: 'clock' }, T0 + 50 + 20);
-    expect(late.state.turn).toMatchObject({ nextTickAt: T0 + 100 });
-    const stalled = transition(aRoom(TURNS.playing), { type: 'clock' }, T0 + 50 + 400);
-    expect(stalled.state.turn).toMatchObject({ nextTickAt: T0 + 500 });
-  });
-
-  it('a win records the prize, the stock, the gauge and a refilled field in one write, and announces the winner', () => {
-    const almost = { ...aRun().machine, phase: 'opening' as const, phaseTick: 0, tick: 100, grip: 0.01 };
-    const won = {
-      ...almost,
-      outcome: { result: 'win' as const, grabbedPrizeId: 1, wonPrizeId: 1, slipped: false, closedAt: { x: 80, z: 80 } },
-      prizes: almost.prizes.slice(1),
-    };
-    const room = aRoom(
-      { ...TURNS.playing, play: aRun({ machine: won, gaugeMisses: 3 }) },
-      { station: aStation({ stock: 2 }) },
+    expect(writesOf(step.effects)).toEqual([expect.objectContaining({ kind: 'checkpoint', dropAtTick: 120 })]);
+    // The machine brings the claw home; the result keeps the drop tick in the play's log.
+    const home = transition(step.state, HOME, lapsed + 5000);
+    const result = transition(home.state, { type: 'clock' }, lapsed + 5000 + MACHINE_TIMINGS.settleMs);
+    expect(commitsOf(result.effects)).toContainEqual(
+      expect.objectContaining({ kind: 'recordResult', result: 'miss', dropAtTick: 120 }),
     );
-    const step = transition(room, { type: 'clock' }, T0 + 60);
-    expect(step.state.turn).toMatchObject({ phase: 'result', result: 'win', wonPrizeName: 'Bear plush' });
-    const [record, stock, field] = writesOf(step.effects);
+  });
+
+  it('the room does not tick the machine: the play’s tick is the one the machine reports, and a button’s tick in the log the one the machine took it at', () => {
+    const prizes = aRun().machine.prizes.slice(1);
+    const reported = transition(aRoom(TURNS.playing), report('ready', { sim: { tick: 37, prizes } }), EARLY);
+    expect(reported.state.turn).toMatchObject({ phase: 'playing', play: { machine: { tick: 37, prizes } } });
+    expect(reported.effects).toContainEqual({ type: 'machineTicked' });
+    const pressed = transition(reported.state, EVENTS.control, EARLY + 100);
+    expect(pressed.answer).toMatchObject({ kind: 'control', tick: 37 });
+    // The simulated cabinet's ack names the tick the press took effect at: the play replays exactly.
+    const press = { type: 'press', playId: PLAY_ID, button: 'right' } as const;
+    const acked = transition(
+      pressed.state,
+      { type: 'machineAck', command: press, ok: true, reason: null, tick: 39 },
+      EARLY + 150,
+    );
+    expect(acked.state.turn.phase === 'playing' && acked.state.turn.play.inputs).toEqual([
+      { tick: 39, button: 'right', command: 'press' },
+    ]);
+  });
+
+  it('a win is the prize the chute sensor saw: the result, the prize, the stock, the gauge and the field left are one write, and the winner is announced', () => {
+    const left = aRun().machine.prizes.slice(1);
+    const play = { ...runIn('returning', EARLY - 3000), gaugeMisses: 3 };
+    const room = aRoom({ ...TURNS.playing, play }, { station: aStation({ stock: 2 }) });
+    // The prize falls before the claw is home: the result waits for it.
+    const fell = transition(room, { type: 'machinePrize', playId: PLAY_ID, prizeId: 1 }, EARLY);
+    expect(fell.state.turn).toMatchObject({ phase: 'playing', play: { driven: { prizeSeen: true, wonPrizeId: 1 } } });
+    expect(fell.effects).toEqual([]);
+    const home = transition(
+      fell.state,
+      { ...HOME, report: { ...IDLE_REPORT, sim: { tick: 300, prizes: left } } },
+      EARLY + 500,
+    );
+    expect(home.state.turn).toMatchObject({ phase: 'result', result: 'win', wonPrizeName: 'Bear plush' });
+    expect(home.effects.filter((e) => e.type === 'commit')).toHaveLength(1);
+    const [record, stock, field] = commitsOf(home.effects);
     expect(record).toMatchObject({
       kind: 'recordResult',
       result: 'win',
       prizeWon: { productName: 'Bear plush' },
       gaugeMisses: 0,
       vipWin: false,
+      machine: { outcome: { result: 'win', wonPrizeId: 1 } },
     });
     expect(stock).toEqual({ kind: 'stock', stock: 1 });
-    expect(field).toMatchObject({ kind: 'field' });
-    // The prizes left lie where they came to rest; none is added while they cover the stock.
-    expect(field!.kind === 'field' && field!.field.prizes).toEqual(won.prizes);
-    expect(step.effects).toContainEqual({ type: 'winner', userId: HOLDER.userId, prizeName: 'Bear plush' });
+    // The prizes left lie where the machine reports them; none is added while they cover the stock.
+    expect(field).toMatchObject({ kind: 'field', field: { prizes: left } });
+    expect(home.effects).toContainEqual({ type: 'winner', userId: HOLDER.userId, prizeName: 'Bear plush' });
   });
 
   it('after the last prize is won the turn ends and everyone behind is told the prize changed', () => {
@@ -661,20 +780,29 @@ describe('[R10-1] the turn, step by step', () => {
     ).toEqual(['change', 'open']);
   });
 
-  it('[R10-9] the operator ends a play: refunded exactly once, the holder told (operator), the next in line has the turn; the status stays', () => {
+  it('[R10-9] the operator ends a play: refunded exactly once, the holder told (operator), the next in line has the turn once the machine is home; the status stays', () => {
     const step = transition(aRoom(TURNS.playing), EVENTS.endPlay, EARLY);
     expect(step.answer).toEqual({ kind: 'operator', refundedPlayId: PLAY_ID });
     expect(writesOf(step.effects)).toEqual([
       ...refundAndCloseOfThePlay(),
       { kind: 'endReservations', reserveIds: [HOLDER.reserveId], status: 'cancel', reason: 'operator' },
-      { kind: 'offerTurn', reserveId: WAITING.reserveId, deadline: EARLY + PLAY_TIMINGS.confirmMs },
     ]);
     expect(step.effects).toContainEqual({ type: 'reserveCancelled', userId: HOLDER.userId, reason: 'operator' });
     expect(step.state.station.status).toBe('open');
-    expect(step.state.turn).toMatchObject({ phase: 'turnOffered', holder: { userId: WAITING.userId } });
+    // The claw still holds the ended play: no turn yet. The machine's next report names the play,
+    // which the room drops, so the machine finishes its cycle and comes home by itself.
+    expect(step.state).toMatchObject({ turn: { phase: 'idle' }, line: [WAITING] });
+    const named = transition(step.state, report('ready'), EARLY + 2000);
+    expect(commandsOf(named.effects)).toEqual([{ type: 'drop', playId: PLAY_ID }]);
+    expect(named.state.turn.phase).toBe('idle');
+    const home = transition(named.state, HOME, EARLY + 8000);
+    expect(writesOf(home.effects)).toEqual([
+      { kind: 'offerTurn', reserveId: WAITING.reserveId, deadline: EARLY + 8000 + PLAY_TIMINGS.confirmMs },
+    ]);
+    expect(home.state.turn).toMatchObject({ phase: 'turnOffered', holder: { userId: WAITING.userId } });
     // Ending it again (a second operator) finds no such play: the next player's turn is left alone.
-    const again = transition(step.state, EVENTS.endPlay, EARLY + 1);
-    expect(again).toEqual({ state: step.state, effects: [], answer: { kind: 'refused', refusal: 'noPlay' } });
+    const again = transition(home.state, EVENTS.endPlay, EARLY + 8001);
+    expect(again).toEqual({ state: home.state, effects: [], answer: { kind: 'refused', refusal: 'noPlay' } });
     // A finished play (continue window) is closed without a refund.
     const finished = transition(aRoom(TURNS.result), EVENTS.endPlay, EARLY);
     expect(finished.answer).toEqual({ kind: 'operator', refundedPlayId: null });
@@ -692,6 +820,39 @@ describe('[R10-1] the turn, step by step', () => {
       EARLY + 10,
     );
     expect(writesOf(landed.effects)).toContainEqual({ ...refundOfTheStartingCharge(), playId: PLAY_ID + 1 });
+  });
+
+  // Before the machine answers the start it was sent, its last report (sent before the start
+  // reached it) still says idle: a turn offered then would go to a machine about to take the ended
+  // play's start, and the next start would be refused and refunded.
+  it('the operator ends a play whose start the machine has not answered yet: no turn until that start is answered', () => {
+    const play = aRun({ driven: { ...STARTED, startAcked: false, buttonDeadline: null } });
+    const step = transition(aRoom({ ...TURNS.resetting, play }, { machine: READY }), EVENTS.endPlay, EARLY);
+    expect(step.state.turn.phase).toBe('idle');
+    expect(step.state.machine.endedStart).toBe(PLAY_ID);
+    const start = { type: 'start', playId: PLAY_ID, armStrength: 0.5, sim: { seed: 42, layout: [] } } as const;
+    // Taken: the machine reported the play before its ack; the room drops it, and the turn waits for the claw home.
+    const named = transition(step.state, report('ready', { playId: PLAY_ID }), EARLY + 10);
+    expect(commandsOf(named.effects)).toEqual([{ type: 'drop', playId: PLAY_ID }]);
+    const taken = transition(
+      named.state,
+      { type: 'machineAck', command: start, ok: true, reason: null, tick: 0 },
+      EARLY + 20,
+    );
+    expect(taken.state).toMatchObject({ turn: { phase: 'idle' }, machine: { endedStart: null } });
+    const home = transition(taken.state, HOME, EARLY + 5_000);
+    expect(home.state.turn).toMatchObject({ phase: 'turnOffered', holder: { userId: WAITING.userId } });
+    // Refused (it never ran): the machine is as it last said, and the turn goes out at once.
+    const refusedStart = transition(
+      step.state,
+      { type: 'machineAck', command: start, ok: false, reason: 'not_ready', tick: null },
+      EARLY + 20,
+    );
+    expect(refusedStart.state.turn).toMatchObject({ phase: 'turnOffered', holder: { userId: WAITING.userId } });
+    // An agent gone owes no answer: back and idle, the machine takes the turn.
+    const gone = transition(step.state, { type: 'machineGone', reason: 'silent' }, EARLY + 20);
+    const again = transition(transition(gone.state, { type: 'machineConnected' }, EARLY + 30).state, HOME, EARLY + 40);
+    expect(again.state.turn).toMatchObject({ phase: 'turnOffered', holder: { userId: WAITING.userId } });
   });
 
   it('[R10-9] the operator takes a waiting player out of the line: their place ends (operator), they are told, the rest move up', () => {

@@ -46,8 +46,6 @@ export interface FloorStation {
   readonly station_status: StationStatus;
   readonly stock: number;
   readonly paused: boolean;
-  /** Who drives the machine: its station agent, or the built-in simulator. */
-  readonly machine_driver: MachineDriverName;
   /** Held out of service by an operator's emergency stop until resumed [R11-3]. */
   readonly emergency_stopped: boolean;
   readonly viewers: number;
@@ -85,9 +83,6 @@ export interface StrayPrize {
 
 /** How an operator settles a stray prize: to the named play's player, or back into the machine. */
 export type StraySettle = 'award' | 'return';
-
-export const MACHINE_DRIVERS = ['builtin', 'agent'] as const;
-export type MachineDriverName = (typeof MACHINE_DRIVERS)[number];
 
 /** Where an agent's claw is in its cycle (docs/agent-protocol.md; the list is the domain's). */
 export type ClawPhaseName = AgentClawPhase;
@@ -316,8 +311,6 @@ export interface OperatorApiPort {
   stationAgents(): Promise<readonly StationAgentView[]>;
   /** An emergency stop (the play under way refunded once), its end, or a claw brought home (right `floor`). */
   stationMachine(stationId: number, action: MachineAction): Promise<StationChange>;
-  /** Who drives the station's machine, between plays only (right `machines`). */
-  stationDriver(stationId: number, driver: MachineDriverName): Promise<StationChange>;
 }
 
 /** Where the console keeps its session token between reloads of the tab (never a cookie). */

@@ -4,4 +4,4 @@ export { transition, stationReply } from './transition';
 export { restoreRoom } from './restore';
 export { nextWakeup, roomPlayView, roomUsers, holderOf, playIdOf } from './room-view';
 export { stationPlayable, placeInLine, machineReady } from './room-line';
-export { SAVE_EVERY_TICKS, PUSH_EVERY_TICKS, initialField, refilledField } from './room-play';
+export { initialField, refilledField } from './room-play';

@@ -60,10 +60,11 @@ export function restoreRoom(
       armStrength: play.armStrength,
       assistLevel: play.assistLevel,
       gaugeMisses: play.gaugeMisses,
-      machine: play.machine ?? startPlay(play.layout, play.armStrength, play.seed),
+      machine: play.machine ?? startPlay(play.layout, play.armStrength, play.seed, true),
       inputs: play.inputs,
       dropAtTick: play.dropAtTick,
       ticksSinceSave: 0,
+      driven: UNSTARTED,
     };
     if (play.phase === 'resetting')
       turn = { phase: 'resetting', holder, play: run, deadline: play.phaseDeadline ?? now };
@@ -83,13 +84,11 @@ export function restoreRoom(
   } else if (holder) {
     turn = { phase: 'turnOffered', holder, deadline: holding?.deadline ?? now + PLAY_TIMINGS.confirmMs };
   }
-  const state: StationRoomState = { station: snapshot.station, field: snapshot.field, line, turn };
-  if (snapshot.station.driver !== 'agent') return { state, effects };
+  // The machine as this instance knows it (its agent connected here, its last report), else
+  // nothing until its agent reports.
   const machine: MachineLink = { ...known, emergencyStopped: snapshot.station.emergencyStopped === true };
-  // A machine driven by its agent: as this instance knows it (`machine`: its agent connected here,
-  // its last report), else nothing until its agent reports.
-  if (state.turn.phase === 'idle' || state.turn.phase === 'turnOffered')
-    return { state: { ...state, machine }, effects };
+  const state: StationRoomState = { station: snapshot.station, field: snapshot.field, line, turn, machine };
+  if (state.turn.phase === 'idle' || state.turn.phase === 'turnOffered') return { state, effects };
   // A play under way lives on in the machine while the server is gone (its agent lets go of a held
   // button when the pings stop, and dials again): the room takes it back when the agent's report
   // names it (room-machine-events.ts, `reported`), or refunds it once when the report says the

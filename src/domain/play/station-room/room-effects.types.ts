@@ -78,7 +78,6 @@ export type RoomWrite =
   | { readonly kind: 'armStrength'; readonly armStrength: number }
   | { readonly kind: 'paused'; readonly paused: boolean }
   | { readonly kind: 'emergencyStopped'; readonly stopped: boolean }
-  | { readonly kind: 'driver'; readonly driver: 'builtin' | 'agent' }
   /** A new prize: name, shape, stock, strength; a new station setting, visits end, the field is laid again. */
   | { readonly kind: 'prize'; readonly prize: PrizeChange };
 

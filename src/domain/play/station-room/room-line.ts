@@ -8,19 +8,20 @@ import type {
   RoomRefusal,
   RoomStation,
   StationRoomState,
+  Turn,
   Waiting,
 } from './room.types';
 
 /**
- * Whether the station's machine may take a turn now (R11-2): always for the built-in simulator; a
- * machine driven by an agent only when connected, no fault and no emergency stop holds it, and its
- * last report says the claw is home (idle) with the chute sensor clear.
+ * Whether the station's machine may take a turn now (R11-2): only when its agent is connected, no
+ * fault and no emergency stop holds it, and its last report says the claw is home (idle) with the
+ * chute sensor clear.
  */
-export function machineReady(machine: MachineLink | undefined): boolean {
-  if (!machine) return true;
+export function machineReady(machine: MachineLink): boolean {
   const r = machine.report;
   return (
     machine.connected &&
+    (machine.endedStart ?? null) === null &&
     machine.fault === null &&
     !machine.emergencyStopped &&
     r !== null &&
@@ -28,6 +29,17 @@ export function machineReady(machine: MachineLink | undefined): boolean {
     r.sensor === 'clear' &&
     !r.stopped
   );
+}
+
+/**
+ * The machine after the room stopped the play of `turn`: a start sent and not yet answered may still
+ * be taken, so the machine is not ready until that start's answer (MachineLink.endedStart).
+ */
+export function stoppedOn(machine: MachineLink, turn: Turn): MachineLink {
+  // Over a connection that is gone, no answer will come: the machine's next report says all.
+  return machine.connected && turn.phase === 'resetting' && !turn.play.driven.startAcked
+    ? { ...machine, endedStart: turn.play.playId }
+    : machine;
 }
 
 /** Whether the station hands out turns now: open, not paused, and a prize left (practice stations never run out). */

@@ -6,10 +6,10 @@ import {
   drivenResetOver,
   machineDown,
   mirror,
-  NO_AGENT,
   PHASE_OF,
   REATTACHING,
   startedAtOf,
+  startCommand,
 } from './room-machine';
 import { checkpointOf, playStateOf } from './room-play';
 import { OK, refused, type Stepped } from './room-step';
@@ -29,7 +29,7 @@ import type {
 
 /*
  * What a machine's agent and the operator at the machine tell a station room: connection, reports,
- * acks, the chute's prizes and faults, the emergency stop and the driver switch (room-machine.ts
+ * acks, the chute's prizes and faults, the emergency stop (room-machine.ts
  * holds the driven play's own rules).
  */
 
@@ -48,28 +48,21 @@ export function machineEvent(
         | 'machineGone'
         | 'emergencyStop'
         | 'resumeMachine'
-        | 'homeMachine'
-        | 'setDriver';
+        | 'homeMachine';
     }
   >,
   now: number,
   effects: RoomEffect[],
 ): Stepped {
-  if (event.type === 'setDriver') return setDriver(state, event.driver, now, effects);
   const link = state.machine;
-  if (!link) {
-    // The built-in simulator has no agent: reports are not its, and there is nothing to command.
-    return event.type === 'emergencyStop' || event.type === 'resumeMachine' || event.type === 'homeMachine'
-      ? { state, answer: refused('machineDown') }
-      : { state, answer: OK };
-  }
   switch (event.type) {
     case 'machineConnected':
-      return { state: { ...state, machine: { ...link, connected: true } }, answer: OK };
+      // A new connection: an answer owed on the last one will not come.
+      return { state: { ...state, machine: { ...link, connected: true, endedStart: null } }, answer: OK };
     case 'machineGone':
       return {
         state: machineDown(
-          { ...state, machine: { ...link, connected: false, report: null } },
+          { ...state, machine: { ...link, connected: false, report: null, endedStart: null } },
           `agent_${event.reason}`,
           now,
           effects,
@@ -116,27 +109,6 @@ export function machineEvent(
   }
 }
 
-/**
- * The operator moves the station to its agent (a real cabinet, or the reference agent's sim) or
- * back to the built-in simulator, between plays only. On its agent the station waits for the
- * agent's report of an idle machine before it offers the next turn.
- */
-function setDriver(state: StationRoomState, driver: 'builtin' | 'agent', now: number, effects: RoomEffect[]): Stepped {
-  const current = state.station.driver ?? 'builtin';
-  const answer = { kind: 'operator', refundedPlayId: null } as const;
-  if (current === driver) return { state, answer };
-  if (state.turn.phase !== 'idle' && state.turn.phase !== 'turnOffered')
-    return { state, answer: refused('machineBusy') };
-  effects.push({ type: 'commit', writes: [{ kind: 'driver', driver }] });
-  const station = { ...state.station, driver };
-  if (driver === 'builtin') {
-    const { machine: _dropped, ...rest } = state;
-    return { state: advance({ ...rest, station }, now, effects), answer };
-  }
-  const held = state.turn.phase === 'turnOffered' ? machineDown(state, 'agent', now, effects) : state;
-  return { state: { ...held, station, machine: NO_AGENT }, answer };
-}
-
 /** The play an emergency stop refunds (one under way and unfinished), for the operator's answer. */
 function refundedBy(state: StationRoomState): number | null {
   const t = state.turn;
@@ -153,16 +125,16 @@ function reported(
   now: number,
   effects: RoomEffect[],
 ): StationRoomState {
-  const link = state.machine!;
+  const link = state.machine;
   let after: StationRoomState = { ...state, machine: { ...link, connected: true, report } };
   if (link.fault === REATTACHING) after = reattach(after, report, now, effects);
   const turn = after.turn;
   // The machine names the play it runs; once its cycle is over it is idle with none.
   const ofPlay = (playId: number) => report.playId === playId || (report.phase === 'idle' && report.playId === null);
-  if ((turn.phase === 'playing' || turn.phase === 'away') && turn.play.driven && ofPlay(turn.play.playId)) {
+  if ((turn.phase === 'playing' || turn.phase === 'away') && ofPlay(turn.play.playId)) {
     const followed = followReport(after, turn, report, now, effects);
     // Home with the prize already seen: the result need not wait for the settle window.
-    if (followed.phase === 'playing' && followed.play.driven!.homeAt !== null && followed.play.driven!.prizeSeen)
+    if (followed.phase === 'playing' && followed.play.driven.homeAt !== null && followed.play.driven.prizeSeen)
       return decide(after, followed, now, effects);
     after = { ...after, turn: followed };
   }
@@ -175,8 +147,8 @@ function reported(
       effects.push(command({ type: 'drop', playId: report.playId }));
   }
   // Ready again: the fault is over once the machine is home with its chute clear.
-  if (after.machine!.fault !== null && report.phase === 'idle' && report.sensor === 'clear' && !report.stopped) {
-    after = { ...after, machine: { ...after.machine!, fault: null } };
+  if (after.machine.fault !== null && report.phase === 'idle' && report.sensor === 'clear' && !report.stopped) {
+    after = { ...after, machine: { ...after.machine, fault: null } };
   }
   return after.turn.phase === 'idle' ? advance(after, now, effects) : after;
 }
@@ -193,13 +165,21 @@ function reattach(
   effects: RoomEffect[],
 ): StationRoomState {
   const turn = state.turn;
-  const machine = { ...state.machine!, fault: null };
-  if (turn.phase === 'resetting' && turn.play.driven) return reattachStart(state, turn, report, now, effects);
+  const machine = { ...state.machine, fault: null };
+  if (turn.phase === 'resetting') return reattachStart(state, turn, report, now, effects);
   // The play ended meanwhile (refunded when its agent went): ready again once home and clear, as after any fault.
-  if ((turn.phase !== 'playing' && turn.phase !== 'away') || !turn.play.driven)
+  if (turn.phase !== 'playing' && turn.phase !== 'away')
     return { ...state, machine: { ...machine, fault: 'restarted' } };
   const d = turn.play.driven;
   const home = report.phase === 'idle' && report.playId === null;
+  if (report.playId === turn.play.playId && (report.phase === 'movingRight' || report.phase === 'movingBack')) {
+    // The machine still holds the button the room took back as let go: its agent's watchdog did not
+    // fire (the agent stayed connected to an instance that lived on while the room's own died), so
+    // the room lets go of it now, where the claw is, as its model says.
+    const button = report.phase === 'movingRight' ? 'right' : 'back';
+    effects.push(command({ type: 'release', playId: turn.play.playId, button }));
+    return { ...state, machine };
+  }
   if (report.playId === turn.play.playId || (home && d.droppedAt !== null)) return { ...state, machine };
   if (d.prizeSeen) {
     const playing: Playing = { phase: 'playing', holder: turn.holder, play: turn.play, nextTickAt: now };
@@ -221,17 +201,15 @@ function reattachStart(
   now: number,
   effects: RoomEffect[],
 ): StationRoomState {
-  const machine = { ...state.machine!, fault: null };
+  const machine = { ...state.machine, fault: null };
   const play = turn.play;
   if (report.playId === play.playId) {
-    const started: Resetting = { ...turn, play: { ...play, driven: { ...play.driven!, startAcked: true } } };
+    const started: Resetting = { ...turn, play: { ...play, driven: { ...play.driven, startAcked: true } } };
     const after: StationRoomState = { ...state, machine, turn: started };
     return now >= turn.deadline ? drivenResetOver(after, started, now, effects) : after;
   }
   if (report.phase === 'idle' && report.playId === null && report.sensor === 'clear' && !report.stopped) {
-    // The play's machine is as it starts (tick 0): its generator is still the seed.
-    const sim = { seed: play.machine.rng, layout: play.machine.prizes };
-    effects.push(command({ type: 'start', playId: play.playId, armStrength: play.armStrength, sim }));
+    effects.push(startCommand(play));
     // The machine has MACHINE_TIMINGS.startMs from now to take it.
     return { ...state, machine, turn: { ...turn, deadline: Math.max(turn.deadline, now) } };
   }
@@ -247,7 +225,7 @@ function followReport(
   effects: RoomEffect[],
 ): Playing | Away {
   const play = turn.play;
-  const d = play.driven!;
+  const d = play.driven;
   let driven: Partial<DrivenPlay> = {};
   let phase = play.machine.phase;
   if (report.phase === 'waitBack' && phase === 'movingRight') {
@@ -285,9 +263,8 @@ function prizeSeen(
   effects: RoomEffect[],
 ): StationRoomState {
   const turn = state.turn;
-  const running =
-    (turn.phase === 'playing' || turn.phase === 'away') && turn.play.driven && turn.play.playId === playId;
-  if (!running || turn.play.driven!.prizeSeen) {
+  const running = (turn.phase === 'playing' || turn.phase === 'away') && turn.play.playId === playId;
+  if (!running || turn.play.driven.prizeSeen) {
     // Out of the machine all the same: the operator settles it (gives it to the player, or puts it back).
     effects.push({ type: 'commit', writes: [{ kind: 'strayPrize', playId, prizeId }] }, { type: 'floorChanged' });
     return state;
@@ -295,7 +272,7 @@ function prizeSeen(
   const play: PlayRun = { ...turn.play, driven: { ...turn.play.driven, prizeSeen: true, wonPrizeId: prizeId } };
   const next = { ...turn, play };
   // Home already: the result need not wait for the rest of the settle window.
-  if (next.phase === 'playing' && play.driven!.homeAt !== null) return decide(state, next, now, effects);
+  if (next.phase === 'playing' && play.driven.homeAt !== null) return decide(state, next, now, effects);
   return { ...state, turn: next };
 }
 
@@ -308,8 +285,14 @@ function acked(
 ): StationRoomState {
   const turn = state.turn;
   const c = event.command;
+  if (c.type === 'start' && state.machine.endedStart === c.playId) {
+    // The answer to a start the room stopped: taken, the machine reported the play before this ack
+    // (it is dropped as a play the room does not run, and ready once home); refused, it never ran.
+    const after: StationRoomState = { ...state, machine: { ...state.machine, endedStart: null } };
+    return after.turn.phase === 'idle' ? advance(after, now, effects) : after;
+  }
   if (c.type === 'start') {
-    if (turn.phase !== 'resetting' || turn.play.playId !== c.playId || !turn.play.driven) return state;
+    if (turn.phase !== 'resetting' || turn.play.playId !== c.playId) return state;
     if (!event.ok) return machineDown(state, `start_${event.reason ?? 'refused'}`, now, effects);
     const play = { ...turn.play, driven: { ...turn.play.driven, startAcked: true } };
     const after: StationRoomState = { ...state, turn: { ...turn, play } };

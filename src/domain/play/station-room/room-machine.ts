@@ -1,9 +1,12 @@
-import { CRANE, machineView, startPlay, type CraneState } from '../crane-machine';
+import { CRANE, machineView, type CraneState } from '../crane-machine';
 import { MACHINE_TIMINGS, PLAY_TIMINGS } from '../play-loop.rule';
 import type { CraneButton, CranePhase } from '../play.entity';
 export { machineReady } from './room-line';
+import { stoppedOn } from './room-line';
 import { checkpointOf, playStateOf, recordResult, stopPlay } from './room-play';
+export { UNSTARTED } from './room-play';
 import { refused, type Stepped } from './room-step';
+import { REATTACHING, startBound } from './room-view';
 import type {
   Away,
   DrivenPlay,
@@ -29,39 +32,18 @@ import type {
 /** The machine link of a station driven by an agent that has not connected yet. */
 export const NO_AGENT: MachineLink = { connected: false, report: null, fault: 'agent', emergencyStopped: false };
 
-/**
- * The link's fault while a restarted room waits for its agent to name the play under way: the play
- * is taken back when the report names it, and refunded once when it does not.
- */
-export const REATTACHING = 'reattaching';
-
-/** A machine-driven play whose start the machine has not taken (yet). */
-export const UNSTARTED: DrivenPlay = {
-  startAcked: false,
-  buttonDeadline: null,
-  autoStopAt: null,
-  holdUntil: null,
-  droppedAt: null,
-  homeAt: null,
-  prizeSeen: false,
-  wonPrizeId: null,
-};
+export { REATTACHING, startBound } from './room-view';
 
 export const command = (c: MachineCommand): RoomEffect => ({ type: 'machineCommand', command: c });
 
-/** A new machine-driven play: the start command to the machine, and the play's button rules. */
-export function drivenStart(
-  play: PlayRun,
-  seed: number,
-  layout: PlayRun['machine']['prizes'],
-): {
-  play: PlayRun;
-  effect: RoomEffect;
-} {
-  return {
-    play: { ...play, machine: startPlay(layout, play.armStrength, seed, true), driven: UNSTARTED },
-    effect: command({ type: 'start', playId: play.playId, armStrength: play.armStrength, sim: { seed, layout } }),
-  };
+/**
+ * The start of a play not yet begun on the machine (its model at tick 0: the generator still its
+ * seed): sent when the play is charged, and again when a restarted room finds the machine home
+ * without it.
+ */
+export function startCommand(play: PlayRun): RoomEffect {
+  const sim = { seed: play.machine.rng, layout: play.machine.prizes };
+  return command({ type: 'start', playId: play.playId, armStrength: play.armStrength, sim });
 }
 
 export const PHASE_OF: Record<MachinePhase, CranePhase> = {
@@ -106,7 +88,7 @@ function withPhase(play: PlayRun, phase: CranePhase, driven: Partial<DrivenPlay>
       phase,
       ...(autoFired ? { autoFired: [...play.machine.autoFired, autoFired] } : {}),
     },
-    driven: { ...play.driven!, ...driven },
+    driven: { ...play.driven, ...driven },
   };
 }
 
@@ -125,11 +107,11 @@ export function drivenControl(
   effects: RoomEffect[],
 ): Stepped {
   const play = running.play;
-  const driven = play.driven!;
+  const driven = play.driven;
   const phase = play.machine.phase;
   if (driven.autoStopAt !== null) return { state: { ...state, turn: running }, answer: refused('buttonNotReady') };
   // After a restart, until the agent names the play again: a button now would be lost (and the play with it).
-  if (state.machine?.fault === REATTACHING)
+  if (state.machine.fault === REATTACHING)
     return { state: { ...state, turn: running }, answer: refused('buttonNotReady') };
   let next: PlayRun | null = null;
   if (button === 'right' && cmd === 'press' && phase === 'ready')
@@ -144,7 +126,7 @@ export function drivenControl(
   effects.push(command({ type: cmd, playId: play.playId, button }));
   const input = { tick: next.machine.tick, button, command: cmd };
   next = { ...next, inputs: [...next.inputs, input], ticksSinceSave: 0 };
-  next = { ...next, machine: mirror(next.machine, next.driven!, now, null, startedAtOf(play, now)) };
+  next = { ...next, machine: mirror(next.machine, next.driven, now, null, startedAtOf(play, now)) };
   const playing: Playing = { ...running, play: next };
   effects.push({ type: 'checkpoint', write: checkpointOf(next, null) });
   effects.push(playStateOf(state.station, playing, now));
@@ -161,11 +143,10 @@ export function drivenResetOver(
   now: number,
   effects: RoomEffect[],
 ): StationRoomState {
-  const driven = turn.play.driven!;
+  const driven = turn.play.driven;
   if (!driven.startAcked) {
     // After a restart the agent may still be dialling back: it has longer to name the play.
-    const bound = state.machine?.fault === REATTACHING ? MACHINE_TIMINGS.reattachMs : MACHINE_TIMINGS.startMs;
-    if (now < turn.deadline + bound) return state;
+    if (now < turn.deadline + startBound(state.machine)) return state;
     return machineDown(state, 'start_timeout', now, effects);
   }
   const play = withPhase(turn.play, 'ready', { buttonDeadline: now + PLAY_TIMINGS.buttonLimitMs });
@@ -174,6 +155,9 @@ export function drivenResetOver(
     type: 'commit',
     writes: [{ kind: 'playRunning', playId: play.playId, reserveId: turn.holder.reserveId, machine: play.machine }],
   });
+  // The player went away during the reset (or the room restarted in it): the play waits for them in
+  // its grace window, its button limit stopped, as for a player gone mid-play.
+  if (!turn.holder.present) return { ...state, turn: drivenGone(state, playing, now, effects) };
   effects.push(playStateOf(state.station, playing, now));
   return { ...state, turn: playing };
 }
@@ -186,7 +170,7 @@ export function drivenClock(
   effects: RoomEffect[],
 ): StationRoomState {
   const play = turn.play;
-  const d = play.driven!;
+  const d = play.driven;
   const id = play.playId;
   const phase = play.machine.phase;
   let next: PlayRun | null = null;
@@ -226,7 +210,7 @@ export function drivenClock(
       inputs: [...next.inputs, { tick: play.machine.tick, button: sent.command.button, command: sent.command.type }],
     };
   }
-  next = { ...next, machine: mirror(next.machine, next.driven!, now, null, startedAtOf(play, now)), ticksSinceSave: 0 };
+  next = { ...next, machine: mirror(next.machine, next.driven, now, null, startedAtOf(play, now)), ticksSinceSave: 0 };
   const playing: Playing = { ...turn, play: next };
   effects.push({ type: 'checkpoint', write: checkpointOf(next, null) });
   effects.push(playStateOf(state.station, playing, now));
@@ -235,7 +219,7 @@ export function drivenClock(
 
 /** The result of a machine-driven play: the chute sensor's prize, or a miss. */
 export function decide(state: StationRoomState, turn: Playing, now: number, effects: RoomEffect[]): StationRoomState {
-  const d = turn.play.driven!;
+  const d = turn.play.driven;
   const machine: CraneState = {
     ...turn.play.machine,
     phase: 'done',
@@ -262,8 +246,8 @@ export function machineDown(
   now: number,
   effects: RoomEffect[],
 ): StationRoomState {
-  const machine: MachineLink = { ...(state.machine ?? NO_AGENT), fault: state.machine?.fault ?? why };
   const turn = state.turn;
+  const machine: MachineLink = { ...stoppedOn(state.machine, turn), fault: state.machine.fault ?? why };
   let after: StationRoomState = { ...state, machine };
   switch (turn.phase) {
     case 'idle':
@@ -316,7 +300,7 @@ export function machineDown(
 export function drivenGone(state: StationRoomState, turn: Playing, now: number, effects: RoomEffect[]): Playing | Away {
   const holder = { ...turn.holder, present: false };
   const play = turn.play;
-  const d = play.driven!;
+  const d = play.driven;
   const phase = play.machine.phase;
   let next = play;
   if ((phase === 'movingRight' || phase === 'movingBack') && d.autoStopAt === null) {
@@ -341,7 +325,7 @@ export function drivenGone(state: StationRoomState, turn: Playing, now: number, 
     play: {
       ...next,
       machine: { ...next.machine, buttonDeadlineTick: null },
-      driven: { ...next.driven!, buttonDeadline: null },
+      driven: { ...next.driven, buttonDeadline: null },
       ticksSinceSave: 0,
     },
     graceDeadline,
@@ -353,7 +337,7 @@ export function drivenGone(state: StationRoomState, turn: Playing, now: number, 
 
 /** The player is back: the claw waits for their button again, with a whole button limit. */
 export function drivenBack(state: StationRoomState, turn: Away, now: number, effects: RoomEffect[]): Playing {
-  const d = turn.play.driven!;
+  const d = turn.play.driven;
   const machine = turn.play.machine;
   const play: PlayRun = {
     ...turn.play,

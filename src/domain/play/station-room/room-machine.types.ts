@@ -36,8 +36,7 @@ export interface MachineReport {
 }
 
 /**
- * A station's machine as its room knows it (stations driven by an agent; null for the built-in
- * simulator). The machine takes a turn only when connected, idle, its chute sensor clear, not
+ * A station's machine as its room knows it through its agent. The machine takes a turn only when connected, idle, its chute sensor clear, not
  * stopped, no fault, and no emergency stop of the operator's holds it.
  */
 export interface MachineLink {
@@ -47,6 +46,12 @@ export interface MachineLink {
   readonly fault: string | null;
   /** The operator's emergency stop: out of service until the operator resumes it. */
   readonly emergencyStopped: boolean;
+  /**
+   * A play the room stopped while its start was sent and not yet answered: the machine may still
+   * take it (a report sent before the start reached it says idle all the same), so it takes no turn
+   * until the start's answer comes (or its agent goes).
+   */
+  readonly endedStart?: number | null;
 }
 
 /** What a machine-driven play holds besides the mirror of the machine: the button rules the room keeps. */

@@ -1,5 +1,5 @@
 import { isMaintenanceStatus } from '../../reservation/reservation.entity';
-import { advance, endIfSoldOut, endLine } from './room-line';
+import { advance, stoppedOn, endIfSoldOut, endLine } from './room-line';
 import { stopPlay } from './room-play';
 import { holderOf, playIdOf } from './room-view';
 import { refused, type Stepped } from './room-step';
@@ -108,7 +108,7 @@ function endHolder(state: StationRoomState, now: number, effects: RoomEffect[]):
     },
     { type: 'reserveCancelled', userId: turn.holder.userId, reason: 'operator' },
   );
-  const after = advance({ ...state, turn: { phase: 'idle' } }, now, effects);
+  const after = advance({ ...state, turn: { phase: 'idle' }, machine: stoppedOn(state.machine, turn) }, now, effects);
   return { state: after, answer: { kind: 'operator', refundedPlayId } };
 }
 
@@ -137,6 +137,7 @@ function setStatus(
     after = {
       ...after,
       turn: turn.phase === 'starting' ? { ...turn, aborted: true } : { phase: 'idle' },
+      machine: stoppedOn(after.machine, turn),
     };
   }
   effects.push({ type: 'stationStatus', status });

@@ -1,8 +1,9 @@
-import { awaitsButton, CRANE, dropNow, layPrizes, letGo, startPlay, tick, type CraneState } from '../crane-machine';
+import { layPrizes, startPlay, type CraneState } from '../crane-machine';
 import { nextAssistMisses, PLAY_TIMINGS } from '../play-loop.rule';
 import { endedPlayView, turnPlayView } from './room-view';
 import type {
   Away,
+  DrivenPlay,
   Holder,
   Playing,
   PlayRun,
@@ -16,10 +17,17 @@ import type {
   StationRoomState,
 } from './room.types';
 
-/** The running machine is saved at least this often (a restart loses at most this much of a play). */
-export const SAVE_EVERY_TICKS = 10;
-/** While the claw moves, viewers get the play this often (and on every change of the claw's phase). */
-export const PUSH_EVERY_TICKS = 4;
+/** A machine-driven play whose start the machine has not taken (yet). */
+export const UNSTARTED: DrivenPlay = {
+  startAcked: false,
+  buttonDeadline: null,
+  autoStopAt: null,
+  holdUntil: null,
+  droppedAt: null,
+  homeAt: null,
+  prizeSeen: false,
+  wonPrizeId: null,
+};
 
 /** The most prizes lying on a field at once. */
 const FIELD_PRIZES = 3;
@@ -48,7 +56,10 @@ export function refilledField(station: RoomStation, machine: CraneState, field: 
   return { prizes, nextPrizeId };
 }
 
-/** A started play, from what its write answered. */
+/**
+ * A started play, from what its write answered: the room's model of the claw on the play's field
+ * and seed (a mirror the agent's reports correct), its start not yet taken by the machine.
+ */
 export function newRun(started: StartedPlay, field: RoomField): PlayRun {
   return {
     playId: started.playId,
@@ -58,10 +69,11 @@ export function newRun(started: StartedPlay, field: RoomField): PlayRun {
     armStrength: started.armStrength,
     assistLevel: started.assistLevel,
     gaugeMisses: started.gaugeMisses,
-    machine: startPlay(field.prizes, started.armStrength, started.seed),
+    machine: startPlay(field.prizes, started.armStrength, started.seed, true),
     inputs: [],
     dropAtTick: null,
     ticksSinceSave: 0,
+    driven: UNSTARTED,
   };
 }
 
@@ -83,11 +95,6 @@ export function checkpointOf(play: PlayRun, graceDeadline: number | null): Extra
   };
 }
 
-/** The machine waits for its next tick, `CRANE.tickMs` after the previous one was due (not after it ran). */
-export function nextTickAfter(dueAt: number, now: number): number {
-  return now - dueAt < CRANE.tickMs ? dueAt + CRANE.tickMs : now + CRANE.tickMs;
-}
-
 /** The refund of a play: exactly what it took. */
 export function refundOf(userId: number, play: PlayRun): Extract<RoomWrite, { kind: 'refund' }> {
   return {
@@ -100,114 +107,9 @@ export function refundOf(userId: number, play: PlayRun): Extract<RoomWrite, { ki
   };
 }
 
-/**
- * The player is gone while the machine runs: a held button lets go where the claw is; a claw that
- * waits for a button pauses in the grace window. A claw already on its way down finishes by itself.
- */
-export function goneWhilePlaying(
-  turn: Playing,
-  now: number,
-  effects: RoomEffect[],
-  station: RoomStation,
-): Playing | Away {
-  const holder = { ...turn.holder, present: false };
-  const released = letGo(turn.play.machine);
-  let play = turn.play;
-  if (released.input) {
-    play = { ...play, machine: released.state, inputs: [...play.inputs, released.input] };
-  }
-  if (!awaitsButton(play.machine)) {
-    if (play !== turn.play) {
-      play = { ...play, ticksSinceSave: 0 };
-      effects.push({ type: 'checkpoint', write: checkpointOf(play, null) });
-    }
-    return { ...turn, holder, play };
-  }
-  const graceDeadline = now + PLAY_TIMINGS.graceMs;
-  play = { ...play, ticksSinceSave: 0 };
-  const away: Away = { phase: 'away', holder, play, graceDeadline };
-  effects.push({ type: 'checkpoint', write: checkpointOf(play, graceDeadline) });
-  effects.push(playStateOf(station, away, now));
-  return away;
-}
-
-/** The player is back: a paused play runs on from where it waited. */
-export function backFromAway(turn: Away, now: number, effects: RoomEffect[], station: RoomStation): Playing {
-  const play = { ...turn.play, ticksSinceSave: 0 };
-  const playing: Playing = {
-    phase: 'playing',
-    holder: { ...turn.holder, present: true },
-    play,
-    nextTickAt: now + CRANE.tickMs,
-  };
-  effects.push({ type: 'checkpoint', write: checkpointOf(play, null) });
-  effects.push(playStateOf(station, playing, now));
-  return playing;
-}
-
-/** Nobody came back: the claw drops where it is and the play ends as any other. */
-export function graceLapsed(turn: Away, now: number, effects: RoomEffect[]): Playing {
-  const machine = dropNow(turn.play.machine);
-  const play = { ...turn.play, machine, dropAtTick: machine.tick, ticksSinceSave: 0 };
-  effects.push({ type: 'checkpoint', write: checkpointOf(play, null) });
-  return { phase: 'playing', holder: turn.holder, play, nextTickAt: now + CRANE.tickMs };
-}
-
-/** The reset is over: the machine starts (or pauses at once when the player is gone). */
-export function machineStarts(
-  turn: Resetting,
-  now: number,
-  effects: RoomEffect[],
-  station: RoomStation,
-): Playing | Away {
-  const running: RoomWrite = {
-    kind: 'playRunning',
-    playId: turn.play.playId,
-    reserveId: turn.holder.reserveId,
-    machine: turn.play.machine,
-  };
-  if (!turn.holder.present) {
-    const graceDeadline = now + PLAY_TIMINGS.graceMs;
-    const away: Away = { phase: 'away', holder: turn.holder, play: turn.play, graceDeadline };
-    effects.push({ type: 'commit', writes: [running, checkpointOf(turn.play, graceDeadline)] });
-    effects.push(playStateOf(station, away, now));
-    return away;
-  }
-  const playing: Playing = { phase: 'playing', holder: turn.holder, play: turn.play, nextTickAt: now + CRANE.tickMs };
-  effects.push({ type: 'commit', writes: [running] });
-  effects.push(playStateOf(station, playing, now));
-  return playing;
-}
-
 /** A `playState` effect for a turn that holds a play. */
 export function playStateOf(station: RoomStation, turn: Resetting | Playing | Away | Result, now: number): RoomEffect {
   return { type: 'playState', view: turnPlayView(station, turn, now)! };
-}
-
-/**
- * One tick of a running machine: the claw moves; it is saved every SAVE_EVERY_TICKS and on every
- * change of phase, shown every PUSH_EVERY_TICKS and on every change; when the claw is done the
- * result is recorded (`recordResult`).
- */
-export function machineTicks(
-  state: StationRoomState,
-  turn: Playing,
-  now: number,
-  effects: RoomEffect[],
-): StationRoomState {
-  const before = turn.play.machine.phase;
-  const machine = tick(turn.play.machine);
-  let play: PlayRun = { ...turn.play, machine, ticksSinceSave: turn.play.ticksSinceSave + 1 };
-  effects.push({ type: 'machineTicked' });
-  if (machine.phase === 'done') return recordResult(state, { ...turn, play }, now, effects);
-  const changed = machine.phase !== before;
-  if (changed || play.ticksSinceSave >= SAVE_EVERY_TICKS) {
-    play = { ...play, ticksSinceSave: 0 };
-    effects.push({ type: 'checkpoint', write: checkpointOf(play, null) });
-  }
-  const next: Playing = { ...turn, play, nextTickAt: nextTickAfter(turn.nextTickAt, now) };
-  if (changed || machine.tick % PUSH_EVERY_TICKS === 0) effects.push(playStateOf(state.station, next, now));
-  return { ...state, turn: next };
 }
 
 /** The claw is done: the result, the prize, the stock, the VIP weekly count, the gauge and the field are written at once. */

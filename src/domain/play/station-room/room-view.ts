@@ -1,7 +1,20 @@
 import { machineView } from '../crane-machine';
 import { MACHINE_TIMINGS } from '../play-loop.rule';
 import type { PlayResult, PlayView } from '../play.entity';
-import type { Holder, PlayRun, RoomStation, StationRoomState, Turn } from './room.types';
+import type { Holder, MachineLink, PlayRun, RoomStation, StationRoomState, Turn } from './room.types';
+
+/**
+ * The link's fault while a restarted room waits for its agent to name the play under way: the play
+ * is taken back when the report names it, and refunded once when it does not.
+ */
+export const REATTACHING = 'reattaching';
+
+/**
+ * How long after its reset window a play's start may wait for the machine to take it: longer while
+ * a restarted room waits for its agent to dial back.
+ */
+export const startBound = (machine: MachineLink): number =>
+  machine.fault === REATTACHING ? MACHINE_TIMINGS.reattachMs : MACHINE_TIMINGS.startMs;
 
 const msLeft = (deadline: number, now: number): number => Math.max(0, deadline - now);
 
@@ -92,9 +105,9 @@ export function nextWakeup(state: StationRoomState): number | null {
     case 'result':
       return turn.deadline;
     case 'resetting':
-      return turn.play.driven && !turn.play.driven.startAcked ? turn.deadline + MACHINE_TIMINGS.startMs : turn.deadline;
+      return turn.play.driven.startAcked ? turn.deadline : turn.deadline + startBound(state.machine);
     case 'playing':
-      return turn.play.driven ? drivenDue(turn.play.driven) : turn.nextTickAt;
+      return drivenDue(turn.play.driven);
     case 'away':
       return turn.graceDeadline;
     case 'idle':
@@ -104,7 +117,7 @@ export function nextWakeup(state: StationRoomState): number | null {
 }
 
 /** The next instant a machine-driven play's rules fall due (room-machine.ts), or null. */
-export function drivenDue(d: NonNullable<PlayRun['driven']>): number | null {
+export function drivenDue(d: PlayRun['driven']): number | null {
   const due = [
     d.buttonDeadline,
     d.autoStopAt,

@@ -31,8 +31,6 @@ export interface RoomStation {
   readonly prizeShape: PrizeShape;
   /** Paused by the operator: the line is kept, but no turn is offered and no continue starts. */
   readonly paused: boolean;
-  /** Who drives the machine: the server's built-in simulator, or the station's agent (docs/agent-protocol.md). */
-  readonly driver?: 'builtin' | 'agent';
   /** The operator's emergency stop holds the station until resumed (kept in the store across restarts). */
   readonly emergencyStopped?: boolean;
 }
@@ -83,10 +81,10 @@ export interface PlayRun {
   readonly dropAtTick: number | null;
   readonly ticksSinceSave: number;
   /**
-   * A play on a machine driven by its agent: `machine` is then a mirror of what the agent reports,
-   * and these are the room's button rules; absent for the built-in simulator.
+   * The room's button rules for the play on the machine its agent drives: `machine` is a mirror of
+   * what the agent reports (docs/agent-protocol.md).
    */
-  readonly driven?: DrivenPlay;
+  readonly driven: DrivenPlay;
 }
 
 /** The turn of a starting play, to go back to when the start is refused (too little TC, sold out). */
@@ -162,8 +160,8 @@ export interface StationRoomState {
   /** Everyone waiting behind the turn, first first. */
   readonly line: readonly Waiting[];
   readonly turn: Turn;
-  /** The machine's agent, for a station driven by one; absent for the built-in simulator. */
-  readonly machine?: MachineLink;
+  /** The station's machine, as its agent connects and reports (docs/agent-protocol.md). */
+  readonly machine: MachineLink;
 }
 
 /** A prize change by the operator. */
@@ -258,9 +256,7 @@ export type RoomEvent =
   // the operator at the machine
   | { readonly type: 'emergencyStop' }
   | { readonly type: 'resumeMachine' }
-  | { readonly type: 'homeMachine' }
-  /** Who drives the machine from now on (no play may be under way). */
-  | { readonly type: 'setDriver'; readonly driver: 'builtin' | 'agent' };
+  | { readonly type: 'homeMachine' };
 export type RoomEventType = RoomEvent['type'];
 /**
  * The events a caller may send a station room (a player, a viewer, the operator, another
@@ -312,7 +308,6 @@ export const ROOM_EVENT_TYPES: readonly RoomEventType[] = [
   'emergencyStop',
   'resumeMachine',
   'homeMachine',
-  'setDriver',
 ];
 
 /** A room as the store holds it, to rebuild it after a (re)start (restore.ts). */

@@ -1,4 +1,3 @@
-import { command as craneCommand, machineView } from '../crane-machine';
 import { PLAY_TIMINGS } from '../play-loop.rule';
 import { advance, endIfSoldOut, lineSignature, machineReady, stationRefusal } from './room-line';
 import {
@@ -8,27 +7,14 @@ import {
   drivenGone,
   drivenGraceLapsed,
   drivenResetOver,
-  drivenStart,
+  startCommand,
 } from './room-machine';
 import { machineEvent } from './room-machine-events';
 import { operate } from './room-operator';
 import { OK, PLAY, refused, type Stepped } from './room-step';
-import {
-  backFromAway,
-  chargeOf,
-  checkpointOf,
-  goneWhilePlaying,
-  graceLapsed,
-  initialField,
-  machineStarts,
-  machineTicks,
-  newRun,
-  playStateOf,
-  stopPlay,
-} from './room-play';
+import { chargeOf, initialField, newRun, playStateOf, stopPlay } from './room-play';
 import { endedPlayView, holderOf, playIdOf, roomPlayView } from './room-view';
 import type {
-  Away,
   Holder,
   Playing,
   Result,
@@ -176,7 +162,6 @@ function apply(state: StationRoomState, event: RoomEvent, now: number, effects: 
     case 'emergencyStop':
     case 'resumeMachine':
     case 'homeMachine':
-    case 'setDriver':
       return machineEvent(state, event, now, effects);
     case 'resumed': {
       let after = state;
@@ -186,13 +171,11 @@ function apply(state: StationRoomState, event: RoomEvent, now: number, effects: 
   }
 }
 
-/** The player is gone mid-play (room-play.ts for the built-in simulator, room-machine.ts for a machine's agent). */
-const gone = (state: StationRoomState, turn: Playing, now: number, effects: RoomEffect[]): Playing | Away =>
-  turn.play.driven ? drivenGone(state, turn, now, effects) : goneWhilePlaying(turn, now, effects, state.station);
+/** The player is gone mid-play (room-machine.ts). */
+const gone = drivenGone;
 
 /** The player is back to a play waiting in its grace window. */
-const back = (state: StationRoomState, turn: Away, now: number, effects: RoomEffect[]): Playing =>
-  turn.play.driven ? drivenBack(state, turn, now, effects) : backFromAway(turn, now, effects, state.station);
+const back = drivenBack;
 
 function withHolder<T extends Exclude<Turn, { phase: 'idle' }>>(turn: T, holder: Holder): T {
   return { ...turn, holder };
@@ -267,14 +250,9 @@ function playStarted(state: StationRoomState, started: StartedPlay, now: number,
     });
     return { state: advance({ ...state, turn: { phase: 'idle' } }, now, effects), answer: PLAY };
   }
-  let run = play;
-  if (state.machine) {
-    // The machine takes the play's start (its credit, the simulated cabinet's field and seed).
-    const driven = drivenStart(play, started.seed, (state.field ?? initialField(state.station)).prizes);
-    run = driven.play;
-    effects.push(driven.effect);
-  }
-  const resetting = { phase: 'resetting' as const, holder: turn.holder, play: run, deadline: turn.resetDeadline };
+  // The machine takes the play's start (its credit, the simulated cabinet's field and seed).
+  effects.push(startCommand(play));
+  const resetting = { phase: 'resetting' as const, holder: turn.holder, play, deadline: turn.resetDeadline };
   effects.push(playStateOf(state.station, resetting, now));
   return { state: { ...state, turn: resetting }, answer: PLAY };
 }
@@ -313,22 +291,7 @@ function control(
       : turn.holder.present
         ? turn
         : { ...turn, holder: { ...turn.holder, present: true } };
-  if (running.play.driven) return drivenControl(state, running, event.button, event.command, now, effects);
-  const moved = craneCommand(running.play.machine, event.button, event.command);
-  if (!moved) return { state: { ...state, turn: running }, answer: refused('buttonNotReady') };
-  const play = {
-    ...running.play,
-    machine: moved,
-    inputs: [...running.play.inputs, { tick: running.play.machine.tick, button: event.button, command: event.command }],
-    ticksSinceSave: 0,
-  };
-  const next: Playing = { ...running, play };
-  effects.push({ type: 'checkpoint', write: checkpointOf(play, null) });
-  effects.push(playStateOf(state.station, next, now));
-  return {
-    state: { ...state, turn: next },
-    answer: { kind: 'control', tick: moved.tick, machine: machineView(moved) },
-  };
+  return drivenControl(state, running, event.button, event.command, now, effects);
 }
 
 /** A deadline or the machine's next tick fell due. */
@@ -353,19 +316,11 @@ function timePassed(state: StationRoomState, now: number, effects: RoomEffect[])
       return advance({ ...state, turn: { phase: 'idle' } }, now, effects);
     }
     case 'resetting':
-      if (now < turn.deadline) return state;
-      if (turn.play.driven) return drivenResetOver(state, turn, now, effects);
-      return { ...state, turn: machineStarts(turn, now, effects, state.station) };
+      return now < turn.deadline ? state : drivenResetOver(state, turn, now, effects);
     case 'playing':
-      if (turn.play.driven) return drivenClock(state, turn, now, effects);
-      return now < turn.nextTickAt ? state : machineTicks(state, turn, now, effects);
+      return drivenClock(state, turn, now, effects);
     case 'away':
-      return now < turn.graceDeadline
-        ? state
-        : {
-            ...state,
-            turn: turn.play.driven ? drivenGraceLapsed(turn, now, effects) : graceLapsed(turn, now, effects),
-          };
+      return now < turn.graceDeadline ? state : { ...state, turn: drivenGraceLapsed(turn, now, effects) };
     case 'result':
       return now < turn.deadline ? state : endTurn(state, turn, now, effects);
   }
