@@ -1,13 +1,21 @@
 import { performance } from 'node:perf_hooks';
-import { PLAY_ENDPOINTS, PLAY_LOOP_ENDPOINTS as P } from '../src/contract';
+import { io, type Socket } from 'socket.io-client';
+import {
+  CHANNELS,
+  PLAY_ENDPOINTS,
+  PLAY_LOOP_ENDPOINTS as P,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+} from '../src/contract';
 import type { AgentButton } from '../src/contract/agent.schema';
 import type { PressMark } from './agent-fleet';
 
 /*
- * The players of bench:agent: each plays runs of plays on its own station over the HTTP API, as the
- * app's calls (reserve, wait for the turn, confirm, → and ↑ held and let go, continue), and times
- * each control call from just before the request until the press or release reached the agent's
- * driver (the same process: one clock).
+ * The players of bench:agent: each plays runs of plays on its own station (reserve, wait for the
+ * turn, confirm, → and ↑ held and let go, continue), and times each control from just before it
+ * leaves until the press or release reached the agent's driver (the same process: one clock).
+ * `HttpPlayer` does it all over the HTTP API and polls its play; `SocketPlayer` does as the web app:
+ * the play's state from the station channel's pushes and the buttons over its socket.
  */
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -50,11 +58,17 @@ export class ControlLatencies {
 
 export class HttpPlayer {
   constructor(
-    private readonly origin: string,
-    private readonly player: Player,
-    private readonly station: number,
+    protected readonly origin: string,
+    protected readonly player: Player,
+    protected readonly station: number,
     private readonly latencies: ControlLatencies,
   ) {}
+
+  /** Connects what the player needs before its first call (nothing over HTTP). */
+  async connect(): Promise<void> {}
+
+  /** Ends what `connect` opened. */
+  close(): void {}
 
   private async post(path: string, body: object = {}): Promise<Json> {
     const res = await fetch(`${this.origin}/api/${path}`, {
@@ -65,7 +79,7 @@ export class HttpPlayer {
     return (await res.json()) as Json;
   }
 
-  private async ok(path: string, body: object = {}): Promise<Json> {
+  protected async ok(path: string, body: object = {}): Promise<Json> {
     const answer = await this.post(path, body);
     if (answer.error_code !== 200) throw new Error(`${path} at station ${this.station}: ${JSON.stringify(answer)}`);
     return answer;
@@ -84,13 +98,23 @@ export class HttpPlayer {
 
   private current = async (): Promise<PlayView | null> => (await this.ok(P.current)).play as PlayView | null;
 
-  private async control(play: PlayView, button: AgentButton, command: 'press' | 'release'): Promise<void> {
-    this.latencies.sent(this.station, play.play_id, button, command);
+  /** Waits until the player's play is as `done` says, within `withinMs`. */
+  protected waitPlay(what: string, done: (play: PlayView | null) => boolean, withinMs?: number): Promise<unknown> {
+    return this.until(what, this.current, done, withinMs);
+  }
+
+  /** Sends one button; resolves once the server answered it. */
+  protected async send(play: PlayView, button: AgentButton, command: 'press' | 'release'): Promise<void> {
     await this.ok(P.control, { play_id: play.play_id, button, command });
   }
 
+  private async control(play: PlayView, button: AgentButton, command: 'press' | 'release'): Promise<void> {
+    this.latencies.sent(this.station, play.play_id, button, command);
+    await this.send(play, button, command);
+  }
+
   private async hold(play: PlayView, button: AgentButton): Promise<void> {
-    await this.until(`${button} to press`, this.current, (p) => p?.phase === 'playing' && p.machine.button === button);
+    await this.waitPlay(`${button} to press`, (p) => p?.phase === 'playing' && p.machine.button === button);
     await this.control(play, button, 'press');
     await sleep(HOLD_MS);
     await this.control(play, button, 'release');
@@ -127,12 +151,73 @@ export class HttpPlayer {
     for (let played = 0; ;) {
       await this.hold(play, 'right');
       await this.hold(play, 'back');
-      await this.until('result', this.current, (p) => p?.phase === 'result', 30_000);
+      await this.waitPlay('result', (p) => p?.play_id === play.play_id && p.phase === 'result', 30_000);
       played += 1;
       counted();
       if (played === plays) break;
       play = (await this.ok(P.continue, { play_id: play.play_id })).play as PlayView;
     }
     await this.ok(P.finish, { play_id: play.play_id });
+  }
+}
+
+/**
+ * A player as the web app plays: signed in on a socket, in its station's channel, the play's state
+ * from the pushes (no polling), and the buttons over the socket (`control`, answered by an ack).
+ * Reserve, confirm, continue and finish stay HTTP calls, as in the app.
+ */
+export class SocketPlayer extends HttpPlayer {
+  private socket: Socket<ServerToClientEvents, ClientToServerEvents> | null = null;
+  private last: PlayView | null = null;
+  private readonly waiting = new Set<() => void>();
+
+  override async connect(): Promise<void> {
+    const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(this.origin, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      auth: { user_id: this.player.user_id, access_token: this.player.access_token },
+    });
+    this.socket = socket;
+    socket.on('play_state', (state) => {
+      this.last = state as unknown as PlayView;
+      for (const wake of [...this.waiting]) wake();
+    });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('connect_error', reject);
+    });
+    const joined = await socket.emitWithAck('join', CHANNELS.station(this.station));
+    if (!joined.ok) throw new Error(`station ${this.station}: the channel refused the player`);
+  }
+
+  override close(): void {
+    this.socket?.disconnect();
+  }
+
+  protected override async waitPlay(
+    what: string,
+    done: (play: PlayView | null) => boolean,
+    withinMs = 20_000,
+  ): Promise<unknown> {
+    if (done(this.last)) return this.last;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(check);
+        reject(new Error(`station ${this.station}: no ${what} pushed within ${withinMs} ms`));
+      }, withinMs);
+      const check = () => {
+        if (!done(this.last)) return;
+        clearTimeout(timer);
+        this.waiting.delete(check);
+        resolve();
+      };
+      this.waiting.add(check);
+    });
+    return this.last;
+  }
+
+  protected override async send(play: PlayView, button: AgentButton, command: 'press' | 'release'): Promise<void> {
+    const ack = await this.socket!.emitWithAck('control', { play_id: play.play_id, button, command });
+    if (!ack.ok) throw new Error(`control at station ${this.station}: ${JSON.stringify(ack)}`);
   }
 }

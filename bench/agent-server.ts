@@ -41,6 +41,8 @@ const config = readServerConfig({
   PORT: '0',
   HOST: '127.0.0.1',
   DATA_DIR: process.env.BENCH_DATA_DIR ?? ':memory:',
+  // store=postgres: a throwaway PostgreSQL cluster the parent started (the store of a bigger deployment).
+  ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
   STATIC_DIR: '',
   LOG_LEVEL: 'silent',
   // The operator's shared token (the e-stops) is a development call.
@@ -118,6 +120,9 @@ function sample(): SampleAnswer {
 
 async function main(): Promise<void> {
   await server.ready;
+  await server.app.ready();
+  // On PostgreSQL an instance runs the rooms once it holds the host lock (it is the only one here).
+  if (config.databaseUrl) await server.hosting;
   const origin = await server.app.listen({ port: 0, host: '127.0.0.1' });
   process.on('message', (message: ServerRequest) => {
     const answer = message.type === 'setup' ? setup(message.setup) : Promise.resolve(sample());

@@ -6,15 +6,21 @@
  * WebSocket. Everything is timed on this process's clock: a call leaves here, and the press reaches
  * a driver here.
  *
- *   npm run bench:agent [-- agents=200 players=24 plays=11 estops=120 seconds=30]
+ *   npm run bench:agent [-- agents=200 players=24 plays=11 estops=120 seconds=30 store=pglite|postgres
+ *                          transport=socket|http]
+ *
+ * store=postgres runs the server on a throwaway PostgreSQL cluster of Debian's package (the store
+ * of a bigger deployment: its queries leave the event loop) instead of the embedded PGlite.
  *
  * 1. Heartbeats: `agents` agents, one station each (the catalogue's playable stations, copies of one
  *    added up to the count), connected and idle for `seconds`: the server's CPU time per agent per
  *    second (its process.cpuUsage over the window, less the same server's idle rate before any agent
  *    connected), the heartbeat round trips the server measured, the gaps between pings at the agents.
  * 2. Control → command: `players` players (arriving 300 ms apart, then playing side by side), each on
- *    its own station, `plays` plays in a run; from a control call leaving until the press (or
- *    release) reached the agent's driver.
+ *    its own station, `plays` plays in a run; from a control leaving until the press (or release)
+ *    reached the agent's driver. transport=socket (the default) plays as the web app: the play's
+ *    state pushed on the station channel, the buttons over the socket; transport=http polls the
+ *    play over HTTP every 250 ms and sends the buttons as HTTP calls (docs/performance.md, runs A–D).
  * 3. E-stop: the operator's station_machine emergency_stop, one at a time over 20 idle stations
  *    (each resumed after): from the call leaving until the driver's release of the station had run.
  *
@@ -29,14 +35,18 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { AGENT_PATH } from '../src/contract/agent.schema';
 import { OPERATOR_ENDPOINTS as O } from '../src/contract/operator.schema';
+import { startPostgresCluster, type PostgresCluster } from '../scripts/lib/postgres-cluster';
 import { AgentFleet, type DriverMark } from './agent-fleet';
-import { ControlLatencies, HttpPlayer } from './agent-players';
+import { ControlLatencies, HttpPlayer, SocketPlayer } from './agent-players';
 import type { SampleAnswer, ServerAsk, SetupAnswer, SetupRequest } from './agent-server';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.split('=') as [string, string]));
 const n = (name: string, fallback: number) => Number(args[name] ?? fallback);
 const AGENTS = n('agents', 200);
 const PLAYERS = n('players', 24);
+/** How the players play: `socket` as the web app (pushes, buttons over the socket), `http` polling the HTTP API. */
+const TRANSPORT = args.transport ?? 'socket';
+if (TRANSPORT !== 'socket' && TRANSPORT !== 'http') throw new Error(`transport=${TRANSPORT}: socket or http`);
 const PLAYS = n('plays', 11);
 /** Players arrive this far apart (not all in the same millisecond). */
 const ARRIVAL_MS = 300;
@@ -180,6 +190,10 @@ class Phases {
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'onkure-bench-agent-'));
+  const store = args.store ?? 'pglite';
+  if (store !== 'pglite' && store !== 'postgres') throw new Error(`store=${store}: pglite or postgres`);
+  const postgres: PostgresCluster | null = store === 'postgres' ? await startPostgresCluster() : null;
+  const databaseUrl = postgres ? await postgres.createDatabase('bench_agent') : null;
   const server = new ServerChild(
     fork(new URL('./agent-server.ts', import.meta.url).pathname, [], {
       execArgv: [
@@ -189,7 +203,12 @@ async function main(): Promise<void> {
           ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`]
           : []),
       ],
-      env: { ...process.env, BENCH_DATA_DIR: dataDir, BENCH_OPERATOR_TOKEN: TOKEN },
+      env: {
+        ...process.env,
+        BENCH_DATA_DIR: dataDir,
+        BENCH_OPERATOR_TOKEN: TOKEN,
+        ...(databaseUrl ? { BENCH_DATABASE_URL: databaseUrl } : {}),
+      },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     }),
   );
@@ -200,7 +219,7 @@ async function main(): Promise<void> {
   const stamp = () => `[${((performance.now() - started) / 1000).toFixed(0)} s]`;
   try {
     const origin = await server.origin;
-    console.log(`${stamp()} server listening at ${origin}`);
+    console.log(`${stamp()} server listening at ${origin} (store: ${store})`);
     const setup = await server.setup({ stations: AGENTS, players: PLAYERS, tcEach: 1_000_000 });
     console.log(
       `${stamp()} ${setup.stations.length} stations on driver agent (${setup.seeded} of the catalogue, ` +
@@ -225,11 +244,14 @@ async function main(): Promise<void> {
     console.log(`${stamp()} heartbeats measured`);
 
     // 2. Players at once, each on its own station.
-    const players = setup.players.map((p, i) => new HttpPlayer(origin, p, setup.stations[i]!.id, latencies));
+    const Player = TRANSPORT === 'socket' ? SocketPlayer : HttpPlayer;
+    const players = setup.players.map((p, i) => new Player(origin, p, setup.stations[i]!.id, latencies));
+    await Promise.all(players.map((p) => p.connect()));
     const failed: string[] = [];
     const runs = await phases.run(`${PLAYERS} players playing`, () =>
       Promise.all(players.map((p, i) => sleep(i * ARRIVAL_MS).then(() => p.run(PLAYS, failed)))),
     );
+    for (const p of players) p.close();
     const played = runs.reduce((sum, n) => sum + n, 0);
     console.log(`${stamp()} ${played} plays by ${PLAYERS} players, ${failed.length} runs cut short`);
     for (const f of failed.slice(0, 5)) console.log(`   ${f}`);
@@ -276,6 +298,7 @@ async function main(): Promise<void> {
   } finally {
     await fleet?.stop();
     await server.stop();
+    await postgres?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -4,6 +4,7 @@ import { holderOf } from './room-view';
 import type {
   EndReason,
   MachineLink,
+  MachineReport,
   RoomEffect,
   RoomRefusal,
   RoomStation,
@@ -25,11 +26,12 @@ export function machineReady(machine: MachineLink): boolean {
     machine.fault === null &&
     !machine.emergencyStopped &&
     r !== null &&
-    r.phase === 'idle' &&
-    r.sensor === 'clear' &&
-    !r.stopped
+    homeAndClear(r)
   );
 }
+
+/** The machine's report of a claw home (idle), its chute sensor clear and nothing stopped: it can start a play. */
+export const homeAndClear = (r: MachineReport): boolean => r.phase === 'idle' && r.sensor === 'clear' && !r.stopped;
 
 /**
  * The machine after the room stopped the play of `turn`: a start sent and not yet answered may still

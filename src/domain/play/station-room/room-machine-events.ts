@@ -1,5 +1,5 @@
 import { PLAY_TIMINGS } from '../play-loop.rule';
-import { advance } from './room-line';
+import { advance, homeAndClear } from './room-line';
 import {
   command,
   decide,
@@ -147,7 +147,7 @@ function reported(
       effects.push(command({ type: 'drop', playId: report.playId }));
   }
   // Ready again: the fault is over once the machine is home with its chute clear.
-  if (after.machine.fault !== null && report.phase === 'idle' && report.sensor === 'clear' && !report.stopped) {
+  if (after.machine.fault !== null && homeAndClear(report)) {
     after = { ...after, machine: { ...after.machine, fault: null } };
   }
   return after.turn.phase === 'idle' ? advance(after, now, effects) : after;
@@ -208,7 +208,7 @@ function reattachStart(
     const after: StationRoomState = { ...state, machine, turn: started };
     return now >= turn.deadline ? drivenResetOver(after, started, now, effects) : after;
   }
-  if (report.phase === 'idle' && report.playId === null && report.sensor === 'clear' && !report.stopped) {
+  if (report.playId === null && homeAndClear(report)) {
     effects.push(startCommand(play));
     // The machine has MACHINE_TIMINGS.startMs from now to take it.
     return { ...state, machine, turn: { ...turn, deadline: Math.max(turn.deadline, now) } };
