@@ -9,6 +9,9 @@ import type { ServerParts } from './server-parts';
  * reporting, 503 with the list until then (the single-instance demo, the e2e run and the tests wait
  * on it; with several instances an agent is connected to one of them only).
  */
+/** The most stations /healthz/agents?stations= names at once. */
+const MAX_ASKED = 1000;
+
 export const healthPlugin: FastifyPluginAsync<{ parts: ServerParts }> = async (app, { parts }) => {
   const starting = () => !parts.store() || parts.storeFailed();
   app.get('/healthz/host', async (_request, reply) => {
@@ -24,10 +27,17 @@ export const healthPlugin: FastifyPluginAsync<{ parts: ServerParts }> = async (a
     if (!parts.services || starting()) return reply.code(503).send({ status: 'starting' });
     return { station: parts.services.rooms.running('station'), kuji: parts.services.rooms.running('kuji') };
   });
-  app.get<{ Querystring: { stations?: string } }>('/healthz/agents', async (request, reply) => {
+  app.get<{ Querystring: { stations?: unknown } }>('/healthz/agents', async (request, reply) => {
     const services = parts.services;
     if (!services || starting()) return reply.code(503).send({ status: 'starting' });
-    const asked = (request.query.stations ?? '').split(',').filter((id) => /^[1-9][0-9]{0,8}$/.test(id));
+    const given = request.query.stations;
+    const asked = typeof given === 'string' ? given.split(',') : [];
+    // Station ids, comma-separated, once: anything else is answered 400 rather than read as "all".
+    if (
+      given !== undefined &&
+      (typeof given !== 'string' || asked.length > MAX_ASKED || !asked.every((id) => /^[1-9][0-9]{0,8}$/.test(id)))
+    )
+      return reply.code(400).send({ status: 'bad_request', reason: 'stations=1,2,… (station ids, comma-separated)' });
     const rows = await services.store.query<{ station_id: number }>(
       asked.length > 0
         ? 'SELECT station_id FROM stations WHERE station_id = ANY($1::int[]) ORDER BY station_id'

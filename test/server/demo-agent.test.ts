@@ -87,3 +87,17 @@ describe("the demo's sim agent (npm start)", () => {
     expect((await agentsHealth()).status).toBe(503);
   });
 });
+
+describe('/healthz/agents?stations=', () => {
+  it('answers for the stations named only; a malformed list is 400, never read as "all" and never a 5xx', async () => {
+    const ask = async (query: string) => {
+      const res = await fetch(`${t.origin}/healthz/agents${query}`);
+      return { status: res.status, body: (await res.json()) as { stations?: { station_id: number }[] } };
+    };
+    const two = await ask('?stations=2,1');
+    expect(two.body.stations?.map((s) => s.station_id)).toEqual([1, 2]);
+    for (const bad of ['?stations=abc', '?stations=1,,2', '?stations=%00%ff', '?stations=0', '?stations=1&stations=2'])
+      expect((await ask(bad)).status, bad).toBe(400);
+    expect((await ask(`?stations=${Array.from({ length: 1001 }, () => '1').join(',')}`)).status).toBe(400);
+  });
+});
