@@ -42,6 +42,7 @@ import type { ClientToServerEvents, ControlAck, ServerToClientEvents } from '../
 import { renderFrame, renderPixels, TICK_MARKER } from '../server/play/cameras/camera-renderer';
 import { layPrizes } from '../src/domain/play/crane-machine';
 import { RtcViewer } from '../test/support/rtc-viewer';
+import { demoMachineFile, spawnDemoAgent } from '../scripts/server-process.mjs';
 import { cpuSeconds, fmt, freePort, now, pct, sleep } from './support';
 
 const together = process.argv.includes('--together');
@@ -154,14 +155,9 @@ try {
     await sleep(100);
   }
   // The server writes the agent's machine file once it listens; every station is played once its agent reports it.
-  const machineFile = join(agentDir, 'machines.json');
-  for (let i = 0; !existsSync(machineFile); i += 1) {
-    if (i > 300) throw new Error('the server wrote no machine file for the demo agent');
-    await sleep(100);
-  }
-  machineAgent = spawn(process.execPath, ['--import', 'tsx', 'agent/main.ts', '--config', machineFile], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  if (!(await demoMachineFile(agentDir, 30_000)))
+    throw new Error('the server wrote no machine file for the demo agent');
+  machineAgent = spawnDemoAgent(process.cwd(), agentDir, process.env, ['ignore', 'ignore', 'inherit']);
   for (let i = 0; (await fetch(`${origin}/healthz/agents`).then((r) => r.status)) !== 200; i += 1) {
     if (i > 300) throw new Error("the stations' agent did not connect");
     await sleep(100);

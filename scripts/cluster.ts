@@ -11,11 +11,12 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHaproxy, haproxyConfig } from './lib/haproxy';
 import { startPostgresCluster } from './lib/postgres-cluster';
+import { demoMachineFile, spawnDemoAgent } from './server-process.mjs';
 
 const root = join(import.meta.dirname, '..');
 const port = Number(process.env.PORT || 8080);
@@ -114,15 +115,9 @@ async function main(): Promise<void> {
     await stop();
   }
   if (agentDir) {
-    // The first instance writes the machine file (whole, by a rename) once it listens.
-    const machineFile = join(agentDir, 'machines.json');
-    for (let i = 0; i < 600 && !existsSync(machineFile); i += 1) await new Promise((r) => setTimeout(r, 100));
-    const { ONKURE_AGENT_KEY: _key, ...agentEnv } = env;
-    agent = spawn(process.execPath, ['--import', 'tsx', join(root, 'agent/main.ts'), '--config', machineFile], {
-      cwd: root,
-      stdio: 'inherit',
-      env: agentEnv,
-    });
+    // The first instance writes the machine file once it listens.
+    if (!(await demoMachineFile(agentDir))) console.error('onkure cluster: the first instance wrote no machine file');
+    agent = spawnDemoAgent(root, agentDir, env);
     agent.on('exit', (code, signal) =>
       console.error(`onkure cluster: the demo's sim agent ended (${signal ?? code}); its stations are out of service.`),
     );

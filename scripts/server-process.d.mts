@@ -1,6 +1,16 @@
 /** Types of server-process.mjs (the start commands' shared part). */
+import type { ChildProcess, StdioOptions } from 'node:child_process';
+
 export function requireNode(): void;
 export function isProductionEnv(value: string | undefined): boolean;
+export const DEMO_MACHINE_FILE: string;
+export function spawnDemoAgent(
+  root: string,
+  agentDir: string,
+  env: NodeJS.ProcessEnv,
+  stdio?: StdioOptions,
+): ChildProcess;
+export function demoMachineFile(agentDir: string, withinMs?: number): Promise<boolean>;
 export function runServer(
   root: string,
   env: NodeJS.ProcessEnv,

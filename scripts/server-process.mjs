@@ -21,6 +21,32 @@ export function isProductionEnv(value) {
   return (value ?? '').trim().toLowerCase() === 'production';
 }
 
+/** The machine file the server writes into the demo agent's folder (server/agent/demo-agent.ts). */
+export const DEMO_MACHINE_FILE = 'machines.json';
+
+/**
+ * Starts the demo's sim agent (`agent/main.ts`) from the files the server wrote into `agentDir`.
+ * The key comes from the key file the server wrote, never from a variable left in the shell.
+ */
+export function spawnDemoAgent(root, agentDir, env, stdio = 'inherit') {
+  const { ONKURE_AGENT_KEY: _ignored, ONKURE_DEMO_AGENT_DIR: _dir, ...agentEnv } = env;
+  return spawn(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'agent/main.ts'), '--config', join(agentDir, DEMO_MACHINE_FILE)],
+    { cwd: root, stdio, env: agentEnv },
+  );
+}
+
+/** Resolves once the server has written the machine file into `agentDir` (whole, by a rename); false after `withinMs`. */
+export async function demoMachineFile(agentDir, withinMs = 60_000) {
+  const file = join(agentDir, DEMO_MACHINE_FILE);
+  for (const end = Date.now() + withinMs; !existsSync(file);) {
+    if (Date.now() > end) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return true;
+}
+
 /** How long the demo's agent stays away after it ends before the launcher starts it again. */
 const AGENT_RESTART_MS = 5_000;
 
@@ -51,13 +77,7 @@ export function runServer(root, env, { demoAgent = false, cleanup = () => undefi
 
   const startAgent = () => {
     restartTimer = null;
-    // The key comes from the key file the server wrote, never from a variable left in the shell.
-    const { ONKURE_AGENT_KEY: _ignored, ONKURE_DEMO_AGENT_DIR: _dir, ...agentEnv } = env;
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(root, 'agent/main.ts'), '--config', join(agentDir, 'machines.json')],
-      { cwd: root, stdio: 'inherit', env: agentEnv },
-    );
+    const child = spawnDemoAgent(root, agentDir, env);
     agent = child;
     child.on('exit', (code, signal) => {
       agent = null;
@@ -76,7 +96,7 @@ export function runServer(root, env, { demoAgent = false, cleanup = () => undefi
   if (agentDir) {
     // The server writes the machine file whole (a rename) once it listens and the key is issued.
     poll = setInterval(() => {
-      if (!existsSync(join(agentDir, 'machines.json'))) return;
+      if (!existsSync(join(agentDir, DEMO_MACHINE_FILE))) return;
       clearInterval(poll);
       poll = null;
       if (!stopping) startAgent();

@@ -36,8 +36,9 @@ export interface MachineReport {
 }
 
 /**
- * A station's machine as its room knows it through its agent. The machine takes a turn only when connected, idle, its chute sensor clear, not
- * stopped, no fault, and no emergency stop of the operator's holds it.
+ * A station's machine as its room knows it through its agent. The machine takes a turn only when
+ * connected, idle, its chute sensor clear, not stopped, no fault, and no emergency stop of the
+ * operator's holds it.
  */
 export interface MachineLink {
   readonly connected: boolean;

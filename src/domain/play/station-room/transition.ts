@@ -134,7 +134,8 @@ function apply(state: StationRoomState, event: RoomEvent, now: number, effects: 
     case 'away': {
       if (turn.phase === 'idle' || turn.holder.userId !== event.userId || !turn.holder.present)
         return { state, answer: OK };
-      if (turn.phase === 'playing') return { state: { ...state, turn: gone(state, turn, now, effects) }, answer: OK };
+      if (turn.phase === 'playing')
+        return { state: { ...state, turn: drivenGone(state, turn, now, effects) }, answer: OK };
       return { state: { ...state, turn: withHolder(turn, { ...turn.holder, present: false }) }, answer: OK };
     }
     case 'clock':
@@ -165,17 +166,12 @@ function apply(state: StationRoomState, event: RoomEvent, now: number, effects: 
       return machineEvent(state, event, now, effects);
     case 'resumed': {
       let after = state;
-      if (turn.phase === 'playing' && !turn.holder.present) after = { ...state, turn: gone(state, turn, now, effects) };
+      if (turn.phase === 'playing' && !turn.holder.present)
+        after = { ...state, turn: drivenGone(state, turn, now, effects) };
       return { state: advance(after, now, effects), answer: OK };
     }
   }
 }
-
-/** The player is gone mid-play (room-machine.ts). */
-const gone = drivenGone;
-
-/** The player is back to a play waiting in its grace window. */
-const back = drivenBack;
 
 function withHolder<T extends Exclude<Turn, { phase: 'idle' }>>(turn: T, holder: Holder): T {
   return { ...turn, holder };
@@ -188,7 +184,7 @@ function arrived(
   now: number,
   effects: RoomEffect[],
 ): Turn {
-  if (turn.phase === 'away') return back(state, turn, now, effects);
+  if (turn.phase === 'away') return drivenBack(state, turn, now, effects);
   return turn.holder.present ? turn : withHolder(turn, { ...turn.holder, present: true });
 }
 
@@ -287,7 +283,7 @@ function control(
   // A button from a player away from the play brings them back to it.
   const running: Playing =
     turn.phase === 'away'
-      ? back(state, turn, now, effects)
+      ? drivenBack(state, turn, now, effects)
       : turn.holder.present
         ? turn
         : { ...turn, holder: { ...turn.holder, present: true } };
