@@ -9,7 +9,8 @@
  *   testing         onkure/testing: scripted port doubles, ManualClock, factories; imports application and
  *                   domain (and rxjs) only, and no product code imports it
  *   server          imports src/domain and src/contract only; only server/composition/api.plugin.ts imports server/routes/
- *   agent           the station agent: imports src/domain and src/contract only, and the server never imports it
+ *   agent           the station agent: imports src/domain, src/contract and media only, and the server never imports it
+ *   media           VP8 encoding, RTP and the WHIP client, shared by the server and the agent: imports neither
  * Paths are anchored, so a folder that merely contains the word "domain" elsewhere is not caught.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -101,6 +102,14 @@ module.exports = {
         'The station agent runs beside the cabinet, apart from the server: it shares the protocol (src/contract) and the simulated crane (src/domain), never server code.',
       from: { path: '^agent/' },
       to: { path: '^(server/|src/(application|infrastructure|ui|main|testing)/)' },
+    },
+    {
+      name: 'media-is-shared',
+      comment:
+        'media/ (VP8 encoding, RTP, the WHIP client) is used by the server and the station agent alike: it imports neither, nor any app layer.',
+      severity: 'error',
+      from: { path: '^media/' },
+      to: { path: '^(server/|agent/|src/)' },
     },
     {
       name: 'server-never-imports-the-agent',

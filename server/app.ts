@@ -4,6 +4,7 @@ import { systemClock } from './clock';
 import type { ServerConfig } from './config';
 import { apiPlugin } from './composition/api.plugin';
 import { healthPlugin } from './composition/health.plugin';
+import { whipPlugin } from './composition/whip.plugin';
 import { httpPlugin } from './composition/http.plugin';
 import { pagesPlugin } from './composition/pages.plugin';
 import { providerPlugin } from './composition/provider.plugin';
@@ -93,6 +94,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
   const pageShell = config.staticDir ? readPageShell(config.staticDir) : null;
   void app.register(httpPlugin, { config, styleHashes: pageShell?.styleHashes ?? [] });
   void app.register(healthPlugin, { parts });
+  void app.register(whipPlugin, { parts });
   void app.register(apiPlugin, { parts, prefix: config.apiPrefix });
   void app.register(providerPlugin, { parts });
   if (config.staticDir && pageShell) {
@@ -124,6 +126,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       services?.provider.stop();
       services?.purchases.stop();
       services?.prizeStorage.stop();
+      services?.ingest.close();
       services?.rtcFeed.close();
       services?.cameras.close();
       await parts.recovered?.catch(() => undefined);

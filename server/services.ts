@@ -35,6 +35,7 @@ import type { KujiBoxStore } from './kuji/kuji-box-store';
 import type { KujiBoxEvents } from './kuji/kuji-kind';
 import { connectRooms, createRooms } from './composition/rooms.services';
 import { createLiveFeed } from './composition/live.services';
+import type { CameraIngest } from './live/camera-ingest';
 import type { Rooms } from './rooms/kinds';
 import { LocalRoomHost, type RoomHost } from './rooms/room-host';
 import { AttemptLimiter } from './auth/attempt-limiter';
@@ -106,8 +107,10 @@ export interface Services {
   readonly realtime: RealtimeHub;
   /** The stations' front and side cameras, rendered from the simulation. */
   readonly cameras: StationCameras;
-  /** The rtc live feed's encoders, one per watched camera (docs/live-feed.md). */
+  /** The rtc live feed's cameras, one channel per watched or published camera (docs/live-feed.md). */
   readonly rtcFeed: RtcFeed;
+  /** The cameras' WHIP publishers on this instance (docs/live-feed.md "Cameras from WHIP"). */
+  readonly ingest: CameraIngest;
   /** Operator accounts, sessions and the audit log (R10-9, docs/operator-console.md). */
   readonly operators: OperatorAccounts;
   /** Service messages, the emergency maintenance and suspended users (docs/operator-console.md). */

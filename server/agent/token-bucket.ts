@@ -23,4 +23,9 @@ export class TokenBucket {
     this.tokens -= 1;
     return true;
   }
+
+  /** Gives back a token taken for an attempt that turned out not to count (a call that succeeded). */
+  refund(): void {
+    this.tokens = Math.min(this.burst, this.tokens + 1);
+  }
 }

@@ -3,9 +3,11 @@ import { roomPlayView } from '../../src/domain';
 import type { Clock } from '../clock';
 import type { ServerConfig } from '../config';
 import { originAllowed } from '../http/security-headers';
+import { CameraIngest } from '../live/camera-ingest';
 import { FeedOwners } from '../live/feed-forward';
 import { RtcFeed } from '../live/rtc-feed';
 import { SignalingServer, type SignalingTimings } from '../live/signaling';
+import { DEFAULT_SIGNALING_TIMINGS } from '../live/signaling-protocol';
 import { CameraPainter } from '../play/cameras/camera-painter';
 import { StationCameras } from '../play/cameras/station-cameras';
 import type { Rooms } from '../rooms/kinds';
@@ -73,5 +75,14 @@ export function createLiveFeed(deps: LiveFeedDeps) {
     log: (message) => log(message),
     ...(deps.signalingTimings ? { timings: deps.signalingTimings } : {}),
   });
-  return { cameras, feedOwners, rtcFeed, signaling };
+  const timings = { ...DEFAULT_SIGNALING_TIMINGS, ...deps.signalingTimings };
+  const ingest = new CameraIngest(rtcFeed, {
+    clock,
+    iceHosts: config.feed.iceHosts,
+    gatherMs: timings.gatherMs,
+    connectMs: timings.answerMs,
+    ffmpeg: rtcFeed.ffmpegPath,
+    log: (message) => log(message),
+  });
+  return { cameras, feedOwners, rtcFeed, signaling, ingest };
 }

@@ -1,8 +1,9 @@
 import type { Clock } from '../clock';
 import type { CameraName } from '../play/cameras/camera-renderer';
 import type { StationCameras } from '../play/cameras/station-cameras';
-import { CameraBroadcast } from './camera-broadcast';
-import { locateFfmpeg, probeFfmpeg, VP8_SETTINGS, type Vp8EncoderSettings } from './vp8-encoder';
+import { CameraChannel, type CameraChannelStats, type CameraSource } from './camera-channel';
+import { PaintedCamera } from './painted-camera';
+import { locateFfmpeg, probeFfmpeg, VP8_SETTINGS, type Vp8EncoderSettings } from '../../media/vp8-encoder';
 
 /** Limits and switches of the rtc feed (server config). */
 export interface RtcFeedOptions {
@@ -25,14 +26,18 @@ export type JoinRefusal = 'unavailable' | 'camera-full' | 'encoders-busy';
 const probed = new Map<string, string | null>();
 
 /**
- * The rtc live feed's encoders: one CameraBroadcast per station camera that someone watches,
- * created on the first viewer and dropped when its last viewer leaves. Whether video can be made
- * at all is decided once, at start: without a working ffmpeg (libvpx) the server serves jpg only.
+ * The rtc live feed: one CameraChannel per station camera that someone watches or publishes
+ * (docs/live-feed.md). A camera's video comes from its WHIP publisher (issue 43) and is forwarded
+ * to every viewer as it came; a camera that has never had a publisher on this instance is drawn by
+ * the server until the agents publish (PaintedCamera, one encoder while anyone watches).
  */
 export class RtcFeed {
-  private readonly broadcasts = new Map<string, CameraBroadcast>();
+  private readonly channels = new Map<string, CameraChannel>();
+  private readonly painted = new Map<string, PaintedCamera>();
+  /** Cameras that have had a publisher here: they are never drawn by the server again. */
+  private readonly published = new Set<string>();
   private readonly ffmpeg: string | null;
-  /** Why there is no video (one line for the log), or null when there is. */
+  /** Why there is no drawn video (one line for the log), or null when there is. */
   readonly unavailableReason: string | null;
 
   constructor(
@@ -50,33 +55,91 @@ export class RtcFeed {
     return this.ffmpeg !== null;
   }
 
-  /**
-   * The broadcast of a station camera for a new viewer, or why not. Counting happens here, before
-   * any slow step, so concurrent joins cannot pass a limit together.
-   */
-  broadcastFor(stationId: number, camera: CameraName): CameraBroadcast | JoinRefusal {
-    if (!this.ffmpeg) return 'unavailable';
-    const key = `${stationId}:${camera}`;
-    const known = this.broadcasts.get(key);
-    if (known) return known.viewerCount >= this.options.maxViewersPerCamera ? 'camera-full' : known;
-    if (this.broadcasts.size >= this.options.maxEncoders) return 'encoders-busy';
-    const broadcast: CameraBroadcast = new CameraBroadcast(stationId, camera, {
-      clock: this.options.clock,
-      ffmpeg: this.ffmpeg,
-      settings: this.options.settings ?? VP8_SETTINGS,
-      tickMarker: this.options.tickMarker,
-      pixels: () => this.cameras.pixels(stationId, camera),
-      onIdle: () => {
-        if (this.broadcasts.get(key) === broadcast) this.broadcasts.delete(key);
-      },
-    });
-    this.broadcasts.set(key, broadcast);
-    return broadcast;
+  /** The ffmpeg that works here (libvpx), or null. */
+  get ffmpegPath(): string | null {
+    return this.ffmpeg;
   }
 
-  /** A station's machine moved: its watched cameras draw and send the new picture now. */
+  private channel(stationId: number, camera: CameraName): CameraChannel {
+    const key = `${stationId}:${camera}`;
+    let channel = this.channels.get(key);
+    if (!channel) {
+      const made: CameraChannel = new CameraChannel(stationId, camera, this.options.clock, () => {
+        if (this.channels.get(key) === made) this.channels.delete(key);
+      });
+      channel = made;
+      this.channels.set(key, channel);
+    }
+    return channel;
+  }
+
+  /**
+   * The channel of a station camera for a new viewer, or why not. Counting happens here, before
+   * any slow step, so concurrent joins cannot pass a limit together. A camera without a publisher
+   * that was never published here starts the server's painter with its first viewer.
+   */
+  broadcastFor(stationId: number, camera: CameraName): CameraChannel | JoinRefusal {
+    const key = `${stationId}:${camera}`;
+    const known = this.channels.get(key);
+    if (known && known.viewerCount >= this.options.maxViewersPerCamera) return 'camera-full';
+    if (known?.currentSource || this.published.has(key)) return this.channel(stationId, camera);
+    if (!this.ffmpeg) return 'unavailable';
+    if (this.painted.get(key)?.running === false) this.painted.delete(key);
+    if (!this.painted.has(key) && this.painted.size >= this.options.maxEncoders) return 'encoders-busy';
+    const channel = this.channel(stationId, camera);
+    if (!this.painted.has(key)) {
+      const painter = new PaintedCamera(stationId, camera, channel, {
+        clock: this.options.clock,
+        ffmpeg: this.ffmpeg,
+        settings: this.options.settings ?? VP8_SETTINGS,
+        tickMarker: this.options.tickMarker,
+        pixels: () => this.cameras.pixels(stationId, camera),
+      });
+      this.painted.set(key, painter);
+      painter.start().catch(() => this.stopPainter(key));
+    }
+    return channel;
+  }
+
+  /** A viewer left: a painted camera nobody watches stops drawing. */
+  left(stationId: number, camera: CameraName): void {
+    const key = `${stationId}:${camera}`;
+    if ((this.channels.get(key)?.viewerCount ?? 0) === 0) this.stopPainter(key);
+  }
+
+  private stopPainter(key: string): void {
+    const painter = this.painted.get(key);
+    if (!painter) return;
+    this.painted.delete(key);
+    painter.stop();
+  }
+
+  /**
+   * A publisher sends this camera from now on: it replaces the camera's previous publisher (which
+   * the caller closes) or the painter. Answers the channel to push its packets into.
+   */
+  publish(stationId: number, camera: CameraName, source: CameraSource): CameraChannel {
+    const key = `${stationId}:${camera}`;
+    this.published.add(key);
+    this.stopPainter(key);
+    const channel = this.channel(stationId, camera);
+    channel.attach(source);
+    return channel;
+  }
+
+  /** The publisher stopped: the camera is dark until another one publishes. */
+  unpublish(stationId: number, camera: CameraName, source: CameraSource): void {
+    this.channels.get(`${stationId}:${camera}`)?.detach(source);
+  }
+
+  /** A station's machine moved: its painted cameras draw and send the new picture now. */
   machineTicked(stationId: number): void {
-    for (const camera of ['front', 'side'] as const) this.broadcasts.get(`${stationId}:${camera}`)?.nudge();
+    for (const camera of ['front', 'side'] as const) this.painted.get(`${stationId}:${camera}`)?.nudge();
+  }
+
+  /** Every camera with viewers or a source: what the console and the development status show. */
+  cameraStats(): CameraChannelStats[] {
+    return [...this.channels.values()].map((channel) => channel.stats());
   }
 
   /** What runs now: viewers and encoder processes per camera (the benchmark and tests read it). */
@@ -85,23 +148,29 @@ export class RtcFeed {
     camera: CameraName;
     viewers: number;
     live: boolean;
+    source: 'whip' | 'painted' | null;
     encoderPid: number | undefined;
     pictures: number;
     packets: number;
   }[] {
-    return [...this.broadcasts.values()].map((b) => ({
-      stationId: b.stationId,
-      camera: b.camera,
-      viewers: b.viewerCount,
-      live: b.isLive,
-      encoderPid: b.encoderPid,
-      pictures: b.pictures,
-      packets: b.packets,
-    }));
+    return [...this.channels.values()].map((channel) => {
+      const painter = this.painted.get(`${channel.stationId}:${channel.camera}`);
+      return {
+        stationId: channel.stationId,
+        camera: channel.camera,
+        viewers: channel.viewerCount,
+        live: channel.isLive,
+        source: channel.currentSource?.kind ?? null,
+        encoderPid: painter?.encoderPid,
+        pictures: painter?.pictures ?? 0,
+        packets: channel.packets,
+      };
+    });
   }
 
   close(): void {
-    for (const broadcast of [...this.broadcasts.values()]) broadcast.close();
-    this.broadcasts.clear();
+    for (const key of [...this.painted.keys()]) this.stopPainter(key);
+    for (const channel of [...this.channels.values()]) channel.close();
+    this.channels.clear();
   }
 }

@@ -5,7 +5,7 @@ import type { RawData, WebSocket } from 'ws';
 import { repeatEvery, type Clock, type ScheduledTask } from '../clock';
 import type { CameraName } from '../play/cameras/camera-renderer';
 import type { StationCameras } from '../play/cameras/station-cameras';
-import type { CameraBroadcast, CameraViewer } from './camera-broadcast';
+import type { CameraChannel, CameraViewer } from './camera-channel';
 import type { RtcFeed } from './rtc-feed';
 import { gatheredOffer, offerMessages, openFeedPeer, reOffer } from './signaling-peer';
 import {
@@ -55,7 +55,8 @@ export class SignalingSession {
   private pc: RTCPeerConnection | null = null;
   private sender: RTCRtpSender | null = null;
   private readonly track = new MediaStreamTrack({ kind: 'video' });
-  private broadcast: CameraBroadcast | null = null;
+  private broadcast: CameraChannel | null = null;
+  private camera: CameraName | null = null;
   private viewer: CameraViewer | null = null;
   private deadline: ScheduledTask | null = null;
   private pinger: ScheduledTask | null = null;
@@ -111,7 +112,10 @@ export class SignalingSession {
     this.pinger?.cancel();
     this.deadline = null;
     this.pinger = null;
-    if (this.broadcast && this.viewer) this.broadcast.leave(this.viewer);
+    if (this.broadcast && this.viewer) {
+      this.broadcast.leave(this.viewer);
+      if (this.stationId !== null && this.camera) this.context.feed.left(this.stationId, this.camera);
+    }
     this.broadcast = null;
     this.viewer = null;
     const pc = this.pc;
@@ -242,6 +246,7 @@ export class SignalingSession {
       },
     };
     this.broadcast = broadcast;
+    this.camera = camera;
     this.viewer = viewer;
     try {
       await broadcast.join(viewer);
@@ -257,6 +262,8 @@ export class SignalingSession {
     const { pc, sender } = openFeedPeer(this.track, message.channel_id, this.context.iceHosts);
     this.pc = pc;
     this.sender = sender;
+    // A viewer that lost a picture asks for a keyframe: the camera's source is asked (rate-limited).
+    sender.onPictureLossIndication.subscribe(() => this.broadcast?.keyframeWanted());
     // 1000 is the SDK's normal end: a failed connection is an abnormal one.
     pc.connectionStateChange.subscribe((state) => {
       // Failing before the media ever connected means the answer was unusable (4400); after, the

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { IvfReader, Vp8RtpPacketizer, type Vp8Frame } from '../../server/live/vp8-rtp';
+import { IvfReader, Vp8RtpPacketizer, type Vp8Frame } from '../../media/vp8-rtp';
+import { VP8_SETTINGS } from '../../media/vp8-encoder';
+import { VIDEO_FRAME } from '../../server/play/cameras/camera-renderer';
 
 /** An IVF stream as ffmpeg writes it: the 32-byte file header (time base 1/1000), then each frame's 12-byte header and data. */
 function ivf(frames: { data: Buffer; pts: number }[]): Buffer {
@@ -101,5 +103,11 @@ describe("the encoder's IVF output read frame by frame, and VP8 cut into RTP pac
       keyframe: false,
     })[0]!;
     expect((second.header.timestamp - last.header.timestamp + 2 ** 32) % 2 ** 32).toBe(0.15 * 90_000);
+  });
+});
+
+describe('the shared encoder settings', () => {
+  it('[R9-10] encode the painter’s picture size: portrait 360×480, the camera mounted sideways', () => {
+    expect({ width: VP8_SETTINGS.width, height: VP8_SETTINGS.height }).toEqual(VIDEO_FRAME);
   });
 });

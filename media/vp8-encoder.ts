@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { createRequire } from 'node:module';
 import type { RtpPacket } from 'werift';
-import { VIDEO_FRAME } from '../play/cameras/camera-renderer';
 import { IvfReader, Vp8RtpPacketizer } from './vp8-rtp';
 
 /** How the encoder is set up: picture size and rate, bit rate and keyframe interval. */
@@ -24,10 +23,13 @@ export interface Vp8EncoderSettings {
   readonly payloadType: number;
 }
 
-/** The camera's picture (portrait: the camera is mounted sideways), 30 fps. */
+/**
+ * The camera's picture (portrait 360×480: the camera is mounted sideways, R9-10), 30 fps. The
+ * painter's picture is this size (camera-renderer's VIDEO_FRAME; a test checks they agree).
+ */
 export const VP8_SETTINGS: Vp8EncoderSettings = {
-  width: VIDEO_FRAME.width,
-  height: VIDEO_FRAME.height,
+  width: 360,
+  height: 480,
   fps: 30,
   kbps: 800,
   keyframeSeconds: 0.5,
@@ -86,6 +88,8 @@ export class Vp8Encoder {
     private readonly onPacket: (packet: RtpPacket) => void,
     /** Called once if ffmpeg ends by itself (not after stop()), with its last error output. */
     private readonly onExit: (reason: string) => void,
+    /** What ffmpeg reads: raw I420 pictures (the painter), or an H.264 stream (a publisher's, transcoded). */
+    private readonly input: 'i420' | 'h264' = 'i420',
   ) {}
 
   async start(): Promise<void> {
@@ -109,21 +113,26 @@ export class Vp8Encoder {
         // millisecond time base), not with its count: pictures come at the machine's moves, now and
         // then while it stands still, or not at all while the camera is dark, and RTP time must
         // follow real time or the browser's frame timing drifts and freezes.
-        '-f',
-        'rawvideo',
-        '-pix_fmt',
-        'yuv420p',
-        '-s',
-        `${s.width}x${s.height}`,
-        '-r',
-        '1000',
-        '-i',
-        'pipe:0',
-        '-an',
-        '-vsync',
-        'passthrough',
-        '-vf',
-        'setpts=(RTCTIME-RTCSTART)/(TB*1000000)',
+        ...(this.input === 'h264'
+          ? // A publisher's H.264 (Annex B, as it is depacketized): stamped with the time it arrives.
+            ['-use_wallclock_as_timestamps', '1', '-f', 'h264', '-i', 'pipe:0', '-an', '-vsync', 'passthrough']
+          : [
+              '-f',
+              'rawvideo',
+              '-pix_fmt',
+              'yuv420p',
+              '-s',
+              `${s.width}x${s.height}`,
+              '-r',
+              '1000',
+              '-i',
+              'pipe:0',
+              '-an',
+              '-vsync',
+              'passthrough',
+              '-vf',
+              'setpts=(RTCTIME-RTCSTART)/(TB*1000000)',
+            ]),
         '-c:v',
         'libvpx',
         '-deadline',
@@ -221,6 +230,17 @@ export class Vp8Encoder {
         if (next) this.write(next);
       });
     }
+  }
+
+  /**
+   * Appends a piece of an H.264 stream (input 'h264'): every byte goes, in order. A transcoder that
+   * falls 4 MB behind cannot keep up and ends (its camera goes dark rather than late).
+   */
+  writeStream(bytes: Buffer): void {
+    const stdin = this.process?.stdin;
+    if (this.stopped || !stdin || !stdin.writable) return;
+    if (stdin.writableLength > 4 * 1024 * 1024) return this.ended('the H.264 transcoder cannot keep up');
+    stdin.write(bytes);
   }
 
   /** The encoder's process id (the benchmark reads its CPU time). */

@@ -1,22 +1,13 @@
-import type { MediaStreamTrack, RtpPacket } from 'werift';
+import type { RtpPacket } from 'werift';
 import { repeatEvery, type Clock, type ScheduledTask } from '../clock';
 import type { CameraName } from '../play/cameras/camera-renderer';
 import { stampTick } from '../play/cameras/camera-renderer';
 import type { CameraPixels } from '../play/cameras/station-cameras';
-import { withPlayoutDelay } from './playout-delay';
-import { Vp8Encoder, type Vp8EncoderSettings } from './vp8-encoder';
+import type { CameraChannel, CameraSource } from './camera-channel';
+import { Vp8Encoder, type Vp8EncoderSettings } from '../../media/vp8-encoder';
 
 /** An unchanged picture is sent again at most this often (10 a second). */
 const REPEAT_MS = 100;
-
-/** A viewer of one camera: the track its peer connection sends, and what it hears of the camera. */
-export interface CameraViewer {
-  readonly track: MediaStreamTrack;
-  /** The camera went dark (station down) or came back: the viewer's video track goes or returns. */
-  onLive(live: boolean): void;
-  /** The camera's encoder failed for good: the viewer's session ends. */
-  onFailed(reason: string): void;
-}
 
 export interface BroadcastOptions {
   /** The server's clock: the picture beats and the repeat interval run on it. */
@@ -27,92 +18,81 @@ export interface BroadcastOptions {
   readonly pixels: () => Promise<CameraPixels | null>;
   /** Writes the machine tick into each picture (the feed benchmark reads it back). */
   readonly tickMarker: boolean;
-  /** Called when the broadcast has no viewer left and stopped its encoder. */
-  readonly onIdle: () => void;
 }
 
 /**
- * One station camera's video, while anyone watches it: one VP8 encoder fed the camera simulation's
- * pictures (each new one as it is drawn, an unchanged one again every REPEAT_MS), and every RTP packet it makes written to every viewer's track (SFU
- * style: no per-viewer encoding). Starts with its first viewer, stops when the last one leaves.
- * While the station is down (its picture dimmed) the camera is dark: viewers' tracks are taken
- * away (they show the still pictures), and given back when it is up again.
+ * Until the station agents publish their cameras (issue 43), a camera nobody publishes is drawn by
+ * the server: one VP8 encoder fed the camera simulation's pictures (each new one as it is drawn, an
+ * unchanged one again every REPEAT_MS), its packets handed to the camera's channel as a publisher's
+ * would be. While the station is down (its picture dimmed) it sends nothing and the channel is dark.
  */
-export class CameraBroadcast {
-  private readonly viewers = new Set<CameraViewer>();
+export class PaintedCamera implements CameraSource {
+  readonly kind = 'painted';
+  readonly codec = 'VP8';
   private encoder: Vp8Encoder | null = null;
   private pump: ScheduledTask | null = null;
   private pumping = false;
   private fedAt = 0;
   /** The last picture the encoder got (the camera's shared bytes, before any tick marker) and when. */
   private sent: { picture: Buffer; tick: number; at: number } | null = null;
-  private live = true;
-  /** Pictures sent to the encoder, RTP packets fanned out (the benchmark reads them). */
+  private stopped = false;
+  /** Pictures sent to the encoder (the benchmark reads it). */
   pictures = 0;
-  packets = 0;
 
   constructor(
     readonly stationId: number,
     readonly camera: CameraName,
+    private readonly channel: CameraChannel,
     private readonly options: BroadcastOptions,
   ) {}
 
-  get viewerCount(): number {
-    return this.viewers.size;
-  }
-
-  /** Whether the camera shows a picture now (false while the station is down). */
-  get isLive(): boolean {
-    return this.live;
+  /** False once stopped (by its feed, or by its encoder failing). */
+  get running(): boolean {
+    return !this.stopped;
   }
 
   get encoderPid(): number | undefined {
     return this.encoder?.pid;
   }
 
-  /** Adds a viewer; the first one starts the encoder (rejects if it cannot start). */
-  async join(viewer: CameraViewer): Promise<void> {
-    this.viewers.add(viewer);
-    if (this.encoder) return;
+  /** A painter's encoder makes a keyframe every keyframeSeconds, never on demand. */
+  requestKeyframe(): void {}
+
+  /** Starts the encoder and sends to the channel (rejects if it cannot start). */
+  async start(): Promise<void> {
     const encoder = new Vp8Encoder(
       this.options.ffmpeg,
       this.options.settings,
-      (packet) => this.fanOut(packet),
-      (reason) => this.failed(reason),
+      (packet) => this.send(packet),
+      (reason) => {
+        this.stop();
+        this.channel.fail(reason);
+      },
     );
     this.encoder = encoder;
     this.sent = null;
+    this.channel.attach(this);
     try {
       await encoder.start();
     } catch (error) {
-      this.viewers.delete(viewer);
-      this.failed(error instanceof Error ? error.message : String(error));
+      this.stop();
       throw error;
     }
-    // The last viewer may have left while the encoder started: then it is stopped already.
-    if (this.encoder !== encoder) return;
+    // Stopped while the encoder started (its last viewer left, a publisher came).
+    if (this.stopped) return;
     this.pump = repeatEvery(this.options.clock, Math.round(1000 / this.options.settings.fps), () => void this.feed());
     void this.feed();
   }
 
-  /** Removes a viewer; the last one stops the encoder. */
-  leave(viewer: CameraViewer): void {
-    if (!this.viewers.delete(viewer)) return;
-    if (this.viewers.size === 0) this.stop();
-  }
-
-  /** Stops the encoder and drops every viewer (server shutdown). */
-  close(): void {
-    this.viewers.clear();
-    this.stop();
-  }
-
-  private stop(): void {
+  /** Stops the encoder and leaves the channel. */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
     this.pump?.cancel();
     this.pump = null;
     this.encoder?.stop();
     this.encoder = null;
-    this.options.onIdle();
+    this.channel.detach(this);
   }
 
   /** The machine moved: the new picture goes out now, not at the next beat. */
@@ -140,7 +120,7 @@ export class CameraBroadcast {
     try {
       const picture = await this.options.pixels();
       if (!picture || !this.encoder) return;
-      this.setLive(!picture.dimmed);
+      this.channel.setSourceDark(this, picture.dimmed);
       // A dark camera encodes nothing: no packets, so no gap in the sequence when it comes back.
       if (picture.dimmed) return;
       const at = this.options.clock.now().getTime();
@@ -162,22 +142,7 @@ export class CameraBroadcast {
     }
   }
 
-  private setLive(live: boolean): void {
-    if (live === this.live) return;
-    this.live = live;
-    for (const viewer of this.viewers) viewer.onLive(live);
-  }
-
-  private fanOut(rtp: RtpPacket): void {
-    this.packets += 1;
-    const stamped = withPlayoutDelay(rtp);
-    for (const viewer of this.viewers) viewer.track.writeRtp(stamped);
-  }
-
-  private failed(reason: string): void {
-    const viewers = [...this.viewers];
-    this.viewers.clear();
-    this.stop();
-    for (const viewer of viewers) viewer.onFailed(reason);
+  private send(rtp: RtpPacket): void {
+    if (!this.stopped) this.channel.push(this, rtp);
   }
 }

@@ -1,0 +1,156 @@
+import type { RtpPacket } from 'werift';
+import { repeatEvery, type ScheduledTask } from '../clock';
+import type { CameraName } from '../play/cameras/camera-renderer';
+import type { CameraChannel, CameraSource } from './camera-channel';
+import { H264Depacketizer, holdsIdr } from './h264-rtp';
+import type { RtcFeed } from './rtc-feed';
+import { VP8_SETTINGS, Vp8Encoder } from '../../media/vp8-encoder';
+import { WhipPublisher, type WhipPublisherOptions } from './whip-publisher';
+
+/** A publisher sending H.264 is asked for an IDR this often until one comes (the decoder starts there). */
+const IDR_ASK_MS = 500;
+
+/**
+ * A publisher's H.264, transcoded once for the camera (never per viewer) to VP8 (spec §9): its RTP
+ * depacketized to Annex B, one ffmpeg decoding it and encoding libvpx (a keyframe every 0.5 s),
+ * the VP8 packetized into the camera's channel.
+ */
+class H264Transcoder implements CameraSource {
+  readonly kind = 'whip';
+  readonly codec = 'H264';
+  private readonly depacketizer = new H264Depacketizer();
+  private readonly encoder: Vp8Encoder;
+  private idrSeen = false;
+  private askIdr: ScheduledTask | null;
+  channel: CameraChannel | null = null;
+
+  constructor(
+    private readonly publisher: WhipPublisher,
+    ffmpeg: string,
+    options: WhipPublisherOptions,
+  ) {
+    this.encoder = new Vp8Encoder(
+      ffmpeg,
+      VP8_SETTINGS,
+      (packet) => this.channel?.push(this, packet),
+      (reason) => publisher.end(`the H.264 transcoder stopped: ${reason}`),
+      'h264',
+    );
+    void this.encoder.start();
+    this.askIdr = repeatEvery(options.clock, IDR_ASK_MS, () => publisher.requestKeyframe());
+    publisher.requestKeyframe();
+  }
+
+  /** The transcoder makes a VP8 keyframe every 0.5 s by itself. */
+  requestKeyframe(): void {}
+
+  push(packet: RtpPacket): void {
+    const bytes = this.depacketizer.push(packet);
+    if (bytes.length === 0) return;
+    if (!this.idrSeen) {
+      if (!holdsIdr(bytes)) return;
+      this.idrSeen = true;
+      this.askIdr?.cancel();
+      this.askIdr = null;
+    }
+    this.encoder.writeStream(bytes);
+  }
+
+  stop(): void {
+    this.askIdr?.cancel();
+    this.askIdr = null;
+    this.encoder.stop();
+  }
+
+  get pid(): number | undefined {
+    return this.encoder.pid;
+  }
+}
+
+interface Published {
+  readonly publisher: WhipPublisher;
+  readonly source: CameraSource;
+}
+
+export type PublishRefusal = 'no-transcoder';
+
+/**
+ * The cameras' WHIP sessions on this instance (docs/live-feed.md "Cameras from WHIP"): one publisher
+ * per station camera. A new publisher replaces the camera's current one (a camera that reconnects
+ * after a network cut, or an operator who remounts a phone, is never locked out by its own stale
+ * session); the replaced one's peer connection is closed.
+ */
+export class CameraIngest {
+  private readonly published = new Map<string, Published>();
+
+  constructor(
+    private readonly feed: RtcFeed,
+    private readonly options: WhipPublisherOptions & {
+      /** The ffmpeg that transcodes H.264, or null: H.264 publishers are refused. */
+      readonly ffmpeg: string | null;
+      readonly log: (message: string) => void;
+    },
+  ) {}
+
+  /**
+   * Takes a publisher's offer for a camera and answers it; rejects an offer the peer connection
+   * cannot use (nothing is left open then).
+   */
+  async publish(
+    stationId: number,
+    camera: CameraName,
+    offer: string,
+  ): Promise<{ publisher: WhipPublisher; answer: string } | PublishRefusal> {
+    const publisher = new WhipPublisher(offer, this.options);
+    const ffmpeg = this.options.ffmpeg;
+    if (publisher.codec === 'H264' && !ffmpeg) {
+      publisher.end('no transcoder');
+      return 'no-transcoder';
+    }
+    let answer: string;
+    try {
+      answer = await publisher.answer(offer);
+    } catch (error) {
+      publisher.end('the offer was not usable');
+      throw error;
+    }
+    if (publisher.isEnded) throw new Error('the publisher ended while its offer was answered');
+    const key = `${stationId}:${camera}`;
+    const transcoder = publisher.codec === 'H264' ? new H264Transcoder(publisher, ffmpeg!, this.options) : null;
+    const source: CameraSource = transcoder ?? publisher;
+    const previous = this.published.get(key);
+    this.published.set(key, { publisher, source });
+    const channel = this.feed.publish(stationId, camera, source);
+    if (transcoder) transcoder.channel = channel;
+    publisher.onPacket = transcoder ? (packet) => transcoder.push(packet) : (packet) => channel.push(publisher, packet);
+    publisher.onEnded = (reason) => {
+      transcoder?.stop();
+      if (this.published.get(key)?.publisher === publisher) this.published.delete(key);
+      this.feed.unpublish(stationId, camera, source);
+      this.options.log(
+        `camera ${camera} of station ${stationId}: publisher ${publisher.id.slice(0, 6)}… ended (${reason})`,
+      );
+    };
+    previous?.publisher.end('replaced by a new publisher');
+    this.options.log(
+      `camera ${camera} of station ${stationId}: publishing ${publisher.codec} (${publisher.id.slice(0, 6)}…)`,
+    );
+    return { publisher, answer };
+  }
+
+  /** The camera's current session if its id is `id`, else null (a stale or guessed resource). */
+  session(stationId: number, camera: CameraName, id: string): WhipPublisher | null {
+    const found = this.published.get(`${stationId}:${camera}`)?.publisher;
+    return found && found.id === id ? found : null;
+  }
+
+  /** Sessions open now (tests, the console). */
+  get count(): number {
+    return this.published.size;
+  }
+
+  close(): void {
+    for (const { publisher } of [...this.published.values()]) publisher.end('server shutting down');
+    this.published.clear();
+  }
+}
