@@ -127,6 +127,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       services?.purchases.stop();
       services?.prizeStorage.stop();
       services?.ingest.close();
+      services?.stills.close();
       services?.rtcFeed.close();
       services?.cameras.close();
       await parts.recovered?.catch(() => undefined);

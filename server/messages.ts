@@ -134,6 +134,7 @@ export const SERVER_MESSAGES = {
   whipEtagMismatch: '配信セッションの ETag が一致しません。',
   whipTooManyCandidates: 'ICE の候補が多すぎます。',
   whipIceRestart: 'ICE の再起動には対応していません。新しく配信を始めてください。',
+  cameraNoPicture: 'カメラの映像を準備しています。しばらくお待ちください。',
   whipStarting: 'サーバーを起動しています。しばらくしてからもう一度お試しください。',
   whipOnAnotherInstance: 'このカメラを受けるサーバーにつながりません。しばらくしてからもう一度お試しください。',
   anonymousPlayer: 'プレイヤー',

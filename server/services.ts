@@ -36,6 +36,7 @@ import type { KujiBoxEvents } from './kuji/kuji-kind';
 import { connectRooms, createRooms } from './composition/rooms.services';
 import { createLiveFeed } from './composition/live.services';
 import type { CameraIngest } from './live/camera-ingest';
+import type { CameraStills } from './live/camera-stills';
 import type { Rooms } from './rooms/kinds';
 import { LocalRoomHost, type RoomHost } from './rooms/room-host';
 import { AttemptLimiter } from './auth/attempt-limiter';
@@ -111,6 +112,8 @@ export interface Services {
   readonly rtcFeed: RtcFeed;
   /** The cameras' WHIP publishers on this instance (docs/live-feed.md "Cameras from WHIP"). */
   readonly ingest: CameraIngest;
+  /** The jpg mode's stills of published cameras, made from their video while asked for. */
+  readonly stills: CameraStills;
   /** Operator accounts, sessions and the audit log (R10-9, docs/operator-console.md). */
   readonly operators: OperatorAccounts;
   /** Service messages, the emergency maintenance and suspended users (docs/operator-console.md). */

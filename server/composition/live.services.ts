@@ -4,6 +4,7 @@ import type { Clock } from '../clock';
 import type { ServerConfig } from '../config';
 import { originAllowed } from '../http/security-headers';
 import { CameraIngest } from '../live/camera-ingest';
+import { CameraStills } from '../live/camera-stills';
 import { FeedOwners } from '../live/feed-forward';
 import { RtcFeed } from '../live/rtc-feed';
 import { SignalingServer, type SignalingTimings } from '../live/signaling';
@@ -84,5 +85,6 @@ export function createLiveFeed(deps: LiveFeedDeps) {
     ffmpeg: rtcFeed.ffmpegPath,
     log: (message) => log(message),
   });
-  return { cameras, feedOwners, rtcFeed, signaling, ingest };
+  const stills = new CameraStills((stationId, camera) => rtcFeed.channel(stationId, camera), rtcFeed.ffmpegPath, clock);
+  return { cameras, feedOwners, rtcFeed, signaling, ingest, stills };
 }

@@ -1,13 +1,14 @@
 import { randomInt } from 'node:crypto';
-import { RtpHeader, RtpPacket, type MediaStreamTrack } from 'werift';
+import { RtpHeader, RtpPacket } from 'werift';
 import { repeatEvery, type Clock, type ScheduledTask } from '../clock';
 import type { CameraName } from '../play/cameras/camera-renderer';
 import { withPlayoutDelay } from './playout-delay';
 import { readVp8Descriptor, startsFrame, startsKeyframe, withPictureId } from './vp8-payload';
 
-/** A viewer of one camera: the track its peer connection sends, and what it hears of the camera. */
+/** A viewer of one camera: where its packets go (a peer connection's track, the stills decoder), and what it hears of the camera. */
 export interface CameraViewer {
-  readonly track: MediaStreamTrack;
+  /** One RTP packet, serialized (the same bytes for every viewer). */
+  write(rtp: Buffer): void;
   /** The camera went dark (publisher gone, station down) or came back: the viewer's video track goes or returns. */
   onLive(live: boolean): void;
   /** The camera's source failed for good: the viewer's session ends. */
@@ -241,7 +242,7 @@ export class CameraChannel {
         if (!keyframe) continue;
         state.synced = true;
       }
-      viewer.track.writeRtp(out);
+      viewer.write(out);
     }
   }
 

@@ -60,7 +60,13 @@ export class RtcFeed {
     return this.ffmpeg;
   }
 
-  private channel(stationId: number, camera: CameraName): CameraChannel {
+  /** Whether the camera has had a WHIP publisher here: its video and stills come from it, never from the painter. */
+  isPublished(stationId: number, camera: CameraName): boolean {
+    return this.published.has(`${stationId}:${camera}`);
+  }
+
+  /** The camera's channel (made when missing; dropped again once it has neither viewers nor a source). */
+  channel(stationId: number, camera: CameraName): CameraChannel {
     const key = `${stationId}:${camera}`;
     let channel = this.channels.get(key);
     if (!channel) {

@@ -234,7 +234,7 @@ export class SignalingSession {
     if (broadcast === 'camera-full') return this.end(SIGNALING_CLOSE.limit, 'this camera has too many viewers');
     if (broadcast === 'encoders-busy') return this.end(SIGNALING_CLOSE.limit, 'too many cameras are being watched');
     const viewer: CameraViewer = {
-      track: this.track,
+      write: (rtp) => this.track.writeRtp(rtp),
       onLive: (live) => {
         this.wantLive = live;
         void this.renegotiate();

@@ -49,7 +49,8 @@ export async function stationFeedRoutes({ config, route, services: s }: ApiDeps)
     return { station_info: await s.cameras.stationInfo(station.station_id, token) };
   });
 
-  // A camera's latest picture, rendered from the simulation; the header names the tick it shows.
+  // A camera's latest picture: made from its WHIP video, or (a camera never published here) rendered
+  // from the simulation; the header names the machine's tick.
   route.openGet('/stations/:station_id/camera/:file', stillQuery, async (query, { request, reply }) => {
     const params = request.params as { station_id: string; file: string };
     const stationId = /^\d{1,9}$/.test(params.station_id) ? Number(params.station_id) : 0;
@@ -91,6 +92,19 @@ export async function stationFeedRoutes({ config, route, services: s }: ApiDeps)
         if (value !== null) reply.header(name, value);
       }
       return reply.send(Buffer.from(await answer.arrayBuffer()));
+    }
+    // A camera published over WHIP: its still is made from its video (the last one while it is dark).
+    if (s.rtcFeed.isPublished(stationId, camera)) {
+      const still = await s.stills.still(stationId, camera);
+      if (!still) throw new Refusal(503, 503, SERVER_MESSAGES.cameraNoPicture);
+      const now = s.cameras.machineNow(stationId);
+      return reply
+        .header('Content-Type', 'image/jpeg')
+        .header('Cache-Control', 'no-store')
+        .header('Content-Security-Policy', "default-src 'none'")
+        .header(FRAME_TICK_HEADER, String(now.tick))
+        .header(FRAME_PLAY_HEADER, now.playId === null ? '' : String(now.playId))
+        .send(still.jpeg);
     }
     const frame = await s.cameras.frame(stationId, camera);
     if (!frame) throw new Refusal(404, 404, SERVER_MESSAGES.stationNotFound);

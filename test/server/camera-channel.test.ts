@@ -1,4 +1,4 @@
-import { RtpHeader, RtpPacket, type MediaStreamTrack } from 'werift';
+import { RtpHeader, RtpPacket } from 'werift';
 import { describe, expect, it } from 'vitest';
 import { CameraChannel, SILENT_MS, type CameraSource, type CameraViewer } from '../../server/live/camera-channel';
 import { readVp8Descriptor, startsKeyframe } from '../../server/live/vp8-payload';
@@ -24,7 +24,7 @@ function recordingViewer() {
   const got: RtpPacket[] = [];
   const live: boolean[] = [];
   const viewer: CameraViewer = {
-    track: { writeRtp: (rtp: Buffer) => got.push(RtpPacket.deSerialize(rtp)) } as unknown as MediaStreamTrack,
+    write: (rtp: Buffer) => got.push(RtpPacket.deSerialize(rtp)),
     onLive: (on) => live.push(on),
     onFailed: () => undefined,
   };

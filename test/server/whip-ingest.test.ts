@@ -24,12 +24,12 @@ beforeAll(async () => {
     await t.server
       .store()
       .query<{ station_id: number }>(
-        "SELECT station_id FROM stations WHERE station_type = 'normal' AND station_status = 'open' ORDER BY station_id LIMIT 8",
+        "SELECT station_id FROM stations WHERE station_type = 'normal' AND station_status = 'open' ORDER BY station_id LIMIT 9",
       )
   ).map((r) => r.station_id);
   const keys = t.server.services().stationKeys;
-  key = (await keys.issue({ name: 'cameras', stationIds: stations.slice(0, 7), by: 'test' })).key;
-  otherKey = (await keys.issue({ name: 'other', stationIds: [stations[7]!], by: 'test' })).key;
+  key = (await keys.issue({ name: 'cameras', stationIds: stations.slice(0, 8), by: 'test' })).key;
+  otherKey = (await keys.issue({ name: 'other', stationIds: [stations[8]!], by: 'test' })).key;
 });
 afterAll(async () => t?.close());
 
@@ -48,8 +48,19 @@ afterEach(async () => {
   await Promise.all(publishers.splice(0).map((p) => p.stop()));
   await until(() => ingest().count === 0 && feed().status().length === 0, 'no publisher nor channel left');
 });
-async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
   await expect.poll(check, { timeout: ms, message: what }).toBe(true);
+}
+/** A JPEG's size, from its start-of-frame segment. */
+function jpegSize(jpeg: Buffer): { width: number; height: number } | null {
+  for (let at = 2; at + 9 < jpeg.length;) {
+    if (jpeg[at] !== 0xff) return null;
+    const marker = jpeg[at + 1]!;
+    if (marker >= 0xc0 && marker <= 0xc3)
+      return { height: jpeg.readUInt16BE(at + 5), width: jpeg.readUInt16BE(at + 7) };
+    at += 2 + jpeg.readUInt16BE(at + 2);
+  }
+  return null;
 }
 const watch = async (station: number, camera = 'front') => {
   const viewer = await RtcViewer.connect(signaling, `station-${station}-${camera}`);
@@ -157,6 +168,38 @@ describe('[R11-4] a camera publishes over WHIP and its video reaches every viewe
       }
     });
     expect(transcoders).toHaveLength(1);
+  });
+
+  it('jpg mode’s stills are made from the video: decoded once for the camera while asked for, upright, moving; the last one stays while the camera is dark', async () => {
+    const station = stations[7]!;
+    const publisher = await publish(station);
+    const still = () => fetch(`${t.origin}/api/stations/${station}/camera/front.jpg?t=${Date.now()}`);
+    const [a, b] = await Promise.all([still(), still()]);
+    expect(a.status).toBe(200);
+    expect(a.headers.get('content-type')).toBe('image/jpeg');
+    const first = Buffer.from(await a.arrayBuffer());
+    await b.arrayBuffer();
+    // The test pattern is 320×240 as sent; the still is the picture turned a quarter clockwise, as the
+    // play screen turns the sideways-mounted camera's video [R9-10].
+    expect(jpegSize(first)).toEqual({ width: 240, height: 320 });
+    expect(t.server.services().stills.running()).toEqual([
+      expect.objectContaining({ stationId: station, camera: 'front' }),
+    ]);
+    let later = first;
+    await until(async () => {
+      later = Buffer.from(await (await still()).arrayBuffer());
+      return !later.equals(first);
+    }, 'a later still shows a later picture');
+    publisher.pause();
+    await until(() => !feed().channel(station, 'front').isLive, 'the camera is dark');
+    const dark1 = Buffer.from(await (await still()).arrayBuffer());
+    const dark2 = Buffer.from(await (await still()).arrayBuffer());
+    expect(dark2.equals(dark1)).toBe(true);
+    expect(jpegSize(dark1)).toEqual({ width: 240, height: 320 });
+    publisher.resume();
+    await until(async () => !Buffer.from(await (await still()).arrayBuffer()).equals(dark1), 'moving again');
+    // Nobody asks: the decoder stops (5 s after the last ask).
+    await until(() => t.server.services().stills.running().length === 0, 'the decoder stops', 10_000);
   });
 
   it('trickle ICE by PATCH (RFC 8840): 204; a stale ETag is 412, an ICE restart 501, a wrong type 415', async () => {
@@ -289,7 +332,7 @@ describe('[R11-4] only the station’s key publishes; bad offers are refused wit
 
   it('the werift client reports a refusal with its status and Japanese reason', async () => {
     const refused = await WhipSession.publish({
-      endpoint: endpoint(stations[7]!),
+      endpoint: endpoint(stations[8]!),
       token: key,
       iceHosts: ['127.0.0.1'],
     }).catch((error: unknown) => error);

@@ -125,6 +125,14 @@ export class StationCameras {
     return { pixels, tick: view.tick, playId: view.playId, dimmed: view.scene.dimmed };
   }
 
+  /** The machine's tick and play now (a published camera's still is stamped with them). */
+  machineNow(stationId: number): { tick: number; playId: number | null } {
+    const running = this.machines.machineOf(stationId);
+    return running
+      ? { tick: running.tick, playId: this.machines.onStation(stationId)?.play_id ?? null }
+      : { tick: 0, playId: null };
+  }
+
   /** What a station's cameras show now: a running machine, or the idle field. */
   private async view(
     stationId: number,

@@ -1,0 +1,272 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { setPriority } from 'node:os';
+import { repeatEvery, type Clock, type ScheduledTask } from '../clock';
+import { ENCODER_NICE } from '../../media/vp8-encoder';
+import type { CameraName } from '../play/cameras/camera-renderer';
+import type { CameraChannel, CameraViewer } from './camera-channel';
+import { readVp8Descriptor, startsFrame, startsKeyframe } from './vp8-payload';
+
+/** A camera's stills stop being made this long after the last one was asked for. */
+export const STILLS_IDLE_MS = 5_000;
+/** How long the first still of a camera is waited for before the ask is answered without one. */
+const FIRST_STILL_MS = 2_000;
+/** The largest still kept (a JPEG of the camera's picture is tens of KB). */
+const MAX_STILL_BYTES = 2 * 1024 * 1024;
+/** The longest side of a still: a camera sending more is scaled down. */
+const STILL_WIDTH = 480;
+
+const SOI = Buffer.from([0xff, 0xd8]);
+const EOI = Buffer.from([0xff, 0xd9]);
+
+/** A still made from the video and when it was made. */
+export interface VideoStill {
+  readonly jpeg: Buffer;
+  readonly at: number;
+}
+
+/**
+ * The jpg mode's stills of one camera, made from its video (issue 43): one ffmpeg decodes the
+ * camera's VP8 as the viewers get it (it joins the channel as a viewer, from a keyframe) and writes
+ * each picture as a JPEG, turned upright (the camera is mounted sideways, R9-10) and at most 480
+ * wide. It runs only while stills are asked for: it starts with the first ask and stops
+ * STILLS_IDLE_MS after the last. While the camera is dark the last still stays.
+ */
+class StillDecoder implements CameraViewer {
+  private process: ChildProcess | null = null;
+  private frame: Buffer[] = [];
+  private frameTimestamp: number | null = null;
+  private expectedSeq: number | null = null;
+  private broken = false;
+  private output: Buffer = Buffer.alloc(0);
+  private waiters: ((still: VideoStill | null) => void)[] = [];
+  private readonly startedAt: number;
+  latest: VideoStill | null = null;
+  askedAt: number;
+  stopped = false;
+
+  constructor(
+    private readonly channel: CameraChannel,
+    ffmpeg: string,
+    private readonly clock: Clock,
+    private readonly onEnded: () => void,
+  ) {
+    this.startedAt = clock.now().getTime();
+    this.askedAt = this.startedAt;
+    const child = spawn(
+      ffmpeg,
+      [
+        ...['-hide_banner', '-loglevel', 'error', '-nostdin', '-probesize', '32', '-analyzeduration', '0'],
+        ...['-f', 'ivf', '-i', 'pipe:0', '-an', '-vsync', 'passthrough'],
+        ...['-vf', `transpose=1,scale='min(${STILL_WIDTH},iw)':-2`],
+        ...['-c:v', 'mjpeg', '-q:v', '5', '-f', 'image2pipe', 'pipe:1'],
+      ],
+      { stdio: ['pipe', 'pipe', 'ignore'] },
+    );
+    this.process = child;
+    if (child.pid !== undefined) {
+      try {
+        setPriority(child.pid, ENCODER_NICE);
+      } catch {
+        // Not allowed here: it runs at the server's priority.
+      }
+    }
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.write(ivfHeader());
+    child.stdout?.on('data', (chunk: Buffer) => this.read(chunk));
+    child.once('exit', () => this.stop());
+    child.once('error', () => this.stop());
+    void channel.join(this);
+  }
+
+  /** The viewer's side: the channel's RTP packets, from a keyframe on. */
+  write(rtp: Buffer): void {
+    if (this.stopped || rtp.length < 12) return;
+    const seq = rtp.readUInt16BE(2);
+    const timestamp = rtp.readUInt32BE(4);
+    const marker = (rtp[1]! & 0x80) !== 0;
+    const payload = rtpPayload(rtp);
+    const descriptor = payload ? readVp8Descriptor(payload) : null;
+    if (!payload || !descriptor) return;
+    if (this.expectedSeq !== null && seq !== this.expectedSeq) this.broken = true;
+    this.expectedSeq = (seq + 1) & 0xffff;
+    if (startsFrame(descriptor)) {
+      // A frame whose packets did not all come is dropped; after a loss only a keyframe restarts.
+      if (this.broken && !startsKeyframe(payload, descriptor)) {
+        this.frame = [];
+        this.frameTimestamp = null;
+        this.channel.keyframeWanted();
+        return;
+      }
+      this.broken = false;
+      this.frame = [];
+      this.frameTimestamp = timestamp;
+    }
+    if (this.frameTimestamp !== timestamp || this.broken) return;
+    this.frame.push(payload.subarray(descriptor.length));
+    if (!marker) return;
+    const data = Buffer.concat(this.frame);
+    this.frame = [];
+    this.frameTimestamp = null;
+    const header = Buffer.alloc(12);
+    header.writeUInt32LE(data.length, 0);
+    header.writeBigUInt64LE(BigInt(this.clock.now().getTime() - this.startedAt), 4);
+    const stdin = this.process?.stdin;
+    // A decoder that cannot keep up drops pictures rather than queue them (a still shows the latest).
+    if (stdin?.writable && stdin.writableLength < 1024 * 1024) stdin.write(Buffer.concat([header, data]));
+  }
+
+  onLive(): void {}
+
+  onFailed(): void {
+    this.stop();
+  }
+
+  /** The next still made (or null if none comes in time). */
+  next(): Promise<VideoStill | null> {
+    return new Promise((resolve) => {
+      const timer = this.clock.setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== done);
+        resolve(null);
+      }, FIRST_STILL_MS);
+      const done = (still: VideoStill | null) => {
+        timer.cancel();
+        resolve(still);
+      };
+      this.waiters.push(done);
+    });
+  }
+
+  private read(chunk: Buffer): void {
+    this.output = this.output.length === 0 ? chunk : Buffer.concat([this.output, chunk]);
+    for (;;) {
+      const start = this.output.indexOf(SOI);
+      if (start < 0) {
+        this.output = Buffer.alloc(0);
+        return;
+      }
+      const end = this.output.indexOf(EOI, start + 2);
+      if (end < 0) {
+        if (this.output.length - start > MAX_STILL_BYTES) this.output = Buffer.alloc(0);
+        else if (start > 0) this.output = this.output.subarray(start);
+        return;
+      }
+      const still = { jpeg: Buffer.from(this.output.subarray(start, end + 2)), at: this.clock.now().getTime() };
+      this.output = this.output.subarray(end + 2);
+      this.latest = still;
+      const waiters = this.waiters;
+      this.waiters = [];
+      for (const waiter of waiters) waiter(still);
+    }
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.channel.leave(this);
+    this.process?.stdin?.end();
+    this.process?.kill('SIGKILL');
+    this.process = null;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const waiter of waiters) waiter(null);
+    this.onEnded();
+  }
+
+  get pid(): number | undefined {
+    return this.process?.pid;
+  }
+}
+
+/** The RTP packet's payload (after the header, its CSRCs and extensions; padding removed). */
+function rtpPayload(rtp: Buffer): Buffer | null {
+  const csrcs = rtp[0]! & 0x0f;
+  let at = 12 + csrcs * 4;
+  if (rtp[0]! & 0x10) {
+    if (rtp.length < at + 4) return null;
+    at += 4 + rtp.readUInt16BE(at + 2) * 4;
+  }
+  let end = rtp.length;
+  if (rtp[0]! & 0x20) end -= rtp[rtp.length - 1]!;
+  return end > at ? rtp.subarray(at, end) : null;
+}
+
+/** An IVF file header for VP8 (the size is the decoder's to find; time in milliseconds). */
+function ivfHeader(): Buffer {
+  const header = Buffer.alloc(32);
+  header.write('DKIF', 0, 'latin1');
+  header.writeUInt16LE(0, 4);
+  header.writeUInt16LE(32, 6);
+  header.write('VP80', 8, 'latin1');
+  header.writeUInt16LE(360, 12);
+  header.writeUInt16LE(480, 14);
+  header.writeUInt32LE(1000, 16);
+  header.writeUInt32LE(1, 20);
+  return header;
+}
+
+/**
+ * The stills of every published camera on this instance, each made from the camera's video while
+ * someone asks for them (docs/live-feed.md "Stills from the video").
+ */
+export class CameraStills {
+  private readonly decoders = new Map<string, StillDecoder>();
+  private readonly kept = new Map<string, VideoStill>();
+  private sweep: ScheduledTask | null = null;
+
+  constructor(
+    private readonly channelOf: (stationId: number, camera: CameraName) => CameraChannel,
+    private readonly ffmpeg: string | null,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * The camera's latest still: the one being made now, else (the first ask) the first one made
+   * within 2 s, else the last one made before the camera went dark, else null.
+   */
+  async still(stationId: number, camera: CameraName): Promise<VideoStill | null> {
+    const key = `${stationId}:${camera}`;
+    if (!this.ffmpeg) return this.kept.get(key) ?? null;
+    const now = this.clock.now().getTime();
+    let decoder = this.decoders.get(key);
+    if (!decoder) {
+      const made: StillDecoder = new StillDecoder(this.channelOf(stationId, camera), this.ffmpeg, this.clock, () => {
+        if (made.latest) this.kept.set(key, made.latest);
+        if (this.decoders.get(key) === made) this.decoders.delete(key);
+      });
+      decoder = made;
+      this.decoders.set(key, decoder);
+      this.sweeping();
+    }
+    decoder.askedAt = now;
+    const last = decoder.latest ?? this.kept.get(key) ?? null;
+    // Dark: the last picture made (the stills fallback), or none.
+    if (decoder.latest || !this.channelOf(stationId, camera).isLive) return last;
+    return (await decoder.next()) ?? last;
+  }
+
+  /** Decoders running now (tests, the console). */
+  running(): { stationId: number; camera: CameraName; pid: number | undefined }[] {
+    return [...this.decoders.entries()].map(([key, decoder]) => {
+      const [station, camera] = key.split(':') as [string, CameraName];
+      return { stationId: Number(station), camera, pid: decoder.pid };
+    });
+  }
+
+  close(): void {
+    this.sweep?.cancel();
+    this.sweep = null;
+    for (const decoder of [...this.decoders.values()]) decoder.stop();
+  }
+
+  private sweeping(): void {
+    if (this.sweep) return;
+    this.sweep = repeatEvery(this.clock, 1_000, () => {
+      const now = this.clock.now().getTime();
+      for (const decoder of [...this.decoders.values()]) if (now - decoder.askedAt >= STILLS_IDLE_MS) decoder.stop();
+      if (this.decoders.size === 0) {
+        this.sweep?.cancel();
+        this.sweep = null;
+      }
+    });
+  }
+}
