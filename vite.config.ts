@@ -194,7 +194,8 @@ const VENDOR_CHUNKS = [
 ];
 
 /**
- * Builds the operator console (operator.html → src/main/operator-browser.tsx, served at /operator) as
+ * Builds the operator console (operator.html → src/main/operator-browser.tsx, served at /operator) and
+ * the camera page (camera.html → src/main/camera-browser.tsx, served at /camera) as
  * a second, separate build into the same folder, once the player's build is written. Two entries in
  * one build would share chunks: a module both reach would move into a chunk the player's page
  * preloads, so console code could land in the player's initial JavaScript. Built on its own, the
@@ -224,7 +225,7 @@ function operatorConsoleBuild(): Plugin {
           emptyOutDir: false,
           sourcemap: true,
           rolldownOptions: {
-            input: { operator: 'operator.html' },
+            input: { operator: 'operator.html', camera: 'camera.html' },
             output: { codeSplitting: { groups: VENDOR_CHUNKS } },
           },
         },

@@ -1,7 +1,7 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync } from 'fastify';
 import { join, sep } from 'node:path';
-import { OPERATOR_PAGE_FILE, registerOperatorPage } from '../http/operator-page';
+import { CAMERA_PAGE_FILE, OPERATOR_PAGE_FILE, registerOperatorPage } from '../http/operator-page';
 
 /**
  * The built app's files (STATIC_DIR): hashed assets cached for a year, everything else revalidated;
@@ -14,7 +14,8 @@ export const staticPlugin: FastifyPluginAsync<{ staticDir: string }> = async (ap
     root: staticDir,
     wildcard: false,
     index: false,
-    allowedPath: (path) => path !== '/index.html' && path !== `/${OPERATOR_PAGE_FILE}`,
+    allowedPath: (path) =>
+      path !== '/index.html' && path !== `/${OPERATOR_PAGE_FILE}` && path !== `/${CAMERA_PAGE_FILE}`,
     // Our own Cache-Control: with the plugin's on, it overwrites the header set here.
     cacheControl: false,
     setHeaders: (res, path) => {

@@ -5,6 +5,8 @@ import { replyError } from './reply';
 
 /** The console's built page inside the static folder (Vite's second HTML entry). */
 export const OPERATOR_PAGE_FILE = 'operator.html';
+/** The camera page (docs/live-feed.md "The camera page"), built with the console. */
+export const CAMERA_PAGE_FILE = 'camera.html';
 
 /**
  * The operator console's page at `/operator` and its client routes `/operator/*`: the static page
@@ -14,7 +16,13 @@ export const OPERATOR_PAGE_FILE = 'operator.html';
  * The page is read once at start; without a build it answers 404.
  */
 export function registerOperatorPage(app: FastifyInstance, staticDir: string): void {
-  const path = join(resolve(staticDir), OPERATOR_PAGE_FILE);
+  registerPage(app, staticDir, OPERATOR_PAGE_FILE, ['/operator', '/operator/*']);
+  // The camera page: a phone or webcam publishes itself as a station's camera (with the station's key).
+  registerPage(app, staticDir, CAMERA_PAGE_FILE, ['/camera']);
+}
+
+function registerPage(app: FastifyInstance, staticDir: string, file: string, paths: readonly string[]): void {
+  const path = join(resolve(staticDir), file);
   const html = existsSync(path) ? readFileSync(path, 'utf8') : null;
   const send = async (_request: unknown, reply: FastifyReply) => {
     if (html === null) return replyError(reply, 404);
@@ -24,6 +32,5 @@ export function registerOperatorPage(app: FastifyInstance, staticDir: string): v
       .type('text/html; charset=utf-8')
       .send(html);
   };
-  app.get('/operator', send);
-  app.get('/operator/*', send);
+  for (const at of paths) app.get(at, send);
 }

@@ -2,7 +2,7 @@ import type { RtpPacket } from 'werift';
 import { repeatEvery, type ScheduledTask } from '../clock';
 import type { CameraName } from '../play/cameras/camera-renderer';
 import type { CameraChannel, CameraSource } from './camera-channel';
-import { H264Depacketizer, holdsIdr } from './h264-rtp';
+import { H264Depacketizer, holdsIdr, nalType } from './h264-rtp';
 import type { RtcFeed } from './rtc-feed';
 import { VP8_SETTINGS, Vp8Encoder } from '../../media/vp8-encoder';
 import { WhipPublisher, type WhipPublisherOptions } from './whip-publisher';
@@ -21,6 +21,8 @@ class H264Transcoder implements CameraSource {
   private readonly depacketizer = new H264Depacketizer();
   private readonly encoder: Vp8Encoder;
   private idrSeen = false;
+  /** The last SPS (7) and PPS (8) seen before the first IDR. */
+  private readonly parameterSets = new Map<number, Buffer>();
   private askIdr: ScheduledTask | null;
   channel: CameraChannel | null = null;
 
@@ -48,10 +50,18 @@ class H264Transcoder implements CameraSource {
     const bytes = this.depacketizer.push(packet);
     if (bytes.length === 0) return;
     if (!this.idrSeen) {
+      // Before the first IDR only the parameter sets are kept (the decoder needs them before it).
+      const kind = nalType(bytes);
+      if (kind === 7 || kind === 8) this.parameterSets.set(kind, bytes);
       if (!holdsIdr(bytes)) return;
       this.idrSeen = true;
       this.askIdr?.cancel();
       this.askIdr = null;
+      for (const set of [7, 8]) {
+        const known = this.parameterSets.get(set);
+        if (known) this.encoder.writeStream(known);
+      }
+      this.parameterSets.clear();
     }
     this.encoder.writeStream(bytes);
   }

@@ -57,3 +57,10 @@ export function holdsIdr(annexB: Buffer): boolean {
   }
   return false;
 }
+
+/** The NAL unit type of an Annex B piece's first unit (after its start code), or null. */
+export function nalType(annexB: Buffer): number | null {
+  const at = annexB[2] === 1 ? 3 : annexB[3] === 1 ? 4 : -1;
+  const header = at < 0 ? undefined : annexB[at];
+  return header === undefined ? null : header & 0x1f;
+}

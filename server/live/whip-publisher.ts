@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import {
   RTCPeerConnection,
   RTCRtpCodecParameters,
@@ -46,6 +47,20 @@ function chooseCodec(videoSection: string): PublishedCodec | null {
     if (new RegExp(`^a=fmtp:${pt} .*packetization-mode=1`, 'im').test(videoSection)) return 'H264';
   }
   return null;
+}
+
+/**
+ * The extra host addresses a publisher's answer offers: RTC_ICE_HOSTS without loopback ones, unless
+ * the machine has no other address. A browser publishing from this machine checks its own
+ * interface address against 127.0.0.1 too; werift's ICE-lite agent took that first nominated pair
+ * and answered the DTLS handshake from 127.0.0.1, which the browser's selected pair did not accept:
+ * ICE connected, DTLS never did (seen with Chromium 156).
+ */
+function publisherHosts(hosts: readonly string[]): string[] {
+  const outside = Object.values(networkInterfaces())
+    .flat()
+    .some((address) => address !== undefined && !address.internal && address.family === 'IPv4');
+  return outside ? hosts.filter((host) => !host.startsWith('127.') && host !== '::1') : [...hosts];
 }
 
 export interface WhipPublisherOptions {
@@ -106,7 +121,7 @@ export class WhipPublisher implements CameraSource {
       iceServers: [],
       bundlePolicy: 'max-bundle',
       iceUseIpv6: false,
-      iceAdditionalHostAddresses: [...options.iceHosts],
+      iceAdditionalHostAddresses: publisherHosts(options.iceHosts),
     });
     this.pc.onTrack.subscribe((track) => {
       if (track.kind !== 'video' || this.track) return;
@@ -132,7 +147,11 @@ export class WhipPublisher implements CameraSource {
         this.transceiver = transceiver;
         transceiver.setDirection('recvonly');
         // One codec, the one chosen: the publisher sends it and nothing else.
-        const keep = transceiver.codecs.filter((codec) => codec.mimeType.toUpperCase() === `VIDEO/${this.codec}`);
+        const keep = transceiver.codecs.filter(
+          (codec) =>
+            codec.mimeType.toUpperCase() === `VIDEO/${this.codec}` &&
+            (this.codec === 'VP8' || /packetization-mode=1/.test(codec.parameters ?? '')),
+        );
         transceiver.codecs = keep.slice(0, 1);
       } else transceiver.setDirection('inactive');
     }

@@ -1,0 +1,3 @@
+export * from './camera-publisher.port';
+export * from './camera-publishing.use-case';
+export * from './camera-tokens';
