@@ -1,4 +1,4 @@
-import type { StationAgentWire } from '../src/contract/operator.schema';
+import type { StationAgentWire, StationCameraWire } from '../src/contract/operator.schema';
 import type { Server as SocketIOServer } from 'socket.io';
 import { AddressesRepository } from './account/addresses.repository';
 import { PrizesRepository } from './delivery/prizes.repository';
@@ -124,6 +124,8 @@ export interface Services {
   readonly agents: AgentGateway;
   /** The console's view of every agent, whichever instance it is connected to (machine-link.ts). */
   readonly agentViews: () => Promise<StationAgentWire[]>;
+  /** The console's view of every published or watched camera, whichever instance runs it. */
+  readonly cameraViews: () => Promise<StationCameraWire[]>;
   /** Where each station's live feed is drawn (several instances): forwarded to the instance running it. */
   readonly feedOwners: FeedOwners;
   /** The rtc feed's Sora-compatible signaling (attached to the HTTP server when webrtc_url is a path). */
@@ -258,6 +260,7 @@ export function createServices(
   setKujiEvents(realtime);
   const live = createLiveFeed({
     store,
+    io,
     clock,
     config,
     rooms,

@@ -15,6 +15,7 @@ import {
 import type { Clock } from '../clock';
 import { machineCommandSchema, type MachineCommands } from '../play/rooms/station-kind';
 import type { Rooms } from '../rooms/kinds';
+import { instanceViews } from '../realtime/instance-views';
 import { AgentGateway, type AgentEvent, type AgentKeyCheck, type AgentBounds } from './agent-gateway';
 
 /** The instances' event for a machine command whose agent may be connected to another instance. */
@@ -23,8 +24,6 @@ export const AGENT_COMMAND = 'onkure:agent-command';
 export const AGENT_KEY_REVOKED = 'onkure:agent-key-revoked';
 /** The instances' event for the console's view: each instance answers with the agents connected to it. */
 export const AGENT_VIEWS = 'onkure:agent-views';
-/** How long the console's view waits for the other instances (one that does not answer is left out). */
-const AGENT_VIEWS_TIMEOUT_MS = 1_000;
 
 const PHASES: Record<AgentState['claw'], MachinePhase> = {
   idle: 'idle',
@@ -241,33 +240,15 @@ export function createMachineLink(deps: MachineLinkDeps): {
       };
     });
   };
-  io.on(AGENT_VIEWS, (_message: unknown, ack: unknown) => {
-    if (typeof ack === 'function') (ack as (rows: StationAgentWire[]) => void)(viewsHere());
+  const gathered = instanceViews({
+    io,
+    event: AGENT_VIEWS,
+    distributed: deps.distributed,
+    clock: deps.clock,
+    row: stationAgentSchema,
+    key: (row) => row.station_id,
+    here: viewsHere,
   });
-  const views = async (): Promise<StationAgentWire[]> => {
-    const rows = viewsHere();
-    if (deps.distributed) {
-      // An instance that does not answer within the bound is left out (its agents show as absent):
-      // the adapter's own timeout (5 s) is too long for a console read every 2 s.
-      let timer: { cancel(): void } | null = null;
-      const answers: unknown[] = await Promise.race([
-        io.serverSideEmitWithAck(AGENT_VIEWS, null).catch(() => []),
-        new Promise<unknown[]>((resolve) => (timer = deps.clock.setTimeout(() => resolve([]), AGENT_VIEWS_TIMEOUT_MS))),
-      ]);
-      (timer as { cancel(): void } | null)?.cancel();
-      // Another instance's answer is checked like any input; a row for a station this one has wins.
-      const here = new Set(rows.map((r) => r.station_id));
-      for (const answer of answers) {
-        const parsed = z.array(stationAgentSchema).safeParse(answer);
-        if (!parsed.success) continue;
-        for (const row of parsed.data) {
-          if (here.has(row.station_id)) continue;
-          here.add(row.station_id);
-          rows.push(row);
-        }
-      }
-    }
-    return rows.sort((x, y) => x.station_id - y.station_id);
-  };
+  const views = async (): Promise<StationAgentWire[]> => (await gathered()).sort((x, y) => x.station_id - y.station_id);
   return { gateway, commands, revoked, views };
 }

@@ -1,4 +1,7 @@
 import proxyaddr from '@fastify/proxy-addr';
+import type { Server as SocketIOServer } from 'socket.io';
+import { stationCameraSchema } from '../../src/contract/operator.schema';
+import { instanceViews } from '../realtime/instance-views';
 import { roomPlayView } from '../../src/domain';
 import type { Clock } from '../clock';
 import type { ServerConfig } from '../config';
@@ -16,8 +19,13 @@ import type { RoomHost } from '../rooms/room-host';
 import { roomId } from '../rooms/room-ownership';
 import type { Store } from '../store/store';
 
+/** The instances' event for the console's camera view. */
+export const CAMERA_VIEWS = 'onkure:camera-views';
+
 export interface LiveFeedDeps {
   readonly store: Store;
+  /** The instances' socket server (the console's camera view gathers every instance's cameras). */
+  readonly io: SocketIOServer;
   readonly clock: Clock;
   readonly config: ServerConfig;
   readonly rooms: Rooms;
@@ -85,6 +93,16 @@ export function createLiveFeed(deps: LiveFeedDeps) {
     ffmpeg: rtcFeed.ffmpegPath,
     log: (message) => log(message),
   });
+  // The console's view of the cameras: each instance has those of the stations it runs.
+  const cameraViews = instanceViews({
+    io: deps.io,
+    event: CAMERA_VIEWS,
+    distributed: roomHost.distributed,
+    clock,
+    row: stationCameraSchema,
+    key: (row) => `${row.station_id}:${row.camera}`,
+    here: () => rtcFeed.cameraStats(),
+  });
   const stills = new CameraStills((stationId, camera) => rtcFeed.channel(stationId, camera), rtcFeed.ffmpegPath, clock);
-  return { cameras, feedOwners, rtcFeed, signaling, ingest, stills };
+  return { cameras, feedOwners, rtcFeed, signaling, ingest, stills, cameraViews };
 }

@@ -1,6 +1,7 @@
 import {
   OPERATOR_ENDPOINTS as O,
   operatorStationAgentsSchema,
+  operatorStationCamerasSchema,
   operatorStationMachineSchema,
   operatorStationKeyIssueSchema,
   operatorStationKeyRevokeSchema,
@@ -69,6 +70,11 @@ export async function operatorAgentsRoutes({ route, services: s }: ApiDeps): Pro
   // Every agent, whichever instance it is connected to (an agent holds one connection, to one instance).
   route.operator(`/${O.stationAgents}`, { right: 'floor', read: true }, operatorStationAgentsSchema, async () => ({
     agents: await s.agentViews(),
+  }));
+
+  // Each station camera that is published or watched, with its numbers (docs/live-feed.md).
+  route.operator(`/${O.stationCameras}`, { right: 'floor', read: true }, operatorStationCamerasSchema, async () => ({
+    cameras: await s.cameraViews(),
   }));
 
   const onMachine = rowSubject<{ station_id: number }>(

@@ -51,6 +51,7 @@ export const OPERATOR_ENDPOINTS = {
   // Station machines and their agents (docs/agent-protocol.md): the agents' state, the machine's controls.
   stationAgents: 'operator/station_agents',
   stationMachine: 'operator/station_machine',
+  stationCameras: 'operator/station_cameras',
 } as const;
 
 /** The header carrying `Bearer <operator session token>`. */
@@ -96,6 +97,30 @@ export type StationAgentWire = z.infer<typeof stationAgentSchema>;
 export const operatorStationAgentsResponseSchema = z.object({
   error_code: z.literal(200),
   agents: z.array(stationAgentSchema),
+});
+/** The stations' cameras now (docs/live-feed.md "Cameras from WHIP"). */
+export const operatorStationCamerasSchema = z.strictObject({});
+/**
+ * One station camera that is published or watched, on whichever instance runs it: whether video
+ * comes in now, from what (a WHIP publisher, or the server's painter until the agents publish),
+ * its codec as sent, its rate over the last second, its last keyframe, its viewers.
+ */
+export const stationCameraSchema = z.object({
+  station_id: z.int().check(z.positive()),
+  camera: z.enum(['front', 'side']),
+  publishing: z.boolean(),
+  source: z.nullable(z.enum(['whip', 'painted'])),
+  codec: z.nullable(z.string()),
+  kbps: z.number().check(z.nonnegative()),
+  fps: z.number().check(z.nonnegative()),
+  last_keyframe_at: z.nullable(z.string()),
+  viewers: z.int().check(z.nonnegative()),
+  live: z.boolean(),
+});
+export type StationCameraWire = z.infer<typeof stationCameraSchema>;
+export const operatorStationCamerasResponseSchema = z.object({
+  error_code: z.literal(200),
+  cameras: z.array(stationCameraSchema),
 });
 /**
  * At a station's machine [R11-3]: `emergency_stop` releases every output at once and keeps the

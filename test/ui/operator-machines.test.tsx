@@ -18,6 +18,7 @@ import { OperatorConsoleApp } from '../../src/ui/operator/operator-app';
 import { injectFetch } from '../support/inject-fetch';
 import { playableStation } from '../support/stations';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { TestPatternPublisher } from '../support/whip-test-publisher';
 
 /**
  * The floor's machine panel (issue 42) in jsdom over the real container and the reference server,
@@ -179,6 +180,29 @@ async function cardOf(id: number): Promise<HTMLElement> {
 const text = (card: HTMLElement, testId: string) => within(card).getByTestId(testId).textContent ?? '';
 
 describe('the floor’s machine panel', { timeout: 90_000 }, () => {
+  it('[R11-4] shows each camera of the station: publishing over WHIP, its codec, bitrate and frames a second, its last keyframe; silent once it stops', async () => {
+    await connectCabinet();
+    const { card } = await openFloor('floor');
+    expect(text(card, 'op-camera-front')).toBe('視聴なし・配信なし');
+    const publisher = await TestPatternPublisher.start(`${t.origin}/whip/${stationId}/front`, key);
+    try {
+      await waitFor(
+        () =>
+          expect(text(card, 'op-camera-front')).toMatch(
+            /^配信中 WHIP ・ VP8 ・ [\d,]+ kbps ・ [1-9]\d* fps ・ 最新キーフレーム /,
+          ),
+        {
+          timeout: 15_000,
+        },
+      );
+      expect(text(card, 'op-camera-side')).toBe('視聴なし・配信なし');
+      publisher.pause();
+      await waitFor(() => expect(text(card, 'op-camera-front')).toMatch(/^映像なし WHIP ・ /), { timeout: 15_000 });
+    } finally {
+      await publisher.stop();
+    }
+  });
+
   it('[R11-3] shows the agent and its sensor view; one click stops the machine (no dialog), 緊急停止中 holds until a confirmed resume', async () => {
     const cabinet = await connectCabinet();
     const { user, card } = await openFloor('floor');

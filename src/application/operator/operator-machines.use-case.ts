@@ -4,11 +4,19 @@ import type { ClockPort } from '../ports/clock.port';
 import { OperatorScreen } from './operator-screen';
 import type { OperatorSession } from './operator-session.use-case';
 import { OPERATOR_TOKENS } from './operator-tokens';
-import type { MachineAction, OperatorApiPort, StationAgentView, StationChange } from './ports/operator-api.port';
+import type {
+  MachineAction,
+  OperatorApiPort,
+  StationAgentView,
+  StationCameraView,
+  StationChange,
+} from './ports/operator-api.port';
 
 export interface MachinesData {
   /** The agents driving stations now, one per station. */
   readonly agents: readonly StationAgentView[];
+  /** The stations' cameras that are published or watched now. */
+  readonly cameras: readonly StationCameraView[];
   /** When they were last read (ClockPort; null before the first read): a heartbeat's age counts on from here. */
   readonly readAt: number | null;
   /** The station of the last machine action (its outcome is shown there), or null. */
@@ -39,11 +47,11 @@ export class OperatorMachines extends OperatorScreen<MachinesData, MachineAction
 
   constructor(
     @inject(OPERATOR_TOKENS.OperatorApiPort)
-    private readonly api: Pick<OperatorApiPort, 'stationAgents' | 'stationMachine'>,
+    private readonly api: Pick<OperatorApiPort, 'stationAgents' | 'stationCameras' | 'stationMachine'>,
     @inject(OPERATOR_TOKENS.OperatorSession) session: Pick<OperatorSession, 'refused' | 'active'>,
     @inject(OPERATOR_TOKENS.ClockPort) private readonly clock: Pick<ClockPort, 'now'>,
   ) {
-    super(session, { agents: [], readAt: null, target: null });
+    super(session, { agents: [], cameras: [], readAt: null, target: null });
   }
 
   /** Reads the agents now and every MACHINES_POLL_MS while visible, until disposed. */
@@ -70,9 +78,16 @@ export class OperatorMachines extends OperatorScreen<MachinesData, MachineAction
 
   refresh(): Promise<void> {
     return this.load(async () => {
-      const agents = await this.api.stationAgents();
-      return { agents, readAt: this.clock.now(), target: this.target };
+      const [agents, cameras] = await Promise.all([this.api.stationAgents(), this.api.stationCameras()]);
+      return { agents, cameras, readAt: this.clock.now(), target: this.target };
     });
+  }
+
+  /** The station's cameras that are published or watched now (front first). */
+  camerasOf(stationId: number): readonly StationCameraView[] {
+    return this.snapshot.data.cameras
+      .filter((c) => c.station_id === stationId)
+      .sort((a, b) => a.camera.localeCompare(b.camera));
   }
 
   /** The agent driving `stationId` now, or null. */

@@ -19,6 +19,7 @@ import {
   type PrizeChange,
   type ServiceMessageCode,
   type StationAgentView,
+  type StationCameraView,
   type StationChange,
   type StationKeyView,
   type StraySettle,
@@ -61,6 +62,7 @@ import {
   operatorRemoveFromLineResponseSchema,
   operatorServiceStateResponseSchema,
   operatorStationAgentsResponseSchema,
+  operatorStationCamerasResponseSchema,
   operatorStationAnswerSchema,
   operatorStationKeyIssuedResponseSchema,
   operatorStationKeyRevokedResponseSchema,
@@ -292,6 +294,10 @@ export class KyOperatorApi implements OperatorApiPort {
 
   async stationAgents(): Promise<readonly StationAgentView[]> {
     return (await this.call(O.stationAgents, {}, operatorStationAgentsResponseSchema)).agents;
+  }
+
+  async stationCameras(): Promise<readonly StationCameraView[]> {
+    return (await this.call(O.stationCameras, {}, operatorStationCamerasResponseSchema)).cameras;
   }
   async stationMachine(stationId: number, action: MachineAction): Promise<StationChange> {
     return this.station(O.stationMachine, { station_id: stationId, action });

@@ -215,6 +215,16 @@ export const OP = {
     machinePlay: '機械のプレイ',
     noMachinePlay: 'なし',
     noReport: '報告待ち',
+    /** A station camera's line in the machine's facts (docs/live-feed.md "Cameras from WHIP"). */
+    cameraName: { front: '正面カメラ', side: '側面カメラ' } as Record<'front' | 'side', string>,
+    cameraPublishing: '配信中',
+    cameraSilent: '映像なし',
+    cameraUnwatched: '視聴なし・配信なし',
+    cameraSource: { whip: 'WHIP', painted: 'サーバー描画' } as Record<'whip' | 'painted', string>,
+    cameraNumbers: (codec: string | null, kbps: number, fps: number) =>
+      `${codec ?? '—'} ・ ${kbps.toLocaleString('ja-JP')} kbps ・ ${fps} fps`,
+    cameraKeyframe: (at: string | null) => (at === null ? 'キーフレーム未受信' : `最新キーフレーム ${at}`),
+    cameraViewers: (n: number) => `視聴 ${n}`,
     stopped: '緊急停止中',
     stoppedLead: '緊急停止中：すべての出力を解放しています。再開するまでこの台は営業しません。',
     agentStopped: '機械は停止状態を報告しています',

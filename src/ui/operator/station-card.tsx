@@ -48,7 +48,12 @@ export function StationCard({
       <StationStill url={s.still_url} name={s.station_name} />
       <StationFacts station={s} readAt={readAt} />
       <StrayPrizes station={s} floor={floor} busy={busy} />
-      <MachineFacts station={s} agent={agent} readAt={machinesState.data.readAt} />
+      <MachineFacts
+        station={s}
+        agent={agent}
+        cameras={machines.camerasOf(s.station_id)}
+        readAt={machinesState.data.readAt}
+      />
       <h3 className="op-subtitle">{F.line}</h3>
       <StationLine station={s} floor={floor} busy={busy} />
       <StationActions station={s} floor={floor} busy={busy} onLog={onLog} />

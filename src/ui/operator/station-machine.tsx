@@ -6,6 +6,7 @@ import type {
   OperatorMachines,
   ScreenState,
   StationAgentView,
+  StationCameraView,
   StationChange,
   ActionState,
 } from '../../application/operator';
@@ -119,10 +120,13 @@ export function MachineControls(props: MachineProps) {
 export function MachineFacts({
   station: s,
   agent,
+  cameras,
   readAt,
 }: {
   station: FloorStation;
   agent: StationAgentView | null;
+  /** The station's cameras that are published or watched now. */
+  cameras: readonly StationCameraView[];
   /** When the agents were read; null before the first read ("not connected" would be a guess then). */
   readAt: number | null;
 }) {
@@ -136,8 +140,37 @@ export function MachineFacts({
         <dt>{M.driver}</dt>
         <dd>{agent ? M.agentDriver(agent.driver) : M.noDriver}</dd>
         <AgentFacts agent={agent} readAt={readAt} />
+        {readAt === null
+          ? null
+          : (['front', 'side'] as const).map((name) => (
+              <CameraFacts key={name} name={name} camera={cameras.find((c) => c.camera === name) ?? null} />
+            ))}
       </dl>
     </div>
+  );
+}
+
+/** One camera: publishing or not, from what, its codec, bitrate, frame rate and last keyframe. */
+function CameraFacts({ name, camera }: { name: 'front' | 'side'; camera: StationCameraView | null }) {
+  return (
+    <>
+      <dt>{M.cameraName[name]}</dt>
+      <dd data-testid={`op-camera-${name}`}>
+        {camera === null ? (
+          M.cameraUnwatched
+        ) : (
+          <>
+            <span className={camera.publishing ? 'op-badge op-badge--ok' : 'op-badge op-badge--warn'}>
+              {camera.publishing ? M.cameraPublishing : M.cameraSilent}
+            </span>{' '}
+            {camera.source ? `${M.cameraSource[camera.source]} ・ ` : ''}
+            {M.cameraNumbers(camera.codec, camera.kbps, camera.fps)} ・{' '}
+            {M.cameraKeyframe(camera.last_keyframe_at === null ? null : OP.at(camera.last_keyframe_at))} ・{' '}
+            {M.cameraViewers(camera.viewers)}
+          </>
+        )}
+      </dd>
+    </>
   );
 }
 

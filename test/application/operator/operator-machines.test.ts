@@ -46,11 +46,37 @@ function scriptedApi() {
   const calls: Array<[number, MachineAction]> = [];
   const held: Array<() => void> = [];
   let hold = false;
-  const api: Pick<OperatorApiPort, 'stationAgents' | 'stationMachine'> = {
+  const api: Pick<OperatorApiPort, 'stationAgents' | 'stationCameras' | 'stationMachine'> = {
     stationAgents: async () => {
       reads.push(Date.now());
       return [anAgent(3, reads.length)];
     },
+    stationCameras: async () => [
+      {
+        station_id: 3,
+        camera: 'side',
+        publishing: false,
+        source: null,
+        codec: null,
+        kbps: 0,
+        fps: 0,
+        last_keyframe_at: null,
+        viewers: 1,
+        live: false,
+      },
+      {
+        station_id: 3,
+        camera: 'front',
+        publishing: true,
+        source: 'whip',
+        codec: 'VP8',
+        kbps: 800,
+        fps: 30,
+        last_keyframe_at: '2026-11-29T00:00:00.000Z',
+        viewers: 2,
+        live: true,
+      },
+    ],
     stationMachine: async (stationId, action) => {
       calls.push([stationId, action]);
       if (hold) await new Promise<void>((resolve) => held.push(resolve));
@@ -72,6 +98,18 @@ const clock = { now: () => Date.now() };
 afterEach(() => vi.useRealTimers());
 
 describe('OperatorMachines', () => {
+  it('[R11-4] reads the stations’ cameras with the agents: a station’s cameras front first, publishing or not', async () => {
+    const s = scriptedApi();
+    const machines = new OperatorMachines(s.api, session, clock);
+    await machines.refresh();
+    expect(machines.camerasOf(3).map((c) => [c.camera, c.publishing, c.codec])).toEqual([
+      ['front', true, 'VP8'],
+      ['side', false, null],
+    ]);
+    expect(machines.camerasOf(4)).toEqual([]);
+    machines.dispose();
+  });
+
   it('reads the agents at once and every 2 s while visible; nothing while hidden; at once when shown again; nothing after dispose', async () => {
     vi.useFakeTimers();
     const s = scriptedApi();

@@ -112,6 +112,20 @@ export interface StationAgentView {
   readonly play_id: number | null;
 }
 
+/** A station camera now: publishing or not, its codec, bitrate, frames a second, last keyframe. */
+export interface StationCameraView {
+  readonly station_id: number;
+  readonly camera: 'front' | 'side';
+  readonly publishing: boolean;
+  readonly source: 'whip' | 'painted' | null;
+  readonly codec: string | null;
+  readonly kbps: number;
+  readonly fps: number;
+  readonly last_keyframe_at: string | null;
+  readonly viewers: number;
+  readonly live: boolean;
+}
+
 /** What an operator does at a station's machine: stop it at once, end the stop, bring the claw home. */
 export type MachineAction = 'emergency_stop' | 'resume' | 'home';
 
@@ -309,6 +323,8 @@ export interface OperatorApiPort {
 
   /** The agents driving stations now (right `floor`). */
   stationAgents(): Promise<readonly StationAgentView[]>;
+  /** The stations' cameras that are published or watched (right `floor`). */
+  stationCameras(): Promise<readonly StationCameraView[]>;
   /** An emergency stop (the play under way refunded once), its end, or a claw brought home (right `floor`). */
   stationMachine(stationId: number, action: MachineAction): Promise<StationChange>;
 }
