@@ -78,6 +78,7 @@ export class CameraChannel {
   private live = false;
   private watch: ScheduledTask | null = null;
   private lastKeyframeRequest = -Infinity;
+  private pendingRequest: ScheduledTask | null = null;
   // The output's numbering.
   private readonly ssrc = randomInt(1, 0xffff_ffff);
   private outSeq = randomInt(0, 0x10000);
@@ -130,10 +131,31 @@ export class CameraChannel {
     this.idleCheck();
   }
 
+  /**
+   * The viewer's media connection is up: packets written before it were lost (the sender drops them
+   * until DTLS is up), so it starts again at the next keyframe, asked for now.
+   */
+  resync(viewer: CameraViewer): void {
+    const state = this.viewers.get(viewer);
+    if (!state) return;
+    state.synced = false;
+    this.keyframeWanted();
+  }
+
   /** A viewer lost a picture (its PLI or FIR): the source is asked for a keyframe. */
   keyframeWanted(): void {
+    if (!this.source) return;
     const now = this.clock.now().getTime();
-    if (!this.source || now - this.lastKeyframeRequest < KEYFRAME_REQUEST_MS) return;
+    const wait = this.lastKeyframeRequest + KEYFRAME_REQUEST_MS - now;
+    if (wait > 0) {
+      // Asked too recently: one more request when the interval ends (a need is never dropped,
+      // however many viewers join at once: they all wait for the same keyframe).
+      this.pendingRequest ??= this.clock.setTimeout(() => {
+        this.pendingRequest = null;
+        this.keyframeWanted();
+      }, wait);
+      return;
+    }
     this.lastKeyframeRequest = now;
     this.source.requestKeyframe();
   }
@@ -182,6 +204,8 @@ export class CameraChannel {
     this.source = null;
     this.watch?.cancel();
     this.watch = null;
+    this.pendingRequest?.cancel();
+    this.pendingRequest = null;
   }
 
   /** One RTP packet of VP8 from `source`. */
@@ -297,6 +321,8 @@ export class CameraChannel {
     if (this.viewers.size > 0 || this.source) return;
     this.watch?.cancel();
     this.watch = null;
+    this.pendingRequest?.cancel();
+    this.pendingRequest = null;
     this.onIdle();
   }
 }

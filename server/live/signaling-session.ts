@@ -271,7 +271,11 @@ export class SignalingSession {
       if (state === 'failed') {
         if (this.mediaConnected) this.end(SIGNALING_CLOSE.unavailable, 'peer connection failed');
         else this.end(SIGNALING_CLOSE.badMessage, 'signaling failed: the answer was not accepted');
-      } else if (state === 'connected') this.mediaConnected = true;
+      } else if (state === 'connected') {
+        this.mediaConnected = true;
+        // Packets written before DTLS was up never left: start this viewer again at a keyframe.
+        if (this.viewer) this.broadcast?.resync(this.viewer);
+      }
       if (state === 'connected' && this.state === 'connected' && this.deadline) {
         this.deadline.cancel();
         this.deadline = null;

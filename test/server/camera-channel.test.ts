@@ -75,6 +75,27 @@ describe('a camera channel', () => {
     expect(channel.packets).toBe(4);
   });
 
+  it('[R11-4] a viewer whose media connects after its first keyframe starts again at the next one, asked for at once or when the 300 ms interval ends', () => {
+    const clock = new ManualServerClock();
+    const channel = new CameraChannel(1, 'front', clock, () => undefined);
+    const publisher = source();
+    channel.attach(publisher);
+    const v = recordingViewer();
+    void channel.join(v.viewer);
+    channel.push(publisher, vp8(7, 1, 1000, { key: true })); // written before its DTLS was up: lost
+    channel.push(publisher, vp8(7, 2, 4000, {}));
+    expect(v.got).toHaveLength(2);
+    const asked = publisher.asked;
+    channel.resync(v.viewer); // its media connected now
+    expect(publisher.asked).toBe(asked); // the join's request was under 300 ms ago…
+    clock.advance(300);
+    expect(publisher.asked).toBe(asked + 1); // …so it is asked when the interval ends, not dropped
+    channel.push(publisher, vp8(7, 3, 7000, {}));
+    expect(v.got).toHaveLength(2); // a delta: waits
+    channel.push(publisher, vp8(7, 4, 10000, { key: true }));
+    expect(v.got).toHaveLength(3);
+  });
+
   it('numbers its output on: one SSRC, sequence numbers and 15-bit picture ids that run on across a change of publisher', () => {
     const clock = new ManualServerClock();
     const channel = new CameraChannel(1, 'front', clock, () => undefined);
