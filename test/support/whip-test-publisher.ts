@@ -22,7 +22,15 @@ export class TestPatternPublisher {
   static async start(
     endpoint: string,
     token: string,
-    options: { codec?: 'VP8' | 'H264'; keyframeSeconds?: number } = {},
+    options: {
+      codec?: 'VP8' | 'H264';
+      keyframeSeconds?: number;
+      /** The picture's size (default 320x240) and the encoder's bitrate (default 500 kbit/s). */
+      size?: string;
+      kbps?: number;
+      /** Each packet as it is sent (the ingest benchmark times frames with it). */
+      onSent?: (packet: RtpPacket) => void;
+    } = {},
   ): Promise<TestPatternPublisher> {
     const codec = options.codec ?? 'VP8';
     const session = await WhipSession.publish({ endpoint, token, codec, iceHosts: ['127.0.0.1'] });
@@ -33,9 +41,20 @@ export class TestPatternPublisher {
       ffmpeg,
       [
         ...['-hide_banner', '-loglevel', 'error', '-nostdin', '-re'],
-        ...['-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=30'],
+        ...['-f', 'lavfi', '-i', `testsrc=size=${options.size ?? '320x240'}:rate=30`],
         ...(codec === 'VP8'
-          ? ['-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '500k', '-lag-in-frames', '0']
+          ? [
+              '-c:v',
+              'libvpx',
+              '-deadline',
+              'realtime',
+              '-cpu-used',
+              '8',
+              '-b:v',
+              `${options.kbps ?? 500}k`,
+              '-lag-in-frames',
+              '0',
+            ]
           : ['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-profile:v', 'baseline']),
         ...['-g', String(Math.round(30 * keyframeSeconds)), '-pix_fmt', 'yuv420p'],
         ...(codec === 'VP8' ? ['-f', 'ivf'] : ['-x264-params', 'aud=1:slices=1', '-f', 'h264']),
@@ -48,6 +67,7 @@ export class TestPatternPublisher {
     const send = (packet: RtpPacket) => {
       if (publisher.paused || session.isStopped) return;
       publisher.packets += 1;
+      options.onSent?.(packet);
       session.write(packet);
     };
     if (codec === 'VP8') {

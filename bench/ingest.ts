@@ -1,0 +1,211 @@
+/**
+ * WHIP ingest benchmark (`npm run bench:ingest`, issue 43): one camera published over WHIP and
+ * forwarded to many viewers without re-encoding. Starts the reference server as its own process
+ * (pinned to core 0 when there are two cores and taskset; this process, the publisher's encoder and
+ * the viewers on core 1), publishes ffmpeg's moving test pattern (640×480, 30 fps, VP8 800 kbit/s,
+ * a keyframe every 0.5 s as the painted cameras make them) with the project's werift WHIP client, and prints:
+ *
+ * 1. server CPU (its process only: forwarding encodes nothing) at 0, 1, 50, 100 and 200 viewers,
+ *    each a werift receive-only peer on the Sora-compatible signaling, over an 8 s window, and the
+ *    viewers per core that gives;
+ * 2. a viewer's join → first keyframe, p50 / p95 / max, for viewers joining while the others are
+ *    connected (the join asks the publisher for a keyframe; this publisher makes one every 0.5 s
+ *    whatever it is asked, so this is the worst case of a publisher that ignores PLI);
+ * 3. forwarding delay: from the publisher writing a frame's first packet to a viewer receiving it
+ *    (the frames matched by their VP8 bytes), p50 / p95 / max, with 1 and with 200 viewers. Loopback:
+ *    the server's part of glass-to-glass, not the encoders' or the browser's.
+ *
+ *   npx tsx bench/ingest.ts [--viewers=1,50,100,200]
+ */
+import { execSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RtpPacket } from 'werift';
+import { RtcViewer } from '../test/support/rtc-viewer';
+import { TestPatternPublisher } from '../test/support/whip-test-publisher';
+import { cpuSeconds, fmt, freePort, now, pct, sleep } from './support';
+
+const VIEWER_COUNTS = (
+  process.argv.find((a) => a.startsWith('--viewers='))?.slice('--viewers='.length) ?? '1,50,100,200'
+)
+  .split(',')
+  .map(Number);
+const WARMUP_MS = 2000;
+const WINDOW_MS = 8000;
+const JOIN_BATCH = 10;
+const TOKEN = 'bench-ingest-operator-token-0123456789';
+
+const pinning = ((): { server: string } | null => {
+  if (process.env.BENCH_NO_PIN || availableParallelism() < 2) return null;
+  try {
+    execSync(`taskset -a -p -c 1 ${process.pid}`, { stdio: 'ignore' });
+    return { server: '0' };
+  } catch {
+    return null;
+  }
+})();
+console.log(
+  `placement: ${pinning ? 'server on core 0; the publisher (ffmpeg, werift) and the viewers on core 1 (taskset)' : 'unpinned'}`,
+);
+
+const port = await freePort();
+const dataDir = mkdtempSync(join(tmpdir(), 'onkure-bench-ingest-'));
+const serverCommand = [process.execPath, '--import', 'tsx', join(process.cwd(), 'bench/feed-server.ts')];
+let stopping = false;
+const server = spawn(
+  pinning ? 'taskset' : serverCommand[0]!,
+  pinning ? ['-c', pinning.server, ...serverCommand] : serverCommand.slice(1),
+  {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      STATIC_DIR: '',
+      LOG_LEVEL: 'warn',
+      ONKURE_DEV_CALLS: '1',
+      NODE_ENV: 'development',
+      ONKURE_OPERATOR_TOKEN: TOKEN,
+      ONKURE_FEED: 'rtc',
+      RTC_MAX_CONNECTIONS_PER_CLIENT: '1000',
+      RTC_MAX_VIEWERS_PER_CAMERA: '1000',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  },
+);
+server.once('exit', (code, signal) => {
+  if (!stopping) {
+    console.error(`bench:ingest: the server ended during the run (${signal ?? `exit code ${code}`})`);
+    process.exit(1);
+  }
+});
+const origin = `http://127.0.0.1:${port}`;
+const signaling = `ws://127.0.0.1:${port}/signaling`;
+const viewers: RtcViewer[] = [];
+let publisher: TestPatternPublisher | null = null;
+try {
+  for (let i = 0; ; i += 1) {
+    if (i > 300) throw new Error('server did not start');
+    if (
+      await fetch(`${origin}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    await sleep(100);
+  }
+  type Station = { station_id: number; station_status: string; type: string; designated_type: string };
+  const top = (await (
+    await fetch(`${origin}/api/contents/top_page_prize`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ shop_id: 1, is_top_page: 1 }),
+    })
+  ).json()) as { sale_list: { list: Station[] }[] };
+  // A normal open station: its cameras need no media token.
+  const stationId = top.sale_list
+    .flatMap((s) => s.list)
+    .find((s) => s.station_status === 'open' && s.type === 'normal' && s.designated_type === 'normal')!.station_id;
+  const issued = await fetch(`${origin}/api/operator/station_key_issue`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-operator-authorization': `Bearer ${TOKEN}` },
+    body: JSON.stringify({ name: 'bench camera', station_ids: [stationId] }),
+  });
+  const { key } = (await issued.json()) as { key: string };
+  if (!key) throw new Error(`no key: HTTP ${issued.status}`);
+
+  // The frames the publisher sends, by their first VP8 bytes, and when.
+  const sentAt = new Map<string, number>();
+  const frameKey = (rtp: RtpPacket, descriptorBytes: number) =>
+    rtp.payload.subarray(descriptorBytes, descriptorBytes + 24).toString('hex');
+  publisher = await TestPatternPublisher.start(`${origin}/whip/${stationId}/front`, key, {
+    keyframeSeconds: 0.5,
+    size: '640x480',
+    kbps: 800,
+    onSent: (rtp) => {
+      // The publisher's packetizer writes a 4-byte descriptor (X, I, 15-bit picture id); S starts a frame.
+      if ((rtp.payload[0]! & 0x10) === 0) return;
+      sentAt.set(frameKey(rtp, 4), now());
+      if (sentAt.size > 2000) sentAt.delete(sentAt.keys().next().value!);
+    },
+  });
+  const delays: number[] = [];
+  let measuring = false;
+  const watch = async () => {
+    const viewer = await RtcViewer.connect(signaling, `station-${stationId}-front`, (rtp) => {
+      if (!measuring || (rtp.payload[0]! & 0x10) === 0) return;
+      const at = sentAt.get(frameKey(rtp, 4));
+      if (at !== undefined) delays.push(now() - at);
+    });
+    viewers.push(viewer);
+    return viewer;
+  };
+  const joins: number[] = [];
+  const fill = async (count: number) => {
+    while (viewers.length < count) {
+      const batch = Math.min(JOIN_BATCH, count - viewers.length);
+      const joined = await Promise.all(Array.from({ length: batch }, () => watch()));
+      for (let i = 0; ; i += 1) {
+        if (joined.every((v) => v.firstKeyframeAt !== null)) break;
+        if (i > 100) throw new Error('viewers got no keyframe within 10 s');
+        await sleep(100);
+      }
+      for (const v of joined) joins.push(v.firstKeyframeAt! - v.startedAt);
+    }
+  };
+  const measure = async () => {
+    await sleep(WARMUP_MS);
+    const before = cpuSeconds(server.pid!);
+    const started = performance.now();
+    await sleep(WINDOW_MS);
+    return (cpuSeconds(server.pid!) - before) / ((performance.now() - started) / 1000);
+  };
+
+  console.log('\n1. server CPU while one camera is forwarded (cores busy; forwarding encodes nothing)');
+  const idle = await measure();
+  console.log(`   viewers    0: ${fmt(idle * 100)} % of a core (the publisher's packets alone)`);
+  let perViewer = NaN;
+  for (const count of VIEWER_COUNTS) {
+    await fill(count);
+    const cpu = await measure();
+    perViewer = (cpu - idle) / count;
+    console.log(
+      `   viewers ${String(count).padStart(4)}: ${fmt(cpu * 100)} % of a core, ${fmt(perViewer * 100, 7)} % per viewer → ${fmt(1 / perViewer, 6)} viewers per core`,
+    );
+  }
+
+  console.log(`\n2. join → first keyframe (ms), ${joins.length} viewers joining in batches of ${JOIN_BATCH}`);
+  console.log(`   p50 ${fmt(pct(joins, 50))}   p95 ${fmt(pct(joins, 95))}   max ${fmt(Math.max(...joins))}`);
+
+  console.log('\n3. forwarding delay: publisher writes a frame → a viewer receives it (ms, loopback)');
+  delays.length = 0;
+  measuring = true;
+  await sleep(4000);
+  measuring = false;
+  const many = [...delays];
+  // One viewer: close all but the first.
+  await Promise.all(viewers.splice(1).map((v) => v.close()));
+  delays.length = 0;
+  await sleep(WARMUP_MS);
+  measuring = true;
+  await sleep(4000);
+  measuring = false;
+  const one = [...delays];
+  for (const [label, values] of [
+    ['1 viewer   ', one],
+    [`${VIEWER_COUNTS.at(-1)} viewers`, many],
+  ] as const)
+    console.log(
+      `   ${label}: p50 ${fmt(pct(values, 50))}   p95 ${fmt(pct(values, 95))}   max ${fmt(Math.max(...values))}   (${values.length} frames)`,
+    );
+} finally {
+  stopping = true;
+  await Promise.all(viewers.map((v) => v.close()));
+  await publisher?.stop();
+  server.kill('SIGTERM');
+  await new Promise((resolve) => server.once('exit', resolve));
+  rmSync(dataDir, { recursive: true, force: true });
+}
+process.exit(0);
