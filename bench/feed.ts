@@ -39,7 +39,7 @@ import { join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ControlAck, ServerToClientEvents } from '../src/contract';
-import { renderFrame, renderPixels, TICK_MARKER } from '../server/play/cameras/camera-renderer';
+import { renderFrame, renderPixels, TICK_MARKER } from '../media/cameras/camera-renderer';
 import { layPrizes } from '../src/domain/play/crane-machine';
 import { RtcViewer } from '../test/support/rtc-viewer';
 import { demoMachineFile, spawnDemoAgent } from '../scripts/server-process.mjs';

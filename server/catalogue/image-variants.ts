@@ -1,5 +1,5 @@
 // Before the canvas library loads: its allocator reads its options from the environment then.
-import '../play/cameras/canvas-memory';
+import '../../media/cameras/canvas-memory';
 import { createCanvas, Image } from '@napi-rs/canvas';
 import { LRUCache } from 'lru-cache';
 import type { PictureFormat, PictureWidth } from '../../src/domain';

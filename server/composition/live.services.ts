@@ -12,7 +12,7 @@ import { FeedOwners } from '../live/feed-forward';
 import { RtcFeed } from '../live/rtc-feed';
 import { SignalingServer, type SignalingTimings } from '../live/signaling';
 import { DEFAULT_SIGNALING_TIMINGS } from '../live/signaling-protocol';
-import { CameraPainter } from '../play/cameras/camera-painter';
+import { CameraPainter } from '../../media/cameras/camera-painter';
 import { StationCameras } from '../play/cameras/station-cameras';
 import type { Rooms } from '../rooms/kinds';
 import type { RoomHost } from '../rooms/room-host';

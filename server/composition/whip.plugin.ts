@@ -4,7 +4,7 @@ import { replyError } from '../http/reply';
 import { FEED_HOP_HEADER } from '../live/feed-forward';
 import { offerProblem, type OfferProblem } from '../live/whip-publisher';
 import { SERVER_MESSAGES as M } from '../messages';
-import type { CameraName } from '../play/cameras/camera-renderer';
+import type { CameraName } from '../../media/cameras/camera-renderer';
 import type { ServerParts } from './server-parts';
 
 /** Where cameras publish: POST /whip/{station_id}/{front|side}; the session is /whip/{station_id}/{camera}/{id}. */

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { RtpHeader, RtpPacket } from 'werift';
 import { repeatEvery, type Clock, type ScheduledTask } from '../clock';
-import type { CameraName } from '../play/cameras/camera-renderer';
+import type { CameraName } from '../../media/cameras/camera-renderer';
 import { withPlayoutDelay } from './playout-delay';
 import { readVp8Descriptor, startsFrame, startsKeyframe, withPictureId } from './vp8-payload';
 

@@ -1,6 +1,6 @@
 import type { RtpPacket } from 'werift';
 import { repeatEvery, type ScheduledTask } from '../clock';
-import type { CameraName } from '../play/cameras/camera-renderer';
+import type { CameraName } from '../../media/cameras/camera-renderer';
 import type { CameraChannel, CameraSource } from './camera-channel';
 import { H264Depacketizer, holdsIdr, nalType } from './h264-rtp';
 import type { RtcFeed } from './rtc-feed';

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { repeatEvery, type Clock, type ScheduledTask } from '../clock';
 import { ENCODER_NICE } from '../../media/vp8-encoder';
-import type { CameraName } from '../play/cameras/camera-renderer';
+import type { CameraName } from '../../media/cameras/camera-renderer';
 import type { CameraChannel, CameraViewer } from './camera-channel';
 import { readVp8Descriptor, startsFrame, startsKeyframe } from './vp8-payload';
 

@@ -1,7 +1,7 @@
 import type { RtpPacket } from 'werift';
 import { repeatEvery, type Clock, type ScheduledTask } from '../clock';
-import type { CameraName } from '../play/cameras/camera-renderer';
-import { stampTick } from '../play/cameras/camera-renderer';
+import type { CameraName } from '../../media/cameras/camera-renderer';
+import { stampTick } from '../../media/cameras/camera-renderer';
 import type { CameraPixels } from '../play/cameras/station-cameras';
 import type { CameraChannel, CameraSource } from './camera-channel';
 import { Vp8Encoder, type Vp8EncoderSettings } from '../../media/vp8-encoder';

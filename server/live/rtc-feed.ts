@@ -1,5 +1,5 @@
 import type { Clock } from '../clock';
-import type { CameraName } from '../play/cameras/camera-renderer';
+import type { CameraName } from '../../media/cameras/camera-renderer';
 import type { StationCameras } from '../play/cameras/station-cameras';
 import { CameraChannel, type CameraChannelStats, type CameraSource } from './camera-channel';
 import { PaintedCamera } from './painted-camera';

@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { MediaStreamTrack, type RTCPeerConnection, type RTCRtpSender } from 'werift';
 import type { RawData, WebSocket } from 'ws';
 import { repeatEvery, type Clock, type ScheduledTask } from '../clock';
-import type { CameraName } from '../play/cameras/camera-renderer';
+import type { CameraName } from '../../media/cameras/camera-renderer';
 import type { StationCameras } from '../play/cameras/station-cameras';
 import type { CameraChannel, CameraViewer } from './camera-channel';
 import type { RtcFeed } from './rtc-feed';

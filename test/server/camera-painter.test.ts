@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { threadId } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CameraPainter } from '../../server/play/cameras/camera-painter';
-import { renderPixels, VIDEO_PICTURE_BYTES, type CameraScene } from '../../server/play/cameras/camera-renderer';
+import { CameraPainter } from '../../media/cameras/camera-painter';
+import { renderPixels, VIDEO_PICTURE_BYTES, type CameraScene } from '../../media/cameras/camera-renderer';
 import { layPrizes } from '../../src/domain/play/crane-machine';
 
 const scene = (x: number): CameraScene => ({
@@ -73,7 +73,7 @@ describe('the camera painter: pictures drawn in a worker thread, off the server 
 
   it('starts its worker whatever Node options started the server (a server run with --input-type and -e)', async () => {
     const code = [
-      "import { CameraPainter } from './server/play/cameras/camera-painter.ts';",
+      "import { CameraPainter } from './media/cameras/camera-painter.ts';",
       "import { layPrizes } from './src/domain/play/crane-machine.ts';",
       'const painter = new CameraPainter((m) => console.log(m));',
       'const scene = { x: 100, z: 100, h: 0, grip: 0, prizes: layPrizes(1, 3), carryingPrizeId: null, dimmed: false };',

@@ -10,7 +10,7 @@ import {
   TICK_MARKER,
   VIDEO_FRAME,
   VIDEO_PICTURE_BYTES,
-} from '../../server/play/cameras/camera-renderer';
+} from '../../media/cameras/camera-renderer';
 import { layPrizes } from '../../src/domain/play/crane-machine';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { PlayDriver } from '../support/play-driver';
@@ -197,7 +197,7 @@ describe("the video camera's pictures: I420 for the encoder, with the benchmark'
               '-e',
               `
       import { readFileSync } from 'node:fs';
-      const { renderPixels } = await import('./server/play/cameras/camera-renderer.ts');
+      const { renderPixels } = await import('./media/cameras/camera-renderer.ts');
       const { layPrizes } = await import('./src/domain/play/crane-machine.ts');
       for (let i = 0; i < 40; i += 1) renderPixels('front', { x: 100 + i, z: 100, h: 0, grip: 0, prizes: layPrizes(1, 3), carryingPrizeId: null, dimmed: false });
       console.log(readFileSync('/proc/self/smaps_rollup', 'utf8').match(/AnonHugePages:\\s+(\\d+)/)[1]);

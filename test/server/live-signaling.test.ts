@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SIGNALING_CLOSE } from '../../server/live/signaling';
 import { ENCODER_NICE } from '../../media/vp8-encoder';
-import type { CameraPainter } from '../../server/play/cameras/camera-painter';
+import type { CameraPainter } from '../../media/cameras/camera-painter';
 import { post } from './user-helpers';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { openSignaling as openRaw, recvonlyConnect, RtcViewer } from '../support/rtc-viewer';

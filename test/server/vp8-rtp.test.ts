@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IvfReader, Vp8RtpPacketizer, type Vp8Frame } from '../../media/vp8-rtp';
 import { VP8_SETTINGS } from '../../media/vp8-encoder';
-import { VIDEO_FRAME } from '../../server/play/cameras/camera-renderer';
+import { VIDEO_FRAME } from '../../media/cameras/camera-renderer';
 
 /** An IVF stream as ffmpeg writes it: the 32-byte file header (time base 1/1000), then each frame's 12-byte header and data. */
 function ivf(frames: { data: Buffer; pts: number }[]): Buffer {

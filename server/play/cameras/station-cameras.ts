@@ -4,8 +4,8 @@ import { isMaintenanceStatus } from '../../../src/domain';
 import type { Clock } from '../../clock';
 import type { SqlExecutor } from '../../store/store';
 import { layPrizes, type CranePrize, type CraneState } from '../../../src/domain/play/crane-machine';
-import { CameraPainter, type PictureDrawer, type PictureKind } from './camera-painter';
-import type { CameraName, CameraScene } from './camera-renderer';
+import { CameraPainter, type PictureDrawer, type PictureKind } from '../../../media/cameras/camera-painter';
+import type { CameraName, CameraScene } from '../../../media/cameras/camera-renderer';
 
 /** One encoded picture and the simulation tick it shows. */
 export interface CameraFrame {

@@ -1,7 +1,7 @@
 // First: the canvas library's allocator reads its options when the library loads.
 import './canvas-memory';
 import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
-import { CRANE, type CranePrize } from '../../../src/domain/play/crane-machine';
+import { CRANE, type CranePrize } from '../../src/domain/play/crane-machine';
 
 export type CameraName = 'front' | 'side';
 

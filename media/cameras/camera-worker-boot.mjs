@@ -1,4 +1,4 @@
-// The camera worker thread's entry (server/play/cameras/camera-painter.ts starts it). The server is
+// The camera worker thread's entry (media/cameras/camera-painter.ts starts it). The server is
 // TypeScript run through tsx; a worker thread does not inherit tsx's loader in every host (a test
 // runner's worker, `node --import tsx`), so the worker loads its TypeScript module through tsx's API.
 import { workerData } from 'node:worker_threads';

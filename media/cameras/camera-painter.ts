@@ -14,7 +14,7 @@ export interface PictureDrawer {
 const RESTART_PAUSE_MS = { first: 100, max: 5_000 } as const;
 
 /**
- * The camera pictures, drawn in a worker thread (server/play/cameras/camera-worker.ts) so that the
+ * The camera pictures, drawn in a worker thread (media/cameras/camera-worker.ts) so that the
  * server's event loop never waits for a canvas: drawing a video picture and reading it back takes
  * 2–3 ms, a still 4 ms, about 40 times a second per watched running machine. One worker draws
  * every picture, in the order asked (the machine has two cores: one for the server's loop, the
