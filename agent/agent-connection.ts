@@ -4,6 +4,7 @@ import {
   AGENT_TIMINGS,
   serverMessageSchema,
   type AgentButton,
+  type AgentCamerasMessage,
   type AgentCommand,
   type AgentCommandMessage,
   type AgentMessage,
@@ -34,6 +35,8 @@ export interface AgentConnectionOptions {
   readonly openSocket: OpenAgentSocket;
   /** One line per connect, close and refusal. */
   readonly log: (line: string) => void;
+  /** The server's camera leases (docs/agent-protocol.md "Cameras"), for an agent that publishes its cameras. */
+  readonly cameras?: (lease: AgentCamerasMessage) => void;
   /** [0, 1): the reconnect jitter (injected so tests know the waits). */
   readonly random?: () => number;
 }
@@ -178,7 +181,9 @@ export class AgentConnection {
     const result = serverMessageSchema.safeParse(parsed);
     const message = result.success ? result.data : null;
     const outOfTurn =
-      message?.type === 'welcome' ? this.welcome !== null : message?.type === 'command' && this.welcome === null;
+      message?.type === 'welcome'
+        ? this.welcome !== null
+        : (message?.type === 'command' || message?.type === 'cameras') && this.welcome === null;
     if (!message || outOfTurn) {
       // Not a message of this protocol, a second welcome, or a command before the welcome.
       this.options.log(`bad frame from the server (${describe(text)}): closing 4400`);
@@ -199,6 +204,11 @@ export class AgentConnection {
       this.pings += 1;
       if (this.pings % STATE_EVERY_PINGS === 0)
         for (const station of this.stations) this.events.status(station, this.options.driver.status(station));
+      return;
+    }
+    if (message.type === 'cameras') {
+      // A lease for a station this connection serves; an agent without cameras ignores it.
+      if (this.stations.has(message.station_id)) this.options.cameras?.(message);
       return;
     }
     this.command(message);

@@ -34,18 +34,30 @@ const stationSchema = z.strictObject({
   gpio: z.optional(z.unknown()),
 });
 
-export const machineFileSchema = z.strictObject({
-  server: z.string().check(z.refine(isAgentUrl, 'must be a ws:// or wss:// address, e.g. ws://127.0.0.1:8080/agent')),
-  key_file: z.optional(z.string().check(z.minLength(1))),
-  driver: z.enum(['sim', 'gpio']),
-  /** A name for this agent's log lines (e.g. the shop's cabinet row). */
-  name: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
-  stations: z.array(stationSchema).check(
-    z.minLength(1, 'lists no station'),
-    z.maxLength(AGENT_MAX_STATIONS, `lists more than ${AGENT_MAX_STATIONS} stations`),
-    z.refine((list) => new Set(list.map((s) => s.station_id)).size === list.length, 'names a station twice'),
-  ),
-});
+export const machineFileSchema = z
+  .strictObject({
+    server: z.string().check(z.refine(isAgentUrl, 'must be a ws:// or wss:// address, e.g. ws://127.0.0.1:8080/agent')),
+    key_file: z.optional(z.string().check(z.minLength(1))),
+    driver: z.enum(['sim', 'gpio']),
+    /** A name for this agent's log lines (e.g. the shop's cabinet row). */
+    name: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
+    /**
+     * "whip": the sim driver paints its stations' cameras and publishes the watched ones over WHIP
+     * (docs/agent-protocol.md "Cameras"). A real cabinet's cameras publish on their own (OBS, a phone).
+     */
+    cameras: z.optional(z.literal('whip')),
+    stations: z.array(stationSchema).check(
+      z.minLength(1, 'lists no station'),
+      z.maxLength(AGENT_MAX_STATIONS, `lists more than ${AGENT_MAX_STATIONS} stations`),
+      z.refine((list) => new Set(list.map((s) => s.station_id)).size === list.length, 'names a station twice'),
+    ),
+  })
+  .check(
+    z.refine((file) => file.cameras === undefined || file.driver === 'sim', {
+      message: 'cameras: "whip" is for driver sim (a cabinet\'s own cameras publish on their own)',
+      path: ['cameras'],
+    }),
+  );
 export type MachineFile = z.infer<typeof machineFileSchema>;
 
 export interface AgentConfig {
@@ -54,6 +66,8 @@ export interface AgentConfig {
   readonly driver: MachineFile['driver'];
   readonly name: string | undefined;
   readonly stations: MachineFile['stations'];
+  /** Whether the sim driver publishes its painted cameras over WHIP. */
+  readonly cameras: boolean;
   /** Things to tell the operator that do not stop the agent (a key file others can read). */
   readonly warnings: readonly string[];
 }
@@ -87,6 +101,7 @@ export async function loadAgentConfig(file: string, env: NodeJS.ProcessEnv): Pro
     driver: machine.driver,
     name: machine.name,
     stations: machine.stations,
+    cameras: machine.cameras === 'whip',
     warnings,
   };
 }

@@ -4,7 +4,9 @@ import { AgentConnection } from './agent-connection';
 import { systemAgentClock } from './agent-clock';
 import { openWsSocket } from './agent-socket';
 import { isAgentConfigError, loadAgentConfig, type AgentConfig } from './config';
-import { createSimDriver } from './drivers/sim-driver';
+import { createSimDriver, type SimDriver } from './drivers/sim-driver';
+import { SimCameras, whipBaseOf } from './sim-cameras';
+import type { AgentCamerasMessage } from '../src/contract/agent.schema';
 import type { MachineDriver } from './machine-driver';
 
 /*
@@ -46,7 +48,7 @@ process.on('uncaughtException', crashed);
 process.on('unhandledRejection', crashed);
 
 async function buildDriver(config: AgentConfig): Promise<MachineDriver> {
-  if (config.driver === 'sim') return createSimDriver(config.stations, systemAgentClock);
+  if (config.driver === 'sim') return createSimDriver(config.stations, systemAgentClock, { cameras: config.cameras });
   const { createGpioDriver } = await import('./drivers/gpio-driver.ts');
   return createGpioDriver(
     config.stations.map((s) => ({ station_id: s.station_id, gpio: s.gpio })),
@@ -81,6 +83,18 @@ async function main(): Promise<number> {
     return EXIT_CONFIG;
   }
   driver = machine;
+  // The sim driver's painted cameras, published over WHIP while the server says they are watched.
+  const cameras =
+    config.cameras && machine.name === 'sim'
+      ? new SimCameras({
+          whipBase: whipBaseOf(config.server),
+          key: config.key,
+          driver: machine as SimDriver,
+          clock: systemAgentClock,
+          log,
+          tickMarker: process.env.RTC_TICK_MARKER === '1',
+        })
+      : null;
   const connection = new AgentConnection({
     server: config.server,
     key: config.key,
@@ -89,6 +103,7 @@ async function main(): Promise<number> {
     clock: systemAgentClock,
     openSocket: openWsSocket,
     log,
+    ...(cameras ? { cameras: (lease: AgentCamerasMessage) => cameras.lease(lease) } : {}),
   });
   let stopping: Promise<void> | null = null;
   const stop = (signal: NodeJS.Signals) => {
@@ -115,6 +130,7 @@ async function main(): Promise<number> {
   const end = await connection.done;
   await stopping;
   machine.releaseAll();
+  await cameras?.close();
   await machine.close();
   return end.kind === 'refused' ? EXIT_REFUSED : 0;
 }

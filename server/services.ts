@@ -37,6 +37,7 @@ import { connectRooms, createRooms } from './composition/rooms.services';
 import { createLiveFeed } from './composition/live.services';
 import type { CameraIngest } from './live/camera-ingest';
 import type { CameraStills } from './live/camera-stills';
+import type { CameraDemand } from './live/camera-demand';
 import type { Rooms } from './rooms/kinds';
 import { LocalRoomHost, type RoomHost } from './rooms/room-host';
 import { AttemptLimiter } from './auth/attempt-limiter';
@@ -114,6 +115,8 @@ export interface Services {
   readonly ingest: CameraIngest;
   /** The jpg mode's stills of published cameras, made from their video while asked for. */
   readonly stills: CameraStills;
+  /** Which cameras are watched, told to the agents that publish their cameras (leases). */
+  readonly cameraDemand: CameraDemand;
   /** Operator accounts, sessions and the audit log (R10-9, docs/operator-console.md). */
   readonly operators: OperatorAccounts;
   /** Service messages, the emergency maintenance and suspended users (docs/operator-console.md). */
@@ -261,6 +264,7 @@ export function createServices(
   const live = createLiveFeed({
     store,
     io,
+    cameraLease: machines.cameras,
     clock,
     config,
     rooms,

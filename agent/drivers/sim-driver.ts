@@ -11,6 +11,7 @@ import {
   type CranePrize,
   type CraneState,
 } from '../../src/domain/play/crane-machine';
+import type { CameraScene } from '../../media/cameras/camera-renderer';
 import type { AgentClock, AgentTimer } from '../agent-clock';
 import type { CommandOutcome, MachineDriver, MachineEvents, MachineOutput, MachineStatus } from '../machine-driver';
 
@@ -40,10 +41,21 @@ const PHASES: Readonly<Record<CranePhase, AgentClawPhase>> = {
   done: 'idle',
 };
 
+/** What a simulated cabinet's cameras see now: the scene to paint, a key that changes with it, the tick. */
+export interface SimView {
+  readonly scene: CameraScene;
+  readonly key: string;
+  readonly tick: number;
+}
+
 /** The sim driver, with a test-only hand on the chute sensor. */
 export interface SimDriver extends MachineDriver {
   /** Holds the chute sensor blocked (a hand or a stuck prize in the chute), or lets it go. Tests only. */
   blockSensor(stationId: number, blocked: boolean): void;
+  /** What the station's cameras see now (agent/sim-cameras.ts paints it); null for a station not served. */
+  view(stationId: number): SimView | null;
+  /** Tells `listener` after each tick of a station's machine (its cameras send the new picture at once). */
+  onTick(listener: (stationId: number) => void): void;
 }
 
 interface Cabinet {
@@ -90,8 +102,16 @@ function statusOf(c: Cabinet): MachineStatus {
 
 const moved = (a: CraneState, b: CraneState): boolean => a.x !== b.x || a.z !== b.z || a.h !== b.h || a.grip !== b.grip;
 
-/** Creates the simulated cabinets of `stations`, ticking on `clock` while a play runs. */
-export function createSimDriver(stations: readonly { readonly station_id: number }[], clock: AgentClock): SimDriver {
+/**
+ * Creates the simulated cabinets of `stations`, ticking on `clock` while a play runs. With `cameras`
+ * it announces that it publishes their cameras (the agent paints them, agent/sim-cameras.ts).
+ */
+export function createSimDriver(
+  stations: readonly { readonly station_id: number }[],
+  clock: AgentClock,
+  options: { readonly cameras?: boolean } = {},
+): SimDriver {
+  const tickListeners: ((stationId: number) => void)[] = [];
   const cabinets = new Map<number, Cabinet>();
   for (const { station_id } of stations) {
     cabinets.set(station_id, {
@@ -136,6 +156,7 @@ export function createSimDriver(stations: readonly { readonly station_id: number
     if (!prev) return;
     const next = craneTick(prev);
     c.crane = next;
+    for (const listener of tickListeners) listener(c.stationId);
     // A timer fired late (a busy event loop): start the pace again rather than tick in a burst.
     c.nextTickAt = Math.max(c.nextTickAt + CRANE.tickMs, clock.now());
     const won = next.outcome?.wonPrizeId ?? null;
@@ -233,7 +254,30 @@ export function createSimDriver(stations: readonly { readonly station_id: number
       phases: true,
       chute_sensor: true,
       arm_strength: true,
+      ...(options.cameras ? { cameras: true } : {}),
     })),
+    view(stationId) {
+      const c = cabinets.get(stationId);
+      if (!c) return null;
+      const s = c.crane;
+      const scene: CameraScene = s
+        ? {
+            x: s.x,
+            z: s.z,
+            h: s.h,
+            grip: s.grip,
+            prizes: s.prizes,
+            carryingPrizeId: s.carrying?.prizeId ?? null,
+            dimmed: false,
+          }
+        : { ...CRANE.home, h: 0, grip: 0, prizes: c.field, carryingPrizeId: null, dimmed: false };
+      // What the picture shows, not the tick: a machine waiting for a button is drawn once.
+      const key = `${c.playId ?? 'idle'}:${scene.x}:${scene.z}:${scene.h}:${scene.grip}:${scene.carryingPrizeId ?? ''}:${scene.prizes.map((p) => `${p.id},${p.x},${p.z}`).join(';')}`;
+      return { scene, key, tick: s?.tick ?? 0 };
+    },
+    onTick(listener) {
+      tickListeners.push(listener);
+    },
     start(machineEvents) {
       events = machineEvents;
       return Promise.resolve();

@@ -8,6 +8,7 @@ import {
   AGENT_PATH,
   AGENT_TIMINGS,
   type AgentButton,
+  type AgentCamera,
   type AgentCommand,
   type AgentCommandType,
 } from '../../src/contract/agent.schema';
@@ -131,6 +132,17 @@ export class AgentGateway {
     else if ((command.type === 'release' && link.held === command.button) || command.type === 'stop') link.held = null;
     else if (command.type === 'drop' || command.type === 'start' || command.type === 'home') link.held = null;
     return { sent: true, seq: link.session.send(stationId, command) };
+  }
+
+  /**
+   * Tells the station's agent which cameras are watched (a lease), when the agent here publishes
+   * them; answers whether it went out.
+   */
+  cameras(stationId: number, cameras: readonly AgentCamera[], leaseMs: number): boolean {
+    const link = this.links.get(stationId);
+    if (!link?.session.active || !link.session.publishesCameras(stationId)) return false;
+    link.session.sendCameras(stationId, cameras, leaseMs);
+    return true;
   }
 
   /** Whether an agent drives the station now. */

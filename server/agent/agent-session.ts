@@ -4,6 +4,7 @@ import {
   AGENT_FRAMES_PER_STATION_SECOND,
   AGENT_PROTOCOL_VERSION,
   agentMessageSchema,
+  type AgentCamera,
   type AgentCommand,
   type AgentHello,
   type AgentMessage,
@@ -136,6 +137,16 @@ export class AgentSession {
     if (this.pending.size > 256) this.pending.delete(this.pending.keys().next().value!);
     this.frame({ v: AGENT_PROTOCOL_VERSION, type: 'command', seq: this.sentSeq, station_id: stationId, command });
     return this.sentSeq;
+  }
+
+  /** Tells the agent which of a station's cameras are watched now (a lease, docs/agent-protocol.md "Cameras"). */
+  sendCameras(stationId: number, cameras: readonly AgentCamera[], leaseMs: number): void {
+    this.frame({ v: AGENT_PROTOCOL_VERSION, type: 'cameras', station_id: stationId, cameras, lease_ms: leaseMs });
+  }
+
+  /** Whether the agent announced it publishes the station's cameras. */
+  publishesCameras(stationId: number): boolean {
+    return this.hello?.stations.find((s) => s.station_id === stationId)?.cameras === true;
   }
 
   /** Ends the session with a close code (idempotent); its stations are gone for the reason the code says. */

@@ -1,7 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import type { Server as SocketIOServer } from 'socket.io';
 import { z } from 'zod/mini';
-import type { AgentCommand, AgentState, SimPrize } from '../../src/contract/agent.schema';
+import {
+  AGENT_CAMERAS,
+  type AgentCamera,
+  type AgentCommand,
+  type AgentState,
+  type SimPrize,
+} from '../../src/contract/agent.schema';
 import { stationAgentSchema, type StationAgentWire } from '../../src/contract/operator.schema';
 import {
   machineReady,
@@ -20,6 +26,8 @@ import { AgentGateway, type AgentEvent, type AgentKeyCheck, type AgentBounds } f
 
 /** The instances' event for a machine command whose agent may be connected to another instance. */
 export const AGENT_COMMAND = 'onkure:agent-command';
+/** The instances' event for a station's camera lease whose agent may be connected to another instance. */
+export const AGENT_CAMERAS_EVENT = 'onkure:agent-cameras';
 /** The instances' event for a revoked key: every instance closes its connections made with it. */
 export const AGENT_KEY_REVOKED = 'onkure:agent-key-revoked';
 /** The instances' event for the console's view: each instance answers with the agents connected to it. */
@@ -130,6 +138,11 @@ export function roomEventOf(event: AgentEvent): Extract<RoomEvent, StationReques
 }
 
 const relayedCommand = z.strictObject({ stationId: z.int().check(z.positive()), command: machineCommandSchema });
+const relayedCameras = z.strictObject({
+  stationId: z.int().check(z.positive()),
+  cameras: z.array(z.enum(AGENT_CAMERAS)).check(z.maxLength(2)),
+  leaseMs: z.int().check(z.positive(), z.lte(60_000)),
+});
 
 export interface MachineLinkDeps {
   readonly clock: Clock;
@@ -154,6 +167,8 @@ export function createMachineLink(deps: MachineLinkDeps): {
   commands: MachineCommands;
   /** A key was revoked: its connections close here and on every other instance (4401). */
   revoked(keyId: string): void;
+  /** Tells a station's agent which cameras are watched (a lease), wherever it is connected. */
+  cameras(stationId: number, cameras: readonly AgentCamera[], leaseMs: number): void;
   /**
    * The console's view of every agent connected to any instance, one row per station, with the
    * sensor view from its last state (an agent is connected to one instance only: behind a load
@@ -208,6 +223,14 @@ export function createMachineLink(deps: MachineLinkDeps): {
       });
     },
   };
+  io.on(AGENT_CAMERAS_EVENT, (message: unknown) => {
+    const parsed = relayedCameras.safeParse(message);
+    if (parsed.success) gateway.cameras(parsed.data.stationId, parsed.data.cameras, parsed.data.leaseMs);
+  });
+  const cameras = (stationId: number, wanted: readonly AgentCamera[], leaseMs: number): void => {
+    if (gateway.cameras(stationId, wanted, leaseMs) || !deps.distributed) return;
+    io.serverSideEmit(AGENT_CAMERAS_EVENT, { stationId, cameras: wanted, leaseMs });
+  };
   io.on(AGENT_KEY_REVOKED, (keyId: unknown) => {
     if (typeof keyId === 'string' && keyId.length <= 64) gateway.revoked(keyId);
   });
@@ -250,5 +273,5 @@ export function createMachineLink(deps: MachineLinkDeps): {
     here: viewsHere,
   });
   const views = async (): Promise<StationAgentWire[]> => (await gathered()).sort((x, y) => x.station_id - y.station_id);
-  return { gateway, commands, revoked, views };
+  return { gateway, commands, revoked, views, cameras };
 }

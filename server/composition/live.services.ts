@@ -6,6 +6,8 @@ import { roomPlayView } from '../../src/domain';
 import type { Clock } from '../clock';
 import type { ServerConfig } from '../config';
 import { originAllowed } from '../http/security-headers';
+import type { AgentCamera } from '../../src/contract/agent.schema';
+import { CameraDemand } from '../live/camera-demand';
 import { CameraIngest } from '../live/camera-ingest';
 import { CameraStills } from '../live/camera-stills';
 import { FeedOwners } from '../live/feed-forward';
@@ -26,6 +28,8 @@ export interface LiveFeedDeps {
   readonly store: Store;
   /** The instances' socket server (the console's camera view gathers every instance's cameras). */
   readonly io: SocketIOServer;
+  /** Sends a station's camera lease to its agent, wherever it is connected (machine-link.ts). */
+  readonly cameraLease: (stationId: number, cameras: readonly AgentCamera[], leaseMs: number) => void;
   readonly clock: Clock;
   readonly config: ServerConfig;
   readonly rooms: Rooms;
@@ -70,7 +74,8 @@ export function createLiveFeed(deps: LiveFeedDeps) {
     clock,
     deps.instanceUrl ?? (() => null),
   );
-  const rtcFeed = new RtcFeed(cameras, { ...config.feed, clock, ffmpeg: config.feed.ffmpegPath });
+  const demand = new CameraDemand(clock, deps.cameraLease);
+  const rtcFeed = new RtcFeed(cameras, { ...config.feed, clock, ffmpeg: config.feed.ffmpegPath, demand });
   deps.onMachineTick((stationId) => rtcFeed.machineTicked(stationId));
   const trusted = proxyaddr.compile([...config.trustProxy]);
   const signaling = new SignalingServer(rtcFeed, cameras, {
@@ -104,5 +109,5 @@ export function createLiveFeed(deps: LiveFeedDeps) {
     here: () => rtcFeed.cameraStats(),
   });
   const stills = new CameraStills((stationId, camera) => rtcFeed.channel(stationId, camera), rtcFeed.ffmpegPath, clock);
-  return { cameras, feedOwners, rtcFeed, signaling, ingest, stills, cameraViews };
+  return { cameras, feedOwners, rtcFeed, signaling, ingest, stills, cameraViews, cameraDemand: demand };
 }

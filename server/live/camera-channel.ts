@@ -103,6 +103,8 @@ export class CameraChannel {
     private readonly clock: Clock,
     /** Called when the channel has neither viewers nor a source (its owner drops it). */
     private readonly onIdle: () => void,
+    /** Called with the number of viewers whenever it changes (the cameras' demand, camera-demand.ts). */
+    private readonly onViewers: (count: number) => void = () => undefined,
   ) {}
 
   get viewerCount(): number {
@@ -121,6 +123,7 @@ export class CameraChannel {
   /** Adds a viewer: it gets packets from the next keyframe on, which is asked for now. */
   join(viewer: CameraViewer): Promise<void> {
     this.viewers.set(viewer, { synced: false });
+    this.onViewers(this.viewers.size);
     this.watching();
     this.keyframeWanted();
     return Promise.resolve();
@@ -128,6 +131,7 @@ export class CameraChannel {
 
   leave(viewer: CameraViewer): void {
     if (!this.viewers.delete(viewer)) return;
+    this.onViewers(this.viewers.size);
     this.idleCheck();
   }
 
@@ -194,6 +198,7 @@ export class CameraChannel {
     const viewers = [...this.viewers.keys()];
     this.viewers.clear();
     this.source = null;
+    this.onViewers(0);
     for (const viewer of viewers) viewer.onFailed(reason);
     this.idleCheck();
   }

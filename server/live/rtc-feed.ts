@@ -2,6 +2,7 @@ import type { Clock } from '../clock';
 import type { CameraName } from '../../media/cameras/camera-renderer';
 import type { StationCameras } from '../play/cameras/station-cameras';
 import { CameraChannel, type CameraChannelStats, type CameraSource } from './camera-channel';
+import type { CameraDemand } from './camera-demand';
 import { PaintedCamera } from './painted-camera';
 import { locateFfmpeg, probeFfmpeg, VP8_SETTINGS, type Vp8EncoderSettings } from '../../media/vp8-encoder';
 
@@ -17,6 +18,8 @@ export interface RtcFeedOptions {
   readonly maxEncoders: number;
   /** Write the machine tick into the video pictures (the feed benchmark). */
   readonly tickMarker: boolean;
+  /** Who watches which camera, told to the agents that publish their cameras. */
+  readonly demand?: Pick<CameraDemand, 'viewersOf'>;
   readonly settings?: Vp8EncoderSettings;
 }
 
@@ -70,9 +73,15 @@ export class RtcFeed {
     const key = `${stationId}:${camera}`;
     let channel = this.channels.get(key);
     if (!channel) {
-      const made: CameraChannel = new CameraChannel(stationId, camera, this.options.clock, () => {
-        if (this.channels.get(key) === made) this.channels.delete(key);
-      });
+      const made: CameraChannel = new CameraChannel(
+        stationId,
+        camera,
+        this.options.clock,
+        () => {
+          if (this.channels.get(key) === made) this.channels.delete(key);
+        },
+        (count) => this.options.demand?.viewersOf(stationId, camera, count),
+      );
       channel = made;
       this.channels.set(key, channel);
     }

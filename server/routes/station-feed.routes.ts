@@ -93,6 +93,8 @@ export async function stationFeedRoutes({ config, route, services: s }: ApiDeps)
       }
       return reply.send(Buffer.from(await answer.arrayBuffer()));
     }
+    // An agent that publishes its cameras publishes this one while its stills are asked for.
+    s.cameraDemand.touch(stationId, camera);
     // A camera published over WHIP: its still is made from its video (the last one while it is dark).
     if (s.rtcFeed.isPublished(stationId, camera)) {
       const still = await s.stills.still(stationId, camera);

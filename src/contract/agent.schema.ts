@@ -193,7 +193,33 @@ export const commandMessage = z.object({
   command: agentCommandSchema,
 });
 
-export const serverMessageSchema = z.discriminatedUnion('type', [welcomeMessage, pingMessage, commandMessage]);
+/** The station cameras an agent may publish (docs/agent-protocol.md "Cameras"). */
+export const AGENT_CAMERAS = ['front', 'side'] as const;
+export type AgentCamera = (typeof AGENT_CAMERAS)[number];
+/** How long a `cameras` lease lasts, and how often the server renews a lease it still wants. */
+export const CAMERA_LEASE = { leaseMs: 15_000, renewMs: 5_000 } as const;
+
+/**
+ * Which of a station's cameras someone watches now (rtc viewers or stills), for an agent that
+ * announced `cameras` for the station: it publishes those over WHIP (POST /whip/{station}/{camera}
+ * on the server's address, with its key as Bearer) until `lease_ms` after the last such message.
+ * An empty list ends the lease at once. Real cameras (OBS, a phone) publish on their own.
+ */
+export const camerasMessage = z.object({
+  v: z.literal(AGENT_PROTOCOL_VERSION),
+  type: z.literal('cameras'),
+  station_id: stationId,
+  cameras: z.array(z.enum(AGENT_CAMERAS)).check(z.maxLength(2)),
+  lease_ms: z.int().check(z.positive(), z.lte(60_000)),
+});
+export type AgentCamerasMessage = z.infer<typeof camerasMessage>;
+
+export const serverMessageSchema = z.discriminatedUnion('type', [
+  welcomeMessage,
+  pingMessage,
+  commandMessage,
+  camerasMessage,
+]);
 export type AgentServerMessage = z.infer<typeof serverMessageSchema>;
 
 // ---- agent → server ----------------------------------------------------------------------------
@@ -209,6 +235,11 @@ export const stationCapabilitiesSchema = z.object({
   chute_sensor: z.boolean(),
   /** The arm strength can be set per play. */
   arm_strength: z.boolean(),
+  /**
+   * The agent publishes this station's cameras over WHIP when the server asks (`cameras`): the sim
+   * driver's painted cameras. Absent or false: the station's cameras publish on their own.
+   */
+  cameras: z.optional(z.boolean()),
 });
 
 /** The first frame: who the agent is and which stations it serves. */

@@ -23,6 +23,18 @@ async function machineFile(content: unknown): Promise<string> {
 const sim = { server: 'ws://127.0.0.1:8080/agent', driver: 'sim', stations: [{ station_id: 1 }, { station_id: 2 }] };
 
 describe('agent machine file', () => {
+  it('cameras: "whip" is read for driver sim and refused for a cabinet (its own cameras publish on their own)', async () => {
+    expect(
+      (await loadAgentConfig(await machineFile({ ...sim, cameras: 'whip' }), { ONKURE_AGENT_KEY: KEY })).cameras,
+    ).toBe(true);
+    await expect(
+      loadAgentConfig(await machineFile({ ...sim, driver: 'gpio', cameras: 'whip' }), { ONKURE_AGENT_KEY: KEY }),
+    ).rejects.toThrow(/cameras: cameras: "whip" is for driver sim/);
+    await expect(
+      loadAgentConfig(await machineFile({ ...sim, cameras: 'rtsp' }), { ONKURE_AGENT_KEY: KEY }),
+    ).rejects.toThrow(/cameras/);
+  });
+
   it('reads a sim machine file with the key from ONKURE_AGENT_KEY', async () => {
     const config = await loadAgentConfig(await machineFile(sim), { ONKURE_AGENT_KEY: `${KEY}\n` });
     expect(config).toEqual({
@@ -31,6 +43,7 @@ describe('agent machine file', () => {
       driver: 'sim',
       name: undefined,
       stations: sim.stations,
+      cameras: false,
       warnings: [],
     });
   });

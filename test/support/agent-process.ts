@@ -74,6 +74,8 @@ export async function spawnStationsAgent(options: {
   readonly server: string;
   readonly folder: string;
   readonly stationIds: readonly number[];
+  /** The sim driver paints and publishes the watched cameras over WHIP. */
+  readonly cameras?: boolean;
 }): Promise<AgentProcess> {
   const { key } = await new StationKeys(options.store, systemClock).issue({
     name: 'cluster cabinets',
@@ -86,6 +88,7 @@ export async function spawnStationsAgent(options: {
     JSON.stringify({
       server: `${options.server.replace(/^http/, 'ws')}${AGENT_PATH}`,
       driver: 'sim',
+      ...(options.cameras ? { cameras: 'whip' } : {}),
       stations: options.stationIds.map((station_id) => ({ station_id })),
     }),
   );
