@@ -75,6 +75,8 @@ export class CameraChannel {
   private lastPacketAt = 0;
   /** Set by the source itself (the painter's dimmed station); a silent source is dark by the watchdog. */
   private sourceDark = false;
+  /** The station is down (a maintenance status): its cameras are dark whatever their publisher sends. */
+  private stationDown = false;
   private live = false;
   private watch: ScheduledTask | null = null;
   private lastKeyframeRequest = -Infinity;
@@ -193,6 +195,14 @@ export class CameraChannel {
     this.evaluate();
   }
 
+  /** The station went down (maintenance) or came back up: the camera is dark meanwhile [R4.2-10]. */
+  setStationDown(down: boolean): void {
+    if (this.stationDown === down) return;
+    this.stationDown = down;
+    if (down) this.mapping = null;
+    this.evaluate();
+  }
+
   /** The source failed for good: every viewer's session ends. */
   fail(reason: string): void {
     const viewers = [...this.viewers.keys()];
@@ -216,6 +226,11 @@ export class CameraChannel {
   /** One RTP packet of VP8 from `source`. */
   push(source: CameraSource, packet: RtpPacket): void {
     if (this.source !== source || this.sourceDark) return;
+    if (this.stationDown) {
+      // Nothing goes out; the publisher still counts as sending (the console shows it publishing).
+      this.lastPacketAt = this.clock.now().getTime();
+      return;
+    }
     const descriptor = readVp8Descriptor(packet.payload);
     if (!descriptor) return;
     const now = this.clock.now().getTime();
@@ -279,7 +294,10 @@ export class CameraChannel {
     return {
       station_id: this.stationId,
       camera: this.camera,
-      publishing: this.source !== null && this.live,
+      publishing:
+        this.source !== null &&
+        !this.sourceDark &&
+        this.clock.now().getTime() - Math.max(this.lastPacketAt, this.attachedAt) < SILENT_MS,
       source: this.source?.kind ?? null,
       codec: this.source?.codec ?? null,
       kbps: this.rate.kbps,
@@ -294,7 +312,10 @@ export class CameraChannel {
   private evaluate(): void {
     const now = this.clock.now().getTime();
     const live =
-      this.source !== null && !this.sourceDark && now - Math.max(this.lastPacketAt, this.attachedAt) < SILENT_MS;
+      this.source !== null &&
+      !this.sourceDark &&
+      !this.stationDown &&
+      now - Math.max(this.lastPacketAt, this.attachedAt) < SILENT_MS;
     if (live === this.live) return;
     this.live = live;
     // Viewers get packets again from the next keyframe.

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock';
+import { repeatEvery, type Clock, type ScheduledTask } from '../clock';
 import type { CameraName } from '../../media/cameras/camera-renderer';
 import type { StationCameras } from '../play/cameras/station-cameras';
 import { CameraChannel, type CameraChannelStats, type CameraSource } from './camera-channel';
@@ -39,6 +39,7 @@ export class RtcFeed {
   private readonly painted = new Map<string, PaintedCamera>();
   /** Cameras that have had a publisher here: they are never drawn by the server again. */
   private readonly published = new Set<string>();
+  private stationsWatch: ScheduledTask | null = null;
   private readonly ffmpeg: string | null;
   /** Why there is no drawn video (one line for the log), or null when there is. */
   readonly unavailableReason: string | null;
@@ -84,6 +85,7 @@ export class RtcFeed {
       );
       channel = made;
       this.channels.set(key, channel);
+      this.watchStations();
     }
     return channel;
   }
@@ -147,6 +149,26 @@ export class RtcFeed {
     this.channels.get(`${stationId}:${camera}`)?.detach(source);
   }
 
+  /**
+   * Looks at the stations of the channels once a second: a station down (maintenance) darkens its
+   * cameras, whatever their publisher sends [R4.2-10]; up again, they show again.
+   */
+  private watchStations(): void {
+    if (this.stationsWatch) return;
+    this.stationsWatch = repeatEvery(this.options.clock, 1_000, () => {
+      if (this.channels.size === 0) {
+        this.stationsWatch?.cancel();
+        this.stationsWatch = null;
+        return;
+      }
+      for (const channel of [...this.channels.values()])
+        void this.cameras.isDown(channel.stationId).then(
+          (down) => channel.setStationDown(down),
+          () => undefined,
+        );
+    });
+  }
+
   /** A station's machine moved: its painted cameras draw and send the new picture now. */
   machineTicked(stationId: number): void {
     for (const camera of ['front', 'side'] as const) this.painted.get(`${stationId}:${camera}`)?.nudge();
@@ -184,6 +206,8 @@ export class RtcFeed {
   }
 
   close(): void {
+    this.stationsWatch?.cancel();
+    this.stationsWatch = null;
     for (const key of [...this.painted.keys()]) this.stopPainter(key);
     for (const channel of [...this.channels.values()]) channel.close();
     this.channels.clear();

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WhipRefused, WhipSession } from '../../media/whip-client';
 import { RtcViewer } from '../support/rtc-viewer';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { stationOps } from '../support/station-ops';
 import { TestPatternPublisher } from '../support/whip-test-publisher';
 
 /**
@@ -128,6 +129,28 @@ describe('[R11-4] a camera publishes over WHIP and its video reaches every viewe
     await until(() => !trackOn(viewer), 'dark once its publisher left');
     expect(ingest().count).toBe(0);
     expect(stats(station)).toMatchObject({ publishing: false, source: null });
+  });
+
+  it('[R4.2-10] a station going down darkens its published camera (the track goes off) whatever the publisher sends; up again, the video returns', async () => {
+    const station = stations[1]!;
+    const publisher = await publish(station);
+    const viewer = await watch(station);
+    await until(() => viewer.keyframes >= 1, 'video arrives');
+    const ops = stationOps(t.server);
+    await ops.setStatus(station, 'maintenance');
+    try {
+      await until(() => !trackOn(viewer), 'the track goes off while the station is down', 5_000);
+      expect(stats(station)).toMatchObject({ publishing: true, live: false });
+      const packets = viewer.packets;
+      const sent = publisher.packets;
+      await until(() => publisher.packets > sent + 60, 'the publisher goes on sending');
+      // Nothing of it reached the viewer (a packet in flight at the switch at most).
+      expect(viewer.packets - packets).toBeLessThanOrEqual(5);
+    } finally {
+      await ops.setStatus(station, 'open');
+    }
+    const keyframes = viewer.keyframes;
+    await until(() => trackOn(viewer) && viewer.keyframes > keyframes, 'back on, from a keyframe', 5_000);
   });
 
   it('a second publisher for the same camera replaces the first (documented): the first session is gone, the viewers stay and see the new one', async () => {

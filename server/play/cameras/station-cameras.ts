@@ -105,6 +105,11 @@ export class StationCameras {
     return known.stationId === stationId && known.expiresAt > now ? 'ok' : 'forbidden';
   }
 
+  /** Whether the station is down now (a maintenance status: its cameras are dark), read at most once a second. */
+  async isDown(stationId: number): Promise<boolean> {
+    return (await this.idleStation(stationId))?.dimmed ?? false;
+  }
+
   /** The latest picture of a station's camera as JPEG (the jpg feed); null for an unknown station. */
   async frame(stationId: number, camera: CameraName): Promise<CameraFrame | null> {
     const view = await this.view(stationId);
