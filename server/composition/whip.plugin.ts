@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { VerifiedStationKey } from '../agent/station-keys';
 import { TokenBucket } from '../agent/token-bucket';
 import { replyError } from '../http/reply';
 import { FEED_HOP_HEADER } from '../live/feed-forward';
@@ -48,17 +49,30 @@ export const whipPlugin: FastifyPluginAsync<{ parts: ServerParts }> = async (app
     { parseAs: 'string', bodyLimit: MAX_SDP_BYTES },
     (_request, body, done) => done(null, body),
   );
-  const buckets = new Map<string, TokenBucket>();
+  /**
+   * Per client address: its bucket, and the key checks under way (each settles once its token is
+   * given back or kept). With no token left, a call waits for those checks before it is refused: a
+   * good key among them gives its token back (a floor of cameras starting together behind one
+   * address, their keys checked by a database a round trip away, was answered 429 otherwise).
+   */
+  const limits = new Map<string, { bucket: TokenBucket; checking: Set<Promise<void>> }>();
+  /** Whether a revoked key's sessions are ended here (listened for once the services are built). */
+  let endingRevoked = false;
 
   /** The station and camera a call names and the caller may publish, or null once refused. */
   async function authorize(
     request: FastifyRequest<{ Params: CameraParams }>,
     reply: FastifyReply,
-  ): Promise<{ stationId: number; camera: CameraName } | null> {
+  ): Promise<{ stationId: number; camera: CameraName; keyId: string } | null> {
     const services = parts.services;
     if (!services || !parts.store() || parts.storeFailed()) {
       replyError(reply, 503, M.whipStarting);
       return null;
+    }
+    if (!endingRevoked) {
+      // A revoked key publishes no more: its sessions end at once (as the agents' connections close).
+      endingRevoked = true;
+      services.stationKeys.onRevoked(({ keyId }) => services.ingest.endKey(keyId));
     }
     const { station_id: station, camera } = request.params;
     if (!/^[1-9]\d{0,8}$/.test(station)) {
@@ -75,20 +89,34 @@ export const whipPlugin: FastifyPluginAsync<{ parts: ServerParts }> = async (app
       replyError(reply, 401, M.whipNoKey);
       return null;
     }
-    const now = parts.clock.now().getTime();
-    let bucket = buckets.get(request.ip);
-    if (!bucket) {
-      if (buckets.size > 10_000) buckets.clear();
-      bucket = new TokenBucket(REFUSALS_PER_SECOND, REFUSALS_BURST, now);
-      buckets.set(request.ip, bucket);
+    let limit = limits.get(request.ip);
+    if (!limit) {
+      if (limits.size > 10_000) limits.clear();
+      limit = {
+        bucket: new TokenBucket(REFUSALS_PER_SECOND, REFUSALS_BURST, parts.clock.now().getTime()),
+        checking: new Set(),
+      };
+      limits.set(request.ip, limit);
     }
-    if (!bucket.take(now)) {
-      replyError(reply, 429);
-      return null;
+    while (!limit.bucket.take(parts.clock.now().getTime())) {
+      if (limit.checking.size === 0) {
+        replyError(reply, 429);
+        return null;
+      }
+      await Promise.race(limit.checking);
     }
-    const key = await services.stationKeys.verify(bearer[1]);
+    let checked: () => void = () => undefined;
+    const check = new Promise<void>((resolve) => (checked = resolve));
+    limit.checking.add(check);
     const stationId = Number(station);
-    if (key?.stationIds.includes(stationId)) bucket.refund();
+    let key: VerifiedStationKey | null;
+    try {
+      key = await services.stationKeys.verify(bearer[1]);
+      if (key?.stationIds.includes(stationId)) limit.bucket.refund();
+    } finally {
+      limit.checking.delete(check);
+      checked();
+    }
     if (!key) {
       reply.header('WWW-Authenticate', 'Bearer error="invalid_token"');
       replyError(reply, 401, M.whipBadKey);
@@ -98,7 +126,7 @@ export const whipPlugin: FastifyPluginAsync<{ parts: ServerParts }> = async (app
       replyError(reply, 403, M.whipOtherStation);
       return null;
     }
-    return { stationId, camera };
+    return { stationId, camera, keyId: key.keyId };
   }
 
   /**
@@ -156,7 +184,8 @@ export const whipPlugin: FastifyPluginAsync<{ parts: ServerParts }> = async (app
     if (offer === null) return replyError(reply, 415, M.whipNotSdp);
     const problem = offerProblem(offer);
     if (problem) return replyError(reply, 400, PROBLEM_INFO[problem]);
-    const published = await parts.services!.ingest.publish(camera.stationId, camera.camera, offer).catch(() => null);
+    const ingest = parts.services!.ingest;
+    const published = await ingest.publish(camera.stationId, camera.camera, offer, camera.keyId).catch(() => null);
     if (published === null) return replyError(reply, 400, M.whipBadOffer);
     if (published === 'no-transcoder') return replyError(reply, 400, M.whipNoTranscoder);
     return reply

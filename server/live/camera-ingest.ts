@@ -9,6 +9,11 @@ import { WhipPublisher, type WhipPublisherOptions } from './whip-publisher';
 
 /** A publisher sending H.264 is asked for an IDR this often until one comes (the decoder starts there). */
 const IDR_ASK_MS = 500;
+/**
+ * The most bytes taken since the last whole NAL unit (the transcoder's own backlog limit): past it
+ * the unit being put together is dropped. An FU-A whose end never came was kept without bound.
+ */
+const MAX_PENDING_BYTES = 4 * 1024 * 1024;
 
 /**
  * A publisher's H.264, transcoded once for the camera (never per viewer) to VP8 (spec §9): its RTP
@@ -18,7 +23,8 @@ const IDR_ASK_MS = 500;
 class H264Transcoder implements CameraSource {
   readonly kind = 'whip';
   readonly codec = 'H264';
-  private readonly depacketizer = new H264Depacketizer();
+  private depacketizer = new H264Depacketizer();
+  private pendingBytes = 0;
   private readonly encoder: Vp8Encoder;
   private idrSeen = false;
   /** The last SPS (7) and PPS (8) seen before the first IDR. */
@@ -48,7 +54,15 @@ class H264Transcoder implements CameraSource {
 
   push(packet: RtpPacket): void {
     const bytes = this.depacketizer.push(packet);
-    if (bytes.length === 0) return;
+    if (bytes.length === 0) {
+      this.pendingBytes += packet.payload.length;
+      if (this.pendingBytes > MAX_PENDING_BYTES) {
+        this.depacketizer = new H264Depacketizer();
+        this.pendingBytes = 0;
+      }
+      return;
+    }
+    this.pendingBytes = 0;
     if (!this.idrSeen) {
       // Before the first IDR only the parameter sets are kept (the decoder needs them before it).
       const kind = nalType(bytes);
@@ -80,6 +94,8 @@ class H264Transcoder implements CameraSource {
 interface Published {
   readonly publisher: WhipPublisher;
   readonly source: CameraSource;
+  /** The station key it was published with (its revocation ends the session), if known. */
+  readonly keyId: string | null;
 }
 
 export type PublishRefusal = 'no-transcoder';
@@ -110,6 +126,7 @@ export class CameraIngest {
     stationId: number,
     camera: CameraName,
     offer: string,
+    keyId: string | null = null,
   ): Promise<{ publisher: WhipPublisher; answer: string } | PublishRefusal> {
     const publisher = new WhipPublisher(offer, this.options);
     const ffmpeg = this.options.ffmpeg;
@@ -129,7 +146,7 @@ export class CameraIngest {
     const transcoder = publisher.codec === 'H264' ? new H264Transcoder(publisher, ffmpeg!, this.options) : null;
     const source: CameraSource = transcoder ?? publisher;
     const previous = this.published.get(key);
-    this.published.set(key, { publisher, source });
+    this.published.set(key, { publisher, source, keyId });
     const channel = this.feed.publish(stationId, camera, source);
     if (transcoder) transcoder.channel = channel;
     publisher.onPacket = transcoder ? (packet) => transcoder.push(packet) : (packet) => channel.push(publisher, packet);
@@ -152,6 +169,12 @@ export class CameraIngest {
   session(stationId: number, camera: CameraName, id: string): WhipPublisher | null {
     const found = this.published.get(`${stationId}:${camera}`)?.publisher;
     return found && found.id === id ? found : null;
+  }
+
+  /** A station key was revoked: the sessions published with it end (its holder may no longer publish). */
+  endKey(keyId: string): void {
+    for (const published of [...this.published.values()])
+      if (published.keyId === keyId) published.publisher.end('its station key was revoked');
   }
 
   /** Sessions open now (tests, the console). */

@@ -8,7 +8,7 @@ import {
   type RTCRtpTransceiver,
   type RtpPacket,
 } from 'werift';
-import type { Clock, ScheduledTask } from '../clock';
+import { repeatEvery, type Clock, type ScheduledTask } from '../clock';
 import type { CameraSource } from './camera-channel';
 
 /** The codecs a publisher may send: VP8 is forwarded as it is, H.264 transcoded once per camera. */
@@ -21,6 +21,12 @@ export type OfferProblem = 'not-sdp' | 'no-video' | 'no-codec' | 'not-sending' |
 const MAX_MEDIA_SECTIONS = 4;
 /** Trickled candidates a publisher may add over its life. */
 export const MAX_PUBLISHER_CANDIDATES = 50;
+/**
+ * A connected publisher from which nothing comes (no RTP, no RTCP) for this many connect timeouts
+ * (30 s by default, ICE consent's own expiry, RFC 7675) has gone without a DELETE: crashed, cut off,
+ * asleep. ICE lite never checks the publisher, so without this its session stayed forever.
+ */
+const SILENT_CONNECT_TIMEOUTS = 3;
 
 const feedback = [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }, { type: 'ccm', parameter: 'fir' }];
 
@@ -89,6 +95,8 @@ export class WhipPublisher implements CameraSource {
   private transceiver: RTCRtpTransceiver | null = null;
   private track: MediaStreamTrack | null = null;
   private deadline: ScheduledTask | null = null;
+  private watchdog: ScheduledTask | null = null;
+  private lastHeardAt = 0;
   private ended = false;
   private candidates = 0;
   connected = false;
@@ -127,6 +135,7 @@ export class WhipPublisher implements CameraSource {
       if (track.kind !== 'video' || this.track) return;
       this.track = track;
       track.onReceiveRtp.subscribe((packet) => {
+        this.heard();
         if (!this.ended) this.onPacket(packet);
       });
     });
@@ -135,6 +144,12 @@ export class WhipPublisher implements CameraSource {
         this.connected = true;
         this.deadline?.cancel();
         this.deadline = null;
+        this.heard();
+        if (!this.ended)
+          this.watchdog ??= repeatEvery(options.clock, options.connectMs, () => {
+            const silentMs = options.clock.now().getTime() - this.lastHeardAt;
+            if (silentMs >= SILENT_CONNECT_TIMEOUTS * options.connectMs) this.end('nothing came from the publisher');
+          });
       } else if (state === 'failed' || state === 'closed') this.end('the publisher’s media connection ended');
     });
   }
@@ -153,6 +168,7 @@ export class WhipPublisher implements CameraSource {
             (this.codec === 'VP8' || /packetization-mode=1/.test(codec.parameters ?? '')),
         );
         transceiver.codecs = keep.slice(0, 1);
+        transceiver.receiver.onRtcp.subscribe(() => this.heard());
       } else transceiver.setDirection('inactive');
     }
     if (!this.transceiver || this.transceiver.codecs.length === 0) throw new Error('no usable video codec');
@@ -192,6 +208,10 @@ export class WhipPublisher implements CameraSource {
     return true;
   }
 
+  private heard(): void {
+    this.lastHeardAt = this.options.clock.now().getTime();
+  }
+
   /** Asks the publisher for a keyframe (PLI). */
   requestKeyframe(): void {
     const ssrc = this.track?.ssrc;
@@ -205,6 +225,8 @@ export class WhipPublisher implements CameraSource {
     this.ended = true;
     this.deadline?.cancel();
     this.deadline = null;
+    this.watchdog?.cancel();
+    this.watchdog = null;
     void this.pc.close().catch(() => undefined);
     this.onEnded(reason);
   }
