@@ -51,7 +51,9 @@ console.log(
 
 const port = await freePort();
 const dataDir = mkdtempSync(join(tmpdir(), 'onkure-bench-ingest-'));
-const serverCommand = [process.execPath, '--import', 'tsx', join(process.cwd(), 'bench/feed-server.ts')];
+// BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it exits.
+const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+const serverCommand = [process.execPath, ...profile, '--import', 'tsx', join(process.cwd(), 'bench/feed-server.ts')];
 let stopping = false;
 const server = spawn(
   pinning ? 'taskset' : serverCommand[0]!,
