@@ -12,7 +12,7 @@ const published = JSON.parse(readFileSync(AGENT_SCHEMA_FILE, 'utf8')) as {
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 const fromAgent = ajv.compile(published.agent_to_server);
 const fromServer = ajv.compile(published.server_to_agent);
-const SERVER_TYPES = new Set(['welcome', 'ping', 'command']);
+const SERVER_TYPES = new Set(['welcome', 'ping', 'command', 'cameras']);
 
 /** Every ```json block of docs/agent-protocol.md: each is one example frame. */
 const examples = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!) as { type: string });
@@ -31,7 +31,7 @@ describe('the agent protocol as a vendor reads it: docs/agent-protocol.md and it
       expect((server ? serverMessageSchema : agentMessageSchema).safeParse(frame).success, frame.type).toBe(true);
     }
     expect(new Set(examples.map((e) => e.type))).toEqual(
-      new Set(['hello', 'welcome', 'ping', 'pong', 'command', 'ack', 'state', 'prize', 'fault']),
+      new Set(['hello', 'welcome', 'ping', 'pong', 'command', 'cameras', 'ack', 'state', 'prize', 'fault']),
     );
   });
 

@@ -22,6 +22,13 @@ async function fingerprintQuery(store: Store): Promise<string> {
 }
 
 /**
+ * The digest's rows in table order: a UNION ALL's rows come in no promised order (PostgreSQL may
+ * run its branches as a parallel append), and CI saw two digests of the same store differ by the
+ * order of their lines alone.
+ */
+const ordered = (union: string) => `SELECT t, n, d FROM (${union}) AS digest ORDER BY t`;
+
+/**
  * A digest of every table in the store's public schema, to prove that a refused request changed
  * nothing. It hashes each live row version's physical position and creating transaction (ctid, xmin):
  * any INSERT, UPDATE or DELETE that commits changes it, without serialising the rows themselves.
@@ -34,6 +41,6 @@ export async function storeFingerprint(store: Store): Promise<string> {
     query = fingerprintQuery(store);
     tableLists.set(store, query);
   }
-  const rows = await store.query<{ t: string; n: number; d: string }>(await query);
+  const rows = await store.query<{ t: string; n: number; d: string }>(ordered(await query));
   return rows.map((r) => `${r.t}:${r.n}:${r.d}`).join('\n');
 }

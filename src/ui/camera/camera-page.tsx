@@ -134,7 +134,7 @@ function CameraPage({
             {state.failure ? (
               <p role="alert" className="cam__error" data-testid="camera-failure">
                 {C.failures[state.failure]}
-                {state.failureInfo ? `（${state.failureInfo}）` : null}
+                {state.failureInfo ? C.failureInfo(state.failureInfo) : null}
               </p>
             ) : null}
             <dl className="cam__numbers">

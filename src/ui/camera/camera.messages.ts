@@ -33,6 +33,8 @@ export const CAMERA_PAGE = {
   fps: (fps: number) => `${Math.round(fps)} fps`,
   size: (width: number, height: number) => `${width}×${height}`,
   none: '—',
+  /** What the endpoint or the browser said, after the reason. */
+  failureInfo: (info: string) => `（${info}）`,
   failures: {
     'invalid-station': 'ステーションIDは数字で入力してください。',
     'invalid-key': '接続キーの形式が正しくありません（onk_sk_ で始まるキーを入力してください）。',

@@ -220,11 +220,23 @@ export const OP = {
     cameraPublishing: '配信中',
     cameraSilent: '映像なし',
     cameraUnwatched: '視聴なし・配信なし',
-    cameraSource: { whip: 'WHIP', painted: 'サーバー描画' } as Record<'whip' | 'painted', string>,
-    cameraNumbers: (codec: string | null, kbps: number, fps: number) =>
-      `${codec ?? '—'} ・ ${kbps.toLocaleString('ja-JP')} kbps ・ ${fps} fps`,
-    cameraKeyframe: (at: string | null) => (at === null ? 'キーフレーム未受信' : `最新キーフレーム ${at}`),
-    cameraViewers: (n: number) => `視聴 ${n}`,
+    /** After the badge: from what, codec, kbit/s, frames a second, last keyframe, viewers. */
+    cameraLine: (
+      source: 'whip' | 'painted' | null,
+      codec: string | null,
+      kbps: number,
+      fps: number,
+      keyframeAt: string | null,
+      viewers: number,
+    ) =>
+      [
+        ...(source ? [source === 'whip' ? 'WHIP' : 'サーバー描画'] : []),
+        codec ?? '—',
+        `${kbps.toLocaleString('ja-JP')} kbps`,
+        `${fps} fps`,
+        keyframeAt === null ? 'キーフレーム未受信' : `最新キーフレーム ${keyframeAt}`,
+        `視聴 ${viewers}`,
+      ].join(' ・ '),
     stopped: '緊急停止中',
     stoppedLead: '緊急停止中：すべての出力を解放しています。再開するまでこの台は営業しません。',
     agentStopped: '機械は停止状態を報告しています',

@@ -163,10 +163,14 @@ function CameraFacts({ name, camera }: { name: 'front' | 'side'; camera: Station
             <span className={camera.publishing ? 'op-badge op-badge--ok' : 'op-badge op-badge--warn'}>
               {camera.publishing ? M.cameraPublishing : M.cameraSilent}
             </span>{' '}
-            {camera.source ? `${M.cameraSource[camera.source]} ・ ` : ''}
-            {M.cameraNumbers(camera.codec, camera.kbps, camera.fps)} ・{' '}
-            {M.cameraKeyframe(camera.last_keyframe_at === null ? null : OP.at(camera.last_keyframe_at))} ・{' '}
-            {M.cameraViewers(camera.viewers)}
+            {M.cameraLine(
+              camera.source,
+              camera.codec,
+              camera.kbps,
+              camera.fps,
+              camera.last_keyframe_at === null ? null : OP.at(camera.last_keyframe_at),
+              camera.viewers,
+            )}
           </>
         )}
       </dd>
