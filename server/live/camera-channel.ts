@@ -28,8 +28,14 @@ export interface CameraSource {
 export const SILENT_MS = 1_000;
 /** How often the channel looks at its source's silence and rolls its rate counters. */
 const WATCH_MS = 250;
-/** Keyframe requests to a source at most this often, however many viewers join or lose pictures. */
-const KEYFRAME_REQUEST_MS = 300;
+/**
+ * Keyframe requests to a source at most this often, however many viewers join or lose pictures.
+ * Above Chromium's own bound: a publishing browser ignores a request within 300 ms of the last one
+ * it acted on (libwebrtc's minimum keyframe send interval), so a request at 300 ms could be lost.
+ */
+const KEYFRAME_REQUEST_MS = 500;
+/** While a viewer still waits for its first keyframe, the request is made again this often (one may be ignored). */
+const KEYFRAME_RETRY_MS = 1_000;
 /** The payload type the viewers' offers name for VP8. */
 const VP8_PAYLOAD_TYPE = 96;
 /** Input timestamps remembered with their output picture ids (a frame's late packets find their id). */
@@ -330,6 +336,15 @@ export class CameraChannel {
     this.watch = repeatEvery(this.clock, WATCH_MS, () => {
       this.evaluate();
       const now = this.clock.now().getTime();
+      // A publisher may ignore a request (a browser does within 300 ms of its last keyframe): a
+      // viewer still waiting asks again rather than wait for the publisher's own next keyframe.
+      if (this.live && now - this.lastKeyframeRequest >= KEYFRAME_RETRY_MS) {
+        for (const state of this.viewers.values())
+          if (!state.synced) {
+            this.keyframeWanted();
+            break;
+          }
+      }
       const span = now - this.windowStart;
       if (span >= 1_000) {
         this.rate = {
