@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod/mini';
 import {
@@ -27,6 +28,17 @@ const stillQuery = z.object({
       .check(z.regex(/^[\w-]*$/)),
   ),
 });
+
+/** A still as the jpg feed gets it: never cached, inert, with the machine's tick and play it shows. */
+function sendStill(reply: FastifyReply, still: { jpeg: Buffer; tick: number; playId: number | null }) {
+  return reply
+    .header('Content-Type', 'image/jpeg')
+    .header('Cache-Control', 'no-store')
+    .header('Content-Security-Policy', "default-src 'none'")
+    .header(FRAME_TICK_HEADER, String(still.tick))
+    .header(FRAME_PLAY_HEADER, still.playId === null ? '' : String(still.playId))
+    .send(still.jpeg);
+}
 
 /** The live feed: station info (where the feeds are) and the cameras' pictures (docs/play.md). */
 /** The largest still a forwarded answer may carry (a camera picture is tens of KB). */
@@ -99,24 +111,11 @@ export async function stationFeedRoutes({ config, route, services: s }: ApiDeps)
     if (s.rtcFeed.isPublished(stationId, camera)) {
       const still = await s.stills.still(stationId, camera);
       if (!still) throw new Refusal(503, 503, SERVER_MESSAGES.cameraNoPicture);
-      const now = s.cameras.machineNow(stationId);
-      return reply
-        .header('Content-Type', 'image/jpeg')
-        .header('Cache-Control', 'no-store')
-        .header('Content-Security-Policy', "default-src 'none'")
-        .header(FRAME_TICK_HEADER, String(now.tick))
-        .header(FRAME_PLAY_HEADER, now.playId === null ? '' : String(now.playId))
-        .send(still.jpeg);
+      return sendStill(reply, { jpeg: still.jpeg, ...s.cameras.machineNow(stationId) });
     }
     const frame = await s.cameras.frame(stationId, camera);
     if (!frame) throw new Refusal(404, 404, SERVER_MESSAGES.stationNotFound);
-    return reply
-      .header('Content-Type', 'image/jpeg')
-      .header('Cache-Control', 'no-store')
-      .header('Content-Security-Policy', "default-src 'none'")
-      .header(FRAME_TICK_HEADER, String(frame.tick))
-      .header(FRAME_PLAY_HEADER, frame.playId === null ? '' : String(frame.playId))
-      .send(frame.jpeg);
+    return sendStill(reply, frame);
   });
 
   // Development only (ONKURE_DEV_CALLS=1, never in production; elsewhere 404 like any unknown

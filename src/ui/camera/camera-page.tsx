@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useMediaStream } from '../hooks/use-media-stream';
 import type { Container } from 'inversify';
 import { CAMERA_TOKENS } from '../../application/camera';
 import type { Camera } from '../../domain';
@@ -158,10 +159,7 @@ function CameraPage({
 }
 
 function Preview({ stream }: { stream: unknown }) {
-  const ref = useRef<HTMLVideoElement>(null);
-  useEffect(() => {
-    if (ref.current) ref.current.srcObject = stream as MediaStream;
-  }, [stream]);
+  const ref = useMediaStream(stream);
   return (
     <video
       ref={ref}

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useMediaStream } from '../hooks/use-media-stream';
 import type { StationPlay } from '../../application';
 import { VIDEO_VIEW_HEIGHT_PERCENT, VIDEO_VIEW_ROTATION_DEG, type Camera } from '../../domain';
 import { useHydrated } from '../hooks/use-hydrated';
@@ -118,10 +118,7 @@ export function LiveCameras({
 
 /** An rtc video: 75% height, rotated 90 degrees [R9-10], no audio. */
 function VideoView({ stream, label }: { stream: unknown; label: string }) {
-  const ref = useRef<HTMLVideoElement>(null);
-  useEffect(() => {
-    if (ref.current) ref.current.srcObject = stream as MediaStream;
-  }, [stream]);
+  const ref = useMediaStream(stream);
   return (
     <video
       ref={ref}
