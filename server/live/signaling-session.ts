@@ -1,3 +1,4 @@
+import { SrtpWriter } from './srtp-writer';
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { MediaStreamTrack, type RTCPeerConnection, type RTCRtpSender } from 'werift';
@@ -54,6 +55,8 @@ export class SignalingSession {
   private readonly connectionId = randomBytes(13).toString('base64url');
   private pc: RTCPeerConnection | null = null;
   private sender: RTCRtpSender | null = null;
+  /** Writes the channel's packets to the sender (the short path of srtp-writer.ts). */
+  private writer: SrtpWriter | null = null;
   private readonly track = new MediaStreamTrack({ kind: 'video' });
   private broadcast: CameraChannel | null = null;
   private camera: CameraName | null = null;
@@ -234,7 +237,7 @@ export class SignalingSession {
     if (broadcast === 'camera-full') return this.end(SIGNALING_CLOSE.limit, 'this camera has too many viewers');
     if (broadcast === 'encoders-busy') return this.end(SIGNALING_CLOSE.limit, 'too many cameras are being watched');
     const viewer: CameraViewer = {
-      write: (rtp) => this.track.writeRtp(rtp),
+      write: (rtp) => (this.writer ? this.writer.write(rtp) : this.track.writeRtp(rtp)),
       onLive: (live) => {
         this.wantLive = live;
         void this.renegotiate();
@@ -262,6 +265,7 @@ export class SignalingSession {
     const { pc, sender } = openFeedPeer(this.track, message.channel_id, this.context.iceHosts);
     this.pc = pc;
     this.sender = sender;
+    this.writer = new SrtpWriter(sender, (rtp) => this.track.writeRtp(rtp));
     // A viewer that lost a picture asks for a keyframe: the camera's source is asked (rate-limited).
     sender.onPictureLossIndication.subscribe(() => this.broadcast?.keyframeWanted());
     // 1000 is the SDK's normal end: a failed connection is an abnormal one.
