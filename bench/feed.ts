@@ -157,7 +157,12 @@ try {
   // The server writes the agent's machine file once it listens; every station is played once its agent reports it.
   if (!(await demoMachineFile(agentDir, 30_000)))
     throw new Error('the server wrote no machine file for the demo agent');
-  machineAgent = spawnDemoAgent(process.cwd(), agentDir, process.env, ['ignore', 'ignore', 'inherit']);
+  // The agent paints its cameras with the tick marker too: its video, published over WHIP, carries it.
+  machineAgent = spawnDemoAgent(process.cwd(), agentDir, { ...process.env, RTC_TICK_MARKER: '1' }, [
+    'ignore',
+    'ignore',
+    'inherit',
+  ]);
   for (let i = 0; (await fetch(`${origin}/healthz/agents`).then((r) => r.status)) !== 200; i += 1) {
     if (i > 300) throw new Error("the stations' agent did not connect");
     await sleep(100);

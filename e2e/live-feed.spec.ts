@@ -4,7 +4,7 @@ import { OPERATOR_TOKEN, stationFor } from './support/players';
 
 /**
  * The rtc live feed for real: the app's sora-js-sdk in Chromium against the reference server's
- * Sora-compatible signaling peer (werift), VP8 from the station's simulated cameras
+ * Sora-compatible signaling peer (werift), VP8 from the demo agent's painted cameras, published over WHIP
  * (docs/live-feed.md). The e2e server's default mode is jpg (playwright.config.ts), so each test
  * switches to ライブ映像 the way a player does. Each project watches its own station.
  */
@@ -12,7 +12,14 @@ import { OPERATOR_TOKEN, stationFor } from './support/players';
 type LiveStatus = {
   available: number;
   connections: number;
-  cameras: { stationId: number; camera: string; viewers: number; live: boolean; encoderPid?: number }[];
+  cameras: {
+    stationId: number;
+    camera: string;
+    viewers: number;
+    live: boolean;
+    source: 'whip' | 'painted' | null;
+    encoderPid?: number;
+  }[];
 };
 const liveStatus = async (request: APIRequestContext): Promise<LiveStatus> =>
   (await (await request.post('/api/dev/live/status', { data: {} })).json()) as LiveStatus;
@@ -103,25 +110,28 @@ test.describe("the rtc live feed against the reference server's signaling peer",
         `onkure: ${camera} video connected (station-${station}-${camera}; connection timeout 60000 ms, disconnect wait 3000 ms, signaling candidate timeout 3000 ms)`,
       );
     }
-    // The server: one encoder per camera, one viewer each.
+    // The server: one channel per camera, the demo agent's painted video over WHIP, one viewer each.
     const status = await liveStatus(request);
     expect(
       status.cameras
         .filter((c) => c.stationId === station)
-        .map((c) => [c.camera, c.viewers, c.live])
+        .map((c) => [c.camera, c.viewers, c.live, c.source])
         .sort(),
     ).toEqual([
-      ['front', 1, true],
-      ['side', 1, true],
+      ['front', 1, true, 'whip'],
+      ['side', 1, true, 'whip'],
     ]);
     await page.screenshot({ path: `e2e/screenshots/live-video-${testInfo.project.name}.png` });
     // The side camera shows the side video.
     await page.getByRole('button', { name: '側面' }).click();
     await expect(page.locator('.cameras__layer:not([hidden]) video')).toHaveCount(1);
-    // Leaving the page ends both sessions, and the last viewer leaving stops the encoders.
+    // Leaving the page ends both sessions; nobody watching, the agent's lease ends (its stills asked
+    // for within 5 s keep it a little longer), it stops publishing and the channels go.
     await page.goto('/');
     await expect
-      .poll(async () => (await liveStatus(request)).cameras.filter((c) => c.stationId === station))
+      .poll(async () => (await liveStatus(request)).cameras.filter((c) => c.stationId === station), {
+        timeout: 30_000,
+      })
       .toEqual([]);
   });
 
@@ -146,7 +156,7 @@ test.describe("the rtc live feed against the reference server's signaling peer",
     await expect(page.locator('.cameras__still')).toHaveCount(0);
   });
 
-  test('[R4.2-7] [R8-10] the signaling stops mid-stream: both sessions end, the feed falls back to stills with the signaling-error notice, and the encoders stop', async ({
+  test('[R4.2-7] [R8-10] the signaling stops mid-stream: both sessions end, the feed falls back to stills with the signaling-error notice', async ({
     page,
     request,
   }, testInfo) => {
@@ -163,8 +173,9 @@ test.describe("the rtc live feed against the reference server's signaling peer",
     const still = page.locator('.cameras__layer:not([hidden]) .cameras__still');
     const first = await still.getAttribute('src');
     await expect.poll(() => still.getAttribute('src')).not.toBe(first);
+    // No rtc session is left (the stills, made from the agent's video, go on).
     await expect
-      .poll(async () => (await liveStatus(request)).cameras.filter((c) => c.stationId === station))
+      .poll(async () => (await liveStatus(request)).cameras.filter((c) => c.stationId === station && c.viewers > 0))
       .toEqual([]);
     await page.screenshot({ path: `e2e/screenshots/live-video-fallback-${testInfo.project.name}.png` });
   });

@@ -67,6 +67,8 @@ export async function provisionDemoAgent(
         key_file: DEMO_KEY_FILE,
         driver: 'sim',
         name: 'demo-sim',
+        // The demo's cameras are the sim agent's, painted and published over WHIP while watched.
+        cameras: 'whip',
         stations: stationIds.map((id) => ({ station_id: id })),
       },
       null,

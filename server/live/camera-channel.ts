@@ -7,6 +7,8 @@ import { readVp8Descriptor, startsFrame, startsKeyframe, withPictureId } from '.
 
 /** A viewer of one camera: where its packets go (a peer connection's track, the stills decoder), and what it hears of the camera. */
 export interface CameraViewer {
+  /** The jpg stills' decoder rather than a person's session: not counted as a viewer. */
+  readonly stills?: boolean;
   /** One RTP packet, serialized (the same bytes for every viewer). */
   write(rtp: Buffer): void;
   /** The camera went dark (publisher gone, station down) or came back: the viewer's video track goes or returns. */
@@ -55,7 +57,10 @@ export interface CameraChannelStats {
   readonly fps: number;
   /** When the last keyframe arrived (ISO), or null. */
   readonly last_keyframe_at: string | null;
+  /** rtc sessions watching (people), not counting the stills decoder. */
   readonly viewers: number;
+  /** Whether its jpg stills are being made from the video now. */
+  readonly stills: boolean;
   readonly live: boolean;
 }
 
@@ -115,8 +120,17 @@ export class CameraChannel {
     private readonly onViewers: (count: number) => void = () => undefined,
   ) {}
 
+  /** The people watching: rtc sessions (the stills decoder is not one). */
   get viewerCount(): number {
-    return this.viewers.size;
+    let count = 0;
+    for (const viewer of this.viewers.keys()) if (!viewer.stills) count += 1;
+    return count;
+  }
+
+  /** Whether the camera's stills are being made from its video now. */
+  get stillsRunning(): boolean {
+    for (const viewer of this.viewers.keys()) if (viewer.stills) return true;
+    return false;
   }
 
   /** Whether video flows now (a source attached, sending, not dark). */
@@ -309,7 +323,8 @@ export class CameraChannel {
       kbps: this.rate.kbps,
       fps: this.rate.fps,
       last_keyframe_at: this.lastKeyframeAt === null ? null : new Date(this.lastKeyframeAt).toISOString(),
-      viewers: this.viewers.size,
+      viewers: this.viewerCount,
+      stills: this.stillsRunning,
       live: this.live,
     };
   }

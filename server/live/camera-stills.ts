@@ -32,6 +32,7 @@ export interface VideoStill {
  * STILLS_IDLE_MS after the last. While the camera is dark the last still stays.
  */
 class StillDecoder implements CameraViewer {
+  readonly stills = true;
   private process: ChildProcess | null = null;
   private frame: Buffer[] = [];
   private frameTimestamp: number | null = null;

@@ -184,6 +184,8 @@ export class RtcFeed {
     stationId: number;
     camera: CameraName;
     viewers: number;
+    /** Whether its jpg stills are being made from the video now. */
+    stills: boolean;
     live: boolean;
     source: 'whip' | 'painted' | null;
     encoderPid: number | undefined;
@@ -196,6 +198,7 @@ export class RtcFeed {
         stationId: channel.stationId,
         camera: channel.camera,
         viewers: channel.viewerCount,
+        stills: channel.stillsRunning,
         live: channel.isLive,
         source: channel.currentSource?.kind ?? null,
         encoderPid: painter?.encoderPid,

@@ -115,6 +115,7 @@ export const stationCameraSchema = z.object({
   fps: z.number().check(z.nonnegative()),
   last_keyframe_at: z.nullable(z.string()),
   viewers: z.int().check(z.nonnegative()),
+  stills: z.boolean(),
   live: z.boolean(),
 });
 export type StationCameraWire = z.infer<typeof stationCameraSchema>;

@@ -54,6 +54,8 @@ describe("the demo's sim agent (npm start)", () => {
     expect(config.warnings).toEqual([]);
     expect(config.server).toBe(`${t.origin.replace('http', 'ws')}/agent`);
     expect(config.stations.map((s) => s.station_id)).toEqual(first.stationIds);
+    // The demo's cameras are the agent's: painted, published over WHIP while watched.
+    expect(config.cameras).toBe(true);
     expect((await agentsHealth()).status).toBe(503);
 
     // No key in the environment: the agent reads the key file the server wrote.

@@ -228,6 +228,7 @@ export const OP = {
       fps: number,
       keyframeAt: string | null,
       viewers: number,
+      stills: boolean,
     ) =>
       [
         ...(source ? [source === 'whip' ? 'WHIP' : 'サーバー描画'] : []),
@@ -235,7 +236,7 @@ export const OP = {
         `${kbps.toLocaleString('ja-JP')} kbps`,
         `${fps} fps`,
         keyframeAt === null ? 'キーフレーム未受信' : `最新キーフレーム ${keyframeAt}`,
-        `視聴 ${viewers}`,
+        `視聴 ${viewers}${stills ? '（静止画あり）' : ''}`,
       ].join(' ・ '),
     stopped: '緊急停止中',
     stoppedLead: '緊急停止中：すべての出力を解放しています。再開するまでこの台は営業しません。',

@@ -170,6 +170,7 @@ function CameraFacts({ name, camera }: { name: 'front' | 'side'; camera: Station
               camera.fps,
               camera.last_keyframe_at === null ? null : OP.at(camera.last_keyframe_at),
               camera.viewers,
+              camera.stills,
             )}
           </>
         )}

@@ -62,6 +62,7 @@ function scriptedApi() {
         fps: 0,
         last_keyframe_at: null,
         viewers: 1,
+        stills: false,
         live: false,
       },
       {
@@ -74,6 +75,7 @@ function scriptedApi() {
         fps: 30,
         last_keyframe_at: '2026-11-29T00:00:00.000Z',
         viewers: 2,
+        stills: true,
         live: true,
       },
     ],

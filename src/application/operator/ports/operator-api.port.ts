@@ -123,6 +123,8 @@ export interface StationCameraView {
   readonly fps: number;
   readonly last_keyframe_at: string | null;
   readonly viewers: number;
+  /** Whether its jpg stills are being made from the video now. */
+  readonly stills: boolean;
   readonly live: boolean;
 }
 
