@@ -190,8 +190,6 @@ try {
     ),
   ];
   const stationId = stations[0]!;
-  const live = await post<{ available: number }>('dev/live/status', {});
-  if (!live.available) throw new Error('the server has no video encoder (see its log line)');
 
   // ---- 1 and 2: control → first frame, in Chromium, an rtc page and a jpg page ------------------
   /** A shown frame: the tick it shows, when it was shown, and (video) when its last packet arrived. */

@@ -130,7 +130,6 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       services?.stills.close();
       services?.cameraDemand.close();
       services?.rtcFeed.close();
-      services?.cameras.close();
       await parts.recovered?.catch(() => undefined);
       // The rooms stop (their writes land) before the locks' connection closes and frees them for the others.
       await parts.roomHost.close(async () => {

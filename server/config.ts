@@ -105,15 +105,11 @@ export interface FeedConfig {
   readonly mode: 'rtc' | 'jpg';
   /** RTC_MAX_VIEWERS_PER_CAMERA (default 100). */
   readonly maxViewersPerCamera: number;
-  /** RTC_MAX_ENCODERS: cameras encoding at once, one ffmpeg each (default 8). */
-  readonly maxEncoders: number;
   /**
    * RTC_MAX_CONNECTIONS_PER_CLIENT: signaling connections from one address (default 4: a play
    * screen uses two). It also bounds the encoders one address can keep busy.
    */
   readonly maxConnectionsPerClient: number;
-  /** RTC_TICK_MARKER=1 writes the machine tick into the video (the feed benchmark reads it). */
-  readonly tickMarker: boolean;
   /** RTC_ICE_HOSTS: host addresses offered besides the machine's interfaces (default 127.0.0.1). */
   readonly iceHosts: readonly string[];
   /** FFMPEG_PATH: the encoder; null uses the static ffmpeg of the optional npm package. */
@@ -227,9 +223,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
   const feed: FeedConfig = {
     mode: feedMode,
     maxViewersPerCamera: wholeNumber(env.RTC_MAX_VIEWERS_PER_CAMERA, 100, 'RTC_MAX_VIEWERS_PER_CAMERA'),
-    maxEncoders: wholeNumber(env.RTC_MAX_ENCODERS, 8, 'RTC_MAX_ENCODERS'),
     maxConnectionsPerClient: wholeNumber(env.RTC_MAX_CONNECTIONS_PER_CLIENT, 4, 'RTC_MAX_CONNECTIONS_PER_CLIENT'),
-    tickMarker: env.RTC_TICK_MARKER === '1',
     iceHosts,
     ffmpegPath: env.FFMPEG_PATH || null,
   };

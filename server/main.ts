@@ -30,9 +30,11 @@ async function main(): Promise<void> {
   await server.ready;
   const shown = address.replace('127.0.0.1', 'localhost').replace('[::1]', 'localhost');
   const video = server.services().rtcFeed;
-  if (!video.available)
-    console.warn(`onkure: live video is off (${video.unavailableReason}); the play screen shows still pictures (jpg)`);
-  const feed = config.feed.mode === 'rtc' && video.available ? 'rtc video' : 'jpg stills';
+  if (video.ffmpegProblem)
+    console.warn(
+      `onkure: no stills and no H.264 cameras (${video.ffmpegProblem}); VP8 cameras are forwarded as they come`,
+    );
+  const feed = config.feed.mode === 'rtc' ? 'rtc video' : 'jpg stills';
   console.log(
     `onkure (${config.target}) is running at ${shown}/  —  store: ${config.databaseUrl ? `PostgreSQL (${new URL(config.databaseUrl).host})` : (config.dataDir ?? 'in memory')}, live feed: ${feed}`,
   );

@@ -214,7 +214,7 @@ export function createServices(
   const verification = new VerificationService(store, clock);
   const vipGate = new VipGate(new StoreTcLedgerSource());
   const roomHost = options.roomHost ?? new LocalRoomHost();
-  const { rooms, setPlayEvents, setKujiEvents, onMachineTick, setMachines } = createRooms({
+  const { rooms, setPlayEvents, setKujiEvents, setMachines } = createRooms({
     store,
     clock,
     config,
@@ -270,7 +270,6 @@ export function createServices(
     rooms,
     roomHost,
     log,
-    onMachineTick,
     instanceUrl: options.instanceUrl,
     signalingTimings: options.signalingTimings,
     signalingClock: options.signalingClock,

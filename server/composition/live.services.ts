@@ -14,7 +14,6 @@ import { FeedOwners } from '../live/feed-forward';
 import { RtcFeed } from '../live/rtc-feed';
 import { SignalingServer, type SignalingTimings } from '../live/signaling';
 import { DEFAULT_SIGNALING_TIMINGS } from '../live/signaling-protocol';
-import { CameraPainter } from '../../media/cameras/camera-painter';
 import { StationCameras } from '../play/cameras/station-cameras';
 import type { Rooms } from '../rooms/kinds';
 import type { RoomHost } from '../rooms/room-host';
@@ -35,8 +34,6 @@ export interface LiveFeedDeps {
   readonly rooms: Rooms;
   readonly roomHost: RoomHost;
   readonly log: (message: string, error?: unknown) => void;
-  /** A running machine's ticks (the rtc feed draws its next picture then). */
-  readonly onMachineTick: (listener: (stationId: number) => void) => void;
   /** Where the other instances reach this one (the live feed's forwarding), once known. */
   readonly instanceUrl?: (() => string | null) | undefined;
   /** The live feed's signaling deadlines (tests shorten them) and their own clock. */
@@ -45,9 +42,10 @@ export interface LiveFeedDeps {
 }
 
 /**
- * The live feed (docs/live-feed.md): each station's front and side cameras drawn from the machine its
- * room runs, the rtc encoders (one per watched camera) and their Sora-compatible signaling, and
- * where each station's feed is drawn when several instances run (forwarded to its room's instance).
+ * The live feed (docs/live-feed.md): each station camera's channel, fed by its WHIP publisher
+ * (ingest) and forwarded to its viewers over the Sora-compatible signaling, the stills made from its
+ * video, the cameras' demand told to the agents, and where each station's feed is served when
+ * several instances run (forwarded to its room's instance).
  */
 export function createLiveFeed(deps: LiveFeedDeps) {
   const { store, clock, config, rooms, roomHost, log } = deps;
@@ -66,7 +64,6 @@ export function createLiveFeed(deps: LiveFeedDeps) {
     clock,
     config.apiPrefix,
     config.webrtcSignalingUrl,
-    new CameraPainter((message) => log(message)),
   );
   const feedOwners = new FeedOwners(
     store,
@@ -76,7 +73,6 @@ export function createLiveFeed(deps: LiveFeedDeps) {
   );
   const demand = new CameraDemand(clock, deps.cameraLease);
   const rtcFeed = new RtcFeed(cameras, { ...config.feed, clock, ffmpeg: config.feed.ffmpegPath, demand });
-  deps.onMachineTick((stationId) => rtcFeed.machineTicked(stationId));
   const trusted = proxyaddr.compile([...config.trustProxy]);
   const signaling = new SignalingServer(rtcFeed, cameras, {
     clock: deps.signalingClock ?? clock,

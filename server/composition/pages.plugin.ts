@@ -17,12 +17,11 @@ const HTML = 'text/html; charset=utf-8';
 export const pagesPlugin = fp<{ parts: ServerParts; pageShell: PageShell }>(async (app, { parts, pageShell }) => {
   const { config, options, pages } = parts;
   const renderBudget = new RenderBudget(parts.clock, options.renderLimits ?? DEFAULT_RENDER_LIMITS);
-  // The app shell, with the live feed's default mode in its meta tag: rtc only when this server
-  // can encode video (docs/live-feed.md).
+  // The app shell, with the live feed's default mode in its meta tag (ONKURE_FEED, docs/live-feed.md).
   let shell: string | null = null;
   const appShell = () => {
     if (shell === null) {
-      const mode = config.feed.mode === 'rtc' && parts.services?.rtcFeed.available ? 'rtc' : 'jpg';
+      const mode = config.feed.mode;
       shell = pageShell.html.replace(
         /<meta name="onkure-feed" content="[a-z]*"/,
         `<meta name="onkure-feed" content="${mode}"`,

@@ -42,7 +42,7 @@ export interface RoomsDeps {
 /**
  * The rooms of this instance (docs/architecture.md, "Rooms"): stations and kuji boxes over their
  * stores, owned as the room host says. Their events go where `setPlayEvents` / `setKujiEvents` say
- * (the realtime hub, once it exists); a running machine's ticks to `onMachineTick`'s listeners.
+ * (the realtime hub, once it exists).
  */
 export function createRooms(deps: RoomsDeps) {
   const { store, clock, config, ledger, images, roomHost, log } = deps;
@@ -56,7 +56,6 @@ export function createRooms(deps: RoomsDeps) {
   const kujiStore = new SqlKujiBoxStore(store, ledger, images, config.kujiTimeLimits, config.prizeStorageDays);
   let playEvents: PlayEvents = SILENT_PLAY_EVENTS;
   let kujiEvents: KujiBoxEvents = SILENT_PLAY_EVENTS;
-  const machineTicks: ((stationId: number) => void)[] = [];
   // Until the agent gateway is wired, no machine is driven by an agent.
   let machines: MachineCommands = { command: async () => false, known: () => undefined };
   const rooms: Rooms = new RoomRegistry(
@@ -66,7 +65,6 @@ export function createRooms(deps: RoomsDeps) {
         events: () => playEvents,
         log,
         newSeed: deps.playSeeds ?? (() => randomInt(0, 2 ** 31 - 1)),
-        machineTicked: (stationId) => machineTicks.forEach((listener) => listener(stationId)),
         machines: () => machines,
       }),
       kuji: kujiKind({ store: deps.kujiStore ? deps.kujiStore(kujiStore) : kujiStore, events: () => kujiEvents }),
@@ -85,7 +83,6 @@ export function createRooms(deps: RoomsDeps) {
     rooms,
     setPlayEvents: (events: PlayEvents) => void (playEvents = events),
     setKujiEvents: (events: KujiBoxEvents) => void (kujiEvents = events),
-    onMachineTick: (listener: (stationId: number) => void) => void machineTicks.push(listener),
     setMachines: (commands: MachineCommands) => void (machines = commands),
   };
 }

@@ -19,7 +19,7 @@ export interface CameraViewer {
 
 /** Where a camera's VP8 comes from: a WHIP publisher, or (until the agents publish) the server's painter. */
 export interface CameraSource {
-  readonly kind: 'whip' | 'painted';
+  readonly kind: 'whip';
   /** The codec the source sends (the publisher's, before any transcoding). */
   readonly codec: string;
   /** Asks the source for a keyframe (a PLI to a publisher); sources that cannot make one on demand ignore it. */
@@ -49,7 +49,7 @@ export interface CameraChannelStats {
   readonly camera: CameraName;
   /** Whether a source sends now (a publisher connected, or the painter). */
   readonly publishing: boolean;
-  readonly source: 'whip' | 'painted' | null;
+  readonly source: 'whip' | null;
   /** The publisher's codec ('VP8', 'H264'), or null without one. */
   readonly codec: string | null;
   /** Received over the last second. */

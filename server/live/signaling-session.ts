@@ -115,10 +115,7 @@ export class SignalingSession {
     this.pinger?.cancel();
     this.deadline = null;
     this.pinger = null;
-    if (this.broadcast && this.viewer) {
-      this.broadcast.leave(this.viewer);
-      if (this.stationId !== null && this.camera) this.context.feed.left(this.stationId, this.camera);
-    }
+    if (this.broadcast && this.viewer) this.broadcast.leave(this.viewer);
     this.broadcast = null;
     this.viewer = null;
     const pc = this.pc;
@@ -232,10 +229,7 @@ export class SignalingSession {
     if (access === 'unknown') return this.end(SIGNALING_CLOSE.unknownChannel, 'unknown channel_id');
     if (access === 'forbidden') return this.end(SIGNALING_CLOSE.forbidden, 'this camera needs a media token');
     const broadcast = this.context.feed.broadcastFor(stationId, camera);
-    if (broadcast === 'unavailable')
-      return this.end(SIGNALING_CLOSE.unavailable, 'live video is not available on this server');
     if (broadcast === 'camera-full') return this.end(SIGNALING_CLOSE.limit, 'this camera has too many viewers');
-    if (broadcast === 'encoders-busy') return this.end(SIGNALING_CLOSE.limit, 'too many cameras are being watched');
     const viewer: CameraViewer = {
       write: (rtp) => (this.writer ? this.writer.write(rtp) : this.track.writeRtp(rtp)),
       onLive: (live) => {

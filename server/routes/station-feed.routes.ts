@@ -61,8 +61,7 @@ export async function stationFeedRoutes({ config, route, services: s }: ApiDeps)
     return { station_info: await s.cameras.stationInfo(station.station_id, token) };
   });
 
-  // A camera's latest picture: made from its WHIP video, or (a camera never published here) rendered
-  // from the simulation; the header names the machine's tick.
+  // A camera's latest picture, made from its WHIP video; the header names the machine's tick.
   route.openGet('/stations/:station_id/camera/:file', stillQuery, async (query, { request, reply }) => {
     const params = request.params as { station_id: string; file: string };
     const stationId = /^\d{1,9}$/.test(params.station_id) ? Number(params.station_id) : 0;
@@ -107,22 +106,17 @@ export async function stationFeedRoutes({ config, route, services: s }: ApiDeps)
     }
     // An agent that publishes its cameras publishes this one while its stills are asked for.
     s.cameraDemand.touch(stationId, camera);
-    // A camera published over WHIP: its still is made from its video (the last one while it is dark).
-    if (s.rtcFeed.isPublished(stationId, camera)) {
-      const still = await s.stills.still(stationId, camera);
-      if (!still) throw new Refusal(503, 503, SERVER_MESSAGES.cameraNoPicture);
-      return sendStill(reply, { jpeg: still.jpeg, ...s.cameras.machineNow(stationId) });
-    }
-    const frame = await s.cameras.frame(stationId, camera);
-    if (!frame) throw new Refusal(404, 404, SERVER_MESSAGES.stationNotFound);
-    return sendStill(reply, frame);
+    // The still is made from the camera's video (the last one while it is dark); a camera that
+    // has not published yet has none (the page keeps its poster and asks again).
+    const still = await s.stills.still(stationId, camera);
+    if (!still) throw new Refusal(503, 503, SERVER_MESSAGES.cameraNoPicture);
+    return sendStill(reply, { jpeg: still.jpeg, ...s.cameras.machineNow(stationId) });
   });
 
   // Development only (ONKURE_DEV_CALLS=1, never in production; elsewhere 404 like any unknown
   // call): what the rtc feed runs, and a signaling stop as a failing media server would do it.
   if (!config.devCalls) return;
   route.open('/dev/live/status', z.strictObject({}), async () => ({
-    available: s.rtcFeed.available ? 1 : 0,
     connections: s.signaling.connections,
     cameras: s.rtcFeed.status(),
   }));

@@ -109,7 +109,7 @@ export const stationCameraSchema = z.object({
   station_id: z.int().check(z.positive()),
   camera: z.enum(['front', 'side']),
   publishing: z.boolean(),
-  source: z.nullable(z.enum(['whip', 'painted'])),
+  source: z.nullable(z.enum(['whip'])),
   codec: z.nullable(z.string()),
   kbps: z.number().check(z.nonnegative()),
   fps: z.number().check(z.nonnegative()),

@@ -3,31 +3,12 @@ import type { StationInfo } from '../../../src/domain';
 import { isMaintenanceStatus } from '../../../src/domain';
 import type { Clock } from '../../clock';
 import type { SqlExecutor } from '../../store/store';
-import { layPrizes, type CranePrize, type CraneState } from '../../../src/domain/play/crane-machine';
-import { CameraPainter, type PictureDrawer, type PictureKind } from '../../../media/cameras/camera-painter';
-import type { CameraName, CameraScene } from '../../../media/cameras/camera-renderer';
+import type { CraneState } from '../../../src/domain/play/crane-machine';
+import type { CameraName } from '../../../media/cameras/camera-renderer';
 
-/** One encoded picture and the simulation tick it shows. */
-export interface CameraFrame {
-  readonly jpeg: Buffer;
-  /** The machine's tick (0 while idle). */
-  readonly tick: number;
-  /** The play the machine runs, or null while idle. */
-  readonly playId: number | null;
-}
-
-/** One raw picture of the video camera (I420, VIDEO_FRAME size: portrait, mounted sideways) for the encoder. */
-export interface CameraPixels {
-  readonly pixels: Buffer;
-  readonly tick: number;
-  readonly playId: number | null;
-  /** The station is down: the picture is dimmed. */
-  readonly dimmed: boolean;
-}
-
-/** What the cameras need to know of a station between plays. */
-interface IdleStation {
-  readonly layout: readonly CranePrize[];
+/** What the cameras need to know of a station. */
+interface StationAccess {
+  /** The station is down (a maintenance status): its cameras are dark. */
   readonly dimmed: boolean;
   /** VIP and exclusive stations show their cameras only with a media token. */
   readonly gated: boolean;
@@ -37,28 +18,22 @@ interface IdleStation {
 /** A checked media token is trusted this long before the store is asked again (revocation). */
 const TOKEN_RECHECK_MS = 5_000;
 
-/** An idle station's field is read from the store at most this often. */
-const IDLE_REFRESH_MS = 1_000;
+/** A station's status and type are read from the store at most this often. */
+const STATION_REFRESH_MS = 1_000;
 
-/** The source of running machines (the play loop). */
+/** The source of running machines (the play loop): the machine's tick a still is stamped with. */
 export interface MachineSource {
-  machineOf(stationId: number): CraneState | null;
+  machineOf(stationId: number): Pick<CraneState, 'tick'> | null;
   onStation(stationId: number): { readonly play_id: number } | null;
 }
 
 /**
- * The front and side cameras of every station, rendered from the simulation. Rendering happens
- * only when someone fetches a picture, at most once per camera per machine tick: every viewer of
- * that tick gets the same encoded bytes. Between plays the picture changes only when the field
- * does, so an idle station costs one render per camera until then. The drawing itself happens off
- * the server's event loop, in the camera worker thread (CameraPainter).
+ * Who may see a station's cameras, whether they are dark, and where they are (station info). The
+ * pictures themselves come from each camera's WHIP publisher (server/live, docs/live-feed.md): the
+ * server draws none.
  */
 export class StationCameras {
-  private readonly frames = new Map<string, { key: string; bytes: Promise<Buffer> }>();
-  private readonly rawFrames = new Map<string, { key: string; bytes: Promise<Buffer> }>();
-  private readonly idle = new Map<number, IdleStation>();
-  /** Renders done (the benchmark reads it). */
-  renders = 0;
+  private readonly stations = new Map<number, StationAccess>();
 
   constructor(
     private readonly db: SqlExecutor,
@@ -66,14 +41,7 @@ export class StationCameras {
     private readonly clock: Clock,
     private readonly apiPrefix: string,
     private readonly webrtcUrl: string,
-    /** Draws the pictures (default: a worker thread of its own). */
-    readonly painter: PictureDrawer = new CameraPainter(),
   ) {}
-
-  /** Ends the drawing worker (server shutdown). */
-  close(): void {
-    this.painter.close();
-  }
 
   private readonly tokens = new Map<string, { stationId: number | null; expiresAt: number; checkedAt: number }>();
 
@@ -82,7 +50,7 @@ export class StationCameras {
    * ones only with a live media token for the station, issued by station_info after the VIP gate.
    */
   async mayView(stationId: number, token: string | undefined): Promise<'ok' | 'unknown' | 'forbidden'> {
-    const station = await this.idleStation(stationId);
+    const station = await this.station(stationId);
     if (!station) return 'unknown';
     if (!station.gated) return 'ok';
     if (!token) return 'forbidden';
@@ -107,27 +75,7 @@ export class StationCameras {
 
   /** Whether the station is down now (a maintenance status: its cameras are dark), read at most once a second. */
   async isDown(stationId: number): Promise<boolean> {
-    return (await this.idleStation(stationId))?.dimmed ?? false;
-  }
-
-  /** The latest picture of a station's camera as JPEG (the jpg feed); null for an unknown station. */
-  async frame(stationId: number, camera: CameraName): Promise<CameraFrame | null> {
-    const view = await this.view(stationId);
-    if (!view) return null;
-    const frame = await this.cached(this.frames, `${stationId}:${camera}`, view, 'still', camera);
-    return { jpeg: frame, tick: view.tick, playId: view.playId };
-  }
-
-  /**
-   * The latest picture of a station's camera as raw I420 pixels (the video encoder's input), with
-   * the tick it shows and whether the station is down (dimmed); null for an unknown station. The
-   * buffer is shared: a caller that writes into it copies it first.
-   */
-  async pixels(stationId: number, camera: CameraName): Promise<CameraPixels | null> {
-    const view = await this.view(stationId);
-    if (!view) return null;
-    const pixels = await this.cached(this.rawFrames, `${stationId}:${camera}`, view, 'video', camera);
-    return { pixels, tick: view.tick, playId: view.playId, dimmed: view.scene.dimmed };
+    return (await this.station(stationId))?.dimmed ?? false;
   }
 
   /** The machine's tick and play now (a published camera's still is stamped with them). */
@@ -138,86 +86,18 @@ export class StationCameras {
       : { tick: 0, playId: null };
   }
 
-  /** What a station's cameras show now: a running machine, or the idle field. */
-  private async view(
-    stationId: number,
-  ): Promise<{ key: string; scene: CameraScene; tick: number; playId: number | null } | null> {
-    const running = this.machines.machineOf(stationId);
-    if (running) {
-      const playId = this.machines.onStation(stationId)?.play_id ?? null;
-      // What the picture shows, not the tick: a machine waiting for a button is drawn once, and
-      // every later fetch gets those bytes with the current tick in its header.
-      const key = `play:${playId}:${running.x}:${running.z}:${running.h}:${running.grip}:${running.carrying?.prizeId ?? ''}:${running.prizes.length}:${running.prizes.map((p) => `${p.x},${p.z}`).join(';')}`;
-      const scene = {
-        x: running.x,
-        z: running.z,
-        h: running.h,
-        grip: running.grip,
-        prizes: running.prizes,
-        carryingPrizeId: running.carrying?.prizeId ?? null,
-        dimmed: false,
-      };
-      return { key, scene, tick: running.tick, playId };
-    }
-    const station = await this.idleStation(stationId);
-    if (!station) return null;
-    const key = `idle:${JSON.stringify(station.layout)}:${station.dimmed}`;
-    return {
-      key,
-      scene: { x: 80, z: 80, h: 0, grip: 0, prizes: station.layout, carryingPrizeId: null, dimmed: station.dimmed },
-      tick: 0,
-      playId: null,
-    };
-  }
-
-  /**
-   * One render per camera per distinct picture: later callers of the same picture share its bytes,
-   * and callers while it is being drawn wait for that one drawing. A drawing that fails (the
-   * worker died) is forgotten, so the next caller asks again.
-   */
-  private cached(
-    cache: Map<string, { key: string; bytes: Promise<Buffer> }>,
-    slot: string,
-    view: { key: string; scene: CameraScene },
-    kind: PictureKind,
-    camera: CameraName,
-  ): Promise<Buffer> {
-    const known = cache.get(slot);
-    if (known && known.key === view.key) return known.bytes;
-    const bytes = this.painter.draw(kind, camera, view.scene);
-    this.renders += 1;
-    cache.set(slot, { key: view.key, bytes });
-    bytes.catch(() => {
-      if (cache.get(slot)?.bytes === bytes) cache.delete(slot);
-    });
-    return bytes;
-  }
-
-  private async idleStation(stationId: number): Promise<IdleStation | null> {
+  private async station(stationId: number): Promise<StationAccess | null> {
     const now = this.clock.now().getTime();
-    const known = this.idle.get(stationId);
-    if (known && now - known.readAt < IDLE_REFRESH_MS) return known;
-    const [row] = await this.db.query<{
-      station_status: string;
-      station_type: string;
-      layout: CranePrize[] | null;
-      stock: number;
-      prize_shape: CranePrize['shape'];
-    }>(
-      `SELECT s.station_status, s.station_type, m.layout, s.stock, s.prize_shape FROM stations s LEFT JOIN station_machines m ON m.station_id = s.station_id WHERE s.station_id = $1`,
+    const known = this.stations.get(stationId);
+    if (known && now - known.readAt < STATION_REFRESH_MS) return known;
+    const [row] = await this.db.query<{ station_status: string; station_type: string }>(
+      'SELECT station_status, station_type FROM stations WHERE station_id = $1',
       [stationId],
     );
     if (!row) return null;
-    // A station never played yet shows the field its first play will start from.
-    const layout = row.layout ?? layPrizes(stationId * 7919, Math.max(1, Math.min(3, row.stock)), 1, row.prize_shape);
-    const idle = {
-      layout,
-      dimmed: isMaintenanceStatus(row.station_status),
-      gated: row.station_type !== 'normal',
-      readAt: now,
-    };
-    this.idle.set(stationId, idle);
-    return idle;
+    const access = { dimmed: isMaintenanceStatus(row.station_status), gated: row.station_type !== 'normal', readAt: now };
+    this.stations.set(stationId, access);
+    return access;
   }
 
   /** The picture address of a station's camera (motion_jpeg_front/side), with the media token of a gated station. */

@@ -130,8 +130,6 @@ export interface StationKindDeps {
   readonly log: (message: string, error?: unknown) => void;
   /** Where each play's seed comes from (tests pin it; the seed is published in the play log either way). */
   readonly newSeed: () => number;
-  /** The machine moved one tick (the live video draws its next picture then). */
-  readonly machineTicked: (stationId: number) => void;
   /**
    * Sends a command to a station's machine through its agent (read at each use: the agent gateway
    * is wired after the rooms exist); false when no agent drives the station here or anywhere.
@@ -268,9 +266,6 @@ function stationCarrier(
           return null;
         case 'floorChanged':
           deps.events().floorChanged(id);
-          return null;
-        case 'machineTicked':
-          deps.machineTicked(id);
           return null;
         case 'rigSeed':
           rig(effect.seed);

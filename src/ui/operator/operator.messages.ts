@@ -222,7 +222,7 @@ export const OP = {
     cameraUnwatched: '視聴なし・配信なし',
     /** After the badge: from what, codec, kbit/s, frames a second, last keyframe, viewers. */
     cameraLine: (
-      source: 'whip' | 'painted' | null,
+      source: 'whip' | null,
       codec: string | null,
       kbps: number,
       fps: number,
@@ -231,7 +231,7 @@ export const OP = {
       stills: boolean,
     ) =>
       [
-        ...(source ? [source === 'whip' ? 'WHIP' : 'サーバー描画'] : []),
+        ...(source ? ['WHIP'] : []),
         codec ?? '—',
         `${kbps.toLocaleString('ja-JP')} kbps`,
         `${fps} fps`,

@@ -639,7 +639,6 @@ describe('[R10-1] the turn, step by step', () => {
     const prizes = aRun().machine.prizes.slice(1);
     const reported = transition(aRoom(TURNS.playing), report('ready', { sim: { tick: 37, prizes } }), EARLY);
     expect(reported.state.turn).toMatchObject({ phase: 'playing', play: { machine: { tick: 37, prizes } } });
-    expect(reported.effects).toContainEqual({ type: 'machineTicked' });
     const pressed = transition(reported.state, EVENTS.control, EARLY + 100);
     expect(pressed.answer).toMatchObject({ kind: 'control', tick: 37 });
     // The simulated cabinet's ack names the tick the press took effect at: the play replays exactly.

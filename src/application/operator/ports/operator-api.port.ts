@@ -117,7 +117,7 @@ export interface StationCameraView {
   readonly station_id: number;
   readonly camera: 'front' | 'side';
   readonly publishing: boolean;
-  readonly source: 'whip' | 'painted' | null;
+  readonly source: 'whip' | null;
   readonly codec: string | null;
   readonly kbps: number;
   readonly fps: number;

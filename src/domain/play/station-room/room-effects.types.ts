@@ -120,8 +120,6 @@ export type RoomEffect =
   | { readonly type: 'reserveCancelled'; readonly userId: number; readonly reason: EndReason }
   | { readonly type: 'stationStatus'; readonly status: StationStatus }
   | { readonly type: 'winner'; readonly userId: number; readonly prizeName: string }
-  /** The machine moved one tick (the live video draws its next picture). */
-  | { readonly type: 'machineTicked' }
   /** Development only: the seed the next play takes (the `rig` event). */
   | { readonly type: 'rigSeed'; readonly seed: number };
 

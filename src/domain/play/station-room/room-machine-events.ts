@@ -247,7 +247,6 @@ function followReport(
   };
   const changed = phase !== play.machine.phase;
   if (changed) effects.push({ type: 'checkpoint', write: checkpointOf({ ...next, ticksSinceSave: 0 }, null) });
-  effects.push({ type: 'machineTicked' });
   const out = { ...turn, play: changed ? { ...next, ticksSinceSave: 0 } : next };
   if (changed || report.sim?.tick === undefined || report.sim.tick % 4 === 0)
     effects.push(playStateOf(state.station, out, now));
