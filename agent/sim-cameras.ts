@@ -155,7 +155,8 @@ class PaintedPublisher {
   private async publish(): Promise<void> {
     if (this.stopped) return;
     const { whipBase, key, log } = this.options;
-    const endpoint = `${whipBase}/whip/${this.stationId}/${this.camera}`;
+    // A stand-in: a real camera publishing this camera wins (the server refuses this one 409).
+    const endpoint = `${whipBase}/whip/${this.stationId}/${this.camera}?standin=1`;
     let session: WhipSession;
     try {
       session = await WhipSession.publish({

@@ -129,6 +129,7 @@ export const SERVER_MESSAGES = {
   whipNoVideo: 'オファーに送信する映像がありません。',
   whipNoCodec: '映像のコーデックは VP8 または H.264（packetization-mode=1）にしてください。',
   whipTooManyMedia: 'オファーのメディアが多すぎます。',
+  whipCameraPresent: 'このカメラは実機のカメラが配信中です。シミュレーターの映像では置き換えられません。',
   whipNoTranscoder: 'このサーバーでは H.264 を変換できません。VP8 で配信してください。',
   whipSessionNotFound: '配信セッションが見つかりません。',
   whipEtagMismatch: '配信セッションの ETag が一致しません。',

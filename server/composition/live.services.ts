@@ -71,7 +71,11 @@ export function createLiveFeed(deps: LiveFeedDeps) {
     clock,
     deps.instanceUrl ?? (() => null),
   );
-  const demand = new CameraDemand(clock, deps.cameraLease);
+  // The agent publishes a watched camera unless a real camera does (the ingest, made below, knows).
+  let ingest: CameraIngest | null = null;
+  const demand = new CameraDemand(clock, deps.cameraLease, (stationId, camera) =>
+    Boolean(ingest?.hasRealCamera(stationId, camera)),
+  );
   const rtcFeed = new RtcFeed(cameras, { ...config.feed, clock, ffmpeg: config.feed.ffmpegPath, demand });
   const trusted = proxyaddr.compile([...config.trustProxy]);
   const signaling = new SignalingServer(rtcFeed, cameras, {
@@ -86,13 +90,14 @@ export function createLiveFeed(deps: LiveFeedDeps) {
     ...(deps.signalingTimings ? { timings: deps.signalingTimings } : {}),
   });
   const timings = { ...DEFAULT_SIGNALING_TIMINGS, ...deps.signalingTimings };
-  const ingest = new CameraIngest(rtcFeed, {
+  ingest = new CameraIngest(rtcFeed, {
     clock,
     iceHosts: config.feed.iceHosts,
     gatherMs: timings.gatherMs,
     connectMs: timings.answerMs,
     ffmpeg: rtcFeed.ffmpegPath,
     log: (message) => log(message),
+    onRealCameras: (stationId) => demand.refresh(stationId),
   });
   // The console's view of the cameras: each instance has those of the stations it runs.
   const cameraViews = instanceViews({

@@ -185,8 +185,13 @@ export const whipPlugin: FastifyPluginAsync<{ parts: ServerParts }> = async (app
     const problem = offerProblem(offer);
     if (problem) return replyError(reply, 400, PROBLEM_INFO[problem]);
     const ingest = parts.services!.ingest;
-    const published = await ingest.publish(camera.stationId, camera.camera, offer, camera.keyId).catch(() => null);
+    // `?standin=1`: the sim agent's painted camera, which never replaces a real one (docs/live-feed.md).
+    const standIn = (request.query as { standin?: unknown } | undefined)?.standin === '1';
+    const published = await ingest
+      .publish(camera.stationId, camera.camera, offer, camera.keyId, standIn)
+      .catch(() => null);
     if (published === null) return replyError(reply, 400, M.whipBadOffer);
+    if (published === 'camera-present') return replyError(reply, 409, M.whipCameraPresent);
     if (published === 'no-transcoder') return replyError(reply, 400, M.whipNoTranscoder);
     return reply
       .code(201)

@@ -89,6 +89,8 @@ export class CameraChannel {
   /** The station is down (a maintenance status): its cameras are dark whatever their publisher sends. */
   private stationDown = false;
   private live = false;
+  /** Asks waiting for the camera to come live (a still asked of a camera its agent starts publishing). */
+  private liveWaiters: (() => void)[] = [];
   private watch: ScheduledTask | null = null;
   private lastKeyframeRequest = -Infinity;
   private pendingRequest: ScheduledTask | null = null;
@@ -134,6 +136,22 @@ export class CameraChannel {
   }
 
   /** Whether video flows now (a source attached, sending, not dark). */
+  /** Resolves true once the camera is live (at once if it is), or false if it is not within `ms`. */
+  whenLive(ms: number): Promise<boolean> {
+    if (this.live) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = () => {
+        timer.cancel();
+        resolve(true);
+      };
+      const timer = this.clock.setTimeout(() => {
+        this.liveWaiters = this.liveWaiters.filter((waiter) => waiter !== done);
+        resolve(false);
+      }, ms);
+      this.liveWaiters.push(done);
+    });
+  }
+
   get isLive(): boolean {
     return this.live;
   }
@@ -339,6 +357,11 @@ export class CameraChannel {
       now - Math.max(this.lastPacketAt, this.attachedAt) < SILENT_MS;
     if (live === this.live) return;
     this.live = live;
+    if (live) {
+      const waiters = this.liveWaiters;
+      this.liveWaiters = [];
+      for (const waiter of waiters) waiter();
+    }
     // Viewers get packets again from the next keyframe.
     if (live) for (const state of this.viewers.values()) state.synced = false;
     for (const viewer of [...this.viewers.keys()]) viewer.onLive(live);

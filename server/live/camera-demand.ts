@@ -23,7 +23,14 @@ export class CameraDemand {
     private readonly clock: Clock,
     /** Sends a station's lease to its agent (wherever it is connected). */
     private readonly send: (stationId: number, cameras: readonly AgentCamera[], leaseMs: number) => void,
+    /** Whether a real camera publishes it: the agent's stand-in is not wanted then. */
+    private readonly realCamera: (stationId: number, camera: AgentCamera) => boolean = () => false,
   ) {}
+
+  /** A station's real cameras changed: its agent is told what it should publish now. */
+  refresh(stationId: number): void {
+    this.update(stationId);
+  }
 
   /** A camera's channel has `count` viewers now. */
   viewersOf(stationId: number, camera: AgentCamera, count: number): void {
@@ -39,12 +46,12 @@ export class CameraDemand {
     this.update(stationId);
   }
 
-  /** The cameras of a station wanted now. */
+  /** The cameras of a station wanted of its agent now: watched, and no real camera publishes them. */
   wanted(stationId: number): AgentCamera[] {
     const now = this.clock.now().getTime();
     return (['front', 'side'] as const).filter((camera) => {
       const key = `${stationId}:${camera}`;
-      return this.viewers.has(key) || (this.touched.get(key) ?? 0) > now;
+      return (this.viewers.has(key) || (this.touched.get(key) ?? 0) > now) && !this.realCamera(stationId, camera);
     });
   }
 

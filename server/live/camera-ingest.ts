@@ -96,9 +96,12 @@ interface Published {
   readonly source: CameraSource;
   /** The station key it was published with (its revocation ends the session), if known. */
   readonly keyId: string | null;
+  /** A stand-in for the camera (the sim agent's painted picture), which a real camera replaces. */
+  readonly standIn: boolean;
 }
 
-export type PublishRefusal = 'no-transcoder';
+/** Why a publisher is refused: H.264 with no ffmpeg here; a stand-in while a real camera publishes. */
+export type PublishRefusal = 'no-transcoder' | 'camera-present';
 
 /**
  * The cameras' WHIP sessions on this instance (docs/live-feed.md "Cameras from WHIP"): one publisher
@@ -115,19 +118,30 @@ export class CameraIngest {
       /** The ffmpeg that transcodes H.264, or null: H.264 publishers are refused. */
       readonly ffmpeg: string | null;
       readonly log: (message: string) => void;
+      /** A station's real cameras changed (one began or ended publishing): its camera demand is told again. */
+      readonly onRealCameras?: (stationId: number) => void;
     },
   ) {}
 
+  /** Whether a real camera (not a stand-in) publishes the station's camera now. */
+  hasRealCamera(stationId: number, camera: CameraName): boolean {
+    const published = this.published.get(`${stationId}:${camera}`);
+    return published !== undefined && !published.standIn;
+  }
+
   /**
    * Takes a publisher's offer for a camera and answers it; rejects an offer the peer connection
-   * cannot use (nothing is left open then).
+   * cannot use (nothing is left open then). A stand-in (the sim agent's painted camera) never
+   * replaces a real camera; a real one replaces anything.
    */
   async publish(
     stationId: number,
     camera: CameraName,
     offer: string,
     keyId: string | null = null,
+    standIn = false,
   ): Promise<{ publisher: WhipPublisher; answer: string } | PublishRefusal> {
+    if (standIn && this.hasRealCamera(stationId, camera)) return 'camera-present';
     const publisher = new WhipPublisher(offer, this.options);
     const ffmpeg = this.options.ffmpeg;
     if (publisher.codec === 'H264' && !ffmpeg) {
@@ -146,19 +160,28 @@ export class CameraIngest {
     const transcoder = publisher.codec === 'H264' ? new H264Transcoder(publisher, ffmpeg!, this.options) : null;
     const source: CameraSource = transcoder ?? publisher;
     const previous = this.published.get(key);
-    this.published.set(key, { publisher, source, keyId });
+    if (standIn && previous && !previous.standIn) {
+      // A real camera came while this stand-in's offer was answered: it stays.
+      publisher.end('a real camera publishes this camera');
+      return 'camera-present';
+    }
+    this.published.set(key, { publisher, source, keyId, standIn });
     const channel = this.feed.publish(stationId, camera, source);
     if (transcoder) transcoder.channel = channel;
     publisher.onPacket = transcoder ? (packet) => transcoder.push(packet) : (packet) => channel.push(publisher, packet);
     publisher.onEnded = (reason) => {
       transcoder?.stop();
-      if (this.published.get(key)?.publisher === publisher) this.published.delete(key);
+      if (this.published.get(key)?.publisher === publisher) {
+        this.published.delete(key);
+        if (!standIn) this.options.onRealCameras?.(stationId);
+      }
       this.feed.unpublish(stationId, camera, source);
       this.options.log(
         `camera ${camera} of station ${stationId}: publisher ${publisher.id.slice(0, 6)}… ended (${reason})`,
       );
     };
     previous?.publisher.end('replaced by a new publisher');
+    if (!standIn) this.options.onRealCameras?.(stationId);
     this.options.log(
       `camera ${camera} of station ${stationId}: publishing ${publisher.codec} (${publisher.id.slice(0, 6)}…)`,
     );

@@ -223,15 +223,21 @@ export class CameraStills {
   /**
    * The camera's latest still: the one being made now, else (the first ask) the first one made
    * within 2 s, else the last one made before the camera went dark, else null (a camera that has
-   * not published, or no ffmpeg here).
+   * not published within 2 s of the ask, or no ffmpeg here).
    */
   async still(stationId: number, camera: CameraName): Promise<VideoStill | null> {
     const key = `${stationId}:${camera}`;
     if (!this.ffmpeg) return this.kept.get(key) ?? null;
     const now = this.clock.now().getTime();
     let decoder = this.decoders.get(key);
-    // Nothing to decode before a publisher sends: no ffmpeg is started for a camera without one.
-    if (!decoder && !this.channelOf(stationId, camera).isLive) return this.kept.get(key) ?? null;
+    // Nothing to decode before a publisher sends: no ffmpeg is started for a camera without one. A
+    // camera with no still yet may be starting (its agent was just asked to publish it): the ask
+    // waits for it a moment rather than answer nothing.
+    if (!decoder && !this.channelOf(stationId, camera).isLive) {
+      const kept = this.kept.get(key);
+      if (kept || !(await this.channelOf(stationId, camera).whenLive(FIRST_STILL_MS))) return kept ?? null;
+      decoder = this.decoders.get(key);
+    }
     if (!decoder) {
       const made: StillDecoder = new StillDecoder(this.channelOf(stationId, camera), this.ffmpeg, this.clock, () => {
         if (made.latest) this.kept.set(key, made.latest);

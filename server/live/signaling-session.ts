@@ -273,6 +273,8 @@ export class SignalingSession {
         this.mediaConnected = true;
         // Packets written before DTLS was up never left: start this viewer again at a keyframe.
         if (this.viewer) this.broadcast?.resync(this.viewer);
+        // A camera dark since the join has its track taken off now.
+        void this.renegotiate();
       }
       if (state === 'connected' && this.state === 'connected' && this.deadline) {
         this.deadline.cancel();
@@ -307,17 +309,25 @@ export class SignalingSession {
       this.unanswered += 1;
       this.send({ type: 'ping', stats: false });
     });
-    // The camera may have gone dark while the client answered.
+    // The camera may have gone dark while the client answered (renegotiated once the media is up).
     void this.renegotiate();
   }
 
   /**
    * Puts the camera's track on or off the connection with a re-offer (the SDK answers re-answer):
    * off while the station is down, so the browser's stream loses the track and the page shows the
-   * still pictures; on again when it is up. One renegotiation at a time; the last wish wins.
+   * still pictures; on again when it is up. One renegotiation at a time; the last wish wins. Only
+   * once the media connection is up: a re-offer while ICE still checks made werift's side of it fail.
    */
   private async renegotiate(): Promise<void> {
-    if (this.state !== 'connected' || this.renegotiating || this.wantLive === this.isLive || !this.pc || !this.sender)
+    if (
+      this.state !== 'connected' ||
+      !this.mediaConnected ||
+      this.renegotiating ||
+      this.wantLive === this.isLive ||
+      !this.pc ||
+      !this.sender
+    )
       return;
     const transceiver = this.pc.getTransceivers().find((t) => t.sender === this.sender);
     if (!transceiver) return;

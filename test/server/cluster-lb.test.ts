@@ -78,7 +78,8 @@ beforeAll(async () => {
   const stationIds = (await store.query<{ station_id: number }>('SELECT station_id FROM stations ORDER BY 1')).map(
     (r) => r.station_id,
   );
-  agent = await spawnStationsAgent({ store, server: origin, folder: dir, stationIds });
+  // Its sim driver publishes the watched cameras over WHIP, through the balancer to the station's instance.
+  agent = await spawnStationsAgent({ store, server: origin, folder: dir, stationIds, cameras: true });
   await agentReporting([a.origin, b.origin], stationIds, agent);
 }, 90_000);
 
@@ -175,6 +176,18 @@ describe('two instances behind HAProxy', () => {
     );
     const stationId = station!.station_id;
     // The station's still through the balancer: round robin asks both instances; b forwards to a.
+    // The first asks make the camera wanted: its agent publishes it (through the balancer, to the
+    // station's instance), and its stills are made from that video.
+    await expect
+      .poll(
+        async () => {
+          const still = await fetch(`${origin}/api/stations/${stationId}/camera/front.jpg`);
+          await still.arrayBuffer();
+          return still.status;
+        },
+        { timeout: 20_000, interval: 250, message: 'a still of the camera its agent publishes' },
+      )
+      .toBe(200);
     for (let i = 0; i < 4; i += 1) {
       const still = await fetch(`${origin}/api/stations/${stationId}/camera/front.jpg`);
       expect([still.status, still.headers.get('content-type')]).toEqual([200, 'image/jpeg']);

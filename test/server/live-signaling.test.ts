@@ -1,20 +1,20 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SIGNALING_CLOSE } from '../../server/live/signaling';
-import { ENCODER_NICE } from '../../media/vp8-encoder';
-import type { CameraPainter } from '../../media/cameras/camera-painter';
 import { post } from './user-helpers';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { openSignaling as openRaw, recvonlyConnect, RtcViewer } from '../support/rtc-viewer';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { stationOps } from '../support/station-ops';
+import { TestCameras } from '../support/test-cameras';
 
 /**
  * The rtc feed's Sora-compatible signaling peer over a real port, with werift viewers in Node
- * speaking what sora-js-sdk speaks (the browser itself: e2e/live-feed.spec.ts). The encoder is the
- * static ffmpeg of the optional npm package, so these run wherever `npm install` ran.
+ * speaking what sora-js-sdk speaks (the browser itself: e2e/live-feed.spec.ts). The video is a test
+ * pattern published over WHIP (TestCameras: the static ffmpeg of the optional npm package encodes
+ * it), as a station's agent or camera publishes it; the server forwards it and encodes nothing.
  */
 
 let t: TestServer;
@@ -27,10 +27,12 @@ const signalingClock = new ManualServerClock();
 const TIMINGS = { connectMs: 400, answerMs: 1500, pingMs: 300 };
 /** Open normal stations (no media token needed), a different one per test. */
 let normal: number[] = [];
+let vip = 0;
+let cameras: TestCameras;
 beforeAll(async () => {
   t = await startTestServer({
     listen: true,
-    env: { RTC_MAX_CONNECTIONS_PER_CLIENT: '6', RTC_MAX_VIEWERS_PER_CAMERA: '2', RTC_MAX_ENCODERS: '3' },
+    env: { RTC_MAX_CONNECTIONS_PER_CLIENT: '6', RTC_MAX_VIEWERS_PER_CAMERA: '2' },
     signalingTimings: TIMINGS,
     signalingClock,
   });
@@ -42,6 +44,14 @@ beforeAll(async () => {
         "SELECT station_id FROM stations WHERE station_type = 'normal' AND station_status = 'open' ORDER BY station_id",
       )
   ).map((r) => r.station_id);
+  vip = (
+    await t.server
+      .store()
+      .query<{ station_id: number }>(
+        "SELECT station_id FROM stations WHERE station_type <> 'normal' ORDER BY station_id LIMIT 1",
+      )
+  )[0]!.station_id;
+  cameras = await TestCameras.issue(t, [...normal, vip]);
 });
 afterAll(async () => t?.close());
 
@@ -70,8 +80,9 @@ const watch = async (
 };
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((o) => o.close()));
-  // The next test starts with no session and no encoder left (an encoder stops when its last viewer leaves).
-  await until(() => connections() === 0 && status().length === 0, 'no session or encoder left after the test');
+  await cameras.stopAll();
+  // The next test starts with no session and no camera channel left (one goes with its last viewer and its publisher).
+  await until(() => connections() === 0 && status().length === 0, 'no session or channel left after the test');
 });
 
 /** Moves the signaling clock on by `ms`, once the server has a session to time (it counts them as they open). */
@@ -79,14 +90,10 @@ const advanceSignaling = (ms: number) => signalingClock.advance(ms);
 async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
   await expect.poll(check, { timeout: ms, message: what }).toBe(true);
 }
-/** A process's nice value (field 19 of /proc/<pid>/stat). */
-const niceOf = (pid: number) => {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-};
 
 describe('the signaling exchange sora-js-sdk needs for recvonly', () => {
-  it('[R4.2-6] [R7-8] connect → offer (server offers sendonly VP8 with its candidates inside) and notify connection.created → answer → VP8 RTP with keyframes → ping/pong → disconnect closes 1000 and the encoder stops', async () => {
+  it('[R4.2-6] [R7-8] connect → offer (server offers sendonly VP8 with its candidates inside) and notify connection.created → answer → the published VP8 with keyframes → ping/pong → disconnect closes 1000 and the viewer leaves the camera', async () => {
+    await cameras.publish(normal[0]!, 'front');
     const delays: string[] = [];
     const pictureIds: (number | null)[] = [];
     const viewer = await watch(signaling, `station-${normal[0]}-front`, (rtp) => {
@@ -126,8 +133,8 @@ describe('the signaling exchange sora-js-sdk needs for recvonly', () => {
     expect(sdp).toContain('a=extmap:1 http://www.webrtc.org/experiments/rtp-hdrext/playout-delay');
     await until(() => viewer.keyframes >= 2 && viewer.packets > 30, 'VP8 packets with keyframes arrive');
     expect(delays).toEqual(['000000', '000000', '000000', '000000', '000000']);
-    // 15-bit picture ids, counting up frame by frame: ffmpeg's 7-bit ones wrapped every 128 frames,
-    // and Chromium then dropped every frame until the next keyframe (a freeze of up to 0.5 s).
+    // 15-bit picture ids, counting up frame by frame, whatever the publisher sends: 7-bit ones wrap
+    // every 128 frames, and Chromium then dropped every frame until the next keyframe.
     expect(pictureIds.length).toBeGreaterThan(2);
     const steps = pictureIds
       .slice(1)
@@ -139,12 +146,9 @@ describe('the signaling exchange sora-js-sdk needs for recvonly', () => {
         camera: 'front',
         viewers: 1,
         live: true,
-        encoderPid: expect.any(Number),
+        source: 'whip',
       }),
     ]);
-    // The encoder runs below the server's priority (nice +10), so the server's loop gets a busy core first.
-    expect(niceOf(status()[0]!.encoderPid!)).toBe(ENCODER_NICE);
-    expect(niceOf(process.pid)).toBe(0);
     // The server pings; the viewer answers (RtcViewer pongs), so the connection stays.
     const session = sessions()[0]!;
     for (let ping = 1; ping <= 3; ping += 1) {
@@ -154,10 +158,11 @@ describe('the signaling exchange sora-js-sdk needs for recvonly', () => {
     }
     expect(viewer.log.closed).toBeNull();
     expect(await viewer.disconnect()).toEqual({ code: SIGNALING_CLOSE.normal, reason: 'disconnect' });
-    await until(() => status().length === 0, 'the last viewer leaving stops the encoder');
+    await until(() => status()[0]?.viewers === 0, 'the viewer left the camera');
   });
 
-  it('fans one encoder out to every viewer of a camera: two viewers, one ffmpeg, both receive; a third is over the per-camera limit', async () => {
+  it('fans one publisher out to every viewer of a camera: two viewers, one channel, both receive; a third is over the per-camera limit', async () => {
+    await cameras.publish(normal[1]!, 'side');
     const a = await watch(signaling, `station-${normal[1]}-side`);
     const b = await watch(signaling, `station-${normal[1]}-side`);
     await until(() => a.keyframes > 0 && b.keyframes > 0, 'both decode from a keyframe');
@@ -168,42 +173,47 @@ describe('the signaling exchange sora-js-sdk needs for recvonly', () => {
     third.ws.send(JSON.stringify(recvonlyConnect(`station-${normal[1]}-side`)));
     expect(await third.closed).toEqual({ code: SIGNALING_CLOSE.limit, reason: 'this camera has too many viewers' });
     await a.disconnect();
-    // One viewer left: the encoder runs on for it.
+    // One viewer left: the other plays on.
     const before = b.packets;
     await until(() => b.packets > before + 20, 'the remaining viewer keeps receiving');
-    expect(status()).toEqual([expect.objectContaining({ viewers: 1, encoderPid: camera!.encoderPid })]);
+    expect(status()).toEqual([expect.objectContaining({ viewers: 1, packets: expect.any(Number) })]);
+    expect(status()[0]!.packets).toBeGreaterThan(camera!.packets);
     await b.disconnect();
-    await until(() => status().length === 0, 'encoder stopped');
+    await until(() => status()[0]?.viewers === 0, 'both left');
   });
 
-  it('a joining viewer gets a keyframe promptly: keyframes come every 0.5 s of picture time, however few pictures an unchanged camera sends', async () => {
+  it('a joining viewer starts at a keyframe, and its join asks the publisher for one (PLI) rather than wait for its next', async () => {
+    const publisher = await cameras.publish(normal[2]!, 'front');
     const first = await watch(signaling, `station-${normal[2]}-front`);
-    await until(() => first.keyframes > 2, 'the encoder runs');
+    await until(() => first.keyframes > 0 && first.packets > 20, 'the first viewer plays');
+    const asked = publisher.keyframeRequests;
     const late = await watch(signaling, `station-${normal[2]}-front`);
     await until(() => late.firstKeyframeAt !== null, 'the late viewer gets a keyframe');
-    // Keyframe n is the first picture at or after n × 0.5 s of picture time, whoever joins. The
-    // idle station's picture does not change: it goes again 10 times a second (not 30), where a
-    // count of 15 frames per keyframe would have stretched the interval to 1.5 s. Picture time is
-    // the RTP time (90 kHz): when the encoder took the picture, which a loaded machine delays by
-    // any amount, so the gap between two keyframes has no bound. What holds whatever the delays:
-    // every picture between two keyframes came less than 0.5 s after the first of them (none that
-    // was due went out as a delta frame), and the second came more than 0.5 s after the picture
-    // before the first (none came before it was due).
-    const since = first.keyframeTimestamps.length;
-    await until(() => first.keyframeTimestamps.length >= since + 4, 'four more keyframes');
-    const frames = [...first.frameLog];
-    const keyAt = frames.flatMap((frame, i) => (frame.keyframe ? [i] : [])).slice(since - 1, since + 4);
-    expect(keyAt).toHaveLength(5);
-    const ms = (from: number, to: number) => ((to - from + 2 ** 32) % 2 ** 32) / 90;
-    for (const [n, at] of keyAt.slice(0, -1).entries()) {
-      const next = keyAt[n + 1]!;
-      const key = frames[at]!.timestamp;
-      for (const frame of frames.slice(at + 1, next)) expect(ms(key, frame.timestamp)).toBeLessThan(500);
-      expect(at).toBeGreaterThan(0);
-      expect(ms(frames[at - 1]!.timestamp, frames[next]!.timestamp)).toBeGreaterThan(500);
-    }
+    expect(publisher.keyframeRequests).toBeGreaterThan(asked);
+    // The late viewer's first frame is a keyframe: it is sent nothing it could not decode.
+    expect(late.frameLog[0]?.keyframe).toBe(true);
     await first.disconnect();
     await late.disconnect();
+  });
+
+  it('a camera nobody publishes is watched all the same: offered, its track taken off (dark: the page shows its poster or stills) until a publisher sends, then the video comes on the same connection', async () => {
+    const viewer = await watch(signaling, `station-${normal[8]}-side`);
+    const directions = () =>
+      viewer.log.messages
+        .filter((m) => m.type === 're-offer')
+        .map((m) => /^a=(sendonly|inactive)\r$/m.exec(String(m.sdp))?.[1]);
+    await until(() => directions().length === 1, 'the track taken off');
+    expect(directions()).toEqual(['inactive']);
+    expect(status()).toEqual([
+      expect.objectContaining({ stationId: normal[8], camera: 'side', live: false, source: null }),
+    ]);
+    expect(viewer.packets).toBe(0);
+    await cameras.publish(normal[8]!, 'side');
+    await until(() => directions().length === 2, 'the track back');
+    expect(directions()).toEqual(['inactive', 'sendonly']);
+    await until(() => viewer.keyframes > 0 && viewer.packets > 10, 'video on the same connection');
+    expect(viewer.log.closed).toBeNull();
+    await viewer.disconnect();
   });
 });
 
@@ -292,8 +302,9 @@ describe('refusals: each closes the connection with a code and a reason the clie
     expect(unanswering.log.closed).toBeNull();
     advanceSignaling(1);
     expect(await unanswering.closed).toEqual({ code: SIGNALING_CLOSE.timeout, reason: 'no answer in time' });
-    await until(() => status().length === 0, 'encoder stopped');
+    await until(() => status().length === 0, 'the unanswered session left the camera');
 
+    await cameras.publish(normal[3]!, 'front');
     const viewer = await watch(signaling, `station-${normal[3]}-front`);
     await until(() => viewer.packets > 0, 'the media connected');
     viewer.ws.removeAllListeners('message'); // stops answering pings
@@ -306,13 +317,6 @@ describe('refusals: each closes the connection with a code and a reason the clie
   });
 
   it("a VIP station's camera needs the media token station info gives (in webrtc_url); another station's token is refused", async () => {
-    const vip = (
-      await t.server
-        .store()
-        .query<{ station_id: number }>(
-          "SELECT station_id FROM stations WHERE station_type <> 'normal' ORDER BY station_id LIMIT 1",
-        )
-    )[0]!.station_id;
     expect(await refused([JSON.stringify(recvonlyConnect(`station-${vip}-front`))])).toEqual({
       code: SIGNALING_CLOSE.forbidden,
       reason: 'this camera needs a media token',
@@ -324,12 +328,13 @@ describe('refusals: each closes the connection with a code and a reason the clie
       { code: SIGNALING_CLOSE.forbidden, reason: 'this camera needs a media token' },
     );
     await t.server.services().users.recordMediaToken(user.user_id, 'media-token-for-the-vip-station', vip, 60_000);
+    await cameras.publish(vip, 'front');
     const viewer = await watch(`${signaling}?k=media-token-for-the-vip-station`, `station-${vip}-front`);
     await until(() => viewer.packets > 0, 'the VIP camera plays with its token');
     await viewer.disconnect();
   });
 
-  it('limits hold under a burst: of 12 sockets opened at once from one address only 6 stay (per client), and the fourth camera finds the encoders busy', async () => {
+  it('the per-client limit holds under a burst: of 12 sockets opened at once from one address only 6 stay', async () => {
     const burst = await Promise.allSettled(Array.from({ length: 12 }, () => openSignaling(signaling)));
     const sockets = burst.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     // Six are refused at once; the other six stay open (their connect deadline is the test's to move).
@@ -343,15 +348,6 @@ describe('refusals: each closes the connection with a code and a reason the clie
     expect(connections()).toBe(6);
     for (const o of sockets) o.ws.terminate();
     await until(() => connections() === 0, 'all closed');
-
-    const viewers = [];
-    for (const channel of [`station-${normal[4]}-front`, `station-${normal[4]}-side`, `station-${normal[5]}-front`])
-      viewers.push(await watch(signaling, channel));
-    const fourth = await openSignaling(signaling);
-    fourth.ws.send(JSON.stringify(recvonlyConnect(`station-${normal[5]}-side`)));
-    expect(await fourth.closed).toEqual({ code: SIGNALING_CLOSE.limit, reason: 'too many cameras are being watched' });
-    for (const viewer of viewers) await viewer.disconnect();
-    await until(() => status().length === 0, 'encoders stopped');
   });
 
   it('a page of another origin cannot open the signaling socket (403), and other upgrade paths are not answered by it', async () => {
@@ -360,6 +356,7 @@ describe('refusals: each closes the connection with a code and a reason the clie
   });
 
   it('[R4.2-10] a station going down takes the track off every connection (re-offer, inactive) and puts it back when it is up', async () => {
+    await cameras.publish(normal[6]!, 'front');
     const viewer = await watch(signaling, `station-${normal[6]}-front`);
     await until(() => viewer.packets > 10, 'playing');
     await stationOps(t.server).setStatus(normal[6]!, 'maintenance');
@@ -381,39 +378,9 @@ describe('refusals: each closes the connection with a code and a reason the clie
   });
 });
 
-describe('the camera worker', () => {
-  it('draws the video pictures off the event loop; when it dies the server stays up, a new worker is started and the video goes on with new pictures', async () => {
-    const painter = t.server.services().cameras.painter as CameraPainter;
-    const station = normal[7]!;
-    const viewer = await watch(signaling, `station-${station}-front`);
-    await until(() => viewer.keyframes > 0 && viewer.packets > 10, 'playing');
-    const first = painter.threadId;
-    expect(first).not.toBeNull();
-    const crashes = painter.crashes;
-    painter.crash();
-    await until(() => painter.crashes === crashes + 1, 'the worker died');
-    expect((await fetch(`${t.origin}/healthz`)).status).toBe(200);
-    // New pictures need the new worker: the station going down dims the picture (the camera goes
-    // dark), coming back up draws it again, and the same connection plays on.
-    await stationOps(t.server).setStatus(station, 'maintenance');
-    await until(() => status()[0]?.live === false, 'the dimmed picture was drawn: the camera is dark');
-    await stationOps(t.server).setStatus(station, 'open');
-    await until(() => status()[0]?.live === true, 'the camera is live again');
-    const before = { packets: viewer.packets, keyframes: viewer.keyframes };
-    await until(() => viewer.packets > before.packets + 20 && viewer.keyframes > before.keyframes, 'video again');
-    expect(painter.threadId).not.toBeNull();
-    expect(painter.threadId).not.toBe(first);
-    expect(viewer.log.closed).toBeNull();
-    const still = await fetch(`${t.origin}/api/stations/${station}/camera/side.jpg`);
-    expect(still.status).toBe(200);
-    await viewer.disconnect();
-    await until(() => status().length === 0, 'encoder stopped');
-  });
-});
-
-describe('without an encoder', () => {
+describe('without ffmpeg', () => {
   let bare: TestServer;
-  let staticWithEncoder: TestServer;
+  let staticServer: TestServer;
   let jpgServer: TestServer;
   let staticDir: string;
   beforeAll(async () => {
@@ -422,7 +389,7 @@ describe('without an encoder', () => {
       join(staticDir, 'index.html'),
       '<!doctype html><html><head><meta name="onkure-feed" content="" /></head><body></body></html>',
     );
-    [bare, staticWithEncoder, jpgServer] = await Promise.all([
+    [bare, staticServer, jpgServer] = await Promise.all([
       startTestServer({
         listen: true,
         env: { FFMPEG_PATH: join(staticDir, 'no-ffmpeg-here'), STATIC_DIR: staticDir },
@@ -432,32 +399,41 @@ describe('without an encoder', () => {
     ]);
   });
   afterAll(async () => {
-    await Promise.all([bare?.close(), staticWithEncoder?.close(), jpgServer?.close()]);
+    await Promise.all([bare?.close(), staticServer?.close(), jpgServer?.close()]);
     rmSync(staticDir, { recursive: true, force: true });
   });
 
-  it("serves jpg only: the page's default mode is jpg, and a connect is refused so the client falls back [R4.2-7]", async () => {
-    expect(bare.server.services().rtcFeed.unavailableReason).toMatch(/does not run/);
+  it("VP8 cameras still play in rtc (forwarded as they come, nothing to encode) and the page's default stays rtc; stills, which need ffmpeg to decode, are answered 503 in Japanese", async () => {
+    expect(bare.server.services().rtcFeed.ffmpegProblem).toMatch(/does not run/);
     const page = await (await fetch(`${bare.origin}/game/1`)).text();
-    expect(page).toContain('<meta name="onkure-feed" content="jpg"');
-    const { ws, closed } = await openSignaling(`${bare.origin.replace('http:', 'ws:')}/signaling`);
-    ws.send(JSON.stringify(recvonlyConnect('station-1-front')));
-    expect(await closed).toEqual({
-      code: SIGNALING_CLOSE.unavailable,
-      reason: 'live video is not available on this server',
-    });
+    expect(page).toContain('<meta name="onkure-feed" content="rtc"');
+    const station = normal[0]!;
+    const bareCameras = await TestCameras.issue(bare, [station]);
+    try {
+      await bareCameras.publish(station, 'front');
+      const viewer = await watch(`${bare.origin.replace('http:', 'ws:')}/signaling`, `station-${station}-front`);
+      await until(() => viewer.keyframes > 0 && viewer.packets > 10, 'video without ffmpeg on the server');
+      const still = await fetch(`${bare.origin}/api/stations/${station}/camera/front.jpg`);
+      expect([still.status, await still.json()]).toEqual([
+        503,
+        { error_code: 503, error_info: 'カメラの映像を準備しています。しばらくお待ちください。' },
+      ]);
+      await viewer.disconnect();
+    } finally {
+      await bareCameras.stopAll();
+    }
   });
 
-  it("with an encoder, the page's default mode follows ONKURE_FEED (rtc unless set to jpg)", async () => {
+  it("the page's default mode follows ONKURE_FEED (rtc unless set to jpg)", async () => {
     {
       const meta = async (s: TestServer) =>
         /<meta name="onkure-feed" content="([a-z]*)"/.exec(
           (await s.server.app.inject({ method: 'GET', url: '/' })).body,
         )?.[1];
-      expect(await meta(staticWithEncoder)).toBe('rtc');
+      expect(await meta(staticServer)).toBe('rtc');
       expect(await meta(jpgServer)).toBe('jpg');
       // The raw shell is not served as a file (it has no mode).
-      expect((await staticWithEncoder.server.app.inject({ method: 'GET', url: '/index.html' })).body).toContain(
+      expect((await staticServer.server.app.inject({ method: 'GET', url: '/index.html' })).body).toContain(
         'content="rtc"',
       );
     }

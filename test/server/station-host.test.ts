@@ -1,3 +1,4 @@
+import { TestCameras } from '../support/test-cameras';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join as joinPath } from 'node:path';
@@ -438,11 +439,12 @@ describe('the stations spread over the instances (R10-8)', () => {
       await other.close();
     }
   }, 60_000);
-  it("[R10-8] the live feed of a station is served wherever the viewer lands: stills and rtc signaling forwarded to the instance running it; after it stops, the viewer reconnects and the station's next instance draws it; a forwarded request for a station an instance does not run is refused", async () => {
+  it("[R10-8] the live feed of a station is served wherever the viewer lands: stills and rtc signaling forwarded to the instance running it; after it stops, the camera publishes again and the viewer reconnects to the station's next instance; a forwarded request for a station an instance does not run is refused", async () => {
     const url = await postgres.cluster.seededDatabase();
     const x = await startTestServer({ listen: true, databaseUrl: url, hostRetryMs: 250 });
     const y = await startTestServer({ listen: true, databaseUrl: url, standby: true, hostRetryMs: 250 });
     let xClosed = false;
+    let cameras: TestCameras | null = null;
     try {
       await expect.poll(() => spread(url, [x.origin, y.origin]), { timeout: 15_000, interval: 100 }).not.toBeNull();
       const [onX] = (await spread(url, [x.origin, y.origin]))!;
@@ -453,6 +455,9 @@ describe('the stations spread over the instances (R10-8)', () => {
           [onX],
         );
       const stationId = row!.station_id;
+      // The station's camera publishes through y: its WHIP call is forwarded to x, which runs the station.
+      cameras = await TestCameras.issue(y, [stationId]);
+      await cameras.publish(stationId, 'front');
       const info = (await (
         await fetch(`${y.origin}/api/v2/play/station_info`, {
           method: 'POST',
@@ -463,7 +468,10 @@ describe('the stations spread over the instances (R10-8)', () => {
       const watch = info.station_info.watch_info;
       expect(watch.webrtc_url).toBe(`/signaling?s=${stationId}`);
 
-      // A still asked of y is drawn by x (the picture's tick is x's machine's).
+      // A still asked of y is made by x from the camera's video (the picture's tick is x's machine's).
+      await expect
+        .poll(async () => (await fetch(`${y.origin}${watch.motion_jpeg_front}`)).status, { timeout: 10_000 })
+        .toBe(200);
       const still = await fetch(`${y.origin}${watch.motion_jpeg_front}`);
       expect(still.status).toBe(200);
       expect(still.headers.get('content-type')).toBe('image/jpeg');
@@ -491,18 +499,24 @@ describe('the stations spread over the instances (R10-8)', () => {
       expect((await wrong.closed).code).toBe(SIGNALING_CLOSE.unknownChannel);
       await expect(openSignaling(`${y.origin.replace('http:', 'ws:')}/signaling?s=abc`)).rejects.toThrow('HTTP 404');
 
-      // x stops: the viewer's connection ends; reconnecting through y, y runs the station now.
+      // x stops: the viewer's connection ends, and the camera's session with it; the camera publishes
+      // again and the viewer reconnects, both through y, which runs the station now.
       xClosed = true;
       await x.close();
       expect((await viewer.closed).code).not.toBe(1000);
       await viewer.close();
       await expect.poll(async () => (await stationsOf(y.origin)).includes(stationId), { timeout: 10_000 }).toBe(true);
+      await cameras.stopAll();
+      await cameras.publish(stationId, 'front');
       const again = await RtcViewer.connect(ws(y.origin), `station-${stationId}-front`);
       await expect.poll(() => again.keyframes, { timeout: 10_000 }).toBeGreaterThan(0);
       expect(y.server.services().signaling.connections).toBe(1);
       await again.disconnect();
-      expect((await fetch(`${y.origin}${watch.motion_jpeg_front}`)).status).toBe(200);
+      await expect
+        .poll(async () => (await fetch(`${y.origin}${watch.motion_jpeg_front}`)).status, { timeout: 10_000 })
+        .toBe(200);
     } finally {
+      await cameras?.stopAll();
       if (!xClosed) await x.close();
       await y.close();
     }
