@@ -31,7 +31,7 @@ const frontVideo = (page: Page) =>
 test.describe('the camera page publishes a phone or webcam over WHIP', () => {
   test.describe.configure({ timeout: 120_000 });
 
-  test('[R11-4] a fake camera published through the camera page reaches a player: stills from its video in jpg mode, its moving video in rtc mode; stopping it brings the stills back', async ({
+  test("[R11-4] a fake camera published through the camera page reaches a player: stills from its video in jpg mode, its moving video in rtc mode; stopping it brings the stills back, then the sim agent's stand-in", async ({
     page,
     request,
     baseURL,
@@ -119,11 +119,27 @@ test.describe('the camera page publishes a phone or webcam over WHIP', () => {
         .toBe(true);
       await page.screenshot({ path: `e2e/screenshots/camera-page-video-${project}.png` });
 
-      // The camera stops: the player's front camera shows its stills again (the track is removed).
+      // The camera stops: the player's front video is taken off (the track removed: the stills show),
+      // and the station's sim agent, which stood aside for the real camera, publishes its painted
+      // stand-in again (360×480). The page records the removal as it happens: the stand-in may be
+      // back before a poll would see the gap.
+      await page.evaluate(() => {
+        const w = window as unknown as { videoRemoved: number };
+        w.videoRemoved = 0;
+        new MutationObserver((changes) => {
+          for (const change of changes)
+            for (const node of change.removedNodes) if (node.nodeName === 'VIDEO') w.videoRemoved += 1;
+        }).observe(document.body, { childList: true, subtree: true });
+      });
       await camera.getByRole('button', { name: '配信を停止' }).click();
       await expect(camera.getByTestId('camera-phase')).toHaveAttribute('data-phase', 'idle');
-      await expect(page.locator('.cameras__layer:not([hidden]) video')).toHaveCount(0, { timeout: 5_000 });
+      await expect
+        .poll(() => page.evaluate(() => (window as unknown as { videoRemoved: number }).videoRemoved), {
+          timeout: 5_000,
+        })
+        .toBeGreaterThan(0);
       await expect(page.locator('.cameras__layer:not([hidden]) .cameras__still')).toBeVisible();
+      await expect.poll(async () => (await frontVideo(page).catch(() => null))?.width, { timeout: 15_000 }).toBe(360);
       await context.close();
     } finally {
       await cameraBrowser.close();

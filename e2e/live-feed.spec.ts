@@ -10,15 +10,13 @@ import { OPERATOR_TOKEN, stationFor } from './support/players';
  */
 
 type LiveStatus = {
-  available: number;
   connections: number;
   cameras: {
     stationId: number;
     camera: string;
     viewers: number;
     live: boolean;
-    source: 'whip' | 'painted' | null;
-    encoderPid?: number;
+    source: 'whip' | null;
   }[];
 };
 const liveStatus = async (request: APIRequestContext): Promise<LiveStatus> =>
