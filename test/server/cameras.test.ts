@@ -82,7 +82,7 @@ describe('the station cameras: station info, and stills from the video their pub
     expect(luminanceFilter(info, 'side').css).toBe('brightness(1) saturate(1) contrast(1)');
   });
 
-  it('[R7-9] [R3-2] a still picture is made from the camera\'s published video: a JPEG, never cached, the cache-busting query honoured, the tick it shows in a header; none before a publisher sends', async () => {
+  it("[R7-9] [R3-2] a still picture is made from the camera's published video: a JPEG, never cached, the cache-busting query honoured, the tick it shows in a header; none before a publisher sends", async () => {
     // Asked of a camera nobody publishes, the still waits 2 s for a publisher (an agent asked to
     // publish starts within it), then answers none.
     const notYet = await withClockRunning(get(`/api/stations/${normal}/camera/side.jpg?t=1`));

@@ -95,7 +95,11 @@ export class StationCameras {
       [stationId],
     );
     if (!row) return null;
-    const access = { dimmed: isMaintenanceStatus(row.station_status), gated: row.station_type !== 'normal', readAt: now };
+    const access = {
+      dimmed: isMaintenanceStatus(row.station_status),
+      gated: row.station_type !== 'normal',
+      readAt: now,
+    };
     this.stations.set(stationId, access);
     return access;
   }
