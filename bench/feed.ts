@@ -16,15 +16,16 @@
  * 3. server CPU per viewer at 1, 10, 50, 100 and 200 viewers of one station, each viewer watching
  *    both cameras: rtc viewers are werift peers in this process (the same signaling as
  *    sora-js-sdk), jpg viewers poll front and side like the client (the next still 90 ms after
- *    each answer). CPU is the server process's (its event loop and its camera worker thread) plus
- *    the encoders' (ffmpeg), from /proc, over an 8 s window. It also prints how long a joining rtc
- *    viewer waits for its first keyframe. `--latency-only` skips this part.
+ *    each answer). CPU is the server process's (forwarding, stills decoding by its ffmpeg children)
+ *    and, apart, the sim agent's (painting and encoding its cameras, the cabinet's side), from
+ *    /proc, over an 8 s window. It also prints how long a joining rtc viewer waits for its first
+ *    keyframe. `--latency-only` skips this part.
  * 4. the cost of drawing one picture (JPEG for a still, raw I420 for the encoder).
  *
- * Where it runs: on a machine with two cores or more (and `taskset`), the server (with its worker
- * thread and its encoders, which inherit it) is pinned to core 0 and this process, with Chromium
- * and the benchmark's own peers and pollers, to core 1, so that the server's CPU is its own and the
- * browser does not take the server's core. The first line printed says which. BENCH_NO_PIN=1 runs
+ * Where it runs: on a machine with two cores or more (and `taskset`), the server (with its stills
+ * decoders, which inherit it) is pinned to core 0 and this process, with Chromium, the sim agent
+ * (a cabinet's own computer in production) and the benchmark's own peers and pollers, to core 1,
+ * so that the server's CPU is its own and the browser does not take the server's core. The first line printed says which. BENCH_NO_PIN=1 runs
  * everything unpinned.
  *
  *   npx tsx bench/feed.ts [plays=3] [--together] [--latency-only] [--viewers=1,10,50,100,200]
@@ -32,7 +33,7 @@
  *   V8 CPU profile there when it exits.
  */
 import { execSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, get } from 'node:http';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,7 +87,7 @@ const pinning = ((): { server: string; bench: string } | null => {
   }
 })();
 const placement = pinning
-  ? `server (event loop, camera worker thread, ffmpeg encoders) on core ${pinning.server}; Chromium, the player, the rtc peers and jpg pollers of this benchmark on core ${pinning.bench} (taskset)`
+  ? `server (event loop, stills decoders) on core ${pinning.server}; Chromium, the sim agent (painting, encoding), the player, the rtc peers and jpg pollers of this benchmark on core ${pinning.bench} (taskset)`
   : `unpinned: server, Chromium and the benchmark share all ${availableParallelism()} cores`;
 console.log(`placement: ${placement}`);
 
@@ -163,6 +164,8 @@ try {
     'ignore',
     'inherit',
   ]);
+  // Off the server's core, every thread (the painter's worker too; its encoders inherit it).
+  if (pinning && machineAgent.pid) execSync(`taskset -a -pc ${pinning.bench} ${machineAgent.pid}`, { stdio: 'ignore' });
   for (let i = 0; (await fetch(`${origin}/healthz/agents`).then((r) => r.status)) !== 200; i += 1) {
     if (i > 300) throw new Error("the stations' agent did not connect");
     await sleep(100);
@@ -368,13 +371,26 @@ try {
   socket.close();
 
   // ---- 3: server CPU per viewer -----------------------------------------------------------------
-  type Status = { cameras: { stationId: number; encoderPid?: number }[] };
-  const encoderPids = async () =>
-    (await post<Status>('dev/live/status', {})).cameras
-      .map((c) => c.encoderPid)
-      .filter((p): p is number => typeof p === 'number');
+  /** The sim agent and its descendants (its cameras' ffmpeg encoders). */
+  const agentPids = (): number[] => {
+    const descendants = (pid: number): number[] => {
+      const children = readdirSync(`/proc/${pid}/task`, { withFileTypes: false }).flatMap((tid) => {
+        try {
+          return readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8')
+            .trim()
+            .split(/\s+/)
+            .filter(Boolean)
+            .map(Number);
+        } catch {
+          return [];
+        }
+      });
+      return [pid, ...children.flatMap(descendants)];
+    };
+    return machineAgent?.pid ? descendants(machineAgent.pid) : [];
+  };
   const measure = async (): Promise<{ server: number; encoders: number }> => {
-    const pids = await encoderPids();
+    const pids = agentPids();
     const before = { server: cpuSeconds(server.pid!), encoders: pids.map(cpuSeconds) };
     const started = performance.now();
     await sleep(WINDOW_MS);
@@ -479,14 +495,13 @@ try {
       `  rtc join → first keyframe (${joins.length} connections): p50 ${fmt(pct(joins, 50))} ms  p95 ${fmt(pct(joins, 95))} ms`,
     );
     console.log(
-      `  server CPU per viewer (each viewer watches front + side; server = Node process, encoders = ffmpeg; idle server ${(idle.server * 100).toFixed(1)}%):`,
+      `  CPU per viewer (each viewer watches front + side; server = its Node process; agent = the sim agent painting and encoding its cameras with its ffmpeg, a cabinet's side, not the server's; idle server ${(idle.server * 100).toFixed(1)}%):`,
     );
     for (const r of cpu) {
-      const total = r.server + r.encoders;
       const unit = r.mode === 'rtc' ? 'RTP packets/s' : 'stills/s';
       console.log(
-        `    ${r.mode}  ${String(r.viewers).padStart(3)} viewers  server ${(r.server * 100).toFixed(1).padStart(5)}%  encoders ${(r.encoders * 100).toFixed(1).padStart(5)}%  total ${(total * 100).toFixed(1).padStart(5)}%  per viewer ${((total / r.viewers) * 100).toFixed(2).padStart(6)}% (≈ ${Math.round(
-          r.viewers / total,
+        `    ${r.mode}  ${String(r.viewers).padStart(3)} viewers  server ${(r.server * 100).toFixed(1).padStart(5)}%  agent ${(r.encoders * 100).toFixed(1).padStart(5)}%  server per viewer ${((r.server / r.viewers) * 100).toFixed(2).padStart(6)}% (≈ ${Math.round(
+          r.viewers / r.server,
         )
           .toString()
           .padStart(

@@ -173,6 +173,41 @@ describe('[R11-4] a camera publishes over WHIP and its video reaches every viewe
     expect(ingest().count).toBe(1);
   });
 
+  it("a stand-in (the sim agent's painted camera, ?standin=1) never replaces a real camera (409 in Japanese) and is not asked for while one publishes; a real camera replaces a stand-in", async () => {
+    const station = stations[3]!;
+    const demand = () => t.server.services().cameraDemand.wanted(station);
+    const standInEndpoint = `${endpoint(station)}?standin=1`;
+    const standIn = await TestPatternPublisher.start(standInEndpoint, key);
+    publishers.push(standIn);
+    const viewer = await watch(station);
+    await until(() => viewer.keyframes >= 1, 'video from the stand-in');
+    expect(demand()).toEqual(['front']); // its agent keeps publishing it
+    // A real camera comes: it replaces the stand-in, and the lease leaves the camera out.
+    const real = await publish(station);
+    expect(ingest().session(station, 'front', standIn.session.resource.pathname.split('/').pop()!)).toBeNull();
+    expect(demand()).toEqual([]);
+    const frames = viewer.frames;
+    await until(() => viewer.frames > frames + 20, 'the viewer plays on, from the real camera');
+    // The stand-in coming back (its agent retrying) is refused while the real camera publishes.
+    const again = await fetch(standInEndpoint, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/sdp' },
+      body: readFileSync(new URL('../fixtures/chromium-whip-offer.sdp', import.meta.url), 'utf8').replace(
+        /\r?\n/g,
+        '\r\n',
+      ),
+    });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({
+      error_code: 409,
+      error_info: 'このカメラは実機のカメラが配信中です。シミュレーターの映像では置き換えられません。',
+    });
+    expect(ingest().count).toBe(1);
+    // The real camera leaves: the camera is wanted of the agent again.
+    await real.stop();
+    expect(demand()).toEqual(['front']);
+  });
+
   it('H.264 (OBS’s default) is transcoded to VP8 once for the camera, however many watch', async () => {
     const station = stations[3]!;
     await publish(station, { codec: 'H264' });
