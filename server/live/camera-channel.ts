@@ -89,8 +89,8 @@ export class CameraChannel {
   /** The station is down (a maintenance status): its cameras are dark whatever their publisher sends. */
   private stationDown = false;
   private live = false;
-  /** Asks waiting for the camera to come live (a still asked of a camera its agent starts publishing). */
-  private liveWaiters: (() => void)[] = [];
+  /** Asks waiting for the camera's video (a still asked of a camera its agent starts publishing). */
+  private videoWaiters: (() => void)[] = [];
   private watch: ScheduledTask | null = null;
   private lastKeyframeRequest = -Infinity;
   private pendingRequest: ScheduledTask | null = null;
@@ -136,19 +136,31 @@ export class CameraChannel {
   }
 
   /** Whether video flows now (a source attached, sending, not dark). */
-  /** Resolves true once the camera is live (at once if it is), or false if it is not within `ms`. */
-  whenLive(ms: number): Promise<boolean> {
-    if (this.live) return Promise.resolve(true);
+  /**
+   * Whether its publisher sends video now (a packet within SILENT_MS), the station up or down: the
+   * stills are made from it even while the players' video is dark for a station down [R4.2-10].
+   */
+  get hasVideo(): boolean {
+    return (
+      this.source !== null &&
+      !this.sourceDark &&
+      this.clock.now().getTime() - Math.max(this.lastPacketAt, this.attachedAt) < SILENT_MS
+    );
+  }
+
+  /** Resolves true once the camera has video (at once if it has), or false if none comes within `ms`. */
+  whenVideo(ms: number): Promise<boolean> {
+    if (this.hasVideo) return Promise.resolve(true);
     return new Promise((resolve) => {
       const done = () => {
         timer.cancel();
         resolve(true);
       };
       const timer = this.clock.setTimeout(() => {
-        this.liveWaiters = this.liveWaiters.filter((waiter) => waiter !== done);
+        this.videoWaiters = this.videoWaiters.filter((waiter) => waiter !== done);
         resolve(false);
       }, ms);
-      this.liveWaiters.push(done);
+      this.videoWaiters.push(done);
     });
   }
 
@@ -264,10 +276,10 @@ export class CameraChannel {
   /** One RTP packet of VP8 from `source`. */
   push(source: CameraSource, packet: RtpPacket): void {
     if (this.source !== source || this.sourceDark) return;
-    if (this.stationDown) {
-      // Nothing goes out; the publisher still counts as sending (the console shows it publishing).
-      this.lastPacketAt = this.clock.now().getTime();
-      return;
+    if (this.videoWaiters.length > 0) {
+      const waiters = this.videoWaiters;
+      this.videoWaiters = [];
+      for (const waiter of waiters) waiter();
     }
     const descriptor = readVp8Descriptor(packet.payload);
     if (!descriptor) return;
@@ -320,6 +332,8 @@ export class CameraChannel {
     );
     this.packets += 1;
     for (const [viewer, state] of this.viewers) {
+      // A station down: nothing goes to the players (their video is dark); the stills go on.
+      if (this.stationDown && !viewer.stills) continue;
       if (!state.synced) {
         if (!keyframe) continue;
         state.synced = true;
@@ -357,11 +371,6 @@ export class CameraChannel {
       now - Math.max(this.lastPacketAt, this.attachedAt) < SILENT_MS;
     if (live === this.live) return;
     this.live = live;
-    if (live) {
-      const waiters = this.liveWaiters;
-      this.liveWaiters = [];
-      for (const waiter of waiters) waiter();
-    }
     // Viewers get packets again from the next keyframe.
     if (live) for (const state of this.viewers.values()) state.synced = false;
     for (const viewer of [...this.viewers.keys()]) viewer.onLive(live);

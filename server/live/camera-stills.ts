@@ -233,9 +233,9 @@ export class CameraStills {
     // Nothing to decode before a publisher sends: no ffmpeg is started for a camera without one. A
     // camera with no still yet may be starting (its agent was just asked to publish it): the ask
     // waits for it a moment rather than answer nothing.
-    if (!decoder && !this.channelOf(stationId, camera).isLive) {
+    if (!decoder && !this.channelOf(stationId, camera).hasVideo) {
       const kept = this.kept.get(key);
-      if (kept || !(await this.channelOf(stationId, camera).whenLive(FIRST_STILL_MS))) return kept ?? null;
+      if (kept || !(await this.channelOf(stationId, camera).whenVideo(FIRST_STILL_MS))) return kept ?? null;
       decoder = this.decoders.get(key);
     }
     if (!decoder) {
@@ -250,7 +250,7 @@ export class CameraStills {
     decoder.askedAt = now;
     const last = decoder.latest ?? this.kept.get(key) ?? null;
     // Dark: the last picture made (the stills fallback), or none.
-    if (decoder.latest || !this.channelOf(stationId, camera).isLive) return last;
+    if (decoder.latest || !this.channelOf(stationId, camera).hasVideo) return last;
     return (await decoder.next()) ?? last;
   }
 

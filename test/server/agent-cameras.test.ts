@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from '../support/test-server';
  * The sim agent's cameras (docs/agent-protocol.md "Cameras"): the reference agent as its own process
  * with `cameras: "whip"` paints its station's cameras and publishes the watched ones over WHIP, on
  * the server's lease. A viewer's join and a still's ask make the camera wanted; the agent publishes
- * it, the channel takes it over from the server's painter, and the stills come from its video; a
+ * it, the channel forwards its video to the viewers, and the stills come from its video; a
  * camera nobody watches any more is no longer published. Real clock and processes: every wait is on
  * a condition.
  */
@@ -61,7 +61,7 @@ describe('[R11-4] the sim agent publishes its painted cameras over WHIP while th
           .services()
           .rtcFeed.status()
           .find((s) => s.stationId === stationId && s.camera === 'front'),
-      ).toMatchObject({ source: 'whip', encoderPid: undefined });
+      ).toMatchObject({ source: 'whip' });
       const frames = viewer.frames;
       await waitFor(
         'the viewer keeps getting frames, now the agent’s',

@@ -101,7 +101,6 @@ describe('[R11-4] a camera publishes over WHIP and its video reaches every viewe
         camera: 'front',
         viewers: 2,
         source: 'whip',
-        encoderPid: undefined,
       }),
     ]);
     await until(() => (stats(station)?.fps ?? 0) >= 15, 'the console sees its frame rate');
