@@ -95,7 +95,9 @@ describe("a viewer's packets written by the short SRTP path (srtp-writer.ts)", (
 
   it('the receiver decrypts every packet: payloads, sequence numbers, timestamps and markers as written, the extension kept', async () => {
     const { sender, received, writer } = await connectedPair();
-    const written = Array.from({ length: 30 }, (_, i) => channelPacket(1000 + i, 5000 + Math.floor(i / 3) * 3000, i % 3 === 2));
+    const written = Array.from({ length: 30 }, (_, i) =>
+      channelPacket(1000 + i, 5000 + Math.floor(i / 3) * 3000, i % 3 === 2),
+    );
     for (const rtp of written) writer.write(rtp);
     await until(() => received.length >= 30, 'the 30 packets');
     expect(received.map((p) => p.header.sequenceNumber)).toEqual(written.map((_, i) => 1000 + i));
@@ -126,8 +128,7 @@ describe("a viewer's packets written by the short SRTP path (srtp-writer.ts)", (
     const { sender, writer } = await connectedPair();
     for (let i = 0; i < 10; i += 1) writer.write(channelPacket(i, i * 3000, true, 500));
     const stats = [...(await sender.getStats()).values()].find((s) => s.type === 'outbound-rtp') as
-      | { packetsSent: number; bytesSent: number }
-      | undefined;
+      { packetsSent: number; bytesSent: number } | undefined;
     expect(stats?.packetsSent).toBe(10);
     expect(stats?.bytesSent).toBe(10 * 500);
   });
@@ -154,7 +155,10 @@ describe("a viewer's packets written by the short SRTP path (srtp-writer.ts)", (
     expect(rtpHeaderLength(rtp)).toBe(12 + 4 + 4);
     expect(rtpHeaderLength(rtp.subarray(0, 15))).toBeNull();
     expect(rtpHeaderLength(Buffer.from([0x40, 96, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0]))).toBeNull();
-    const withCsrc = Buffer.concat([Buffer.from([0x81, 96, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 2]), Buffer.alloc(4)]);
+    const withCsrc = Buffer.concat([
+      Buffer.from([0x81, 96, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 2]),
+      Buffer.alloc(4),
+    ]);
     expect(rtpHeaderLength(withCsrc)).toBe(16);
     const bigExtension = Buffer.from([0x90, 96, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0xbe, 0xde, 0x00, 0x09]);
     expect(rtpHeaderLength(bigExtension)).toBeNull();
