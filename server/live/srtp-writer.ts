@@ -1,4 +1,5 @@
 import { createCipheriv, createSecretKey, type KeyObject } from 'node:crypto';
+import { Socket as UdpSocket } from 'node:dgram';
 import { ntpTime, RtpPacket, type RTCRtpSender } from 'werift';
 import { PLAYOUT_DELAY } from './playout-delay';
 
@@ -31,7 +32,7 @@ interface SenderInternals {
     readonly srtp?: { readonly localContext: SrtpContextInternals };
     bytesSent: number;
     packetsSent: number;
-    readonly iceTransport: { readonly connection: { send(data: Buffer): Promise<void> } };
+    readonly iceTransport: { readonly connection: IceConnectionInternals };
   };
   sequenceNumber?: number;
   timestamp?: number;
@@ -40,7 +41,20 @@ interface SenderInternals {
   octetCount: number;
   packetCount: number;
   headerBytesSent: number;
+  readonly rtcpRunning: boolean;
   runRtcp(): Promise<void>;
+}
+
+/** The parts of werift's ICE connection this writer sends through (werift 0.24, lib/ice/src/ice.js `send`). */
+interface IceConnectionInternals {
+  send(data: Buffer): Promise<void>;
+  canSendApplicationData(): boolean;
+  readonly nominated?: {
+    readonly protocol: { readonly transport?: { readonly socket?: unknown; readonly closed?: boolean } };
+    readonly remoteAddr: readonly [string, number];
+    packetsSent: number;
+    bytesSent: number;
+  };
 }
 
 /**
@@ -52,13 +66,19 @@ class LazyPacket {
   constructor(
     /** The channel's packet (shared by every viewer, never written to). */
     private readonly source: Buffer,
-    /** The header's first 12 bytes as this viewer was sent them. */
-    private readonly fixedHeader: Buffer,
+    /** The header's fields as this viewer was sent them. */
+    private readonly payloadType: number,
+    private readonly sequenceNumber: number,
+    private readonly timestamp: number,
+    private readonly ssrc: number,
   ) {}
   private get packet(): RtpPacket {
     if (!this.parsed) {
       const plain = Buffer.from(this.source);
-      this.fixedHeader.copy(plain, 0);
+      plain[1] = (plain[1]! & 0x80) | this.payloadType;
+      plain.writeUInt16BE(this.sequenceNumber, 2);
+      plain.writeUInt32BE(this.timestamp, 4);
+      plain.writeUInt32BE(this.ssrc, 8);
       this.parsed = RtpPacket.deSerialize(plain);
     }
     return this.parsed;
@@ -76,8 +96,8 @@ class LazyPacket {
  * and no more (docs/performance.md, "WHIP ingest"): werift's own path (`track.writeRtp` →
  * `sender.sendRtp`) parses the packet again for every viewer, rebuilds its header extensions,
  * computes an NTP time and serializes the header twice; here the channel's bytes are copied, the
- * header's four per-viewer fields patched in place, and the copy encrypted with AES-GCM (RFC 7714)
- * straight into the datagram. The sender's counters (its RTCP sender reports and stats), its SRTP
+ * header's four per-viewer fields patched in place, the copy encrypted with AES-GCM (RFC 7714)
+ * straight into the datagram, and the datagram handed to the selected pair's UDP socket. The sender's counters (its RTCP sender reports and stats), its SRTP
  * rollover state and its NACK history are kept as werift keeps them.
  *
  * It takes this path only where it gives the same bytes werift would send (a test compares them):
@@ -110,9 +130,10 @@ export class SrtpWriter {
 
     const sequenceNumber = (rtp.readUInt16BE(2) + sender.seqOffset) & 0xffff;
     const timestamp = (rtp.readUInt32BE(4) + sender.timestampOffset) >>> 0;
+    const payloadType = sender.codec.payloadType & 0x7f;
     const out = Buffer.allocUnsafe(rtp.length + AUTH_TAG_BYTES);
     rtp.copy(out, 0, 0, headerLength);
-    out[1] = (rtp[1]! & 0x80) | (sender.codec.payloadType & 0x7f);
+    out[1] = (rtp[1]! & 0x80) | payloadType;
     out.writeUInt16BE(sequenceNumber, 2);
     out.writeUInt32BE(timestamp, 4);
     out.writeUInt32BE(sender.ssrc, 8);
@@ -145,11 +166,17 @@ export class SrtpWriter {
     sender.octetCount += rtp.length - headerLength;
     sender.headerBytesSent += headerLength;
     sender.packetCount = (sender.packetCount + 1) >>> 0;
-    sender.rtpCache[sequenceNumber % RTP_HISTORY_SIZE] = new LazyPacket(rtp, Buffer.from(out.subarray(0, 12)));
+    sender.rtpCache[sequenceNumber % RTP_HISTORY_SIZE] = new LazyPacket(
+      rtp,
+      payloadType,
+      sequenceNumber,
+      timestamp,
+      sender.ssrc,
+    );
     transport.bytesSent += out.length;
     transport.packetsSent += 1;
-    void transport.iceTransport.connection.send(out).catch(() => undefined);
-    void sender.runRtcp();
+    send(transport.iceTransport.connection, out);
+    if (!sender.rtcpRunning) void sender.runRtcp();
   }
 
   /** Whether this sender's packets can take the short path (decided once per SRTP context). */
@@ -168,6 +195,28 @@ export class SrtpWriter {
     if (this.key?.context !== context) this.key = { context, key: createSecretKey(context.cipher.srtpSessionKey) };
     return this.key.key;
   }
+}
+
+/**
+ * Sends a datagram on the connection's selected pair as werift's `connection.send` does (consent,
+ * the pair's counters), straight to its UDP socket: werift's own path is three async layers and an
+ * address check per packet. Any other transport (TCP, TURN) goes through werift.
+ */
+function send(connection: IceConnectionInternals, datagram: Buffer): void {
+  const pair = connection.nominated;
+  const transport = pair?.protocol.transport;
+  if (!pair || !(transport?.socket instanceof UdpSocket) || transport.closed) {
+    void connection.send(datagram).catch(() => undefined);
+    return;
+  }
+  if (!connection.canSendApplicationData()) return;
+  try {
+    transport.socket.send(datagram, pair.remoteAddr[1], pair.remoteAddr[0]);
+  } catch {
+    return; // The socket closed under the session: it is ending.
+  }
+  pair.packetsSent += 1;
+  pair.bytesSent += datagram.length;
 }
 
 /** The length of an RTP packet's header (fixed part, CSRCs, extension), or null when it is not a whole RTP v2 packet. */

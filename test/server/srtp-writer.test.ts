@@ -1,3 +1,4 @@
+import type { Socket as UdpSocket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MediaStreamTrack, RtpHeader, RtpPacket, type RTCPeerConnection, type RTCRtpSender } from 'werift';
 import { openFeedPeer } from '../../server/live/signaling-peer';
@@ -5,7 +6,7 @@ import { withPlayoutDelay } from '../../server/live/playout-delay';
 import { SrtpWriter, rtpHeaderLength } from '../../server/live/srtp-writer';
 import { recvonlyPeer } from '../support/rtc-viewer';
 
-/** The sender's datagrams as they leave (the connection's send is wrapped, not replaced: they still go out). */
+/** The sender's datagrams as they leave (its UDP socket's send is wrapped, not replaced: they still go out). */
 interface Wire {
   readonly sent: Buffer[];
   /** Sequence numbers (of the viewer's stream) whose first sending is dropped, as a lossy network would. */
@@ -41,18 +42,21 @@ async function connectedPair(): Promise<{
     sender.dtlsTransport.onStateChange.subscribe((state) => state === 'connected' && resolve());
   });
   const wire: Wire = { sent: [], drop: new Set() };
-  const connection = sender.dtlsTransport.iceTransport.connection;
-  const send = connection.send.bind(connection);
-  connection.send = (data: Buffer) => {
+  // The selected pair's UDP socket: the writer's datagrams and werift's own (its retransmissions) leave through it.
+  const connection = sender.dtlsTransport.iceTransport.connection as unknown as {
+    nominated: { protocol: { transport: { socket: UdpSocket } } };
+  };
+  const socket = connection.nominated.protocol.transport.socket;
+  const send = socket.send.bind(socket) as (...args: unknown[]) => void;
+  socket.send = ((data: Buffer, ...rest: unknown[]) => {
     // SRTP packets (first byte 128–191, RTP not RTCP: payload type 96 below 200).
     const rtp = data[0]! >> 6 === 2 && (data[1]! & 0x7f) === 96;
     if (rtp) {
       wire.sent.push(Buffer.from(data));
-      const seq = data.readUInt16BE(2);
-      if (wire.drop.delete(seq)) return Promise.resolve();
+      if (wire.drop.delete(data.readUInt16BE(2))) return;
     }
-    return send(data);
-  };
+    send(data, ...rest);
+  }) as typeof socket.send;
   const fallbacks: Buffer[] = [];
   const writer = new SrtpWriter(sender, (rtp) => {
     fallbacks.push(rtp);
