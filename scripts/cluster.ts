@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHaproxy, haproxyConfig } from './lib/haproxy';
 import { startPostgresCluster } from './lib/postgres-cluster';
-import { demoMachineFile, spawnDemoAgent } from './server-process.mjs';
+import { demoMachineFile, SERVER_NODE_OPTIONS, spawnDemoAgent } from './server-process.mjs';
 
 const root = join(import.meta.dirname, '..');
 const port = Number(process.env.PORT || 8080);
@@ -96,7 +96,7 @@ async function main(): Promise<void> {
       agentDir && upstream.name === 'a'
         ? { ONKURE_DEMO_AGENT_DIR: agentDir, ONKURE_DEMO_AGENT_SERVER: `http://127.0.0.1:${port}` }
         : {};
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], {
+    const child = spawn(process.execPath, [...SERVER_NODE_OPTIONS, '--import', 'tsx', join(root, 'server/main.ts')], {
       cwd: root,
       stdio: 'inherit',
       env: { ...shared, ...demo, PORT: String(upstream.port) },

@@ -28,6 +28,14 @@ export const DEMO_MACHINE_FILE = 'machines.json';
  * Starts the demo's sim agent (`agent/main.ts`) from the files the server wrote into `agentDir`.
  * The key comes from the key file the server wrote, never from a variable left in the shell.
  */
+/**
+ * The Node options the server runs with (docs/deployment.md): a 32 MB young generation. Forwarding
+ * video makes short-lived objects per packet and viewer (a cipher, its output, the send's request);
+ * with V8's default semi-space they outgrew it and were copied, and garbage collection took about
+ * a quarter of the server's CPU at 200 viewers (`npm run bench:ingest`: 431 → 582 viewers a core).
+ */
+export const SERVER_NODE_OPTIONS = ['--max-semi-space-size=32'];
+
 export function spawnDemoAgent(root, agentDir, env, stdio = 'inherit') {
   const { ONKURE_AGENT_KEY: _ignored, ONKURE_DEMO_AGENT_DIR: _dir, ...agentEnv } = env;
   return spawn(
@@ -65,7 +73,7 @@ const AGENT_RESTART_MS = 5_000;
 export function runServer(root, env, { demoAgent = false, cleanup = () => undefined } = {}) {
   const agentDir = demoAgent ? mkdtempSync(join(tmpdir(), 'onkure-demo-agent-')) : null;
   const serverEnv = agentDir ? { ...env, ONKURE_DEMO_AGENT_DIR: agentDir } : env;
-  const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], {
+  const server = spawn(process.execPath, [...SERVER_NODE_OPTIONS, '--import', 'tsx', join(root, 'server/main.ts')], {
     cwd: root,
     stdio: 'inherit',
     env: serverEnv,

@@ -96,9 +96,10 @@ class LazyPacket {
  * and no more (docs/performance.md, "WHIP ingest"): werift's own path (`track.writeRtp` →
  * `sender.sendRtp`) parses the packet again for every viewer, rebuilds its header extensions,
  * computes an NTP time and serializes the header twice; here the channel's bytes are copied, the
- * header's four per-viewer fields patched in place, the copy encrypted with AES-GCM (RFC 7714)
- * straight into the datagram, and the datagram handed to the selected pair's UDP socket. The sender's counters (its RTCP sender reports and stats), its SRTP
- * rollover state and its NACK history are kept as werift keeps them.
+ * header's four per-viewer fields patched in a copy of the header, the payload encrypted with
+ * AES-GCM (RFC 7714) once, and header, ciphertext and tag handed to the selected pair's UDP socket
+ * as one datagram (no copy of the payload). The sender's counters (its RTCP sender reports and
+ * stats), its SRTP rollover state and its NACK history are kept as werift keeps them.
  *
  * It takes this path only where it gives the same bytes werift would send (a test compares them):
  * the GCM profile, no header extension werift writes itself (the offer names only the playout
@@ -106,8 +107,16 @@ class LazyPacket {
  * hands the packet to werift's path (`fallback`).
  */
 export class SrtpWriter {
-  private key: { context: SrtpContextInternals; key: KeyObject } | null = null;
+  /** The SRTP context's key and this sender's rollover state, taken once per context. */
+  private key: {
+    readonly context: SrtpContextInternals;
+    readonly key: KeyObject;
+    readonly state: { rolloverCounter: number };
+    readonly salt: Buffer;
+  } | null = null;
+  /** The IV (RFC 7714 §8.1): salt XOR (0, SSRC, ROC, SEQ); all but the sequence number kept between packets. */
   private readonly iv = Buffer.alloc(12);
+  private ivFor: { ssrc: number; rolloverCounter: number; salt: Buffer } | null = null;
   private lastTimestamp = -1;
   private fastPath: boolean | null = null;
 
@@ -131,28 +140,38 @@ export class SrtpWriter {
     const sequenceNumber = (rtp.readUInt16BE(2) + sender.seqOffset) & 0xffff;
     const timestamp = (rtp.readUInt32BE(4) + sender.timestampOffset) >>> 0;
     const payloadType = sender.codec.payloadType & 0x7f;
-    const out = Buffer.allocUnsafe(rtp.length + AUTH_TAG_BYTES);
-    rtp.copy(out, 0, 0, headerLength);
-    out[1] = (rtp[1]! & 0x80) | payloadType;
-    out.writeUInt16BE(sequenceNumber, 2);
-    out.writeUInt32BE(timestamp, 4);
-    out.writeUInt32BE(sender.ssrc, 8);
+    const ssrc = sender.ssrc;
+    const header = Buffer.allocUnsafe(headerLength);
+    rtp.copy(header, 0, 0, headerLength);
+    header[1] = (rtp[1]! & 0x80) | payloadType;
+    header.writeUInt16BE(sequenceNumber, 2);
+    header.writeUInt32BE(timestamp, 4);
+    header.writeUInt32BE(ssrc, 8);
 
-    const state = context.getSrtpSsrcState(sender.ssrc);
-    context.updateRolloverCount(sequenceNumber, state);
+    const keys = this.keysOf(context, ssrc);
+    context.updateRolloverCount(sequenceNumber, keys.state);
     const iv = this.iv;
-    iv.writeUInt16BE(0, 0);
-    iv.writeUInt32BE(sender.ssrc, 2);
-    iv.writeUInt32BE(state.rolloverCounter, 6);
-    iv.writeUInt16BE(sequenceNumber, 10);
-    const salt = context.cipher.srtpSessionSalt;
-    for (let i = 0; i < 12; i += 1) iv[i]! ^= salt[i]!;
-    const cipher = createCipheriv('aes-128-gcm', this.keyOf(context), iv);
-    cipher.setAAD(out.subarray(0, headerLength));
+    const known = this.ivFor;
+    if (
+      !known ||
+      known.ssrc !== ssrc ||
+      known.rolloverCounter !== keys.state.rolloverCounter ||
+      known.salt !== keys.salt
+    ) {
+      iv.writeUInt16BE(0, 0);
+      iv.writeUInt32BE(ssrc, 2);
+      iv.writeUInt32BE(keys.state.rolloverCounter, 6);
+      for (let i = 0; i < 10; i += 1) iv[i]! ^= keys.salt[i]!;
+      this.ivFor = { ssrc, rolloverCounter: keys.state.rolloverCounter, salt: keys.salt };
+    }
+    iv[10] = (sequenceNumber >> 8) ^ keys.salt[10]!;
+    iv[11] = (sequenceNumber & 0xff) ^ keys.salt[11]!;
+    const cipher = createCipheriv('aes-128-gcm', keys.key, iv);
+    cipher.setAAD(header);
     const encrypted = cipher.update(rtp.subarray(headerLength));
     cipher.final();
-    encrypted.copy(out, headerLength);
-    cipher.getAuthTag().copy(out, rtp.length);
+    const datagram = [header, encrypted, cipher.getAuthTag()];
+    const size = rtp.length + AUTH_TAG_BYTES;
 
     // What werift's sendRtp keeps: the SR's clock pair (its NTP time taken once per picture, not
     // per packet: the pair stays one instant), the counters, the NACK history.
@@ -171,11 +190,11 @@ export class SrtpWriter {
       payloadType,
       sequenceNumber,
       timestamp,
-      sender.ssrc,
+      ssrc,
     );
-    transport.bytesSent += out.length;
+    transport.bytesSent += size;
     transport.packetsSent += 1;
-    send(transport.iceTransport.connection, out);
+    send(transport.iceTransport.connection, datagram, size);
     if (!sender.rtcpRunning) void sender.runRtcp();
   }
 
@@ -191,9 +210,15 @@ export class SrtpWriter {
     return this.fastPath;
   }
 
-  private keyOf(context: SrtpContextInternals): KeyObject {
-    if (this.key?.context !== context) this.key = { context, key: createSecretKey(context.cipher.srtpSessionKey) };
-    return this.key.key;
+  private keysOf(context: SrtpContextInternals, ssrc: number): NonNullable<SrtpWriter['key']> {
+    if (this.key?.context !== context)
+      this.key = {
+        context,
+        key: createSecretKey(context.cipher.srtpSessionKey),
+        state: context.getSrtpSsrcState(ssrc),
+        salt: context.cipher.srtpSessionSalt,
+      };
+    return this.key;
   }
 }
 
@@ -202,11 +227,11 @@ export class SrtpWriter {
  * the pair's counters), straight to its UDP socket: werift's own path is three async layers and an
  * address check per packet. Any other transport (TCP, TURN) goes through werift.
  */
-function send(connection: IceConnectionInternals, datagram: Buffer): void {
+function send(connection: IceConnectionInternals, datagram: Buffer[], size: number): void {
   const pair = connection.nominated;
   const transport = pair?.protocol.transport;
   if (!pair || !(transport?.socket instanceof UdpSocket) || transport.closed) {
-    void connection.send(datagram).catch(() => undefined);
+    void connection.send(Buffer.concat(datagram, size)).catch(() => undefined);
     return;
   }
   if (!connection.canSendApplicationData()) return;
@@ -216,7 +241,7 @@ function send(connection: IceConnectionInternals, datagram: Buffer): void {
     return; // The socket closed under the session: it is ending.
   }
   pair.packetsSent += 1;
-  pair.bytesSent += datagram.length;
+  pair.bytesSent += size;
 }
 
 /** The length of an RTP packet's header (fixed part, CSRCs, extension), or null when it is not a whole RTP v2 packet. */

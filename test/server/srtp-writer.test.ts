@@ -48,14 +48,16 @@ async function connectedPair(): Promise<{
   };
   const socket = connection.nominated.protocol.transport.socket;
   const send = socket.send.bind(socket) as (...args: unknown[]) => void;
-  socket.send = ((data: Buffer, ...rest: unknown[]) => {
+  socket.send = ((message: Buffer | Buffer[], ...rest: unknown[]) => {
+    // One buffer, or a list sent as one datagram.
+    const data = Array.isArray(message) ? Buffer.concat(message) : message;
     // SRTP packets (first byte 128–191, RTP not RTCP: payload type 96 below 200).
     const rtp = data[0]! >> 6 === 2 && (data[1]! & 0x7f) === 96;
     if (rtp) {
       wire.sent.push(Buffer.from(data));
       if (wire.drop.delete(data.readUInt16BE(2))) return;
     }
-    send(data, ...rest);
+    send(message, ...rest);
   }) as typeof socket.send;
   const fallbacks: Buffer[] = [];
   const writer = new SrtpWriter(sender, (rtp) => {
