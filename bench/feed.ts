@@ -43,8 +43,8 @@ import type { ClientToServerEvents, ControlAck, ServerToClientEvents } from '../
 import { renderFrame, renderPixels, TICK_MARKER } from '../media/cameras/camera-renderer';
 import { layPrizes } from '../src/domain/play/crane-machine';
 import { RtcViewer } from '../test/support/rtc-viewer';
-import { demoMachineFile, SERVER_NODE_OPTIONS, spawnDemoAgent } from '../scripts/server-process.mjs';
-import { cpuSeconds, fmt, freePort, now, pct, sleep } from './support';
+import { demoMachineFile, spawnDemoAgent } from '../scripts/server-process.mjs';
+import { cpuSeconds, feedServerCommand, fmt, freePort, now, pct, sleep } from './support';
 
 const together = process.argv.includes('--together');
 const latencyOnly = process.argv.includes('--latency-only');
@@ -99,16 +99,7 @@ let machineAgent: ReturnType<typeof spawn> | null = null;
 // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it exits.
 const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
 let stopping = false;
-// bench/feed-server.ts is server/main.ts under another name (see there).
-// The server's own Node options (scripts/server-process.mjs), as `npm start` runs it.
-const serverCommand = [
-  process.execPath,
-  ...SERVER_NODE_OPTIONS,
-  ...profile,
-  '--import',
-  'tsx',
-  join(process.cwd(), 'bench/feed-server.ts'),
-];
+const serverCommand = feedServerCommand(profile);
 const server = spawn(
   pinning ? 'taskset' : serverCommand[0]!,
   pinning ? ['-c', pinning.server, ...serverCommand] : serverCommand.slice(1),

@@ -24,8 +24,7 @@ import { join } from 'node:path';
 import type { RtpPacket } from 'werift';
 import { RtcViewer } from '../test/support/rtc-viewer';
 import { TestPatternPublisher } from '../test/support/whip-test-publisher';
-import { cpuSeconds, fmt, freePort, now, pct, sleep } from './support';
-import { SERVER_NODE_OPTIONS } from '../scripts/server-process.mjs';
+import { cpuSeconds, feedServerCommand, fmt, freePort, now, pct, sleep } from './support';
 
 const VIEWER_COUNTS = (
   process.argv.find((a) => a.startsWith('--viewers='))?.slice('--viewers='.length) ?? '1,50,100,200'
@@ -54,15 +53,7 @@ const port = await freePort();
 const dataDir = mkdtempSync(join(tmpdir(), 'onkure-bench-ingest-'));
 // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it exits.
 const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
-// The server's own Node options (scripts/server-process.mjs), as `npm start` runs it.
-const serverCommand = [
-  process.execPath,
-  ...SERVER_NODE_OPTIONS,
-  ...profile,
-  '--import',
-  'tsx',
-  join(process.cwd(), 'bench/feed-server.ts'),
-];
+const serverCommand = feedServerCommand(profile);
 let stopping = false;
 const server = spawn(
   pinning ? 'taskset' : serverCommand[0]!,

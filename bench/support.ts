@@ -1,7 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { SERVER_NODE_OPTIONS } from '../scripts/server-process.mjs';
 
 /* Small helpers the bench scripts share. */
+
+/**
+ * The command that runs bench/feed-server.ts (server/main.ts under another name) with the server's
+ * own Node options, as `npm start` runs it, and `extra` (a CPU profile's options).
+ */
+export const feedServerCommand = (extra: readonly string[] = []): string[] => [
+  process.execPath,
+  ...SERVER_NODE_OPTIONS,
+  ...extra,
+  '--import',
+  'tsx',
+  join(process.cwd(), 'bench/feed-server.ts'),
+];
 
 export const now = () => performance.timeOrigin + performance.now();
 export const freePort = () =>

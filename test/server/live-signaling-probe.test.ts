@@ -10,6 +10,7 @@ import { SIGNALING_CLOSE } from '../../server/live/signaling';
 import { post } from './user-helpers';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { recvonlyConnect, recvonlyPeer, RtcViewer } from '../support/rtc-viewer';
+import { gatedStation } from '../support/stations';
 import { TestCameras } from '../support/test-cameras';
 import { startTestServer, type TestServer } from '../support/test-server';
 
@@ -84,13 +85,7 @@ beforeAll(async () => {
         "SELECT station_id FROM stations WHERE station_type = 'normal' AND station_status = 'open' ORDER BY station_id",
       )
   ).map((r) => r.station_id);
-  vip = (
-    await t.server
-      .store()
-      .query<{ station_id: number }>(
-        "SELECT station_id FROM stations WHERE station_type <> 'normal' ORDER BY station_id LIMIT 1",
-      )
-  )[0]!.station_id;
+  vip = await gatedStation(t);
   cameras = await TestCameras.issue(t, [...normal.slice(0, 15), vip]);
 
   // Slowloris: a valid upgrade's headers, one short header line a second, never finished.

@@ -8,6 +8,7 @@ import { ManualServerClock } from '../support/manual-server-clock';
 import { openSignaling as openRaw, recvonlyConnect, RtcViewer } from '../support/rtc-viewer';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { stationOps } from '../support/station-ops';
+import { gatedStation } from '../support/stations';
 import { TestCameras } from '../support/test-cameras';
 
 /**
@@ -44,13 +45,7 @@ beforeAll(async () => {
         "SELECT station_id FROM stations WHERE station_type = 'normal' AND station_status = 'open' ORDER BY station_id",
       )
   ).map((r) => r.station_id);
-  vip = (
-    await t.server
-      .store()
-      .query<{ station_id: number }>(
-        "SELECT station_id FROM stations WHERE station_type <> 'normal' ORDER BY station_id LIMIT 1",
-      )
-  )[0]!.station_id;
+  vip = await gatedStation(t);
   cameras = await TestCameras.issue(t, [...normal, vip]);
 });
 afterAll(async () => t?.close());
