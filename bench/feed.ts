@@ -409,7 +409,17 @@ try {
     received: number;
     failed?: number;
   }[] = [];
+  // Joins of a camera already live (its agent publishing), and of one its agent was just asked to
+  // publish (each phase starts with none watching: the agent stopped its cameras in between).
   const joins: number[] = [];
+  const coldJoins: number[] = [];
+  type LiveStatus = { cameras: { stationId: number; camera: string; live: boolean }[] };
+  const liveCameras = async () =>
+    new Set(
+      (await post<LiveStatus>('dev/live/status', {})).cameras
+        .filter((c) => c.stationId === stationId && c.live)
+        .map((c) => `station-${stationId}-${c.camera}`),
+    );
   for (const viewers of latencyOnly ? [] : VIEWER_COUNTS) {
     const peers: RtcViewer[] = [];
     const channels = Array.from({ length: viewers }, () =>
@@ -417,15 +427,22 @@ try {
     ).flat();
     // A connection the server could not take (refused, or timed out on a full machine) is counted, not fatal.
     let failed = 0;
-    for (let at = 0; at < channels.length; at += JOIN_BATCH)
-      for (const joined of await Promise.allSettled(
-        channels.slice(at, at + JOIN_BATCH).map((channel) => RtcViewer.connect(signaling, channel)),
-      )) {
-        if (joined.status === 'fulfilled') peers.push(joined.value);
-        else failed += 1;
+    const cold = new Set<RtcViewer>();
+    for (let at = 0; at < channels.length; at += JOIN_BATCH) {
+      const live = await liveCameras();
+      const batch = channels.slice(at, at + JOIN_BATCH);
+      for (const [i, joined] of (
+        await Promise.allSettled(batch.map((channel) => RtcViewer.connect(signaling, channel)))
+      ).entries()) {
+        if (joined.status === 'fulfilled') {
+          peers.push(joined.value);
+          if (!live.has(batch[i]!)) cold.add(joined.value);
+        } else failed += 1;
       }
+    }
     await sleep(WARMUP_MS);
-    for (const p of peers) if (p.firstKeyframeAt !== null) joins.push(p.firstKeyframeAt - p.startedAt);
+    for (const p of peers)
+      if (p.firstKeyframeAt !== null) (cold.has(p) ? coldJoins : joins).push(p.firstKeyframeAt - p.startedAt);
     const packetsBefore = peers.reduce((s, p) => s + p.packets, 0);
     const used = await measure();
     const received = (peers.reduce((s, p) => s + p.packets, 0) - packetsBefore) / (WINDOW_MS / 1000) / peers.length;
@@ -491,7 +508,7 @@ try {
   );
   if (!latencyOnly) {
     console.log(
-      `  rtc join → first keyframe (${joins.length} connections): p50 ${fmt(pct(joins, 50))} ms  p95 ${fmt(pct(joins, 95))} ms`,
+      `  rtc join → first keyframe, the camera live (${joins.length} connections): p50 ${fmt(pct(joins, 50))} ms  p95 ${fmt(pct(joins, 95))} ms;  the camera starting (its agent asked to publish it: ${coldJoins.length}): p50 ${fmt(pct(coldJoins, 50))} ms  p95 ${fmt(pct(coldJoins, 95))} ms  max ${fmt(Math.max(...coldJoins))} ms`,
     );
     console.log(
       `  CPU per viewer (each viewer watches front + side; server = its Node process; agent = the sim agent painting and encoding its cameras with its ffmpeg, a cabinet's side, not the server's; idle server ${(idle.server * 100).toFixed(1)}%):`,
