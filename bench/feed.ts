@@ -413,6 +413,8 @@ try {
   // publish (each phase starts with none watching: the agent stopped its cameras in between).
   const joins: number[] = [];
   const coldJoins: number[] = [];
+  /** Each live-camera join's stages (ms from the viewer's start): offer, answer sent, media connected, first keyframe; and its phase. */
+  const stages: { viewers: number; offer: number; answer: number; connected: number; keyframe: number }[] = [];
   type LiveStatus = { cameras: { stationId: number; camera: string; live: boolean }[] };
   const liveCameras = async () =>
     new Set(
@@ -441,8 +443,18 @@ try {
       }
     }
     await sleep(WARMUP_MS);
-    for (const p of peers)
-      if (p.firstKeyframeAt !== null) (cold.has(p) ? coldJoins : joins).push(p.firstKeyframeAt - p.startedAt);
+    for (const p of peers) {
+      if (p.firstKeyframeAt === null) continue;
+      (cold.has(p) ? coldJoins : joins).push(p.firstKeyframeAt - p.startedAt);
+      if (!cold.has(p))
+        stages.push({
+          viewers,
+          offer: (p.offerAt ?? NaN) - p.startedAt,
+          answer: (p.answeredAt ?? NaN) - p.startedAt,
+          connected: (p.connectedAt ?? NaN) - p.startedAt,
+          keyframe: p.firstKeyframeAt - p.startedAt,
+        });
+    }
     const packetsBefore = peers.reduce((s, p) => s + p.packets, 0);
     const used = await measure();
     const received = (peers.reduce((s, p) => s + p.packets, 0) - packetsBefore) / (WINDOW_MS / 1000) / peers.length;
@@ -509,6 +521,14 @@ try {
   if (!latencyOnly) {
     console.log(
       `  rtc join → first keyframe, the camera live (${joins.length} connections): p50 ${fmt(pct(joins, 50))} ms  p95 ${fmt(pct(joins, 95))} ms;  the camera starting (its agent asked to publish it: ${coldJoins.length}): p50 ${fmt(pct(coldJoins, 50))} ms  p95 ${fmt(pct(coldJoins, 95))} ms  max ${fmt(Math.max(...coldJoins))} ms`,
+    );
+    // Where the slowest twentieth of the live-camera joins spent their time.
+    const slow = [...stages]
+      .sort((a, b) => b.keyframe - a.keyframe)
+      .slice(0, Math.max(1, Math.ceil(stages.length / 20)));
+    const median = (pick: (x: (typeof stages)[number]) => number) => fmt(pct(slow.map(pick), 50));
+    console.log(
+      `    its slowest ${slow.length}: median ms from the start to the offer ${median((x) => x.offer)}, the answer sent ${median((x) => x.answer)}, the media connected ${median((x) => x.connected)}, the first keyframe ${median((x) => x.keyframe)}; by phase (viewers): ${[...new Set(slow.map((x) => x.viewers))].map((v) => `${v}×${slow.filter((x) => x.viewers === v).length}`).join(' ')}`,
     );
     console.log(
       `  CPU per viewer (each viewer watches front + side; server = its Node process; agent = the sim agent painting and encoding its cameras with its ffmpeg, a cabinet's side, not the server's; idle server ${(idle.server * 100).toFixed(1)}%):`,

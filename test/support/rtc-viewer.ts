@@ -67,6 +67,10 @@ export class RtcViewer {
   /** VP8 frames begun (first packet of a frame's first partition) and how many were keyframes. */
   frames = 0;
   keyframes = 0;
+  /** When the offer came, the answer went, and the media connected (performance.now(); the benchmark's join stages). */
+  offerAt: number | null = null;
+  answeredAt: number | null = null;
+  connectedAt: number | null = null;
   /** When the first packet and the first keyframe packet arrived (performance.now()). */
   firstPacketAt: number | null = null;
   firstKeyframeAt: number | null = null;
@@ -100,8 +104,12 @@ export class RtcViewer {
     });
     ws.send(JSON.stringify(recvonlyConnect(channelId)));
     viewer.offer = await offered;
+    viewer.offerAt = performance.now();
     const pc = recvonlyPeer();
     viewer.pc = pc;
+    pc.connectionStateChange.subscribe((state) => {
+      if (state === 'connected') viewer.connectedAt ??= performance.now();
+    });
     pc.onTrack.subscribe((track) => {
       track.onReceiveRtp.subscribe((rtp) => {
         viewer.packets += 1;
@@ -132,6 +140,7 @@ export class RtcViewer {
     await pc.setRemoteDescription({ type: 'offer', sdp: String(viewer.offer.sdp) });
     await pc.setLocalDescription(await pc.createAnswer());
     ws.send(JSON.stringify({ type: 'answer', sdp: pc.localDescription?.sdp }));
+    viewer.answeredAt = performance.now();
     return viewer;
   }
 
