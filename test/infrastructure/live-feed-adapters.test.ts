@@ -3,13 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIDEO_SERVICE_DEFAULTS } from '../../src/domain';
 import { FetchStillFrames, SoraRtcVideo, signalingUrl } from '../../src/infrastructure';
 import { injectFetch } from '../support/inject-fetch';
+import { TestCameras } from '../support/test-cameras';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 let t: TestServer;
+let cameras: TestCameras;
 beforeAll(async () => {
-  t = await startTestServer();
+  // Listening: station 1's front camera publishes over WHIP (the stills are made from its video).
+  t = await startTestServer({ listen: true });
+  cameras = await TestCameras.issue(t, [1]);
 });
-afterAll(async () => t?.close());
+afterAll(async () => {
+  await cameras?.stopAll();
+  await t?.close();
+});
 
 describe('the still-picture adapter against the reference server', () => {
   it("[R7-9] fetches a station camera's picture as an object URL with the tick it shows, and releases it once", async () => {
@@ -20,6 +27,13 @@ describe('the still-picture adapter against the reference server', () => {
       revokeObjectURL: (url: string) => void revoked.push(url),
     };
     const stills = new FetchStillFrames(injectFetch(t.server.app), urls);
+    await cameras.publish(1, 'front');
+    // The camera's first still (its publisher has just started), then the adapter's fetch.
+    await expect
+      .poll(async () => (await t.server.app.inject({ url: '/api/stations/1/camera/front.jpg' })).statusCode, {
+        timeout: 10_000,
+      })
+      .toBe(200);
     const frame = await firstValueFrom(
       stills.fetchFrame('http://onkure.invalid/api/stations/1/camera/front.jpg?t=1763870400000'),
     );

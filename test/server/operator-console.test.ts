@@ -14,6 +14,7 @@ import { MAINTENANCE_CODES } from '../../src/domain';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { PlayDriver } from '../support/play-driver';
 import { connectSocket, type TestSocket } from '../support/socket-client';
+import { TestCameras } from '../support/test-cameras';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser, type TestUser } from '../support/users';
 import { io } from 'socket.io-client';
@@ -117,9 +118,25 @@ describe('the operator console calls (issue 26)', () => {
       play: { play_id: a.play!.play_id, user_id: alice.user_id, nickname: '春野 あかり', phase: 'playing' },
       still_url: `/api/stations/${stationId}/camera/front.jpg`,
     });
-    // The still the floor names is the station's camera.
-    const still = await t.server.app.inject({ method: 'GET', url: seen.still_url });
-    expect(still.headers['content-type']).toBe('image/jpeg');
+    // The still the floor names is the station's camera, made from the video its publisher sends.
+    const cameras = await TestCameras.issue(t, [stationId]);
+    try {
+      await cameras.publish(stationId, 'front');
+      await expect
+        .poll(
+          () =>
+            t.server
+              .services()
+              .rtcFeed.status()
+              .some((c) => c.stationId === stationId && c.camera === 'front' && c.source === 'whip'),
+          { timeout: 10_000 },
+        )
+        .toBe(true);
+      const still = await t.server.app.inject({ method: 'GET', url: seen.still_url });
+      expect(still.headers['content-type']).toBe('image/jpeg');
+    } finally {
+      await cameras.stopAll();
+    }
 
     // A player, a guest or a support-role console cannot join the floor.
     const guest = await connectSocket(t.origin, undefined, open);
