@@ -42,8 +42,8 @@ export const recvonlyConnect = (channelId: string, extra: Record<string, unknown
 });
 
 /**
- * A werift peer connection that receives VP8 on loopback, as a viewer's browser would. (werift
- * still asks its public STUN fallback while gathering; offline the lookup fails at once.)
+ * A werift peer connection that receives VP8 on loopback, as a viewer's browser would. (werift's
+ * full agent asks a public STUN fallback while gathering: RtcViewer turns that off.)
  */
 export function recvonlyPeer(): RTCPeerConnection {
   return new RTCPeerConnection({
@@ -138,6 +138,11 @@ export class RtcViewer {
       });
     });
     await pc.setRemoteDescription({ type: 'offer', sdp: String(viewer.offer.sdp) });
+    // No STUN query while gathering, as a browser with no ICE servers makes none: werift's full
+    // agent falls back to a public one, and under load its failing lookup held the answer 5 s
+    // (a resolver retry), which `bench:feed` counted as the server's join time.
+    for (const transport of pc.iceTransports)
+      (transport.connection as unknown as { stunServer: unknown }).stunServer = undefined;
     await pc.setLocalDescription(await pc.createAnswer());
     ws.send(JSON.stringify({ type: 'answer', sdp: pc.localDescription?.sdp }));
     viewer.answeredAt = performance.now();
