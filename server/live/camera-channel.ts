@@ -346,10 +346,7 @@ export class CameraChannel {
     return {
       station_id: this.stationId,
       camera: this.camera,
-      publishing:
-        this.source !== null &&
-        !this.sourceDark &&
-        this.clock.now().getTime() - Math.max(this.lastPacketAt, this.attachedAt) < SILENT_MS,
+      publishing: this.hasVideo,
       source: this.source?.kind ?? null,
       codec: this.source?.codec ?? null,
       kbps: this.rate.kbps,
@@ -361,14 +358,9 @@ export class CameraChannel {
     };
   }
 
-  /** Whether the camera is live now: a source, not dark, and a packet within SILENT_MS (or attached within it). */
+  /** Whether the camera is live now: it has video (see hasVideo) and its station is up. */
   private evaluate(): void {
-    const now = this.clock.now().getTime();
-    const live =
-      this.source !== null &&
-      !this.sourceDark &&
-      !this.stationDown &&
-      now - Math.max(this.lastPacketAt, this.attachedAt) < SILENT_MS;
+    const live = this.hasVideo && !this.stationDown;
     if (live === this.live) return;
     this.live = live;
     // Viewers get packets again from the next keyframe.

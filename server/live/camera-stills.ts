@@ -233,13 +233,14 @@ export class CameraStills {
     // Nothing to decode before a publisher sends: no ffmpeg is started for a camera without one. A
     // camera with no still yet may be starting (its agent was just asked to publish it): the ask
     // waits for it a moment rather than answer nothing.
-    if (!decoder && !this.channelOf(stationId, camera).hasVideo) {
+    const channel = this.channelOf(stationId, camera);
+    if (!decoder && !channel.hasVideo) {
       const kept = this.kept.get(key);
-      if (kept || !(await this.channelOf(stationId, camera).whenVideo(FIRST_STILL_MS))) return kept ?? null;
+      if (kept || !(await channel.whenVideo(FIRST_STILL_MS))) return kept ?? null;
       decoder = this.decoders.get(key);
     }
     if (!decoder) {
-      const made: StillDecoder = new StillDecoder(this.channelOf(stationId, camera), this.ffmpeg, this.clock, () => {
+      const made: StillDecoder = new StillDecoder(channel, this.ffmpeg, this.clock, () => {
         if (made.latest) this.kept.set(key, made.latest);
         if (this.decoders.get(key) === made) this.decoders.delete(key);
       });
@@ -250,7 +251,7 @@ export class CameraStills {
     decoder.askedAt = now;
     const last = decoder.latest ?? this.kept.get(key) ?? null;
     // Dark: the last picture made (the stills fallback), or none.
-    if (decoder.latest || !this.channelOf(stationId, camera).hasVideo) return last;
+    if (decoder.latest || !channel.hasVideo) return last;
     return (await decoder.next()) ?? last;
   }
 

@@ -82,6 +82,11 @@ afterEach(async () => {
 
 /** Moves the signaling clock on by `ms`, once the server has a session to time (it counts them as they open). */
 const advanceSignaling = (ms: number) => signalingClock.advance(ms);
+/** The direction of each re-offer a viewer got, in order (its track taken off: inactive; back: sendonly). */
+const reOfferDirections = (viewer: RtcViewer) =>
+  viewer.log.messages
+    .filter((m) => m.type === 're-offer')
+    .map((m) => /^a=(sendonly|inactive)\r$/m.exec(String(m.sdp))?.[1]);
 async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
   await expect.poll(check, { timeout: ms, message: what }).toBe(true);
 }
@@ -193,10 +198,7 @@ describe('the signaling exchange sora-js-sdk needs for recvonly', () => {
 
   it('a camera nobody publishes is watched all the same: offered, its track taken off (dark: the page shows its poster or stills) until a publisher sends, then the video comes on the same connection', async () => {
     const viewer = await watch(signaling, `station-${normal[8]}-side`);
-    const directions = () =>
-      viewer.log.messages
-        .filter((m) => m.type === 're-offer')
-        .map((m) => /^a=(sendonly|inactive)\r$/m.exec(String(m.sdp))?.[1]);
+    const directions = () => reOfferDirections(viewer);
     await until(() => directions().length === 1, 'the track taken off');
     expect(directions()).toEqual(['inactive']);
     expect(status()).toEqual([
@@ -355,10 +357,7 @@ describe('refusals: each closes the connection with a code and a reason the clie
     const viewer = await watch(signaling, `station-${normal[6]}-front`);
     await until(() => viewer.packets > 10, 'playing');
     await stationOps(t.server).setStatus(normal[6]!, 'maintenance');
-    const reOffers = () =>
-      viewer.log.messages
-        .filter((m) => m.type === 're-offer')
-        .map((m) => /^a=(sendonly|inactive)\r$/m.exec(String(m.sdp))?.[1]);
+    const reOffers = () => reOfferDirections(viewer);
     await until(() => reOffers().length === 1, 'a re-offer');
     expect(reOffers()).toEqual(['inactive']);
     // werift writes port 0 for an inactive section, which would make the browser drop the transport.
