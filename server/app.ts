@@ -128,6 +128,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       services?.prizeStorage.stop();
       services?.ingest.close();
       services?.stills.close();
+      services?.hls.close();
       services?.cameraDemand.close();
       services?.rtcFeed.close();
       await parts.recovered?.catch(() => undefined);

@@ -37,6 +37,7 @@ import { connectRooms, createRooms } from './composition/rooms.services';
 import { createLiveFeed } from './composition/live.services';
 import type { CameraIngest } from './live/camera-ingest';
 import type { CameraStills } from './live/camera-stills';
+import type { CameraHls } from './live/camera-hls';
 import type { CameraDemand } from './live/camera-demand';
 import type { Rooms } from './rooms/kinds';
 import { LocalRoomHost, type RoomHost } from './rooms/room-host';
@@ -115,6 +116,8 @@ export interface Services {
   readonly ingest: CameraIngest;
   /** The jpg mode's stills of published cameras, made from their video while asked for. */
   readonly stills: CameraStills;
+  /** The spectators' LL-HLS of watched cameras, encoded once per camera while asked for (docs/spectators.md). */
+  readonly hls: CameraHls;
   /** Which cameras are watched, told to the agents that publish their cameras (leases). */
   readonly cameraDemand: CameraDemand;
   /** Operator accounts, sessions and the audit log (R10-9, docs/operator-console.md). */

@@ -9,6 +9,8 @@ import { originAllowed } from '../http/security-headers';
 import type { AgentCamera } from '../../src/contract/agent.schema';
 import { CameraDemand } from '../live/camera-demand';
 import { CameraIngest } from '../live/camera-ingest';
+import { CameraHls } from '../live/camera-hls';
+import type { CameraName } from '../../media/cameras/camera-renderer';
 import { CameraStills } from '../live/camera-stills';
 import { FeedOwners } from '../live/feed-forward';
 import { RtcFeed } from '../live/rtc-feed';
@@ -109,6 +111,8 @@ export function createLiveFeed(deps: LiveFeedDeps) {
     key: (row) => `${row.station_id}:${row.camera}`,
     here: () => rtcFeed.cameraStats(),
   });
-  const stills = new CameraStills((stationId, camera) => rtcFeed.channel(stationId, camera), rtcFeed.ffmpegPath, clock);
-  return { cameras, feedOwners, rtcFeed, signaling, ingest, stills, cameraViews, cameraDemand: demand };
+  const channelOf = (stationId: number, camera: CameraName) => rtcFeed.channel(stationId, camera);
+  const stills = new CameraStills(channelOf, rtcFeed.ffmpegPath, clock);
+  const hls = new CameraHls(channelOf, rtcFeed.ffmpegPath, clock);
+  return { cameras, feedOwners, rtcFeed, signaling, ingest, stills, hls, cameraViews, cameraDemand: demand };
 }

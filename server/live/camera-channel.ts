@@ -5,10 +5,16 @@ import type { CameraName } from '../../media/cameras/camera-renderer';
 import { withPlayoutDelay } from './playout-delay';
 import { readVp8Descriptor, startsFrame, startsKeyframe, withPictureId } from './vp8-payload';
 
-/** A viewer of one camera: where its packets go (a peer connection's track, the stills decoder), and what it hears of the camera. */
+/**
+ * What a viewer is: a person's rtc session (counted as a viewer), or one of the tools that make
+ * something of the video for many: the jpg stills' decoder, the LL-HLS encoder, a play's recorder.
+ */
+export type CameraViewerKind = 'rtc' | 'stills' | 'hls' | 'recording';
+
+/** A viewer of one camera: where its packets go (a peer connection's track, a tool), and what it hears of the camera. */
 export interface CameraViewer {
-  /** The jpg stills' decoder rather than a person's session: not counted as a viewer. */
-  readonly stills?: boolean;
+  /** 'rtc' when absent. */
+  readonly kind?: CameraViewerKind;
   /** One RTP packet, serialized (the same bytes for every viewer). */
   write(rtp: Buffer): void;
   /** The camera went dark (publisher gone, station down) or came back: the viewer's video track goes or returns. */
@@ -122,16 +128,21 @@ export class CameraChannel {
     private readonly onViewers: (count: number) => void = () => undefined,
   ) {}
 
-  /** The people watching: rtc sessions (the stills decoder is not one). */
+  /** The people watching: rtc sessions (the tools are not people). */
   get viewerCount(): number {
     let count = 0;
-    for (const viewer of this.viewers.keys()) if (!viewer.stills) count += 1;
+    for (const viewer of this.viewers.keys()) if ((viewer.kind ?? 'rtc') === 'rtc') count += 1;
     return count;
   }
 
   /** Whether the camera's stills are being made from its video now. */
   get stillsRunning(): boolean {
-    for (const viewer of this.viewers.keys()) if (viewer.stills) return true;
+    return this.running('stills');
+  }
+
+  /** Whether a tool of this kind takes the camera's video now. */
+  running(kind: CameraViewerKind): boolean {
+    for (const viewer of this.viewers.keys()) if (viewer.kind === kind) return true;
     return false;
   }
 
@@ -332,8 +343,9 @@ export class CameraChannel {
     );
     this.packets += 1;
     for (const [viewer, state] of this.viewers) {
-      // A station down: nothing goes to the players (their video is dark); the stills go on.
-      if (this.stationDown && !viewer.stills) continue;
+      // A station down: nothing goes to the players and spectators (their video is dark); the
+      // stills and a recording go on.
+      if (this.stationDown && (viewer.kind === undefined || viewer.kind === 'rtc' || viewer.kind === 'hls')) continue;
       if (!state.synced) {
         if (!keyframe) continue;
         state.synced = true;

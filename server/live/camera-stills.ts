@@ -1,10 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { setPriority } from 'node:os';
+import type { ChildProcess } from 'node:child_process';
 import { repeatEvery, type Clock, type ScheduledTask } from '../clock';
-import { ENCODER_NICE } from '../../media/vp8-encoder';
 import type { CameraName } from '../../media/cameras/camera-renderer';
 import type { CameraChannel, CameraViewer } from './camera-channel';
-import { readVp8Descriptor, startsFrame, startsKeyframe } from './vp8-payload';
+import { ivfFrame, ivfHeader, spawnMediaTool, Vp8FrameReader } from './vp8-frames';
 
 /** A camera's stills stop being made this long after the last one was asked for. */
 export const STILLS_IDLE_MS = 5_000;
@@ -32,12 +30,9 @@ export interface VideoStill {
  * STILLS_IDLE_MS after the last. While the camera is dark the last still stays.
  */
 class StillDecoder implements CameraViewer {
-  readonly stills = true;
+  readonly kind = 'stills';
   private process: ChildProcess | null = null;
-  private frame: Buffer[] = [];
-  private frameTimestamp: number | null = null;
-  private expectedSeq: number | null = null;
-  private broken = false;
+  private readonly frames: Vp8FrameReader;
   private output: Buffer = Buffer.alloc(0);
   private waiters: ((still: VideoStill | null) => void)[] = [];
   private readonly startedAt: number;
@@ -53,25 +48,22 @@ class StillDecoder implements CameraViewer {
   ) {
     this.startedAt = clock.now().getTime();
     this.askedAt = this.startedAt;
-    const child = spawn(
-      ffmpeg,
-      [
-        ...['-hide_banner', '-loglevel', 'error', '-nostdin', '-probesize', '32', '-analyzeduration', '0'],
-        ...['-f', 'ivf', '-i', 'pipe:0', '-an', '-vsync', 'passthrough'],
-        ...['-vf', `transpose=1,scale='min(${STILL_WIDTH},iw)':-2`],
-        ...['-c:v', 'mjpeg', '-q:v', '5', '-f', 'image2pipe', 'pipe:1'],
-      ],
-      { stdio: ['pipe', 'pipe', 'ignore'] },
-    );
+    const child = spawnMediaTool(ffmpeg, [
+      ...['-probesize', '32', '-analyzeduration', '0'],
+      ...['-f', 'ivf', '-i', 'pipe:0', '-an', '-vsync', 'passthrough'],
+      ...['-vf', `transpose=1,scale='min(${STILL_WIDTH},iw)':-2`],
+      ...['-c:v', 'mjpeg', '-q:v', '5', '-f', 'image2pipe', 'pipe:1'],
+    ]);
     this.process = child;
-    if (child.pid !== undefined) {
-      try {
-        setPriority(child.pid, ENCODER_NICE);
-      } catch {
-        // Not allowed here: it runs at the server's priority.
-      }
-    }
-    child.stdin?.on('error', () => undefined);
+    this.frames = new Vp8FrameReader(
+      (frame) => {
+        const stdin = this.process?.stdin;
+        // A decoder that cannot keep up drops pictures rather than queue them (a still shows the latest).
+        if (stdin?.writable && stdin.writableLength < 1024 * 1024)
+          stdin.write(ivfFrame(frame.data, this.clock.now().getTime() - this.startedAt));
+      },
+      () => this.channel.keyframeWanted(),
+    );
     child.stdin?.write(ivfHeader());
     child.stdout?.on('data', (chunk: Buffer) => this.read(chunk));
     child.once('exit', () => this.stop());
@@ -81,39 +73,7 @@ class StillDecoder implements CameraViewer {
 
   /** The viewer's side: the channel's RTP packets, from a keyframe on. */
   write(rtp: Buffer): void {
-    if (this.stopped || rtp.length < 12) return;
-    const seq = rtp.readUInt16BE(2);
-    const timestamp = rtp.readUInt32BE(4);
-    const marker = (rtp[1]! & 0x80) !== 0;
-    const payload = rtpPayload(rtp);
-    const descriptor = payload ? readVp8Descriptor(payload) : null;
-    if (!payload || !descriptor) return;
-    if (this.expectedSeq !== null && seq !== this.expectedSeq) this.broken = true;
-    this.expectedSeq = (seq + 1) & 0xffff;
-    if (startsFrame(descriptor)) {
-      // A frame whose packets did not all come is dropped; after a loss only a keyframe restarts.
-      if (this.broken && !startsKeyframe(payload, descriptor)) {
-        this.frame = [];
-        this.frameTimestamp = null;
-        this.channel.keyframeWanted();
-        return;
-      }
-      this.broken = false;
-      this.frame = [];
-      this.frameTimestamp = timestamp;
-    }
-    if (this.frameTimestamp !== timestamp || this.broken) return;
-    this.frame.push(payload.subarray(descriptor.length));
-    if (!marker) return;
-    const data = Buffer.concat(this.frame);
-    this.frame = [];
-    this.frameTimestamp = null;
-    const header = Buffer.alloc(12);
-    header.writeUInt32LE(data.length, 0);
-    header.writeBigUInt64LE(BigInt(this.clock.now().getTime() - this.startedAt), 4);
-    const stdin = this.process?.stdin;
-    // A decoder that cannot keep up drops pictures rather than queue them (a still shows the latest).
-    if (stdin?.writable && stdin.writableLength < 1024 * 1024) stdin.write(Buffer.concat([header, data]));
+    if (!this.stopped) this.frames.write(rtp);
   }
 
   onLive(): void {}
@@ -176,33 +136,6 @@ class StillDecoder implements CameraViewer {
   get pid(): number | undefined {
     return this.process?.pid;
   }
-}
-
-/** The RTP packet's payload (after the header, its CSRCs and extensions; padding removed). */
-function rtpPayload(rtp: Buffer): Buffer | null {
-  const csrcs = rtp[0]! & 0x0f;
-  let at = 12 + csrcs * 4;
-  if (rtp[0]! & 0x10) {
-    if (rtp.length < at + 4) return null;
-    at += 4 + rtp.readUInt16BE(at + 2) * 4;
-  }
-  let end = rtp.length;
-  if (rtp[0]! & 0x20) end -= rtp[rtp.length - 1]!;
-  return end > at ? rtp.subarray(at, end) : null;
-}
-
-/** An IVF file header for VP8 (the size is the decoder's to find; time in milliseconds). */
-function ivfHeader(): Buffer {
-  const header = Buffer.alloc(32);
-  header.write('DKIF', 0, 'latin1');
-  header.writeUInt16LE(0, 4);
-  header.writeUInt16LE(32, 6);
-  header.write('VP80', 8, 'latin1');
-  header.writeUInt16LE(360, 12);
-  header.writeUInt16LE(480, 14);
-  header.writeUInt32LE(1000, 16);
-  header.writeUInt32LE(1, 20);
-  return header;
 }
 
 /**
