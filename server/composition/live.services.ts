@@ -51,7 +51,7 @@ export interface LiveFeedDeps {
  */
 export function createLiveFeed(deps: LiveFeedDeps) {
   const { store, clock, config, rooms, roomHost, log } = deps;
-  const cameras = new StationCameras(
+  const cameras: StationCameras = new StationCameras(
     store,
     {
       machineOf: (stationId) => {
@@ -66,6 +66,7 @@ export function createLiveFeed(deps: LiveFeedDeps) {
     clock,
     config.apiPrefix,
     config.webrtcSignalingUrl,
+    (): boolean => rtcFeed.ffmpegPath !== null,
   );
   const feedOwners = new FeedOwners(
     store,
@@ -78,7 +79,7 @@ export function createLiveFeed(deps: LiveFeedDeps) {
   const demand = new CameraDemand(clock, deps.cameraLease, (stationId, camera) =>
     Boolean(ingest?.hasRealCamera(stationId, camera)),
   );
-  const rtcFeed = new RtcFeed(cameras, { ...config.feed, clock, ffmpeg: config.feed.ffmpegPath, demand });
+  const rtcFeed: RtcFeed = new RtcFeed(cameras, { ...config.feed, clock, ffmpeg: config.feed.ffmpegPath, demand });
   const trusted = proxyaddr.compile([...config.trustProxy]);
   const signaling = new SignalingServer(rtcFeed, cameras, {
     clock: deps.signalingClock ?? clock,

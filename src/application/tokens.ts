@@ -17,7 +17,7 @@ import type { SupportPort } from './ports/support.port';
 import type { ClockPort } from './ports/clock.port';
 import type { PlayPort } from './ports/play.port';
 import type { RealtimePort } from './ports/realtime.port';
-import type { NotificationPort, RtcVideoPort, StillFramePort } from './ports/live-feed.port';
+import type { HlsVideoPort, NotificationPort, RtcVideoPort, StillFramePort } from './ports/live-feed.port';
 import type { AnalyticsPort } from './ports/analytics.port';
 import type { LiveFeed } from './use-cases/live-feed.use-case';
 import type { StationPlay } from './use-cases/station-play.use-case';
@@ -92,6 +92,7 @@ export const TOKENS = {
   RealtimePort: token<RealtimePort>('RealtimePort'),
   StillFramePort: token<StillFramePort>('StillFramePort'),
   RtcVideoPort: token<RtcVideoPort>('RtcVideoPort'),
+  HlsVideoPort: token<HlsVideoPort>('HlsVideoPort'),
   NotificationPort: token<NotificationPort>('NotificationPort'),
   AnalyticsPort: token<AnalyticsPort>('AnalyticsPort'),
   LiveFeed: token<LiveFeed>('LiveFeed'),

@@ -274,6 +274,9 @@ export const stationInfoSchema = z.object({
     webrtc_channel_side: z.nullable(z.string()),
     motion_jpeg_front: z.string().check(z.minLength(1)),
     motion_jpeg_side: z.string().check(z.minLength(1)),
+    /** Beyond the spec (issue 44): each camera's LL-HLS playlist for spectators, where the service makes one. */
+    hls_front: z.optional(z.string().check(z.minLength(1))),
+    hls_side: z.optional(z.string().check(z.minLength(1))),
   }),
   luminance_front: z.object({ brightness_front: luminance, saturate_front: luminance, contrast_front: luminance }),
   luminance_side: z.object({ brightness_side: luminance, saturate_side: luminance, contrast_side: luminance }),

@@ -51,6 +51,7 @@ export * from './wallet/settlement.rule';
 export * from './stream/station-info.entity';
 export * from './stream/still-image.rule';
 export * from './stream/stream.reducer';
+export * from './stream/watch-role.rule';
 export * from './analytics/analytics-event';
 export * from './notice/notice.rule';
 export * from './operator/operator-roles';

@@ -20,6 +20,7 @@ export * from './http/ky-play.adapter';
 export * from './realtime/socket-realtime.adapter';
 export * from './live/fetch-still-frames.adapter';
 export * from './live/sora-rtc-video.adapter';
+export * from './live/hls-video.adapter';
 export * from './browser/browser-notifications.adapter';
 export * from './browser/data-layer-analytics.adapter';
 export * from './browser/gtag-analytics.adapter';

@@ -9,6 +9,9 @@ import type {
   RealtimePort,
   RtcSessionEvent,
   RtcVideoPort,
+  HlsSessionEvent,
+  HlsSource,
+  HlsVideoPort,
   StillFrame,
   StillFramePort,
 } from '../application';
@@ -159,6 +162,52 @@ export class FakeRtcVideo implements RtcVideoPort {
   }
 
   emit(camera: Camera, event: RtcSessionEvent): void {
+    this.sessions.get(camera)?.next(event);
+  }
+}
+
+/**
+ * An HlsVideoPort the test drives per camera: `ready('front')` hands the page a source (its
+ * `attached` lists the elements given to it), then `emit('front', { type: 'playing' })`.
+ */
+export class FakeHlsVideo implements HlsVideoPort {
+  private readonly sessions = new Map<Camera, Subject<HlsSessionEvent>>();
+  readonly connects: { camera: Camera; url: string }[] = [];
+  /** Elements attached to the sources handed out, and not yet taken back. */
+  readonly attached: unknown[] = [];
+  /** Cameras whose HLS plays (is subscribed) now. */
+  get connected(): Camera[] {
+    return [...this.sessions.keys()];
+  }
+
+  connect(session: { readonly camera: Camera; readonly url: string }): Observable<HlsSessionEvent> {
+    this.connects.push({ ...session });
+    return new Observable<HlsSessionEvent>((subscriber) => {
+      const subject = new Subject<HlsSessionEvent>();
+      this.sessions.set(session.camera, subject);
+      const sub = subject.subscribe(subscriber);
+      return () => {
+        sub.unsubscribe();
+        if (this.sessions.get(session.camera) === subject) this.sessions.delete(session.camera);
+      };
+    });
+  }
+
+  /** The camera's source is ready: the page may attach its element. */
+  ready(camera: Camera): void {
+    const source: HlsSource = {
+      attach: (element) => {
+        this.attached.push(element);
+        return () => {
+          const at = this.attached.indexOf(element);
+          if (at >= 0) this.attached.splice(at, 1);
+        };
+      },
+    };
+    this.emit(camera, { type: 'ready', source });
+  }
+
+  emit(camera: Camera, event: HlsSessionEvent): void {
     this.sessions.get(camera)?.next(event);
   }
 }

@@ -58,6 +58,8 @@ export const MESSAGES = {
   feedModeRtcShort: 'ライブ映像',
   feedModeJpgShort: '静止画',
   feedModeRtc: 'ライブ映像モード',
+  /** A spectator's picture: the station's HLS, a couple of seconds behind the machine. */
+  feedModeHls: '観戦映像（数秒遅れ）',
   feedFallback: 'ライブ映像に接続できなかったため、静止画で表示しています',
   feedConnecting: '映像を読み込み中…',
   latency: (ms: number) => `操作→映像 ${ms}ms`,

@@ -1,14 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LiveFeed } from '../../src/application';
 import { DEFAULT_FRONT_CHANNEL, DEFAULT_SIDE_CHANNEL, STILL_IMAGE_REFRESH_MS } from '../../src/domain';
-import { aStationInfo, FakeRtcVideo, FakeStillFrames, ManualClock } from '../../src/testing';
+import { aStationInfo, FakeHlsVideo, FakeRtcVideo, FakeStillFrames, ManualClock } from '../../src/testing';
 
 function setUp() {
   const clock = new ManualClock(Date.parse('2026-11-23T03:00:00Z'));
   const stills = new FakeStillFrames();
   const video = new FakeRtcVideo();
-  const feed = new LiveFeed(stills, video, clock);
-  return { clock, stills, video, feed };
+  const spectate = new FakeHlsVideo();
+  const feed = new LiveFeed(stills, video, clock, spectate);
+  return { clock, stills, video, feed, spectate };
 }
 const info = aStationInfo({
   watch_info: {
@@ -154,6 +155,64 @@ describe('the live feed use-case (spec §4.2) over scripted stills and video ses
     expect(video.connected).toEqual([]);
     expect(feed.snapshot.stream.type).toBe('jpg');
     expect(stills.live).toBe(2);
+    feed.dispose();
+  });
+});
+
+describe('the live feed for spectators (issue 44): HLS, and the move to and from rtc, over scripted sessions', () => {
+  const withHls = aStationInfo({
+    watch_info: {
+      ...info.watch_info,
+      hls_front: '/api/stations/5/hls/front/index.m3u8',
+      hls_side: '/api/stations/5/hls/side/index.m3u8',
+    },
+    luminance_front: {},
+    luminance_side: {},
+  });
+
+  it("a spectator watches each camera's HLS: its source goes to the page, the still hides once it plays; becoming the player connects rtc under it, and the HLS ends as the rtc video shows", () => {
+    const { feed, video, spectate } = setUp();
+    feed.setRole('spectator');
+    feed.start(withHls, 'rtc');
+    expect(spectate.connects).toEqual([
+      { camera: 'front', url: '/api/stations/5/hls/front/index.m3u8' },
+      { camera: 'side', url: '/api/stations/5/hls/side/index.m3u8' },
+    ]);
+    expect(video.connects).toEqual([]);
+    spectate.ready('front');
+    const source = feed.snapshot.cameras.front.hls;
+    expect(source).not.toBeNull();
+    const detach = source!.attach('the page’s video element');
+    expect(spectate.attached).toEqual(['the page’s video element']);
+    expect(feed.snapshot.cameras.front.stillVisible).toBe(true);
+    spectate.emit('front', { type: 'playing' });
+    expect(feed.snapshot.cameras.front.stillVisible).toBe(false);
+    expect(feed.snapshot.stream.spectating).toBe(true);
+
+    feed.setRole('player');
+    expect(video.connected).toEqual(['front', 'side']);
+    expect(spectate.connected).toEqual(['front', 'side']);
+    video.emit('front', { type: 'connected', stream: 'front stream' });
+    expect(feed.snapshot.cameras.front).toMatchObject({ video: 'front stream', hls: null, stillVisible: false });
+    expect(spectate.connected).toEqual(['side']);
+    detach();
+    expect(spectate.attached).toEqual([]);
+    feed.dispose();
+    expect(spectate.connected).toEqual([]);
+    expect(video.connected).toEqual([]);
+  });
+
+  it("an HLS failure is logged and the spectator watches in the player's mode instead", () => {
+    const { feed, video, spectate } = setUp();
+    feed.setRole('spectator');
+    feed.start(withHls, 'rtc');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    spectate.emit('side', { type: 'failed', reason: 'networkError: manifestLoadError' });
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining('networkError: manifestLoadError'));
+    warn.mockRestore();
+    expect(spectate.connected).toEqual([]);
+    expect(video.connected).toEqual(['front', 'side']);
+    expect(feed.snapshot.stream).toMatchObject({ spectating: false, hlsFailed: true, type: 'rtc' });
     feed.dispose();
   });
 });

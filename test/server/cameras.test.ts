@@ -77,6 +77,9 @@ describe('the station cameras: station info, and stills from the video their pub
       webrtc_channel_side: `station-${normal}-side`,
       motion_jpeg_front: `/api/stations/${normal}/camera/front.jpg`,
       motion_jpeg_side: `/api/stations/${normal}/camera/side.jpg`,
+      // Beyond the spec (issue 44): the spectators' HLS of each camera.
+      hls_front: `/api/stations/${normal}/hls/front/index.m3u8`,
+      hls_side: `/api/stations/${normal}/hls/side/index.m3u8`,
     });
     expect(info.luminance_front).toEqual({ brightness_front: 100, saturate_front: 100, contrast_front: 100 });
     expect(luminanceFilter(info, 'side').css).toBe('brightness(1) saturate(1) contrast(1)');

@@ -2,7 +2,7 @@ import type { Container } from 'inversify';
 import { createAppContainer, type Override } from '../../src/main/container';
 import type { ClientConfig } from '../../src/main/client-config';
 import { TOKENS } from '../../src/application';
-import { FakeRealtime, FakeRtcVideo, FakeStillFrames } from '../../src/testing';
+import { FakeRealtime, FakeHlsVideo, FakeRtcVideo, FakeStillFrames } from '../../src/testing';
 
 export const TEST_CLIENT_CONFIG: ClientConfig = {
   target: 'web',
@@ -31,6 +31,7 @@ export function createTestContainer(...overrides: Override[]): Container {
     [TOKENS.RealtimePort, new FakeRealtime()],
     [TOKENS.StillFramePort, new FakeStillFrames()],
     [TOKENS.RtcVideoPort, new FakeRtcVideo()],
+    [TOKENS.HlsVideoPort, new FakeHlsVideo()],
   ];
   return createAppContainer(TEST_CLIENT_CONFIG, [...live, ...overrides]);
 }

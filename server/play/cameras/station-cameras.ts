@@ -41,6 +41,8 @@ export class StationCameras {
     private readonly clock: Clock,
     private readonly apiPrefix: string,
     private readonly webrtcUrl: string,
+    /** Whether this service makes the spectators' HLS (it needs ffmpeg): station info names it then. */
+    private readonly hls: () => boolean = () => false,
   ) {}
 
   private readonly tokens = new Map<string, { stationId: number | null; expiresAt: number; checkedAt: number }>();
@@ -109,6 +111,11 @@ export class StationCameras {
     return `${this.apiPrefix}/stations/${stationId}/camera/${camera}.jpg${mediaToken ? `?k=${mediaToken}` : ''}`;
   }
 
+  /** The spectators' LL-HLS playlist of a station's camera (docs/spectators.md), with the media token of a gated station. */
+  hlsUrl(stationId: number, camera: CameraName, mediaToken: string | null = null): string {
+    return `${this.apiPrefix}/stations/${stationId}/hls/${camera}/index.m3u8${mediaToken ? `?k=${mediaToken}` : ''}`;
+  }
+
   /** Station info (spec §3) [R3-2]: where the feeds are and each camera's luminance. */
   async stationInfo(stationId: number, mediaToken: string | null = null): Promise<StationInfo | null> {
     const [row] = await this.db.query<
@@ -139,6 +146,13 @@ export class StationCameras {
         webrtc_channel_side: `station-${stationId}-side`,
         motion_jpeg_front: this.stillUrl(stationId, 'front', mediaToken),
         motion_jpeg_side: this.stillUrl(stationId, 'side', mediaToken),
+        // Beyond the spec: the spectators' HLS (issue 44), absent where the service cannot make it.
+        ...(this.hls()
+          ? {
+              hls_front: this.hlsUrl(stationId, 'front', mediaToken),
+              hls_side: this.hlsUrl(stationId, 'side', mediaToken),
+            }
+          : {}),
       },
       luminance_front: {
         brightness_front: row.brightness_front,

@@ -34,6 +34,27 @@ export interface RtcVideoPort {
   }): Observable<RtcSessionEvent>;
 }
 
+/**
+ * A spectator stream ready to show: the page's video element is given to it (`attach`), and the
+ * returned function takes it back. The element is `unknown` here (no DOM in the application layer).
+ */
+export interface HlsSource {
+  attach(element: unknown): () => void;
+}
+
+/** What one camera's spectator HLS reports. */
+export type HlsSessionEvent =
+  | { readonly type: 'ready'; readonly source: HlsSource }
+  /** Its first picture is on screen (once per session). */
+  | { readonly type: 'playing' }
+  | { readonly type: 'failed'; readonly reason: string };
+
+/** The spectators' LL-HLS of a camera (issue 44): hls.js where the browser needs it, native HLS on Safari. */
+export interface HlsVideoPort {
+  /** Plays `url` while subscribed; unsubscribing stops it. Errors never: a failure is a 'failed' event. */
+  connect(session: { readonly camera: Camera; readonly url: string }): Observable<HlsSessionEvent>;
+}
+
 /** Browser notifications, where the player permitted them. */
 export interface NotificationPort {
   /** Asks for permission if it was never asked (from a user gesture); answers whether granted. */

@@ -12,9 +12,10 @@ import {
   type StreamEvent,
   type StreamState,
   type StreamType,
+  type WatchRole,
 } from '../../domain';
 import type { ScheduledTask, ClockPort } from '../ports/clock.port';
-import type { RtcVideoPort, StillFrame, StillFramePort } from '../ports/live-feed.port';
+import type { HlsSource, HlsVideoPort, RtcVideoPort, StillFrame, StillFramePort } from '../ports/live-feed.port';
 import { TOKENS } from '../tokens';
 import { StateStore } from './state-store';
 
@@ -30,6 +31,8 @@ export interface CameraView {
   readonly stillTick: number;
   /** The video stream of an rtc session (a MediaStream in the browser), or null. */
   readonly video: unknown;
+  /** The spectator HLS to show in a video element (under the rtc video while both exist), or null. */
+  readonly hls: HlsSource | null;
   /** Luminance as a display filter [R9-9]. */
   readonly filter: LuminanceFilter;
 }
@@ -47,7 +50,14 @@ const NO_FILTER: LuminanceFilter = {
   contrast: 1,
   css: 'brightness(1) saturate(1) contrast(1)',
 };
-const emptyCamera: CameraView = { still: null, stillVisible: true, stillTick: 0, video: null, filter: NO_FILTER };
+const emptyCamera: CameraView = {
+  still: null,
+  stillVisible: true,
+  stillTick: 0,
+  video: null,
+  hls: null,
+  filter: NO_FILTER,
+};
 
 /** A still frame's arrival, for latency measurement. */
 export interface FrameArrival {
@@ -68,6 +78,7 @@ export interface FrameArrival {
 @injectable()
 export class LiveFeed extends StateStore<LiveFeedState> {
   private rtc = new Map<Camera, Subscription>();
+  private hls = new Map<Camera, Subscription>();
   private loops = new Map<Camera, { timer: ScheduledTask | null; request: Subscription | null }>();
   private frames = new Map<Camera, StillFrame>();
   private intervalMs = 0;
@@ -79,6 +90,7 @@ export class LiveFeed extends StateStore<LiveFeedState> {
     @inject(TOKENS.StillFramePort) private readonly stills: StillFramePort,
     @inject(TOKENS.RtcVideoPort) private readonly video: RtcVideoPort,
     @inject(TOKENS.ClockPort) private readonly clock: ClockPort,
+    @inject(TOKENS.HlsVideoPort) private readonly spectate: HlsVideoPort,
   ) {
     super({
       stream: INITIAL_STREAM_STATE,
@@ -88,8 +100,11 @@ export class LiveFeed extends StateStore<LiveFeedState> {
     this.own(() => this.teardown());
   }
 
-  /** Starts (or restarts) the feed of a station [R4.2-2…R4.2-6]. */
-  start(info: StationInfo, mode: StreamType): void {
+  /**
+   * Starts (or restarts) the feed of a station [R4.2-2…R4.2-6]; `role` says who watches (a
+   * spectator watches the station's HLS, issue 44), else the last role told.
+   */
+  start(info: StationInfo, mode: StreamType, role?: WatchRole): void {
     this.setState((s) => ({
       ...s,
       cameras: {
@@ -97,7 +112,12 @@ export class LiveFeed extends StateStore<LiveFeedState> {
         side: { ...s.cameras.side, filter: luminanceFilter(info, 'side') },
       },
     }));
-    this.dispatch({ type: 'start', mode, watch: info.watch_info });
+    this.dispatch({ type: 'start', mode, watch: info.watch_info, ...(role ? { role } : {}) });
+  }
+
+  /** The viewer became a spectator or a player: the picture moves between HLS and real time without a gap. */
+  setRole(role: WatchRole): void {
+    this.dispatch({ type: 'setRole', role });
   }
 
   /** Stops the feed [R4.2-9]. */
@@ -151,10 +171,37 @@ export class LiveFeed extends StateStore<LiveFeedState> {
           }),
         );
         return;
+      case 'disconnectRtc':
+        this.rtc.get(effect.camera)?.unsubscribe();
+        this.rtc.delete(effect.camera);
+        return;
+      case 'connectHls':
+        this.hls.get(effect.camera)?.unsubscribe();
+        this.hls.set(
+          effect.camera,
+          this.spectate.connect({ camera: effect.camera, url: effect.url }).subscribe((e) => {
+            if (e.type === 'ready') this.patchCamera(effect.camera, { hls: e.source });
+            else if (e.type === 'playing') this.dispatch({ type: 'hlsPlaying', camera: effect.camera });
+            else {
+              console.warn(`onkure: spectator video (${effect.camera}) failed: ${e.reason}; watching live instead`);
+              this.dispatch({ type: 'hlsFailed', camera: effect.camera });
+            }
+          }),
+        );
+        return;
+      case 'disconnectHls':
+        this.hls.get(effect.camera)?.unsubscribe();
+        this.hls.delete(effect.camera);
+        this.patchCamera(effect.camera, { hls: null });
+        return;
       case 'pauseRtc':
+        for (const sub of this.rtc.values()) sub.unsubscribe();
+        this.rtc.clear();
+        return;
       case 'disconnectAll':
         for (const sub of this.rtc.values()) sub.unsubscribe();
         this.rtc.clear();
+        for (const camera of [...this.hls.keys()]) this.run({ type: 'disconnectHls', camera });
         return;
       case 'removeVideoElement':
         this.patchCamera(effect.camera, { video: null });
@@ -259,6 +306,8 @@ export class LiveFeed extends StateStore<LiveFeedState> {
     this.refreshing = false;
     for (const sub of this.rtc.values()) sub.unsubscribe();
     this.rtc.clear();
+    for (const sub of this.hls.values()) sub.unsubscribe();
+    this.hls.clear();
     this.stopLoops();
     this.releaseFrames();
     this.arrivalListeners.clear();

@@ -1,7 +1,8 @@
 import { inject, injectable } from 'inversify';
-import { firstValueFrom } from 'rxjs';
+import { combineLatest, distinctUntilChanged, firstValueFrom, map } from 'rxjs';
 import {
   markedMaintenance,
+  watchRole,
   stationPosters,
   type Camera,
   type PrizeItem,
@@ -80,6 +81,16 @@ export class StationPlay extends StateStore<StationPlayState> {
     super(INITIAL);
     for (const part of [feed, line, play, settings, record, messages, lane]) this.own(() => part.dispose());
     this.own(play.results$.subscribe(() => record.afterResult()));
+    // Who watches how (issue 44): a spectator watches the station's HLS; the player playing, or
+    // next but one, watches in real time. The feed moves between them without a gap.
+    this.own(
+      combineLatest([line.state$, play.state$])
+        .pipe(
+          map(([l, p]) => watchRole({ playing: p.play !== null, place: l.reservation?.place ?? null })),
+          distinctUntilChanged(),
+        )
+        .subscribe((role) => feed.setRole(role)),
+    );
     this.own(
       line.maintenance$.subscribe(() =>
         this.setState((s) =>

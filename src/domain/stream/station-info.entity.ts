@@ -7,6 +7,9 @@ export interface WatchInfo {
   readonly webrtc_channel_side: string | null;
   readonly motion_jpeg_front: string;
   readonly motion_jpeg_side: string;
+  /** Beyond the spec: each camera's LL-HLS playlist for spectators, where the service makes one. */
+  readonly hls_front?: string;
+  readonly hls_side?: string;
 }
 
 /** Luminance of the front camera, in percent; absent values count as 100 [R3-2]. */
@@ -37,6 +40,8 @@ export interface StreamFeed {
   readonly rtcUrl: string;
   readonly channels: Readonly<Record<Camera, string>>;
   readonly stillImages: Readonly<Record<Camera, string>>;
+  /** The spectators' HLS playlists, or null when the service offers none. */
+  readonly hls: Readonly<Record<Camera, string>> | null;
 }
 
 const present = (v: string | null | undefined): v is string => typeof v === 'string' && v.trim() !== '';
@@ -50,6 +55,7 @@ export function streamFeed(watch: WatchInfo): StreamFeed {
       side: present(watch.webrtc_channel_side) ? watch.webrtc_channel_side : DEFAULT_SIDE_CHANNEL,
     },
     stillImages: { front: watch.motion_jpeg_front, side: watch.motion_jpeg_side },
+    hls: present(watch.hls_front) && present(watch.hls_side) ? { front: watch.hls_front, side: watch.hls_side } : null,
   };
 }
 

@@ -1,6 +1,7 @@
 import { VIDEO_CODEC } from '../constants';
 import { stillImageRefreshMs } from './still-image.rule';
 import { streamFeed, type Camera, type StreamFeed, type WatchInfo } from './station-info.entity';
+import type { WatchRole } from './watch-role.rule';
 
 /** jpg: still images refreshed by polling; rtc: two receive-only WebRTC sessions. */
 export type StreamType = 'jpg' | 'rtc';
@@ -20,6 +21,12 @@ export interface StreamState {
   /** Which camera the player looks through. */
   readonly view: Camera;
   readonly feed: StreamFeed | null;
+  /** Who watches (issue 44): a spectator watches the station's HLS when it has one; a player their mode. */
+  readonly role: WatchRole;
+  /** The picture comes from the spectators' HLS now (a spectator, the feed has HLS, and it has not failed). */
+  readonly spectating: boolean;
+  /** This stream's HLS failed: the spectator watches in the player's mode until the next start. */
+  readonly hlsFailed: boolean;
 }
 
 export const INITIAL_STREAM_STATE: StreamState = {
@@ -31,6 +38,9 @@ export const INITIAL_STREAM_STATE: StreamState = {
   isSignalingError: false,
   view: 'front',
   feed: null,
+  role: 'player',
+  spectating: false,
+  hlsFailed: false,
 };
 
 /** Something an adapter does for the reducer. */
@@ -45,6 +55,12 @@ export type StreamEffect =
       readonly video: true;
       readonly audio: false;
     }
+  /** One camera's rtc session ends (the picture moved to HLS). */
+  | { readonly type: 'disconnectRtc'; readonly camera: Camera }
+  /** One camera's spectator HLS starts playing (hidden under the current picture until it plays). */
+  | { readonly type: 'connectHls'; readonly camera: Camera; readonly url: string }
+  /** One camera's HLS ends (the picture moved to rtc or stills). */
+  | { readonly type: 'disconnectHls'; readonly camera: Camera }
   | { readonly type: 'pauseRtc' }
   | { readonly type: 'disconnectAll' }
   | { readonly type: 'removeVideoElement'; readonly camera: Camera }
@@ -59,7 +75,13 @@ export type StreamEffect =
   | { readonly type: 'refreshImages' };
 
 export type StreamEvent =
-  | { readonly type: 'start'; readonly mode: StreamType; readonly watch: WatchInfo }
+  | { readonly type: 'start'; readonly mode: StreamType; readonly watch: WatchInfo; readonly role?: WatchRole }
+  /** The viewer became a spectator or a player (their place in line, their play). */
+  | { readonly type: 'setRole'; readonly role: WatchRole }
+  /** One camera's HLS presented its first picture. */
+  | { readonly type: 'hlsPlaying'; readonly camera: Camera }
+  /** One camera's HLS failed for good (the network, the browser cannot play it). */
+  | { readonly type: 'hlsFailed'; readonly camera: Camera }
   /** One rtc session delivered its video. */
   | { readonly type: 'rtcConnected'; readonly camera: Camera }
   /** One rtc session failed (signaling, ICE, abnormal end). */
@@ -78,6 +100,20 @@ export interface StreamTransition {
 
 const CAMERAS: readonly Camera[] = ['front', 'side'];
 const removeVideos: readonly StreamEffect[] = CAMERAS.map((camera) => ({ type: 'removeVideoElement', camera }));
+const disconnectHls: readonly StreamEffect[] = CAMERAS.map((camera) => ({ type: 'disconnectHls', camera }));
+const connectRtc = (feed: StreamFeed): readonly StreamEffect[] =>
+  CAMERAS.map((camera) => ({
+    type: 'connectRtc',
+    camera,
+    url: feed.rtcUrl,
+    channel: feed.channels[camera],
+    role: 'recvonly',
+    codec: VIDEO_CODEC,
+    video: true,
+    audio: false,
+  }));
+const connectHls = (hls: Readonly<Record<Camera, string>>): readonly StreamEffect[] =>
+  CAMERAS.map((camera) => ({ type: 'connectHls', camera, url: hls[camera] }));
 
 /**
  * The stream as a pure reducer [R4.2-1…R4.2-10]: the next state and the effects to run, in order.
@@ -91,6 +127,12 @@ const removeVideos: readonly StreamEffect[] = CAMERAS.map((camera) => ({ type: '
  * - stop: streaming and reloading false, stopped true; rtc paused and disconnected; stills refreshed once.
  * - trackRemoved: remove that camera's video element; its still picture shows again (the stills
  *   keep refreshing in rtc mode), so the camera is never blank.
+ *
+ * Spectators (issue 44, beyond the spec): a start as a spectator on a feed with HLS plays each
+ * camera's HLS instead of connecting rtc; the still (or poster) shows until it plays. A change of
+ * role moves the picture without a gap: the new source starts under the current one, and the old
+ * one ends only once the new one shows (rtcConnected, hlsPlaying). An HLS failure falls back to the
+ * player's mode for the rest of this stream.
  */
 export function streamReducer(state: StreamState, event: StreamEvent): StreamTransition {
   switch (event.type) {
@@ -100,18 +142,12 @@ export function streamReducer(state: StreamState, event: StreamEvent): StreamTra
           ? []
           : [{ type: 'stopImageRefresh' }, { type: 'disconnectAll' }, ...removeVideos, { type: 'removeStillImages' }];
       const feed = streamFeed(event.watch);
-      const connect: readonly StreamEffect[] =
-        event.mode === 'rtc'
-          ? CAMERAS.map((camera) => ({
-              type: 'connectRtc',
-              camera,
-              url: feed.rtcUrl,
-              channel: feed.channels[camera],
-              role: 'recvonly',
-              codec: VIDEO_CODEC,
-              video: true,
-              audio: false,
-            }))
+      const role = event.role ?? state.role;
+      const spectating = role === 'spectator' && feed.hls !== null;
+      const connect: readonly StreamEffect[] = spectating
+        ? connectHls(feed.hls!)
+        : event.mode === 'rtc'
+          ? connectRtc(feed)
           : [];
       return {
         state: {
@@ -122,6 +158,9 @@ export function streamReducer(state: StreamState, event: StreamEvent): StreamTra
           stoppedStream: false,
           isSignalingError: false,
           feed,
+          role,
+          spectating,
+          hlsFailed: false,
         },
         effects: [
           ...reset,
@@ -133,21 +172,86 @@ export function streamReducer(state: StreamState, event: StreamEvent): StreamTra
     }
     case 'rtcConnected':
       if (state.type !== 'rtc' || !state.isStreaming) return { state, effects: [] };
-      return { state: { ...state, isReloading: false }, effects: [{ type: 'hideStillImage', camera: event.camera }] };
+      // A session that connects after the viewer became a spectator is not wanted any more.
+      if (state.spectating)
+        return {
+          state,
+          effects: [
+            { type: 'disconnectRtc', camera: event.camera },
+            { type: 'removeVideoElement', camera: event.camera },
+          ],
+        };
+      return {
+        state: { ...state, isReloading: false },
+        effects: [
+          { type: 'hideStillImage', camera: event.camera },
+          // Moving from HLS: the spectator's picture ends once the real-time one shows.
+          ...(state.feed?.hls ? [{ type: 'disconnectHls', camera: event.camera } as const] : []),
+        ],
+      };
     case 'rtcFailed':
       if (state.type !== 'rtc' || !state.isStreaming) return { state, effects: [] };
+      // Moving to HLS: the session it replaces ended early; the HLS (or the still) shows.
+      if (state.spectating)
+        return {
+          state,
+          effects: [
+            { type: 'disconnectRtc', camera: event.camera },
+            { type: 'removeVideoElement', camera: event.camera },
+          ],
+        };
       return {
         state: { ...state, type: 'jpg', isSignalingError: true },
         effects: [{ type: 'disconnectAll' }, ...removeVideos, { type: 'showStillImages' }, { type: 'refreshImages' }],
       };
+    case 'setRole': {
+      const next = { ...state, role: event.role };
+      const hls = state.feed?.hls ?? null;
+      if (!state.isStreaming || !state.feed || !hls || state.hlsFailed) return { state: next, effects: [] };
+      if (event.role === 'spectator' && !state.spectating)
+        return { state: { ...next, spectating: true }, effects: connectHls(hls) };
+      if (event.role === 'player' && state.spectating)
+        return {
+          state: { ...next, spectating: false },
+          // rtc starts under the HLS, which ends camera by camera as each session shows; in jpg
+          // mode the stills show again at once.
+          effects:
+            state.type === 'rtc'
+              ? connectRtc(state.feed)
+              : [...disconnectHls, { type: 'showStillImages' }, { type: 'refreshImages' }],
+        };
+      return { state: next, effects: [] };
+    }
+    case 'hlsPlaying':
+      if (!state.isStreaming || !state.spectating) return { state, effects: [] };
+      return {
+        state: { ...state, isReloading: false },
+        effects: [
+          { type: 'hideStillImage', camera: event.camera },
+          // Moving from rtc: the real-time session ends once the HLS shows.
+          { type: 'disconnectRtc', camera: event.camera },
+          { type: 'removeVideoElement', camera: event.camera },
+        ],
+      };
+    case 'hlsFailed':
+      if (!state.isStreaming || !state.spectating) return { state, effects: [] };
+      return {
+        state: { ...state, spectating: false, hlsFailed: true },
+        effects: [
+          ...disconnectHls,
+          { type: 'showStillImages' },
+          { type: 'refreshImages' },
+          ...(state.type === 'rtc' ? connectRtc(state.feed!) : []),
+        ],
+      };
     case 'frameLoaded':
-      return state.isReloading && state.type === 'jpg'
+      return state.isReloading && state.type === 'jpg' && !state.spectating
         ? { state: { ...state, isReloading: false }, effects: [] }
         : { state, effects: [] };
     case 'stop': {
       if (!state.isStreaming) return { state, effects: [] };
       const rtc: readonly StreamEffect[] =
-        state.type === 'rtc' ? [{ type: 'pauseRtc' }, { type: 'disconnectAll' }] : [];
+        state.type === 'rtc' || state.spectating ? [{ type: 'pauseRtc' }, { type: 'disconnectAll' }] : [];
       return {
         state: { ...state, isStreaming: false, isReloading: false, stoppedStream: true },
         effects: [{ type: 'stopImageRefresh' }, ...rtc, { type: 'refreshImages' }],

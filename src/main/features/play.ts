@@ -10,7 +10,14 @@ import {
   StationPlay,
   TOKENS,
 } from '../../application';
-import { BrowserNotifications, FetchStillFrames, KyPlay, KyReservation, SoraRtcVideo } from '../../infrastructure';
+import {
+  BrowserNotifications,
+  FetchStillFrames,
+  HlsJsVideo,
+  KyPlay,
+  KyReservation,
+  SoraRtcVideo,
+} from '../../infrastructure';
 import type { FeatureDeps, FeatureModule } from './feature-module';
 
 /** The play screen: the line, the live feed and remote play. */
@@ -20,6 +27,7 @@ export const playFeature: FeatureModule = {
     container.bind(TOKENS.PlayPort).toConstantValue(new KyPlay(http, session));
     container.bind(TOKENS.StillFramePort).toConstantValue(new FetchStillFrames(host.fetch));
     container.bind(TOKENS.RtcVideoPort).toConstantValue(new SoraRtcVideo(config.origin));
+    container.bind(TOKENS.HlsVideoPort).toConstantValue(new HlsJsVideo(config.origin));
     container.bind(TOKENS.NotificationPort).toConstantValue(new BrowserNotifications());
     container.bind(TOKENS.LiveFeed).to(LiveFeed).inTransientScope();
     container.bind(TOKENS.StationPlay).to(StationPlay).inTransientScope();

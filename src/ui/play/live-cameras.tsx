@@ -1,5 +1,6 @@
+import { useEffect, useRef } from 'react';
 import { useMediaStream } from '../hooks/use-media-stream';
-import type { StationPlay } from '../../application';
+import type { HlsSource, StationPlay } from '../../application';
 import { VIDEO_VIEW_HEIGHT_PERCENT, VIDEO_VIEW_ROTATION_DEG, type Camera } from '../../domain';
 import { useHydrated } from '../hooks/use-hydrated';
 import { useObservableState } from '../hooks/use-observable-state';
@@ -36,7 +37,18 @@ export function LiveCameras({
               hidden={camera !== view}
               style={hydrated ? { filter: c.filter.css } : undefined}
             >
-              {c.video ? <VideoView stream={c.video} label={MESSAGES.cameraAlt(labels[camera])} /> : null}
+              {/* The spectators' HLS under the real-time video: while the picture moves from one to the
+                  other (issue 44), the new one starts beneath and the old one ends once it shows. */}
+              {c.hls ? (
+                <div className="cameras__source">
+                  <HlsView source={c.hls} label={MESSAGES.cameraAlt(labels[camera])} />
+                </div>
+              ) : null}
+              {c.video ? (
+                <div className="cameras__source">
+                  <VideoView stream={c.video} label={MESSAGES.cameraAlt(labels[camera])} />
+                </div>
+              ) : null}
               {c.still && c.stillVisible ? (
                 <img
                   className="cameras__still"
@@ -49,7 +61,7 @@ export function LiveCameras({
               ) : null}
               {/* Until the feed shows, the camera's latest picture (in the server's page too: the page's
                   lead picture, issue 27), else a line saying it is connecting. */}
-              {c.still || c.video ? null : posters && camera === view ? (
+              {c.still || c.video || c.hls ? null : posters && camera === view ? (
                 <img
                   className="cameras__still"
                   src={posters[camera]}
@@ -65,8 +77,16 @@ export function LiveCameras({
             </div>
           );
         })}
-        <span className="cameras__mode" data-testid="feed-mode" data-mode={feed.stream.type}>
-          {feed.stream.type === 'rtc' ? MESSAGES.feedModeRtc : MESSAGES.feedModeJpg}
+        <span
+          className="cameras__mode"
+          data-testid="feed-mode"
+          data-mode={feed.stream.spectating ? 'hls' : feed.stream.type}
+        >
+          {feed.stream.spectating
+            ? MESSAGES.feedModeHls
+            : feed.stream.type === 'rtc'
+              ? MESSAGES.feedModeRtc
+              : MESSAGES.feedModeJpg}
         </span>
         <span className="cameras__latency" data-testid="latency">
           {latencyMs === null ? MESSAGES.latencyPending : MESSAGES.latency(latencyMs)}
@@ -113,6 +133,27 @@ export function LiveCameras({
         </div>
       </div>
     </div>
+  );
+}
+
+/** A spectator's HLS video, shown as the rtc video is (the same camera, mounted sideways). */
+function HlsView({ source, label }: { source: HlsSource; label: string }) {
+  const ref = useRef<HTMLVideoElement>(null);
+  useEffect(() => {
+    const element = ref.current;
+    return element ? source.attach(element) : undefined;
+  }, [source]);
+  return (
+    <video
+      ref={ref}
+      className="cameras__video"
+      data-testid="hls-video"
+      aria-label={label}
+      autoPlay
+      muted
+      playsInline
+      style={{ height: `${VIDEO_VIEW_HEIGHT_PERCENT}%`, transform: `rotate(${VIDEO_VIEW_ROTATION_DEG}deg)` }}
+    />
   );
 }
 

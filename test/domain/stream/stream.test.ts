@@ -43,6 +43,10 @@ describe('stream reducer', () => {
       isSignalingError: false,
       view: 'front',
       feed: null,
+      // Beyond the spec (issue 44): who watches; a spectator's feed with HLS plays that instead.
+      role: 'player',
+      spectating: false,
+      hlsFailed: false,
     });
     expect(run([{ type: 'switchView', view: 'side' }]).state.view).toBe('side');
   });
@@ -56,6 +60,7 @@ describe('stream reducer', () => {
       rtcUrl: watch.webrtc_url,
       channels: { front: 'st5-front', side: 'st5-side' },
       stillImages: { front: watch.motion_jpeg_front, side: watch.motion_jpeg_side },
+      hls: null,
     });
   });
 
