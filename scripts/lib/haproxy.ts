@@ -12,7 +12,10 @@ export interface Upstream {
 /**
  * HAProxy in front of the instances (docs/deployment.md): round robin with a sticky cookie (socket.io's
  * polling transport needs every request of one socket on one instance; websockets pass through),
- * /healthz checks every second, X-Forwarded-For for the per-client limits (TRUST_PROXY). The live
+ * /healthz checks every second, X-Forwarded-For for the per-client limits (TRUST_PROXY). A request
+ * whose connection is refused (an instance just died, before two failed checks mark it down) is
+ * retried on another instance (`option redispatch 1`): HAProxy retries only connection failures by
+ * default, where nothing reached the instance, so a POST is never sent twice. The live
  * feed needs no route of its own: any instance forwards a station's stills and signaling to the
  * instance running it.
  */
@@ -31,6 +34,9 @@ defaults
   timeout server 60s
   timeout tunnel 1h
   timeout http-request 10s
+  retries 2
+  option redispatch 1
+  option http-server-close
 
 frontend onkure
   bind 127.0.0.1:${options.port}

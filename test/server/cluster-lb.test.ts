@@ -216,6 +216,21 @@ describe('two instances behind HAProxy', () => {
 
     await a.kill('SIGKILL');
     const killedAt = Date.now();
+    // Before HAProxy's checks mark a down (two failures, 1 s apart), round robin still picks it:
+    // those requests are refused at connect and redispatched to b, so each answer is the service's
+    // own, never the balancer's 503 page. (A balance, not the play: the play's room is in its takeover.)
+    const rightAfter = await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        const res = await fetch(`${origin}/api/user/tc`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': alice.ip },
+          body: JSON.stringify({ user_id: alice.user_id, access_token: alice.access_token }),
+        });
+        await res.arrayBuffer();
+        return res.headers.get('content-type')?.split(';')[0];
+      }),
+    );
+    expect(rightAfter).toEqual(Array.from({ length: 6 }, () => 'application/json'));
     // Through the load balancer: the play is back once the other instance runs the rooms.
     await expect
       .poll(
@@ -230,12 +245,13 @@ describe('two instances behind HAProxy', () => {
     expect(resumedMs).toBeLessThan(10_000);
     const back = playStateResponseSchema.parse(await as(alice)('v2/play/current')).play!;
     expect(back).toMatchObject({ phase: 'playing', machine: { phase: 'waitBack' } });
-    expect(
-      (await as(alice)('v2/play/control', { play_id: play.play_id, button: 'back', command: 'press' })).error_code,
-    ).toBe(200);
-    expect(
-      (await as(alice)('v2/play/control', { play_id: play.play_id, button: 'back', command: 'release' })).error_code,
-    ).toBe(200);
+    // The machine answers once its agent, cut off with a, has dialled the balancer again and
+    // reports to b; a press before that is refused (machineDown), as the player's screen says.
+    await agentReporting([b.origin], [stationId], agent!);
+    for (const command of ['press', 'release']) {
+      const answer = await as(alice)('v2/play/control', { play_id: play.play_id, button: 'back', command });
+      expect(answer, JSON.stringify(answer)).toMatchObject({ error_code: 200 });
+    }
     await expect
       .poll(async () => playStateResponseSchema.parse(await as(alice)('v2/play/current')).play?.phase, {
         timeout: 15_000,
