@@ -311,7 +311,7 @@ test.describe('the account and support', () => {
     await guide.getByRole('button', { name: 'はじめる' }).click();
     await expect(guide).toBeHidden();
     await page.reload();
-    await expect(page.locator('.cameras__still').first()).toBeVisible();
+    await expect(page.getByTestId('feed-mode')).toHaveAttribute('data-mode', 'hls');
     await expect(guide).toBeHidden();
 
     // The e-mail address changed from the account modal with the code sent to the new address.

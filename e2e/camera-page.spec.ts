@@ -83,8 +83,10 @@ test.describe('the camera page publishes a phone or webcam over WHIP', () => {
       expect(await seriousViolations(camera)).toEqual([]);
       await camera.screenshot({ path: `e2e/screenshots/camera-page-${project}.png` });
 
-      // The player, in jpg mode (the e2e default): the front still is made from the published video.
+      // The player, in jpg mode (picked: a viewer arrives as a spectator on HLS): the front still is
+      // made from the published video.
       await page.goto(`/game/${station}`);
+      await page.getByTestId('mode-jpg').click();
       await expect(page.getByTestId('feed-mode')).toHaveAttribute('data-mode', 'jpg');
       const still = async () => {
         const answer = await request.get(`/api/stations/${station}/camera/front.jpg?t=${Date.now()}`);

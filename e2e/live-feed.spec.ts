@@ -5,8 +5,8 @@ import { OPERATOR_TOKEN, stationFor } from './support/players';
 /**
  * The rtc live feed for real: the app's sora-js-sdk in Chromium against the reference server's
  * Sora-compatible signaling peer (werift), VP8 from the demo agent's painted cameras, published over WHIP
- * (docs/live-feed.md). The e2e server's default mode is jpg (playwright.config.ts), so each test
- * switches to ライブ映像 the way a player does. Each project watches its own station.
+ * (docs/live-feed.md). A viewer arrives as a spectator (HLS, issue 44), so each test switches to
+ * ライブ映像 the way a player does. Each project watches its own station.
  */
 
 type LiveStatus = {
@@ -73,8 +73,8 @@ const inboundCodecs = (page: Page) =>
 
 async function watchLive(page: Page, station: number): Promise<void> {
   await page.goto(`/game/${station}`);
-  await expect(page.getByTestId('feed-mode')).toHaveAttribute('data-mode', 'jpg');
-  await expect(page.locator('.cameras__still').first()).toBeVisible();
+  // A viewer with no place in line is a spectator (issue 44): the station's HLS, until they pick a mode.
+  await expect(page.getByTestId('feed-mode')).toHaveAttribute('data-mode', 'hls');
   await page.getByTestId('mode-rtc').click();
   await expect(page.getByTestId('feed-mode')).toHaveAttribute('data-mode', 'rtc');
   await expect.poll(() => videoWidths(page), { timeout: 15_000 }).toEqual([360, 360]);

@@ -32,13 +32,15 @@ test.describe('stations: watch, wait in line, play, result', () => {
     const b = await playerPage(browser, baseURL!, bob, viewport);
     await a.goto(`/game/${station}`);
     await b.goto(`/game/${station}`);
-    // Both watch the machine: the still pictures arrive and refresh.
-    await expect(a.locator('.cameras__still').first()).toBeVisible();
-    await expect(a.getByTestId('feed-mode')).toHaveAttribute('data-mode', 'jpg');
+    // Both watch the machine as spectators (the station's HLS, issue 44).
+    await expect(a.getByTestId('feed-mode')).toHaveAttribute('data-mode', 'hls');
     await expect(b.getByTestId('viewers')).toContainText('人が視聴中');
 
     await a.getByTestId('reserve').click();
     await expect(a.getByTestId('your-turn')).toContainText('あなたの番です！');
+    // Her turn: she watches in real time, in the service's default mode (jpg in e2e).
+    await expect(a.getByTestId('feed-mode')).toHaveAttribute('data-mode', 'jpg');
+    await expect(a.locator('.cameras__still').first()).toBeVisible();
     await b.getByTestId('reserve').click();
     await expect(b.getByTestId('in-line')).toHaveAttribute('data-place', '2');
     await expect(b.getByTestId('in-line')).toContainText('あなたは2番目です');
@@ -162,7 +164,7 @@ test.describe('stations: watch, wait in line, play, result', () => {
   }, testInfo) => {
     const station = await stationFor(request, 7);
     await page.goto(`/game/${station}`);
-    await expect(page.locator('.cameras__still').first()).toBeVisible();
+    await expect(page.getByTestId('feed-mode')).toHaveAttribute('data-mode', 'hls');
     await page.getByTestId('reserve').click();
     await expect(page.getByTestId('dialog')).toContainText('プレイするにはログインしてください。');
     await expect(page.getByRole('alertdialog', { name: 'プレイするにはログインしてください。' })).toBeVisible();

@@ -1,6 +1,7 @@
 import { expect, test } from './support/test';
 import { seriousViolations } from './support/axe';
 import { largestPaint } from './support/paint';
+import { livePicture } from './support/camera';
 
 test.describe('top page (walking skeleton)', () => {
   test('[R1-4] shows the seeded prize list from the running server, in Japanese, rendered by the server and not asked for again', async ({
@@ -119,7 +120,7 @@ test.describe('top page (walking skeleton)', () => {
     await card.getByRole('link').click();
     await expect(page).toHaveURL(/\/play\/.+\/\d+$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(name!);
-    await expect(page.locator('.cameras__still[src^="blob:"]').first()).toBeVisible();
+    await expect.poll(async () => ['still', 'hls'].includes(await livePicture(page)), { timeout: 20_000 }).toBe(true);
   });
 
   test('[R5-2] a play screen opened from outside shows its front camera’s latest picture in the server’s page, painted before the app runs (issue 27); the live stills follow', async ({
@@ -138,8 +139,8 @@ test.describe('top page (walking skeleton)', () => {
     const paint = await largestPaint(page);
     expect(paint.src).toBe(poster);
     expect(paint.appStart).toBeGreaterThan(paint.loaded);
-    // The live stills take its place.
-    await expect(page.locator('.cameras__still[src^="blob:"]').first()).toBeVisible();
+    // The live picture takes its place (a spectator's: live stills, then the station's HLS).
+    await expect.poll(async () => ['still', 'hls'].includes(await livePicture(page)), { timeout: 20_000 }).toBe(true);
     await expect(page.getByTestId('camera-poster')).toHaveCount(0);
   });
 

@@ -25,7 +25,9 @@ export function contentSecurityPolicy(
     'img-src': ["'self'", 'data:', 'blob:'],
     'font-src': ["'self'", 'data:'],
     'connect-src': ["'self'", 'ws:', 'wss:', ...tag, ...config.connectSrc],
-    'media-src': ["'none'"],
+    // The spectators' HLS: hls.js plays through Media Source Extensions (a blob: URL); Safari's
+    // native HLS and the play clips load from this origin.
+    'media-src': ["'self'", 'blob:'],
     'object-src': ["'none'"],
     'frame-ancestors': ["'none'"],
     'base-uri': ["'self'"],

@@ -170,7 +170,7 @@ describe('the live feed for spectators (issue 44): HLS, and the move to and from
     luminance_side: {},
   });
 
-  it("a spectator watches each camera's HLS: its source goes to the page, the still hides once it plays; becoming the player connects rtc under it, and the HLS ends as the rtc video shows", () => {
+  it("a spectator watches each camera's HLS: its source goes to the page, the still hides once it plays; becoming the player connects rtc under it, and the HLS ends once the page's rtc video plays", () => {
     const { feed, video, spectate } = setUp();
     feed.setRole('spectator');
     feed.start(withHls, 'rtc');
@@ -193,7 +193,10 @@ describe('the live feed for spectators (issue 44): HLS, and the move to and from
     expect(video.connected).toEqual(['front', 'side']);
     expect(spectate.connected).toEqual(['front', 'side']);
     video.emit('front', { type: 'connected', stream: 'front stream' });
-    expect(feed.snapshot.cameras.front).toMatchObject({ video: 'front stream', hls: null, stillVisible: false });
+    expect(feed.snapshot.cameras.front).toMatchObject({ video: 'front stream', hls: source, stillVisible: false });
+    expect(spectate.connected).toEqual(['front', 'side']);
+    feed.rtcPlaying('front');
+    expect(feed.snapshot.cameras.front.hls).toBeNull();
     expect(spectate.connected).toEqual(['side']);
     detach();
     expect(spectate.attached).toEqual([]);

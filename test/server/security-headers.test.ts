@@ -54,7 +54,7 @@ describe('security headers (issue 7 §5.6)', () => {
       "object-src 'none'",
       "frame-ancestors 'none'",
       "base-uri 'self'",
-      "media-src 'none'",
+      "media-src 'self' blob:",
     ])
       expect(csp).toContain(directive);
     expect(csp).not.toContain('unsafe-inline');

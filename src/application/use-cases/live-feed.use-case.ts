@@ -115,6 +115,11 @@ export class LiveFeed extends StateStore<LiveFeedState> {
     this.dispatch({ type: 'start', mode, watch: info.watch_info, ...(role ? { role } : {}) });
   }
 
+  /** The page's rtc video of a camera shows its first picture (the move from HLS completes). */
+  rtcPlaying(camera: Camera): void {
+    this.dispatch({ type: 'rtcPlaying', camera });
+  }
+
   /** The viewer became a spectator or a player: the picture moves between HLS and real time without a gap. */
   setRole(role: WatchRole): void {
     this.dispatch({ type: 'setRole', role });

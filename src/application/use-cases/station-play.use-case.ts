@@ -62,6 +62,8 @@ const INITIAL: StationPlayState = { stationId: null, station: null, signedIn: fa
 @injectable()
 export class StationPlay extends StateStore<StationPlayState> {
   private info: StationInfo | null = null;
+  /** The viewer picked rtc or jpg with the switch: no move to or from HLS after that. */
+  private modeChosen = false;
   /** The feed's addresses a server render sent with the station (`adopt`), used once by `open`. */
   private adoptedInfo: StationInfo | null = null;
 
@@ -89,7 +91,10 @@ export class StationPlay extends StateStore<StationPlayState> {
           map(([l, p]) => watchRole({ playing: p.play !== null, place: l.reservation?.place ?? null })),
           distinctUntilChanged(),
         )
-        .subscribe((role) => feed.setRole(role)),
+        .subscribe((role) => {
+          // A mode the viewer picked themselves (the switch under the cameras) is kept, whoever they are.
+          if (!this.modeChosen) feed.setRole(role);
+        }),
     );
     this.own(
       line.maintenance$.subscribe(() =>
@@ -173,8 +178,12 @@ export class StationPlay extends StateStore<StationPlayState> {
     });
   }
 
-  /** Restarts the live feed in the other mode (the player's choice: rtc video or jpg stills). */
+  /**
+   * Restarts the live feed in the other mode (the player's choice: rtc video or jpg stills). A
+   * spectator who picks one gets it too, and keeps it (issue 44: HLS is the default, not a rule).
+   */
   switchFeedMode(mode: StreamType): void {
-    if (this.info) this.feed.start(this.info, mode);
+    this.modeChosen = true;
+    if (this.info) this.feed.start(this.info, mode, 'player');
   }
 }

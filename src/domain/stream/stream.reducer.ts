@@ -78,6 +78,8 @@ export type StreamEvent =
   | { readonly type: 'start'; readonly mode: StreamType; readonly watch: WatchInfo; readonly role?: WatchRole }
   /** The viewer became a spectator or a player (their place in line, their play). */
   | { readonly type: 'setRole'; readonly role: WatchRole }
+  /** One camera's rtc video presented its first picture (the page's video element plays). */
+  | { readonly type: 'rtcPlaying'; readonly camera: Camera }
   /** One camera's HLS presented its first picture. */
   | { readonly type: 'hlsPlaying'; readonly camera: Camera }
   /** One camera's HLS failed for good (the network, the browser cannot play it). */
@@ -131,7 +133,8 @@ const connectHls = (hls: Readonly<Record<Camera, string>>): readonly StreamEffec
  * Spectators (issue 44, beyond the spec): a start as a spectator on a feed with HLS plays each
  * camera's HLS instead of connecting rtc; the still (or poster) shows until it plays. A change of
  * role moves the picture without a gap: the new source starts under the current one, and the old
- * one ends only once the new one shows (rtcConnected, hlsPlaying). An HLS failure falls back to the
+ * one ends only once the new one shows (rtcPlaying, hlsPlaying: a picture on screen, not merely a
+ * connected session). An HLS failure falls back to the
  * player's mode for the rest of this stream.
  */
 export function streamReducer(state: StreamState, event: StreamEvent): StreamTransition {
@@ -185,8 +188,11 @@ export function streamReducer(state: StreamState, event: StreamEvent): StreamTra
         state: { ...state, isReloading: false },
         effects: [
           { type: 'hideStillImage', camera: event.camera },
-          // Moving from HLS: the spectator's picture ends once the real-time one shows.
-          ...(state.feed?.hls ? [{ type: 'disconnectHls', camera: event.camera } as const] : []),
+          // The camera not in view ends its HLS at once (nobody sees the move, and a browser does not
+          // play a video out of view, so it would never report one showing).
+          ...(event.camera !== state.view && state.feed?.hls
+            ? [{ type: 'disconnectHls', camera: event.camera } as const]
+            : []),
         ],
       };
     case 'rtcFailed':
@@ -208,8 +214,19 @@ export function streamReducer(state: StreamState, event: StreamEvent): StreamTra
       const next = { ...state, role: event.role };
       const hls = state.feed?.hls ?? null;
       if (!state.isStreaming || !state.feed || !hls || state.hlsFailed) return { state: next, effects: [] };
-      if (event.role === 'spectator' && !state.spectating)
-        return { state: { ...next, spectating: true }, effects: connectHls(hls) };
+      if (event.role === 'spectator' && !state.spectating) {
+        // The camera not in view leaves rtc at once (its HLS will not play out of view to say so).
+        const hidden: Camera = state.view === 'front' ? 'side' : 'front';
+        const leave: readonly StreamEffect[] =
+          state.type === 'rtc'
+            ? [
+                { type: 'disconnectRtc', camera: hidden },
+                { type: 'removeVideoElement', camera: hidden },
+                { type: 'showStillImage', camera: hidden },
+              ]
+            : [];
+        return { state: { ...next, spectating: true }, effects: [...connectHls(hls), ...leave] };
+      }
       if (event.role === 'player' && state.spectating)
         return {
           state: { ...next, spectating: false },
@@ -222,6 +239,10 @@ export function streamReducer(state: StreamState, event: StreamEvent): StreamTra
         };
       return { state: next, effects: [] };
     }
+    case 'rtcPlaying':
+      // Moving from HLS: the spectator's picture ends once the real-time one shows.
+      if (!state.isStreaming || state.spectating || !state.feed?.hls) return { state, effects: [] };
+      return { state, effects: [{ type: 'disconnectHls', camera: event.camera }] };
     case 'hlsPlaying':
       if (!state.isStreaming || !state.spectating) return { state, effects: [] };
       return {

@@ -46,7 +46,11 @@ export function LiveCameras({
               ) : null}
               {c.video ? (
                 <div className="cameras__source">
-                  <VideoView stream={c.video} label={MESSAGES.cameraAlt(labels[camera])} />
+                  <VideoView
+                    stream={c.video}
+                    label={MESSAGES.cameraAlt(labels[camera])}
+                    onPlaying={() => screen.feed.rtcPlaying(camera)}
+                  />
                 </div>
               ) : null}
               {c.still && c.stillVisible ? (
@@ -116,7 +120,7 @@ export function LiveCameras({
             type="button"
             className="chip"
             data-testid="mode-rtc"
-            aria-pressed={feed.stream.type === 'rtc'}
+            aria-pressed={!feed.stream.spectating && feed.stream.type === 'rtc'}
             onClick={() => screen.switchFeedMode('rtc')}
           >
             {MESSAGES.feedModeRtcShort}
@@ -125,7 +129,7 @@ export function LiveCameras({
             type="button"
             className="chip"
             data-testid="mode-jpg"
-            aria-pressed={feed.stream.type === 'jpg'}
+            aria-pressed={!feed.stream.spectating && feed.stream.type === 'jpg'}
             onClick={() => screen.switchFeedMode('jpg')}
           >
             {MESSAGES.feedModeJpgShort}
@@ -158,11 +162,12 @@ function HlsView({ source, label }: { source: HlsSource; label: string }) {
 }
 
 /** An rtc video: 75% height, rotated 90 degrees [R9-10], no audio. */
-function VideoView({ stream, label }: { stream: unknown; label: string }) {
+function VideoView({ stream, label, onPlaying }: { stream: unknown; label: string; onPlaying: () => void }) {
   const ref = useMediaStream(stream);
   return (
     <video
       ref={ref}
+      onPlaying={onPlaying}
       className="cameras__video"
       aria-label={label}
       autoPlay

@@ -68,7 +68,7 @@ describe('who watches how (issue 44): spectators on HLS, the player in real time
     expect(types(playing.effects)).toEqual(['hideStillImage:front', 'disconnectRtc:front', 'removeVideoElement:front']);
   });
 
-  it('becoming the player moves to rtc without a gap: rtc connects under the HLS, and each camera’s HLS ends only once its rtc video shows', () => {
+  it('becoming the player moves to rtc without a gap: rtc connects under the HLS, and each camera’s HLS ends only once its rtc video presents a picture', () => {
     const watching = run([
       { type: 'start', mode: 'rtc', watch, role: 'spectator' },
       { type: 'hlsPlaying', camera: 'front' },
@@ -78,7 +78,20 @@ describe('who watches how (issue 44): spectators on HLS, the player in real time
     expect(promoted.state).toMatchObject({ spectating: false, role: 'player' });
     expect(types(promoted.effects)).toEqual(['connectRtc:front', 'connectRtc:side']);
     const front = streamReducer(promoted.state, { type: 'rtcConnected', camera: 'front' });
-    expect(types(front.effects)).toEqual(['hideStillImage:front', 'disconnectHls:front']);
+    expect(types(front.effects)).toEqual(['hideStillImage:front']);
+    // The side camera is out of view: its HLS ends as soon as its rtc session connects.
+    const side = streamReducer(front.state, { type: 'rtcConnected', camera: 'side' });
+    expect(types(side.effects)).toEqual(['hideStillImage:side', 'disconnectHls:side']);
+    // Connected is not yet shown: the HLS ends when the rtc video presents its first picture.
+    const shows = streamReducer(front.state, { type: 'rtcPlaying', camera: 'front' });
+    expect(types(shows.effects)).toEqual(['disconnectHls:front']);
+    // A feed without HLS has none to end.
+    expect(
+      run([
+        { type: 'start', mode: 'rtc', watch: { ...watch, hls_front: '' } },
+        { type: 'rtcPlaying', camera: 'front' },
+      ]).effects,
+    ).toEqual([]);
     // In jpg mode the stills show at once (there is no real-time video to wait for).
     const jpg = run([
       { type: 'start', mode: 'jpg', watch, role: 'spectator' },
@@ -98,7 +111,14 @@ describe('who watches how (issue 44): spectators on HLS, the player in real time
       { type: 'rtcConnected', camera: 'front' },
     ]).state;
     const demoted = streamReducer(live, { type: 'setRole', role: 'spectator' });
-    expect(types(demoted.effects)).toEqual(['connectHls:front', 'connectHls:side']);
+    // The side camera, out of view, leaves rtc at once (its still shows until its HLS plays).
+    expect(types(demoted.effects)).toEqual([
+      'connectHls:front',
+      'connectHls:side',
+      'disconnectRtc:side',
+      'removeVideoElement:side',
+      'showStillImage:side',
+    ]);
     const shows = streamReducer(demoted.state, { type: 'hlsPlaying', camera: 'front' });
     expect(types(shows.effects)).toEqual(['hideStillImage:front', 'disconnectRtc:front', 'removeVideoElement:front']);
     // An rtc session that connects late, after the move, is ended rather than shown.
