@@ -131,7 +131,10 @@ test.describe('the camera page publishes a phone or webcam over WHIP', () => {
         w.videoRemoved = 0;
         new MutationObserver((changes) => {
           for (const change of changes)
-            for (const node of change.removedNodes) if (node.nodeName === 'VIDEO') w.videoRemoved += 1;
+            for (const node of change.removedNodes)
+              // The video, or the box it sits in (a source layer of the camera).
+              if (node.nodeName === 'VIDEO' || (node instanceof Element && node.querySelector('video')))
+                w.videoRemoved += 1;
         }).observe(document.body, { childList: true, subtree: true });
       });
       await camera.getByRole('button', { name: '配信を停止' }).click();
