@@ -140,7 +140,10 @@ export class PlayClips {
   private readonly ownRoot: boolean;
   private retention: ScheduledTask | null = null;
   private retentionRun: Promise<void> = Promise.resolve();
+  private queuedRun: Promise<void> | null = null;
   private readonly costs: RecordingCost[] = [];
+  /** Folders no clip names, with when a retention run first saw them so. */
+  private readonly orphansSeen = new Map<string, number>();
   private closed = false;
 
   constructor(private readonly options: PlayClipsOptions) {
@@ -496,11 +499,15 @@ export class PlayClips {
    * pass the cap, and folders no clip names.
    */
   runRetention(): Promise<void> {
-    this.retentionRun = this.retentionRun.then(
-      () => this.retain(),
-      () => this.retain(),
-    );
-    return this.retentionRun.catch((error: unknown) => this.options.log('clips: retention failed', error));
+    // Calls while a run waits to start share it (a manual clock moved by days fires the timer often).
+    if (this.queuedRun) return this.queuedRun;
+    const start = () => {
+      this.queuedRun = null;
+      return this.retain();
+    };
+    this.retentionRun = this.retentionRun.then(start, start);
+    this.queuedRun = this.retentionRun.catch((error: unknown) => this.options.log('clips: retention failed', error));
+    return this.queuedRun;
   }
 
   private async retain(): Promise<void> {
@@ -545,7 +552,11 @@ export class PlayClips {
     await this.removeOrphans(now.getTime());
   }
 
-  /** Folders in the clips folder that no recording or ready clip names, older than a few minutes. */
+  /**
+   * Folders in the clips folder that no recording or ready clip names (a crash between a row's
+   * removal and its files', another instance's leftovers), removed once seen so for a few minutes
+   * (by the server's clock: a folder being made while its row is written is left alone).
+   */
   private async removeOrphans(now: number): Promise<void> {
     if (this.root === null) return;
     let names: string[];
@@ -554,23 +565,26 @@ export class PlayClips {
     } catch {
       return;
     }
-    if (names.length === 0) return;
+    const here = new Set([...this.recordings.values()].map((r) => r.clipId));
     const live = new Set(
-      (
-        await this.options.store.query<{ clip_id: string }>(
-          "SELECT clip_id FROM play_clips WHERE clip_id = ANY($1::text[]) AND status IN ('recording', 'ready')",
-          [names],
-        )
-      ).map((row) => row.clip_id),
+      names.length === 0
+        ? []
+        : (
+            await this.options.store.query<{ clip_id: string }>(
+              "SELECT clip_id FROM play_clips WHERE clip_id = ANY($1::text[]) AND status IN ('recording', 'ready')",
+              [names],
+            )
+          ).map((row) => row.clip_id),
     );
-    for (const name of names) {
-      if (live.has(name) || [...this.recordings.values()].some((r) => r.clipId === name)) continue;
-      try {
-        if (now - statSync(join(this.root, name)).mtimeMs < ORPHAN_AGE_MS) continue;
-      } catch {
-        continue;
+    const unnamed = new Set(names.filter((name) => !live.has(name) && !here.has(name)));
+    for (const name of [...this.orphansSeen.keys()]) if (!unnamed.has(name)) this.orphansSeen.delete(name);
+    for (const name of unnamed) {
+      const seen = this.orphansSeen.get(name);
+      if (seen === undefined) this.orphansSeen.set(name, now);
+      else if (now - seen >= ORPHAN_AGE_MS) {
+        this.removeFolders([name]);
+        this.orphansSeen.delete(name);
       }
-      this.removeFolders([name]);
     }
   }
 
