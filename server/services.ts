@@ -289,6 +289,7 @@ export function createServices(
     apiPrefix: config.apiPrefix,
     channelOf: (stationId, camera) => live.rtcFeed.existing(stationId, camera),
     log,
+    distributed: roomHost.distributed,
   });
   setRecording(clips);
   const provider = new SimulatedPaymentProvider(store, clock, config.payment.providerSecret, log);

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PlayClip, PlayClipRef } from '../../src/contract';
-import { repeatEvery, type Clock, type ScheduledTask } from '../clock';
+import { DueTimer, type Clock, type ScheduledTask } from '../clock';
 import type { CameraName } from '../../media/cameras/camera-renderer';
 import type { CameraChannel } from '../live/camera-channel';
 import { SERVER_MESSAGES } from '../messages';
@@ -21,7 +21,10 @@ export const CLIP_UNKEEP_GRACE_MS = 24 * 60 * 60_000;
 export const MAX_RECORDING_MS = 10 * 60_000;
 /** Clips a player may keep at once (a kept clip is never removed by age or by the cap). */
 export const MAX_KEPT_CLIPS = 50;
-/** How often the leader removes expired clips and holds the folder to its cap. */
+/**
+ * With several instances the leader looks at least this often (clips are made on every instance,
+ * and only the leader's own wake it otherwise).
+ */
 const RETENTION_EVERY_MS = 10 * 60_000;
 /** A folder in the clips folder that no clip names is removed once it is this old. */
 const ORPHAN_AGE_MS = 5 * 60_000;
@@ -44,6 +47,8 @@ export interface PlayClipsOptions {
   /** The camera's channel if it exists now (someone publishes or watches it), else null. */
   readonly channelOf: (stationId: number, camera: CameraName) => CameraChannel | null;
   readonly log: (message: string, error?: unknown) => void;
+  /** Several instances share the store (the leader then looks every 10 minutes as well). */
+  readonly distributed?: boolean;
 }
 
 /** A play starting, as the station room tells it. */
@@ -138,7 +143,8 @@ export class PlayClips {
   private readonly recordings = new Map<number, Recording>();
   private root: string | null;
   private readonly ownRoot: boolean;
-  private retention: ScheduledTask | null = null;
+  private readonly retention: DueTimer;
+  private leading = false;
   private retentionRun: Promise<void> = Promise.resolve();
   private queuedRun: Promise<void> | null = null;
   private readonly costs: RecordingCost[] = [];
@@ -149,6 +155,13 @@ export class PlayClips {
   constructor(private readonly options: PlayClipsOptions) {
     this.root = options.dir;
     this.ownRoot = options.dir === null;
+    this.retention = new DueTimer(
+      options.clock,
+      () => this.nextDue(),
+      () => this.runRetention(),
+      options.log,
+      'clips: retention',
+    );
   }
 
   /** Whether plays are recorded here (ffmpeg found); null: why not. */
@@ -303,7 +316,8 @@ export class PlayClips {
     } catch (error) {
       this.options.log(`clips: could not finish the clip of play ${start.playId}`, error);
     }
-    if (made.length > 0 && this.retention) void this.runRetention();
+    // The leader holds the folder to its cap at once, and may have a nearer expiry to wait for.
+    if (this.leading) void this.runRetention().then(() => this.retention.poke());
   }
 
   private noteCost(stationId: number, outcome: CameraRecording): void {
@@ -481,16 +495,41 @@ export class PlayClips {
 
   // ---- retention (the leader) -----------------------------------------------------------------
 
-  /** The leader's part: retention now and every 10 minutes. */
+  /**
+   * The leader's part: retention now, then at the next instant something falls due (an expiry, a
+   * recording that can no longer be running, a stray folder's age), and after each clip made here.
+   */
   start(): void {
-    if (this.retention) return;
-    this.retention = repeatEvery(this.options.clock, RETENTION_EVERY_MS, () => void this.runRetention());
-    void this.runRetention();
+    if (this.leading) return;
+    this.leading = true;
+    void this.runRetention().then(() => this.retention.start());
   }
 
   stop(): void {
-    this.retention?.cancel();
-    this.retention = null;
+    this.leading = false;
+    this.retention.stop();
+  }
+
+  /** Resolves when no retention run or timer read is going (tests step a manual clock with it). */
+  async retentionSettled(): Promise<void> {
+    await this.retentionRun.catch(() => undefined);
+    await this.retention.settled();
+  }
+
+  /** When retention next has something to do, or null (nothing will fall due by itself). */
+  private async nextDue(): Promise<Date | null> {
+    const [row] = await this.options.store.query<{ expires: Date | string | null; stale: Date | string | null }>(
+      `SELECT (SELECT min(expires_at) FROM play_clips WHERE status IN ('ready', 'failed') AND NOT kept) AS expires,
+              (SELECT min(created_at) FROM play_clips WHERE status = 'recording') AS stale`,
+    );
+    const now = this.options.clock.now().getTime();
+    const due = [
+      row?.expires ? new Date(row.expires).getTime() : null,
+      row?.stale ? new Date(row.stale).getTime() + MAX_RECORDING_MS + 60_001 : null,
+      ...[...this.orphansSeen.values()].map((seen) => seen + ORPHAN_AGE_MS),
+      this.options.distributed ? now + RETENTION_EVERY_MS : null,
+    ].filter((at): at is number => at !== null);
+    return due.length === 0 ? null : new Date(Math.max(now, Math.min(...due)));
   }
 
   /**
