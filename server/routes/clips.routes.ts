@@ -8,6 +8,7 @@ import {
   clipShareRequestSchema,
   operatorPlayClipSchema,
 } from '../../src/contract';
+import { operatorRoleAllows } from '../../src/domain';
 import { byteRange } from '../http/byte-range';
 import { SERVER_MESSAGES } from '../messages';
 import { Refusal } from '../play/refusal';
@@ -53,7 +54,11 @@ export async function clipRoutes({ route, services: s }: ApiDeps): Promise<void>
     const file = await clips.file(clipId, camera, {
       e: query.e,
       k: query.k,
-      operator: async () => (await route.operatorOf(request)) !== null,
+      // An operator whose role may read the play log (the right 'floor'), as for operator/play_clip.
+      operator: async () => {
+        const operator = await route.operatorOf(request);
+        return operator !== null && operatorRoleAllows(operator.role, 'floor');
+      },
     });
     // Opened before answering: a file removed meanwhile (retention) is a 404, never a failed stream.
     const handle = file ? await open(file.path, 'r').catch(() => null) : null;
