@@ -129,6 +129,8 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       services?.ingest.close();
       services?.stills.close();
       services?.hls.close();
+      // Recordings end (each clip written as far as it got) while the store is still open.
+      await services?.clips.close();
       services?.cameraDemand.close();
       services?.rtcFeed.close();
       await parts.recovered?.catch(() => undefined);

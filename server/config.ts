@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DEFAULT_API_PREFIX } from '../src/contract';
 import {
   kujiTimeLimitsFrom,
@@ -87,6 +87,18 @@ export interface ServerConfig {
   readonly payment: PaymentConfig;
   /** PRIZE_STORAGE_DAYS (default 30): how long a won prize waits for a delivery request [R10-5]. */
   readonly prizeStorageDays: number;
+  /** The plays' clips (docs/clips.md). */
+  readonly clips: ClipsConfig;
+}
+
+export interface ClipsConfig {
+  /**
+   * CLIPS_DIR: where the clips are written (default DATA_DIR/clips); null (DATA_DIR=:memory:
+   * without CLIPS_DIR): a temporary folder the server removes on close.
+   */
+  readonly dir: string | null;
+  /** CLIPS_MAX_BYTES (default 20 GB): past it the oldest unkept clips are removed. */
+  readonly maxBytes: number;
 }
 
 export interface PaymentConfig {
@@ -227,7 +239,16 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
     iceHosts,
     ffmpegPath: env.FFMPEG_PATH || null,
   };
+  const dataDir = env.DATA_DIR === ':memory:' ? null : resolve(cwd, env.DATA_DIR || '.data');
+  const clipsMax = env.CLIPS_MAX_BYTES || String(20 * 1024 ** 3);
+  if (!/^\d{1,15}$/.test(clipsMax) || Number(clipsMax) < 1024 * 1024)
+    throw new ServerConfigError(`CLIPS_MAX_BYTES must be a number of bytes, at least 1048576 (got "${clipsMax}").`);
+  const clips: ClipsConfig = {
+    dir: env.CLIPS_DIR ? resolve(cwd, env.CLIPS_DIR) : dataDir === null ? null : join(dataDir, 'clips'),
+    maxBytes: Number(clipsMax),
+  };
   return {
+    clips,
     payment,
     prizeStorageDays: wholeNumber(env.PRIZE_STORAGE_DAYS, PRIZE_STORAGE_DAYS, 'PRIZE_STORAGE_DAYS'),
     feed,
@@ -241,7 +262,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
     trustProxy,
     instanceUrl,
     databasePoolSize: wholeNumber(env.DATABASE_POOL_SIZE, 10, 'DATABASE_POOL_SIZE'),
-    dataDir: env.DATA_DIR === ':memory:' ? null : resolve(cwd, env.DATA_DIR || '.data'),
+    dataDir,
     apiPrefix,
     target: target.target,
     production,

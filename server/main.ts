@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const video = server.services().rtcFeed;
   if (video.ffmpegProblem)
     console.warn(
-      `onkure: no stills and no H.264 cameras (${video.ffmpegProblem}); VP8 cameras are forwarded as they come`,
+      `onkure: no stills, no H.264 cameras and no play clips (${video.ffmpegProblem}); VP8 cameras are forwarded as they come`,
     );
   const feed = config.feed.mode === 'rtc' ? 'rtc video' : 'jpg stills';
   console.log(

@@ -180,6 +180,11 @@ export const SERVER_MESSAGES = {
   chatLimit: 'メッセージの送信が多すぎます。少し時間をおいてからお試しください。',
   chatClientIdReused: 'このメッセージIDはすでに別の内容で使われています。',
   contactNotFound: 'お問い合わせが見つかりません。',
+  // A video of every play (docs/clips.md)
+  clipNotFound: '動画が見つかりません。',
+  clipRangeUnsatisfiable: '指定された範囲は動画の長さを超えています。',
+  clipNotReady: 'この動画はまだ準備中か、保存されていないため、この操作はできません。',
+  clipKeepLimit: (max: number) => `保存できる動画は${max}本までです。ほかの動画の保存を解除してからお試しください。`,
   // The development analytics collector (docs/analytics.md)
   analyticsUnknownEvent: '分析イベントの名前が正しくありません。',
   analyticsBadSendTo: '分析イベントの送信先IDが正しくありません。',

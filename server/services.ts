@@ -56,6 +56,7 @@ import { PurchaseService } from './wallet/purchase.service';
 import { SpendingLimits } from './wallet/spending-limits';
 import { SimulatedPaymentProvider } from './payment/provider/simulated-provider';
 import { SupportService } from './support/support.service';
+import { PlayClips } from './clips/play-clips';
 
 export { STATIONS_MOVED } from './composition/rooms.services';
 
@@ -137,6 +138,8 @@ export interface Services {
   /** The rtc feed's Sora-compatible signaling (attached to the HTTP server when webrtc_url is a path). */
   readonly signaling: SignalingServer;
   readonly kujiReservations: KujiReservations;
+  /** A video of every play: recorded here, seen by its player and the operators, shared, kept, removed (docs/clips.md). */
+  readonly clips: PlayClips;
 }
 
 /**
@@ -217,7 +220,7 @@ export function createServices(
   const verification = new VerificationService(store, clock);
   const vipGate = new VipGate(new StoreTcLedgerSource());
   const roomHost = options.roomHost ?? new LocalRoomHost();
-  const { rooms, setPlayEvents, setKujiEvents, setMachines } = createRooms({
+  const { rooms, setPlayEvents, setKujiEvents, setMachines, setRecording } = createRooms({
     store,
     clock,
     config,
@@ -277,6 +280,18 @@ export function createServices(
     signalingTimings: options.signalingTimings,
     signalingClock: options.signalingClock,
   });
+  const clips = new PlayClips({
+    store,
+    clock,
+    ffmpeg: live.rtcFeed.ffmpegPath,
+    dir: config.clips.dir,
+    maxBytes: config.clips.maxBytes,
+    apiPrefix: config.apiPrefix,
+    channelOf: (stationId, camera) => live.rtcFeed.existing(stationId, camera),
+    log,
+    distributed: roomHost.distributed,
+  });
+  setRecording(clips);
   const provider = new SimulatedPaymentProvider(store, clock, config.payment.providerSecret, log);
   const spendingLimits = new SpendingLimits(store, clock);
   const passwords = new PasswordService(store, clock, identity, verification, () => realtime);
@@ -312,7 +327,15 @@ export function createServices(
     ),
     auth: new AccountAuthService(store, clock, identity, ledger, verification),
     passwords,
-    accountDeletion: new AccountDeletionService(store, clock, ledger, identity, passwords, () => realtime),
+    accountDeletion: new AccountDeletionService(
+      store,
+      clock,
+      ledger,
+      identity,
+      passwords,
+      () => realtime,
+      (ids) => clips.removeFolders(ids),
+    ),
     support: new SupportService(store, clock, () => realtime),
     vipGate,
     reservations: new StationReservations(store, catalogue, vipGate, clock),
@@ -329,5 +352,6 @@ export function createServices(
     agents: machines.gateway,
     agentViews: machines.views,
     kujiReservations: new KujiReservations(store, clock, config.kujiTimeLimits),
+    clips,
   };
 }

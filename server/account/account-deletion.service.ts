@@ -23,6 +23,8 @@ export interface DeletionPreviewAnswer {
   readonly tc_paid: number;
   readonly tc_free: number;
   readonly has_password: 0 | 1;
+  /** The videos of the player's plays that go with the account (docs/clips.md) [R11-5]. */
+  readonly clips: number;
 }
 
 /**
@@ -42,6 +44,8 @@ export class AccountDeletionService {
     private readonly identity: IdentityService,
     private readonly passwords: PasswordService,
     private readonly events: () => SessionEvents | null,
+    /** Removes the files of clips whose rows the deletion marked removed (after it commits). */
+    private readonly removeClipFiles: (clipIds: readonly string[]) => void = () => undefined,
   ) {}
 
   /** What deleting would take with it, shown before the player confirms. */
@@ -52,6 +56,7 @@ export class AccountDeletionService {
                   AND NOT EXISTS (SELECT 1 FROM delivery_request_items i WHERE i.play_history_id = p.play_history_id)) AS prizes,
               (SELECT count(*)::int FROM delivery_requests r
                 WHERE r.user_id = u.user_id AND r.delivery_status IN ${UNSHIPPED_SQL}) AS deliveries,
+              (SELECT count(*)::int FROM play_clips c WHERE c.user_id = u.user_id AND c.status <> 'removed') AS clips,
               u.password_hash IS NOT NULL AS has_password
          FROM users u WHERE u.user_id = $1 AND u.deleted_at IS NULL`,
       [userId],
@@ -70,6 +75,7 @@ export class AccountDeletionService {
       tc_paid: preview.tcPaid,
       tc_free: preview.tcFree,
       has_password: row.has_password ? 1 : 0,
+      clips: row.clips,
     };
   }
 
@@ -91,7 +97,7 @@ export class AccountDeletionService {
       if (!password) throw new AccountRefusal(400, CONTRACT_MESSAGES.passwordRequired);
       checked = await this.passwords.verifyCurrent(userId, password);
     }
-    await this.db.transaction(async (q) => {
+    const clips = await this.db.transaction(async (q) => {
       if (!(await lockUser(q, userId))) throw new AccountRefusal(401, ERROR_INFO[401]);
       const [row] = await q.query<{ password_hash: string | null; deleted_at: Date | null }>(
         'SELECT password_hash, deleted_at FROM users WHERE user_id = $1',
@@ -101,13 +107,24 @@ export class AccountDeletionService {
       // The password changed between the check and the lock: the one sent is no longer the account's.
       if (row.password_hash !== checked) throw new AccountRefusal(401, SERVER_MESSAGES.passwordWrong);
       if (await inLine(q, userId)) throw new AccountRefusal(409, SERVER_MESSAGES.accountDeleteBusy);
-      await this.erase(q, userId);
+      return this.erase(q, userId);
     });
+    // The clips' files go once their rows say so (a crash in between leaves folders no clip names,
+    // which the clips' retention removes).
+    this.removeClipFiles(clips);
     this.events()?.endSessions(userId);
   }
 
-  private async erase(q: SqlExecutor, userId: number): Promise<void> {
+  /** Erases the account's personal data; answers the clips removed with it (their files go after the commit). */
+  private async erase(q: SqlExecutor, userId: number): Promise<string[]> {
     const now = this.clock.now().toISOString();
+    // The videos of the player's plays go with the account [R11-5]; a recording still being
+    // written finds its row removed and deletes its files itself.
+    const clips = await q.query<{ clip_id: string }>(
+      `UPDATE play_clips SET status = 'removed', reason = 'account', removed_at = $2, shared = false, kept = false
+        WHERE user_id = $1 AND status <> 'removed' RETURNING clip_id`,
+      [userId, now],
+    );
     // Deliveries not yet shipped are cancelled without a refund (the fee is forfeited with the TC).
     await q.query(
       `UPDATE delivery_requests SET delivery_status = 'cancelled', cancel_reason = $2, cancelled_at = $3, updated_at = $3
@@ -153,10 +170,12 @@ export class AccountDeletionService {
         WHERE user_id = $1`,
       [userId, now],
     );
+    return clips.map((row) => row.clip_id);
   }
 }
 
 interface AccountDeletionPreviewRow {
+  clips: number;
   prizes: number;
   deliveries: number;
   has_password: boolean;

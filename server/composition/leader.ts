@@ -61,6 +61,8 @@ export function startRooms(parts: ServerParts, services: Services): Promise<void
           services.purchases.start();
           // Prizes whose storage notices or end came while the server was down are handled now [R10-5].
           services.prizeStorage.start();
+          // Clips past their 30 days, over the folder's cap, or left by a dead instance are removed.
+          services.clips.start();
         })();
         // Hosting once the sweeps run and this instance took its first share of the rooms.
         Promise.all([parts.hostWork, roomHost.settled()]).then(parts.markHosting, () => undefined);
@@ -71,6 +73,7 @@ export function startRooms(parts: ServerParts, services: Services): Promise<void
         void services.rooms.close();
         services.purchases.stop();
         services.prizeStorage.stop();
+        services.clips.stop();
         (options.onHostLost ?? exitOnHostLost)(error);
       },
     });

@@ -6,7 +6,13 @@ import { asRefusal } from '../http/route';
 import { SqlKujiBoxStore, type KujiBoxStore } from '../kuji/kuji-box-store';
 import { kujiKind, type KujiBoxEvents } from '../kuji/kuji-kind';
 import { SERVER_MESSAGES } from '../messages';
-import { SILENT_PLAY_EVENTS, type PlayEvents, type PlayStore } from '../play/rooms/play-ports';
+import {
+  NO_RECORDING,
+  SILENT_PLAY_EVENTS,
+  type PlayEvents,
+  type PlayRecording,
+  type PlayStore,
+} from '../play/rooms/play-ports';
 import { LedgerPlayLedger } from '../play/rooms/ledger-play-ledger';
 import { SqlPlayStore } from '../play/rooms/sql-play-store';
 import { stationKind, type MachineCommands } from '../play/rooms/station-kind';
@@ -58,6 +64,8 @@ export function createRooms(deps: RoomsDeps) {
   let kujiEvents: KujiBoxEvents = SILENT_PLAY_EVENTS;
   // Until the agent gateway is wired, no machine is driven by an agent.
   let machines: MachineCommands = { command: async () => false, known: () => undefined };
+  // Until the live feed is wired, no play is recorded.
+  let recording: PlayRecording = NO_RECORDING;
   const rooms: Rooms = new RoomRegistry(
     {
       station: stationKind({
@@ -66,6 +74,7 @@ export function createRooms(deps: RoomsDeps) {
         log,
         newSeed: deps.playSeeds ?? (() => randomInt(0, 2 ** 31 - 1)),
         machines: () => machines,
+        recording: () => recording,
       }),
       kuji: kujiKind({ store: deps.kujiStore ? deps.kujiStore(kujiStore) : kujiStore, events: () => kujiEvents }),
     },
@@ -84,6 +93,7 @@ export function createRooms(deps: RoomsDeps) {
     setPlayEvents: (events: PlayEvents) => void (playEvents = events),
     setKujiEvents: (events: KujiBoxEvents) => void (kujiEvents = events),
     setMachines: (commands: MachineCommands) => void (machines = commands),
+    setRecording: (recorder: PlayRecording) => void (recording = recorder),
   };
 }
 

@@ -68,6 +68,10 @@ export interface CameraChannelStats {
   /** Whether its jpg stills are being made from the video now. */
   readonly stills: boolean;
   readonly live: boolean;
+  /** Whether a play's recording takes its video now (docs/clips.md). */
+  readonly recording: boolean;
+  /** Why its last recording failed or fell short (or why none can run here), else null. */
+  readonly recording_error: string | null;
 }
 
 interface ViewerState {
@@ -117,6 +121,8 @@ export class CameraChannel {
   private lastKeyframeAt: number | null = null;
   /** Packets written to the viewers (tests and the benchmark read it). */
   packets = 0;
+  /** Set by the plays' recorder (server/clips/play-clips.ts): why its last recording failed, or null. */
+  recordingError: string | null = null;
 
   constructor(
     readonly stationId: number,
@@ -367,6 +373,8 @@ export class CameraChannel {
       viewers: this.viewerCount,
       stills: this.stillsRunning,
       live: this.live,
+      recording: this.running('recording'),
+      recording_error: this.recordingError,
     };
   }
 

@@ -75,6 +75,11 @@ export class RtcFeed {
     return channel;
   }
 
+  /** The camera's channel if it exists now (someone publishes or watches it), without making one. */
+  existing(stationId: number, camera: CameraName): CameraChannel | null {
+    return this.channels.get(`${stationId}:${camera}`) ?? null;
+  }
+
   /**
    * The channel of a station camera for a new viewer, or why not. Counting happens here, before
    * any slow step, so concurrent joins cannot pass the limit together. A camera without a publisher

@@ -1,6 +1,7 @@
 import type { AssistGaugeAnswer, PlayLogEntry } from '../../src/contract';
 import { assistGauge } from '../../src/domain';
 import type { SqlExecutor } from '../store/store';
+import { CLIP_REF_COLUMNS, clipRef } from '../clips/play-clips';
 
 /** Plays per page of a player's play history. */
 export const PLAY_LOG_PAGE_SIZE = 20;
@@ -21,11 +22,17 @@ interface PlayRow {
   result: PlayLogEntry['result'];
   started_at: Date;
   ended_at: Date | null;
+  clip_id: string | null;
+  clip_status: 'recording' | 'ready' | 'failed' | 'removed' | null;
+  clip_shared: boolean | null;
+  clip_kept: boolean | null;
+  clip_expires_at: Date | null;
 }
 
 const SELECT = `SELECT p.play_id, p.station_id, s.prize_name, p.currency, p.price, p.base_arm_strength, p.assist_level, p.arm_strength,
-                       p.seed, p.layout, p.inputs, p.drop_at_tick, p.result, p.started_at, p.ended_at
-                  FROM plays p JOIN stations s ON s.station_id = p.station_id`;
+                       p.seed, p.layout, p.inputs, p.drop_at_tick, p.result, p.started_at, p.ended_at, ${CLIP_REF_COLUMNS}
+                  FROM plays p JOIN stations s ON s.station_id = p.station_id
+                  LEFT JOIN play_clips c ON c.play_id = p.play_id`;
 
 const toEntry = (r: PlayRow): PlayLogEntry => ({
   play_id: r.play_id,
@@ -43,11 +50,13 @@ const toEntry = (r: PlayRow): PlayLogEntry => ({
   result: r.result,
   started_at: new Date(r.started_at).toISOString(),
   ended_at: r.ended_at ? new Date(r.ended_at).toISOString() : null,
+  // The play's video (docs/clips.md): its id and state; the files' addresses come from v2/clip/get.
+  clip: clipRef(r),
 });
 
 /**
  * The play log: every play with its price, arm strength, assist level, seed, starting field and
- * inputs. A player reads their own finished plays (nothing about a play is hidden afterwards; a
+ * inputs, and its clip. A player reads their own finished plays (nothing about a play is hidden afterwards; a
  * play still running shows once it has a result), the operator reads any station's.
  */
 export class PlayLogRepository {

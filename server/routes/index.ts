@@ -1,6 +1,7 @@
 import { accountRoutes } from './account.routes';
 import { analyticsRoutes } from './analytics.routes';
 import { authRoutes } from './auth.routes';
+import { clipRoutes } from './clips.routes';
 import { contentsRoutes } from './contents.routes';
 import { deliveryRoutes } from './delivery.routes';
 import type { ApiDeps } from './deps';
@@ -24,6 +25,7 @@ export async function registerApiRoutes(deps: ApiDeps): Promise<void> {
   await imageRoutes(deps);
   await playRoutes(deps);
   await stationFeedRoutes(deps);
+  await clipRoutes(deps);
   await operatorRoutes(deps);
   await operatorConsoleRoutes(deps);
   await operatorAgentsRoutes(deps);

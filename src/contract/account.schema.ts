@@ -235,6 +235,8 @@ export const accountDeletePreviewResponseSchema = z.extend(errorResponseSchema, 
     tc_free: z.int().check(z.gte(0)),
     /** 1 when the account has a password, which the deletion then asks for. */
     has_password: flag01Schema,
+    /** The videos of the player's plays that go with the account (absent from older servers). */
+    clips: z.optional(z.int().check(z.gte(0))),
   }),
 });
 /**

@@ -15,6 +15,7 @@ export * from './purchase.schema';
 export * from './pay-methods';
 export * from './contents.schema';
 export * from './play.schema';
+export * from './clip.schema';
 export * from './kuji.schema';
 export * from './realtime';
 export * from './analytics.schema';

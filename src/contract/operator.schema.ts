@@ -117,6 +117,9 @@ export const stationCameraSchema = z.object({
   viewers: z.int().check(z.nonnegative()),
   stills: z.boolean(),
   live: z.boolean(),
+  /** Whether a play's recording takes its video now, and why the last one failed (docs/clips.md). */
+  recording: z.optional(z.boolean()),
+  recording_error: z.optional(z.nullable(z.string())),
 });
 export type StationCameraWire = z.infer<typeof stationCameraSchema>;
 export const operatorStationCamerasResponseSchema = z.object({

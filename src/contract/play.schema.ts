@@ -15,6 +15,7 @@ import {
   VIP_WEEKLY_LIMIT_ERROR_CODE,
 } from '../domain';
 import { prizeItemSchema } from './catalogue.schema';
+import { playClipRefSchema } from './clip.schema';
 import { errorResponseSchema } from './envelope';
 import { identitySchema, idSchema as positiveIdSchema } from './user-identity.schema';
 import { CONTRACT_MESSAGES as M } from './messages';
@@ -255,6 +256,8 @@ export const playLogEntrySchema = z.object({
   result: z.nullable(z.enum(PLAY_RESULTS)),
   started_at: z.string(),
   ended_at: z.nullable(z.string()),
+  /** The play's video (docs/clips.md): absent where the server records none, null for a play without one. */
+  clip: z.optional(z.nullable(playClipRefSchema)),
 });
 export type PlayLogEntry = z.infer<typeof playLogEntrySchema>;
 playLogEntrySchema satisfies z.ZodMiniType<DomainPlayLogEntry>;

@@ -156,6 +156,7 @@ describe('account deletion [R10-7]', { timeout: 60_000 }, () => {
       tc_paid: 5_000,
       tc_free: 4_000,
       has_password: 1,
+      clips: 0,
     });
   });
 

@@ -61,6 +61,17 @@ export interface PlayEvents {
   floorChanged(stationId: number): void;
 }
 
+/** What a station room tells the plays' recorder (server/clips/play-clips.ts, docs/clips.md). */
+export interface PlayRecording {
+  /** A play was charged and written: its cameras are recorded from now. */
+  playStarted(start: { stationId: number; playId: number; userId: number; prizeName: string }): void;
+  /** A play has its result, or ended without one (refunded): its clip ends a moment later. */
+  playEnded(playId: number): void;
+}
+
+/** No recorder (before the clips are wired, or tests of the rooms alone). */
+export const NO_RECORDING: PlayRecording = { playStarted: () => undefined, playEnded: () => undefined };
+
 /** Events nobody hears (before the realtime hub is wired). */
 export const SILENT_PLAY_EVENTS: PlayEvents & KujiBoxEvents = {
   kujiLineChanged: () => undefined,

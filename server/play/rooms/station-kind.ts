@@ -27,7 +27,7 @@ import {
 import { SERVER_MESSAGES } from '../../messages';
 import type { RoomCarrier, RoomHandle } from '../../rooms/room';
 import type { RoomKind } from '../../rooms/room-registry';
-import type { PlayEvents, PlayStore } from './play-ports';
+import type { PlayEvents, PlayRecording, PlayStore } from './play-ports';
 import { eventNumber as anyId } from '../../rooms/room-relay';
 
 const prizeSchema = z.strictObject({
@@ -135,6 +135,8 @@ export interface StationKindDeps {
    * is wired after the rooms exist); false when no agent drives the station here or anywhere.
    */
   readonly machines: () => MachineCommands;
+  /** The plays' recorder (read at each use: it is wired after the rooms exist, with the live feed). */
+  readonly recording: () => PlayRecording;
 }
 
 /** Where the rooms' machine commands go (server/agent/machine-link.ts). */
@@ -198,6 +200,9 @@ function stationCarrier(
       switch (effect.type) {
         case 'commit':
           await room.write(() => store.commit(id, effect.writes));
+          // A play's result (or its end without one) ends its clip [R11-5].
+          for (const write of effect.writes)
+            if (write.kind === 'recordResult' || write.kind === 'closePlay') deps.recording().playEnded(write.playId);
           return null;
         case 'checkpoint':
           void room
@@ -210,6 +215,13 @@ function stationCarrier(
         }
         case 'startPlay': {
           const started = await room.write(() => store.startPlay(id, effect, seedFor(id)));
+          // Every play is recorded from its start [R11-5]; nothing here waits for the recorder.
+          deps.recording().playStarted({
+            stationId: id,
+            playId: started.playId,
+            userId: started.userId,
+            prizeName: room.state.station.prizeName,
+          });
           return { type: 'playStarted', started };
         }
         case 'lineChanged':
