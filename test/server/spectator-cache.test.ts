@@ -78,7 +78,8 @@ describe("the spectators' LL-HLS through nginx's cache", () => {
       status = (await fetch(playlistUrl).then((r) => r.arrayBuffer().then(() => r))).status;
     }
 
-    const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+    // Every player keeps its connections (a free one is not closed: Node's default keeps 256).
+    const agent = new Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: Infinity });
     const clients = Array.from({ length: CLIENTS }, () => new LlHlsClient(playlistUrl, agent));
     // The crowd stops once every client has received PARTS parts (or one has failed).
     const enough = new Promise<void>((resolve) => {
