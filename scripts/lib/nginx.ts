@@ -122,11 +122,12 @@ http {
   upstream onkure_origin {
     server ${origin.hostname}:${origin.port || (origin.protocol === 'https:' ? 443 : 80)};
     # Connections to the origin are kept and reused (with proxy_http_version 1.1 and an empty
-    # Connection header below): no TCP handshake per part. Closed after 60 s idle, before the
-    # origin's own keep-alive timeout (Node's 72 s in Fastify), so nginx never sends a request on a
-    # connection the origin is closing.
+    # Connection header below): no TCP handshake per part. Closed after 5 s idle, before the
+    # server's own keep-alive timeout (10 s, server/composition/server-parts.ts), so that nginx
+    # never sends a request on a connection the origin is closing (nginx would retry it on a new
+    # one: two origin requests in its log for one the origin saw).
     keepalive 32;
-    keepalive_timeout 60s;
+    keepalive_timeout 5s;
     keepalive_requests 100000;
   }
 
