@@ -31,6 +31,12 @@ export class ServerProcess {
   private output = '';
   private agentDir: string | null = null;
   private agent: ChildProcess | null = null;
+  /**
+   * A server on `:memory:` records its plays' clips into a temporary folder it removes on close; a
+   * kill -9 leaves it behind. So the test's server gets a folder of this object's, removed with the
+   * process however it ends.
+   */
+  private clipsDir: string | null = null;
 
   constructor(
     readonly port: number,
@@ -63,6 +69,8 @@ export class ServerProcess {
    */
   async start(): Promise<number> {
     if (this.options.agent) this.agentDir ??= mkdtempSync(join(tmpdir(), 'onkure-test-agent-'));
+    if (this.dataDir === ':memory:' && !('CLIPS_DIR' in this.env))
+      this.clipsDir ??= mkdtempSync(join(tmpdir(), 'onkure-test-clips-'));
     const child = spawn(process.execPath, [...this.args], {
       env: {
         ...process.env,
@@ -75,6 +83,7 @@ export class ServerProcess {
         ONKURE_DEV_CALLS: '1',
         ONKURE_FEED: 'jpg',
         ...(this.agentDir ? { ONKURE_DEMO_AGENT_DIR: this.agentDir } : {}),
+        ...(this.clipsDir ? { CLIPS_DIR: this.clipsDir } : {}),
         ...this.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -143,11 +152,17 @@ export class ServerProcess {
    */
   async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     const child = this.child;
-    if (!child || child.exitCode !== null || child.pid === undefined) return;
-    await new Promise((resolve) => {
-      child.once('exit', resolve);
-      process.kill(-child.pid!, signal);
-    });
-    this.child = null;
+    if (child && child.exitCode === null && child.pid !== undefined) {
+      await new Promise((resolve) => {
+        child.once('exit', resolve);
+        process.kill(-child.pid!, signal);
+      });
+      this.child = null;
+    }
+    // Nothing of a :memory: server outlives its process; its clips go with it.
+    if (this.clipsDir && !this.running) {
+      rmSync(this.clipsDir, { recursive: true, force: true });
+      this.clipsDir = null;
+    }
   }
 }
