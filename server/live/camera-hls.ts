@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { repeatEvery, type Clock, type ScheduledTask } from '../clock';
+import type { Clock } from '../clock';
+import { CameraToolPool } from './camera-tool-pool';
 import type { CameraName } from '../../media/cameras/camera-renderer';
 import type { CameraChannel, CameraViewer } from './camera-channel';
 import { Mp4BoxSplitter, readFragment, videoTimescale } from './fmp4';
@@ -128,14 +129,15 @@ class HlsEncoder implements CameraViewer {
  * request for its stream and stops HLS_IDLE_MS after the last (docs/spectators.md).
  */
 export class CameraHls {
-  private readonly encoders = new Map<string, HlsEncoder>();
-  private sweep: ScheduledTask | null = null;
+  private readonly encoders: CameraToolPool<HlsEncoder>;
 
   constructor(
     private readonly channelOf: (stationId: number, camera: CameraName) => CameraChannel,
     private readonly ffmpeg: string | null,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.encoders = new CameraToolPool(clock, HLS_IDLE_MS);
+  }
 
   /** Whether HLS can be made here (it needs ffmpeg). */
   get available(): boolean {
@@ -148,43 +150,26 @@ export class CameraHls {
    */
   stream(stationId: number, camera: CameraName): LlHlsStream | null {
     if (!this.ffmpeg) return null;
-    const key = `${stationId}:${camera}`;
+    const key = CameraToolPool.key(stationId, camera);
     let encoder = this.encoders.get(key);
     if (!encoder) {
-      const made: HlsEncoder = new HlsEncoder(this.channelOf(stationId, camera), this.ffmpeg, this.clock, () => {
-        if (this.encoders.get(key) === made) this.encoders.delete(key);
-      });
-      encoder = made;
-      this.encoders.set(key, encoder);
-      this.sweeping();
+      const made: HlsEncoder = new HlsEncoder(this.channelOf(stationId, camera), this.ffmpeg, this.clock, () =>
+        this.encoders.forget(key, made),
+      );
+      encoder = this.encoders.add(key, made);
     }
     encoder.askedAt = this.clock.now().getTime();
     return encoder.stream;
   }
 
-  /** The stream if it runs, without counting a request (the console). */
+  /** The streams running now, without counting a request (tests, the console). */
   running(): { stationId: number; camera: CameraName; pid: number | undefined; held: number }[] {
-    return [...this.encoders.entries()].map(([key, encoder]) => {
-      const [station, camera] = key.split(':') as [string, CameraName];
-      return { stationId: Number(station), camera, pid: encoder.pid, held: encoder.stream.held };
-    });
+    return this.encoders
+      .entries()
+      .map(({ stationId, camera, tool }) => ({ stationId, camera, pid: tool.pid, held: tool.stream.held }));
   }
 
   close(): void {
-    this.sweep?.cancel();
-    this.sweep = null;
-    for (const encoder of [...this.encoders.values()]) encoder.stop();
-  }
-
-  private sweeping(): void {
-    if (this.sweep) return;
-    this.sweep = repeatEvery(this.clock, 1_000, () => {
-      const now = this.clock.now().getTime();
-      for (const encoder of [...this.encoders.values()]) if (now - encoder.askedAt >= HLS_IDLE_MS) encoder.stop();
-      if (this.encoders.size === 0) {
-        this.sweep?.cancel();
-        this.sweep = null;
-      }
-    });
+    this.encoders.close();
   }
 }

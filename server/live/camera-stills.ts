@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { repeatEvery, type Clock, type ScheduledTask } from '../clock';
+import type { Clock } from '../clock';
+import { CameraToolPool } from './camera-tool-pool';
 import type { CameraName } from '../../media/cameras/camera-renderer';
 import type { CameraChannel, CameraViewer } from './camera-channel';
 import { ivfFrame, ivfHeader, spawnMediaTool, Vp8FrameReader } from './vp8-frames';
@@ -143,15 +144,16 @@ class StillDecoder implements CameraViewer {
  * someone asks for them (docs/live-feed.md "Stills from the video").
  */
 export class CameraStills {
-  private readonly decoders = new Map<string, StillDecoder>();
+  private readonly decoders: CameraToolPool<StillDecoder>;
   private readonly kept = new Map<string, VideoStill>();
-  private sweep: ScheduledTask | null = null;
 
   constructor(
     private readonly channelOf: (stationId: number, camera: CameraName) => CameraChannel,
     private readonly ffmpeg: string | null,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.decoders = new CameraToolPool(clock, STILLS_IDLE_MS);
+  }
 
   /**
    * The camera's latest still: the one being made now, else (the first ask) the first one made
@@ -159,7 +161,7 @@ export class CameraStills {
    * not published within 2 s of the ask, or no ffmpeg here).
    */
   async still(stationId: number, camera: CameraName): Promise<VideoStill | null> {
-    const key = `${stationId}:${camera}`;
+    const key = CameraToolPool.key(stationId, camera);
     if (!this.ffmpeg) return this.kept.get(key) ?? null;
     const now = this.clock.now().getTime();
     let decoder = this.decoders.get(key);
@@ -175,11 +177,9 @@ export class CameraStills {
     if (!decoder) {
       const made: StillDecoder = new StillDecoder(channel, this.ffmpeg, this.clock, () => {
         if (made.latest) this.kept.set(key, made.latest);
-        if (this.decoders.get(key) === made) this.decoders.delete(key);
+        this.decoders.forget(key, made);
       });
-      decoder = made;
-      this.decoders.set(key, decoder);
-      this.sweeping();
+      decoder = this.decoders.add(key, made);
     }
     decoder.askedAt = now;
     const last = decoder.latest ?? this.kept.get(key) ?? null;
@@ -190,27 +190,10 @@ export class CameraStills {
 
   /** Decoders running now (tests, the console). */
   running(): { stationId: number; camera: CameraName; pid: number | undefined }[] {
-    return [...this.decoders.entries()].map(([key, decoder]) => {
-      const [station, camera] = key.split(':') as [string, CameraName];
-      return { stationId: Number(station), camera, pid: decoder.pid };
-    });
+    return this.decoders.entries().map(({ stationId, camera, tool }) => ({ stationId, camera, pid: tool.pid }));
   }
 
   close(): void {
-    this.sweep?.cancel();
-    this.sweep = null;
-    for (const decoder of [...this.decoders.values()]) decoder.stop();
-  }
-
-  private sweeping(): void {
-    if (this.sweep) return;
-    this.sweep = repeatEvery(this.clock, 1_000, () => {
-      const now = this.clock.now().getTime();
-      for (const decoder of [...this.decoders.values()]) if (now - decoder.askedAt >= STILLS_IDLE_MS) decoder.stop();
-      if (this.decoders.size === 0) {
-        this.sweep?.cancel();
-        this.sweep = null;
-      }
-    });
+    this.decoders.close();
   }
 }
