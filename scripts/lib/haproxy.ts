@@ -1,6 +1,6 @@
+import { accepts, daemonBinary } from './daemon';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { writeFileSync } from 'node:fs';
 
 /** An instance behind the load balancer. */
 export interface Upstream {
@@ -51,21 +51,7 @@ ${servers}
 `;
 }
 
-function haproxyBin(): string {
-  for (const path of ['/usr/sbin/haproxy', '/usr/bin/haproxy', '/usr/local/sbin/haproxy'])
-    if (existsSync(path)) return path;
-  throw new Error('HAProxy is not installed: apt-get install haproxy (.ci/run installs it).');
-}
-
-const accepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
+const haproxyBin = () => daemonBinary('haproxy', ['/usr/sbin/haproxy', '/usr/bin/haproxy', '/usr/local/sbin/haproxy']);
 
 /** Writes the config to `configPath` and runs HAProxy in the foreground until `stop`. */
 export async function startHaproxy(

@@ -1,6 +1,6 @@
+import { accepts, daemonBinary } from './daemon';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** Where nginx keeps its files under the caller's directory (`dir` of nginxCacheConfig). */
@@ -184,20 +184,7 @@ http {
 `;
 }
 
-function nginxBin(): string {
-  for (const path of ['/usr/sbin/nginx', '/usr/bin/nginx', '/usr/local/sbin/nginx']) if (existsSync(path)) return path;
-  throw new Error('nginx is not installed: apt-get install nginx (.ci/run installs it).');
-}
-
-const accepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
+const nginxBin = () => daemonBinary('nginx', ['/usr/sbin/nginx', '/usr/bin/nginx', '/usr/local/sbin/nginx']);
 
 /** Worker processes of an nginx master (from /proc: its children). */
 export function nginxWorkers(masterPid: number): number[] {
