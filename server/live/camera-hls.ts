@@ -139,11 +139,6 @@ export class CameraHls {
     this.encoders = new CameraToolPool(clock, HLS_IDLE_MS);
   }
 
-  /** Whether HLS can be made here (it needs ffmpeg). */
-  get available(): boolean {
-    return this.ffmpeg !== null;
-  }
-
   /**
    * The camera's stream, started if it was not running (null without ffmpeg). Each call counts as
    * a request: the stream runs on while they come.
