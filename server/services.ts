@@ -287,6 +287,8 @@ export function createServices(
     dir: config.clips.dir,
     maxBytes: config.clips.maxBytes,
     apiPrefix: config.apiPrefix,
+    publicUrl: config.publicUrl,
+    imageUrl: images,
     channelOf: (stationId, camera) => live.rtcFeed.existing(stationId, camera),
     log,
     distributed: roomHost.distributed,

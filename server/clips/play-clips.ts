@@ -44,6 +44,10 @@ export interface PlayClipsOptions {
   readonly maxBytes: number;
   /** The API prefix the files' addresses start with ('/api'). */
   readonly apiPrefix: string;
+  /** The service's public address (PUBLIC_URL): the clip page's absolute address for link previews. */
+  readonly publicUrl?: string;
+  /** A catalogue picture's address by its key (the station's prize picture on the clip page). */
+  readonly imageUrl?: (imageKey: string) => string;
   /** The camera's channel if it exists now (someone publishes or watches it), else null. */
   readonly channelOf: (stationId: number, camera: CameraName) => CameraChannel | null;
   readonly log: (message: string, error?: unknown) => void;
@@ -419,9 +423,10 @@ export class PlayClips {
       result: 'win' | 'miss' | 'refunded' | null;
       cameras: CameraName[];
       duration_ms: number;
+      image_key: string;
     }>(
       `SELECT c.clip_id, c.station_id, s.station_admin_id AS station_name, c.prize_name, p.started_at, p.result,
-              c.cameras, c.duration_ms
+              c.cameras, c.duration_ms, s.image_key
          FROM play_clips c JOIN plays p ON p.play_id = c.play_id JOIN stations s ON s.station_id = c.station_id
         WHERE c.clip_id = $1 AND c.status = 'ready' AND c.shared`,
       [clipId],
@@ -437,6 +442,8 @@ export class PlayClips {
       cameras: row.cameras,
       duration_ms: row.duration_ms,
       urls: Object.fromEntries(row.cameras.map((camera) => [camera, this.fileUrl(row.clip_id, camera, null)])),
+      ...(this.options.imageUrl ? { img_url: this.options.imageUrl(row.image_key) } : {}),
+      ...(this.options.publicUrl ? { page_url: `${this.options.publicUrl}/clip/${row.clip_id}` } : {}),
     };
   }
 

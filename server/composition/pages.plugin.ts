@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { sendCompressed } from '../http/compressed';
+import { CompressedText, sendCompressed } from '../http/compressed';
 import type { PageShell } from '../http/page-shell';
 import { inProcessFetch, readRenderedText, type PageRequest, type RenderedPage } from '../http/pages';
 import { DEFAULT_RENDER_LIMITS, RenderBudget } from '../http/render-budget';
@@ -46,6 +46,9 @@ export const pagesPlugin = fp<{ parts: ServerParts; pageShell: PageShell }>(asyn
         fetch: inProcessFetch(app, request.ip),
       });
       const html = await readRenderedText(page.body);
+      // A page that may change or go at once for everyone (a shared clip): kept by no cache.
+      if (page.noStore)
+        return sendCompressed(reply.status(page.status).header('Cache-Control', 'no-store'), accept, new CompressedText(html), HTML);
       return sendCompressed(reply.status(page.status), accept, pages.keep(request.url, page.status, html), HTML);
     } catch (error) {
       request.log.error({ err: error }, 'server render failed');

@@ -4,7 +4,7 @@
  * for it, so the code a first visit downloads before the page is live holds only the browsing core
  * (issue 27, docs/performance.md). A container made for a server render or a test has them all.
  */
-export const FEATURES = ['play', 'kuji', 'money', 'prizes', 'account', 'support'] as const;
+export const FEATURES = ['play', 'kuji', 'money', 'prizes', 'account', 'support', 'clips'] as const;
 export type Feature = (typeof FEATURES)[number];
 
 /** Loads features into the app's container. */

@@ -16,6 +16,8 @@ import type { PrizeDeliveryPort } from './ports/prize-delivery.port';
 import type { SupportPort } from './ports/support.port';
 import type { ClockPort } from './ports/clock.port';
 import type { PlayPort } from './ports/play.port';
+import type { ClipPort } from './ports/clip.port';
+import type { PlayClipViewer, SharedClip } from './use-cases/play-clips.use-case';
 import type { RealtimePort } from './ports/realtime.port';
 import type { HlsVideoPort, NotificationPort, RtcVideoPort, StillFramePort } from './ports/live-feed.port';
 import type { AnalyticsPort } from './ports/analytics.port';
@@ -89,6 +91,9 @@ export const TOKENS = {
   SupportPort: token<SupportPort>('SupportPort'),
   ClockPort: token<ClockPort>('ClockPort'),
   PlayPort: token<PlayPort>('PlayPort'),
+  ClipPort: token<ClipPort>('ClipPort'),
+  PlayClipViewer: token<PlayClipViewer>('PlayClipViewer'),
+  SharedClip: token<SharedClip>('SharedClip'),
   RealtimePort: token<RealtimePort>('RealtimePort'),
   StillFramePort: token<StillFramePort>('StillFramePort'),
   RtcVideoPort: token<RtcVideoPort>('RtcVideoPort'),

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { CLIP_CAMERAS, CLIP_STATUSES, type PlayClip as DomainPlayClip, type PublicClip as DomainPublicClip } from '../domain';
 import { errorResponseSchema } from './envelope';
 import { flag01Schema, identitySchema, idSchema } from './user-identity.schema';
 
@@ -18,8 +19,6 @@ export const CLIP_ENDPOINTS = {
   operatorClip: 'operator/play_clip',
 } as const;
 
-export const CLIP_STATUSES = ['recording', 'ready', 'failed', 'removed'] as const;
-export const CLIP_CAMERAS = ['front', 'side'] as const;
 
 /** 16 random bytes in base64url. */
 export const clipIdSchema = z.string().check(z.regex(/^[A-Za-z0-9_-]{22}$/));
@@ -51,6 +50,7 @@ export const playClipSchema = z.extend(playClipRefSchema, {
   share_path: z.nullable(z.string()),
 });
 export type PlayClip = z.infer<typeof playClipSchema>;
+playClipSchema satisfies z.ZodMiniType<DomainPlayClip>;
 
 export const clipGetRequestSchema = z.extend(identitySchema, { play_id: idSchema });
 export const clipShareRequestSchema = z.extend(identitySchema, { clip_id: clipIdSchema, shared: flag01Schema });
@@ -68,7 +68,12 @@ export const publicClipSchema = z.object({
   cameras: z.array(z.enum(CLIP_CAMERAS)),
   duration_ms: z.int().check(z.gte(0)),
   urls: cameraUrls,
+  /** The station's prize picture, for the page and its link preview. */
+  img_url: z.optional(z.string()),
+  /** The page's absolute address as the service publishes it (PUBLIC_URL): link previews need absolute addresses. */
+  page_url: z.optional(z.string()),
 });
+publicClipSchema satisfies z.ZodMiniType<DomainPublicClip>;
 export const publicClipResponseSchema = z.extend(errorResponseSchema, { clip: publicClipSchema });
 
 export const operatorPlayClipSchema = z.strictObject({ play_id: idSchema });

@@ -14,6 +14,8 @@ export interface PageRequest {
 export interface RenderedPage {
   readonly status: number;
   readonly body: AsyncIterable<Uint8Array | string>;
+  /** No cache may keep it (the server's rendered-page cache included): it can change or go at once for everyone. */
+  readonly noStore?: boolean;
 }
 
 /** Renders one request's page into the built app's page. */

@@ -27,6 +27,10 @@ export const DOMAIN_MESSAGES = {
   /** The online-crane-game title tag that ends every page title [R7-13]. */
   titleTag: 'オンラインクレーンゲーム オンクレ',
   titleSeparator: ' | ',
+  /** The clip page's title and link preview (issue 44) [R11-5]. */
+  clipTitle: (prize: string, won: boolean) => `「${prize}」${won ? 'ゲット' : 'チャレンジ'}の瞬間`,
+  clipDescription: (station: string, prize: string, won: boolean, seconds: number) =>
+    `${station}で「${prize}」に${won ? 'ゲット' : 'チャレンジ'}したプレイ動画（${seconds}秒）。`,
   /** Quoted by the spec in English [R2.1-5, R2.3-5]. */
   pageNotFound: 'Page Not Found',
 

@@ -17,6 +17,7 @@ export * from './http/ky-wallet.adapter';
 export * from './http/ky-prize-delivery.adapter';
 export * from './http/ky-support.adapter';
 export * from './http/ky-play.adapter';
+export * from './http/ky-clip.adapter';
 export * from './realtime/socket-realtime.adapter';
 export * from './live/fetch-still-frames.adapter';
 export * from './live/sora-rtc-video.adapter';

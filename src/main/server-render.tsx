@@ -108,9 +108,14 @@ export function createPageRenderer(template: string): PageRenderer {
       .join('');
     // Inert until the page's entry releases them with the app's (src/main/lead-picture.ts).
     const pageTemplate = pageScripts ? `<template ${SCRIPTS_TEMPLATE_ATTRIBUTE}>${pageScripts}</template>` : '';
+    // The page's own title and link-preview tags where its route has them, else the route's title.
+    const title = routing.head?.title ?? pageTitle(url.pathname);
+    const meta = (routing.head?.meta ?? [])
+      .map((m) => `<meta ${m.attribute}="${escapeHtml(m.key)}" content="${escapeHtml(m.content)}">`)
+      .join('');
     const head = before.replace(
       /<title>[^<]*<\/title>/,
-      () => `<title>${escapeHtml(pageTitle(url.pathname))}</title>${leads}${pageTemplate}`,
+      () => `<title>${escapeHtml(title)}</title>${meta}${leads}${pageTemplate}`,
     );
     const tail = `</div>${hydrationScript(routing.hydrationData)}${after.slice('</div>'.length)}`;
     return new Promise<RenderedPage>((resolve, reject) => {
@@ -131,7 +136,7 @@ export function createPageRenderer(template: string): PageRenderer {
             markup.on('data', (chunk: Buffer) => body.write(chunk));
             markup.on('end', () => body.end(tail));
             react.pipe(markup);
-            resolve({ status, body });
+            resolve({ status, body, ...(routing.noStore ? { noStore: true } : {}) });
           },
           onShellError: reject,
           // The page goes out whole, each Suspense boundary in place: React would otherwise move a

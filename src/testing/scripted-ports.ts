@@ -3,6 +3,7 @@ import type {
   AccountPort,
   AuthPort,
   BuildManifestPort,
+  ClipPort,
   KujiPlayPort,
   ReloadMarkPort,
   NavigatorPort,
@@ -22,6 +23,13 @@ import { Scripted } from './scripted';
 export class ScriptedPrizeCatalog extends Scripted<PrizeCatalogPort> {
   constructor() {
     super('PrizeCatalogPort');
+  }
+}
+
+/** ClipPort (videos of plays) with answers given by the test. */
+export class ScriptedClips extends Scripted<ClipPort> {
+  constructor() {
+    super('ClipPort');
   }
 }
 

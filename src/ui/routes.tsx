@@ -10,6 +10,8 @@ import {
   preloadInformationList,
   kujiListLeadImages,
   preloadKujiList,
+  preloadSharedClip,
+  sharedClipHead,
   preloadStation,
   stationLeadImages,
 } from './ssr/route-preloads';
@@ -121,6 +123,18 @@ export const routes: RouteObject[] = [
         path: 'kuji/:kujiId/:boxId',
         handle: { features: ['kuji'], page: 'src/ui/kuji/kuji-pages.tsx' },
         lazy: async () => ({ Component: (await import('./kuji/kuji-pages')).KujiBoxPage }),
+      },
+      // A shared play video (issue 44): open to anyone, never kept by a cache (unsharing works at once).
+      {
+        path: 'clip/:clipId',
+        handle: {
+          preload: preloadSharedClip,
+          head: sharedClipHead,
+          noStore: true,
+          features: ['clips'],
+          page: 'src/ui/clips/clip-page.tsx',
+        } satisfies RouteHandle,
+        lazy: async () => ({ Component: (await import('./clips/clip-page')).ClipPage }),
       },
       // Catalogue paths /{character}/{sub}/{tab}?keyword=… (§2.3); anything else is the 404 page.
       {

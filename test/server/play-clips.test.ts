@@ -276,6 +276,8 @@ describe('[R11-5] a video of every play', { timeout: 120_000 }, () => {
         'cameras',
         'clip_id',
         'duration_ms',
+        'img_url',
+        'page_url',
         'played_at',
         'prize_name',
         'result',
@@ -288,6 +290,9 @@ describe('[R11-5] a video of every play', { timeout: 120_000 }, () => {
     expect(['win', 'miss']).toContain(publicClip.result);
     expect(publicClip.station_name.length).toBeGreaterThan(0);
     expect(publicClip.prize_name.length).toBeGreaterThan(0);
+    // The page's published address (PUBLIC_URL) and the station's prize picture, for link previews.
+    expect(publicClip.page_url).toMatch(new RegExp(`^https?://[^/]+/clip/${clip.clip_id}$`));
+    expect(publicClip.img_url).toMatch(/^\/api\/images\/[\w-]+\.svg$/);
     expect(view.body.toString()).not.toMatch(/user|nickname|email|k=/);
     const file = await get(publicClip.urls.front!);
     expect(file.status).toBe(200);

@@ -1,3 +1,4 @@
+import type { PlayClipRef } from './play-clip.entity';
 /**
  * The play on a station's machine as the client sees it (docs/play.md). The wire schemas
  * (src/contract/play.schema.ts) produce exactly these shapes.
@@ -86,6 +87,8 @@ export interface PlayLogEntry {
   readonly result: PlayResult | null;
   readonly started_at: string;
   readonly ended_at: string | null;
+  /** The play's video (docs/clips.md): absent where the server records none, null for a play without one. */
+  readonly clip?: PlayClipRef | null;
 }
 
 /** A notice for one user from the real-time socket. */

@@ -1,6 +1,7 @@
 import type { Feature } from '../../application';
 import type { FeatureModule, FeatureModules } from './feature-module';
 import { accountFeature } from './account';
+import { clipsFeature } from './clips';
 import { kujiFeature } from './kuji';
 import { moneyFeature } from './money';
 import { playFeature } from './play';
@@ -15,6 +16,7 @@ export const FEATURE_MODULES: { readonly [F in Feature]: FeatureModule } = {
   prizes: prizesFeature,
   account: accountFeature,
   support: supportFeature,
+  clips: clipsFeature,
 };
 
 /** Every feature imported with the container: a server render, a test or another host has them all at once. */
@@ -25,4 +27,5 @@ export const EAGER_FEATURES: FeatureModules = {
   prizes: () => FEATURE_MODULES.prizes,
   account: () => FEATURE_MODULES.account,
   support: () => FEATURE_MODULES.support,
+  clips: () => FEATURE_MODULES.clips,
 };

@@ -8,4 +8,5 @@ export const LAZY_FEATURES: FeatureModules = {
   prizes: async () => (await import('./prizes')).prizesFeature,
   account: async () => (await import('./account')).accountFeature,
   support: async () => (await import('./support')).supportFeature,
+  clips: async () => (await import('./clips')).clipsFeature,
 };

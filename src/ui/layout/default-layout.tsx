@@ -20,9 +20,11 @@ import type { RouteHandle } from '../ssr/preload';
 /** Keeps the document title in step with the route [R7-13] (an effect, so server rendering sets it apart). */
 function usePageTitle(): void {
   const { pathname } = useLocation();
+  // A page with a title of its own (its route's `head`: a shared clip's page) keeps it itself.
+  const ownTitle = useRouteHandles().some((handle) => (handle as RouteHandle | undefined)?.head !== undefined);
   useEffect(() => {
-    document.title = pageTitle(pathname);
-  }, [pathname]);
+    if (!ownTitle) document.title = pageTitle(pathname);
+  }, [pathname, ownTitle]);
 }
 
 /** On each route change: to the anchor when the URL has a hash, else to the top [R2.1-3]. */

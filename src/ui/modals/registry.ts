@@ -65,6 +65,7 @@ export const MODALS = {
   purchase: modal(() => import('../purchase/purchase-modal'), 'dialog', ['money']),
   tcHistory: modal(() => import('../purchase/tc-history-modal'), 'dialog', ['money']),
   playHistory: modal(() => import('../purchase/play-history-modal'), 'dialog', ['money']),
+  playClip: modal<{ readonly playId: number }>(() => import('../clips/play-clip-modal'), 'dialog', ['clips']),
   prizeBox: modal(() => import('../delivery/prize-box-modal'), 'dialog', ['prizes']),
   deliveryRequest: modal<DeliveryRequestProps>(() => import('../delivery/delivery-request-modal'), 'dialog', [
     'prizes',

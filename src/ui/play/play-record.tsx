@@ -3,6 +3,7 @@ import type { AssistGaugeView } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
 import { MESSAGES } from '../messages';
 import { priceText } from './price-text';
+import { ClipLink } from '../clips/clip-link';
 
 /** The assist gauge, with the steps it raises the arm by (published, docs/play.md). */
 export function AssistGauge({ record }: { record: PlayRecord }) {
@@ -66,7 +67,8 @@ export function PlayHistory({ record, signedIn }: { record: PlayRecord; signedIn
               </span>
               <span className="history__name">{entry.prize_name}</span>
               <span className="history__detail">
-                {MESSAGES.historyRow(priceText(entry), entry.arm_strength, entry.assist_level, entry.seed)}
+                {MESSAGES.historyRow(priceText(entry), entry.arm_strength, entry.assist_level, entry.seed)}{' '}
+                <ClipLink clip={entry.clip} playId={entry.play_id} label={entry.prize_name} />
               </span>
             </li>
           ))}

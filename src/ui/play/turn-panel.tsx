@@ -3,6 +3,8 @@ import { countdownSeconds, isMaintenanceStatus, SECOND_MS, type PlayView, type P
 import { useNow } from '../hooks/use-now';
 import { MESSAGES } from '../messages';
 import { priceText } from './price-text';
+import { useModals } from '../modals/modal-host';
+import { CLIP_MESSAGES } from '../clips/clips.messages';
 
 /**
  * The player's side of the line: reserve, the place in line, the turn with its confirm countdown,
@@ -49,6 +51,7 @@ function ResultPanel({
   busy: boolean;
 }) {
   const now = useNow(true);
+  const { open } = useModals();
   const s = countdownSeconds(play.window_ms_left, receivedAt, now) ?? 0;
   return (
     <section className="panel panel--result" data-testid="result" data-result={play.result}>
@@ -82,6 +85,15 @@ function ResultPanel({
           {MESSAGES.finishPlay}
         </button>
       </div>
+      {/* The play's video (issue 44) [R11-5]: ready a few seconds after the result; the modal waits for it. */}
+      <button
+        type="button"
+        className="button button--quiet panel__clip"
+        data-testid="result-clip"
+        onClick={() => open('playClip', { playId: play.play_id })}
+      >
+        {CLIP_MESSAGES.watchShare}
+      </button>
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import type { ModalComponentProps } from '../modals/registry';
 import { PagedHistoryModal } from './paged-history-modal';
 import { PlaySettingsLog } from './play-settings-log';
+import { ClipLink } from '../clips/clip-link';
 import { HISTORY_MESSAGES as H } from './purchase.messages';
 
 /** The play history: each finished play (station, prize, time, result, charge) with its settings log. */
@@ -24,6 +25,7 @@ export default function PlayHistoryModal(_: ModalComponentProps<Record<never, ne
                   {p.result ? (H.result[p.result] ?? '') : ''}
                 </span>
                 <span>{p.currency === 'free' ? H.free : H.charge(formatThousands(p.price), p.currency)}</span>
+                <ClipLink clip={p.clip} playId={p.play_id} label={p.prize_name} />
               </div>
               <PlaySettingsLog entry={p} />
             </li>

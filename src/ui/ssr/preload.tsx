@@ -1,4 +1,5 @@
 import type { Feature, Features } from '../../application';
+import type { PageHead } from '../../domain';
 import { createContext, useContext, type ReactNode } from 'react';
 import type { Container } from 'inversify';
 import type { Params, RouteObject } from 'react-router';
@@ -48,6 +49,16 @@ export interface RouteHandle {
    * chunk for the browser to load with the entry instead of after it.
    */
   readonly page?: string;
+  /**
+   * The page's own title and link-preview tags from its preloaded data (a shared clip's page): the
+   * server writes them into the head; the page keeps `document.title` itself in the browser.
+   */
+  readonly head?: (preloaded: unknown) => PageHead | null;
+  /**
+   * The page may change or go at once for everyone (a shared clip can be unshared): the server
+   * neither keeps its render nor lets any cache keep it.
+   */
+  readonly noStore?: boolean;
 }
 
 /**

@@ -7,11 +7,12 @@ import {
   type Disposable,
   type ExtraRow,
   type PrizeCatalogPort,
+  type SharedClipSnapshot,
   type StationSnapshot,
   type Token,
   type TopPageExtrasState,
 } from '../../application';
-import { playScreenStationId, stationPosters, type KujiOnSale } from '../../domain';
+import { clipPageHead, playScreenStationId, stationPosters, type KujiOnSale, type PageHead } from '../../domain';
 import { leadPicture, PICTURE_LAYOUTS } from '../components/picture';
 import { SLIDE_MEDIA } from '../components/slide-media';
 import type { LeadImage, PreloadContext, RoutePreload } from './preload';
@@ -133,4 +134,16 @@ export const preloadKujiList: RoutePreload = async (context) =>
 export function kujiListLeadImages(preloaded: unknown): readonly LeadImage[] {
   const first = (preloaded as readonly KujiOnSale[] | null | undefined)?.[0]?.kuji_img_urls[0];
   return first ? [leadPicture(first, PICTURE_LAYOUTS.kujiCard)] : [];
+}
+
+/** /clip/{clip_id}: a shared clip's public view (a clip nobody may see is sent as such: the page answers 404). */
+export const preloadSharedClip: RoutePreload = async (context) => {
+  const snapshot = await withUseCase(context, TOKENS.SharedClip, (clip) => clip.load(context.params.clipId ?? ''));
+  return snapshot.state.kind === 'error' ? null : snapshot;
+};
+
+/** A shared clip's title and link-preview tags (OGP): the prize, the station, its picture and the video. */
+export function sharedClipHead(preloaded: unknown): PageHead | null {
+  const state = (preloaded as SharedClipSnapshot | null | undefined)?.state;
+  return state?.kind === 'clip' ? clipPageHead(state.clip) : null;
 }

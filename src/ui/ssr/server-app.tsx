@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import type { Container } from 'inversify';
 import { matchRoutes, StaticRouter, type RouteObject } from 'react-router';
 import type { Feature } from '../../application';
+import type { PageHead } from '../../domain';
 import { ContainerProvider } from '../di/container-context';
 import { AppRoutes, routeIds, type PreloadedData } from '../router/app-routes';
 import { routes } from '../routes';
@@ -23,6 +24,10 @@ export interface ServerRouting {
   /** The matched routes' page modules and features, whose chunks the browser loads to hydrate. */
   readonly pageModules: readonly string[];
   readonly features: readonly Feature[];
+  /** The page's own title and link-preview tags (the deepest matched route that has them), or null. */
+  readonly head: PageHead | null;
+  /** No cache may keep the page (a route's `noStore`). */
+  readonly noStore: boolean;
   readonly render: (status: RenderStatus) => React.JSX.Element;
 }
 
@@ -55,6 +60,12 @@ export async function routeOnServer(container: Container, request: Request): Pro
     leadImages: matches.flatMap(({ route }) => handleOf(route)?.leadImages?.(preloaded[ids.get(route) ?? '']) ?? []),
     pageModules: matches.flatMap(({ route }) => handleOf(route)?.page ?? []),
     features: matches.flatMap(({ route }) => handleOf(route)?.features ?? []),
+    head:
+      matches
+        .map(({ route }) => handleOf(route)?.head?.(preloaded[ids.get(route) ?? '']) ?? null)
+        .filter((h) => h !== null)
+        .at(-1) ?? null,
+    noStore: matches.some(({ route }) => handleOf(route)?.noStore === true),
     render: (status) => (
       <StrictMode>
         <ContainerProvider container={container}>
