@@ -4,7 +4,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { firstValueFrom, filter } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOKENS, type PlayClipViewer, type SharedClip } from '../../src/application';
+import { createAppContainer } from '../../src/main/container';
+import { createPageRenderer } from '../../src/main/server-render';
+import { TEST_CLIENT_CONFIG } from '../support/test-container';
 import {
   clipResponseSchema,
   historyResponseSchema,
@@ -36,8 +41,21 @@ let alice: TestUser;
 let bob: TestUser;
 const folders: string[] = [];
 
+/** The built page's shape, for the server's page renders (the clip page). */
+const PAGE = `<!doctype html><html lang="ja"><head><meta name="onkure-feed" content="" /><title>景品一覧</title>
+<script type="application/json" id="onkure-build">{"VITE_ONKURE_TARGET":"web"}</script>
+<script type="module" crossorigin src="/assets/index.js"></script></head><body><div id="root"></div></body></html>`;
+
 beforeAll(async () => {
-  t = await startTestServer({ inMemory: true, listen: true, env: { ONKURE_OPERATOR_TOKEN: OPERATOR_TOKEN } });
+  const staticDir = mkdtempSync(join(tmpdir(), 'onkure-clip-pages-'));
+  folders.push(staticDir);
+  writeFileSync(join(staticDir, 'index.html'), PAGE);
+  t = await startTestServer({
+    inMemory: true,
+    listen: true,
+    env: { ONKURE_OPERATOR_TOKEN: OPERATOR_TOKEN, STATIC_DIR: staticDir, PUBLIC_URL: 'https://onkure.example.jp' },
+    renderPages: createPageRenderer,
+  });
   station = (await playableStation(t)).station_id;
   cameras = await TestCameras.issue(t, [station]);
   alice = await createTestUser(t, {}, { freeTc: 10_000 });
@@ -346,6 +364,79 @@ describe('[R11-5] a video of every play', { timeout: 120_000 }, () => {
     expect([kept.kept, kept.expires_at]).toEqual([1, null]);
     const unkept = clipResponseSchema.parse(await a('v2/clip/keep', { clip_id: clip.clip_id, kept: 0 })).clip;
     expect([unkept.kept, unkept.expires_at]).toEqual([0, clip.expires_at]);
+  });
+
+  it('[R11-5] the app\'s own use-cases over the real server: the player opens the clip, shares it, and anyone (signed out) opens its page', async () => {
+    const client = (who: TestUser | null) => {
+      const stored = new Map<string, string>(
+        who ? [['onkure.session', JSON.stringify({ user_id: who.user_id, access_token: who.access_token })]] : [],
+      );
+      return createAppContainer({ ...TEST_CLIENT_CONFIG, apiBase: t.apiBase, timeoutMs: 10_000 }, [], {
+        storage: {
+          getItem: (k) => stored.get(k) ?? null,
+          setItem: (k, v) => void stored.set(k, v),
+          removeItem: (k) => void stored.delete(k),
+        },
+        cookies: () => '',
+        navigator: { reload: () => undefined, goTo: () => undefined },
+        fetch: (input, init) => fetch(input, init),
+      });
+    };
+    const viewer = client(alice).get<PlayClipViewer>(TOKENS.PlayClipViewer);
+    viewer.open(clip.play_id);
+    const opened = await firstValueFrom(viewer.state$.pipe(filter((s) => s.kind !== 'loading')));
+    expect(opened).toMatchObject({ kind: 'clip', clip: { clip_id: clip.clip_id, status: 'ready', shared: 0 } });
+    // Bob asks for Alice's play: there is none for him.
+    const theirs = client(bob).get<PlayClipViewer>(TOKENS.PlayClipViewer);
+    theirs.open(clip.play_id);
+    expect(await firstValueFrom(theirs.state$.pipe(filter((s) => s.kind !== 'loading')))).toEqual({ kind: 'none' });
+    // Not shared yet: a guest's page finds nothing.
+    const guest = () => client(null).get<SharedClip>(TOKENS.SharedClip);
+    expect((await guest().load(clip.clip_id)).state).toEqual({ kind: 'notFound' });
+    viewer.share(true);
+    const shared = await firstValueFrom(viewer.state$.pipe(filter((s) => s.kind === 'clip' && s.clip.shared === 1)));
+    expect(shared).toMatchObject({ kind: 'clip', clip: { share_path: `/clip/${clip.clip_id}` }, busy: null, error: null });
+    const page = (await guest().load(clip.clip_id)).state;
+    expect(page).toMatchObject({
+      kind: 'clip',
+      clip: { clip_id: clip.clip_id, station_id: station, cameras: ['front', 'side'], page_url: `https://onkure.example.jp/clip/${clip.clip_id}` },
+    });
+    viewer.dispose();
+    theirs.dispose();
+  });
+
+  it('[R11-5] the shared clip page is rendered by the server for a signed-out visitor with its title and link preview (station, prize, picture, video), kept by no cache, and nothing of the player; unshared, the same address is a 404 page at once', async () => {
+    const a = caller(alice);
+    clipResponseSchema.parse(await a('v2/clip/share', { clip_id: clip.clip_id, shared: 1 }));
+    const view = publicClipResponseSchema.parse(JSON.parse((await get(`/api/clips/${clip.clip_id}`)).body.toString())).clip;
+    const page = await get(`/clip/${clip.clip_id}`, { accept: 'text/html' });
+    const html = page.body.toString();
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    const head = html.slice(0, html.indexOf('</head>'));
+    const meta = (key: string) =>
+      new RegExp(`<meta (?:property|name)="${key.replace(/[.:]/g, '\\$&')}" content="([^"]*)">`).exec(head)?.[1]?.replace(/&amp;/g, '&');
+    expect(head).toContain(`<title>「${view.prize_name}」`);
+    expect(meta('og:title')).toContain(view.prize_name);
+    expect(meta('og:description')).toContain(view.station_name);
+    expect(meta('og:url')).toBe(`https://onkure.example.jp/clip/${clip.clip_id}`);
+    expect(meta('og:image')).toMatch(/^https:\/\/onkure\.example\.jp\/api\/images\/[\w-]+\.svg\?w=1280&fm=jpg$/);
+    expect(meta('og:video')).toBe(`https://onkure.example.jp/api/clips/${clip.clip_id}/front.webm`);
+    const body = html.slice(html.indexOf('<div id="root">'));
+    expect(body).toContain('data-testid="clip-page"');
+    expect(body).toContain(`/game/${station}`);
+    expect(html).not.toMatch(new RegExp(`${alice.access_token}|"user_id"|k=`));
+    // The picture the link preview names is there.
+    expect((await get(new URL(meta('og:image')!).pathname + new URL(meta('og:image')!).search)).status).toBe(200);
+
+    clipResponseSchema.parse(await a('v2/clip/share', { clip_id: clip.clip_id, shared: 0 }));
+    const gone = await get(`/clip/${clip.clip_id}`, { accept: 'text/html' });
+    expect(gone.status).toBe(404);
+    expect(gone.body.toString()).toContain('data-testid="clip-not-found"');
+    expect(gone.body.toString()).not.toContain('og:video');
+    const guessed = await get(`/clip/${randomBytes(16).toString('base64url')}`, { accept: 'text/html' });
+    expect(guessed.status).toBe(404);
+    expect((await get('/clip/%3Cscript%3E', { accept: 'text/html' })).status).toBe(404);
   });
 
   it('[R11-5] guessed and garbage ids are 404 (or 400 for a body that does not parse), never a 5xx', async () => {
