@@ -1,7 +1,8 @@
 import { type APIRequestContext, type Page } from '@playwright/test';
-import { expect, test } from './support/test';
+import { expect, test, waitForAppOnLoad } from './support/test';
 import { seriousViolations } from './support/axe';
-import { debugLogin, hold, OPERATOR_TOKEN, playerPage, stationFor, type Identity } from './support/players';
+import { debugLogin, OPERATOR_TOKEN, playerPage, stationFor, type Identity } from './support/players';
+import { playRiggedWin, rigForWin } from './support/win';
 
 /**
  * Prizes out end to end (docs/delivery.md): the prize box with its unread mark, an address added
@@ -32,6 +33,81 @@ async function look(page: Page, name: string) {
   expect(await seriousViolations(page)).toEqual([]);
 }
 
+/** A decoded-frame count of the clip's video that keeps rising: it plays. */
+async function expectClipPlays(page: Page) {
+  const video = page.getByTestId('clip-video');
+  await expect(video).toBeVisible();
+  const play = page.getByTestId('clip-play');
+  if ((await play.getAttribute('data-playing')) !== 'true') await play.click();
+  await expect(play).toHaveAttribute('data-playing', 'true');
+  await expect
+    .poll(() => video.evaluate((v: HTMLVideoElement) => v.getVideoPlaybackQuality().totalVideoFrames), {
+      timeout: 10_000,
+    })
+    .toBeGreaterThan(15);
+  expect(await video.evaluate((v: HTMLVideoElement) => [v.videoWidth > 0, v.currentTime > 0, v.error])).toEqual([
+    true,
+    true,
+    null,
+  ]);
+}
+
+/**
+ * The play's video from the play screen's history [R11-5]: it becomes ready a few seconds after the
+ * result and plays (both cameras); shared, its page opens in a signed-out browser, names the prize
+ * and plays too; unshared, that page says the video cannot be seen.
+ */
+async function watchAndShareClip(page: Page, prizeName: string) {
+  const project = test.info().project.name;
+  await page.getByTestId('show-history').click();
+  const link = page.getByTestId('history').getByTestId('clip-link').first();
+  // Written 3 s after the result: 録画中 until then, and the modal waits for it.
+  await expect(link).toHaveText(/^(動画|録画中)$/);
+  await link.click();
+  const modal = page.getByTestId('play-clip');
+  await expect(modal).toHaveAttribute('data-state', 'clip');
+  await expectClipPlays(page);
+  await page.getByTestId('clip-camera-side').click();
+  await expect(page.getByTestId('clip-video')).toHaveAttribute('data-camera', 'side');
+  await expectClipPlays(page);
+  await expect(page.getByTestId('clip-expiry')).toHaveText('あと30日で削除されます');
+  // The switch shows the change at once, and is disabled until the service has answered.
+  await page.getByTestId('clip-share').check();
+  await expect(page.getByTestId('clip-share')).toBeEnabled();
+  const shareUrl = page.getByTestId('clip-share-url');
+  await expect(shareUrl).toHaveValue(/\/clip\/[A-Za-z0-9_-]{22}$/);
+  await look(page, 'clip-modal');
+  const url = new URL(await shareUrl.inputValue());
+
+  // Anyone with the link, signed out, in a browser of their own.
+  const guest = await page.context().browser()!.newContext({
+    baseURL: url.origin,
+    viewport: test.info().project.use.viewport!,
+    locale: 'ja-JP',
+    timezoneId: 'Asia/Tokyo',
+  });
+  const visitor = await guest.newPage();
+  waitForAppOnLoad(visitor);
+  await visitor.goto(url.pathname);
+  await expect(visitor.getByTestId('clip-page')).toContainText(prizeName);
+  await expect(visitor).toHaveTitle(new RegExp(`「${prizeName}」ゲットの瞬間`));
+  await expect(visitor.locator('meta[property="og:video"]')).toHaveAttribute('content', /\/front\.webm$/);
+  await expect(visitor.getByTestId('clip-result')).toHaveText('ゲット！');
+  await expectClipPlays(visitor);
+  await visitor.screenshot({ path: `e2e/screenshots/clip-page-${project}.png` });
+  expect(await seriousViolations(visitor)).toEqual([]);
+
+  // Unshared: the same link shows that the video cannot be seen.
+  await page.getByTestId('clip-share').uncheck();
+  await expect(page.getByTestId('clip-share')).toBeEnabled();
+  await expect(shareUrl).toHaveCount(0);
+  await visitor.reload();
+  await expect(visitor.getByTestId('clip-not-found')).toContainText('この動画は見られません');
+  await guest.close();
+  await modal.getByRole('button', { name: 'とじる' }).click();
+  await expect(modal).toHaveCount(0);
+}
+
 async function openFromMenu(page: Page, testId: string) {
   await page.getByTestId('open-menu').click();
   await page.getByTestId(testId).click();
@@ -50,7 +126,7 @@ async function fillAddress(page: Page, scope: ReturnType<Page['getByTestId']>) {
 }
 
 test.describe('prizes out: the prize box, delivery and fulfilment', () => {
-  test('[R4.5-1] a win in a play is told at once and waits in the prize box with the unread mark', async ({
+  test('[R4.5-1] [R11-5] a win in a play is told at once and waits in the prize box with the unread mark; the result offers the play\'s video, which plays in the browser, and once shared its page opens signed out', async ({
     browser,
     request,
     baseURL,
@@ -58,25 +134,17 @@ test.describe('prizes out: the prize box, delivery and fulfilment', () => {
     const project = testInfo.project.name;
     const station = await stationFor(request, project === 'mobile' ? 12 : 13);
     expect(station).toBeDefined();
-    // An easy station: full arm strength, and (development call) a seed whose draws grab and hold.
-    expect((await operator(request, 'restock', { station_id: station, stock: 10 })).status()).toBe(200);
-    expect((await operator(request, 'arm_strength', { station_id: station, arm_strength: 1 })).status()).toBe(200);
-    const rig = await request.post('/api/dev/play/rig', { data: { station_id: station, seed: 7 } });
-    const { prizes } = (await rig.json()) as { prizes: { x: number; z: number }[] };
-    // The claw starts over the chute at (80, 80) and moves 200 units a second while a button is held.
-    const target = prizes.filter((p) => p.x > 200 && p.z > 200).sort((a, b) => a.x + a.z - (b.x + b.z))[0]!;
+    const rigged = await rigForWin(request, station);
     const who = await debugPlayer(request, `win${project}`);
     const page = await playerPage(browser, baseURL!, who, testInfo.project.use.viewport!);
     await page.goto(`/game/${station}`);
-    await page.getByTestId('reserve').click();
-    await page.getByTestId('confirm').click();
-    await expect(page.getByTestId('crane-buttons')).toBeVisible({ timeout: 10_000 });
-    await hold(page, 'button-right', ((target.x - 80) / 200) * 1000);
-    await hold(page, 'button-back', ((target.z - 80) / 200) * 1000);
-    await expect(page.getByTestId('result')).toHaveAttribute('data-result', 'win', { timeout: 20_000 });
+    await playRiggedWin(page, rigged);
     await expect(page.getByTestId('notice')).toContainText('景品を獲得しました');
     const prizeName = (await page.getByTestId('notice').textContent())!.match(/「(.+)」/)![1]!;
+    // The result offers the play's video (issue 44); the history on the play screen links it too.
+    await expect(page.getByTestId('result-clip')).toHaveText('この動画を見る・共有する');
     await page.getByTestId('finish').click();
+    await watchAndShareClip(page, prizeName);
     await page.goto('/');
     await expect(page.getByTestId('menu-unread')).toBeAttached();
     await openFromMenu(page, 'menu-prize-box');

@@ -1,3 +1,4 @@
+import { Subject } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLIP_POLL_LIMIT, CLIP_POLL_MS, PlayClipViewer, SharedClip } from '../../src/application';
 import type { PlayClip } from '../../src/domain';
@@ -59,16 +60,20 @@ describe('PlayClipViewer: the player’s video of a play (scripted port, manual 
     expect(other.callsOf('ofPlay')).toHaveLength(1);
   });
 
-  it('[R11-5] sharing and keeping answer the clip as it now is; a refusal shows its Japanese text and leaves the clip as it was', () => {
+  it('[R11-5] sharing and keeping answer the clip as it now is; while asked the value asked for shows; a refusal shows its Japanese text and leaves the clip as it was', () => {
+    const keepAnswer = new Subject<PlayClip>();
     const clips = new ScriptedClips()
       .always('ofPlay', aClip())
       .answer('share', { value: aClip({ shared: 1, share_path: '/clip/AbCdEfGhIjKlMnOpQrStUv' }) })
-      .answer('keep', { error: refusal(409, '保存できる動画は50本までです。') });
+      .answer('keep', { observable: keepAnswer });
     viewer = new PlayClipViewer(clips.port, new ManualClock());
     viewer.open(41);
     viewer.share(true);
     expect(viewer.snapshot).toMatchObject({ kind: 'clip', clip: { shared: 1, share_path: '/clip/AbCdEfGhIjKlMnOpQrStUv' }, busy: null });
     viewer.keep(true);
+    expect(viewer.snapshot).toMatchObject({ kind: 'clip', busy: { kind: 'keep', to: true }, error: null });
+    viewer.share(false); // one change at a time
+    keepAnswer.error(refusal(409, '保存できる動画は50本までです。'));
     expect(viewer.snapshot).toMatchObject({ kind: 'clip', clip: { kept: 0 }, busy: null, error: '保存できる動画は50本までです。' });
     expect(clips.callsOf('share')).toEqual([['AbCdEfGhIjKlMnOpQrStUv', true]]);
     expect(clips.callsOf('keep')).toEqual([['AbCdEfGhIjKlMnOpQrStUv', true]]);

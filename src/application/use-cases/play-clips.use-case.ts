@@ -10,14 +10,23 @@ import { StateStore } from './state-store';
 export const CLIP_POLL_MS = 1_000;
 export const CLIP_POLL_LIMIT = 30;
 
+/** A change of a clip the player asked for and the service has not answered yet. */
+export interface ClipChange {
+  readonly kind: 'share' | 'keep';
+  readonly to: boolean;
+}
+
 export type PlayClipState =
   | { readonly kind: 'idle' }
   | { readonly kind: 'loading' }
-  /** The clip: `busy` while sharing or keeping is asked; `error` the last refusal's Japanese text. */
+  /**
+   * The clip: `busy` while sharing or keeping is asked (with the value asked for, which the screen
+   * shows at once); `error` the last refusal's Japanese text.
+   */
   | {
       readonly kind: 'clip';
       readonly clip: PlayClip;
-      readonly busy: 'share' | 'keep' | null;
+      readonly busy: ClipChange | null;
       readonly error: string | null;
     }
   /** The play has no clip the player may see (none was made, or it is not theirs). */
@@ -62,15 +71,15 @@ export class PlayClipViewer extends StateStore<PlayClipState> {
 
   /** Shares the clip (its page opens for anyone with the address) or stops sharing it. */
   share(shared: boolean): void {
-    this.change('share', (clip) => this.clips.share(clip.clip_id, shared));
+    this.change({ kind: 'share', to: shared }, (clip) => this.clips.share(clip.clip_id, shared));
   }
 
   /** Keeps the clip with no expiry, or lets it go (removed 30 days after the play). */
   keep(kept: boolean): void {
-    this.change('keep', (clip) => this.clips.keep(clip.clip_id, kept));
+    this.change({ kind: 'keep', to: kept }, (clip) => this.clips.keep(clip.clip_id, kept));
   }
 
-  private change(busy: 'share' | 'keep', call: (clip: PlayClip) => Observable<PlayClip>): void {
+  private change(busy: ClipChange, call: (clip: PlayClip) => Observable<PlayClip>): void {
     const s = this.snapshot;
     if (s.kind !== 'clip' || s.busy !== null) return;
     this.setState({ ...s, busy, error: null });

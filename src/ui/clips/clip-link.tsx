@@ -3,28 +3,33 @@ import { useModals } from '../modals/modal-host';
 import { CLIP_MESSAGES as C } from './clips.messages';
 
 /**
- * A play's video in a history row [R11-5]: a button that opens it when ready, "録画中" while it is
- * written, "動画なし" when it failed or was removed; nothing for a play the server recorded nothing of.
+ * A play's video in a history row [R11-5]: a button that opens it ("動画"; "録画中" while it is
+ * written, the modal then waits for it), "動画なし" when it failed or was removed; nothing for a play
+ * the server recorded nothing of.
  */
 export function ClipLink({ clip, playId, label }: { clip: PlayClipRef | null | undefined; playId: number; label: string }) {
   const { open } = useModals();
   if (!clip) return null;
   const offer = clipOffer(clip);
-  if (offer === 'watch')
+  // A clip still being written opens too: the modal shows it as soon as it is ready.
+  if (offer !== 'gone') {
+    const text = offer === 'watch' ? C.watch : C.recordingShort;
     return (
       <button
         type="button"
         className="chip chip--small clip-link"
         data-testid="clip-link"
-        aria-label={`${label} ${C.watch}`}
+        data-offer={offer}
+        aria-label={`${text}（${label}）`}
         onClick={() => open('playClip', { playId })}
       >
-        {C.watch}
+        {text}
       </button>
     );
+  }
   return (
-    <span className="clip-link clip-link--quiet" data-testid="clip-link-state">
-      {offer === 'wait' ? C.recordingShort : C.goneShort}
+    <span className="clip-link clip-link--quiet" data-testid="clip-link-gone">
+      {C.goneShort}
     </span>
   );
 }

@@ -1,47 +1,107 @@
 import { useRef, useState } from 'react';
-import { firstClipCamera, type ClipCamera, type ClipUrls } from '../../domain';
+import { firstClipCamera, VIDEO_VIEW_HEIGHT_PERCENT, VIDEO_VIEW_ROTATION_DEG, type ClipCamera, type ClipUrls } from '../../domain';
+import { useHydrated } from '../hooks/use-hydrated';
 import { CLIP_MESSAGES as C } from './clips.messages';
 
 const CAMERA_NAMES: Record<ClipCamera, string> = { front: C.front, side: C.side };
 
+const clock = (seconds: number): string => {
+  const s = Math.max(0, Math.floor(Number.isFinite(seconds) ? seconds : 0));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+};
+
 /**
- * A play's video with its cameras (front, side): one `<video>` with the browser's own controls; a
+ * A play's video with its cameras (front, side), framed and turned exactly as the play screen shows
+ * the live video [R9-10] (the cameras are mounted on their side). The browser's own controls would
+ * turn with the picture, so the controls are the page's: play/pause, the position and the time. A
  * switch of camera goes on from the same moment, playing if it was playing.
  */
 export function ClipVideo({ cameras, urls }: { cameras: readonly ClipCamera[]; urls: ClipUrls }) {
   const shown = cameras.filter((c) => urls[c] !== undefined);
   const [camera, setCamera] = useState<ClipCamera | null>(() => firstClipCamera(shown));
+  const [playing, setPlaying] = useState(false);
+  const [time, setTime] = useState({ at: 0, length: 0 });
   const video = useRef<HTMLVideoElement>(null);
   const resume = useRef<{ time: number; playing: boolean } | null>(null);
+  // The turn is a style attribute: set in the browser only (the CSP refuses it in server markup).
+  const hydrated = useHydrated();
   if (camera === null) return null;
   const choose = (next: ClipCamera) => {
     const v = video.current;
     if (next === camera) return;
     resume.current = v ? { time: v.currentTime, playing: !v.paused && !v.ended } : null;
+    // The new camera's video says when it plays.
+    setPlaying(false);
     setCamera(next);
+  };
+  const toggle = () => {
+    const v = video.current;
+    if (!v) return;
+    if (v.paused || v.ended) void v.play().catch(() => undefined);
+    else v.pause();
   };
   return (
     <div className="clip-video">
-      <video
-        ref={video}
-        key={camera}
-        className="clip-video__video"
-        data-testid="clip-video"
-        data-camera={camera}
-        src={urls[camera]}
-        controls
-        playsInline
-        muted
-        preload="metadata"
-        aria-label={C.videoLabel(CAMERA_NAMES[camera])}
-        onLoadedMetadata={(e) => {
-          const r = resume.current;
-          resume.current = null;
-          if (!r) return;
-          e.currentTarget.currentTime = r.time;
-          if (r.playing) void e.currentTarget.play().catch(() => undefined);
-        }}
-      />
+      <div className="cameras__frame clip-video__frame">
+        <div className="cameras__source">
+          <video
+            ref={video}
+            key={camera}
+            className="cameras__video"
+            data-testid="clip-video"
+            data-camera={camera}
+            src={urls[camera]}
+            playsInline
+            muted
+            preload="metadata"
+            aria-label={C.videoLabel(CAMERA_NAMES[camera])}
+            style={
+              hydrated
+                ? { height: `${VIDEO_VIEW_HEIGHT_PERCENT}%`, transform: `rotate(${VIDEO_VIEW_ROTATION_DEG}deg)` }
+                : undefined
+            }
+            onClick={toggle}
+            onPlay={() => setPlaying(true)}
+            onPause={() => setPlaying(false)}
+            onEnded={() => setPlaying(false)}
+            onTimeUpdate={(e) => setTime({ at: e.currentTarget.currentTime, length: e.currentTarget.duration })}
+            onDurationChange={(e) => setTime({ at: e.currentTarget.currentTime, length: e.currentTarget.duration })}
+            onLoadedMetadata={(e) => {
+              const r = resume.current;
+              resume.current = null;
+              if (!r) return;
+              e.currentTarget.currentTime = r.time;
+              if (r.playing) void e.currentTarget.play().catch(() => undefined);
+            }}
+          />
+        </div>
+      </div>
+      <div className="clip-video__controls">
+        <button
+          type="button"
+          className="chip clip-video__play"
+          data-testid="clip-play"
+          data-playing={playing}
+          onClick={toggle}
+        >
+          {playing ? C.pause : C.play}
+        </button>
+        <input
+          type="range"
+          className="clip-video__seek"
+          aria-label={C.position}
+          min={0}
+          max={Number.isFinite(time.length) && time.length > 0 ? time.length : 0}
+          step={0.1}
+          value={Math.min(time.at, Number.isFinite(time.length) ? time.length : time.at)}
+          onChange={(e) => {
+            if (video.current) video.current.currentTime = Number(e.target.value);
+          }}
+        />
+        <span className="clip-video__time">
+          {clock(time.at)} / {clock(time.length)}
+        </span>
+      </div>
       {shown.length > 1 ? (
         <div className="clip-video__cameras" role="group" aria-label={C.cameras}>
           {shown.map((c) => (

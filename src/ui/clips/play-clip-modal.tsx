@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { TOKENS, type PlayClipViewer } from '../../application';
+import { TOKENS, type ClipChange, type PlayClipViewer } from '../../application';
 import { clipDaysLeft, clipShareUrl, type PlayClip } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useNow } from '../hooks/use-now';
@@ -45,9 +45,11 @@ function ClipBody({
 }: {
   viewer: PlayClipViewer;
   clip: PlayClip;
-  busy: 'share' | 'keep' | null;
+  busy: ClipChange | null;
   error: string | null;
 }) {
+  // A switch shows the value asked for at once (disabled until the service answers; put back on a refusal).
+  const shown = (kind: ClipChange['kind'], value: 0 | 1) => (busy?.kind === kind ? busy.to : value === 1);
   const now = useNow(false);
   if (clip.status === 'recording')
     return (
@@ -69,7 +71,7 @@ function ClipBody({
         <input
           type="checkbox"
           data-testid="clip-share"
-          checked={clip.shared === 1}
+          checked={shown('share', clip.shared)}
           disabled={busy !== null}
           onChange={(e) => viewer.share(e.target.checked)}
         />
@@ -80,7 +82,7 @@ function ClipBody({
         <input
           type="checkbox"
           data-testid="clip-keep"
-          checked={clip.kept === 1}
+          checked={shown('keep', clip.kept)}
           disabled={busy !== null}
           onChange={(e) => viewer.keep(e.target.checked)}
         />
