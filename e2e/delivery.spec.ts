@@ -70,7 +70,7 @@ async function watchAndShareClip(page: Page, prizeName: string) {
   await page.getByTestId('clip-camera-side').click();
   await expect(page.getByTestId('clip-video')).toHaveAttribute('data-camera', 'side');
   await expectClipPlays(page);
-  await expect(page.getByTestId('clip-expiry')).toHaveText('あと30日で削除されます');
+  await expect(page.getByTestId('clip-facts')).toHaveText(/^\d+秒 ・ あと30日で削除されます$/);
   // The switch shows the change at once, and is disabled until the service has answered.
   await page.getByTestId('clip-share').check();
   await expect(page.getByTestId('clip-share')).toBeEnabled();
@@ -126,7 +126,7 @@ async function fillAddress(page: Page, scope: ReturnType<Page['getByTestId']>) {
 }
 
 test.describe('prizes out: the prize box, delivery and fulfilment', () => {
-  test('[R4.5-1] [R11-5] a win in a play is told at once and waits in the prize box with the unread mark; the result offers the play\'s video, which plays in the browser, and once shared its page opens signed out', async ({
+  test("[R4.5-1] [R11-5] a win in a play is told at once and waits in the prize box with the unread mark; the result offers the play's video, which plays in the browser, and once shared its page opens signed out", async ({
     browser,
     request,
     baseURL,

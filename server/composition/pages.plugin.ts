@@ -48,7 +48,12 @@ export const pagesPlugin = fp<{ parts: ServerParts; pageShell: PageShell }>(asyn
       const html = await readRenderedText(page.body);
       // A page that may change or go at once for everyone (a shared clip): kept by no cache.
       if (page.noStore)
-        return sendCompressed(reply.status(page.status).header('Cache-Control', 'no-store'), accept, new CompressedText(html), HTML);
+        return sendCompressed(
+          reply.status(page.status).header('Cache-Control', 'no-store'),
+          accept,
+          new CompressedText(html),
+          HTML,
+        );
       return sendCompressed(reply.status(page.status), accept, pages.keep(request.url, page.status, html), HTML);
     } catch (error) {
       request.log.error({ err: error }, 'server render failed');

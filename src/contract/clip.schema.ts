@@ -1,5 +1,10 @@
 import { z } from 'zod/mini';
-import { CLIP_CAMERAS, CLIP_STATUSES, type PlayClip as DomainPlayClip, type PublicClip as DomainPublicClip } from '../domain';
+import {
+  CLIP_CAMERAS,
+  CLIP_STATUSES,
+  type PlayClip as DomainPlayClip,
+  type PublicClip as DomainPublicClip,
+} from '../domain';
 import { errorResponseSchema } from './envelope';
 import { flag01Schema, identitySchema, idSchema } from './user-identity.schema';
 
@@ -18,7 +23,6 @@ export const CLIP_ENDPOINTS = {
   /** Operators: any play's clip. */
   operatorClip: 'operator/play_clip',
 } as const;
-
 
 /** 16 random bytes in base64url. */
 export const clipIdSchema = z.string().check(z.regex(/^[A-Za-z0-9_-]{22}$/));

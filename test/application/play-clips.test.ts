@@ -30,7 +30,11 @@ describe('PlayClipViewer: the player’s video of a play (scripted port, manual 
   it('[R11-5] a clip still being written is asked for again each second until it is ready; nothing more after', () => {
     const clips = new ScriptedClips();
     const clock = new ManualClock();
-    clips.answer('ofPlay', { value: aClip({ status: 'recording', urls: {} }) }, { value: aClip({ status: 'recording', urls: {} }) });
+    clips.answer(
+      'ofPlay',
+      { value: aClip({ status: 'recording', urls: {} }) },
+      { value: aClip({ status: 'recording', urls: {} }) },
+    );
     clips.always('ofPlay', aClip());
     viewer = new PlayClipViewer(clips.port, clock);
     viewer.open(41);
@@ -69,12 +73,21 @@ describe('PlayClipViewer: the player’s video of a play (scripted port, manual 
     viewer = new PlayClipViewer(clips.port, new ManualClock());
     viewer.open(41);
     viewer.share(true);
-    expect(viewer.snapshot).toMatchObject({ kind: 'clip', clip: { shared: 1, share_path: '/clip/AbCdEfGhIjKlMnOpQrStUv' }, busy: null });
+    expect(viewer.snapshot).toMatchObject({
+      kind: 'clip',
+      clip: { shared: 1, share_path: '/clip/AbCdEfGhIjKlMnOpQrStUv' },
+      busy: null,
+    });
     viewer.keep(true);
     expect(viewer.snapshot).toMatchObject({ kind: 'clip', busy: { kind: 'keep', to: true }, error: null });
     viewer.share(false); // one change at a time
     keepAnswer.error(refusal(409, '保存できる動画は50本までです。'));
-    expect(viewer.snapshot).toMatchObject({ kind: 'clip', clip: { kept: 0 }, busy: null, error: '保存できる動画は50本までです。' });
+    expect(viewer.snapshot).toMatchObject({
+      kind: 'clip',
+      clip: { kept: 0 },
+      busy: null,
+      error: '保存できる動画は50本までです。',
+    });
     expect(clips.callsOf('share')).toEqual([['AbCdEfGhIjKlMnOpQrStUv', true]]);
     expect(clips.callsOf('keep')).toEqual([['AbCdEfGhIjKlMnOpQrStUv', true]]);
   });
@@ -104,7 +117,10 @@ describe('SharedClip: a shared clip’s public page [R11-5]', () => {
     page.open('AbCdEfGhIjKlMnOpQrStUv');
     expect(clips.calls).toEqual([]);
     clips.always('publicView', null);
-    expect(await page.load('AbCdEfGhIjKlMnOpQrStUv')).toEqual({ clipId: 'AbCdEfGhIjKlMnOpQrStUv', state: { kind: 'notFound' } });
+    expect(await page.load('AbCdEfGhIjKlMnOpQrStUv')).toEqual({
+      clipId: 'AbCdEfGhIjKlMnOpQrStUv',
+      state: { kind: 'notFound' },
+    });
     page.dispose();
   });
 });

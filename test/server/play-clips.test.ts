@@ -366,7 +366,7 @@ describe('[R11-5] a video of every play', { timeout: 120_000 }, () => {
     expect([unkept.kept, unkept.expires_at]).toEqual([0, clip.expires_at]);
   });
 
-  it('[R11-5] the app\'s own use-cases over the real server: the player opens the clip, shares it, and anyone (signed out) opens its page', async () => {
+  it("[R11-5] the app's own use-cases over the real server: the player opens the clip, shares it, and anyone (signed out) opens its page", async () => {
     const client = (who: TestUser | null) => {
       const stored = new Map<string, string>(
         who ? [['onkure.session', JSON.stringify({ user_id: who.user_id, access_token: who.access_token })]] : [],
@@ -395,11 +395,21 @@ describe('[R11-5] a video of every play', { timeout: 120_000 }, () => {
     expect((await guest().load(clip.clip_id)).state).toEqual({ kind: 'notFound' });
     viewer.share(true);
     const shared = await firstValueFrom(viewer.state$.pipe(filter((s) => s.kind === 'clip' && s.clip.shared === 1)));
-    expect(shared).toMatchObject({ kind: 'clip', clip: { share_path: `/clip/${clip.clip_id}` }, busy: null, error: null });
+    expect(shared).toMatchObject({
+      kind: 'clip',
+      clip: { share_path: `/clip/${clip.clip_id}` },
+      busy: null,
+      error: null,
+    });
     const page = (await guest().load(clip.clip_id)).state;
     expect(page).toMatchObject({
       kind: 'clip',
-      clip: { clip_id: clip.clip_id, station_id: station, cameras: ['front', 'side'], page_url: `https://onkure.example.jp/clip/${clip.clip_id}` },
+      clip: {
+        clip_id: clip.clip_id,
+        station_id: station,
+        cameras: ['front', 'side'],
+        page_url: `https://onkure.example.jp/clip/${clip.clip_id}`,
+      },
     });
     viewer.dispose();
     theirs.dispose();
@@ -408,14 +418,18 @@ describe('[R11-5] a video of every play', { timeout: 120_000 }, () => {
   it('[R11-5] the shared clip page is rendered by the server for a signed-out visitor with its title and link preview (station, prize, picture, video), kept by no cache, and nothing of the player; unshared, the same address is a 404 page at once', async () => {
     const a = caller(alice);
     clipResponseSchema.parse(await a('v2/clip/share', { clip_id: clip.clip_id, shared: 1 }));
-    const view = publicClipResponseSchema.parse(JSON.parse((await get(`/api/clips/${clip.clip_id}`)).body.toString())).clip;
+    const view = publicClipResponseSchema.parse(
+      JSON.parse((await get(`/api/clips/${clip.clip_id}`)).body.toString()),
+    ).clip;
     const page = await get(`/clip/${clip.clip_id}`, { accept: 'text/html' });
     const html = page.body.toString();
     expect(page.status).toBe(200);
     expect(page.headers.get('cache-control')).toBe('no-store');
     const head = html.slice(0, html.indexOf('</head>'));
     const meta = (key: string) =>
-      new RegExp(`<meta (?:property|name)="${key.replace(/[.:]/g, '\\$&')}" content="([^"]*)">`).exec(head)?.[1]?.replace(/&amp;/g, '&');
+      new RegExp(`<meta (?:property|name)="${key.replace(/[.:]/g, '\\$&')}" content="([^"]*)">`)
+        .exec(head)?.[1]
+        ?.replace(/&amp;/g, '&');
     expect(head).toContain(`<title>「${view.prize_name}」`);
     expect(meta('og:title')).toContain(view.prize_name);
     expect(meta('og:description')).toContain(view.station_name);

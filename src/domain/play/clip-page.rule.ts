@@ -71,7 +71,8 @@ export function clipPageHead(clip: PublicClip): PageHead {
     }
   };
   // Link previews want a raster picture: the catalogue's JPEG at 1280 wide where it has one.
-  const picture = clip.img_url && hasPictureVariants(clip.img_url) ? pictureVariantUrl(clip.img_url, 1280, 'jpg') : clip.img_url;
+  const picture =
+    clip.img_url && hasPictureVariants(clip.img_url) ? pictureVariantUrl(clip.img_url, 1280, 'jpg') : clip.img_url;
   const image = absolute(picture);
   const camera = firstClipCamera(clip.cameras);
   const video = camera ? absolute(clip.urls[camera]) : null;

@@ -35,7 +35,9 @@ export class KyClips implements ClipPort {
     return this.http.get(`${C.view}/${clipId}`, publicClipResponseSchema, 'clip_view', { identity: 'none' }).pipe(
       map((a): PublicClip | null => a.clip),
       // 404 is the answer for every clip a guest may not see: there is none to show.
-      catchError((error: unknown) => (isPostResponseError(error) && error.code === 404 ? of(null) : throwError(() => error))),
+      catchError((error: unknown) =>
+        isPostResponseError(error) && error.code === 404 ? of(null) : throwError(() => error),
+      ),
     );
   }
 }

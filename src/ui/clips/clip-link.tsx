@@ -1,5 +1,4 @@
 import { clipOffer, type PlayClipRef } from '../../domain';
-import { useModals } from '../modals/modal-host';
 import { CLIP_MESSAGES as C } from './clips.messages';
 
 /**
@@ -7,8 +6,16 @@ import { CLIP_MESSAGES as C } from './clips.messages';
  * written, the modal then waits for it), "動画なし" when it failed or was removed; nothing for a play
  * the server recorded nothing of.
  */
-export function ClipLink({ clip, playId, label }: { clip: PlayClipRef | null | undefined; playId: number; label: string }) {
-  const { open } = useModals();
+export function ClipLink({
+  clip,
+  label,
+  onOpen,
+}: {
+  clip: PlayClipRef | null | undefined;
+  label: string;
+  /** Opens the clip's modal (the caller's `open('playClip', …)`: no modal file imports the modal host). */
+  onOpen: () => void;
+}) {
   if (!clip) return null;
   const offer = clipOffer(clip);
   // A clip still being written opens too: the modal shows it as soon as it is ready.
@@ -20,8 +27,8 @@ export function ClipLink({ clip, playId, label }: { clip: PlayClipRef | null | u
         className="chip chip--small clip-link"
         data-testid="clip-link"
         data-offer={offer}
-        aria-label={`${text}（${label}）`}
-        onClick={() => open('playClip', { playId })}
+        aria-label={C.linkLabel(text, label)}
+        onClick={onOpen}
       >
         {text}
       </button>

@@ -26,7 +26,12 @@ export function ClipPage() {
   useEffect(() => {
     if (title) document.title = title;
   }, [title]);
-  if (state.kind === 'loading') return <p className="page-status" role="status">{C.loading}</p>;
+  if (state.kind === 'loading')
+    return (
+      <p className="page-status" role="status">
+        {C.loading}
+      </p>
+    );
   if (state.kind === 'notFound') return <ClipNotFound />;
   if (state.kind === 'error')
     return (
@@ -49,7 +54,10 @@ function SharedClipView({ clip }: { clip: PublicClip }) {
       </h1>
       <p className="clip-page__meta">
         {clip.result ? (
-          <span className={`chip chip--small clip-page__result clip-page__result--${clip.result}`} data-testid="clip-result">
+          <span
+            className={`chip chip--small clip-page__result clip-page__result--${clip.result}`}
+            data-testid="clip-result"
+          >
             {C.result[clip.result]}
           </span>
         ) : null}

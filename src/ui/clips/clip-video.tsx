@@ -1,5 +1,11 @@
 import { useRef, useState } from 'react';
-import { firstClipCamera, VIDEO_VIEW_HEIGHT_PERCENT, VIDEO_VIEW_ROTATION_DEG, type ClipCamera, type ClipUrls } from '../../domain';
+import {
+  firstClipCamera,
+  VIDEO_VIEW_HEIGHT_PERCENT,
+  VIDEO_VIEW_ROTATION_DEG,
+  type ClipCamera,
+  type ClipUrls,
+} from '../../domain';
 import { useHydrated } from '../hooks/use-hydrated';
 import { CLIP_MESSAGES as C } from './clips.messages';
 

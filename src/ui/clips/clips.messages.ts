@@ -3,6 +3,8 @@ export const CLIP_MESSAGES = {
   /** The result screen's and the history's way to the clip. */
   watchShare: 'この動画を見る・共有する',
   watch: '動画',
+  linkLabel: (text: string, prize: string) => `${text}（${prize}）`,
+  facts: (seconds: number, expiry: string) => `${seconds}秒 ・ ${expiry}`,
   recordingShort: '録画中',
   goneShort: '動画なし',
   title: 'プレイ動画',
@@ -18,7 +20,6 @@ export const CLIP_MESSAGES = {
   pause: '❚❚ 一時停止',
   position: '再生位置',
   videoLabel: (camera: string) => `プレイ動画（${camera}カメラ）`,
-  length: (seconds: number) => `${seconds}秒`,
   share: '共有する（リンクを知っている人が見られます）',
   shareLink: '共有リンク',
   copy: 'リンクをコピー',

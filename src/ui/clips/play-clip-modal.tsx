@@ -62,10 +62,8 @@ function ClipBody({
   return (
     <>
       <ClipVideo cameras={clip.cameras} urls={clip.urls} />
-      <p className="clip__facts">
-        {C.length(Math.max(1, Math.round(clip.duration_ms / 1000)))}
-        {' ・ '}
-        <span data-testid="clip-expiry">{days === null ? C.keptForever : C.keepsUntil(days)}</span>
+      <p className="clip__facts" data-testid="clip-facts">
+        {C.facts(Math.max(1, Math.round(clip.duration_ms / 1000)), days === null ? C.keptForever : C.keepsUntil(days))}
       </p>
       <label className="switch">
         <input

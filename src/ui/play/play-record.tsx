@@ -4,6 +4,7 @@ import { useObservableState } from '../hooks/use-observable-state';
 import { MESSAGES } from '../messages';
 import { priceText } from './price-text';
 import { ClipLink } from '../clips/clip-link';
+import { useModals } from '../modals/modal-host';
 
 /** The assist gauge, with the steps it raises the arm by (published, docs/play.md). */
 export function AssistGauge({ record }: { record: PlayRecord }) {
@@ -38,6 +39,7 @@ export function AssistGauge({ record }: { record: PlayRecord }) {
 /** The signed-in player's plays on this station, loaded when asked for. */
 export function PlayHistory({ record, signedIn }: { record: PlayRecord; signedIn: boolean }) {
   const state = useObservableState(record.state$, record.snapshot);
+  const { open } = useModals();
   if (!signedIn) return null;
   if (!state.history) {
     return (
@@ -68,7 +70,11 @@ export function PlayHistory({ record, signedIn }: { record: PlayRecord; signedIn
               <span className="history__name">{entry.prize_name}</span>
               <span className="history__detail">
                 {MESSAGES.historyRow(priceText(entry), entry.arm_strength, entry.assist_level, entry.seed)}{' '}
-                <ClipLink clip={entry.clip} playId={entry.play_id} label={entry.prize_name} />
+                <ClipLink
+                  clip={entry.clip}
+                  label={entry.prize_name}
+                  onOpen={() => open('playClip', { playId: entry.play_id })}
+                />
               </span>
             </li>
           ))}

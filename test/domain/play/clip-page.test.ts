@@ -68,8 +68,11 @@ describe('a play video (issue 44) [R11-5]', () => {
 
   it('[R11-5] clip ids are 22 base64url characters; the share link is the page on this origin; the front camera first', () => {
     expect(isClipId(shared.clip_id)).toBe(true);
-    for (const bad of ['', 'x'.repeat(21), 'x'.repeat(23), '../../etc/passwd....', 'AbCdEfGhIjKlMnOpQrStU/']) expect(isClipId(bad)).toBe(false);
-    expect(clipShareUrl({ share_path: '/clip/abc' }, 'https://onkure.example.jp')).toBe('https://onkure.example.jp/clip/abc');
+    for (const bad of ['', 'x'.repeat(21), 'x'.repeat(23), '../../etc/passwd....', 'AbCdEfGhIjKlMnOpQrStU/'])
+      expect(isClipId(bad)).toBe(false);
+    expect(clipShareUrl({ share_path: '/clip/abc' }, 'https://onkure.example.jp')).toBe(
+      'https://onkure.example.jp/clip/abc',
+    );
     expect(clipShareUrl({ share_path: null }, 'https://onkure.example.jp')).toBeNull();
     expect([firstClipCamera(['side', 'front']), firstClipCamera(['side']), firstClipCamera([])]).toEqual([
       'front',
