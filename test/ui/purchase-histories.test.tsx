@@ -12,6 +12,7 @@ import {
   aUserData,
   FakeSession,
   ScriptedAccount,
+  ScriptedClips,
   ScriptedPlay,
   ScriptedPrizeCatalog,
   ScriptedWallet,
@@ -47,7 +48,9 @@ function app() {
   const play = new ScriptedPlay();
   const account = new ScriptedAccount().always('userData', aUserData());
   const catalog = new ScriptedPrizeCatalog().always('topPage', aTopPage()).always('characters', []);
+  const clips = new ScriptedClips();
   const container = createTestContainer(
+    [TOKENS.ClipPort, clips.port],
     [TOKENS.PrizeCatalogPort, catalog.port],
     [TOKENS.SessionPort, new FakeSession(anIdentity({ user_id: 42 }))],
     [TOKENS.AccountPort, account.port],
@@ -55,7 +58,7 @@ function app() {
     [TOKENS.PlayPort, play.port],
   );
   render(<ContainerProvider container={container}>{memoryRouter(routes, '/nowhere').element}</ContainerProvider>);
-  return { wallet, play };
+  return { wallet, play, clips };
 }
 
 async function openFromMenu(name: string) {
@@ -143,5 +146,67 @@ describe('the TC used history and play history modals', () => {
     expect(log.textContent).toContain('乱数シード12345');
     expect(log.textContent).toContain('アシストレベル1');
     expect(log.textContent).toContain('操作の記録2件');
+  });
+
+  it("[R11-5] each play links its video: 動画 when ready, 録画中 while written (both open it), 動画なし when removed; it opens in the history's place and plays the clip", async () => {
+    const { play, clips } = app();
+    const ref = (status: 'ready' | 'recording' | 'removed', clip_id: string) => ({
+      clip_id,
+      status,
+      shared: 0 as const,
+      kept: 0 as const,
+      expires_at: '2026-12-24T01:00:00.000Z',
+    });
+    play.answer('history', {
+      value: {
+        list: [
+          aPlay({ play_id: 3, clip: ref('ready', 'AAAAAAAAAAAAAAAAAAAAAA') }),
+          aPlay({ play_id: 2, clip: ref('recording', 'BBBBBBBBBBBBBBBBBBBBBB') }),
+          aPlay({ play_id: 1, clip: ref('removed', 'CCCCCCCCCCCCCCCCCCCCCC') }),
+          aPlay({ play_id: 4, clip: null }),
+        ],
+        page: 1,
+        hasMore: false,
+      },
+    });
+    clips.answer('ofPlay', {
+      value: {
+        ...ref('ready', 'AAAAAAAAAAAAAAAAAAAAAA'),
+        play_id: 3,
+        station_id: 12,
+        cameras: ['front', 'side'],
+        duration_ms: 14_000,
+        bytes: 900_000,
+        created_at: '2026-11-24T01:00:00.000Z',
+        urls: {
+          front: '/api/clips/AAAAAAAAAAAAAAAAAAAAAA/front.webm?e=1&k=2',
+          side: '/api/clips/AAAAAAAAAAAAAAAAAAAAAA/side.webm?e=1&k=2',
+        },
+        share_path: null,
+      },
+    });
+    await openFromMenu('プレイ履歴');
+    const modal = await screen.findByTestId('play-history');
+    await waitFor(() => expect(within(modal).getAllByRole('listitem')).toHaveLength(4));
+    const rows = within(modal).getAllByRole('listitem');
+    expect(rows.map((row) => within(row).queryByTestId('clip-link')?.textContent ?? null)).toEqual([
+      '動画',
+      '録画中',
+      null,
+      null,
+    ]);
+    expect(within(rows[2]!).getByTestId('clip-link-gone').textContent).toBe('動画なし');
+    fireEvent.click(within(rows[0]!).getByRole('button', { name: '動画（もちもちうさぎ ぬいぐるみ）' }));
+    const clip = await screen.findByTestId('play-clip');
+    await waitFor(() => expect(clip.getAttribute('data-state')).toBe('clip'));
+    expect(clips.callsOf('ofPlay')).toEqual([[3]]);
+    expect(screen.getByRole('dialog', { name: 'プレイ動画' })).toBeTruthy();
+    expect(screen.queryByTestId('play-history')).toBeNull();
+    const video = within(clip).getByTestId('clip-video');
+    expect([video.getAttribute('data-camera'), video.getAttribute('src')]).toEqual([
+      'front',
+      '/api/clips/AAAAAAAAAAAAAAAAAAAAAA/front.webm?e=1&k=2',
+    ]);
+    expect(within(clip).getByTestId('clip-facts').textContent).toMatch(/^14秒 ・ あと\d+日で削除されます$/);
   });
 });

@@ -7,8 +7,11 @@ import { PlaySettingsLog } from './play-settings-log';
 import { ClipLink } from '../clips/clip-link';
 import { HISTORY_MESSAGES as H } from './purchase.messages';
 
-/** The play history: each finished play (station, prize, time, result, charge) with its settings log. */
-export default function PlayHistoryModal({ open }: ModalComponentProps<Record<never, never>>) {
+/**
+ * The play history: each finished play (station, prize, time, result, charge) with its settings log
+ * and its video (opened in the history's place: it is already the sub-modal over the menu [R2.5-1]).
+ */
+export default function PlayHistoryModal({ swap }: ModalComponentProps<Record<never, never>>) {
   const history = useScopedUseCase(TOKENS.PlayHistory);
   return (
     <PagedHistoryModal id="play-history" title={H.playTitle} empty={H.playEmpty} history={history}>
@@ -25,7 +28,7 @@ export default function PlayHistoryModal({ open }: ModalComponentProps<Record<ne
                   {p.result ? (H.result[p.result] ?? '') : ''}
                 </span>
                 <span>{p.currency === 'free' ? H.free : H.charge(formatThousands(p.price), p.currency)}</span>
-                <ClipLink clip={p.clip} label={p.prize_name} onOpen={() => open('playClip', { playId: p.play_id })} />
+                <ClipLink clip={p.clip} label={p.prize_name} onOpen={() => swap('playClip', { playId: p.play_id })} />
               </div>
               <PlaySettingsLog entry={p} />
             </li>
