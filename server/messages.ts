@@ -97,6 +97,8 @@ export const SERVER_MESSAGES = {
   notYourPlay: 'このプレイは操作できません。',
   buttonNotReady: 'このボタンはいま操作できません。',
   controlTooFast: '操作が速すぎます。少し間をあけてください。',
+  /** A spectator report naming a station whose channel the connection has not joined. */
+  watchingNotJoined: 'このステーションを表示していません。ページを開き直してください。',
   continueClosed: '続けてプレイできる時間を過ぎました。',
   stationPlayingNow: 'プレイ中のため、この操作はできません。',
   operatorOnly: '運営者用の操作です。サインインしてください。',

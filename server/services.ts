@@ -250,7 +250,10 @@ export function createServices(
   setMachines(machines.commands);
   stationKeys.onRevoked(({ keyId }) => machines.revoked(keyId));
   const controlRate = new AttemptLimiter(CONTROL_COMMANDS_PER_SECOND, 1_000, clock);
-  const realtime = new RealtimeHub(io, identity, rooms, controlRate, store, config.realtimeChannel, log);
+  const realtime = new RealtimeHub(io, identity, rooms, controlRate, store, config.realtimeChannel, log, {
+    clock,
+    distributed: roomHost.distributed,
+  });
   const topPages = topPagesOf(catalogue, clock);
   const prizes = new PrizesRepository(store, clock, addresses, images, config.prizeStorageDays);
   const deliveryTickets = new DeliveryTickets();

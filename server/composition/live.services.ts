@@ -102,7 +102,11 @@ export function createLiveFeed(deps: LiveFeedDeps) {
     log: (message) => log(message),
     onRealCameras: (stationId) => demand.refresh(stationId),
   });
-  // The console's view of the cameras: each instance has those of the stations it runs.
+  const channelOf = (stationId: number, camera: CameraName) => rtcFeed.channel(stationId, camera);
+  const stills = new CameraStills(channelOf, rtcFeed.ffmpegPath, clock);
+  const hls = new CameraHls(channelOf, rtcFeed.ffmpegPath, clock);
+  // The console's view of the cameras: each instance has those of the stations it runs, with what
+  // reaches it of their stills and HLS (docs/spectators.md "Counting spectators").
   const cameraViews = instanceViews({
     io: deps.io,
     event: CAMERA_VIEWS,
@@ -110,10 +114,12 @@ export function createLiveFeed(deps: LiveFeedDeps) {
     clock,
     row: stationCameraSchema,
     key: (row) => `${row.station_id}:${row.camera}`,
-    here: () => rtcFeed.cameraStats(),
+    here: () =>
+      rtcFeed.cameraStats().map((camera) => ({
+        ...camera,
+        hls_requests_per_s: hls.requestsPerSecond(camera.station_id, camera.camera),
+        stills_requests_per_s: stills.requestsPerSecond(camera.station_id, camera.camera),
+      })),
   });
-  const channelOf = (stationId: number, camera: CameraName) => rtcFeed.channel(stationId, camera);
-  const stills = new CameraStills(channelOf, rtcFeed.ffmpegPath, clock);
-  const hls = new CameraHls(channelOf, rtcFeed.ffmpegPath, clock);
   return { cameras, feedOwners, rtcFeed, signaling, ingest, stills, hls, cameraViews, cameraDemand: demand };
 }

@@ -67,6 +67,8 @@ export interface CameraChannelStats {
   readonly viewers: number;
   /** Whether its jpg stills are being made from the video now. */
   readonly stills: boolean;
+  /** Whether its spectators' LL-HLS is being encoded now (docs/spectators.md). */
+  readonly hls: boolean;
   readonly live: boolean;
   /** Whether a play's recording takes its video now (docs/clips.md). */
   readonly recording: boolean;
@@ -372,6 +374,7 @@ export class CameraChannel {
       last_keyframe_at: this.lastKeyframeAt === null ? null : new Date(this.lastKeyframeAt).toISOString(),
       viewers: this.viewerCount,
       stills: this.stillsRunning,
+      hls: this.running('hls'),
       live: this.live,
       recording: this.running('recording'),
       recording_error: this.recordingError,

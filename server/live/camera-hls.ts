@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock';
 import { CameraToolPool } from './camera-tool-pool';
+import { RequestRate } from './request-rate';
 import type { CameraName } from '../../media/cameras/camera-renderer';
 import type { CameraChannel, CameraViewer } from './camera-channel';
 import { Mp4BoxSplitter, readFragment, videoTimescale } from './fmp4';
@@ -130,6 +131,8 @@ class HlsEncoder implements CameraViewer {
  */
 export class CameraHls {
   private readonly encoders: CameraToolPool<HlsEncoder>;
+  /** Requests for each camera's files that reached this origin (a cache in front answers the rest). */
+  private readonly requests: RequestRate;
 
   constructor(
     private readonly channelOf: (stationId: number, camera: CameraName) => CameraChannel,
@@ -137,6 +140,7 @@ export class CameraHls {
     private readonly clock: Clock,
   ) {
     this.encoders = new CameraToolPool(clock, HLS_IDLE_MS);
+    this.requests = new RequestRate(clock);
   }
 
   /**
@@ -144,8 +148,9 @@ export class CameraHls {
    * a request: the stream runs on while they come.
    */
   stream(stationId: number, camera: CameraName): LlHlsStream | null {
-    if (!this.ffmpeg) return null;
     const key = CameraToolPool.key(stationId, camera);
+    this.requests.hit(key);
+    if (!this.ffmpeg) return null;
     let encoder = this.encoders.get(key);
     if (!encoder) {
       const made: HlsEncoder = new HlsEncoder(this.channelOf(stationId, camera), this.ffmpeg, this.clock, () =>
@@ -155,6 +160,11 @@ export class CameraHls {
     }
     encoder.askedAt = this.clock.now().getTime();
     return encoder.stream;
+  }
+
+  /** The camera's HLS requests a second at this origin over the last 5 s (the console). */
+  requestsPerSecond(stationId: number, camera: CameraName): number {
+    return this.requests.perSecond(CameraToolPool.key(stationId, camera));
   }
 
   /** The streams running now, without counting a request (tests, the console). */

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Clock } from '../clock';
 import { CameraToolPool } from './camera-tool-pool';
+import { RequestRate } from './request-rate';
 import type { CameraName } from '../../media/cameras/camera-renderer';
 import type { CameraChannel, CameraViewer } from './camera-channel';
 import { ivfFrame, ivfHeader, spawnMediaTool, Vp8FrameReader } from './vp8-frames';
@@ -146,6 +147,8 @@ class StillDecoder implements CameraViewer {
 export class CameraStills {
   private readonly decoders: CameraToolPool<StillDecoder>;
   private readonly kept = new Map<string, VideoStill>();
+  /** Asks for each camera's still that reached this origin (the jpg pages' refreshes). */
+  private readonly requests: RequestRate;
 
   constructor(
     private readonly channelOf: (stationId: number, camera: CameraName) => CameraChannel,
@@ -153,6 +156,7 @@ export class CameraStills {
     private readonly clock: Clock,
   ) {
     this.decoders = new CameraToolPool(clock, STILLS_IDLE_MS);
+    this.requests = new RequestRate(clock);
   }
 
   /**
@@ -162,6 +166,7 @@ export class CameraStills {
    */
   async still(stationId: number, camera: CameraName): Promise<VideoStill | null> {
     const key = CameraToolPool.key(stationId, camera);
+    this.requests.hit(key);
     if (!this.ffmpeg) return this.kept.get(key) ?? null;
     const now = this.clock.now().getTime();
     let decoder = this.decoders.get(key);
@@ -186,6 +191,11 @@ export class CameraStills {
     // Dark: the last picture made (the stills fallback), or none.
     if (decoder.latest || !channel.hasVideo) return last;
     return (await decoder.next()) ?? last;
+  }
+
+  /** The camera's still asks a second at this origin over the last 5 s (the console). */
+  requestsPerSecond(stationId: number, camera: CameraName): number {
+    return this.requests.perSecond(CameraToolPool.key(stationId, camera));
   }
 
   /** Decoders running now (tests, the console). */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod/mini';
 import type { Server as SocketIOServer, Socket } from 'socket.io';
 import {
@@ -14,6 +15,7 @@ import {
   type WinnerAnnouncement,
   type ChatMessageWire,
   type ServiceMessagePush,
+  watchingMessageSchema,
 } from '../../src/contract';
 import { operatorRoleAllows, type StationStatus } from '../../src/domain';
 import type { IdentityService } from '../auth/identity';
@@ -28,6 +30,9 @@ import { SERVER_MESSAGES } from '../messages';
 import type { OperatorPrincipal } from '../operator/operator-accounts';
 import { MAINTENANCE_EXEMPT_STATUS, type ServicePushes, type ServiceTarget } from '../operator/service-messages';
 import type { SqlExecutor } from '../store/store';
+import type { Clock } from '../clock';
+import { instanceViews } from './instance-views';
+import { instanceSpectatorsSchema, SpectatorTally, sumSpectators, type SpectatorCounts } from './spectator-tally';
 
 interface SocketData {
   /** The signed-in user the handshake proved, or null for a guest. */
@@ -44,7 +49,10 @@ type HubSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<strin
 /** At most this many channels per connection (top, the configured one, a station, a kuji box, the user). */
 const MAX_CHANNELS_PER_SOCKET = 8;
 
-const refused = (code: 400 | 401 | 403 | 404, info: string = ERROR_INFO[code]) => ({
+/** The instances' event for the consoles' spectator counts. */
+export const SPECTATOR_VIEWS = 'onkure:spectator-views';
+
+const refused = (code: 400 | 401 | 403 | 404 | 409, info: string = ERROR_INFO[code]) => ({
   ok: false as const,
   error_code: code,
   error_info: info,
@@ -67,6 +75,10 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
   private readonly sockets = new Map<number, Set<string>>();
   /** Users whose last connection here closed, while the other instances are asked for theirs. */
   private readonly leaving = new Map<number, Promise<void>>();
+  /** What each connection's page shows of a station's cameras (docs/spectators.md "Counting spectators"). */
+  private readonly tally = new SpectatorTally();
+  /** Each station's spectators by kind, summed over every instance's connections. */
+  readonly spectators: () => Promise<SpectatorCounts[]>;
 
   constructor(
     io: SocketIOServer,
@@ -77,8 +89,23 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
     private readonly db: SqlExecutor,
     private readonly configuredChannel: string,
     private readonly log: (message: string, error?: unknown) => void,
+    /** Several instances: the spectator counts gather every instance's (one not answering within 1 s is left out). */
+    cluster: { readonly clock: Clock; readonly distributed: boolean } | null = null,
   ) {
     this.io = io as unknown as HubServer;
+    const instance = randomUUID();
+    const gather = cluster
+      ? instanceViews({
+          io,
+          event: SPECTATOR_VIEWS,
+          distributed: cluster.distributed,
+          clock: cluster.clock,
+          row: instanceSpectatorsSchema,
+          key: (row) => `${row.instance}:${row.station_id}`,
+          here: () => this.tally.rows().map((row) => ({ instance, ...row })),
+        })
+      : async () => this.tally.rows();
+    this.spectators = async () => sumSpectators(await gather());
     this.io.use((socket, next) => {
       void this.handshake(socket).then(
         () => next(),
@@ -158,10 +185,15 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
       if (
         typeof channel === 'string' &&
         (joinable(channel, this.configuredChannel) || channel === CHANNELS.operatorFloor)
-      )
+      ) {
         void socket.leave(channel);
+        // A page that left the station's channel no longer watches it.
+        const report = this.tally.reportOf(socket.id);
+        if (report && channel === CHANNELS.station(report.stationId)) this.tally.drop(socket.id);
+      }
       reply(ack, { ok: true });
     });
+    socket.on('watching', (message, ack) => reply(ack, this.watching(socket, message)));
     socket.on(
       'control',
       (message, ack) =>
@@ -171,6 +203,8 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
         ),
     );
     socket.on('disconnect', () => {
+      // A closed tab, or a socket that stopped answering its pings, watches no more.
+      this.tally.drop(socket.id);
       if (userId === null) return;
       const mine = this.sockets.get(userId);
       mine?.delete(socket.id);
@@ -212,6 +246,25 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
       const view = await this.rooms.sendIfRunning('station', Number(station[1]), { type: 'view' });
       if (view?.kind === 'play' && view.play) socket.emit('play_state', view.play);
     }
+    return { ok: true };
+  }
+
+  /**
+   * A page says what it shows of a station's cameras (docs/spectators.md "Counting spectators"):
+   * one report per connection (a new one replaces it), its kind one of a fixed few, for a station
+   * whose channel the connection has joined; null withdraws it. Guests count too; consoles do not.
+   */
+  private watching(socket: HubSocket, message: unknown): JoinAck {
+    if (socket.data.operatorToken !== null) return refused(403);
+    if (message === null) {
+      this.tally.drop(socket.id);
+      return { ok: true };
+    }
+    const parsed = watchingMessageSchema.safeParse(message);
+    if (!parsed.success) return refused(400);
+    const { station_id: stationId, kind } = parsed.data;
+    if (!socket.rooms.has(CHANNELS.station(stationId))) return refused(409, SERVER_MESSAGES.watchingNotJoined);
+    this.tally.set(socket.id, stationId, kind);
     return { ok: true };
   }
 

@@ -2,12 +2,14 @@ import {
   OPERATOR_ENDPOINTS as O,
   operatorStationAgentsSchema,
   operatorStationCamerasSchema,
+  operatorStationFeedsSchema,
   operatorStationMachineSchema,
   operatorStationKeyIssueSchema,
   operatorStationKeyRevokeSchema,
   operatorStationKeyRotateSchema,
   operatorStationKeysSchema,
 } from '../../src/contract/operator.schema';
+import { clipOutcomes, noClipOutcomes } from '../clips/clip-outcomes';
 import { rowSubject, type OperatorAccess } from '../http/route';
 import { operateStation } from '../http/room-answers';
 import { stationAnswer } from '../operator/station-answer';
@@ -76,6 +78,27 @@ export async function operatorAgentsRoutes({ route, services: s }: ApiDeps): Pro
   route.operator(`/${O.stationCameras}`, { right: 'floor', read: true }, operatorStationCamerasSchema, async () => ({
     cameras: await s.cameraViews(),
   }));
+
+  // Per station: the pages showing its cameras by kind (every instance's connections, summed) and
+  // its last plays' clips (docs/spectators.md "Counting spectators", docs/clips.md "Console health").
+  route.operator(`/${O.stationFeeds}`, { right: 'floor', read: true }, operatorStationFeedsSchema, async () => {
+    const [stations, spectators, clips] = await Promise.all([
+      s.store.query<{ station_id: number }>('SELECT station_id FROM stations ORDER BY station_id'),
+      s.realtime.spectators(),
+      clipOutcomes(s.store),
+    ]);
+    const watched = new Map(spectators.map((row) => [row.station_id, row]));
+    return {
+      stations: stations.map(({ station_id }) => {
+        const seen = watched.get(station_id);
+        return {
+          station_id,
+          spectators: { hls: seen?.hls ?? 0, rtc: seen?.rtc ?? 0, jpg: seen?.jpg ?? 0 },
+          clips: clips.get(station_id) ?? noClipOutcomes(),
+        };
+      }),
+    };
+  });
 
   const onMachine = rowSubject<{ station_id: number }>(
     s.store,

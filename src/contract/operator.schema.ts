@@ -52,6 +52,8 @@ export const OPERATOR_ENDPOINTS = {
   stationAgents: 'operator/station_agents',
   stationMachine: 'operator/station_machine',
   stationCameras: 'operator/station_cameras',
+  /** Per station: its spectators by kind and its recordings' outcome (docs/spectators.md, docs/clips.md). */
+  stationFeeds: 'operator/station_feeds',
 } as const;
 
 /** The header carrying `Bearer <operator session token>`. */
@@ -120,11 +122,45 @@ export const stationCameraSchema = z.object({
   /** Whether a play's recording takes its video now, and why the last one failed (docs/clips.md). */
   recording: z.optional(z.boolean()),
   recording_error: z.optional(z.nullable(z.string())),
+  /** Whether its spectators' LL-HLS is encoded now, and what reaches this origin (docs/spectators.md). */
+  hls: z.optional(z.boolean()),
+  /** HLS requests a second that reached the origin over the last 5 s (behind a cache: its misses). */
+  hls_requests_per_s: z.optional(z.number().check(z.nonnegative())),
+  /** Still (jpg) asks a second that reached the origin over the last 5 s. */
+  stills_requests_per_s: z.optional(z.number().check(z.nonnegative())),
 });
 export type StationCameraWire = z.infer<typeof stationCameraSchema>;
 export const operatorStationCamerasResponseSchema = z.object({
   error_code: z.literal(200),
   cameras: z.array(stationCameraSchema),
+});
+/** Per station: its spectators by kind and its recordings' outcome. */
+export const operatorStationFeedsSchema = z.strictObject({});
+const tally = z.int().check(z.nonnegative());
+export const stationFeedSchema = z.object({
+  station_id: z.int().check(z.positive()),
+  /** The pages showing its cameras now, by what they show, counted over every instance (docs/spectators.md). */
+  spectators: z.object({ hls: tally, rtc: tally, jpg: tally }),
+  /** The clips of its last plays (docs/clips.md): how many of the last `window` plays' clips are in each state. */
+  clips: z.object({
+    window: tally,
+    plays: tally,
+    ready: tally,
+    failed: tally,
+    recording: tally,
+    removed: tally,
+    /** Plays with no clip at all (no ffmpeg on the instance that ran them). */
+    none: tally,
+    /** The newest failed clip among them, with why (no_video, recorder, interrupted). */
+    last_failure: z.nullable(
+      z.object({ play_id: z.int().check(z.positive()), reason: z.nullable(z.string()), at: z.string() }),
+    ),
+  }),
+});
+export type StationFeedWire = z.infer<typeof stationFeedSchema>;
+export const operatorStationFeedsResponseSchema = z.object({
+  error_code: z.literal(200),
+  stations: z.array(stationFeedSchema),
 });
 /**
  * At a station's machine [R11-3]: `emergency_stop` releases every output at once and keeps the

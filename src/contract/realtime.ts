@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { WATCH_KINDS } from '../domain/stream/watch-kind.rule';
 import type {
   ControlAnswer,
   CraneButton,
@@ -79,6 +80,16 @@ export interface ControlMessage {
   readonly command: CraneCommand;
 }
 
+/**
+ * What a page shows of a station's cameras (docs/spectators.md "Counting spectators"): the server
+ * counts one kind per connection, for the consoles. `null` withdraws the connection's report.
+ */
+export const watchingMessageSchema = z.strictObject({
+  station_id: z.int().check(z.positive()).check(z.lte(2_147_483_647)),
+  kind: z.enum(WATCH_KINDS),
+});
+export type WatchingMessage = z.infer<typeof watchingMessageSchema>;
+
 /** Events the server sends. */
 export interface ServerToClientEvents {
   update: (update: RealtimeUpdate) => void;
@@ -110,4 +121,6 @@ export interface ClientToServerEvents {
   join: (channel: string, ack: (answer: JoinAck) => void) => void;
   leave: (channel: string, ack: (answer: JoinAck) => void) => void;
   control: (message: ControlMessage, ack: (answer: ControlAck) => void) => void;
+  /** What this page shows of a station's cameras now (one report per connection; null: none). */
+  watching: (message: WatchingMessage | null, ack: (answer: JoinAck) => void) => void;
 }

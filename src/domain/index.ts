@@ -52,6 +52,7 @@ export * from './stream/station-info.entity';
 export * from './stream/still-image.rule';
 export * from './stream/stream.reducer';
 export * from './stream/watch-role.rule';
+export * from './stream/watch-kind.rule';
 export * from './analytics/analytics-event';
 export * from './notice/notice.rule';
 export * from './operator/operator-roles';

@@ -15,7 +15,7 @@ import type {
   StillFrame,
   StillFramePort,
 } from '../application';
-import type { AnalyticsPayload, Camera, ControlAnswer, CraneButton, CraneCommand } from '../domain';
+import type { AnalyticsPayload, Camera, ControlAnswer, CraneButton, CraneCommand, WatchKind } from '../domain';
 import { Scripted } from './scripted';
 
 /** PlayPort with answers given by the test. */
@@ -48,6 +48,8 @@ export class FakeRealtime implements RealtimePort {
   readonly connection$ = this.state.asObservable();
   /** The control answers; its calls are the commands sent. */
   readonly controls = new Scripted<Pick<RealtimePort, 'control'>>('RealtimePort.control');
+  /** Every report `watch` made, in order (null: withdrawn). */
+  readonly watchReports: ({ readonly stationId: number; readonly kind: WatchKind } | null)[] = [];
 
   /** Channels subscribed now (by name: top, configured, user, station:N, kuji:K:B). */
   get joined(): string[] {
@@ -80,6 +82,13 @@ export class FakeRealtime implements RealtimePort {
     readonly command: CraneCommand;
   }): Observable<ControlAnswer> {
     return this.controls.port.control(command);
+  }
+
+  watch(report: { readonly stationId: number; readonly kind: WatchKind }): Observable<never> {
+    return new Observable<never>(() => {
+      this.watchReports.push(report);
+      return () => this.watchReports.push(null);
+    });
   }
 }
 

@@ -173,6 +173,30 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
     expect(stills.live).toBe(0);
   });
 
+  it('tells the server what the page shows of the station (the consoles’ spectator counts): a guest’s HLS, then the mode picked, withdrawn when the screen goes', async () => {
+    const { screen, realtime, plays } = setUp({ signedIn: false });
+    const info = aStationInfo();
+    plays.always('stationInfo', {
+      kind: 'info',
+      info: { ...info, watch_info: { ...info.watch_info, hls_front: '/hls/front.m3u8', hls_side: '/hls/side.m3u8' } },
+    });
+    await screen.open(STATION);
+    await flush();
+    expect(realtime.watchReports.at(-1)).toEqual({ stationId: STATION, kind: 'hls' });
+    screen.switchFeedMode('jpg');
+    await flush();
+    expect(realtime.watchReports.at(-1)).toEqual({ stationId: STATION, kind: 'jpg' });
+    screen.switchFeedMode('rtc');
+    await flush();
+    expect(realtime.watchReports.at(-1)).toEqual({ stationId: STATION, kind: 'rtc' });
+    // One report stands at a time (each replaced the last).
+    expect(
+      realtime.watchReports.filter((r) => r !== null).length - realtime.watchReports.filter((r) => r === null).length,
+    ).toBe(1);
+    screen.dispose();
+    expect(realtime.watchReports.at(-1)).toBeNull();
+  });
+
   it('[R9-3] reserving shows the place and the estimated wait and polls get_reserve every RESERVE_POLLING_TIME; a reserve_change push fetches at once', async () => {
     const { screen, reservations, clock, realtime } = setUp();
     await screen.open(STATION);

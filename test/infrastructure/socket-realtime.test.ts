@@ -256,4 +256,33 @@ describe('the socket.io adapter against the reference server', () => {
     await stationOps(t.server).setStatus(stationId, 'maintenance');
     await stationOps(t.server).setStatus(stationId, 'open');
   }, 15_000);
+
+  it('tells the server what the page shows of a station (the consoles’ spectator counts): the latest kind once per connection, again after a reconnection, withdrawn on unsubscribe', async () => {
+    const a = adapter(null);
+    const counts = async () =>
+      (await t.server.services().realtime.spectators()).find((s) => s.station_id === stationId) ?? {
+        station_id: stationId,
+        hls: 0,
+        rtc: 0,
+        jpg: 0,
+      };
+    const channel = a.channel({ kind: 'station', stationId }).subscribe();
+    let watching = a.watch({ stationId, kind: 'hls' }).subscribe();
+    await expect.poll(counts).toMatchObject({ hls: 1, rtc: 0, jpg: 0 });
+    // A move to another kind: one report replaces the other (no withdrawal in between is counted).
+    watching.unsubscribe();
+    watching = a.watch({ stationId, kind: 'rtc' }).subscribe();
+    await expect.poll(counts).toMatchObject({ hls: 0, rtc: 1, jpg: 0 });
+    // The connection drops: the server forgets it, and the page's report comes back with the new one.
+    const states: RealtimeConnectionState[] = [];
+    const watchStates = a.connection$.subscribe((s) => states.push(s));
+    for (const socket of t.server.io.of('/').sockets.values()) socket.conn.close();
+    await expect.poll(() => states.includes('opening')).toBe(true);
+    await until(a, 'open');
+    watchStates.unsubscribe();
+    await expect.poll(counts, { timeout: 5_000 }).toMatchObject({ hls: 0, rtc: 1, jpg: 0 });
+    watching.unsubscribe();
+    await expect.poll(counts).toMatchObject({ hls: 0, rtc: 0, jpg: 0 });
+    channel.unsubscribe();
+  }, 15_000);
 });

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountDeletePreviewResponseSchema, clipResponseSchema, historyResponseSchema } from '../../src/contract';
+import { OPERATOR_AUTH_HEADER, operatorStationFeedsResponseSchema } from '../../src/contract/operator.schema';
 import { CLIP_RETENTION_MS, MAX_RECORDING_MS, PlayClips } from '../../server/clips/play-clips';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { PlayDriver } from '../support/play-driver';
@@ -18,11 +19,16 @@ import { createTestUser, type TestUser } from '../support/users';
  */
 const clock = new ManualServerClock(new Date('2026-12-01T12:00:00+09:00'));
 const MB = 1024 * 1024;
+const OPERATOR_TOKEN = 'operator-token-for-the-clip-retention-0123';
 let t: TestServer;
 let stationId = 0;
 
 beforeAll(async () => {
-  t = await startTestServer({ inMemory: true, clock, env: { CLIPS_MAX_BYTES: String(3 * MB) } });
+  t = await startTestServer({
+    inMemory: true,
+    clock,
+    env: { CLIPS_MAX_BYTES: String(3 * MB), ONKURE_OPERATOR_TOKEN: OPERATOR_TOKEN },
+  });
   stationId = (await playableStation(t)).station_id;
 }, 120_000);
 afterAll(async () => t?.close());
@@ -107,6 +113,28 @@ describe('[R11-5] clips over time and with their player', { timeout: 120_000 }, 
     const clip = clipResponseSchema.parse(await as(alice)('v2/clip/get', { play_id: plays[0] })).clip;
     expect(clip).toMatchObject({ status: 'failed', cameras: [], urls: {} });
     expect(existsSync(join(clips().dir, clip.clip_id))).toBe(false);
+  });
+
+  it('[R11-5] the console’s recording health counts the station’s last plays’ clips: the failed one, with its reason', async () => {
+    const answer = await t.server.app.inject({
+      method: 'POST',
+      url: '/api/operator/station_feeds',
+      payload: {},
+      headers: { [OPERATOR_AUTH_HEADER]: `Bearer ${OPERATOR_TOKEN}` },
+    });
+    expect(answer.statusCode).toBe(200);
+    const station = operatorStationFeedsResponseSchema
+      .parse(answer.json())
+      .stations.find((s) => s.station_id === stationId)!;
+    expect(station.clips).toMatchObject({
+      window: 10,
+      plays: 1,
+      ready: 0,
+      failed: 1,
+      recording: 0,
+      none: 0,
+      last_failure: { play_id: plays[0], reason: 'no_video' },
+    });
   });
 
   it('[R11-5] an unkept clip is removed 30 days after its play, its file too; a kept one stays', async () => {

@@ -13,7 +13,6 @@ import { TEST_CLIENT_CONFIG } from '../support/test-container';
 import {
   clipResponseSchema,
   historyResponseSchema,
-  playStateResponseSchema,
   publicClipResponseSchema,
   reserveResponseSchema,
   type PlayClip,
@@ -21,7 +20,7 @@ import {
 import { OPERATOR_AUTH_HEADER, operatorPlayLogAnswerSchema } from '../../src/contract/operator.schema';
 import { locateFfmpeg } from '../../media/vp8-encoder';
 import { CLIP_TAIL_MS } from '../../server/clips/play-clips';
-import { untilTurn, type PlayerCall } from '../support/moving-play';
+import { playToResult, untilTurn, type PlayerCall } from '../support/moving-play';
 import { playableStation } from '../support/stations';
 import { TestCameras } from '../support/test-cameras';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -117,37 +116,16 @@ describe('[R11-5] a video of every play', { timeout: 120_000 }, () => {
     const a = caller(alice);
     expect(reserveResponseSchema.parse(await a('v2/play/reserve', { station_id: station })).error_code).toBe(200);
     await untilTurn(a, station);
-    const confirmed = playStateResponseSchema.parse(await a('v2/play/confirm', { station_id: station })).play!;
-    const confirmedAt = Date.now();
-    // While it runs, the console sees both cameras recorded.
-    await expect
-      .poll(() => feed.cameraStats().filter((s) => s.station_id === station && s.recording).length, {
-        timeout: 10_000,
-      })
-      .toBe(2);
-    await expect
-      .poll(async () => playStateResponseSchema.parse(await a('v2/play/current')).play?.phase, {
-        timeout: 10_000,
-        interval: 50,
-      })
-      .toBe('playing');
-    // Both buttons at once: the claw drops where it is.
-    for (const button of ['right', 'back'])
-      for (const command of ['press', 'release'])
-        expect((await a('v2/play/control', { play_id: confirmed.play_id, button, command })).error_code).toBe(200);
-    let resultAt = 0;
-    await expect
-      .poll(
-        async () => {
-          const phase = playStateResponseSchema.parse(await a('v2/play/current')).play?.phase;
-          if (phase === 'result' && resultAt === 0) resultAt = Date.now();
-          return phase;
-        },
-        { timeout: 20_000, interval: 50 },
-      )
-      .toBe('result');
+    // While it starts, the console sees both cameras recorded.
+    const { playId, confirmedAt, resultAt } = await playToResult(a, station, () =>
+      expect
+        .poll(() => feed.cameraStats().filter((s) => s.station_id === station && s.recording).length, {
+          timeout: 10_000,
+        })
+        .toBe(2),
+    );
+    const confirmed = { play_id: playId };
     playMs = resultAt - confirmedAt;
-    expect((await a('v2/play/finish', { play_id: confirmed.play_id })).error_code).toBe(200);
 
     await expect
       .poll(async () => clipResponseSchema.parse(await a('v2/clip/get', { play_id: confirmed.play_id })).clip.status, {

@@ -44,3 +44,42 @@ export async function confirmAndMoveClaw(call: PlayerCall, stationId: number): P
     .toBeGreaterThan(CRANE.home.x + 100);
   return confirmed;
 }
+
+/**
+ * A whole play on the system clock, first in line: the player confirms, `whileStarting` runs (the
+ * clip tests look at the recording then), the play runs, both buttons at once drop the claw where it
+ * is, and the player finishes once the result shows. Answers the play and when it was confirmed and
+ * when its result was seen (Date.now()).
+ */
+export async function playToResult(
+  call: PlayerCall,
+  stationId: number,
+  whileStarting: () => Promise<void> = async () => undefined,
+): Promise<{ readonly playId: number; readonly confirmedAt: number; readonly resultAt: number }> {
+  const confirmed = playStateResponseSchema.parse(await call('v2/play/confirm', { station_id: stationId })).play!;
+  const confirmedAt = Date.now();
+  await whileStarting();
+  await expect
+    .poll(async () => playStateResponseSchema.parse(await call('v2/play/current')).play?.phase, {
+      timeout: 10_000,
+      interval: 50,
+    })
+    .toBe('playing');
+  // Both buttons at once: the claw drops where it is.
+  for (const button of ['right', 'back'])
+    for (const command of ['press', 'release'])
+      expect((await call('v2/play/control', { play_id: confirmed.play_id, button, command })).error_code).toBe(200);
+  let resultAt = 0;
+  await expect
+    .poll(
+      async () => {
+        const phase = playStateResponseSchema.parse(await call('v2/play/current')).play?.phase;
+        if (phase === 'result' && resultAt === 0) resultAt = Date.now();
+        return phase;
+      },
+      { timeout: 20_000, interval: 50 },
+    )
+    .toBe('result');
+  expect((await call('v2/play/finish', { play_id: confirmed.play_id })).error_code).toBe(200);
+  return { playId: confirmed.play_id, confirmedAt, resultAt };
+}

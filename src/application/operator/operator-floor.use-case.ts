@@ -1,6 +1,6 @@
 import { inject, injectable } from 'inversify';
 import { auditTime, filter, Subject, switchMap } from 'rxjs';
-import type { PlayLogEntry, StationStatus } from '../../domain';
+import type { StationStatus } from '../../domain';
 import type { ClockPort } from '../ports/clock.port';
 import { StateStore } from '../use-cases/state-store';
 import { failureInfo } from './operator-call-failed';
@@ -11,6 +11,8 @@ import type {
   FloorStation,
   OperatorApiPort,
   OperatorFloorFeedPort,
+  OperatorPlayClip,
+  OperatorPlayLogEntry,
   PrizeChange,
   StationChange,
   StraySettle,
@@ -140,24 +142,32 @@ export class OperatorFloor extends OperatorScreen<FloorData, FloorActionName> {
 export interface PlayLogState {
   readonly status: 'idle' | 'loading' | 'ready' | 'error';
   readonly stationId: number | null;
-  readonly entries: readonly PlayLogEntry[];
+  readonly entries: readonly OperatorPlayLogEntry[];
   readonly error: string | null;
   /** Replays computed in the browser, by play id. */
   readonly replays: Readonly<Record<number, ReplayedPlay>>;
+  /** The play whose clip is shown beside its settings, or null. */
+  readonly clip: PlayClipView | null;
 }
+
+/** A play's clip as the play log shows it: loading, its files' addresses, or why it cannot be shown. */
+export type PlayClipView =
+  | { readonly playId: number; readonly status: 'loading' }
+  | { readonly playId: number; readonly status: 'ready'; readonly clip: OperatorPlayClip }
+  | { readonly playId: number; readonly status: 'error'; readonly error: string };
 
 /** The play log of one station (right `floor`), each play replayable in the browser. */
 @injectable()
 export class OperatorPlayLog extends StateStore<PlayLogState> {
   constructor(
-    @inject(OPERATOR_TOKENS.OperatorApiPort) private readonly api: Pick<OperatorApiPort, 'playLog'>,
+    @inject(OPERATOR_TOKENS.OperatorApiPort) private readonly api: Pick<OperatorApiPort, 'playLog' | 'playClip'>,
     @inject(OPERATOR_TOKENS.OperatorSession) private readonly session: Pick<OperatorSession, 'refused' | 'active'>,
   ) {
-    super({ status: 'idle', stationId: null, entries: [], error: null, replays: {} });
+    super({ status: 'idle', stationId: null, entries: [], error: null, replays: {}, clip: null });
   }
 
   async open(stationId: number, limit = 20): Promise<void> {
-    this.setState({ status: 'loading', stationId, entries: [], error: null, replays: {} });
+    this.setState({ status: 'loading', stationId, entries: [], error: null, replays: {}, clip: null });
     try {
       const entries = await this.api.playLog(stationId, limit);
       if (this.snapshot.stationId === stationId) this.setState((s) => ({ ...s, status: 'ready', entries }));
@@ -165,6 +175,28 @@ export class OperatorPlayLog extends StateStore<PlayLogState> {
       this.setState((s) => ({ ...s, status: 'error', error: failureInfo(error) ?? '' }));
       void this.session.refused(error);
     }
+  }
+
+  /**
+   * Loads a logged play's clip (right `floor`: any play's) with addresses of its files, to show it
+   * beside the play's settings; a later call for another play replaces it.
+   */
+  async showClip(playId: number): Promise<void> {
+    this.setState((s) => ({ ...s, clip: { playId, status: 'loading' } }));
+    try {
+      const clip = await this.api.playClip(playId);
+      this.setState((s) => (s.clip?.playId === playId ? { ...s, clip: { playId, status: 'ready', clip } } : s));
+    } catch (error) {
+      this.setState((s) =>
+        s.clip?.playId === playId ? { ...s, clip: { playId, status: 'error', error: failureInfo(error) ?? '' } } : s,
+      );
+      void this.session.refused(error);
+    }
+  }
+
+  /** Closes the clip shown. */
+  hideClip(): void {
+    this.setState((s) => ({ ...s, clip: null }));
   }
 
   /** Replays one logged play with the domain's crane machine. */

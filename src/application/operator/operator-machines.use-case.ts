@@ -10,6 +10,7 @@ import type {
   StationAgentView,
   StationCameraView,
   StationChange,
+  StationFeedView,
 } from './ports/operator-api.port';
 
 export interface MachinesData {
@@ -17,6 +18,8 @@ export interface MachinesData {
   readonly agents: readonly StationAgentView[];
   /** The stations' cameras that are published or watched now. */
   readonly cameras: readonly StationCameraView[];
+  /** Each station's spectators by kind and its last plays' clips. */
+  readonly feeds: readonly StationFeedView[];
   /** When they were last read (ClockPort; null before the first read): a heartbeat's age counts on from here. */
   readonly readAt: number | null;
   /** The station of the last machine action (its outcome is shown there), or null. */
@@ -35,7 +38,8 @@ export const MACHINES_POLL_MS = 2_000;
 /**
  * The stations' machines on the floor (docs/operator-console.md, issue 42): every connected agent
  * with its version, driver, heartbeat and round trip and the machine's last report (the sensor
- * view), read every MACHINES_POLL_MS while the page is visible; and the machine's controls: an
+ * view) and each station's spectators and recordings, read every MACHINES_POLL_MS while the page
+ * is visible; and the machine's controls: an
  * emergency stop (never held back by another action [R11-3]), its end, the claw home, and the
  * driver (admins).
  */
@@ -47,11 +51,11 @@ export class OperatorMachines extends OperatorScreen<MachinesData, MachineAction
 
   constructor(
     @inject(OPERATOR_TOKENS.OperatorApiPort)
-    private readonly api: Pick<OperatorApiPort, 'stationAgents' | 'stationCameras' | 'stationMachine'>,
+    private readonly api: Pick<OperatorApiPort, 'stationAgents' | 'stationCameras' | 'stationFeeds' | 'stationMachine'>,
     @inject(OPERATOR_TOKENS.OperatorSession) session: Pick<OperatorSession, 'refused' | 'active'>,
     @inject(OPERATOR_TOKENS.ClockPort) private readonly clock: Pick<ClockPort, 'now'>,
   ) {
-    super(session, { agents: [], cameras: [], readAt: null, target: null });
+    super(session, { agents: [], cameras: [], feeds: [], readAt: null, target: null });
   }
 
   /** Reads the agents now and every MACHINES_POLL_MS while visible, until disposed. */
@@ -78,8 +82,12 @@ export class OperatorMachines extends OperatorScreen<MachinesData, MachineAction
 
   refresh(): Promise<void> {
     return this.load(async () => {
-      const [agents, cameras] = await Promise.all([this.api.stationAgents(), this.api.stationCameras()]);
-      return { agents, cameras, readAt: this.clock.now(), target: this.target };
+      const [agents, cameras, feeds] = await Promise.all([
+        this.api.stationAgents(),
+        this.api.stationCameras(),
+        this.api.stationFeeds(),
+      ]);
+      return { agents, cameras, feeds, readAt: this.clock.now(), target: this.target };
     });
   }
 
@@ -88,6 +96,11 @@ export class OperatorMachines extends OperatorScreen<MachinesData, MachineAction
     return this.snapshot.data.cameras
       .filter((c) => c.station_id === stationId)
       .sort((a, b) => a.camera.localeCompare(b.camera));
+  }
+
+  /** The station's spectators and recordings as last read, or null before the first read. */
+  feedOf(stationId: number): StationFeedView | null {
+    return this.snapshot.data.feeds.find((f) => f.station_id === stationId) ?? null;
   }
 
   /** The agent driving `stationId` now, or null. */

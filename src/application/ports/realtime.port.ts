@@ -7,6 +7,7 @@ import type {
   PlayView,
   PushNotice,
   StationLiveState,
+  WatchKind,
   WinnerAnnouncement,
 } from '../../domain';
 
@@ -52,4 +53,11 @@ export interface RealtimePort {
     readonly button: CraneButton;
     readonly command: CraneCommand;
   }): Observable<ControlAnswer>;
+  /**
+   * Tells the server what this page shows of a station's cameras while subscribed (the consoles'
+   * spectator counts, docs/spectators.md "Counting spectators"): one report per connection, the
+   * latest subscription's, sent again after every reconnection and withdrawn on unsubscribe. It
+   * never opens the connection by itself (the page's station channel does). Emits nothing.
+   */
+  watch(report: { readonly stationId: number; readonly kind: WatchKind }): Observable<never>;
 }

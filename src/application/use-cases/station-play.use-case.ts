@@ -1,7 +1,8 @@
 import { inject, injectable } from 'inversify';
-import { combineLatest, distinctUntilChanged, firstValueFrom, map } from 'rxjs';
+import { combineLatest, distinctUntilChanged, EMPTY, firstValueFrom, map, switchMap, type Subscription } from 'rxjs';
 import {
   markedMaintenance,
+  watchKind,
   watchRole,
   stationPosters,
   type Camera,
@@ -12,6 +13,7 @@ import {
 import type { AppConfig } from '../app-config';
 import type { PlayPort, StationInfoOutcome } from '../ports/play.port';
 import type { PrizeCatalogPort } from '../ports/prize-catalog.port';
+import type { RealtimePort } from '../ports/realtime.port';
 import type { SessionPort } from '../ports/session.port';
 import { TOKENS } from '../tokens';
 import type { CranePlay } from './crane-play.use-case';
@@ -66,6 +68,8 @@ export class StationPlay extends StateStore<StationPlayState> {
   private modeChosen = false;
   /** The feed's addresses a server render sent with the station (`adopt`), used once by `open`. */
   private adoptedInfo: StationInfo | null = null;
+  /** Telling the server what this page shows of the open station (the consoles' spectator counts). */
+  private reporting: Subscription | null = null;
 
   constructor(
     @inject(TOKENS.LiveFeed) readonly feed: LiveFeed,
@@ -79,9 +83,11 @@ export class StationPlay extends StateStore<StationPlayState> {
     @inject(TOKENS.PlayPort) private readonly plays: Pick<PlayPort, 'stationInfo'>,
     @inject(TOKENS.SessionPort) private readonly session: SessionPort,
     @inject(TOKENS.AppConfig) private readonly config: AppConfig,
+    @inject(TOKENS.RealtimePort) private readonly realtime: Pick<RealtimePort, 'watch'>,
   ) {
     super(INITIAL);
     for (const part of [feed, line, play, settings, record, messages, lane]) this.own(() => part.dispose());
+    this.own(() => this.reporting?.unsubscribe());
     this.own(play.results$.subscribe(() => record.afterResult()));
     // Who watches how (issue 44): a spectator watches the station's HLS; the player playing, or
     // next but one, watches in real time. The feed moves between them without a gap.
@@ -118,6 +124,7 @@ export class StationPlay extends StateStore<StationPlayState> {
       posters: adoptedInfo ? stationPosters(adoptedInfo) : null,
     });
     this.line.start(stationId);
+    this.reportWatching(stationId);
     this.play.start(stationId, this.feed);
     this.record.start(stationId);
     let station: PrizeItem | null = adopted?.station ?? null;
@@ -146,6 +153,22 @@ export class StationPlay extends StateStore<StationPlayState> {
     await this.line.visit();
     this.record.refreshGauge();
     await this.play.follow();
+  }
+
+  /**
+   * Tells the server what this page shows of the station's cameras (hls, rtc or jpg; nothing while
+   * the feed is stopped), as it changes, until another station opens or the screen goes: guests too,
+   * one report per page (docs/spectators.md "Counting spectators").
+   */
+  private reportWatching(stationId: number): void {
+    this.reporting?.unsubscribe();
+    this.reporting = this.feed.state$
+      .pipe(
+        map((s) => watchKind(s.stream)),
+        distinctUntilChanged(),
+        switchMap((kind) => (kind === null ? EMPTY : this.realtime.watch({ stationId, kind }))),
+      )
+      .subscribe();
   }
 
   /** Loads a station's card once without showing it (a server render's data); rejects when the call fails. */

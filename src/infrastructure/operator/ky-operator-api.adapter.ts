@@ -13,6 +13,8 @@ import {
   type OperatorApiPort,
   type OperatorDelivery,
   type OperatorIdentity,
+  type OperatorPlayClip,
+  type OperatorPlayLogEntry,
   type OperatorSignIn,
   type OperatorTokenStorePort,
   type OperatorUserView,
@@ -20,24 +22,20 @@ import {
   type ServiceMessageCode,
   type StationAgentView,
   type StationCameraView,
+  type StationFeedView,
   type StationChange,
   type StationKeyView,
   type StraySettle,
   type SupportThreadSummary,
 } from '../../application/operator';
-import type {
-  ChatMessage,
-  DeliveryStatus,
-  KujiBoxStatus,
-  KujiFairnessRecord,
-  PlayLogEntry,
-  StationStatus,
-} from '../../domain';
+import type { ChatMessage, DeliveryStatus, KujiBoxStatus, KujiFairnessRecord, StationStatus } from '../../domain';
 import {
   chatListResponseSchema,
   kujiFairnessResponseSchema,
   PLAY_ENDPOINTS,
   errorResponseSchema,
+  CLIP_ENDPOINTS,
+  operatorPlayClipResponseSchema,
   OPERATOR_SUPPORT_ENDPOINTS as OS,
   operatorContactCloseResponseSchema,
   operatorContactsResponseSchema,
@@ -63,6 +61,7 @@ import {
   operatorServiceStateResponseSchema,
   operatorStationAgentsResponseSchema,
   operatorStationCamerasResponseSchema,
+  operatorStationFeedsResponseSchema,
   operatorStationAnswerSchema,
   operatorStationKeyIssuedResponseSchema,
   operatorStationKeyRevokedResponseSchema,
@@ -196,9 +195,12 @@ export class KyOperatorApi implements OperatorApiPort {
   private async station(path: string, body: object): Promise<StationChange> {
     return (await this.call(path, body, operatorStationAnswerSchema)).station;
   }
-  async playLog(stationId: number | null, limit: number): Promise<readonly PlayLogEntry[]> {
+  async playLog(stationId: number | null, limit: number): Promise<readonly OperatorPlayLogEntry[]> {
     const body = stationId === null ? { limit } : { station_id: stationId, limit };
     return (await this.call(O.playLog, body, operatorPlayLogAnswerSchema)).list;
+  }
+  async playClip(playId: number): Promise<OperatorPlayClip> {
+    return (await this.call(CLIP_ENDPOINTS.operatorClip, { play_id: playId }, operatorPlayClipResponseSchema)).clip;
   }
 
   async broadcast(code: ServiceMessageCode, info: string | null): Promise<number> {
@@ -298,6 +300,9 @@ export class KyOperatorApi implements OperatorApiPort {
 
   async stationCameras(): Promise<readonly StationCameraView[]> {
     return (await this.call(O.stationCameras, {}, operatorStationCamerasResponseSchema)).cameras;
+  }
+  async stationFeeds(): Promise<readonly StationFeedView[]> {
+    return (await this.call(O.stationFeeds, {}, operatorStationFeedsResponseSchema)).stations;
   }
   async stationMachine(stationId: number, action: MachineAction): Promise<StationChange> {
     return this.station(O.stationMachine, { station_id: stationId, action });

@@ -17,6 +17,7 @@ import {
   type ControlAnswer,
   type CraneButton,
   type CraneCommand,
+  type WatchKind,
 } from '../../domain';
 import { toChatMessage } from '../wire/chat-wire';
 import {
@@ -123,6 +124,11 @@ export class SocketRealtime implements RealtimePort {
   /** Who hears a channel's `joined` event. */
   private readonly joinListeners = new Map<string, Set<(event: RealtimeEvent) => void>>();
   private readonly state = new BehaviorSubject<RealtimeConnectionState>('closed');
+  /** What this page shows of a station now (the latest `watch` subscription), or null. */
+  private watching: { readonly stationId: number; readonly kind: WatchKind } | null = null;
+  /** The report the server holds for this connection (null: none sent, or withdrawn). */
+  private watchSent: string | null = null;
+  private watchFlushQueued = false;
   readonly connection$ = this.state.pipe(distinctUntilChanged());
 
   constructor(
@@ -185,6 +191,9 @@ export class SocketRealtime implements RealtimePort {
       this.connectedOnce = true;
       this.state.next('open');
       for (const channel of this.joined.keys()) this.join(socket, channel);
+      // A new connection holds no report: the page's is sent again, after the joins it names.
+      this.watchSent = null;
+      this.flushWatch();
     });
     socket.on('disconnect', () => {
       this.acked.clear();
@@ -390,6 +399,48 @@ export class SocketRealtime implements RealtimePort {
           }
         },
       );
+  }
+
+  watch(report: { readonly stationId: number; readonly kind: WatchKind }): Observable<never> {
+    return new Observable<never>(() => {
+      this.watching = report;
+      this.queueWatchFlush();
+      return () => {
+        if (this.watching !== report) return;
+        this.watching = null;
+        this.queueWatchFlush();
+      };
+    });
+  }
+
+  /**
+   * Sends the report once the current task is done: a page moving from one kind to the next
+   * (unsubscribe, then subscribe) sends only the new one, not a withdrawal in between.
+   */
+  private queueWatchFlush(): void {
+    if (this.watchFlushQueued) return;
+    this.watchFlushQueued = true;
+    queueMicrotask(() => {
+      this.watchFlushQueued = false;
+      this.flushWatch();
+    });
+  }
+
+  /** Tells the server the page's report if it differs from what the connection holds (not when offline: `connect` does). */
+  private flushWatch(): void {
+    const socket = this.socket;
+    if (!socket?.connected) return;
+    const report = this.watching;
+    const key = report === null ? null : `${report.stationId}:${report.kind}`;
+    if (key === this.watchSent) return;
+    this.watchSent = key;
+    // The answer matters to nobody here: a refused report (the channel not joined yet) is sent
+    // again with the next connection, and a count is only ever the consoles' view.
+    socket.emit(
+      'watching',
+      report === null ? null : { station_id: report.stationId, kind: report.kind },
+      () => undefined,
+    );
   }
 
   /** Closes the connection (the app is leaving). */

@@ -261,6 +261,64 @@ export const OP = {
       home: '原点に戻す指示を送りました。',
     },
   },
+  /** A station's spectators and recordings (docs/spectators.md "Counting spectators", docs/clips.md "Console health"). */
+  feed: {
+    title: '観戦と録画',
+    notRead: '未取得',
+    spectators: '観戦者',
+    kinds: { hls: '観戦(HLS)', rtc: 'リアルタイム(rtc)', jpg: '静止画(jpg)' } as Record<'hls' | 'rtc' | 'jpg', string>,
+    spectatorsTotal: (n: number) => `計 ${n.toLocaleString('ja-JP')}`,
+    spectatorsNote: 'ページが報告した表示方法ごとの人数（全サーバーの合計）',
+    origin: (camera: string) => `${camera}（配信元）`,
+    originLine: (rtc: number, hls: boolean, hlsPerS: number, stillsPerS: number) =>
+      [
+        `rtc ${rtc} 接続`,
+        hls ? `HLS 変換中 ${hlsPerS.toFixed(1)} 件/秒` : 'HLS 停止中',
+        `静止画 ${stillsPerS.toFixed(1)} 件/秒`,
+      ].join(' ・ '),
+    recording: '録画',
+    recordingNow: '録画中',
+    recordingIdle: '録画していません',
+    recordingCameras: (names: readonly string[]) => `（${names.join('・')}）`,
+    /** Between the counts of two kinds. */
+    kindSeparator: ' ・ ',
+    lastRecordingError: (camera: string, error: string) => `${camera}の前回の録画：${error}`,
+    recordingErrors: {
+      noVideo: '映像が届きませんでした',
+      noFile: 'ファイルが書き出されませんでした',
+      folder: 'クリップの保存先に書き込めません',
+      noFfmpeg: 'このサーバーには録画用の ffmpeg がありません',
+      ffmpeg: (detail: string) => `録画プログラムの異常（${detail}）`,
+      other: (detail: string) => `録画の異常（${detail}）`,
+    },
+    clips: '直近のクリップ',
+    noPlays: 'まだプレイがありません',
+    clipsLine: (c: {
+      plays: number;
+      ready: number;
+      failed: number;
+      recording: number;
+      removed: number;
+      none: number;
+    }) =>
+      [
+        `直近${c.plays}プレイ：完成 ${c.ready}`,
+        `失敗 ${c.failed}`,
+        `録画中 ${c.recording}`,
+        ...(c.removed > 0 ? [`削除済み ${c.removed}`] : []),
+        ...(c.none > 0 ? [`動画なし ${c.none}`] : []),
+      ].join(' ・ '),
+    lastFailure: (playId: number, reason: string, at: string) => `最新の失敗：プレイ #${playId}（${reason}・${at}）`,
+    reasons: {
+      no_video: '映像が届かなかった',
+      recorder: '録画処理の失敗',
+      interrupted: 'サーバー停止で中断',
+      expired: '保存期限切れ',
+      cap: '容量上限で削除',
+      account: '退会で削除',
+    } as Record<string, string>,
+    unknownReason: '理由不明',
+  },
   playLog: {
     title: (id: number) => `ステーション #${id} のプレイログ`,
     table: (id: number) => `ステーション #${id} のプレイ一覧（新しい順）`,
@@ -279,6 +337,40 @@ export const OP = {
     pathTitle: (playId: number) => `プレイ #${playId} のアームの軌跡（上から見た図）`,
     pathCaption: (playId: number, result: string) => `プレイ #${playId} のアームの軌跡（上から見た図）：${result}`,
     pathDesc: '灰色の円は景品、線はアームの動き、四角は景品の取り出し口です。',
+    /** A play's clip beside its settings (docs/clips.md). */
+    clip: '動画',
+    clipOf: (playId: number) => `プレイ #${playId} の動画`,
+    clipStatus: { recording: '録画中', failed: '録画失敗', removed: '削除済み', none: 'なし' } as Record<
+      'recording' | 'failed' | 'removed' | 'none',
+      string
+    >,
+    clipTitle: (playId: number) => `プレイ #${playId} の動画と設定`,
+    clipLoading: '動画を読み込み中…',
+    clipFailed: (info: string) => (info ? `動画を読み込めませんでした：${info}` : '動画を読み込めませんでした。'),
+    clipNotReady: {
+      recording: 'このプレイはまだ録画中です。結果の3秒後に完成します。',
+      failed: 'このプレイの録画は失敗しました。',
+      removed: 'このプレイの動画は削除されています。',
+    } as Record<'recording' | 'failed' | 'removed', string>,
+    clipCamera: { front: '正面カメラ', side: '側面カメラ' } as Record<'front' | 'side', string>,
+    clipVideo: (playId: number, camera: string) => `プレイ #${playId} の${camera}の映像`,
+    clipFacts: {
+      player: 'プレイヤー',
+      length: '長さ',
+      seconds: (ms: number) => `${(ms / 1000).toFixed(1)} 秒`,
+      size: '容量',
+      megabytes: (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`,
+      shared: '公開',
+      kept: '保存指定',
+      expires: '削除予定',
+      keptForever: 'なし（保存中）',
+      seed: 'シード',
+      baseArm: '基本アーム',
+      assist: 'アシスト段階',
+      result: '結果',
+      prize: '景品',
+    },
+    closeClip: '動画を閉じる',
   },
 
   messages: {

@@ -1,5 +1,11 @@
 import { useId } from 'react';
-import type { OperatorPlayLog, ReplayedPlay } from '../../application/operator';
+import type {
+  OperatorPlayClip,
+  OperatorPlayLog,
+  OperatorPlayLogEntry,
+  PlayClipView,
+  ReplayedPlay,
+} from '../../application/operator';
 import { crane, type PlayLogEntry } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
 import { TableWrap } from './common';
@@ -33,6 +39,7 @@ export function PlayLogPanel({ log }: { log: OperatorPlayLog }) {
                 <th scope="col">{L.arm}</th>
                 <th scope="col">{L.logged}</th>
                 <th scope="col">{L.replayed}</th>
+                <th scope="col">{L.clip}</th>
               </tr>
             </thead>
             <tbody>
@@ -42,11 +49,19 @@ export function PlayLogPanel({ log }: { log: OperatorPlayLog }) {
                   entry={e}
                   replayed={state.replays[e.play_id]}
                   onReplay={() => log.replay(e.play_id)}
+                  onClip={() => void log.showClip(e.play_id)}
                 />
               ))}
             </tbody>
           </table>
         </TableWrap>
+      ) : null}
+      {state.clip ? (
+        <PlayClipPane
+          view={state.clip}
+          entry={state.entries.find((e) => e.play_id === state.clip!.playId) ?? null}
+          onClose={() => log.hideClip()}
+        />
       ) : null}
       {state.entries
         .filter((e) => state.replays[e.play_id])
@@ -62,10 +77,12 @@ function PlayLogRow({
   entry: e,
   replayed,
   onReplay,
+  onClip,
 }: {
-  entry: PlayLogEntry;
+  entry: OperatorPlayLogEntry;
   replayed: ReplayedPlay | undefined;
   onReplay: () => void;
+  onClip: () => void;
 }) {
   return (
     <tr data-testid="op-playlog-row">
@@ -95,7 +112,125 @@ function PlayLogRow({
           </button>
         )}
       </td>
+      <td data-testid="op-playlog-clip">
+        {e.clip?.status === 'ready' ? (
+          <button
+            type="button"
+            className="op-button op-button--small"
+            onClick={onClip}
+            aria-label={L.clipOf(e.play_id)}
+          >
+            {L.clip}
+          </button>
+        ) : (
+          <span className={e.clip ? 'op-badge op-badge--warn' : 'op-note'}>
+            {L.clipStatus[e.clip?.status ?? 'none']}
+          </span>
+        )}
+      </td>
     </tr>
+  );
+}
+
+/**
+ * A play's clip beside what decided the play (docs/clips.md): each camera's video with the
+ * browser's controls, and the play's settings from its log entry (price, arm strength, seed…).
+ */
+function PlayClipPane({
+  view,
+  entry,
+  onClose,
+}: {
+  view: PlayClipView;
+  entry: OperatorPlayLogEntry | null;
+  onClose: () => void;
+}) {
+  const headingId = useId();
+  return (
+    <section className="op-clip" aria-labelledby={headingId} data-testid="op-playlog-clip-pane">
+      <h3 id={headingId} className="op-subtitle">
+        {L.clipTitle(view.playId)}
+      </h3>
+      <div className="op-clip__body">
+        <div className="op-clip__videos">
+          {view.status === 'loading' ? <p role="status">{L.clipLoading}</p> : null}
+          {view.status === 'error' ? (
+            <p role="alert" className="op-alert op-alert--error">
+              {L.clipFailed(view.error)}
+            </p>
+          ) : null}
+          {view.status === 'ready' ? <ClipVideos clip={view.clip} /> : null}
+        </div>
+        {entry ? <PlaySettings entry={entry} clip={view.status === 'ready' ? view.clip : null} /> : null}
+      </div>
+      <button type="button" className="op-button op-button--small" onClick={onClose}>
+        {L.closeClip}
+      </button>
+    </section>
+  );
+}
+
+function ClipVideos({ clip }: { clip: OperatorPlayClip }) {
+  if (clip.status !== 'ready') return <p className="op-note">{L.clipNotReady[clip.status]}</p>;
+  return (
+    <>
+      {(['front', 'side'] as const).map((camera) => {
+        const url = clip.urls[camera];
+        if (!url) return null;
+        return (
+          <figure key={camera} className="op-clip__video">
+            <video
+              controls
+              preload="metadata"
+              playsInline
+              src={url}
+              aria-label={L.clipVideo(clip.play_id, L.clipCamera[camera]!)}
+              data-testid={`op-clip-video-${camera}`}
+            />
+            <figcaption>{L.clipCamera[camera]}</figcaption>
+          </figure>
+        );
+      })}
+    </>
+  );
+}
+
+/** The play's settings as its log recorded them, and the clip's own facts once loaded. */
+function PlaySettings({ entry: e, clip }: { entry: OperatorPlayLogEntry; clip: OperatorPlayClip | null }) {
+  const C = L.clipFacts;
+  return (
+    <dl className="op-facts op-clip__facts" data-testid="op-clip-settings">
+      <dt>{L.startedAt}</dt>
+      <dd>{OP.at(e.started_at)}</dd>
+      <dt>{C.prize}</dt>
+      <dd>{e.prize_name}</dd>
+      <dt>{L.price}</dt>
+      <dd>{F.price(e.price, e.currency)}</dd>
+      <dt>{L.arm}</dt>
+      <dd>{e.arm_strength.toFixed(2)}</dd>
+      <dt>{C.baseArm}</dt>
+      <dd>{e.base_arm_strength.toFixed(2)}</dd>
+      <dt>{C.assist}</dt>
+      <dd>{e.assist_level}</dd>
+      <dt>{C.seed}</dt>
+      <dd>{e.seed}</dd>
+      <dt>{C.result}</dt>
+      <dd>{L.result[e.result ?? 'none']}</dd>
+      {clip ? (
+        <>
+          <dt>{C.player}</dt>
+          <dd>#{clip.user_id}</dd>
+          <dt>{C.length}</dt>
+          <dd>{C.seconds(clip.duration_ms)}</dd>
+          <dt>{C.size}</dt>
+          <dd>{C.megabytes(clip.bytes)}</dd>
+          <dt>{C.shared}</dt>
+          <dd>{OP.yesNo(clip.shared === 1)}</dd>
+          <dt>{C.expires}</dt>
+          <dd>{clip.expires_at === null ? C.keptForever : OP.at(clip.expires_at)}</dd>
+        </>
+      ) : null}
+    </dl>
   );
 }
 

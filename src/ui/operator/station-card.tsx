@@ -11,6 +11,7 @@ import { countdownSeconds, stillImageUrl } from '../../domain';
 import { useNow } from '../hooks/use-now';
 import { OP } from './operator.messages';
 import { StationActions, useAsk } from './station-actions';
+import { StationFeedFacts } from './station-feed';
 import { MachineControls, MachineFacts } from './station-machine';
 import { StrayPrizes } from './stray-prizes';
 
@@ -51,6 +52,11 @@ export function StationCard({
       <MachineFacts
         station={s}
         agent={agent}
+        cameras={machines.camerasOf(s.station_id)}
+        readAt={machinesState.data.readAt}
+      />
+      <StationFeedFacts
+        feed={machines.feedOf(s.station_id)}
         cameras={machines.camerasOf(s.station_id)}
         readAt={machinesState.data.readAt}
       />

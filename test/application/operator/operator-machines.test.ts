@@ -46,7 +46,23 @@ function scriptedApi() {
   const calls: Array<[number, MachineAction]> = [];
   const held: Array<() => void> = [];
   let hold = false;
-  const api: Pick<OperatorApiPort, 'stationAgents' | 'stationCameras' | 'stationMachine'> = {
+  const api: Pick<OperatorApiPort, 'stationAgents' | 'stationCameras' | 'stationFeeds' | 'stationMachine'> = {
+    stationFeeds: async () => [
+      {
+        station_id: 3,
+        spectators: { hls: 12, rtc: 2, jpg: 1 },
+        clips: {
+          window: 10,
+          plays: 4,
+          ready: 3,
+          failed: 1,
+          recording: 0,
+          removed: 0,
+          none: 0,
+          last_failure: { play_id: 9, reason: 'no_video', at: '2026-11-29T00:00:00.000Z' },
+        },
+      },
+    ],
     stationAgents: async () => {
       reads.push(Date.now());
       return [anAgent(3, reads.length)];
@@ -109,6 +125,10 @@ describe('OperatorMachines', () => {
       ['side', false, null],
     ]);
     expect(machines.camerasOf(4)).toEqual([]);
+    // With them, each station's spectators by kind and its last plays' clips.
+    expect(machines.feedOf(3)?.spectators).toEqual({ hls: 12, rtc: 2, jpg: 1 });
+    expect(machines.feedOf(3)?.clips.last_failure?.reason).toBe('no_video');
+    expect(machines.feedOf(4)).toBeNull();
     machines.dispose();
   });
 

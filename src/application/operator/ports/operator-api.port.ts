@@ -126,6 +126,61 @@ export interface StationCameraView {
   /** Whether its jpg stills are being made from the video now. */
   readonly stills: boolean;
   readonly live: boolean;
+  /** Whether a play's recording takes its video now, and why its last one failed (docs/clips.md; absent from older servers). */
+  readonly recording?: boolean | undefined;
+  readonly recording_error?: string | null | undefined;
+  /** Whether its spectators' HLS is encoded now, and the HLS and still requests a second reaching the origin. */
+  readonly hls?: boolean | undefined;
+  readonly hls_requests_per_s?: number | undefined;
+  readonly stills_requests_per_s?: number | undefined;
+}
+
+/**
+ * A station's audience and recordings (operator/station_feeds): the pages showing its cameras by
+ * kind, counted over every instance (docs/spectators.md "Counting spectators"), and the clips of its
+ * last `window` plays (docs/clips.md "Console health").
+ */
+export interface StationFeedView {
+  readonly station_id: number;
+  readonly spectators: { readonly hls: number; readonly rtc: number; readonly jpg: number };
+  readonly clips: {
+    readonly window: number;
+    readonly plays: number;
+    readonly ready: number;
+    readonly failed: number;
+    readonly recording: number;
+    readonly removed: number;
+    readonly none: number;
+    readonly last_failure: { readonly play_id: number; readonly reason: string | null; readonly at: string } | null;
+  };
+}
+
+/** A play's clip's states (docs/clips.md). */
+export type OperatorClipStatus = 'recording' | 'ready' | 'failed' | 'removed';
+
+/** What the play log says of a play's clip. */
+export interface OperatorClipRef {
+  readonly clip_id: string;
+  readonly status: OperatorClipStatus;
+  readonly shared: 0 | 1;
+  readonly kept: 0 | 1;
+  readonly expires_at: string | null;
+}
+
+/** A play log entry as the console gets it: the play, and its clip (absent from older servers, null: none). */
+export type OperatorPlayLogEntry = PlayLogEntry & { readonly clip?: OperatorClipRef | null | undefined };
+
+/** Any play's clip as operators see it (operator/play_clip), with addresses of its files valid for about an hour. */
+export interface OperatorPlayClip extends OperatorClipRef {
+  readonly play_id: number;
+  readonly station_id: number;
+  readonly user_id: number;
+  readonly cameras: readonly ('front' | 'side')[];
+  readonly duration_ms: number;
+  readonly bytes: number;
+  readonly created_at: string;
+  readonly urls: { readonly front?: string | undefined; readonly side?: string | undefined };
+  readonly share_path: string | null;
 }
 
 /** What an operator does at a station's machine: stop it at once, end the stop, bring the claw home. */
@@ -285,7 +340,9 @@ export interface OperatorApiPort {
   restock(stationId: number, stock: number): Promise<StationChange>;
   changePrize(stationId: number, change: PrizeChange): Promise<StationChange>;
   armStrength(stationId: number, armStrength: number): Promise<StationChange>;
-  playLog(stationId: number | null, limit: number): Promise<readonly PlayLogEntry[]>;
+  playLog(stationId: number | null, limit: number): Promise<readonly OperatorPlayLogEntry[]>;
+  /** Any play's clip with its files' addresses (right `floor`); 404 when the play has none. */
+  playClip(playId: number): Promise<OperatorPlayClip>;
 
   broadcast(code: ServiceMessageCode, info: string | null): Promise<number>;
   serviceState(): Promise<EmergencyState | null>;
@@ -327,6 +384,8 @@ export interface OperatorApiPort {
   stationAgents(): Promise<readonly StationAgentView[]>;
   /** The stations' cameras that are published or watched (right `floor`). */
   stationCameras(): Promise<readonly StationCameraView[]>;
+  /** Each station's spectators by kind and its last plays' clips (right `floor`). */
+  stationFeeds(): Promise<readonly StationFeedView[]>;
   /** An emergency stop (the play under way refunded once), its end, or a claw brought home (right `floor`). */
   stationMachine(stationId: number, action: MachineAction): Promise<StationChange>;
 }
