@@ -6,6 +6,7 @@ import type {
   KujiFairnessRecord,
   OperatorRight,
   OperatorRole,
+  PlayClip,
   PlayLogEntry,
   StationStatus,
   AgentClawPhase,
@@ -155,32 +156,12 @@ export interface StationFeedView {
   };
 }
 
-/** A play's clip's states (docs/clips.md). */
-export type OperatorClipStatus = 'recording' | 'ready' | 'failed' | 'removed';
+/** A play log entry as the console gets it: the play and its clip (domain PlayLogEntry carries it). */
+export type OperatorPlayLogEntry = PlayLogEntry;
 
-/** What the play log says of a play's clip. */
-export interface OperatorClipRef {
-  readonly clip_id: string;
-  readonly status: OperatorClipStatus;
-  readonly shared: 0 | 1;
-  readonly kept: 0 | 1;
-  readonly expires_at: string | null;
-}
-
-/** A play log entry as the console gets it: the play, and its clip (absent from older servers, null: none). */
-export type OperatorPlayLogEntry = PlayLogEntry & { readonly clip?: OperatorClipRef | null | undefined };
-
-/** Any play's clip as operators see it (operator/play_clip), with addresses of its files valid for about an hour. */
-export interface OperatorPlayClip extends OperatorClipRef {
-  readonly play_id: number;
-  readonly station_id: number;
+/** Any play's clip as operators see it (operator/play_clip): the player's view plus whose play it was. */
+export interface OperatorPlayClip extends PlayClip {
   readonly user_id: number;
-  readonly cameras: readonly ('front' | 'side')[];
-  readonly duration_ms: number;
-  readonly bytes: number;
-  readonly created_at: string;
-  readonly urls: { readonly front?: string | undefined; readonly side?: string | undefined };
-  readonly share_path: string | null;
 }
 
 /** What an operator does at a station's machine: stop it at once, end the stop, bring the claw home. */
