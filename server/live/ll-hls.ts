@@ -113,8 +113,24 @@ export class LlHlsStream {
     const last = this.segments.at(-1);
     if (!last) return address.msn === 0;
     if (address.part === null) return address.msn === last.msn && !last.complete;
-    if (last.complete) return address.msn === last.msn + 1 && address.part === 0;
-    return address.msn === last.msn && address.part === last.parts.length;
+    const next = this.nextPart();
+    return address.msn === next.msn && address.part === next.part;
+  }
+
+  /**
+   * The address the next part will have (the preload hint). A segment long enough to close does so
+   * at its next keyframe part, which the encoder makes every other part (GOP 1 s, parts 0.5 s): that
+   * part is the next segment's first, never this one's next. (Hinting `msn.{n}` there names a part
+   * that never comes: hls.js, answered 404 for it, went back to the segment's last keyframe part and
+   * loaded the same two parts again and again, ~20 requests a second, at every fresh start.) Should
+   * the part after all be no keyframe, it joins this segment and the hinted one comes a part later:
+   * a request for it is held until then.
+   */
+  private nextPart(): { msn: number; part: number } {
+    const last = this.segments.at(-1);
+    if (!last) return { msn: 0, part: 0 };
+    if (last.complete || last.durationS >= SEGMENT_TARGET_S - 0.1) return { msn: last.msn + 1, part: 0 };
+    return { msn: last.msn, part: last.parts.length };
   }
 
   /**
@@ -188,10 +204,9 @@ export class LlHlsStream {
         );
       if (segment.complete) lines.push(`#EXTINF:${segment.durationS.toFixed(5)},`, uri(`${segment.msn}.m4s`));
     }
-    const last = this.segments.at(-1);
-    if (last && !this.ended) {
-      const next = last.complete ? `${last.msn + 1}.0` : `${last.msn}.${last.parts.length}`;
-      lines.push(`#EXT-X-PRELOAD-HINT:TYPE=PART,URI="${uri(`${next}.m4s`)}"`);
+    if (this.segments.length > 0 && !this.ended) {
+      const next = this.nextPart();
+      lines.push(`#EXT-X-PRELOAD-HINT:TYPE=PART,URI="${uri(`${next.msn}.${next.part}.m4s`)}"`);
     }
     return `${lines.join('\n')}\n`;
   }

@@ -35,6 +35,18 @@ describe('LL-HLS stream (the pure part: parts, segments, the playlist, held requ
     expect(stream.isUpcoming({ msn: 2, part: 2 })).toBe(false);
   });
 
+  it("at a segment long enough to close, the preload hint names the next segment's first part (the keyframe part that closes it), never a part of this one that will not come; a held request for it is answered when it comes", async () => {
+    const stream = new LlHlsStream('abcd0123', new ManualServerClock(new Date('2026-11-29T10:00:00Z')));
+    feed(stream, 4);
+    expect(stream.window.at(-1)).toEqual({ msn: 1, parts: 4, complete: false });
+    expect(stream.playlist().trim().split('\n').at(-1)).toBe('#EXT-X-PRELOAD-HINT:TYPE=PART,URI="abcd0123-2.0.m4s"');
+    expect([stream.isUpcoming({ msn: 2, part: 0 }), stream.isUpcoming({ msn: 1, part: 4 })]).toEqual([true, false]);
+    const held = stream.waitUntil(() => stream.media({ msn: 2, part: 0 }) !== null);
+    stream.addPart(part(true, 42));
+    expect(await held).toBe(true);
+    expect(stream.media({ msn: 2, part: 0 })).toEqual(Buffer.from([42]));
+  });
+
   it('keeps a window of six segments and lists parts only for those that end within three target durations of the live edge', () => {
     const stream = new LlHlsStream('abcd0123', new ManualServerClock());
     feed(stream, 20.5);
