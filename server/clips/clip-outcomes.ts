@@ -33,16 +33,7 @@ export async function clipOutcomes(db: SqlExecutor, window = CLIP_OUTCOME_WINDOW
   );
   const out = new Map<number, ClipOutcomes>();
   for (const row of rows) {
-    const o = out.get(row.station_id) ?? {
-      window,
-      plays: 0,
-      ready: 0,
-      failed: 0,
-      recording: 0,
-      removed: 0,
-      none: 0,
-      last_failure: null,
-    };
+    const o = out.get(row.station_id) ?? noClipOutcomes(window);
     o.plays += 1;
     if (row.status === null) o.none += 1;
     else o[row.status] += 1;

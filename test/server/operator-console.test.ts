@@ -90,17 +90,7 @@ describe('the operator console calls (issue 26)', () => {
   it("[R10-9] the floor shows each station's line, its play and viewers; a console joins the live floor and hears of each change", async () => {
     const stationId = stations[0]!;
     const [alice, bob] = [await player({ nickname: '春野 あかり' }), await player({ nickname: '夏目 そら' })];
-    const console_ = io(t.origin, {
-      path: '/socket.io',
-      transports: ['websocket'],
-      reconnection: false,
-      auth: { operator_token: floorStaff },
-    }) as TestSocket;
-    open.push(console_);
-    await new Promise<void>((resolve, reject) => {
-      console_.once('connect', resolve);
-      console_.once('connect_error', reject);
-    });
+    const console_ = await connectSocket(t.origin, { operator_token: floorStaff }, open);
     expect(await join(console_, CHANNELS.operatorFloor)).toEqual({ ok: true });
     const changed = next(console_, 'floor_change');
     const a = new PlayDriver(t, clock, alice);

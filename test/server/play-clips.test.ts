@@ -20,7 +20,7 @@ import {
 import { OPERATOR_AUTH_HEADER, operatorPlayLogAnswerSchema } from '../../src/contract/operator.schema';
 import { locateFfmpeg } from '../../media/vp8-encoder';
 import { CLIP_TAIL_MS } from '../../server/clips/play-clips';
-import { playToResult, untilTurn, type PlayerCall } from '../support/moving-play';
+import { playerCaller, playToResult, untilTurn, type PlayerCall } from '../support/moving-play';
 import { playableStation } from '../support/stations';
 import { TestCameras } from '../support/test-cameras';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -66,17 +66,7 @@ afterAll(async () => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
-const caller =
-  (u: TestUser): PlayerCall =>
-  async (path, body = {}) => {
-    const res = await fetch(`${t.apiBase}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ user_id: u.user_id, access_token: u.access_token, ...body }),
-    });
-    const json = (await res.json()) as Record<string, unknown> & { error_code: number };
-    return { ...json, status: res.status };
-  };
+const caller = (u: TestUser): PlayerCall => playerCaller(t.apiBase, u);
 
 async function get(path: string, headers: Record<string, string> = {}, method = 'GET') {
   const res = await fetch(`${t.origin}${path}`, { headers, method });

@@ -1,4 +1,3 @@
-import { io } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { JoinAck } from '../../src/contract';
 import {
@@ -176,17 +175,7 @@ describe('spectators per station by kind', { timeout: 60_000 }, () => {
         }
       ).session.token;
     const floorStaff = await login('sp.floor');
-    const console_ = io(t.origin, {
-      path: '/socket.io',
-      transports: ['websocket'],
-      reconnection: false,
-      auth: { operator_token: floorStaff },
-    }) as TestSocket;
-    sockets.push(console_);
-    await new Promise<void>((resolve, reject) => {
-      console_.once('connect', resolve);
-      console_.once('connect_error', reject);
-    });
+    const console_ = await connectSocket(t.origin, { operator_token: floorStaff }, sockets);
     expect(await emit(console_, 'join', `station:${station}`)).toEqual({ ok: true });
     expect(await watching(console_, { station_id: station, kind: 'hls' })).toMatchObject({
       ok: false,

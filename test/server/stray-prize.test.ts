@@ -6,10 +6,9 @@ import {
   operatorFloorResponseSchema,
   operatorStrayPrizeResponseSchema,
 } from '../../src/contract/operator.schema';
-import { io } from 'socket.io-client';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { PlayDriver } from '../support/play-driver';
-import type { TestSocket } from '../support/socket-client';
+import { connectSocket, type TestSocket } from '../support/socket-client';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { createTestUser } from '../support/users';
 
@@ -75,17 +74,7 @@ const prizesOf = (userId: number) =>
 
 describe('a stray prize: the chute saw a prize no running play took', () => {
   it('[R11-3] after the play’s result: the floor shows it with the play and its player; given to that player, it is in their prize box, the stock is one less, the log has it; a second settle is 409', async () => {
-    const console_ = io(t.origin, {
-      path: '/socket.io',
-      transports: ['websocket'],
-      reconnection: false,
-      auth: { operator_token: floorStaff },
-    }) as TestSocket;
-    sockets.push(console_);
-    await new Promise<void>((resolve, reject) => {
-      console_.once('connect', resolve);
-      console_.once('connect_error', reject);
-    });
+    const console_ = await connectSocket(t.origin, { operator_token: floorStaff }, sockets);
     expect(await new Promise<JoinAck>((r) => console_.emit('join', CHANNELS.operatorFloor, r))).toEqual({ ok: true });
 
     const alice = await createTestUser(t, { nickname: '春野 あかり' }, { freeTc: 10_000 });

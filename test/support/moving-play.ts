@@ -5,6 +5,19 @@ import { CRANE } from '../../src/domain/play/crane-machine';
 /** A player's POST calls (`path`, body without the identity) answering the JSON envelope. */
 export type PlayerCall = (path: string, body?: object) => Promise<Record<string, unknown> & { error_code: number }>;
 
+/** A player's calls over HTTP to a listening server (`apiBase`), each answer with its HTTP status. */
+export const playerCaller =
+  (apiBase: string, who: { readonly user_id: number; readonly access_token: string }): PlayerCall =>
+  async (path, body = {}) => {
+    const res = await fetch(`${apiBase}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user_id: who.user_id, access_token: who.access_token, ...body }),
+    });
+    const json = (await res.json()) as Record<string, unknown> & { error_code: number };
+    return { ...json, status: res.status };
+  };
+
 /**
  * Waits until the player, first in line, has the turn: a station offers it once its machine's agent
  * has reported the claw home and the chute clear to the station's room (wherever that runs).

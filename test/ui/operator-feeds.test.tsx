@@ -14,7 +14,8 @@ import { SessionStorageOperatorToken } from '../../src/infrastructure/operator/s
 import { createOperatorContainer } from '../../src/main/operator-container';
 import { OperatorConsoleApp } from '../../src/ui/operator/operator-app';
 import { injectFetch } from '../support/inject-fetch';
-import { playToResult, untilTurn, type PlayerCall } from '../support/moving-play';
+import { useNodeUint8Array } from '../support/node-uint8array';
+import { playerCaller, playToResult, untilTurn, type PlayerCall } from '../support/moving-play';
 import { connectSocket, type TestSocket } from '../support/socket-client';
 import { playableStation } from '../support/stations';
 import { TestCameras } from '../support/test-cameras';
@@ -34,14 +35,7 @@ const PASSWORD = 'feed-panel-password';
 const SHOWN = { timeout: 15_000 };
 const noFeed: OperatorFloorFeedPort = { watch: () => new Subject<FloorFeedEvent>() };
 
-/** Node's own Uint8Array while this file runs (the embedded store's driver checks bytea with instanceof). */
-const pageUint8Array = globalThis.Uint8Array;
-beforeAll(() => {
-  globalThis.Uint8Array = Object.getPrototypeOf(Buffer.prototype).constructor as Uint8ArrayConstructor;
-});
-afterAll(() => {
-  globalThis.Uint8Array = pageUint8Array;
-});
+useNodeUint8Array();
 
 let t: TestServer;
 let stationId: number;
@@ -92,16 +86,7 @@ async function page(kind: 'hls' | 'rtc' | 'jpg', user?: TestUser): Promise<TestS
   return socket;
 }
 
-const caller =
-  (u: TestUser): PlayerCall =>
-  async (path, body = {}) => {
-    const res = await fetch(`${t.apiBase}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ user_id: u.user_id, access_token: u.access_token, ...body }),
-    });
-    return (await res.json()) as Record<string, unknown> & { error_code: number };
-  };
+const caller = (u: TestUser): PlayerCall => playerCaller(t.apiBase, u);
 
 describe('the floor’s spectators and recordings', { timeout: 120_000 }, () => {
   it('shows the station’s spectators by kind (観戦(HLS) / リアルタイム(rtc) / 静止画(jpg)) as pages come and go, and what the origin serves of each camera', async () => {

@@ -16,6 +16,7 @@ import { SessionStorageOperatorToken } from '../../src/infrastructure/operator/s
 import { createOperatorContainer } from '../../src/main/operator-container';
 import { OperatorConsoleApp } from '../../src/ui/operator/operator-app';
 import { injectFetch } from '../support/inject-fetch';
+import { useNodeUint8Array } from '../support/node-uint8array';
 import { playableStation } from '../support/stations';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { TestPatternPublisher } from '../support/whip-test-publisher';
@@ -35,18 +36,7 @@ const PASSWORD = 'machine-panel-password';
 const SHOWN = { timeout: 10_000 };
 const noFeed: OperatorFloorFeedPort = { watch: () => new Subject<FloorFeedEvent>() };
 
-/**
- * Node's own Uint8Array as the global one while this file runs. Under jsdom the global is the
- * page's, and the embedded store's driver checks each bytea parameter (a session's or a key's hash,
- * a Node Buffer) with `instanceof Uint8Array`: it would refuse every sign-in and key.
- */
-const pageUint8Array = globalThis.Uint8Array;
-beforeAll(() => {
-  globalThis.Uint8Array = Object.getPrototypeOf(Buffer.prototype).constructor as Uint8ArrayConstructor;
-});
-afterAll(() => {
-  globalThis.Uint8Array = pageUint8Array;
-});
+useNodeUint8Array();
 
 let t: TestServer;
 let stationId: number;

@@ -65,29 +65,39 @@ function ClipBody({
       <p className="clip__facts" data-testid="clip-facts">
         {C.facts(Math.max(1, Math.round(clip.duration_ms / 1000)), days === null ? C.keptForever : C.keepsUntil(days))}
       </p>
-      <label className="switch">
-        <input
-          type="checkbox"
-          data-testid="clip-share"
-          checked={shown('share', clip.shared)}
-          disabled={busy !== null}
-          onChange={(e) => viewer.share(e.target.checked)}
-        />
-        <span>{C.share}</span>
-      </label>
+      <ClipSwitch kind="share" text={C.share} checked={shown('share', clip.shared)} busy={busy} viewer={viewer} />
       {clip.share_path ? <ShareLink url={clipShareUrl(clip, window.location.origin) ?? ''} /> : null}
-      <label className="switch">
-        <input
-          type="checkbox"
-          data-testid="clip-keep"
-          checked={shown('keep', clip.kept)}
-          disabled={busy !== null}
-          onChange={(e) => viewer.keep(e.target.checked)}
-        />
-        <span>{C.keep}</span>
-      </label>
+      <ClipSwitch kind="keep" text={C.keep} checked={shown('keep', clip.kept)} busy={busy} viewer={viewer} />
       {error ? <p role="alert">{error}</p> : null}
     </>
+  );
+}
+
+/** Sharing or keeping: disabled while any change is asked. */
+function ClipSwitch({
+  kind,
+  text,
+  checked,
+  busy,
+  viewer,
+}: {
+  kind: ClipChange['kind'];
+  text: string;
+  checked: boolean;
+  busy: ClipChange | null;
+  viewer: PlayClipViewer;
+}) {
+  return (
+    <label className="switch">
+      <input
+        type="checkbox"
+        data-testid={`clip-${kind}`}
+        checked={checked}
+        disabled={busy !== null}
+        onChange={(e) => (kind === 'share' ? viewer.share(e.target.checked) : viewer.keep(e.target.checked))}
+      />
+      <span>{text}</span>
+    </label>
   );
 }
 
