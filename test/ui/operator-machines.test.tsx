@@ -173,7 +173,8 @@ describe('the floor’s machine panel', { timeout: 90_000 }, () => {
   it('[R11-4] shows each camera of the station: publishing over WHIP, its codec, bitrate and frames a second, its last keyframe; silent once it stops', async () => {
     await connectCabinet();
     const { card } = await openFloor('floor');
-    expect(text(card, 'op-camera-front')).toBe('視聴なし・配信なし');
+    // The machines are read apart from the floor (every 2 s): the card may show before them.
+    await waitFor(() => expect(text(card, 'op-camera-front')).toBe('視聴なし・配信なし'), SHOWN);
     const publisher = await TestPatternPublisher.start(`${t.origin}/whip/${stationId}/front`, key);
     try {
       await waitFor(
