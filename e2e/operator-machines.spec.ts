@@ -48,6 +48,8 @@ test('[R11-3] the floor shows each station’s agent and sensors; an emergency s
   page,
   request,
 }) => {
+  // It also opens a spectator's page (issue 44): more than the file's 90 s on a busy machine.
+  test.setTimeout(150_000);
   const project = test.info().project.name;
   const stationId = await stationFor(request, STATION_INDEX[project] ?? 14);
   const login = await operatorAccount(request, 'floor', `m${project.slice(0, 1)}`);
@@ -70,6 +72,24 @@ test('[R11-3] the floor shows each station’s agent and sensors; an emergency s
   await expect(card.getByTestId('op-machine-chute')).toHaveText('空き');
   await expect(card.getByTestId('op-machine-outputs')).toHaveText('すべて解放');
   await look(page, card, 'machines');
+
+  // A spectator opens the station (issue 44): the card counts it by what its page shows, and says
+  // what the origin serves of each camera and how the station's plays are recorded.
+  const spectator = await page
+    .context()
+    .browser()!
+    .newContext({ baseURL: new URL(page.url()).origin });
+  const watching = await spectator.newPage();
+  await watching.goto(`/game/${stationId}`);
+  await expect(watching.getByTestId('feed-mode')).toHaveAttribute('data-mode', 'hls');
+  await expect(card.getByTestId('op-spectators-hls')).toHaveText('観戦(HLS) 1', { timeout: 10_000 });
+  await expect(card.getByTestId('op-origin-front')).toContainText('HLS');
+  await expect(card.getByTestId('op-recording')).toBeVisible();
+  await card.getByTestId('op-feed-facts').evaluate((e) => e.scrollIntoView({ block: 'center' }));
+  expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+  await page.screenshot({ path: `e2e/screenshots/operator-spectators-${project}.png` });
+  await spectator.close();
+  await expect(card.getByTestId('op-spectators-hls')).toHaveText('観戦(HLS) 0', { timeout: 10_000 });
 
   // One click, no dialog: the station is stopped, the agent reports itself stopped.
   stopped = { request, stationId };
