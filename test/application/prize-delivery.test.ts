@@ -8,6 +8,7 @@ import {
   type PrizeDeliveryPort,
   type SessionPort,
 } from '../../src/application';
+import { deliveryTicketWeek } from '../../src/domain';
 import { createAppContainer } from '../../src/main/container';
 import { FakeRealtime } from '../../src/testing';
 import { injectFetch } from '../support/inject-fetch';
@@ -85,12 +86,12 @@ describe('prize delivery use-cases against the reference server', () => {
 
   it('[R10-4] a lost answer is resent under the same request id: the fee is charged once; the address is added in place with full-width input', async () => {
     const u = await createTestUser(t, {}, { freeTc: 20_000 });
-    await t.server
-      .store()
-      .query(
-        "INSERT INTO delivery_tickets (user_id, week_start, granted_at, used_at) VALUES ($1, date_trunc('week', now()) - interval '9 hours', now(), now()) ON CONFLICT DO NOTHING",
-        [u.user_id],
-      );
+    await t.server.store().query(
+      // This week's ticket (weeks start Monday 00:00 Asia/Tokyo, as the server counts them) already used.
+      // (It was `date_trunc('week', now()) - 9 h`: a UTC week, wrong from Sunday 15:00 UTC, when Monday starts in Tokyo.)
+      'INSERT INTO delivery_tickets (user_id, week_start, granted_at, used_at) VALUES ($1, $2, now(), now()) ON CONFLICT DO NOTHING',
+      [u.user_id, new Date(deliveryTicketWeek(t.server.services().clock.now().getTime())).toISOString()],
+    );
     const id = await win(u);
     let drops = 1;
     const { flow, book } = client(u, (real) => ({
