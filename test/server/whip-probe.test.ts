@@ -952,6 +952,12 @@ describe('[R11-4] WHIP probe: hostile media', () => {
       () => `the server received the garbage IDRs (${received.packets} of ${sent})`,
     );
     expect(await healthy()).toBe(true);
+    // The transcoder may be giving up right now (its process gone, the session's end not yet told):
+    // wait for one of the two outcomes rather than reading the process list at once.
+    await until(
+      () => received.endedBecause !== null || transcoders().length === 1,
+      'the transcoder runs on, or the session ended with it',
+    );
     if (received.endedBecause !== null) {
       // Ended: by the transcoder, and with nothing left running.
       expect(received.endedBecause).toMatch(/^the H\.264 transcoder stopped/);
