@@ -1,9 +1,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accepts } from '../../scripts/lib/daemon';
 import { nginxCacheConfig, nginxWorkers, readCacheLog, startNginx, nginxFiles } from '../../scripts/lib/nginx';
 import { LlHlsClient, originLoad } from '../support/ll-hls-client';
 import { freePort } from '../support/server-process';
@@ -52,16 +52,6 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
   await t?.close();
 });
-
-const accepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 
 const alive = (pid: number) => existsSync(`/proc/${pid}`);
 
