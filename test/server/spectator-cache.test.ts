@@ -76,14 +76,27 @@ describe("the spectators' LL-HLS through nginx's cache", () => {
       const check = () => {
         if (clients.every((c) => c.received.length >= PARTS) || clients.some((c) => c.failures.length > 0)) resolve();
       };
-      for (const client of clients) client.onPart = check;
+      for (const client of clients) client.onProgress = check;
     });
     const runs = clients.map((client) => client.run());
-    await enough;
+    // A crowd that stalls fails here, saying where each client is and what the origin runs, not at
+    // the test's timeout with nothing to go on.
+    let deadline: NodeJS.Timeout | undefined;
+    const stalled = await Promise.race([
+      enough.then(() => null),
+      new Promise<string>((resolve) => {
+        deadline = setTimeout(() => {
+          const where = clients.map((c, i) => `client ${i}: ${c.describe()}`).filter((_, i, all) => i < 5 || all.length - i <= 5);
+          resolve([`encoders: ${JSON.stringify(t.server.services().hls.running())}`, ...where].join('\n'));
+        }, 45_000);
+      }),
+    ]);
+    clearTimeout(deadline);
     for (const client of clients) client.stop();
     await Promise.all(runs);
     agent.destroy();
 
+    expect(stalled).toBeNull();
     // Every client: no failure, every part from its start on, each following the one before.
     expect(clients.flatMap((c) => c.failures)).toEqual([]);
     expect(Math.min(...clients.map((c) => c.received.length))).toBeGreaterThanOrEqual(PARTS);

@@ -30,6 +30,8 @@ export interface ReceivedPart extends PartAddress {
 
 interface Playlist {
   readonly init: string;
+  /** The encoder run the playlist is of (its URIs' prefix). */
+  readonly epoch: string;
   readonly parts: ListedPart[];
 }
 
@@ -42,7 +44,8 @@ export function parseLlHlsPlaylist(text: string): Playlist {
     if (!address) throw new Error(`not a part's URI: ${m[1]}`);
     return { uri: m[1]!, msn: Number(address[1]), part: Number(address[2]) };
   });
-  return { init, parts };
+  const epoch = /([0-9a-f]{8})-init\.mp4/.exec(init)?.[1] ?? '';
+  return { init, epoch, parts };
 }
 
 /** A part's place in the stream: comparable as a number (msn × 1000 + part; a segment has fewer than 1000 parts). */
@@ -73,8 +76,8 @@ export class LlHlsClient {
   readonly failures: string[] = [];
   /** Requests made (playlists, the init, parts). */
   requests = 0;
-  /** Called after each part received (a test awaits a number of parts with it). */
-  onPart: (() => void) | null = null;
+  /** Called after each part received and each failure (a test awaits a number of parts with it). */
+  onProgress: (() => void) | null = null;
   private stopping = false;
   private last: ListedPart | null = null;
   private previous: ReceivedPart | null = null;
@@ -98,7 +101,7 @@ export class LlHlsClient {
       try {
         await this.play();
       } catch (error) {
-        this.failures.push(error instanceof Error ? error.message : String(error));
+        this.fail(error instanceof Error ? error.message : String(error));
         if (!this.stopping) await new Promise((resolve) => setTimeout(resolve, retryMs));
       }
     }
@@ -106,6 +109,11 @@ export class LlHlsClient {
 
   stop(): void {
     this.stopping = true;
+  }
+
+  private fail(failure: string): void {
+    this.failures.push(failure);
+    this.onProgress?.();
   }
 
   private async fetch(url: string): Promise<Buffer> {
@@ -126,6 +134,7 @@ export class LlHlsClient {
 
   private async play(): Promise<void> {
     let playlist = await this.playlist(null);
+    if (this.previous && this.previous.epoch !== playlist.epoch) this.restarted(playlist);
     if (this.last === null) {
       await this.fetch(this.resolve(playlist.init));
       // Start at the newest part a decoder can start at.
@@ -143,7 +152,28 @@ export class LlHlsClient {
       await this.fetchNew(playlist);
       if (!reload) return;
       playlist = await reload;
+      if (this.previous && this.previous.epoch !== playlist.epoch) {
+        this.restarted(playlist);
+        return;
+      }
     }
+  }
+
+  /**
+   * The stream's encoder started again (a new epoch): its parts are numbered anew, so the client
+   * starts over from the new run's newest keyframe, as a player does at a discontinuity. Counted as
+   * a failure: the test wants one unbroken run.
+   */
+  private restarted(playlist: Playlist): void {
+    this.fail(`the stream restarted: epoch ${this.previous!.epoch} → ${playlist.epoch}`);
+    this.last = null;
+    this.previous = null;
+  }
+
+  /** Where the client is (a test's message when the crowd does not get its parts in time). */
+  describe(): string {
+    const last = this.previous;
+    return `${this.received.length} parts, last ${last ? `${last.epoch}-${last.msn}.${last.part}` : 'none'}, ${this.requests} requests${this.failures.length ? `, failures: ${this.failures.join('; ')}` : ''}`;
   }
 
   /** Fetches the parts listed after the last one fetched, in order. */
@@ -155,7 +185,7 @@ export class LlHlsClient {
     const follows =
       first.msn === last.msn ? first.part === last.part + 1 : first.msn === last.msn + 1 && first.part === 0;
     if (!follows && this.previous)
-      this.failures.push(
+      this.fail(
         `part ${first.msn}.${first.part} listed after ${last.msn}.${last.part}: the ones between are gone`,
       );
     for (const part of fresh) {
@@ -166,13 +196,13 @@ export class LlHlsClient {
       const received = { msn: part.msn, part: part.part, epoch, at: performance.now(), ...info };
       const previous = this.previous;
       if (previous && previous.epoch === epoch && previous.decodeTime + previous.duration !== info.decodeTime)
-        this.failures.push(
+        this.fail(
           `part ${part.msn}.${part.part} starts at ${info.decodeTime}, the part before it ended at ${previous.decodeTime + previous.duration}`,
         );
       this.received.push(received);
       this.previous = received;
       this.last = part;
-      this.onPart?.();
+      this.onProgress?.();
     }
   }
 }
