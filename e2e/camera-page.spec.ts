@@ -1,5 +1,6 @@
 import { chromium, type Page } from '@playwright/test';
 import { seriousViolations } from './support/axe';
+import { hlsPicture } from './support/camera';
 import { OPERATOR_TOKEN, stationFor } from './support/players';
 import { expect, test, waitForAppOnLoad } from './support/test';
 
@@ -83,9 +84,29 @@ test.describe('the camera page publishes a phone or webcam over WHIP', () => {
       expect(await seriousViolations(camera)).toEqual([]);
       await camera.screenshot({ path: `e2e/screenshots/camera-page-${project}.png` });
 
-      // The player, in jpg mode (picked: a viewer arrives as a spectator on HLS): the front still is
-      // made from the published video.
+      // The player arrives as a spectator: the camera's LL-HLS, moving. An H.264 camera's is its own
+      // stream remuxed (the browser's Constrained Baseline, profile 66, at its 640 wide), never
+      // decoded; a VP8 camera's is encoded once by the server (Main, profile 77) [issue 44].
       await page.goto(`/game/${station}`);
+      await expect(page.getByTestId('feed-mode')).toHaveAttribute('data-mode', 'hls');
+      await expect.poll(async () => (await hlsPicture(page).catch(() => null))?.width, { timeout: 20_000 }).toBe(640);
+      const hlsFirst = await hlsPicture(page);
+      await expect
+        .poll(
+          async () => {
+            const now = await hlsPicture(page);
+            return now.frames >= hlsFirst.frames + 30 && now.fingerprint !== hlsFirst.fingerprint;
+          },
+          { timeout: 15_000 },
+        )
+        .toBe(true);
+      const hls = `/api/stations/${station}/hls/front`;
+      const initUri = /#EXT-X-MAP:URI="([^"]+)"/.exec(await (await request.get(`${hls}/index.m3u8`)).text())![1];
+      const init = await (await request.get(`${hls}/${initUri}`)).body();
+      const avcC = init.indexOf('avcC');
+      expect(init[avcC + 5]).toBe(codec === 'H264' ? 66 : 77);
+
+      // In jpg mode (picked): the front still is made from the published video.
       await page.getByTestId('mode-jpg').click();
       await expect(page.getByTestId('feed-mode')).toHaveAttribute('data-mode', 'jpg');
       const still = async () => {

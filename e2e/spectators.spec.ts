@@ -1,6 +1,6 @@
 import type { Page, Request } from '@playwright/test';
 import { seriousViolations } from './support/axe';
-import { livePicture } from './support/camera';
+import { hlsPicture, livePicture } from './support/camera';
 import { debugLogin, playerPage, stationFor } from './support/players';
 import { expect, test } from './support/test';
 
@@ -27,26 +27,6 @@ const sampleWhatShows = (page: Page) =>
     requestAnimationFrame(sample);
   });
 const samples = (page: Page) => page.evaluate(() => (window as unknown as { __shown: string[] }).__shown);
-
-/** The HLS video's decoded frames and a fingerprint of its picture (the canvas' pixels summed by rows). */
-const hlsPicture = (page: Page) =>
-  page.locator('.cameras__layer:not([hidden]) video[data-testid="hls-video"]').evaluate((element) => {
-    const video = element as HTMLVideoElement;
-    const canvas = document.createElement('canvas');
-    canvas.width = 64;
-    canvas.height = 48;
-    const context = canvas.getContext('2d', { willReadFrequently: true })!;
-    context.drawImage(video, 0, 0, 64, 48);
-    const data = context.getImageData(0, 0, 64, 48).data;
-    let sum = 0;
-    for (let i = 0; i < data.length; i += 4) sum += data[i]! + data[i + 1]! + data[i + 2]!;
-    return {
-      frames: video.getVideoPlaybackQuality().totalVideoFrames,
-      width: video.videoWidth,
-      fingerprint: sum,
-      lagSeconds: video.seekable.length ? video.seekable.end(video.seekable.length - 1) - video.currentTime : null,
-    };
-  });
 
 test.describe('spectators watch over HLS, players in real time', () => {
   test.describe.configure({ timeout: 120_000 });

@@ -16,3 +16,23 @@ export const livePicture = (page: Page): Promise<'rtc' | 'hls' | 'still' | 'post
     if (!still || !still.complete || still.naturalWidth === 0) return 'none';
     return still.src.startsWith('blob:') ? 'still' : 'poster';
   });
+
+/** The HLS video's decoded frames and a fingerprint of its picture (the canvas' pixels summed by rows). */
+export const hlsPicture = (page: Page) =>
+  page.locator('.cameras__layer:not([hidden]) video[data-testid="hls-video"]').evaluate((element) => {
+    const video = element as HTMLVideoElement;
+    const canvas = document.createElement('canvas');
+    canvas.width = 64;
+    canvas.height = 48;
+    const context = canvas.getContext('2d', { willReadFrequently: true })!;
+    context.drawImage(video, 0, 0, 64, 48);
+    const data = context.getImageData(0, 0, 64, 48).data;
+    let sum = 0;
+    for (let i = 0; i < data.length; i += 4) sum += data[i]! + data[i + 1]! + data[i + 2]!;
+    return {
+      frames: video.getVideoPlaybackQuality().totalVideoFrames,
+      width: video.videoWidth,
+      fingerprint: sum,
+      lagSeconds: video.seekable.length ? video.seekable.end(video.seekable.length - 1) - video.currentTime : null,
+    };
+  });

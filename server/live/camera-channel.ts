@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { RtpHeader, RtpPacket } from 'werift';
 import { repeatEvery, type Clock, type ScheduledTask } from '../clock';
 import type { CameraName } from '../../media/cameras/camera-renderer';
+import type { AccessUnit } from './h264-rtp';
 import { withPlayoutDelay } from './playout-delay';
 import { readVp8Descriptor, startsFrame, startsKeyframe, withPictureId } from './vp8-payload';
 
@@ -21,6 +22,19 @@ export interface CameraViewer {
   onLive(live: boolean): void;
   /** The camera's source failed for good: the viewer's session ends. */
   onFailed(reason: string): void;
+  /** A new source was attached, or the source left (null): tools that read the source itself hear of it. */
+  onSource?(source: CameraSource | null): void;
+}
+
+/**
+ * A source's own H.264 pictures, for whoever remuxes them without decoding (the spectators'
+ * LL-HLS): access units as the publisher sent them, and its keyframe requests.
+ */
+export interface AccessUnitTap {
+  /** Each access unit from now on; the returned function stops them. */
+  subscribe(listener: (unit: AccessUnit) => void): () => void;
+  /** Asks the publisher for an IDR (a PLI). */
+  requestKeyframe(): void;
 }
 
 /** Where a camera's VP8 comes from: a WHIP publisher, or (until the agents publish) the server's painter. */
@@ -30,6 +44,8 @@ export interface CameraSource {
   readonly codec: string;
   /** Asks the source for a keyframe (a PLI to a publisher); sources that cannot make one on demand ignore it. */
   requestKeyframe(): void;
+  /** A publisher's H.264 as it came (only for H.264 publishers; the channel itself carries VP8). */
+  readonly accessUnits?: AccessUnitTap;
 }
 
 /** A camera that sends nothing this long is dark: its viewers are shown the stills [R11-4]. */
@@ -245,6 +261,7 @@ export class CameraChannel {
     this.watching();
     this.keyframeWanted();
     this.evaluate();
+    for (const viewer of [...this.viewers.keys()]) viewer.onSource?.(source);
   }
 
   /** The source stopped (a publisher left, the painter was stopped): the camera is dark until another comes. */
@@ -253,6 +270,7 @@ export class CameraChannel {
     this.source = null;
     this.mapping = null;
     this.evaluate();
+    for (const viewer of [...this.viewers.keys()]) viewer.onSource?.(null);
     this.idleCheck();
   }
 

@@ -4,7 +4,8 @@ import type { Clock } from '../clock';
 import { CameraToolPool } from './camera-tool-pool';
 import { RequestRate } from './request-rate';
 import type { CameraName } from '../../media/cameras/camera-renderer';
-import type { CameraChannel, CameraViewer } from './camera-channel';
+import type { CameraChannel, CameraSource, CameraViewer } from './camera-channel';
+import { H264HlsRemuxer } from './h264-hls-remuxer';
 import { Mp4BoxSplitter, readFragment, videoTimescale } from './fmp4';
 import { LlHlsStream, PART_TARGET_S } from './ll-hls';
 import { ivfFrame, ivfHeader, RtpClock, spawnMediaTool, Vp8FrameReader } from './vp8-frames';
@@ -16,16 +17,25 @@ const FPS = 30;
 /** The longest side of the HLS picture. */
 const HLS_WIDTH = 960;
 
+/** What makes a run's parts: ffmpeg encoding the channel's VP8, or the remuxer of a publisher's H.264. */
+interface HlsProducer {
+  readonly mode: 'encode' | 'remux';
+  /** One of the channel's VP8 packets (the encoder takes them; the remuxer reads the publisher instead). */
+  write(rtp: Buffer): void;
+  /** The camera's source left (null) or another came. */
+  follow(source: CameraSource | null): void;
+  stop(): void;
+  readonly pid: number | undefined;
+}
+
 /**
- * One camera's LL-HLS, made from its video (docs/spectators.md): one ffmpeg per camera decodes the
- * VP8 the viewers get (it joins the channel as a viewer, from a keyframe) and encodes it once to
- * H.264 (Safari's HLS and every MSE browser play it) at a constant 30 fps with a keyframe every
- * second, written as fragmented MP4 with a fragment every half second: each fragment is one part.
- * However many spectators watch, this is the only work the camera costs the origin.
+ * The channel's VP8 encoded once to H.264 (docs/spectators.md): one ffmpeg decodes the VP8 the
+ * viewers get (from a keyframe) and encodes it at a constant 30 fps with a keyframe every second,
+ * written as fragmented MP4 with a fragment every half second: each fragment is one part. For
+ * cameras that send VP8 (browsers, the sim agent's painted cameras): VP8 cannot go into HLS as it is.
  */
-class HlsEncoder implements CameraViewer {
-  readonly kind = 'hls';
-  readonly stream: LlHlsStream;
+class Vp8HlsEncoder implements HlsProducer {
+  readonly mode = 'encode';
   private process: ChildProcess | null;
   private readonly frames: Vp8FrameReader;
   private readonly time = new RtpClock();
@@ -33,17 +43,13 @@ class HlsEncoder implements CameraViewer {
   private timescale: number | null = null;
   private init: Buffer[] = [];
   private moof: Buffer | null = null;
-  askedAt: number;
-  stopped = false;
 
   constructor(
-    private readonly channel: CameraChannel,
+    channel: CameraChannel,
     ffmpeg: string,
-    clock: Clock,
+    private readonly stream: LlHlsStream,
     private readonly onEnded: () => void,
   ) {
-    this.askedAt = clock.now().getTime();
-    this.stream = new LlHlsStream(randomBytes(4).toString('hex'), clock);
     const gop = String(FPS);
     this.process = spawnMediaTool(ffmpeg, [
       ...['-probesize', '32', '-analyzeduration', '0', '-fflags', '+genpts'],
@@ -63,31 +69,27 @@ class HlsEncoder implements CameraViewer {
         if (stdin?.writable && stdin.writableLength < 1024 * 1024)
           stdin.write(ivfFrame(frame.data, this.time.ms(frame.rtpTimestamp)));
       },
-      () => this.channel.keyframeWanted(),
+      () => channel.keyframeWanted(),
     );
     this.process.stdin?.write(ivfHeader());
     this.process.stdout?.on('data', (chunk: Buffer) => this.read(chunk));
-    this.process.once('exit', () => this.stop());
-    this.process.once('error', () => this.stop());
-    void channel.join(this);
+    this.process.once('exit', () => this.ended());
+    this.process.once('error', () => this.ended());
   }
 
   write(rtp: Buffer): void {
-    if (!this.stopped) this.frames.write(rtp);
+    if (this.process) this.frames.write(rtp);
   }
 
-  onLive(): void {}
-
-  onFailed(): void {
-    this.stop();
-  }
+  /** The channel carries on across publishers of VP8 (its numbering runs on): nothing to do. */
+  follow(): void {}
 
   private read(chunk: Buffer): void {
     let boxes;
     try {
       boxes = this.boxes.push(chunk);
     } catch {
-      this.stop();
+      this.ended();
       return;
     }
     for (const box of boxes) {
@@ -109,15 +111,17 @@ class HlsEncoder implements CameraViewer {
     }
   }
 
-  stop(): void {
-    if (this.stopped) return;
-    this.stopped = true;
-    this.channel.leave(this);
-    this.process?.stdin?.end();
-    this.process?.kill('SIGKILL');
-    this.process = null;
-    this.stream.end();
+  private ended(): void {
+    if (!this.process) return;
+    this.stop();
     this.onEnded();
+  }
+
+  stop(): void {
+    const process = this.process;
+    this.process = null;
+    process?.stdin?.end();
+    process?.kill('SIGKILL');
   }
 
   get pid(): number | undefined {
@@ -126,11 +130,99 @@ class HlsEncoder implements CameraViewer {
 }
 
 /**
+ * One camera's LL-HLS run: one LlHlsStream (its epoch names every URI) and what makes its parts,
+ * chosen by the camera's source: a publisher's H.264 is remuxed as it came (h264-hls-remuxer.ts:
+ * no decoder, no encoder, no process); anything else (VP8) is encoded once by ffmpeg. It joins the
+ * channel as the 'hls' tool, so the camera stays wanted while spectators watch. A source that needs
+ * the other way before the first part just changes it; after that, the run ends and the next
+ * request starts a new one (a new epoch: players load its playlist afresh).
+ */
+class HlsRun implements CameraViewer {
+  readonly kind = 'hls';
+  readonly stream: LlHlsStream;
+  private producer: HlsProducer;
+  askedAt: number;
+  stopped = false;
+
+  constructor(
+    private readonly channel: CameraChannel,
+    private readonly ffmpeg: string,
+    private readonly clock: Clock,
+    /** Sources whose H.264 cannot be remuxed (pictures out of decode order): they are encoded. */
+    private readonly notRemuxable: WeakSet<CameraSource>,
+    private readonly onEnded: () => void,
+  ) {
+    this.askedAt = clock.now().getTime();
+    this.stream = new LlHlsStream(randomBytes(4).toString('hex'), clock);
+    this.producer = this.producerFor(channel.currentSource);
+    void channel.join(this);
+  }
+
+  get mode(): 'encode' | 'remux' {
+    return this.producer.mode;
+  }
+
+  private producerFor(source: CameraSource | null): HlsProducer {
+    const tap = source && !this.notRemuxable.has(source) ? source.accessUnits : undefined;
+    if (source && tap)
+      return new H264HlsRemuxer(tap, this.stream, this.clock, {
+        notRemuxable: () => {
+          this.notRemuxable.add(source);
+          this.change(source);
+        },
+        changed: () => this.stop(),
+      });
+    return new Vp8HlsEncoder(this.channel, this.ffmpeg, this.stream, () => this.stop());
+  }
+
+  write(rtp: Buffer): void {
+    if (!this.stopped) this.producer.write(rtp);
+  }
+
+  onLive(): void {}
+
+  onFailed(): void {
+    this.stop();
+  }
+
+  onSource(source: CameraSource | null): void {
+    if (this.stopped) return;
+    const remuxes = source !== null && source.accessUnits !== undefined && !this.notRemuxable.has(source);
+    if (source === null || remuxes === (this.producer.mode === 'remux')) this.producer.follow(source);
+    else this.change(source);
+  }
+
+  /** The source needs the other producer: swapped before the first part, else the run ends. */
+  private change(source: CameraSource): void {
+    if (this.stream.begun) {
+      this.stop();
+      return;
+    }
+    this.producer.stop();
+    this.producer = this.producerFor(source);
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.channel.leave(this);
+    this.producer.stop();
+    this.stream.end();
+    this.onEnded();
+  }
+
+  get pid(): number | undefined {
+    return this.producer.pid;
+  }
+}
+
+/**
  * The LL-HLS of every watched camera on this instance: a camera's encoder starts with the first
  * request for its stream and stops HLS_IDLE_MS after the last (docs/spectators.md).
  */
 export class CameraHls {
-  private readonly encoders: CameraToolPool<HlsEncoder>;
+  private readonly encoders: CameraToolPool<HlsRun>;
+  private readonly notRemuxable = new WeakSet<CameraSource>();
   /** Requests for each camera's files that reached this origin (a cache in front answers the rest). */
   private readonly requests: RequestRate;
 
@@ -153,8 +245,12 @@ export class CameraHls {
     if (!this.ffmpeg) return null;
     let encoder = this.encoders.get(key);
     if (!encoder) {
-      const made: HlsEncoder = new HlsEncoder(this.channelOf(stationId, camera), this.ffmpeg, this.clock, () =>
-        this.encoders.forget(key, made),
+      const made: HlsRun = new HlsRun(
+        this.channelOf(stationId, camera),
+        this.ffmpeg,
+        this.clock,
+        this.notRemuxable,
+        () => this.encoders.forget(key, made),
       );
       encoder = this.encoders.add(key, made);
     }
@@ -168,10 +264,22 @@ export class CameraHls {
   }
 
   /** The streams running now, without counting a request (tests, the console). */
-  running(): { stationId: number; camera: CameraName; pid: number | undefined; held: number }[] {
-    return this.encoders
-      .entries()
-      .map(({ stationId, camera, tool }) => ({ stationId, camera, pid: tool.pid, held: tool.stream.held }));
+  running(): {
+    stationId: number;
+    camera: CameraName;
+    /** How its parts are made: the channel's VP8 encoded by ffmpeg, or the publisher's H.264 remuxed. */
+    mode: 'encode' | 'remux';
+    /** The encoder's process (none for a remux). */
+    pid: number | undefined;
+    held: number;
+  }[] {
+    return this.encoders.entries().map(({ stationId, camera, tool }) => ({
+      stationId,
+      camera,
+      mode: tool.mode,
+      pid: tool.pid,
+      held: tool.stream.held,
+    }));
   }
 
   close(): void {

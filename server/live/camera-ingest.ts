@@ -1,36 +1,43 @@
 import type { RtpPacket } from 'werift';
 import { repeatEvery, type ScheduledTask } from '../clock';
 import type { CameraName } from '../../media/cameras/camera-renderer';
-import type { CameraChannel, CameraSource } from './camera-channel';
-import { H264Depacketizer, holdsIdr, nalType } from './h264-rtp';
+import type { AccessUnitTap, CameraChannel, CameraSource } from './camera-channel';
+import { H264AccessUnits, type AccessUnit } from './h264-rtp';
 import type { RtcFeed } from './rtc-feed';
 import { VP8_SETTINGS, Vp8Encoder } from '../../media/vp8-encoder';
 import { WhipPublisher, type WhipPublisherOptions } from './whip-publisher';
 
 /** A publisher sending H.264 is asked for an IDR this often until one comes (the decoder starts there). */
 const IDR_ASK_MS = 500;
-/**
- * The most bytes taken since the last whole NAL unit (the transcoder's own backlog limit): past it
- * the unit being put together is dropped. An FU-A whose end never came was kept without bound.
- */
-const MAX_PENDING_BYTES = 4 * 1024 * 1024;
+
+const START_CODE = Buffer.from([0, 0, 0, 1]);
+const annexB = (units: readonly Buffer[]) => Buffer.concat(units.flatMap((unit) => [START_CODE, unit]));
 
 /**
- * A publisher's H.264, transcoded once for the camera (never per viewer) to VP8 (spec §9): its RTP
- * depacketized to Annex B, one ffmpeg decoding it and encoding libvpx (a keyframe every 0.5 s),
- * the VP8 packetized into the camera's channel.
+ * A publisher's H.264 as a camera source: its RTP put back together as access units (pictures),
+ * which go two ways. The channel gets VP8 (spec §9): one ffmpeg for the camera (never one per
+ * viewer) decodes the H.264 and encodes libvpx (a keyframe every 0.5 s), packetized into the
+ * channel. And the access units themselves are offered to whoever remuxes them as they are: the
+ * spectators' LL-HLS (camera-hls.ts) takes the publisher's own H.264, not the VP8 made of it.
  */
-class H264Transcoder implements CameraSource {
+class H264Source implements CameraSource {
   readonly kind = 'whip';
   readonly codec = 'H264';
-  private depacketizer = new H264Depacketizer();
-  private pendingBytes = 0;
+  private readonly assembler = new H264AccessUnits();
   private readonly encoder: Vp8Encoder;
   private idrSeen = false;
   /** The last SPS (7) and PPS (8) seen before the first IDR. */
   private readonly parameterSets = new Map<number, Buffer>();
   private askIdr: ScheduledTask | null;
+  private readonly listeners = new Set<(unit: AccessUnit) => void>();
   channel: CameraChannel | null = null;
+  readonly accessUnits: AccessUnitTap = {
+    subscribe: (listener) => {
+      this.listeners.add(listener);
+      return () => this.listeners.delete(listener);
+    },
+    requestKeyframe: () => this.publisher.requestKeyframe(),
+  };
 
   constructor(
     private readonly publisher: WhipPublisher,
@@ -53,36 +60,36 @@ class H264Transcoder implements CameraSource {
   requestKeyframe(): void {}
 
   push(packet: RtpPacket): void {
-    const bytes = this.depacketizer.push(packet);
-    if (bytes.length === 0) {
-      this.pendingBytes += packet.payload.length;
-      if (this.pendingBytes > MAX_PENDING_BYTES) {
-        this.depacketizer = new H264Depacketizer();
-        this.pendingBytes = 0;
-      }
-      return;
+    for (const unit of this.assembler.push(packet)) {
+      this.transcode(unit);
+      for (const listener of [...this.listeners]) listener(unit);
     }
-    this.pendingBytes = 0;
+  }
+
+  private transcode(unit: AccessUnit): void {
     if (!this.idrSeen) {
       // Before the first IDR only the parameter sets are kept (the decoder needs them before it).
-      const kind = nalType(bytes);
-      if (kind === 7 || kind === 8) this.parameterSets.set(kind, bytes);
-      if (!holdsIdr(bytes)) return;
+      for (const nal of unit.units) {
+        const type = (nal[0] ?? 0) & 0x1f;
+        if (type === 7 || type === 8) this.parameterSets.set(type, nal);
+      }
+      if (!unit.keyframe) return;
       this.idrSeen = true;
       this.askIdr?.cancel();
       this.askIdr = null;
-      for (const set of [7, 8]) {
-        const known = this.parameterSets.get(set);
-        if (known) this.encoder.writeStream(known);
-      }
+      const carried = new Set(unit.units.map((nal) => (nal[0] ?? 0) & 0x1f));
+      const missing = [7, 8].filter((type) => !carried.has(type)).map((type) => this.parameterSets.get(type));
       this.parameterSets.clear();
+      this.encoder.writeStream(annexB([...missing.filter((nal) => nal !== undefined), ...unit.units]));
+      return;
     }
-    this.encoder.writeStream(bytes);
+    this.encoder.writeStream(annexB(unit.units));
   }
 
   stop(): void {
     this.askIdr?.cancel();
     this.askIdr = null;
+    this.listeners.clear();
     this.encoder.stop();
   }
 
@@ -157,8 +164,8 @@ export class CameraIngest {
     }
     if (publisher.isEnded) throw new Error('the publisher ended while its offer was answered');
     const key = `${stationId}:${camera}`;
-    const transcoder = publisher.codec === 'H264' ? new H264Transcoder(publisher, ffmpeg!, this.options) : null;
-    const source: CameraSource = transcoder ?? publisher;
+    const h264 = publisher.codec === 'H264' ? new H264Source(publisher, ffmpeg!, this.options) : null;
+    const source: CameraSource = h264 ?? publisher;
     const previous = this.published.get(key);
     if (standIn && previous && !previous.standIn) {
       // A real camera came while this stand-in's offer was answered: it stays.
@@ -167,10 +174,10 @@ export class CameraIngest {
     }
     this.published.set(key, { publisher, source, keyId, standIn });
     const channel = this.feed.publish(stationId, camera, source);
-    if (transcoder) transcoder.channel = channel;
-    publisher.onPacket = transcoder ? (packet) => transcoder.push(packet) : (packet) => channel.push(publisher, packet);
+    if (h264) h264.channel = channel;
+    publisher.onPacket = h264 ? (packet) => h264.push(packet) : (packet) => channel.push(publisher, packet);
     publisher.onEnded = (reason) => {
-      transcoder?.stop();
+      h264?.stop();
       if (this.published.get(key)?.publisher === publisher) {
         this.published.delete(key);
         if (!standIn) this.options.onRealCameras?.(stationId);

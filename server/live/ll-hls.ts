@@ -12,9 +12,15 @@ import type { Clock } from '../clock';
 /** Every part's duration is at most this (the encoder cuts a fragment every 0.5 s of its 30 fps). */
 export const PART_TARGET_S = 0.5;
 /** A segment closes at the first keyframe part after this much (the encoder makes a keyframe every second). */
-const SEGMENT_TARGET_S = 2;
+export const SEGMENT_TARGET_S = 2;
 /** EXT-X-TARGETDURATION: every segment's duration, rounded, is at most this. */
 export const TARGET_DURATION_S = 2;
+/**
+ * A segment whose next part would take it past this closes there even without a keyframe (a
+ * remuxed publisher's keyframes come when it sends them): its duration then still rounds to
+ * TARGET_DURATION_S, and the next segment starts with a part that is not independent.
+ */
+const SEGMENT_MAX_S = TARGET_DURATION_S + 0.45;
 /** Segments listed (and kept) behind the live edge. */
 const WINDOW_SEGMENTS = 6;
 /** Parts are listed for the segments this close to the live edge (three target durations). */
@@ -30,6 +36,8 @@ export interface HlsPart {
 
 interface Segment {
   readonly msn: number;
+  /** Whether its first part starts at a keyframe (every segment of an encoded stream does). */
+  readonly independent: boolean;
   readonly parts: HlsPart[];
   durationS: number;
   complete: boolean;
@@ -75,16 +83,39 @@ export class LlHlsStream {
     return this.init;
   }
 
+  /** How long the segment being made is so far (0 when none is open). */
+  get openSegmentS(): number {
+    const current = this.segments.at(-1);
+    return current && !current.complete ? current.durationS : 0;
+  }
+
+  /** Whether a part made now would be in the window (the stream has begun at a keyframe). */
+  get begun(): boolean {
+    return this.segments.length > 0;
+  }
+
   /** A fragment from the encoder: the next part of the current segment, or the first of a new one. */
   addPart(part: HlsPart): void {
     if (this.ended) return;
     let current = this.segments.at(-1);
-    if (current && !current.complete && part.independent && current.durationS >= SEGMENT_TARGET_S - 0.1)
+    if (
+      current &&
+      !current.complete &&
+      ((part.independent && current.durationS >= SEGMENT_TARGET_S - 0.1) ||
+        current.durationS + part.durationS > SEGMENT_MAX_S)
+    )
       current.complete = true;
     if (!current || current.complete) {
-      // A segment starts at a keyframe: parts before the first one are not listed.
-      if (!part.independent) return;
-      current = { msn: this.nextMsn, parts: [], durationS: 0, complete: false, startedAt: this.clock.now() };
+      // The stream starts at a keyframe: parts before the first one are not listed.
+      if (!current && !part.independent) return;
+      current = {
+        msn: this.nextMsn,
+        independent: part.independent,
+        parts: [],
+        durationS: 0,
+        complete: false,
+        startedAt: this.clock.now(),
+      };
       this.nextMsn += 1;
       this.segments.push(current);
       while (this.segments.filter((s) => s.complete).length > WINDOW_SEGMENTS) this.segments.shift();
@@ -183,7 +214,8 @@ export class LlHlsStream {
       `#EXT-X-PART-INF:PART-TARGET=${PART_TARGET_S.toFixed(3)}`,
       `#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=${(3 * PART_TARGET_S).toFixed(3)},HOLD-BACK=${(3 * TARGET_DURATION_S).toFixed(3)}`,
       `#EXT-X-MEDIA-SEQUENCE:${this.segments[0]?.msn ?? 0}`,
-      '#EXT-X-INDEPENDENT-SEGMENTS',
+      // Only while it is true of every segment listed (a remuxed publisher's may not start at a keyframe).
+      ...(this.segments.every((s) => s.independent) ? ['#EXT-X-INDEPENDENT-SEGMENTS'] : []),
       `#EXT-X-MAP:URI="${uri('init.mp4')}"`,
     ];
     // Parts are listed for the segments within PART_WINDOW_S of the live edge.

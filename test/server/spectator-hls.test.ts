@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { locateFfmpeg } from '../../media/vp8-encoder';
+import { readFragment } from '../../server/live/fmp4';
 import { playableStation } from '../support/stations';
 import { TestCameras } from '../support/test-cameras';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -94,7 +95,9 @@ async function livePlaylist(): Promise<Playlist> {
 }
 
 /** What ffmpeg decodes of an MP4 (init and media): the codec and the frames. */
-async function decode(mp4: Buffer): Promise<{ codec: string; frames: number; width: number; height: number }> {
+async function decode(
+  mp4: Buffer,
+): Promise<{ codec: string; profile: string; frames: number; width: number; height: number }> {
   const ffmpeg = locateFfmpeg()!;
   const run = promisify(execFile);
   const dir = mkdtempSync(join(tmpdir(), 'onkure-hls-'));
@@ -102,12 +105,13 @@ async function decode(mp4: Buffer): Promise<{ codec: string; frames: number; wid
     const file = join(dir, 'clip.mp4');
     writeFileSync(file, mp4);
     const { stderr } = await run(ffmpeg, ['-hide_banner', '-i', file, '-f', 'null', '-'], { encoding: 'utf8' });
-    const stream = /Video: (\w+).*?, (\d+)x(\d+)/.exec(stderr);
+    const stream = /Video: (\w+) (?:\(([^)]+)\) )?.*?, (\d+)x(\d+)/.exec(stderr);
     const frames = [...stderr.matchAll(/frame=\s*(\d+)/g)].at(-1)?.[1];
     return {
       codec: stream?.[1] ?? '',
-      width: Number(stream?.[2]),
-      height: Number(stream?.[3]),
+      profile: stream?.[2] ?? '',
+      width: Number(stream?.[3]),
+      height: Number(stream?.[4]),
       frames: Number(frames ?? 0),
     };
   } finally {
@@ -134,7 +138,7 @@ describe("the spectators' LL-HLS of a camera, made once from its WHIP video", ()
     expect([segment.status, segment.cache]).toEqual([200, 'public, max-age=3600, immutable']);
     const decoded = await decode(Buffer.concat([init.body, segment.body]));
     // Two seconds at the stream's constant 30 frames a second, the publisher's 640×360 kept.
-    expect(decoded).toEqual({ codec: 'h264', frames: 60, width: 640, height: 360 });
+    expect(decoded).toEqual({ codec: 'h264', profile: 'Main', frames: 60, width: 640, height: 360 });
 
     // The preload hint: asked before it exists, held until the encoder makes it, then answered.
     const hinted = await get(`${base()}/${playlist.hint}`);
@@ -153,6 +157,33 @@ describe("the spectators' LL-HLS of a camera, made once from its WHIP video", ()
     expect(listed(next)).toBe(true);
     expect(reloaded.ms).toBeGreaterThan(200);
     expect(reloaded.ms).toBeLessThan(2_500);
+  }, 60_000);
+
+  it("[issue 44] an H.264 publisher's stream is remuxed, not encoded: no encoder process runs for it, its segments are the publisher's own H.264 (its profile and size), parts follow one another in decode time", async () => {
+    await cameras.publish(station, 'side', { size: '640x360', codec: 'H264' });
+    const side = `${t.origin}/api/stations/${station}/hls/side`;
+    const first = await get(`${side}/index.m3u8`);
+    expect(first.status).toBe(200);
+    const playlist = parse(first.body.toString());
+    // The run remuxes: no process of its own (the encoded path runs one ffmpeg per camera).
+    expect(t.server.services().hls.running()).toContainEqual(
+      expect.objectContaining({ stationId: station, camera: 'side', mode: 'remux', pid: undefined }),
+    );
+    expect(playlist.text).toContain('#EXT-X-TARGETDURATION:2');
+    for (const part of playlist.parts) expect(part.duration).toBeLessThanOrEqual(0.5);
+    // The publisher's keyframe every second: segments of two seconds, each from a keyframe.
+    for (const segment of playlist.segments) expect(segment.duration).toBeCloseTo(2, 0);
+    expect(playlist.parts.filter((p) => p.independent).length).toBeGreaterThanOrEqual(2);
+
+    const init = await get(`${side}/${playlist.init}`);
+    const parts = await Promise.all(playlist.parts.map((p) => get(`${side}/${p.uri}`)));
+    const times = parts.map((p) => readFragment(p.body.subarray(0, p.body.readUInt32BE(0)))!);
+    times.slice(1).forEach((time, i) => expect(time.decodeTime).toBe(times[i]!.decodeTime + times[i]!.duration));
+    const segment = await get(`${side}/${playlist.segments[0]!.uri}`);
+    const decoded = await decode(Buffer.concat([init.body, segment.body]));
+    // The publisher's x264 baseline at 640×360 (the encoded path writes Main profile): what the camera sent.
+    expect(decoded).toMatchObject({ codec: 'h264', profile: 'Constrained Baseline', width: 640, height: 360 });
+    expect(decoded.frames).toBeGreaterThanOrEqual(50);
   }, 60_000);
 
   it('asks it cannot answer are refused, never a 5xx: too far ahead 400; an unknown file, camera, run or part gone 404; a gated station without its token 403', async () => {
