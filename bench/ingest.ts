@@ -13,7 +13,11 @@
  *    whatever it is asked, so this is the worst case of a publisher that ignores PLI);
  * 3. forwarding delay: from the publisher writing a frame's first packet to a viewer receiving it
  *    (the frames matched by their VP8 bytes), p50 / p95 / max, with 1 and with 200 viewers. Loopback:
- *    the server's part of glass-to-glass, not the encoders' or the browser's.
+ *    the server's part of glass-to-glass, not the encoders' or the browser's;
+ * 4. what the spectators' LL-HLS of a camera costs the server (its process and its children: the
+ *    ffmpeg tools), issue 44: an H.264 camera's stream remuxed (nothing decoded or encoded) beside a
+ *    VP8 camera's encoded once (one ffmpeg, libx264), both 640×480 at 30 fps, each over an 8 s
+ *    window while a player asks its playlist every half second.
  *
  *   npx tsx bench/ingest.ts [--viewers=1,50,100,200]
  */
@@ -24,7 +28,7 @@ import { join } from 'node:path';
 import type { RtpPacket } from 'werift';
 import { RtcViewer } from '../test/support/rtc-viewer';
 import { TestPatternPublisher } from '../test/support/whip-test-publisher';
-import { cpuSeconds, feedServerCommand, fmt, freePort, now, pct, sleep } from './support';
+import { cpuSeconds, feedServerCommand, fmt, freePort, now, pct, sleep, treeCpuSeconds } from './support';
 
 const VIEWER_COUNTS = (
   process.argv.find((a) => a.startsWith('--viewers='))?.slice('--viewers='.length) ?? '1,50,100,200'
@@ -86,6 +90,7 @@ const origin = `http://127.0.0.1:${port}`;
 const signaling = `ws://127.0.0.1:${port}/signaling`;
 const viewers: RtcViewer[] = [];
 let publisher: TestPatternPublisher | null = null;
+let h264Publisher: TestPatternPublisher | null = null;
 try {
   for (let i = 0; ; i += 1) {
     if (i > 300) throw new Error('server did not start');
@@ -202,10 +207,67 @@ try {
     console.log(
       `   ${label}: p50 ${fmt(pct(values, 50))}   p95 ${fmt(pct(values, 95))}   max ${fmt(Math.max(...values))}   (${values.length} frames)`,
     );
+
+  console.log("\n4. the spectators' LL-HLS of one camera: server CPU, its ffmpeg tools included (% of a core)");
+  await Promise.all(viewers.splice(0).map((v) => v.close()));
+  const h264Station = top.sale_list
+    .flatMap((s) => s.list)
+    .find(
+      (s) =>
+        s.station_id !== stationId && s.station_status === 'open' && s.type === 'normal' && s.designated_type === 'normal',
+    )!.station_id;
+  const issuedH264 = await fetch(`${origin}/api/operator/station_key_issue`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-operator-authorization': `Bearer ${TOKEN}` },
+    body: JSON.stringify({ name: 'bench H.264 camera', station_ids: [h264Station] }),
+  });
+  const h264Key = ((await issuedH264.json()) as { key: string }).key;
+  h264Publisher = await TestPatternPublisher.start(`${origin}/whip/${h264Station}/front`, h264Key, {
+    codec: 'H264',
+    keyframeSeconds: 1,
+    size: '640x480',
+  });
+  const treeCpu = async () => {
+    await sleep(WARMUP_MS);
+    const before = treeCpuSeconds(server.pid!);
+    const started = performance.now();
+    await sleep(WINDOW_MS);
+    return (treeCpuSeconds(server.pid!) - before) / ((performance.now() - started) / 1000);
+  };
+  /** Asks the camera's playlist every half second (the run lasts while it is asked for), until stopped. */
+  const watchHls = (station: number) => {
+    let asking = true;
+    const url = `${origin}/api/stations/${station}/hls/front/index.m3u8`;
+    const done = (async () => {
+      while (asking) {
+        const answer = await fetch(url);
+        await answer.arrayBuffer();
+        if (answer.status !== 200) throw new Error(`HLS playlist: HTTP ${answer.status}`);
+        await sleep(500);
+      }
+    })();
+    return async () => {
+      asking = false;
+      await done;
+    };
+  };
+  const base = await treeCpu();
+  console.log(`   both cameras published, no spectators: ${fmt(base * 100)}`);
+  let stop = watchHls(h264Station);
+  const remuxed = await treeCpu();
+  await stop();
+  console.log(`   + the H.264 camera's HLS (remuxed):     ${fmt(remuxed * 100)}   → ${fmt((remuxed - base) * 100)} for its HLS`);
+  // Its run ends 10 s after the last ask: the VP8 camera's alone after that.
+  await sleep(11_000);
+  stop = watchHls(stationId);
+  const encoded = await treeCpu();
+  await stop();
+  console.log(`   + the VP8 camera's HLS (encoded once):  ${fmt(encoded * 100)}   → ${fmt((encoded - base) * 100)} for its HLS`);
 } finally {
   stopping = true;
   await Promise.all(viewers.map((v) => v.close()));
   await publisher?.stop();
+  await h264Publisher?.stop();
   server.kill('SIGTERM');
   await new Promise((resolve) => server.once('exit', resolve));
   rmSync(dataDir, { recursive: true, force: true });

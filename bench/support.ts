@@ -35,6 +35,17 @@ export const pct = (values: number[], p: number) => {
 export const fmt = (n: number, width = 6) => (Number.isNaN(n) ? '—' : n.toFixed(1)).padStart(width);
 
 /** CPU seconds (user + system) a process used so far, from /proc; 0 once it is gone. */
+/** CPU seconds of a process and all its descendants alive now (Linux /proc). */
+export function treeCpuSeconds(pid: number): number {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    children = [];
+  }
+  return cpuSeconds(pid) + children.reduce((sum, child) => sum + treeCpuSeconds(child), 0);
+}
+
 export function cpuSeconds(pid: number): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');

@@ -126,6 +126,19 @@ export interface FeedConfig {
   readonly iceHosts: readonly string[];
   /** FFMPEG_PATH: the encoder; null uses the static ffmpeg of the optional npm package. */
   readonly ffmpegPath: string | null;
+  /**
+   * HLS_H264 (default remux): the spectators' LL-HLS of an H.264 camera is its own stream remuxed;
+   * `encode` encodes it again like a VP8 camera's (about 1 Mbit/s, at most 960 wide), for cameras
+   * that send more than the spectators should download (docs/spectators.md).
+   */
+  readonly hlsH264: 'remux' | 'encode';
+}
+
+function hlsH264(value: string | undefined): 'remux' | 'encode' {
+  const mode = value || 'remux';
+  if (mode !== 'remux' && mode !== 'encode')
+    throw new ServerConfigError(`HLS_H264 must be remux or encode (got "${mode}").`);
+  return mode;
 }
 
 export class ServerConfigError extends Error {
@@ -238,6 +251,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
     maxConnectionsPerClient: wholeNumber(env.RTC_MAX_CONNECTIONS_PER_CLIENT, 4, 'RTC_MAX_CONNECTIONS_PER_CLIENT'),
     iceHosts,
     ffmpegPath: env.FFMPEG_PATH || null,
+    hlsH264: hlsH264(env.HLS_H264),
   };
   const dataDir = env.DATA_DIR === ':memory:' ? null : resolve(cwd, env.DATA_DIR || '.data');
   const clipsMax = env.CLIPS_MAX_BYTES || String(20 * 1024 ** 3);

@@ -104,7 +104,7 @@ export function createLiveFeed(deps: LiveFeedDeps) {
   });
   const channelOf = (stationId: number, camera: CameraName) => rtcFeed.channel(stationId, camera);
   const stills = new CameraStills(channelOf, rtcFeed.ffmpegPath, clock);
-  const hls = new CameraHls(channelOf, rtcFeed.ffmpegPath, clock);
+  const hls = new CameraHls(channelOf, rtcFeed.ffmpegPath, clock, config.feed.hlsH264 === 'remux');
   // The console's view of the cameras: each instance has those of the stations it runs, with what
   // reaches it of their stills and HLS (docs/spectators.md "Counting spectators").
   const cameraViews = instanceViews({

@@ -148,8 +148,8 @@ class HlsRun implements CameraViewer {
     private readonly channel: CameraChannel,
     private readonly ffmpeg: string,
     private readonly clock: Clock,
-    /** Sources whose H.264 cannot be remuxed (pictures out of decode order): they are encoded. */
-    private readonly notRemuxable: WeakSet<CameraSource>,
+    /** Sources whose H.264 cannot be remuxed (pictures out of decode order): they are encoded. Null: nothing is remuxed. */
+    private readonly notRemuxable: WeakSet<CameraSource> | null,
     private readonly onEnded: () => void,
   ) {
     this.askedAt = clock.now().getTime();
@@ -163,11 +163,11 @@ class HlsRun implements CameraViewer {
   }
 
   private producerFor(source: CameraSource | null): HlsProducer {
-    const tap = source && !this.notRemuxable.has(source) ? source.accessUnits : undefined;
+    const tap = source && this.remuxes(source) ? source.accessUnits : undefined;
     if (source && tap)
       return new H264HlsRemuxer(tap, this.stream, this.clock, {
         notRemuxable: () => {
-          this.notRemuxable.add(source);
+          this.notRemuxable?.add(source);
           this.change(source);
         },
         changed: () => this.stop(),
@@ -187,9 +187,12 @@ class HlsRun implements CameraViewer {
 
   onSource(source: CameraSource | null): void {
     if (this.stopped) return;
-    const remuxes = source !== null && source.accessUnits !== undefined && !this.notRemuxable.has(source);
-    if (source === null || remuxes === (this.producer.mode === 'remux')) this.producer.follow(source);
+    if (source === null || this.remuxes(source) === (this.producer.mode === 'remux')) this.producer.follow(source);
     else this.change(source);
+  }
+
+  private remuxes(source: CameraSource): boolean {
+    return source.accessUnits !== undefined && this.notRemuxable !== null && !this.notRemuxable.has(source);
   }
 
   /** The source needs the other producer: swapped before the first part, else the run ends. */
@@ -230,6 +233,8 @@ export class CameraHls {
     private readonly channelOf: (stationId: number, camera: CameraName) => CameraChannel,
     private readonly ffmpeg: string | null,
     private readonly clock: Clock,
+    /** Whether an H.264 publisher's stream is remuxed (HLS_H264, default) rather than encoded again. */
+    private readonly remuxH264 = true,
   ) {
     this.encoders = new CameraToolPool(clock, HLS_IDLE_MS);
     this.requests = new RequestRate(clock);
@@ -249,7 +254,7 @@ export class CameraHls {
         this.channelOf(stationId, camera),
         this.ffmpeg,
         this.clock,
-        this.notRemuxable,
+        this.remuxH264 ? this.notRemuxable : null,
         () => this.encoders.forget(key, made),
       );
       encoder = this.encoders.add(key, made);

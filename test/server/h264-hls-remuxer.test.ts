@@ -6,7 +6,9 @@ import { promisify } from 'node:util';
 import { RtpHeader, RtpPacket } from 'werift';
 import { describe, expect, it } from 'vitest';
 import { locateFfmpeg } from '../../media/vp8-encoder';
-import type { AccessUnitTap } from '../../server/live/camera-channel';
+import { readServerConfig } from '../../server/config';
+import { CameraChannel, type AccessUnitTap, type CameraSource } from '../../server/live/camera-channel';
+import { CameraHls } from '../../server/live/camera-hls';
 import { Mp4BoxSplitter, readFragment } from '../../server/live/fmp4';
 import { H264HlsRemuxer } from '../../server/live/h264-hls-remuxer';
 import { H264AccessUnits, type AccessUnit } from '../../server/live/h264-rtp';
@@ -179,6 +181,62 @@ describe("a publisher's H.264 remuxed into LL-HLS (no decoder, no encoder)", () 
     for (let i = 0; i < 70; i += 1) next.send(5_003_000 + i * 3000, i % 30 === 0, i);
     const all = parts();
     all.slice(1).forEach((part, i) => expect(part.decodeTime).toBe(all[i]!.decodeTime + all[i]!.duration));
+  });
+});
+
+describe("a camera's HLS run: remuxed or encoded by its source", () => {
+  const h264Source = (tap: ScriptedTap): CameraSource => ({
+    kind: 'whip',
+    codec: 'H264',
+    requestKeyframe: () => undefined,
+    accessUnits: tap,
+  });
+  const vp8Source: CameraSource = { kind: 'whip', codec: 'VP8', requestKeyframe: () => undefined };
+
+  it('[issue 44] an H.264 source is remuxed (no process); a VP8 source that takes over before the first part swaps in the encoder; after the first part a source of the other kind ends the run', () => {
+    const clock = new ManualServerClock();
+    const channel = new CameraChannel(1, 'front', clock, () => undefined);
+    const hls = new CameraHls(() => channel, locateFfmpeg(), clock);
+    try {
+      const tap = new ScriptedTap();
+      channel.attach(h264Source(tap));
+      const stream = hls.stream(1, 'front')!;
+      expect(hls.running()).toEqual([expect.objectContaining({ mode: 'remux', pid: undefined })]);
+      channel.attach(vp8Source);
+      expect(hls.running()).toEqual([expect.objectContaining({ mode: 'encode', pid: expect.any(Number) })]);
+      expect(hls.stream(1, 'front')).toBe(stream);
+
+      // Another H.264 camera before any part: back to the remuxer, in the same run.
+      const second = new ScriptedTap();
+      channel.attach(h264Source(second));
+      expect(hls.running()).toEqual([expect.objectContaining({ mode: 'remux' })]);
+      for (let i = 0; i < 40; i += 1) second.send(i * 3000, i % 30 === 0, i);
+      expect(stream.begun).toBe(true);
+      channel.attach(vp8Source);
+      expect(hls.running()).toEqual([]);
+      // The next request starts a new run (a new epoch), encoding the VP8 camera.
+      const next = hls.stream(1, 'front')!;
+      expect(next.epoch).not.toBe(stream.epoch);
+      expect(hls.running()).toEqual([expect.objectContaining({ mode: 'encode' })]);
+    } finally {
+      hls.close();
+    }
+  });
+
+  it('[issue 44] HLS_H264=encode encodes H.264 cameras too; any other value is refused at start-up', () => {
+    const clock = new ManualServerClock();
+    const channel = new CameraChannel(1, 'front', clock, () => undefined);
+    const hls = new CameraHls(() => channel, locateFfmpeg(), clock, false);
+    try {
+      channel.attach(h264Source(new ScriptedTap()));
+      hls.stream(1, 'front');
+      expect(hls.running()).toEqual([expect.objectContaining({ mode: 'encode', pid: expect.any(Number) })]);
+    } finally {
+      hls.close();
+    }
+    expect(readServerConfig({}).feed.hlsH264).toBe('remux');
+    expect(readServerConfig({ HLS_H264: 'encode' }).feed.hlsH264).toBe('encode');
+    expect(() => readServerConfig({ HLS_H264: 'copy' })).toThrow(/HLS_H264 must be remux or encode/);
   });
 });
 
