@@ -162,12 +162,13 @@ try {
       for (const v of joined) joins.push(v.firstKeyframeAt! - v.startedAt);
     }
   };
-  const measure = async () => {
+  /** CPU over a window after a warm-up, in cores: the server's process (or, with treeCpuSeconds, its tools too). */
+  const measure = async (cpu: (pid: number) => number = cpuSeconds) => {
     await sleep(WARMUP_MS);
-    const before = cpuSeconds(server.pid!);
+    const before = cpu(server.pid!);
     const started = performance.now();
     await sleep(WINDOW_MS);
-    return (cpuSeconds(server.pid!) - before) / ((performance.now() - started) / 1000);
+    return (cpu(server.pid!) - before) / ((performance.now() - started) / 1000);
   };
 
   console.log('\n1. server CPU while one camera is forwarded (cores busy; forwarding encodes nothing)');
@@ -227,13 +228,7 @@ try {
     keyframeSeconds: 1,
     size: '640x480',
   });
-  const treeCpu = async () => {
-    await sleep(WARMUP_MS);
-    const before = treeCpuSeconds(server.pid!);
-    const started = performance.now();
-    await sleep(WINDOW_MS);
-    return (treeCpuSeconds(server.pid!) - before) / ((performance.now() - started) / 1000);
-  };
+  const treeCpu = () => measure(treeCpuSeconds);
   /** Asks the camera's playlist every half second (the run lasts while it is asked for), until stopped. */
   const watchHls = (station: number) => {
     let asking = true;

@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 /**
  * What the play screen's visible camera shows now: a playing rtc or HLS video (a frame decoded), a
@@ -36,3 +36,23 @@ export const hlsPicture = (page: Page) =>
       lagSeconds: video.seekable.length ? video.seekable.end(video.seekable.length - 1) - video.currentTime : null,
     };
   });
+
+/**
+ * Waits until a video moves: at least 30 more frames decoded than at the call, and a picture that
+ * differs (`read` samples the video: its decoded frames and a fingerprint of its pixels).
+ */
+export async function expectPictureMoves(
+  read: () => Promise<{ frames: number; fingerprint: number }>,
+  timeout = 15_000,
+): Promise<void> {
+  const first = await read();
+  await expect
+    .poll(
+      async () => {
+        const now = await read();
+        return now.frames >= first.frames + 30 && now.fingerprint !== first.fingerprint;
+      },
+      { timeout },
+    )
+    .toBe(true);
+}
