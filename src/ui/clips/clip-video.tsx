@@ -35,14 +35,22 @@ export function ClipVideo({ cameras, urls }: { cameras: readonly ClipCamera[]; u
   const choose = (next: ClipCamera) => {
     const v = video.current;
     if (next === camera) return;
-    resume.current = v ? { time: v.currentTime, playing: !v.paused && !v.ended } : null;
-    // The new camera's video says when it plays.
-    setPlaying(false);
+    const from = v ? { time: v.currentTime, playing: !v.paused && !v.ended } : null;
+    resume.current = from;
+    // The button shows what the new camera's video will do once loaded (it goes on playing if this
+    // one played): a click meanwhile changes that, rather than acting on a video not loaded yet.
+    setPlaying(from?.playing ?? false);
     setCamera(next);
   };
   const toggle = () => {
     const v = video.current;
     if (!v) return;
+    const pending = resume.current;
+    if (pending) {
+      pending.playing = !pending.playing;
+      setPlaying(pending.playing);
+      return;
+    }
     if (v.paused || v.ended) void v.play().catch(() => undefined);
     else v.pause();
   };
