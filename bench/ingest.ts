@@ -215,7 +215,10 @@ try {
     .flatMap((s) => s.list)
     .find(
       (s) =>
-        s.station_id !== stationId && s.station_status === 'open' && s.type === 'normal' && s.designated_type === 'normal',
+        s.station_id !== stationId &&
+        s.station_status === 'open' &&
+        s.type === 'normal' &&
+        s.designated_type === 'normal',
     )!.station_id;
   const issuedH264 = await fetch(`${origin}/api/operator/station_key_issue`, {
     method: 'POST',
@@ -251,13 +254,17 @@ try {
   let stop = watchHls(h264Station);
   const remuxed = await treeCpu();
   await stop();
-  console.log(`   + the H.264 camera's HLS (remuxed):     ${fmt(remuxed * 100)}   → ${fmt((remuxed - base) * 100)} for its HLS`);
+  console.log(
+    `   + the H.264 camera's HLS (remuxed):     ${fmt(remuxed * 100)}   → ${fmt((remuxed - base) * 100)} for its HLS`,
+  );
   // Its run ends 10 s after the last ask: the VP8 camera's alone after that.
   await sleep(11_000);
   stop = watchHls(stationId);
   const encoded = await treeCpu();
   await stop();
-  console.log(`   + the VP8 camera's HLS (encoded once):  ${fmt(encoded * 100)}   → ${fmt((encoded - base) * 100)} for its HLS`);
+  console.log(
+    `   + the VP8 camera's HLS (encoded once):  ${fmt(encoded * 100)}   → ${fmt((encoded - base) * 100)} for its HLS`,
+  );
 } finally {
   stopping = true;
   await Promise.all(viewers.map((v) => v.close()));

@@ -39,7 +39,11 @@ export const fmt = (n: number, width = 6) => (Number.isNaN(n) ? '—' : n.toFixe
 export function treeCpuSeconds(pid: number): number {
   let children: number[] = [];
   try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
   } catch {
     children = [];
   }

@@ -97,7 +97,9 @@ export class H264CmafWriter {
         degradationPriority: 0,
       },
     }));
-    const moof = generator.moof(this.sequence, [{ ...this.track, baseMediaDecodeTime: decodeTime, samples: described }]);
+    const moof = generator.moof(this.sequence, [
+      { ...this.track, baseMediaDecodeTime: decodeTime, samples: described },
+    ]);
     this.sequence += 1;
     return Buffer.concat([moof, generator.mdat(Buffer.concat(payloads))]);
   }

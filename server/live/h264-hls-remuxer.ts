@@ -154,7 +154,11 @@ export class H264HlsRemuxer {
   private joinLast(unit: AccessUnit): void {
     const last = this.pending.pop();
     if (!last) return;
-    this.pending.push({ units: [...last.units, ...unit.units], dts: last.dts, keyframe: last.keyframe || unit.keyframe });
+    this.pending.push({
+      units: [...last.units, ...unit.units],
+      dts: last.dts,
+      keyframe: last.keyframe || unit.keyframe,
+    });
   }
 
   /** The first IDR of a source (the stream's first, or one that takes over): the parts start here. */

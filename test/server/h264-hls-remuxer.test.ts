@@ -74,7 +74,12 @@ function setup() {
         const data = stream.media({ msn: segment.msn, part: i })!;
         const [moof] = new Mp4BoxSplitter().push(data);
         const trun = moof!.bytes.indexOf('trun');
-        return { msn: segment.msn, part: i, samples: moof!.bytes.readUInt32BE(trun + 8), ...readFragment(moof!.bytes)! };
+        return {
+          msn: segment.msn,
+          part: i,
+          samples: moof!.bytes.readUInt32BE(trun + 8),
+          ...readFragment(moof!.bytes)!,
+        };
       }),
     );
   return { clock, stream, tap, events, remuxer, send, parts };
@@ -126,7 +131,11 @@ describe("a publisher's H.264 remuxed into LL-HLS (no decoder, no encoder)", () 
     send(30 * 8, 0);
     const complete = stream.window.filter((s) => s.complete);
     expect(complete.length).toBeGreaterThanOrEqual(3);
-    const lengths = complete.map((s) => parts().filter((p) => p.msn === s.msn).reduce((sum, p) => sum + p.duration, 0));
+    const lengths = complete.map((s) =>
+      parts()
+        .filter((p) => p.msn === s.msn)
+        .reduce((sum, p) => sum + p.duration, 0),
+    );
     for (const ticks of lengths) expect(Math.round(ticks / 90_000)).toBeLessThanOrEqual(2);
     expect(stream.playlist()).not.toContain('#EXT-X-INDEPENDENT-SEGMENTS');
     for (const part of parts()) expect(part.duration).toBeLessThanOrEqual(45_000);
@@ -169,7 +178,7 @@ describe("a publisher's H.264 remuxed into LL-HLS (no decoder, no encoder)", () 
     expect(c.events).toEqual([expect.stringMatching(/^changed: .*SPS/)]);
   });
 
-  it('[issue 44] a publisher that leaves and one with the same picture that takes over: the time runs on from the last part, from the new one\'s first IDR', () => {
+  it("[issue 44] a publisher that leaves and one with the same picture that takes over: the time runs on from the last part, from the new one's first IDR", () => {
     const { tap, send, parts, remuxer } = setup();
     send(45, 30);
     remuxer.follow(null);
@@ -246,16 +255,13 @@ describe('H.264 access units from RTP', () => {
 
   it('[issue 44] groups single NAL units, STAP-A and FU-A by timestamp; the marker bit or a new timestamp ends one; delimiters are left out', () => {
     const units = new H264AccessUnits();
-    const stap = Buffer.concat([
-      Buffer.from([24, 0, SPS.length]),
-      SPS,
-      Buffer.from([0, PPS.length]),
-      PPS,
-    ]);
+    const stap = Buffer.concat([Buffer.from([24, 0, SPS.length]), SPS, Buffer.from([0, PPS.length]), PPS]);
     const big = Buffer.alloc(3000, 7);
     expect(units.push(packet(1, 100, false, Buffer.from([9, 0xf0])))).toEqual([]);
     expect(units.push(packet(2, 100, false, stap))).toEqual([]);
-    expect(units.push(packet(3, 100, false, Buffer.concat([Buffer.from([0x7c, 0x85]), big.subarray(0, 1500)])))).toEqual([]);
+    expect(
+      units.push(packet(3, 100, false, Buffer.concat([Buffer.from([0x7c, 0x85]), big.subarray(0, 1500)]))),
+    ).toEqual([]);
     const [first] = units.push(packet(4, 100, true, Buffer.concat([Buffer.from([0x7c, 0x45]), big.subarray(1500)])));
     expect(first).toMatchObject({ rtpTimestamp: 100, keyframe: true });
     expect(first!.units.map((u) => u[0]! & 0x1f)).toEqual([7, 8, 5]);
@@ -278,7 +284,17 @@ describe('the remuxed stream decodes', () => {
     const { stdout } = await run(
       ffmpeg,
       [
-        ...['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=30', '-frames:v', '45'],
+        ...[
+          '-hide_banner',
+          '-loglevel',
+          'error',
+          '-f',
+          'lavfi',
+          '-i',
+          'testsrc=size=320x240:rate=30',
+          '-frames:v',
+          '45',
+        ],
         ...['-c:v', 'libx264', '-profile:v', 'baseline', '-pix_fmt', 'yuv420p', '-g', '15', '-f', 'h264', 'pipe:1'],
       ],
       { encoding: 'buffer', maxBuffer: 16 * 1024 * 1024 },
@@ -316,7 +332,9 @@ describe('the remuxed stream decodes', () => {
       listener({ rtpTimestamp: i * 3000, units, keyframe: units.some((u) => (u[0]! & 0x1f) === 5) }),
     );
     remuxer.follow(null);
-    const media = stream.window.flatMap((s) => Array.from({ length: s.parts }, (_, i) => stream.media({ msn: s.msn, part: i })!));
+    const media = stream.window.flatMap((s) =>
+      Array.from({ length: s.parts }, (_, i) => stream.media({ msn: s.msn, part: i })!),
+    );
     const dir = mkdtempSync(join(tmpdir(), 'onkure-remux-'));
     try {
       const file = join(dir, 'remuxed.mp4');

@@ -154,7 +154,9 @@ describe("a camera's HLS encoder runs while it is asked for", () => {
     try {
       const first = hls.stream(1, 'front');
       expect(hls.stream(1, 'front')).toBe(first);
-      expect(hls.running()).toEqual([{ stationId: 1, camera: 'front', mode: 'encode', pid: expect.any(Number), held: 0 }]);
+      expect(hls.running()).toEqual([
+        { stationId: 1, camera: 'front', mode: 'encode', pid: expect.any(Number), held: 0 },
+      ]);
       const pid = hls.running()[0]!.pid!;
       await expect.poll(() => channel.running('hls')).toBe(true);
       expect(channel.viewerCount).toBe(0);

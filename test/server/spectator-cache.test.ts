@@ -86,7 +86,9 @@ describe("the spectators' LL-HLS through nginx's cache", () => {
       enough.then(() => null),
       new Promise<string>((resolve) => {
         deadline = setTimeout(() => {
-          const where = clients.map((c, i) => `client ${i}: ${c.describe()}`).filter((_, i, all) => i < 5 || all.length - i <= 5);
+          const where = clients
+            .map((c, i) => `client ${i}: ${c.describe()}`)
+            .filter((_, i, all) => i < 5 || all.length - i <= 5);
           resolve([`encoders: ${JSON.stringify(t.server.services().hls.running())}`, ...where].join('\n'));
         }, 45_000);
       }),

@@ -185,9 +185,7 @@ export class LlHlsClient {
     const follows =
       first.msn === last.msn ? first.part === last.part + 1 : first.msn === last.msn + 1 && first.part === 0;
     if (!follows && this.previous)
-      this.fail(
-        `part ${first.msn}.${first.part} listed after ${last.msn}.${last.part}: the ones between are gone`,
-      );
+      this.fail(`part ${first.msn}.${first.part} listed after ${last.msn}.${last.part}: the ones between are gone`);
     for (const part of fresh) {
       const bytes = await this.fetch(this.resolve(part.uri));
       const info = bytes.length > 8 ? readFragment(bytes.subarray(0, bytes.readUInt32BE(0))) : null;
