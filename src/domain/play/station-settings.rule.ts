@@ -37,6 +37,7 @@ export interface StationSettings {
   readonly prizeShape: PrizeShape;
 }
 export type SettingsField = keyof StationSettings;
+export const SETTINGS_FIELDS = ['armStrength', 'playPrice', 'prizeName', 'prizeShape'] as const satisfies readonly SettingsField[];
 
 /** What an operator asked to change (only the fields named). */
 export type SettingsPatch = Partial<StationSettings>;
@@ -60,11 +61,9 @@ export interface PendingSettings {
   readonly requestedAt: number;
 }
 
-const FIELDS: readonly SettingsField[] = ['armStrength', 'playPrice', 'prizeName', 'prizeShape'];
-
 /** The fields a patch really changes, before → after, in a fixed order (none: nothing to publish). */
 export function settingsChanges(current: StationSettings, patch: SettingsPatch): SettingChange[] {
-  return FIELDS.flatMap((field) => {
+  return SETTINGS_FIELDS.flatMap((field) => {
     const after = patch[field];
     return after === undefined || after === current[field] ? [] : [{ field, before: current[field], after }];
   });

@@ -343,6 +343,8 @@ export const ROOM_EVENT_TYPES: readonly RoomEventType[] = [
 export interface RoomSnapshot {
   readonly station: RoomStation;
   readonly field: RoomField | null;
+  /** An operator's change that was waiting for the run to end [R11-6]. */
+  readonly pendingSettings?: PendingSettings | null;
   /** The station's active reservations, first first. */
   readonly reservations: readonly {
     readonly reserveId: number;
