@@ -60,9 +60,10 @@ describe('[R11-6] station settings through the server', () => {
     expect(JSON.stringify(after)).not.toContain('dev-token');
     const [row] = await t.server
       .store()
-      .query<{ play_price: number; arm_strength: number }>('SELECT play_price, arm_strength FROM stations WHERE station_id = $1', [
-        stationId,
-      ]);
+      .query<{ play_price: number; arm_strength: number }>(
+        'SELECT play_price, arm_strength FROM stations WHERE station_id = $1',
+        [stationId],
+      );
     expect({ price: row!.play_price, arm: Number(row!.arm_strength) }).toEqual({ price: 120, arm: 0.42 });
   });
 
@@ -81,7 +82,15 @@ describe('[R11-6] station settings through the server', () => {
     expect(pending!.pending_settings).toMatchObject({ patch: { armStrength: 0.9 }, operator: 'dev-token' });
 
     // The run goes on: this play and a continue run with the settings the run started with.
-    await a.holdRight(100).holdBack(100).waitResult().continuePlay().waitPlaying().holdRight(100).holdBack(100).waitResult();
+    await a
+      .holdRight(100)
+      .holdBack(100)
+      .waitResult()
+      .continuePlay()
+      .waitPlaying()
+      .holdRight(100)
+      .holdBack(100)
+      .waitResult();
     expect((await history()).current_version).toBe(startVersion);
     await a.finish();
     const published = await history();
@@ -118,7 +127,9 @@ describe('[R11-6] station settings through the server', () => {
       });
     }
     expect((await history()).current_version).toBe(version);
-    expect(await operator('station_settings', { station_id: 999_999, arm_strength: 0.5, reason: 'other' })).toMatchObject({
+    expect(
+      await operator('station_settings', { station_id: 999_999, arm_strength: 0.5, reason: 'other' }),
+    ).toMatchObject({
       status: 404,
     });
     expect(await post('v2/play/settings_history', { station_id: 999_999 })).toMatchObject({ status: 404 });

@@ -37,7 +37,12 @@ export interface StationSettings {
   readonly prizeShape: PrizeShape;
 }
 export type SettingsField = keyof StationSettings;
-export const SETTINGS_FIELDS = ['armStrength', 'playPrice', 'prizeName', 'prizeShape'] as const satisfies readonly SettingsField[];
+export const SETTINGS_FIELDS = [
+  'armStrength',
+  'playPrice',
+  'prizeName',
+  'prizeShape',
+] as const satisfies readonly SettingsField[];
 
 /** What an operator asked to change (only the fields named). */
 export type SettingsPatch = Partial<StationSettings>;
