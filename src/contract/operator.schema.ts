@@ -5,6 +5,7 @@ import {
   OPERATOR_RIGHTS,
   OPERATOR_ROLES,
   SETTINGS_CHANGE_REASONS,
+  SETTINGS_FIELDS,
   STATION_STATUSES,
 } from '../domain';
 import { errorResponseSchema } from './envelope';
@@ -317,6 +318,26 @@ const floorStationSchema = z.object({
   paused: z.boolean(),
   /** An operator's emergency stop holds: out of service until an operator resumes it [R11-3]. */
   emergency_stopped: z.boolean(),
+  /** The settings in force and their version [R11-6] (absent on older servers). */
+  arm_strength: z.optional(z.number()),
+  play_price: z.optional(z.int().check(z.nonnegative())),
+  settings_version: z.optional(z.int().check(z.nonnegative())),
+  /** A change waiting for the player's run to end [R11-6]: what it will change, why, since when. */
+  pending_settings: z.optional(
+    z.nullable(
+      z.object({
+        changes: z.array(
+          z.object({
+            field: z.enum(SETTINGS_FIELDS),
+            before: z.union([z.number(), z.string()]),
+            after: z.union([z.number(), z.string()]),
+          }),
+        ),
+        reason: z.enum(SETTINGS_CHANGE_REASONS),
+        requested_at: z.string(),
+      }),
+    ),
+  ),
   viewers: z.int().check(z.nonnegative()),
   line: z.array(
     z.object({

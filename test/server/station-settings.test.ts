@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historyResponseSchema, settingsHistoryResponseSchema } from '../../src/contract';
-import { OPERATOR_AUTH_HEADER, operatorStationAnswerSchema } from '../../src/contract/operator.schema';
+import {
+  OPERATOR_AUTH_HEADER,
+  operatorFloorResponseSchema,
+  operatorStationAnswerSchema,
+} from '../../src/contract/operator.schema';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { PlayDriver } from '../support/play-driver';
 import { playableStation } from '../support/stations';
@@ -80,6 +84,16 @@ describe('[R11-6] station settings through the server', () => {
       .store()
       .query<{ pending_settings: unknown }>('SELECT pending_settings FROM stations WHERE station_id = $1', [stationId]);
     expect(pending!.pending_settings).toMatchObject({ patch: { armStrength: 0.9 }, operator: 'dev-token' });
+    const floor = operatorFloorResponseSchema.parse((await operator('floor', {})).json);
+    expect(floor.stations.find((st) => st.station_id === stationId)).toMatchObject({
+      arm_strength: 0.42,
+      settings_version: startVersion,
+      pending_settings: {
+        changes: [{ field: 'armStrength', before: 0.42, after: 0.9 }],
+        reason: 'adjustment',
+        requested_at: clock.now().toISOString(),
+      },
+    });
 
     // The run goes on: this play and a continue run with the settings the run started with.
     await a

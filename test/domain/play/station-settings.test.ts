@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   mergePending,
+  restoreRoom,
   settingsChanges,
   transition,
   type RoomEffect,
@@ -8,7 +9,7 @@ import {
   type RoomWrite,
   type StationRoomState,
 } from '../../../src/domain';
-import { aRoom, aRun, HOLDER, PLAY_ID, T0, TURNS, WAITING } from './station-room.fixtures';
+import { aRoom, aRun, aStation, HOLDER, PLAY_ID, READY, T0, TURNS, WAITING } from './station-room.fixtures';
 
 /**
  * [R11-6] An operator's change to a station's settings while a player is in a run of plays waits
@@ -151,6 +152,25 @@ describe('[R11-6] station settings: frozen during a run, published when in force
     expect(stopped.state.turn.phase).toBe('idle');
     expect(stopped.state.station.armStrength).toBe(0.3);
     expect(published(stopped.effects)).toHaveLength(1);
+  });
+
+  it('[R11-6] a change that was waiting when the server stopped is kept: a restarted room with no run puts it in force when it resumes', () => {
+    const pending = {
+      patch: { armStrength: 0.3 },
+      stock: null,
+      reason: 'repair' as const,
+      operator: 'floor-1',
+      requestedAt: EARLY,
+    };
+    const { state } = restoreRoom(
+      { station: aStation(), field: null, reservations: [], play: null, pendingSettings: pending },
+      EARLY + 50,
+      READY,
+    );
+    expect(state.pendingSettings).toEqual(pending);
+    const resumed = transition(state, { type: 'resumed' }, EARLY + 60);
+    expect(resumed.state.station).toMatchObject({ armStrength: 0.3, settingsVersion: 1 });
+    expect(published(resumed.effects)).toEqual([expect.objectContaining({ reason: 'repair', appliedAt: EARLY + 60 })]);
   });
 
   it('[R11-6] the pure rules: only real changes are listed, in a fixed order; a later change wins field by field', () => {
