@@ -1,3 +1,4 @@
+import { formatThousands } from '../text/number-format';
 import type { PrizeShape } from './crane-machine';
 
 /**
@@ -89,3 +90,39 @@ export function mergePending(waiting: PendingSettings | null, next: PendingSetti
 /** Whether a patch changes the prize (a new field is laid: the line ends, as a prize change does [R4.3-3]). */
 export const changesPrize = (patch: SettingsPatch): boolean =>
   patch.prizeName !== undefined || patch.prizeShape !== undefined;
+
+/** One published version of a station's settings, as the history answers it. */
+export interface SettingsVersion {
+  readonly version: number;
+  /** When it came into force (ISO). */
+  readonly applied_at: string;
+  readonly reason: SettingsChangeReason;
+  readonly changes: readonly SettingChange[];
+}
+
+/** What each setting is called where players read it (the play screen says アームパワー too). */
+export const SETTINGS_FIELD_LABELS: Readonly<Record<SettingsField, string>> = {
+  armStrength: 'アームパワー',
+  playPrice: '1回の料金',
+  prizeName: '景品',
+  prizeShape: '景品の形',
+};
+const SHAPE_LABELS: Readonly<Record<PrizeShape, string>> = { box: '箱', plush: 'ぬいぐるみ', capsule: 'カプセル' };
+
+/** A setting's value as players read it: the strength in percent, the price in TC, the shape in words. */
+export function settingValueText(field: SettingsField, value: number | string): string {
+  switch (field) {
+    case 'armStrength':
+      return `${Math.round(Number(value) * 100)}%`;
+    case 'playPrice':
+      return `${formatThousands(Number(value))} TC`;
+    case 'prizeShape':
+      return SHAPE_LABELS[value as PrizeShape] ?? String(value);
+    case 'prizeName':
+      return String(value);
+  }
+}
+
+/** One change in words: 「アームパワー 42% → 90%」. */
+export const settingChangeText = (change: SettingChange): string =>
+  `${SETTINGS_FIELD_LABELS[change.field]} ${settingValueText(change.field, change.before)} → ${settingValueText(change.field, change.after)}`;
