@@ -29,6 +29,7 @@ import { StationKeys } from './agent/station-keys';
 import proxyaddr from '@fastify/proxy-addr';
 import type { AgentBounds, AgentGateway } from './agent/agent-gateway';
 import { createMachineLink } from './agent/machine-link';
+import { SettingsHistoryRepository } from './play/settings-history.repository';
 import { PlayLogRepository } from './play/play-log.repository';
 import type { PlayEvents, PlayStore } from './play/rooms/play-ports';
 import type { KujiBoxStore } from './kuji/kuji-box-store';
@@ -107,6 +108,8 @@ export interface Services {
   /** The top page's answer per shop, kept until a station's status, the catalogue or time changes it. */
   readonly topPages: TopPageCache;
   readonly playLog: PlayLogRepository;
+  /** Each station's published settings history [R11-6]. */
+  readonly settingsHistory: SettingsHistoryRepository;
   /** The real-time socket's channels and events (spec §7); the play loop pushes through it. */
   readonly realtime: RealtimeHub;
   /** The stations' front and side cameras, rendered from the simulation. */
@@ -350,6 +353,7 @@ export function createServices(
     controlRate,
     topPages,
     playLog: new PlayLogRepository(store),
+    settingsHistory: new SettingsHistoryRepository(store),
     realtime,
     operators: new OperatorAccounts(store, clock),
     serviceMessages: new ServiceMessages(store, clock, ledger, () => realtime),

@@ -111,9 +111,11 @@ export async function operateStation(
   rooms: Rooms,
   stationId: number,
   event: OperatorEvent | MachineOperatorEvent,
-): Promise<{ refunded_play_id: number | null }> {
+): Promise<{ refunded_play_id: number | null; settings_pending: boolean }> {
   const answer = await atStation(stationId, rooms.send('station', stationId, event));
-  return { refunded_play_id: answer.kind === 'operator' ? answer.refundedPlayId : null };
+  return answer.kind === 'operator'
+    ? { refunded_play_id: answer.refundedPlayId, settings_pending: answer.pending === true }
+    : { refunded_play_id: null, settings_pending: false };
 }
 
 /** Each kuji box room refusal as the player (or the operator) reads it; `notActive` is the caller's to tell apart. */

@@ -1,6 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { OperatorFloorStation } from '../../src/contract/operator.schema';
-import { RESERVING_STATUSES, type StationStatus } from '../../src/domain';
+import {
+  RESERVING_STATUSES,
+  settingsChanges,
+  type PendingSettings,
+  type PrizeShape,
+  type StationStatus,
+} from '../../src/domain';
 import type { Clock } from '../clock';
 import { SERVER_MESSAGES } from '../messages';
 import type { SqlExecutor } from '../store/store';
@@ -35,10 +41,15 @@ export class OperatorFloor {
       stock: number;
       paused: boolean;
       emergency_stopped: boolean;
+      arm_strength: number;
+      play_price: number;
+      prize_shape: PrizeShape;
+      settings_version: number;
+      pending_settings: PendingSettings | null;
       viewers: number;
     }>(
       `SELECT s.station_id, s.station_admin_id, s.prize_name, s.station_status, s.station_type, s.stock, s.paused,
-              s.emergency_stopped,
+              s.emergency_stopped, s.arm_strength, s.play_price, s.prize_shape, s.settings_version, s.pending_settings,
               (SELECT count(*)::int FROM station_visits v WHERE v.station_id = s.station_id AND v.ended_at IS NULL) AS viewers
          FROM stations s ORDER BY s.station_id`,
     );
@@ -97,6 +108,24 @@ export class OperatorFloor {
         stock: s.stock,
         paused: s.paused,
         emergency_stopped: s.emergency_stopped,
+        arm_strength: Number(s.arm_strength),
+        play_price: s.play_price,
+        settings_version: s.settings_version,
+        pending_settings: s.pending_settings
+          ? {
+              changes: settingsChanges(
+                {
+                  armStrength: Number(s.arm_strength),
+                  playPrice: s.play_price,
+                  prizeName: s.prize_name,
+                  prizeShape: s.prize_shape,
+                },
+                s.pending_settings.patch,
+              ),
+              reason: s.pending_settings.reason,
+              requested_at: new Date(s.pending_settings.requestedAt).toISOString(),
+            }
+          : null,
         viewers: s.viewers,
         line: line
           .filter((r) => r.station_id === s.station_id)

@@ -27,10 +27,12 @@ interface PlayRow {
   clip_shared: boolean | null;
   clip_kept: boolean | null;
   clip_expires_at: Date | null;
+  settings_version: number | null;
 }
 
 const SELECT = `SELECT p.play_id, p.station_id, s.prize_name, p.currency, p.price, p.base_arm_strength, p.assist_level, p.arm_strength,
-                       p.seed, p.layout, p.inputs, p.drop_at_tick, p.result, p.started_at, p.ended_at, ${CLIP_REF_COLUMNS}
+                       p.seed, p.layout, p.inputs, p.drop_at_tick, p.result, p.started_at, p.ended_at, p.settings_version,
+                       ${CLIP_REF_COLUMNS}
                   FROM plays p JOIN stations s ON s.station_id = p.station_id
                   LEFT JOIN play_clips c ON c.play_id = p.play_id`;
 
@@ -52,6 +54,7 @@ const toEntry = (r: PlayRow): PlayLogEntry => ({
   ended_at: r.ended_at ? new Date(r.ended_at).toISOString() : null,
   // The play's video (docs/clips.md): its id and state; the files' addresses come from v2/clip/get.
   clip: clipRef(r),
+  settings_version: r.settings_version,
 });
 
 /**

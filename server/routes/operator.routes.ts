@@ -1,6 +1,7 @@
 import {
   OPERATOR_ENDPOINTS as O,
   operatorArmStrengthSchema,
+  operatorStationSettingsSchema,
   operatorChangePrizeSchema,
   operatorFaultSchema,
   operatorPlayLogSchema,
@@ -67,13 +68,15 @@ export async function operatorRoutes({ route, services: s }: ApiDeps): Promise<v
     list: await s.operators.auditLog({ limit: body.limit ?? 100, operatorLogin: body.operator_login }),
   }));
 
-  const answer = (stationId: number, refunded: number | null = null) => stationAnswer(s.store, stationId, refunded);
+  const answer = (stationId: number, refunded: number | null = null, pending = false) =>
+    stationAnswer(s.store, stationId, refunded, pending);
 
   // What each call changes, read before and after it for the audit log (R10-9).
   const onStation = rowSubject<{ station_id: number }>(
     s.store,
     'floor',
-    'SELECT station_status, stock, prize_name, prize_shape, arm_strength FROM stations WHERE station_id = $1',
+    `SELECT station_status, stock, prize_name, prize_shape, arm_strength, play_price, settings_version, pending_settings
+       FROM stations WHERE station_id = $1`,
     (body) => body.station_id,
   );
   const onBox = rowSubject<{ box_id: number }>(
@@ -102,20 +105,42 @@ export async function operatorRoutes({ route, services: s }: ApiDeps): Promise<v
     return answer(body.station_id);
   });
 
-  route.operator(`/${O.armStrength}`, onStation, operatorArmStrengthSchema, async (body) => {
-    await operate(body.station_id, { type: 'setArmStrength', armStrength: body.arm_strength });
-    return answer(body.station_id);
+  // Settings [R11-6]: in force at once between runs; while a player is in a run of plays they wait
+  // for it to end (the answer says `settings_pending: 1`). Each change in force is published in
+  // the station's settings history with its reason and the operator's login.
+  route.operator(`/${O.armStrength}`, onStation, operatorArmStrengthSchema, async (body, { operator }) => {
+    const operated = await operate(body.station_id, {
+      type: 'setArmStrength',
+      armStrength: body.arm_strength,
+      reason: body.reason ?? 'adjustment',
+      operator: operator.login,
+    });
+    return answer(body.station_id, null, operated.settings_pending);
+  });
+  route.operator(`/${O.stationSettings}`, onStation, operatorStationSettingsSchema, async (body, { operator }) => {
+    const operated = await operate(body.station_id, {
+      type: 'changeSettings',
+      patch: {
+        ...(body.arm_strength === undefined ? {} : { armStrength: body.arm_strength }),
+        ...(body.play_price === undefined ? {} : { playPrice: body.play_price }),
+      },
+      reason: body.reason,
+      operator: operator.login,
+    });
+    return answer(body.station_id, null, operated.settings_pending);
   });
 
-  // A new prize: the play on the machine ends (refunded if unfinished) and the line ends with
-  // 'change' [R4.3-3]; the station gets a new setting, a fresh field, the name, shape and stock.
-  route.operator(`/${O.changePrize}`, onStation, operatorChangePrizeSchema, async (body) => {
+  // A new prize: the line ends with 'change' [R4.3-3]; the station gets a new setting, a fresh
+  // field, the name, shape and stock. While a player is in a run it waits for the run to end [R11-6].
+  route.operator(`/${O.changePrize}`, onStation, operatorChangePrizeSchema, async (body, { operator }) => {
     const prize = { prizeName: body.prize_name, prizeShape: body.prize_shape, stock: body.stock };
     const operated = await operate(body.station_id, {
       type: 'changePrize',
       prize: body.arm_strength === undefined ? prize : { ...prize, armStrength: body.arm_strength },
+      reason: body.reason ?? 'prize_change',
+      operator: operator.login,
     });
-    return answer(body.station_id, operated.refunded_play_id);
+    return answer(body.station_id, operated.refunded_play_id, operated.settings_pending);
   });
 
   // On sale fixes the box's ticket order and publishes its commitment (409 once its seed is out);

@@ -9,6 +9,7 @@ import {
   playIdRequestSchema,
   reserveCancelRequestSchema,
   reserveRequestSchema,
+  settingsHistoryRequestSchema,
   visitCancelRequestSchema,
   visitRequestSchema,
 } from '../../src/contract';
@@ -124,4 +125,11 @@ export async function playRoutes({ route, services: s }: ApiDeps): Promise<void>
   route.authed(`/${P.gauge}`, gaugeRequestSchema, async (user, body) => ({
     gauge: await playLog.gauge(user.user_id, body.station_id),
   }));
+
+  // A station's settings history, for anyone (signed in or not) [R11-6].
+  route.open(`/${P.settingsHistory}`, settingsHistoryRequestSchema, async (body) => {
+    const history = await s.settingsHistory.ofStation(body.station_id, body.page ?? 1);
+    if (!history) throw new Refusal(404, 404, SERVER_MESSAGES.stationNotFound);
+    return { settings_history: history };
+  });
 }

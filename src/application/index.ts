@@ -29,6 +29,7 @@ export * from './use-cases/crane-play.use-case';
 export * from './use-cases/player-settings.use-case';
 export * from './use-cases/play-record.use-case';
 export * from './use-cases/play-clips.use-case';
+export * from './use-cases/settings-history.use-case';
 export * from './use-cases/play-messages.use-case';
 export * from './use-cases/play-command-lane';
 export * from './use-cases/browse-catalogue.use-case';

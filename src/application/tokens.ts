@@ -18,6 +18,7 @@ import type { ClockPort } from './ports/clock.port';
 import type { PlayPort } from './ports/play.port';
 import type { ClipPort } from './ports/clip.port';
 import type { PlayClipViewer, SharedClip } from './use-cases/play-clips.use-case';
+import type { StationSettingsHistory } from './use-cases/settings-history.use-case';
 import type { RealtimePort } from './ports/realtime.port';
 import type { HlsVideoPort, NotificationPort, RtcVideoPort, StillFramePort } from './ports/live-feed.port';
 import type { AnalyticsPort } from './ports/analytics.port';
@@ -93,6 +94,7 @@ export const TOKENS = {
   PlayPort: token<PlayPort>('PlayPort'),
   ClipPort: token<ClipPort>('ClipPort'),
   PlayClipViewer: token<PlayClipViewer>('PlayClipViewer'),
+  StationSettingsHistory: token<StationSettingsHistory>('StationSettingsHistory'),
   SharedClip: token<SharedClip>('SharedClip'),
   RealtimePort: token<RealtimePort>('RealtimePort'),
   StillFramePort: token<StillFramePort>('StillFramePort'),

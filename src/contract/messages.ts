@@ -28,6 +28,7 @@ export const CONTRACT_MESSAGES = {
   notInteger: '整数で指定してください。',
   notPositive: '1以上の数値で指定してください。',
   numberTooLarge: '数値が大きすぎます。',
+  settingsNothingToChange: 'アームの強さかプレイ料金のどちらかを指定してください。',
   flag01: '1 または 0 で指定してください。',
   // Account
   emailFormat: 'メールアドレスの形式が正しくありません。',

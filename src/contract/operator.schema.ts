@@ -1,5 +1,13 @@
 import { z } from 'zod/mini';
-import { isAcceptableText, KUJI_BOX_STATUSES, OPERATOR_RIGHTS, OPERATOR_ROLES, STATION_STATUSES } from '../domain';
+import {
+  isAcceptableText,
+  KUJI_BOX_STATUSES,
+  OPERATOR_RIGHTS,
+  OPERATOR_ROLES,
+  SETTINGS_CHANGE_REASONS,
+  SETTINGS_FIELDS,
+  STATION_STATUSES,
+} from '../domain';
 import { errorResponseSchema } from './envelope';
 import { AGENT_CLAW_PHASES, AGENT_MAX_STATIONS } from './agent.schema';
 import { CONTRACT_MESSAGES as M, FIELD_LABELS_JA } from './messages';
@@ -16,6 +24,8 @@ export const OPERATOR_ENDPOINTS = {
   restock: 'operator/restock',
   changePrize: 'operator/change_prize',
   armStrength: 'operator/arm_strength',
+  /** The arm strength and the price, with a reason; waits for a player's run to end [R11-6]. */
+  stationSettings: 'operator/station_settings',
   playLog: 'operator/play_log',
   kujiBoxStatus: 'operator/kuji_box_status',
   kujiBoxStock: 'operator/kuji_box_stock',
@@ -62,6 +72,10 @@ export const OPERATOR_AUTH_HEADER = 'x-operator-authorization';
 const stationId = z.strictObject({ station_id: idSchema });
 const stock = z.int(M.notInteger).check(z.gte(0)).check(z.lte(9_999, M.numberTooLarge));
 const armStrength = z.number().check(z.gte(0)).check(z.lte(1));
+/** The price of one play in TC (or tickets at a ticket station). */
+const playPrice = z.int(M.notInteger).check(z.gte(0)).check(z.lte(100_000, M.numberTooLarge));
+/** Why the settings change, published with it [R11-6]. */
+const settingsReason = z.enum(SETTINGS_CHANGE_REASONS);
 
 export const operatorStationStatusSchema = z.strictObject(
   z.extend(stationId, { station_status: z.enum(STATION_STATUSES) }).shape,
@@ -170,7 +184,23 @@ export const operatorStationMachineSchema = z.strictObject(
   z.extend(stationId, { action: z.enum(['emergency_stop', 'resume', 'home']) }).shape,
 );
 export const operatorRestockSchema = z.strictObject(z.extend(stationId, { stock }).shape);
-export const operatorArmStrengthSchema = z.strictObject(z.extend(stationId, { arm_strength: armStrength }).shape);
+export const operatorArmStrengthSchema = z.strictObject(
+  z.extend(stationId, { arm_strength: armStrength, reason: z.optional(settingsReason) }).shape,
+);
+/** At least one of the arm strength and the price, and why [R11-6]. */
+export const operatorStationSettingsSchema = z
+  .strictObject(
+    z.extend(stationId, {
+      arm_strength: z.optional(armStrength),
+      play_price: z.optional(playPrice),
+      reason: settingsReason,
+    }).shape,
+  )
+  .check(
+    z.refine((body) => body.arm_strength !== undefined || body.play_price !== undefined, {
+      message: M.settingsNothingToChange,
+    }),
+  );
 export const operatorChangePrizeSchema = z.strictObject(
   z.extend(stationId, {
     prize_name: z
@@ -182,6 +212,7 @@ export const operatorChangePrizeSchema = z.strictObject(
     prize_shape: z.enum(['box', 'plush', 'capsule']),
     stock,
     arm_strength: z.optional(armStrength),
+    reason: z.optional(settingsReason),
   }).shape,
 );
 export const operatorPlayLogSchema = z.strictObject({
@@ -195,6 +226,8 @@ export const operatorStationAnswerSchema = z.extend(errorResponseSchema, {
     station_status: z.enum(STATION_STATUSES),
     stock: z.int(),
     refunded_play_id: z.nullable(z.int().check(z.positive())),
+    /** 1: the settings change waits for the player's run to end [R11-6] (absent on older servers). */
+    settings_pending: z.optional(z.union([z.literal(0), z.literal(1)])),
   }),
 });
 export const operatorPlayLogAnswerSchema = z.extend(errorResponseSchema, { list: z.array(playLogEntrySchema) });
@@ -285,6 +318,26 @@ const floorStationSchema = z.object({
   paused: z.boolean(),
   /** An operator's emergency stop holds: out of service until an operator resumes it [R11-3]. */
   emergency_stopped: z.boolean(),
+  /** The settings in force and their version [R11-6] (absent on older servers). */
+  arm_strength: z.optional(z.number()),
+  play_price: z.optional(z.int().check(z.nonnegative())),
+  settings_version: z.optional(z.int().check(z.nonnegative())),
+  /** A change waiting for the player's run to end [R11-6]: what it will change, why, since when. */
+  pending_settings: z.optional(
+    z.nullable(
+      z.object({
+        changes: z.array(
+          z.object({
+            field: z.enum(SETTINGS_FIELDS),
+            before: z.union([z.number(), z.string()]),
+            after: z.union([z.number(), z.string()]),
+          }),
+        ),
+        reason: z.enum(SETTINGS_CHANGE_REASONS),
+        requested_at: z.string(),
+      }),
+    ),
+  ),
   viewers: z.int().check(z.nonnegative()),
   line: z.array(
     z.object({

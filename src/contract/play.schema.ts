@@ -8,6 +8,8 @@ import type {
 import {
   DESIGNATED_TYPES,
   RESERVE_STATUSES,
+  SETTINGS_CHANGE_REASONS,
+  SETTINGS_FIELDS,
   STATION_MAINTENANCE_ERROR_CODE,
   STATION_STATUSES,
   VIP_EXCLUSIVE_IN_USE_ERROR_CODE,
@@ -139,6 +141,8 @@ export const PLAY_LOOP_ENDPOINTS = {
   history: 'v2/play/history',
   gauge: 'v2/play/gauge',
   stationInfo: 'v2/play/station_info',
+  /** A station's published settings history, for anyone [R11-6]. */
+  settingsHistory: 'v2/play/settings_history',
 } as const;
 
 export const CRANE_BUTTONS = ['right', 'back'] as const;
@@ -258,6 +262,8 @@ export const playLogEntrySchema = z.object({
   ended_at: z.nullable(z.string()),
   /** The play's video (docs/clips.md): absent where the server records none, null for a play without one. */
   clip: z.optional(z.nullable(playClipRefSchema)),
+  /** The station's settings version the play ran with [R11-6]; null for plays before versions existed. */
+  settings_version: z.optional(z.nullable(count)),
 });
 export type PlayLogEntry = z.infer<typeof playLogEntrySchema>;
 playLogEntrySchema satisfies z.ZodMiniType<DomainPlayLogEntry>;
@@ -267,6 +273,30 @@ export const historyResponseSchema = z.extend(errorResponseSchema, {
 
 export const gaugeRequestSchema = z.extend(identitySchema, { station_id: positiveIdSchema });
 export const gaugeResponseSchema = z.extend(errorResponseSchema, { gauge: assistGaugeSchema });
+
+/** A station's settings history [R11-6]: each version in force, newest first. */
+export const settingsHistoryRequestSchema = z.object({
+  station_id: positiveIdSchema,
+  page: z.optional(z.int().check(z.positive()).check(z.lte(10_000))),
+});
+const settingValue = z.union([z.number(), z.string().check(z.maxLength(200))]);
+export const settingsVersionSchema = z.object({
+  version: z.int().check(z.positive()),
+  applied_at: z.string(),
+  reason: z.enum(SETTINGS_CHANGE_REASONS),
+  changes: z.array(z.object({ field: z.enum(SETTINGS_FIELDS), before: settingValue, after: settingValue })),
+});
+export const settingsHistoryResponseSchema = z.extend(errorResponseSchema, {
+  settings_history: z.object({
+    station_id: z.int().check(z.positive()),
+    /** The version in force now (0: none published yet). */
+    current_version: count,
+    list: z.array(settingsVersionSchema),
+    page: count,
+    has_more: flag,
+  }),
+});
+export type SettingsHistoryAnswer = z.infer<typeof settingsHistoryResponseSchema>['settings_history'];
 
 /** Station info (spec §3) [R3-2]: the feed addresses and each camera's luminance in percent. */
 const luminance = z.optional(z.nullable(z.int().check(z.gte(0)).check(z.lte(300))));

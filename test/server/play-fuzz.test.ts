@@ -47,6 +47,7 @@ describe('fuzzing the play loop calls: 100 random and mutated bodies each, no 5x
     ['v2/play/history', () => ({ ...id(), page: 1 })],
     ['v2/play/gauge', () => ({ ...id(), station_id: stationId })],
     ['v2/play/station_info', () => ({ station_id: stationId })],
+    ['v2/play/settings_history', () => ({ station_id: stationId, page: 1 })],
   ];
   for (const [url, body] of targets) {
     it(`POST /${url}`, async () => {

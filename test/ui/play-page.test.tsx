@@ -258,4 +258,58 @@ describe('the play screen over scripted ports', () => {
     expect(account.callsOf('setVolume')).toEqual([[false]]);
     expect((screen.getByRole('checkbox', { name: 'サウンド' }) as HTMLInputElement).checked).toBe(false);
   });
+
+  it('[R11-6] the station page opens its settings history: each version with its time, reason and what changed in words, newest first; older versions a page at a time', async () => {
+    const { plays } = setUp();
+    await screen.findByTestId('gauge');
+    const version = (
+      n: number,
+      applied: string,
+      changes: { field: 'armStrength' | 'playPrice' | 'prizeName'; before: number | string; after: number | string }[],
+    ) => ({
+      version: n,
+      applied_at: applied,
+      reason: n === 3 ? ('campaign' as const) : ('adjustment' as const),
+      changes,
+    });
+    // The page's first read (StrictMode mounts the dialog's use-case more than once: every read of
+    // page 1 gets the same answer), then the second page when asked.
+    plays.always('settingsHistory', {
+      stationId: STATION,
+      currentVersion: 3,
+      list: [
+        version(3, '2026-11-29T03:00:00.000Z', [
+          { field: 'armStrength', before: 0.42, after: 0.9 },
+          { field: 'playPrice', before: 100, after: 1200 },
+        ]),
+        version(2, '2026-11-28T03:00:00.000Z', [{ field: 'prizeName', before: 'くま', after: 'うさぎ' }]),
+      ],
+      page: 1,
+      hasMore: true,
+    });
+    fireEvent.click(screen.getByRole('button', { name: '設定の変更履歴' }));
+    const dialog = await screen.findByTestId('settings-history');
+    await waitFor(() => expect(dialog.getAttribute('data-state')).toBe('loaded'));
+    const items = () => screen.getAllByTestId('settings-version');
+    expect(items().map((i) => i.textContent)).toEqual([
+      '設定 第3版現在の設定2026/11/29 12:00アームパワー 42% → 90%1回の料金 100 TC → 1,200 TC理由：キャンペーン',
+      '設定 第2版2026/11/28 12:00景品 くま → うさぎ理由：定期調整',
+    ]);
+    plays.answer('settingsHistory', {
+      value: {
+        stationId: STATION,
+        currentVersion: 3,
+        list: [version(1, '2026-11-27T03:00:00.000Z', [{ field: 'armStrength', before: 0.5, after: 0.42 }])],
+        page: 2,
+        hasMore: false,
+      },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'さらに表示' }));
+    await waitFor(() => expect(items()).toHaveLength(3));
+    expect(items()[2]!.textContent).toBe('設定 第1版2026/11/27 12:00アームパワー 50% → 42%理由：定期調整');
+    expect(screen.queryByRole('button', { name: 'さらに表示' })).toBeNull();
+    const calls = plays.callsOf('settingsHistory');
+    expect(calls.at(-1)).toEqual([STATION, 2]);
+    expect(new Set(calls.slice(0, -1).map((c) => c.join()))).toEqual(new Set([`${STATION},1`]));
+  });
 });

@@ -1,13 +1,16 @@
+import { z } from 'zod/mini';
 import { recordWonPrize } from '../../delivery/won-prizes';
 import {
   assistedArmStrength,
   PRIZE_STORAGE_DAYS,
   assistGauge,
   RESERVING_STATUSES,
+  SETTINGS_CHANGE_REASONS,
   type CraneInput,
   type CranePrize,
   type CraneState,
   type DesignatedType,
+  type PendingSettings,
   type PlayCurrency,
   type PrizeShape,
   type RoomSnapshot,
@@ -40,6 +43,27 @@ interface StationRow {
   prize_shape: PrizeShape;
   paused: boolean;
   emergency_stopped: boolean;
+  settings_version: number;
+  pending_settings: unknown;
+}
+
+/** A waiting settings change as the room wrote it; anything else is dropped (a change is never half applied) [R11-6]. */
+const pendingSettingsSchema = z.object({
+  patch: z.object({
+    armStrength: z.optional(z.number().check(z.gte(0)).check(z.lte(1))),
+    playPrice: z.optional(z.int().check(z.gte(0))),
+    prizeName: z.optional(z.string()),
+    prizeShape: z.optional(z.enum(['box', 'plush', 'capsule'])),
+  }),
+  stock: z.nullable(z.int().check(z.gte(0))),
+  reason: z.enum(SETTINGS_CHANGE_REASONS),
+  operator: z.nullable(z.string()),
+  requestedAt: z.number(),
+});
+function storedPending(value: unknown): PendingSettings | null {
+  if (value === null || value === undefined) return null;
+  const parsed = pendingSettingsSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
 }
 
 interface PlayRow {
@@ -82,7 +106,8 @@ export class SqlPlayStore implements PlayStore {
   async loadRooms(stationIds?: readonly number[]): Promise<RoomSnapshot[]> {
     const only = stationIds ? [...stationIds] : null;
     const stations = await this.db.query<StationRow>(
-      `SELECT station_id, shop_id, station_status, station_type, designated_type, stock, play_price, arm_strength, prize_name, prize_shape, paused, emergency_stopped
+      `SELECT station_id, shop_id, station_status, station_type, designated_type, stock, play_price, arm_strength, prize_name, prize_shape, paused, emergency_stopped,
+              settings_version, pending_settings
          FROM stations WHERE $1::int[] IS NULL OR station_id = ANY($1::int[]) ORDER BY station_id`,
       [only],
     );
@@ -129,7 +154,9 @@ export class SqlPlayStore implements PlayStore {
           prizeShape: s.prize_shape,
           paused: s.paused,
           emergencyStopped: s.emergency_stopped,
+          settingsVersion: s.settings_version,
         },
+        pendingSettings: storedPending(s.pending_settings),
         field: field ? { prizes: field.layout, nextPrizeId: field.next_prize_id } : null,
         reservations: reservations
           .filter((r) => r.station_id === s.station_id)
@@ -299,6 +326,24 @@ export class SqlPlayStore implements PlayStore {
       case 'armStrength':
         await tx.query('UPDATE stations SET arm_strength = $2 WHERE station_id = $1', [stationId, w.armStrength]);
         return;
+      case 'playPrice':
+        await tx.query('UPDATE stations SET play_price = $2 WHERE station_id = $1', [stationId, w.price]);
+        return;
+      case 'pendingSettings':
+        await tx.query('UPDATE stations SET pending_settings = $2 WHERE station_id = $1', [
+          stationId,
+          w.pending === null ? null : JSON.stringify(w.pending),
+        ]);
+        return;
+      case 'settingsChanged':
+        // The history row and the station's version in one transaction with the change itself [R11-6].
+        await tx.query(
+          `INSERT INTO station_settings_changes (station_id, version, changes, reason, operator_login, requested_at, applied_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [stationId, w.version, JSON.stringify(w.changes), w.reason, w.operator, iso(w.requestedAt), iso(w.appliedAt)],
+        );
+        await tx.query('UPDATE stations SET settings_version = $2 WHERE station_id = $1', [stationId, w.version]);
+        return;
       case 'paused':
         await tx.query('UPDATE stations SET paused = $2 WHERE station_id = $1', [stationId, w.paused]);
         break;
@@ -370,8 +415,8 @@ export class SqlPlayStore implements PlayStore {
       const armStrength = assistedArmStrength(start.baseArmStrength, gauge);
       const [play] = await tx.query<{ play_id: number }>(
         `INSERT INTO plays (play_reserve_id, user_id, station_id, station_setting_id, currency, price, base_arm_strength, assist_level, arm_strength,
-                            seed, layout, phase, phase_deadline_at, started_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'resetting', $12, $13) RETURNING play_id`,
+                            seed, layout, phase, phase_deadline_at, started_at, settings_version)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'resetting', $12, $13, $14) RETURNING play_id`,
         [
           start.reserveId,
           start.userId,
@@ -386,6 +431,7 @@ export class SqlPlayStore implements PlayStore {
           JSON.stringify(start.layout),
           iso(start.resetDeadline),
           now,
+          start.settingsVersion,
         ],
       );
       const playId = play!.play_id;

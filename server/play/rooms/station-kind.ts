@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { CRANE_BUTTONS, CRANE_COMMANDS } from '../../../src/contract';
 import {
   operatorArmStrengthSchema,
+  operatorStationSettingsSchema,
   operatorChangePrizeSchema,
   operatorRestockSchema,
 } from '../../../src/contract/operator.schema';
@@ -11,6 +12,7 @@ import {
   PLAY_TIMINGS,
   restoreRoom,
   roomUsers,
+  SETTINGS_CHANGE_REASONS,
   stationReply,
   STATION_STATUSES,
   transition,
@@ -59,6 +61,12 @@ export const machineCommandSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.enum(['home', 'stop', 'resume']) }),
 ]);
 
+/** Who changed a station's settings and why, as it travels with the change [R11-6]. */
+const changeReason = {
+  reason: z.optional(z.enum(SETTINGS_CHANGE_REASONS)),
+  operator: z.optional(z.nullable(z.string().check(z.maxLength(100)))),
+};
+
 /** The events a caller may send a station room, as they travel between instances (checked on arrival). */
 export const stationRequestSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('join'), userId: anyId, shopId: z.optional(z.nullable(anyId)) }),
@@ -80,7 +88,19 @@ export const stationRequestSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('setStatus'), status: z.enum(STATION_STATUSES) }),
   z.strictObject({ type: z.literal('restock'), stock: operatorRestockSchema.shape.stock }),
   z.strictObject({ type: z.literal('prizeOut') }),
-  z.strictObject({ type: z.literal('setArmStrength'), armStrength: operatorArmStrengthSchema.shape.arm_strength }),
+  z.strictObject({
+    type: z.literal('changeSettings'),
+    patch: z.strictObject({
+      armStrength: z.optional(operatorArmStrengthSchema.shape.arm_strength),
+      playPrice: z.optional(operatorStationSettingsSchema.shape.play_price),
+    }),
+    ...changeReason,
+  }),
+  z.strictObject({
+    type: z.literal('setArmStrength'),
+    armStrength: operatorArmStrengthSchema.shape.arm_strength,
+    ...changeReason,
+  }),
   z.strictObject({
     type: z.literal('changePrize'),
     prize: z.strictObject({
@@ -89,6 +109,7 @@ export const stationRequestSchema = z.discriminatedUnion('type', [
       stock: operatorChangePrizeSchema.shape.stock,
       armStrength: z.optional(operatorChangePrizeSchema.shape.arm_strength),
     }),
+    ...changeReason,
   }),
   z.strictObject({ type: z.literal('endPlay'), playId: anyId }),
   z.strictObject({ type: z.literal('removeFromLine'), userId: anyId }),

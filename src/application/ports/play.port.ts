@@ -1,10 +1,20 @@
 import type { Observable } from 'rxjs';
-import type { AssistGaugeView, PlayLogEntry, PlayView, StationInfo } from '../../domain';
+import type { AssistGaugeView, PlayLogEntry, PlayView, SettingsVersion, StationInfo } from '../../domain';
 import type { StationMaintenance, VipRefused } from './reservation.port';
 
 /** Station info, or the outcome a player must see instead (VIP-only station: 569). */
 export type StationInfoOutcome =
   { readonly kind: 'info'; readonly info: StationInfo } | StationMaintenance | VipRefused;
+
+/** A page of a station's published settings history [R11-6]. */
+export interface SettingsHistoryPage {
+  readonly stationId: number;
+  /** The version in force now (0: none published yet). */
+  readonly currentVersion: number;
+  readonly list: readonly SettingsVersion[];
+  readonly page: number;
+  readonly hasMore: boolean;
+}
 
 export interface PlayHistoryPage {
   readonly list: readonly PlayLogEntry[];
@@ -32,4 +42,6 @@ export interface PlayPort {
   gauge(stationId: number): Observable<AssistGaugeView>;
   /** The caller's play log, newest first. */
   history(page?: number): Observable<PlayHistoryPage>;
+  /** A station's settings history, for anyone (signed in or not) [R11-6]. */
+  settingsHistory(stationId: number, page?: number): Observable<SettingsHistoryPage>;
 }

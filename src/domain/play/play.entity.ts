@@ -89,6 +89,8 @@ export interface PlayLogEntry {
   readonly ended_at: string | null;
   /** The play's video (docs/clips.md): absent where the server records none, null for a play without one. */
   readonly clip?: PlayClipRef | null;
+  /** The station's settings version the play ran with [R11-6] (null: before versions existed). */
+  readonly settings_version?: number | null;
 }
 
 /** A notice for one user from the real-time socket. */

@@ -1,5 +1,11 @@
 import { catchError, map, of, throwError, type Observable } from 'rxjs';
-import type { PlayHistoryPage, PlayPort, SessionPort, StationInfoOutcome } from '../../application';
+import type {
+  PlayHistoryPage,
+  PlayPort,
+  SessionPort,
+  SettingsHistoryPage,
+  StationInfoOutcome,
+} from '../../application';
 import { vipOutcome, type AssistGaugeView, type PlayView } from '../../domain';
 import {
   errorResponseSchema,
@@ -7,6 +13,7 @@ import {
   historyResponseSchema,
   PLAY_LOOP_ENDPOINTS as P,
   playStateResponseSchema,
+  settingsHistoryResponseSchema,
   stationInfoResponseSchema,
 } from '../../contract';
 import { InvalidResponseError, isPostResponseError } from './errors';
@@ -61,6 +68,20 @@ export class KyPlay implements PlayPort {
     return this.http
       .post(P.gauge, { station_id: stationId }, gaugeResponseSchema, 'gauge', { identity: 'required' })
       .pipe(map((a) => a.gauge));
+  }
+
+  settingsHistory(stationId: number, page = 1): Observable<SettingsHistoryPage> {
+    return this.http
+      .post(P.settingsHistory, { station_id: stationId, page }, settingsHistoryResponseSchema, 'settings_history')
+      .pipe(
+        map(({ settings_history: h }) => ({
+          stationId: h.station_id,
+          currentVersion: h.current_version,
+          list: h.list,
+          page: h.page,
+          hasMore: h.has_more === 1,
+        })),
+      );
   }
 
   history(page = 1): Observable<PlayHistoryPage> {

@@ -8,6 +8,7 @@ import {
   PlayerSettings,
   StationLine,
   StationPlay,
+  StationSettingsHistory,
   TOKENS,
 } from '../../application';
 import {
@@ -38,5 +39,6 @@ export const playFeature: FeatureModule = {
     container.bind(TOKENS.PlayRecord).to(PlayRecord).inRequestScope();
     container.bind(TOKENS.PlayMessages).to(PlayMessages).inRequestScope();
     container.bind(TOKENS.PlayCommandLane).to(PlayCommandLane).inRequestScope();
+    container.bind(TOKENS.StationSettingsHistory).to(StationSettingsHistory).inTransientScope();
   },
 };

@@ -66,6 +66,9 @@ export const MODALS = {
   tcHistory: modal(() => import('../purchase/tc-history-modal'), 'dialog', ['money']),
   playHistory: modal(() => import('../purchase/play-history-modal'), 'dialog', ['money']),
   playClip: modal<{ readonly playId: number }>(() => import('../clips/play-clip-modal'), 'dialog', ['clips']),
+  settingsHistory: modal<{ readonly stationId: number }>(() => import('../play/settings-history-modal'), 'dialog', [
+    'play',
+  ]),
   prizeBox: modal(() => import('../delivery/prize-box-modal'), 'dialog', ['prizes']),
   deliveryRequest: modal<DeliveryRequestProps>(() => import('../delivery/delivery-request-modal'), 'dialog', [
     'prizes',

@@ -9,11 +9,13 @@ import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { MESSAGES } from '../messages';
 import { NotFoundPage } from '../pages/not-found-page';
 import { PlayMethodButton } from '../modals/document-links';
+import { useModals } from '../modals/modal-host';
 import { usePreloaded } from '../ssr/preload';
 import { CraneButtons } from './crane-buttons';
 import { LiveCameras } from './live-cameras';
 import { MachineStatus } from './machine-status';
 import { PlayMessagesView } from './play-messages-view';
+import { SETTINGS_HISTORY_MESSAGES } from './settings-history.messages';
 import { AssistGauge, PlayHistory } from './play-record';
 import { SettingsPanel } from './settings-panel';
 import { TurnPanel } from './turn-panel';
@@ -64,7 +66,10 @@ function StationPlayScreen({ stationId }: { stationId: number }) {
           <span>{MESSAGES.lineLength(line.lineLength)}</span>
           {myPlay ? <span>{MESSAGES.armStrength(myPlay.arm_strength)}</span> : null}
         </p>
-        <PlayMethodButton />
+        <div className="play-screen__links">
+          <PlayMethodButton />
+          <SettingsHistoryButton stationId={stationId} />
+        </div>
       </header>
       {/* The guide gives way once the player's own play starts: it would push the controls down. */}
       {myPlay ? null : <Tutorial name="tutorial_play" />}
@@ -83,6 +88,22 @@ function StationPlayScreen({ stationId }: { stationId: number }) {
       </div>
       <PlayMessagesView messages={screen.messages} />
     </div>
+  );
+}
+
+/** The station's public settings history [R11-6]. */
+function SettingsHistoryButton({ stationId }: { stationId: number }) {
+  const { open } = useModals();
+  return (
+    <button
+      type="button"
+      className="chip"
+      aria-haspopup="dialog"
+      data-testid="open-settings-history"
+      onClick={() => open('settingsHistory', { stationId })}
+    >
+      {SETTINGS_HISTORY_MESSAGES.open}
+    </button>
   );
 }
 

@@ -35,6 +35,7 @@ type Command =
   | { readonly kind: 'status'; readonly status: (typeof STATION_STATUSES)[number] }
   | { readonly kind: 'restock'; readonly stock: number }
   | { readonly kind: 'changePrize' }
+  | { readonly kind: 'settings'; readonly armStrength: number; readonly playPrice: number }
   | { readonly kind: 'endPlay' }
   | { readonly kind: 'machine'; readonly event: 'emergencyStop' | 'resumeMachine' | 'homeMachine' }
   | { readonly kind: 'agent'; readonly does: 'fault' | 'disconnect' | 'reconnect' };
@@ -74,6 +75,14 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('restock'), stock: fc.integer({ min: 0, max: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('changePrize') }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('settings'),
+      armStrength: fc.constantFrom(0.2, 0.4, 0.6),
+      playPrice: fc.constantFrom(100, 120),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('endPlay') }) },
   {
     weight: 1,
@@ -284,6 +293,9 @@ class World {
   now = T0;
   private nextReserve = 1;
   private nextPlay = 1;
+  /** [R11-6] The settings each run (reservation) started with, and the last published version. */
+  private readonly runSettings = new Map<number, string>();
+  private published = 0;
   readonly money: Ledger = { charged: new Map(), refunded: new Map(), recorded: new Set() };
   readonly agent: Agent;
 
@@ -337,6 +349,12 @@ class World {
         this.send({ type: 'startRefused' });
         return;
       }
+      // [R11-6] Every play of one run (one reservation's plays that were charged) runs with the
+      // settings its first play had.
+      const settings = `${effect.settingsVersion} ${effect.baseArmStrength} ${effect.price}`;
+      const first = this.runSettings.get(effect.reserveId) ?? settings;
+      expect(settings, `reservation ${effect.reserveId}: settings changed during its run`).toBe(first);
+      this.runSettings.set(effect.reserveId, first);
       const playId = this.nextPlay++;
       this.money.charged.set(playId, effect.price);
       this.send({
@@ -357,6 +375,12 @@ class World {
   }
 
   private write(w: RoomWrite): void {
+    if (w.kind === 'settingsChanged') {
+      // Published versions follow one another, each with what really changed.
+      expect(w.version).toBe(this.published + 1);
+      expect(w.changes.length).toBeGreaterThan(0);
+      this.published = w.version;
+    }
     if (w.kind === 'refund') {
       expect(this.money.refunded.has(w.playId), `play ${w.playId} refunded twice`).toBe(false);
       expect(this.money.recorded.has(w.playId), `play ${w.playId} refunded after its result`).toBe(false);
@@ -411,6 +435,14 @@ class World {
         return;
       case 'changePrize':
         this.send({ type: 'changePrize', prize: { prizeName: 'Cat plush', prizeShape: 'box', stock: 2 } });
+        return;
+      case 'settings':
+        this.send({
+          type: 'changeSettings',
+          patch: { armStrength: c.armStrength, playPrice: c.playPrice },
+          reason: 'adjustment',
+          operator: 'floor',
+        });
         return;
       case 'endPlay':
         this.send({ type: 'endPlay', playId: this.currentPlayId() });
@@ -467,7 +499,7 @@ class World {
 }
 
 describe('[R10-1] no sequence of events charges a play twice or loses a charged play (property)', () => {
-  it('holds over random sequences of players, buttons, time, faults, the machine’s agent and prize changes', () => {
+  it('[R11-6] holds over random sequences of players, buttons, time, faults, the machine’s agent, prize and settings changes; every play of a run keeps the settings its run started with', () => {
     fc.assert(
       fc.property(
         fc.array(command, { maxLength: 80, size: 'max' }),

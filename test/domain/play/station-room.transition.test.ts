@@ -67,6 +67,12 @@ const EVENTS: Record<RoomEventType, RoomEvent> = {
   setStatus: { type: 'setStatus', status: 'malfunction' },
   restock: { type: 'restock', stock: 3 },
   prizeOut: { type: 'prizeOut' },
+  changeSettings: {
+    type: 'changeSettings',
+    patch: { armStrength: 0.3, playPrice: 120 },
+    reason: 'adjustment',
+    operator: 'floor',
+  },
   setArmStrength: { type: 'setArmStrength', armStrength: 0.8 },
   changePrize: { type: 'changePrize', prize: { prizeName: 'Cat plush', prizeShape: 'plush', stock: 4 } },
   endPlay: { type: 'endPlay', playId: PLAY_ID },
@@ -117,6 +123,7 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     setStatus: 'idle operator',
     restock: 'idle operator',
     prizeOut: 'idle operator',
+    changeSettings: 'idle operator',
     setArmStrength: 'idle operator',
     changePrize: 'idle operator',
     endPlay: 'idle noPlay',
@@ -152,6 +159,7 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     setStatus: 'idle operator',
     restock: 'turnOffered operator',
     prizeOut: 'turnOffered operator',
+    changeSettings: 'turnOffered operator',
     setArmStrength: 'turnOffered operator',
     changePrize: 'idle operator',
     endPlay: 'turnOffered noPlay',
@@ -187,6 +195,7 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     setStatus: 'starting operator',
     restock: 'starting operator',
     prizeOut: 'starting operator',
+    changeSettings: 'starting operator',
     setArmStrength: 'starting operator',
     changePrize: 'starting operator',
     endPlay: 'starting noPlay',
@@ -222,8 +231,9 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     setStatus: 'idle operator',
     restock: 'resetting operator',
     prizeOut: 'resetting operator',
+    changeSettings: 'resetting operator',
     setArmStrength: 'resetting operator',
-    changePrize: 'idle operator',
+    changePrize: 'resetting operator',
     endPlay: 'idle operator',
     removeFromLine: 'idle operator',
     pause: 'resetting operator',
@@ -257,8 +267,9 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     setStatus: 'idle operator',
     restock: 'playing operator',
     prizeOut: 'playing operator',
+    changeSettings: 'playing operator',
     setArmStrength: 'playing operator',
-    changePrize: 'idle operator',
+    changePrize: 'playing operator',
     endPlay: 'idle operator',
     removeFromLine: 'idle operator',
     pause: 'playing operator',
@@ -292,8 +303,9 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     setStatus: 'idle operator',
     restock: 'away operator',
     prizeOut: 'away operator',
+    changeSettings: 'away operator',
     setArmStrength: 'away operator',
-    changePrize: 'idle operator',
+    changePrize: 'away operator',
     endPlay: 'idle operator',
     removeFromLine: 'idle operator',
     pause: 'away operator',
@@ -327,8 +339,9 @@ const TABLE: Record<RoomPhase, Record<RoomEventType, string>> = {
     setStatus: 'idle operator',
     restock: 'result operator',
     prizeOut: 'result operator',
+    changeSettings: 'result operator',
     setArmStrength: 'result operator',
-    changePrize: 'idle operator',
+    changePrize: 'result operator',
     endPlay: 'turnOffered operator',
     removeFromLine: 'turnOffered operator',
     pause: 'result operator',
@@ -758,8 +771,8 @@ describe('[R10-1] the turn, step by step', () => {
     ]);
   });
 
-  it('a prize change ends the play (refunded) and the line with "change", lays no field, and opens again', () => {
-    const step = transition(aRoom(TURNS.playing), EVENTS.changePrize, EARLY);
+  it('a prize change between runs ends the line with "change", lays no field, and opens again (during a run it waits: station-settings.test.ts)', () => {
+    const step = transition(aRoom(TURNS.idle, { line: [WAITING] }), EVENTS.changePrize, EARLY);
     expect(step.state).toMatchObject({
       field: null,
       line: [],
@@ -767,11 +780,11 @@ describe('[R10-1] the turn, step by step', () => {
       station: { status: 'open', prizeName: 'Cat plush', stock: 4, armStrength: 0.5 },
     });
     expect(writesOf(step.effects).map((w) => w.kind)).toEqual([
+      'pendingSettings',
       'stationStatus',
-      'refund',
-      'closePlay',
       'endReservations',
       'prize',
+      'settingsChanged',
       'stationStatus',
     ]);
     expect(

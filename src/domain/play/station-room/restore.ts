@@ -87,7 +87,14 @@ export function restoreRoom(
   // The machine as this instance knows it (its agent connected here, its last report), else
   // nothing until its agent reports.
   const machine: MachineLink = { ...known, emergencyStopped: snapshot.station.emergencyStopped === true };
-  const state: StationRoomState = { station: snapshot.station, field: snapshot.field, line, turn, machine };
+  const state: StationRoomState = {
+    station: snapshot.station,
+    field: snapshot.field,
+    line,
+    turn,
+    machine,
+    pendingSettings: snapshot.pendingSettings ?? null,
+  };
   if (state.turn.phase === 'idle' || state.turn.phase === 'turnOffered') return { state, effects };
   // A play under way lives on in the machine while the server is gone (its agent lets go of a held
   // button when the pings stop, and dials again): the room takes it back when the agent's report

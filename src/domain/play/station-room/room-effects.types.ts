@@ -2,6 +2,7 @@ import type { StationStatus } from '../../catalogue/prize.entity';
 import type { CraneInput, CranePrize, CraneState } from '../crane-machine';
 import type { PlayCurrency } from '../play-loop.rule';
 import type { MachineView, PlayView } from '../play.entity';
+import type { PendingSettings, SettingChange, SettingsChangeReason } from '../station-settings.rule';
 import type { MachineCommand } from './room-machine.types';
 import type { Charged, PrizeChange, RoomField, StationRoomState } from './room.types';
 
@@ -76,6 +77,20 @@ export type RoomWrite =
    */
   | { readonly kind: 'strayPrize'; readonly playId: number | null; readonly prizeId: number | null }
   | { readonly kind: 'armStrength'; readonly armStrength: number }
+  | { readonly kind: 'playPrice'; readonly price: number }
+  /** The change waiting for the run to end (null: none waits): kept across restarts [R11-6]. */
+  | { readonly kind: 'pendingSettings'; readonly pending: PendingSettings | null }
+  /** A change in force from now on, published in the station's settings history as `version` [R11-6]. */
+  | {
+      readonly kind: 'settingsChanged';
+      readonly version: number;
+      readonly changes: readonly SettingChange[];
+      readonly reason: SettingsChangeReason;
+      readonly operator: string | null;
+      /** When it was asked (epoch ms); it is in force from the commit (`appliedAt`). */
+      readonly requestedAt: number;
+      readonly appliedAt: number;
+    }
   | { readonly kind: 'paused'; readonly paused: boolean }
   | { readonly kind: 'emergencyStopped'; readonly stopped: boolean }
   /** A new prize: name, shape, stock, strength; a new station setting, visits end, the field is laid again. */
@@ -103,6 +118,8 @@ export type RoomEffect =
       readonly currency: PlayCurrency;
       readonly price: number;
       readonly baseArmStrength: number;
+      /** The station's settings version the play runs with [R11-6]. */
+      readonly settingsVersion: number;
       /** Practice plays neither use nor fill the assist gauge. */
       readonly practice: boolean;
       readonly layout: readonly CranePrize[];
@@ -156,7 +173,8 @@ export type RoomAnswer =
   | { readonly kind: 'view' }
   | { readonly kind: 'control'; readonly tick: number; readonly machine: MachineView }
   /** An operator's change; the play it stopped and refunded, if any. */
-  | { readonly kind: 'operator'; readonly refundedPlayId: number | null }
+  /** `pending`: the change waits for the run on the machine to end [R11-6]. */
+  | { readonly kind: 'operator'; readonly refundedPlayId: number | null; readonly pending?: boolean }
   /** The place a player gave up. */
   | { readonly kind: 'left'; readonly reserveId: number }
   /** The development rig: the prizes lying on the field now. */

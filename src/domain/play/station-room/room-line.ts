@@ -74,7 +74,15 @@ export function placeInLine(state: StationRoomState, index: number): number {
 export function advance(state: StationRoomState, now: number, effects: RoomEffect[]): StationRoomState {
   let next = state;
   const head = state.line[0];
-  if (state.turn.phase === 'idle' && head && stationPlayable(state.station) && machineReady(state.machine)) {
+  // A change waiting for the last run to end is put in force first (transition.ts), then the turn goes on [R11-6].
+  const settingsWait = (state.pendingSettings ?? null) !== null;
+  if (
+    state.turn.phase === 'idle' &&
+    !settingsWait &&
+    head &&
+    stationPlayable(state.station) &&
+    machineReady(state.machine)
+  ) {
     const deadline = now + PLAY_TIMINGS.confirmMs;
     next = {
       ...state,

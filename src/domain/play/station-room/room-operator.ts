@@ -1,9 +1,16 @@
 import { isMaintenanceStatus } from '../../reservation/reservation.entity';
 import { advance, stoppedOn, endIfSoldOut, endLine } from './room-line';
 import { stopPlay } from './room-play';
-import { holderOf, playIdOf } from './room-view';
+import {
+  changesPrize,
+  mergePending,
+  settingsChanges,
+  type PendingSettings,
+  type SettingsPatch,
+} from '../station-settings.rule';
+import { holderOf, inRun, playIdOf } from './room-view';
 import { refused, type Stepped } from './room-step';
-import type { OperatorEvent, RoomEffect, StationRoomState } from './room.types';
+import type { OperatorEvent, PrizeChange, RoomEffect, RoomWrite, StationRoomState } from './room.types';
 
 /**
  * The operator's events (docs/operator-console.md): a station's status, stock (a restock, a stray
@@ -25,31 +32,41 @@ export function operate(state: StationRoomState, event: OperatorEvent, now: numb
       after = stock === 0 ? endIfSoldOut(after, effects) : advance(after, now, effects);
       return { state: after, answer: { kind: 'operator', refundedPlayId: null } };
     }
-    case 'setArmStrength': {
-      effects.push({ type: 'commit', writes: [{ kind: 'armStrength', armStrength: event.armStrength }] });
-      return {
-        state: { ...state, station: { ...state.station, armStrength: event.armStrength } },
-        answer: { kind: 'operator', refundedPlayId: null },
-      };
-    }
+    case 'changeSettings':
+    case 'setArmStrength':
     case 'changePrize': {
-      // 'change' ends the play (refunded when unfinished) and the line [R4.3-3]; then the new prize, then open.
-      const stopped = setStatus(state, 'change', now, effects);
-      const { prize } = event;
-      effects.push({ type: 'commit', writes: [{ kind: 'prize', prize }] });
-      const changed: StationRoomState = {
-        ...stopped.state,
-        field: null,
-        station: {
-          ...stopped.state.station,
-          prizeName: prize.prizeName,
-          prizeShape: prize.prizeShape,
-          stock: prize.stock,
-          armStrength: prize.armStrength ?? stopped.state.station.armStrength,
-        },
+      const patch: SettingsPatch =
+        event.type === 'setArmStrength'
+          ? { armStrength: event.armStrength }
+          : event.type === 'changeSettings'
+            ? definedOnly(event.patch)
+            : definedOnly({
+                prizeName: event.prize.prizeName,
+                prizeShape: event.prize.prizeShape,
+                armStrength: event.prize.armStrength,
+              });
+      const asked: PendingSettings = {
+        patch,
+        stock: event.type === 'changePrize' ? event.prize.stock : null,
+        reason: event.reason ?? (event.type === 'changePrize' ? 'prize_change' : 'adjustment'),
+        operator: event.operator ?? null,
+        requestedAt: now,
       };
-      const opened = setStatus(changed, 'open', now, effects);
-      return { state: opened.state, answer: { kind: 'operator', refundedPlayId: stopped.refundedPlayId } };
+      if (inRun(turn)) {
+        // A player is in a run of plays: the change waits for it to end [R11-6].
+        const pending = mergePending(state.pendingSettings ?? null, asked);
+        effects.push({ type: 'commit', writes: [{ kind: 'pendingSettings', pending }] }, { type: 'floorChanged' });
+        return {
+          state: { ...state, pendingSettings: pending },
+          answer: { kind: 'operator', refundedPlayId: null, pending: true },
+        };
+      }
+      const applied = applySettings(
+        { ...state, pendingSettings: mergePending(state.pendingSettings ?? null, asked) },
+        now,
+        effects,
+      );
+      return { state: applied.state, answer: { kind: 'operator', refundedPlayId: applied.refundedPlayId } };
     }
     case 'endPlay': {
       if (playIdOf(turn) !== event.playId) return { state, answer: refused('noPlay') };
@@ -80,6 +97,87 @@ export function operate(state: StationRoomState, event: OperatorEvent, now: numb
       };
     }
   }
+}
+
+const definedOnly = <T extends object>(patch: T): { [K in keyof T]?: Exclude<T[K], undefined> } =>
+  Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
+
+/**
+ * Puts the station's waiting change in force (between runs: at once, or when the run that held it
+ * ended, transition.ts) [R11-6]. A new prize goes through the 'change' status as it always did (the
+ * line ends, the field is laid again) [R4.3-3]; the arm strength and the price just change. What
+ * really changed is published as the next settings version, with its reason and operator.
+ */
+export function applySettings(
+  state: StationRoomState,
+  now: number,
+  effects: RoomEffect[],
+): { state: StationRoomState; refundedPlayId: number | null } {
+  const pending = state.pendingSettings ?? null;
+  if (!pending) return { state, refundedPlayId: null };
+  const { patch } = pending;
+  const changes = settingsChanges(state.station, patch);
+  const cleared: StationRoomState = { ...state, pendingSettings: null };
+  const writes: RoomWrite[] = [{ kind: 'pendingSettings', pending: null }];
+  const published = (station: StationRoomState['station']): StationRoomState['station'] => {
+    if (changes.length === 0) return station;
+    const version = (station.settingsVersion ?? 0) + 1;
+    effects.push({
+      type: 'commit',
+      writes: [
+        {
+          kind: 'settingsChanged',
+          version,
+          changes,
+          reason: pending.reason,
+          operator: pending.operator,
+          requestedAt: pending.requestedAt,
+          appliedAt: now,
+        },
+      ],
+    });
+    return { ...station, settingsVersion: version };
+  };
+  effects.push({ type: 'commit', writes }, { type: 'floorChanged' });
+  if (pending.stock !== null || changesPrize(patch)) {
+    // 'change' ends the play (refunded when unfinished) and the line [R4.3-3]; then the new prize, then open.
+    const stopped = setStatus(cleared, 'change', now, effects);
+    const prize: PrizeChange = {
+      prizeName: patch.prizeName ?? state.station.prizeName,
+      prizeShape: patch.prizeShape ?? state.station.prizeShape,
+      stock: pending.stock ?? state.station.stock,
+      armStrength: patch.armStrength,
+    };
+    effects.push({ type: 'commit', writes: [{ kind: 'prize', prize }] });
+    if (patch.playPrice !== undefined)
+      effects.push({ type: 'commit', writes: [{ kind: 'playPrice', price: patch.playPrice }] });
+    const changed: StationRoomState = {
+      ...stopped.state,
+      field: null,
+      station: published({
+        ...stopped.state.station,
+        prizeName: prize.prizeName,
+        prizeShape: prize.prizeShape,
+        stock: prize.stock,
+        armStrength: prize.armStrength ?? stopped.state.station.armStrength,
+        playPrice: patch.playPrice ?? stopped.state.station.playPrice,
+      }),
+    };
+    const opened = setStatus(changed, 'open', now, effects);
+    return { state: opened.state, refundedPlayId: stopped.refundedPlayId };
+  }
+  if (patch.armStrength !== undefined && patch.armStrength !== state.station.armStrength)
+    writes.push({ kind: 'armStrength', armStrength: patch.armStrength });
+  if (patch.playPrice !== undefined && patch.playPrice !== state.station.playPrice)
+    writes.push({ kind: 'playPrice', price: patch.playPrice });
+  const station = published({
+    ...state.station,
+    armStrength: patch.armStrength ?? state.station.armStrength,
+    playPrice: patch.playPrice ?? state.station.playPrice,
+  });
+  return { state: advance({ ...cleared, station }, now, effects), refundedPlayId: null };
 }
 
 /**

@@ -128,6 +128,17 @@ export function drivenDue(d: PlayRun['driven']): number | null {
   return due.length === 0 ? null : Math.min(...due);
 }
 
+/**
+ * Whether a player is in a run of plays on the machine (from their first confirm to the end of
+ * their turn, continues included): an operator's change to the settings waits for it to end [R11-6].
+ */
+export const inRun = (turn: Turn): boolean =>
+  turn.phase === 'starting' ||
+  turn.phase === 'resetting' ||
+  turn.phase === 'playing' ||
+  turn.phase === 'away' ||
+  turn.phase === 'result';
+
 /** The player holding the turn, or null. */
 export function holderOf(turn: Turn): Holder | null {
   return turn.phase === 'idle' ? null : turn.holder;

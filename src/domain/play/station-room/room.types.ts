@@ -2,6 +2,7 @@ import type { DesignatedType, StationStatus, StationType } from '../../catalogue
 import type { CraneInput, CranePrize, CraneState, PrizeShape } from '../crane-machine';
 import type { PlayCurrency } from '../play-loop.rule';
 import type { CraneButton, CraneCommand } from '../play.entity';
+import type { PendingSettings, SettingsChangeReason } from '../station-settings.rule';
 import type { DrivenPlay, MachineCommand, MachineLink, MachineReport } from './room-machine.types';
 
 /*
@@ -33,6 +34,11 @@ export interface RoomStation {
   readonly paused: boolean;
   /** The operator's emergency stop holds the station until resumed (kept in the store across restarts). */
   readonly emergencyStopped?: boolean;
+  /**
+   * The number of the settings now in force (each published change adds one; 0 before the first):
+   * every play records the one it ran with [R11-6].
+   */
+  readonly settingsVersion?: number;
 }
 
 /** The prizes lying on the machine's field between plays, and the id the next new prize gets. */
@@ -162,6 +168,8 @@ export interface StationRoomState {
   readonly turn: Turn;
   /** The station's machine, as its agent connects and reports (docs/agent-protocol.md). */
   readonly machine: MachineLink;
+  /** An operator's change waiting for the run of plays on the machine to end [R11-6]. */
+  readonly pendingSettings?: PendingSettings | null;
 }
 
 /** A prize change by the operator. */
@@ -170,6 +178,13 @@ export interface PrizeChange {
   readonly prizeShape: PrizeShape;
   readonly stock: number;
   readonly armStrength?: number | undefined;
+}
+
+/** Who changed a station's settings and why (published with the change) [R11-6]. */
+export interface ChangeReason {
+  readonly reason?: SettingsChangeReason | undefined;
+  /** The operator's login; absent: the service itself. */
+  readonly operator?: string | null | undefined;
 }
 
 /** What a started play's write answered: its id and what the charge and the gauge decided. */
@@ -221,8 +236,13 @@ export type RoomEvent =
   | { readonly type: 'restock'; readonly stock: number }
   /** A stray prize was given to a player: it has left the machine, the stock is one less. */
   | { readonly type: 'prizeOut' }
-  | { readonly type: 'setArmStrength'; readonly armStrength: number }
-  | { readonly type: 'changePrize'; readonly prize: PrizeChange }
+  /** The arm strength and the price: at once between runs, else when the run on the machine ends [R11-6]. */
+  | ({
+      readonly type: 'changeSettings';
+      readonly patch: { readonly armStrength?: number | undefined; readonly playPrice?: number | undefined };
+    } & ChangeReason)
+  | ({ readonly type: 'setArmStrength'; readonly armStrength: number } & ChangeReason)
+  | ({ readonly type: 'changePrize'; readonly prize: PrizeChange } & ChangeReason)
   /**
    * Ends that play on the machine (refunded once when unfinished); the holder's place ends. Named by
    * its id, so two operators ending the same play never end the next player's too.
@@ -271,7 +291,15 @@ export type OperatorEvent = Extract<
   RoomEvent,
   {
     readonly type:
-      'setStatus' | 'restock' | 'prizeOut' | 'setArmStrength' | 'changePrize' | 'endPlay' | 'removeFromLine' | 'pause';
+      | 'setStatus'
+      | 'restock'
+      | 'prizeOut'
+      | 'changeSettings'
+      | 'setArmStrength'
+      | 'changePrize'
+      | 'endPlay'
+      | 'removeFromLine'
+      | 'pause';
   }
 >;
 export const ROOM_EVENT_TYPES: readonly RoomEventType[] = [
@@ -292,6 +320,7 @@ export const ROOM_EVENT_TYPES: readonly RoomEventType[] = [
   'setStatus',
   'restock',
   'prizeOut',
+  'changeSettings',
   'setArmStrength',
   'changePrize',
   'endPlay',
@@ -314,6 +343,8 @@ export const ROOM_EVENT_TYPES: readonly RoomEventType[] = [
 export interface RoomSnapshot {
   readonly station: RoomStation;
   readonly field: RoomField | null;
+  /** An operator's change that was waiting for the run to end [R11-6]. */
+  readonly pendingSettings?: PendingSettings | null;
   /** The station's active reservations, first first. */
   readonly reservations: readonly {
     readonly reserveId: number;

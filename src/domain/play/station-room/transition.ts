@@ -10,10 +10,10 @@ import {
   startCommand,
 } from './room-machine';
 import { machineEvent } from './room-machine-events';
-import { operate } from './room-operator';
+import { applySettings, operate } from './room-operator';
 import { OK, PLAY, refused, type Stepped } from './room-step';
 import { chargeOf, initialField, newRun, playStateOf, stopPlay } from './room-play';
-import { endedPlayView, holderOf, playIdOf, roomPlayView } from './room-view';
+import { endedPlayView, holderOf, inRun, playIdOf, roomPlayView } from './room-view';
 import type {
   Holder,
   Playing,
@@ -43,7 +43,11 @@ import type {
 export function transition(state: StationRoomState, event: RoomEvent, now: number): RoomStep {
   const effects: RoomEffect[] = [];
   const before = lineSignature(state);
-  const { state: next, answer } = apply(state, event, now, effects);
+  const applied = apply(state, event, now, effects);
+  let next = applied.state;
+  // The run that held an operator's change has ended: the change is in force before the next turn [R11-6].
+  if (next.pendingSettings && !inRun(next.turn)) next = applySettings(next, now, effects).state;
+  const answer = applied.answer;
   if (lineSignature(next) !== before) effects.push({ type: 'lineChanged' });
   return { state: next, effects: oneCommit(effects), answer };
 }
@@ -145,6 +149,7 @@ function apply(state: StationRoomState, event: RoomEvent, now: number, effects: 
     case 'setStatus':
     case 'restock':
     case 'prizeOut':
+    case 'changeSettings':
     case 'setArmStrength':
     case 'changePrize':
     case 'endPlay':
@@ -210,6 +215,7 @@ function start(state: StationRoomState, from: StartResume, now: number, effects:
     currency,
     price,
     baseArmStrength: state.station.armStrength,
+    settingsVersion: state.station.settingsVersion ?? 0,
     practice: state.station.designatedType === 'practice',
     layout: field.prizes,
     field,

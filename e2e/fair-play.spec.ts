@@ -1,0 +1,86 @@
+import type { APIRequestContext } from '@playwright/test';
+import { seriousViolations } from './support/axe';
+import { debugLogin, hold, OPERATOR_TOKEN, playerPage, stationFor } from './support/players';
+import { expect, test } from './support/test';
+
+/**
+ * Fair play (issue 45, docs/fair-play.md). [R11-6]: an operator's change to a station's settings
+ * while a player is in a run waits for the run to end, and every change is published on the
+ * station's page.
+ */
+const operator = (request: APIRequestContext, path: string, data: object) =>
+  request.post(`/api/operator/${path}`, { data, headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` } });
+
+test.describe('settings that never change under a player', () => {
+  test.describe.configure({ timeout: 90_000 });
+
+  test("[R11-6] an operator raises the arm power while a player is in a run: the run's plays keep the old power (its play log), the change comes in when the run ends, and the station's settings history shows it", async ({
+    browser,
+    request,
+    baseURL,
+  }, testInfo) => {
+    const project = testInfo.project.name;
+    // The camera page's stations (e2e/camera-page.spec.ts): its test leaves no line and no settings.
+    const station = await stationFor(request, project === 'mobile' ? 20 : 21);
+    // Between runs a change is in force at once: a known starting power.
+    const start = await operator(request, 'station_settings', {
+      station_id: station,
+      arm_strength: 0.5,
+      reason: 'adjustment',
+    });
+    expect(start.status()).toBe(200);
+    const player = await debugLogin(request, `fair-${project}`);
+    const page = await playerPage(browser, baseURL!, player, testInfo.project.use.viewport!);
+    await page.goto(`/game/${station}`);
+    await page.getByTestId('reserve').click();
+    await page.getByTestId('confirm').click();
+    await expect(page.getByTestId('crane-buttons')).toBeVisible({ timeout: 10_000 });
+
+    // Mid-run, the operator raises the power: the answer says it waits.
+    const raised = await operator(request, 'arm_strength', {
+      station_id: station,
+      arm_strength: 0.9,
+      reason: 'repair',
+    });
+    expect(((await raised.json()) as { station: { settings_pending?: number } }).station.settings_pending).toBe(1);
+
+    // The run goes on: this play, then a continue.
+    await hold(page, 'button-right', 300);
+    await hold(page, 'button-back', 300);
+    await expect(page.getByTestId('result')).toBeVisible({ timeout: 20_000 });
+    await page.getByTestId('continue').click();
+    await expect(page.getByTestId('crane-buttons')).toBeVisible({ timeout: 10_000 });
+    await hold(page, 'button-right', 300);
+    await hold(page, 'button-back', 300);
+    await expect(page.getByTestId('result')).toBeVisible({ timeout: 20_000 });
+    await page.getByTestId('finish').click();
+
+    // Both plays of the run ran with the power it started with, under one settings version.
+    const log = (await (await request.post('/api/v2/play/history', { data: player })).json()) as {
+      history: { list: { base_arm_strength: number; settings_version: number | null }[] };
+    };
+    const [second, first] = log.history.list;
+    expect([first!.base_arm_strength, second!.base_arm_strength]).toEqual([0.5, 0.5]);
+    expect(second!.settings_version).toBe(first!.settings_version);
+
+    // The run is over: the change is in force, and the station's page publishes it.
+    await page.getByTestId('open-settings-history').click();
+    const dialog = page.getByTestId('settings-history');
+    await expect(dialog).toHaveAttribute('data-state', 'loaded');
+    const newest = dialog.getByTestId('settings-version').first();
+    await expect(newest).toContainText('アームパワー 50% → 90%');
+    await expect(newest).toContainText('理由：故障の修理・点検');
+    await expect(newest).toContainText('現在の設定');
+    await expect(newest.locator('strong')).toHaveText(`設定 第${first!.settings_version! + 1}版`);
+    await page.screenshot({ path: `e2e/screenshots/settings-history-${project}.png` });
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.context().close();
+
+    // Put the station back as the other tests find it (between runs: at once).
+    expect(
+      (
+        await operator(request, 'arm_strength', { station_id: station, arm_strength: 0.5, reason: 'adjustment' })
+      ).status(),
+    ).toBe(200);
+  });
+});
