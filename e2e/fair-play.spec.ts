@@ -31,6 +31,17 @@ test.describe('settings that never change under a player', () => {
       reason: 'adjustment',
     });
     expect(start.status()).toBe(200);
+    // The operator has the floor open, the station's actions unfolded.
+    await console.goto('/operator');
+    await consoleSignIn(console, await operatorAccount(request, 'floor', 'fair'));
+    await expect(console).toHaveURL(/\/operator\/floor$/);
+    const card = floorCard(console, station);
+    await expect(card.getByTestId('op-settings')).toContainText('アームパワー 50%');
+    await card.getByText('操作').click();
+    const form = card.getByTestId('op-settings-form');
+    await form.getByLabel('アームの強さ（0〜1）').fill('0.9');
+    await form.getByLabel('理由（公開されます）').selectOption({ label: '故障の修理・点検' });
+
     const player = await debugLogin(request, `fair-${project}`);
     const page = await playerPage(browser, baseURL!, player, testInfo.project.use.viewport!);
     await page.goto(`/game/${station}`);
@@ -38,18 +49,9 @@ test.describe('settings that never change under a player', () => {
     await page.getByTestId('confirm').click();
     await expect(page.getByTestId('crane-buttons')).toBeVisible({ timeout: 10_000 });
 
-    // Mid-run, the operator raises the power on the console's floor: it says the change waits, and
-    // the station's card shows it waiting.
-    await console.goto('/operator');
-    await consoleSignIn(console, await operatorAccount(request, 'floor', 'fair'));
-    await expect(console).toHaveURL(/\/operator\/floor$/);
-    const card = floorCard(console, station);
+    // Mid-run (the play's buttons wait 15 s for a first press), the operator raises the power: the
+    // console says the change waits, and the station's card shows it waiting.
     await expect(card).toContainText('プレイ中', { timeout: 10_000 });
-    await expect(card.getByTestId('op-settings')).toContainText('アームパワー 50%');
-    await card.getByText('操作').click();
-    const form = card.getByTestId('op-settings-form');
-    await form.getByLabel('アームの強さ（0〜1）').fill('0.9');
-    await form.getByLabel('理由（公開されます）').selectOption({ label: '故障の修理・点検' });
     await form.getByRole('button', { name: '設定を変更' }).click();
     await consoleConfirm(console);
     await expect(console.getByTestId('op-outcome')).toContainText('プレイ中のため、このプレイが終わってから反映します');
@@ -58,7 +60,6 @@ test.describe('settings that never change under a player', () => {
     );
     await card.getByTestId('op-settings').scrollIntoViewIfNeeded();
     await console.screenshot({ path: `e2e/screenshots/settings-pending-console-${project}.png` });
-    expect(await seriousViolations(console)).toEqual([]);
 
     // The run goes on: this play, then a continue.
     await hold(page, 'button-right', 300);
@@ -73,6 +74,7 @@ test.describe('settings that never change under a player', () => {
     // The console's card: in force now, nothing waiting.
     await expect(card.getByTestId('op-settings-pending')).toHaveCount(0);
     await expect(card.getByTestId('op-settings')).toContainText('アームパワー 90%');
+    expect(await seriousViolations(console)).toEqual([]);
 
     // Both plays of the run ran with the power it started with, under one settings version.
     const log = (await (await request.post('/api/v2/play/history', { data: player })).json()) as {

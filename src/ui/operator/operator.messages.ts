@@ -130,7 +130,7 @@ export const OP = {
     noChange: '変更なし',
     settingsFacts: '設定',
     settingsNow: (arm: number, price: number, version: number) =>
-      `アームパワー ${Math.round(arm * 100)}% ・ ${price} TC ・ 第${version}版`,
+      `アームパワー ${Math.round(arm * 100)}% ・ ${price} TC ・ ${version === 0 ? '初期設定' : `第${version}版`}`,
     settingsPending: (changes: string, reason: string) => `反映待ち（プレイ終了後）：${changes}（理由：${reason}）`,
     playLog: 'プレイログ',
     confirm: {
