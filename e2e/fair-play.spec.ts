@@ -1,5 +1,6 @@
 import type { APIRequestContext } from '@playwright/test';
 import { seriousViolations } from './support/axe';
+import { consoleConfirm, consoleSignIn, floorCard, operatorAccount } from './support/console';
 import { debugLogin, hold, OPERATOR_TOKEN, playerPage, stationFor } from './support/players';
 import { expect, test } from './support/test';
 
@@ -14,7 +15,8 @@ const operator = (request: APIRequestContext, path: string, data: object) =>
 test.describe('settings that never change under a player', () => {
   test.describe.configure({ timeout: 90_000 });
 
-  test("[R11-6] an operator raises the arm power while a player is in a run: the run's plays keep the old power (its play log), the change comes in when the run ends, and the station's settings history shows it", async ({
+  test("[R11-6] an operator raises the arm power from the console while a player is in a run: the console shows it waiting, the run's plays keep the old power (its play log), the change comes in when the run ends, and the station's settings history shows it", async ({
+    page: console,
     browser,
     request,
     baseURL,
@@ -29,6 +31,17 @@ test.describe('settings that never change under a player', () => {
       reason: 'adjustment',
     });
     expect(start.status()).toBe(200);
+    // The operator has the floor open, the station's actions unfolded.
+    await console.goto('/operator');
+    await consoleSignIn(console, await operatorAccount(request, 'floor', 'fair'));
+    await expect(console).toHaveURL(/\/operator\/floor$/);
+    const card = floorCard(console, station);
+    await expect(card.getByTestId('op-settings')).toContainText('アームパワー 50%');
+    await card.getByText('操作').click();
+    const form = card.getByTestId('op-settings-form');
+    await form.getByLabel('アームの強さ（0〜1）').fill('0.9');
+    await form.getByLabel('理由（公開されます）').selectOption({ label: '故障の修理・点検' });
+
     const player = await debugLogin(request, `fair-${project}`);
     const page = await playerPage(browser, baseURL!, player, testInfo.project.use.viewport!);
     await page.goto(`/game/${station}`);
@@ -36,13 +49,17 @@ test.describe('settings that never change under a player', () => {
     await page.getByTestId('confirm').click();
     await expect(page.getByTestId('crane-buttons')).toBeVisible({ timeout: 10_000 });
 
-    // Mid-run, the operator raises the power: the answer says it waits.
-    const raised = await operator(request, 'arm_strength', {
-      station_id: station,
-      arm_strength: 0.9,
-      reason: 'repair',
-    });
-    expect(((await raised.json()) as { station: { settings_pending?: number } }).station.settings_pending).toBe(1);
+    // Mid-run (the play's buttons wait 15 s for a first press), the operator raises the power: the
+    // console says the change waits, and the station's card shows it waiting.
+    await expect(card).toContainText('プレイ中', { timeout: 10_000 });
+    await form.getByRole('button', { name: '設定を変更' }).click();
+    await consoleConfirm(console);
+    await expect(console.getByTestId('op-outcome')).toContainText('プレイ中のため、このプレイが終わってから反映します');
+    await expect(card.getByTestId('op-settings-pending')).toHaveText(
+      '反映待ち（プレイ終了後）：アームパワー 50% → 90%（理由：故障の修理・点検）',
+    );
+    await card.getByTestId('op-settings').scrollIntoViewIfNeeded();
+    await console.screenshot({ path: `e2e/screenshots/settings-pending-console-${project}.png` });
 
     // The run goes on: this play, then a continue.
     await hold(page, 'button-right', 300);
@@ -54,6 +71,10 @@ test.describe('settings that never change under a player', () => {
     await hold(page, 'button-back', 300);
     await expect(page.getByTestId('result')).toBeVisible({ timeout: 20_000 });
     await page.getByTestId('finish').click();
+    // The console's card: in force now, nothing waiting.
+    await expect(card.getByTestId('op-settings-pending')).toHaveCount(0);
+    await expect(card.getByTestId('op-settings')).toContainText('アームパワー 90%');
+    expect(await seriousViolations(console)).toEqual([]);
 
     // Both plays of the run ran with the power it started with, under one settings version.
     const log = (await (await request.post('/api/v2/play/history', { data: player })).json()) as {

@@ -27,6 +27,23 @@ export const DOMAIN_MESSAGES = {
   /** The online-crane-game title tag that ends every page title [R7-13]. */
   titleTag: 'オンラインクレーンゲーム オンクレ',
   titleSeparator: ' | ',
+  /** A station's settings as players read them, and why they changed (docs/fair-play.md) [R11-6]. */
+  settingsReasons: {
+    adjustment: '定期調整',
+    prize_change: '景品の入れ替え',
+    restock: '景品の補充',
+    repair: '故障の修理・点検',
+    campaign: 'キャンペーン',
+    assist: 'スタッフアシスト',
+    other: 'その他',
+  },
+  settingsFields: {
+    armStrength: 'アームパワー',
+    playPrice: '1回の料金',
+    prizeName: '景品',
+    prizeShape: '景品の形',
+  },
+  prizeShapes: { box: '箱', plush: 'ぬいぐるみ', capsule: 'カプセル' },
   /** The clip page's title and link preview (issue 44) [R11-5]. */
   clipTitle: (prize: string, won: boolean) => `「${prize}」${won ? 'ゲット' : 'チャレンジ'}の瞬間`,
   clipDescription: (station: string, prize: string, won: boolean, seconds: number) =>

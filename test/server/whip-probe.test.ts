@@ -974,8 +974,9 @@ describe('[R11-4] WHIP probe: hostile media', () => {
    * depacketizer (server/live/h264-rtp.ts) keeps an FU-A's fragments until its end bit, and nothing
    * bounded them: a publisher sending a start and then middle fragments in order made the server
    * hold every byte (8.8 MB held of 8.8 MB sent here; a gigabyte in minutes at a camera's rate).
-   * Fix (server/live/camera-ingest.ts, H264Transcoder.push): past 4 MB taken since the last whole NAL
-   * unit (the transcoder's own backlog limit), the unit is dropped (a new depacketizer).
+   * Fix (server/live/h264-rtp.ts, H264Depacketizer): past 4 MB of fragments for one NAL unit (the
+   * transcoder's own backlog limit), the unit is dropped. (The H.264 source puts access units
+   * together with it for the transcoder and the spectators' HLS remuxer alike.)
    */
   it('an H.264 publisher sending an FU-A that never ends: the server does not hold its fragments without bound', async () => {
     const station = stations[6]!;
@@ -987,14 +988,14 @@ describe('[R11-4] WHIP probe: hostile media', () => {
     });
     opened.push(() => session.stop());
     const received = countReceived(station, 'front', idOf(session.resource.pathname));
-    /** The bytes the transcoder's depacketizer holds for the NAL unit it is putting together. */
+    /** The bytes the H.264 source's depacketizer holds for the NAL unit it is putting together. */
     const held = () => {
       const published = (
         ingest() as unknown as {
-          published: Map<string, { source: { depacketizer?: { fragments: Buffer[] | null } } }>;
+          published: Map<string, { source: { assembler?: { depacketizer?: { fragments: Buffer[] | null } } } }>;
         }
       ).published.get(`${station}:front`);
-      return (published?.source.depacketizer?.fragments ?? []).reduce((sum, b) => sum + b.length, 0);
+      return (published?.source.assembler?.depacketizer?.fragments ?? []).reduce((sum, b) => sum + b.length, 0);
     };
     // One FU-A start, then 8,000 middle fragments of 1,100 bytes (8.8 MB), never an end, in order.
     let seq = 1;

@@ -116,11 +116,11 @@ describe('the TC used history and play history modals', () => {
     expect(wallet.callsOf('tcHistory')).toEqual([[1], [2]]);
   });
 
-  it('the play history shows station, prize, time, result and charge; [R2.5-1] a play opens its settings log in place', async () => {
+  it('the play history shows station, prize, time, result and charge; [R2.5-1] a play opens its settings log in place; [R11-6] it names the settings version', async () => {
     const { play } = app();
     play.answer('history', {
       value: {
-        list: [aPlay({}), aPlay({ play_id: 2, result: 'miss', currency: 'free', price: 0 })],
+        list: [aPlay({ settings_version: 3 }), aPlay({ play_id: 2, result: 'miss', currency: 'free', price: 0 })],
         page: 1,
         hasMore: false,
       },
@@ -146,6 +146,9 @@ describe('the TC used history and play history modals', () => {
     expect(log.textContent).toContain('乱数シード12345');
     expect(log.textContent).toContain('アシストレベル1');
     expect(log.textContent).toContain('操作の記録2件');
+    // [R11-6] The station's settings version the play ran with (its settings history names it).
+    expect(log.textContent).toContain('台の設定第3版');
+    expect(within(second!).getByTestId('play-log').textContent).not.toContain('台の設定');
   });
 
   it("[R11-5] each play links its video: 動画 when ready, 録画中 while written (both open it), 動画なし when removed; it opens in the history's place and plays the clip", async () => {

@@ -14,6 +14,7 @@ import type {
   OperatorPlayClip,
   OperatorPlayLogEntry,
   PrizeChange,
+  SettingsChangeAsk,
   StationChange,
   StraySettle,
 } from './ports/operator-api.port';
@@ -35,7 +36,7 @@ export type FloorActionName =
   | 'pause'
   | 'restock'
   | 'changePrize'
-  | 'armStrength'
+  | 'settings'
   | 'strayAward'
   | 'strayReturn';
 
@@ -127,8 +128,9 @@ export class OperatorFloor extends OperatorScreen<FloorData, FloorActionName> {
   changePrize(stationId: number, change: PrizeChange): Promise<StationChange | null> {
     return this.station('changePrize', () => this.api.changePrize(stationId, change));
   }
-  armStrength(stationId: number, armStrength: number): Promise<StationChange | null> {
-    return this.station('armStrength', () => this.api.armStrength(stationId, armStrength));
+  /** The arm strength and the price, with a reason [R11-6]: the answer says whether it waits for a run to end. */
+  stationSettings(stationId: number, change: SettingsChangeAsk): Promise<StationChange | null> {
+    return this.station('settings', () => this.api.stationSettings(stationId, change));
   }
 
   private async station<R>(name: FloorActionName, run: () => Promise<R>): Promise<R | null> {

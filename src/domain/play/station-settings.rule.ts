@@ -1,3 +1,4 @@
+import { DOMAIN_MESSAGES } from '../messages';
 import { formatThousands } from '../text/number-format';
 import type { PrizeShape } from './crane-machine';
 
@@ -20,15 +21,8 @@ export const SETTINGS_CHANGE_REASONS = [
 ] as const;
 export type SettingsChangeReason = (typeof SETTINGS_CHANGE_REASONS)[number];
 
-export const SETTINGS_CHANGE_REASON_LABELS: Readonly<Record<SettingsChangeReason, string>> = {
-  adjustment: '定期調整',
-  prize_change: '景品の入れ替え',
-  restock: '景品の補充',
-  repair: '故障の修理・点検',
-  campaign: 'キャンペーン',
-  assist: 'スタッフアシスト',
-  other: 'その他',
-};
+export const SETTINGS_CHANGE_REASON_LABELS: Readonly<Record<SettingsChangeReason, string>> =
+  DOMAIN_MESSAGES.settingsReasons;
 
 /** The settings a change can touch. */
 export interface StationSettings {
@@ -101,13 +95,8 @@ export interface SettingsVersion {
 }
 
 /** What each setting is called where players read it (the play screen says アームパワー too). */
-export const SETTINGS_FIELD_LABELS: Readonly<Record<SettingsField, string>> = {
-  armStrength: 'アームパワー',
-  playPrice: '1回の料金',
-  prizeName: '景品',
-  prizeShape: '景品の形',
-};
-const SHAPE_LABELS: Readonly<Record<PrizeShape, string>> = { box: '箱', plush: 'ぬいぐるみ', capsule: 'カプセル' };
+export const SETTINGS_FIELD_LABELS: Readonly<Record<SettingsField, string>> = DOMAIN_MESSAGES.settingsFields;
+const SHAPE_LABELS: Readonly<Record<PrizeShape, string>> = DOMAIN_MESSAGES.prizeShapes;
 
 /** A setting's value as players read it: the strength in percent, the price in TC, the shape in words. */
 export function settingValueText(field: SettingsField, value: number | string): string {

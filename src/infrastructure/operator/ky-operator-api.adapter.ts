@@ -23,6 +23,7 @@ import {
   type StationAgentView,
   type StationCameraView,
   type StationFeedView,
+  type SettingsChangeAsk,
   type StationChange,
   type StationKeyView,
   type StraySettle,
@@ -189,8 +190,13 @@ export class KyOperatorApi implements OperatorApiPort {
   async changePrize(stationId: number, change: PrizeChange): Promise<StationChange> {
     return this.station(O.changePrize, { station_id: stationId, ...change });
   }
-  async armStrength(stationId: number, armStrength: number): Promise<StationChange> {
-    return this.station(O.armStrength, { station_id: stationId, arm_strength: armStrength });
+  async stationSettings(stationId: number, change: SettingsChangeAsk): Promise<StationChange> {
+    return this.station(O.stationSettings, {
+      station_id: stationId,
+      ...(change.armStrength === undefined ? {} : { arm_strength: change.armStrength }),
+      ...(change.playPrice === undefined ? {} : { play_price: change.playPrice }),
+      reason: change.reason,
+    });
   }
   private async station(path: string, body: object): Promise<StationChange> {
     return (await this.call(path, body, operatorStationAnswerSchema)).station;

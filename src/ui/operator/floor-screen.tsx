@@ -27,10 +27,11 @@ function describeFloorAction(action: ActionState<FloorActionName>): string {
       return r ? F.done.removeFromLine : F.done.removeFromLineNone;
     case 'pause':
       return r ? F.done.pause : F.done.resume;
+    case 'settings':
+      return (r as StationChange).settings_pending === 1 ? F.done.settingsPending : F.done.settings;
     case 'status':
     case 'restock':
     case 'changePrize':
-    case 'armStrength':
     case 'strayAward':
     case 'strayReturn':
       return F.done[action.name];

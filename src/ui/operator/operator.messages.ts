@@ -123,8 +123,15 @@ export const OP = {
     changePrize: '景品を変更',
     prizeName: '景品名',
     prizeShape: '形',
-    armStrength: 'アームの強さ',
+    settings: '設定を変更',
     armValue: 'アームの強さ（0〜1）',
+    priceValue: '1回の料金（TC）',
+    reason: '理由（公開されます）',
+    noChange: '変更なし',
+    settingsFacts: '設定',
+    settingsNow: (arm: number, price: number, version: number) =>
+      `アームパワー ${Math.round(arm * 100)}% ・ ${price} TC ・ ${version === 0 ? '初期設定' : `第${version}版`}`,
+    settingsPending: (changes: string, reason: string) => `反映待ち（プレイ終了後）：${changes}（理由：${reason}）`,
     playLog: 'プレイログ',
     confirm: {
       status: (id: number, status: string) => `ステーション #${id} の状態を「${status}」にします。`,
@@ -134,7 +141,8 @@ export const OP = {
       remove: (id: number, nickname: string) => `ステーション #${id} の待ち列から ${nickname} さんを外します。`,
       restock: (id: number, stock: number) => `ステーション #${id} の在庫を ${stock} にします。`,
       changePrize: (id: number, name: string) => `ステーション #${id} の景品を「${name}」に変更します。`,
-      armStrength: (id: number, v: number) => `ステーション #${id} のアームの強さを ${v} にします。`,
+      settings: (id: number, changes: string) =>
+        `ステーション #${id} の設定を変更します（${changes}）。プレイ中のお客様がいる場合は、そのプレイが終わってから反映されます。変更は理由とともに設定履歴で公開されます。`,
     },
     stray: {
       title: (n: number) => `プレイ外の落下景品 ${n}件`,
@@ -159,7 +167,8 @@ export const OP = {
       resume: '再開しました。',
       restock: '在庫を設定しました。',
       changePrize: '景品を変更しました。',
-      armStrength: 'アームの強さを変更しました。',
+      settings: '設定を変更しました。設定履歴に公開しました。',
+      settingsPending: 'プレイ中のため、このプレイが終わってから反映します（反映したときに設定履歴に公開されます）。',
       strayAward: '景品をお客様の獲得景品に入れました。在庫を1つ減らしました。',
       strayReturn: '景品を台に戻したと記録しました。',
       refunded: (playId: number) => `プレイ #${playId} を返金しました。`,

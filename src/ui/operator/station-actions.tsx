@@ -1,6 +1,20 @@
 import { useState, type FormEvent } from 'react';
-import { PRIZE_SHAPES, type FloorStation, type OperatorFloor, type PrizeShapeName } from '../../application/operator';
-import { STATION_STATUSES, type StationStatus } from '../../domain';
+import {
+  PRIZE_SHAPES,
+  type FloorStation,
+  type OperatorFloor,
+  type PrizeShapeName,
+  type SettingsChangeAsk,
+} from '../../application/operator';
+import {
+  SETTINGS_CHANGE_REASON_LABELS,
+  SETTINGS_CHANGE_REASONS,
+  settingChangeText,
+  settingsChanges,
+  STATION_STATUSES,
+  type SettingsChangeReason,
+  type StationStatus,
+} from '../../domain';
 import { useConfirm } from './common';
 import { OP } from './operator.messages';
 
@@ -74,15 +88,7 @@ export function StationActions({ station: s, floor, busy, onLog }: ActionProps &
         confirmBody={(n) => F.confirm.restock(s.station_id, n)}
         run={(n) => floor.restock(s.station_id, n)}
       />
-      <NumberActionForm
-        label={F.armValue}
-        action={F.armStrength}
-        initial="0.5"
-        limits={{ min: 0, max: 1, step: 0.01 }}
-        busy={busy}
-        confirmBody={(n) => F.confirm.armStrength(s.station_id, n)}
-        run={(n) => floor.armStrength(s.station_id, n)}
-      />
+      <SettingsForm station={s} floor={floor} busy={busy} />
       <ChangePrizeForm station={s} floor={floor} busy={busy} />
     </details>
   );
@@ -163,6 +169,67 @@ function ChangePrizeForm({ station: s, floor, busy }: ActionProps) {
 }
 
 /** One number and the action that sets it (a station's stock, its arm strength), confirmed before it runs. */
+/**
+ * The arm strength and the price, with the reason players will read [R11-6]: in force at once
+ * between runs; while a player is in a run, when it ends (the card then shows it waiting).
+ */
+function SettingsForm({ station: s, floor, busy }: ActionProps) {
+  const ask = useAsk();
+  const [arm, setArm] = useState(String(s.arm_strength ?? 0.5));
+  const [price, setPrice] = useState(s.play_price === undefined ? '' : String(s.play_price));
+  const [reason, setReason] = useState<SettingsChangeReason>('adjustment');
+  const change = (): SettingsChangeAsk => ({
+    ...(arm === '' ? {} : { armStrength: Number(arm) }),
+    ...(price === '' ? {} : { playPrice: Number(price) }),
+    reason,
+  });
+  return (
+    <form
+      className="op-inline-form"
+      data-testid="op-settings-form"
+      onSubmit={submitted(() => {
+        const asked = change();
+        const text = settingsChanges(
+          {
+            armStrength: s.arm_strength ?? Number.NaN,
+            playPrice: s.play_price ?? Number.NaN,
+            prizeName: s.prize_name,
+            prizeShape: 'box',
+          },
+          { armStrength: asked.armStrength, playPrice: asked.playPrice },
+        )
+          .map(settingChangeText)
+          .join('、');
+        return ask(F.confirm.settings(s.station_id, text || F.noChange), () =>
+          floor.stationSettings(s.station_id, asked),
+        );
+      })}
+    >
+      <label className="op-field">
+        <span>{F.armValue}</span>
+        <input type="number" min={0} max={1} step={0.01} value={arm} onChange={(e) => setArm(e.target.value)} />
+      </label>
+      <label className="op-field">
+        <span>{F.priceValue}</span>
+        <input type="number" min={0} max={100000} step={1} value={price} onChange={(e) => setPrice(e.target.value)} />
+      </label>
+      <label className="op-field">
+        <span>{F.reason}</span>
+        <select value={reason} onChange={(e) => setReason(e.target.value as SettingsChangeReason)}>
+          {SETTINGS_CHANGE_REASONS.map((r) => (
+            <option key={r} value={r}>
+              {SETTINGS_CHANGE_REASON_LABELS[r]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" className="op-button" disabled={busy || (arm === '' && price === '')}>
+        {F.settings}
+      </button>
+    </form>
+  );
+}
+
 function NumberActionForm({
   label,
   action,

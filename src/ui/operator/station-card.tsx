@@ -7,7 +7,7 @@ import type {
   OperatorMachines,
   ScreenState,
 } from '../../application/operator';
-import { countdownSeconds, stillImageUrl } from '../../domain';
+import { countdownSeconds, SETTINGS_CHANGE_REASON_LABELS, settingChangeText, stillImageUrl } from '../../domain';
 import { useNow } from '../hooks/use-now';
 import { OP } from './operator.messages';
 import { StationActions, useAsk } from './station-actions';
@@ -79,6 +79,22 @@ function StationFacts({ station: s, readAt }: { station: FloorStation; readAt: n
       </dd>
       <dt>{F.stock}</dt>
       <dd>{OP.count(s.stock)}</dd>
+      {s.arm_strength !== undefined && s.play_price !== undefined ? (
+        <>
+          <dt>{F.settingsFacts}</dt>
+          <dd data-testid="op-settings">
+            {F.settingsNow(s.arm_strength, s.play_price, s.settings_version ?? 0)}
+            {s.pending_settings ? (
+              <span className="op-badge op-badge--warn" data-testid="op-settings-pending">
+                {F.settingsPending(
+                  s.pending_settings.changes.map(settingChangeText).join('、'),
+                  SETTINGS_CHANGE_REASON_LABELS[s.pending_settings.reason],
+                )}
+              </span>
+            ) : null}
+          </dd>
+        </>
+      ) : null}
       <dt>{F.viewers}</dt>
       <dd>{OP.count(s.viewers)}</dd>
       <dt>{F.play}</dt>

@@ -13,6 +13,10 @@ export function PlaySettingsLog({ entry: p }: { entry: PlayLogEntry }) {
     [R.baseArm, p.base_arm_strength.toFixed(2)],
     [R.assist, String(p.assist_level)],
     [R.arm, p.arm_strength.toFixed(2)],
+    // The station's settings version, published in its settings history [R11-6].
+    ...(p.settings_version === undefined || p.settings_version === null
+      ? []
+      : ([[R.settingsVersion, R.settingsVersionValue(p.settings_version)]] as [string, string][])),
     [R.seed, String(p.seed)],
     [R.inputs, R.inputsCount(p.inputs.length)],
     [R.started, formatJstDateTime(Date.parse(p.started_at))],

@@ -69,6 +69,9 @@ export const HISTORY_MESSAGES = {
     baseArm: 'アームの基本の強さ',
     assist: 'アシストレベル',
     arm: 'このプレイのアームの強さ',
+    /** The station's published settings version the play ran with [R11-6]. */
+    settingsVersion: '台の設定',
+    settingsVersionValue: (n: number) => (n === 0 ? '初期設定' : `第${n}版`),
     seed: '乱数シード',
     inputs: '操作の記録',
     inputsCount: (n: number) => `${n}件`,

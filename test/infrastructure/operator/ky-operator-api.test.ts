@@ -96,12 +96,12 @@ describe('KyOperatorApi against the reference server', () => {
     const floor = await signedIn('kfloor');
     const change = await floor.api.restock(2, 7);
     expect(change).toEqual({ station_id: 2, station_status: expect.any(String), stock: 7, refunded_play_id: null });
-    const arm = await floor.api.armStrength(2, 0.4);
+    const arm = await floor.api.stationSettings(2, { armStrength: 0.4, reason: 'adjustment' });
     expect(arm.station_id).toBe(2);
     const admin = await signedIn('kadmin');
     const rows = await admin.api.audit('kfloor');
     expect(rows.map((r) => r.action)).toEqual(
-      expect.arrayContaining(['operator/restock', 'operator/arm_strength', 'operator/login']),
+      expect.arrayContaining(['operator/restock', 'operator/station_settings', 'operator/login']),
     );
     expect(rows.every((r) => r.operator_login === 'kfloor')).toBe(true);
   });

@@ -8,6 +8,8 @@ import type {
   OperatorRole,
   PlayClip,
   PlayLogEntry,
+  SettingChange,
+  SettingsChangeReason,
   StationStatus,
   AgentClawPhase,
 } from '../../../domain';
@@ -49,6 +51,19 @@ export interface FloorStation {
   readonly paused: boolean;
   /** Held out of service by an operator's emergency stop until resumed [R11-3]. */
   readonly emergency_stopped: boolean;
+  /** The settings in force and their published version [R11-6] (absent from older servers). */
+  readonly arm_strength?: number | undefined;
+  readonly play_price?: number | undefined;
+  readonly settings_version?: number | undefined;
+  /** A change waiting for the player's run to end [R11-6]. */
+  readonly pending_settings?:
+    | {
+        readonly changes: readonly SettingChange[];
+        readonly reason: SettingsChangeReason;
+        readonly requested_at: string;
+      }
+    | null
+    | undefined;
   readonly viewers: number;
   readonly line: readonly {
     readonly user_id: number;
@@ -173,6 +188,15 @@ export interface StationChange {
   readonly station_status: StationStatus;
   readonly stock: number;
   readonly refunded_play_id: number | null;
+  /** 1: the settings change waits for the player's run to end [R11-6]. */
+  readonly settings_pending?: 0 | 1 | undefined;
+}
+
+/** A change of a station's settings as the console asks it [R11-6]: at least one value, and why. */
+export interface SettingsChangeAsk {
+  readonly armStrength?: number;
+  readonly playPrice?: number;
+  readonly reason: SettingsChangeReason;
 }
 
 export const PRIZE_SHAPES = ['box', 'plush', 'capsule'] as const;
@@ -320,7 +344,8 @@ export interface OperatorApiPort {
   settleStrayPrize(stationId: number, strayId: number, settle: StraySettle): Promise<number | null>;
   restock(stationId: number, stock: number): Promise<StationChange>;
   changePrize(stationId: number, change: PrizeChange): Promise<StationChange>;
-  armStrength(stationId: number, armStrength: number): Promise<StationChange>;
+  /** The arm strength and the price with a reason; waits for a player's run to end [R11-6]. */
+  stationSettings(stationId: number, change: SettingsChangeAsk): Promise<StationChange>;
   playLog(stationId: number | null, limit: number): Promise<readonly OperatorPlayLogEntry[]>;
   /** Any play's clip with its files' addresses (right `floor`); 404 when the play has none. */
   playClip(playId: number): Promise<OperatorPlayClip>;
