@@ -33,6 +33,7 @@ import {
   type WonPrize,
   type AssistGaugeView,
   type MachineView,
+  type PlayLogEntry,
   type PlayView,
 } from '../domain';
 
@@ -441,6 +442,31 @@ export function aMachineView(overrides: Partial<MachineView> = {}): MachineView 
     grip: 0,
     button: 'right',
     button_ms_left: 15_000,
+    ...overrides,
+  };
+}
+
+/** One finished play of a player's play log (a win at 150 TC, two inputs). */
+export function aPlayLogEntry(overrides: Partial<PlayLogEntry> = {}): PlayLogEntry {
+  return {
+    play_id: 1,
+    station_id: 12,
+    prize_name: 'もちもちうさぎ ぬいぐるみ',
+    currency: 'tc',
+    price: 150,
+    base_arm_strength: 0.4,
+    assist_level: 1,
+    arm_strength: 0.46,
+    seed: 12345,
+    layout: [],
+    inputs: [
+      { tick: 3, button: 'right', command: 'press' },
+      { tick: 20, button: 'right', command: 'release' },
+    ],
+    drop_at_tick: 40,
+    result: 'win',
+    started_at: '2026-11-24T01:00:00.000Z',
+    ended_at: '2026-11-24T01:00:40.000Z',
     ...overrides,
   };
 }

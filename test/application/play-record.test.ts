@@ -1,29 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { HISTORY_CLIP_POLL_LIMIT, HISTORY_CLIP_POLL_MS, PlayRecord, type PlayHistoryPage } from '../../src/application';
 import type { AuthIdentity, PlayLogEntry } from '../../src/domain';
-import { FakeSession, ManualClock, ScriptedPlay } from '../../src/testing';
+import { aPlayLogEntry, FakeSession, ManualClock, ScriptedPlay } from '../../src/testing';
 
-const aPlay = (play_id: number, status: 'recording' | 'ready' | null): PlayLogEntry => ({
-  play_id,
-  station_id: 12,
-  prize_name: 'もちもちうさぎ ぬいぐるみ',
-  currency: 'tc',
-  price: 150,
-  base_arm_strength: 0.4,
-  assist_level: 1,
-  arm_strength: 0.46,
-  seed: 12345,
-  layout: [],
-  inputs: [],
-  drop_at_tick: 40,
-  result: 'win',
-  started_at: '2026-11-29T01:00:00.000Z',
-  ended_at: '2026-11-29T01:00:40.000Z',
-  clip:
-    status === null
-      ? null
-      : { clip_id: 'AbCdEfGhIjKlMnOpQrStUv', status, shared: 0, kept: 0, expires_at: '2026-12-29T01:00:00.000Z' },
-});
+const aPlay = (play_id: number, status: 'recording' | 'ready' | null): PlayLogEntry =>
+  aPlayLogEntry({
+    play_id,
+    clip:
+      status === null
+        ? null
+        : { clip_id: 'AbCdEfGhIjKlMnOpQrStUv', status, shared: 0, kept: 0, expires_at: '2026-12-29T01:00:00.000Z' },
+  });
 const page = (...list: PlayLogEntry[]): { value: PlayHistoryPage } => ({ value: { list, page: 1, hasMore: false } });
 const player = { user_id: 7, token: 'token' } as unknown as AuthIdentity;
 

@@ -3,11 +3,11 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { memoryRouter } from '../support/memory-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TOKENS } from '../../src/application';
-import type { PlayLogEntry } from '../../src/domain';
 import { ContainerProvider } from '../../src/ui';
 import { routes } from '../../src/ui/routes';
 import {
   anIdentity,
+  aPlayLogEntry,
   aTopPage,
   aUserData,
   FakeSession,
@@ -21,27 +21,7 @@ import { createTestContainer } from '../support/test-container';
 
 afterEach(() => cleanup());
 
-const aPlay = (over: Partial<PlayLogEntry>): PlayLogEntry => ({
-  play_id: 1,
-  station_id: 12,
-  prize_name: 'もちもちうさぎ ぬいぐるみ',
-  currency: 'tc',
-  price: 150,
-  base_arm_strength: 0.4,
-  assist_level: 1,
-  arm_strength: 0.46,
-  seed: 12345,
-  layout: [],
-  inputs: [
-    { tick: 3, button: 'right', command: 'press' },
-    { tick: 20, button: 'right', command: 'release' },
-  ],
-  drop_at_tick: 40,
-  result: 'win',
-  started_at: '2026-11-24T01:00:00.000Z',
-  ended_at: '2026-11-24T01:00:40.000Z',
-  ...over,
-});
+const aPlay = aPlayLogEntry;
 
 function app() {
   const wallet = new ScriptedWallet();

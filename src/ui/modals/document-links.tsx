@@ -1,3 +1,4 @@
+import { DialogChip } from './dialog-chip';
 import { useModals } from './modal-host';
 import { FOOTER_DOCUMENTS } from './document-names';
 import { DOCUMENT_NAMES_MESSAGES as DOCUMENT_MESSAGES } from './document-names.messages';
@@ -33,14 +34,8 @@ export function FooterDocumentLinks() {
 export function PlayMethodButton() {
   const { open } = useModals();
   return (
-    <button
-      type="button"
-      className="chip"
-      aria-haspopup="dialog"
-      data-testid="open-play-method"
-      onClick={() => open('playMethod')}
-    >
+    <DialogChip testId="open-play-method" onOpen={() => open('playMethod')}>
       {DOCUMENT_MESSAGES.titles.playMethod}
-    </button>
+    </DialogChip>
   );
 }

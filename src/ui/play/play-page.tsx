@@ -9,6 +9,7 @@ import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { MESSAGES } from '../messages';
 import { NotFoundPage } from '../pages/not-found-page';
 import { PlayMethodButton } from '../modals/document-links';
+import { DialogChip } from '../modals/dialog-chip';
 import { useModals } from '../modals/modal-host';
 import { usePreloaded } from '../ssr/preload';
 import { CraneButtons } from './crane-buttons';
@@ -95,15 +96,9 @@ function StationPlayScreen({ stationId }: { stationId: number }) {
 function SettingsHistoryButton({ stationId }: { stationId: number }) {
   const { open } = useModals();
   return (
-    <button
-      type="button"
-      className="chip"
-      aria-haspopup="dialog"
-      data-testid="open-settings-history"
-      onClick={() => open('settingsHistory', { stationId })}
-    >
+    <DialogChip testId="open-settings-history" onOpen={() => open('settingsHistory', { stationId })}>
       {SETTINGS_HISTORY_MESSAGES.open}
-    </button>
+    </DialogChip>
   );
 }
 
