@@ -110,10 +110,20 @@ describe('the layout, the error page and navigation', () => {
     const open = vi.spyOn(window, 'open').mockImplementation(() => null);
     appAt('/nowhere', { corporateUrl: 'https://corp.onkure.example/' });
     await screen.findByTestId('error-page');
+    // The dialog is named in the same commit that shows its text: a mutation observer runs before
+    // any later task, so it sees the page as a screen reader could between two commits.
+    const unnamed: string[] = [];
+    const watch = new MutationObserver(() => {
+      const text = document.querySelector('[data-testid="reserve-warning"]');
+      if (text && !text.closest('dialog')?.hasAttribute('aria-labelledby')) unnamed.push(text.textContent ?? '');
+    });
+    watch.observe(document.body, { childList: true, subtree: true, attributes: true });
     fireEvent.click(screen.getByTestId('company-logo'));
     expect((await screen.findByTestId('reserve-warning')).textContent).toContain(
       '運営会社のサイトを新しいタブで開きます',
     );
+    watch.disconnect();
+    expect(unnamed).toEqual([]);
     const dialog = screen.getByRole('alertdialog', { name: /運営会社のサイトを新しいタブで開きます/ });
     expect(dialog.getAttribute('aria-modal')).toBe('true');
     expect(dialog.contains(document.activeElement)).toBe(true);

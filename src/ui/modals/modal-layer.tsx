@@ -80,7 +80,8 @@ function ModalShell({
   }, [previous]);
   // Every dialog has a name [axe aria-dialog-name]: unless the modal names itself (useDialogName),
   // it is named after its first heading, and again when its content changes (a lazy load, a step).
-  useEffect(() => {
+  // A layout effect, like useDialogName's: the name comes in the commit that shows the content.
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog) return undefined;
     const name = () => {
