@@ -203,11 +203,12 @@ try {
       `(() => { const N = window.RTCPeerConnection; window.__pcs = []; window.RTCPeerConnection = class extends N { constructor(c) { super(c); window.__pcs.push(this); } }; })()`,
     );
     await page.goto(`${origin}/game/${stationId}`);
-    // The switch works once the page has started its feed (in the server's default mode, rtc).
+    // The switch works once the page has started its feed. The page is a spectator's, which watches
+    // the station's HLS by default (issue 44); a spectator who picks rtc or jpg gets it and keeps it.
     await page.waitForFunction(
-      `document.querySelector('[data-testid="feed-mode"]')?.getAttribute('data-mode') === 'rtc'`,
+      `document.querySelector('[data-testid="feed-mode"]')?.getAttribute('data-mode') === 'hls'`,
     );
-    if (mode === 'jpg') await page.getByTestId('mode-jpg').click();
+    await page.getByTestId(`mode-${mode}`).click();
     await page.waitForFunction(
       `document.querySelector('[data-testid="feed-mode"]')?.getAttribute('data-mode') === '${mode}'`,
     );
