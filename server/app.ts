@@ -126,6 +126,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       services?.provider.stop();
       services?.purchases.stop();
       services?.prizeStorage.stop();
+      services?.freeTcExpiry.stop();
       services?.ingest.close();
       services?.stills.close();
       services?.hls.close();

@@ -74,6 +74,11 @@ export class DueTimer {
     private readonly run: () => Promise<void>,
     private readonly log: (message: string, error?: unknown) => void,
     private readonly what: string,
+    /**
+     * Look again at least this often (ms), due or not: writes made on another instance, or inside a
+     * transaction not yet committed when it was poked, are found by the next look.
+     */
+    private readonly maxWaitMs: number | null = null,
   ) {}
 
   start(): void {
@@ -117,8 +122,10 @@ export class DueTimer {
       this.log(`${this.what}: reading the next due time failed`, error);
       return;
     }
-    if (!next || !this.running) return;
-    const at = next.getTime();
+    if (!this.running) return;
+    const latest = this.maxWaitMs === null ? null : this.clock.now().getTime() + this.maxWaitMs;
+    if (!next && latest === null) return;
+    const at = Math.min(next?.getTime() ?? Infinity, latest ?? Infinity);
     if (this.armed && this.armed.at <= at) return;
     this.armed?.task.cancel();
     const task = this.clock.setTimeout(() => {

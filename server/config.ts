@@ -4,6 +4,7 @@ import { DEFAULT_API_PREFIX } from '../src/contract';
 import {
   kujiTimeLimitsFrom,
   parseBuildTarget,
+  FREE_TC_EXPIRY_DAYS,
   PRIZE_STORAGE_DAYS,
   type BuildTarget,
   type KujiTimeLimits,
@@ -87,6 +88,8 @@ export interface ServerConfig {
   readonly payment: PaymentConfig;
   /** PRIZE_STORAGE_DAYS (default 30): how long a won prize waits for a delivery request [R10-5]. */
   readonly prizeStorageDays: number;
+  /** FREE_TC_EXPIRY_DAYS (default 90): free TC lapses at 24:00 JST of this day, the credit's being the first [R11-7]. */
+  readonly freeTcDays: number;
   /** The plays' clips (docs/clips.md). */
   readonly clips: ClipsConfig;
 }
@@ -265,6 +268,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
     clips,
     payment,
     prizeStorageDays: wholeNumber(env.PRIZE_STORAGE_DAYS, PRIZE_STORAGE_DAYS, 'PRIZE_STORAGE_DAYS'),
+    freeTcDays: wholeNumber(env.FREE_TC_EXPIRY_DAYS, FREE_TC_EXPIRY_DAYS, 'FREE_TC_EXPIRY_DAYS'),
     feed,
     webrtcSignalingUrl,
     realtimeChannel,

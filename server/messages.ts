@@ -41,6 +41,9 @@ export const SERVER_MESSAGES = {
   deliveryCancelledTitle: '発送依頼がキャンセルされました',
   deliveryCancelledBody: (reason: string, fee: number) =>
     fee > 0 ? `${reason}（発送手数料 ${fee.toLocaleString('ja-JP')}TC をお返ししました）` : reason,
+  freeTcNoticeTitle: '無償TCの有効期限が近づいています',
+  freeTcNoticeBody: (amount: number, until: string, days: number) =>
+    `無償TC ${amount.toLocaleString('ja-JP')}TC の有効期限は ${until} までです（あと${days}日）。期限を過ぎると失効します。`,
   storageNoticeTitle: '景品の保管期限が近づいています',
   storageNoticeBody: (prize: string, days: number, more: number) =>
     `「${prize}」${more > 0 ? `ほか${more}件` : ''}の保管期限まであと${days}日です。期限までに発送依頼をしてください。`,

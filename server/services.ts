@@ -5,6 +5,7 @@ import { PrizesRepository } from './delivery/prizes.repository';
 import { DeliveryTickets } from './delivery/delivery-tickets';
 import { DeliveryService } from './delivery/delivery.service';
 import { PrizeStorage } from './delivery/prize-storage';
+import { FreeTcExpiry } from './wallet/free-tc-expiry';
 import { RewardsService } from './account/rewards.service';
 import { UsersRepository } from './account/users.repository';
 import { VerificationService } from './account/verification.service';
@@ -81,6 +82,8 @@ export interface Services {
   readonly deliveries: DeliveryService;
   /** The storage period's notices and lapses [R10-5]. */
   readonly prizeStorage: PrizeStorage;
+  /** The ends of free TC lots: notices and expiries [R11-7] (the leader runs it). */
+  readonly freeTcExpiry: FreeTcExpiry;
   readonly ledger: Ledger;
   readonly verification: VerificationService;
   readonly rewards: RewardsService;
@@ -218,7 +221,7 @@ export function createServices(
   const log = options.log ?? ((message: string, error?: unknown) => console.error(message, error));
   const identity = new IdentityService(store, clock);
   const catalogue = new CatalogueRepository(store, images);
-  const ledger = new Ledger(store, clock);
+  const ledger = new Ledger(store, clock, { freeTcDays: config.freeTcDays });
   const addresses = new AddressesRepository(store, clock);
   const verification = new VerificationService(store, clock);
   const vipGate = new VipGate(new StoreTcLedgerSource());
@@ -271,6 +274,7 @@ export function createServices(
     () => realtime,
     log,
   );
+  const freeTcExpiry = new FreeTcExpiry(store, clock, ledger, () => realtime, log);
   setPlayEvents(changingTopPages(realtime, topPages, () => prizeStorage.poke()));
   setKujiEvents(realtime);
   const live = createLiveFeed({
@@ -318,6 +322,7 @@ export function createServices(
     prizes,
     deliveries,
     prizeStorage,
+    freeTcExpiry,
     ledger,
     verification,
     rewards: new RewardsService(store, clock, ledger),

@@ -61,6 +61,8 @@ export function startRooms(parts: ServerParts, services: Services): Promise<void
           services.purchases.start();
           // Prizes whose storage notices or end came while the server was down are handled now [R10-5].
           services.prizeStorage.start();
+          // Free TC lots whose notices or end came while the server was down are handled now [R11-7].
+          services.freeTcExpiry.start();
           // Clips past their 30 days, over the folder's cap, or left by a dead instance are removed.
           services.clips.start();
         })();
@@ -73,6 +75,7 @@ export function startRooms(parts: ServerParts, services: Services): Promise<void
         void services.rooms.close();
         services.purchases.stop();
         services.prizeStorage.stop();
+        services.freeTcExpiry.stop();
         services.clips.stop();
         (options.onHostLost ?? exitOnHostLost)(error);
       },

@@ -298,26 +298,14 @@ export class DeliveryService {
           WHERE delivery_id = $1`,
         [deliveryId, reason, now],
       );
-      const taken = await q.query<{ kind: 'free' | 'toll'; amount: number }>(
-        `SELECT kind, -sum(delta)::int AS amount FROM tc_ledger WHERE user_id = $1 AND idempotency_key = $2 GROUP BY kind`,
-        [row.user_id, feeKey(deliveryId)],
+      // The fee back as it was paid: its free TC into the lots it came from [R11-7].
+      const back = await this.ledger.refund(
+        row.user_id,
+        feeKey(deliveryId),
+        { reason: 'refund', reference: `delivery:${deliveryId}`, idempotencyKey: refundKey(deliveryId) },
+        q,
       );
-      let refunded = 0;
-      for (const t of taken)
-        if (t.amount > 0) {
-          await this.ledger.credit(
-            row.user_id,
-            t.kind,
-            {
-              amount: t.amount,
-              reason: 'refund',
-              reference: `delivery:${deliveryId}`,
-              idempotencyKey: refundKey(deliveryId),
-            },
-            q,
-          );
-          refunded += t.amount;
-        }
+      const refunded = back.free + back.toll;
       if (row.ticket_used) await this.tickets.restore(q, row.user_id, deliveryId);
       await markUnread(q, row.user_id, now);
       return { userId: row.user_id, fresh: true, refunded };

@@ -95,6 +95,7 @@ export async function purchaseRoutes({ route, services: s, config }: ApiDeps): P
 
   route.authed(`/${PURCHASE_ENDPOINTS.tcHistory}`, tcHistoryRequestSchema, async (user, body) => ({
     history: await s.ledger.history(user.user_id, body.page ?? 1, TC_HISTORY_PAGE_SIZE),
+    free_lots: await s.ledger.freeLots(user.user_id),
   }));
 
   // The provider's callback: signed, not a player's call (docs/payments.md) [R10-2].

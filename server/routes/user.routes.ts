@@ -72,15 +72,16 @@ export async function userRoutes({ route, services: s }: ApiDeps): Promise<void>
 
   // Designed call (docs/api/user.md): the user data of spec §3 minus the access token, all the caller's own.
   route.authed('/user/user_data', userDataRequestSchema, async (user) => {
-    const [data, tc_info, ticket_all, vip] = await Promise.all([
+    const [data, tc_info, tc_free_expiring, ticket_all, vip] = await Promise.all([
       s.users.userData(user.user_id),
       s.ledger.balance(user.user_id),
+      s.ledger.nextFreeExpiry(user.user_id),
       s.ledger.tickets(user.user_id),
       s.vipGate.qualifies(s.store, user.user_id, s.clock.now()),
     ]);
     // VIP by purchases [R6-3, R2.6-4]: decided on every read, so it starts and ends with the window.
     const login_info = { ...data.login_info, vip_level: vipLevelOf(data.login_info.vip_level, vip) };
-    return { user_data: { ...data, login_info, tc_info, ticket_info: { ticket_all } } };
+    return { user_data: { ...data, login_info, tc_info, tc_free_expiring, ticket_info: { ticket_all } } };
   });
 
   // Revokes the caller's live media (stream) tokens, not the access token: leaving the play screen

@@ -164,9 +164,23 @@ export const tcHistoryEntrySchema = z.object({
   /** The balance after the operation. */
   balance_after: z.int().check(z.nonnegative()),
   created_at: z.string(),
+  /** A free credit's lot end [R11-7]; null: it never ends; absent: the operation credited no free TC. */
+  free_expires_at: z.optional(z.nullable(z.string())),
+});
+/** A free TC lot still holding TC [R11-7]: what it was credited with, what is left, and its end. */
+export const freeTcLotSchema = z.object({
+  lot_id: z.int().check(z.positive()),
+  amount: z.int().check(z.positive()),
+  remaining: z.int().check(z.positive()),
+  /** ISO time (24:00 JST of its last day); null: credited before lots existed, it never ends. */
+  expires_at: z.nullable(z.string()),
+  reason: z.string(),
+  created_at: z.string(),
 });
 export const tcHistoryResponseSchema = z.extend(errorResponseSchema, {
   history: z.object({ list: z.array(tcHistoryEntrySchema), page: z.int().check(z.positive()), has_more: flag01Schema }),
+  /** The live free lots, the earliest end first [R11-7]. */
+  free_lots: z.optional(z.array(freeTcLotSchema)),
 });
 
 /** The provider's callback body (checked after its signature). */

@@ -6,6 +6,7 @@ import {
   type AddressResponse,
   type AuthInfo,
   type CraneItem,
+  type FreeTcExpiring,
   type LoginInfo,
   type NicknameInfo,
   type Profile,
@@ -174,6 +175,11 @@ export const tcInfoSchema = z
   })
   .check(z.refine((tc) => tc.tc_all === tc.tc_free + tc.tc_toll, { error: 'tc_all must equal tc_free + tc_toll' }));
 export type TcInfo = z.infer<typeof tcInfoSchema>;
+/** The free TC that ends next [R11-7]. */
+export const freeTcExpiringSchema = z.object({
+  amount: z.int().check(z.positive()),
+  expires_at: z.string().check(z.maxLength(40)),
+}) satisfies z.ZodMiniType<FreeTcExpiring>;
 export const tcResponseSchema = z.extend(errorResponseSchema, { data: tcInfoSchema });
 
 export const ticketInfoSchema = z.object({ ticket_all: z.int().check(z.nonnegative()) });
@@ -252,6 +258,7 @@ export const userDataSchema = z
       created_at: z.string(),
     }) satisfies z.ZodMiniType<Profile>,
     tc_info: tcInfoSchema,
+    tc_free_expiring: z.optional(z.nullable(freeTcExpiringSchema)),
     ticket_info: ticketInfoSchema,
     crane_items: z.array(craneItemSchema),
     unread: unreadFlagsSchema,

@@ -63,13 +63,14 @@ describe('type test: §3 entity types use the spec names', () => {
     >();
   });
 
-  it('[R3-6] user data: auth, login, nickname, profile, TC, tickets, crane items, unread flags, e-mail', () => {
+  it('[R3-6] [R11-7] user data: auth, login, nickname, profile, TC and its next free end, tickets, crane items, unread flags, e-mail', () => {
     expectTypeOf<keyof UserData>().toEqualTypeOf<
       | 'auth_info'
       | 'login_info'
       | 'nickname_info'
       | 'profile'
       | 'tc_info'
+      | 'tc_free_expiring'
       | 'ticket_info'
       | 'crane_items'
       | 'unread'

@@ -23,10 +23,10 @@ afterEach(() => cleanup());
 
 const aPlay = aPlayLogEntry;
 
-function app() {
+function app(user = aUserData()) {
   const wallet = new ScriptedWallet();
   const play = new ScriptedPlay();
-  const account = new ScriptedAccount().always('userData', aUserData());
+  const account = new ScriptedAccount().always('userData', user);
   const catalog = new ScriptedPrizeCatalog().always('topPage', aTopPage()).always('characters', []);
   const clips = new ScriptedClips();
   const container = createTestContainer(
@@ -66,6 +66,7 @@ describe('the TC used history and play history modals', () => {
           ],
           page: 1,
           hasMore: true,
+          freeLots: [],
         },
       })
       .answer('tcHistory', {
@@ -83,6 +84,7 @@ describe('the TC used history and play history modals', () => {
           ],
           page: 2,
           hasMore: false,
+          freeLots: [],
         },
       });
     await openFromMenu('TC利用履歴');
@@ -94,6 +96,75 @@ describe('the TC used history and play history modals', () => {
     expect(within(modal).getAllByRole('row')[2]!.textContent).toBe('2026/11/24 12:00TC購入+2,000+10,00012,000');
     expect(within(modal).queryByRole('button', { name: 'もっと見る' })).toBeNull();
     expect(wallet.callsOf('tcHistory')).toEqual([[1], [2]]);
+  });
+
+  it('[R11-7] the header shows the free TC that ends next; the TC history the free lots held with their last days, each free credit\u2019s end, and an expiry', async () => {
+    // Ends at 2027-02-23 00:00 JST: its last day is 02/22.
+    const ends = '2027-02-22T15:00:00.000Z';
+    const { wallet } = app(
+      aUserData({
+        tc_info: { tc_all: 800, tc_free: 700, tc_toll: 100 },
+        tc_free_expiring: { amount: 500, expires_at: ends },
+      }),
+    );
+    expect((await screen.findByTestId('header-free-expiring')).textContent).toBe('うち500TCは2/22まで');
+    expect(screen.getByTestId('header-balance').textContent).toBe('800 TCうち500TCは2/22まで');
+    wallet.answer('tcHistory', {
+      value: {
+        entries: [
+          {
+            id: 'expire:lot:3',
+            reason: 'expiry',
+            reference: 'lot:3',
+            freeDelta: -40,
+            tollDelta: 0,
+            balanceAfter: 800,
+            createdAt: '2026-11-28T15:00:00.000Z',
+          },
+          {
+            id: 'present:WELCOME500',
+            reason: 'present_code',
+            reference: 'WELCOME500',
+            freeDelta: 500,
+            tollDelta: 0,
+            balanceAfter: 840,
+            createdAt: '2026-11-24T03:00:00.000Z',
+            freeExpiresAt: ends,
+          },
+        ],
+        page: 1,
+        hasMore: false,
+        freeLots: [
+          {
+            lotId: 4,
+            amount: 500,
+            remaining: 500,
+            expiresAt: ends,
+            reason: 'present_code',
+            createdAt: '2026-11-24T03:00:00.000Z',
+          },
+          {
+            lotId: 1,
+            amount: 300,
+            remaining: 200,
+            expiresAt: null,
+            reason: 'carried_over',
+            createdAt: '2026-11-01T03:00:00.000Z',
+          },
+        ],
+      },
+    });
+    await openFromMenu('TC利用履歴');
+    const lots = await screen.findByTestId('tc-free-lots');
+    expect(within(lots).getByRole('heading').textContent).toBe('有効期限のある無償TC');
+    expect(
+      within(lots)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['500TC（2027/02/22 24:00まで）', '200TC（期限なし）']);
+    const rows = within(screen.getByTestId('tc-history')).getAllByRole('row');
+    expect(rows[1]!.textContent).toBe('2026/11/29 00:00有効期限切れ−40—800');
+    expect(rows[2]!.textContent).toBe('2026/11/24 12:00プレゼントコード無償TCの期限 2027/02/22+500—840');
   });
 
   it('the play history shows station, prize, time, result and charge; [R2.5-1] a play opens its settings log in place; [R11-6] it names the settings version', async () => {

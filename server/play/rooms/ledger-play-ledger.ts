@@ -6,7 +6,8 @@ import type { PlayLedger } from './play-ports';
 /**
  * A play's money in the TC and ticket ledgers. The charge carries the key `play:<id>` and the
  * refund `refund:play:<id>`, so a retried step, a second fault or a restart can neither charge nor
- * refund a play twice; the refund gives back exactly what the charge took from each half.
+ * refund a play twice; the refund gives back exactly what the charge took: its paid TC, and its free
+ * TC into the lots it came from [R11-7].
  */
 export class LedgerPlayLedger implements PlayLedger {
   constructor(private readonly ledger: Ledger) {}
@@ -31,17 +32,20 @@ export class LedgerPlayLedger implements PlayLedger {
   }
 
   async refund(tx: SqlExecutor, refund: Extract<RoomWrite, { kind: 'refund' }>): Promise<void> {
-    const entry = (amount: number) => ({
-      amount,
+    const entry = {
       reason: 'refund',
       reference: `play:${refund.playId}`,
       idempotencyKey: `refund:play:${refund.playId}`,
-    });
+    };
     if (refund.currency === 'tc') {
-      if (refund.charged.free > 0) await this.ledger.credit(refund.userId, 'free', entry(refund.charged.free), tx);
-      if (refund.charged.toll > 0) await this.ledger.credit(refund.userId, 'toll', entry(refund.charged.toll), tx);
+      // The free TC back into the lots the charge took it from [R11-7].
+      const back = await this.ledger.refund(refund.userId, `play:${refund.playId}`, entry, tx);
+      if (back.free !== refund.charged.free || back.toll !== refund.charged.toll)
+        throw new Error(
+          `play ${refund.playId}: the ledger refunds ${back.free}+${back.toll}, the room charged ${refund.charged.free}+${refund.charged.toll}`,
+        );
     } else if (refund.currency === 'ticket') {
-      await this.ledger.creditTickets(refund.userId, entry(refund.price), tx);
+      await this.ledger.creditTickets(refund.userId, { ...entry, amount: refund.price }, tx);
     }
   }
 }

@@ -4,6 +4,7 @@ import type {
   Settlement,
   SpendingLimitInfo,
   TcHistoryEntry,
+  FreeTcLot,
   TcInfo,
   TcProduct,
   TicketInfo,
@@ -66,6 +67,8 @@ export interface SettlementReport {
 
 export interface TcHistoryPage {
   readonly entries: readonly TcHistoryEntry[];
+  /** The player's live free TC lots, the earliest end first [R11-7]. */
+  readonly freeLots: readonly FreeTcLot[];
   readonly page: number;
   readonly hasMore: boolean;
 }

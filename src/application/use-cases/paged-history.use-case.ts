@@ -1,6 +1,6 @@
 import { inject, injectable } from 'inversify';
-import { firstValueFrom, map, type Observable } from 'rxjs';
-import { refusalText, type PlayLogEntry, type TcHistoryEntry } from '../../domain';
+import { BehaviorSubject, firstValueFrom, map, tap, type Observable } from 'rxjs';
+import { refusalText, type FreeTcLot, type PlayLogEntry, type TcHistoryEntry } from '../../domain';
 import type { PlayPort } from '../ports/play.port';
 import type { SessionPort } from '../ports/session.port';
 import type { WalletPort } from '../ports/wallet.port';
@@ -57,9 +57,16 @@ abstract class PagedHistory<T> extends StateStore<PagedHistoryState<T>> {
   }
 }
 
-/** The TC used history modal: every ledger operation of the player, free and paid apart. */
+/**
+ * The TC used history modal: every ledger operation of the player, free and paid apart, and the
+ * free TC lots still held with their ends (`freeLots$`, as the first page answered) [R11-7].
+ */
 @injectable()
 export class TcUsedHistory extends PagedHistory<TcHistoryEntry> {
+  private readonly lots = new BehaviorSubject<readonly FreeTcLot[]>([]);
+  /** The live free lots, the earliest end first. */
+  readonly freeLots$: Observable<readonly FreeTcLot[]> = this.lots.pipe(this.untilDisposed());
+
   constructor(
     @inject(TOKENS.WalletPort) private readonly wallet: Pick<WalletPort, 'tcHistory'>,
     @inject(TOKENS.SessionPort) session: Pick<SessionPort, 'current'>,
@@ -67,8 +74,12 @@ export class TcUsedHistory extends PagedHistory<TcHistoryEntry> {
     super(session);
   }
 
+  get freeLots(): readonly FreeTcLot[] {
+    return this.lots.value;
+  }
+
   protected fetch(page: number) {
-    return this.wallet.tcHistory(page);
+    return this.wallet.tcHistory(page).pipe(tap((p) => page === 1 && this.lots.next(p.freeLots)));
   }
 }
 

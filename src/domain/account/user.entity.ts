@@ -1,6 +1,6 @@
 import type { Flag } from '../catalogue/prize.entity';
 import type { ReserveStatus } from '../reservation/reservation.entity';
-import type { TcInfo, TicketInfo } from '../wallet/wallet.entity';
+import type { FreeTcExpiring, TcInfo, TicketInfo } from '../wallet/wallet.entity';
 
 /** Auth info (spec §3 user data) [R3-6]. */
 export interface AuthInfo {
@@ -69,6 +69,8 @@ export interface UserData {
   readonly nickname_info: NicknameInfo;
   readonly profile: Profile;
   readonly tc_info: TcInfo;
+  /** The free TC that ends next (the header shows it) [R11-7]; null or absent when none ends. */
+  readonly tc_free_expiring?: FreeTcExpiring | null;
   readonly ticket_info: TicketInfo;
   readonly crane_items: readonly CraneItem[];
   readonly unread: UnreadFlags;

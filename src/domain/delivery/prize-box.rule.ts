@@ -1,5 +1,6 @@
 import { DAY_MS, STORAGE_NOTICE_DAYS } from '../constants';
 import { startOfJstWeek } from '../time/jst';
+import { deadlineStep, nextDeadlineEventAt, type DeadlineStep } from '../time/deadline-notice.rule';
 import type { Flag } from '../catalogue/prize.entity';
 import { deliveryCharge, type DeliveryCharge } from './delivery-fee.rule';
 import { isOrderMadeDeliveryFlagged } from './delivery.rule';
@@ -103,30 +104,19 @@ export function storageDaysLeft(keepUntilMs: number, nowMs: number): number {
 }
 
 /** What the storage deadline asks of a prize now. */
-export type StorageStep =
-  | { readonly kind: 'notice'; readonly daysBefore: (typeof STORAGE_NOTICE_DAYS)[number] }
-  | { readonly kind: 'lapse' }
-  | { readonly kind: 'none' };
+export type StorageStep = DeadlineStep<(typeof STORAGE_NOTICE_DAYS)[number]>;
 
 /**
  * The storage step due for a prize not yet requested [R10-5]: at the end, the lapse; before it, the
- * nearest notice (7 days, then 1 day before) not yet given. A notice whose moment passed while the
- * server was down is still given, but only the nearest one (a player is not told "7 days" on the
- * last day).
+ * nearest notice (7 days, then 1 day before) not yet given (deadlineStep).
  */
 export function storageStep(keepUntilMs: number, nowMs: number, noticesGiven: readonly number[]): StorageStep {
-  if (nowMs >= keepUntilMs) return { kind: 'lapse' };
-  const due = STORAGE_NOTICE_DAYS.filter((d) => nowMs >= keepUntilMs - d * DAY_MS);
-  const nearest = due.length > 0 ? Math.min(...due) : null;
-  if (nearest === null || noticesGiven.some((d) => d <= nearest)) return { kind: 'none' };
-  return { kind: 'notice', daysBefore: nearest as (typeof STORAGE_NOTICE_DAYS)[number] };
+  return deadlineStep(keepUntilMs, nowMs, noticesGiven, STORAGE_NOTICE_DAYS);
 }
 
 /** The next instant the storage deadline asks something of a prize (a notice or the lapse) [R10-5]. */
 export function nextStorageEventAt(keepUntilMs: number, noticesGiven: readonly number[]): number {
-  const given = noticesGiven.length > 0 ? Math.min(...noticesGiven) : Infinity;
-  const pending = STORAGE_NOTICE_DAYS.filter((d) => d < given).map((d) => keepUntilMs - d * DAY_MS);
-  return Math.min(keepUntilMs, ...pending);
+  return nextDeadlineEventAt(keepUntilMs, noticesGiven, STORAGE_NOTICE_DAYS);
 }
 
 /**

@@ -9,6 +9,12 @@ export interface TcInfo {
   readonly tc_toll: number;
 }
 
+/** Free TC that ends at one instant [R11-7]: how much, and when (ISO time; 24:00 JST of its last day). */
+export interface FreeTcExpiring {
+  readonly amount: number;
+  readonly expires_at: string;
+}
+
 /** The largest amount one ledger entry may move (a charge larger than this is refused before it is tried). */
 export const MAX_LEDGER_AMOUNT = 100_000_000;
 
@@ -108,5 +114,20 @@ export interface TcHistoryEntry {
   readonly freeDelta: number;
   readonly tollDelta: number;
   readonly balanceAfter: number;
+  readonly createdAt: string;
+  /** A free credit's lot end (ISO) [R11-7]; null: it never ends; absent: no free TC credited. */
+  readonly freeExpiresAt?: string | null;
+}
+
+/** A free TC lot still holding TC [R11-7]. */
+export interface FreeTcLot {
+  readonly lotId: number;
+  /** What it was credited with. */
+  readonly amount: number;
+  readonly remaining: number;
+  /** ISO time of its end (24:00 JST of its last day); null: credited before lots existed, it never ends. */
+  readonly expiresAt: string | null;
+  /** What credited it (purchase, present_code, refund…). */
+  readonly reason: string;
   readonly createdAt: string;
 }

@@ -6,7 +6,7 @@ import { AccountGates } from '../account/account-gates';
 import { useAccountFlags } from '../account/use-account-flags';
 import { useNextQuery } from '../account/next-query';
 import { TOKENS } from '../../application';
-import { formatThousands, hasUnreadPrize, layoutOf, pageTitle, serviceHomeHref } from '../../domain';
+import { formatThousands, freeTcLastDay, hasUnreadPrize, layoutOf, pageTitle, serviceHomeHref } from '../../domain';
 import { useInjection } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
 import { MESSAGES } from '../messages';
@@ -179,6 +179,9 @@ function HeaderBalance() {
   const modals = useModals();
   if (!user) return null;
   const tc = formatThousands(user.tc_info.tc_all);
+  // The free TC that ends next, and the last day it can be spent [R11-7].
+  const expiring = user.tc_free_expiring ?? null;
+  const lastDay = expiring ? freeTcLastDay(Date.parse(expiring.expires_at)) : null;
   // Named by what it shows (WCAG 2.5.3); what it is and does is its description.
   return (
     <>
@@ -190,6 +193,11 @@ function HeaderBalance() {
         onClick={() => modals.open('purchase')}
       >
         {MESSAGES.headerBalance(tc)}
+        {expiring && lastDay ? (
+          <small className="site-header__expiring" data-testid="header-free-expiring">
+            {MESSAGES.headerFreeExpiring(formatThousands(expiring.amount), lastDay.month, lastDay.day)}
+          </small>
+        ) : null}
       </button>
       <span id="header-balance-hint" className="visually-hidden">
         {MESSAGES.headerBalanceHint}
