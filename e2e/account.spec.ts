@@ -152,7 +152,7 @@ test.describe('the account and support', () => {
     await expect(present.getByTestId('present-result')).toContainText('500 TC（無償）を受け取りました。');
     await look(page, 'present-code');
     await closeModals(page);
-    await expect(page.getByTestId('header-balance')).toContainText('500');
+    await expect(page.getByTestId('header-balance-amount')).toHaveText('500 TC');
     await page.getByTestId('open-menu').click();
     await page.getByRole('button', { name: 'TC利用履歴' }).click();
     await expect(page.getByRole('dialog').last().getByText('プレゼントコード')).toBeVisible();

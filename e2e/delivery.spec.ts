@@ -202,7 +202,7 @@ test.describe('prizes out: the prize box, delivery and fulfilment', () => {
     await expect(req.getByTestId('delivery-fee')).toContainText('依頼後 2,000TC');
     await req.getByTestId('delivery-confirm').click();
     await expect(page.getByTestId('delivery-done')).toContainText('発送手数料 8,000TC');
-    await expect(page.getByTestId('header-balance')).toContainText('2,000');
+    await expect(page.getByTestId('header-balance-amount')).toContainText('2,000');
     await page.getByTestId('delivery-done').getByRole('button', { name: 'とじる' }).click();
     await box.getByTestId('prize-tab-after').click();
     await expect(box.getByTestId('prize-line')).toHaveCount(2);

@@ -184,6 +184,10 @@ test('an admin watches a play live on the floor, ends one with a refund, replays
   browser,
   baseURL,
 }) => {
+  // The longest flow of the suite (≈ 80 s): the console is an office tool, run at the desktop size;
+  // its sign-in, support, fulfilment, users and audit screens are photographed at the phone size
+  // (and checked with axe) by the tests above.
+  test.skip(test.info().project.name !== 'desktop', 'the console flow runs in the desktop project only');
   test.setTimeout(150_000);
   const errors = consoleErrors(page, /\/api\/operator\/login$/);
   const project = test.info().project.name;

@@ -48,6 +48,8 @@ test('[R11-3] the floor shows each station’s agent and sensors; an emergency s
   page,
   request,
 }) => {
+  // The floor's machine controls are an office tool (≈ 60 s a run): the desktop project only.
+  test.skip(test.info().project.name !== 'desktop', 'the machines flow runs in the desktop project only');
   // It also opens a spectator's page (issue 44): more than the file's 90 s on a busy machine.
   test.setTimeout(150_000);
   const project = test.info().project.name;

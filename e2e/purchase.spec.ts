@@ -105,7 +105,7 @@ test.describe('money in: the purchase modals and the simulated provider', () => 
     const who = await debugPlayer(request, `buyer-${project[0]}`);
     const player = await playerPage(browser, baseURL!, who, testInfo.project.use.viewport!);
     await player.goto('/');
-    await expect(player.getByTestId('header-balance')).toHaveText('10,000 TC');
+    await expect(player.getByTestId('header-balance-amount')).toHaveText('10,000 TC');
     await player.getByTestId('header-balance').click();
     await passAgeStep(player, true);
     await expect(modal(player).getByTestId('purchase-limit')).toHaveText('今月のご購入上限：なし');
@@ -125,8 +125,10 @@ test.describe('money in: the purchase modals and the simulated provider', () => 
     await expect(modal(player).getByTestId('purchase-complete')).toContainText('チケット 2枚');
     await player.screenshot({ path: `e2e/screenshots/purchase-complete-${project}.png` });
     expect(await seriousViolations(player)).toEqual([]);
-    await expect(player.getByTestId('header-balance')).toHaveText('22,000 TC');
+    await expect(player.getByTestId('header-balance-amount')).toHaveText('22,000 TC');
     expect(await tcOf(request, who)).toBe(22_000);
+    // The free TC (the welcome grant and the bonus, credited today) ends on its 90th day [R11-7].
+    await expect(player.getByTestId('header-free-expiring')).toHaveText(/^うち12,000TCは\d{1,2}\/\d{1,2}まで$/);
     // buy_tc with the price, and conversion for the first purchase: once each.
     await expect
       .poll(() => purchaseEvents(request, who))
@@ -142,6 +144,10 @@ test.describe('money in: the purchase modals and the simulated provider', () => 
     await expect(history.locator('tbody tr').first()).toContainText('TC購入');
     await expect(history.locator('tbody tr').first()).toContainText('+2,000');
     await expect(history.locator('tbody tr').first()).toContainText('+10,000');
+    await expect(history.locator('tbody tr').first()).toContainText(/無償TCの期限 \d{4}\/\d{2}\/\d{2}/);
+    await expect(history.getByTestId('tc-free-lots').getByRole('listitem')).toHaveText([
+      /^12,000TC（\d{4}\/\d{2}\/\d{2} 24:00まで）$/,
+    ]);
     await player.screenshot({ path: `e2e/screenshots/tc-history-${project}.png` });
     expect(await seriousViolations(player)).toEqual([]);
     await player.context().close();
@@ -170,7 +176,7 @@ test.describe('money in: the purchase modals and the simulated provider', () => 
     await provider(player).getByLabel('認証コード').fill('123456');
     await provider(player).getByRole('button', { name: '認証する' }).click();
     await expect(modal(player).getByTestId('purchase-complete')).toContainText('500 TCを追加しました');
-    await expect(player.getByTestId('header-balance')).toHaveText('10,500 TC');
+    await expect(player.getByTestId('header-balance-amount')).toHaveText('10,500 TC');
 
     await modal(player).getByTestId('purchase-complete').getByRole('button', { name: 'とじる' }).click();
     await player.getByTestId('header-balance').click();
@@ -262,7 +268,7 @@ test.describe('money in: the purchase modals and the simulated provider', () => 
     const left = await tcOf(request, who);
     expect(left).toBeLessThan(3300);
     // The header's balance follows the play's charge.
-    await expect(player.getByTestId('header-balance')).toHaveText(`${left.toLocaleString('en-US')} TC`);
+    await expect(player.getByTestId('header-balance-amount')).toHaveText(`${left.toLocaleString('en-US')} TC`);
     // The play's charge is in the TC used history.
     await player.getByTestId('open-menu').click();
     await player.getByRole('button', { name: 'TC利用履歴' }).click();
@@ -331,13 +337,13 @@ test.describe('money in: the purchase modals and the simulated provider', () => 
 
     const player = await playerPage(browser, baseURL!, who, testInfo.project.use.viewport!);
     await player.goto('/');
-    await expect(player.getByTestId('header-balance')).toHaveText('75,000 TC');
+    await expect(player.getByTestId('header-balance-amount')).toHaveText('75,000 TC');
     await expect(player.getByTestId('header-logo')).toHaveAttribute('data-logo', 'normal');
     await player.getByTestId('header-balance').click();
     await payByCard(player, /^クレジットカード/, '65,000 TC', '4242424242424242');
     await expect(modal(player).getByTestId('purchase-complete')).toBeVisible();
     await expect(player.getByTestId('header-logo')).toHaveAttribute('data-logo', 'vip');
-    await expect(player.getByTestId('header-balance')).toHaveText('140,000 TC');
+    await expect(player.getByTestId('header-balance-amount')).toHaveText('140,000 TC');
     await player.screenshot({ path: `e2e/screenshots/purchase-vip-${testInfo.project.name}.png` });
     await player.context().close();
   });

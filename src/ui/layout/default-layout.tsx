@@ -192,7 +192,7 @@ function HeaderBalance() {
         aria-describedby="header-balance-hint"
         onClick={() => modals.open('purchase')}
       >
-        {MESSAGES.headerBalance(tc)}
+        <span data-testid="header-balance-amount">{MESSAGES.headerBalance(tc)}</span>
         {expiring && lastDay ? (
           <small className="site-header__expiring" data-testid="header-free-expiring">
             {MESSAGES.headerFreeExpiring(formatThousands(expiring.amount), lastDay.month, lastDay.day)}
