@@ -105,3 +105,59 @@ test.describe('settings that never change under a player', () => {
     ).toBe(200);
   });
 });
+
+/** The open ticket station of a character (the seed has one each for characters 1 and 3). */
+async function ticketStation(request: APIRequestContext, characterId: number): Promise<number> {
+  const res = await request.post('/api/contents/prize', { data: { shop_id: 1, prize: { character_id: characterId } } });
+  const body = (await res.json()) as { prize_ticket: { station_id: number; station_status: string }[] };
+  return body.prize_ticket.find((s) => s.station_status === 'open')!.station_id;
+}
+
+test.describe('a daily free play', () => {
+  test.describe.configure({ timeout: 60_000 });
+
+  test("[R11-8] the day's first visit brings a free play: the top page says so, a ticket station says it is usable, a play there takes it and no ticket, and the station then says it was used", async ({
+    browser,
+    request,
+    baseURL,
+  }, testInfo) => {
+    const project = testInfo.project.name;
+    const station = await ticketStation(request, project === 'mobile' ? 1 : 3);
+    const who = await debugLogin(request, `daily-${project}-${Date.now().toString(36)}`);
+    const page = await playerPage(browser, baseURL!, who, testInfo.project.use.viewport!);
+    await page.goto('/');
+    const banner = page.getByTestId('daily-free-play');
+    await expect(banner).toContainText('ポイントチケット台で1回、無料で遊べます（今日の24:00まで）');
+    await banner.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `e2e/screenshots/daily-free-top-${project}.png` });
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await banner.getByRole('link', { name: 'チケット台を見る' }).click();
+    await expect(page.getByTestId('prize-card').first()).toBeVisible();
+    await page.goto(`/game/${station}`);
+    await expect(page.getByTestId('daily-free-station')).toHaveText(
+      '本日の無料プレイが使えます。チケットは減りません（今日の24:00まで）',
+    );
+    await page.screenshot({ path: `e2e/screenshots/daily-free-station-${project}.png` });
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByTestId('reserve').click();
+    await page.getByTestId('confirm').click();
+    await expect(page.getByTestId('crane-buttons')).toBeVisible({ timeout: 10_000 });
+    await hold(page, 'button-right', 300);
+    await hold(page, 'button-back', 300);
+    await expect(page.getByTestId('result')).toBeVisible({ timeout: 20_000 });
+    await page.getByTestId('finish').click();
+    // Taken by the play: the station says so, and no ticket moved.
+    await expect(page.getByTestId('daily-free-station')).toHaveText(
+      '本日の無料プレイは使いました。明日またログインすると1回遊べます',
+    );
+    const tickets = (await (await request.post('/api/user/ticket', { data: who })).json()) as {
+      data: { ticket_all: number };
+    };
+    expect(tickets.data.ticket_all).toBe(0);
+    await page.goto('/');
+    await expect(page.getByTestId('prize-card').first()).toBeVisible();
+    await expect(page.getByTestId('daily-free-play')).toHaveCount(0);
+    await page.context().close();
+  });
+});

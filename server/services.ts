@@ -6,6 +6,7 @@ import { DeliveryTickets } from './delivery/delivery-tickets';
 import { DeliveryService } from './delivery/delivery.service';
 import { PrizeStorage } from './delivery/prize-storage';
 import { FreeTcExpiry } from './wallet/free-tc-expiry';
+import { DailyFreePlays } from './wallet/daily-free-plays';
 import { RewardsService } from './account/rewards.service';
 import { UsersRepository } from './account/users.repository';
 import { VerificationService } from './account/verification.service';
@@ -84,6 +85,8 @@ export interface Services {
   readonly prizeStorage: PrizeStorage;
   /** The ends of free TC lots: notices and expiries [R11-7] (the leader runs it). */
   readonly freeTcExpiry: FreeTcExpiry;
+  /** The daily free play [R11-8]. */
+  readonly dailyFree: DailyFreePlays;
   readonly ledger: Ledger;
   readonly verification: VerificationService;
   readonly rewards: RewardsService;
@@ -222,6 +225,7 @@ export function createServices(
   const identity = new IdentityService(store, clock);
   const catalogue = new CatalogueRepository(store, images);
   const ledger = new Ledger(store, clock, { freeTcDays: config.freeTcDays });
+  const dailyFree = new DailyFreePlays(store, clock);
   const addresses = new AddressesRepository(store, clock);
   const verification = new VerificationService(store, clock);
   const vipGate = new VipGate(new StoreTcLedgerSource());
@@ -231,6 +235,7 @@ export function createServices(
     clock,
     config,
     ledger,
+    dailyFree,
     vipGate,
     images,
     roomHost,
@@ -323,6 +328,7 @@ export function createServices(
     deliveries,
     prizeStorage,
     freeTcExpiry,
+    dailyFree,
     ledger,
     verification,
     rewards: new RewardsService(store, clock, ledger),

@@ -23,6 +23,7 @@ import type { RoomHost } from '../rooms/room-host';
 import { RoomRegistry } from '../rooms/room-registry';
 import { serveRelayedEvents, socketRelay } from '../rooms/room-relay';
 import type { Store } from '../store/store';
+import type { DailyFreePlays } from '../wallet/daily-free-plays';
 import type { Ledger } from '../wallet/ledger';
 
 /** The instances' event for rooms given back (server-side): take them now. */
@@ -33,6 +34,7 @@ export interface RoomsDeps {
   readonly clock: Clock;
   readonly config: ServerConfig;
   readonly ledger: Ledger;
+  readonly dailyFree: DailyFreePlays;
   readonly vipGate: VipGate;
   readonly images: (key: string) => string;
   readonly roomHost: RoomHost;
@@ -55,8 +57,8 @@ export function createRooms(deps: RoomsDeps) {
   const playStore = new SqlPlayStore(
     store,
     clock,
-    new LedgerPlayLedger(ledger),
-    new ReserveGate(deps.vipGate, ledger),
+    new LedgerPlayLedger(ledger, deps.dailyFree),
+    new ReserveGate(deps.vipGate, ledger, deps.dailyFree),
     config.prizeStorageDays,
   );
   const kujiStore = new SqlKujiBoxStore(store, ledger, images, config.kujiTimeLimits, config.prizeStorageDays);

@@ -1,6 +1,7 @@
 import { playCharge, RESERVING_STATUSES, type DesignatedType, type StationType } from '../../src/domain';
 import { SERVER_MESSAGES } from '../messages';
 import type { SqlExecutor } from '../store/store';
+import type { DailyFreePlays } from '../wallet/daily-free-plays';
 import { InsufficientFundsError, type Ledger } from '../wallet/ledger';
 import { Refusal } from './refusal';
 import type { VipGate } from './vip-gate';
@@ -15,6 +16,7 @@ export class ReserveGate {
   constructor(
     private readonly vip: VipGate,
     private readonly ledger: Ledger,
+    private readonly dailyFree: DailyFreePlays,
   ) {}
 
   async check(tx: SqlExecutor, userId: number, stationId: number, now: Date): Promise<void> {
@@ -30,7 +32,8 @@ export class ReserveGate {
       const { tc_all } = await this.ledger.balance(userId, tx);
       if (tc_all < price) throw new InsufficientFundsError(price, tc_all);
     } else if (currency === 'ticket') {
-      const tickets = await this.ledger.tickets(userId, tx);
+      // The day's free play counts as one ticket [R11-8].
+      const tickets = (await this.ledger.tickets(userId, tx)) + ((await this.dailyFree.available(tx, userId)) ? 1 : 0);
       if (tickets < price) throw new InsufficientFundsError(price, tickets, SERVER_MESSAGES.ticketItemName);
     }
     const [held] = await tx.query(

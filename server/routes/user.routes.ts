@@ -72,6 +72,8 @@ export async function userRoutes({ route, services: s }: ApiDeps): Promise<void>
 
   // Designed call (docs/api/user.md): the user data of spec §3 minus the access token, all the caller's own.
   route.authed('/user/user_data', userDataRequestSchema, async (user) => {
+    // The day's first read grants the day's free play [R11-8] (before the reads that follow).
+    const daily = await s.dailyFree.grant(user.user_id);
     const [data, tc_info, tc_free_expiring, ticket_all, vip] = await Promise.all([
       s.users.userData(user.user_id),
       s.ledger.balance(user.user_id),
@@ -81,7 +83,10 @@ export async function userRoutes({ route, services: s }: ApiDeps): Promise<void>
     ]);
     // VIP by purchases [R6-3, R2.6-4]: decided on every read, so it starts and ends with the window.
     const login_info = { ...data.login_info, vip_level: vipLevelOf(data.login_info.vip_level, vip) };
-    return { user_data: { ...data, login_info, tc_info, tc_free_expiring, ticket_info: { ticket_all } } };
+    const daily_free_play = { available: daily.available, day: daily.day, expires_at: daily.expires_at };
+    return {
+      user_data: { ...data, login_info, tc_info, tc_free_expiring, daily_free_play, ticket_info: { ticket_all } },
+    };
   });
 
   // Revokes the caller's live media (stream) tokens, not the access token: leaving the play screen

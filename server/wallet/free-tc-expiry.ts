@@ -12,7 +12,7 @@ export interface FreeTcEvents {
 /** Lots that still need something: not expired, with an end. */
 const OPEN = 'l.expired_at IS NULL AND l.expires_at IS NOT NULL';
 
-/** The instant a lot next needs something: its 7-day notice, its 1-day notice, or its end (freeLotStep in SQL). */
+/** The instant a lot next needs something: its 7-day notice, its 1-day notice, or its end (the domain's nextFreeLotEventAt in SQL). */
 const NEXT_EVENT = `CASE
     WHEN l.remaining = 0 THEN l.expires_at
     WHEN l.notice_days IS NULL THEN l.expires_at - make_interval(days => ${FREE_TC_NOTICE_DAYS[0]})

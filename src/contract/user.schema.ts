@@ -6,6 +6,7 @@ import {
   type AddressResponse,
   type AuthInfo,
   type CraneItem,
+  type DailyFreePlayInfo,
   type FreeTcExpiring,
   type LoginInfo,
   type NicknameInfo,
@@ -175,6 +176,12 @@ export const tcInfoSchema = z
   })
   .check(z.refine((tc) => tc.tc_all === tc.tc_free + tc.tc_toll, { error: 'tc_all must equal tc_free + tc_toll' }));
 export type TcInfo = z.infer<typeof tcInfoSchema>;
+/** Today's free play [R11-8]. */
+export const dailyFreePlaySchema = z.object({
+  available: flag01Schema,
+  day: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/)),
+  expires_at: z.string().check(z.maxLength(40)),
+}) satisfies z.ZodMiniType<DailyFreePlayInfo>;
 /** The free TC that ends next [R11-7]. */
 export const freeTcExpiringSchema = z.object({
   amount: z.int().check(z.positive()),
@@ -259,6 +266,7 @@ export const userDataSchema = z
     }) satisfies z.ZodMiniType<Profile>,
     tc_info: tcInfoSchema,
     tc_free_expiring: z.optional(z.nullable(freeTcExpiringSchema)),
+    daily_free_play: z.optional(dailyFreePlaySchema),
     ticket_info: ticketInfoSchema,
     crane_items: z.array(craneItemSchema),
     unread: unreadFlagsSchema,

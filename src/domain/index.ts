@@ -50,6 +50,7 @@ export * from './wallet/purchase.rule';
 export * from './wallet/spending-limit.rule';
 export * from './wallet/settlement.rule';
 export * from './wallet/free-tc-lots.rule';
+export * from './wallet/daily-free-play.rule';
 export * from './stream/station-info.entity';
 export * from './stream/still-image.rule';
 export * from './stream/stream.reducer';

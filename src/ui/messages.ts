@@ -71,6 +71,12 @@ export const MESSAGES = {
   reserveFree: '予約する（無料）',
   priceTc: (tc: number) => `${formatThousands(tc)} TC`,
   priceTicket: 'チケット1枚',
+  // The daily free play [R11-8].
+  dailyFreeTitle: '本日の無料プレイ',
+  dailyFreeAvailable: 'ポイントチケット台で1回、無料で遊べます（今日の24:00まで）',
+  dailyFreeAtStation: '本日の無料プレイが使えます。チケットは減りません（今日の24:00まで）',
+  dailyFreeUsed: '本日の無料プレイは使いました。明日またログインすると1回遊べます',
+  dailyFreeLink: 'チケット台を見る',
   cancelReservation: '予約を取り消す',
   placeInLine: (n: number) => `あなたは${n}番目です`,
   estimatedWait: (seconds: number) =>

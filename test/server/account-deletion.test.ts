@@ -299,7 +299,12 @@ describe('account deletion [R10-7]', { timeout: 60_000 }, () => {
     const u = await fullAccount();
     const s = t.server.services();
     // The store the station rooms announce winners from.
-    const rooms = new SqlPlayStore(db(), clock, new LedgerPlayLedger(s.ledger), new ReserveGate(s.vipGate, s.ledger));
+    const rooms = new SqlPlayStore(
+      db(),
+      clock,
+      new LedgerPlayLedger(s.ledger, s.dailyFree),
+      new ReserveGate(s.vipGate, s.ledger, s.dailyFree),
+    );
     expect(await rooms.nickname(u.user_id)).toBe(u.nickname);
     const before = (await operator('support/threads', { limit: 200 })).json.list as { user_id: number }[];
     expect(before.map((x) => x.user_id)).toContain(u.user_id);

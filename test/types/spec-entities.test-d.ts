@@ -71,6 +71,7 @@ describe('type test: §3 entity types use the spec names', () => {
       | 'profile'
       | 'tc_info'
       | 'tc_free_expiring'
+      | 'daily_free_play'
       | 'ticket_info'
       | 'crane_items'
       | 'unread'

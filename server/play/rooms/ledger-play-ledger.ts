@@ -1,5 +1,6 @@
 import type { Charged, PlayCurrency, RoomWrite } from '../../../src/domain';
 import type { SqlExecutor } from '../../store/store';
+import type { DailyFreePlays } from '../../wallet/daily-free-plays';
 import type { Ledger } from '../../wallet/ledger';
 import type { PlayLedger } from './play-ports';
 
@@ -10,7 +11,10 @@ import type { PlayLedger } from './play-ports';
  * TC into the lots it came from [R11-7].
  */
 export class LedgerPlayLedger implements PlayLedger {
-  constructor(private readonly ledger: Ledger) {}
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly dailyFree: DailyFreePlays,
+  ) {}
 
   async charge(
     tx: SqlExecutor,
@@ -25,6 +29,8 @@ export class LedgerPlayLedger implements PlayLedger {
       return taken;
     }
     if (currency === 'ticket') {
+      // The day's free play pays before any ticket [R11-8].
+      if (price === 1 && (await this.dailyFree.use(tx, userId, playId))) return { free: 0, toll: 0 };
       await this.ledger.debitTickets(userId, entry, tx);
       return { free: 0, toll: 0 };
     }
@@ -45,6 +51,8 @@ export class LedgerPlayLedger implements PlayLedger {
           `play ${refund.playId}: the ledger refunds ${back.free}+${back.toll}, the room charged ${refund.charged.free}+${refund.charged.toll}`,
         );
     } else if (refund.currency === 'ticket') {
+      // A free play comes back usable while its day lasts; after it, as a ticket [R11-8].
+      if ((await this.dailyFree.restore(tx, refund.playId)) === 'restored') return;
       await this.ledger.creditTickets(refund.userId, { ...entry, amount: refund.price }, tx);
     }
   }

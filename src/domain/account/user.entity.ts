@@ -1,6 +1,6 @@
 import type { Flag } from '../catalogue/prize.entity';
 import type { ReserveStatus } from '../reservation/reservation.entity';
-import type { FreeTcExpiring, TcInfo, TicketInfo } from '../wallet/wallet.entity';
+import type { DailyFreePlayInfo, FreeTcExpiring, TcInfo, TicketInfo } from '../wallet/wallet.entity';
 
 /** Auth info (spec §3 user data) [R3-6]. */
 export interface AuthInfo {
@@ -71,6 +71,8 @@ export interface UserData {
   readonly tc_info: TcInfo;
   /** The free TC that ends next (the header shows it) [R11-7]; null or absent when none ends. */
   readonly tc_free_expiring?: FreeTcExpiring | null;
+  /** Today's free play (granted by this read on the day's first visit) [R11-8]; absent from older servers. */
+  readonly daily_free_play?: DailyFreePlayInfo;
   readonly ticket_info: TicketInfo;
   readonly crane_items: readonly CraneItem[];
   readonly unread: UnreadFlags;

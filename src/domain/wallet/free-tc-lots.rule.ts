@@ -87,20 +87,6 @@ export function refundedLotEnd(
   return { into: 'new', expiresAtMs: freeTcExpiresAt(nowMs, REFUNDED_LOT_DAYS) };
 }
 
-/** The free TC that lapses next: the amount of the live lots sharing the earliest end, or null. */
-export function nextFreeTcExpiry(
-  lots: readonly FreeLot[],
-  nowMs: number,
-): { readonly amount: number; readonly expiresAtMs: number } | null {
-  let next: { amount: number; expiresAtMs: number } | null = null;
-  for (const lot of lots) {
-    if (lot.remaining <= 0 || lot.expiresAtMs === null || !isLotLive(lot, nowMs)) continue;
-    if (!next || lot.expiresAtMs < next.expiresAtMs) next = { amount: lot.remaining, expiresAtMs: lot.expiresAtMs };
-    else if (lot.expiresAtMs === next.expiresAtMs) next.amount += lot.remaining;
-  }
-  return next;
-}
-
 /** What a lot's end asks now: the 7-day or 1-day notice not yet given, or its expiry [R11-7]. */
 export function freeLotStep(
   expiresAtMs: number,

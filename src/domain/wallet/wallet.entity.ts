@@ -15,6 +15,16 @@ export interface FreeTcExpiring {
   readonly expires_at: string;
 }
 
+/** The day's free play as the player holds it [R11-8]. */
+export interface DailyFreePlayInfo {
+  /** 1 while today's free play is there to use (at a ticket station). */
+  readonly available: 0 | 1;
+  /** 'YYYY-MM-DD', the Japanese day it belongs to. */
+  readonly day: string;
+  /** ISO time it ends: 24:00 JST that day. */
+  readonly expires_at: string;
+}
+
 /** The largest amount one ledger entry may move (a charge larger than this is refused before it is tried). */
 export const MAX_LEDGER_AMOUNT = 100_000_000;
 

@@ -34,6 +34,7 @@ import { HydrationPart } from '../ssr/hydration-part';
 import type { CataloguePreload } from '../ssr/route-preloads';
 import { imageLoading } from '../components/image-loading';
 import { Picture, PICTURE_LAYOUTS } from '../components/picture';
+import { DailyFreePlayBanner } from '../components/daily-free-play';
 
 /**
  * The catalogue (§2.1 "/{tag...}", §2.3): the top page at the root; a character, sub-character,
@@ -226,6 +227,7 @@ function TopRows({
   const identity = useObservableState(session.identity$, null);
   useEffect(() => extras.load(), [extras]);
   const practiceTab = catalogue.tab_list.find((t) => t.tab_kind === 'practice');
+  const ticketTab = catalogue.tab_list.find((t) => t.tab_kind === 'point_ticket');
   return (
     <div className="top-page">
       <WinnerMarquee winners={winners} />
@@ -237,6 +239,7 @@ function TopRows({
       </HydrationPart>
       <TabBar tabs={catalogue.tab_list} />
       <CharacterBar characters={characters} />
+      <DailyFreePlayBanner href={ticketTab ? href.tab(ticketTab) : null} />
       {identity === null && catalogue.new_user.img ? (
         <section className="new-user" aria-label={S.newUserTitle}>
           <Link to={practiceTab ? href.tab(practiceTab) : '/'}>

@@ -5,6 +5,7 @@ import { MESSAGES } from '../messages';
 import { priceText } from './price-text';
 import { useModals } from '../modals/modal-host';
 import { CLIP_MESSAGES } from '../clips/clips.messages';
+import { DailyFreePlayStationNote } from '../components/daily-free-play';
 
 /**
  * The player's side of the line: reserve, the place in line, the turn with its confirm countdown,
@@ -173,6 +174,7 @@ function ReservePanel({ line, station, busy }: { line: StationLine; station: Pri
   return (
     <section className="panel">
       {maintenance ? <p className="panel__note">{MESSAGES.stationStatusMaintenance}</p> : null}
+      {station?.designated_type === 'point_ticket' ? <DailyFreePlayStationNote /> : null}
       <button
         type="button"
         className="button button--big"

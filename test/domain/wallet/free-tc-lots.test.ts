@@ -7,7 +7,6 @@ import {
   freeTcLastDayLabel,
   fromJstParts,
   nextFreeLotEventAt,
-  nextFreeTcExpiry,
   refundedLotEnd,
   takeFromLots,
   type FreeLot,
@@ -65,20 +64,6 @@ describe('free TC lots [R11-7]', () => {
     const week = { into: 'new', expiresAtMs: fromJstParts(2026, 12, 2) };
     expect(refundedLotEnd({ expiresAtMs: NOW, expired: false }, NOW)).toEqual(week);
     expect(refundedLotEnd({ expiresAtMs: NOW - DAY_MS, expired: true }, NOW)).toEqual(week);
-  });
-
-  it('[R11-7] the free TC that ends next adds the live lots sharing the earliest end; lots without an end never do', () => {
-    const end = NOW + 3 * DAY_MS;
-    expect(
-      nextFreeTcExpiry(
-        [lot(1, 10, end), lot(2, 5, end), lot(3, 7, end + DAY_MS), lot(4, 9, null), lot(5, 0, NOW + DAY_MS)],
-        NOW,
-      ),
-    ).toEqual({
-      amount: 15,
-      expiresAtMs: end,
-    });
-    expect(nextFreeTcExpiry([lot(1, 10, null), lot(2, 10, NOW)], NOW)).toBeNull();
   });
 
   it('[R11-7] the notices come 7 days and 1 day before the end, the nearer one only when both are due, then the expiry', () => {
