@@ -7,7 +7,8 @@ import { expect, test } from './support/test';
 /**
  * Fair play (issue 45, docs/fair-play.md). [R11-6]: an operator's change to a station's settings
  * while a player is in a run waits for the run to end, and every change is published on the
- * station's page.
+ * station's page. [R11-7]: free TC ends in lots, shown in the header and the TC history. [R11-8]: a
+ * daily free play at the ticket stations.
  */
 const operator = (request: APIRequestContext, path: string, data: object) =>
   request.post(`/api/operator/${path}`, { data, headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` } });
@@ -158,6 +159,52 @@ test.describe('a daily free play', () => {
     await page.goto('/');
     await expect(page.getByTestId('prize-card').first()).toBeVisible();
     await expect(page.getByTestId('daily-free-play')).toHaveCount(0);
+    await page.context().close();
+
+    // Another player's unused free play is gone at midnight (the wallet's test clock: a day passes
+    // for them alone): the ticket station's line then gives no place without a ticket.
+    const idle = await debugLogin(request, `daily-idle-${project}-${Date.now().toString(36)}`);
+    const granted = (await (await request.post('/api/user/user_data', { data: idle })).json()) as {
+      user_data: { daily_free_play: { available: number } };
+    };
+    expect(granted.user_data.daily_free_play.available).toBe(1);
+    expect((await request.post('/api/dev/wallet/age', { data: { ...idle, days: 1 } })).status()).toBe(200);
+    const refused = await request.post('/api/v2/play/reserve', { data: { ...idle, station_id: station } });
+    expect(refused.status()).toBe(402);
+  });
+});
+
+test.describe('free TC that expires', () => {
+  test('[R11-7] the header and the TC history show the free TC ending next; when its day has passed it is gone, with its line in the history', async ({
+    browser,
+    request,
+    baseURL,
+  }, testInfo) => {
+    const project = testInfo.project.name;
+    // A debug player starts with 10,000 free TC (a grant: a lot of 90 days); a present code adds 500.
+    const who = await debugLogin(request, `lots-${project}-${Date.now().toString(36)}`);
+    const page = await playerPage(browser, baseURL!, who, testInfo.project.use.viewport!);
+    await page.goto('/');
+    await expect(page.getByTestId('header-balance-amount')).toHaveText('10,000 TC');
+    await expect(page.getByTestId('header-free-expiring')).toHaveText(/^うち10,000TCは\d{1,2}\/\d{1,2}まで$/);
+    await page.getByTestId('header-balance').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `e2e/screenshots/free-tc-header-${project}.png` });
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // 90 days pass for this player: the lot ends, once, with its own line in the history.
+    expect((await request.post('/api/dev/wallet/age', { data: { ...who, days: 90 } })).status()).toBe(200);
+    await page.reload();
+    await expect(page.getByTestId('header-balance-amount')).toHaveText('0 TC');
+    await expect(page.getByTestId('header-free-expiring')).toHaveCount(0);
+    await page.getByTestId('open-menu').click();
+    await page.getByRole('button', { name: 'TC利用履歴' }).click();
+    const history = page.getByTestId('tc-history');
+    await expect(history.locator('tbody tr').first()).toContainText('有効期限切れ');
+    await expect(history.locator('tbody tr').first()).toContainText('−10,000');
+    await expect(history.locator('tbody tr').nth(1)).toContainText('開発用の付与');
+    await expect(history.getByTestId('tc-free-lots')).toHaveCount(0);
+    await page.screenshot({ path: `e2e/screenshots/free-tc-expired-${project}.png` });
+    expect(await seriousViolations(page)).toEqual([]);
     await page.context().close();
   });
 });

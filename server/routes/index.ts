@@ -6,6 +6,7 @@ import { contentsRoutes } from './contents.routes';
 import { deliveryRoutes } from './delivery.routes';
 import type { ApiDeps } from './deps';
 import { devOperatorRoutes } from './dev-operator.routes';
+import { devWalletRoutes } from './dev-wallet.routes';
 import { imageRoutes } from './images.routes';
 import { kujiRoutes } from './kuji.routes';
 import { operatorRoutes } from './operator.routes';
@@ -40,4 +41,5 @@ export async function registerApiRoutes(deps: ApiDeps): Promise<void> {
   await supportRoutes(deps);
   await analyticsRoutes(deps);
   await devOperatorRoutes(deps);
+  await devWalletRoutes(deps);
 }

@@ -30,6 +30,10 @@ describe('development-only calls', () => {
       expect((await post(t, 'dev/play/rig', { station_id: 1, seed: 7 })).status).toBe(404);
       // Nor the chute sensor's stand-in.
       expect((await post(t, 'dev/chute_prize', { station_id: 1, play_id: null })).status).toBe(404);
+      // Nor the wallet's test clock (free TC ends, the daily free play).
+      expect((await post(t, 'dev/wallet/age', { user_id: 1, access_token: 'x'.repeat(32), days: 90 })).status).toBe(
+        404,
+      );
       expect(await t.server.store().query('SELECT user_id FROM users')).toEqual(before);
     } finally {
       await t.close();

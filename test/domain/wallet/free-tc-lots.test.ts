@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   compareLotsForSpending,
@@ -78,5 +79,80 @@ describe('free TC lots [R11-7]', () => {
     expect(nextFreeLotEventAt(end, [])).toBe(end - 7 * DAY_MS);
     expect(nextFreeLotEventAt(end, [7])).toBe(end - DAY_MS);
     expect(nextFreeLotEventAt(end, [1])).toBe(end);
+  });
+});
+
+describe('free TC lots as a model wallet, 1,000 random sequences [R11-7]', () => {
+  it('[R11-7] whatever credits, spends, refunds and days passing come, no lot is spent twice or after its end, refunds give back what was taken, and the balance is the sum of the entries', () => {
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('free' as const), amount: fc.integer({ min: 1, max: 300 }) }),
+      fc.record({ kind: fc.constant('toll' as const), amount: fc.integer({ min: 1, max: 300 }) }),
+      fc.record({ kind: fc.constant('spend' as const), amount: fc.integer({ min: 1, max: 500 }) }),
+      fc.record({ kind: fc.constant('refund' as const), pick: fc.nat() }),
+      fc.record({ kind: fc.constant('wait' as const), days: fc.integer({ min: 1, max: 60 }) }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 1, maxLength: 30 }), (ops) => {
+        let now = NOW;
+        let nextId = 1;
+        const lots = new Map<number, { remaining: number; expiresAtMs: number | null; expired: boolean }>();
+        let toll = 0;
+        let entries = 0; // the sum of every entry written (credits +, spends and expiries −)
+        const spends: { takes: { lotId: number; amount: number }[]; toll: number; refunded: boolean }[] = [];
+        const live = (): FreeLot[] =>
+          [...lots]
+            .filter(([, l]) => !l.expired)
+            .map(([lotId, l]) => ({ lotId, remaining: l.remaining, expiresAtMs: l.expiresAtMs }));
+        const newLot = (amount: number, expiresAtMs: number | null) => {
+          lots.set(nextId, { remaining: amount, expiresAtMs, expired: false });
+          nextId += 1;
+        };
+        for (const o of ops) {
+          if (o.kind === 'free') {
+            newLot(o.amount, freeTcExpiresAt(now));
+            entries += o.amount;
+          } else if (o.kind === 'toll') {
+            toll += o.amount;
+            entries += o.amount;
+          } else if (o.kind === 'spend') {
+            const { takes, free, toll: paid } = takeFromLots(live(), o.amount, now);
+            if (free + Math.min(paid, toll) < o.amount || paid > toll) continue; // refused: nothing written
+            for (const t of takes) {
+              const l = lots.get(t.lotId)!;
+              expect(l.expiresAtMs === null || now < l.expiresAtMs).toBe(true);
+              l.remaining -= t.amount;
+              expect(l.remaining).toBeGreaterThanOrEqual(0);
+            }
+            toll -= paid;
+            entries -= o.amount;
+            spends.push({ takes: [...takes], toll: paid, refunded: false });
+          } else if (o.kind === 'refund' && spends.length > 0) {
+            const s = spends[o.pick % spends.length]!;
+            if (s.refunded) continue; // a refund's key is used once
+            s.refunded = true;
+            for (const t of s.takes) {
+              const l = lots.get(t.lotId)!;
+              const end = refundedLotEnd({ expiresAtMs: l.expiresAtMs, expired: l.expired }, now);
+              if (end.into === 'same') l.remaining += t.amount;
+              else newLot(t.amount, end.expiresAtMs);
+            }
+            toll += s.toll;
+            entries += s.toll + s.takes.reduce((n, t) => n + t.amount, 0);
+          } else if (o.kind === 'wait') {
+            now += o.days * DAY_MS;
+            for (const l of lots.values())
+              if (!l.expired && l.expiresAtMs !== null && l.expiresAtMs <= now) {
+                entries -= l.remaining;
+                l.remaining = 0;
+                l.expired = true;
+              }
+          }
+          const held = [...lots.values()].reduce((n, l) => n + l.remaining, 0);
+          expect(held + toll).toBe(entries);
+          expect([...lots.values()].every((l) => !l.expired || l.remaining === 0)).toBe(true);
+        }
+      }),
+      { numRuns: 1_000 },
+    );
   });
 });
