@@ -1,6 +1,7 @@
 import { chargeOfPrizes, isAddressPresent, lapseOutcome, storageStep, STORAGE_NOTICE_DAYS } from '../../src/domain';
 import type { AddressesRepository } from '../account/addresses.repository';
-import { DueTimer, type Clock } from '../clock';
+import type { Clock } from '../clock';
+import { DuePlayers } from '../due-players';
 import { SERVER_MESSAGES } from '../messages';
 import type { SqlExecutor, Store } from '../store/store';
 import type { Ledger } from '../wallet/ledger';
@@ -20,9 +21,6 @@ const NEXT_EVENT = `CASE
     WHEN p.storage_notice_days > ${STORAGE_NOTICE_DAYS[1]} THEN p.keep_until - make_interval(days => ${STORAGE_NOTICE_DAYS[1]})
     ELSE p.keep_until END`;
 
-/** How many players one run handles before looking again (a run never holds the loop for long). */
-const PLAYERS_PER_RUN = 200;
-
 /**
  * The storage period [R10-5] (docs/delivery.md): one timer at the earliest next event of any
  * waiting prize. Each player's due prizes are handled in one transaction under their row lock —
@@ -31,7 +29,7 @@ const PLAYERS_PER_RUN = 200;
  * what committed is done and what did not is found again by the next start.
  */
 export class PrizeStorage {
-  private readonly timer: DueTimer;
+  private readonly due: DuePlayers;
 
   constructor(
     private readonly db: Store,
@@ -43,53 +41,37 @@ export class PrizeStorage {
     private readonly events: () => DeliveryEvents | null,
     log: (message: string, error?: unknown) => void,
   ) {
-    this.timer = new DueTimer(
-      clock,
-      async () => {
-        const [row] = await this.db.query<{ at: Date | string | null }>(
-          `SELECT min(${NEXT_EVENT}) AS at FROM won_prizes p
-             LEFT JOIN delivery_request_items i ON i.play_history_id = p.play_history_id WHERE ${WAITING}`,
-        );
-        return row?.at ? new Date(row.at) : null;
-      },
-      async () => void (await this.runDue()),
+    const from = `FROM won_prizes p LEFT JOIN delivery_request_items i ON i.play_history_id = p.play_history_id WHERE ${WAITING}`;
+    this.due = new DuePlayers(db, clock, {
+      what: 'prize storage',
+      nextDueSql: `SELECT min(${NEXT_EVENT}) AS at ${from}`,
+      dueUsersSql: `SELECT DISTINCT p.user_id ${from} AND ${NEXT_EVENT} <= $1`,
+      handle: (userId) => this.handleUser(userId),
       log,
-      'prize storage',
-    );
+    });
   }
 
   start(): void {
-    this.timer.start();
+    this.due.start();
   }
 
   stop(): void {
-    this.timer.stop();
+    this.due.stop();
   }
 
   /** After a win: the new prize's first notice may be the earliest event. */
   poke(): void {
-    void this.timer.poke();
+    this.due.poke();
   }
 
   /** Resolves when no run or timer read is going (tests step a manual clock with it). */
   settled(): Promise<void> {
-    return this.timer.settled();
+    return this.due.settled();
   }
 
   /** Handles every player with a due event; answers how many players were handled. */
-  async runDue(): Promise<number> {
-    let handled = 0;
-    for (;;) {
-      const users = await this.db.query<{ user_id: number }>(
-        `SELECT DISTINCT p.user_id FROM won_prizes p
-           LEFT JOIN delivery_request_items i ON i.play_history_id = p.play_history_id
-          WHERE ${WAITING} AND ${NEXT_EVENT} <= $1 LIMIT ${PLAYERS_PER_RUN}`,
-        [this.clock.now().toISOString()],
-      );
-      for (const u of users) await this.handleUser(u.user_id);
-      handled += users.length;
-      if (users.length < PLAYERS_PER_RUN) return handled;
-    }
+  runDue(): Promise<number> {
+    return this.due.runDue();
   }
 
   /** One player's due prizes, in one transaction. */

@@ -1,6 +1,7 @@
 import type { PushMessage } from '../../src/contract';
 import { DAY_MS, freeLotStep, freeTcLastDayLabel, FREE_TC_NOTICE_DAYS } from '../../src/domain';
-import { DueTimer, type Clock } from '../clock';
+import type { Clock } from '../clock';
+import { DuePlayers } from '../due-players';
 import { SERVER_MESSAGES } from '../messages';
 import type { Store } from '../store/store';
 import type { Ledger } from './ledger';
@@ -25,9 +26,6 @@ const NEXT_EVENT = `CASE
  */
 export const FREE_TC_LOOK_MS = 60 * 60 * 1000;
 
-/** How many players one run handles before looking again. */
-const PLAYERS_PER_RUN = 200;
-
 /**
  * The ends of free TC lots [R11-7] (docs/fair-play.md): one timer at the earliest next event of any
  * open lot — a notice 7 days and 1 day before (one per player and end), or the expiry. Each
@@ -37,7 +35,7 @@ const PLAYERS_PER_RUN = 200;
  * spender's due lots itself, so lapsed TC is never spent while the timer waits.
  */
 export class FreeTcExpiry {
-  private readonly timer: DueTimer;
+  private readonly due: DuePlayers;
 
   constructor(
     private readonly db: Store,
@@ -46,46 +44,32 @@ export class FreeTcExpiry {
     private readonly events: () => FreeTcEvents | null,
     log: (message: string, error?: unknown) => void,
   ) {
-    this.timer = new DueTimer(
-      clock,
-      async () => {
-        const [row] = await this.db.query<{ at: Date | string | null }>(
-          `SELECT min(${NEXT_EVENT}) AS at FROM tc_free_lots l WHERE ${OPEN}`,
-        );
-        return row?.at ? new Date(row.at) : null;
-      },
-      async () => void (await this.runDue()),
+    this.due = new DuePlayers(db, clock, {
+      what: 'free TC expiry',
+      nextDueSql: `SELECT min(${NEXT_EVENT}) AS at FROM tc_free_lots l WHERE ${OPEN}`,
+      dueUsersSql: `SELECT DISTINCT l.user_id FROM tc_free_lots l WHERE ${OPEN} AND ${NEXT_EVENT} <= $1`,
+      handle: (userId) => this.handleUser(userId),
       log,
-      'free TC expiry',
-      FREE_TC_LOOK_MS,
-    );
+      maxWaitMs: FREE_TC_LOOK_MS,
+    });
   }
 
   start(): void {
-    this.timer.start();
+    this.due.start();
   }
 
   stop(): void {
-    this.timer.stop();
+    this.due.stop();
   }
 
   /** Resolves when no run or timer read is going (tests step a manual clock with it). */
   settled(): Promise<void> {
-    return this.timer.settled();
+    return this.due.settled();
   }
 
   /** Handles every player with a due notice or expiry; answers how many players were handled. */
-  async runDue(): Promise<number> {
-    let handled = 0;
-    for (;;) {
-      const users = await this.db.query<{ user_id: number }>(
-        `SELECT DISTINCT l.user_id FROM tc_free_lots l WHERE ${OPEN} AND ${NEXT_EVENT} <= $1 LIMIT ${PLAYERS_PER_RUN}`,
-        [this.clock.now().toISOString()],
-      );
-      for (const u of users) await this.handleUser(u.user_id);
-      handled += users.length;
-      if (users.length < PLAYERS_PER_RUN) return handled;
-    }
+  runDue(): Promise<number> {
+    return this.due.runDue();
   }
 
   /** One player's due lots, in one transaction: the expiries, then the notices of what is left. */

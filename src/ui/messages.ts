@@ -139,6 +139,7 @@ export const MESSAGES = {
   headerBalance: (tc: string) => `${tc} TC`,
   /** The free TC that ends next, under the balance [R11-7]. */
   headerFreeExpiring: (tc: string, month: number, day: number) => `うち${tc}TCは${month}/${day}まで`,
+  headerFreeExpiringShort: (month: number, day: number) => `一部${month}/${day}まで`,
   /** Read after the balance: what the button is and does. */
   headerBalanceHint: '（所持TC。TCを購入する）',
   // The header's VIP logo [R2.6-4] and the crane item list modal (spec §2.5)

@@ -107,8 +107,11 @@ describe('the TC used history and play history modals', () => {
         tc_free_expiring: { amount: 500, expires_at: ends },
       }),
     );
-    expect((await screen.findByTestId('header-free-expiring')).textContent).toBe('うち500TCは2/22まで');
-    expect(screen.getByTestId('header-balance').textContent).toBe('800 TCうち500TCは2/22まで');
+    // The full line, and the short one a phone's header shows instead (CSS picks one).
+    const expiring = await screen.findByTestId('header-free-expiring');
+    expect(expiring.querySelector('.site-header__expiring-full')!.textContent).toBe('うち500TCは2/22まで');
+    expect(expiring.querySelector('.site-header__expiring-short')!.textContent).toBe('一部2/22まで');
+    expect(screen.getByTestId('header-balance-amount').textContent).toBe('800 TC');
     wallet.answer('tcHistory', {
       value: {
         entries: [
@@ -143,6 +146,15 @@ describe('the TC used history and play history modals', () => {
             reason: 'present_code',
             createdAt: '2026-11-24T03:00:00.000Z',
           },
+          // The same day's lots end together: one line.
+          {
+            lotId: 5,
+            amount: 60,
+            remaining: 60,
+            expiresAt: ends,
+            reason: 'admin',
+            createdAt: '2026-11-24T05:00:00.000Z',
+          },
           {
             lotId: 1,
             amount: 300,
@@ -161,7 +173,7 @@ describe('the TC used history and play history modals', () => {
       within(lots)
         .getAllByRole('listitem')
         .map((li) => li.textContent),
-    ).toEqual(['500TC（2027/02/22 24:00まで）', '200TC（期限なし）']);
+    ).toEqual(['560TC（2027/02/22 24:00まで）', '200TC（期限なし）']);
     const rows = within(screen.getByTestId('tc-history')).getAllByRole('row');
     expect(rows[1]!.textContent).toBe('2026/11/29 00:00有効期限切れ−40—800');
     expect(rows[2]!.textContent).toBe('2026/11/24 12:00プレゼントコード無償TCの期限 2027/02/22+500—840');

@@ -119,3 +119,19 @@ export function freeTcLastDayLabel(expiresAtMs: number): string {
   const d = freeTcLastDay(expiresAtMs);
   return `${d.year}/${String(d.month).padStart(2, '0')}/${String(d.day).padStart(2, '0')}`;
 }
+
+/**
+ * The free TC held, by end [R11-7]: lots ending at the same instant added up (a purchase's bonus and
+ * a grant of one day end together), the earliest end first and TC without an end last — what a
+ * player reads, lot by lot being the ledger's business.
+ */
+export function freeTcByEnd(
+  lots: readonly { readonly remaining: number; readonly expiresAt: string | null }[],
+): { readonly amount: number; readonly expiresAt: string | null }[] {
+  const byEnd = new Map<string | null, number>();
+  for (const l of lots) if (l.remaining > 0) byEnd.set(l.expiresAt, (byEnd.get(l.expiresAt) ?? 0) + l.remaining);
+  const at = (end: string | null) => (end === null ? Number.POSITIVE_INFINITY : Date.parse(end));
+  return [...byEnd]
+    .map(([expiresAt, amount]) => ({ amount, expiresAt }))
+    .sort((a, b) => at(a.expiresAt) - at(b.expiresAt));
+}

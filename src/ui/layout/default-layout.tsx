@@ -195,7 +195,13 @@ function HeaderBalance() {
         <span data-testid="header-balance-amount">{MESSAGES.headerBalance(tc)}</span>
         {expiring && lastDay ? (
           <small className="site-header__expiring" data-testid="header-free-expiring">
-            {MESSAGES.headerFreeExpiring(formatThousands(expiring.amount), lastDay.month, lastDay.day)}
+            {/* A phone's header has no room for the amount: the TC history has it. */}
+            <span className="site-header__expiring-full">
+              {MESSAGES.headerFreeExpiring(formatThousands(expiring.amount), lastDay.month, lastDay.day)}
+            </span>
+            <span className="site-header__expiring-short">
+              {MESSAGES.headerFreeExpiringShort(lastDay.month, lastDay.day)}
+            </span>
           </small>
         ) : null}
       </button>

@@ -1,5 +1,5 @@
 import { TOKENS } from '../../application';
-import { formatJstDateTime, formatThousands, freeTcLastDayLabel, type FreeTcLot } from '../../domain';
+import { formatJstDateTime, formatThousands, freeTcByEnd, freeTcLastDayLabel, type FreeTcLot } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import type { ModalComponentProps } from '../modals/registry';
@@ -12,7 +12,7 @@ const signed = (n: number) => (n === 0 ? '—' : `${n > 0 ? '+' : '−'}${format
 const freeEnd = (ends: string | null) =>
   ends === null ? H.freeNoEnd : H.freeUntil(freeTcLastDayLabel(Date.parse(ends)));
 
-/** The free TC still held, lot by lot with its end, the earliest first: what is spent first [R11-7]. */
+/** The free TC still held by its end, the earliest first: what is spent first [R11-7]. */
 function FreeLots({ lots }: { lots: readonly FreeTcLot[] }) {
   if (lots.length === 0) return null;
   return (
@@ -21,11 +21,11 @@ function FreeLots({ lots }: { lots: readonly FreeTcLot[] }) {
         {H.freeLotsTitle}
       </h3>
       <ul>
-        {lots.map((l) => (
-          <li key={l.lotId} data-expires-at={l.expiresAt ?? ''}>
+        {freeTcByEnd(lots).map((l) => (
+          <li key={l.expiresAt ?? 'none'} data-expires-at={l.expiresAt ?? ''}>
             {l.expiresAt === null
-              ? H.freeLotNoEnd(formatThousands(l.remaining))
-              : H.freeLot(formatThousands(l.remaining), freeTcLastDayLabel(Date.parse(l.expiresAt)))}
+              ? H.freeLotNoEnd(formatThousands(l.amount))
+              : H.freeLot(formatThousands(l.amount), freeTcLastDayLabel(Date.parse(l.expiresAt)))}
           </li>
         ))}
       </ul>

@@ -5,6 +5,7 @@ import {
   DAY_MS,
   freeLotStep,
   freeTcExpiresAt,
+  freeTcByEnd,
   freeTcLastDayLabel,
   fromJstParts,
   nextFreeLotEventAt,
@@ -65,6 +66,24 @@ describe('free TC lots [R11-7]', () => {
     const week = { into: 'new', expiresAtMs: fromJstParts(2026, 12, 2) };
     expect(refundedLotEnd({ expiresAtMs: NOW, expired: false }, NOW)).toEqual(week);
     expect(refundedLotEnd({ expiresAtMs: NOW - DAY_MS, expired: true }, NOW)).toEqual(week);
+  });
+
+  it('[R11-7] the free TC held reads by end: lots ending together added up, the earliest first, TC without an end last', () => {
+    const a = '2027-02-22T15:00:00.000Z';
+    const b = '2027-01-10T15:00:00.000Z';
+    expect(
+      freeTcByEnd([
+        { remaining: 100, expiresAt: a },
+        { remaining: 5, expiresAt: null },
+        { remaining: 40, expiresAt: b },
+        { remaining: 60, expiresAt: a },
+        { remaining: 0, expiresAt: b },
+      ]),
+    ).toEqual([
+      { amount: 40, expiresAt: b },
+      { amount: 160, expiresAt: a },
+      { amount: 5, expiresAt: null },
+    ]);
   });
 
   it('[R11-7] the notices come 7 days and 1 day before the end, the nearer one only when both are due, then the expiry', () => {
