@@ -211,3 +211,37 @@ test.describe('free TC that expires', () => {
     await page.context().close();
   });
 });
+
+test.describe('live lobby numbers', () => {
+  test('the top page’s card of a station shows its viewers and its line, changing as a second browser watches, queues and leaves', async ({
+    page,
+    browser,
+    request,
+    baseURL,
+  }, testInfo) => {
+    // The numbers do not depend on the screen's size: the desktop project only.
+    test.skip(testInfo.project.name !== 'desktop', 'viewport-independent: runs in the desktop project only');
+    // The first normal open station of the top page's rows (its card is in the first screen); other
+    // specs use it too, so the numbers are checked as they move from wherever they stand.
+    const station = await stationFor(request, 0);
+    await page.goto('/');
+    const card = page.locator(`[data-testid="prize-card"][data-station-id="${station}"]`).first();
+    const numbers = card.getByTestId('prize-card-lobby');
+    await expect(numbers).toHaveText(/^視聴 \d+人・待ち \d+人$/);
+    const [viewers, line] = /視聴 (\d+)人・待ち (\d+)人/
+      .exec((await numbers.textContent()) ?? '')!
+      .slice(1)
+      .map(Number);
+
+    const other = await playerPage(browser, baseURL!, await debugLogin(request, 'lobbyb'), { width: 390, height: 844 });
+    await other.goto(`/game/${station}`);
+    await expect(numbers).toHaveText(`視聴 ${viewers! + 1}人・待ち ${line}人`);
+    await other.getByTestId('reserve').click();
+    await expect(other.getByTestId('your-turn').or(other.getByTestId('in-line'))).toBeVisible();
+    await expect(numbers).toHaveText(`視聴 ${viewers! + 1}人・待ち ${line! + 1}人`);
+    await card.screenshot({ path: 'e2e/screenshots/lobby-card-desktop.png' });
+    await other.getByRole('button', { name: '予約を取り消す' }).click();
+    await expect(numbers).toHaveText(`視聴 ${viewers! + 1}人・待ち ${line}人`);
+    await other.context().close();
+  });
+});

@@ -357,7 +357,9 @@ export function createServices(
     ),
     support: new SupportService(store, clock, () => realtime),
     vipGate,
-    reservations: new StationReservations(store, catalogue, vipGate, clock),
+    reservations: new StationReservations(store, catalogue, vipGate, clock, (ids) => {
+      for (const id of ids) realtime.stationListChanged(id);
+    }),
     rooms,
     setPlayEvents,
     setKujiEvents,

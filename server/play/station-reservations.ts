@@ -50,6 +50,8 @@ export class StationReservations {
     private readonly catalogue: CatalogueRepository,
     private readonly gate: VipGate,
     private readonly clock: Clock,
+    /** Stations whose viewers changed (a visit began or ended): the lobby's numbers (issue 45). */
+    private readonly viewersChanged: (stationIds: readonly number[]) => void = () => undefined,
   ) {}
 
   private async station(db: SqlExecutor, stationId: number): Promise<StationFacts | null> {
@@ -174,31 +176,37 @@ export class StationReservations {
   /** Starts watching a station (ends the caller's visit elsewhere). 531 in maintenance, 569 VIP-only. */
   async visit(userId: number, stationId: number): Promise<ReserveStatusRecord> {
     const now = this.clock.now();
-    return this.db.transaction(async (tx) => {
-      const station = await this.station(tx, stationId);
-      if (!station) throw new Refusal(404, 404, NOT_FOUND_STATION);
-      if (isMaintenanceStatus(station.station_status))
-        throw new Refusal(200, PLAY_ERROR.maintenance.code, PLAY_ERROR.maintenance.info, {
-          station_id: station.station_id,
-        });
-      await this.gate.check(tx, userId, { station_id: station.station_id, type: station.type }, 'view', now);
-      const settingId = await activeSetting(tx, station.station_id);
-      await tx.query(
-        'UPDATE station_visits SET ended_at = $2 WHERE user_id = $1 AND ended_at IS NULL AND station_setting_id <> $3',
-        [userId, now.toISOString(), settingId],
-      );
-      const [open] = await tx.query(
-        'UPDATE station_visits SET last_seen_at = $2 WHERE user_id = $1 AND ended_at IS NULL RETURNING visit_id',
-        [userId, now.toISOString()],
-      );
-      if (!open) {
-        await tx.query(
-          'INSERT INTO station_visits (user_id, station_id, station_setting_id, started_at, last_seen_at) VALUES ($1, $2, $3, $4, $4)',
-          [userId, station.station_id, settingId, now.toISOString()],
+    return this.db
+      .transaction(async (tx) => {
+        const station = await this.station(tx, stationId);
+        if (!station) throw new Refusal(404, 404, NOT_FOUND_STATION);
+        if (isMaintenanceStatus(station.station_status))
+          throw new Refusal(200, PLAY_ERROR.maintenance.code, PLAY_ERROR.maintenance.info, {
+            station_id: station.station_id,
+          });
+        await this.gate.check(tx, userId, { station_id: station.station_id, type: station.type }, 'view', now);
+        const settingId = await activeSetting(tx, station.station_id);
+        const left = await tx.query<{ station_id: number }>(
+          'UPDATE station_visits SET ended_at = $2 WHERE user_id = $1 AND ended_at IS NULL AND station_setting_id <> $3 RETURNING station_id',
+          [userId, now.toISOString(), settingId],
         );
-      }
-      return this.record(tx, { ...station, station_setting_id: settingId }, userId, now);
-    });
+        const [open] = await tx.query(
+          'UPDATE station_visits SET last_seen_at = $2 WHERE user_id = $1 AND ended_at IS NULL RETURNING visit_id',
+          [userId, now.toISOString()],
+        );
+        if (!open) {
+          await tx.query(
+            'INSERT INTO station_visits (user_id, station_id, station_setting_id, started_at, last_seen_at) VALUES ($1, $2, $3, $4, $4)',
+            [userId, station.station_id, settingId, now.toISOString()],
+          );
+        }
+        const changed = [...new Set([...left.map((l) => l.station_id), ...(open ? [] : [station.station_id])])];
+        return { record: await this.record(tx, { ...station, station_setting_id: settingId }, userId, now), changed };
+      })
+      .then(({ record, changed }) => {
+        if (changed.length > 0) this.viewersChanged(changed);
+        return record;
+      });
   }
 
   /**
@@ -230,6 +238,7 @@ export class StationReservations {
       [userId, stationSettingId, now.toISOString()],
     );
     if (!row) throw new Refusal(404, 404, NOT_FOUND_VISIT);
+    this.viewersChanged([row.station_id]);
     const [count] = await this.db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM station_visits WHERE station_id = $1 AND ended_at IS NULL',
       [row.station_id],

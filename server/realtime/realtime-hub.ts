@@ -17,7 +17,7 @@ import {
   type ServiceMessagePush,
   watchingMessageSchema,
 } from '../../src/contract';
-import { operatorRoleAllows, type StationStatus } from '../../src/domain';
+import { operatorRoleAllows, type StationLiveState, type StationStatus } from '../../src/domain';
 import type { IdentityService } from '../auth/identity';
 import { ERROR_INFO, INVALID_USER_INFO } from '../messages';
 import { SUSPENDED_STATUS } from '../auth/identity';
@@ -30,7 +30,7 @@ import { SERVER_MESSAGES } from '../messages';
 import type { OperatorPrincipal } from '../operator/operator-accounts';
 import { MAINTENANCE_EXEMPT_STATUS, type ServicePushes, type ServiceTarget } from '../operator/service-messages';
 import type { SqlExecutor } from '../store/store';
-import type { Clock } from '../clock';
+import { systemClock, type Clock, type ScheduledTask } from '../clock';
 import { instanceViews } from './instance-views';
 import { instanceSpectatorsSchema, SpectatorTally, sumSpectators, type SpectatorCounts } from './spectator-tally';
 
@@ -79,6 +79,9 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
   private readonly tally = new SpectatorTally();
   /** Each station's spectators by kind, summed over every instance's connections. */
   readonly spectators: () => Promise<SpectatorCounts[]>;
+  /** The lobby's numbers of each station: when it last went out, and the update waiting to (≤ 1 a second). */
+  private readonly listSent = new Map<number, { at: number; waiting: ScheduledTask | null }>();
+  private readonly listClock: Clock;
 
   constructor(
     io: SocketIOServer,
@@ -93,6 +96,7 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
     cluster: { readonly clock: Clock; readonly distributed: boolean } | null = null,
   ) {
     this.io = io as unknown as HubServer;
+    this.listClock = cluster?.clock ?? systemClock;
     const instance = randomUUID();
     const gather = cluster
       ? instanceViews({
@@ -324,7 +328,7 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
   lineChanged(stationId: number): void {
     this.io.to(CHANNELS.station(stationId)).emit('reserve_change', { station_id: stationId, reserve_change: 1 });
     this.floorChanged(stationId);
-    void this.listUpdate(stationId).catch((error: unknown) => this.log('station list update failed', error));
+    this.stationListChanged(stationId);
   }
 
   playState(stationId: number, state: PlayState): void {
@@ -368,7 +372,7 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
   stationStatus(stationId: number, status: StationStatus): void {
     this.update({ maintenance: { station_id: stationId, station_status: status } });
     this.floorChanged(stationId);
-    void this.listUpdate(stationId).catch((error: unknown) => this.log('station list update failed', error));
+    this.stationListChanged(stationId);
   }
 
   winner(announcement: WinnerAnnouncement): void {
@@ -418,33 +422,50 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
     this.io.to(this.configuredChannel).emit('update', { channel: this.configuredChannel, ...body });
   }
 
-  /** The live catalogue: a station's status, playing flag and viewer count. */
+  /**
+   * A station's lobby numbers changed (its line, its viewers, its status, a play): the live catalogue
+   * hears of it at once, or — within a second of the last — once at the end of that second, with
+   * the numbers as they are then (one update a station a second at most, issue 45).
+   */
+  stationListChanged(stationId: number): void {
+    const sent = this.listSent.get(stationId);
+    if (sent?.waiting) return;
+    const now = this.listClock.now().getTime();
+    const send = () => {
+      this.listSent.set(stationId, { at: this.listClock.now().getTime(), waiting: null });
+      void this.listUpdate(stationId).catch((error: unknown) => this.log('station list update failed', error));
+    };
+    const wait = sent ? sent.at + LIST_UPDATE_MS - now : 0;
+    if (wait <= 0) send();
+    else this.listSent.set(stationId, { at: sent!.at, waiting: this.listClock.setTimeout(send, wait) });
+  }
+
+  /** The live catalogue: a station's status, playing flag, viewers and line length. */
   private async listUpdate(stationId: number): Promise<void> {
-    const [row] = await this.db.query<{ station_status: string; playing: number; visit_count: number }>(
-      `SELECT s.station_status,
-              (SELECT count(*)::int FROM station_reservations r WHERE r.station_id = s.station_id AND r.reserve_status = 'playWaiting') AS playing,
-              (SELECT count(*)::int FROM station_visits v WHERE v.station_id = s.station_id AND v.ended_at IS NULL) AS visit_count
-         FROM stations s WHERE s.station_id = $1`,
-      [stationId],
-    );
-    if (!row) return;
-    this.update({
-      list: [
-        {
-          station_id: stationId,
-          station_status: row.station_status,
-          playing: row.playing > 0 ? 1 : 0,
-          visit_count: row.visit_count,
-        },
-      ],
-    });
+    const [row] = await this.db.query<StationLiveState>(`${LOBBY_SELECT} WHERE s.station_id = $1`, [stationId]);
+    if (row) this.update({ list: [row] });
   }
 
   /** Closes every connection (shutdown). */
   close(): void {
+    for (const sent of this.listSent.values()) sent.waiting?.cancel();
+    this.listSent.clear();
     this.io.disconnectSockets(true);
   }
 }
+
+/** At most one lobby update a station in this many ms. */
+const LIST_UPDATE_MS = 1_000;
+
+/**
+ * The lobby's numbers of stations (the live catalogue): status, playing, viewers (open visits) and
+ * the line (places taken) — `station_id` … `reserve_count`, as `StationLiveState`.
+ */
+export const LOBBY_SELECT = `SELECT s.station_id, s.station_status,
+    (CASE WHEN EXISTS (SELECT 1 FROM station_reservations r WHERE r.station_id = s.station_id AND r.reserve_status = 'playWaiting') THEN 1 ELSE 0 END)::int AS playing,
+    (SELECT count(*)::int FROM station_visits v WHERE v.station_id = s.station_id AND v.ended_at IS NULL) AS visit_count,
+    (SELECT count(*)::int FROM station_reservations r WHERE r.station_id = s.station_id AND r.reserve_status = ANY('{reserve,playTransition,playWaiting}'::text[])) AS reserve_count
+  FROM stations s`;
 
 /** A user's signed-in sockets on every instance (an internal room: `join` refuses the name). */
 const sessionRoom = (userId: number) => `session:${userId}`;

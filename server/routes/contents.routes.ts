@@ -1,4 +1,5 @@
 import {
+  lobbyRequestSchema,
   carouselRequestSchema,
   characterRequestSchema,
   informationRequestSchema,
@@ -15,6 +16,8 @@ import { saleSectionsOf, showsVirtualCraneTab, toPrizeItem, visibleTabs } from '
 import { SERVER_MESSAGES } from '../messages';
 import { Refusal } from '../play/refusal';
 import { sendCompressed } from '../http/compressed';
+import type { StationLiveState } from '../../src/domain';
+import { LOBBY_SELECT } from '../realtime/realtime-hub';
 import type { ApiDeps } from './deps';
 
 const SHOP_NOT_FOUND = SERVER_MESSAGES.shopNotFound;
@@ -34,6 +37,12 @@ export async function contentsRoutes({ route, services: s, config }: ApiDeps): P
     });
     return sendCompressed(reply, request.headers['accept-encoding'], answer, 'application/json; charset=utf-8');
   });
+
+  // Designed (issue 45): the lobby's numbers of every station now — status, playing, viewers, the
+  // line; the top channel's `list` updates keep them live (one a station a second at most).
+  route.open('/contents/lobby', lobbyRequestSchema, async () => ({
+    lobby: await s.store.query<StationLiveState>(`${LOBBY_SELECT} ORDER BY s.station_id`),
+  }));
 
   route.open('/contents/prize', prizeRequestSchema, async (body) => {
     if (!(await s.catalogue.shopExists(body.shop_id))) throw new Refusal(404, 404, SHOP_NOT_FOUND);

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { DESIGNATED_TYPES, INFORMATION_TAG_PATTERN, STATION_TYPES } from '../domain';
+import { DESIGNATED_TYPES, INFORMATION_TAG_PATTERN, STATION_TYPES, type StationLiveState } from '../domain';
 import { prizeItemSchema, tabListItemSchema } from './catalogue.schema';
 import { errorResponseSchema } from './envelope';
 import { identitySchema, idSchema } from './user-identity.schema';
@@ -273,3 +273,14 @@ export const newArrivalSchema = z.object({
 export const newArrivalsResponseSchema = z.extend(errorResponseSchema, {
   list: z.array(newArrivalSchema).check(z.maxLength(NEW_ARRIVALS_LIMIT)),
 });
+
+/** The lobby's numbers (designed, issue 45): every station's status, playing flag, viewers and line. */
+export const lobbyRequestSchema = z.strictObject({});
+export const stationLiveStateSchema = z.object({
+  station_id: z.int().check(z.positive()),
+  station_status: z.string().check(z.maxLength(40)),
+  playing: z.union([z.literal(0), z.literal(1)]),
+  visit_count: z.int().check(z.nonnegative()),
+  reserve_count: z.optional(z.int().check(z.nonnegative())),
+}) satisfies z.ZodMiniType<StationLiveState>;
+export const lobbyResponseSchema = z.extend(errorResponseSchema, { lobby: z.array(stationLiveStateSchema) });

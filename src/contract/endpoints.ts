@@ -33,6 +33,8 @@ export const ENDPOINTS = {
   kujiReserveCancel: 'play/kuji_reserve_cancel',
   // public listing (§7 "Also")
   newArrivals: 'store/new_arrivals',
+  /** Designed (issue 45): every station's lobby numbers now; the top channel's `list` updates follow. */
+  lobby: 'contents/lobby',
 } as const;
 
 /** Header that carries the access token on authenticated GET calls, which have no body. */

@@ -71,6 +71,8 @@ export const MESSAGES = {
   reserveFree: '予約する（無料）',
   priceTc: (tc: number) => `${formatThousands(tc)} TC`,
   priceTicket: 'チケット1枚',
+  /** A card's lobby numbers (issue 45). */
+  lobbyNumbers: (viewers: number, line: number) => `視聴 ${viewers}人・待ち ${line}人`,
   // The daily free play [R11-8].
   dailyFreeTitle: '本日の無料プレイ',
   dailyFreeAvailable: 'ポイントチケット台で1回、無料で遊べます（今日の24:00まで）',

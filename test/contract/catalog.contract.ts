@@ -195,4 +195,15 @@ export function catalogContract(driver: () => ContractDriver): void {
     const two = await firstValueFrom(catalog().newArrivals(2));
     expect(two).toEqual(list.slice(0, 2));
   });
+
+  it('POST /contents/lobby (issue 45): public, every station once with its status, viewers and line', async () => {
+    const lobby = await firstValueFrom(catalog().lobby());
+    expect(lobby.length).toBeGreaterThan(0);
+    expect(new Set(lobby.map((s) => s.station_id)).size).toBe(lobby.length);
+    for (const s of lobby) {
+      expect(s.visit_count).toBeGreaterThanOrEqual(0);
+      expect(s.reserve_count).toBeGreaterThanOrEqual(0);
+      expect([0, 1]).toContain(s.playing);
+    }
+  });
 }

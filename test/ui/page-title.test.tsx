@@ -14,9 +14,10 @@ describe('document title', () => {
   it('[R7-13] the app titles list pages 景品一覧 and play pages 景品, each followed by the title tag, as the route changes', async () => {
     const catalogue: Pick<
       PrizeCatalogPort,
-      'topPage' | 'lookUpPrizes' | 'characters' | 'information' | 'carousels' | 'startNews' | 'newArrivals'
+      'topPage' | 'lookUpPrizes' | 'characters' | 'information' | 'carousels' | 'startNews' | 'newArrivals' | 'lobby'
     > = {
       topPage: () => NEVER,
+      lobby: () => NEVER,
       lookUpPrizes: () => NEVER,
       characters: () => NEVER,
       information: () => NEVER,

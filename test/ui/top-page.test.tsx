@@ -71,6 +71,8 @@ describe('top page over a scripted catalogue bound in the container', () => {
         JSON.stringify({ method: 'carousels', args: [{ shopId: 1 }] }),
         JSON.stringify({ method: 'startNews', args: [{ shopId: 1, only: 'topPage', page: 1, num: 100 }] }),
         JSON.stringify({ method: 'newArrivals', args: [50] }),
+        // The lobby's numbers (issue 45).
+        JSON.stringify({ method: 'lobby', args: [] }),
       ]),
     );
   });

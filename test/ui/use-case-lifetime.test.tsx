@@ -20,8 +20,9 @@ afterEach(() => {
 /** A catalogue whose top page never answers, counting the requests still open. */
 function pendingCatalogue() {
   const open = { count: 0, asked: 0 };
-  const port: Pick<PrizeCatalogPort, 'topPage' | 'characters'> = {
+  const port: Pick<PrizeCatalogPort, 'topPage' | 'characters' | 'lobby'> = {
     characters: () => of([]),
+    lobby: () => of([]),
     topPage: () =>
       new Observable<TopPageCatalogue>(() => {
         open.count++;

@@ -11,6 +11,7 @@ import type {
   TabListItem,
   TopPageCatalogue,
   VirtualCraneList,
+  StationLiveState,
 } from '../../domain';
 
 export interface TopPageQuery {
@@ -115,4 +116,6 @@ export interface PrizeCatalogPort {
   virtualCranes(): Observable<VirtualCraneList>;
   /** The public new-arrivals listing, at most 50 [R7-7, R9-2]. */
   newArrivals(limit?: number): Observable<readonly NewArrival[]>;
+  /** Every station's lobby numbers now: status, playing, viewers, its line (POST /contents/lobby, issue 45). */
+  lobby(): Observable<readonly StationLiveState[]>;
 }

@@ -21,6 +21,7 @@ import {
   type Character,
   type Crumb,
   type PrizeItem,
+  type StationLiveState,
   type TabListItem,
   type TopPageCatalogue,
   type WinnerAnnouncement,
@@ -44,8 +45,16 @@ export interface CatalogueListing {
 }
 
 /** What the real-time socket says about stations and winners while the page is open. */
+/** A station's live numbers on the catalogue's cards: status, playing, and the lobby's viewers and line (issue 45). */
+export interface LiveStation {
+  readonly station_status: string;
+  readonly playing?: 0 | 1;
+  readonly visit_count?: number;
+  readonly reserve_count?: number;
+}
+
 export interface CatalogueLive {
-  readonly stations: Readonly<Record<number, { readonly station_status: string; readonly playing?: 0 | 1 }>>;
+  readonly stations: Readonly<Record<number, LiveStation>>;
   /** The latest winning announcements, newest first (at most 5) [R9-5]. */
   readonly winners: readonly WinnerAnnouncement[];
 }
@@ -94,7 +103,7 @@ export class BrowseCatalogue extends StateStore<CatalogueState> {
 
   constructor(
     @inject(TOKENS.PrizeCatalogPort)
-    private readonly catalog: Pick<PrizeCatalogPort, 'topPage' | 'characters' | 'searchPrizes'>,
+    private readonly catalog: Pick<PrizeCatalogPort, 'topPage' | 'characters' | 'searchPrizes' | 'lobby'>,
     @inject(TOKENS.AppConfig) private readonly config: AppConfig,
     @inject(TOKENS.RealtimePort) private readonly realtime: Pick<RealtimePort, 'channel'>,
   ) {
@@ -135,6 +144,22 @@ export class BrowseCatalogue extends StateStore<CatalogueState> {
   private listen(): void {
     if (this.listening || this.disposed) return;
     this.listening = true;
+    // The lobby's numbers as they are now; the channel's `list` updates follow (issue 45). A failed
+    // read leaves the cards without numbers until an update comes.
+    this.own(
+      this.catalog
+        .lobby()
+        .pipe(this.untilDisposed())
+        .subscribe({
+          next: (lobby) => {
+            const now = this.live.value;
+            // What the channel said meanwhile is newer than this answer: it stays.
+            const fresh = lobby.filter((s) => now.stations[s.station_id]?.visit_count === undefined);
+            this.live.next({ ...now, stations: withLobby(now.stations, fresh) });
+          },
+          error: () => undefined,
+        }),
+    );
     this.own(
       this.realtime
         .channel({ kind: 'top' })
@@ -150,10 +175,7 @@ export class BrowseCatalogue extends StateStore<CatalogueState> {
               },
             });
           } else if (event.type === 'list') {
-            const stations = { ...now.stations };
-            for (const s of event.stations)
-              stations[s.station_id] = { station_status: s.station_status, playing: s.playing };
-            this.live.next({ ...now, stations });
+            this.live.next({ ...now, stations: withLobby(now.stations, event.stations) });
           } else if (event.type === 'winner') {
             this.live.next({ ...now, winners: [event.announcement, ...now.winners].slice(0, 5) });
           }
@@ -217,4 +239,20 @@ export class BrowseCatalogue extends StateStore<CatalogueState> {
       startWith<CatalogueState>({ kind: 'loading' }),
     );
   }
+}
+
+/** The cards' live stations with these stations' numbers put in. */
+function withLobby(
+  stations: Readonly<Record<number, LiveStation>>,
+  update: readonly StationLiveState[],
+): Record<number, LiveStation> {
+  const next: Record<number, LiveStation> = { ...stations };
+  for (const s of update)
+    next[s.station_id] = {
+      station_status: s.station_status,
+      playing: s.playing,
+      visit_count: s.visit_count,
+      ...(s.reserve_count === undefined ? {} : { reserve_count: s.reserve_count }),
+    };
+  return next;
 }

@@ -118,6 +118,8 @@ export interface StationLiveState {
   readonly station_status: string;
   readonly playing: 0 | 1;
   readonly visit_count: number;
+  /** Places taken in its line (the lobby's numbers, issue 45); absent from older servers. */
+  readonly reserve_count?: number;
 }
 
 /** What a control command answers. */

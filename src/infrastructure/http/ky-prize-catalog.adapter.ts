@@ -19,6 +19,7 @@ import {
   ENDPOINTS,
   informationResponseSchema,
   kujiListResponseSchema,
+  lobbyResponseSchema,
   newArrivalsResponseSchema,
   prizeResponseSchema,
   prizeV2ResponseSchema,
@@ -28,7 +29,7 @@ import {
 } from '../../contract';
 import { toCharacter, toWireSearchParams } from '../wire/play-wire';
 import type { KyHttpClient } from './ky-http-client';
-import type { CarouselSlide, KujiOnSale, NewArrival, VirtualCraneList } from '../../domain';
+import type { CarouselSlide, KujiOnSale, NewArrival, StationLiveState, VirtualCraneList } from '../../domain';
 
 /** Drops the answer envelope (error_code, error_info) once the answer is known to be a success. */
 export function payload<T extends { error_code: number; error_info: string }>(
@@ -155,5 +156,15 @@ export class KyPrizeCatalog implements PrizeCatalogPort {
         searchParams: { limit },
       })
       .pipe(map((a) => a.list));
+  }
+
+  lobby(): Observable<readonly StationLiveState[]> {
+    return this.http.post(
+      ENDPOINTS.lobby,
+      {},
+      mapped(lobbyResponseSchema, (a) => a.lobby),
+      'lobby',
+      { identity: 'none' },
+    );
   }
 }

@@ -16,10 +16,13 @@ export function PrizeCard({
   href,
   onDetails,
   eager = false,
+  lobby = null,
 }: {
   item: PrizeItem;
   href: string;
   onDetails?: (() => void) | undefined;
+  /** The lobby's live numbers (issue 45): who watches and how many wait, once the page knows them. */
+  lobby?: { readonly viewers: number; readonly line: number } | null;
   /** A card in the first screen: its picture loads at once (the page's LCP element is one of them). */
   eager?: boolean;
 }) {
@@ -69,6 +72,11 @@ export function PrizeCard({
         <p className="prize-card__price">
           {item.designated_type === 'practice' ? MESSAGES.practiceFree : MESSAGES.playPrice(item.play_price)}
         </p>
+        {lobby ? (
+          <p className="prize-card__lobby" data-testid="prize-card-lobby">
+            {MESSAGES.lobbyNumbers(lobby.viewers, lobby.line)}
+          </p>
+        ) : null}
         {onDetails ? (
           <button
             type="button"

@@ -59,7 +59,13 @@ function LiveCard({ item, href, eager = false }: { item: PrizeItem; href: string
     : item;
   const { open } = useModals();
   return (
-    <PrizeCard item={shown} href={href} eager={eager} onDetails={() => open('prizeDetail', { item: shown, href })} />
+    <PrizeCard
+      item={shown}
+      href={href}
+      eager={eager}
+      lobby={live?.visit_count === undefined ? null : { viewers: live.visit_count, line: live.reserve_count ?? 0 }}
+      onDetails={() => open('prizeDetail', { item: shown, href })}
+    />
   );
 }
 
