@@ -15,9 +15,9 @@ import {
   FakeSession,
   ScriptedAccount,
   ScriptedPlay,
-  ScriptedPrizeCatalog,
   ScriptedReservation,
 } from '../../src/testing';
+import { storefrontCatalog } from '../support/storefront-catalog';
 import { createTestContainer } from '../support/test-container';
 
 afterEach(cleanup);
@@ -26,22 +26,15 @@ const today = { day: '2026-11-25', expires_at: '2026-11-25T15:00:00.000Z' };
 const STATION = 31;
 
 function app(path: string, available: 0 | 1 | null) {
-  const catalog = new ScriptedPrizeCatalog()
-    .always('characters', [])
-    .always('carousels', [])
-    .always('startNews', { list: [], total_count: 0 })
-    .always('newArrivals', [])
-    .always(
-      'topPage',
-      aTopPage({
-        tab_list: [aTab(), aTab({ tab_id: 7, tab_name: 'チケット台', tab_slug: 'ticket', tab_kind: 'point_ticket' })],
-      }),
-    )
-    .always('lookUpPrizes', {
-      prize: [aPrizeItem({ station_id: STATION, designated_type: 'point_ticket', play_price: 0 })],
-      prize_fes: [],
-      prize_ticket: [],
-    } as never);
+  const catalog = storefrontCatalog(
+    aTopPage({
+      tab_list: [aTab(), aTab({ tab_id: 7, tab_name: 'チケット台', tab_slug: 'ticket', tab_kind: 'point_ticket' })],
+    }),
+  ).always('lookUpPrizes', {
+    prize: [aPrizeItem({ station_id: STATION, designated_type: 'point_ticket', play_price: 0 })],
+    prize_fes: [],
+    prize_ticket: [],
+  } as never);
   const user = aUserData(available === null ? {} : { daily_free_play: { available, ...today } });
   const account = new ScriptedAccount().always('userData', user);
   const plays = new ScriptedPlay()

@@ -3,30 +3,24 @@ import { act, cleanup, render, screen, waitFor, within } from '@testing-library/
 import { afterEach, describe, expect, it } from 'vitest';
 import { TOKENS } from '../../src/application';
 import { OnkureApp } from '../../src/ui';
-import { aPrizeItem, aTopPage, FakeRealtime, ScriptedPrizeCatalog } from '../../src/testing';
+import { aPrizeItem, aTopPage, FakeRealtime } from '../../src/testing';
+import { storefrontCatalog } from '../support/storefront-catalog';
 import { createTestContainer } from '../support/test-container';
 
 afterEach(cleanup);
 
 describe('the lobby numbers on the catalogue cards (issue 45)', () => {
   it('each card shows its viewers and line as the lobby call answered, and a pushed update changes them in place', async () => {
-    const catalog = new ScriptedPrizeCatalog()
-      .always('characters', [])
-      .always('carousels', [])
-      .always('startNews', { list: [], total_count: 0 })
-      .always('newArrivals', [])
-      .always(
-        'topPage',
-        aTopPage({
-          sale_list: [
-            { tab_id: 5, title: 'おすすめ', list: [aPrizeItem({ station_id: 1 }), aPrizeItem({ station_id: 2 })] },
-          ],
-        }),
-      )
-      .always('lobby', [
-        { station_id: 1, station_status: 'open', playing: 0, visit_count: 4, reserve_count: 1 },
-        { station_id: 2, station_status: 'open', playing: 1, visit_count: 12, reserve_count: 3 },
-      ]);
+    const catalog = storefrontCatalog(
+      aTopPage({
+        sale_list: [
+          { tab_id: 5, title: 'おすすめ', list: [aPrizeItem({ station_id: 1 }), aPrizeItem({ station_id: 2 })] },
+        ],
+      }),
+    ).always('lobby', [
+      { station_id: 1, station_status: 'open', playing: 0, visit_count: 4, reserve_count: 1 },
+      { station_id: 2, station_status: 'open', playing: 1, visit_count: 12, reserve_count: 3 },
+    ]);
     const realtime = new FakeRealtime();
     render(
       <OnkureApp

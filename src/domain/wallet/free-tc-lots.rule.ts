@@ -1,5 +1,5 @@
 import { DAY_MS } from '../constants';
-import { startOfJstDay, toJstParts } from '../time/jst';
+import { formatJstDateTime, startOfJstDay, toJstParts } from '../time/jst';
 import { deadlineStep, nextDeadlineEventAt, type DeadlineStep } from '../time/deadline-notice.rule';
 
 /**
@@ -116,8 +116,7 @@ export function freeTcLastDay(expiresAtMs: number): {
 
 /** 'YYYY/MM/DD' of a lot's last day (histories, notices) [R11-7]. */
 export function freeTcLastDayLabel(expiresAtMs: number): string {
-  const d = freeTcLastDay(expiresAtMs);
-  return `${d.year}/${String(d.month).padStart(2, '0')}/${String(d.day).padStart(2, '0')}`;
+  return formatJstDateTime(expiresAtMs - 1).slice(0, 10);
 }
 
 /**
