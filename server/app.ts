@@ -127,6 +127,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       services?.purchases.stop();
       services?.prizeStorage.stop();
       services?.freeTcExpiry.stop();
+      services?.visitSweep.stop();
       services?.ingest.close();
       services?.stills.close();
       services?.hls.close();

@@ -6,6 +6,7 @@ import { DeliveryTickets } from './delivery/delivery-tickets';
 import { DeliveryService } from './delivery/delivery.service';
 import { PrizeStorage } from './delivery/prize-storage';
 import { FreeTcExpiry } from './wallet/free-tc-expiry';
+import { VisitSweep } from './play/visit-sweep';
 import { DailyFreePlays } from './wallet/daily-free-plays';
 import { RewardsService } from './account/rewards.service';
 import { UsersRepository } from './account/users.repository';
@@ -87,6 +88,8 @@ export interface Services {
   readonly freeTcExpiry: FreeTcExpiry;
   /** The daily free play [R11-8]. */
   readonly dailyFree: DailyFreePlays;
+  /** Ends the visits of players who left without a word (the leader runs it). */
+  readonly visitSweep: VisitSweep;
   readonly ledger: Ledger;
   readonly verification: VerificationService;
   readonly rewards: RewardsService;
@@ -280,6 +283,7 @@ export function createServices(
     log,
   );
   const freeTcExpiry = new FreeTcExpiry(store, clock, ledger, () => realtime, log);
+  const visitSweep = new VisitSweep(store, clock, () => realtime, log);
   setPlayEvents(changingTopPages(realtime, topPages, () => prizeStorage.poke()));
   setKujiEvents(realtime);
   const live = createLiveFeed({
@@ -328,6 +332,7 @@ export function createServices(
     deliveries,
     prizeStorage,
     freeTcExpiry,
+    visitSweep,
     dailyFree,
     ledger,
     verification,

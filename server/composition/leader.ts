@@ -63,6 +63,8 @@ export function startRooms(parts: ServerParts, services: Services): Promise<void
           services.prizeStorage.start();
           // Free TC lots whose notices or end came while the server was down are handled now [R11-7].
           services.freeTcExpiry.start();
+          // Visits of players who left while no instance saw them go (a killed instance) end.
+          services.visitSweep.start();
           // Clips past their 30 days, over the folder's cap, or left by a dead instance are removed.
           services.clips.start();
         })();
@@ -76,6 +78,7 @@ export function startRooms(parts: ServerParts, services: Services): Promise<void
         services.purchases.stop();
         services.prizeStorage.stop();
         services.freeTcExpiry.stop();
+        services.visitSweep.stop();
         services.clips.stop();
         (options.onHostLost ?? exitOnHostLost)(error);
       },

@@ -210,11 +210,12 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
       // A closed tab, or a socket that stopped answering its pings, watches no more.
       this.tally.drop(socket.id);
       if (userId === null) return;
+      const leftAt = this.listClock.now();
       const mine = this.sockets.get(userId);
       mine?.delete(socket.id);
       if (!mine || mine.size === 0) {
         this.sockets.delete(userId);
-        const check = this.awayIfGone(userId)
+        const check = this.awayIfGone(userId, leftAt)
           .catch((error: unknown) => this.log('presence check failed', error))
           .finally(() => {
             if (this.leaving.get(userId) === check) this.leaving.delete(userId);
@@ -316,11 +317,29 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
   /**
    * The user's last connection here closed: they are away for the play loop only if no instance
    * holds another one (with several instances the player may have a tab on each), checked again
-   * here after the answer in case they came back meanwhile.
+   * here after the answer in case they came back meanwhile. Gone, they watch no station either:
+   * their visit ends (the viewer counts), unless it was renewed after `leftAt` — a reloaded page
+   * visits again, maybe before this check ends (docs/fair-play.md "Live lobby numbers").
    */
-  private async awayIfGone(userId: number): Promise<void> {
+  private async awayIfGone(userId: number, leftAt: Date): Promise<void> {
     const elsewhere = await this.io.in(sessionRoom(userId)).fetchSockets();
-    if (elsewhere.length === 0 && !this.sockets.has(userId)) this.tellRoom(userId, 'away');
+    if (elsewhere.length > 0 || this.sockets.has(userId)) return;
+    this.tellRoom(userId, 'away');
+    const ended = await this.db.query<{ station_id: number }>(
+      'UPDATE station_visits SET ended_at = $2 WHERE user_id = $1 AND ended_at IS NULL AND last_seen_at <= $3 RETURNING station_id',
+      [userId, this.listClock.now().toISOString(), leftAt.toISOString()],
+    );
+    for (const { station_id } of ended) this.stationListChanged(station_id);
+  }
+
+  /**
+   * Of these users, the ones with a live connection on any instance (the visit sweep: a visit
+   * whose player has none is over).
+   */
+  async connectedUsers(userIds: readonly number[]): Promise<Set<number>> {
+    if (userIds.length === 0) return new Set();
+    const sockets = await this.io.in(userIds.map(sessionRoom)).fetchSockets();
+    return new Set(sockets.map((s) => s.data.userId).filter((id): id is number => id !== null));
   }
 
   // ---- PlayEvents ----------------------------------------------------------------------------

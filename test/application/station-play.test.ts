@@ -593,4 +593,26 @@ describe('the play screen use-case over scripted ports, on a manual clock', () =
     expect(other.line.disposed).toBe(false);
     other.dispose();
   });
+
+  it('the visit follows the page: joined again after a reconnection, the page visits again (the server ended its visit with the connection); leaving the screen ends it', async () => {
+    const { screen, reservations, realtime } = setUp();
+    reservations.always('visit', {
+      kind: 'watching',
+      info: aStationReserveInfo({ station_id: STATION, station_setting_id: 70, visit_count: 3, reserve_status: null }),
+    });
+    reservations.always('cancelVisit', { station_setting_id: 70, visit_count: 2 } as never);
+    await screen.open(STATION);
+    expect(reservations.callsOf('visit')).toEqual([[STATION]]);
+    // The first join is the page's own: nothing more is sent.
+    realtime.emit({ kind: 'station', stationId: STATION }, { type: 'joined' });
+    await flush();
+    expect(reservations.callsOf('visit')).toHaveLength(1);
+    // A reconnection joins again.
+    realtime.emit({ kind: 'station', stationId: STATION }, { type: 'joined' });
+    await flush();
+    expect(reservations.callsOf('visit')).toEqual([[STATION], [STATION]]);
+    expect(reservations.callsOf('cancelVisit')).toEqual([]);
+    screen.dispose();
+    expect(reservations.callsOf('cancelVisit')).toEqual([[70]]);
+  });
 });

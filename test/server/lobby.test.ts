@@ -8,6 +8,7 @@ import {
   type RealtimeUpdate,
   type ServerToClientEvents,
 } from '../../src/contract';
+import { VISIT_STALE_MS } from '../../server/play/visit-sweep';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { playableStation } from '../support/stations';
 import { connectSocket } from '../support/socket-client';
@@ -106,5 +107,61 @@ describe('the lobby numbers (issue 45)', () => {
       visit_count: last.visit_count,
       reserve_count: last.reserve_count,
     });
+  });
+
+  it('a signed-in viewer whose last connection closes watches no more: the visit ends and the lobby is told; the page visiting again after its reconnection counts once', async () => {
+    const updates = await topListener();
+    clock.advance(2_000);
+    const before = await lobbyOf(otherId);
+    const viewer = await createTestUser(t);
+    const first = await connectSocket(t.origin, viewer, open);
+    expectOk(await post(t, 'v2/play/visit', as(viewer, { station_id: otherId })));
+    expect((await lobbyOf(otherId)).visit_count).toBe(before.visit_count + 1);
+    // The tab closes: once no instance holds a connection of theirs, the visit is over.
+    first.close();
+    await vi.waitFor(() => expect(t.server.services().realtime.isConnected(viewer.user_id)).toBe(false));
+    expect((await lobbyOf(otherId)).visit_count).toBe(before.visit_count);
+    clock.advance(1_000);
+    await vi.waitFor(() => expect(listsOf(updates, otherId).at(-1)?.visit_count).toBe(before.visit_count));
+    // A reload: the new page connects and visits again, whether or not the old connection's end
+    // was settled first; it counts once.
+    const second = await connectSocket(t.origin, viewer, open);
+    second.close();
+    await connectSocket(t.origin, viewer, open);
+    clock.advance(1);
+    expectOk(await post(t, 'v2/play/visit', as(viewer, { station_id: otherId })));
+    await vi.waitFor(() => expect(t.server.services().realtime.isConnected(viewer.user_id)).toBe(true));
+    await vi.waitFor(async () => expect((await lobbyOf(otherId)).visit_count).toBe(before.visit_count + 1));
+  });
+
+  it('the visit sweep ends a visit whose player has no connection on any instance (an HTTP-only client, a killed instance) after two minutes unseen, and keeps a connected player’s', async () => {
+    const sweep = t.server.services().visitSweep;
+    // The earlier tests' visits over HTTP are past their two minutes first.
+    clock.advance(VISIT_STALE_MS);
+    await sweep.settled();
+    const before = await lobbyOf(otherId);
+    const [httpOnly, connected] = [await createTestUser(t), await createTestUser(t)];
+    await connectSocket(t.origin, connected, open);
+    expectOk(await post(t, 'v2/play/visit', as(httpOnly, { station_id: otherId })));
+    expectOk(await post(t, 'v2/play/visit', as(connected, { station_id: otherId })));
+    expect((await lobbyOf(otherId)).visit_count).toBe(before.visit_count + 2);
+    // Not yet two minutes: nothing is looked at.
+    clock.advance(VISIT_STALE_MS - 1_000);
+    expect(await sweep.runDue()).toBe(0);
+    expect((await lobbyOf(otherId)).visit_count).toBe(before.visit_count + 2);
+    // Two minutes unseen: the leader's timer ends the one with no connection.
+    clock.advance(1_000);
+    await sweep.settled();
+    await vi.waitFor(async () => expect((await lobbyOf(otherId)).visit_count).toBe(before.visit_count + 1));
+    const open_ = await t.server
+      .store()
+      .query<{ user_id: number; last_seen_at: Date | string }>(
+        'SELECT user_id, last_seen_at FROM station_visits WHERE user_id = ANY($1::int[]) AND ended_at IS NULL',
+        [[httpOnly.user_id, connected.user_id]],
+      );
+    expect(open_.map((v) => v.user_id)).toEqual([connected.user_id]);
+    // The connected player's visit was seen now: the next look is two minutes on.
+    expect(new Date(open_[0]!.last_seen_at).getTime()).toBe(clock.now().getTime());
+    expect(await sweep.runDue()).toBe(0);
   });
 });

@@ -10,6 +10,7 @@ import {
   switchMap,
   take,
   takeUntil,
+  tap,
   type Observable,
   type Subscription,
 } from 'rxjs';
@@ -73,6 +74,8 @@ export class StationLine extends StateStore<StationLineState> {
   private readonly reset = new Subject<void>();
   private pollTimer: ScheduledTask | null = null;
   private channels: Subscription | null = null;
+  /** The station setting this screen visits (told to the server), once a visit was answered. */
+  private visiting: number | null = null;
   /** The poll found our turn taken (our confirm in another tab, a play under way): follow the play. */
   readonly playWaiting$: Observable<void> = this.turnTaken.asObservable();
   /** The station went into maintenance (531 on the poll). */
@@ -94,6 +97,13 @@ export class StationLine extends StateStore<StationLineState> {
     this.own(() => {
       this.stopPolling();
       this.channels?.unsubscribe();
+      // The screen goes: the player no longer watches (the viewer counts). Sent on its own, as
+      // everything this use-case waits for is cancelled now.
+      if (this.visiting !== null)
+        this.reservations
+          .cancelVisit(this.visiting)
+          .pipe(catchError(() => EMPTY))
+          .subscribe();
     });
     const polls = this.pollRequests.pipe(
       // A poll asked for while a command is on its way waits for it (its answer would be older).
@@ -114,7 +124,17 @@ export class StationLine extends StateStore<StationLineState> {
     const station = this.realtime.channel({ kind: 'station', stationId });
     const user: Observable<RealtimeEvent> = this.signedIn ? this.realtime.channel({ kind: 'user' }) : EMPTY;
     this.channels?.unsubscribe();
-    this.channels = merge(station, user)
+    this.visiting = null;
+    let joins = 0;
+    this.channels = merge(
+      station.pipe(
+        tap((event) => {
+          // Joined again after a reconnection: the server ended the visit when the connection went.
+          if (event.type === 'joined' && ++joins > 1 && this.visiting !== null) void this.visit();
+        }),
+      ),
+      user,
+    )
       .pipe(this.untilDisposed())
       .subscribe((event) => this.onEvent(event));
   }
@@ -124,8 +144,10 @@ export class StationLine extends StateStore<StationLineState> {
     const stationId = this.snapshot.stationId;
     if (stationId === null) return;
     const visit = await this.firstOrNull(() => this.reservations.visit(stationId));
-    if (visit?.kind === 'watching') this.show(visit.info);
-    else if (visit?.kind === 'vipRefused') this.messages.popup(visit.outcome);
+    if (visit?.kind === 'watching' && this.snapshot.stationId === stationId) {
+      this.visiting = visit.info.station_setting_id;
+      this.show(visit.info);
+    } else if (visit?.kind === 'vipRefused') this.messages.popup(visit.outcome);
     else if (visit?.kind === 'stationMaintenance')
       this.messages.alert({ kind: 'stationMaintenance', message: visit.message });
   }
