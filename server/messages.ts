@@ -115,6 +115,10 @@ export const SERVER_MESSAGES = {
   stationPaused: 'このステーションは一時停止中です。しばらくお待ちください。',
   machineDown: 'この台の機械は現在プレイできません。復旧までしばらくお待ちください。',
   machineBusy: 'プレイ中または停止していないため、この操作はできません。',
+  assistNotAvailable:
+    'スタッフアシストは、この台で決められた回数続けて取れなかったときに、結果の画面から依頼できます。',
+  assistPending: 'スタッフアシストの対応を待っています。対応が終わると続けてプレイできます。',
+  noAssist: 'このプレイへのスタッフアシストの依頼はありません（すでに対応済みか、取り消されました）。',
   stationNoPlay: 'このステーションでは、いまプレイしているお客様はいません。',
   numbersRange: (maxDays: number) => `集計期間は開始日から終了日まで、${maxDays}日以内で指定してください。`,
   /** The maintenance screen's text when the operator gives none (emergency). */

@@ -8,10 +8,10 @@ import type {
   StationRequest,
 } from '../../src/domain';
 
-/** The operator's events at a station's machine (docs/agent-protocol.md). */
+/** The operator's other events at a station: the machine's controls (docs/agent-protocol.md), a staff assist's answer [R11-9]. */
 type MachineOperatorEvent = Extract<
   StationRequest,
-  { type: 'emergencyStop' | 'resumeMachine' | 'homeMachine' | 'setDriver' }
+  { type: 'emergencyStop' | 'resumeMachine' | 'homeMachine' | 'setDriver' | 'answerAssist' }
 >;
 import type { Rooms } from '../rooms/kinds';
 import { SERVER_MESSAGES } from '../messages';
@@ -56,6 +56,12 @@ export function stationRefusal(refusal: RoomRefusal, stationId: number | null): 
       return new Refusal(409, 409, SERVER_MESSAGES.machineDown);
     case 'machineBusy':
       return new Refusal(409, 409, SERVER_MESSAGES.machineBusy);
+    case 'assistNotAvailable':
+      return new Refusal(409, 409, SERVER_MESSAGES.assistNotAvailable);
+    case 'assistPending':
+      return new Refusal(409, 409, SERVER_MESSAGES.assistPending);
+    case 'noAssist':
+      return new Refusal(409, 409, SERVER_MESSAGES.noAssist);
   }
 }
 

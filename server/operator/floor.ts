@@ -46,11 +46,12 @@ export class OperatorFloor {
       prize_shape: PrizeShape;
       settings_version: number;
       pending_settings: PendingSettings | null;
+      assist_misses: number;
       viewers: number;
     }>(
       `SELECT s.station_id, s.station_admin_id, s.prize_name, s.station_status, s.station_type, s.stock, s.paused,
               s.emergency_stopped, s.arm_strength, s.play_price, s.prize_shape, s.settings_version, s.pending_settings,
-              (SELECT count(*)::int FROM station_visits v WHERE v.station_id = s.station_id AND v.ended_at IS NULL) AS viewers
+              s.assist_misses, (SELECT count(*)::int FROM station_visits v WHERE v.station_id = s.station_id AND v.ended_at IS NULL) AS viewers
          FROM stations s ORDER BY s.station_id`,
     );
     const line = await this.db.query<{
@@ -96,6 +97,20 @@ export class OperatorFloor {
         WHERE sp.settled_at IS NULL
         ORDER BY sp.station_id, sp.stray_id`,
     );
+    // Staff assists asked and not answered [R11-9], oldest first.
+    const assists = await this.db.query<{
+      station_id: number;
+      play_id: number;
+      user_id: number;
+      nickname: string | null;
+      misses: number;
+      asked_at: Date | string;
+      deadline_at: Date | string;
+    }>(
+      `SELECT a.station_id, a.play_id, a.user_id, u.nickname, a.misses, a.asked_at, a.deadline_at
+         FROM staff_assists a JOIN users u ON u.user_id = a.user_id
+        WHERE a.status = 'asked' ORDER BY a.asked_at`,
+    );
     const out: OperatorFloorStation[] = [];
     for (const s of stations) {
       const play = plays.find((p) => p.station_id === s.station_id);
@@ -119,6 +134,7 @@ export class OperatorFloor {
                   playPrice: s.play_price,
                   prizeName: s.prize_name,
                   prizeShape: s.prize_shape,
+                  assistMisses: s.assist_misses,
                 },
                 s.pending_settings.patch,
               ),
@@ -126,6 +142,11 @@ export class OperatorFloor {
               requested_at: new Date(s.pending_settings.requestedAt).toISOString(),
             }
           : null,
+        assist_misses: s.assist_misses,
+        assist: assistOf(
+          assists.find((a) => a.station_id === s.station_id),
+          now,
+        ),
         viewers: s.viewers,
         line: line
           .filter((r) => r.station_id === s.station_id)
@@ -184,4 +205,29 @@ export class OperatorFloor {
     }
     return `${path}?k=${encodeURIComponent(held.token)}`;
   }
+}
+
+/** A staff assist waiting for the staff, as the console shows it [R11-9]. */
+function assistOf(
+  row:
+    | {
+        play_id: number;
+        user_id: number;
+        nickname: string | null;
+        misses: number;
+        asked_at: Date | string;
+        deadline_at: Date | string;
+      }
+    | undefined,
+  now: number,
+): OperatorFloorStation['assist'] {
+  if (!row) return null;
+  return {
+    play_id: row.play_id,
+    user_id: row.user_id,
+    nickname: row.nickname ?? SERVER_MESSAGES.anonymousPlayer,
+    misses: row.misses,
+    asked_at: new Date(row.asked_at).toISOString(),
+    ms_left: Math.max(0, new Date(row.deadline_at).getTime() - now),
+  };
 }

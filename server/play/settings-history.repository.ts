@@ -1,5 +1,5 @@
 import type { SettingsHistoryAnswer } from '../../src/contract';
-import type { SettingChange, SettingsChangeReason } from '../../src/domain';
+import type { SettingChange, SettingsChangeReason, StaffAssistOutcome } from '../../src/domain';
 import type { SqlExecutor } from '../store/store';
 
 /** Versions per page of a station's settings history. */
@@ -30,6 +30,21 @@ export class SettingsHistoryRepository {
         WHERE station_id = $1 ORDER BY version DESC LIMIT $2 OFFSET $3`,
       [stationId, SETTINGS_HISTORY_PAGE_SIZE + 1, (page - 1) * SETTINGS_HISTORY_PAGE_SIZE],
     );
+    // The staff assists answered at the station [R11-9]: when, after how many misses, and how it
+    // ended (a done assist moved the prize by hand). No player is named. The latest, on the first page.
+    const assists =
+      page === 1
+        ? await this.db.query<{
+            outcome: Exclude<StaffAssistOutcome, 'cancelled'>;
+            misses: number;
+            asked_at: Date;
+            ended_at: Date;
+          }>(
+            `SELECT status AS outcome, misses, asked_at, ended_at FROM staff_assists
+              WHERE station_id = $1 AND status IN ('done', 'declined', 'lapsed') ORDER BY ended_at DESC LIMIT $2`,
+            [stationId, SETTINGS_HISTORY_PAGE_SIZE],
+          )
+        : [];
     return {
       station_id: stationId,
       current_version: station.settings_version,
@@ -41,6 +56,12 @@ export class SettingsHistoryRepository {
       })),
       page,
       has_more: rows.length > SETTINGS_HISTORY_PAGE_SIZE ? 1 : 0,
+      assists: assists.map((a) => ({
+        outcome: a.outcome,
+        misses: a.misses,
+        asked_at: new Date(a.asked_at).toISOString(),
+        ended_at: new Date(a.ended_at).toISOString(),
+      })),
     };
   }
 }

@@ -3,6 +3,7 @@ import {
   operatorBroadcastSchema,
   operatorEmergencyEndSchema,
   operatorEndPlaySchema,
+  operatorAssistAnswerSchema,
   operatorFloorSchema,
   operatorKujiBoxesSchema,
   operatorNumbersSchema,
@@ -60,6 +61,18 @@ export async function operatorConsoleRoutes({ route, services: s, config }: ApiD
     });
     s.realtime.floorChanged(body.station_id);
     return stationAnswer(s.store, body.station_id, refunded_play_id);
+  });
+
+  // A player's staff assist answered [R11-9]: done or declined; the player's continue window runs again.
+  route.operator(`/${O.assistAnswer}`, onFloor, operatorAssistAnswerSchema, async (body, { operator }) => {
+    await operateStation(s.rooms, body.station_id, {
+      type: 'answerAssist',
+      playId: body.play_id,
+      answer: body.answer,
+      operator: operator.login,
+    });
+    s.realtime.floorChanged(body.station_id);
+    return { assist: { station_id: body.station_id, play_id: body.play_id, answer: body.answer } };
   });
 
   route.operator(`/${O.removeFromLine}`, onFloor, operatorRemoveFromLineSchema, async (body) => {

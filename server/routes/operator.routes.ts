@@ -123,6 +123,7 @@ export async function operatorRoutes({ route, services: s }: ApiDeps): Promise<v
       patch: {
         ...(body.arm_strength === undefined ? {} : { armStrength: body.arm_strength }),
         ...(body.play_price === undefined ? {} : { playPrice: body.play_price }),
+        ...(body.assist_misses === undefined ? {} : { assistMisses: body.assist_misses }),
       },
       reason: body.reason,
       operator: operator.login,

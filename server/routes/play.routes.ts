@@ -118,6 +118,17 @@ export async function playRoutes({ route, services: s }: ApiDeps): Promise<void>
     return { play: null };
   });
 
+  // A staff assist after enough misses in a row [R11-9]: the turn is held for the staff (409 when
+  // the player may not ask now, or already asked).
+  route.authed(`/${P.assist}`, playIdRequestSchema, async (user, body) => {
+    const answer = await onPlayersStation(user.user_id, {
+      type: 'askAssist',
+      userId: user.user_id,
+      playId: body.play_id,
+    });
+    return { play: expectReply(answer, 'play').play };
+  });
+
   route.authed(`/${P.history}`, historyRequestSchema, async (user, body) => ({
     history: await playLog.history(user.user_id, body.page ?? 1),
   }));

@@ -6,6 +6,8 @@ import {
   OPERATOR_ROLES,
   SETTINGS_CHANGE_REASONS,
   SETTINGS_FIELDS,
+  STAFF_ASSIST_ANSWERS,
+  STAFF_ASSIST_MAX_MISSES,
   STATION_STATUSES,
 } from '../domain';
 import { errorResponseSchema } from './envelope';
@@ -42,6 +44,8 @@ export const OPERATOR_ENDPOINTS = {
   // The console (docs/operator-console.md): the floor, service messages, users, numbers, kuji boxes.
   floor: 'operator/floor',
   endPlay: 'operator/end_play',
+  /** Answers a player's staff assist: done (the prize put back within reach) or declined [R11-9]. */
+  assistAnswer: 'operator/assist_answer',
   removeFromLine: 'operator/remove_from_line',
   pause: 'operator/pause',
   strayPrize: 'operator/stray_prize',
@@ -193,13 +197,20 @@ export const operatorStationSettingsSchema = z
     z.extend(stationId, {
       arm_strength: z.optional(armStrength),
       play_price: z.optional(playPrice),
+      /** Misses in a row before a player may ask for a staff assist; 0: none at this station [R11-9]. */
+      assist_misses: z.optional(
+        z.int(M.notInteger).check(z.gte(0)).check(z.lte(STAFF_ASSIST_MAX_MISSES, M.numberTooLarge)),
+      ),
       reason: settingsReason,
     }).shape,
   )
   .check(
-    z.refine((body) => body.arm_strength !== undefined || body.play_price !== undefined, {
-      message: M.settingsNothingToChange,
-    }),
+    z.refine(
+      (body) => body.arm_strength !== undefined || body.play_price !== undefined || body.assist_misses !== undefined,
+      {
+        message: M.settingsNothingToChange,
+      },
+    ),
   );
 export const operatorChangePrizeSchema = z.strictObject(
   z.extend(stationId, {
@@ -322,6 +333,21 @@ const floorStationSchema = z.object({
   arm_strength: z.optional(z.number()),
   play_price: z.optional(z.int().check(z.nonnegative())),
   settings_version: z.optional(z.int().check(z.nonnegative())),
+  /** Misses in a row before a staff assist may be asked (0: none) [R11-9]. */
+  assist_misses: z.optional(z.int().check(z.nonnegative())),
+  /** A staff assist asked and not answered [R11-9]: the turn is held until `ms_left` runs out. */
+  assist: z.optional(
+    z.nullable(
+      z.object({
+        play_id: z.int().check(z.positive()),
+        user_id: z.int().check(z.positive()),
+        nickname: z.string(),
+        misses: z.int().check(z.nonnegative()),
+        asked_at: z.string(),
+        ms_left: z.int().check(z.nonnegative()),
+      }),
+    ),
+  ),
   /** A change waiting for the player's run to end [R11-6]: what it will change, why, since when. */
   pending_settings: z.optional(
     z.nullable(
@@ -389,6 +415,13 @@ export const operatorFloorResponseSchema = z.object({
  * when it is no longer on the machine. An offered turn is withdrawn with remove_from_line.
  */
 export const operatorEndPlaySchema = z.strictObject(z.extend(stationId, { play_id: idSchema }).shape);
+/**
+ * Answers the staff assist asked after that play (right `floor`) [R11-9]: `done` once the prize is
+ * put back within reach, or `declined`; 409 when none is asked (answered already, lapsed, ended).
+ */
+export const operatorAssistAnswerSchema = z.strictObject(
+  z.extend(stationId, { play_id: idSchema, answer: z.enum(STAFF_ASSIST_ANSWERS) }).shape,
+);
 /** Removes one player from a station's line (right `floor`); they are told on their user channel. */
 export const operatorRemoveFromLineSchema = z.strictObject(z.extend(stationId, { user_id: idSchema }).shape);
 export const operatorRemoveFromLineResponseSchema = z.object({

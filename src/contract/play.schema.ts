@@ -4,12 +4,14 @@ import type {
   MachineView as DomainMachineView,
   PlayLogEntry as DomainPlayLogEntry,
   PlayView,
+  StaffAssistView,
 } from '../domain';
 import {
   DESIGNATED_TYPES,
   RESERVE_STATUSES,
   SETTINGS_CHANGE_REASONS,
   SETTINGS_FIELDS,
+  STAFF_ASSIST_OUTCOMES,
   STATION_MAINTENANCE_ERROR_CODE,
   STATION_STATUSES,
   VIP_EXCLUSIVE_IN_USE_ERROR_CODE,
@@ -143,6 +145,8 @@ export const PLAY_LOOP_ENDPOINTS = {
   stationInfo: 'v2/play/station_info',
   /** A station's published settings history, for anyone [R11-6]. */
   settingsHistory: 'v2/play/settings_history',
+  /** The player asks for a staff assist after a miss; the answer is their play, held [R11-9]. */
+  assist: 'v2/play/assist',
 } as const;
 
 export const CRANE_BUTTONS = ['right', 'back'] as const;
@@ -192,6 +196,16 @@ export const assistGaugeSchema = z.object({
 export type AssistGaugeAnswer = z.infer<typeof assistGaugeSchema>;
 assistGaugeSchema satisfies z.ZodMiniType<AssistGaugeView>;
 
+/** Staff assist in the player's turn [R11-9]. */
+export const staffAssistViewSchema = z.object({
+  needed: count,
+  misses: count,
+  state: z.enum(['counting', 'available', 'asked']),
+  ms_left: z.nullable(ms),
+  outcome: z.nullable(z.enum(STAFF_ASSIST_OUTCOMES)),
+});
+staffAssistViewSchema satisfies z.ZodMiniType<StaffAssistView>;
+
 /** One play as the player sees it: the machine, the windows, the result, and its settings. */
 export const playStateSchema = z.object({
   play_id: z.int().check(z.positive()),
@@ -209,6 +223,7 @@ export const playStateSchema = z.object({
   price: count,
   arm_strength: z.number().check(z.gte(0)).check(z.lte(1)),
   assist_level: count,
+  staff_assist: z.optional(z.nullable(staffAssistViewSchema)),
 });
 export type PlayState = z.infer<typeof playStateSchema>;
 playStateSchema satisfies z.ZodMiniType<PlayView>;
@@ -264,6 +279,17 @@ export const playLogEntrySchema = z.object({
   clip: z.optional(z.nullable(playClipRefSchema)),
   /** The station's settings version the play ran with [R11-6]; null for plays before versions existed. */
   settings_version: z.optional(z.nullable(count)),
+  /** The staff assist asked after this play [R11-9]. */
+  staff_assist: z.optional(
+    z.nullable(
+      z.object({
+        status: z.enum(['asked', ...STAFF_ASSIST_OUTCOMES]),
+        misses: count,
+        asked_at: z.string(),
+        ended_at: z.nullable(z.string()),
+      }),
+    ),
+  ),
 });
 export type PlayLogEntry = z.infer<typeof playLogEntrySchema>;
 playLogEntrySchema satisfies z.ZodMiniType<DomainPlayLogEntry>;
@@ -294,6 +320,17 @@ export const settingsHistoryResponseSchema = z.extend(errorResponseSchema, {
     list: z.array(settingsVersionSchema),
     page: count,
     has_more: flag,
+    /** The staff assists answered at the station, newest first (the first page only) [R11-9]. */
+    assists: z.optional(
+      z.array(
+        z.object({
+          outcome: z.enum(['done', 'declined', 'lapsed']),
+          misses: count,
+          asked_at: z.string(),
+          ended_at: z.string(),
+        }),
+      ),
+    ),
   }),
 });
 export type SettingsHistoryAnswer = z.infer<typeof settingsHistoryResponseSchema>['settings_history'];

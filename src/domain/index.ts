@@ -65,6 +65,7 @@ export * from './play/play.entity';
 export * from './play/play-clip.entity';
 export * from './play/clip-page.rule';
 export * from './play/station-settings.rule';
+export * from './play/staff-assist.rule';
 export * from './routes/navigation.rule';
 export * from './build/app-update.rule';
 export * from './play/station-room';

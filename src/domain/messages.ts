@@ -42,6 +42,16 @@ export const DOMAIN_MESSAGES = {
     playPrice: '1回の料金',
     prizeName: '景品',
     prizeShape: '景品の形',
+    assistMisses: 'スタッフアシストまでのミス回数',
+  },
+  /** A station's misses before a staff assist, as its settings history reads it [R11-9]. */
+  assistMissesValue: (misses: number) => (misses === 0 ? 'なし' : `${misses}回`),
+  /** Staff assist [R11-9]: how each end of an assist reads. */
+  staffAssistOutcomes: {
+    done: 'スタッフが景品の位置を直しました',
+    declined: '今回はアシストできませんでした',
+    lapsed: '時間内にスタッフが対応できませんでした',
+    cancelled: 'プレイ終了のため取り消されました',
   },
   prizeShapes: { box: '箱', plush: 'ぬいぐるみ', capsule: 'カプセル' },
   /** The clip page's title and link preview (issue 44) [R11-5]. */

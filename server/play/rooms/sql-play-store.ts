@@ -6,6 +6,7 @@ import {
   assistGauge,
   RESERVING_STATUSES,
   SETTINGS_CHANGE_REASONS,
+  STAFF_ASSIST_MAX_MISSES,
   type CraneInput,
   type CranePrize,
   type CraneState,
@@ -45,6 +46,7 @@ interface StationRow {
   emergency_stopped: boolean;
   settings_version: number;
   pending_settings: unknown;
+  assist_misses: number;
 }
 
 /** A waiting settings change as the room wrote it; anything else is dropped (a change is never half applied) [R11-6]. */
@@ -54,6 +56,7 @@ const pendingSettingsSchema = z.object({
     playPrice: z.optional(z.int().check(z.gte(0))),
     prizeName: z.optional(z.string()),
     prizeShape: z.optional(z.enum(['box', 'plush', 'capsule'])),
+    assistMisses: z.optional(z.int().check(z.gte(0)).check(z.lte(STAFF_ASSIST_MAX_MISSES))),
   }),
   stock: z.nullable(z.int().check(z.gte(0))),
   reason: z.enum(SETTINGS_CHANGE_REASONS),
@@ -87,7 +90,19 @@ interface PlayRow {
   phase_deadline_at: Date | null;
   grace_deadline_at: Date | null;
   result: 'win' | 'miss' | 'refunded' | null;
+  assist_asked_at: Date | null;
+  run_misses: number;
 }
+
+/**
+ * A play's player's misses in a row in its turn [R11-9]: the misses of its reservation after its
+ * last win or last answered staff assist (the play `p` is the turn's latest).
+ */
+const RUN_MISSES_SQL = `(SELECT count(*)::int FROM plays m
+    WHERE m.play_reserve_id = p.play_reserve_id AND m.result = 'miss'
+      AND m.play_id > COALESCE((SELECT max(q.play_id) FROM plays q LEFT JOIN staff_assists a ON a.play_id = q.play_id
+                                 WHERE q.play_reserve_id = p.play_reserve_id
+                                   AND (q.result = 'win' OR a.status IN ('done', 'declined', 'lapsed'))), 0))`;
 
 /**
  * The station rooms' store over SQL (PGlite here; plain PostgreSQL). The one place that changes
@@ -107,7 +122,7 @@ export class SqlPlayStore implements PlayStore {
     const only = stationIds ? [...stationIds] : null;
     const stations = await this.db.query<StationRow>(
       `SELECT station_id, shop_id, station_status, station_type, designated_type, stock, play_price, arm_strength, prize_name, prize_shape, paused, emergency_stopped,
-              settings_version, pending_settings
+              settings_version, pending_settings, assist_misses
          FROM stations WHERE $1::int[] IS NULL OR station_id = ANY($1::int[]) ORDER BY station_id`,
       [only],
     );
@@ -132,7 +147,9 @@ export class SqlPlayStore implements PlayStore {
     const plays = await this.db.query<PlayRow>(
       `SELECT p.play_id, p.play_reserve_id, p.user_id, p.station_id, p.phase, p.currency, p.price, p.charged_free, p.charged_toll,
               p.arm_strength, p.assist_level, coalesce(g.misses, 0) AS misses, p.seed, p.layout, p.inputs, p.machine,
-              p.drop_at_tick, p.phase_deadline_at, p.grace_deadline_at, p.result
+              p.drop_at_tick, p.phase_deadline_at, p.grace_deadline_at, p.result,
+              (SELECT a.asked_at FROM staff_assists a WHERE a.play_id = p.play_id AND a.status = 'asked') AS assist_asked_at,
+              ${RUN_MISSES_SQL} AS run_misses
          FROM plays p LEFT JOIN assist_gauges g ON g.user_id = p.user_id AND g.station_id = p.station_id
         WHERE p.phase IN ('resetting', 'playing', 'result') AND ($1::int[] IS NULL OR p.station_id = ANY($1::int[]))`,
       [only],
@@ -155,6 +172,7 @@ export class SqlPlayStore implements PlayStore {
           paused: s.paused,
           emergencyStopped: s.emergency_stopped,
           settingsVersion: s.settings_version,
+          assistMisses: s.assist_misses,
         },
         pendingSettings: storedPending(s.pending_settings),
         field: field ? { prizes: field.layout, nextPrizeId: field.next_prize_id } : null,
@@ -187,6 +205,8 @@ export class SqlPlayStore implements PlayStore {
               phaseDeadline: ms(play.phase_deadline_at),
               graceDeadline: ms(play.grace_deadline_at),
               result: play.result,
+              runMisses: play.run_misses,
+              assistAskedAt: ms(play.assist_asked_at),
             }
           : null,
       };
@@ -293,6 +313,11 @@ export class SqlPlayStore implements PlayStore {
         return;
       }
       case 'closePlay':
+        // An assist still asked goes with its play (the player finished, the operator ended it, a fault).
+        await tx.query(
+          `UPDATE staff_assists SET status = 'cancelled', ended_at = $2 WHERE play_id = $1 AND status = 'asked'`,
+          [w.playId, now],
+        );
         await tx.query(
           `UPDATE plays SET phase = 'ended', result = CASE WHEN $2 THEN 'refunded' ELSE result END, phase_deadline_at = NULL,
                             grace_deadline_at = NULL, machine = COALESCE($3::jsonb, machine), inputs = COALESCE($4::jsonb, inputs),
@@ -347,6 +372,27 @@ export class SqlPlayStore implements PlayStore {
       case 'paused':
         await tx.query('UPDATE stations SET paused = $2 WHERE station_id = $1', [stationId, w.paused]);
         break;
+      case 'assistMisses':
+        await tx.query('UPDATE stations SET assist_misses = $2 WHERE station_id = $1', [stationId, w.misses]);
+        return;
+      case 'assistAsked':
+        // The hold is the play's window (and its reservation's) until answered [R11-9].
+        await tx.query(
+          `INSERT INTO staff_assists (play_id, station_id, user_id, play_reserve_id, misses, asked_at, deadline_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [w.playId, stationId, w.userId, w.reserveId, w.misses, iso(w.askedAt), iso(w.deadline)],
+        );
+        await this.playWindow(tx, w.playId, w.reserveId, w.deadline, now);
+        return;
+      case 'assistEnded': {
+        const [row] = await tx.query<{ play_reserve_id: number }>(
+          `UPDATE staff_assists SET status = $2, ended_at = $3, operator_login = $4
+            WHERE play_id = $1 AND status = 'asked' RETURNING play_reserve_id`,
+          [w.playId, w.outcome, iso(w.at), w.operator],
+        );
+        if (row) await this.playWindow(tx, w.playId, row.play_reserve_id, w.continueDeadline, now);
+        return;
+      }
       case 'emergencyStopped':
         await tx.query('UPDATE stations SET emergency_stopped = $2 WHERE station_id = $1', [stationId, w.stopped]);
         return;
@@ -374,6 +420,16 @@ export class SqlPlayStore implements PlayStore {
         await tx.query('DELETE FROM station_machines WHERE station_id = $1', [stationId]);
         return;
     }
+  }
+
+  /** A play's window after its result (the continue window, or a staff assist's hold), and its reservation's. */
+  private async playWindow(tx: SqlExecutor, playId: number, reserveId: number, deadline: number, now: string) {
+    await tx.query('UPDATE plays SET phase_deadline_at = $2 WHERE play_id = $1', [playId, iso(deadline)]);
+    await tx.query('UPDATE station_reservations SET deadline_at = $2, updated_at = $3 WHERE play_reserve_id = $1', [
+      reserveId,
+      iso(deadline),
+      now,
+    ]);
   }
 
   async addToLine(stationId: number, userId: number): Promise<{ reserveId: number; settingId: number }> {

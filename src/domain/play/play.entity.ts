@@ -1,3 +1,4 @@
+import type { StaffAssistStatus, StaffAssistView } from './staff-assist.rule';
 import type { PlayClipRef } from './play-clip.entity';
 /**
  * The play on a station's machine as the client sees it (docs/play.md). The wire schemas
@@ -52,6 +53,8 @@ export interface PlayView {
   readonly price: number;
   readonly arm_strength: number;
   readonly assist_level: number;
+  /** Staff assist in this turn [R11-9]: null where the station offers none; absent from older servers. */
+  readonly staff_assist?: StaffAssistView | null;
 }
 
 /** The assist gauge as the server answers it. */
@@ -91,6 +94,17 @@ export interface PlayLogEntry {
   readonly clip?: PlayClipRef | null;
   /** The station's settings version the play ran with [R11-6] (null: before versions existed). */
   readonly settings_version?: number | null;
+  /** The staff assist asked after this play [R11-9]: null when none was; absent on older servers. */
+  readonly staff_assist?: PlayLogAssist | null;
+}
+
+/** A staff assist as the play log shows it [R11-9]. */
+export interface PlayLogAssist {
+  readonly status: StaffAssistStatus;
+  /** The player's misses in a row when they asked. */
+  readonly misses: number;
+  readonly asked_at: string;
+  readonly ended_at: string | null;
 }
 
 /** A notice for one user from the real-time socket. */

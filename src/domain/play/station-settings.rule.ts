@@ -1,6 +1,7 @@
 import { DOMAIN_MESSAGES } from '../messages';
 import { formatThousands } from '../text/number-format';
 import type { PrizeShape } from './crane-machine';
+import { STAFF_ASSIST_DEFAULT_MISSES } from './staff-assist.rule';
 
 /**
  * A station's settings as players are told of them (docs/fair-play.md) [R11-6]: the arm strength,
@@ -30,6 +31,11 @@ export interface StationSettings {
   readonly playPrice: number;
   readonly prizeName: string;
   readonly prizeShape: PrizeShape;
+  /**
+   * Misses in a row after which a player may ask for a staff assist (0: none at this station)
+   * [R11-9]; absent: the service's default.
+   */
+  readonly assistMisses?: number;
 }
 export type SettingsField = keyof StationSettings;
 export const SETTINGS_FIELDS = [
@@ -37,6 +43,7 @@ export const SETTINGS_FIELDS = [
   'playPrice',
   'prizeName',
   'prizeShape',
+  'assistMisses',
 ] as const satisfies readonly SettingsField[];
 
 /** What an operator asked to change (only the fields named). */
@@ -63,11 +70,16 @@ export interface PendingSettings {
 
 /** The fields a patch really changes, before → after, in a fixed order (none: nothing to publish). */
 export function settingsChanges(current: StationSettings, patch: SettingsPatch): SettingChange[] {
+  const now: Required<StationSettings> = { ...current, assistMisses: assistMissesOf(current) };
   return SETTINGS_FIELDS.flatMap((field) => {
     const after = patch[field];
-    return after === undefined || after === current[field] ? [] : [{ field, before: current[field], after }];
+    return after === undefined || after === now[field] ? [] : [{ field, before: now[field], after }];
   });
 }
+
+/** The misses in a row a station asks for before a staff assist [R11-9]. */
+export const assistMissesOf = (station: Pick<StationSettings, 'assistMisses'>): number =>
+  station.assistMisses ?? STAFF_ASSIST_DEFAULT_MISSES;
 
 /** A later change asked while one waits: its fields win; the reason and operator are the latest's, the time the first's. */
 export function mergePending(waiting: PendingSettings | null, next: PendingSettings): PendingSettings {
@@ -109,6 +121,8 @@ export function settingValueText(field: SettingsField, value: number | string): 
       return SHAPE_LABELS[value as PrizeShape] ?? String(value);
     case 'prizeName':
       return String(value);
+    case 'assistMisses':
+      return DOMAIN_MESSAGES.assistMissesValue(Number(value));
   }
 }
 

@@ -190,6 +190,8 @@ describe('a station driven by its machine’s agent', () => {
     walk.at(walk.now + 1);
     expect(walk.phase).toBe('result');
     expect(walk.writes('recordResult')).toEqual([expect.objectContaining({ result: 'miss', prizeWon: null })]);
+    // [R11-9] The turn counts one more miss in a row (staff assist).
+    expect((walk.state.turn as { holder: { runMisses?: number } }).holder.runMisses).toBe(1);
   });
 
   it('fires a waiting button by itself at the published limit, and lets a held one go at the server’s bound', () => {
@@ -365,6 +367,8 @@ describe('a station driven by its machine’s agent', () => {
       expect(walk.phase).toBe('result');
       expect(walk.writes('refund')).toEqual([]);
       expect(walk.writes('recordResult')).toEqual([expect.objectContaining({ playId: PLAY, result: 'win' })]);
+      // [R11-9] A win starts the misses in a row again.
+      expect((walk.state.turn as { holder: { runMisses?: number } }).holder.runMisses).toBe(0);
     });
 
     it('→ held when the server died: the agent let go, so the claw waits for ↑ and the release is in the play’s log', () => {

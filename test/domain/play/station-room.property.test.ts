@@ -38,7 +38,12 @@ type Command =
   | { readonly kind: 'settings'; readonly armStrength: number; readonly playPrice: number }
   | { readonly kind: 'endPlay' }
   | { readonly kind: 'machine'; readonly event: 'emergencyStop' | 'resumeMachine' | 'homeMachine' }
-  | { readonly kind: 'agent'; readonly does: 'fault' | 'disconnect' | 'reconnect' };
+  | { readonly kind: 'agent'; readonly does: 'fault' | 'disconnect' | 'reconnect' }
+  | { readonly kind: 'askAssist'; readonly user: number }
+  | { readonly kind: 'answerAssist'; readonly answer: 'done' | 'declined' };
+
+/** How many staff assists the random sequences asked and ended (the property must reach them). */
+const assistWrites = { assistAsked: 0, assistEnded: 0 };
 
 /** A player, or 0: whoever holds the turn (so that turns are taken and plays run). */
 const user = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 3 }));
@@ -90,6 +95,12 @@ const command: fc.Arbitrary<Command> = fc.oneof(
       kind: fc.constant('machine'),
       event: fc.constantFrom('emergencyStop', 'resumeMachine', 'resumeMachine', 'homeMachine'),
     }),
+  },
+  // Staff assist [R11-9]: asked (after one miss at this station), answered or left to lapse.
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('askAssist'), user }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('answerAssist'), answer: fc.constantFrom('done', 'declined') }),
   },
   {
     weight: 2,
@@ -284,7 +295,7 @@ class Agent {
 /** Runs the room like the server: one event at a time, outcomes of writes fed back as events. */
 class World {
   state: StationRoomState = {
-    station: aStation({ stock: 2 }),
+    station: aStation({ stock: 2, assistMisses: 1 }),
     field: null,
     line: [],
     turn: { phase: 'idle' },
@@ -375,6 +386,7 @@ class World {
   }
 
   private write(w: RoomWrite): void {
+    if (w.kind === 'assistAsked' || w.kind === 'assistEnded') assistWrites[w.kind] += 1;
     if (w.kind === 'settingsChanged') {
       // Published versions follow one another, each with what really changed.
       expect(w.version).toBe(this.published + 1);
@@ -447,6 +459,15 @@ class World {
       case 'endPlay':
         this.send({ type: 'endPlay', playId: this.currentPlayId() });
         return;
+      case 'askAssist':
+        // The player waits for their play's result (at most a minute), then asks.
+        for (let s = 0; s < 60 && this.state.turn.phase !== 'result' && this.heldPlay() !== null; s += 1)
+          this.advance(1000);
+        this.send({ type: 'askAssist', userId: c.user, playId: this.currentPlayId() });
+        return;
+      case 'answerAssist':
+        this.send({ type: 'answerAssist', playId: this.currentPlayId(), answer: c.answer, operator: 'floor' });
+        return;
       case 'machine':
         this.send({ type: c.event });
         return;
@@ -499,7 +520,7 @@ class World {
 }
 
 describe('[R10-1] no sequence of events charges a play twice or loses a charged play (property)', () => {
-  it('[R11-6] holds over random sequences of players, buttons, time, faults, the machine’s agent, prize and settings changes; every play of a run keeps the settings its run started with', () => {
+  it('[R11-6] [R11-9] holds over random sequences of players, buttons, time, faults, the machine’s agent, prize and settings changes and staff assists; every play of a run keeps the settings its run started with', () => {
     fc.assert(
       fc.property(
         fc.array(command, { maxLength: 80, size: 'max' }),
@@ -527,6 +548,9 @@ describe('[R10-1] no sequence of events charges a play twice or loses a charged 
       ),
       { numRuns: 1000 },
     );
+    // The sequences did reach staff assists, asked and ended.
+    expect(assistWrites.assistAsked).toBeGreaterThan(10);
+    expect(assistWrites.assistEnded).toBeGreaterThan(5);
   });
 
   it('a play left alone runs to its result through its button limits (15 s each) and the claw', () => {

@@ -46,7 +46,13 @@ export function restoreRoom(
     .filter((r) => r.status === 'reserve' && r !== holding)
     .map((r) => ({ reserveId: r.reserveId, userId: r.userId, settingId: r.settingId, nearNotified: false }));
   const holder: Holder | null = play
-    ? { reserveId: play.reserveId, userId: play.userId, settingId: holding?.settingId ?? 0, present: false }
+    ? {
+        reserveId: play.reserveId,
+        userId: play.userId,
+        settingId: holding?.settingId ?? 0,
+        present: false,
+        runMisses: play.runMisses ?? 0,
+      }
     : holding
       ? { reserveId: holding.reserveId, userId: holding.userId, settingId: holding.settingId, present: false }
       : null;
@@ -77,6 +83,8 @@ export function restoreRoom(
         result: play.result,
         wonPrizeName: won ? snapshot.station.prizeName : null,
         deadline: play.phaseDeadline ?? now,
+        // A staff assist asked and not answered holds the turn until its stored end [R11-9].
+        assist: play.assistAskedAt != null ? { askedAt: play.assistAskedAt } : null,
       };
     } else if (play.graceDeadline !== null)
       turn = { phase: 'away', holder, play: run, graceDeadline: play.graceDeadline };

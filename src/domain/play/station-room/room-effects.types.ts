@@ -91,6 +91,27 @@ export type RoomWrite =
       readonly requestedAt: number;
       readonly appliedAt: number;
     }
+  /** The misses in a row before a staff assist may be asked, in force from now [R11-9]. */
+  | { readonly kind: 'assistMisses'; readonly misses: number }
+  /** A staff assist asked after a play: the turn is held until `deadline` (the play's window) [R11-9]. */
+  | {
+      readonly kind: 'assistAsked';
+      readonly playId: number;
+      readonly userId: number;
+      readonly reserveId: number;
+      readonly misses: number;
+      readonly askedAt: number;
+      readonly deadline: number;
+    }
+  /** The assist asked after a play ended; the continue window runs again until `continueDeadline`. */
+  | {
+      readonly kind: 'assistEnded';
+      readonly playId: number;
+      readonly outcome: 'done' | 'declined' | 'lapsed';
+      readonly operator: string | null;
+      readonly at: number;
+      readonly continueDeadline: number;
+    }
   | { readonly kind: 'paused'; readonly paused: boolean }
   | { readonly kind: 'emergencyStopped'; readonly stopped: boolean }
   /** A new prize: name, shape, stock, strength; a new station setting, visits end, the field is laid again. */
@@ -161,7 +182,13 @@ export type RoomRefusal =
   /** The station's machine cannot play now (its agent gone, a fault, an emergency stop). */
   | 'machineDown'
   /** An operator's machine command that does not fit (home while a play runs, resume with no stop). */
-  | 'machineBusy';
+  | 'machineBusy'
+  /** A staff assist asked for when the player may not ask (too few misses, not after a miss, none at this station). */
+  | 'assistNotAvailable'
+  /** A continue while the staff assist asked is not answered yet. */
+  | 'assistPending'
+  /** The staff answer an assist that is not (or no longer) asked. */
+  | 'noAssist';
 
 /** The answer to the event's caller. */
 export type RoomAnswer =

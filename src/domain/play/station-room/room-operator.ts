@@ -2,6 +2,7 @@ import { isMaintenanceStatus } from '../../reservation/reservation.entity';
 import { advance, stoppedOn, endIfSoldOut, endLine } from './room-line';
 import { stopPlay } from './room-play';
 import {
+  assistMissesOf,
   changesPrize,
   mergePending,
   settingsChanges,
@@ -153,6 +154,8 @@ export function applySettings(
     effects.push({ type: 'commit', writes: [{ kind: 'prize', prize }] });
     if (patch.playPrice !== undefined)
       effects.push({ type: 'commit', writes: [{ kind: 'playPrice', price: patch.playPrice }] });
+    if (patch.assistMisses !== undefined)
+      effects.push({ type: 'commit', writes: [{ kind: 'assistMisses', misses: patch.assistMisses }] });
     const changed: StationRoomState = {
       ...stopped.state,
       field: null,
@@ -163,6 +166,7 @@ export function applySettings(
         stock: prize.stock,
         armStrength: prize.armStrength ?? stopped.state.station.armStrength,
         playPrice: patch.playPrice ?? stopped.state.station.playPrice,
+        ...(patch.assistMisses !== undefined ? { assistMisses: patch.assistMisses } : {}),
       }),
     };
     const opened = setStatus(changed, 'open', now, effects);
@@ -172,10 +176,13 @@ export function applySettings(
     writes.push({ kind: 'armStrength', armStrength: patch.armStrength });
   if (patch.playPrice !== undefined && patch.playPrice !== state.station.playPrice)
     writes.push({ kind: 'playPrice', price: patch.playPrice });
+  if (patch.assistMisses !== undefined && patch.assistMisses !== assistMissesOf(state.station))
+    writes.push({ kind: 'assistMisses', misses: patch.assistMisses });
   const station = published({
     ...state.station,
     armStrength: patch.armStrength ?? state.station.armStrength,
     playPrice: patch.playPrice ?? state.station.playPrice,
+    ...(patch.assistMisses !== undefined ? { assistMisses: patch.assistMisses } : {}),
   });
   return { state: advance({ ...cleared, station }, now, effects), refundedPlayId: null };
 }

@@ -1,5 +1,6 @@
 import { layPrizes, startPlay, type CraneState } from '../crane-machine';
 import { nextAssistMisses, PLAY_TIMINGS } from '../play-loop.rule';
+import { nextRunMisses } from '../staff-assist.rule';
 import { endedPlayView, turnPlayView } from './room-view';
 import type {
   Away,
@@ -149,7 +150,8 @@ export function recordResult(
   });
   const result: Result = {
     phase: 'result',
-    holder: turn.holder,
+    // Misses in a row in this turn, for staff assist [R11-9].
+    holder: { ...turn.holder, runMisses: nextRunMisses(turn.holder.runMisses ?? 0, outcome.result) },
     play: { ...turn.play, ticksSinceSave: 0 },
     result: outcome.result,
     wonPrizeName: won ? station.prizeName : null,

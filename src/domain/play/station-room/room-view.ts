@@ -1,6 +1,8 @@
 import { machineView } from '../crane-machine';
 import { MACHINE_TIMINGS } from '../play-loop.rule';
 import type { PlayResult, PlayView } from '../play.entity';
+import { mayAskAssist, type StaffAssistView } from '../staff-assist.rule';
+import { assistMissesOf } from '../station-settings.rule';
 import type { Holder, MachineLink, PlayRun, RoomStation, StationRoomState, Turn } from './room.types';
 
 /**
@@ -18,12 +20,29 @@ export const startBound = (machine: MachineLink): number =>
 
 const msLeft = (deadline: number, now: number): number => Math.max(0, deadline - now);
 
+/**
+ * Staff assist as the turn's player sees it [R11-9]: their misses in a row against the station's
+ * number, whether they may ask now (after a miss, in the continue window), the hold while asked,
+ * and how the last assist ended.
+ */
+function staffAssistView(station: RoomStation, turn: Turn, now: number): StaffAssistView | null {
+  const needed = assistMissesOf(station);
+  if (needed === 0 || turn.phase === 'idle') return null;
+  const misses = turn.holder.runMisses ?? 0;
+  if (turn.phase !== 'result') return { needed, misses, state: 'counting', ms_left: null, outcome: null };
+  const outcome = turn.assistOutcome ?? null;
+  if (turn.assist) return { needed, misses, state: 'asked', ms_left: msLeft(turn.deadline, now), outcome };
+  const available = turn.result === 'miss' && now < turn.deadline && mayAskAssist(needed, misses);
+  return { needed, misses, state: available ? 'available' : 'counting', ms_left: null, outcome };
+}
+
 /** A play as its player and its viewers see it. */
 function view(
   station: RoomStation,
   holder: Holder,
   play: PlayRun,
-  shown: Pick<PlayView, 'phase' | 'window_ms_left' | 'grace_ms_left' | 'result' | 'won_prize_name'>,
+  shown: Pick<PlayView, 'phase' | 'window_ms_left' | 'grace_ms_left' | 'result' | 'won_prize_name'> &
+    Partial<Pick<PlayView, 'staff_assist'>>,
 ): PlayView {
   return {
     play_id: play.playId,
@@ -50,14 +69,20 @@ export function turnPlayView(station: RoomStation, turn: Turn, now: number): Pla
     case 'resetting':
       return view(station, turn.holder, turn.play, {
         ...none,
+        staff_assist: staffAssistView(station, turn, now),
         phase: 'resetting',
         window_ms_left: msLeft(turn.deadline, now),
       });
     case 'playing':
-      return view(station, turn.holder, turn.play, { ...none, phase: 'playing' });
+      return view(station, turn.holder, turn.play, {
+        ...none,
+        phase: 'playing',
+        staff_assist: staffAssistView(station, turn, now),
+      });
     case 'away':
       return view(station, turn.holder, turn.play, {
         ...none,
+        staff_assist: staffAssistView(station, turn, now),
         phase: 'playing',
         grace_ms_left: msLeft(turn.graceDeadline, now),
       });
@@ -68,6 +93,7 @@ export function turnPlayView(station: RoomStation, turn: Turn, now: number): Pla
         window_ms_left: msLeft(turn.deadline, now),
         result: turn.result,
         won_prize_name: turn.wonPrizeName,
+        staff_assist: staffAssistView(station, turn, now),
       });
   }
 }

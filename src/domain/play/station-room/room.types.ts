@@ -3,6 +3,7 @@ import type { CraneInput, CranePrize, CraneState, PrizeShape } from '../crane-ma
 import type { PlayCurrency } from '../play-loop.rule';
 import type { CraneButton, CraneCommand } from '../play.entity';
 import type { PendingSettings, SettingsChangeReason } from '../station-settings.rule';
+import type { StaffAssistAnswer, StaffAssistOutcome } from '../staff-assist.rule';
 import type { DrivenPlay, MachineCommand, MachineLink, MachineReport } from './room-machine.types';
 
 /*
@@ -39,6 +40,8 @@ export interface RoomStation {
    * every play records the one it ran with [R11-6].
    */
   readonly settingsVersion?: number;
+  /** Misses in a row before a player may ask for a staff assist (0: none; absent: the default) [R11-9]. */
+  readonly assistMisses?: number;
 }
 
 /** The prizes lying on the machine's field between plays, and the id the next new prize gets. */
@@ -63,6 +66,8 @@ export interface Holder {
   readonly settingId: number;
   /** The player has a live connection (a socket, or a call since the last one closed). */
   readonly present: boolean;
+  /** Misses in a row in this turn, since its last win or staff assist (absent: none) [R11-9]. */
+  readonly runMisses?: number;
 }
 
 /** What a play took from each half of the TC wallet (a ticket play's ticket is its price). */
@@ -144,7 +149,12 @@ export interface Result {
   readonly play: PlayRun;
   readonly result: 'win' | 'miss';
   readonly wonPrizeName: string | null;
+  /** The continue window's end; while a staff assist is asked, the end of its hold instead. */
   readonly deadline: number;
+  /** A staff assist asked after this play, the turn held for it (null: none asked) [R11-9]. */
+  readonly assist?: { readonly askedAt: number } | null;
+  /** How this turn's last assist ended, shown to the player until the next play starts. */
+  readonly assistOutcome?: StaffAssistOutcome | null;
 }
 
 export type Turn = Idle | TurnOffered | Starting | Resetting | Playing | Away | Result;
@@ -222,6 +232,15 @@ export type RoomEvent =
     }
   | { readonly type: 'continue'; readonly userId: number; readonly playId: number }
   | { readonly type: 'finish'; readonly userId: number; readonly playId: number }
+  /** The holder asks for a staff assist after a miss (the turn is held for it) [R11-9]. */
+  | { readonly type: 'askAssist'; readonly userId: number; readonly playId: number }
+  /** The staff answer the assist asked after that play. */
+  | {
+      readonly type: 'answerAssist';
+      readonly playId: number;
+      readonly answer: StaffAssistAnswer;
+      readonly operator?: string | null | undefined;
+    }
   /** The caller asks for their play (`/v2/play/current`): a call is a sign of life. */
   | { readonly type: 'look'; readonly userId: number }
   /** A viewer asks for the play on the machine (changes nothing). */
@@ -239,7 +258,11 @@ export type RoomEvent =
   /** The arm strength and the price: at once between runs, else when the run on the machine ends [R11-6]. */
   | ({
       readonly type: 'changeSettings';
-      readonly patch: { readonly armStrength?: number | undefined; readonly playPrice?: number | undefined };
+      readonly patch: {
+        readonly armStrength?: number | undefined;
+        readonly playPrice?: number | undefined;
+        readonly assistMisses?: number | undefined;
+      };
     } & ChangeReason)
   | ({ readonly type: 'setArmStrength'; readonly armStrength: number } & ChangeReason)
   | ({ readonly type: 'changePrize'; readonly prize: PrizeChange } & ChangeReason)
@@ -312,6 +335,8 @@ export const ROOM_EVENT_TYPES: readonly RoomEventType[] = [
   'control',
   'continue',
   'finish',
+  'askAssist',
+  'answerAssist',
   'look',
   'view',
   'away',
@@ -377,6 +402,10 @@ export interface RoomSnapshot {
         readonly phaseDeadline: number | null;
         readonly graceDeadline: number | null;
         readonly result: 'win' | 'miss' | 'refunded' | null;
+        /** The player's misses in a row in this turn, since its last win or staff assist [R11-9]. */
+        readonly runMisses?: number;
+        /** A staff assist asked after this play and not answered yet (its hold's end is `phaseDeadline`). */
+        readonly assistAskedAt?: number | null;
       })
     | null;
 }

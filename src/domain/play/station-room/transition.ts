@@ -1,4 +1,6 @@
 import { PLAY_TIMINGS } from '../play-loop.rule';
+import { mayAskAssist, STAFF_ASSIST_HOLD_MS } from '../staff-assist.rule';
+import { assistMissesOf } from '../station-settings.rule';
 import { advance, endIfSoldOut, lineSignature, machineReady, stationRefusal } from './room-line';
 import {
   drivenBack,
@@ -117,6 +119,7 @@ function apply(state: StationRoomState, event: RoomEvent, now: number, effects: 
     case 'continue': {
       if (!holder || holder.userId !== event.userId || playIdOf(turn) !== event.playId)
         return { state, answer: refused('notYourPlay') };
+      if (turn.phase === 'result' && turn.assist) return { state, answer: refused('assistPending') };
       if (turn.phase !== 'result' || now >= turn.deadline) return { state, answer: refused('continueClosed') };
       if (state.station.paused) return { state, answer: refused('stationPaused') };
       return start(state, turn, now, effects);
@@ -126,6 +129,21 @@ function apply(state: StationRoomState, event: RoomEvent, now: number, effects: 
         return { state, answer: refused('notYourPlay') };
       if (turn.phase !== 'result') return { state, answer: refused('playingNow') };
       return { state: endTurn(state, turn, now, effects), answer: OK };
+    }
+    case 'askAssist': {
+      if (!holder || holder.userId !== event.userId || playIdOf(turn) !== event.playId)
+        return { state, answer: refused('notYourPlay') };
+      if (turn.phase !== 'result' || now >= turn.deadline) return { state, answer: refused('assistNotAvailable') };
+      if (turn.assist) return { state, answer: refused('assistPending') };
+      return askAssist(state, turn, now, effects);
+    }
+    case 'answerAssist': {
+      if (turn.phase !== 'result' || !turn.assist || turn.play.playId !== event.playId)
+        return { state, answer: refused('noAssist') };
+      return {
+        state: assistEnded(state, turn, event.answer, event.operator ?? null, now, effects),
+        answer: { kind: 'operator', refundedPlayId: null },
+      };
     }
     case 'look':
     case 'back': {
@@ -324,8 +342,65 @@ function timePassed(state: StationRoomState, now: number, effects: RoomEffect[])
     case 'away':
       return now < turn.graceDeadline ? state : { ...state, turn: drivenGraceLapsed(turn, now, effects) };
     case 'result':
-      return now < turn.deadline ? state : endTurn(state, turn, now, effects);
+      if (now < turn.deadline) return state;
+      // A hold nobody answered in time lapses: the continue window runs again [R11-9].
+      return turn.assist ? assistEnded(state, turn, 'lapsed', null, now, effects) : endTurn(state, turn, now, effects);
   }
+}
+
+// ---- staff assist [R11-9] ----------------------------------------------------------------------
+
+/**
+ * The holder asks for a staff assist after a miss, with at least the station's number of misses in
+ * a row in this turn: the turn is held (the continue window stops) for at most five minutes.
+ */
+function askAssist(state: StationRoomState, turn: Result, now: number, effects: RoomEffect[]): Stepped {
+  const misses = turn.holder.runMisses ?? 0;
+  if (turn.result !== 'miss' || !mayAskAssist(assistMissesOf(state.station), misses))
+    return { state, answer: refused('assistNotAvailable') };
+  const deadline = now + STAFF_ASSIST_HOLD_MS;
+  effects.push({
+    type: 'commit',
+    writes: [
+      {
+        kind: 'assistAsked',
+        playId: turn.play.playId,
+        userId: turn.holder.userId,
+        reserveId: turn.holder.reserveId,
+        misses,
+        askedAt: now,
+        deadline,
+      },
+    ],
+  });
+  const held: Result = { ...turn, deadline, assist: { askedAt: now }, assistOutcome: null };
+  effects.push(playStateOf(state.station, held, now), { type: 'floorChanged' });
+  return { state: { ...state, turn: held }, answer: PLAY };
+}
+
+/** The assist is answered (done, declined) or its hold lapsed: the count starts again and the continue window runs. */
+function assistEnded(
+  state: StationRoomState,
+  turn: Result,
+  outcome: 'done' | 'declined' | 'lapsed',
+  operator: string | null,
+  now: number,
+  effects: RoomEffect[],
+): StationRoomState {
+  const continueDeadline = now + PLAY_TIMINGS.continueMs;
+  effects.push({
+    type: 'commit',
+    writes: [{ kind: 'assistEnded', playId: turn.play.playId, outcome, operator, at: now, continueDeadline }],
+  });
+  const after: Result = {
+    ...turn,
+    holder: { ...turn.holder, runMisses: 0 },
+    deadline: continueDeadline,
+    assist: null,
+    assistOutcome: outcome,
+  };
+  effects.push(playStateOf(state.station, after, now), { type: 'floorChanged' });
+  return { ...state, turn: after };
 }
 
 // ---- ending ------------------------------------------------------------------------------------
