@@ -8,7 +8,7 @@ import { expect, test } from './support/test';
  * Fair play (issue 45, docs/fair-play.md). [R11-6]: an operator's change to a station's settings
  * while a player is in a run waits for the run to end, and every change is published on the
  * station's page. [R11-7]: free TC ends in lots, shown in the header and the TC history. [R11-8]: a
- * daily free play at the ticket stations.
+ * daily free play at the ticket stations. [R11-9]: staff assist, asked and answered from the console.
  */
 const operator = (request: APIRequestContext, path: string, data: object) =>
   request.post(`/api/operator/${path}`, { data, headers: { 'x-operator-authorization': `Bearer ${OPERATOR_TOKEN}` } });
@@ -102,6 +102,109 @@ test.describe('settings that never change under a player', () => {
     expect(
       (
         await operator(request, 'arm_strength', { station_id: station, arm_strength: 0.5, reason: 'adjustment' })
+      ).status(),
+    ).toBe(200);
+  });
+});
+
+test.describe('staff assist', () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  test('[R11-9] after the station’s misses in a row the player asks for a staff assist; the turn is held with the time shown; the console’s assist queue shows it with the live picture and marks it done; the player plays on, and the play log and the station’s history record it', async ({
+    page: console,
+    browser,
+    request,
+    baseURL,
+  }, testInfo) => {
+    const project = testInfo.project.name;
+    // The settings test's stations (above): it leaves them between runs.
+    const station = await stationFor(request, project === 'mobile' ? 20 : 21);
+    // Two misses in a row at this station (a published setting).
+    const set = await operator(request, 'station_settings', {
+      station_id: station,
+      assist_misses: 2,
+      reason: 'assist',
+    });
+    expect(set.status()).toBe(200);
+    await console.goto('/operator');
+    await consoleSignIn(console, await operatorAccount(request, 'floor', 'assist'));
+    const queue = console.getByTestId('op-assist-queue');
+    await expect(queue).toContainText('スタッフアシストの依頼はありません');
+
+    const player = await debugLogin(request, `assist-${project}`);
+    const page = await playerPage(browser, baseURL!, player, testInfo.project.use.viewport!);
+    await page.goto(`/game/${station}`);
+    await page.getByTestId('reserve').click();
+    await page.getByTestId('confirm').click();
+    const assist = page.getByTestId('staff-assist');
+    // Plays with short moves (the claw drops by the chute) until two misses in a row count.
+    for (let plays = 0; ; plays += 1) {
+      expect(plays, 'two misses in a row within five plays').toBeLessThan(5);
+      await expect(page.getByTestId('crane-buttons')).toBeVisible({ timeout: 10_000 });
+      await hold(page, 'button-right', 300);
+      await hold(page, 'button-back', 300);
+      await expect(page.getByTestId('result')).toBeVisible({ timeout: 20_000 });
+      if ((await assist.getAttribute('data-state')) === 'available') break;
+      await expect(assist).toHaveAttribute('data-state', 'counting');
+      await page.getByTestId('continue').click();
+    }
+    await expect(assist).toContainText('2回続けて取れませんでした');
+    await assist.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `e2e/screenshots/staff-assist-available-${project}.png` });
+    await page.getByTestId('staff-assist-ask').click();
+    await expect(assist).toHaveAttribute('data-state', 'asked');
+    // The ask is counted (a designed analytics event, through the development collector).
+    await expect
+      .poll(async () => {
+        const answer = await request.post('/api/dev/analytics/events', { data: { name: 'staff_assist_request' } });
+        const { list } = (await answer.json()) as { list: { params: Record<string, unknown> }[] };
+        return list.filter((e) => e.params.user_id === player.user_id).map((e) => e.params.misses);
+      })
+      .toEqual([2]);
+    await expect(assist).toContainText(/最長あと[45]分\d\d秒/);
+    await expect(page.getByTestId('continue')).toBeDisabled();
+    await page.screenshot({ path: `e2e/screenshots/staff-assist-asked-${project}.png` });
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // The console's queue shows it with the station's live picture; the turn stays held meanwhile.
+    const request_ = queue.getByTestId('op-assist');
+    await expect(request_).toHaveAttribute('data-station', String(station), { timeout: 10_000 });
+    await expect(request_).toContainText('2回連続ミス');
+    await expect(request_.getByRole('img')).toBeVisible();
+    await expect(floorCard(console, station).getByTestId('op-assist-request')).toBeVisible();
+    await request_.scrollIntoViewIfNeeded();
+    await console.screenshot({ path: `e2e/screenshots/staff-assist-console-${project}.png` });
+    expect(await seriousViolations(console)).toEqual([]);
+    await request_.getByTestId('op-assist-done').click();
+    await consoleConfirm(console);
+    await expect(console.getByTestId('op-outcome')).toContainText('対応完了にしました');
+    await expect(queue).toContainText('スタッフアシストの依頼はありません');
+
+    // The player hears of it: the count starts again and the continue window runs.
+    await expect(assist).toHaveAttribute('data-outcome', 'done');
+    await expect(assist).toContainText('スタッフが景品の位置を直しました');
+    await expect(page.getByTestId('continue')).toBeEnabled();
+    await page.screenshot({ path: `e2e/screenshots/staff-assist-done-${project}.png` });
+    await page.getByTestId('finish').click();
+
+    // The play log names it; the station's public history lists it, with no player named.
+    const log = (await (await request.post('/api/v2/play/history', { data: player })).json()) as {
+      history: { list: { staff_assist?: { status: string; misses: number } | null }[] };
+    };
+    expect(log.history.list[0]!.staff_assist).toMatchObject({ status: 'done', misses: 2 });
+    await page.getByTestId('open-settings-history').click();
+    const history = page.getByTestId('settings-history');
+    await expect(history).toHaveAttribute('data-state', 'loaded');
+    await expect(history.getByTestId('settings-assist').first()).toContainText('2回続けて取れなかったあとの依頼');
+    await history.getByTestId('settings-assist').first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `e2e/screenshots/staff-assist-history-${project}.png` });
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.context().close();
+
+    // The station as the other tests find it.
+    expect(
+      (
+        await operator(request, 'station_settings', { station_id: station, assist_misses: 10, reason: 'assist' })
       ).status(),
     ).toBe(200);
   });

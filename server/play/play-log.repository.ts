@@ -28,6 +28,7 @@ interface PlayRow {
   clip_kept: boolean | null;
   clip_expires_at: Date | null;
   settings_version: number | null;
+  daily_free: boolean;
   assist_status: StaffAssistStatus | null;
   assist_misses: number | null;
   assist_asked_at: Date | null;
@@ -36,11 +37,12 @@ interface PlayRow {
 
 const SELECT = `SELECT p.play_id, p.station_id, s.prize_name, p.currency, p.price, p.base_arm_strength, p.assist_level, p.arm_strength,
                        p.seed, p.layout, p.inputs, p.drop_at_tick, p.result, p.started_at, p.ended_at, p.settings_version,
-                       a.status AS assist_status, a.misses AS assist_misses, a.asked_at AS assist_asked_at, a.ended_at AS assist_ended_at,
+                       (d.play_id IS NOT NULL) AS daily_free, a.status AS assist_status, a.misses AS assist_misses, a.asked_at AS assist_asked_at, a.ended_at AS assist_ended_at,
                        ${CLIP_REF_COLUMNS}
                   FROM plays p JOIN stations s ON s.station_id = p.station_id
                   LEFT JOIN play_clips c ON c.play_id = p.play_id
-                  LEFT JOIN staff_assists a ON a.play_id = p.play_id`;
+                  LEFT JOIN staff_assists a ON a.play_id = p.play_id
+                  LEFT JOIN daily_free_plays d ON d.play_id = p.play_id`;
 
 const toEntry = (r: PlayRow): PlayLogEntry => ({
   play_id: r.play_id,
@@ -61,6 +63,7 @@ const toEntry = (r: PlayRow): PlayLogEntry => ({
   // The play's video (docs/clips.md): its id and state; the files' addresses come from v2/clip/get.
   clip: clipRef(r),
   settings_version: r.settings_version,
+  daily_free: r.daily_free,
   // The staff assist asked after the play [R11-9].
   staff_assist:
     r.assist_status === null

@@ -45,7 +45,7 @@ export type AnalyticsIssue = (typeof ANALYTICS_ISSUES)[keyof typeof ANALYTICS_IS
 const I = ANALYTICS_ISSUES;
 const L = ANALYTICS_LIMITS;
 
-/** One of the spec's 13 events [R7-12]. */
+/** One of the product's events: the spec's 13 [R7-12] and the designed ones (docs/analytics.md). */
 export const analyticsEventNameSchema = z.enum(ANALYTICS_EVENT_NAMES, { error: I.unknownEvent });
 
 const paramNameSchema = z

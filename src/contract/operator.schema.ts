@@ -422,6 +422,14 @@ export const operatorEndPlaySchema = z.strictObject(z.extend(stationId, { play_i
 export const operatorAssistAnswerSchema = z.strictObject(
   z.extend(stationId, { play_id: idSchema, answer: z.enum(STAFF_ASSIST_ANSWERS) }).shape,
 );
+export const operatorAssistAnswerResponseSchema = z.object({
+  error_code: z.literal(200),
+  assist: z.object({
+    station_id: z.int().check(z.positive()),
+    play_id: z.int().check(z.positive()),
+    answer: z.enum(STAFF_ASSIST_ANSWERS),
+  }),
+});
 /** Removes one player from a station's line (right `floor`); they are told on their user channel. */
 export const operatorRemoveFromLineSchema = z.strictObject(z.extend(stationId, { user_id: idSchema }).shape);
 export const operatorRemoveFromLineResponseSchema = z.object({

@@ -279,6 +279,8 @@ export const playLogEntrySchema = z.object({
   clip: z.optional(z.nullable(playClipRefSchema)),
   /** The station's settings version the play ran with [R11-6]; null for plays before versions existed. */
   settings_version: z.optional(z.nullable(count)),
+  /** Paid with the day's free play [R11-8]. */
+  daily_free: z.optional(z.boolean()),
   /** The staff assist asked after this play [R11-9]. */
   staff_assist: z.optional(
     z.nullable(

@@ -44,6 +44,8 @@ export const DOMAIN_MESSAGES = {
     prizeShape: '景品の形',
     assistMisses: 'スタッフアシストまでのミス回数',
   },
+  /** A wait in minutes and seconds (4分05秒; under a minute, 45秒). */
+  minutesSeconds: (s: number) => (s >= 60 ? `${Math.floor(s / 60)}分${String(s % 60).padStart(2, '0')}秒` : `${s}秒`),
   /** A station's misses before a staff assist, as its settings history reads it [R11-9]. */
   assistMissesValue: (misses: number) => (misses === 0 ? 'なし' : `${misses}回`),
   /** Staff assist [R11-9]: how each end of an assist reads. */

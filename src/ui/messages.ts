@@ -98,6 +98,14 @@ export const MESSAGES = {
   resultMiss: '残念…もう一度チャレンジ！',
   resultRefunded: '台の不具合のためプレイを中止し、消費したTCをお返ししました',
   continueWithin: (s: number) => `${s}秒以内なら続けてプレイできます`,
+  staffAssistTitle: 'スタッフアシスト',
+  staffAssistCounting: (misses: number, needed: number) =>
+    `${needed}回続けて取れなかったら、スタッフに景品の位置を直してもらえます（いま${misses}回）`,
+  staffAssistAvailable: (misses: number) =>
+    `${misses}回続けて取れませんでした。スタッフに景品の位置を直してもらえます。`,
+  staffAssistAsk: 'スタッフアシストを依頼する',
+  staffAssistAsked: (time: string) =>
+    `スタッフが対応しています。カメラでご覧いただけます。対応が終わるまで順番はお客さまのままです（最長あと${time}）。`,
   continuePlay: (price: string) => `続けてプレイ（${price}）`,
   finishPlay: 'やめる',
   gaugeTitle: 'アシストゲージ',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userDataResponseSchema } from '../../src/contract';
+import { historyResponseSchema, userDataResponseSchema } from '../../src/contract';
 import { fromJstParts, HOUR_MS } from '../../src/domain';
 import { ManualServerClock } from '../support/manual-server-clock';
 import { PlayDriver } from '../support/play-driver';
@@ -80,7 +80,7 @@ describe('the daily free play at a ticket station (the real rooms, a manual cloc
   const drive = (u: TestUser) => new PlayDriver(t, clock, u);
   const reserveAnswer = (u: TestUser) => drive(u).post('v2/play/reserve', { station_id: ticketStation });
 
-  it('[R11-8] a player with no ticket plays once on the day\u2019s free play; the next play needs a ticket (402); a new day brings a new one', async () => {
+  it('[R11-8] a player with no ticket plays once on the day\u2019s free play (the play log says so); the next play needs a ticket (402); a new day brings a new one', async () => {
     const u = await createTestUser(t);
     // Not granted before the day's first visit: no place without a ticket.
     expect(await reserveAnswer(u)).toMatchObject({ status: 402 });
@@ -98,6 +98,9 @@ describe('the daily free play at a ticket station (the real rooms, a manual cloc
       .store()
       .query<{ play_id: number }>('SELECT play_id FROM daily_free_plays WHERE user_id = $1', [u.user_id]);
     expect(used!.play_id).toBe(a.play!.play_id);
+    // The play log says it was the free one, not a ticket.
+    const log = historyResponseSchema.parse(expectOk(await post(t, 'v2/play/history', as(u)))).history.list;
+    expect(log.map((p) => [p.play_id, p.daily_free])).toEqual([[a.play!.play_id, true]]);
     expect(await reserveAnswer(u)).toMatchObject({ status: 402 });
     // 24:00 JST: the next day's first visit grants the next one.
     await a.advance(HOUR_MS);

@@ -15,4 +15,7 @@ export const ANALYTICS_FIELDS: { [N in AnalyticsEventName]: AnalyticsEventFields
   buy_tc: { price: 1200 },
   search_word: { search_word: 'ぬいぐるみ' },
   medal_recommend_modal_action: { action_type: 'close' },
+  staff_assist_request: { crane_type: 'normal', misses: 10 },
+  settings_history_view: { station_id: 12 },
+  daily_free_play_use: { crane_type: 'normal' },
 };

@@ -54,6 +54,7 @@ function setUp() {
   const stills = new FakeStillFrames();
   const account = new ScriptedAccount();
   const clock = new ManualClock(Date.parse('2026-11-23T03:00:00Z'));
+  const analytics = new RecordingAnalytics();
   const container = createTestContainer(
     [TOKENS.PrizeCatalogPort, catalog.port],
     [TOKENS.PlayPort, plays.port],
@@ -65,10 +66,10 @@ function setUp() {
     [TOKENS.ClockPort, clock],
     [TOKENS.SessionPort, new FakeSession(anIdentity({ user_id: 42 }))],
     [TOKENS.NotificationPort, new RecordingNotifications()],
-    [TOKENS.AnalyticsPort, new RecordingAnalytics()],
+    [TOKENS.AnalyticsPort, analytics],
   );
   render(<OnkureApp container={container} initialPath={`/game/${STATION}`} />);
-  return { catalog, plays, reservations, realtime, video, stills, account, clock, container };
+  return { catalog, plays, reservations, realtime, video, stills, account, clock, container, analytics };
 }
 
 /** Presses reserve and is first in line: the turn is offered at once (15 s to confirm). */
@@ -195,6 +196,64 @@ describe('the play screen over scripted ports', () => {
     expect(screen.getByTestId('machine-status').textContent).toBe('あと5秒で自動で動きます');
   });
 
+  it('[R11-9] after enough misses in a row the result offers a staff assist; asked, the turn is held with the time left and no continue; the staff’s answer shows and the continue window runs again', async () => {
+    const { reservations, plays, realtime, clock, analytics } = setUp();
+    await screen.findByTestId('gauge');
+    await takeTheLine(reservations);
+    const missed = aPlayView({
+      play_id: 5,
+      station_id: STATION,
+      phase: 'result',
+      result: 'miss',
+      window_ms_left: 10_000,
+      staff_assist: { needed: 10, misses: 10, state: 'available', ms_left: null, outcome: null },
+    });
+    plays.answer('confirm', { value: { ...missed, phase: 'resetting', result: null, staff_assist: null } });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('confirm'));
+    });
+    act(() => realtime.emit({ kind: 'station', stationId: STATION }, { type: 'playState', play: missed }));
+    const box = () => screen.getByTestId('staff-assist');
+    expect(box().dataset.state).toBe('available');
+    expect(box().textContent).toContain('10回続けて取れませんでした');
+    const held = {
+      ...missed,
+      window_ms_left: 300_000,
+      staff_assist: { ...missed.staff_assist!, state: 'asked' as const, ms_left: 300_000 },
+    };
+    plays.answer('askAssist', { value: held });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('staff-assist-ask'));
+    });
+    expect(plays.callsOf('askAssist')).toEqual([[5]]);
+    expect(analytics.sent.find((e) => e.name === 'staff_assist_request')?.params).toMatchObject({ misses: 10 });
+    expect(box().dataset.state).toBe('asked');
+    expect(box().textContent).toContain('最長あと5分00秒');
+    expect(screen.getByTestId('continue')).toHaveProperty('disabled', true);
+    expect(screen.getByTestId('result').textContent).not.toContain('秒以内なら続けてプレイできます');
+    act(() => clock.advance(61_000));
+    expect(box().textContent).toContain('最長あと3分59秒');
+    // The staff are done: the count starts again, the continue window runs.
+    act(() =>
+      realtime.emit(
+        { kind: 'station', stationId: STATION },
+        {
+          type: 'playState',
+          play: {
+            ...missed,
+            window_ms_left: 10_000,
+            staff_assist: { needed: 10, misses: 0, state: 'counting', ms_left: null, outcome: 'done' },
+          },
+        },
+      ),
+    );
+    expect(box().dataset.outcome).toBe('done');
+    expect(box().textContent).toContain('スタッフが景品の位置を直しました');
+    expect(box().textContent).toContain('（いま0回）');
+    expect(screen.getByTestId('continue')).toHaveProperty('disabled', false);
+    expect(screen.getByTestId('result').textContent).toContain('10秒以内なら続けてプレイできます');
+  });
+
   it('[R2.5-6] a push shows in the page as a toast and goes by itself after 3.5 s on the clock', async () => {
     const { realtime, clock } = setUp();
     await screen.findByTestId('gauge');
@@ -259,8 +318,8 @@ describe('the play screen over scripted ports', () => {
     expect((screen.getByRole('checkbox', { name: 'サウンド' }) as HTMLInputElement).checked).toBe(false);
   });
 
-  it('[R11-6] the station page opens its settings history: each version with its time, reason and what changed in words, newest first; older versions a page at a time', async () => {
-    const { plays } = setUp();
+  it('[R11-6] [R11-9] the station page opens its settings history: each version with its time, reason and what changed in words, newest first; older versions a page at a time; the staff assists answered', async () => {
+    const { plays, analytics } = setUp();
     await screen.findByTestId('gauge');
     const version = (
       n: number,
@@ -286,6 +345,9 @@ describe('the play screen over scripted ports', () => {
       ],
       page: 1,
       hasMore: true,
+      assists: [
+        { outcome: 'done', misses: 10, asked_at: '2026-11-29T01:58:00.000Z', ended_at: '2026-11-29T02:00:00.000Z' },
+      ],
     });
     fireEvent.click(screen.getByRole('button', { name: '設定の変更履歴' }));
     const dialog = await screen.findByTestId('settings-history');
@@ -295,6 +357,12 @@ describe('the play screen over scripted ports', () => {
       '設定 第3版現在の設定2026/11/29 12:00アームパワー 42% → 90%1回の料金 100 TC → 1,200 TC理由：キャンペーン',
       '設定 第2版2026/11/28 12:00景品 くま → うさぎ理由：定期調整',
     ]);
+    // [R11-9] The staff assists answered at the station, with no player named.
+    expect(screen.getAllByTestId('settings-assist').map((i) => i.textContent)).toEqual([
+      'スタッフが景品の位置を直しました2026/11/29 11:0010回続けて取れなかったあとの依頼',
+    ]);
+    // Opening it is counted (a designed analytics event).
+    expect(analytics.sent.map((e) => e.name)).toContain('settings_history_view');
     plays.answer('settingsHistory', {
       value: {
         stationId: STATION,
@@ -302,6 +370,7 @@ describe('the play screen over scripted ports', () => {
         list: [version(1, '2026-11-27T03:00:00.000Z', [{ field: 'armStrength', before: 0.5, after: 0.42 }])],
         page: 2,
         hasMore: false,
+        assists: [],
       },
     });
     fireEvent.click(screen.getByRole('button', { name: 'さらに表示' }));

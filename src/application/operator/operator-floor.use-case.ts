@@ -1,6 +1,6 @@
 import { inject, injectable } from 'inversify';
 import { auditTime, filter, Subject, switchMap } from 'rxjs';
-import type { StationStatus } from '../../domain';
+import type { StaffAssistAnswer, StationStatus } from '../../domain';
 import type { ClockPort } from '../ports/clock.port';
 import { StateStore } from '../use-cases/state-store';
 import { failureInfo } from './operator-call-failed';
@@ -38,7 +38,9 @@ export type FloorActionName =
   | 'changePrize'
   | 'settings'
   | 'strayAward'
-  | 'strayReturn';
+  | 'strayReturn'
+  | 'assistDone'
+  | 'assistDeclined';
 
 /** Pushes closer together than this are read once (a play's phase change touches several rows). */
 export const FLOOR_REREAD_MS = 300;
@@ -131,6 +133,14 @@ export class OperatorFloor extends OperatorScreen<FloorData, FloorActionName> {
   /** The arm strength and the price, with a reason [R11-6]: the answer says whether it waits for a run to end. */
   stationSettings(stationId: number, change: SettingsChangeAsk): Promise<StationChange | null> {
     return this.station('settings', () => this.api.stationSettings(stationId, change));
+  }
+
+  /** Answers a player's staff assist [R11-9]: done (the prize put back within reach) or declined. */
+  answerAssist(stationId: number, playId: number, answer: StaffAssistAnswer): Promise<true | null> {
+    return this.station(answer === 'done' ? 'assistDone' : 'assistDeclined', async () => {
+      await this.api.answerAssist(stationId, playId, answer);
+      return true as const;
+    });
   }
 
   private async station<R>(name: FloorActionName, run: () => Promise<R>): Promise<R | null> {

@@ -14,6 +14,16 @@ export interface SettingsHistoryPage {
   readonly list: readonly SettingsVersion[];
   readonly page: number;
   readonly hasMore: boolean;
+  /** The staff assists answered at the station, newest first (the first page) [R11-9]. */
+  readonly assists: readonly StationAssistRecord[];
+}
+
+/** A staff assist as a station's public history shows it (no player named) [R11-9]. */
+export interface StationAssistRecord {
+  readonly outcome: 'done' | 'declined' | 'lapsed';
+  readonly misses: number;
+  readonly asked_at: string;
+  readonly ended_at: string;
 }
 
 export interface PlayHistoryPage {
@@ -38,6 +48,8 @@ export interface PlayPort {
   continuePlay(playId: number): Observable<PlayView>;
   /** Ends the turn after a result. */
   finish(playId: number): Observable<void>;
+  /** Asks for a staff assist after a miss: the play, its turn held for the staff [R11-9]. */
+  askAssist(playId: number): Observable<PlayView>;
   /** The caller's assist gauge at a station. */
   gauge(stationId: number): Observable<AssistGaugeView>;
   /** The caller's play log, newest first. */

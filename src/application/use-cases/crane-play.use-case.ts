@@ -1,23 +1,21 @@
 import { inject, injectable } from 'inversify';
 import { catchError, firstValueFrom, of, Subject, type Observable, type Subscription } from 'rxjs';
 import {
-  analyticsEvent,
   DOMAIN_MESSAGES,
   inputLatencyMs,
+  type AnalyticsEventFields,
   type AnalyticsEventName,
   type CraneButton,
   type MachineView,
   type PlayView,
   type StationType,
 } from '../../domain';
-import type { AppConfig } from '../app-config';
-import type { AnalyticsPort } from '../ports/analytics.port';
 import type { ClockPort } from '../ports/clock.port';
 import type { PlayPort } from '../ports/play.port';
 import type { RealtimePort } from '../ports/realtime.port';
-import type { SessionPort } from '../ports/session.port';
 import { TOKENS } from '../tokens';
 import type { CurrentUser } from './current-user.use-case';
+import type { TrackEvent } from './track-event.use-case';
 import type { LiveFeed } from './live-feed.use-case';
 import type { PlayCommandLane } from './play-command-lane';
 import type { PlayMessages } from './play-messages.use-case';
@@ -63,11 +61,9 @@ export class CranePlay extends StateStore<CranePlayState> {
     @inject(TOKENS.StationLine) private readonly line: StationLine,
     @inject(TOKENS.PlayCommandLane) private readonly lane: PlayCommandLane,
     @inject(TOKENS.PlayMessages) private readonly messages: PlayMessages,
-    @inject(TOKENS.AnalyticsPort) private readonly analytics: AnalyticsPort,
-    @inject(TOKENS.SessionPort) private readonly session: SessionPort,
+    @inject(TOKENS.TrackEvent) private readonly events: Pick<TrackEvent, 'track'>,
     @inject(TOKENS.ClockPort) private readonly clock: ClockPort,
-    @inject(TOKENS.AppConfig) private readonly config: AppConfig,
-    @inject(TOKENS.CurrentUser) private readonly currentUser: Pick<CurrentUser, 'reload'>,
+    @inject(TOKENS.CurrentUser) private readonly currentUser: Pick<CurrentUser, 'reload' | 'user'>,
   ) {
     super(INITIAL);
     this.own(() => this.watching?.unsubscribe());
@@ -115,10 +111,14 @@ export class CranePlay extends StateStore<CranePlayState> {
     this.line.holdForTurn();
     return this.lane.run(
       async () => {
+        // The server pays a one-ticket play with the day's free play first, while it lasts [R11-8].
+        const dailyFree = this.currentUser.user?.daily_free_play?.available === 1;
         const play = await firstValueFrom(this.plays.confirm(stationId));
         this.line.tookTurn();
         this.show(play);
         this.track('play_game', play);
+        if (dailyFree && play.currency === 'ticket' && play.price === 1)
+          this.sendEvent('daily_free_play_use', { crane_type: this.craneType });
         // The play is charged: the header's TC balance follows.
         this.currentUser.reload();
       },
@@ -135,6 +135,20 @@ export class CranePlay extends StateStore<CranePlayState> {
       this.show(next);
       this.track('continue_game', next);
       this.currentUser.reload();
+    });
+  }
+
+  /**
+   * Asks the staff for an assist after a miss [R11-9]: the turn is held (the continue window stops)
+   * until they answer; a refusal shows its reason.
+   */
+  askAssist(): Promise<void> {
+    const play = this.snapshot.play;
+    if (!play || play.staff_assist?.state !== 'available') return Promise.resolve();
+    return this.lane.run(async () => {
+      const held = await firstValueFrom(this.plays.askAssist(play.play_id));
+      this.show(held);
+      this.sendEvent('staff_assist_request', { crane_type: this.craneType, misses: play.staff_assist?.misses ?? 0 });
     });
   }
 
@@ -216,17 +230,14 @@ export class CranePlay extends StateStore<CranePlayState> {
   }
 
   private track(name: Extract<AnalyticsEventName, 'play_game' | 'continue_game'>, play: PlayView): void {
-    const user = this.session.current();
-    this.analytics.send(
-      analyticsEvent(
-        name,
-        {
-          crane_type: this.craneType,
-          play_money: play.currency === 'tc' ? play.price : 0,
-          ticket_num: play.currency === 'ticket' ? play.price : 0,
-        },
-        { user_id: user?.user_id ?? 0, shop_id: this.config.shopId, measurementIds: this.config.analyticsIds },
-      ),
-    );
+    this.sendEvent(name, {
+      crane_type: this.craneType,
+      play_money: play.currency === 'tc' ? play.price : 0,
+      ticket_num: play.currency === 'ticket' ? play.price : 0,
+    });
+  }
+
+  private sendEvent<N extends AnalyticsEventName>(name: N, fields: AnalyticsEventFields[N]): void {
+    this.events.track(name, fields);
   }
 }

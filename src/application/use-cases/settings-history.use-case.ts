@@ -1,7 +1,8 @@
 import { inject, injectable } from 'inversify';
 import { Subject, catchError, map, of, switchMap } from 'rxjs';
 import { refusalText, type SettingsVersion } from '../../domain';
-import type { PlayPort } from '../ports/play.port';
+import type { PlayPort, StationAssistRecord } from '../ports/play.port';
+import type { TrackEvent } from './track-event.use-case';
 import { TOKENS } from '../tokens';
 import { StateStore } from './state-store';
 
@@ -14,6 +15,8 @@ export type SettingsHistoryState =
       readonly currentVersion: number;
       /** Every version read so far, newest first. */
       readonly list: readonly SettingsVersion[];
+      /** The staff assists answered at the station, newest first [R11-9]. */
+      readonly assists: readonly StationAssistRecord[];
       readonly hasMore: boolean;
       /** A further page is being read. */
       readonly more: boolean;
@@ -30,7 +33,10 @@ export class StationSettingsHistory extends StateStore<SettingsHistoryState> {
   private readonly reads = new Subject<{ stationId: number; page: number }>();
   private page = 1;
 
-  constructor(@inject(TOKENS.PlayPort) private readonly plays: Pick<PlayPort, 'settingsHistory'>) {
+  constructor(
+    @inject(TOKENS.PlayPort) private readonly plays: Pick<PlayPort, 'settingsHistory'>,
+    @inject(TOKENS.TrackEvent) private readonly events: Pick<TrackEvent, 'track'>,
+  ) {
     super({ kind: 'loading' });
     this.own(
       this.reads
@@ -55,6 +61,7 @@ export class StationSettingsHistory extends StateStore<SettingsHistoryState> {
             stationId: answer.stationId,
             currentVersion: answer.currentVersion,
             list: page > 1 && s.kind === 'loaded' ? [...s.list, ...answer.list] : answer.list,
+            assists: page > 1 && s.kind === 'loaded' ? s.assists : answer.assists,
             hasMore: answer.hasMore,
             more: false,
           }));
@@ -63,6 +70,7 @@ export class StationSettingsHistory extends StateStore<SettingsHistoryState> {
   }
 
   open(stationId: number): void {
+    this.events.track('settings_history_view', { station_id: stationId });
     this.page = 1;
     this.setState({ kind: 'loading' });
     this.reads.next({ stationId, page: 1 });

@@ -1,5 +1,5 @@
 /** The analytics events the product sends, in the spec's order [R7-12]. */
-export const ANALYTICS_EVENT_NAMES = [
+export const SPEC_ANALYTICS_EVENT_NAMES = [
   'conversion',
   'carousel_click',
   'filtering_click',
@@ -14,6 +14,16 @@ export const ANALYTICS_EVENT_NAMES = [
   'search_word',
   'medal_recommend_modal_action',
 ] as const;
+
+/** Events designed beside the spec's 13, for the fair-play actions (issue 45, docs/analytics.md "Designed events"). */
+export const DESIGNED_ANALYTICS_EVENT_NAMES = [
+  'staff_assist_request',
+  'settings_history_view',
+  'daily_free_play_use',
+] as const;
+
+/** Every event the product sends: the spec's, then the designed ones. */
+export const ANALYTICS_EVENT_NAMES = [...SPEC_ANALYTICS_EVENT_NAMES, ...DESIGNED_ANALYTICS_EVENT_NAMES] as const;
 export type AnalyticsEventName = (typeof ANALYTICS_EVENT_NAMES)[number];
 
 /**
@@ -39,6 +49,12 @@ export interface AnalyticsEventFields {
   readonly buy_tc: { readonly price: number };
   readonly search_word: { readonly search_word: string };
   readonly medal_recommend_modal_action: { readonly action_type: string };
+  /** A player asks for a staff assist [R11-9]: the station's kind and their misses in a row. */
+  readonly staff_assist_request: { readonly crane_type: string; readonly misses: number };
+  /** Someone opens a station's published settings history [R11-6]. */
+  readonly settings_history_view: { readonly station_id: number };
+  /** A play is paid with the day's free play [R11-8]. */
+  readonly daily_free_play_use: { readonly crane_type: string };
 }
 
 /** Fields every event carries. user_id is 0 for a guest. */

@@ -94,6 +94,8 @@ export interface PlayLogEntry {
   readonly clip?: PlayClipRef | null;
   /** The station's settings version the play ran with [R11-6] (null: before versions existed). */
   readonly settings_version?: number | null;
+  /** Paid with the day's free play [R11-8] (absent on older servers). */
+  readonly daily_free?: boolean;
   /** The staff assist asked after this play [R11-9]: null when none was; absent on older servers. */
   readonly staff_assist?: PlayLogAssist | null;
 }

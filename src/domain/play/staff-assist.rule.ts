@@ -1,4 +1,5 @@
 import { DOMAIN_MESSAGES } from '../messages';
+import { CRANE, type CranePrize } from './crane-machine';
 
 /**
  * Staff assist [R11-9] (docs/fair-play.md "Staff assist"): after a set number of misses in a row
@@ -43,4 +44,22 @@ export interface StaffAssistView {
   readonly ms_left: number | null;
   /** How the last assist of this turn ended, shown once after it (null: none yet). */
   readonly outcome: StaffAssistOutcome | null;
+}
+
+/**
+ * What a done assist does to the field the room keeps (on a simulated cabinet, the field its next
+ * play is laid from; on a real one, the model of what the staff did by hand): the prize nearest
+ * the chute is put just outside it, where the claw starts — the first free spot along the
+ * diagonal, clear of the other prizes. A field with no prize is left as it is.
+ */
+export function assistedField(prizes: readonly CranePrize[]): CranePrize[] {
+  if (prizes.length === 0) return [...prizes];
+  const distance = (p: CranePrize) => Math.hypot(p.x, p.z);
+  const nearest = prizes.reduce((a, b) => (distance(b) < distance(a) ? b : a));
+  const others = prizes.filter((p) => p !== nearest);
+  const clear = (at: number) => others.every((p) => Math.hypot(p.x - at, p.z - at) > p.radius + nearest.radius);
+  for (let at = CRANE.chute.x1 + nearest.radius; at < distance(nearest) / Math.SQRT2; at += 20) {
+    if (clear(at)) return prizes.map((p) => (p === nearest ? { ...p, x: at, z: at } : p));
+  }
+  return [...prizes];
 }

@@ -64,6 +64,12 @@ export class KyPlay implements PlayPort {
       .pipe(map(() => undefined));
   }
 
+  askAssist(playId: number): Observable<PlayView> {
+    return this.http
+      .post(P.assist, { play_id: playId }, playStateResponseSchema, 'assist', { identity: 'required' })
+      .pipe(map((a) => requirePlay(a.play, 'assist')));
+  }
+
   gauge(stationId: number): Observable<AssistGaugeView> {
     return this.http
       .post(P.gauge, { station_id: stationId }, gaugeResponseSchema, 'gauge', { identity: 'required' })
@@ -80,6 +86,7 @@ export class KyPlay implements PlayPort {
           list: h.list,
           page: h.page,
           hasMore: h.has_more === 1,
+          assists: h.assists ?? [],
         })),
       );
   }

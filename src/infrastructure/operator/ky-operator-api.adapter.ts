@@ -29,7 +29,14 @@ import {
   type StraySettle,
   type SupportThreadSummary,
 } from '../../application/operator';
-import type { ChatMessage, DeliveryStatus, KujiBoxStatus, KujiFairnessRecord, StationStatus } from '../../domain';
+import type {
+  ChatMessage,
+  DeliveryStatus,
+  KujiBoxStatus,
+  KujiFairnessRecord,
+  StaffAssistAnswer,
+  StationStatus,
+} from '../../domain';
 import {
   chatListResponseSchema,
   kujiFairnessResponseSchema,
@@ -63,6 +70,7 @@ import {
   operatorStationAgentsResponseSchema,
   operatorStationCamerasResponseSchema,
   operatorStationFeedsResponseSchema,
+  operatorAssistAnswerResponseSchema,
   operatorStationAnswerSchema,
   operatorStationKeyIssuedResponseSchema,
   operatorStationKeyRevokedResponseSchema,
@@ -195,8 +203,13 @@ export class KyOperatorApi implements OperatorApiPort {
       station_id: stationId,
       ...(change.armStrength === undefined ? {} : { arm_strength: change.armStrength }),
       ...(change.playPrice === undefined ? {} : { play_price: change.playPrice }),
+      ...(change.assistMisses === undefined ? {} : { assist_misses: change.assistMisses }),
       reason: change.reason,
     });
+  }
+  async answerAssist(stationId: number, playId: number, answer: StaffAssistAnswer): Promise<void> {
+    const body = { station_id: stationId, play_id: playId, answer };
+    await this.call(O.assistAnswer, body, operatorAssistAnswerResponseSchema);
   }
   private async station(path: string, body: object): Promise<StationChange> {
     return (await this.call(path, body, operatorStationAnswerSchema)).station;

@@ -11,6 +11,7 @@ import { ActionOutcome, LoadState, useScreenTitle } from './common';
 import { OP } from './operator.messages';
 import { PlayLogPanel } from './play-log-panel';
 import { StationCard } from './station-card';
+import { AssistQueue } from './staff-assists';
 
 const F = OP.floor;
 
@@ -34,6 +35,8 @@ function describeFloorAction(action: ActionState<FloorActionName>): string {
     case 'changePrize':
     case 'strayAward':
     case 'strayReturn':
+    case 'assistDone':
+    case 'assistDeclined':
       return F.done[action.name];
     default:
       return '';
@@ -91,6 +94,7 @@ export function FloorScreen() {
       {stations.length === 0 || state.status === 'error' ? (
         <LoadState state={state} onRetry={() => void floor.refresh()} />
       ) : null}
+      <AssistQueue stations={stations} floor={floor} readAt={readAt} busy={state.action.status === 'running'} />
       <ul className="op-cards" aria-label={F.title}>
         {shown.map((s) => (
           <li key={s.station_id} className="op-card op-station" data-testid="op-station">

@@ -1,4 +1,5 @@
 import type { DeliveryStatus, KujiBoxStatus, StationStatus } from '../../domain';
+import { DOMAIN_MESSAGES } from '../../domain';
 import type {
   ClawPhaseName,
   FloorPlayPhase,
@@ -133,6 +134,27 @@ export const OP = {
       `アームパワー ${Math.round(arm * 100)}% ・ ${price} TC ・ ${version === 0 ? '初期設定' : `第${version}版`}`,
     settingsPending: (changes: string, reason: string) => `反映待ち（プレイ終了後）：${changes}（理由：${reason}）`,
     playLog: 'プレイログ',
+    assistMissesValue: 'アシストまでのミス回数（0でなし）',
+    assistMissesNow: (n: number) =>
+      n === 0 ? ' ・ スタッフアシストなし' : ` ・ スタッフアシスト：${n}回連続ミスで依頼可`,
+    assist: {
+      queueTitle: (n: number) => `スタッフアシスト依頼 ${n}件`,
+      queueEmpty: 'スタッフアシストの依頼はありません。',
+      queueNote:
+        '依頼したお客様の順番は、対応が終わるまで最長5分保留されます。カメラで景品の位置を確かめ、取りやすい位置に直してから「対応完了」を押してください。',
+      request: (nickname: string, userId: number, misses: number) => `${nickname}（#${userId}）・${misses}回連続ミス`,
+      station: (id: number, name: string) => `#${id} ${name}`,
+      play: (playId: number) => `プレイ #${playId} のあと`,
+      line: (request: string, play: string) => `${request} ・ ${play} ・ `,
+      left: (s: number) => `残り ${DOMAIN_MESSAGES.minutesSeconds(s)}`,
+      done: '対応完了',
+      decline: 'お断り',
+      whose: (nickname: string) => `（${nickname} さんの依頼）`,
+      confirmDone: (id: number, nickname: string) =>
+        `ステーション #${id} の ${nickname} さんのスタッフアシストを「対応完了」にします。お客様は続けてプレイできるようになります。`,
+      confirmDecline: (id: number, nickname: string) =>
+        `ステーション #${id} の ${nickname} さんのスタッフアシストをお断りします。お客様は続けてプレイできるようになります。`,
+    },
     confirm: {
       status: (id: number, status: string) => `ステーション #${id} の状態を「${status}」にします。`,
       fault: (id: number) =>
@@ -171,6 +193,8 @@ export const OP = {
       settingsPending: 'プレイ中のため、このプレイが終わってから反映します（反映したときに設定履歴に公開されます）。',
       strayAward: '景品をお客様の獲得景品に入れました。在庫を1つ減らしました。',
       strayReturn: '景品を台に戻したと記録しました。',
+      assistDone: 'スタッフアシストを対応完了にしました。プレイ履歴と設定履歴に記録されます。',
+      assistDeclined: 'スタッフアシストをお断りしました。',
       refunded: (playId: number) => `プレイ #${playId} を返金しました。`,
       noRefund: '返金したプレイはありません。',
     },
@@ -376,6 +400,11 @@ export const OP = {
       seed: 'シード',
       baseArm: '基本アーム',
       assist: 'アシスト段階',
+      settingsVersion: '台の設定',
+      settingsVersionValue: (n: number) => (n === 0 ? '初期設定' : `第${n}版`),
+      staffAssist: 'スタッフアシスト',
+      staffAssistValue: (misses: number, outcome: string) => `${misses}回連続ミスで依頼：${outcome}`,
+      staffAssistWaiting: '対応待ち',
       result: '結果',
       prize: '景品',
     },

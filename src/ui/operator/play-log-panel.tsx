@@ -6,7 +6,7 @@ import type {
   PlayClipView,
   ReplayedPlay,
 } from '../../application/operator';
-import { crane, type PlayLogEntry } from '../../domain';
+import { crane, STAFF_ASSIST_OUTCOME_LABELS, type PlayLogEntry } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
 import { TableWrap } from './common';
 import { OP } from './operator.messages';
@@ -212,6 +212,25 @@ function PlaySettings({ entry: e, clip }: { entry: OperatorPlayLogEntry; clip: O
       <dd>{e.base_arm_strength.toFixed(2)}</dd>
       <dt>{C.assist}</dt>
       <dd>{e.assist_level}</dd>
+      {e.settings_version !== undefined && e.settings_version !== null ? (
+        <>
+          <dt>{C.settingsVersion}</dt>
+          <dd>{C.settingsVersionValue(e.settings_version)}</dd>
+        </>
+      ) : null}
+      {e.staff_assist ? (
+        <>
+          <dt>{C.staffAssist}</dt>
+          <dd data-testid="op-play-staff-assist">
+            {C.staffAssistValue(
+              e.staff_assist.misses,
+              e.staff_assist.status === 'asked'
+                ? C.staffAssistWaiting
+                : STAFF_ASSIST_OUTCOME_LABELS[e.staff_assist.status],
+            )}
+          </dd>
+        </>
+      ) : null}
       <dt>{C.seed}</dt>
       <dd>{e.seed}</dd>
       <dt>{C.result}</dt>

@@ -9,6 +9,7 @@ import {
 import {
   SETTINGS_CHANGE_REASON_LABELS,
   SETTINGS_CHANGE_REASONS,
+  STAFF_ASSIST_MAX_MISSES,
   settingChangeText,
   settingsChanges,
   STATION_STATUSES,
@@ -177,10 +178,12 @@ function SettingsForm({ station: s, floor, busy }: ActionProps) {
   const ask = useAsk();
   const [arm, setArm] = useState(String(s.arm_strength ?? 0.5));
   const [price, setPrice] = useState(s.play_price === undefined ? '' : String(s.play_price));
+  const [assistMisses, setAssistMisses] = useState(s.assist_misses === undefined ? '' : String(s.assist_misses));
   const [reason, setReason] = useState<SettingsChangeReason>('adjustment');
   const change = (): SettingsChangeAsk => ({
     ...(arm === '' ? {} : { armStrength: Number(arm) }),
     ...(price === '' ? {} : { playPrice: Number(price) }),
+    ...(assistMisses === '' ? {} : { assistMisses: Number(assistMisses) }),
     reason,
   });
   return (
@@ -195,8 +198,9 @@ function SettingsForm({ station: s, floor, busy }: ActionProps) {
             playPrice: s.play_price ?? Number.NaN,
             prizeName: s.prize_name,
             prizeShape: 'box',
+            ...(s.assist_misses === undefined ? {} : { assistMisses: s.assist_misses }),
           },
-          { armStrength: asked.armStrength, playPrice: asked.playPrice },
+          { armStrength: asked.armStrength, playPrice: asked.playPrice, assistMisses: asked.assistMisses },
         )
           .map(settingChangeText)
           .join('、');
@@ -214,6 +218,17 @@ function SettingsForm({ station: s, floor, busy }: ActionProps) {
         <input type="number" min={0} max={100000} step={1} value={price} onChange={(e) => setPrice(e.target.value)} />
       </label>
       <label className="op-field">
+        <span>{F.assistMissesValue}</span>
+        <input
+          type="number"
+          min={0}
+          max={STAFF_ASSIST_MAX_MISSES}
+          step={1}
+          value={assistMisses}
+          onChange={(e) => setAssistMisses(e.target.value)}
+        />
+      </label>
+      <label className="op-field">
         <span>{F.reason}</span>
         <select value={reason} onChange={(e) => setReason(e.target.value as SettingsChangeReason)}>
           {SETTINGS_CHANGE_REASONS.map((r) => (
@@ -223,7 +238,11 @@ function SettingsForm({ station: s, floor, busy }: ActionProps) {
           ))}
         </select>
       </label>
-      <button type="submit" className="op-button" disabled={busy || (arm === '' && price === '')}>
+      <button
+        type="submit"
+        className="op-button"
+        disabled={busy || (arm === '' && price === '' && assistMisses === '')}
+      >
         {F.settings}
       </button>
     </form>

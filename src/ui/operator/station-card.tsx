@@ -14,6 +14,7 @@ import { StationActions, useAsk } from './station-actions';
 import { StationFeedFacts } from './station-feed';
 import { MachineControls, MachineFacts } from './station-machine';
 import { StrayPrizes } from './stray-prizes';
+import { AssistRequest } from './staff-assists';
 
 const F = OP.floor;
 
@@ -47,6 +48,7 @@ export function StationCard({
       </h2>
       <MachineControls station={s} machines={machines} machinesState={machinesState} floor={floor} floorBusy={busy} />
       <StationStill url={s.still_url} name={s.station_name} />
+      <AssistRequest station={s} floor={floor} readAt={readAt} busy={busy} />
       <StationFacts station={s} readAt={readAt} />
       <StrayPrizes station={s} floor={floor} busy={busy} />
       <MachineFacts
@@ -84,6 +86,7 @@ function StationFacts({ station: s, readAt }: { station: FloorStation; readAt: n
           <dt>{F.settingsFacts}</dt>
           <dd data-testid="op-settings">
             {F.settingsNow(s.arm_strength, s.play_price, s.settings_version ?? 0)}
+            {s.assist_misses !== undefined ? F.assistMissesNow(s.assist_misses) : null}
             {s.pending_settings ? (
               <span className="op-badge op-badge--warn" data-testid="op-settings-pending">
                 {F.settingsPending(
@@ -144,7 +147,7 @@ function StationLine({ station: s, floor, busy }: { station: FloorStation; floor
 }
 
 /** The front camera's still, fetched again every STILL_REFRESH_MS (its own tick: the card does not re-render). */
-function StationStill({ url, name }: { url: string; name: string }) {
+export function StationStill({ url, name }: { url: string; name: string }) {
   const now = useNow(true, STILL_REFRESH_MS);
   return (
     <img

@@ -1,6 +1,11 @@
 import { useRef } from 'react';
 import { TOKENS } from '../../application';
-import { formatJstDateTime, SETTINGS_CHANGE_REASON_LABELS, settingChangeText } from '../../domain';
+import {
+  formatJstDateTime,
+  SETTINGS_CHANGE_REASON_LABELS,
+  settingChangeText,
+  STAFF_ASSIST_OUTCOME_LABELS,
+} from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import type { ModalComponentProps } from '../modals/registry';
@@ -55,6 +60,30 @@ export default function SettingsHistoryModal({ props, close }: ModalComponentPro
             </li>
           ))}
         </ol>
+      ) : null}
+      {state.kind === 'loaded' && state.assists.length > 0 ? (
+        <section className="settings-history__assists" aria-labelledby="settings-history-assists">
+          <h3 id="settings-history-assists" className="settings-history__subtitle">
+            {M.assistsTitle}
+          </h3>
+          <p className="settings-history__lead">{M.assistsLead}</p>
+          <ol className="settings-history__list">
+            {state.assists.map((a) => (
+              <li
+                key={a.asked_at}
+                className="settings-history__item"
+                data-testid="settings-assist"
+                data-outcome={a.outcome}
+              >
+                <div className="settings-history__head">
+                  <strong>{STAFF_ASSIST_OUTCOME_LABELS[a.outcome]}</strong>
+                  <time dateTime={a.ended_at}>{formatJstDateTime(Date.parse(a.ended_at))}</time>
+                </div>
+                <small>{M.assistAfter(a.misses)}</small>
+              </li>
+            ))}
+          </ol>
+        </section>
       ) : null}
       {state.kind === 'loaded' && state.hasMore ? (
         <button type="button" className="button button--quiet" disabled={state.more} onClick={() => history.loadMore()}>

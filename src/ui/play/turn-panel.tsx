@@ -1,5 +1,14 @@
 import type { CranePlay, CranePlayState, StationLine, StationLineState, StationPlay } from '../../application';
-import { countdownSeconds, isMaintenanceStatus, SECOND_MS, type PlayView, type PrizeItem } from '../../domain';
+import {
+  countdownSeconds,
+  DOMAIN_MESSAGES,
+  isMaintenanceStatus,
+  SECOND_MS,
+  STAFF_ASSIST_OUTCOME_LABELS,
+  type PlayView,
+  type PrizeItem,
+  type StaffAssistView,
+} from '../../domain';
 import { useNow } from '../hooks/use-now';
 import { MESSAGES } from '../messages';
 import { priceText } from './price-text';
@@ -54,6 +63,7 @@ function ResultPanel({
   const now = useNow(true);
   const { open } = useModals();
   const s = countdownSeconds(play.window_ms_left, receivedAt, now) ?? 0;
+  const held = play.staff_assist?.state === 'asked';
   return (
     <section className="panel panel--result" data-testid="result" data-result={play.result}>
       <p className="panel__headline">
@@ -65,13 +75,16 @@ function ResultPanel({
             ? MESSAGES.resultRefunded
             : MESSAGES.resultMiss}
       </p>
-      <p>{MESSAGES.continueWithin(s)}</p>
+      {held ? null : <p>{MESSAGES.continueWithin(s)}</p>}
+      {play.staff_assist ? (
+        <StaffAssistBox crane={crane} assist={play.staff_assist} secondsLeft={s} busy={busy} />
+      ) : null}
       <div className="panel__actions">
         <button
           type="button"
           className="button"
           data-testid="continue"
-          disabled={busy || s === 0}
+          disabled={busy || s === 0 || held}
           onClick={() => void crane.continuePlay()}
         >
           {MESSAGES.continuePlay(priceText(play))}
@@ -96,6 +109,60 @@ function ResultPanel({
         {CLIP_MESSAGES.watchShare}
       </button>
     </section>
+  );
+}
+
+/**
+ * Staff assist in the result [R11-9]: how many misses in a row count toward it, the way to ask once
+ * they are enough, the hold while the staff work (the live picture shows them), and how it ended.
+ */
+function StaffAssistBox({
+  crane,
+  assist,
+  secondsLeft,
+  busy,
+}: {
+  crane: CranePlay;
+  assist: StaffAssistView;
+  secondsLeft: number;
+  busy: boolean;
+}) {
+  return (
+    <div
+      className={`staff-assist staff-assist--${assist.state}`}
+      data-testid="staff-assist"
+      data-state={assist.state}
+      data-outcome={assist.outcome ?? ''}
+    >
+      <p className="staff-assist__title">{MESSAGES.staffAssistTitle}</p>
+      {assist.outcome ? (
+        <p className="staff-assist__outcome" role="status">
+          {STAFF_ASSIST_OUTCOME_LABELS[assist.outcome]}
+        </p>
+      ) : null}
+      {assist.state === 'counting' ? (
+        <p className="staff-assist__text">{MESSAGES.staffAssistCounting(assist.misses, assist.needed)}</p>
+      ) : null}
+      {assist.state === 'available' ? (
+        <>
+          <p className="staff-assist__text">{MESSAGES.staffAssistAvailable(assist.misses)}</p>
+          <button
+            type="button"
+            className="button"
+            data-testid="staff-assist-ask"
+            disabled={busy || secondsLeft === 0}
+            onClick={() => void crane.askAssist()}
+          >
+            {MESSAGES.staffAssistAsk}
+          </button>
+        </>
+      ) : null}
+      {assist.state === 'asked' ? (
+        <p className="staff-assist__text" role="status">
+          {MESSAGES.staffAssistAsked(DOMAIN_MESSAGES.minutesSeconds(secondsLeft))}
+        </p>
+      ) : null}
+    </div>
   );
 }
 

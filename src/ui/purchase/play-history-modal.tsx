@@ -27,7 +27,13 @@ export default function PlayHistoryModal({ swap }: ModalComponentProps<Record<ne
                 <span className={`chip chip--small history__result--${p.result ?? ''}`}>
                   {p.result ? (H.result[p.result] ?? '') : ''}
                 </span>
-                <span>{p.currency === 'free' ? H.free : H.charge(formatThousands(p.price), p.currency)}</span>
+                <span>
+                  {p.currency === 'free'
+                    ? H.free
+                    : p.daily_free
+                      ? H.dailyFree
+                      : H.charge(formatThousands(p.price), p.currency)}
+                </span>
                 <ClipLink clip={p.clip} label={p.prize_name} onOpen={() => swap('playClip', { playId: p.play_id })} />
               </div>
               <PlaySettingsLog entry={p} />

@@ -1,4 +1,4 @@
-import { formatJstDateTime, type PlayLogEntry } from '../../domain';
+import { formatJstDateTime, STAFF_ASSIST_OUTCOME_LABELS, type PlayLogEntry } from '../../domain';
 import { HISTORY_MESSAGES as H } from './purchase.messages';
 
 /**
@@ -17,6 +17,20 @@ export function PlaySettingsLog({ entry: p }: { entry: PlayLogEntry }) {
     ...(p.settings_version === undefined || p.settings_version === null
       ? []
       : ([[R.settingsVersion, R.settingsVersionValue(p.settings_version)]] as [string, string][])),
+    // The staff assist asked after this play, and how it ended [R11-9].
+    ...(p.staff_assist
+      ? ([
+          [
+            R.staffAssist,
+            R.staffAssistValue(
+              p.staff_assist.misses,
+              p.staff_assist.status === 'asked'
+                ? R.staffAssistWaiting
+                : STAFF_ASSIST_OUTCOME_LABELS[p.staff_assist.status],
+            ),
+          ],
+        ] as [string, string][])
+      : []),
     [R.seed, String(p.seed)],
     [R.inputs, R.inputsCount(p.inputs.length)],
     [R.started, formatJstDateTime(Date.parse(p.started_at))],

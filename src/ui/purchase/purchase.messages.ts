@@ -71,6 +71,7 @@ export const HISTORY_MESSAGES = {
   result: { win: '獲得', miss: '残念', refunded: '返還' } as Record<string, string>,
   charge: (amount: string, currency: string) => `${amount} ${currency === 'ticket' ? 'チケット' : 'TC'}`,
   free: '無料',
+  dailyFree: '毎日無料プレイ',
   settingsLog: '設定ログ',
   settingsLogRows: {
     playId: 'プレイ番号',
@@ -80,6 +81,10 @@ export const HISTORY_MESSAGES = {
     /** The station's published settings version the play ran with [R11-6]. */
     settingsVersion: '台の設定',
     settingsVersionValue: (n: number) => (n === 0 ? '初期設定' : `第${n}版`),
+    /** The staff assist asked after the play [R11-9]. */
+    staffAssist: 'スタッフアシスト',
+    staffAssistValue: (misses: number, outcome: string) => `${misses}回続けて取れなかったあとに依頼：${outcome}`,
+    staffAssistWaiting: '対応待ち',
     seed: '乱数シード',
     inputs: '操作の記録',
     inputsCount: (n: number) => `${n}件`,

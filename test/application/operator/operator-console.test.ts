@@ -158,6 +158,18 @@ describe('console screens against the reference server', () => {
     expect(fulfilment.snapshot.action.status).toBe('idle');
     fulfilment.dispose();
   });
+
+  it('[R11-9] the floor reads each station’s assist setting; answering an assist nobody asked shows the server’s words', async () => {
+    const { container, session } = consoleContainer();
+    await session.signIn('ufloor', PASSWORD);
+    const floor = container.get(OPERATOR_TOKENS.OperatorFloor);
+    await floor.refresh();
+    const [first] = floor.snapshot.data.stations;
+    expect(first).toMatchObject({ assist_misses: 10, assist: null });
+    expect(await floor.answerAssist(first!.station_id, 999_999, 'done')).toBeNull();
+    expect(floor.snapshot.action).toMatchObject({ status: 'failed', error: SERVER_MESSAGES.noAssist });
+    floor.dispose();
+  });
 });
 
 describe('OperatorFloor live re-reads', () => {

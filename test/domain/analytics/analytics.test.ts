@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   ANALYTICS_EVENT_NAMES,
+  SPEC_ANALYTICS_EVENT_NAMES,
   analyticsEvent,
   isPcFlag,
   siteTypeFlag,
@@ -10,8 +11,8 @@ import {
 const ctx: AnalyticsContext = { user_id: 12, shop_id: 3, measurementIds: { main: 'G-MAIN', virtualCrane: 'G-VC' } };
 
 describe('analytics payloads', () => {
-  it('[R7-12] the thirteen events, crane_course to the virtual-crane id', () => {
-    expect(ANALYTICS_EVENT_NAMES).toEqual([
+  it('[R7-12] the thirteen events, crane_course to the virtual-crane id; the three designed ones after them', () => {
+    expect(SPEC_ANALYTICS_EVENT_NAMES).toEqual([
       'conversion',
       'carousel_click',
       'filtering_click',
@@ -26,6 +27,17 @@ describe('analytics payloads', () => {
       'search_word',
       'medal_recommend_modal_action',
     ]);
+    expect(ANALYTICS_EVENT_NAMES).toEqual([
+      ...SPEC_ANALYTICS_EVENT_NAMES,
+      'staff_assist_request',
+      'settings_history_view',
+      'daily_free_play_use',
+    ]);
+    expect(analyticsEvent('staff_assist_request', { crane_type: 'normal', misses: 10 }, ctx)).toEqual({
+      name: 'staff_assist_request',
+      sendTo: 'G-MAIN',
+      params: { crane_type: 'normal', misses: 10, user_id: 12, shop_id: 3, is_pc: 1 },
+    });
     expect(analyticsEvent('crane_course', { crane_type: 'basic', step: 2 }, ctx).sendTo).toBe('G-VC');
     expect(analyticsEvent('buy_tc', { price: 1200 }, ctx)).toEqual({
       name: 'buy_tc',

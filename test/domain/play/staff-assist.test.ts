@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CRANE } from '../../../src/domain/play/crane-machine';
 import {
   PLAY_TIMINGS,
   restoreRoom,
@@ -86,16 +87,33 @@ describe('[R11-9] staff assist in the station room', () => {
     for (const answer of ['done', 'declined'] as const) {
       const step = transition(held, { ...done, answer }, at);
       expect(step.answer).toEqual({ kind: 'operator', refundedPlayId: null });
-      expect(writesOf(step.effects)).toEqual([
-        {
-          kind: 'assistEnded',
-          playId: PLAY_ID,
-          outcome: answer,
-          operator: 'floor-1',
-          at,
-          continueDeadline: at + PLAY_TIMINGS.continueMs,
-        },
-      ]);
+      const [ended, ...rest] = writesOf(step.effects);
+      expect(ended).toEqual({
+        kind: 'assistEnded',
+        playId: PLAY_ID,
+        outcome: answer,
+        operator: 'floor-1',
+        at,
+        continueDeadline: at + PLAY_TIMINGS.continueMs,
+      });
+      // Done: the prize nearest the chute now lies just outside it (the next play is laid from
+      // this field); declined: the field is as it was.
+      if (answer === 'done') {
+        const before = held.field!.prizes;
+        const after = step.state.field!.prizes;
+        expect(rest).toEqual([{ kind: 'field', field: step.state.field }]);
+        const near = (ps: readonly { x: number; z: number }[]) => Math.min(...ps.map((p) => Math.hypot(p.x, p.z)));
+        expect(near(after)).toBeLessThan(near(before));
+        expect(after.filter((p, i) => p.x !== before[i]!.x || p.z !== before[i]!.z)).toHaveLength(1);
+        // Still clear of the others, and outside the chute.
+        for (const p of after)
+          for (const q of after)
+            if (p !== q) expect(Math.hypot(p.x - q.x, p.z - q.z)).toBeGreaterThan(p.radius + q.radius);
+        expect(after.every((p) => p.x > CRANE.chute.x1 && p.z > CRANE.chute.z1)).toBe(true);
+      } else {
+        expect(rest).toEqual([]);
+        expect(step.state.field).toBe(held.field);
+      }
       const turn = step.state.turn as Result;
       expect(turn.holder.runMisses).toBe(0);
       expect(turn.deadline).toBe(at + PLAY_TIMINGS.continueMs);

@@ -10,6 +10,7 @@ import type {
   PlayLogEntry,
   SettingChange,
   SettingsChangeReason,
+  StaffAssistAnswer,
   StationStatus,
   AgentClawPhase,
 } from '../../../domain';
@@ -64,6 +65,10 @@ export interface FloorStation {
       }
     | null
     | undefined;
+  /** Misses in a row before a staff assist may be asked (0: none) [R11-9] (absent from older servers). */
+  readonly assist_misses?: number | undefined;
+  /** A staff assist asked and not answered: the turn is held until `ms_left` runs out [R11-9]. */
+  readonly assist?: FloorAssist | null | undefined;
   readonly viewers: number;
   readonly line: readonly {
     readonly user_id: number;
@@ -83,6 +88,18 @@ export interface FloorStation {
   /** Prizes the chute saw that no running play took, oldest first, until settled. */
   readonly stray_prizes: readonly StrayPrize[];
   readonly still_url: string;
+}
+
+/** A player's staff assist waiting for the staff [R11-9]. */
+export interface FloorAssist {
+  readonly play_id: number;
+  readonly user_id: number;
+  readonly nickname: string;
+  /** Their misses in a row when they asked. */
+  readonly misses: number;
+  readonly asked_at: string;
+  /** The hold's time left when the floor was read. */
+  readonly ms_left: number;
 }
 
 /** A prize out of the machine that no running play took (after its result, between plays). */
@@ -196,6 +213,8 @@ export interface StationChange {
 export interface SettingsChangeAsk {
   readonly armStrength?: number;
   readonly playPrice?: number;
+  /** Misses in a row before a staff assist may be asked (0: none) [R11-9]. */
+  readonly assistMisses?: number;
   readonly reason: SettingsChangeReason;
 }
 
@@ -346,6 +365,8 @@ export interface OperatorApiPort {
   changePrize(stationId: number, change: PrizeChange): Promise<StationChange>;
   /** The arm strength and the price with a reason; waits for a player's run to end [R11-6]. */
   stationSettings(stationId: number, change: SettingsChangeAsk): Promise<StationChange>;
+  /** Answers the staff assist asked after that play: done or declined [R11-9]. */
+  answerAssist(stationId: number, playId: number, answer: StaffAssistAnswer): Promise<void>;
   playLog(stationId: number | null, limit: number): Promise<readonly OperatorPlayLogEntry[]>;
   /** Any play's clip with its files' addresses (right `floor`); 404 when the play has none. */
   playClip(playId: number): Promise<OperatorPlayClip>;

@@ -1,5 +1,5 @@
 import { PLAY_TIMINGS } from '../play-loop.rule';
-import { mayAskAssist, STAFF_ASSIST_HOLD_MS } from '../staff-assist.rule';
+import { assistedField, mayAskAssist, STAFF_ASSIST_HOLD_MS } from '../staff-assist.rule';
 import { assistMissesOf } from '../station-settings.rule';
 import { advance, endIfSoldOut, lineSignature, machineReady, stationRefusal } from './room-line';
 import {
@@ -388,9 +388,15 @@ function assistEnded(
   effects: RoomEffect[],
 ): StationRoomState {
   const continueDeadline = now + PLAY_TIMINGS.continueMs;
+  // Done: the prize nearest the chute lies just outside it now (the next play is laid from this field).
+  const field =
+    outcome === 'done' && state.field ? { ...state.field, prizes: assistedField(state.field.prizes) } : state.field;
   effects.push({
     type: 'commit',
-    writes: [{ kind: 'assistEnded', playId: turn.play.playId, outcome, operator, at: now, continueDeadline }],
+    writes: [
+      { kind: 'assistEnded', playId: turn.play.playId, outcome, operator, at: now, continueDeadline },
+      ...(field && field !== state.field ? [{ kind: 'field' as const, field }] : []),
+    ],
   });
   const after: Result = {
     ...turn,
@@ -400,7 +406,7 @@ function assistEnded(
     assistOutcome: outcome,
   };
   effects.push(playStateOf(state.station, after, now), { type: 'floorChanged' });
-  return { ...state, turn: after };
+  return { ...state, field, turn: after };
 }
 
 // ---- ending ------------------------------------------------------------------------------------
