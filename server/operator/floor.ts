@@ -98,15 +98,7 @@ export class OperatorFloor {
         ORDER BY sp.station_id, sp.stray_id`,
     );
     // Staff assists asked and not answered [R11-9], oldest first.
-    const assists = await this.db.query<{
-      station_id: number;
-      play_id: number;
-      user_id: number;
-      nickname: string | null;
-      misses: number;
-      asked_at: Date | string;
-      deadline_at: Date | string;
-    }>(
+    const assists = await this.db.query<AssistRow & { station_id: number }>(
       `SELECT a.station_id, a.play_id, a.user_id, u.nickname, a.misses, a.asked_at, a.deadline_at
          FROM staff_assists a JOIN users u ON u.user_id = a.user_id
         WHERE a.status = 'asked' ORDER BY a.asked_at`,
@@ -207,20 +199,18 @@ export class OperatorFloor {
   }
 }
 
+/** A staff assist asked and not answered, as the store holds it [R11-9]. */
+interface AssistRow {
+  play_id: number;
+  user_id: number;
+  nickname: string | null;
+  misses: number;
+  asked_at: Date | string;
+  deadline_at: Date | string;
+}
+
 /** A staff assist waiting for the staff, as the console shows it [R11-9]. */
-function assistOf(
-  row:
-    | {
-        play_id: number;
-        user_id: number;
-        nickname: string | null;
-        misses: number;
-        asked_at: Date | string;
-        deadline_at: Date | string;
-      }
-    | undefined,
-  now: number,
-): OperatorFloorStation['assist'] {
+function assistOf(row: AssistRow | undefined, now: number): OperatorFloorStation['assist'] {
   if (!row) return null;
   return {
     play_id: row.play_id,

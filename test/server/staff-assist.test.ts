@@ -1,47 +1,40 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   historyResponseSchema,
   playStateResponseSchema,
   settingsHistoryResponseSchema,
   type PlayState,
 } from '../../src/contract';
-import {
-  OPERATOR_AUTH_HEADER,
-  operatorFloorResponseSchema,
-  operatorStationAnswerSchema,
-} from '../../src/contract/operator.schema';
+import { operatorFloorResponseSchema, operatorStationAnswerSchema } from '../../src/contract/operator.schema';
 import { PLAY_TIMINGS, restoreRoom, roomPlayView, STAFF_ASSIST_HOLD_MS } from '../../src/domain';
 import { LedgerPlayLedger } from '../../server/play/rooms/ledger-play-ledger';
 import { SqlPlayStore } from '../../server/play/rooms/sql-play-store';
 import { ReserveGate } from '../../server/play/reserve-gate';
 import { ManualServerClock } from '../support/manual-server-clock';
+import { setUpOperatorServer } from '../support/operator-server';
 import { PlayDriver } from '../support/play-driver';
 import { playableStation } from '../support/stations';
-import { startTestServer, type TestServer } from '../support/test-server';
+import type { TestServer } from '../support/test-server';
 import { createTestUser } from '../support/users';
+import { post as postTo } from './user-helpers';
 
 /**
  * [R11-9] Staff assist through the real server: the station's number of misses is a setting
  * (published); after that many misses in a row in one turn the player asks; the turn is held while
  * the console answers (at most five minutes); the play log and the settings history show it.
  */
-const TOKEN = 'operator-token-for-tests-0123456789';
 const clock = new ManualServerClock(new Date('2026-11-29T15:00:00+09:00'));
 let t: TestServer;
 let stationId = 0;
-
-beforeAll(async () => {
-  t = await startTestServer({ inMemory: true, clock, env: { ONKURE_OPERATOR_TOKEN: TOKEN } });
-  stationId = (await playableStation(t)).station_id;
+const { operator } = setUpOperatorServer({
+  clock,
+  token: 'operator-token-for-tests-0123456789',
+  started: async (server) => {
+    t = server;
+    stationId = (await playableStation(t)).station_id;
+  },
 });
-afterAll(async () => t?.close());
-
-const post = async (path: string, body: object, headers: Record<string, string> = {}) => {
-  const res = await t.server.app.inject({ method: 'POST', url: `/api/${path}`, payload: body, headers });
-  return { status: res.statusCode, json: res.json() };
-};
-const operator = (path: string, body: object) =>
-  post(`operator/${path}`, body, { [OPERATOR_AUTH_HEADER]: `Bearer ${TOKEN}` });
+const post = (path: string, body: object) => postTo(t, path, body);
 const floorCard = async () =>
   operatorFloorResponseSchema
     .parse((await operator('floor', {})).json)
