@@ -3,7 +3,7 @@ import { OP } from './operator.messages';
 import { useAsk } from './station-actions';
 import { countdownSeconds } from '../../domain';
 import { useNow } from '../hooks/use-now';
-import { StationStill } from './station-card';
+import { StationStill } from './station-still';
 
 const A = OP.floor.assist;
 

@@ -7,7 +7,7 @@ import type {
   OperatorMachines,
   ScreenState,
 } from '../../application/operator';
-import { countdownSeconds, SETTINGS_CHANGE_REASON_LABELS, settingChangeText, stillImageUrl } from '../../domain';
+import { countdownSeconds, SETTINGS_CHANGE_REASON_LABELS, settingChangeText } from '../../domain';
 import { useNow } from '../hooks/use-now';
 import { OP } from './operator.messages';
 import { StationActions, useAsk } from './station-actions';
@@ -15,11 +15,9 @@ import { StationFeedFacts } from './station-feed';
 import { MachineControls, MachineFacts } from './station-machine';
 import { StrayPrizes } from './stray-prizes';
 import { AssistRequest } from './staff-assists';
+import { StationStill } from './station-still';
 
 const F = OP.floor;
-
-/** How often the feed thumbnails are fetched again. */
-export const STILL_REFRESH_MS = 2_000;
 
 /** One station on the floor: its machine's controls, its still, its facts and play, its machine, its line, and its actions. */
 export function StationCard({
@@ -143,21 +141,6 @@ function StationLine({ station: s, floor, busy }: { station: FloorStation; floor
         </li>
       ))}
     </ol>
-  );
-}
-
-/** The front camera's still, fetched again every STILL_REFRESH_MS (its own tick: the card does not re-render). */
-export function StationStill({ url, name }: { url: string; name: string }) {
-  const now = useNow(true, STILL_REFRESH_MS);
-  return (
-    <img
-      className="op-station__still"
-      src={stillImageUrl(url, Math.floor(now / STILL_REFRESH_MS) * STILL_REFRESH_MS)}
-      alt={F.still(name)}
-      width={320}
-      height={240}
-      loading="lazy"
-    />
   );
 }
 
