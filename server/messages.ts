@@ -14,6 +14,8 @@ export const SERVER_MESSAGES = {
   callbackSignature: '決済サービスからの通知の署名を確認できません。',
   callbackAmountMismatch: '決済サービスからの通知の金額が決済と一致しません。',
   callbackConflict: 'この決済はすでに終了しているため、通知を反映できません。',
+  callbackAccountDeleted:
+    'この決済のアカウントは削除されているため、通知を反映できません。お支払いは返金してください。',
   addressInUseNoticeSubject: '【オンクレ】このメールアドレスでの登録・確認の試みがありました',
   addressInUseNoticeBody:
     'このメールアドレスは既にオンクレのアカウントに登録されています。どなたかがこのアドレスで新規登録またはメールアドレス確認を試みました。お心当たりがない場合は、このメールを破棄してください。',

@@ -1,3 +1,4 @@
+import { ACCOUNT_DELETED } from '../wallet/purchase.service';
 import { CONTRACT_MESSAGES } from '../../src/contract';
 import { KUJI_RESERVE_STATUSES, type AccountDeletionPreview } from '../../src/domain';
 import type { PasswordService, SessionEvents } from '../auth/password.service';
@@ -143,6 +144,14 @@ export class AccountDeletionService {
         WHERE p.user_id = $1 AND p.expired_at IS NULL
           AND NOT EXISTS (SELECT 1 FROM delivery_request_items i WHERE i.play_history_id = p.play_history_id)`,
       [userId, now],
+    );
+    // Purchases not yet paid are cancelled: a payment completing after this credits nobody (the
+    // provider's callback is refused and the provider refunds it; purchase.service.ts). The rows'
+    // locks order this with a callback being applied: one that got there first has credited, and
+    // what it credited is forfeited below with the rest.
+    await q.query(
+      `UPDATE product_settlements SET status = 'cancelled', failure_code = $2 WHERE user_id = $1 AND status = 'pending'`,
+      [userId, ACCOUNT_DELETED],
     );
     // The TC and tickets held are forfeited, written through the ledger so its rows still add up.
     const balance = await this.ledger.balance(userId, q);

@@ -98,6 +98,9 @@ export interface ProviderCallback {
 /** How long a settlement waits to be paid before it expires as cancelled (SETTLEMENT_EXPIRY_MINUTES). */
 export const DEFAULT_SETTLEMENT_TTL_MS = 30 * 60_000;
 
+/** The failure code of a settlement whose account was deleted before the provider said it was paid. */
+export const ACCOUNT_DELETED = 'account_deleted';
+
 const PROVIDER_METHOD = {
   credit_card: 'card',
   credit_card_3ds: 'card_3ds',
@@ -258,15 +261,22 @@ export class PurchaseService {
    * refused (404), an amount that differs is refused (409), and only a pending settlement moves.
    */
   async applyCallback(c: ProviderCallback): Promise<SettlementView> {
-    return this.db.transaction(async (q) => {
-      const [s] = await q.query<SettlementRow>(
-        'SELECT * FROM product_settlements WHERE product_settlement_id = $1 AND provider_payment_id = $2 FOR UPDATE',
-        [c.merchant_reference, c.payment_id],
-      );
-      if (!s) throw new AccountRefusal(404, PURCHASE_MESSAGES.settlementNotFound);
-      if (s.price !== c.amount) throw new AccountRefusal(409, SERVER_MESSAGES.callbackAmountMismatch);
-      return view(await this.settle(q, s, c.outcome, c.failure_code));
-    });
+    return this.db
+      .transaction(async (q) => {
+        const [s] = await q.query<SettlementRow>(
+          'SELECT * FROM product_settlements WHERE product_settlement_id = $1 AND provider_payment_id = $2 FOR UPDATE',
+          [c.merchant_reference, c.payment_id],
+        );
+        if (!s) throw new AccountRefusal(404, PURCHASE_MESSAGES.settlementNotFound);
+        if (s.price !== c.amount) throw new AccountRefusal(409, SERVER_MESSAGES.callbackAmountMismatch);
+        return this.settle(q, s, c.outcome, c.failure_code);
+      })
+      .then((row) => {
+        // Paid for an account deleted meanwhile: nothing was credited; the provider refunds it.
+        if (c.outcome === 'paid' && row.failure_code === ACCOUNT_DELETED)
+          throw new AccountRefusal(409, SERVER_MESSAGES.callbackAccountDeleted);
+        return view(row);
+      });
   }
 
   /** One provider outcome applied to a locked settlement (the callback, or the expiry's own look). */
@@ -288,6 +298,18 @@ export class PurchaseService {
           step.status,
           failureCode ?? (step.status === 'cancelled' ? 'cancelled' : 'processing_error'),
         ],
+      );
+      return row!;
+    }
+    // A payment that completes after its account was deleted credits nobody: the settlement is
+    // cancelled and the provider told so (the deletion closed every pending settlement it could).
+    const [owner] = await q.query<{ deleted_at: Date | null }>('SELECT deleted_at FROM users WHERE user_id = $1', [
+      s.user_id,
+    ]);
+    if (!owner || owner.deleted_at !== null) {
+      const [row] = await q.query<SettlementRow>(
+        "UPDATE product_settlements SET status = 'cancelled', failure_code = $2 WHERE product_settlement_id = $1 RETURNING *",
+        [s.product_settlement_id, ACCOUNT_DELETED],
       );
       return row!;
     }

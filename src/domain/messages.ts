@@ -116,6 +116,7 @@ export const PURCHASE_MESSAGES = {
     cancelled: 'お支払いはキャンセルされました。',
     expired: 'お支払いの有効期限が切れました。もう一度お手続きください。',
     provider_unavailable: '決済サービスに接続できませんでした。時間をおいてもう一度お試しください。',
+    account_deleted: 'アカウントが削除されたため、お支払いは取り消されました。',
   },
   failureUnknown: '決済を完了できませんでした。',
   /** The provider sent the player back but the service has not heard how the payment ended. */

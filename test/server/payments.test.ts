@@ -211,6 +211,36 @@ describe('the simulated provider and its signed callback [R10-2]', () => {
     expect(await balanceOf(u)).toEqual({ tc_all: 0, tc_free: 0, tc_toll: 0 });
   });
 
+  it('[R10-2] a payment completing after its account was deleted credits nobody: the deletion cancelled the purchase, the callback is refused (the provider refunds), and an account deleted before this rule is refused the same way', async () => {
+    const u = await createTestUser(t, { birth: '1990-04-01', email: `gone-${Date.now()}@example.jp` });
+    const s = await startPurchase(t, u, 2);
+    const id = s.settlement.product_settlement_id;
+    const body = await paidBody(id, 1000);
+    expectOk(await post(t, 'account/delete', as(u, { account_delete: { confirm: 1 } })));
+    const [row] = await db().query<{ status: string; failure_code: string }>(
+      'SELECT status, failure_code FROM product_settlements WHERE product_settlement_id = $1',
+      [id],
+    );
+    expect(row).toEqual({ status: 'cancelled', failure_code: 'account_deleted' });
+    expect((await callback(body)).status).toBe(409);
+    expect(await balanceOf(u)).toEqual({ tc_all: 0, tc_free: 0, tc_toll: 0 });
+    // A settlement left pending by a deletion made before this rule: the callback finds the
+    // account gone, cancels it and is refused; nothing is credited.
+    const v = await createTestUser(t, { birth: '1990-04-01' });
+    const w = await startPurchase(t, v, 2);
+    const late = await paidBody(w.settlement.product_settlement_id, 1000);
+    await db().query('UPDATE users SET deleted_at = $2 WHERE user_id = $1', [v.user_id, clock.now().toISOString()]);
+    const refused = await callback(late);
+    expect(refused.status).toBe(409);
+    expect(refused.json.error_info).toMatch(/削除/);
+    expect(await balanceOf(v)).toEqual({ tc_all: 0, tc_free: 0, tc_toll: 0 });
+    const [closed] = await db().query<{ status: string; failure_code: string }>(
+      'SELECT status, failure_code FROM product_settlements WHERE product_settlement_id = $1',
+      [w.settlement.product_settlement_id],
+    );
+    expect(closed).toEqual({ status: 'cancelled', failure_code: 'account_deleted' });
+  });
+
   it('[R10-2] a callback the service never got: the expiry asks the provider, completes it once, and the retry then credits nothing', async () => {
     const u = await adult();
     const provider = t.server.services().provider;
