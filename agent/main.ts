@@ -115,6 +115,13 @@ async function main(): Promise<number> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // Started for a test (test/support/server-process.ts): a pipe on stdin that closes when the
+  // process that started this agent ends, however it ends; the agent stops with it.
+  if (process.env.ONKURE_EXIT_WITH_PARENT === '1') {
+    process.stdin.once('end', () => stop('SIGTERM'));
+    process.stdin.on('error', () => stop('SIGTERM'));
+    process.stdin.resume();
+  }
 
   try {
     await machine.start(connection.events);

@@ -4,8 +4,31 @@ import { provisionDemoAgent } from './agent/demo-agent';
 import { readServerConfig, ServerConfigError } from './config';
 import { DataDirLockedError } from './store/data-dir-lock';
 
+/**
+ * A server started for a test (test/support/server-process.ts) gets ONKURE_EXIT_WITH_PARENT=1 and a
+ * pipe on its stdin: when the process that started it ends, however it ends (a test worker killed
+ * mid-run), the pipe closes and the server stops too, so none outlives the run. Anything else
+ * (`npm start`, a deployment) leaves stdin alone.
+ */
+function exitWithParent(stop: () => void): void {
+  if (process.env.ONKURE_EXIT_WITH_PARENT !== '1') return;
+  process.stdin.once('end', stop);
+  process.stdin.once('close', stop);
+  process.stdin.on('error', stop);
+  process.stdin.resume();
+}
+
 /** Starts the reference server from the environment (see README). */
 async function main(): Promise<void> {
+  let server: ReturnType<typeof createOnkureServer> | undefined;
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await server?.close();
+    process.exit(0);
+  };
+  exitWithParent(() => void stop());
   let config;
   try {
     config = readServerConfig();
@@ -16,7 +39,6 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  let server;
   try {
     server = createOnkureServer(config, { renderPages: createPageRenderer });
   } catch (error) {
@@ -46,12 +68,8 @@ async function main(): Promise<void> {
     });
     console.log(`onkure: stations ${demo.stationIds.join(', ')} are driven by the demo's sim agent`);
   }
-  const stop = async () => {
-    await server.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
 }
 
 void main().catch((error: unknown) => {

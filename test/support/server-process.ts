@@ -48,6 +48,11 @@ export class ServerProcess {
     private readonly options: ServerProcessOptions = {},
   ) {}
 
+  /** The server's process id (null before it started). */
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
   /** Whether the process is still running. */
   get running(): boolean {
     return this.child !== null && this.child.exitCode === null;
@@ -82,11 +87,14 @@ export class ServerProcess {
         NODE_ENV: 'test',
         ONKURE_DEV_CALLS: '1',
         ONKURE_FEED: 'jpg',
+        // The server stops when this process ends, however it ends (server/main.ts exitWithParent).
+        ONKURE_EXIT_WITH_PARENT: '1',
         ...(this.agentDir ? { ONKURE_DEMO_AGENT_DIR: this.agentDir } : {}),
         ...(this.clipsDir ? { CLIPS_DIR: this.clipsDir } : {}),
         ...this.env,
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // stdin: a pipe this process holds open; it closes when this process ends (see above).
+      stdio: ['pipe', 'pipe', 'pipe'],
       // A process group of its own: a kill reaches the server a start script runs too.
       detached: true,
     });
@@ -113,8 +121,8 @@ export class ServerProcess {
     if (!this.agent || this.agent.exitCode !== null || this.agent.signalCode !== null) {
       const { ONKURE_AGENT_KEY: _key, ...env } = process.env;
       const agent = spawn(process.execPath, ['--import', 'tsx', 'agent/main.ts', '--config', machineFile], {
-        env,
-        stdio: ['ignore', 'ignore', 'pipe'],
+        env: { ...env, ONKURE_EXIT_WITH_PARENT: '1' },
+        stdio: ['pipe', 'ignore', 'pipe'],
       });
       agent.stderr!.on('data', (d: Buffer) => (this.output += d.toString()));
       this.agent = agent;
@@ -142,6 +150,7 @@ export class ServerProcess {
         agent.kill('SIGTERM');
       });
     }
+    agent?.stdin?.destroy();
     if (this.agentDir) rmSync(this.agentDir, { recursive: true, force: true });
     this.agentDir = null;
   }
@@ -157,6 +166,7 @@ export class ServerProcess {
         child.once('exit', resolve);
         process.kill(-child.pid!, signal);
       });
+      child.stdin?.destroy();
       this.child = null;
     }
     // Nothing of a :memory: server outlives its process; its clips go with it.
