@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readRenderedText } from '../../server/http/pages';
 import { createPageRenderer } from '../../src/main/server-render';
 import { hydrationScript, readHydrationData } from '../../src/ui';
@@ -142,6 +142,24 @@ describe('server rendering (issue 11)', () => {
     const html = (await get('/')).body;
     expect(html).not.toContain('onkure-page-chunks');
     expect(html).not.toContain('/assets/menu.js');
+  });
+
+  it('a page for signed-in players is rendered without deciding the session (the browser, which holds it, redirects a guest to sign in): no <Navigate> in the static router, no warning', async () => {
+    const errors = vi.spyOn(console, 'error');
+    const warnings = vi.spyOn(console, 'warn');
+    try {
+      // Addresses no earlier test rendered (a rendered page is kept, and a kept one is not rendered again).
+      for (const path of ['/settlement?from=ssr-probe', '/emailvalid?from=ssr-probe']) {
+        const page = await get(path);
+        expect(page.statusCode, path).toBe(200);
+        expect(page.body).toContain('<div id="root">');
+      }
+      const said = [...errors.mock.calls, ...warnings.mock.calls].map((c) => c.map(String).join(' '));
+      expect(said.filter((line) => /Navigate|StaticRouter/.test(line))).toEqual([]);
+    } finally {
+      errors.mockRestore();
+      warnings.mockRestore();
+    }
   });
 
   it('[R2.1-5] [R2.3-3] a path that is no page answers HTTP 404 with the error page, rendered', async () => {

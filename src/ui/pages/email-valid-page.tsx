@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Link, Navigate, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
+import { SessionRedirect } from '../ssr/session-redirect';
 import { TOKENS } from '../../application';
 import { parseServiceTime, safeNextPath, toJstParts } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
@@ -39,7 +40,7 @@ export function EmailValidPage() {
     });
   }, [verify, sentAtSignUp]);
 
-  if (state.kind === 'redirect') return <Navigate to={state.to} replace />;
+  if (state.kind === 'redirect') return <SessionRedirect to={state.to} />;
   if (state.kind === 'checking')
     return (
       <p className="page-status" role="status">

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { firstValueFrom } from 'rxjs';
-import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { SessionRedirect } from '../ssr/session-redirect';
 import { ACCOUNT as A } from '../account/account.messages';
 import { EMAIL_FIELD, PASSWORD_FIELD } from '../account/account-fields';
 import { FormField } from '../account/form-field';
@@ -30,7 +31,7 @@ export function LoginPage() {
   const target = safeNextPath(params.get('next'));
   const nextQuery = params.get('next') ? `?next=${encodeURIComponent(target)}` : '';
   const guard = guestOnlyGuard(identity !== null);
-  if (guard.kind === 'redirect' && !busy) return <Navigate to={guard.to} replace />;
+  if (guard.kind === 'redirect' && !busy) return <SessionRedirect to={guard.to} />;
   return (
     <form
       className="panel debug-login"

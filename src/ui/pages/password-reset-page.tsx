@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { SessionRedirect } from '../ssr/session-redirect';
 import { TOKENS } from '../../application';
 import { guestOnlyGuard, safeNextPath } from '../../domain';
 import { ACCOUNT as A } from '../account/account.messages';
@@ -25,7 +26,7 @@ export function PasswordResetPage() {
   const [email, setEmail] = useState('');
   const [form, setForm] = useState({ code: '', password: '', confirm: '' });
   const guard = guestOnlyGuard(identity !== null);
-  if (guard.kind === 'redirect' && !state.busy && !state.done) return <Navigate to={guard.to} replace />;
+  if (guard.kind === 'redirect' && !state.busy && !state.done) return <SessionRedirect to={guard.to} />;
   const set = (field: keyof typeof form) => (e: { target: { value: string } }) =>
     setForm((f) => ({ ...f, [field]: e.target.value }));
   if (state.step === 'email')

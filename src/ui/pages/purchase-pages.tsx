@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router';
+import { Link, useLocation, useParams, useSearchParams } from 'react-router';
+import { SessionRedirect } from '../ssr/session-redirect';
 import { TOKENS } from '../../application';
 import { ACCOUNT_PAYMENT_SLUG, formatThousands, isSettlementId } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
@@ -17,7 +18,7 @@ const tcOf = (p: { readonly toll_tc: number; readonly free_tc: number }) => form
 /** A guest is sent to the login page and comes back here after signing in [R2.5-4]. */
 function SignInFirst() {
   const location = useLocation();
-  return <Navigate to={`/login?next=${encodeURIComponent(`${location.pathname}${location.search}`)}`} replace />;
+  return <SessionRedirect to={`/login?next=${encodeURIComponent(`${location.pathname}${location.search}`)}`} />;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { SessionRedirect } from '../ssr/session-redirect';
 import { TOKENS } from '../../application';
 import { guestOnlyGuard, safeNextPath } from '../../domain';
 import { ACCOUNT as A } from '../account/account.messages';
@@ -29,7 +30,7 @@ export function SignUpPage() {
   const next = safeNextPath(params.get('next'));
   const [form, setForm] = useState({ email: '', password: '', confirm: '', agree: false });
   const guard = guestOnlyGuard(identity !== null);
-  if (guard.kind === 'redirect' && !state.busy && !state.done) return <Navigate to={guard.to} replace />;
+  if (guard.kind === 'redirect' && !state.busy && !state.done) return <SessionRedirect to={guard.to} />;
   const set = (field: keyof typeof form) => (e: { target: { value: string; checked: boolean } }) =>
     setForm((f) => ({ ...f, [field]: field === 'agree' ? e.target.checked : e.target.value }));
   return (

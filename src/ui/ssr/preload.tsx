@@ -106,6 +106,11 @@ export function RenderStatusProvider({ status, children }: { status: RenderStatu
   return <RenderStatusContext.Provider value={status}>{children}</RenderStatusContext.Provider>;
 }
 
+/** Whether this render is the server's (a render status is given only there). */
+export function useIsServerRender(): boolean {
+  return useContext(RenderStatusContext) !== null;
+}
+
 /** The error page marks a server render as 404 [R2.1-5]; in the browser this does nothing. */
 export function useMarkNotFound(): void {
   useContext(RenderStatusContext)?.notFound();
