@@ -3,7 +3,6 @@ import { catchError, firstValueFrom, of, Subject, type Observable, type Subscrip
 import {
   DOMAIN_MESSAGES,
   inputLatencyMs,
-  type AnalyticsEventFields,
   type AnalyticsEventName,
   type CraneButton,
   type MachineView,
@@ -118,7 +117,7 @@ export class CranePlay extends StateStore<CranePlayState> {
         this.show(play);
         this.track('play_game', play);
         if (dailyFree && play.currency === 'ticket' && play.price === 1)
-          this.sendEvent('daily_free_play_use', { crane_type: this.craneType });
+          this.events.track('daily_free_play_use', { crane_type: this.craneType });
         // The play is charged: the header's TC balance follows.
         this.currentUser.reload();
       },
@@ -148,7 +147,7 @@ export class CranePlay extends StateStore<CranePlayState> {
     return this.lane.run(async () => {
       const held = await firstValueFrom(this.plays.askAssist(play.play_id));
       this.show(held);
-      this.sendEvent('staff_assist_request', { crane_type: this.craneType, misses: play.staff_assist?.misses ?? 0 });
+      this.events.track('staff_assist_request', { crane_type: this.craneType, misses: play.staff_assist?.misses ?? 0 });
     });
   }
 
@@ -230,14 +229,10 @@ export class CranePlay extends StateStore<CranePlayState> {
   }
 
   private track(name: Extract<AnalyticsEventName, 'play_game' | 'continue_game'>, play: PlayView): void {
-    this.sendEvent(name, {
+    this.events.track(name, {
       crane_type: this.craneType,
       play_money: play.currency === 'tc' ? play.price : 0,
       ticket_num: play.currency === 'ticket' ? play.price : 0,
     });
-  }
-
-  private sendEvent<N extends AnalyticsEventName>(name: N, fields: AnalyticsEventFields[N]): void {
-    this.events.track(name, fields);
   }
 }
