@@ -21,6 +21,10 @@ let t: TestServer;
 let root: Root | null = null;
 beforeAll(async () => {
   t = await startTestServer();
+  // The spectators' HLS adapter loads hls.js on first use. Loaded here, its source is ready within
+  // the first turns after hydrating, as it was when another test file in this worker had loaded it
+  // (jsdom plays no HLS: the adapter fails over to the stills, which must not break the page).
+  await import('hls.js/light');
 });
 afterAll(async () => t?.close());
 afterEach(() => {
@@ -101,7 +105,13 @@ async function hydrate(path: string) {
   await act(async () => {
     for (let turn = 0; turn < 10; turn += 1) await new Promise((resolve) => setImmediate(resolve));
   });
-  return { calls, errors, consoleErrors: consoleErrors.mock.calls.map((c) => String(c[0])), served, element };
+  return {
+    calls,
+    errors,
+    consoleErrors: consoleErrors.mock.calls.map((c) => c.map(String).join(' ')),
+    served,
+    element,
+  };
 }
 
 describe('hydrating a server-rendered page (issue 11)', () => {
@@ -155,8 +165,10 @@ describe('hydrating a server-rendered page (issue 11)', () => {
       })
     ).json<{ sale_list: { list: { station_id: number; prize_name: string; type: string }[] }[] }>();
     const normal = top.sale_list.flatMap((section) => section.list).find((item) => item.type === 'normal')!;
-    const { calls, errors, element, served } = await hydrate(`/game/${normal.station_id}`);
+    const { calls, errors, element, served, consoleErrors } = await hydrate(`/game/${normal.station_id}`);
     expect(errors).toEqual([]);
+    // Nothing in the page failed after hydrating (an error boundary would show the error page).
+    expect(consoleErrors.filter((m) => /error boundary|above error occurred/i.test(m))).toEqual([]);
     expect(element.querySelector('h1')?.textContent).toBe(normal.prize_name);
     // The server's markup shows the picture; the feed's first still (a scripted one here) replaces it.
     const page = document.createElement('div');

@@ -67,8 +67,9 @@ export class HlsJsVideo implements HlsVideoPort {
               } else {
                 fail('this browser plays no HLS');
               }
-              // Muted, so autoplay is allowed; a refusal leaves the still showing.
-              void video.play().catch(() => undefined);
+              // Muted, so autoplay is allowed; a refusal leaves the still showing. A browser whose
+              // play() answers no promise (older ones, jsdom) must not throw in the page's effect.
+              if (native || hls) void Promise.resolve(video.play()).catch(() => undefined);
               function onNativeError() {
                 fail(`native HLS: ${video.error?.message ?? video.error?.code ?? 'error'}`);
               }

@@ -51,7 +51,7 @@ export function ClipVideo({ cameras, urls }: { cameras: readonly ClipCamera[]; u
       setPlaying(pending.playing);
       return;
     }
-    if (v.paused || v.ended) void v.play().catch(() => undefined);
+    if (v.paused || v.ended) void Promise.resolve(v.play()).catch(() => undefined);
     else v.pause();
   };
   return (
@@ -85,7 +85,7 @@ export function ClipVideo({ cameras, urls }: { cameras: readonly ClipCamera[]; u
               resume.current = null;
               if (!r) return;
               e.currentTarget.currentTime = r.time;
-              if (r.playing) void e.currentTarget.play().catch(() => undefined);
+              if (r.playing) void Promise.resolve(e.currentTarget.play()).catch(() => undefined);
             }}
           />
         </div>
