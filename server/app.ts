@@ -4,6 +4,8 @@ import { systemClock } from './clock';
 import type { ServerConfig } from './config';
 import { apiPlugin } from './composition/api.plugin';
 import { healthPlugin } from './composition/health.plugin';
+import { installMetrics } from './composition/metrics.plugin';
+import { ServerMetrics } from './metrics/server-metrics';
 import { whipPlugin } from './composition/whip.plugin';
 import { httpPlugin } from './composition/http.plugin';
 import { pagesPlugin } from './composition/pages.plugin';
@@ -34,6 +36,10 @@ export interface OnkureServer {
   readonly services: () => Services;
   /** The rendered pages kept per address (benchmarks, tests). */
   readonly pages: RenderedPageCache;
+  /** The instance's Prometheus metrics (docs/operations.md). */
+  readonly metrics: ServerMetrics;
+  /** The port of the metrics listener (METRICS_PORT), or null without one. */
+  readonly metricsPort: () => number | null;
   close(): Promise<void>;
 }
 
@@ -64,6 +70,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(timeouts.requestMs / 4))),
     },
   });
+  const metrics = new ServerMetrics(config.metrics.instanceId);
   const store = openServerStore(config, clock, app.log, options.template);
   const realtime = createRealtime(app, config);
   warnAboutSettings(app, config);
@@ -82,6 +89,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
         })
       : new LocalRoomHost(),
     pages: new RenderedPageCache(clock),
+    metrics,
     store: store.current,
     storeFailed: store.failed,
     ready: store.ready,
@@ -92,6 +100,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
   };
   // The built page, its stylesheet inlined (allowed in the CSP by its hash).
   const pageShell = config.staticDir ? readPageShell(config.staticDir) : null;
+  const metricsOut = installMetrics(app, parts, metrics);
   void app.register(httpPlugin, { config, styleHashes: pageShell?.styleHashes ?? [] });
   void app.register(healthPlugin, { parts });
   void app.register(whipPlugin, { parts });
@@ -107,6 +116,8 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     io: realtime.io,
     ready: store.ready,
     pages: parts.pages,
+    metrics,
+    metricsPort: () => metricsOut.port(),
     hostsStations: () => parts.roomHost.hosting,
     hosting,
     services: () => {
@@ -142,6 +153,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
         await services?.rooms.close();
       });
       await app.close();
+      await metricsOut.close();
       await store.close();
       await realtime.close();
     },

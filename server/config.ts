@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEFAULT_API_PREFIX } from '../src/contract';
 import {
@@ -92,6 +93,19 @@ export interface ServerConfig {
   readonly freeTcDays: number;
   /** The plays' clips (docs/clips.md). */
   readonly clips: ClipsConfig;
+  /** Prometheus metrics (docs/operations.md "Metrics"). */
+  readonly metrics: MetricsConfig;
+}
+
+/** Where Prometheus reads the instance's metrics; neither set: nowhere (off). */
+export interface MetricsConfig {
+  /** SHA-256 of METRICS_TOKEN (at least 24 characters): GET /metrics with `Authorization: Bearer <token>`; null: no /metrics on the service's port. */
+  readonly tokenHash: Buffer | null;
+  /** METRICS_PORT: a listener of its own serving /metrics with no token, on METRICS_HOST (default 127.0.0.1); null: none. */
+  readonly port: number | null;
+  readonly host: string;
+  /** INSTANCE_ID, else the instance's address: the `instance_id` label of every series. */
+  readonly instanceId: string;
 }
 
 export interface ClipsConfig {
@@ -264,8 +278,31 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
     dir: env.CLIPS_DIR ? resolve(cwd, env.CLIPS_DIR) : dataDir === null ? null : join(dataDir, 'clips'),
     maxBytes: Number(clipsMax),
   };
+  const metricsToken = env.METRICS_TOKEN ?? '';
+  if (metricsToken !== '' && metricsToken.length < 24)
+    throw new ServerConfigError(
+      'METRICS_TOKEN must be at least 24 characters (or unset for no /metrics on the service port).',
+    );
+  const metricsPort = env.METRICS_PORT ? Number(env.METRICS_PORT) : null;
+  if (
+    metricsPort !== null &&
+    (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535 || (metricsPort === port && port !== 0))
+  )
+    throw new ServerConfigError(`METRICS_PORT must be an integer 0-65535 other than PORT (got "${env.METRICS_PORT}").`);
+  const instanceId = env.INSTANCE_ID || (instanceUrl ? new URL(instanceUrl).host : `${hostname()}:${port}`);
+  if (!/^[\w.:@-]{1,100}$/.test(instanceId))
+    throw new ServerConfigError(
+      `INSTANCE_ID must be a short name of letters, digits and . : @ - _ (got "${instanceId}").`,
+    );
+  const metrics: MetricsConfig = {
+    tokenHash: metricsToken ? createHash('sha256').update(metricsToken).digest() : null,
+    port: metricsPort,
+    host: env.METRICS_HOST || '127.0.0.1',
+    instanceId,
+  };
   return {
     clips,
+    metrics,
     payment,
     prizeStorageDays: wholeNumber(env.PRIZE_STORAGE_DAYS, PRIZE_STORAGE_DAYS, 'PRIZE_STORAGE_DAYS'),
     freeTcDays: wholeNumber(env.FREE_TC_EXPIRY_DAYS, FREE_TC_EXPIRY_DAYS, 'FREE_TC_EXPIRY_DAYS'),

@@ -50,6 +50,7 @@ import { Refusal } from './play/refusal';
 import { CONTROL_COMMANDS_PER_SECOND } from '../src/domain';
 import { SERVER_MESSAGES } from './messages';
 import { RealtimeHub } from './realtime/realtime-hub';
+import type { ServerMetrics } from './metrics/server-metrics';
 import { ServiceMessages } from './operator/service-messages';
 import { StationReservations } from './play/station-reservations';
 import { StoreTcLedgerSource, VipGate } from './play/vip-gate';
@@ -152,6 +153,8 @@ export interface Services {
   readonly kujiReservations: KujiReservations;
   /** A video of every play: recorded here, seen by its player and the operators, shared, kept, removed (docs/clips.md). */
   readonly clips: PlayClips;
+  /** The instance's metrics, when the server counts (docs/operations.md "Metrics"). */
+  readonly metrics: ServerMetrics | null;
 }
 
 /**
@@ -177,6 +180,8 @@ export interface ServiceOptions {
   readonly roomHost?: RoomHost;
   /** Where the other instances reach this one (the live feed's forwarding), once known. */
   readonly instanceUrl?: () => string | null;
+  /** The instance's metrics (docs/operations.md "Metrics"); none: nothing is counted. */
+  readonly metrics?: ServerMetrics;
 }
 
 /**
@@ -246,6 +251,7 @@ export function createServices(
     playSeeds: options.playSeeds,
     playStore: options.playStore,
     kujiStore: options.kujiStore,
+    metrics: options.metrics,
   });
   connectRooms(io, rooms, roomHost, { config, log });
   // The stations' machines through their agents (docs/agent-protocol.md).
@@ -271,7 +277,19 @@ export function createServices(
   const topPages = topPagesOf(catalogue, clock);
   const prizes = new PrizesRepository(store, clock, addresses, images, config.prizeStorageDays);
   const deliveryTickets = new DeliveryTickets();
-  const deliveries = new DeliveryService(store, clock, ledger, prizes, addresses, deliveryTickets, () => realtime);
+  const deliveries = new DeliveryService(
+    store,
+    clock,
+    ledger,
+    prizes,
+    addresses,
+    deliveryTickets,
+    () => realtime,
+    (feeTc) => {
+      options.metrics?.deliveryRequests.inc();
+      if (feeTc > 0) options.metrics?.tcCharged.inc({ kind: 'delivery_fee', currency: 'tc' }, feeTc);
+    },
+  );
   const prizeStorage = new PrizeStorage(
     store,
     clock,
@@ -348,6 +366,7 @@ export function createServices(
       spendingLimits,
       config.payment.settlementTtlMs,
       log,
+      (status) => options.metrics?.settlements.inc({ status }),
     ),
     auth: new AccountAuthService(store, clock, identity, ledger, verification),
     passwords,
@@ -380,5 +399,6 @@ export function createServices(
     agentViews: machines.views,
     kujiReservations: new KujiReservations(store, clock, config.kujiTimeLimits),
     clips,
+    metrics: options.metrics ?? null,
   };
 }

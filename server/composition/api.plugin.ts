@@ -5,6 +5,7 @@ import { DEFAULT_RATE_LIMITS, registerRateLimits } from '../http/rate-limit';
 import { registerApiRoutes } from '../routes/index';
 import { createServices } from '../services';
 import type { Store } from '../store/store';
+import type { ServerMetrics } from '../metrics/server-metrics';
 import { startRooms } from './leader';
 import { providerCallbackUrl, startProviderCallbacks } from './provider.plugin';
 import type { ServerParts } from './server-parts';
@@ -26,10 +27,11 @@ export const apiPlugin: FastifyPluginAsync<{ parts: ServerParts }> = async (api,
     return undefined;
   });
   // The store opens in the background; the onRequest hook above guarantees it is open here.
+  // Every statement and transaction timed for the metrics.
   const db: Store = {
-    query: (sql, params) => parts.store()!.query(sql, params),
+    query: (sql, params) => timed(parts.metrics, 'query', () => parts.store()!.query(sql, params)),
     exec: (sql) => parts.store()!.exec(sql),
-    transaction: (work) => parts.store()!.transaction(work),
+    transaction: (work) => timed(parts.metrics, 'transaction', () => parts.store()!.transaction(work)),
     close: async () => undefined,
   };
   const limits = options.rateLimits ?? DEFAULT_RATE_LIMITS;
@@ -37,6 +39,7 @@ export const apiPlugin: FastifyPluginAsync<{ parts: ServerParts }> = async (api,
   const services = createServices(db, clock, io, config, {
     log: (message, error) => app.log.error({ err: error }, message),
     roomHost,
+    metrics: parts.metrics,
     instanceUrl: () => {
       if (config.instanceUrl) return config.instanceUrl;
       const address = app.server.address();
@@ -73,3 +76,16 @@ export const apiPlugin: FastifyPluginAsync<{ parts: ServerParts }> = async (api,
   services.agents.attach(app.server, () => parts.store() !== null);
   api.setNotFoundHandler((_request, reply) => replyError(reply, 404));
 };
+
+/** Runs one store call and observes how long it took and whether it threw. */
+async function timed<T>(metrics: ServerMetrics, kind: 'query' | 'transaction', call: () => Promise<T>): Promise<T> {
+  const end = metrics.storeDuration.startTimer({ kind });
+  try {
+    const result = await call();
+    end({ outcome: 'ok' });
+    return result;
+  } catch (error) {
+    end({ outcome: 'error' });
+    throw error;
+  }
+}

@@ -15,6 +15,8 @@ import {
 } from '../play/rooms/play-ports';
 import { LedgerPlayLedger } from '../play/rooms/ledger-play-ledger';
 import { SqlPlayStore } from '../play/rooms/sql-play-store';
+import { meteredPlayStore } from '../metrics/metered-play-store';
+import type { ServerMetrics } from '../metrics/server-metrics';
 import { stationKind, type MachineCommands } from '../play/rooms/station-kind';
 import { ReserveGate } from '../play/reserve-gate';
 import type { VipGate } from '../play/vip-gate';
@@ -43,6 +45,8 @@ export interface RoomsDeps {
   readonly playSeeds?: (() => number) | undefined;
   /** Wraps the station rooms' store (tests inject a slow or failing write). */
   readonly playStore?: ((store: PlayStore) => PlayStore) | undefined;
+  /** Counts the plays, results and refunds once written (docs/operations.md "Metrics"). */
+  readonly metrics?: ServerMetrics | undefined;
   /** Wraps the kuji box rooms' store (tests inject a slow or failing write). */
   readonly kujiStore?: ((store: KujiBoxStore) => KujiBoxStore) | undefined;
 }
@@ -54,13 +58,14 @@ export interface RoomsDeps {
  */
 export function createRooms(deps: RoomsDeps) {
   const { store, clock, config, ledger, images, roomHost, log } = deps;
-  const playStore = new SqlPlayStore(
+  const sqlPlayStore = new SqlPlayStore(
     store,
     clock,
     new LedgerPlayLedger(ledger, deps.dailyFree),
     new ReserveGate(deps.vipGate, ledger, deps.dailyFree),
     config.prizeStorageDays,
   );
+  const playStore = deps.metrics ? meteredPlayStore(sqlPlayStore, deps.metrics) : sqlPlayStore;
   const kujiStore = new SqlKujiBoxStore(store, ledger, images, config.kujiTimeLimits, config.prizeStorageDays);
   let playEvents: PlayEvents = SILENT_PLAY_EVENTS;
   let kujiEvents: KujiBoxEvents = SILENT_PLAY_EVENTS;

@@ -1,3 +1,4 @@
+import type { ServerMetrics } from '../metrics/server-metrics';
 import type { FastifyInstance } from 'fastify';
 import type { Server as SocketIOServer } from 'socket.io';
 import type { Clock } from '../clock';
@@ -88,6 +89,8 @@ export interface ServerParts {
   readonly roomHost: RoomHost;
   /** Rendered pages, kept per address until the data behind them changes (docs/server-rendering.md). */
   readonly pages: RenderedPageCache;
+  /** The instance's metrics (docs/operations.md). */
+  readonly metrics: ServerMetrics;
   /** The store once it is open, migrated and seeded (null before). */
   readonly store: () => Store | null;
   /** Why the store could not start, if it could not. */

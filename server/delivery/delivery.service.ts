@@ -43,6 +43,8 @@ export class DeliveryService {
     private readonly addresses: AddressesRepository,
     private readonly tickets: DeliveryTickets,
     private readonly events: () => DeliveryEvents | null,
+    /** Told each delivery request's fee once it is charged (the metrics). */
+    private readonly onFee: (feeTc: number) => void = () => undefined,
   ) {}
 
   /** What shipping these prizes costs now [R9-1, R5-3]; refuses prizes that cannot ship. */
@@ -70,7 +72,7 @@ export class DeliveryService {
     userId: number,
     r: { request_id: string; play_history_ids: readonly number[]; address_id: number; lead_times: string },
   ): Promise<{ delivery: DeliveryView; tc_info: TcBalance; replayed: 0 | 1 }> {
-    return this.db.transaction(async (q) => {
+    const done = await this.db.transaction(async (q) => {
       await lockPlayer(q, userId);
       const [again] = await q.query<{ delivery_id: number; ids: number[] }>(
         `SELECT r.delivery_id, array_agg(i.play_history_id ORDER BY i.play_history_id) AS ids
@@ -84,7 +86,7 @@ export class DeliveryService {
         return {
           delivery: await this.prizes.delivery(userId, again.delivery_id, q),
           tc_info: await this.ledger.balance(userId, q),
-          replayed: 1,
+          replayed: 1 as const,
         };
       }
       const [address] = await q.query<AddressRecord>('SELECT * FROM addresses WHERE user_id = $1 AND id = $2', [
@@ -102,9 +104,11 @@ export class DeliveryService {
       return {
         delivery: await this.prizes.delivery(userId, deliveryId, q),
         tc_info: await this.ledger.balance(userId, q),
-        replayed: 0,
+        replayed: 0 as const,
       };
     });
+    if (done.replayed === 0) this.onFee(done.delivery.fee_tc);
+    return done;
   }
 
   /**

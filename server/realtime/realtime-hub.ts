@@ -304,7 +304,12 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
       .catch((error: unknown) => this.log('station room step failed', error));
   }
 
-  /** How many connections this instance holds (tests, health). */
+  /** The pages connected here that report watching a station, by station and kind (metrics). */
+  spectatorsHere(): SpectatorCounts[] {
+    return this.tally.rows();
+  }
+
+  /** How many connections this instance holds (tests, health, metrics). */
   connectionCount(): number {
     return this.io.of('/').sockets.size;
   }

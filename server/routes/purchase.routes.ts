@@ -1,3 +1,4 @@
+import { AccountRefusal } from '../account/account-errors';
 import { z } from 'zod/mini';
 import {
   isPayMethodOf,
@@ -102,15 +103,26 @@ export async function purchaseRoutes({ route, services: s, config }: ApiDeps): P
   route.signed(
     `/${PURCHASE_ENDPOINTS.providerCallback}`,
     providerCallbackSchema,
-    (raw, request) =>
-      verifySignature(
-        config.payment.providerSecret,
-        request.headers[SIGNATURE_HEADER],
-        raw,
-        s.clock.now().getTime(),
-      ) === 'ok',
-    async (body) => ({
-      settlement: { product_settlement_id: (await s.purchases.applyCallback(body)).product_settlement_id },
-    }),
+    (raw, request) => {
+      const verified =
+        verifySignature(
+          config.payment.providerSecret,
+          request.headers[SIGNATURE_HEADER],
+          raw,
+          s.clock.now().getTime(),
+        ) === 'ok';
+      if (!verified) s.metrics?.providerCallbacks.inc({ outcome: 'bad_signature' });
+      return verified;
+    },
+    async (body) => {
+      try {
+        const settled = await s.purchases.applyCallback(body);
+        s.metrics?.providerCallbacks.inc({ outcome: 'applied' });
+        return { settlement: { product_settlement_id: settled.product_settlement_id } };
+      } catch (error) {
+        s.metrics?.providerCallbacks.inc({ outcome: error instanceof AccountRefusal ? 'refused' : 'error' });
+        throw error;
+      }
+    },
   );
 }

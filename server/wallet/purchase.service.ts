@@ -136,6 +136,8 @@ export class PurchaseService {
     private readonly limits: SpendingLimits,
     private readonly settlementTtlMs: number = DEFAULT_SETTLEMENT_TTL_MS,
     private readonly log: (message: string, error?: unknown) => void = () => undefined,
+    /** Told each status a settlement reaches, once it is written (the metrics). */
+    private readonly onSettlement: (status: string) => void = () => undefined,
   ) {
     this.expiry = new DueTimer(
       clock,
@@ -227,7 +229,10 @@ export class PurchaseService {
       return { row: row!, fresh: true };
     });
     const row = opened.fresh ? await this.openPayment(opened.row) : opened.row;
-    if (opened.fresh) void this.expiry.poke();
+    if (opened.fresh) {
+      void this.expiry.poke();
+      this.onSettlement(row.status);
+    }
     return { settlement: view(row), tc: await this.ledger.balance(userId) };
   }
 
@@ -261,6 +266,7 @@ export class PurchaseService {
    * refused (404), an amount that differs is refused (409), and only a pending settlement moves.
    */
   async applyCallback(c: ProviderCallback): Promise<SettlementView> {
+    let before: string | null = null;
     return this.db
       .transaction(async (q) => {
         const [s] = await q.query<SettlementRow>(
@@ -269,9 +275,11 @@ export class PurchaseService {
         );
         if (!s) throw new AccountRefusal(404, PURCHASE_MESSAGES.settlementNotFound);
         if (s.price !== c.amount) throw new AccountRefusal(409, SERVER_MESSAGES.callbackAmountMismatch);
+        before = s.status;
         return this.settle(q, s, c.outcome, c.failure_code);
       })
       .then((row) => {
+        if (row.status !== before) this.onSettlement(row.status);
         // Paid for an account deleted meanwhile: nothing was credited; the provider refunds it.
         if (c.outcome === 'paid' && row.failure_code === ACCOUNT_DELETED)
           throw new AccountRefusal(409, SERVER_MESSAGES.callbackAccountDeleted);
@@ -338,13 +346,16 @@ export class PurchaseService {
       const at = d.provider_payment_id ? await this.provider.expire(d.provider_payment_id) : null;
       const outcome: ProviderOutcome =
         at === 'paid' || at === 'declined' || at === 'failed' || at === 'cancelled' ? at : 'cancelled';
-      await this.db.transaction(async (q) => {
+      const settled = await this.db.transaction(async (q) => {
         const [s] = await q.query<SettlementRow>(
           "SELECT * FROM product_settlements WHERE product_settlement_id = $1 AND status = 'pending' FOR UPDATE",
           [d.product_settlement_id],
         );
-        if (s) await this.settle(q, s, outcome, outcome === 'cancelled' && at !== 'cancelled' ? 'expired' : null);
+        return s
+          ? await this.settle(q, s, outcome, outcome === 'cancelled' && at !== 'cancelled' ? 'expired' : null)
+          : null;
       });
+      if (settled && settled.status !== 'pending') this.onSettlement(settled.status);
     }
     return due.length;
   }
