@@ -2,6 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import { RouteBuilder } from '../http/route';
 import { replyError } from '../http/reply';
 import { DEFAULT_RATE_LIMITS, registerRateLimits } from '../http/rate-limit';
+import { StoreLimitCounts } from '../limits/store-limit-counts';
+import { WindowLimiter } from '../limits/window-limiter';
 import { registerApiRoutes } from '../routes/index';
 import { createServices } from '../services';
 import type { Store } from '../store/store';
@@ -34,8 +36,12 @@ export const apiPlugin: FastifyPluginAsync<{ parts: ServerParts }> = async (api,
     transaction: (work) => timed(parts.metrics, 'transaction', () => parts.store()!.transaction(work)),
     close: async () => undefined,
   };
+  // The per-client limits count in the store, so they hold for every instance on one database.
+  const limiter = new WindowLimiter(new StoreLimitCounts(db), clock, (message, error) =>
+    app.log.error({ err: error }, message),
+  );
   const limits = options.rateLimits ?? DEFAULT_RATE_LIMITS;
-  if (limits !== 'unlimited') await registerRateLimits(api, config.apiPrefix, limits);
+  if (limits !== 'unlimited') await registerRateLimits(api, config.apiPrefix, limits, limiter);
   const services = createServices(db, clock, io, config, {
     log: (message, error) => app.log.error({ err: error }, message),
     roomHost,

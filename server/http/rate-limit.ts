@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyRateLimit, {
+  type FastifyRateLimitOptions,
+  type FastifyRateLimitStore,
+  type FastifyRateLimitStoreCtor,
+} from '@fastify/rate-limit';
 import { ACCOUNT_ENDPOINTS, AUTH_ENDPOINTS, PURCHASE_ENDPOINTS } from '../../src/contract';
+import type { WindowLimiter } from '../limits/window-limiter';
 import { ERROR_INFO } from '../messages';
 
 /** Calls per client (request IP) and window on the endpoints an attacker would hammer. */
@@ -19,12 +24,49 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
 };
 
 /**
+ * @fastify/rate-limit's store over a WindowLimiter: the counts of every call's limit live where the
+ * limiter keeps them (the store: shared by the instances on one database), one counter per route
+ * (its URL names the limit). The plugin makes a child per limited route.
+ */
+export function windowLimiterStore(limiter: WindowLimiter): FastifyRateLimitStoreCtor {
+  return class WindowLimiterStore implements FastifyRateLimitStore {
+    private readonly name: string;
+
+    constructor(options: FastifyRateLimitOptions & { routeInfo?: { url?: string } }) {
+      this.name = `http:${options.routeInfo?.url ?? ''}`;
+    }
+
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow?: number,
+      max?: number,
+    ): void {
+      limiter.hit({ name: this.name, max: max ?? 0, windowMs: timeWindow ?? 60_000 }, key).then(
+        (hit) => callback(null, { current: hit.count, ttl: hit.retryAfterMs }),
+        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+      );
+    }
+
+    child(routeOptions: FastifyRateLimitOptions & { routeInfo?: { url?: string } }): FastifyRateLimitStore {
+      return new WindowLimiterStore(routeOptions);
+    }
+  };
+}
+
+/**
  * Puts the per-client limits on sign-up, login (and the password reset, which signs in), code
  * sending (and the reset code's request) and purchase (routes under `api`, whose prefix is
  * `apiPrefix`). A client over its limit gets 429 with our envelope (error_code 429, a Japanese
- * error_info). Call before the routes are registered.
+ * error_info). The counts are the limiter's (in the store: they hold for every instance on one
+ * database). Call before the routes are registered.
  */
-export async function registerRateLimits(api: FastifyInstance, apiPrefix: string, limits: RateLimits): Promise<void> {
+export async function registerRateLimits(
+  api: FastifyInstance,
+  apiPrefix: string,
+  limits: RateLimits,
+  limiter: WindowLimiter,
+): Promise<void> {
   const byUrl = new Map<string, RateLimit>(
     [
       [AUTH_ENDPOINTS.signup, limits.signup],
@@ -43,6 +85,7 @@ export async function registerRateLimits(api: FastifyInstance, apiPrefix: string
   });
   await api.register(fastifyRateLimit, {
     global: false,
+    store: windowLimiterStore(limiter),
     keyGenerator: (request) => request.ip,
     // Thrown by the plugin; the app's error handler answers it with the envelope (see app.ts).
     errorResponseBuilder: () => ({ statusCode: 429, error_code: 429, error_info: ERROR_INFO[429] }),
