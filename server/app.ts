@@ -6,6 +6,7 @@ import { apiPlugin } from './composition/api.plugin';
 import { healthPlugin } from './composition/health.plugin';
 import { installMetrics } from './composition/metrics.plugin';
 import { ServerMetrics } from './metrics/server-metrics';
+import { loggerOptions, REQUEST_ID_HEADER, requestIdGenerator, withLogContext } from './logging/log-context';
 import { whipPlugin } from './composition/whip.plugin';
 import { httpPlugin } from './composition/http.plugin';
 import { pagesPlugin } from './composition/pages.plugin';
@@ -56,7 +57,12 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
   const clock = options.clock ?? systemClock;
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    logger:
+      options.logger === false
+        ? false
+        : { ...loggerOptions(config.logLevel), ...(options.logStream ? { stream: options.logStream } : {}) },
+    // Every log line of a request names it (docs/operations.md "Logs"); the answer carries it back.
+    genReqId: requestIdGenerator(config.trustProxy.length > 0),
     bodyLimit: MAX_BODY_BYTES,
     // Behind a load balancer (TRUST_PROXY), its X-Forwarded-For names the client; else the socket does.
     trustProxy: config.trustProxy.length > 0 ? [...config.trustProxy] : false,
@@ -69,6 +75,11 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       // Node checks the request and headers deadlines on this interval (30 s by default).
       connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(timeouts.requestMs / 4))),
     },
+  });
+  // What a request sets off (a room step, a push, a store write) logs with its id.
+  app.addHook('onRequest', (request, reply, done) => {
+    void reply.header(REQUEST_ID_HEADER, request.id);
+    withLogContext({ reqId: request.id }, done);
   });
   const metrics = new ServerMetrics(config.metrics.instanceId);
   const store = openServerStore(config, clock, app.log, options.template);

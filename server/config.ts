@@ -326,7 +326,8 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
     demoAgentServer: demoAgentDir !== null && env.ONKURE_DEMO_AGENT_SERVER ? env.ONKURE_DEMO_AGENT_SERVER : null,
     authorization: env.API_AUTHORIZATION ?? '',
     staticDir: env.STATIC_DIR === '' ? null : resolve(cwd, env.STATIC_DIR || 'dist/client'),
-    logLevel: env.LOG_LEVEL || 'warn',
+    // A service logs each request (info); a development machine only what needs a look.
+    logLevel: env.LOG_LEVEL || (production ? 'info' : 'warn'),
     emailVerifyCutoff,
     kujiTimeLimits,
     allowedOrigins,

@@ -51,6 +51,7 @@ import { CONTROL_COMMANDS_PER_SECOND } from '../src/domain';
 import { SERVER_MESSAGES } from './messages';
 import { RealtimeHub } from './realtime/realtime-hub';
 import type { ServerMetrics } from './metrics/server-metrics';
+import type { EventLog } from './logging/log-context';
 import { ServiceMessages } from './operator/service-messages';
 import { StationReservations } from './play/station-reservations';
 import { StoreTcLedgerSource, VipGate } from './play/vip-gate';
@@ -182,6 +183,8 @@ export interface ServiceOptions {
   readonly instanceUrl?: () => string | null;
   /** The instance's metrics (docs/operations.md "Metrics"); none: nothing is counted. */
   readonly metrics?: ServerMetrics;
+  /** Where connections and plays are logged as events (the server's logger); none: not logged. */
+  readonly events?: EventLog;
 }
 
 /**
@@ -252,6 +255,7 @@ export function createServices(
     playStore: options.playStore,
     kujiStore: options.kujiStore,
     metrics: options.metrics,
+    events: options.events,
   });
   connectRooms(io, rooms, roomHost, { config, log });
   // The stations' machines through their agents (docs/agent-protocol.md).
@@ -270,10 +274,17 @@ export function createServices(
   setMachines(machines.commands);
   stationKeys.onRevoked(({ keyId }) => machines.revoked(keyId));
   const controlRate = new AttemptLimiter(CONTROL_COMMANDS_PER_SECOND, 1_000, clock);
-  const realtime = new RealtimeHub(io, identity, rooms, controlRate, store, config.realtimeChannel, log, {
-    clock,
-    distributed: roomHost.distributed,
-  });
+  const realtime = new RealtimeHub(
+    io,
+    identity,
+    rooms,
+    controlRate,
+    store,
+    config.realtimeChannel,
+    log,
+    { clock, distributed: roomHost.distributed },
+    options.events ?? null,
+  );
   const topPages = topPagesOf(catalogue, clock);
   const prizes = new PrizesRepository(store, clock, addresses, images, config.prizeStorageDays);
   const deliveryTickets = new DeliveryTickets();

@@ -12,7 +12,8 @@ export interface Upstream {
 /**
  * HAProxy in front of the instances (docs/deployment.md): round robin with a sticky cookie (socket.io's
  * polling transport needs every request of one socket on one instance; websockets pass through),
- * /healthz checks every second, X-Forwarded-For for the per-client limits (TRUST_PROXY). A request
+ * /healthz checks every second, X-Forwarded-For for the per-client limits (TRUST_PROXY), an
+ * X-Request-Id per request for the logs. A request
  * whose connection is refused (an instance just died, before two failed checks mark it down) is
  * retried on another instance (`option redispatch 1`): HAProxy retries only connection failures by
  * default, where nothing reached the instance, so a POST is never sent twice. The live
@@ -40,6 +41,10 @@ defaults
 
 frontend onkure
   bind 127.0.0.1:${options.port}
+  # One id per request, sent to the instance and back to the client: a request's log lines on
+  # the instance carry it (docs/operations.md "Logs"). Hex only, so the instances keep it.
+  unique-id-format %{+X}o%ci%cp%fi%fp%Ts%rt%pid
+  http-request set-header X-Request-Id %[unique-id]
   default_backend instances
 
 backend instances

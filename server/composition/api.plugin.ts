@@ -46,6 +46,7 @@ export const apiPlugin: FastifyPluginAsync<{ parts: ServerParts }> = async (api,
     log: (message, error) => app.log.error({ err: error }, message),
     roomHost,
     metrics: parts.metrics,
+    events: app.log,
     instanceUrl: () => {
       if (config.instanceUrl) return config.instanceUrl;
       const address = app.server.address();

@@ -17,6 +17,7 @@ import { LedgerPlayLedger } from '../play/rooms/ledger-play-ledger';
 import { SqlPlayStore } from '../play/rooms/sql-play-store';
 import { meteredPlayStore } from '../metrics/metered-play-store';
 import type { ServerMetrics } from '../metrics/server-metrics';
+import type { EventLog } from '../logging/log-context';
 import { stationKind, type MachineCommands } from '../play/rooms/station-kind';
 import { ReserveGate } from '../play/reserve-gate';
 import type { VipGate } from '../play/vip-gate';
@@ -47,6 +48,8 @@ export interface RoomsDeps {
   readonly playStore?: ((store: PlayStore) => PlayStore) | undefined;
   /** Counts the plays, results and refunds once written (docs/operations.md "Metrics"). */
   readonly metrics?: ServerMetrics | undefined;
+  /** Logs each play's start, result and refund (docs/operations.md "Logs"). */
+  readonly events?: EventLog | undefined;
   /** Wraps the kuji box rooms' store (tests inject a slow or failing write). */
   readonly kujiStore?: ((store: KujiBoxStore) => KujiBoxStore) | undefined;
 }
@@ -65,7 +68,10 @@ export function createRooms(deps: RoomsDeps) {
     new ReserveGate(deps.vipGate, ledger, deps.dailyFree),
     config.prizeStorageDays,
   );
-  const playStore = deps.metrics ? meteredPlayStore(sqlPlayStore, deps.metrics) : sqlPlayStore;
+  const playStore =
+    deps.metrics || deps.events
+      ? meteredPlayStore(sqlPlayStore, deps.metrics ?? null, deps.events ?? null)
+      : sqlPlayStore;
   const kujiStore = new SqlKujiBoxStore(store, ledger, images, config.kujiTimeLimits, config.prizeStorageDays);
   let playEvents: PlayEvents = SILENT_PLAY_EVENTS;
   let kujiEvents: KujiBoxEvents = SILENT_PLAY_EVENTS;

@@ -19,6 +19,8 @@ export interface ServerOptions {
   /** The clock every service reads and schedules with (default: the machine's); tests pass a manual one. */
   readonly clock?: Clock;
   readonly logger?: boolean;
+  /** Where the log lines go instead of stdout (tests read a run's logs). */
+  readonly logStream?: { write(line: string): void };
   /** Start the store as a copy of this dump (a migrated, seeded store; tests use one per run). */
   readonly template?: Blob;
   /** Per-client limits on sign-up, login, code sending and purchase; 'unlimited' only for tests. */

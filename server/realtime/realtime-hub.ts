@@ -32,6 +32,7 @@ import { MAINTENANCE_EXEMPT_STATUS, type ServicePushes, type ServiceTarget } fro
 import type { SqlExecutor } from '../store/store';
 import { systemClock, type Clock, type ScheduledTask } from '../clock';
 import { instanceViews } from './instance-views';
+import { connectionLogId, withLogContext, type EventLog } from '../logging/log-context';
 import { instanceSpectatorsSchema, SpectatorTally, sumSpectators, type SpectatorCounts } from './spectator-tally';
 
 interface SocketData {
@@ -94,6 +95,8 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
     private readonly log: (message: string, error?: unknown) => void,
     /** Several instances: the spectator counts gather every instance's (one not answering within 1 s is left out). */
     cluster: { readonly clock: Clock; readonly distributed: boolean } | null = null,
+    /** Where connections and their events are logged (the server's logger); none: not logged. */
+    private readonly events: EventLog | null = null,
   ) {
     this.io = io as unknown as HubServer;
     this.listClock = cluster?.clock ?? systemClock;
@@ -164,6 +167,18 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
 
   private connected(socket: HubSocket): void {
     const userId = socket.data.userId;
+    // Each connection's lines carry an id of its own, and each of its events the event's name
+    // (docs/operations.md "Logs"); socket.io's id is never logged (it opens the polling session).
+    const conn = connectionLogId();
+    const role = socket.data.operatorToken !== null ? 'console' : userId !== null ? 'player' : 'guest';
+    this.events?.info({ conn, userId, role }, 'socket connected');
+    socket.use(([event], next) =>
+      withLogContext({ conn, socketEvent: typeof event === 'string' ? event : 'other' }, () => {
+        this.events?.debug({ conn, userId }, 'socket event');
+        next();
+      }),
+    );
+    socket.on('disconnect', (reason) => this.events?.info({ conn, userId, reason }, 'socket closed'));
     if (socket.data.operatorToken !== null) void socket.join(CONSOLE_ROOM);
     if (userId !== null) {
       const mine = this.sockets.get(userId) ?? new Set<string>();

@@ -100,7 +100,8 @@ export async function startTestServer(
   // On PostgreSQL the database given is already a copy of a seeded one (test/support/postgres-cluster.ts).
   const seeded = options.clock || options.databaseUrl ? null : storeTemplate();
   const server = createOnkureServer(config, {
-    logger: false,
+    logger: Boolean(options.logStream),
+    ...(options.logStream ? { logStream: options.logStream } : {}),
     rateLimits: options.rateLimits ?? 'unlimited',
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.playSeeds ? { playSeeds: options.playSeeds } : {}),
