@@ -293,6 +293,19 @@ test('an admin watches a play live on the floor, ends one with a refund, replays
   }
   await expect(page.getByTestId('op-numbers')).toContainText(`#${replayed} `);
 
+  // お金の照合: today's money reconciled on demand, each source side by side.
+  await consoleOpen(page, 'お金の照合');
+  const today = await page.evaluate(() =>
+    new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Tokyo' }).format(new Date()),
+  );
+  await page.getByLabel('日付').fill(today);
+  await page.getByTestId('op-money-run').click();
+  await expect(page.getByTestId('op-money-ran-at')).toContainText('照合: ');
+  await expect(page.getByTestId('op-money-sources')).toContainText(`${today} のお金`);
+  await expect(page.getByTestId('op-money-sources').getByRole('row')).toHaveCount(7);
+  await expect(page.getByRole('button', { name: new RegExp(`^${today}: (一致|不一致 \\d+件)$`) })).toBeVisible();
+  await look(page, 'money');
+
   // くじ: end a box's sale through its dialog; its seed is published and checks in the browser.
   await consoleOpen(page, 'くじ');
   const box = page

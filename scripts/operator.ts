@@ -12,13 +12,12 @@
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { systemClock } from '../server/clock';
-import { readServerConfig, ServerConfigError } from '../server/config';
+import { ServerConfigError } from '../server/config';
 import { OPERATOR_ROLES, type OperatorRole } from '../src/domain';
 import { OperatorAccountError, OperatorAccounts } from '../server/operator/operator-accounts';
-import { acquireDataDirLock, DataDirLockedError } from '../server/store/data-dir-lock';
+import { DataDirLockedError } from '../server/store/data-dir-lock';
+import { CommandStoreError, openCommandStore } from './lib/command-store';
 import { migrate } from '../server/store/migrate';
-import { openPostgresStore } from '../server/store/postgres-store';
-import { openPgliteStore, type Store } from '../server/store/store';
 
 const USAGE = `usage:
   npm run operator -- add <login> --role ${OPERATOR_ROLES.join('|')} [--name <display name>]
@@ -66,16 +65,6 @@ async function readPassword(prompt: string): Promise<string> {
   }
 }
 
-async function openStore(): Promise<{ store: Store; release: () => void }> {
-  const config = readServerConfig();
-  if (config.databaseUrl)
-    return { store: await openPostgresStore(config.databaseUrl, { poolSize: 1 }), release: () => {} };
-  if (!config.dataDir)
-    throw new OperatorAccountError('the embedded store is in memory (no DATA_DIR): nothing to keep accounts in');
-  const lock = acquireDataDirLock(config.dataDir);
-  return { store: await openPgliteStore(config.dataDir), release: () => lock.release() };
-}
-
 async function main(): Promise<void> {
   const [command, ...args] = process.argv.slice(2);
   if (!command || !['add', 'password', 'disable', 'list'].includes(command)) {
@@ -93,7 +82,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const password = command === 'add' || command === 'password' ? await readPassword('password: ') : '';
-  const { store, release } = await openStore();
+  const { store, release } = await openCommandStore();
   try {
     await migrate(store);
     const accounts = new OperatorAccounts(store, systemClock);
@@ -119,6 +108,7 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   if (
     error instanceof OperatorAccountError ||
+    error instanceof CommandStoreError ||
     error instanceof ServerConfigError ||
     error instanceof DataDirLockedError
   ) {

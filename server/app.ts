@@ -150,6 +150,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       services?.prizeStorage.stop();
       services?.freeTcExpiry.stop();
       services?.visitSweep.stop();
+      services?.reconciliation.stop();
       services?.ingest.close();
       services?.stills.close();
       services?.hls.close();

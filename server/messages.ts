@@ -5,6 +5,7 @@ const CODE_MINUTES = VERIFICATION_CODE_TTL_MS / MINUTE_MS;
 
 /** Japanese texts the reference server answers with (user-facing), in one place. */
 export const SERVER_MESSAGES = {
+  reconciliationFutureDay: 'まだ来ていない日の照合はできません。',
   /** The name the demo's station key carries in the console's key list (server/agent/demo-agent.ts). */
   demoAgentKeyName: 'デモ用シミュレーター (npm start)',
   loginFailed: 'メールアドレスまたはパスワードが正しくありません。',

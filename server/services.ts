@@ -59,6 +59,7 @@ import { imageUrl } from './catalogue/image-url';
 import type { Store } from './store/store';
 import { Ledger } from './wallet/ledger';
 import { PurchaseService } from './wallet/purchase.service';
+import { Reconciliation } from './wallet/reconciliation';
 import { SpendingLimits } from './wallet/spending-limits';
 import { SimulatedPaymentProvider } from './payment/provider/simulated-provider';
 import { SupportService } from './support/support.service';
@@ -155,6 +156,8 @@ export interface Services {
   /** A video of every play: recorded here, seen by its player and the operators, shared, kept, removed (docs/clips.md). */
   readonly clips: PlayClips;
   /** The instance's metrics, when the server counts (docs/operations.md "Metrics"). */
+  /** The money reconciliation (docs/operations.md): run daily by the leader, or on demand. */
+  readonly reconciliation: Reconciliation;
   readonly metrics: ServerMetrics | null;
 }
 
@@ -343,6 +346,9 @@ export function createServices(
   });
   setRecording(clips);
   const provider = new SimulatedPaymentProvider(store, clock, config.payment.providerSecret, log);
+  const reconciliation = new Reconciliation(store, clock, provider, log, (run) => {
+    options.events?.info({ day: run.day, mismatches: run.mismatches }, 'money reconciled');
+  });
   const spendingLimits = new SpendingLimits(store, clock);
   const passwords = new PasswordService(store, clock, identity, verification, () => realtime);
   return {
@@ -411,5 +417,6 @@ export function createServices(
     kujiReservations: new KujiReservations(store, clock, config.kujiTimeLimits),
     clips,
     metrics: options.metrics ?? null,
+    reconciliation,
   };
 }

@@ -67,6 +67,8 @@ export function startRooms(parts: ServerParts, services: Services): Promise<void
           services.visitSweep.start();
           // Clips past their 30 days, over the folder's cap, or left by a dead instance are removed.
           services.clips.start();
+          // Yesterday's money is reconciled at 00:30 JST (at once if it never was).
+          services.reconciliation.start();
         })();
         // Hosting once the sweeps run and this instance took its first share of the rooms.
         Promise.all([parts.hostWork, roomHost.settled()]).then(parts.markHosting, () => undefined);
@@ -80,6 +82,7 @@ export function startRooms(parts: ServerParts, services: Services): Promise<void
         services.freeTcExpiry.stop();
         services.visitSweep.stop();
         services.clips.stop();
+        services.reconciliation.stop();
         (options.onHostLost ?? exitOnHostLost)(error);
       },
     });

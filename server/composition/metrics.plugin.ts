@@ -62,6 +62,26 @@ export function installMetrics(
   metrics.gauge('onkure_store_ready', '1 once the store is open, migrated and seeded.', [], () => [
     { labels: {}, value: parts.store() && !parts.storeFailed() ? 1 : 0 },
   ]);
+  // The money reconciliation's latest run, from the leader only (it runs them; one series for the service).
+  const reconciled = () => (parts.roomHost.hosting ? (parts.services?.reconciliation.latest() ?? null) : null);
+  metrics.gauge(
+    'onkure_reconciliation_mismatches',
+    'Mismatches the latest money reconciliation found.',
+    ['day'],
+    () => {
+      const latest = reconciled();
+      return latest ? [{ labels: { day: latest.day }, value: latest.mismatches }] : [];
+    },
+  );
+  metrics.gauge(
+    'onkure_reconciliation_last_run_timestamp_seconds',
+    'When the latest money reconciliation ran.',
+    [],
+    () => {
+      const latest = reconciled();
+      return latest ? [{ labels: {}, value: latest.ranAt.getTime() / 1000 }] : [];
+    },
+  );
   metrics.gauge('onkure_leader', '1 while this instance leads (runs the rooms and the sweeps).', [], () => [
     { labels: {}, value: parts.roomHost.hosting ? 1 : 0 },
   ]);

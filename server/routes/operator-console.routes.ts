@@ -1,3 +1,4 @@
+import { jstIsoDate } from '../../src/domain';
 import {
   OPERATOR_ENDPOINTS as O,
   operatorBroadcastSchema,
@@ -7,6 +8,7 @@ import {
   operatorFloorSchema,
   operatorKujiBoxesSchema,
   operatorNumbersSchema,
+  operatorReconciliationSchema,
   operatorPauseSchema,
   operatorRemoveFromLineSchema,
   operatorServiceStateSchema,
@@ -189,6 +191,23 @@ export async function operatorConsoleRoutes({ route, services: s, config }: ApiD
   route.operator(`/${O.numbers}`, { right: 'numbers', read: true }, operatorNumbersSchema, async (body) => ({
     rows: await stationNumbers(s.store, body.from, body.to),
   }));
+
+  // ---- money (admins: right `money`; docs/operations.md "Money reconciliation") ------------------
+  // The kept run of a day (yesterday's by default), or a new run of it with `run: 1` (audited).
+  route.operator(`/${O.reconciliation}`, { right: 'money' }, operatorReconciliationSchema, async (body) => {
+    const yesterday = jstIsoDate(s.clock.now().getTime() - 24 * 60 * 60_000);
+    const day = body.day ?? yesterday;
+    if (day > jstIsoDate(s.clock.now().getTime()))
+      throw new AccountRefusal(400, SERVER_MESSAGES.reconciliationFutureDay);
+    if (body.run === 1) await s.reconciliation.run(day);
+    const kept = await s.reconciliation.stored(day);
+    return {
+      runs: await s.reconciliation.runs(31),
+      day,
+      ran_at: kept?.ranAt ?? null,
+      report: kept?.report ?? null,
+    };
+  });
 
   // ---- kuji boxes ------------------------------------------------------------------------------
   route.operator(`/${O.kujiBoxes}`, { right: 'kuji', read: true }, operatorKujiBoxesSchema, async () => {

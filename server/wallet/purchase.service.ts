@@ -84,6 +84,20 @@ export interface PaymentProvider {
   }): Promise<{ paymentId: string; paymentUrl: string }>;
   /** Ends an open payment at expiry; answers how it stands then ('paid' if paid just before). */
   expire(paymentId: string): Promise<string | null>;
+  /** The provider's report: payments finished in [from, to), and those named by id (the reconciliation). */
+  report(
+    from: Date,
+    to: Date,
+    ids?: readonly string[],
+  ): Promise<
+    readonly {
+      readonly payment_id: string;
+      readonly merchant_reference: string;
+      readonly amount: number;
+      readonly status: string;
+      readonly finished_at: Date | string | null;
+    }[]
+  >;
 }
 
 /** The provider's signed callback, once its signature is checked. */

@@ -68,6 +68,8 @@ export const OPERATOR_ENDPOINTS = {
   stationCameras: 'operator/station_cameras',
   /** Per station: its spectators by kind and its recordings' outcome (docs/spectators.md, docs/clips.md). */
   stationFeeds: 'operator/station_feeds',
+  /** The money reconciliation of a day (right `money`; docs/operations.md "Money reconciliation"). */
+  reconciliation: 'operator/reconciliation',
 } as const;
 
 /** The header carrying `Bearer <operator session token>`. */
@@ -617,4 +619,54 @@ export const operatorStationKeyIssuedResponseSchema = z.object({
 export const operatorStationKeyRevokedResponseSchema = z.object({
   error_code: z.literal(200),
   entry: stationKeyEntrySchema,
+});
+
+/** A day's money reconciliation: the kept run, or a new run with `run: 1`; and the latest runs. */
+export const operatorReconciliationSchema = z.strictObject({
+  day: z.optional(isoDay),
+  run: z.optional(z.union([z.literal(0), z.literal(1)])),
+});
+const count = z.int().check(z.nonnegative());
+export const reconciliationMismatchSchema = z.object({
+  kind: z.enum([
+    'settlement_not_credited',
+    'credit_without_settlement',
+    'completed_not_paid',
+    'paid_not_completed',
+    'delivery_fee_not_charged',
+    'fee_without_delivery',
+    'delivery_refund_over_fee',
+  ]),
+  reference: z.string(),
+  userId: z.nullable(z.int()),
+  expected: z.number(),
+  found: z.number(),
+  unit: z.enum(['yen', 'tc', 'ticket']),
+});
+export const reconciliationReportSchema = z.object({
+  day: z.string(),
+  from: z.string(),
+  to: z.string(),
+  settlements: z.object({
+    completed: z.object({ count, yen: count, tollTc: count, freeTc: count, tickets: count }),
+    opened: count,
+    failed: count,
+    cancelled: count,
+  }),
+  provider: z.object({ paid: z.object({ count, yen: count }), unpaid: count }),
+  ledger: z.object({
+    purchaseTollTc: z.number(),
+    purchaseFreeTc: z.number(),
+    purchaseTickets: z.number(),
+    deliveryFeeTc: z.number(),
+  }),
+  deliveries: z.object({ requests: count, feeTc: count, refundedTc: z.number() }),
+  mismatches: z.array(reconciliationMismatchSchema),
+});
+export const operatorReconciliationResponseSchema = z.object({
+  error_code: z.literal(200),
+  runs: z.array(z.object({ day: z.string(), ranAt: z.string(), mismatches: count })),
+  day: z.string(),
+  ran_at: z.nullable(z.string()),
+  report: z.nullable(reconciliationReportSchema),
 });

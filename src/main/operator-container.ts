@@ -9,6 +9,7 @@ import {
   OperatorMachines,
   OperatorMessages,
   OperatorNumbers,
+  OperatorMoney,
   OperatorPlayLog,
   OperatorSession,
   OperatorSupport,
@@ -64,6 +65,7 @@ export function createOperatorContainer(
   container.bind(OPERATOR_TOKENS.OperatorFulfilment).to(OperatorFulfilment);
   container.bind(OPERATOR_TOKENS.OperatorSupport).to(OperatorSupport);
   container.bind(OPERATOR_TOKENS.OperatorNumbers).to(OperatorNumbers);
+  container.bind(OPERATOR_TOKENS.OperatorMoney).to(OperatorMoney);
   container.bind(OPERATOR_TOKENS.OperatorAudit).to(OperatorAudit);
   container.bind(OPERATOR_TOKENS.OperatorMachineKeys).to(OperatorMachineKeys);
   container.bind(OPERATOR_TOKENS.OperatorMachines).to(OperatorMachines);

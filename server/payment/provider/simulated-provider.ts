@@ -46,6 +46,15 @@ export interface ProviderPayment {
   readonly expires_at: Date;
 }
 
+/** One payment in the provider's report (the money reconciliation reads it, docs/operations.md). */
+export interface ProviderReportRow {
+  readonly payment_id: string;
+  readonly merchant_reference: string;
+  readonly amount: number;
+  readonly status: ProviderStatus;
+  readonly finished_at: Date | string | null;
+}
+
 /** The callback body the provider posts to the service (JSON, signed). */
 export interface ProviderCallbackBody {
   readonly event_id: string;
@@ -145,6 +154,19 @@ export class SimulatedPaymentProvider {
       paymentId,
     ]);
     return row ?? null;
+  }
+
+  /**
+   * The provider's report (as a real provider's settlement report or payments API): the payments
+   * finished in [from, to), and any named by id, with their amount and how they ended.
+   */
+  async report(from: Date, to: Date, ids: readonly string[] = []): Promise<ProviderReportRow[]> {
+    return this.db.query<ProviderReportRow>(
+      `SELECT payment_id, merchant_reference, amount, status, finished_at FROM provider_payments
+        WHERE (finished_at >= $1 AND finished_at < $2) OR payment_id = ANY($3::text[])
+        ORDER BY payment_id`,
+      [from.toISOString(), to.toISOString(), [...ids]],
+    );
   }
 
   /**

@@ -11,6 +11,7 @@ export * from './operator-kuji.use-case';
 export * from './operator-fulfilment.use-case';
 export * from './operator-support.use-case';
 export * from './operator-numbers.use-case';
+export * from './operator-money.use-case';
 export * from './operator-audit.use-case';
 export * from './operator-machine-keys.use-case';
 export * from './operator-machines.use-case';

@@ -8,6 +8,7 @@ import type { OperatorKuji } from './operator-kuji.use-case';
 import type { OperatorFulfilment } from './operator-fulfilment.use-case';
 import type { OperatorSupport } from './operator-support.use-case';
 import type { OperatorNumbers } from './operator-numbers.use-case';
+import type { OperatorMoney } from './operator-money.use-case';
 import type { OperatorAudit } from './operator-audit.use-case';
 import type { OperatorMachineKeys } from './operator-machine-keys.use-case';
 import type { OperatorMachines } from './operator-machines.use-case';
@@ -30,6 +31,7 @@ export const OPERATOR_TOKENS = {
   OperatorFulfilment: token<OperatorFulfilment>('OperatorFulfilment'),
   OperatorSupport: token<OperatorSupport>('OperatorSupport'),
   OperatorNumbers: token<OperatorNumbers>('OperatorNumbers'),
+  OperatorMoney: token<OperatorMoney>('OperatorMoney'),
   OperatorAudit: token<OperatorAudit>('OperatorAudit'),
   OperatorMachineKeys: token<OperatorMachineKeys>('OperatorMachineKeys'),
   OperatorMachines: token<OperatorMachines>('OperatorMachines'),

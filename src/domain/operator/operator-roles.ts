@@ -20,6 +20,8 @@ export const OPERATOR_RIGHTS = [
   'broadcast',
   'numbers',
   'machines',
+  /** The money reconciliation (admins only). */
+  'money',
 ] as const;
 export type OperatorRight = (typeof OPERATOR_RIGHTS)[number];
 

@@ -10,6 +10,7 @@ import {
   type KujiBoxView,
   type MachineAction,
   type NumbersRow,
+  type ReconciliationView,
   type OperatorApiPort,
   type OperatorDelivery,
   type OperatorIdentity,
@@ -62,6 +63,7 @@ import {
   operatorMeResponseSchema,
   operatorMessageResponseSchema,
   operatorNumbersResponseSchema,
+  operatorReconciliationResponseSchema,
   operatorPauseResponseSchema,
   operatorStrayPrizeResponseSchema,
   operatorPlayLogAnswerSchema,
@@ -290,6 +292,11 @@ export class KyOperatorApi implements OperatorApiPort {
 
   async numbers(from: string, to: string): Promise<readonly NumbersRow[]> {
     return (await this.call(O.numbers, { from, to }, operatorNumbersResponseSchema)).rows;
+  }
+  async reconciliation(day: string | null, run: boolean): Promise<ReconciliationView> {
+    const body = { ...(day ? { day } : {}), ...(run ? { run: 1 as const } : {}) };
+    const answer = await this.call(O.reconciliation, body, operatorReconciliationResponseSchema);
+    return { day: answer.day, ranAt: answer.ran_at, report: answer.report, runs: answer.runs };
   }
   async audit(operatorLogin: string | null): Promise<readonly AuditRow[]> {
     const body = operatorLogin ? { operator_login: operatorLogin, limit: 200 } : { limit: 200 };

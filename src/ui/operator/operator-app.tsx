@@ -13,6 +13,7 @@ import { KujiScreen } from './kuji-screen';
 import { MachineKeysScreen } from './machine-keys-screen';
 import { MessagesScreen } from './messages-screen';
 import { NumbersScreen } from './numbers-screen';
+import { MoneyScreen } from './money-screen';
 import { SupportScreen } from './support-screen';
 
 /** The console's sections: path, title, the right that shows it (the server checks every call anyway). */
@@ -23,6 +24,7 @@ export const OPERATOR_SECTIONS = [
   { path: 'fulfilment', title: OP.sections.fulfilment, right: 'fulfilment', screen: FulfilmentScreen },
   { path: 'support', title: OP.sections.support, right: 'support', screen: SupportScreen },
   { path: 'numbers', title: OP.sections.numbers, right: 'numbers', screen: NumbersScreen },
+  { path: 'money', title: OP.sections.money, right: 'money', screen: MoneyScreen },
   { path: 'audit', title: OP.sections.audit, right: 'audit', screen: AuditScreen },
   { path: 'machines', title: OP.sections.machines, right: 'machines', screen: MachineKeysScreen },
 ] as const satisfies readonly {

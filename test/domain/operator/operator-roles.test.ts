@@ -15,6 +15,7 @@ describe('operator roles and their rights (docs/operator-console.md)', () => {
         'broadcast',
         'numbers',
         'machines',
+        'money',
       ],
       floor: ['session', 'floor', 'kuji', 'numbers'],
       support: ['session', 'fulfilment', 'support', 'users'],

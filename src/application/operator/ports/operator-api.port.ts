@@ -295,6 +295,57 @@ export interface SupportThreadSummary {
   readonly waiting: number;
 }
 
+/** One thing that does not add up in a day's money (docs/operations.md "Money reconciliation"). */
+export interface ReconciliationMismatch {
+  readonly kind:
+    | 'settlement_not_credited'
+    | 'credit_without_settlement'
+    | 'completed_not_paid'
+    | 'paid_not_completed'
+    | 'delivery_fee_not_charged'
+    | 'fee_without_delivery'
+    | 'delivery_refund_over_fee';
+  readonly reference: string;
+  readonly userId: number | null;
+  readonly expected: number;
+  readonly found: number;
+  readonly unit: 'yen' | 'tc' | 'ticket';
+}
+
+/** A day's money: the settlements, the provider's report, the ledger's credits and the delivery fees side by side. */
+export interface ReconciliationReportView {
+  readonly day: string;
+  readonly settlements: {
+    readonly completed: {
+      readonly count: number;
+      readonly yen: number;
+      readonly tollTc: number;
+      readonly freeTc: number;
+      readonly tickets: number;
+    };
+    readonly opened: number;
+    readonly failed: number;
+    readonly cancelled: number;
+  };
+  readonly provider: { readonly paid: { readonly count: number; readonly yen: number }; readonly unpaid: number };
+  readonly ledger: {
+    readonly purchaseTollTc: number;
+    readonly purchaseFreeTc: number;
+    readonly purchaseTickets: number;
+    readonly deliveryFeeTc: number;
+  };
+  readonly deliveries: { readonly requests: number; readonly feeTc: number; readonly refundedTc: number };
+  readonly mismatches: readonly ReconciliationMismatch[];
+}
+
+/** A day's kept reconciliation (null: never run) and the latest runs. */
+export interface ReconciliationView {
+  readonly day: string;
+  readonly ranAt: string | null;
+  readonly report: ReconciliationReportView | null;
+  readonly runs: readonly { readonly day: string; readonly ranAt: string; readonly mismatches: number }[];
+}
+
 export interface NumbersRow {
   readonly day: string;
   readonly station_id: number;
@@ -398,6 +449,8 @@ export interface OperatorApiPort {
   reply(userId: number, text: string, clientId: string): Promise<void>;
 
   numbers(from: string, to: string): Promise<readonly NumbersRow[]>;
+  /** A day's money reconciliation (right `money`): the kept run (yesterday's without a day), or a new run. */
+  reconciliation(day: string | null, run: boolean): Promise<ReconciliationView>;
   audit(operatorLogin: string | null): Promise<readonly AuditRow[]>;
 
   /** The station agents' keys (right `machines`), newest first. */
