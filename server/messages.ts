@@ -58,6 +58,7 @@ export const SERVER_MESSAGES = {
   presentCodeNotFound: 'プレゼントコードが見つかりません。',
   presentCodeOutOfPeriod: 'このプレゼントコードは有効期間外です。',
   presentCodeUsed: 'このプレゼントコードはすでに使用済みです。',
+  presentCodeTryLimit: 'プレゼントコードの入力回数が上限に達しました。1時間ほどおいてからお試しください。',
   inviteTitle: 'お友達招待キャンペーン',
   userNotFound: 'ユーザーが見つかりません。',
   birthFixed: '生年月日は一度登録すると変更できません。',
