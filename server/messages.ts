@@ -148,6 +148,7 @@ export const SERVER_MESSAGES = {
   whipTooManyCandidates: 'ICE の候補が多すぎます。',
   whipIceRestart: 'ICE の再起動には対応していません。新しく配信を始めてください。',
   cameraNoPicture: 'カメラの映像を準備しています。しばらくお待ちください。',
+  cameraStillsTooMany: 'カメラ画像の取得が多すぎます。しばらくしてからお試しください。',
   hlsTooFarAhead: 'まだ配信されていない先の映像が指定されました。再生リストを読み直してください。',
   whipStarting: 'サーバーを起動しています。しばらくしてからもう一度お試しください。',
   whipOnAnotherInstance: 'このカメラを受けるサーバーにつながりません。しばらくしてからもう一度お試しください。',
