@@ -46,6 +46,8 @@ import type { CameraDemand } from './live/camera-demand';
 import type { Rooms } from './rooms/kinds';
 import { LocalRoomHost, type RoomHost } from './rooms/room-host';
 import { AttemptLimiter } from './auth/attempt-limiter';
+import { StoreLimitCounts } from './limits/store-limit-counts';
+import { WindowLimiter } from './limits/window-limiter';
 import { Refusal } from './play/refusal';
 import { CONTROL_COMMANDS_PER_SECOND } from '../src/domain';
 import { SERVER_MESSAGES } from './messages';
@@ -188,6 +190,8 @@ export interface ServiceOptions {
   readonly metrics?: ServerMetrics;
   /** Where connections and plays are logged as events (the server's logger); none: not logged. */
   readonly events?: EventLog;
+  /** The limits counted in the store (issue 46); default: one over `store`. */
+  readonly limiter?: WindowLimiter;
 }
 
 /**
@@ -239,6 +243,7 @@ export function createServices(
   const identity = new IdentityService(store, clock);
   const catalogue = new CatalogueRepository(store, images);
   const ledger = new Ledger(store, clock, { freeTcDays: config.freeTcDays });
+  const limiter = options.limiter ?? new WindowLimiter(new StoreLimitCounts(store), clock, log);
   const dailyFree = new DailyFreePlays(store, clock);
   const addresses = new AddressesRepository(store, clock);
   const verification = new VerificationService(store, clock);
@@ -371,7 +376,7 @@ export function createServices(
     dailyFree,
     ledger,
     verification,
-    rewards: new RewardsService(store, clock, ledger),
+    rewards: new RewardsService(store, clock, ledger, limiter),
     provider,
     spendingLimits,
     purchases: new PurchaseService(

@@ -4,10 +4,19 @@ import type { Ledger, TcBalance } from '../wallet/ledger';
 import { AccountRefusal } from './account-errors';
 import type { Clock } from '../clock';
 import { SERVER_MESSAGES } from '../messages';
+import type { LimitRule, WindowLimiter } from '../limits/window-limiter';
 
 /** Tickets an inviter receives for each friend who signs up with the invite code. */
 export const INVITE_TICKET = 3;
 const INVITE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+/**
+ * Present codes a user may try in an hour (docs/security.md "Present codes"): a person types a
+ * code or two from a campaign; a script guessing codes is stopped after 10.
+ */
+export const PRESENT_CODES_PER_USER: LimitRule = { name: 'present:user', max: 10, windowMs: 60 * 60_000 };
+/** …and a client address, for every account it uses (a few people may share one address). */
+export const PRESENT_CODES_PER_CLIENT: LimitRule = { name: 'present:client', max: 30, windowMs: 60 * 60_000 };
 
 /** Present codes (redeem once per user, credited through the ledgers) and invite info. */
 export class RewardsService {
@@ -15,16 +24,35 @@ export class RewardsService {
     private readonly db: Store,
     private readonly clock: Clock,
     private readonly ledger: Ledger,
+    private readonly limiter: WindowLimiter,
   ) {}
 
+  /**
+   * Redeems a present code for the user. The attempt is counted per user and per client (`client`,
+   * the request's address) BEFORE the code is looked up: over either limit the call is refused 429,
+   * whatever the code (a right code too: no oracle). A code that is credited gives its attempt
+   * back, so only wrong, used and out-of-period codes use up the limits.
+   */
   async redeem(
     userId: number,
     code: string,
+    client: string,
   ): Promise<{
     present: { kind: 'tc_free' | 'ticket'; amount: number };
     tc: TcBalance;
     ticket: { ticket_all: number };
   }> {
+    const hits = await Promise.all([
+      this.limiter.hit(PRESENT_CODES_PER_USER, String(userId)),
+      this.limiter.hit(PRESENT_CODES_PER_CLIENT, client),
+    ]);
+    if (hits.some((hit) => !hit.allowed)) throw new AccountRefusal(429, SERVER_MESSAGES.presentCodeTryLimit);
+    const redeemed = await this.credit(userId, code);
+    await Promise.all(hits.map((hit) => hit.giveBack()));
+    return redeemed;
+  }
+
+  private credit(userId: number, code: string) {
     return this.db.transaction(async (q) => {
       const now = this.clock.now().toISOString();
       const [pc] = await q.query<{

@@ -44,6 +44,7 @@ export const apiPlugin: FastifyPluginAsync<{ parts: ServerParts }> = async (api,
   if (limits !== 'unlimited') await registerRateLimits(api, config.apiPrefix, limits, limiter);
   const services = createServices(db, clock, io, config, {
     log: (message, error) => app.log.error({ err: error }, message),
+    limiter,
     roomHost,
     metrics: parts.metrics,
     events: app.log,

@@ -73,8 +73,8 @@ export async function accountRoutes({ route, services: s, config }: ApiDeps): Pr
     return { tel: done.target, tel_verified_at: done.verified_at };
   });
 
-  route.authed(`/${E.presentCode}`, presentCodeRequestSchema, async (user, body) => {
-    return await s.rewards.redeem(user.user_id, body.present_code.code);
+  route.authed(`/${E.presentCode}`, presentCodeRequestSchema, async (user, body, { request }) => {
+    return await s.rewards.redeem(user.user_id, body.present_code.code, request.ip);
   });
 
   route.authed(`/${E.invite}`, inviteRequestSchema, async (user) => {

@@ -13,6 +13,8 @@ import { Refusal } from '../play/refusal';
 import { FEED_HOP_HEADER } from '../live/feed-forward';
 import { HOLD_MS } from '../live/ll-hls';
 import { atStation, expectReply } from '../http/room-answers';
+import { MemoryLimitCounts } from '../limits/memory-limit-counts';
+import { WindowLimiter, type LimitRule } from '../limits/window-limiter';
 import type { ApiDeps } from './deps';
 
 /** A media token for a gated station's cameras lives this long (the play screen asks again on reload). */
@@ -40,6 +42,14 @@ function sendStill(reply: FastifyReply, still: { jpeg: Buffer; tick: number; pla
     .header(FRAME_PLAY_HEADER, still.playId === null ? '' : String(still.playId))
     .send(still.jpeg);
 }
+
+/**
+ * Camera stills a client address may fetch in 10 s on one instance (docs/security.md "Camera
+ * stills"): a play page at its fastest (two cameras, each asked again 90 ms after it arrived) asks
+ * about 22 a second and the operator console's floor (40 stills every 2 s while on screen) 20, so 60
+ * a second leaves room for both and another page; a script hammering the route is stopped.
+ */
+export const STILLS_PER_CLIENT: LimitRule = { name: 'stills:client', max: 600, windowMs: 10_000 };
 
 /** The largest still a forwarded answer may carry (a camera picture is tens of KB). */
 const MAX_FORWARDED_STILL_BYTES = 2 * 1024 * 1024;
@@ -122,6 +132,9 @@ const HLS_CACHE = {
 /** The live feed: station info (where the feeds are) and the cameras' pictures (docs/play.md). */
 
 export async function stationFeedRoutes({ config, route, services: s }: ApiDeps): Promise<void> {
+  // Counted in this instance's memory: a store write per still would cost more than the still.
+  const stillRate = new WindowLimiter(new MemoryLimitCounts(), s.clock);
+
   // Station info [R3-2]. A VIP or exclusive station answers only a user who may view it (569
   // otherwise, as visit does), with a media token in its picture addresses.
   route.open(`/${P.stationInfo}`, stationInfoRequestSchema, async (body, user) => {
@@ -140,6 +153,15 @@ export async function stationFeedRoutes({ config, route, services: s }: ApiDeps)
 
   // A camera's latest picture, made from its WHIP video; the header names the machine's tick.
   route.openGet('/stations/:station_id/camera/:file', stillQuery, async (query, { request, reply }) => {
+    // Counted first, at the first hop only: it counted the request already, and a forwarded hop
+    // may carry the forwarding instance's address rather than the client's.
+    if (request.headers[FEED_HOP_HEADER] === undefined) {
+      const hit = await stillRate.hit(STILLS_PER_CLIENT, request.ip);
+      if (!hit.allowed) {
+        reply.header('retry-after', String(Math.ceil(hit.retryAfterMs / 1000)));
+        throw new Refusal(429, 429, SERVER_MESSAGES.cameraStillsTooMany);
+      }
+    }
     const params = request.params as { station_id: string; file: string };
     const stationId = /^\d{1,9}$/.test(params.station_id) ? Number(params.station_id) : 0;
     const camera = params.file === 'front.jpg' ? 'front' : params.file === 'side.jpg' ? 'side' : null;
