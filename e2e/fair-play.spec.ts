@@ -38,7 +38,7 @@ test.describe('settings that never change under a player', () => {
     await expect(console).toHaveURL(/\/operator\/floor$/);
     const card = floorCard(console, station);
     await expect(card.getByTestId('op-settings')).toContainText('アームパワー 50%');
-    await card.getByText('操作').click();
+    await card.getByText('操作', { exact: true }).click();
     const form = card.getByTestId('op-settings-form');
     await form.getByLabel('アームの強さ（0〜1）').fill('0.9');
     await form.getByLabel('理由（公開されます）').selectOption({ label: '故障の修理・点検' });

@@ -223,7 +223,7 @@ test('an admin watches a play live on the floor, ends one with a refund, replays
   await page.getByLabel('プレイ中・待ちあり・営業外の台だけ表示').uncheck();
 
   // End it with a refund, confirmed in the dialog: the refunded play is named, the player repaid once.
-  await card.getByText('操作').click();
+  await card.getByText('操作', { exact: true }).click();
   await card.getByRole('button', { name: 'プレイを終了して返金' }).click();
   await consoleConfirm(page);
   await expect(page.getByTestId('op-outcome')).toContainText(/プレイ #\d+ を返金しました。/);
@@ -252,7 +252,7 @@ test('an admin watches a play live on the floor, ends one with a refund, replays
   await a.getByTestId('finish').click();
   await a.context().close();
   const other = cardOf(replayed);
-  await other.getByText('操作').click();
+  await other.getByText('操作', { exact: true }).click();
   await other.getByRole('button', { name: 'プレイログ' }).click();
   const log = page.getByTestId('op-playlog');
   await expect(log.getByTestId('op-playlog-row')).toHaveCount(1);
@@ -292,19 +292,6 @@ test('an admin watches a play live on the floor, ends one with a refund, replays
     await look(page, name);
   }
   await expect(page.getByTestId('op-numbers')).toContainText(`#${replayed} `);
-
-  // お金の照合: today's money reconciled on demand, each source side by side.
-  await consoleOpen(page, 'お金の照合');
-  const today = await page.evaluate(() =>
-    new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Tokyo' }).format(new Date()),
-  );
-  await page.getByLabel('日付').fill(today);
-  await page.getByTestId('op-money-run').click();
-  await expect(page.getByTestId('op-money-ran-at')).toContainText('照合: ');
-  await expect(page.getByTestId('op-money-sources')).toContainText(`${today} のお金`);
-  await expect(page.getByTestId('op-money-sources').getByRole('row')).toHaveCount(7);
-  await expect(page.getByRole('button', { name: new RegExp(`^${today}: (一致|不一致 \\d+件)$`) })).toBeVisible();
-  await look(page, 'money');
 
   // くじ: end a box's sale through its dialog; its seed is published and checks in the browser.
   await consoleOpen(page, 'くじ');
@@ -422,6 +409,19 @@ test('an admin ships one delivery with a tracking number and cancels another wit
   await expect(rows.filter({ hasText: 'operator/delivery_ship' })).toHaveCount(1);
   await expect(rows.filter({ hasText: 'operator/delivery_ship' })).toContainText('1234-5678-9012');
   await expect(rows.filter({ hasText: 'operator/delivery_cancel' })).toHaveCount(1);
+
+  // お金の照合: today's money reconciled on demand, each source side by side (the fees just taken and given back among them).
+  await consoleOpen(page, 'お金の照合');
+  const today = await page.evaluate(() =>
+    new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Tokyo' }).format(new Date()),
+  );
+  await page.getByLabel('日付').fill(today);
+  await page.getByTestId('op-money-run').click();
+  await expect(page.getByTestId('op-money-ran-at')).toContainText('照合: ');
+  await expect(page.getByTestId('op-money-sources')).toContainText(`${today} のお金`);
+  await expect(page.getByTestId('op-money-sources').getByRole('row')).toHaveCount(7);
+  await expect(page.getByRole('button', { name: new RegExp(`^${today}: (一致|不一致 \\d+件)$`) })).toBeVisible();
+  await look(page, 'money');
   expect(errors).toEqual([]);
 });
 

@@ -55,7 +55,7 @@ test("[R10-9] [R8-5] an operator watches a player's play live, faults the machin
   await expect(card).toContainText('（プレイ #');
 
   // A fault from the console: the play is refunded exactly once and the player is told.
-  await card.getByText('操作').click();
+  await card.getByText('操作', { exact: true }).click();
   await card.getByRole('button', { name: '故障にする' }).click();
   await consoleConfirm(page);
   await expect(page.getByTestId('op-outcome')).toContainText(/プレイ #\d+ を返金しました。/);

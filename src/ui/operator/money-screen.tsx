@@ -13,11 +13,12 @@ const DAY_MS = 86_400_000;
 /** Two numbers side by side; marked when they differ. */
 function Pair({ ours, theirs }: { ours: string | number; theirs: string | number }) {
   const differ = String(ours) !== String(theirs);
+  const shown = (value: string | number) => (typeof value === 'number' ? value.toLocaleString('ja-JP') : value);
   return (
     <>
-      <td>{ours}</td>
+      <td>{shown(ours)}</td>
       <td data-differ={differ ? 1 : 0} className={differ ? 'op-money__differ' : undefined}>
-        {theirs}
+        {shown(theirs)}
       </td>
     </>
   );
