@@ -1,4 +1,4 @@
-import { JST_OFFSET_MS, jstIsoDate } from '../../src/domain';
+import { JST_OFFSET_MS, jstIsoDate, type ReconciliationMismatch } from '../../src/domain';
 import { DueTimer, type Clock } from '../clock';
 import type { SqlExecutor } from '../store/store';
 import type { PaymentProvider } from './purchase.service';
@@ -8,25 +8,6 @@ const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAY_MS = 24 * 60 * 60_000;
 /** The leader reconciles the day before at 00:30 JST (late callbacks and expiries have landed). */
 export const RECONCILE_AFTER_MIDNIGHT_MS = 30 * 60_000;
-
-/** One thing that does not add up, for a person to look at. */
-export interface Mismatch {
-  readonly kind:
-    | 'settlement_not_credited'
-    | 'credit_without_settlement'
-    | 'completed_not_paid'
-    | 'paid_not_completed'
-    | 'delivery_fee_not_charged'
-    | 'fee_without_delivery'
-    | 'delivery_refund_over_fee';
-  /** What it is about: a settlement id, a delivery id, a ledger entry. */
-  readonly reference: string;
-  readonly userId: number | null;
-  /** The amount the other side says (yen, TC or tickets as `unit` says) and the amount found. */
-  readonly expected: number;
-  readonly found: number;
-  readonly unit: 'yen' | 'tc' | 'ticket';
-}
 
 /** A day's money, each source's totals side by side, and every mismatch. */
 export interface ReconciliationReport {
@@ -47,7 +28,7 @@ export interface ReconciliationReport {
     readonly deliveryFeeTc: number;
   };
   readonly deliveries: { readonly requests: number; readonly feeTc: number; readonly refundedTc: number };
-  readonly mismatches: readonly Mismatch[];
+  readonly mismatches: readonly ReconciliationMismatch[];
 }
 
 /** The instants a Japanese day runs between; throws on a malformed day. */
@@ -161,7 +142,7 @@ export class Reconciliation {
   async report(day: string): Promise<ReconciliationReport> {
     const { from, to } = jstDayBounds(day);
     const window = [from.toISOString(), to.toISOString()];
-    const mismatches: Mismatch[] = [];
+    const mismatches: ReconciliationMismatch[] = [];
 
     // 1. Settlements completed in the day, with what the ledger credited under their key.
     const completed = await this.db.query<{

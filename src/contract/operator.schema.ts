@@ -3,6 +3,8 @@ import {
   isAcceptableText,
   KUJI_BOX_STATUSES,
   OPERATOR_RIGHTS,
+  RECONCILIATION_MISMATCH_KINDS,
+  RECONCILIATION_UNITS,
   OPERATOR_ROLES,
   SETTINGS_CHANGE_REASONS,
   SETTINGS_FIELDS,
@@ -628,20 +630,12 @@ export const operatorReconciliationSchema = z.strictObject({
 });
 const count = z.int().check(z.nonnegative());
 export const reconciliationMismatchSchema = z.object({
-  kind: z.enum([
-    'settlement_not_credited',
-    'credit_without_settlement',
-    'completed_not_paid',
-    'paid_not_completed',
-    'delivery_fee_not_charged',
-    'fee_without_delivery',
-    'delivery_refund_over_fee',
-  ]),
+  kind: z.enum(RECONCILIATION_MISMATCH_KINDS),
   reference: z.string(),
   userId: z.nullable(z.int()),
   expected: z.number(),
   found: z.number(),
-  unit: z.enum(['yen', 'tc', 'ticket']),
+  unit: z.enum(RECONCILIATION_UNITS),
 });
 export const reconciliationReportSchema = z.object({
   day: z.string(),

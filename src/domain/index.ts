@@ -59,6 +59,7 @@ export * from './stream/watch-kind.rule';
 export * from './analytics/analytics-event';
 export * from './notice/notice.rule';
 export * from './operator/operator-roles';
+export * from './operator/reconciliation';
 export * from './play/claw-phases';
 export * from './play/play-loop.rule';
 export * from './play/play.entity';

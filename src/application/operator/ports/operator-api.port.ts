@@ -8,6 +8,7 @@ import type {
   OperatorRole,
   PlayClip,
   PlayLogEntry,
+  ReconciliationMismatch,
   SettingChange,
   SettingsChangeReason,
   StaffAssistAnswer,
@@ -293,23 +294,6 @@ export interface SupportThreadSummary {
   readonly nickname: string;
   readonly last_message: ChatMessage;
   readonly waiting: number;
-}
-
-/** One thing that does not add up in a day's money (docs/operations.md "Money reconciliation"). */
-export interface ReconciliationMismatch {
-  readonly kind:
-    | 'settlement_not_credited'
-    | 'credit_without_settlement'
-    | 'completed_not_paid'
-    | 'paid_not_completed'
-    | 'delivery_fee_not_charged'
-    | 'fee_without_delivery'
-    | 'delivery_refund_over_fee';
-  readonly reference: string;
-  readonly userId: number | null;
-  readonly expected: number;
-  readonly found: number;
-  readonly unit: 'yen' | 'tc' | 'ticket';
 }
 
 /** A day's money: the settlements, the provider's report, the ledger's credits and the delivery fees side by side. */
