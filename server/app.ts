@@ -77,9 +77,13 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     },
   });
   // What a request sets off (a room step, a push, a store write) logs with its id.
+  // The async context costs every promise of the process something (Node 20's async hooks): it is
+  // only kept when there are logs to carry it into (docs/operations.md "Logs").
+  const logging = options.logger !== false;
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
-    withLogContext({ reqId: request.id }, done);
+    if (logging) withLogContext({ reqId: request.id }, done);
+    else done();
   });
   const metrics = new ServerMetrics(config.metrics.instanceId);
   const store = openServerStore(config, clock, app.log, options.template);

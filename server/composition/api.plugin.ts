@@ -47,7 +47,7 @@ export const apiPlugin: FastifyPluginAsync<{ parts: ServerParts }> = async (api,
     limiter,
     roomHost,
     metrics: parts.metrics,
-    events: app.log,
+    ...(options.logger === false ? {} : { events: app.log }),
     instanceUrl: () => {
       if (config.instanceUrl) return config.instanceUrl;
       const address = app.server.address();
