@@ -1,4 +1,6 @@
-import { JST_OFFSET_MS, jstIsoDate, type ReconciliationMismatch } from '../../src/domain';
+import { JST_OFFSET_MS, jstIsoDate, type ReconciliationMismatch, type ReconciliationReport } from '../../src/domain';
+
+export type { ReconciliationReport } from '../../src/domain';
 import { DueTimer, type Clock } from '../clock';
 import type { SqlExecutor } from '../store/store';
 import type { PaymentProvider } from './purchase.service';
@@ -8,28 +10,6 @@ const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAY_MS = 24 * 60 * 60_000;
 /** The leader reconciles the day before at 00:30 JST (late callbacks and expiries have landed). */
 export const RECONCILE_AFTER_MIDNIGHT_MS = 30 * 60_000;
-
-/** A day's money, each source's totals side by side, and every mismatch. */
-export interface ReconciliationReport {
-  readonly day: string;
-  readonly from: string;
-  readonly to: string;
-  readonly settlements: {
-    readonly completed: { count: number; yen: number; tollTc: number; freeTc: number; tickets: number };
-    readonly opened: number;
-    readonly failed: number;
-    readonly cancelled: number;
-  };
-  readonly provider: { readonly paid: { count: number; yen: number }; readonly unpaid: number };
-  readonly ledger: {
-    readonly purchaseTollTc: number;
-    readonly purchaseFreeTc: number;
-    readonly purchaseTickets: number;
-    readonly deliveryFeeTc: number;
-  };
-  readonly deliveries: { readonly requests: number; readonly feeTc: number; readonly refundedTc: number };
-  readonly mismatches: readonly ReconciliationMismatch[];
-}
 
 /** The instants a Japanese day runs between; throws on a malformed day. */
 export function jstDayBounds(day: string): { from: Date; to: Date } {

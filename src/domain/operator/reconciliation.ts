@@ -28,3 +28,25 @@ export interface ReconciliationMismatch {
   readonly found: number;
   readonly unit: ReconciliationUnit;
 }
+
+/** A day's money, each source's totals side by side, and every mismatch. */
+export interface ReconciliationReport {
+  readonly day: string;
+  readonly from: string;
+  readonly to: string;
+  readonly settlements: {
+    readonly completed: { count: number; yen: number; tollTc: number; freeTc: number; tickets: number };
+    readonly opened: number;
+    readonly failed: number;
+    readonly cancelled: number;
+  };
+  readonly provider: { readonly paid: { count: number; yen: number }; readonly unpaid: number };
+  readonly ledger: {
+    readonly purchaseTollTc: number;
+    readonly purchaseFreeTc: number;
+    readonly purchaseTickets: number;
+    readonly deliveryFeeTc: number;
+  };
+  readonly deliveries: { readonly requests: number; readonly feeTc: number; readonly refundedTc: number };
+  readonly mismatches: readonly ReconciliationMismatch[];
+}

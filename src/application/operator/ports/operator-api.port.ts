@@ -8,7 +8,7 @@ import type {
   OperatorRole,
   PlayClip,
   PlayLogEntry,
-  ReconciliationMismatch,
+  ReconciliationReport,
   SettingChange,
   SettingsChangeReason,
   StaffAssistAnswer,
@@ -296,31 +296,8 @@ export interface SupportThreadSummary {
   readonly waiting: number;
 }
 
-/** A day's money: the settlements, the provider's report, the ledger's credits and the delivery fees side by side. */
-export interface ReconciliationReportView {
-  readonly day: string;
-  readonly settlements: {
-    readonly completed: {
-      readonly count: number;
-      readonly yen: number;
-      readonly tollTc: number;
-      readonly freeTc: number;
-      readonly tickets: number;
-    };
-    readonly opened: number;
-    readonly failed: number;
-    readonly cancelled: number;
-  };
-  readonly provider: { readonly paid: { readonly count: number; readonly yen: number }; readonly unpaid: number };
-  readonly ledger: {
-    readonly purchaseTollTc: number;
-    readonly purchaseFreeTc: number;
-    readonly purchaseTickets: number;
-    readonly deliveryFeeTc: number;
-  };
-  readonly deliveries: { readonly requests: number; readonly feeTc: number; readonly refundedTc: number };
-  readonly mismatches: readonly ReconciliationMismatch[];
-}
+/** A day's money side by side and its mismatches (the domain's report, as the server keeps it). */
+export type ReconciliationReportView = ReconciliationReport;
 
 /** A day's kept reconciliation (null: never run) and the latest runs. */
 export interface ReconciliationView {
