@@ -29,8 +29,12 @@ function consoleErrors(page: Page, expectedRefusals: RegExp = /\/api\/operator\/
   });
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('response', (r) => {
-    if (r.status() >= 400 && !expectedRefusals.test(new URL(r.url()).pathname))
-      errors.push(`${r.status()} ${new URL(r.url()).pathname}`);
+    const path = new URL(r.url()).pathname;
+    // A camera nobody watched yet starts publishing when its still is first asked for: until its
+    // first picture the still answers 503 and the floor keeps its poster and asks again. Which
+    // cameras were watched before depends on the tests run before this one.
+    if (r.status() === 503 && /\/camera\/(front|side)\.jpg$/.test(path)) return;
+    if (r.status() >= 400 && !expectedRefusals.test(path)) errors.push(`${r.status()} ${path}`);
   });
   return errors;
 }

@@ -6,7 +6,13 @@ import { apiPlugin } from './composition/api.plugin';
 import { healthPlugin } from './composition/health.plugin';
 import { installMetrics } from './composition/metrics.plugin';
 import { ServerMetrics } from './metrics/server-metrics';
-import { loggerOptions, REQUEST_ID_HEADER, requestIdGenerator, withLogContext } from './logging/log-context';
+import {
+  carryLogContext,
+  loggerOptions,
+  REQUEST_ID_HEADER,
+  requestIdGenerator,
+  withLogContext,
+} from './logging/log-context';
 import { whipPlugin } from './composition/whip.plugin';
 import { httpPlugin } from './composition/http.plugin';
 import { pagesPlugin } from './composition/pages.plugin';
@@ -76,14 +82,13 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(timeouts.requestMs / 4))),
     },
   });
-  // What a request sets off (a room step, a push, a store write) logs with its id.
-  // The async context costs every promise of the process something (Node 20's async hooks): it is
-  // only kept when there are logs to carry it into (docs/operations.md "Logs").
-  const logging = options.logger !== false;
+  // What a request sets off (a room step, a push, a store write) logs with its id, when the
+  // server carries the async context (config.logRequestContext: by default only where Node keeps
+  // it cheaply; docs/operations.md "Logs"). Its own lines name it in any case (pino's child logger).
+  const releaseLogContext = options.logger !== false && config.logRequestContext ? carryLogContext() : () => undefined;
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
-    if (logging) withLogContext({ reqId: request.id }, done);
-    else done();
+    withLogContext({ reqId: request.id }, done);
   });
   const metrics = new ServerMetrics(config.metrics.instanceId);
   const store = openServerStore(config, clock, app.log, options.template);
@@ -172,6 +177,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       await metricsOut.close();
       await store.close();
       await realtime.close();
+      releaseLogContext();
     },
   };
 }

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEFAULT_API_PREFIX } from '../src/contract';
+import { asyncContextIsCheap } from './logging/log-context';
 import {
   kujiTimeLimitsFrom,
   parseBuildTarget,
@@ -59,6 +60,12 @@ export interface ServerConfig {
   /** Folder with the built app (index.html); null or missing means API only. */
   readonly staticDir: string | null;
   readonly logLevel: string;
+  /**
+   * Whether each request's and socket event's id is carried into the lines of what it sets off (a
+   * room step, a store write, a push) by an async context: LOG_REQUEST_CONTEXT=1 or 0; by default
+   * only where Node keeps one cheaply (Node 24+, docs/operations.md "Logs").
+   */
+  readonly logRequestContext: boolean;
   /** Accounts created after this instant must verify their e-mail (the /emailvalid guard, R2.2-2). */
   readonly emailVerifyCutoff: Date;
   /** The kuji holder's windows in seconds (KUJI_FIRST_RESERVED_SECONDS, KUJI_CONFIRM_SECONDS; 60 and 180). */
@@ -191,6 +198,9 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
       'DATABASE_URL must be a PostgreSQL address such as postgres://onkure@db.example.jp:5432/onkure (or unset for the embedded store).',
     );
   const devCalls = env.ONKURE_DEV_CALLS === '1';
+  if (env.LOG_REQUEST_CONTEXT !== undefined && !['', '0', '1'].includes(env.LOG_REQUEST_CONTEXT))
+    throw new ServerConfigError(`LOG_REQUEST_CONTEXT must be 1 or 0 (got "${env.LOG_REQUEST_CONTEXT}").`);
+  const logRequestContext = env.LOG_REQUEST_CONTEXT ? env.LOG_REQUEST_CONTEXT === '1' : asyncContextIsCheap();
   if (devCalls && production)
     throw new ServerConfigError(
       `ONKURE_DEV_CALLS=1 (development-only calls such as the debug login) cannot be used with NODE_ENV=production (got "${env.NODE_ENV}"); unset one of them.`,
@@ -328,6 +338,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env, cwd = pro
     staticDir: env.STATIC_DIR === '' ? null : resolve(cwd, env.STATIC_DIR || 'dist/client'),
     // A service logs each request (info); a development machine only what needs a look.
     logLevel: env.LOG_LEVEL || (production ? 'info' : 'warn'),
+    logRequestContext,
     emailVerifyCutoff,
     kujiTimeLimits,
     allowedOrigins,

@@ -26,7 +26,7 @@ beforeAll(async () => {
     listen: true,
     inMemory: true,
     clock,
-    env: { LOG_LEVEL: 'debug' },
+    env: { LOG_LEVEL: 'debug', LOG_REQUEST_CONTEXT: '1' },
     logStream: { write: (line) => void lines.push(line) },
   });
 }, 120_000);

@@ -97,7 +97,7 @@ export function FloorScreen() {
       <AssistQueue stations={stations} floor={floor} readAt={readAt} busy={state.action.status === 'running'} />
       <ul className="op-cards" aria-label={F.title}>
         {shown.map((s) => (
-          <li key={s.station_id} className="op-card op-station" data-testid="op-station">
+          <li key={s.station_id} className="op-card op-station" data-testid="op-station" data-station-id={s.station_id}>
             <StationCard
               station={s}
               floor={floor}
