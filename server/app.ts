@@ -152,7 +152,8 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     async close() {
       realtime.io.close();
       const services = parts.services;
-      services?.signaling.close();
+      // Their leases given back while the store is open.
+      const signalingClosed = services?.signaling.close();
       services?.agents.close();
       services?.provider.stop();
       services?.purchases.stop();
@@ -165,6 +166,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
       services?.hls.close();
       // Recordings end (each clip written as far as it got) while the store is still open.
       await services?.clips.close();
+      await signalingClosed;
       services?.cameraDemand.close();
       services?.rtcFeed.close();
       await parts.recovered?.catch(() => undefined);

@@ -68,6 +68,8 @@ export const SERVER_MESSAGES = {
   emailCodeSubject: '【オンクレ】メールアドレス確認コード',
   smsCodeSubject: 'SMS認証',
   codeTryLimit: '認証コードの入力回数が上限に達しました。しばらくしてから新しいコードでお試しください。',
+  /** A limit could not count the attempt (the store failed): refused rather than let through unchecked. */
+  limitUnavailable: 'ただいま混み合っています。しばらくしてからもう一度お試しください。',
   codeInvalid: '認証コードが正しくないか、有効期限が切れています。',
   emailTaken: 'このメールアドレスはすでに使われています。',
   kujiNotFound: 'くじが見つかりません。',

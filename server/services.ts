@@ -45,7 +45,9 @@ import type { CameraHls } from './live/camera-hls';
 import type { CameraDemand } from './live/camera-demand';
 import type { Rooms } from './rooms/kinds';
 import { LocalRoomHost, type RoomHost } from './rooms/room-host';
-import { AttemptLimiter } from './auth/attempt-limiter';
+import { MemoryAttemptLimiter } from './limits/memory-attempt-limiter';
+import { AttemptLimits } from './limits/attempt-limiter';
+import { StoreAttemptLogs } from './limits/store-attempt-logs';
 import { StoreLimitCounts } from './limits/store-limit-counts';
 import { WindowLimiter } from './limits/window-limiter';
 import { Refusal } from './play/refusal';
@@ -118,7 +120,9 @@ export interface Services {
   /** Where the kuji box rooms' events go (the realtime hub; tests may record them instead). */
   setKujiEvents(events: KujiBoxEvents): void;
   /** At most 25 crane commands a second per player (counted at the edge, before anything else). */
-  readonly controlRate: AttemptLimiter;
+  readonly controlRate: MemoryAttemptLimiter;
+  /** The exact attempt limits guarding passwords and codes, counted in the store for every instance. */
+  readonly attempts: AttemptLimits;
   /** The top page's answer per shop, kept until a station's status, the catalogue or time changes it. */
   readonly topPages: TopPageCache;
   readonly playLog: PlayLogRepository;
@@ -246,7 +250,8 @@ export function createServices(
   const limiter = options.limiter ?? new WindowLimiter(new StoreLimitCounts(store), clock, log);
   const dailyFree = new DailyFreePlays(store, clock);
   const addresses = new AddressesRepository(store, clock);
-  const verification = new VerificationService(store, clock);
+  const attempts = new AttemptLimits(new StoreAttemptLogs(store), clock, log);
+  const verification = new VerificationService(store, clock, attempts);
   const vipGate = new VipGate(new StoreTcLedgerSource());
   const roomHost = options.roomHost ?? new LocalRoomHost();
   const { rooms, setPlayEvents, setKujiEvents, setMachines, setRecording } = createRooms({
@@ -281,7 +286,8 @@ export function createServices(
   });
   setMachines(machines.commands);
   stationKeys.onRevoked(({ keyId }) => machines.revoked(keyId));
-  const controlRate = new AttemptLimiter(CONTROL_COMMANDS_PER_SECOND, 1_000, clock);
+  // In memory, per instance: see MemoryAttemptLimiter.
+  const controlRate = new MemoryAttemptLimiter(CONTROL_COMMANDS_PER_SECOND, 1_000, clock);
   const realtime = new RealtimeHub(
     io,
     identity,
@@ -355,7 +361,7 @@ export function createServices(
     options.events?.info({ day: run.day, mismatches: run.mismatches }, 'money reconciled');
   });
   const spendingLimits = new SpendingLimits(store, clock);
-  const passwords = new PasswordService(store, clock, identity, verification, () => realtime);
+  const passwords = new PasswordService(store, clock, identity, verification, () => realtime, attempts);
   return {
     ...live,
     clock,
@@ -390,7 +396,7 @@ export function createServices(
       log,
       (status) => options.metrics?.settlements.inc({ status }),
     ),
-    auth: new AccountAuthService(store, clock, identity, ledger, verification),
+    auth: new AccountAuthService(store, clock, identity, ledger, verification, attempts),
     passwords,
     accountDeletion: new AccountDeletionService(
       store,
@@ -410,6 +416,7 @@ export function createServices(
     setPlayEvents,
     setKujiEvents,
     controlRate,
+    attempts,
     topPages,
     playLog: new PlayLogRepository(store),
     settingsHistory: new SettingsHistoryRepository(store),

@@ -1,5 +1,5 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import { AttemptLimiter } from '../auth/attempt-limiter';
+import type { AttemptLimiter, AttemptLimits } from '../limits/attempt-limiter';
 import type { SqlExecutor, Store } from '../store/store';
 import { AccountRefusal } from './account-errors';
 import { SERVER_MESSAGES } from '../messages';
@@ -28,8 +28,9 @@ export class VerificationService {
   constructor(
     private readonly db: Store,
     private readonly clock: Clock,
+    attempts: AttemptLimits,
   ) {
-    this.limiter = new AttemptLimiter(MAX_CODE_FAILURES, 15 * 60 * 1000, clock);
+    this.limiter = attempts.limit({ name: 'verification:code', max: MAX_CODE_FAILURES, windowMs: 15 * 60 * 1000 });
   }
 
   /** Sends a new code for `target` (an e-mail address or a phone number); answers its expiry. */
@@ -94,7 +95,7 @@ export class VerificationService {
     code: string,
   ): Promise<{ target: string; verified_at: string }> {
     const key = `${purpose}:${userId}`;
-    if (!this.limiter.tryAcquire(key)) throw new AccountRefusal(429, SERVER_MESSAGES.codeTryLimit);
+    if (!(await this.limiter.tryAcquire(key)).allowed) throw new AccountRefusal(429, SERVER_MESSAGES.codeTryLimit);
     const outcome = await this.db.transaction(async (q) => {
       await q.query('SELECT user_id FROM users WHERE user_id = $1 FOR UPDATE', [userId]);
       const now = this.clock.now().toISOString();
@@ -119,7 +120,7 @@ export class VerificationService {
     if (!outcome) {
       throw new AccountRefusal(400, SERVER_MESSAGES.codeInvalid);
     }
-    this.limiter.reset(key);
+    await this.limiter.reset(key);
     return outcome;
   }
 

@@ -3,7 +3,7 @@ import { DEBUG_WELCOME_TC, MAINTENANCE_CODES } from '../../src/domain';
 import { INVALID_USER_INFO } from '../http/reply';
 import type { Store } from '../store/store';
 import type { Ledger } from '../wallet/ledger';
-import { AttemptLimiter } from './attempt-limiter';
+import type { AttemptLimiter, AttemptLimits } from '../limits/attempt-limiter';
 import { SUSPENDED_STATUS, type IdentityService } from './identity';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
 import type { VerificationService } from '../account/verification.service';
@@ -24,6 +24,9 @@ export interface Session {
 export const MAX_LOGIN_FAILURES = 10;
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 
+/** The login limit's rule (the store's key names it). */
+const LOGIN_CHECKS = { name: 'login', max: MAX_LOGIN_FAILURES, windowMs: LOGIN_WINDOW_MS } as const;
+
 const LOGIN_FAILED = SERVER_MESSAGES.loginFailed;
 
 /** E-mail + password accounts and the development debug login. */
@@ -36,8 +39,9 @@ export class AccountAuthService {
     private readonly identity: IdentityService,
     private readonly ledger: Ledger,
     private readonly verification: VerificationService,
+    attempts: AttemptLimits,
   ) {
-    this.loginLimiter = new AttemptLimiter(MAX_LOGIN_FAILURES, LOGIN_WINDOW_MS, clock);
+    this.loginLimiter = attempts.limit(LOGIN_CHECKS);
   }
 
   /**
@@ -76,7 +80,8 @@ export class AccountAuthService {
    */
   async login(email: string, password: string, client = 'unknown'): Promise<Session> {
     const key = `${email}\n${client}`;
-    if (!this.loginLimiter.tryAcquire(key)) throw new AccountRefusal(429, SERVER_MESSAGES.loginSlowedDown);
+    if (!(await this.loginLimiter.tryAcquire(key)).allowed)
+      throw new AccountRefusal(429, SERVER_MESSAGES.loginSlowedDown);
     const [user] = await this.db.query<{ user_id: number; password_hash: string | null; status: number }>(
       'SELECT user_id, password_hash, status FROM users WHERE email = $1',
       [email],
@@ -88,7 +93,7 @@ export class AccountAuthService {
     }
     if (user.status === SUSPENDED_STATUS)
       throw new AccountRefusal(403, INVALID_USER_INFO, MAINTENANCE_CODES.invaliduser);
-    this.loginLimiter.reset(key);
+    await this.loginLimiter.reset(key);
     return { user_id: user.user_id, ...(await this.identity.issueToken(user.user_id)) };
   }
 

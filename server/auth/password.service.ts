@@ -7,7 +7,7 @@ import { ERROR_INFO, SERVER_MESSAGES } from '../messages';
 import type { Store } from '../store/store';
 import { lockUser } from '../store/user-lock';
 import type { Session } from './account-auth.service';
-import { AttemptLimiter } from './attempt-limiter';
+import type { AttemptLimiter, AttemptLimits } from '../limits/attempt-limiter';
 import { SUSPENDED_STATUS, type IdentityService } from './identity';
 import { hashPassword, verifyPassword } from './password';
 
@@ -34,10 +34,22 @@ export const RESET_REQUEST_WINDOW_MS = 60 * 60 * 1000;
 export const MAX_RESET_TRIES = 5;
 export const RESET_TRY_WINDOW_MS = 15 * 60 * 1000;
 
+/** The rules of the limits above (the store's keys name them). */
+const RULES = {
+  checks: { name: 'password:check', max: MAX_PASSWORD_CHECKS, windowMs: PASSWORD_CHECK_WINDOW_MS },
+  resetByEmail: { name: 'password:reset-email', max: MAX_RESET_REQUESTS_PER_EMAIL, windowMs: RESET_REQUEST_WINDOW_MS },
+  resetByClient: {
+    name: 'password:reset-client',
+    max: MAX_RESET_REQUESTS_PER_CLIENT,
+    windowMs: RESET_REQUEST_WINDOW_MS,
+  },
+  resetTries: { name: 'password:reset-code', max: MAX_RESET_TRIES, windowMs: RESET_TRY_WINDOW_MS },
+} as const;
+
 /**
  * The password of an e-mail account after sign-up (docs/api/user.md "Password"): a signed-in
- * change, and a reset by a code e-mailed to the account's address. Limits are counted in memory
- * before the slow work (scrypt, the store), like the login limiter, so a refusal writes nothing.
+ * change, and a reset by a code e-mailed to the account's address. Limits are counted in the store
+ * (for every instance) before the slow work (scrypt, the code lookup), like the login limiter.
  */
 export class PasswordService {
   private readonly checks: AttemptLimiter;
@@ -51,11 +63,12 @@ export class PasswordService {
     private readonly identity: IdentityService,
     private readonly verification: VerificationService,
     private readonly events: () => SessionEvents | null,
+    attempts: AttemptLimits,
   ) {
-    this.checks = new AttemptLimiter(MAX_PASSWORD_CHECKS, PASSWORD_CHECK_WINDOW_MS, clock);
-    this.resetByEmail = new AttemptLimiter(MAX_RESET_REQUESTS_PER_EMAIL, RESET_REQUEST_WINDOW_MS, clock);
-    this.resetByClient = new AttemptLimiter(MAX_RESET_REQUESTS_PER_CLIENT, RESET_REQUEST_WINDOW_MS, clock);
-    this.resetTries = new AttemptLimiter(MAX_RESET_TRIES, RESET_TRY_WINDOW_MS, clock);
+    this.checks = attempts.limit(RULES.checks);
+    this.resetByEmail = attempts.limit(RULES.resetByEmail);
+    this.resetByClient = attempts.limit(RULES.resetByClient);
+    this.resetTries = attempts.limit(RULES.resetTries);
   }
 
   /**
@@ -65,7 +78,7 @@ export class PasswordService {
    */
   async verifyCurrent(userId: number, password: string): Promise<string> {
     const key = String(userId);
-    if (!this.checks.tryAcquire(key)) throw new AccountRefusal(429, SERVER_MESSAGES.passwordCheckLimit);
+    if (!(await this.checks.tryAcquire(key)).allowed) throw new AccountRefusal(429, SERVER_MESSAGES.passwordCheckLimit);
     const [row] = await this.db.query<{ password_hash: string | null }>(
       'SELECT password_hash FROM users WHERE user_id = $1 AND deleted_at IS NULL',
       [userId],
@@ -75,7 +88,7 @@ export class PasswordService {
     if (!row.password_hash) throw new AccountRefusal(409, SERVER_MESSAGES.passwordNotSet);
     if (!(await verifyPassword(password, row.password_hash)))
       throw new AccountRefusal(401, SERVER_MESSAGES.passwordWrong);
-    this.checks.reset(key);
+    await this.checks.reset(key);
     return row.password_hash;
   }
 
@@ -117,11 +130,15 @@ export class PasswordService {
    */
   async requestReset(email: string, client: string): Promise<{ expires_at: string }> {
     const clientKey = client || 'unknown';
-    if (this.resetByEmail.isBlocked(email) || this.resetByClient.isBlocked(clientKey))
+    // Counted for the e-mail, then for the client; refused by the client's limit, the e-mail's
+    // attempt is given back (a refused request counts against neither, as before).
+    const byEmail = await this.resetByEmail.tryAcquire(email);
+    if (!byEmail.allowed) throw new AccountRefusal(429, SERVER_MESSAGES.passwordResetLimit);
+    const byClient = await this.resetByClient.tryAcquire(clientKey);
+    if (!byClient.allowed) {
+      await byEmail.giveBack();
       throw new AccountRefusal(429, SERVER_MESSAGES.passwordResetLimit);
-    // Synchronous with the check above: no other request runs in between.
-    this.resetByEmail.tryAcquire(email);
-    this.resetByClient.tryAcquire(clientKey);
+    }
     const expiresAt = new Date(this.clock.now().getTime() + VERIFICATION_CODE_TTL_MS).toISOString();
     await this.db.transaction(async (q) => {
       const [user] = await q.query<{ user_id: number }>(
@@ -140,7 +157,7 @@ export class PasswordService {
    * A suspended account gets 9002 like at login, and its code stays unused.
    */
   async reset(email: string, code: string, password: string): Promise<Session> {
-    if (!this.resetTries.tryAcquire(email)) throw new AccountRefusal(429, SERVER_MESSAGES.codeTryLimit);
+    if (!(await this.resetTries.tryAcquire(email)).allowed) throw new AccountRefusal(429, SERVER_MESSAGES.codeTryLimit);
     const hash = await hashPassword(password);
     const session = await this.db.transaction(async (q) => {
       const [user] = await q.query<{ user_id: number; status: number }>(
@@ -159,7 +176,7 @@ export class PasswordService {
       return { user_id: user.user_id, ...(await this.identity.issueToken(user.user_id, q)) };
     });
     if (!session) throw new AccountRefusal(400, SERVER_MESSAGES.codeInvalid);
-    this.resetTries.reset(email);
+    await this.resetTries.reset(email);
     this.events()?.endSessions(session.user_id, session.access_token);
     return session;
   }

@@ -15,6 +15,8 @@ import { CameraStills } from '../live/camera-stills';
 import { FeedOwners } from '../live/feed-forward';
 import { RtcFeed } from '../live/rtc-feed';
 import { SignalingServer, type SignalingTimings } from '../live/signaling';
+import { ConnectionLeases } from '../limits/connection-leases';
+import { StoreConnectionLeases } from '../limits/store-connection-leases';
 import { DEFAULT_SIGNALING_TIMINGS } from '../live/signaling-protocol';
 import { StationCameras } from '../play/cameras/station-cameras';
 import type { Rooms } from '../rooms/kinds';
@@ -84,7 +86,13 @@ export function createLiveFeed(deps: LiveFeedDeps) {
   const signaling = new SignalingServer(rtcFeed, cameras, {
     clock: deps.signalingClock ?? clock,
     path: config.webrtcSignalingUrl,
-    maxConnectionsPerClient: config.feed.maxConnectionsPerClient,
+    perClient: new ConnectionLeases(
+      'signaling:client',
+      config.feed.maxConnectionsPerClient,
+      new StoreConnectionLeases(store),
+      deps.signalingClock ?? clock,
+      (message, error) => log(message, error),
+    ),
     iceHosts: config.feed.iceHosts,
     originAllowed: (request) => originAllowed(request, config),
     clientAddress: (request) => (request.socket.remoteAddress ? proxyaddr(request, trusted) : 'unknown'),

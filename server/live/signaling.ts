@@ -2,6 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Clock } from '../clock';
+import type { ConnectionLeases } from '../limits/connection-leases';
 import { refuseUpgrade, requestUrl } from '../http/upgrade-request';
 import type { StationCameras } from '../play/cameras/station-cameras';
 import { FEED_HOP_HEADER, forwardUpgrade, type FeedOwners } from './feed-forward';
@@ -22,8 +23,11 @@ export interface SignalingOptions {
   readonly clock: Clock;
   /** The path the endpoint answers (the stations' webrtc_url when it is a path). */
   readonly path: string;
-  /** Signaling connections open at once from one client address. */
-  readonly maxConnectionsPerClient: number;
+  /**
+   * Signaling connections open at once from one client address (RTC_MAX_CONNECTIONS_PER_CLIENT),
+   * leased in the store so the limit holds for every instance.
+   */
+  readonly perClient: Pick<ConnectionLeases, 'take' | 'close'>;
   /** Extra ICE host addresses to offer besides the machine's interfaces (e.g. 127.0.0.1). */
   readonly iceHosts: readonly string[];
   /** Whether a request's Origin may open a connection (the app's own origins only). */
@@ -49,7 +53,6 @@ export class SignalingServer {
     maxPayload: MAX_MESSAGE_BYTES,
     perMessageDeflate: false,
   });
-  private readonly perClient = new Map<string, number>();
   private readonly sessions = new Set<SignalingSession>();
   private readonly context: SessionContext;
 
@@ -112,7 +115,30 @@ export class SignalingServer {
     mediaToken: string | undefined,
     station: number | null,
   ): void {
-    this.wss.handleUpgrade(request, socket, head, (ws) => this.open(ws, client, mediaToken, station));
+    // The client's place is taken in the store before any slow step (the peer connection), so a
+    // burst of sockets on any number of instances cannot pass the limit together. The lease goes
+    // with the socket: released when it closes, however it closes (a failed upgrade too).
+    const dropped = () => socket.destroy();
+    socket.on('error', dropped);
+    this.options.perClient.take(client).then(
+      (lease) => {
+        socket.off('error', dropped);
+        if (lease) socket.once('close', () => lease.release());
+        if (socket.destroyed) return lease?.release();
+        this.wss.handleUpgrade(request, socket, head, (ws) => {
+          if (!lease) return ws.close(SIGNALING_CLOSE.limit, 'too many connections from this client');
+          this.open(ws, mediaToken, station, () => lease.release());
+        });
+      },
+      (error: unknown) => {
+        socket.off('error', dropped);
+        // Fail closed: a place that cannot be counted is not given.
+        this.options.log(
+          `signaling: taking a connection lease failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        if (!socket.destroyed) refuseUpgrade(socket, '503 Service Unavailable');
+      },
+    );
   }
 
   /** Open signaling connections (tests and the benchmark read it). */
@@ -120,9 +146,11 @@ export class SignalingServer {
     return this.sessions.size;
   }
 
-  close(): void {
+  /** Ends every connection; answers once their leases are given back to the store. */
+  async close(): Promise<void> {
     for (const session of [...this.sessions]) session.end(1001, 'server shutting down');
     this.wss.close();
+    await this.options.perClient.close();
   }
 
   /**
@@ -139,19 +167,10 @@ export class SignalingServer {
     return dropped;
   }
 
-  private open(ws: WebSocket, client: string, mediaToken: string | undefined, station: number | null): void {
-    // Counted at once, before any slow step, so a burst of sockets cannot pass the limit together.
-    const open = this.perClient.get(client) ?? 0;
-    if (open >= this.options.maxConnectionsPerClient) {
-      ws.close(SIGNALING_CLOSE.limit, 'too many connections from this client');
-      return;
-    }
-    this.perClient.set(client, open + 1);
+  private open(ws: WebSocket, mediaToken: string | undefined, station: number | null, release: () => void): void {
     const session = new SignalingSession(ws, { mediaToken, station }, this.context, () => {
       this.sessions.delete(session);
-      const left = (this.perClient.get(client) ?? 1) - 1;
-      if (left <= 0) this.perClient.delete(client);
-      else this.perClient.set(client, left);
+      release();
     });
     this.sessions.add(session);
   }

@@ -23,7 +23,7 @@ import { ERROR_INFO, INVALID_USER_INFO } from '../messages';
 import { SUSPENDED_STATUS } from '../auth/identity';
 import type { PlayEvents } from '../play/rooms/play-ports';
 import type { Rooms } from '../rooms/kinds';
-import type { AttemptLimiter } from '../auth/attempt-limiter';
+import type { MemoryAttemptLimiter } from '../limits/memory-attempt-limiter';
 import { atStation, expectReply } from '../http/room-answers';
 import { asRefusal } from '../http/route';
 import { SERVER_MESSAGES } from '../messages';
@@ -89,7 +89,7 @@ export class RealtimeHub implements PlayEvents, ServicePushes {
     private readonly identity: IdentityService,
     private readonly rooms: Rooms,
     /** At most 25 crane commands a second per player, counted before anything else is done with one. */
-    private readonly controlRate: AttemptLimiter,
+    private readonly controlRate: MemoryAttemptLimiter,
     private readonly db: SqlExecutor,
     private readonly configuredChannel: string,
     private readonly log: (message: string, error?: unknown) => void,

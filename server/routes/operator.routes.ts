@@ -13,7 +13,6 @@ import {
   operatorLoginSchema,
   operatorSessionSchema,
 } from '../../src/contract/operator.schema';
-import { AttemptLimiter } from '../auth/attempt-limiter';
 import { SERVER_MESSAGES } from '../messages';
 import { Refusal } from '../play/refusal';
 import type { OperatorPrincipal } from '../operator/operator-accounts';
@@ -35,8 +34,9 @@ export async function operatorRoutes({ route, services: s }: ApiDeps): Promise<v
   // ---- signing in (R10-9) ----------------------------------------------------------------------
   // Attempts are counted per login and per client address BEFORE the password is checked, so any
   // number of concurrent guesses gets at most the limit checked.
-  const perLogin = new AttemptLimiter(10, 15 * 60_000, s.clock);
-  const perClient = new AttemptLimiter(50, 15 * 60_000, s.clock);
+  // In the store, so they hold for every instance (docs/security.md "Limits across instances").
+  const perLogin = s.attempts.limit({ name: 'operator:login', max: 10, windowMs: 15 * 60_000 });
+  const perClient = s.attempts.limit({ name: 'operator:client', max: 50, windowMs: 15 * 60_000 });
   const who = (operator: OperatorPrincipal) => ({
     login: operator.login,
     display_name: operator.displayName,
@@ -45,11 +45,16 @@ export async function operatorRoutes({ route, services: s }: ApiDeps): Promise<v
   });
   route.open(`/${O.login}`, operatorLoginSchema, async (body, _user, { request }) => {
     const loginKey = `operator:${body.login.toLowerCase()}`;
-    if (!perClient.tryAcquire(`operator:${request.ip}`) || !perLogin.tryAcquire(loginKey))
+    // Refused by the login's limit, the client's attempt still counts (as before: a client guessing
+    // at a locked login uses up its own attempts too).
+    if (
+      !(await perClient.tryAcquire(`operator:${request.ip}`)).allowed ||
+      !(await perLogin.tryAcquire(loginKey)).allowed
+    )
       throw new Refusal(429, 429, SERVER_MESSAGES.operatorLoginLimited);
     const signedIn = await s.operators.login(body.login, body.password);
     if (!signedIn) throw new Refusal(401, 401, SERVER_MESSAGES.operatorLoginFailed);
-    perLogin.reset(loginKey);
+    await perLogin.reset(loginKey);
     await s.operators.audit(signedIn.principal, O.login, { login: body.login }, undefined, undefined);
     return {
       session: { token: signedIn.token, expires_at: signedIn.expiresAt.toISOString() },

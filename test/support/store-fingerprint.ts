@@ -9,10 +9,11 @@ const tableLists = new WeakMap<Store, Promise<string>>();
 const BOOKKEEPING: Record<string, string> = { station_keys: 'last_used_at' };
 
 /**
- * Tables left out of the digest: the limits' attempt counts (migration 054), which a request adds
- * to before it is checked, on purpose, whether it is then answered or refused.
+ * Tables left out of the digest: the limits' attempt counts and logs (migrations 054, 056), which a
+ * request adds to before it is checked, on purpose, whether it is then answered or refused, and the
+ * open connections' leases (057).
  */
-const COUNTERS = ['limit_counts'];
+const COUNTERS = ['limit_counts', 'attempt_logs', 'connection_leases'];
 
 async function fingerprintQuery(store: Store): Promise<string> {
   const tables = await store.query<{ table_name: string }>(

@@ -1,15 +1,17 @@
 import type { Clock } from '../clock';
 
 /**
- * Counts attempts per key (login e-mail + client, verification code per user) in a sliding window,
- * in memory. Kept out of the store on purpose: a refused request changes nothing in the store.
- * A multi-instance deployment would move this to a shared store (e.g. Redis) with the same API.
+ * Counts attempts per key in an exact sliding window, in this process's memory: for the crane's
+ * control commands only (25 a second per player, the hot path of play). A player's controls reach
+ * the one instance holding their socket, and a store write per button press would cost more than
+ * the press (docs/security.md "Limits across instances"). The limits that guard a password or a
+ * code count in the store instead (`AttemptLimits`, attempt-limiter.ts).
  *
  * `tryAcquire` checks and counts in one synchronous step, BEFORE the slow check it guards (a
  * password hash, a code lookup): with any number of concurrent requests at most `maxAttempts`
  * checks run per key and window. A success calls `reset`, which forgives the key's attempts.
  */
-export class AttemptLimiter {
+export class MemoryAttemptLimiter {
   private readonly attempts = new Map<string, number[]>();
 
   constructor(
