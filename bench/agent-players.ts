@@ -9,6 +9,7 @@ import {
 } from '../src/contract';
 import type { AgentButton } from '../src/contract/agent.schema';
 import type { PressMark } from './agent-fleet';
+import { isSetUpRefused, SetUpRefused } from './support';
 
 /*
  * The players of bench:agent: each plays runs of plays on its own station (reserve, wait for the
@@ -57,6 +58,9 @@ export class ControlLatencies {
 }
 
 export class HttpPlayer {
+  /** Reserves refused when lining up again after a cut run (still in line: an outcome, counted). */
+  refusedReserves = 0;
+
   constructor(
     protected readonly origin: string,
     protected readonly player: Player,
@@ -70,19 +74,20 @@ export class HttpPlayer {
   /** Ends what `connect` opened. */
   close(): void {}
 
-  private async post(path: string, body: object = {}): Promise<Json> {
+  private async post(path: string, body: object = {}): Promise<{ status: number; json: Json }> {
     const res = await fetch(`${this.origin}/api/${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ user_id: this.player.user_id, access_token: this.player.access_token, ...body }),
     });
-    return (await res.json()) as Json;
+    return { status: res.status, json: (await res.json()) as Json };
   }
 
   protected async ok(path: string, body: object = {}): Promise<Json> {
     const answer = await this.post(path, body);
-    if (answer.error_code !== 200) throw new Error(`${path} at station ${this.station}: ${JSON.stringify(answer)}`);
-    return answer;
+    if (answer.status !== 200 || answer.json.error_code !== 200)
+      throw new Error(`${path} at station ${this.station}: ${answer.status} ${JSON.stringify(answer.json)}`);
+    return answer.json;
   }
 
   /** Polls until `done` says yes, within `withinMs`. */
@@ -129,9 +134,10 @@ export class HttpPlayer {
     let played = 0;
     for (let attempt = 0; played < plays && attempt < 3; attempt += 1) {
       try {
-        await this.oneRun(plays - played, () => (played += 1));
+        await this.oneRun(plays - played, () => (played += 1), attempt === 0);
         return played;
       } catch (error) {
+        if (isSetUpRefused(error)) throw error;
         failures.push(String(error));
         await sleep(1_000);
       }
@@ -139,9 +145,20 @@ export class HttpPlayer {
     return played;
   }
 
-  /** One run; `counted` is called as each play ends (so a cut run still counts what it played). */
-  private async oneRun(plays: number, counted: () => void): Promise<void> {
-    await this.post(PLAY_ENDPOINTS.reserve, { station_id: this.station }); // Still in line after a cut run: refused, fine.
+  /**
+   * One run; `counted` is called as each play ends (so a cut run still counts what it played). The
+   * first run's reserve sets the measurement up: refused, the bench stops with it. Lining up again
+   * after a cut run, the player may still be in line: that refusal is counted, not fatal.
+   */
+  private async oneRun(plays: number, counted: () => void, first: boolean): Promise<void> {
+    const reserved = await this.post(PLAY_ENDPOINTS.reserve, { station_id: this.station });
+    if (reserved.status !== 200 || reserved.json.error_code !== 200) {
+      if (first)
+        throw new SetUpRefused(
+          `set-up refused: ${PLAY_ENDPOINTS.reserve} of player ${this.player.user_id} at station ${this.station} answered ${reserved.status} ${JSON.stringify(reserved.json)}`,
+        );
+      this.refusedReserves += 1;
+    }
     await this.until(
       'turn',
       () => this.ok('v2/play/get_reserve', { station_id: this.station }),

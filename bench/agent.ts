@@ -6,8 +6,11 @@
  * WebSocket. Everything is timed on this process's clock: a call leaves here, and the press reaches
  * a driver here.
  *
- *   npm run bench:agent [-- agents=200 players=24 plays=11 estops=120 seconds=30 store=pglite|postgres
+ *   npm run bench:agent [-- agents=200 players=24 plays=11 estops=120 seconds=30 idle=5 store=pglite|postgres
  *                          transport=socket|http]
+ *
+ * Smallest (npm test's smoke run): agents=2 players=1 plays=1 estops=1 seconds=1 idle=1 (agents: at least
+ * players + 1, the e-stops' stations being those no player uses).
  *
  * store=postgres runs the server on a throwaway PostgreSQL cluster of Debian's package (the store
  * of a bigger deployment: its queries leave the event loop) instead of the embedded PGlite.
@@ -39,6 +42,7 @@ import { startPostgresCluster, type PostgresCluster } from '../scripts/lib/postg
 import { AgentFleet, type DriverMark } from './agent-fleet';
 import { ControlLatencies, HttpPlayer, SocketPlayer } from './agent-players';
 import type { SampleAnswer, ServerAsk, SetupAnswer, SetupRequest } from './agent-server';
+import { benchFailed } from './support';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.split('=') as [string, string]));
 const n = (name: string, fallback: number) => Number(args[name] ?? fallback);
@@ -52,9 +56,12 @@ const PLAYS = n('plays', 11);
 const ARRIVAL_MS = 300;
 const ESTOPS = n('estops', 120);
 const SECONDS = n('seconds', 30);
-const IDLE_SECONDS = 5;
+/** The server idle before any agent connects (its CPU rate the per-agent cost is reckoned from). */
+const IDLE_SECONDS = n('idle', 5);
 const ESTOP_STATIONS = 20;
 const TOKEN = 'bench-agent-operator-token-0123456789';
+if (AGENTS <= PLAYERS)
+  throw new Error(`agents=${AGENTS}: more than players=${PLAYERS} (the e-stops use stations no player does)`);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const pct = (xs: readonly number[], p: number) =>
@@ -253,7 +260,10 @@ async function main(): Promise<void> {
     );
     for (const p of players) p.close();
     const played = runs.reduce((sum, n) => sum + n, 0);
-    console.log(`${stamp()} ${played} plays by ${PLAYERS} players, ${failed.length} runs cut short`);
+    const refusedReserves = players.reduce((sum, p) => sum + p.refusedReserves, 0);
+    console.log(
+      `${stamp()} ${played} plays by ${PLAYERS} players, ${failed.length} runs cut short, ${refusedReserves} reserves refused when lining up again`,
+    );
     for (const f of failed.slice(0, 5)) console.log(`   ${f}`);
 
     // 3. E-stops, one at a time, on stations no player uses.
@@ -313,10 +323,4 @@ function row(xs: readonly number[]) {
   };
 }
 
-void main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+void main().then(() => process.exit(0), benchFailed);

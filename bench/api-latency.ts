@@ -4,11 +4,16 @@
  * clients — and prints latency percentiles, throughput and answer size.
  *
  *   npx tsx bench/api-latency.ts [requests=500] [concurrency=16]
+ *
+ * Smallest (npm test's smoke run): 20 2.
  */
 import { gzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { createOnkureServer } from '../server/app';
 import { readServerConfig } from '../server/config';
+import { checkSetUp, failWithRefusals } from './support';
+
+failWithRefusals();
 
 const total = Number(process.argv[2] ?? 500);
 const concurrency = Number(process.argv[3] ?? 16);
@@ -51,9 +56,10 @@ const address = await server.app.listen({ port: 0, host: '127.0.0.1' });
 const url = `${address}/api/contents/top_page_prize`;
 const body = JSON.stringify({ shop_id: 1, is_top_page: 1 });
 
-const sample = await (
-  await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
-).text();
+const first = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+const sample = await first.text();
+// The answer measured: a refusal here would time refusals.
+checkSetUp('the top page (POST /contents/top_page_prize)', first.status, JSON.parse(sample) as object);
 await run(url, body, 50, 4); // warm-up
 const sequential = await run(url, body, Math.min(total, 200), 1);
 const parallel = await run(url, body, total, concurrency);

@@ -4,6 +4,8 @@
  *
  *   npm run bench:cluster [-- sockets=1000,5000 pushes=10 requests=3000 concurrency=32]
  *
+ * Smallest (npm test's smoke run): sockets=2 pushes=2 requests=4 concurrency=2.
+ *
  * 1. For each socket count: that many socket.io clients, half on each instance, all on the `top`
  *    channel. An operator sets the status of a station the first instance runs, calling the second
  *    (relayed to the first, whose room steps and pushes through the PostgreSQL adapter to both
@@ -17,6 +19,7 @@ import { performance } from 'node:perf_hooks';
 import { io, type Socket } from 'socket.io-client';
 import { startPostgresCluster } from '../scripts/lib/postgres-cluster';
 import { freePort, ServerProcess } from '../test/support/server-process';
+import { benchFailed, setUp } from './support';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.split('=') as [string, string]));
 const socketCounts = (args.sockets ?? '1000,5000').split(',').map(Number);
@@ -49,13 +52,16 @@ async function connectAll(origins: string[], count: number): Promise<Socket[]> {
   return sockets;
 }
 
+/** The operator's call whose push is timed: refused, nothing would be pushed, so the bench stops with it. */
 async function operator(origin: string, path: string, body: object): Promise<void> {
-  const res = await fetch(`${origin}/api/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-operator-authorization': `Bearer ${TOKEN}` },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
+  await setUp(
+    fetch(`${origin}/api/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-operator-authorization': `Bearer ${TOKEN}` },
+      body: JSON.stringify(body),
+    }),
+    `${path} ${JSON.stringify(body)}`,
+  );
 }
 
 async function pushRound(sockets: Socket[], standby: string, stationId: number) {
@@ -174,7 +180,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+main().catch(benchFailed);

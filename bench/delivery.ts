@@ -3,6 +3,8 @@
  *
  *   npm run bench:delivery [-- players=200 same=100 lapsing=1000]
  *
+ * Smallest (npm test's smoke run): players=2 same=2 lapsing=2 (lapsing: an even number, half of each kind).
+ *
  * 1. `players` players request delivery at once (each: two crane prizes, their own address, TC):
  *    latency p50/p95 and requests per second; each must be charged 16,000 TC exactly once.
  * 2. `same` requests at once for the same prizes of one player (half under one request id): one
@@ -16,6 +18,7 @@ import { createOnkureServer } from '../server/app';
 import { readServerConfig } from '../server/config';
 import { createTestUser, type TestUser } from '../test/support/users';
 import type { TestServer } from '../test/support/test-server';
+import { benchFailed, refusalsOf, setUp } from './support';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.split('=') as [string, string]));
 const n = (name: string, fallback: number) => Number(args[name] ?? fallback);
@@ -51,7 +54,7 @@ async function main(): Promise<void> {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+    return { status: res.status, json: (await res.json()) as Record<string, unknown> & { error_code?: number } };
   };
   const as = (u: TestUser, extra: object) => ({ user_id: u.user_id, access_token: u.access_token, ...extra });
   /** This week's free-delivery ticket granted and used: every request here pays. */
@@ -60,11 +63,17 @@ async function main(): Promise<void> {
       "INSERT INTO delivery_tickets (user_id, week_start, granted_at, used_at) VALUES ($1, date_trunc('week', now() + interval '9 hours') - interval '9 hours', now(), now())",
       [u.user_id],
     );
-  const setUp = async (freeTc: number, withAddress: boolean) => {
+  /** A player with `freeTc`, an address (or none), no free-delivery ticket and two crane prizes. */
+  const aPlayer = async (freeTc: number, withAddress: boolean) => {
     const u = await createTestUser(t, {}, freeTc > 0 ? { freeTc } : {});
     await noTicket(u);
-    const answer = withAddress ? await post('/api/account/address/register', as(u, { address })) : null;
-    const addressId = (answer?.json.address as { id: number } | undefined)?.id ?? 0;
+    const answer = withAddress
+      ? await setUp(
+          post('/api/account/address/register', as(u, { address })),
+          `address/register of player ${u.user_id}`,
+        )
+      : null;
+    const addressId = (answer?.address as { id: number } | undefined)?.id ?? 0;
     const ids = [
       await s.prizes.recordWin(u.user_id, { prize_kind: 'crane', product_name: 'ねこまる クッション' }),
       await s.prizes.recordWin(u.user_id, { prize_kind: 'crane', product_name: 'ぴよぴよ マスコット' }),
@@ -74,7 +83,7 @@ async function main(): Promise<void> {
   let ok = true;
   try {
     // 1. Many players at once.
-    const players = await Promise.all(Array.from({ length: n('players', 200) }, () => setUp(20_000, true)));
+    const players = await Promise.all(Array.from({ length: n('players', 200) }, () => aPlayer(20_000, true)));
     const times: number[] = [];
     let started = performance.now();
     const answers = await Promise.all(
@@ -100,10 +109,11 @@ async function main(): Promise<void> {
       'answered 200': answers.filter((a) => a.status === 200).length,
       'charged 16,000 once': balances.filter((b) => b.tc_all === 4_000).length,
     });
+    console.log(`   refused as (HTTP status, error_code): ${refusalsOf(answers)}`);
     ok &&= answers.every((a) => a.status === 200) && balances.every((b) => b.tc_all === 4_000);
 
     // 2. The same prizes, many times at once.
-    const one = await setUp(100_000, true);
+    const one = await aPlayer(100_000, true);
     const many = await Promise.all(
       Array.from({ length: n('same', 100) }, (_, i) =>
         post(
@@ -124,11 +134,12 @@ async function main(): Promise<void> {
     const left = (await s.ledger.balance(one.u.user_id)).tc_all;
     console.log(`2. ${many.length} requests at once for the same two prizes`);
     console.table({ 'requests made': ids.size, 'TC left': left, 'must be': 84_000 });
+    console.log(`   refused as (HTTP status, error_code): ${refusalsOf(many)}`);
     ok &&= ids.size === 1 && left === 84_000;
 
     // 3. The storage deadline over many lapsing players.
     const lapsing = await Promise.all(
-      Array.from({ length: n('lapsing', 1000) }, (_, i) => setUp(i % 2 === 0 ? 20_000 : 0, i % 2 === 0)),
+      Array.from({ length: n('lapsing', 1000) }, (_, i) => aPlayer(i % 2 === 0 ? 20_000 : 0, i % 2 === 0)),
     );
     const all = lapsing.flatMap((p) => p.ids);
     await db.query(
@@ -163,4 +174,4 @@ async function main(): Promise<void> {
   if (!ok) process.exitCode = 1;
 }
 
-void main();
+main().catch(benchFailed);

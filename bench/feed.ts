@@ -28,7 +28,9 @@
  * so that the server's CPU is its own and the browser does not take the server's core. The first line printed says which. BENCH_NO_PIN=1 runs
  * everything unpinned.
  *
- *   npx tsx bench/feed.ts [plays=3] [--together] [--latency-only] [--viewers=1,10,50,100,200]
+ *   npx tsx bench/feed.ts [plays=3] [--together] [--latency-only] [--viewers=1,10,50,100,200] [--warmup=3000]
+ *     [--window=8000]  (the CPU windows: ms of warm-up, then ms measured, per viewer count)
+ *   Smallest (npm test's smoke run, with dist/client built): 1 --viewers=1 --warmup=500 --window=1000.
  *   BENCH_DEBUG=1 also prints each command's latency; BENCH_CPU_PROF=<dir> has the server write a
  *   V8 CPU profile there when it exits.
  */
@@ -44,7 +46,20 @@ import { renderFrame, renderPixels, TICK_MARKER } from '../media/cameras/camera-
 import { layPrizes } from '../src/domain/play/crane-machine';
 import { RtcViewer } from '../test/support/rtc-viewer';
 import { demoMachineFile, spawnDemoAgent } from '../scripts/server-process.mjs';
-import { cpuSeconds, feedServerCommand, fmt, freePort, now, pct, sleep } from './support';
+import {
+  cpuSeconds,
+  failWithRefusals,
+  feedServerCommand,
+  fmt,
+  freePort,
+  now,
+  pct,
+  postJson,
+  setUp,
+  sleep,
+} from './support';
+
+failWithRefusals();
 
 const together = process.argv.includes('--together');
 const latencyOnly = process.argv.includes('--latency-only');
@@ -56,8 +71,10 @@ const VIEWER_COUNTS = (
   .map(Number);
 /** rtc viewers connected at once while the benchmark fills a viewer count. */
 const JOIN_BATCH = 10;
-const WARMUP_MS = 3000;
-const WINDOW_MS = 8000;
+const msArg = (name: string, fallback: number) =>
+  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
+const WARMUP_MS = msArg('warmup', 3000);
+const WINDOW_MS = msArg('window', 8000);
 const STILL_INTERVAL_MS = 90;
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1024 });
@@ -169,14 +186,10 @@ try {
     if (i > 300) throw new Error("the stations' agent did not connect");
     await sleep(100);
   }
-  const post = async <T>(path: string, body: object) =>
-    (
-      await fetch(`${origin}/api/${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      })
-    ).json() as Promise<T>;
+  // Every HTTP call here sets up what is measured (the player, the play, the station) or reads it:
+  // a refusal stops the bench with it. The measured commands go over the socket (counted below).
+  const post = async <T extends object>(path: string, body: object) =>
+    setUp(postJson<T>(`${origin}/api/${path}`, body), path);
   type Station = { station_id: number; station_status: string; type: string; designated_type: string };
   type Play = { play: { play_id: number; phase: string } | null };
   const top = await post<{ sale_list: { list: Station[] }[] }>('contents/top_page_prize', {
@@ -267,6 +280,8 @@ try {
   });
   type Command = { sentAt: number; tick: number };
   /** One player's session of `plays` plays: a right move and a back move each. */
+  /** Commands the server refused (an outcome of the load, printed with the results). */
+  const refusedCommands: string[] = [];
   const playSession = async (): Promise<{ commands: Command[]; start: number; end: number }> => {
     const commands: Command[] = [];
     const command = async (playId: number, button: 'right' | 'back', cmd: 'press' | 'release') => {
@@ -275,6 +290,7 @@ try {
         socket.emit('control', { play_id: playId, button, command: cmd }, resolve),
       );
       if (ack.ok) commands.push({ sentAt, tick: ack.tick });
+      else refusedCommands.push(`${button} ${cmd}: ${JSON.stringify(ack)}`);
     };
     const start = now();
     await post('v2/play/reserve', { ...identity, station_id: stationId });
@@ -504,7 +520,9 @@ try {
     `live feed — station ${stationId}, ${plays} plays and ${shown.rtc.commands} commands per mode, ${together ? 'both pages watching one session' : 'each mode its own session'}; server in its own process (Node ${process.versions.node}), Chromium ${browser.version()}`,
   );
   console.log(`  placement: ${placement}`);
-  console.log('  control → first frame showing it (Chromium, front camera):');
+  console.log(
+    `  control → first frame showing it (Chromium, front camera); commands refused: ${refusedCommands.length}${refusedCommands.length ? ` (${refusedCommands.slice(0, 3).join('; ')})` : ''}`,
+  );
   for (const mode of ['rtc', 'jpg'] as const) {
     const s = shown[mode];
     console.log(

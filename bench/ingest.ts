@@ -19,7 +19,13 @@
  *    VP8 camera's encoded once (one ffmpeg, libx264), both 640×480 at 30 fps, each over an 8 s
  *    window while a player asks its playlist every half second.
  *
- *   npx tsx bench/ingest.ts [--viewers=1,50,100,200]
+ *   npx tsx bench/ingest.ts [--viewers=1,50,100,200] [--warmup=2000] [--window=8000] [--delay-window=4000]
+ *     [--hls-idle=11000]
+ *
+ * --warmup and --window: each CPU measure's warm-up and window (ms); --delay-window: how long the
+ * forwarding delays are collected; --hls-idle: the wait for the H.264 camera's HLS run to end (10 s
+ * after its last ask) before the VP8 camera's is measured alone.
+ * Smallest (npm test's smoke run): --viewers=1 --warmup=300 --window=1000 --delay-window=1000 --hls-idle=0.
  */
 import { execSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -28,15 +34,32 @@ import { join } from 'node:path';
 import type { RtpPacket } from 'werift';
 import { RtcViewer } from '../test/support/rtc-viewer';
 import { TestPatternPublisher } from '../test/support/whip-test-publisher';
-import { cpuSeconds, feedServerCommand, fmt, freePort, now, pct, sleep, treeCpuSeconds } from './support';
+import {
+  cpuSeconds,
+  failWithRefusals,
+  feedServerCommand,
+  fmt,
+  freePort,
+  now,
+  pct,
+  setUp,
+  sleep,
+  treeCpuSeconds,
+} from './support';
+
+failWithRefusals();
 
 const VIEWER_COUNTS = (
   process.argv.find((a) => a.startsWith('--viewers='))?.slice('--viewers='.length) ?? '1,50,100,200'
 )
   .split(',')
   .map(Number);
-const WARMUP_MS = 2000;
-const WINDOW_MS = 8000;
+const msArg = (name: string, fallback: number) =>
+  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
+const WARMUP_MS = msArg('warmup', 2000);
+const WINDOW_MS = msArg('window', 8000);
+const DELAY_WINDOW_MS = msArg('delay-window', 4000);
+const HLS_IDLE_MS = msArg('hls-idle', 11_000);
 const JOIN_BATCH = 10;
 const TOKEN = 'bench-ingest-operator-token-0123456789';
 
@@ -104,24 +127,31 @@ try {
     await sleep(100);
   }
   type Station = { station_id: number; station_status: string; type: string; designated_type: string };
-  const top = (await (
-    await fetch(`${origin}/api/contents/top_page_prize`, {
+  const top = await setUp<{ sale_list: { list: Station[] }[] }>(
+    fetch(`${origin}/api/contents/top_page_prize`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ shop_id: 1, is_top_page: 1 }),
-    })
-  ).json()) as { sale_list: { list: Station[] }[] };
+    }),
+    'the top page (the stations)',
+  );
   // A normal open station: its cameras need no media token.
   const stationId = top.sale_list
     .flatMap((s) => s.list)
     .find((s) => s.station_status === 'open' && s.type === 'normal' && s.designated_type === 'normal')!.station_id;
-  const issued = await fetch(`${origin}/api/operator/station_key_issue`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-operator-authorization': `Bearer ${TOKEN}` },
-    body: JSON.stringify({ name: 'bench camera', station_ids: [stationId] }),
-  });
-  const { key } = (await issued.json()) as { key: string };
-  if (!key) throw new Error(`no key: HTTP ${issued.status}`);
+  /** A station key for the bench's publisher (the operator's shared dev token). */
+  const issueKey = async (name: string, station: number) =>
+    (
+      await setUp<{ key: string }>(
+        fetch(`${origin}/api/operator/station_key_issue`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-operator-authorization': `Bearer ${TOKEN}` },
+          body: JSON.stringify({ name, station_ids: [station] }),
+        }),
+        `operator/station_key_issue for station ${station}`,
+      )
+    ).key;
+  const key = await issueKey('bench camera', stationId);
 
   // The frames the publisher sends, by their first VP8 bytes, and when.
   const sentAt = new Map<string, number>();
@@ -190,7 +220,7 @@ try {
   console.log('\n3. forwarding delay: publisher writes a frame → a viewer receives it (ms, loopback)');
   delays.length = 0;
   measuring = true;
-  await sleep(4000);
+  await sleep(DELAY_WINDOW_MS);
   measuring = false;
   const many = [...delays];
   // One viewer: close all but the first.
@@ -198,7 +228,7 @@ try {
   delays.length = 0;
   await sleep(WARMUP_MS);
   measuring = true;
-  await sleep(4000);
+  await sleep(DELAY_WINDOW_MS);
   measuring = false;
   const one = [...delays];
   for (const [label, values] of [
@@ -220,12 +250,7 @@ try {
         s.type === 'normal' &&
         s.designated_type === 'normal',
     )!.station_id;
-  const issuedH264 = await fetch(`${origin}/api/operator/station_key_issue`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-operator-authorization': `Bearer ${TOKEN}` },
-    body: JSON.stringify({ name: 'bench H.264 camera', station_ids: [h264Station] }),
-  });
-  const h264Key = ((await issuedH264.json()) as { key: string }).key;
+  const h264Key = await issueKey('bench H.264 camera', h264Station);
   h264Publisher = await TestPatternPublisher.start(`${origin}/whip/${h264Station}/front`, h264Key, {
     codec: 'H264',
     keyframeSeconds: 1,
@@ -258,7 +283,7 @@ try {
     `   + the H.264 camera's HLS (remuxed):     ${fmt(remuxed * 100)}   → ${fmt((remuxed - base) * 100)} for its HLS`,
   );
   // Its run ends 10 s after the last ask: the VP8 camera's alone after that.
-  await sleep(11_000);
+  await sleep(HLS_IDLE_MS);
   stop = watchHls(stationId);
   const encoded = await treeCpu();
   await stop();

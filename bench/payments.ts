@@ -4,6 +4,8 @@
  *
  *   npm run bench:payments [-- players=100 replays=4 limit=50]
  *
+ * Smallest (npm test's smoke run): players=2 replays=1 limit=11 (the limit lets 10 pass: 11 shows a refusal).
+ *
  * 1. `players` purchases at once, each: purchase/tc, then the provider's card form (whose callback
  *    completes the settlement before the page answers): latency p50/p95 and purchases per second.
  * 2. Every settlement's paid callback sent again `replays` times at once (validly signed): callbacks
@@ -18,6 +20,7 @@ import { signPayload, SIGNATURE_HEADER } from '../server/payment/signature';
 import { Ledger } from '../server/wallet/ledger';
 import { createTestUser, type TestUser } from '../test/support/users';
 import type { TestServer } from '../test/support/test-server';
+import { benchFailed, refusalsOf, setUp, SetUpRefused } from './support';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.split('=') as [string, string]));
 const n = (name: string, fallback: number) => Number(args[name] ?? fallback);
@@ -42,7 +45,7 @@ async function main(): Promise<void> {
       headers: { 'content-type': 'application/json', ...headers },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
-    return { status: res.status, json: (await res.json()) as Record<string, never> };
+    return { status: res.status, json: (await res.json()) as Record<string, never> & { error_code?: number } };
   };
   const as = (u: TestUser, extra: object) => ({ user_id: u.user_id, access_token: u.access_token, ...extra });
   let ok = true;
@@ -56,11 +59,12 @@ async function main(): Promise<void> {
     const settlements = await Promise.all(
       players.map(async (u) => {
         const t0 = performance.now();
-        const opened = await post(
-          '/api/purchase/tc',
-          as(u, { purchase: { product_id: 2, pay_method: 'credit_card' } }),
+        // Each purchase is timed, but it is a purchase only if it opened: a refusal stops the bench.
+        const opened = await setUp(
+          post('/api/purchase/tc', as(u, { purchase: { product_id: 2, pay_method: 'credit_card' } })),
+          `purchase/tc of player ${u.user_id}`,
         );
-        const s = opened.json.settlement as unknown as { product_settlement_id: string; payment_url: string };
+        const s = opened.settlement as unknown as { product_settlement_id: string; payment_url: string };
         const page = await fetch(`${origin}${s.payment_url}/card`, {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -72,7 +76,10 @@ async function main(): Promise<void> {
           }),
           redirect: 'manual',
         });
-        if (page.status !== 303) throw new Error(`provider page answered ${page.status}`);
+        if (page.status !== 303)
+          throw new SetUpRefused(
+            `set-up refused: the provider's card form answered ${page.status} ${await page.text()}`,
+          );
         times.push(performance.now() - t0);
         return s;
       }),
@@ -130,11 +137,15 @@ async function main(): Promise<void> {
       'answered 200': answers.filter((a) => a.status === 200).length,
       'balances changed': again.filter((b, i) => b !== after[i]).length,
     });
+    console.log(`   refused as (HTTP status, error_code): ${refusalsOf(answers)}`);
     ok &&= again.every((b, i) => b === after[i]) && answers.every((a) => a.status === 200);
 
     // 3. A spending limit under concurrent purchases.
     const one = players[0]!;
-    await post('/api/purchase/spending_limit/set', as(one, { spending_limit: { limit_yen: 11_000 } }));
+    await setUp(
+      post('/api/purchase/spending_limit/set', as(one, { spending_limit: { limit_yen: 11_000 } })),
+      `spending_limit/set of player ${one.user_id}`,
+    );
     const many = await Promise.all(
       Array.from({ length: n('limit', 50) }, () =>
         post('/api/purchase/tc', as(one, { purchase: { product_id: 2, pay_method: 'credit_card' } })),
@@ -143,6 +154,7 @@ async function main(): Promise<void> {
     const passed = many.filter((a) => a.json.error_code === 200).length;
     console.log(`3. ${many.length} purchases at once under a limit of 11,000 yen with 1,000 yen bought`);
     console.table({ passed, refused: many.length - passed, 'must pass': 10 });
+    console.log(`   refused as (HTTP status, error_code): ${refusalsOf(many)}`);
     ok &&= passed === 10;
   } finally {
     await server.close();
@@ -151,4 +163,4 @@ async function main(): Promise<void> {
   if (!ok) process.exitCode = 1;
 }
 
-void main();
+main().catch(benchFailed);

@@ -27,6 +27,8 @@
  * BENCH_NO_PIN=1 runs everything unpinned, in this process.
  *
  *   npx tsx bench/spectators.ts [--clients=10,1000] [--seconds=60] [--latency-seconds=30] [--latency-crowd=100]
+ *     [--ramp=5000]  (ms over which each crowd joins)
+ *   Smallest (npm test's smoke run): --clients=2 --seconds=1 --latency-seconds=1 --latency-crowd=2 --ramp=200.
  */
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -42,7 +44,20 @@ import { demoMachineFile, spawnDemoAgent } from '../scripts/server-process.mjs';
 import { nginxCacheConfig, nginxFiles, nginxWorkers, readCacheLog, startNginx } from '../scripts/lib/nginx';
 import { LlHlsClient, originLoad } from '../test/support/ll-hls-client';
 import type { CrowdMessage, CrowdResult } from './spectator-crowd';
-import { cpuSeconds, feedServerCommand, fmt, freePort, now, pct, sleep } from './support';
+import {
+  cpuSeconds,
+  failWithRefusals,
+  feedServerCommand,
+  fmt,
+  freePort,
+  now,
+  pct,
+  postJson,
+  setUp,
+  sleep,
+} from './support';
+
+failWithRefusals();
 
 const arg = (name: string, fallback: string) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -51,7 +66,7 @@ const PHASE_S = Number(arg('seconds', '60'));
 const LATENCY_S = Number(arg('latency-seconds', '30'));
 const LATENCY_CROWD = Number(arg('latency-crowd', '100'));
 /** Players join over this long (spectators arrive; a thousand connections at one instant is a SYN flood). */
-const RAMP_MS = 5_000;
+const RAMP_MS = Number(arg('ramp', '5000'));
 /** A crowd this large is split between this process and a helper on the other core (crowd()). */
 const HELPER_FROM = 500;
 
@@ -164,14 +179,10 @@ try {
     if (i > 300) throw new Error("the stations' agent did not connect");
     await sleep(100);
   }
-  const post = async <T>(path: string, body: object) =>
-    (
-      await fetch(`${origin}/api/${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      })
-    ).json() as Promise<T>;
+  // Every HTTP call here sets up what is measured (the player, the play, the station) or reads it:
+  // a refusal stops the bench with it. The measured commands go over the socket (counted below).
+  const post = async <T extends object>(path: string, body: object) =>
+    setUp(postJson<T>(`${origin}/api/${path}`, body), path);
   type Station = { station_id: number; station_status: string; type: string; designated_type: string };
   const top = await post<{ sale_list: { list: Station[] }[] }>('contents/top_page_prize', {
     shop_id: 1,
@@ -388,6 +399,8 @@ try {
   type Play = { play: { play_id: number; phase: string } | null };
   /** Each play: its control answers (tick, sent at), and when it started and ended. */
   const plays: { anchors: { tick: number; at: number }[]; start: number; end: number }[] = [];
+  /** Commands the server refused (an outcome, printed with the results). */
+  let refusedCommands = 0;
   const measureStart = now();
   const timeUp = () => now() - measureStart >= LATENCY_S * 1000;
   // Sessions of up to three plays (a play is about 9 s) until LATENCY_S is up.
@@ -406,6 +419,7 @@ try {
           socket.emit('control', { play_id: play.play_id, button, command: cmd }, resolve),
         );
         if (ack.ok && anchor) record.anchors.push({ tick: ack.tick, at });
+        if (!ack.ok) refusedCommands += 1;
       };
       while ((await post<Play>('v2/play/current', identity)).play?.phase !== 'playing') await sleep(100);
       await command('right', 'press', false);
@@ -508,7 +522,7 @@ try {
     `  glass to glass in Chromium (hls.js lowLatencyMode through nginx, ${LATENCY_CROWD} simulated players beside it, ${plays.length} plays in ${((measureEnd - measureStart) / 1000).toFixed(0)} s): machine tick → its first presented frame p50 ${fmt(pct(latencies, 50))} ms  p95 ${fmt(pct(latencies, 95))} ms  max ${fmt(Math.max(...latencies))} ms  (${latencies.length} ticks)`,
   );
   console.log(
-    `    frames presented ${(frames.filter(([, at]) => at <= measureEnd).length / ((measureEnd - measureStart) / 1000)).toFixed(1)}/s; ms a tick (nominal ${CRANE.tickMs}): between a play's control answers ${paces.map((p) => p.toFixed(1)).join(' ')}, as shown over a play ${shownPaces.map((p) => p.toFixed(1)).join(' ')}; hls.js fatal errors ${pageErrors.length}${pageErrors.length ? ` (${pageErrors.join(', ')})` : ''}; the players' failures ${crowdFailures}`,
+    `    frames presented ${(frames.filter(([, at]) => at <= measureEnd).length / ((measureEnd - measureStart) / 1000)).toFixed(1)}/s; ms a tick (nominal ${CRANE.tickMs}): between a play's control answers ${paces.map((p) => p.toFixed(1)).join(' ')}, as shown over a play ${shownPaces.map((p) => p.toFixed(1)).join(' ')}; hls.js fatal errors ${pageErrors.length}${pageErrors.length ? ` (${pageErrors.join(', ')})` : ''}; the players' failures ${crowdFailures}; commands refused ${refusedCommands}`,
   );
   console.log(`  the benchmark ran ${((performance.now() - benchStarted) / 1000).toFixed(0)} s`);
 } finally {

@@ -58,3 +58,108 @@ export function cpuSeconds(pid: number): number {
     return 0;
   }
 }
+
+/*
+ * Set-up calls. A bench measures what it set up: a station it opened, a player it signed in, a key
+ * it issued. A call that sets up the measurement and is refused must stop the bench with that
+ * refusal, not let it measure something else and fail later with a confusing message (bench:faults
+ * once ran its fault storm on stations whose opening had been refused with 403, and stopped with
+ * "player 35 is not playing: null"). Calls that are the measured load count their refusals instead.
+ */
+
+/** An answer of the service API: its HTTP status and its JSON envelope (error_code 200 on success, server/http/reply.ts). */
+export interface ApiAnswer<T extends object = Record<string, unknown>> {
+  readonly status: number;
+  readonly json: T;
+}
+
+/** A call that sets up a measurement was refused; the bench stops with it (`benchFailed`). */
+export class SetUpRefused extends Error {
+  override readonly name = 'SetUpRefused';
+}
+
+export const isSetUpRefused = (error: unknown): error is SetUpRefused =>
+  error instanceof Error && error.name === 'SetUpRefused';
+
+/**
+ * Checks the answer of a set-up call: HTTP 200 and, for the service's envelope, error_code 200.
+ * Returns the body; throws SetUpRefused `set-up refused: <what> answered <status> <body>` otherwise.
+ * A body without `error_code` (a page, a health check) is judged by its status alone.
+ */
+export function checkSetUp<T>(what: string, status: number, body: T): T {
+  const code = typeof body === 'object' && body !== null && 'error_code' in body ? body.error_code : 200;
+  if (status !== 200 || code !== 200)
+    throw new SetUpRefused(
+      `set-up refused: ${what} answered ${status} ${typeof body === 'string' ? body : JSON.stringify(body)}`,
+    );
+  return body;
+}
+
+/**
+ * Awaits a set-up call and checks its answer: `{ status, json }` (the campaigns' and benches' own
+ * callers) or a fetch Response (read as JSON, or as text when it is not JSON).
+ *
+ * @example const who = await setUp(post('auth/debug_login', { name }), 'debug login');
+ */
+export async function setUp<T extends object>(call: Promise<ApiAnswer<T>>, what: string): Promise<T>;
+export async function setUp<T extends object = Record<string, unknown>>(
+  call: Promise<Response>,
+  what: string,
+): Promise<T>;
+export async function setUp(call: Promise<ApiAnswer | Response>, what: string): Promise<object> {
+  const answer = await call;
+  if (!(answer instanceof Response)) return checkSetUp(what, answer.status, answer.json);
+  const text = await answer.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON (a proxy's error page): printed as it came.
+  }
+  return checkSetUp(what, answer.status, body) as object;
+}
+
+/** POSTs `body` as JSON to `url` and reads the answer as `{ status, json }` (refusals included: nothing is checked). */
+export async function postJson<T extends object = Record<string, unknown>>(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<ApiAnswer<T & { error_code?: number }>> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: res.status, json: (await res.json()) as T & { error_code?: number } };
+}
+
+/**
+ * Ends a bench that failed, exit code 1: a refused set-up with its refusal line alone (it says what
+ * was refused and how), anything else as the error with its stack.
+ */
+export function benchFailed(error: unknown): never {
+  console.error(isSetUpRefused(error) ? error.message : error);
+  process.exit(1);
+}
+
+/**
+ * For the benches written as top-level await: an error thrown there ends the process through
+ * Node's uncaught-exception path (after every `finally` ran); this prints it as `benchFailed` does.
+ */
+export function failWithRefusals(): void {
+  process.once('uncaughtException', benchFailed);
+}
+
+/**
+ * The refused answers among the measured load's, by HTTP status and error_code (`409 409 ×3, 429
+ * 429 ×1`), or `none`: refusals of the load are outcomes, printed beside the numbers.
+ */
+export function refusalsOf(answers: readonly ApiAnswer<{ error_code?: unknown }>[]): string {
+  const counts = new Map<string, number>();
+  for (const { status, json } of answers) {
+    if (status === 200 && (json.error_code === undefined || json.error_code === 200)) continue;
+    const key = `${status} ${String(json.error_code ?? '')}`.trim();
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([key, n]) => `${key} ×${n}`).join(', ') || 'none';
+}

@@ -12,17 +12,22 @@
  *
  * It exits 1 when a budget is missed (the numbers are still printed).
  *
- *   npx tsx bench/web.ts [runs=3]
+ *   npx tsx bench/web.ts [runs=3] [--only=<page>] [--detail] [--load-ms=8000] [--reuse-build]
+ *
+ * --load-ms: each throughput round's length; --reuse-build: no build when dist/client holds one
+ * already (whatever built it).
  */
 import { execSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from '@playwright/test';
-import { freePort } from './support';
+import { failWithRefusals, freePort, setUp } from './support';
+
+failWithRefusals();
 
 const runs = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 3);
 /** `--detail`: after each page's first run, print where its time went (LCP phases, long tasks, scripts). */
@@ -30,7 +35,8 @@ const detail = process.argv.includes('--detail');
 /** `--only=<page name>`: measure one page (e.g. `--only=top`). */
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const CLIENTS = 16;
-const LOAD_MS = 8_000;
+const LOAD_MS = Number(process.argv.find((a) => a.startsWith('--load-ms='))?.slice('--load-ms='.length) ?? 8_000);
+const reuseBuild = process.argv.includes('--reuse-build');
 /** The budgets live in a file of their own (bench/web-budgets.json), so a change to them is a reviewed change. */
 const BUDGET = (
   JSON.parse(readFileSync(new URL('./web-budgets.json', import.meta.url), 'utf8')) as {
@@ -47,8 +53,11 @@ const pct = (values: number[], p: number) => {
 
 // ---- build and start -------------------------------------------------------------------------
 
-console.log('building the app (production)…');
-execSync('npx vite build --logLevel warn', { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+if (reuseBuild && existsSync('dist/client/index.html')) console.log('reusing the app built in dist/client');
+else {
+  console.log('building the app (production)…');
+  execSync('npx vite build --logLevel warn', { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+}
 const port = await freePort();
 const origin = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'onkure-bench-web-'));
@@ -82,14 +91,16 @@ for (let i = 0; i < 600; i += 1) {
   await sleep(100);
 }
 
-const api = async <T>(path: string, body: object): Promise<T> =>
-  (
-    await fetch(`${origin}/api/${path}`, {
+/** The pages' set-up reads (a character, a station): a refusal stops the bench with it. */
+const api = async <T extends object>(path: string, body: object): Promise<T> =>
+  setUp<T>(
+    fetch(`${origin}/api/${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
-    })
-  ).json() as Promise<T>;
+    }),
+    path,
+  );
 const characters = (await api<{ character: { list: { slug: string }[] } }>('contents/character', {})).character;
 const top = await api<{ sale_list: { list: { station_id: number }[] }[] }>('contents/top_page_prize', {
   shop_id: 1,

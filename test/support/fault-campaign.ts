@@ -10,6 +10,7 @@ import { PLAY_TIMINGS } from '../../src/domain';
 import type { OnkureServer } from '../../server/app';
 import { IdentityService } from '../../server/auth/identity';
 import { systemClock } from '../../server/clock';
+import { setUp } from '../../bench/support';
 import type { ManualServerClock } from './manual-server-clock';
 
 /**
@@ -142,12 +143,38 @@ export async function current(s: CampaignServer, p: Player): Promise<PlayState |
   return playStateResponseSchema.parse((await post(s, p, 'v2/play/current')).json).play;
 }
 
-/** Sets every named station open with plenty of stock. */
+/**
+ * Sets every named station open with plenty of stock; a refusal stops the campaign with it
+ * (`set-up refused: …`), before anything is played on a station that is not ready.
+ */
 export async function prepareStations(s: CampaignServer, stationIds: readonly number[]): Promise<void> {
   for (const station_id of stationIds) {
-    await operator(s, 'station_status', { station_id, station_status: 'open' });
-    await operator(s, 'restock', { station_id, stock: 10_000 });
+    await setUp(
+      operator(s, 'station_status', { station_id, station_status: 'open' }),
+      `opening station ${station_id} (operator station_status)`,
+    );
+    // 9,999: the most a restock takes (operator.schema.ts); 10,000 was refused with 400 and never checked.
+    await setUp(operator(s, 'restock', { station_id, stock: 9_999 }), `restocking station ${station_id}`);
   }
+}
+
+/** Refused answers of the calls a campaign makes as its load, by call: outcomes, counted and printed. */
+export type Refusals = Record<string, number>;
+
+/** The player's call as load: answered as it comes, a refusal counted in `refused` under its path and code. */
+async function load(
+  refused: Refusals,
+  s: CampaignServer,
+  p: Player,
+  path: string,
+  body: object = {},
+): Promise<{ status: number; json: Record<string, unknown> & { error_code: number } }> {
+  const answer = await post(s, p, path, body);
+  if (answer.json.error_code !== 200) {
+    const key = `${path} ${answer.json.error_code}`;
+    refused[key] = (refused[key] ?? 0) + 1;
+  }
+  return answer;
 }
 
 export async function normalStations(s: CampaignServer, count: number): Promise<number[]> {
@@ -167,8 +194,11 @@ export async function normalStations(s: CampaignServer, count: number): Promise<
 export async function disconnectCampaign(
   s: CampaignServer,
   options: { players: number; stations: number; cycles: number; seed: number },
-): Promise<{ cycles: number; steps: number; audit: MoneyAudit }> {
+): Promise<{ cycles: number; steps: number; refused: Refusals; audit: MoneyAudit }> {
   const random = seeded(options.seed);
+  // The players' calls are the load: a refusal (a turn that lapsed while away, a press after the
+  // claw stopped) is an outcome, counted here.
+  const refused: Refusals = {};
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
   const stationIds = await normalStations(s, options.stations);
   await prepareStations(s, stationIds);
@@ -191,22 +221,22 @@ export async function disconnectCampaign(
     }
     const play = await current(s, p);
     if (!play) {
-      const record = getReserveResponseSchema.safeParse((await post(s, p, 'v2/play/get_reserve')).json);
+      const record = getReserveResponseSchema.safeParse((await load(refused, s, p, 'v2/play/get_reserve')).json);
       const status = record.success ? record.data.reserve_info.reserve_status : null;
-      if (status === null) await post(s, p, 'v2/play/reserve', { station_id: pick(stationIds) });
+      if (status === null) await load(refused, s, p, 'v2/play/reserve', { station_id: pick(stationIds) });
       else if (status === 'playTransition' && random() < 0.8)
-        await post(s, p, 'v2/play/confirm', { station_id: record.data!.reserve_info.station_id });
+        await load(refused, s, p, 'v2/play/confirm', { station_id: record.data!.reserve_info.station_id });
       else if (random() < 0.05)
-        await post(s, p, 'v2/play/reserve_cancel', {
+        await load(refused, s, p, 'v2/play/reserve_cancel', {
           shop_id: 1,
           reserve_cancel: { station_setting_id: record.data!.reserve_info.station_setting_id },
         });
     } else if (play.phase === 'playing' && play.machine.button) {
       const command = play.machine.phase === 'movingRight' || play.machine.phase === 'movingBack' ? 'release' : 'press';
-      await post(s, p, 'v2/play/control', { play_id: play.play_id, button: play.machine.button, command });
+      await load(refused, s, p, 'v2/play/control', { play_id: play.play_id, button: play.machine.button, command });
     } else if (play.phase === 'result') {
-      if (random() < 0.3) await post(s, p, 'v2/play/continue', { play_id: play.play_id });
-      else await post(s, p, 'v2/play/finish', { play_id: play.play_id });
+      if (random() < 0.3) await load(refused, s, p, 'v2/play/continue', { play_id: play.play_id });
+      else await load(refused, s, p, 'v2/play/finish', { play_id: play.play_id });
     }
     await passTime(s, Math.floor(random() * 1500));
   }
@@ -218,14 +248,14 @@ export async function disconnectCampaign(
       const play = await current(s, p);
       if (!play) continue;
       busy = true;
-      if (play.phase === 'result') await post(s, p, 'v2/play/finish', { play_id: play.play_id });
+      if (play.phase === 'result') await load(refused, s, p, 'v2/play/finish', { play_id: play.play_id });
     }
     await passTime(s, 1000);
     if (!busy && round > 0) break;
   }
   for (const p of players) await disconnect(s, p);
   await passTime(s, PLAY_TIMINGS.graceMs + PLAY_TIMINGS.confirmMs * options.players);
-  return { cycles, steps, audit: await auditMoney(s, players) };
+  return { cycles, steps, refused, audit: await auditMoney(s, players) };
 }
 
 /**
@@ -235,14 +265,15 @@ export async function disconnectCampaign(
 export async function faultStorm(
   s: CampaignServer,
   options: { stations: number; faults: number; seed: number },
-): Promise<{ refundedAnswers: number; playsStopped: number; audit: MoneyAudit }> {
+): Promise<{ refundedAnswers: number; refusedFaults: number; playsStopped: number; audit: MoneyAudit }> {
   const random = seeded(options.seed);
   const stationIds = await normalStations(s, options.stations);
   await prepareStations(s, stationIds);
   const players = await createPlayers(s, stationIds.length);
   for (const [i, p] of players.entries()) {
-    await post(s, p, 'v2/play/reserve', { station_id: stationIds[i] });
-    await post(s, p, 'v2/play/confirm', { station_id: stationIds[i] });
+    const station_id = stationIds[i]!;
+    await setUp(post(s, p, 'v2/play/reserve', { station_id }), `player ${p.user_id} reserving station ${station_id}`);
+    await setUp(post(s, p, 'v2/play/confirm', { station_id }), `player ${p.user_id} confirming station ${station_id}`);
   }
   await passTime(s, PLAY_TIMINGS.resetMs);
   for (const p of players) {
@@ -254,9 +285,20 @@ export async function faultStorm(
     () => random() - 0.5,
   );
   const answers = await Promise.all(targets.map((station_id) => operator(s, 'fault', { station_id })));
-  const refunded = answers.filter((a) => (a.json.station as { refunded_play_id: number | null }).refunded_play_id);
-  for (const station_id of stationIds) await operator(s, 'station_status', { station_id, station_status: 'open' });
-  return { refundedAnswers: refunded.length, playsStopped: players.length, audit: await auditMoney(s, players) };
+  // The injections are the load: a refused one is an outcome (counted), not a set-up.
+  const accepted = answers.filter((a) => a.status === 200 && a.json.error_code === 200);
+  const refunded = accepted.filter((a) => (a.json.station as { refunded_play_id: number | null }).refunded_play_id);
+  for (const station_id of stationIds)
+    await setUp(
+      operator(s, 'station_status', { station_id, station_status: 'open' }),
+      `reopening station ${station_id} after the storm`,
+    );
+  return {
+    refundedAnswers: refunded.length,
+    refusedFaults: answers.length - accepted.length,
+    playsStopped: players.length,
+    audit: await auditMoney(s, players),
+  };
 }
 
 /**

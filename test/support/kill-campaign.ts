@@ -10,6 +10,7 @@ import {
 import { systemClock } from '../../server/clock';
 import { openPgliteStore } from '../../server/store/store';
 import { Ledger } from '../../server/wallet/ledger';
+import { checkSetUp, setUp } from '../../bench/support';
 import type { ServerProcess } from './server-process';
 
 /**
@@ -59,12 +60,19 @@ class Caller {
   ) {}
 
   async post(path: string, body: object = {}): Promise<Record<string, unknown> & { error_code: number }> {
+    return (await this.answer(path, body)).json;
+  }
+
+  private async answer(
+    path: string,
+    body: object,
+  ): Promise<{ status: number; json: Record<string, unknown> & { error_code: number } }> {
     const res = await fetch(`${this.origin}/api/${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ user_id: this.who.user_id, access_token: this.who.access_token, ...body }),
     });
-    return (await res.json()) as Record<string, unknown> & { error_code: number };
+    return { status: res.status, json: (await res.json()) as Record<string, unknown> & { error_code: number } };
   }
 
   async current(): Promise<PlayState | null> {
@@ -76,10 +84,9 @@ class Caller {
       .reserve_info;
   }
 
+  /** A call that sets a phase up: a refusal stops the campaign with it (`set-up refused: …`). */
   async ok(path: string, body: object = {}): Promise<Record<string, unknown>> {
-    const answer = await this.post(path, body);
-    if (answer.error_code !== 200) throw new Error(`${path}: ${JSON.stringify(answer)}`);
-    return answer;
+    return setUp(this.answer(path, body), `${path} of player ${this.who.user_id} ${JSON.stringify(body)}`);
   }
 
   /** Polls the play until `test` holds (real time). */
@@ -112,13 +119,14 @@ class Caller {
 }
 
 async function login(origin: string, name: string): Promise<Player> {
-  const res = await fetch(`${origin}/api/auth/debug_login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name }),
-  });
-  const body = (await res.json()) as Player & { error_code: number };
-  if (body.error_code !== 200) throw new Error(`debug login: ${JSON.stringify(body)}`);
+  const body = await setUp<Player & { error_code: number }>(
+    fetch(`${origin}/api/auth/debug_login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name }),
+    }),
+    `debug login of ${name}`,
+  );
   return { user_id: body.user_id, access_token: body.access_token };
 }
 
@@ -333,9 +341,13 @@ async function normalStations(origin: string, count: number): Promise<number[]> 
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ shop_id: 1, is_top_page: 1 }),
   });
-  const body = (await res.json()) as {
-    sale_list: { list: { station_id: number; station_status: string; type: string; designated_type: string }[] }[];
-  };
+  const body = checkSetUp(
+    'the top page (the stations to play)',
+    res.status,
+    (await res.json()) as {
+      sale_list: { list: { station_id: number; station_status: string; type: string; designated_type: string }[] }[];
+    },
+  );
   const ids = new Set<number>();
   for (const tab of body.sale_list)
     for (const item of tab.list)

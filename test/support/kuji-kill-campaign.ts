@@ -1,6 +1,7 @@
 import { systemClock } from '../../server/clock';
 import { openPgliteStore } from '../../server/store/store';
 import { Ledger } from '../../server/wallet/ledger';
+import { setUp } from '../../bench/support';
 import type { ServerProcess } from './server-process';
 
 /**
@@ -61,36 +62,40 @@ interface Box {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function call(
-  origin: string,
-  path: string,
-  body: object,
-): Promise<Record<string, unknown> & { error_code: number }> {
+type Answer = { status: number; json: Record<string, unknown> & { error_code: number } };
+
+async function answer(origin: string, path: string, body: object): Promise<Answer> {
   const res = await fetch(`${origin}/api/${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  return (await res.json()) as Record<string, unknown> & { error_code: number };
+  return { status: res.status, json: (await res.json()) as Answer['json'] };
 }
 
+async function call(origin: string, path: string, body: object): Promise<Answer['json']> {
+  return (await answer(origin, path, body)).json;
+}
+
+/** A call that sets the campaign up (or reads what it checks): a refusal stops it with `set-up refused: …`. */
+const ok = (origin: string, path: string, body: object, what: string) =>
+  setUp(answer(origin, path, body), `${what} (${path})`);
+
 async function login(origin: string, name: string): Promise<Player> {
-  const body = await call(origin, 'auth/debug_login', { name });
-  if (body.error_code !== 200) throw new Error(`debug login: ${JSON.stringify(body)}`);
+  const body = await ok(origin, 'auth/debug_login', { name }, `debug login of ${name}`);
   return { user_id: body.user_id as number, access_token: body.access_token as string };
 }
 
 const as = (p: Player, extra: object) => ({ user_id: p.user_id, access_token: p.access_token, ...extra });
 
 async function reserve(origin: string, p: Player, box: Box): Promise<PlayInfo> {
-  const body = await call(origin, 'play/kuji_reserve', as(p, box));
-  if (body.error_code !== 200) throw new Error(`kuji_reserve: ${JSON.stringify(body)}`);
+  const body = await ok(origin, 'play/kuji_reserve', as(p, box), `player ${p.user_id} reserving box ${box.box_id}`);
   return body.play_info as PlayInfo;
 }
 
 async function poll(origin: string, p: Player, box: Box, token: string): Promise<PlayInfo> {
-  const body = await call(origin, 'play/kuji_polling', as(p, { ...box, reserve_token: token }));
-  if (body.error_code !== 200) throw new Error(`kuji_polling: ${JSON.stringify(body)}`);
+  const what = `player ${p.user_id} polling box ${box.box_id}`;
+  const body = await ok(origin, 'play/kuji_polling', as(p, { ...box, reserve_token: token }), what);
   return (body.polling as { play_info: PlayInfo }).play_info;
 }
 
@@ -109,7 +114,7 @@ async function draw(origin: string, p: Player, box: Box, token: string, requestI
 }
 
 async function boxesOnSale(origin: string, count: number): Promise<Box[]> {
-  const body = await call(origin, 'contents/kuji', { type: 1 });
+  const body = await ok(origin, 'contents/kuji', { type: 1 }, 'the kuji on sale');
   const list = body.list as {
     kuji_id: number;
     boxes: { box_id: number; box_status: string; remaining_count: number }[];
@@ -147,8 +152,14 @@ export async function killKujiBoxes(
   const behind = await player('wb');
   const held = await reserve(origin, holder, box);
   const queued = await reserve(origin, behind, box);
-  const first = await draw(origin, holder, box, held.reserve_token, `${runId}-window-1`);
-  if (first === null) throw new Error('the first draw was refused');
+  // The window's first draw sets the window up: a refusal stops the campaign with it.
+  const firstDraw = await ok(
+    origin,
+    'play/kuji_draw',
+    as(holder, { ...box, reserve_token: held.reserve_token, count: 1, request_id: `${runId}-window-1` }),
+    `the holder's first draw of box ${box.box_id}`,
+  );
+  const first = (firstDraw.draw as { draw_id: number }).draw_id;
   const before = await poll(origin, holder, box, held.reserve_token);
   await server.kill('SIGKILL');
   await server.start();
@@ -241,7 +252,7 @@ export async function killKujiBoxes(
 
 /** The kuji tickets a player holds (their prize box, through the API): one per draw of one ticket. */
 async function ticketsOf(origin: string, p: Player): Promise<number> {
-  const body = await call(origin, 'user/item', as(p, {}));
+  const body = await ok(origin, 'user/item', as(p, {}), `the prize box of player ${p.user_id}`);
   const list = (body.item_info as { list: { prize_kind: string; prize_count: number }[] }).list;
   return list.filter((x) => x.prize_kind === 'kuji').reduce((n, x) => n + x.prize_count, 0);
 }
