@@ -16,6 +16,8 @@
  *
  * --load-ms: each throughput round's length; --reuse-build: no build when dist/client holds one
  * already (whatever built it).
+ * Smallest: 1 --only=top --reuse-build --load-ms=500 (≈ 38 s: not among npm test's smoke runs,
+ * docs/performance.md).
  */
 import { execSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
