@@ -2,7 +2,14 @@ import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page } from '@playwright/test';
 import { expect, test } from './support/test';
 import { debugLogin, hold, playerPage, stationFor, type Identity, tcOf } from './support/players';
-import { consoleConfirm, consoleOpen, consoleSignIn, floorCard, operatorAccount } from './support/console';
+import {
+  consoleConfirm,
+  consoleOpen,
+  consoleSignIn,
+  floorCard,
+  operatorAccount,
+  stillNotPublishedYet,
+} from './support/console';
 
 /** A fresh operator account (the logins are unique per project and run). */
 const account = (request: APIRequestContext, role: 'admin' | 'floor' | 'support') =>
@@ -30,10 +37,7 @@ function consoleErrors(page: Page, expectedRefusals: RegExp = /\/api\/operator\/
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('response', (r) => {
     const path = new URL(r.url()).pathname;
-    // A camera nobody watched yet starts publishing when its still is first asked for: until its
-    // first picture the still answers 503 and the floor keeps its poster and asks again. Which
-    // cameras were watched before depends on the tests run before this one.
-    if (r.status() === 503 && /\/camera\/(front|side)\.jpg$/.test(path)) return;
+    if (stillNotPublishedYet(r.status(), path)) return;
     if (r.status() >= 400 && !expectedRefusals.test(path)) errors.push(`${r.status()} ${path}`);
   });
   return errors;
