@@ -7,9 +7,8 @@ import type { Clock } from '../clock';
  * the press (docs/security.md "Limits across instances"). The limits that guard a password or a
  * code count in the store instead (`AttemptLimits`, attempt-limiter.ts).
  *
- * `tryAcquire` checks and counts in one synchronous step, BEFORE the slow check it guards (a
- * password hash, a code lookup): with any number of concurrent requests at most `maxAttempts`
- * checks run per key and window. A success calls `reset`, which forgives the key's attempts.
+ * `tryAcquire` checks and counts in one synchronous step: with any number of concurrent commands
+ * at most `maxAttempts` pass per key and window.
  */
 export class MemoryAttemptLimiter {
   private readonly attempts = new Map<string, number[]>();
@@ -19,11 +18,6 @@ export class MemoryAttemptLimiter {
     private readonly windowMs: number,
     private readonly clock: Clock,
   ) {}
-
-  /** True when the key has used up its attempts in the current window. */
-  isBlocked(key: string): boolean {
-    return this.recent(key).length >= this.maxAttempts;
-  }
 
   /**
    * Counts one attempt for the key and answers true, or answers false (counting nothing) when the
@@ -36,18 +30,6 @@ export class MemoryAttemptLimiter {
     this.attempts.set(key, list);
     if (this.attempts.size > 10_000) this.prune();
     return true;
-  }
-
-  /** Counts a failure after the fact (for callers that only count failed attempts). */
-  recordFailure(key: string): void {
-    const list = this.recent(key);
-    list.push(this.clock.now().getTime());
-    this.attempts.set(key, list);
-    if (this.attempts.size > 10_000) this.prune();
-  }
-
-  reset(key: string): void {
-    this.attempts.delete(key);
   }
 
   private recent(key: string): number[] {
