@@ -26,7 +26,10 @@ export interface KillOutcome {
   readonly phase: KillPhase;
   /** What the player saw right after the restart. */
   readonly afterRestart: string;
-  /** The play (confirmed before the kill, or after it for the offered turn) came back and ended with a result. */
+  /**
+   * The play (confirmed before the kill, or after it for the offered turn) came back and ended with
+   * a result; for an offered turn whose confirm window ran out while the process was down: no play.
+   */
   readonly resumed: boolean;
   /** Plays of this station's holder, charges (keys) and refunds. */
   readonly plays: number;
@@ -34,8 +37,24 @@ export interface KillOutcome {
   readonly refunds: number;
   /** The second in line kept place 2 across the restart (null: nobody waited there). */
   readonly lineIntact: boolean | null;
-  /** For the result: whether its continue window was still open when the station was seen after the restart. */
+  /**
+   * For the result: whether its continue window was still open when the station was seen after the
+   * restart. For the offered turn: 'open' when the confirm after the restart started the play,
+   * 'lapsed' when its window had run out (refused as not the player's turn, the next one offered).
+   */
   readonly window: 'open' | 'lapsing' | 'lapsed' | null;
+}
+
+/** What each phase must come to: one play charged once and never refunded, or none for an offer that lapsed. */
+export function outcomeHolds(outcome: KillOutcome): boolean {
+  const lapsedOffer = outcome.phase === 'turnOffered' && outcome.window === 'lapsed';
+  return (
+    outcome.resumed &&
+    outcome.plays === (lapsedOffer ? 0 : 1) &&
+    outcome.charges === (lapsedOffer ? 0 : 1) &&
+    outcome.refunds === 0 &&
+    outcome.lineIntact !== false
+  );
 }
 
 export interface KillReport {
@@ -63,7 +82,7 @@ class Caller {
     return (await this.answer(path, body)).json;
   }
 
-  private async answer(
+  async answer(
     path: string,
     body: object,
   ): Promise<{ status: number; json: Record<string, unknown> & { error_code: number } }> {
@@ -239,7 +258,11 @@ export async function killInEveryPhase(server: ServerProcess, dataDir: string, r
     away: await observe(origin, station.away),
     result: (await holder.result.current())?.phase,
     resultDeadline: Date.now() + ((await holder.result.current())?.window_ms_left ?? 0),
-    turnOffered: (await holder.turnOffered.record(station.turnOffered)).reserve_status,
+    ...(await holder.turnOffered.record(station.turnOffered).then((offer) => ({
+      turnOffered: offer.reserve_status,
+      // Whole seconds: the window ends within a second of this.
+      offerDeadline: Date.now() + offer.reserve_time * 1000,
+    }))),
   };
   await server.kill('SIGKILL');
   if (
@@ -266,7 +289,7 @@ export async function killInEveryPhase(server: ServerProcess, dataDir: string, r
   const lapsedAfter = Date.now() >= before.resultDeadline;
   const resultWindow = lapsedBefore ? 'lapsed' : lapsedAfter ? 'lapsing' : 'open';
   const restartMs = Date.now() - healthyAt;
-  const lineOffered = (await players['wait-offered']!.record(station.turnOffered)).reserve_num === 2;
+  let lineOffered = (await players['wait-offered']!.record(station.turnOffered)).reserve_num === 2;
   const linePlaying = (await players['wait-playing']!.record(station.playing)).reserve_num === 2;
 
   // Each player carries on and ends the turn.
@@ -277,10 +300,25 @@ export async function killInEveryPhase(server: ServerProcess, dataDir: string, r
     away: false,
     result: false,
   };
-  const offeredPlay = (await holder.turnOffered.ok('v2/play/confirm', { station_id: station.turnOffered }))
-    .play as PlayState;
-  playIds.turnOffered = offeredPlay.play_id;
+  // The confirm window also runs on while the process is down (15 s from the offer): a slow
+  // restart may outlast it, and then the turn went to the next in line, as it would have anyway.
+  const confirmAt = Date.now();
+  const confirm = await holder.turnOffered.answer('v2/play/confirm', { station_id: station.turnOffered });
+  let offerWindow: 'open' | 'lapsed' = 'open';
+  if (confirm.status === 200) playIds.turnOffered = (confirm.json.play as PlayState).play_id;
+  else if (confirm.status === 409 && confirmAt >= before.offerDeadline - 1_000) {
+    offerWindow = 'lapsed';
+    ended.turnOffered = true;
+    // The line moved on intact: the one behind is offered the turn.
+    lineOffered = (await players['wait-offered']!.record(station.turnOffered)).reserve_num === 1;
+  } else
+    checkSetUp(
+      `v2/play/confirm of player ${holder.turnOffered.who.user_id} (its window open for ${before.offerDeadline - confirmAt} ms more)`,
+      confirm.status,
+      confirm.json,
+    );
   for (const phase of ['turnOffered', 'resetting', 'playing', 'away'] as const) {
+    if (phase === 'turnOffered' && offerWindow === 'lapsed') continue;
     const result = await holder[phase].playToEnd();
     ended[phase] = result.play_id === playIds[phase] && (result.result === 'win' || result.result === 'miss');
   }
@@ -306,15 +344,16 @@ export async function killInEveryPhase(server: ServerProcess, dataDir: string, r
         [who],
       );
       const finished = plays.length === 1 && plays[0]!.phase === 'ended' && plays[0]!.result !== null;
+      const lapsedOffer = phase === 'turnOffered' && offerWindow === 'lapsed';
       outcomes.push({
         phase,
         afterRestart: seen[phase],
-        resumed: ended[phase] && finished && plays[0]!.play_id === playIds[phase],
+        resumed: lapsedOffer ? plays.length === 0 : ended[phase] && finished && plays[0]!.play_id === playIds[phase],
         plays: plays.length,
         charges: keys.filter((k) => k.reason === 'play').length,
         refunds: keys.filter((k) => k.reason === 'refund').length,
         lineIntact: phase === 'turnOffered' ? lineOffered : phase === 'playing' ? linePlaying : null,
-        window: phase === 'result' ? resultWindow : null,
+        window: phase === 'result' ? resultWindow : phase === 'turnOffered' ? offerWindow : null,
       });
     }
     let ledgerMismatches = 0;
