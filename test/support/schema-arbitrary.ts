@@ -106,13 +106,8 @@ function stringArbitrary(s: JsonSchema): fc.Arbitrary<string> {
   const minLength = s.minLength ?? 0;
   const maxLength = Math.max(minLength, s.maxLength ?? 40);
   if (s.pattern) {
-    try {
-      return fc
-        .stringMatching(new RegExp(s.pattern))
-        .filter((value) => value.length >= minLength && value.length <= maxLength);
-    } catch {
-      // A pattern JavaScript reads otherwise: any string.
-    }
+    const matching = patternArbitrary(s.pattern, minLength, maxLength);
+    if (matching) return matching;
   }
   switch (s.format) {
     case 'email':
@@ -126,13 +121,55 @@ function stringArbitrary(s: JsonSchema): fc.Arbitrary<string> {
     case 'uri':
     case 'url':
       return fc.webUrl();
-    default:
+    default: {
+      // Japanese and formatted values that fit the bounds (none may: a filter that can never pass
+      // would spin for ever, so the fitting ones are chosen first).
+      const fitting = ['テスト', '東京都千代田区', '090-1234-5678', '1000001'].filter(
+        (value) => value.length >= minLength && value.length <= maxLength,
+      );
       return fc.oneof(
         fc.string({ minLength, maxLength }),
         fc.string({ unit: 'grapheme', minLength, maxLength }),
-        fc
-          .constantFrom('テスト', '東京都千代田区', '090-1234-5678', '1000001')
-          .filter((value) => value.length >= minLength && value.length <= maxLength),
+        ...(fitting.length > 0 ? [fc.constantFrom(...fitting)] : []),
       );
+    }
   }
+}
+
+/** One character class repeated: `^[A-Za-z0-9_-]+$`, `^\\d{7}$`, `^.*$`. */
+const REPEATED_CLASS = /^\^(\[(?:\\.|[^\]\\])+\]|\\[dws]|\.)(\+|\*|\{\d+(?:,\d*)?\})\$$/;
+
+/**
+ * Strings that match a pattern and fit the length bounds, or null when none can be made (a pattern
+ * JavaScript reads otherwise, or one whose matches seldom fit). A filter on the length alone could
+ * spin for ever: fast-check's `stringMatching` makes short strings for `+`, and an id of 16 to 64
+ * characters is almost never one of them. So a repeated class is given the bounds itself, and any
+ * other pattern is filtered only when a tenth of its matches fit.
+ */
+function patternArbitrary(pattern: string, minLength: number, maxLength: number): fc.Arbitrary<string> | null {
+  const fits = (value: string) => value.length >= minLength && value.length <= maxLength;
+  const repeated = REPEATED_CLASS.exec(pattern);
+  if (repeated) {
+    // The pattern's own count, within the schema's bounds.
+    const [, atLeast = '0', comma, atMost] = /^\{(\d+)(,?)(\d*)\}$/.exec(repeated[2]!) ?? [];
+    const [patternMin, patternMax] =
+      repeated[2] === '+'
+        ? [1, Infinity]
+        : repeated[2] === '*'
+          ? [0, Infinity]
+          : [Number(atLeast), comma ? (atMost ? Number(atMost) : Infinity) : Number(atLeast)];
+    const least = Math.max(minLength, patternMin);
+    const most = Math.min(maxLength, patternMax);
+    if (least > most) return null;
+    return fc.stringMatching(new RegExp(`^${repeated[1]}{${least},${most}}$`));
+  }
+  let matching: fc.Arbitrary<string>;
+  try {
+    matching = fc.stringMatching(new RegExp(pattern));
+  } catch {
+    return null;
+  }
+  const fitting = fc.sample(matching, { numRuns: 200, seed: 46 }).filter(fits);
+  if (fitting.length >= 20) return matching.filter(fits);
+  return fitting.length > 0 ? fc.constantFrom(...new Set(fitting)) : null;
 }
