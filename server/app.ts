@@ -3,6 +3,7 @@ import type { Server as SocketIOServer } from 'socket.io';
 import { systemClock } from './clock';
 import type { ServerConfig } from './config';
 import { apiPlugin } from './composition/api.plugin';
+import type { DeclaredRoute } from './http/route';
 import { healthPlugin } from './composition/health.plugin';
 import { installMetrics } from './composition/metrics.plugin';
 import { ServerMetrics } from './metrics/server-metrics';
@@ -47,6 +48,10 @@ export interface OnkureServer {
   readonly metrics: ServerMetrics;
   /** The port of the metrics listener (METRICS_PORT), or null without one. */
   readonly metricsPort: () => number | null;
+  /** The API's calls as declared, with their schemas (the contract fuzz builds on them). */
+  readonly routes: () => readonly DeclaredRoute[];
+  /** Every route the server answers (method and path), the API's and the others (pages, health, WHIP, provider). */
+  readonly httpRoutes: () => readonly { readonly method: string; readonly url: string }[];
   close(): Promise<void>;
 }
 
@@ -90,6 +95,11 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     void reply.header(REQUEST_ID_HEADER, request.id);
     withLogContext({ reqId: request.id }, done);
   });
+  // Every route of the server, as Fastify registers them (the contract fuzz covers each).
+  const httpRoutes: { method: string; url: string }[] = [];
+  app.addHook('onRoute', (options) => {
+    for (const method of [options.method].flat()) httpRoutes.push({ method, url: options.url });
+  });
   const metrics = new ServerMetrics(config.metrics.instanceId);
   const store = openServerStore(config, clock, app.log, options.template);
   const realtime = createRealtime(app, config);
@@ -115,6 +125,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     ready: store.ready,
     services: null,
     recovered: null,
+    routes: [],
     hostWork: Promise.resolve(),
     markHosting,
   };
@@ -138,6 +149,8 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     pages: parts.pages,
     metrics,
     metricsPort: () => metricsOut.port(),
+    routes: () => parts.routes,
+    httpRoutes: () => httpRoutes,
     hostsStations: () => parts.roomHost.hosting,
     hosting,
     services: () => {

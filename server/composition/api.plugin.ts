@@ -78,6 +78,7 @@ export const apiPlugin: FastifyPluginAsync<{ parts: ServerParts }> = async (api,
   // Consoles join the live floor with the same sessions.
   services.realtime.setOperatorCheck((token) => route.operatorOfToken(token));
   await registerApiRoutes({ config, services, route });
+  parts.routes = route.declared;
   // The rtc live feed's signaling, when the stations' webrtc_url is a path on this server.
   if (config.webrtcSignalingUrl.startsWith('/')) services.signaling.attach(app.server, () => parts.store() !== null);
   // The station agents dial /agent on the same port (docs/agent-protocol.md).

@@ -1,3 +1,4 @@
+import type { DeclaredRoute } from '../http/route';
 import type { ServerMetrics } from '../metrics/server-metrics';
 import type { FastifyInstance } from 'fastify';
 import type { Server as SocketIOServer } from 'socket.io';
@@ -103,6 +104,8 @@ export interface ServerParts {
   services: Services | null;
   /** Resolves once the rooms are resumed (this instance's; none on a standby yet). */
   recovered: Promise<void> | null;
+  /** The API's calls as declared (filled once the API plugin has registered them). */
+  routes: readonly DeclaredRoute[];
   /** The leader's start (rooms resumed, sweeps running), once this instance leads. */
   hostWork: Promise<void>;
   /** Called once this instance leads. */

@@ -100,6 +100,21 @@ async function run(reply: FastifyReply, work: () => Answer): Promise<object | Fa
   }
 }
 
+/** How a declared call is authenticated (RouteBuilder's methods). */
+export type RouteKind = 'operator' | 'signed' | 'authed' | 'open' | 'authedGet' | 'openGet';
+
+/**
+ * A call as RouteBuilder declared it: its method, its full path (with the API prefix and any
+ * `:param`), how it is authenticated and the schema of its body (POST) or query (GET). The contract
+ * fuzz (test/server/contract-fuzz.test.ts, bench/fuzz.ts) builds its requests from these.
+ */
+export interface DeclaredRoute {
+  readonly method: 'GET' | 'POST';
+  readonly url: string;
+  readonly kind: RouteKind;
+  readonly schema: z.ZodMiniType;
+}
+
 /**
  * The only way a route module declares a call: identity, body validation and refusals are done
  * here, once, so a route is the translation of HTTP to a service call and nothing more.
@@ -109,6 +124,9 @@ async function run(reply: FastifyReply, work: () => Answer): Promise<object | Fa
  * route.authed('/user/tc', tcRequestSchema, async (user) => ({ data: await services.ledger.balance(user.user_id) }));
  */
 export class RouteBuilder {
+  /** Every call declared so far, in order. */
+  readonly declared: DeclaredRoute[] = [];
+
   /**
    * @param operatorAuth how operator calls are signed in (no accounts service: every operator call
    *   is refused, fail closed).
@@ -120,6 +138,10 @@ export class RouteBuilder {
     /** The emergency maintenance's check on every player call (none: never stopped). */
     private readonly serviceGate: ServiceGate | null = null,
   ) {}
+
+  private declare(method: 'GET' | 'POST', path: string, kind: RouteKind, schema: z.ZodMiniType): void {
+    this.declared.push({ method, url: `${this.app.prefix}${path}`, kind, schema });
+  }
 
   /** The refusal a player call gets during the emergency maintenance, or null. */
   private async gated(path: string, user: AuthUser | null): Promise<Refusal | null> {
@@ -156,6 +178,7 @@ export class RouteBuilder {
     schema: S,
     handler: (body: z.output<S>, ctx: OperatorCtx) => Answer,
   ): void {
+    this.declare('POST', path, 'operator', schema);
     this.app.post(path, async (request, reply) => {
       const operator = await this.operatorOf(request);
       if (!operator) return replyError(reply, 403, SERVER_MESSAGES.operatorOnly);
@@ -186,6 +209,7 @@ export class RouteBuilder {
     verify: (rawBody: string, request: FastifyRequest) => boolean,
     handler: (body: z.output<S>, ctx: Ctx) => Answer,
   ): void {
+    this.declare('POST', path, 'signed', schema);
     void this.app.register(async (scope) => {
       scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 16_384 }, (_request, body, done) =>
         done(null, body),
@@ -212,6 +236,7 @@ export class RouteBuilder {
     schema: S,
     handler: (user: AuthUser, body: z.output<S>, ctx: Ctx) => Answer,
   ): void {
+    this.declare('POST', path, 'authed', schema);
     this.app.post(path, async (request, reply) => {
       const user = await requireUser(this.identity, request, reply);
       if (!user) return reply;
@@ -229,6 +254,7 @@ export class RouteBuilder {
     schema: S,
     handler: (body: z.output<S>, user: AuthUser | null, ctx: Ctx) => Answer,
   ): void {
+    this.declare('POST', path, 'open', schema);
     this.app.post(path, async (request, reply) => {
       const body = parseBody(schema, request.body, reply);
       if (body === null) return reply;
@@ -247,6 +273,7 @@ export class RouteBuilder {
     querySchema: S,
     handler: (user: AuthUser, query: z.output<S>, ctx: Ctx) => Answer,
   ): void {
+    this.declare('GET', path, 'authedGet', querySchema);
     this.app.get<{ Params: { user_id: string } }>(path, async (request, reply) => {
       const user = await requireUserFromHeader(this.identity, request, reply, request.params.user_id);
       if (!user) return reply;
@@ -264,6 +291,7 @@ export class RouteBuilder {
     querySchema: S,
     handler: (query: z.output<S>, ctx: Ctx) => Answer,
   ): void {
+    this.declare('GET', path, 'openGet', querySchema);
     this.app.get(path, async (request, reply) => {
       const query = parseBody(querySchema, request.query, reply);
       if (query === null) return reply;

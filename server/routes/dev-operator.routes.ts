@@ -36,7 +36,10 @@ export async function devOperatorRoutes({ config, route, services: s }: ApiDeps)
     try {
       await s.operators.add(body.login, body.display_name ?? body.login, body.role, body.password);
     } catch (error) {
-      if (error instanceof OperatorAccountError) throw new Refusal(400, 400, error.message);
+      // The account rules speak English (the `npm run operator` command's words): the answer says
+      // in Japanese what failed, with the rule as written (the contract fuzz found it English only).
+      if (error instanceof OperatorAccountError)
+        throw new Refusal(400, 400, `運用者アカウントを作成できませんでした（${error.message}）。`);
       throw error;
     }
     return { operator: { login: body.login, role: body.role } };

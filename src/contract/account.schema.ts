@@ -1,4 +1,4 @@
-import { mapped } from './schema-helpers';
+import { isCalendarDay, mapped } from './schema-helpers';
 import { z } from 'zod/mini';
 import {
   checkPhone,
@@ -151,12 +151,7 @@ export const SEX_VALUES = [0, 1, 2, 3] as const;
 export const birthSchema = z
   .string({ error: M.notString(L.birth) })
   .check(z.regex(/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/, M.birthFormat))
-  .check(
-    z.refine((v) => {
-      const d = new Date(`${v}T00:00:00Z`);
-      return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v && v >= '1900-01-01';
-    }, M.birthInvalid),
-  );
+  .check(z.refine((v) => isCalendarDay(v) && v >= '1900-01-01', M.birthInvalid));
 
 export const profileSetRequestSchema = z.extend(identitySchema, {
   profile: z.object({

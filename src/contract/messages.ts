@@ -23,6 +23,7 @@ export const CONTRACT_MESSAGES = {
   fieldInvalid: (label: string) => `「${label}」の内容が正しくありません。`,
   requestInvalid: 'リクエストの内容が正しくありません。',
   invalidDate: '日付は YYYY-MM-DD の形式で指定してください。',
+  dayNotInCalendar: 'その日付は暦にありません。正しい日付を YYYY-MM-DD で指定してください。',
   // Numbers and flags
   notNumber: '数値で指定してください。',
   notInteger: '整数で指定してください。',

@@ -16,6 +16,7 @@ import { errorResponseSchema } from './envelope';
 import { AGENT_CLAW_PHASES, AGENT_MAX_STATIONS } from './agent.schema';
 import { CONTRACT_MESSAGES as M, FIELD_LABELS_JA } from './messages';
 import { PLAY_PHASES, playLogEntrySchema } from './play.schema';
+import { isCalendarDay } from './schema-helpers';
 import { idSchema } from './user-identity.schema';
 
 /**
@@ -514,7 +515,10 @@ export const operatorUserResponseSchema = z.object({
 });
 
 /** Plays, wins, TC taken, refunds and assist payouts per station per day (right `numbers`), JST days. */
-const isoDay = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, M.invalidDate));
+/** A day of the calendar, YYYY-MM-DD: 2026-02-30 and 1553-50-53 are refused before any query. */
+const isoDay = z
+  .string()
+  .check(z.regex(/^\d{4}-\d{2}-\d{2}$/, M.invalidDate), z.refine(isCalendarDay, M.dayNotInCalendar));
 export const operatorNumbersSchema = z.strictObject({ from: isoDay, to: isoDay });
 export const operatorNumbersResponseSchema = z.object({
   error_code: z.literal(200),

@@ -27,3 +27,9 @@ export function integer(notNumber: string, notInteger: string) {
     error: (issue) => (issue.code === 'invalid_type' && issue.expected !== 'int' ? notNumber : notInteger),
   });
 }
+
+/** Whether `value` (already shaped YYYY-MM-DD) names a day of the calendar: 2026-02-30 does not. */
+export function isCalendarDay(value: string): boolean {
+  const day = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === value;
+}

@@ -176,10 +176,13 @@ describe('money reconciliation (issue 46)', () => {
     expect(metrics.body).toMatch(/onkure_reconciliation_mismatches\{day="2026-11-29",instance_id="[^"]+"\} 5/);
   });
 
-  it('bad input is refused in Japanese and runs nothing: a malformed day, a day to come, another field', async () => {
+  it('bad input is refused in Japanese and runs nothing: a malformed day, a day not in the calendar, a day to come, another field', async () => {
     const runs = await t.server.services().reconciliation.runs(100);
     for (const body of [
       { day: '2026-13-40' },
+      // Days of the past that do not exist (the contract fuzz found the first answered 500).
+      { day: '1553-50-53' },
+      { day: '2026-02-30' },
       { day: 'yesterday' },
       { day: '2027-01-01' },
       { day: DAY, run: 2 },

@@ -56,7 +56,8 @@ function storeTemplate(): Blob | null {
 /**
  * Starts a reference server for a test: its own temporary DATA_DIR (or memory), no static files,
  * quiet logs, and an ephemeral port when `listen` is set. Its store starts as a copy of the run's
- * seeded template, unless the test pins its own clock (then it migrates and seeds at that time).
+ * seeded template, unless the test pins its own clock (then it migrates and seeds at that time;
+ * a clock that starts at `inject('storeTemplateSeededAt')` keeps the template).
  * Always `await close()` in afterAll.
  */
 export async function startTestServer(
@@ -98,7 +99,9 @@ export async function startTestServer(
     ...options.env,
   });
   // On PostgreSQL the database given is already a copy of a seeded one (test/support/postgres-cluster.ts).
-  const seeded = options.clock || options.databaseUrl ? null : storeTemplate();
+  // A test clock that starts at the template's seeding instant can start from the template too.
+  const ownClock = options.clock && options.clock.now().getTime() !== inject('storeTemplateSeededAt');
+  const seeded = ownClock || options.databaseUrl ? null : storeTemplate();
   const server = createOnkureServer(config, {
     logger: Boolean(options.logStream),
     ...(options.logStream ? { logStream: options.logStream } : {}),

@@ -12,7 +12,7 @@ export interface TestUser {
  * endpoint can call as a signed-in user (or as two different users).
  */
 export async function createTestUser(
-  t: TestServer,
+  t: Pick<TestServer, 'server'>,
   fields: Partial<Record<'email' | 'nickname' | 'status' | 'vip_level' | 'birth' | 'created_at', unknown>> = {},
   /** Free TC credited through the server's own ledger (a player who can pay for plays). */
   options: { freeTc?: number } = {},
