@@ -10,7 +10,11 @@ import type { ServerMetrics } from './server-metrics';
  */
 export function meteredPlayStore(inner: PlayStore, metrics: ServerMetrics | null, events: EventLog | null): PlayStore {
   return {
-    loadRooms: (ids) => inner.loadRooms(ids),
+    async loadRooms(ids) {
+      const rooms = await inner.loadRooms(ids);
+      for (const room of rooms) metrics?.stationRunning(room.station.stationId);
+      return rooms;
+    },
     addToLine: (stationId, userId) => inner.addToLine(stationId, userId),
     nickname: (userId) => inner.nickname(userId),
     async startPlay(stationId, start, seed) {

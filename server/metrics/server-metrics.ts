@@ -6,6 +6,12 @@ export interface GaugeSample<L extends string> {
   readonly value: number;
 }
 
+/** The provider callbacks' outcomes (onkure_provider_callbacks_total{outcome}). */
+export const PROVIDER_CALLBACK_OUTCOMES = ['applied', 'refused', 'bad_signature', 'error'] as const;
+/** A play's currencies and results (onkure_station_plays_total{currency}, onkure_station_results_total{result}). */
+const PLAY_CURRENCIES = ['tc', 'free', 'ticket'] as const;
+const PLAY_RESULTS = ['win', 'miss'] as const;
+
 /** Seconds: HTTP answers, store queries (most in ms, the slow tail in seconds). */
 const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** Seconds: a push's way to the sockets (local: sub-ms; between instances: PostgreSQL's NOTIFY). */
@@ -127,9 +133,29 @@ export class ServerMetrics {
     })
       .labels({ version: process.env.npm_package_version ?? 'unknown', node: process.versions.node })
       .set(1);
+    // Every outcome's series exists from the start at 0: a counter series born at its first
+    // increment hides that increment from increase() and rate() (Prometheus has no earlier sample),
+    // so the first bad callbacks after a start would not count toward their alert.
+    for (const outcome of PROVIDER_CALLBACK_OUTCOMES) this.providerCallbacks.inc({ outcome }, 0);
   }
 
-  /** A gauge read at each scrape; its samples replace the last scrape's (a station gone is gone). */
+  /**
+   * A station's counters at 0 once this instance runs its room, for the same reason: the first
+   * refund (or play, or result) of each station after a start would otherwise be invisible to
+   * increase(), and an agent dying under a dozen stations refunds one play on each.
+   */
+  stationRunning(stationId: number): void {
+    const station_id = String(stationId);
+    this.refunds.inc({ station_id }, 0);
+    for (const currency of PLAY_CURRENCIES) this.plays.inc({ station_id, currency }, 0);
+    for (const result of PLAY_RESULTS) this.results.inc({ station_id, result }, 0);
+  }
+
+  /**
+   * A gauge read at each scrape; its samples replace the last scrape's (a station gone is gone),
+   * and no sample is no series: prom-client would export an unlabelled gauge it was not given as 0,
+   * so a standby, which knows no reconciliation, said the last one ran in 1970 (issue 46).
+   */
   gauge<L extends string>(
     name: string,
     help: string,
@@ -143,7 +169,9 @@ export class ServerMetrics {
       registers: [this.registry],
       async collect() {
         this.reset();
-        for (const sample of await read()) this.set(sample.labels as Record<L, string | number>, sample.value);
+        const samples = await read();
+        if (samples.length === 0 && labelNames.length === 0) this.remove({} as Partial<Record<L, string | number>>);
+        for (const sample of samples) this.set(sample.labels as Record<L, string | number>, sample.value);
       },
     });
   }
