@@ -133,6 +133,15 @@ describe('every bench script runs at its smallest size', () => {
     }
   }, 45_000);
 
+  it('bench:fuzz', async () => {
+    const run = await tsx('bench:fuzz', 'bench/fuzz.ts', ['requests=200'], 30_000);
+    expectRan(run, [
+      /contract fuzz: 200 requests over \d+ routes in [\d.]+ s/,
+      /accepted \d+, refused \d+ \(\d+ compared with the store\)/,
+      /^findings: 0$/m,
+    ]);
+  }, 40_000);
+
   it('bench:payments', async () => {
     const run = await tsx('bench:payments', 'bench/payments.ts', ['players=2', 'replays=1', 'limit=11'], 30_000);
     expectRan(run, [
