@@ -63,10 +63,17 @@ export const systemClock: Clock = {
  * storage deadlines…): `nextDue` asks the store for the earliest instant, `run` handles everything
  * due and the timer is armed again at the next one. `poke()` after a write that may have brought
  * the earliest instant forward. A restart loses nothing: `start()` reads the store again.
+ *
+ * A failure (the store unreachable, a run that throws) is logged and tried again after a wait that
+ * doubles from 1 s up to a minute, and starts again from 1 s after a success: neither a read that
+ * failed once leaves the timer unarmed for ever, nor a run that keeps failing retries at once in a
+ * loop against the store.
  */
 export class DueTimer {
   private armed: { task: ScheduledTask; at: number } | null = null;
   private running = false;
+  /** Failures in a row (reads or runs): the next try waits retryDelayMs(failures). */
+  private failures = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -119,23 +126,49 @@ export class DueTimer {
     try {
       next = await this.nextDue();
     } catch (error) {
+      this.failures += 1;
       this.log(`${this.what}: reading the next due time failed`, error);
+      this.armAt(this.clock.now().getTime() + retryDelayMs(this.failures), () => void this.poke());
       return;
     }
     if (!this.running) return;
     const latest = this.maxWaitMs === null ? null : this.clock.now().getTime() + this.maxWaitMs;
     if (!next && latest === null) return;
     const at = Math.min(next?.getTime() ?? Infinity, latest ?? Infinity);
+    this.armAt(
+      at,
+      () =>
+        void this.track(
+          this.run().then(
+            () => {
+              this.failures = 0;
+              return this.poke();
+            },
+            (error: unknown) => {
+              this.failures += 1;
+              this.log(`${this.what} failed`, error);
+              // What is due stays due: look again after the wait, not at once.
+              if (this.running)
+                this.armAt(this.clock.now().getTime() + retryDelayMs(this.failures), () => void this.poke());
+            },
+          ),
+        ),
+    );
+  }
+
+  /** Arms the timer for `at`, unless it is armed for that instant or sooner already. */
+  private armAt(at: number, task: () => void): void {
     if (this.armed && this.armed.at <= at) return;
     this.armed?.task.cancel();
-    const task = this.clock.setTimeout(() => {
+    const armed = this.clock.setTimeout(() => {
       this.armed = null;
-      void this.track(
-        this.run()
-          .catch((error: unknown) => this.log(`${this.what} failed`, error))
-          .finally(() => this.poke()),
-      );
+      task();
     }, at - this.clock.now().getTime());
-    this.armed = { task, at };
+    this.armed = { task: armed, at };
   }
+}
+
+/** The wait before the next try after `failures` failures in a row: 1 s, 2 s, 4 s… up to a minute. */
+export function retryDelayMs(failures: number): number {
+  return Math.min(1_000 * 2 ** Math.max(0, failures - 1), 60_000);
 }
