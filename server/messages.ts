@@ -102,6 +102,8 @@ export const SERVER_MESSAGES = {
   idempotencyConflict: 'この操作はすでに別の内容で受け付けています。',
   // The play loop
   notYourTurn: 'まだ順番ではありません。',
+  /** The development call that makes operator accounts: the account rule is quoted as written. */
+  operatorAccountRefused: (rule: string) => `運用者アカウントを作成できませんでした（${rule}）。`,
   playNotFound: 'プレイが見つかりません。',
   notYourPlay: 'このプレイは操作できません。',
   buttonNotReady: 'このボタンはいま操作できません。',

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { OPERATOR_ROLES } from '../../src/domain';
+import { SERVER_MESSAGES } from '../messages';
 import { OperatorAccountError } from '../operator/operator-accounts';
 import { atStation } from '../http/room-answers';
 import { Refusal } from '../play/refusal';
@@ -39,7 +40,7 @@ export async function devOperatorRoutes({ config, route, services: s }: ApiDeps)
       // The account rules speak English (the `npm run operator` command's words): the answer says
       // in Japanese what failed, with the rule as written (the contract fuzz found it English only).
       if (error instanceof OperatorAccountError)
-        throw new Refusal(400, 400, `運用者アカウントを作成できませんでした（${error.message}）。`);
+        throw new Refusal(400, 400, SERVER_MESSAGES.operatorAccountRefused(error.message));
       throw error;
     }
     return { operator: { login: body.login, role: body.role } };
