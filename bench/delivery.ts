@@ -15,10 +15,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import { createOnkureServer } from '../server/app';
-import { readServerConfig } from '../server/config';
 import { createTestUser, type TestUser } from '../test/support/users';
 import type { TestServer } from '../test/support/test-server';
-import { benchFailed, refusalsOf, setUp } from './support';
+import { benchFailed, inProcessConfig, refusalsOf, setUp } from './support';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.split('=') as [string, string]));
 const n = (name: string, fallback: number) => Number(args[name] ?? fallback);
@@ -35,13 +34,7 @@ const address = {
 };
 
 async function main(): Promise<void> {
-  const config = readServerConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: ':memory:',
-    STATIC_DIR: '',
-    LOG_LEVEL: 'silent',
-  });
+  const config = inProcessConfig();
   const server = createOnkureServer(config, { logger: false, rateLimits: 'unlimited' });
   await server.ready;
   const origin = await server.app.listen({ port: 0, host: '127.0.0.1' });

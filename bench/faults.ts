@@ -20,14 +20,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createOnkureServer } from '../server/app';
-import { readServerConfig } from '../server/config';
 import { disconnectCampaign, faultStorm, type CampaignServer } from '../test/support/fault-campaign';
 import { killInEveryPhase, outcomeHolds } from '../test/support/kill-campaign';
 import { killKujiBoxes } from '../test/support/kuji-kill-campaign';
 import { freePort, ServerProcess } from '../test/support/server-process';
 import { InProcessAgent } from '../test/support/in-process-agent';
 import { ManualServerClock } from '../test/support/manual-server-clock';
-import { benchFailed } from './support';
+import { benchFailed, inProcessConfig } from './support';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.split('=') as [string, string]));
 const n = (name: string, fallback: number) => Number(args[name] ?? fallback);
@@ -35,12 +34,7 @@ const TOKEN = 'operator-token-for-the-fault-benchmark-0123';
 
 async function inProcess(): Promise<{ s: CampaignServer; close: () => Promise<void> }> {
   const clock = new ManualServerClock(new Date('2026-11-24T12:00:00+09:00'));
-  const config = readServerConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: ':memory:',
-    STATIC_DIR: '',
-    LOG_LEVEL: 'silent',
+  const config = inProcessConfig({
     // The operator's shared token (the fault injections) is a development call.
     ONKURE_DEV_CALLS: '1',
     ONKURE_OPERATOR_TOKEN: TOKEN,

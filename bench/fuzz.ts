@@ -8,24 +8,15 @@
  */
 import { performance } from 'node:perf_hooks';
 import { createOnkureServer } from '../server/app';
-import { readServerConfig } from '../server/config';
 import { contractFuzz } from '../test/support/contract-fuzz';
+import { inProcessConfig } from './support';
 import { ManualServerClock } from '../test/support/manual-server-clock';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.split('=') as [string, string]));
 const n = (name: string, fallback: number) => Number(args[name] ?? fallback);
 const TOKEN = 'operator-token-for-the-fuzz-benchmark-0123';
 
-const config = readServerConfig({
-  PORT: '0',
-  HOST: '127.0.0.1',
-  DATA_DIR: ':memory:',
-  STATIC_DIR: '',
-  LOG_LEVEL: 'silent',
-  ONKURE_DEV_CALLS: '1',
-  ONKURE_OPERATOR_TOKEN: TOKEN,
-  ONKURE_FEED: 'jpg',
-});
+const config = inProcessConfig({ ONKURE_DEV_CALLS: '1', ONKURE_OPERATOR_TOKEN: TOKEN, ONKURE_FEED: 'jpg' });
 // Time stands still (a clock nobody moves): nothing falls due between a refusal's two fingerprints
 // (a play's end, a lapse), so a store that changed was changed by the refused request.
 const clock = new ManualServerClock();

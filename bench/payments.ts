@@ -15,12 +15,11 @@
  */
 import { performance } from 'node:perf_hooks';
 import { createOnkureServer } from '../server/app';
-import { readServerConfig } from '../server/config';
 import { signPayload, SIGNATURE_HEADER } from '../server/payment/signature';
 import { Ledger } from '../server/wallet/ledger';
 import { createTestUser, type TestUser } from '../test/support/users';
 import type { TestServer } from '../test/support/test-server';
-import { benchFailed, refusalsOf, setUp, SetUpRefused } from './support';
+import { benchFailed, inProcessConfig, refusalsOf, setUp, SetUpRefused } from './support';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.split('=') as [string, string]));
 const n = (name: string, fallback: number) => Number(args[name] ?? fallback);
@@ -28,13 +27,7 @@ const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 
 async function main(): Promise<void> {
-  const config = readServerConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: ':memory:',
-    STATIC_DIR: '',
-    LOG_LEVEL: 'silent',
-  });
+  const config = inProcessConfig();
   const server = createOnkureServer(config, { logger: false, rateLimits: 'unlimited' });
   await server.ready;
   const origin = await server.app.listen({ port: 0, host: '127.0.0.1' });

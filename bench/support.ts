@@ -2,8 +2,23 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { SERVER_NODE_OPTIONS } from '../scripts/server-process.mjs';
+import { readServerConfig, type ServerConfig } from '../server/config';
 
 /* Small helpers the bench scripts share. */
+
+/**
+ * The config of a server a bench runs in its own process: an ephemeral port on loopback, an
+ * in-memory store, no static files, quiet logs, and `extra` (development calls, a feed, a token).
+ */
+export const inProcessConfig = (extra: NodeJS.ProcessEnv = {}): ServerConfig =>
+  readServerConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: ':memory:',
+    STATIC_DIR: '',
+    LOG_LEVEL: 'silent',
+    ...extra,
+  });
 
 /**
  * The command that runs bench/feed-server.ts (server/main.ts under another name) with the server's
