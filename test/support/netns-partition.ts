@@ -33,22 +33,28 @@ export class NetnsPartition {
   readonly netns: string;
   /** This machine's end of the veth pair: the agent dials this address. */
   readonly hostAddress: string;
+  /** The namespace's end of the veth pair: what runs inside listens here, reached from this machine. */
+  readonly nsAddress: string;
   private readonly hostLink: string;
+  private readonly nsLink: string;
   private partitioned = false;
+  private impairment: 'netem' | 'nftables' | null = null;
 
   private constructor(id: number) {
     this.netns = `onk-part-${id}`;
     this.hostLink = `onkh${id}`;
+    this.nsLink = `onkn${id}`;
     // A /30 of its own in 10.231.0.0/16 (private, on this machine's veth only).
     const block = (id % 16_000) * 4;
     this.hostAddress = `10.231.${block >> 8}.${(block & 255) + 1}`;
+    this.nsAddress = `10.231.${block >> 8}.${(block & 255) + 2}`;
   }
 
   /** Makes the namespace and the veth pair, the namespace's end addressed and up. */
   static create(): NetnsPartition {
     const p = new NetnsPartition(process.pid % 100_000);
-    const nsLink = `onkn${process.pid % 100_000}`;
-    const nsAddress = p.hostAddress.replace(/\d+$/, (last) => String(Number(last) + 1));
+    const nsLink = p.nsLink;
+    const nsAddress = p.nsAddress;
     p.destroy(); // a namespace left by an earlier run of this pid
     try {
       run('ip', ['netns', 'add', p.netns]);
@@ -86,6 +92,72 @@ export class NetnsPartition {
     if (!this.partitioned) return;
     run('ip', ['netns', 'exec', this.netns, 'nft', 'delete table inet onkure_partition']);
     this.partitioned = false;
+  }
+
+  /**
+   * Delay and loss on the namespace's traffic to and from `port` of this machine's end (a service
+   * it reaches over the veth). `tc qdisc … netem delay <ms> loss <pct>%` on the namespace's link
+   * when the kernel has sch_netem; that one takes the whole link, every port. Without it (this
+   * machine's kernel: "Specified qdisc kind is unknown") only the loss is made here, by nftables
+   * rules dropping that share of the port's packets at random each way, and the delay is the
+   * caller's (a DelayProxy in front of the service): the answer says which it was.
+   */
+  impair(options: { readonly delayMs: number; readonly lossPercent: number; readonly port: number }): {
+    readonly mechanism: 'netem' | 'nftables';
+    /** Whether the delay is made here (netem); with nftables the caller adds it. */
+    readonly delayed: boolean;
+  } {
+    this.clearImpairment();
+    try {
+      run('ip', [
+        'netns',
+        'exec',
+        this.netns,
+        'tc',
+        'qdisc',
+        'add',
+        'dev',
+        this.nsLink,
+        'root',
+        'netem',
+        'delay',
+        `${options.delayMs}ms`,
+        'loss',
+        `${options.lossPercent}%`,
+      ]);
+      this.impairment = 'netem';
+      return { mechanism: 'netem', delayed: true };
+    } catch {
+      // No sch_netem in this kernel: nftables for the loss.
+    }
+    const share = Math.round(options.lossPercent * 100); // per 10,000
+    run('ip', [
+      'netns',
+      'exec',
+      this.netns,
+      'nft',
+      [
+        'add table inet onkure_impair',
+        'add chain inet onkure_impair in { type filter hook input priority 0; policy accept; }',
+        'add chain inet onkure_impair out { type filter hook output priority 0; policy accept; }',
+        `add rule inet onkure_impair in ip saddr ${this.hostAddress} tcp sport ${options.port} numgen random mod 10000 < ${share} drop`,
+        `add rule inet onkure_impair out ip daddr ${this.hostAddress} tcp dport ${options.port} numgen random mod 10000 < ${share} drop`,
+      ].join('; '),
+    ]);
+    this.impairment = 'nftables';
+    return { mechanism: 'nftables', delayed: false };
+  }
+
+  /** Removes the delay and loss `impair` made; never throws. */
+  clearImpairment(): void {
+    const was = this.impairment;
+    this.impairment = null;
+    try {
+      if (was === 'netem') run('ip', ['netns', 'exec', this.netns, 'tc', 'qdisc', 'del', 'dev', this.nsLink, 'root']);
+      if (was === 'nftables') run('ip', ['netns', 'exec', this.netns, 'nft', 'delete table inet onkure_impair']);
+    } catch {
+      // gone with the namespace
+    }
   }
 
   /** Removes the namespace (its processes must be gone) and the veth pair; never throws. */

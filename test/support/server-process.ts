@@ -23,6 +23,14 @@ export interface ServerProcessOptions {
    * server and dials the next one on the same key. `close()` ends it.
    */
   readonly agent?: boolean;
+  /**
+   * Runs the server inside this network namespace (`ip netns exec`, root only; it execs node in
+   * place, so the pid and the process group are the server's). Give it `host` too: loopback inside
+   * the namespace is not this machine's.
+   */
+  readonly netns?: string;
+  /** The address it listens on and is reached at (default 127.0.0.1); HOST in `env` still wins for the listen address. */
+  readonly host?: string;
 }
 
 /** The reference server as a process of its own on `dataDir`. */
@@ -64,7 +72,7 @@ export class ServerProcess {
   }
 
   get origin(): string {
-    return `http://127.0.0.1:${this.port}`;
+    return `http://${this.options.host ?? '127.0.0.1'}:${this.port}`;
   }
 
   /**
@@ -76,11 +84,15 @@ export class ServerProcess {
     if (this.options.agent) this.agentDir ??= mkdtempSync(join(tmpdir(), 'onkure-test-agent-'));
     if (this.dataDir === ':memory:' && !('CLIPS_DIR' in this.env))
       this.clipsDir ??= mkdtempSync(join(tmpdir(), 'onkure-test-clips-'));
-    const child = spawn(process.execPath, [...this.args], {
+    // A process that ended on its own (not through kill()) left its stdin pipe open here.
+    this.child?.stdin?.destroy();
+    const node = [process.execPath, ...this.args];
+    const [command, ...args] = this.options.netns ? ['ip', 'netns', 'exec', this.options.netns, ...node] : node;
+    const child = spawn(command!, args, {
       env: {
         ...process.env,
         PORT: String(this.port),
-        HOST: '127.0.0.1',
+        HOST: this.options.host ?? '127.0.0.1',
         DATA_DIR: this.dataDir,
         STATIC_DIR: '',
         LOG_LEVEL: 'warn',
