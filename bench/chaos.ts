@@ -17,6 +17,9 @@ import { benchFailed } from './support';
 import { chaosOptionsFrom, formatChaosReport, runChaosCampaign } from '../test/support/chaos-campaign';
 
 async function main(): Promise<void> {
+  // Stopped from outside (Ctrl-C, `timeout`): exit through the campaign's exit handler, which stops
+  // PostgreSQL and HAProxy and removes the namespace (the instances end with this process).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
   const options = chaosOptionsFrom(process.argv.slice(2));
   console.log(
     `chaos: ${options.players} players, ${options.buyers} buyers, ${options.deliveries} deliveries per fault; faults ${options.faults.join(', ')}; machine ${process.platform}, node ${process.versions.node} (PostgreSQL, both instances, HAProxy and the load share it)`,
