@@ -1,5 +1,14 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import {
+  appendFileSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,6 +69,12 @@ export interface ClusterOptions {
   readonly dir?: string;
   /** The port (default: a free one). */
   readonly port?: number;
+  /**
+   * More addresses of this machine to listen on besides 127.0.0.1 (a veth's end, for a client in a
+   * network namespace), and the networks trusted from there (pg_hba.conf `host … trust` lines).
+   */
+  readonly listen?: readonly string[];
+  readonly trustNetworks?: readonly string[];
 }
 
 export async function startPostgresCluster(options: ClusterOptions = {}): Promise<PostgresCluster> {
@@ -89,6 +104,11 @@ export async function startPostgresCluster(options: ClusterOptions = {}): Promis
     const init = spawnSync(initdb, initArgs, { encoding: 'utf8' });
     if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
   }
+  const hba = join(data, 'pg_hba.conf');
+  for (const network of options.trustNetworks ?? []) {
+    const line = `host all all ${network} trust`;
+    if (!readFileSync(hba, 'utf8').includes(line)) appendFileSync(hba, `${line}\n`);
+  }
   const port = options.port ?? (await freePort());
   const [postgres, serverArgs] = asClusterOwner(join(bin, 'postgres'), [
     '-D',
@@ -98,7 +118,7 @@ export async function startPostgresCluster(options: ClusterOptions = {}): Promis
     '-k',
     dir,
     '-c',
-    'listen_addresses=127.0.0.1',
+    `listen_addresses=${['127.0.0.1', ...(options.listen ?? [])].join(',')}`,
     '-c',
     'fsync=off',
     '-c',

@@ -10,8 +10,7 @@ import { jstIsoDate } from '../../src/domain';
 import { startPostgresCluster, type PostgresCluster } from '../../scripts/lib/postgres-cluster';
 import { haproxyConfig, startHaproxy } from '../../scripts/lib/haproxy';
 import { setUp, SetUpRefused } from '../../bench/support';
-import { DelayProxy } from './delay-proxy';
-import { NetnsPartition, partitionUnavailable } from './netns-partition';
+import { NetnsDelayProxy, NetnsPartition, partitionUnavailable } from './netns-partition';
 import { freePort, ServerProcess } from './server-process';
 
 /*
@@ -301,33 +300,43 @@ export async function runChaosCampaign(options: ChaosOptions, log: (line: string
   cleanups.push(() => rmSync(pgDir, { recursive: true, force: true }));
   // On an abrupt end of the process (an uncaught error in a bench), what a `finally` cannot reach.
   const onExit = () => {
+    proxyKill?.();
     cluster?.stopNow();
     net?.destroy();
     haproxyChild?.kill('SIGKILL');
   };
   let net: NetnsPartition | null = null;
+  let proxyKill: (() => void) | null = null;
   let haproxyChild: { kill(signal: NodeJS.Signals): void } | null = null;
   process.once('exit', onExit);
   cleanups.push(() => void process.removeListener('exit', onExit));
 
   try {
-    // PostgreSQL in a folder of ours that outlives a stop (the restart fault starts it again there).
-    cluster = await startPostgresCluster({ dir: pgDir });
+    const unavailable = partitionUnavailable();
+    if (unavailable) notes.push(`instance B runs on loopback, no network namespace: ${unavailable}`);
+    else {
+      net = NetnsPartition.create();
+      cleanups.push(() => net?.destroy());
+    }
+    // PostgreSQL in a folder of ours that outlives a stop (the restart fault starts it again there),
+    // listening on the veth's end too for instance B.
+    const pgOptions = {
+      dir: pgDir,
+      ...(net ? { listen: [net.hostAddress], trustNetworks: [`${net.nsAddress}/32`] } : {}),
+    };
+    cluster = await startPostgresCluster(pgOptions);
     const pgPort = cluster.port;
     cleanups.push(async () => {
       await cluster?.stop();
     });
     const url = await cluster.createDatabase('chaos');
     const dbName = 'chaos';
-
-    const unavailable = partitionUnavailable();
-    let proxy: DelayProxy | null = null;
-    if (unavailable) {
-      notes.push(`instance B runs on loopback, no network namespace: ${unavailable}`);
-    } else {
-      net = NetnsPartition.create();
-      cleanups.push(() => net?.destroy());
-      proxy = await DelayProxy.start(net.hostAddress, { host: '127.0.0.1', port: pgPort });
+    // B reaches PostgreSQL through a delay proxy inside its namespace (on its loopback), whose own
+    // connections cross the veth: a partition cuts them, and PostgreSQL's keepalives see it.
+    let proxy: NetnsDelayProxy | null = null;
+    if (net) {
+      proxy = await NetnsDelayProxy.start(net.netns, { host: net.hostAddress, port: pgPort });
+      proxyKill = () => proxy?.killNow();
       cleanups.push(async () => proxy?.close());
     }
     const hostA = net?.hostAddress ?? '127.0.0.1';
@@ -350,7 +359,7 @@ export async function runChaosCampaign(options: ChaosOptions, log: (line: string
         { host: hostA },
       ),
     );
-    const urlB = proxy ? `postgres://onkure@${proxy.host}:${proxy.port}/${dbName}` : url;
+    const urlB = proxy ? `postgres://onkure@127.0.0.1:${proxy.port}/${dbName}` : url;
     const b = new Supervised(
       'B',
       new ServerProcess(
@@ -385,7 +394,7 @@ export async function runChaosCampaign(options: ChaosOptions, log: (line: string
     cleanups.push(() => lb.stop());
     const origin = `http://127.0.0.1:${lbPort}`;
     log(
-      `cluster: PostgreSQL on 127.0.0.1:${pgPort}; A on ${hostA}:${portA}; B on ${hostB}:${portB}${net ? ` (namespace ${net.netns}, PostgreSQL through ${proxy!.host}:${proxy!.port})` : ''}; HAProxy on 127.0.0.1:${lbPort}`,
+      `cluster: PostgreSQL on 127.0.0.1:${pgPort}; A on ${hostA}:${portA}; B on ${hostB}:${portB}${net ? ` (namespace ${net.netns}, PostgreSQL through a delay proxy on the namespace's 127.0.0.1:${proxy!.port}, then the veth to ${net.hostAddress}:${pgPort})` : ''}; HAProxy on 127.0.0.1:${lbPort}`,
     );
 
     /** A short-lived connection of the campaign's own (PostgreSQL restarts under it). */
@@ -499,12 +508,12 @@ export async function runChaosCampaign(options: ChaosOptions, log: (line: string
     }
     const players = await Promise.all(
       Array.from({ length: options.players }, async (_, i) => ({
-        who: await login(`chaos-player-${i}`),
+        who: await login(`cp${i}`),
         station: stations[i % stations.length]!,
       })),
     );
-    const buyers = await Promise.all(Array.from({ length: options.buyers }, (_, i) => login(`chaos-buyer-${i}`)));
-    const probe = await login('chaos-probe');
+    const buyers = await Promise.all(Array.from({ length: options.buyers }, (_, i) => login(`cb${i}`)));
+    const probe = await login('cprobe');
     await withStore((s) =>
       s.query(`UPDATE users SET birth = '1990-01-01' WHERE user_id = ANY($1::int[])`, [
         [...buyers, ...players.map((p) => p.who)].map((w) => w.user_id),
@@ -607,9 +616,7 @@ export async function runChaosCampaign(options: ChaosOptions, log: (line: string
     let unanswered = 0;
     /** A player with one crane prize, an address, no free-delivery ticket and 10,000 TC: one request of 8,000 TC. */
     const prepareDeliverers = async (label: string) => {
-      const list = await Promise.all(
-        Array.from({ length: options.deliveries }, (_, i) => login(`chaos-deliverer-${label}-${i}`)),
-      );
+      const list = await Promise.all(Array.from({ length: options.deliveries }, (_, i) => login(`cd${label}x${i}`)));
       const prepared: { who: Who; addressId: number; prize: number; requestId: string }[] = [];
       for (const who of list) {
         const answer = await setUp(
@@ -839,7 +846,7 @@ export async function runChaosCampaign(options: ChaosOptions, log: (line: string
       tally = new Tally();
       unanswered = 0;
       const restarts0 = a.restarts + b.restarts;
-      const deliverers = options.deliveries > 0 ? await prepareDeliverers(fault) : [];
+      const deliverers = options.deliveries > 0 ? await prepareDeliverers(String(reports.length)) : [];
       draining = false;
       const started = Date.now();
       const delivering = runDeliverers(deliverers, options.leadSeconds * 1_000 + 2_000);
@@ -904,7 +911,7 @@ export async function runChaosCampaign(options: ChaosOptions, log: (line: string
           async () => {
             await cluster!.stop();
             await pause(options.pgDownSeconds * 1_000);
-            cluster = await startPostgresCluster({ dir: pgDir, port: pgPort });
+            cluster = await startPostgresCluster({ ...pgOptions, port: pgPort });
             return {
               endedAt: Date.now(),
               how: `PostgreSQL stopped (immediate), down ${options.pgDownSeconds} s, started again on its data`,
@@ -929,11 +936,11 @@ export async function runChaosCampaign(options: ChaosOptions, log: (line: string
         await window(
           fault,
           async () => {
-            const made = net!.impair({ delayMs: options.delayMs, lossPercent: options.lossPercent, port: proxy!.port });
-            if (!made.delayed) proxy!.setDelay(options.delayMs);
+            const made = net!.impair({ delayMs: options.delayMs, lossPercent: options.lossPercent, port: pgPort });
+            if (!made.delayed) await proxy!.setDelay(options.delayMs);
             await pause(options.impairSeconds * 1_000);
             net!.clearImpairment();
-            proxy!.setDelay(0);
+            await proxy!.setDelay(0);
             return {
               endedAt: Date.now(),
               how:

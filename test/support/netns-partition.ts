@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
 
 /*
  * A network partition made for real, at the network level: the agent runs in a network namespace of
@@ -172,5 +173,73 @@ export class NetnsPartition {
         // not there
       }
     }
+  }
+}
+
+/**
+ * The delay proxy (delay-proxy.ts) run inside the namespace, on its loopback, forwarding to a
+ * service of this machine over the veth: what runs in the namespace dials 127.0.0.1:`port`.
+ * Ends with `close()` or with this process.
+ */
+export class NetnsDelayProxy {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly port: number,
+    private readonly lines: AsyncIterator<string>,
+  ) {}
+
+  static async start(netns: string, target: { host: string; port: number }): Promise<NetnsDelayProxy> {
+    const child = spawn(
+      'ip',
+      [
+        'netns',
+        'exec',
+        netns,
+        process.execPath,
+        '--import',
+        'tsx',
+        'test/support/delay-proxy-main.ts',
+        '127.0.0.1',
+        target.host,
+        String(target.port),
+      ],
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    let errors = '';
+    child.stderr!.on('data', (d: Buffer) => (errors += d.toString()));
+    const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+    const first = await Promise.race([
+      lines.next(),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`the namespace's delay proxy did not start: ${errors}`)), 30_000),
+      ),
+    ]);
+    const m = /^port (\d+)$/.exec(String(first.value ?? ''));
+    if (!m) {
+      child.kill('SIGKILL');
+      throw new Error(`the namespace's delay proxy did not start: ${String(first.value)} ${errors}`);
+    }
+    return new NetnsDelayProxy(child, Number(m[1]), lines);
+  }
+
+  /** Every chunk from now on is held `ms` each way (0: none); resolves once the proxy took it. */
+  async setDelay(ms: number): Promise<void> {
+    this.child.stdin!.write(`delay ${ms}\n`);
+    const answer = await this.lines.next();
+    if (answer.value !== `delay ${ms}`) throw new Error(`the delay proxy answered ${String(answer.value)}`);
+  }
+
+  async close(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.stdin!.end();
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 3_000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  /** For an exit handler: ends it at once. */
+  killNow(): void {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
   }
 }
