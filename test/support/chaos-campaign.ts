@@ -1,12 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { StationKeys } from '../../server/agent/station-keys';
 import { systemClock } from '../../server/clock';
 import { recordWonPrize } from '../../server/delivery/won-prizes';
 import { SimulatedPaymentProvider } from '../../server/payment/provider/simulated-provider';
 import { openPostgresStore, type PostgresStore } from '../../server/store/postgres-store';
 import { Reconciliation, type ReconciliationReport } from '../../server/wallet/reconciliation';
 import { jstIsoDate } from '../../src/domain';
+import { AGENT_PATH } from '../../src/contract/agent.schema';
 import { startPostgresCluster, type PostgresCluster } from '../../scripts/lib/postgres-cluster';
 import { haproxyConfig, startHaproxy } from '../../scripts/lib/haproxy';
 import { setUp, SetUpRefused } from '../../bench/support';
@@ -148,6 +151,9 @@ export class Tally {
   total(which: 'ok' | 'failed'): number {
     return [...this[which].values()].reduce((a, b) => a + b, 0);
   }
+  describeOk(): string {
+    return [...this.ok].map(([k, n]) => `${k} ${n}`).join(', ') || 'none';
+  }
   describeFailed(): string {
     return (
       [...this.failed]
@@ -187,6 +193,8 @@ export interface Recovery {
   readonly apiMs: number | null;
   /** … to every player's room answering again and every load station run by an instance. */
   readonly roomsMs: number | null;
+  /** … to every played station's machine connected and reporting again (its agent, through the balancer). */
+  readonly machinesMs: number | null;
   /** … to each instance answering /healthz (null: never within the bound). */
   readonly instancesMs: Readonly<Record<string, number | null>>;
 }
@@ -300,6 +308,7 @@ export async function runChaosCampaign(options: ChaosOptions, log: (line: string
   cleanups.push(() => rmSync(pgDir, { recursive: true, force: true }));
   // On an abrupt end of the process (an uncaught error in a bench), what a `finally` cannot reach.
   const onExit = () => {
+    agentKill?.();
     proxyKill?.();
     cluster?.stopNow();
     net?.destroy();
@@ -307,6 +316,7 @@ export async function runChaosCampaign(options: ChaosOptions, log: (line: string
   };
   let net: NetnsPartition | null = null;
   let proxyKill: (() => void) | null = null;
+  let agentKill: (() => void) | null = null;
   let haproxyChild: { kill(signal: NodeJS.Signals): void } | null = null;
   process.once('exit', onExit);
   cleanups.push(() => void process.removeListener('exit', onExit));
@@ -506,6 +516,47 @@ export async function runChaosCampaign(options: ChaosOptions, log: (line: string
       await setUp(operator('station_status', { station_id, station_status: 'open' }), `opening station ${station_id}`);
       await setUp(operator('restock', { station_id, stock: 9_999 }), `restocking station ${station_id}`);
     }
+    // The cabinets' agent (the reference agent, driver sim) dials the balancer, as a floor's agent
+    // behind NAT dials the service's one address; a station offers its turn once its machine reports.
+    const { key } = await withStore((s) =>
+      new StationKeys(s, systemClock).issue({ name: 'chaos cabinets', stationIds: stations, by: 'chaos' }),
+    );
+    const machineFile = join(dir, 'machines.json');
+    writeFileSync(
+      machineFile,
+      JSON.stringify({
+        server: `${origin.replace(/^http/, 'ws')}${AGENT_PATH}`,
+        driver: 'sim',
+        stations: stations.map((station_id) => ({ station_id })),
+      }),
+    );
+    const agent = spawn(process.execPath, ['--import', 'tsx', 'agent/main.ts', '--config', machineFile], {
+      env: { ...process.env, ONKURE_AGENT_KEY: key },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let agentLog = '';
+    agent.stderr!.on('data', (d: Buffer) => (agentLog = (agentLog + d.toString()).slice(-4_000)));
+    agentKill = () => agent.kill('SIGKILL');
+    cleanups.push(async () => {
+      if (agent.exitCode !== null || agent.signalCode !== null) return;
+      const exited = new Promise((resolve) => agent.once('exit', resolve));
+      agent.kill('SIGKILL');
+      await exited;
+    });
+    const machinesUp = async () => {
+      for (const i of instances) {
+        const r = await fetch(`${i.proc.origin}/healthz/agents?stations=${stations.join(',')}`, {
+          signal: AbortSignal.timeout(1_000),
+        }).catch(() => null);
+        if (r?.status === 200) return true;
+      }
+      return false;
+    };
+    for (let i = 0; !(await machinesUp()); i += 1) {
+      if (i > 150 || agent.exitCode !== null) throw new Error(`the stations' agent did not report: ${agentLog}`);
+      await pause(200);
+    }
+
     const players = await Promise.all(
       Array.from({ length: options.players }, async (_, i) => ({
         who: await login(`cp${i}`),
@@ -565,6 +616,7 @@ export async function runChaosCampaign(options: ChaosOptions, log: (line: string
         }
         const rec = await call('get_reserve', 'v2/play/get_reserve', p.who, { station_id: p.station });
         const status = (rec.json?.reserve_info as { reserve_status?: string | null } | undefined)?.reserve_status;
+        if (process.env.CHAOS_DEBUG) log(`player ${p.who.user_id}: ${JSON.stringify(rec.json)}`);
         if (rec.outcome !== 'ok') await pause(250);
         else if (status === 'playTransition') {
           const c = await call('confirm', 'v2/play/confirm', p.who, { station_id: p.station });
@@ -701,9 +753,19 @@ export async function runChaosCampaign(options: ChaosOptions, log: (line: string
         }
         return null;
       })();
-      const [apiMs, roomsMs, msA, msB] = await Promise.all([api, rooms, instance(a), instance(b)]);
+      const machines = (async () => {
+        for (; Date.now() < bound; await pause(100)) if (await machinesUp()) return Date.now() - since;
+        return null;
+      })();
+      const [apiMs, roomsMs, machinesMs, msA, msB] = await Promise.all([
+        api,
+        rooms,
+        machines,
+        instance(a),
+        instance(b),
+      ]);
       roomMark = Number.POSITIVE_INFINITY;
-      return { apiMs, roomsMs, instancesMs: { A: msA, B: msB } };
+      return { apiMs, roomsMs, machinesMs, instancesMs: { A: msA, B: msB } };
     };
 
     // ---- The audit, from the store.
@@ -815,6 +877,7 @@ export async function runChaosCampaign(options: ChaosOptions, log: (line: string
       if (recovery) {
         if (recovery.apiMs === null) v.push(`no API answer within ${options.recoverSeconds} s`);
         if (recovery.roomsMs === null) v.push(`rooms not answering within ${options.recoverSeconds} s`);
+        if (recovery.machinesMs === null) v.push(`machines not reporting within ${options.recoverSeconds} s`);
         for (const [name, ms] of Object.entries(recovery.instancesMs))
           if (ms === null) v.push(`instance ${name} not back within ${options.recoverSeconds} s`);
       }
@@ -993,12 +1056,13 @@ export function formatFault(r: FaultReport): string {
   const lines = [
     `${r.fault}: ${r.how}`,
     `  duration ${r.durationMs} ms; requests ok ${r.tally.total('ok')}, failed ${r.tally.total('failed')}; instances restarted ${r.restarts}`,
+    `  ok by call: ${r.tally.describeOk()}`,
     `  failed by kind: ${r.tally.describeFailed()}`,
     `  plays ${r.delta.plays}, charges ${r.delta.charges}, refunds ${r.delta.refunds}, purchases completed ${r.delta.purchases}, deliveries ${r.delta.deliveries}`,
   ];
   if (r.recovery)
     lines.push(
-      `  recovery: API ${ms(r.recovery.apiMs)} ms, rooms ${ms(r.recovery.roomsMs)} ms, instance A ${ms(r.recovery.instancesMs.A)} ms, B ${ms(r.recovery.instancesMs.B)} ms`,
+      `  recovery: API ${ms(r.recovery.apiMs)} ms, rooms ${ms(r.recovery.roomsMs)} ms, machines ${ms(r.recovery.machinesMs)} ms, instance A ${ms(r.recovery.instancesMs.A)} ms, B ${ms(r.recovery.instancesMs.B)} ms`,
     );
   if (r.audit)
     lines.push(
@@ -1022,6 +1086,7 @@ export function formatChaosReport(report: ChaosReport): string {
     deliveries: r.skipped ? '' : r.delta.deliveries,
     'API ms': ms(r.recovery?.apiMs),
     'rooms ms': ms(r.recovery?.roomsMs),
+    'machines ms': ms(r.recovery?.machinesMs),
     'A ms': ms(r.recovery?.instancesMs.A),
     'B ms': ms(r.recovery?.instancesMs.B),
     restarts: r.skipped ? '' : r.restarts,
