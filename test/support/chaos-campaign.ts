@@ -616,7 +616,6 @@ export async function runChaosCampaign(options: ChaosOptions, log: (line: string
         }
         const rec = await call('get_reserve', 'v2/play/get_reserve', p.who, { station_id: p.station });
         const status = (rec.json?.reserve_info as { reserve_status?: string | null } | undefined)?.reserve_status;
-        if (process.env.CHAOS_DEBUG) log(`player ${p.who.user_id}: ${JSON.stringify(rec.json)}`);
         if (rec.outcome !== 'ok') await pause(250);
         else if (status === 'playTransition') {
           const c = await call('confirm', 'v2/play/confirm', p.who, { station_id: p.station });
