@@ -917,9 +917,11 @@ export async function runChaosCampaign(options: ChaosOptions, log: (line: string
       let how = 'no fault (the loads alone)';
       let durationMs = Date.now() - started;
       if (make) {
+        const before = await spreadOver();
+        const on = (list: number[]) => stations.filter((st) => list.includes(st)).length;
         const faultAt = Date.now();
         const made = await make();
-        how = made.how;
+        how = `${made.how} (played stations at the start: ${on(before.a)} on A, ${on(before.b)} on B)`;
         durationMs = made.endedAt - faultAt;
         log(`${fault}: ${how}; ended after ${durationMs} ms, measuring recovery`);
         recovery = await measureRecovery(made.endedAt);
@@ -985,11 +987,13 @@ export async function runChaosCampaign(options: ChaosOptions, log: (line: string
         await window(
           fault,
           async () => {
-            const victim = await busiest();
+            // With B in its namespace, A is killed: B takes every played station over (a busy station
+            // stays where it runs when A comes back), so the network faults after this hit B's plays.
+            const victim = net ? a : await busiest();
             await victim.proc.kill('SIGKILL');
             return {
               endedAt: Date.now(),
-              how: `kill -9 of instance ${victim.name} (running most of the played stations), started again by the supervisor after 1 s`,
+              how: `kill -9 of instance ${victim.name}, started again by the supervisor after 1 s`,
             };
           },
           null,
