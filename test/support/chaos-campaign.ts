@@ -313,6 +313,9 @@ export async function runChaosCampaign(options: ChaosOptions, log: (line: string
     cluster?.stopNow();
     net?.destroy();
     haproxyChild?.kill('SIGKILL');
+    // After PostgreSQL has stopped (stopNow waits for pg_ctl): its folder and ours.
+    rmSync(pgDir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   };
   let net: NetnsPartition | null = null;
   let proxyKill: (() => void) | null = null;
