@@ -216,6 +216,38 @@ export interface FaultReport {
   readonly violations: readonly string[];
 }
 
+/**
+ * What a hook sees of the running cluster (test/support/soak-campaign.ts holds its baseline window
+ * open for the soak's length, with sockets and samplers of its own beside the loads).
+ */
+export interface ClusterView {
+  /** The balancer's origin: every player, socket and operator call goes through it. */
+  readonly origin: string;
+  readonly instances: readonly {
+    readonly name: string;
+    /** Its process id now (a restarted instance has a new one). */
+    pid(): number | null;
+    /** Everything it wrote to its log so far (LOG_LEVEL warn: warnings and errors). */
+    log(): string;
+    restarts(): number;
+  }[];
+  /** The stations the players play. */
+  readonly playedStations: readonly number[];
+  /** An open station nobody plays (its status may be flipped to time pushes). */
+  readonly spareStation: number;
+  /** A call with the operator token, through the balancer. */
+  operator(path: string, body: object): Promise<{ status: number; json: Record<string, unknown> }>;
+  /** The current window's answers, by call. */
+  tally(): Tally;
+  /** A fresh client address (X-Forwarded-For) for a socket or a caller of the hook's own. */
+  nextIp(): string;
+}
+
+export interface CampaignHooks {
+  /** Runs as the baseline window's load time instead of `leadSeconds`; the window ends when it resolves. */
+  readonly baseline?: (view: ClusterView) => Promise<void>;
+}
+
 export interface ChaosReport {
   readonly options: ChaosOptions;
   readonly faults: readonly FaultReport[];
@@ -296,7 +328,11 @@ const ADDRESS = {
  * Runs the campaign; `log` gets every line it prints (the set-up, each fault as it happens). Throws
  * SetUpRefused when a set-up call is refused; everything it started is stopped however it ends.
  */
-export async function runChaosCampaign(options: ChaosOptions, log: (line: string) => void): Promise<ChaosReport> {
+export async function runChaosCampaign(
+  options: ChaosOptions,
+  log: (line: string) => void,
+  hooks: CampaignHooks = {},
+): Promise<ChaosReport> {
   const notes: string[] = [];
   const cleanups: (() => Promise<void> | void)[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'onkure-chaos-'));
@@ -857,6 +893,24 @@ export async function runChaosCampaign(options: ChaosOptions, log: (line: string
     };
 
     const loops = [...players.map(playerLoop), ...buyers.map(buyerLoop)];
+    const spareStation = [...spread.a, ...spread.b].find((st) => !stations.includes(st));
+    const view = (): ClusterView => {
+      if (spareStation === undefined) throw new Error('no station is left unplayed for the hook');
+      return {
+        origin,
+        instances: instances.map((i) => ({
+          name: i.name,
+          pid: () => i.proc.pid,
+          log: () => i.proc.log,
+          restarts: () => i.restarts,
+        })),
+        playedStations: stations,
+        spareStation,
+        operator,
+        tally: () => tally,
+        nextIp,
+      };
+    };
     const reports: FaultReport[] = [];
     const violationsOf = (audit: ChaosAudit, recovery: Recovery | null, drained: string | null): string[] => {
       const v: string[] = [];
@@ -915,7 +969,8 @@ export async function runChaosCampaign(options: ChaosOptions, log: (line: string
       draining = false;
       const started = Date.now();
       const delivering = runDeliverers(deliverers, options.leadSeconds * 1_000 + 2_000);
-      await pause(options.leadSeconds * 1_000);
+      if (fault === 'baseline' && hooks.baseline) await hooks.baseline(view());
+      else await pause(options.leadSeconds * 1_000);
       let recovery: Recovery | null = null;
       let how = 'no fault (the loads alone)';
       let durationMs = Date.now() - started;
@@ -924,7 +979,9 @@ export async function runChaosCampaign(options: ChaosOptions, log: (line: string
         const on = (list: number[]) => stations.filter((st) => list.includes(st)).length;
         const faultAt = Date.now();
         const made = await make();
-        how = `${made.how} (played stations at the start: ${on(before.a)} on A, ${on(before.b)} on B)`;
+        // Where they run once the fault has ended (a partitioned instance's stations taken over by the other?).
+        const after = await spreadOver();
+        how = `${made.how} (played stations at the start: ${on(before.a)} on A, ${on(before.b)} on B; at its end: ${on(after.a)} on A, ${on(after.b)} on B)`;
         durationMs = made.endedAt - faultAt;
         log(`${fault}: ${how}; ended after ${durationMs} ms, measuring recovery`);
         recovery = await measureRecovery(made.endedAt);
