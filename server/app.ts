@@ -12,6 +12,7 @@ import {
   loggerOptions,
   REQUEST_ID_HEADER,
   requestIdGenerator,
+  serviceLog,
   withLogContext,
 } from './logging/log-context';
 import { whipPlugin } from './composition/whip.plugin';
@@ -114,7 +115,7 @@ export function createOnkureServer(config: ServerConfig, options: ServerOptions 
     io: realtime.io,
     roomHost: config.databaseUrl
       ? new PostgresRoomHost(config.databaseUrl, {
-          log: (message, error) => app.log.error({ err: error }, message),
+          log: serviceLog(app.log),
           ...(options.hostRetryMs ? { retryMs: options.hostRetryMs } : {}),
         })
       : new LocalRoomHost(),

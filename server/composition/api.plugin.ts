@@ -11,6 +11,7 @@ import type { ServerMetrics } from '../metrics/server-metrics';
 import { startRooms } from './leader';
 import { providerCallbackUrl, startProviderCallbacks } from './provider.plugin';
 import type { ServerParts } from './server-parts';
+import { serviceLog } from '../logging/log-context';
 
 /**
  * The service API under API_PREFIX: answered 503 until the store is open and the rooms resumed;
@@ -37,13 +38,11 @@ export const apiPlugin: FastifyPluginAsync<{ parts: ServerParts }> = async (api,
     close: async () => undefined,
   };
   // The per-client limits count in the store, so they hold for every instance on one database.
-  const limiter = new WindowLimiter(new StoreLimitCounts(db), clock, (message, error) =>
-    app.log.error({ err: error }, message),
-  );
+  const limiter = new WindowLimiter(new StoreLimitCounts(db), clock, serviceLog(app.log));
   const limits = options.rateLimits ?? DEFAULT_RATE_LIMITS;
   if (limits !== 'unlimited') await registerRateLimits(api, config.apiPrefix, limits, limiter);
   const services = createServices(db, clock, io, config, {
-    log: (message, error) => app.log.error({ err: error }, message),
+    log: serviceLog(app.log),
     limiter,
     roomHost,
     metrics: parts.metrics,

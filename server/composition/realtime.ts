@@ -7,6 +7,7 @@ import { originAllowed } from '../http/security-headers';
 import { AGENT_PATH } from '../../src/contract/agent.schema';
 import { refuseUpgrade, requestUrl } from '../http/upgrade-request';
 import { attachClusterAdapter } from '../realtime/cluster-adapter';
+import { serviceLog } from '../logging/log-context';
 
 /**
  * The real-time socket on the server's port: socket.io at /socket.io for the app's own origins
@@ -22,9 +23,7 @@ export function createRealtime(app: FastifyInstance, config: ServerConfig) {
     destroyUpgrade: false,
     allowRequest: (request, callback) => callback(null, originAllowed(request, config)),
   });
-  const clusterAdapter = config.databaseUrl
-    ? attachClusterAdapter(io, config.databaseUrl, (message, error) => app.log.error({ err: error }, message))
-    : null;
+  const clusterAdapter = config.databaseUrl ? attachClusterAdapter(io, config.databaseUrl, serviceLog(app.log)) : null;
   // An upgrade nobody serves (neither socket.io, the live feed's signaling nor the agents') gets a 404 at once.
   // An address that does not parse gets a 400 (a raw request line can hold anything).
   app.server.on('upgrade', (request: IncomingMessage, socket: Duplex) => {

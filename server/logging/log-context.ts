@@ -145,3 +145,16 @@ export function loggerOptions(level: string): NonNullable<Exclude<FastifyServerO
     },
   };
 }
+
+/**
+ * The services' `log(message, error?)` on a Fastify logger: with an error it is one (level error,
+ * the error serialized), without one it is something an operator may want to see but no failure (a
+ * camera's publisher ended, a clip folder over its size), so warn. An error line wakes someone
+ * (docs/operations.md): a camera that stops publishing at a normal shutdown must not write one.
+ */
+export function serviceLog(logger: {
+  warn(message: string): void;
+  error(fields: { err: unknown }, message: string): void;
+}): (message: string, error?: unknown) => void {
+  return (message, error) => (error === undefined ? logger.warn(message) : logger.error({ err: error }, message));
+}
