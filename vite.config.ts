@@ -262,7 +262,10 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['test/**/*.test.{ts,tsx}'],
+    // test/built/ needs the built app: npm test runs it after its build (`npm run test:built` sets
+    // ONKURE_TEST_BUILT), the unit phase leaves it out.
+    include: process.env.ONKURE_TEST_BUILT ? ['test/built/**/*.test.ts'] : ['test/**/*.test.{ts,tsx}'],
+    exclude: process.env.ONKURE_TEST_BUILT ? [] : ['test/built/**', '**/node_modules/**'],
     environment: 'node',
     setupFiles: ['test/setup.ts'],
     // One migrated and seeded store per run; every test server starts as a copy of it.
@@ -277,6 +280,10 @@ export default defineConfig({
     // file still starts its own server and store, and no test relies on a module's fresh state.
     isolate: false,
     // Type tests (*.test-d.ts): checked by tsc and reported by name beside the run-time tests.
-    typecheck: { enabled: true, include: ['test/types/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+    typecheck: {
+      enabled: !process.env.ONKURE_TEST_BUILT,
+      include: ['test/types/**/*.test-d.ts'],
+      tsconfig: './tsconfig.json',
+    },
   },
 });

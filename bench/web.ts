@@ -12,12 +12,12 @@
  *
  * It exits 1 when a budget is missed (the numbers are still printed).
  *
- *   npx tsx bench/web.ts [runs=3] [--only=<page>] [--detail] [--load-ms=8000] [--reuse-build]
+ *   npx tsx bench/web.ts [runs=3] [--only=<page>] [--detail] [--load-ms=8000] [--reuse-build] [--budgets=report]
  *
  * --load-ms: each throughput round's length; --reuse-build: no build when dist/client holds one
  * already (whatever built it).
- * Smallest: 1 --only=top --reuse-build --load-ms=500 (≈ 38 s: not among npm test's smoke runs,
- * docs/performance.md).
+ * Smallest: 1 --only=top --reuse-build --load-ms=500 (≈ 38 s; npm test runs it after its build with
+ * --budgets=report, test/built/bench-smoke.test.ts).
  */
 import { execSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -39,6 +39,12 @@ const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.
 const CLIENTS = 16;
 const LOAD_MS = Number(process.argv.find((a) => a.startsWith('--load-ms='))?.slice('--load-ms='.length) ?? 8_000);
 const reuseBuild = process.argv.includes('--reuse-build');
+/**
+ * `--budgets=report`: a missed budget is printed (MISSED) but the exit code stays 0. npm test's smoke
+ * run uses it: it checks that the script runs to its end, where one Lighthouse run beside other work
+ * is not a measurement of the budgets (the three-run median of a plain `npm run bench:web` is).
+ */
+const budgetsReported = process.argv.includes('--budgets=report');
 /** The budgets live in a file of their own (bench/web-budgets.json), so a change to them is a reviewed change. */
 const BUDGET = (
   JSON.parse(readFileSync(new URL('./web-budgets.json', import.meta.url), 'utf8')) as {
@@ -353,4 +359,5 @@ for (const [name, request] of [
 }
 
 stop();
-process.exit(missed > 0 ? 1 : 0);
+if (missed > 0 && budgetsReported) console.log(`${missed} budgets missed (--budgets=report: not failing)`);
+process.exit(missed > 0 && !budgetsReported ? 1 : 0);
