@@ -4,7 +4,8 @@
  *
  * 1. Lighthouse (mobile preset, its default simulated throttling, Debian's Chromium), three runs
  *    each on the top page, a character page, a play screen and the kuji page: the median
- *    performance score, LCP, CLS and TBT beside their budgets (bench/web-budgets.json).
+ *    performance score, LCP and CLS beside their budgets (bench/web-budgets.json), and TBT, which must
+ *    be within its budget in every run (each run's printed).
  * 2. The initial JavaScript of each page, gzipped: the entry, its preloaded chunks and the page's
  *    own chunk, read from the built files (what a first visit downloads before the page is live).
  * 3. Server throughput at 16 concurrent clients for 8 s each: the server-rendered top page
@@ -307,11 +308,13 @@ for (const page of pages) {
   const r = results.get(page.name);
   if (!r) continue;
   const m = (key: keyof PageResult) => median(r.map((x) => x[key]));
+  // TBT is held in every run, not only the median (issue 46: ≤ 100 ms on every page in 3 runs in a row).
+  const tbts = r.map((x) => x.tbtMs);
   console.log(
     `${page.name.padEnd(12)}  ${String(m('score')).padStart(5)}  ${m('lcpMs').toFixed(0).padStart(7)}  ${m('cls').toFixed(3).padStart(6)}  ${m('tbtMs').toFixed(0).padStart(7)}  ${m('initialJsKb').toFixed(1).padStart(19)}  ${m('scriptTransferKb').toFixed(1).padStart(22)}`,
   );
   console.log(
-    `  budgets: score ≥ ${BUDGET.score} ${check(m('score') >= BUDGET.score)}, LCP ≤ ${BUDGET.lcpMs} ${check(m('lcpMs') <= BUDGET.lcpMs)}, CLS ≤ ${BUDGET.cls} ${check(m('cls') <= BUDGET.cls)}, TBT ≤ ${BUDGET.tbtMs} ${check(m('tbtMs') <= BUDGET.tbtMs)}, initial JS ≤ ${BUDGET.initialJsKb} KB ${check(m('initialJsKb') <= BUDGET.initialJsKb)}`,
+    `  budgets: score ≥ ${BUDGET.score} ${check(m('score') >= BUDGET.score)}, LCP ≤ ${BUDGET.lcpMs} ${check(m('lcpMs') <= BUDGET.lcpMs)}, CLS ≤ ${BUDGET.cls} ${check(m('cls') <= BUDGET.cls)}, TBT ≤ ${BUDGET.tbtMs} in every run ${check(Math.max(...tbts) <= BUDGET.tbtMs)} (${tbts.map((t) => t.toFixed(0)).join(' / ')} ms), initial JS ≤ ${BUDGET.initialJsKb} KB ${check(m('initialJsKb') <= BUDGET.initialJsKb)}`,
   );
 }
 

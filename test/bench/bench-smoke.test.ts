@@ -51,6 +51,22 @@ describe('every bench script runs at its smallest size', () => {
     ]);
   }, 40_000);
 
+  it('bench:metrics', async () => {
+    const run = await tsx(
+      'bench:metrics',
+      'bench/metrics.ts',
+      ['observations=2000', 'requests=40', 'concurrency=2', 'scrapes=3'],
+      30_000,
+    );
+    expectRan(run, [
+      /an answer counted and timed .* \d+ ns/,
+      /a store statement timed .* \d+ ns/,
+      /the top page, 40 answers at concurrency 2: \d+ answers\/s, the instance's CPU \d+ µs per answer/,
+      /a scrape of \/metrics: \d+ bytes, \d+ series; p50 [\d.]+ ms/,
+      /one scrape every 15 s: [\d.]+ % of a core/,
+    ]);
+  }, 40_000);
+
   it('bench:payments', async () => {
     const run = await tsx('bench:payments', 'bench/payments.ts', ['players=2', 'replays=1', 'limit=11'], 30_000);
     expectRan(run, [
