@@ -262,10 +262,12 @@ export default defineConfig({
     },
   },
   test: {
-    // test/built/ needs the built app: npm test runs it after its build (`npm run test:built` sets
-    // ONKURE_TEST_BUILT), the unit phase leaves it out.
-    include: process.env.ONKURE_TEST_BUILT ? ['test/built/**/*.test.ts'] : ['test/**/*.test.{ts,tsx}'],
-    exclude: process.env.ONKURE_TEST_BUILT ? [] : ['test/built/**', '**/node_modules/**'],
+    // test/serial/ runs after npm test's build, one file at a time (`npm run test:serial` sets
+    // ONKURE_TEST_SERIAL): the bench smoke runs that load the built app, and the chaos campaign and
+    // the soak, which hold a cluster under load and measure it, so they have the machine to
+    // themselves. The unit phase leaves the folder out.
+    include: process.env.ONKURE_TEST_SERIAL ? ['test/serial/**/*.test.ts'] : ['test/**/*.test.{ts,tsx}'],
+    exclude: process.env.ONKURE_TEST_SERIAL ? [] : ['test/serial/**', '**/node_modules/**'],
     environment: 'node',
     setupFiles: ['test/setup.ts'],
     // One migrated and seeded store per run; every test server starts as a copy of it.
@@ -275,13 +277,13 @@ export default defineConfig({
     pool: 'forks',
     // Every core (vitest leaves one free by default: on this 2-core machine that was one worker). The
     // files wait on sockets, timers and servers much of the time; each has its own server and store.
-    maxWorkers: Math.max(2, availableParallelism()),
+    maxWorkers: process.env.ONKURE_TEST_SERIAL ? 1 : Math.max(2, availableParallelism()),
     // Test files share their worker's modules (PGlite's compiled WebAssembly, the parsed schemas): every
     // file still starts its own server and store, and no test relies on a module's fresh state.
     isolate: false,
     // Type tests (*.test-d.ts): checked by tsc and reported by name beside the run-time tests.
     typecheck: {
-      enabled: !process.env.ONKURE_TEST_BUILT,
+      enabled: !process.env.ONKURE_TEST_SERIAL,
       include: ['test/types/**/*.test-d.ts'],
       tsconfig: './tsconfig.json',
     },

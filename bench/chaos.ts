@@ -6,7 +6,7 @@
  *
  *   npm run bench:chaos [-- players=8 buyers=2 deliveries=4 lead=5 pgDown=5 impair=15 partition=10 delay=300 loss=5 drain=90 recover=120 faults=postgres-restart,instance-kill,pg-delay-loss,partition]
  *
- * Smallest (test/server/chaos-campaign.test.ts): size=smallest, i.e. players=2 buyers=1
+ * Smallest (test/serial/chaos-campaign.test.ts): size=smallest, i.e. players=2 buyers=1
  * deliveries=1 lead=2 pgDown=1 impair=4 (the partition stays 10 s).
  *
  * Root, `ip` and `nft` make the network namespace; without them the delay/loss and the partition

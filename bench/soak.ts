@@ -6,7 +6,7 @@
  *
  *   npm run bench:soak [-- minutes=60 sockets=500 players=20 buyers=2 deliveries=12 period=300 probe=5 sample=10 tolerance=0.1]
  *
- * npm test runs size=test (5 minutes, a line a minute) in test/server/soak.test.ts. Exits 1 when
+ * npm test runs size=test (5 minutes, a line a minute) in test/serial/soak.test.ts. Exits 1 when
  * memory is not flat within the tolerance (last period over the second), on any failed answer,
  * dropped socket, missing push, error line or restart, or when the store's audit finds anything.
  */

@@ -18,7 +18,7 @@
  * --load-ms: each throughput round's length; --reuse-build: no build when dist/client holds one
  * already (whatever built it).
  * Smallest: 1 --only=top --reuse-build --load-ms=500 (≈ 38 s; npm test runs it after its build with
- * --budgets=report, test/built/bench-smoke.test.ts).
+ * --budgets=report, test/serial/built-bench-smoke.test.ts).
  */
 import { execSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -15,8 +15,8 @@ import { expectRan, printRunTimesAfterAll, runBench, tsx } from '../support/benc
  * its whole process group, and any process still using its folder (a daemon of its own group) too.
  *
  * Not here: bench:feed, bench:spectators, bench:ingest and bench:web load the built app or Chromium,
- * so they run after npm test's build (test/built/bench-smoke.test.ts); bench:chaos and bench:soak run
- * as test/server/chaos-campaign.test.ts and test/server/soak.test.ts, the same campaigns.
+ * so they run after npm test's build (test/serial/built-bench-smoke.test.ts); bench:chaos and bench:soak run
+ * as test/serial/chaos-campaign.test.ts and test/serial/soak.test.ts, the same campaigns.
  */
 printRunTimesAfterAll();
 

@@ -10,7 +10,7 @@ import { afterAll, expect } from 'vitest';
  * bench's stores, agent folders, nginx's and PostgreSQL's files, Chromium's profile), removed after
  * it; a run over its time is killed with its whole group, and any process still using its folder (a
  * daemon of its own group) too. Used by test/bench/bench-smoke.test.ts (the unit phase) and
- * test/built/bench-smoke.test.ts (after the build: the benches that load the built app).
+ * test/serial/built-bench-smoke.test.ts (after the build: the benches that load the built app).
  */
 export const ROOT = process.cwd();
 const TSX = join(ROOT, 'node_modules/.bin/tsx');

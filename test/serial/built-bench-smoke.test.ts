@@ -6,7 +6,7 @@ import { expectRan, printRunTimesAfterAll, ROOT, tsx } from '../support/bench-ru
 /**
  * The bench scripts that load the built app or Chromium, at their smallest sizes (issue 46,
  * "benchmarks that cannot rot"; test/bench/bench-smoke.test.ts runs the others). npm test runs this
- * folder after its build (`npm run test:built`), so bench:feed and bench:web use that build
+ * folder after its build (`npm run test:serial`), so bench:feed and bench:web use that build
  * (`dist/client`) instead of making one of their own. Each must exit 0 having printed its result
  * lines; bench:web runs with --budgets=report (one Lighthouse run is not a measurement of its
  * budgets: a plain `npm run bench:web`, three runs, is).
