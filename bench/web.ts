@@ -41,9 +41,10 @@ const CLIENTS = 16;
 const LOAD_MS = Number(process.argv.find((a) => a.startsWith('--load-ms='))?.slice('--load-ms='.length) ?? 8_000);
 const reuseBuild = process.argv.includes('--reuse-build');
 /**
- * `--budgets=report`: a missed budget is printed (MISSED) but the exit code stays 0. npm test's smoke
- * run uses it: it checks that the script runs to its end, where one Lighthouse run beside other work
- * is not a measurement of the budgets (the three-run median of a plain `npm run bench:web` is).
+ * `--budgets=report`: a missed Lighthouse budget (score, LCP, CLS, TBT) is printed (MISSED) but does
+ * not fail the run; the initial JavaScript's budget, a property of the build, and any failed answer
+ * of the throughput rounds still do. npm test's smoke run uses it: one Lighthouse run of one page is
+ * not a measurement of the budgets (three runs of every page in a plain `npm run bench:web` are).
  */
 const budgetsReported = process.argv.includes('--budgets=report');
 /** The budgets live in a file of their own (bench/web-budgets.json), so a change to them is a reviewed change. */
@@ -298,10 +299,17 @@ function printDetail(name: string, audit: (id: string) => { details?: unknown; d
 }
 
 let missed = 0;
-const check = (ok: boolean) => {
-  if (!ok) missed += 1;
+/** Budgets of what is built, not measured on a machine (the initial JavaScript): missed fails even with --budgets=report. */
+let missedBuilt = 0;
+const check = (ok: boolean, built = false) => {
+  if (!ok) {
+    missed += 1;
+    if (built) missedBuilt += 1;
+  }
   return ok ? 'ok' : 'MISSED';
 };
+/** Throughput answers that were not 200: a failure whatever the budgets mode. */
+let failedAnswers = 0;
 console.log(`\nLighthouse, mobile preset (simulated throttling), median of ${runs} runs`);
 console.log('page          score   LCP ms   CLS     TBT ms   initial JS (gz KB)   scripts as served (KB)');
 for (const page of pages) {
@@ -314,7 +322,7 @@ for (const page of pages) {
     `${page.name.padEnd(12)}  ${String(m('score')).padStart(5)}  ${m('lcpMs').toFixed(0).padStart(7)}  ${m('cls').toFixed(3).padStart(6)}  ${m('tbtMs').toFixed(0).padStart(7)}  ${m('initialJsKb').toFixed(1).padStart(19)}  ${m('scriptTransferKb').toFixed(1).padStart(22)}`,
   );
   console.log(
-    `  budgets: score ≥ ${BUDGET.score} ${check(m('score') >= BUDGET.score)}, LCP ≤ ${BUDGET.lcpMs} ${check(m('lcpMs') <= BUDGET.lcpMs)}, CLS ≤ ${BUDGET.cls} ${check(m('cls') <= BUDGET.cls)}, TBT ≤ ${BUDGET.tbtMs} in every run ${check(Math.max(...tbts) <= BUDGET.tbtMs)} (${tbts.map((t) => t.toFixed(0)).join(' / ')} ms), initial JS ≤ ${BUDGET.initialJsKb} KB ${check(m('initialJsKb') <= BUDGET.initialJsKb)}`,
+    `  budgets: score ≥ ${BUDGET.score} ${check(m('score') >= BUDGET.score)}, LCP ≤ ${BUDGET.lcpMs} ${check(m('lcpMs') <= BUDGET.lcpMs)}, CLS ≤ ${BUDGET.cls} ${check(m('cls') <= BUDGET.cls)}, TBT ≤ ${BUDGET.tbtMs} in every run ${check(Math.max(...tbts) <= BUDGET.tbtMs)} (${tbts.map((t) => t.toFixed(0)).join(' / ')} ms), initial JS ≤ ${BUDGET.initialJsKb} KB ${check(m('initialJsKb') <= BUDGET.initialJsKb, true)}`,
   );
 }
 
@@ -356,11 +364,16 @@ for (const [name, request] of [
 ] as const) {
   await load(request); // warm-up round, not counted
   const r = await load(request);
+  failedAnswers += r.failed;
   console.log(
     `${name.padEnd(52)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(1).padStart(6)} ms   p99 ${r.p99.toFixed(1).padStart(6)} ms${r.failed ? `   ${r.failed} failed` : ''}`,
   );
 }
 
 stop();
-if (missed > 0 && budgetsReported) console.log(`${missed} budgets missed (--budgets=report: not failing)`);
-process.exit(missed > 0 && !budgetsReported ? 1 : 0);
+if (missed > 0 && budgetsReported)
+  console.log(
+    `${missed} budgets missed (--budgets=report: only the initial JavaScript's, ${missedBuilt}, fails the run)`,
+  );
+if (failedAnswers > 0) console.log(`${failedAnswers} throughput answers were not 200`);
+process.exit(failedAnswers > 0 || missedBuilt > 0 || (missed > 0 && !budgetsReported) ? 1 : 0);

@@ -31,7 +31,8 @@ export interface AgentGatewayOptions {
   readonly sink: (stationId: number, event: AgentEvent) => void;
   /** The client's address (the socket's, or a trusted proxy's X-Forwarded-For). */
   readonly clientAddress: (request: IncomingMessage) => string;
-  readonly log: (message: string) => void;
+  /** With an error: a failure (an error line); without: a warning (server/logging/log-context.ts serviceLog). */
+  readonly log: (message: string, error?: unknown) => void;
   readonly bounds?: Partial<AgentBounds>;
 }
 
@@ -243,7 +244,7 @@ export class AgentGateway {
     try {
       this.options.sink(stationId, event);
     } catch (error) {
-      this.options.log(`agent event for station ${stationId} failed: ${String(error)}`);
+      this.options.log(`agent event for station ${stationId} failed`, error);
     }
   }
 }

@@ -62,7 +62,7 @@ export interface SessionHost {
   inbound(session: AgentSession, stationId: number, event: AgentEvent): void;
   /** The session ended; its stations (those it still holds) are gone. */
   ended(session: AgentSession, reason: Extract<AgentEvent, { type: 'gone' }>['reason']): void;
-  readonly log: (message: string) => void;
+  readonly log: (message: string, error?: unknown) => void;
 }
 
 type Phase = 'hello' | 'verifying' | 'active' | 'closed';
@@ -239,7 +239,7 @@ export class AgentSession {
     try {
       grant = await this.host.verify(hello.key);
     } catch (error) {
-      this.host.log(`agent key check failed: ${String(error)}`);
+      this.host.log('agent key check failed', error);
       return this.end(AGENT_CLOSE.goingAway, 'the key could not be checked now');
     }
     if ((this.phase as Phase) === 'closed') return;

@@ -181,7 +181,7 @@ export function createMachineLink(deps: MachineLinkDeps): {
     clock: deps.clock,
     keys: deps.keys,
     clientAddress: deps.clientAddress,
-    log: (message) => log(message),
+    log: (message, error) => log(message, error),
     ...(deps.bounds ? { bounds: deps.bounds } : {}),
     sink: (stationId, event) => {
       const roomEvent = roomEventOf(event);

@@ -97,7 +97,7 @@ export function createLiveFeed(deps: LiveFeedDeps) {
     originAllowed: (request) => originAllowed(request, config),
     clientAddress: (request) => (request.socket.remoteAddress ? proxyaddr(request, trusted) : 'unknown'),
     ...(roomHost.distributed ? { owners: feedOwners } : {}),
-    log: (message) => log(message),
+    log: (message, error) => log(message, error),
     ...(deps.signalingTimings ? { timings: deps.signalingTimings } : {}),
   });
   const timings = { ...DEFAULT_SIGNALING_TIMINGS, ...deps.signalingTimings };
@@ -107,7 +107,7 @@ export function createLiveFeed(deps: LiveFeedDeps) {
     gatherMs: timings.gatherMs,
     connectMs: timings.answerMs,
     ffmpeg: rtcFeed.ffmpegPath,
-    log: (message) => log(message),
+    log: (message, error) => log(message, error),
     onRealCameras: (stationId) => demand.refresh(stationId),
   });
   const channelOf = (stationId: number, camera: CameraName) => rtcFeed.channel(stationId, camera);

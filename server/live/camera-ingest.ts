@@ -124,7 +124,7 @@ export class CameraIngest {
     private readonly options: WhipPublisherOptions & {
       /** The ffmpeg that transcodes H.264, or null: H.264 publishers are refused. */
       readonly ffmpeg: string | null;
-      readonly log: (message: string) => void;
+      readonly log: (message: string, error?: unknown) => void;
       /** A station's real cameras changed (one began or ended publishing): its camera demand is told again. */
       readonly onRealCameras?: (stationId: number) => void;
     },

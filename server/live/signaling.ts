@@ -36,7 +36,8 @@ export interface SignalingOptions {
   readonly clientAddress: (request: IncomingMessage) => string;
   /** Where each station's feed is drawn (several instances): forwarded to the instance running it. */
   readonly owners?: Pick<FeedOwners, 'route' | 'forget'>;
-  readonly log: (message: string) => void;
+  /** With an error: a failure (an error line); without: a warning (server/logging/log-context.ts serviceLog). */
+  readonly log: (message: string, error?: unknown) => void;
   readonly timings?: Partial<SignalingTimings>;
 }
 
@@ -133,9 +134,7 @@ export class SignalingServer {
       (error: unknown) => {
         socket.off('error', dropped);
         // Fail closed: a place that cannot be counted is not given.
-        this.options.log(
-          `signaling: taking a connection lease failed: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        this.options.log('signaling: taking a connection lease failed', error);
         if (!socket.destroyed) refuseUpgrade(socket, '503 Service Unavailable');
       },
     );

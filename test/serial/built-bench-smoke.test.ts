@@ -9,7 +9,8 @@ import { expectRan, printRunTimesAfterAll, ROOT, tsx } from '../support/bench-ru
  * folder after its build (`npm run test:serial`), so bench:feed and bench:web use that build
  * (`dist/client`) instead of making one of their own. Each must exit 0 having printed its result
  * lines; bench:web runs with --budgets=report (one Lighthouse run is not a measurement of its
- * budgets: a plain `npm run bench:web`, three runs, is).
+ * Lighthouse budgets: a plain `npm run bench:web`, three runs, is; its initial-JavaScript budget
+ * and its throughput answers still fail it).
  */
 printRunTimesAfterAll();
 
@@ -76,6 +77,9 @@ describe('the bench scripts that need the build run at their smallest size', () 
       /^top\s+\d+\s+\d+\s+[\d.]+\s+\d+/m,
       /budgets: score ≥ \d+ (ok|MISSED), LCP/,
       /Server throughput, 16 concurrent clients/,
+      /server-rendered top page \(GET \/\)\s+\d+ req\/s\s+p50\s+[\d.]+ ms\s+p99\s+[\d.]+ ms$/m,
+      /JSON top page \(POST \/api\/contents\/top_page_prize\)\s+\d+ req\/s\s+p50\s+[\d.]+ ms\s+p99\s+[\d.]+ ms$/m,
     ]);
+    expect(run.output).not.toMatch(/throughput answers were not 200/);
   }, 130_000);
 });

@@ -617,6 +617,11 @@ export async function runChaosCampaign(
     // ---- The loads.
     let draining = false;
     let stopped = false;
+    // However the campaign ends (a hook that throws too), the loads stop with it: they must not go on
+    // calling a balancer's port that the next test may be given.
+    cleanups.push(() => {
+      stopped = true;
+    });
     /** Per player: the moment of the first `current` answered after the mark (rooms' recovery). */
     const roomAnswered = new Map<number, number>();
     let roomMark = Number.POSITIVE_INFINITY;

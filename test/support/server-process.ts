@@ -63,7 +63,8 @@ export class ServerProcess {
 
   /** Whether the process is still running. */
   get running(): boolean {
-    return this.child !== null && this.child.exitCode === null;
+    // Ended by a signal from outside (the OOM killer), exitCode stays null: signalCode says it.
+    return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
   }
 
   /** Everything the process wrote to stdout and stderr so far (its log lines). */
