@@ -115,7 +115,8 @@ export class ServerProcess {
     child.stdout!.on('data', (d: Buffer) => (this.output += d.toString()));
     child.stderr!.on('data', (d: Buffer) => (this.output += d.toString()));
     for (let i = 0; i < 600; i += 1) {
-      if (child.exitCode !== null) throw new Error(`server exited: ${this.output}`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`server exited (${child.exitCode ?? child.signalCode}): ${this.output}`);
       const status = await fetch(`${this.origin}/healthz`).then(
         (r) => r.status,
         () => 0,
@@ -174,11 +175,15 @@ export class ServerProcess {
    */
   async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     const child = this.child;
-    if (child && child.exitCode === null && child.pid !== undefined) {
+    if (child && child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
       await new Promise((resolve) => {
         child.once('exit', resolve);
         process.kill(-child.pid!, signal);
       });
+      child.stdin?.destroy();
+      this.child = null;
+    } else if (child) {
+      // It ended on its own (or by another's signal): nothing to signal, its pipe to close.
       child.stdin?.destroy();
       this.child = null;
     }
