@@ -19,7 +19,9 @@ import { chaosOptionsFrom, formatChaosReport, runChaosCampaign } from '../test/s
 async function main(): Promise<void> {
   // Stopped from outside (Ctrl-C, `timeout`): exit through the campaign's exit handler, which stops
   // PostgreSQL and HAProxy and removes the namespace (the instances end with this process).
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+  // `on`, not `once`: Ctrl-C reaches this process twice (from the terminal and relayed by tsx), and
+  // with no listener left the second would kill it in the middle of the exit handler's clean-up.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
   const options = chaosOptionsFrom(process.argv.slice(2));
   console.log(
     `chaos: ${options.players} players, ${options.buyers} buyers, ${options.deliveries} deliveries per fault; faults ${options.faults.join(', ')}; machine ${process.platform}, node ${process.versions.node} (PostgreSQL, both instances, HAProxy and the load share it)`,

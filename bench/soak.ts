@@ -15,7 +15,9 @@ import { formatSoakReport, runSoak, soakOptionsFrom } from '../test/support/soak
 
 async function main(): Promise<void> {
   // Stopped from outside: exit through the campaign's exit handler (PostgreSQL, HAProxy, the namespace).
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+  // `on`, not `once`: Ctrl-C reaches this process twice (from the terminal and relayed by tsx), and
+  // with no listener left the second would kill it in the middle of the exit handler's clean-up.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
   const options = soakOptionsFrom(process.argv.slice(2));
   console.log(
     `soak: ${options.minutes} min, ${options.sockets} sockets, ${options.players} players, ${options.buyers} buyers, ${options.deliveries} deliveries; machine ${process.platform}, node ${process.versions.node} (PostgreSQL, both instances, HAProxy and the load share it)`,

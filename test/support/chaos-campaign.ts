@@ -7,6 +7,7 @@ import { systemClock } from '../../server/clock';
 import { recordWonPrize } from '../../server/delivery/won-prizes';
 import { SimulatedPaymentProvider } from '../../server/payment/provider/simulated-provider';
 import { openPostgresStore, type PostgresStore } from '../../server/store/postgres-store';
+import { Ledger } from '../../server/wallet/ledger';
 import { Reconciliation, type ReconciliationReport } from '../../server/wallet/reconciliation';
 import { jstIsoDate } from '../../src/domain';
 import { AGENT_PATH } from '../../src/contract/agent.schema';
@@ -50,6 +51,12 @@ export interface ChaosOptions {
   readonly players: number;
   /** Players buying TC through the provider's page, each a purchase every ~2.1 s (the limit is 30 a minute per client). */
   readonly buyers: number;
+  /**
+   * Free TC credited to each player at the start (through the ledger, reason debug_grant) over the
+   * debug login's welcome 10,000: a long run (the soak) plays ≈ 800 TC a minute a player, so without
+   * it the players run dry after ~12 minutes and every reserve is refused.
+   */
+  readonly playerTc: number;
   /** Delivery requests made during each fault (each by a player of its own, one prize, 8,000 TC). */
   readonly deliveries: number;
   /** Seconds of load before each fault. */
@@ -71,6 +78,7 @@ export interface ChaosOptions {
 export const DEFAULT_CHAOS: ChaosOptions = {
   players: 8,
   buyers: 2,
+  playerTc: 0,
   deliveries: 4,
   leadSeconds: 5,
   pgDownSeconds: 5,
@@ -126,6 +134,7 @@ export function chaosOptionsFrom(args: readonly string[], base: ChaosOptions = D
   return {
     players: Math.max(1, n('players', from.players)),
     buyers: n('buyers', from.buyers),
+    playerTc: from.playerTc,
     deliveries: n('deliveries', from.deliveries),
     leadSeconds: n('lead', from.leadSeconds),
     pgDownSeconds: n('pgDown', from.pgDownSeconds),
@@ -343,15 +352,24 @@ export async function runChaosCampaign(
   const pgDir = mkdtempSync(join(tmpdir(), 'onkure-chaos-pg-'));
   cleanups.push(() => rmSync(pgDir, { recursive: true, force: true }));
   // On an abrupt end of the process (an uncaught error in a bench), what a `finally` cannot reach.
+  // The quick steps first, each on its own (one failing must not leave the rest): a second signal
+  // or a kill from outside may end this process before the slow one, PostgreSQL's stop.
   const onExit = () => {
-    agentKill?.();
-    proxyKill?.();
-    cluster?.stopNow();
-    net?.destroy();
-    haproxyChild?.kill('SIGKILL');
-    // After PostgreSQL has stopped (stopNow waits for pg_ctl): its folder and ours.
-    rmSync(pgDir, { recursive: true, force: true });
-    rmSync(dir, { recursive: true, force: true });
+    for (const step of [
+      () => haproxyChild?.kill('SIGKILL'),
+      () => agentKill?.(),
+      () => proxyKill?.(),
+      () => net?.destroy(),
+      () => cluster?.stopNow(),
+      // After PostgreSQL has stopped (stopNow waits for pg_ctl): its folder and ours.
+      () => rmSync(pgDir, { recursive: true, force: true }),
+      () => rmSync(dir, { recursive: true, force: true }),
+    ])
+      try {
+        step();
+      } catch {
+        // the next step still runs
+      }
   };
   let net: NetnsPartition | null = null;
   let proxyKill: (() => void) | null = null;
@@ -609,6 +627,17 @@ export async function runChaosCampaign(
         [...buyers, ...players.map((p) => p.who)].map((w) => w.user_id),
       ]),
     );
+    if (options.playerTc > 0)
+      await withStore(async (s) => {
+        const ledger = new Ledger(s, systemClock);
+        for (const p of players)
+          await ledger.credit(p.who.user_id, 'free', {
+            amount: options.playerTc,
+            reason: 'debug_grant',
+            reference: 'chaos-load',
+            idempotencyKey: 'chaos-load-grant',
+          });
+      });
     const loadUsers = new Set([...players.map((p) => p.who.user_id)]);
     log(
       `load: ${players.length} players on stations ${stations.join(', ')} (A runs ${spread.a.length}, B ${spread.b.length}); ${buyers.length} buyers; ${options.deliveries} deliveries per fault`,

@@ -215,6 +215,8 @@ export async function runSoak(options: SoakOptions, log: (line: string) => void)
     ...DEFAULT_CHAOS,
     players: options.players,
     buyers: options.buyers,
+    // ≈ 800 TC a minute a player was seen (a first hour's run ran dry at 12 minutes): 2,000 a minute.
+    playerTc: options.minutes * 2_000,
     deliveries: options.deliveries,
     leadSeconds: options.minutes * 60,
     faults: [],
