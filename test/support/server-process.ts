@@ -6,6 +6,24 @@ import { join } from 'node:path';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Folders of this process's servers not removed yet. A bench ended by a signal exits without its
+ * `finally` (bench:chaos, bench:soak: process.exit from the signal's handler), so they go on exit.
+ */
+const folders = new Set<string>();
+process.once('exit', () => {
+  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
+});
+function temporaryFolder(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  folders.add(dir);
+  return dir;
+}
+function removeFolder(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  folders.delete(dir);
+}
+
 /** A free port on loopback. */
 export const freePort = () =>
   new Promise<number>((resolve) => {
@@ -82,9 +100,9 @@ export class ServerProcess {
    * (/healthz/agents); answers that moment.
    */
   async start(): Promise<number> {
-    if (this.options.agent) this.agentDir ??= mkdtempSync(join(tmpdir(), 'onkure-test-agent-'));
+    if (this.options.agent) this.agentDir ??= temporaryFolder('onkure-test-agent-');
     if (this.dataDir === ':memory:' && !('CLIPS_DIR' in this.env))
-      this.clipsDir ??= mkdtempSync(join(tmpdir(), 'onkure-test-clips-'));
+      this.clipsDir ??= temporaryFolder('onkure-test-clips-');
     // A process that ended on its own (not through kill()) left its stdin pipe open here.
     this.child?.stdin?.destroy();
     const node = [process.execPath, ...this.args];
@@ -165,7 +183,7 @@ export class ServerProcess {
       });
     }
     agent?.stdin?.destroy();
-    if (this.agentDir) rmSync(this.agentDir, { recursive: true, force: true });
+    if (this.agentDir) removeFolder(this.agentDir);
     this.agentDir = null;
   }
 
@@ -189,7 +207,7 @@ export class ServerProcess {
     }
     // Nothing of a :memory: server outlives its process; its clips go with it.
     if (this.clipsDir && !this.running) {
-      rmSync(this.clipsDir, { recursive: true, force: true });
+      removeFolder(this.clipsDir);
       this.clipsDir = null;
     }
   }
