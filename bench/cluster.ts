@@ -19,6 +19,7 @@ import { performance } from 'node:perf_hooks';
 import { io, type Socket } from 'socket.io-client';
 import { startPostgresCluster } from '../scripts/lib/postgres-cluster';
 import { freePort, ServerProcess } from '../test/support/server-process';
+import { timeStatusPush } from '../test/support/status-push-timing';
 import { benchFailed, setUp } from './support';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.split('=') as [string, string]));
@@ -72,26 +73,14 @@ async function pushRound(sockets: Socket[], standby: string, stationId: number) 
   const wall0 = performance.now();
   for (let k = 0; k < pushes; k += 1) {
     const status = k % 2 === 0 ? 'maintenance' : 'open';
-    let started = 0;
-    const arrived = sockets.map(
-      (socket) =>
-        new Promise<number | null>((resolve) => {
-          const timer = setTimeout(() => {
-            socket.off('update', onUpdate);
-            resolve(null);
-          }, 15_000);
-          const onUpdate = (u: { maintenance?: { station_id: number; station_status: string } }) => {
-            if (u.maintenance?.station_id !== stationId || u.maintenance.station_status !== status) return;
-            clearTimeout(timer);
-            socket.off('update', onUpdate);
-            resolve(performance.now() - started);
-          };
-          socket.on('update', onUpdate);
-        }),
+    const arrived = await timeStatusPush(
+      sockets,
+      stationId,
+      status,
+      () => operator(standby, 'operator/station_status', { station_id: stationId, station_status: status }),
+      15_000,
     );
-    started = performance.now();
-    await operator(standby, 'operator/station_status', { station_id: stationId, station_status: status });
-    for (const t of await Promise.all(arrived)) {
+    for (const t of arrived) {
       if (t === null) missing += 1;
       else latencies.push(t);
     }

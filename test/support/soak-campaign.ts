@@ -9,6 +9,7 @@ import {
   type ChaosReport,
   type ClusterView,
 } from './chaos-campaign';
+import { timeStatusPush } from './status-push-timing';
 
 /*
  * The soak (issue 46): the chaos campaign's cluster (a throwaway PostgreSQL, instances A and B
@@ -136,10 +137,6 @@ function rssMiB(pid: number | null): number | null {
 /** Pino lines at level error or fatal (50, 60). */
 const errorLinesOf = (log: string) => log.split('\n').filter((l) => /"level":(50|60)\b/.test(l));
 
-interface Update {
-  readonly maintenance?: { readonly station_id: number; readonly station_status: string };
-}
-
 /** Connects `count` sockets into `sockets` (the caller closes them, however this ends). */
 async function connectCrowd(
   view: ClusterView,
@@ -179,29 +176,18 @@ async function connectCrowd(
 }
 
 /** One probe: the operator's flip of the spare station, timed to every socket's `update`. */
-async function probe(view: ClusterView, sockets: readonly Socket[], status: string): Promise<(number | null)[]> {
-  let started = 0;
-  const arrived = sockets.map(
-    (socket) =>
-      new Promise<number | null>((resolve) => {
-        const timer = setTimeout(() => {
-          socket.off('update', onUpdate);
-          resolve(null);
-        }, 10_000);
-        const onUpdate = (u: Update) => {
-          if (u.maintenance?.station_id !== view.spareStation || u.maintenance.station_status !== status) return;
-          clearTimeout(timer);
-          socket.off('update', onUpdate);
-          resolve(performance.now() - started);
-        };
-        socket.on('update', onUpdate);
-      }),
+function probe(view: ClusterView, sockets: readonly Socket[], status: string): Promise<(number | null)[]> {
+  return timeStatusPush(
+    sockets,
+    view.spareStation,
+    status,
+    async () => {
+      const answer = await view.operator('station_status', { station_id: view.spareStation, station_status: status });
+      if (answer.status !== 200 || (answer.json.error_code ?? 200) !== 200)
+        view.tally().add('probe', `${answer.status}/${String(answer.json.error_code)}`);
+    },
+    10_000,
   );
-  started = performance.now();
-  const answer = await view.operator('station_status', { station_id: view.spareStation, station_status: status });
-  if (answer.status !== 200 || (answer.json.error_code ?? 200) !== 200)
-    view.tally().add('probe', `${answer.status}/${String(answer.json.error_code)}`);
-  return Promise.all(arrived);
 }
 
 /** Runs the soak; `log` gets each line as it comes. */
