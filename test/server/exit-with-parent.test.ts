@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 /**
@@ -7,7 +10,11 @@ import { afterAll, describe, expect, it } from 'vitest';
  * SIGKILL, as a test worker torn down mid-run would be, and no shutdown code of its runs.
  */
 const left: number[] = [];
+// The server's clips folder, the test's own: the starter killed with SIGKILL cannot remove the one
+// a ServerProcess makes itself.
+const clips = mkdtempSync(join(tmpdir(), 'onkure-exit-clips-'));
 afterAll(() => {
+  rmSync(clips, { recursive: true, force: true });
   for (const pid of left) {
     try {
       process.kill(-pid, 'SIGKILL');
@@ -37,7 +44,7 @@ describe('a server started by a test', () => {
         '--input-type=module',
         '-e',
         `import { freePort, ServerProcess } from './test/support/server-process.ts';
-         const server = new ServerProcess(await freePort(), ':memory:');
+         const server = new ServerProcess(await freePort(), ':memory:', { CLIPS_DIR: ${JSON.stringify(clips)} });
          await server.start();
          console.log(JSON.stringify({ port: server.port, pid: server.pid }));
          setInterval(() => undefined, 60_000);`,
