@@ -17,21 +17,13 @@ import { performance } from 'node:perf_hooks';
 import { createOnkureServer } from '../server/app';
 import { createTestUser, type TestUser } from '../test/support/users';
 import type { TestServer } from '../test/support/test-server';
-import { benchFailed, inProcessConfig, refusalsOf, setUp } from './support';
+import { benchFailed, DELIVERY_ADDRESS, inProcessConfig, refusalsOf, setUp } from './support';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.split('=') as [string, string]));
 const n = (name: string, fallback: number) => Number(args[name] ?? fallback);
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
-const address = {
-  last_name: '山田',
-  first_name: '花子',
-  zip: '150-0001',
-  address1: '東京都',
-  address2: '渋谷区神宮前',
-  address3: '1-2-3',
-  tel: '09012345678',
-};
+const address = DELIVERY_ADDRESS;
 
 async function main(): Promise<void> {
   const config = inProcessConfig();

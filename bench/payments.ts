@@ -19,6 +19,7 @@ import { signPayload, SIGNATURE_HEADER } from '../server/payment/signature';
 import { Ledger } from '../server/wallet/ledger';
 import { createTestUser, type TestUser } from '../test/support/users';
 import type { TestServer } from '../test/support/test-server';
+import { CARDS, cardFields } from '../test/support/payments';
 import { benchFailed, inProcessConfig, refusalsOf, setUp, SetUpRefused } from './support';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.split('=') as [string, string]));
@@ -61,12 +62,7 @@ async function main(): Promise<void> {
         const page = await fetch(`${origin}${s.payment_url}/card`, {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({
-            number: '4242424242424242',
-            expiry: '12/39',
-            cvc: '123',
-            holder: 'HANAKO YAMADA',
-          }),
+          body: new URLSearchParams(cardFields(CARDS.ok)),
           redirect: 'manual',
         });
         if (page.status !== 303)

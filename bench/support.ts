@@ -33,6 +33,17 @@ export const feedServerCommand = (extra: readonly string[] = []): string[] => [
   join(process.cwd(), 'bench/feed-server.ts'),
 ];
 
+/** A delivery address the service accepts (bench:delivery, the chaos campaign's deliveries). */
+export const DELIVERY_ADDRESS = {
+  last_name: '山田',
+  first_name: '花子',
+  zip: '150-0001',
+  address1: '東京都',
+  address2: '渋谷区神宮前',
+  address3: '1-2-3',
+  tel: '09012345678',
+};
+
 export const now = () => performance.timeOrigin + performance.now();
 export const freePort = () =>
   new Promise<number>((resolve) => {

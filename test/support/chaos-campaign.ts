@@ -13,7 +13,8 @@ import { jstIsoDate } from '../../src/domain';
 import { AGENT_PATH } from '../../src/contract/agent.schema';
 import { startPostgresCluster, type PostgresCluster } from '../../scripts/lib/postgres-cluster';
 import { haproxyConfig, startHaproxy } from '../../scripts/lib/haproxy';
-import { setUp, SetUpRefused } from '../../bench/support';
+import { DELIVERY_ADDRESS, setUp, SetUpRefused } from '../../bench/support';
+import { CARDS, cardFields } from './payments';
 import { NetnsDelayProxy, NetnsPartition, partitionUnavailable } from './netns-partition';
 import { freePort, ServerProcess } from './server-process';
 
@@ -323,15 +324,6 @@ class Supervised {
 
 const TOKEN = 'chaos-campaign-operator-token-0123456789';
 const SECRET = 'chaos-campaign-provider-secret-'.repeat(2);
-const ADDRESS = {
-  last_name: '山田',
-  first_name: '花子',
-  zip: '150-0001',
-  address1: '東京都',
-  address2: '渋谷区神宮前',
-  address3: '1-2-3',
-  tel: '09012345678',
-};
 
 /**
  * Runs the campaign; `log` gets every line it prints (the set-up, each fault as it happens). Throws
@@ -711,12 +703,7 @@ export async function runChaosCampaign(
             const outcome = await fetch(`${origin}${payUrl}/card`, {
               method: 'POST',
               headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': who.ip },
-              body: new URLSearchParams({
-                number: '4242424242424242',
-                expiry: '12/39',
-                cvc: '123',
-                holder: 'HANAKO YAMADA',
-              }),
+              body: new URLSearchParams(cardFields(CARDS.ok)),
               redirect: 'manual',
               signal: AbortSignal.timeout(5_000),
             }).then(
@@ -744,7 +731,7 @@ export async function runChaosCampaign(
       const prepared: { who: Who; addressId: number; prize: number; requestId: string }[] = [];
       for (const who of list) {
         const answer = await setUp(
-          send('account/address/register', who, { address: ADDRESS }).then((x) => ({
+          send('account/address/register', who, { address: DELIVERY_ADDRESS }).then((x) => ({
             status: x.status,
             json: x.json ?? { error_code: 0 },
           })),
