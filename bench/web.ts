@@ -13,12 +13,13 @@
  *
  * It exits 1 when a budget is missed (the numbers are still printed).
  *
- *   npx tsx bench/web.ts [runs=3] [--only=<page>] [--detail] [--load-ms=8000] [--reuse-build] [--budgets=report]
+ *   npx tsx bench/web.ts [runs=3] [--only=<page>[,<page>…]] [--detail] [--load-ms=8000] [--reuse-build] [--budgets=report]
  *
  * --load-ms: each throughput round's length; --reuse-build: no build when dist/client holds one
  * already (whatever built it).
- * Smallest: 1 --only=top --reuse-build --load-ms=500 (≈ 38 s; npm test runs it after its build with
- * --budgets=report, test/serial/built-bench-smoke.test.ts).
+ * Smallest: 1 --only=top --reuse-build --load-ms=500 (≈ 38 s). npm test runs it after its build on
+ * the top page and the play screen (the heaviest page's initial JavaScript) with --budgets=report
+ * (test/serial/built-bench-smoke.test.ts).
  */
 import { execSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -35,8 +36,11 @@ failWithRefusals();
 const runs = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 3);
 /** `--detail`: after each page's first run, print where its time went (LCP phases, long tasks, scripts). */
 const detail = process.argv.includes('--detail');
-/** `--only=<page name>`: measure one page (e.g. `--only=top`). */
-const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+/** `--only=<page name>[,<page name>…]`: measure these pages (e.g. `--only=top` or `--only=top,play screen`). */
+const only = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 const CLIENTS = 16;
 const LOAD_MS = Number(process.argv.find((a) => a.startsWith('--load-ms='))?.slice('--load-ms='.length) ?? 8_000);
 const reuseBuild = process.argv.includes('--reuse-build');
@@ -130,7 +134,7 @@ const pages = [
 {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' });
   try {
-    for (const page of pages.filter((p) => !only || p.name === only)) {
+    for (const page of pages.filter((p) => !only || only.includes(p.name))) {
       const tab = await browser.newPage();
       const errors: string[] = [];
       tab.on('pageerror', (error) => errors.push(error.message));
@@ -223,7 +227,7 @@ async function recordedRun(path: string) {
   }
 }
 try {
-  for (const page of pages.filter((p) => !only || p.name === only)) {
+  for (const page of pages.filter((p) => !only || only.includes(p.name))) {
     for (let run = 0; run < runs; run += 1) {
       const lhr = await recordedRun(page.path);
       const audit = (id: string) => lhr.audits[id]!;

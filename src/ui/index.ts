@@ -1,8 +1,7 @@
 /** onkure/react: the React app over the use-cases, its container provider and hooks. Never imports an adapter. */
 export { OnkureApp, type OnkureAppProps } from './app';
-export { ContainerProvider, useContainer, useInjection } from './di/container-context';
+export { ContainerProvider, useContainer, useInjection, useScopedUseCase } from './di/container-context';
 export { useObservableState } from './hooks/use-observable-state';
-export { useScopedUseCase } from './hooks/use-scoped-use-case';
 export { MESSAGES } from './messages';
 export {
   usePreloaded,

@@ -1,4 +1,4 @@
-import { DEBUG_WELCOME_TC, formatThousands } from '../domain';
+import { DEBUG_WELCOME_TC, formatThousands, type PlayView } from '../domain';
 /** Every Japanese string a player reads, in one place (R1-4). */
 export const MESSAGES = {
   serviceName: 'オンクレ',
@@ -71,6 +71,13 @@ export const MESSAGES = {
   reserveFree: '予約する（無料）',
   priceTc: (tc: number) => `${formatThousands(tc)} TC`,
   priceTicket: 'チケット1枚',
+  /** A play's price as the play screen words it: a ticket, free, or its TC. */
+  playCharge: (play: Pick<PlayView, 'currency' | 'price'>): string =>
+    play.currency === 'ticket'
+      ? MESSAGES.priceTicket
+      : play.currency === 'free'
+        ? MESSAGES.reserveFree
+        : MESSAGES.priceTc(play.price),
   /** A card's lobby numbers (issue 45). */
   lobbyNumbers: (viewers: number, line: number) => `視聴 ${viewers}人・待ち ${line}人`,
   // The daily free play [R11-8].

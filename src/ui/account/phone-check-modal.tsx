@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { TOKENS } from '../../application';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { useScopedUseCase } from '../di/container-context';
 import type { ModalComponentProps } from '../modals/registry';
 import { ACCOUNT as A } from './account.messages';
 import { CodeSteps } from './account-form';

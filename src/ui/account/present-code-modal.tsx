@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { TOKENS } from '../../application';
 import { formatThousands } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { useScopedUseCase } from '../di/container-context';
 import type { ModalComponentProps } from '../modals/registry';
 import { ACCOUNT as A } from './account.messages';
 import { FormError, FormField } from './form-field';

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { TOKENS } from '../../application';
 import { PREFECTURES } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { useScopedUseCase } from '../di/container-context';
 import { MESSAGES } from '../messages';
 import type { ModalComponentProps } from '../modals/registry';
 import { ACCOUNT as A } from './account.messages';

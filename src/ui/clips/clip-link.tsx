@@ -1,5 +1,5 @@
 import { clipOffer, type PlayClipRef } from '../../domain';
-import { CLIP_MESSAGES as C } from './clips.messages';
+import { CLIP_LINK_MESSAGES as C } from './clip-link.messages';
 
 /**
  * A play's video in a history row [R11-5]: a button that opens it ("動画"; "録画中" while it is

@@ -4,7 +4,7 @@ import { TOKENS, type SharedClipSnapshot } from '../../application';
 import { clipPageHead, formatJstDateTime, type PublicClip } from '../../domain';
 import { Picture, PICTURE_LAYOUTS } from '../components/picture';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { useScopedUseCase } from '../di/container-context';
 import { useMarkNotFound, usePreloaded } from '../ssr/preload';
 import { ClipVideo } from './clip-video';
 import { CLIP_MESSAGES as C } from './clips.messages';

@@ -6,7 +6,7 @@ import {
   type ClipCamera,
   type ClipUrls,
 } from '../../domain';
-import { useHydrated } from '../hooks/use-hydrated';
+import { useHydrated } from '../ssr/hydration-part';
 import { CLIP_MESSAGES as C } from './clips.messages';
 
 const CAMERA_NAMES: Record<ClipCamera, string> = { front: C.front, side: C.side };

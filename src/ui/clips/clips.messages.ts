@@ -1,12 +1,9 @@
+import { CLIP_LINK_MESSAGES } from './clip-link.messages';
+
 /** The play videos' texts (issue 44, docs/clips.md) [R11-5]. */
 export const CLIP_MESSAGES = {
-  /** The result screen's and the history's way to the clip. */
-  watchShare: 'この動画を見る・共有する',
-  watch: '動画',
-  linkLabel: (text: string, prize: string) => `${text}（${prize}）`,
+  ...CLIP_LINK_MESSAGES,
   facts: (seconds: number, expiry: string) => `${seconds}秒 ・ ${expiry}`,
-  recordingShort: '録画中',
-  goneShort: '動画なし',
   title: 'プレイ動画',
   loading: '読み込み中…',
   recording: '動画を作成中です。数秒お待ちください…',

@@ -3,7 +3,7 @@ import { TOKENS, type ClipChange, type PlayClipViewer } from '../../application'
 import { clipDaysLeft, clipShareUrl, type PlayClip } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
 import { useNow } from '../hooks/use-now';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { useScopedUseCase } from '../di/container-context';
 import type { ModalComponentProps } from '../modals/registry';
 import { useDialogName } from '../modals/use-dialog-name';
 import { ClipVideo } from './clip-video';

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { TOKENS } from '../../application';
 import { formatZip, type AddressForm } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { useScopedUseCase } from '../di/container-context';
 import type { ModalComponentProps } from '../modals/registry';
 import { useDialogName } from '../modals/use-dialog-name';
 import { AddressEditor, EMPTY_ADDRESS } from './address-editor';

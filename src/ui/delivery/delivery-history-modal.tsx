@@ -11,7 +11,7 @@ import {
   type DeliveryView,
 } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { useScopedUseCase } from '../di/container-context';
 import type { ModalComponentProps } from '../modals/registry';
 import { useDialogName } from '../modals/use-dialog-name';
 import { AddressCard } from './address-list-modal';

@@ -9,7 +9,7 @@ import {
   type WonPrize,
 } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { useScopedUseCase } from '../di/container-context';
 import { MESSAGES } from '../messages';
 import type { ModalComponentProps } from '../modals/registry';
 import { useDialogName } from '../modals/use-dialog-name';

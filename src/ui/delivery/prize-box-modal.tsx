@@ -4,7 +4,7 @@ import { SignInLinks } from '../account/sign-in-links';
 import { formatJstDateTime, isDeliverable, type DeliveryGroup } from '../../domain';
 import { useNow } from '../hooks/use-now';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { useScopedUseCase } from '../di/container-context';
 import { MESSAGES } from '../messages';
 import type { ModalComponentProps, OpenModal } from '../modals/registry';
 import { useDialogName } from '../modals/use-dialog-name';

@@ -3,7 +3,7 @@ import { TOKENS } from '../../application';
 import type { UnreadKind, WonPrize } from '../../domain';
 import { useNow } from '../hooks/use-now';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { useScopedUseCase } from '../di/container-context';
 import type { ModalComponentProps } from '../modals/registry';
 import { useDialogName } from '../modals/use-dialog-name';
 import { DELIVERY as D } from './delivery.messages';

@@ -1,5 +1,5 @@
 import { startTransition, useCallback, useState } from 'react';
-import { useHydrated } from './use-hydrated';
+import { useHydrated } from '../ssr/hydration-part';
 
 /** How far ahead of the screen a deferred part renders: a screen's height, so it is there when scrolled to. */
 const AHEAD = '100% 0px';

@@ -11,10 +11,9 @@ import {
   type KujiBox,
   type KujiOnSale,
 } from '../../domain';
-import { useInjection } from '../di/container-context';
+import { useInjection, useScopedUseCase } from '../di/container-context';
 import { useNow } from '../hooks/use-now';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { usePreloaded } from '../ssr/preload';
 import { MESSAGES } from '../messages';
 import { useModals } from '../modals/modal-host';

@@ -16,6 +16,7 @@ import { ServiceHalt } from './service-halt';
 import { FooterDocumentLinks } from '../modals/document-links';
 import { HydrationPart } from '../ssr/hydration-part';
 import type { RouteHandle } from '../ssr/preload';
+import { useCurrentUser } from '../account/use-current-user';
 
 /** Keeps the document title in step with the route [R7-13] (an effect, so server rendering sets it apart). */
 function usePageTitle(): void {
@@ -174,8 +175,7 @@ function HeaderLogo({ home }: { home: string }) {
 
 /** The header's TC balance (a signed-in player's), opening the purchase modal [R2.5-2]. */
 function HeaderBalance() {
-  const currentUser = useInjection(TOKENS.CurrentUser);
-  const user = useObservableState(currentUser.user$, null);
+  const user = useCurrentUser();
   const modals = useModals();
   if (!user) return null;
   const tc = formatThousands(user.tc_info.tc_all);
@@ -222,8 +222,7 @@ function HeaderActions() {
   const modals = useModals();
   const session = useInjection(TOKENS.SessionPort);
   const identity = useObservableState(session.identity$, null);
-  const currentUser = useInjection(TOKENS.CurrentUser);
-  const user = useObservableState(currentUser.user$, null);
+  const user = useCurrentUser();
   const flags = useAccountFlags();
   const next = useNextQuery();
   const unread = (user !== null && hasUnreadPrize(user.unread)) || flags?.unreadMessage === true;

@@ -15,12 +15,12 @@ import { ACCOUNT } from '../account/account.messages';
 import { useAccountFlags } from '../account/use-account-flags';
 import { SignInLinks } from '../account/sign-in-links';
 import type { OpenModal } from './registry';
+import { useCurrentUser } from '../account/use-current-user';
 
 /** The menu (spec §2.5 menu top): the other modals a player reaches from the header. */
 // The prize and delivery modals open further ones (the request, an address): they take the menu's place.
 export default function MenuTopModal({ open, swap }: ModalComponentProps<Record<never, never>>) {
-  const currentUser = useInjection(TOKENS.CurrentUser);
-  const user = useObservableState(currentUser.user$, null);
+  const user = useCurrentUser();
   const unread = user !== null && hasUnreadPrize(user.unread);
   const flags = useAccountFlags();
   return (

@@ -2,9 +2,8 @@ import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { TOKENS } from '../../application';
 import { buildCataloguePath, type BuildTarget, type Character, type TabListItem } from '../../domain';
-import { useInjection } from '../di/container-context';
+import { useInjection, useScopedUseCase } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { DocumentModal } from './document-modal';
 import { DOCUMENT_MESSAGES as M } from './documents.messages';
 

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { OPERATOR_TOKENS } from '../../application/operator';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { useScopedUseCase } from '../di/container-context';
 import { LoadState, useScreenTitle } from './common';
 import { OP } from './operator.messages';
 

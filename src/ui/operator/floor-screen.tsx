@@ -6,7 +6,7 @@ import {
   type StationChange,
 } from '../../application/operator';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { useScopedUseCase } from '../di/container-context';
 import { ActionOutcome, LoadState, useScreenTitle } from './common';
 import { OP } from './operator.messages';
 import { PlayLogPanel } from './play-log-panel';

@@ -8,7 +8,7 @@ import {
 } from '../../application/operator';
 import type { KujiVerification } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { useScopedUseCase } from '../di/container-context';
 import { ActionOutcome, LoadState, TableWrap, useConfirm, useScreenTitle } from './common';
 import { OP } from './operator.messages';
 

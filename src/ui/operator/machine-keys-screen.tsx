@@ -9,7 +9,7 @@ import {
   type StationKeyView,
 } from '../../application/operator';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { useScopedUseCase } from '../di/container-context';
 import { ActionOutcome, LoadState, TableWrap, useConfirm, useScreenTitle } from './common';
 import { OP } from './operator.messages';
 

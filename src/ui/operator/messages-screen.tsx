@@ -7,9 +7,8 @@ import {
   type OperatorUserView,
   type ServiceMessageCode,
 } from '../../application/operator';
-import { useInjection } from '../di/container-context';
+import { useInjection, useScopedUseCase } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { ActionOutcome, useConfirm, useScreenTitle } from './common';
 import { OP } from './operator.messages';
 

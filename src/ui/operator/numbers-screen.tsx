@@ -1,9 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { OPERATOR_TOKENS, type NumbersRow } from '../../application/operator';
 import { jstIsoDate } from '../../domain';
-import { useInjection } from '../di/container-context';
+import { useInjection, useScopedUseCase } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { LoadState, useScreenTitle } from './common';
 import { OP } from './operator.messages';
 

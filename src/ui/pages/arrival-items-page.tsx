@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { TOKENS, type TopPageExtrasState } from '../../application';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { useScopedUseCase } from '../di/container-context';
 import { MESSAGES } from '../messages';
 import { STOREFRONT as S } from '../storefront.messages';
 import { ArrivalCard } from './top-rows';

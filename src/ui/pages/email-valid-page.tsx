@@ -4,7 +4,7 @@ import { SessionRedirect } from '../ssr/session-redirect';
 import { TOKENS } from '../../application';
 import { parseServiceTime, safeNextPath, toJstParts } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { useScopedUseCase } from '../di/container-context';
 import { CODE_FIELD, EMAIL_FIELD } from '../account/account-fields';
 import { FormField } from '../account/form-field';
 import { EMAIL_VALID as M } from '../storefront.messages';

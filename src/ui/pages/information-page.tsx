@@ -3,7 +3,7 @@ import { Link, useLocation, useParams } from 'react-router';
 import { TOKENS, type InformationSnapshot, type InformationState } from '../../application';
 import { jstDateLabel, type InformationItem } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { useScopedUseCase } from '../di/container-context';
 import { MESSAGES } from '../messages';
 import { STOREFRONT as S } from '../storefront.messages';
 import { NotFoundPage } from './not-found-page';

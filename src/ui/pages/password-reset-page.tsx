@@ -7,9 +7,8 @@ import { ACCOUNT as A } from '../account/account.messages';
 import { CODE_FIELD, EMAIL_FIELD, NewPasswordFields } from '../account/account-fields';
 import { AccountForm } from '../account/account-form';
 import { FormField } from '../account/form-field';
-import { useInjection } from '../di/container-context';
+import { useInjection, useScopedUseCase } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 
 /**
  * The password reset page, guest-only [R2.2-1]: the e-mail gets a code (the page never says whether

@@ -4,14 +4,14 @@ import { SessionRedirect } from '../ssr/session-redirect';
 import { TOKENS } from '../../application';
 import { ACCOUNT_PAYMENT_SLUG, formatThousands, isSettlementId } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { MESSAGES } from '../messages';
 import { PURCHASE_PAGE as M } from '../storefront.messages';
 import { NotFoundPage } from './not-found-page';
-import { useInjection } from '../di/container-context';
+import { useInjection, useScopedUseCase } from '../di/container-context';
 import { useModals } from '../modals/modal-host';
 import { HISTORY_MESSAGES, PURCHASE_MODAL } from '../purchase/purchase.messages';
 import { TcBalanceLine } from '../purchase/purchase-steps';
+import { useCurrentUser } from '../account/use-current-user';
 
 const tcOf = (p: { readonly toll_tc: number; readonly free_tc: number }) => formatThousands(p.toll_tc + p.free_tc);
 
@@ -28,8 +28,7 @@ function SignInFirst() {
  */
 export function SettlementPage() {
   const session = useInjection(TOKENS.SessionPort);
-  const currentUser = useInjection(TOKENS.CurrentUser);
-  const user = useObservableState(currentUser.user$, null);
+  const user = useCurrentUser();
   const { open } = useModals();
   const signedIn = session.current() !== null;
   const opened = useRef(false);

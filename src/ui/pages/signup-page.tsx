@@ -7,10 +7,9 @@ import { ACCOUNT as A } from '../account/account.messages';
 import { EMAIL_FIELD, NewPasswordFields } from '../account/account-fields';
 import { AccountForm } from '../account/account-form';
 import { FormField } from '../account/form-field';
-import { useInjection } from '../di/container-context';
+import { useInjection, useScopedUseCase } from '../di/container-context';
 import { useModals } from '../modals/modal-host';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { TermsLinks } from '../account/terms-links';
 
 /**

@@ -19,10 +19,9 @@ import {
   type TopPageCatalogue,
   type WinnerAnnouncement,
 } from '../../domain';
-import { useInjection } from '../di/container-context';
+import { useInjection, useScopedUseCase } from '../di/container-context';
 import { useObservableState, useObservableTransition } from '../hooks/use-observable-state';
 import { useNearViewport } from '../hooks/use-near-viewport';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { PrizeCard } from '../components/prize-card';
 import { MESSAGES } from '../messages';
 import { useModals } from '../modals/modal-host';

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useMediaStream } from '../hooks/use-media-stream';
 import type { HlsSource, StationPlay } from '../../application';
 import { VIDEO_VIEW_HEIGHT_PERCENT, VIDEO_VIEW_ROTATION_DEG, type Camera } from '../../domain';
-import { useHydrated } from '../hooks/use-hydrated';
+import { useHydrated } from '../ssr/hydration-part';
 import { useObservableState } from '../hooks/use-observable-state';
 import { MESSAGES } from '../messages';
 

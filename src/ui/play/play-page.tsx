@@ -3,9 +3,8 @@ import { Tutorial } from '../account/account-gates';
 import { useLocation, useParams } from 'react-router';
 import { TOKENS, type StationSnapshot } from '../../application';
 import { playScreenStationId } from '../../domain';
-import { useInjection } from '../di/container-context';
+import { useInjection, useScopedUseCase } from '../di/container-context';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
 import { MESSAGES } from '../messages';
 import { NotFoundPage } from '../pages/not-found-page';
 import { PlayMethodButton } from '../modals/document-links';
@@ -16,7 +15,7 @@ import { CraneButtons } from './crane-buttons';
 import { LiveCameras } from './live-cameras';
 import { MachineStatus } from './machine-status';
 import { PlayMessagesView } from './play-messages-view';
-import { SETTINGS_HISTORY_MESSAGES } from './settings-history.messages';
+import { PLAY_SCREEN_MESSAGES } from './play-screen.messages';
 import { AssistGauge, PlayHistory } from './play-record';
 import { SettingsPanel } from './settings-panel';
 import { TurnPanel } from './turn-panel';
@@ -97,7 +96,7 @@ function SettingsHistoryButton({ stationId }: { stationId: number }) {
   const { open } = useModals();
   return (
     <DialogChip testId="open-settings-history" onOpen={() => open('settingsHistory', { stationId })}>
-      {SETTINGS_HISTORY_MESSAGES.open}
+      {PLAY_SCREEN_MESSAGES.settingsHistory}
     </DialogChip>
   );
 }

@@ -1,10 +1,8 @@
+import { lazy, Suspense } from 'react';
 import type { PlayRecord } from '../../application';
 import type { AssistGaugeView } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
 import { MESSAGES } from '../messages';
-import { priceText } from './price-text';
-import { ClipLink } from '../clips/clip-link';
-import { useModals } from '../modals/modal-host';
 
 /** The assist gauge, with the steps it raises the arm by (published, docs/play.md). */
 export function AssistGauge({ record }: { record: PlayRecord }) {
@@ -36,10 +34,16 @@ export function AssistGauge({ record }: { record: PlayRecord }) {
   );
 }
 
+/**
+ * The list's code (its rows and their links to the plays' videos): fetched when the player asks for
+ * the history, beside the history's own call, not with the play screen.
+ */
+const loadHistoryList = () => import('./play-history-list');
+const HistoryList = lazy(loadHistoryList);
+
 /** The signed-in player's plays on this station, loaded when asked for. */
 export function PlayHistory({ record, signedIn }: { record: PlayRecord; signedIn: boolean }) {
   const state = useObservableState(record.state$, record.snapshot);
-  const { open } = useModals();
   if (!signedIn) return null;
   if (!state.history) {
     return (
@@ -48,7 +52,10 @@ export function PlayHistory({ record, signedIn }: { record: PlayRecord; signedIn
           type="button"
           className="button button--quiet"
           data-testid="show-history"
-          onClick={() => record.loadHistory()}
+          onClick={() => {
+            void loadHistoryList();
+            record.loadHistory();
+          }}
         >
           {MESSAGES.historyShow}
         </button>
@@ -58,28 +65,9 @@ export function PlayHistory({ record, signedIn }: { record: PlayRecord; signedIn
   return (
     <section className="panel history" data-testid="history">
       <h2 className="panel__title">{MESSAGES.historyTitle}</h2>
-      {state.history.list.length === 0 ? (
-        <p className="panel__note">{MESSAGES.historyEmpty}</p>
-      ) : (
-        <ol className="history__list">
-          {state.history.list.map((entry) => (
-            <li key={entry.play_id} className="history__row" data-result={entry.result ?? ''}>
-              <span className={`history__result history__result--${entry.result ?? 'none'}`}>
-                {MESSAGES.historyResult[entry.result ?? ''] ?? '—'}
-              </span>
-              <span className="history__name">{entry.prize_name}</span>
-              <span className="history__detail">
-                {MESSAGES.historyRow(priceText(entry), entry.arm_strength, entry.assist_level, entry.seed)}{' '}
-                <ClipLink
-                  clip={entry.clip}
-                  label={entry.prize_name}
-                  onOpen={() => open('playClip', { playId: entry.play_id })}
-                />
-              </span>
-            </li>
-          ))}
-        </ol>
-      )}
+      <Suspense fallback={null}>
+        <HistoryList list={state.history.list} />
+      </Suspense>
     </section>
   );
 }

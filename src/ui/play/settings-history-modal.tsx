@@ -7,7 +7,7 @@ import {
   STAFF_ASSIST_OUTCOME_LABELS,
 } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { useScopedUseCase } from '../di/container-context';
 import type { ModalComponentProps } from '../modals/registry';
 import { useDialogName } from '../modals/use-dialog-name';
 import { SETTINGS_HISTORY_MESSAGES as M } from './settings-history.messages';

@@ -1,6 +1,5 @@
 /** The station's settings history dialog (docs/fair-play.md) [R11-6]. */
 export const SETTINGS_HISTORY_MESSAGES = {
-  open: '設定の変更履歴',
   title: '設定の変更履歴',
   lead: 'このマシンのアームパワー・料金・景品・スタッフアシストの設定の変更をすべて公開しています。プレイ中のお客さまがいる間の変更は、そのプレイが終わってから反映されます。',
   assistsTitle: 'スタッフアシストの記録',

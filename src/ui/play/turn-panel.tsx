@@ -11,10 +11,9 @@ import {
 } from '../../domain';
 import { useNow } from '../hooks/use-now';
 import { MESSAGES } from '../messages';
-import { priceText } from './price-text';
 import { useModals } from '../modals/modal-host';
-import { CLIP_MESSAGES } from '../clips/clips.messages';
-import { DailyFreePlayStationNote } from '../components/daily-free-play';
+import { PLAY_SCREEN_MESSAGES } from './play-screen.messages';
+import { useCurrentUser } from '../account/use-current-user';
 
 /**
  * The player's side of the line: reserve, the place in line, the turn with its confirm countdown,
@@ -87,7 +86,7 @@ function ResultPanel({
           disabled={busy || s === 0 || held}
           onClick={() => void crane.continuePlay()}
         >
-          {MESSAGES.continuePlay(priceText(play))}
+          {MESSAGES.continuePlay(MESSAGES.playCharge(play))}
         </button>
         <button
           type="button"
@@ -106,7 +105,7 @@ function ResultPanel({
         data-testid="result-clip"
         onClick={() => open('playClip', { playId: play.play_id })}
       >
-        {CLIP_MESSAGES.watchShare}
+        {PLAY_SCREEN_MESSAGES.resultClip}
       </button>
     </section>
   );
@@ -252,5 +251,17 @@ function ReservePanel({ line, station, busy }: { line: StationLine; station: Pri
         {label}
       </button>
     </section>
+  );
+}
+
+/** A ticket station's note of the day's free play: usable now, or used today [R11-8]. */
+function DailyFreePlayStationNote() {
+  // Today's free play of the signed-in player: none for a guest, or on a server that has none.
+  const free = useCurrentUser()?.daily_free_play ?? null;
+  if (!free) return null;
+  return (
+    <p className="panel__note daily-free__note" data-testid="daily-free-station" data-available={free.available}>
+      {free.available === 1 ? MESSAGES.dailyFreeAtStation : MESSAGES.dailyFreeUsed}
+    </p>
   );
 }

@@ -1,6 +1,6 @@
 import { TOKENS } from '../../application';
 import { formatJstDateTime, formatThousands } from '../../domain';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { useScopedUseCase } from '../di/container-context';
 import type { ModalComponentProps } from '../modals/registry';
 import { PagedHistoryModal } from './paged-history-modal';
 import { PlaySettingsLog } from './play-settings-log';

@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { TOKENS } from '../../application';
 import { ACCOUNT_PAYMENT_SLUG } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { useScopedUseCase } from '../di/container-context';
 import { MESSAGES } from '../messages';
 import type { ModalComponentProps } from '../modals/registry';
 import { useDialogName } from '../modals/use-dialog-name';

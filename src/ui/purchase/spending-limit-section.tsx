@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { TOKENS } from '../../application';
 import { formatJstDateTime, formatThousands, SPENDING_LIMIT_MAX_YEN, SPENDING_LIMIT_MIN_YEN } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { useScopedUseCase } from '../di/container-context';
 import { PURCHASE_MODAL, SPENDING_LIMIT_MESSAGES as L } from './purchase.messages';
 
 const yen = (n: number | null) => (n === null ? PURCHASE_MODAL.limitNoneWord : PURCHASE_MODAL.yen(formatThousands(n)));

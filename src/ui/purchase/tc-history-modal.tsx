@@ -1,7 +1,7 @@
 import { TOKENS } from '../../application';
 import { formatJstDateTime, formatThousands, freeTcByEnd, freeTcLastDayLabel, type FreeTcLot } from '../../domain';
 import { useObservableState } from '../hooks/use-observable-state';
-import { useScopedUseCase } from '../hooks/use-scoped-use-case';
+import { useScopedUseCase } from '../di/container-context';
 import type { ModalComponentProps } from '../modals/registry';
 import { PagedHistoryModal } from './paged-history-modal';
 import { HISTORY_MESSAGES as H } from './purchase.messages';

@@ -1,0 +1,10 @@
+import { TOKENS } from '../../application';
+import type { UserData } from '../../domain';
+import { useInjection } from '../di/container-context';
+import { useObservableState } from '../hooks/use-observable-state';
+
+/** The signed-in player's account (null for a guest and until read) . */
+export function useCurrentUser(): UserData | null {
+  const currentUser = useInjection(TOKENS.CurrentUser);
+  return useObservableState(currentUser.user$, null);
+}
