@@ -72,7 +72,7 @@ export const MESSAGES = {
   priceTc: (tc: number) => `${formatThousands(tc)} TC`,
   priceTicket: 'チケット1枚',
   /** A play's price as the play screen words it: a ticket, free, or its TC. */
-  playCharge: (play: Pick<PlayView, 'currency' | 'price'>): string =>
+  priceOfPlay: (play: Pick<PlayView, 'currency' | 'price'>): string =>
     play.currency === 'ticket'
       ? MESSAGES.priceTicket
       : play.currency === 'free'

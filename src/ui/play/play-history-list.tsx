@@ -16,7 +16,7 @@ export default function PlayHistoryList({ list }: { list: readonly PlayLogEntry[
           </span>
           <span className="history__name">{entry.prize_name}</span>
           <span className="history__detail">
-            {MESSAGES.historyRow(MESSAGES.playCharge(entry), entry.arm_strength, entry.assist_level, entry.seed)}{' '}
+            {MESSAGES.historyRow(MESSAGES.priceOfPlay(entry), entry.arm_strength, entry.assist_level, entry.seed)}{' '}
             <ClipLink
               clip={entry.clip}
               label={entry.prize_name}

@@ -86,7 +86,7 @@ function ResultPanel({
           disabled={busy || s === 0 || held}
           onClick={() => void crane.continuePlay()}
         >
-          {MESSAGES.continuePlay(MESSAGES.playCharge(play))}
+          {MESSAGES.continuePlay(MESSAGES.priceOfPlay(play))}
         </button>
         <button
           type="button"
