@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { useCurrentUser } from '../account/use-current-user';
+import { useDailyFreePlay } from '../account/use-current-user';
 import { MESSAGES } from '../messages';
 
 /**
@@ -7,8 +7,7 @@ import { MESSAGES } from '../messages';
  * until when, with the way to the ticket stations (`href`: their tab, when the catalogue has one).
  */
 export function DailyFreePlayBanner({ href }: { href: string | null }) {
-  // Today's free play of the signed-in player: none for a guest, or on a server that has none.
-  const free = useCurrentUser()?.daily_free_play ?? null;
+  const free = useDailyFreePlay();
   if (!free || free.available !== 1) return null;
   return (
     <section className="daily-free" aria-labelledby="daily-free-title" data-testid="daily-free-play">

@@ -13,7 +13,7 @@ import { useNow } from '../hooks/use-now';
 import { MESSAGES } from '../messages';
 import { useModals } from '../modals/modal-host';
 import { PLAY_SCREEN_MESSAGES } from './play-screen.messages';
-import { useCurrentUser } from '../account/use-current-user';
+import { useDailyFreePlay } from '../account/use-current-user';
 
 /**
  * The player's side of the line: reserve, the place in line, the turn with its confirm countdown,
@@ -256,8 +256,7 @@ function ReservePanel({ line, station, busy }: { line: StationLine; station: Pri
 
 /** A ticket station's note of the day's free play: usable now, or used today [R11-8]. */
 function DailyFreePlayStationNote() {
-  // Today's free play of the signed-in player: none for a guest, or on a server that has none.
-  const free = useCurrentUser()?.daily_free_play ?? null;
+  const free = useDailyFreePlay();
   if (!free) return null;
   return (
     <p className="panel__note daily-free__note" data-testid="daily-free-station" data-available={free.available}>
