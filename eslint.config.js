@@ -6,7 +6,8 @@ import globals from 'globals';
 export default tseslint.config(
   {
     ignores: [
-      'dist/**',
+      '**/dist/**',
+      'tmp/**',
       'node_modules/**',
       'coverage/**',
       'test-results/**',

@@ -2,9 +2,24 @@ import { Observable } from 'rxjs';
 import type { HlsSessionEvent, HlsSource, HlsVideoPort } from '../../application';
 import type { Camera } from '../../domain';
 
-import type HlsType from 'hls.js/light';
-
-type HlsModule = { readonly default: typeof HlsType };
+/**
+ * The part of hls.js this adapter uses. hls.js is an optional peer of the package (loaded on first
+ * use, its light build); the public types name only this much of it, so a consumer that never
+ * plays HLS needs neither hls.js nor its types.
+ */
+export interface HlsPlayer {
+  on(event: string, listener: (event: string, data: { fatal: boolean; type: string; details: string }) => void): void;
+  loadSource(url: string): void;
+  attachMedia(media: HTMLMediaElement): void;
+  destroy(): void;
+}
+export interface HlsPlayerModule {
+  readonly default: {
+    new (config: Record<string, unknown>): HlsPlayer;
+    isSupported(): boolean;
+    readonly Events: { readonly ERROR: string };
+  };
+}
 
 /** hls.js for a live LL-HLS stream: follow the live edge at PART-HOLD-BACK, catch up a little faster when behind. */
 const HLS_CONFIG = {
@@ -25,7 +40,7 @@ const HLS_CONFIG = {
 export class HlsJsVideo implements HlsVideoPort {
   constructor(
     private readonly origin: string,
-    private readonly loadHls: () => Promise<HlsModule> = () => import('hls.js/light'),
+    private readonly loadHls: () => Promise<HlsPlayerModule> = () => import('hls.js/light'),
   ) {}
 
   connect(session: { readonly camera: Camera; readonly url: string }): Observable<HlsSessionEvent> {
@@ -53,7 +68,7 @@ export class HlsJsVideo implements HlsVideoPort {
               const native =
                 video.canPlayType('application/vnd.apple.mpegurl') !== '' &&
                 (!Hls.isSupported() || /Apple/.test(globalThis.navigator?.vendor ?? ''));
-              let hls: HlsType | null = null;
+              let hls: HlsPlayer | null = null;
               if (native) {
                 video.src = url;
                 video.addEventListener('error', onNativeError);
