@@ -1,4 +1,4 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -14,7 +14,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { playableStation } from '../support/stations';
 import { startTestServer, type TestServer } from '../support/test-server';
+import { createTestUser } from '../support/users';
 
 const root = resolve(__dirname, '../..');
 /** The library's own package: an npm workspace of the repository (the root is the app and the server). */
@@ -269,6 +271,66 @@ export const used = [deliveryFeeTc('kuji', 16), TOKENS.BrowseTopPage, core];
     expect(out.disposed).toBe(true);
     expect(out.factory).toBe('maintenance');
   }, 60_000);
+
+  it("examples/follow-line.mjs follows a station's line in the terminal from the packed package: the numbers now, then a player's place taken, pushed", async () => {
+    // The examples folder as a library user has it: its own package.json, the tarball installed.
+    const examples = join(project, 'examples');
+    cpSync(join(root, 'examples'), examples, { recursive: true, filter: (src) => !src.includes('node_modules') });
+    const tarball = readdirSync(project).find((name) => name.endsWith('.tgz'))!;
+    const install = spawnSync(
+      'npm',
+      ['install', `../${tarball}`, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'],
+      { cwd: examples, encoding: 'utf8', timeout: 180_000 },
+    );
+    expect(install.stderr).toBe('');
+    expect(install.status).toBe(0);
+
+    const { station_id } = await playableStation(server);
+    const follower = spawn(
+      process.execPath,
+      ['follow-line.mjs', String(station_id), `--api=${server.apiBase}`, '--changes=1'],
+      {
+        cwd: examples,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    follower.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((done) => follower.once('exit', (code) => done(code)));
+    try {
+      const firstLine = new Promise<string>((done) =>
+        follower.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString();
+          if (stdout.includes('\n')) done(stdout.split('\n')[0]!);
+        }),
+      );
+      expect(await firstLine).toBe(`ステーション ${station_id}: 営業中 / 待ち 0人 / 視聴 0人`);
+
+      // A player takes a place in the line: the top channel pushes the station's new numbers.
+      const player = await createTestUser(server, { birth: '1990-01-01' }, { freeTc: 10_000 });
+      const reserve = await fetch(`${server.apiBase}v2/play/reserve`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ user_id: player.user_id, access_token: player.access_token, station_id }),
+      });
+      expect(((await reserve.json()) as { error_code: number }).error_code).toBe(200);
+      // The push comes within a second (one lobby update a station a second at most); a follower
+      // that never hears it is stopped at 60 s so the failure shows what it printed.
+      const stopAt = setTimeout(() => follower.kill(), 60_000);
+      const code = await exited;
+      clearTimeout(stopAt);
+      expect({ code, stdout, stderr }).toMatchObject({ code: 0 });
+      expect(stderr).toBe('');
+      expect(stdout.trim().split('\n')).toEqual([
+        `ステーション ${station_id}: 営業中 / 待ち 0人 / 視聴 0人`,
+        `ステーション ${station_id}: 営業中 / 待ち 1人 / 視聴 0人`,
+      ]);
+    } finally {
+      follower.kill();
+      await exited;
+    }
+  }, 240_000);
 
   it('ships type declarations for every entry', () => {
     const pkg = JSON.parse(readFileSync(join(project, 'node_modules', 'onkure', 'package.json'), 'utf8')) as {
