@@ -3,16 +3,17 @@ import fp from 'fastify-plugin';
 import { constants as zlib } from 'node:zlib';
 import type { ServerConfig } from '../config';
 import { ERROR_INFO, replyError } from '../http/reply';
-import { registerSecurityHeaders } from '../http/security-headers';
+import { registerPartnerCors, registerSecurityHeaders } from '../http/security-headers';
 
 /**
  * What every answer of the server goes through: strict security headers (the page's inlined
- * stylesheet allowed by its hashes), compression, and the error handler that answers bad input
+ * stylesheet allowed by its hashes), the partner origins' CORS (ALLOWED_ORIGINS), compression, and the error handler that answers bad input
  * with a 4xx in Japanese, never a 5xx.
  */
 export const httpPlugin = fp<{ config: ServerConfig; styleHashes: readonly string[] }>(
   async (app, { config, styleHashes }) => {
     await registerSecurityHeaders(app, config, [...styleHashes]);
+    await registerPartnerCors(app, config);
     // gzip, deflate or br as the client accepts (spec §7), for answers over 1 KiB. Brotli at
     // quality 4: close to gzip's speed with smaller output; the default (11) costs far too much CPU.
     await app.register(fastifyCompress, {

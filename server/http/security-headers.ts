@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import fastifyCors from '@fastify/cors';
 import fastifyHelmet from '@fastify/helmet';
+import { FRAME_TICK_HEADER } from '../../src/contract';
 import type { ServerConfig } from '../config';
 
 /**
@@ -66,4 +68,28 @@ export function originAllowed(
   if (origin === new URL(config.publicUrl).origin || config.allowedOrigins.includes(origin)) return true;
   const host = request.headers.host;
   return host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
+}
+
+/**
+ * Partner pages (ALLOWED_ORIGINS: a portal embedding the station widget, examples/station-widget)
+ * may call the service across origins as a guest: GET and POST with the client's own headers
+ * (Content-Type, X-Requested-With), and read a still's tick header. No credentials and no identity
+ * header (Authorization, X-Access-Token) cross: a partner page shows what a signed-out visitor sees,
+ * and the player plays on the service's own pages. With no ALLOWED_ORIGINS nothing changes: no
+ * answer carries an Access-Control header. docs/library.md "Partner pages".
+ */
+export async function registerPartnerCors(
+  app: FastifyInstance,
+  config: Pick<ServerConfig, 'allowedOrigins'>,
+): Promise<void> {
+  if (config.allowedOrigins.length === 0) return;
+  await app.register(fastifyCors, {
+    origin: [...config.allowedOrigins],
+    methods: ['GET', 'POST'],
+    allowedHeaders: ['content-type', 'x-requested-with'],
+    exposedHeaders: [FRAME_TICK_HEADER],
+    credentials: false,
+    maxAge: 600,
+    strictPreflight: true,
+  });
 }

@@ -194,3 +194,62 @@ describe('socket.io checks the Origin (issue 7 §5.6)', () => {
     expect(await tryConnect('https://partner.example.jp')).toBe('connected');
   });
 });
+
+describe('partner pages call the API as a guest across origins (ALLOWED_ORIGINS, the station widget)', () => {
+  const preflight = (from: string, headers: string) =>
+    fetch(`${origin}/api/contents/lobby`, {
+      method: 'OPTIONS',
+      headers: { origin: from, 'access-control-request-method': 'POST', 'access-control-request-headers': headers },
+    });
+
+  it("a configured partner origin's preflight is allowed for the client's own headers, with no credentials", async () => {
+    const res = await preflight('https://partner.example.jp', 'content-type,x-requested-with');
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://partner.example.jp');
+    expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST');
+    expect(res.headers.get('access-control-allow-headers')).toBe('content-type, x-requested-with');
+    expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+  });
+
+  it('its guest call is answered with the origin allowed and the still tick header readable', async () => {
+    const res = await fetch(`${origin}/api/contents/lobby`, {
+      method: 'POST',
+      headers: { origin: 'https://partner.example.jp', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://partner.example.jp');
+    expect(res.headers.get('access-control-expose-headers')).toBe('x-onkure-tick');
+    expect(((await res.json()) as { error_code: number }).error_code).toBe(200);
+  });
+
+  it('an unlisted origin gets no Access-Control header, and no identity header crosses even from a partner', async () => {
+    const evil = await preflight('https://evil.example', 'content-type');
+    expect(evil.headers.get('access-control-allow-origin')).toBeNull();
+    const call = await fetch(`${origin}/api/contents/lobby`, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(call.headers.get('access-control-allow-origin')).toBeNull();
+    // The browser sends the identity header only if the preflight's allowed headers list it.
+    const identity = await preflight('https://partner.example.jp', 'content-type,x-access-token');
+    expect(identity.headers.get('access-control-allow-headers')).toBe('content-type, x-requested-with');
+    const authorization = await preflight('https://partner.example.jp', 'authorization');
+    expect(authorization.headers.get('access-control-allow-headers')).not.toContain('authorization');
+  });
+
+  it('with no ALLOWED_ORIGINS no answer carries an Access-Control header', async () => {
+    const t = await startTestServer({ listen: true, inMemory: true });
+    try {
+      const res = await fetch(`${t.apiBase}contents/lobby`, {
+        method: 'POST',
+        headers: { origin: 'https://partner.example.jp', 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      await t.close();
+    }
+  });
+});

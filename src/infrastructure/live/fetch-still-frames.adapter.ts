@@ -5,19 +5,23 @@ import { FRAME_TICK_HEADER } from '../../contract';
 /**
  * Fetches a still picture as an object URL [R7-9]. The request is aborted when unsubscribed; the
  * object URL lives until the frame is released, so the page never holds more than the pictures it
- * shows.
+ * shows. The service names a still by its path (`/api/stations/1/camera/front.jpg`): it is resolved
+ * against the API's origin, so a page on another origin (a partner's, with the station widget)
+ * asks the service and not its own host.
  */
 export class FetchStillFrames implements StillFramePort {
   constructor(
     private readonly fetchImpl: typeof fetch = (input, init) => fetch(input, init),
     private readonly urls: Pick<typeof URL, 'createObjectURL' | 'revokeObjectURL'> = URL,
+    private readonly origin?: string,
   ) {}
 
   fetchFrame(url: string): Observable<StillFrame> {
     return new Observable<StillFrame>((subscriber) => {
       const abort = new AbortController();
       void (async () => {
-        const response = await this.fetchImpl(url, {
+        const address = this.origin ? new URL(url, this.origin).toString() : url;
+        const response = await this.fetchImpl(address, {
           signal: abort.signal,
           cache: 'no-store',
           credentials: 'same-origin',

@@ -26,7 +26,7 @@ export const playFeature: FeatureModule = {
   bind(container: Container, { config, host, http, session }: FeatureDeps) {
     container.bind(TOKENS.ReservationPort).toConstantValue(new KyReservation(http));
     container.bind(TOKENS.PlayPort).toConstantValue(new KyPlay(http, session));
-    container.bind(TOKENS.StillFramePort).toConstantValue(new FetchStillFrames(host.fetch));
+    container.bind(TOKENS.StillFramePort).toConstantValue(new FetchStillFrames(host.fetch, URL, config.origin));
     container.bind(TOKENS.RtcVideoPort).toConstantValue(new SoraRtcVideo(config.origin));
     container.bind(TOKENS.HlsVideoPort).toConstantValue(new HlsJsVideo(config.origin));
     container.bind(TOKENS.NotificationPort).toConstantValue(new BrowserNotifications());
