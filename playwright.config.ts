@@ -57,6 +57,9 @@ export default defineConfig({
       KUJI_FIRST_RESERVED_SECONDS: '12',
       ONKURE_FEED: 'jpg',
       ONKURE_OPERATOR_TOKEN: process.env.E2E_OPERATOR_TOKEN ?? 'e2e-operator-token-0123456789',
+      // The partner page of e2e/station-widget.spec.ts (the widget from the packed package) is
+      // served from the next port: another origin, allowed to call the service as a guest.
+      ALLOWED_ORIGINS: `http://127.0.0.1:${port + 1}`,
     },
   },
 });

@@ -136,6 +136,27 @@ describe('the packed package installed in an empty folder with only its declared
     if (project) rmSync(project, { recursive: true, force: true });
   });
 
+  let examplesFolder: string | null = null;
+  /** The examples folder as a library user has it: its own package.json, the tarball installed. */
+  function installedExamples(): string {
+    if (examplesFolder) return examplesFolder;
+    const examples = join(project, 'examples');
+    cpSync(join(root, 'examples'), examples, {
+      recursive: true,
+      filter: (src) => !/node_modules|dist|meta\.json/.test(src),
+    });
+    const tarball = readdirSync(project).find((name) => name.endsWith('.tgz'))!;
+    const install = spawnSync(
+      'npm',
+      ['install', `../${tarball}`, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'],
+      { cwd: examples, encoding: 'utf8', timeout: 180_000 },
+    );
+    expect(install.stderr).toBe('');
+    expect(install.status).toBe(0);
+    examplesFolder = examples;
+    return examples;
+  }
+
   it('brings no server package, no native binary and no React, and stays within its size budget', () => {
     const modules = join(project, 'node_modules');
     // npm's record of what it installed (every package folder, nested ones too).
@@ -273,18 +294,7 @@ export const used = [deliveryFeeTc('kuji', 16), TOKENS.BrowseTopPage, core];
   }, 60_000);
 
   it("examples/follow-line.mjs follows a station's line in the terminal from the packed package: the numbers now, then a player's place taken, pushed", async () => {
-    // The examples folder as a library user has it: its own package.json, the tarball installed.
-    const examples = join(project, 'examples');
-    cpSync(join(root, 'examples'), examples, { recursive: true, filter: (src) => !src.includes('node_modules') });
-    const tarball = readdirSync(project).find((name) => name.endsWith('.tgz'))!;
-    const install = spawnSync(
-      'npm',
-      ['install', `../${tarball}`, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'],
-      { cwd: examples, encoding: 'utf8', timeout: 180_000 },
-    );
-    expect(install.stderr).toBe('');
-    expect(install.status).toBe(0);
-
+    const examples = installedExamples();
     const { station_id } = await playableStation(server);
     const follower = spawn(
       process.execPath,
@@ -331,6 +341,44 @@ export const used = [deliveryFeeTc('kuji', 16), TOKENS.BrowseTopPage, core];
       await exited;
     }
   }, 240_000);
+
+  it('examples/station-widget (a Web Component, no React) type-checks against the installed package alone and builds', () => {
+    const examples = installedExamples();
+    const widget = join(examples, 'station-widget');
+    expect(existsSync(join(examples, 'node_modules/react'))).toBe(false);
+    expect(existsSync(join(examples, 'node_modules/@types/react'))).toBe(false);
+    writeFileSync(
+      join(widget, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          strict: true,
+          skipLibCheck: false,
+          noEmit: true,
+          types: [],
+        },
+        files: ['onkure-station.ts', 'minimal-station.ts'],
+      }),
+    );
+    const check = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: widget, encoding: 'utf8' });
+    expect(check.stdout + check.stderr).toBe('');
+    expect(check.status).toBe(0);
+    const build = spawnSync(process.execPath, ['build.mjs'], { cwd: widget, encoding: 'utf8' });
+    expect(build.stderr).toBe('');
+    expect(build.stdout).toMatch(/^station widget: \d+ files, [\d.]+ kB in /);
+    const meta = JSON.parse(readFileSync(join(widget, 'meta.json'), 'utf8')) as { inputs: Record<string, unknown> };
+    const inputs = Object.keys(meta.inputs);
+    expect(inputs.some((input) => input.includes('node_modules/onkure/dist/'))).toBe(true);
+    expect(inputs.filter((input) => /node_modules\/(react|react-dom|react-router|hls\.js)\//.test(input))).toEqual([]);
+
+    // docs/build-your-own-ui.md walks through the minimal widget: the file this test compiled, whole, in under 50 lines.
+    const minimal = readFileSync(join(root, 'examples/station-widget/minimal-station.ts'), 'utf8');
+    expect(minimal.trimEnd().split('\n').length).toBeLessThan(50);
+    expect(readFileSync(join(root, 'docs/build-your-own-ui.md'), 'utf8')).toContain(minimal);
+  }, 120_000);
 
   it('ships type declarations for every entry', () => {
     const pkg = JSON.parse(readFileSync(join(project, 'node_modules', 'onkure', 'package.json'), 'utf8')) as {
