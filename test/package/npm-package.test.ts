@@ -78,6 +78,22 @@ function filesUnder(dir: string, match: (name: string) => boolean, found: string
   return found;
 }
 
+/** A library user's strict Node16 project over `files`: no skipLibCheck, no ambient types. */
+const tsconfig = (lib: string[], files: string[]) =>
+  JSON.stringify({
+    compilerOptions: {
+      target: 'ES2022',
+      lib,
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      strict: true,
+      skipLibCheck: false,
+      noEmit: true,
+      types: [],
+    },
+    files,
+  });
+
 /** Packages a library user must never get from the core: the server's, native code and tools. */
 const SERVER_PACKAGES = [
   'fastify',
@@ -189,20 +205,6 @@ const clock: { now(): number } = new testing.ManualClock(0);
 export const used = [core, fee, token, client, clock];
 `,
     );
-    const tsconfig = (lib: string[], files: string[]) =>
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          lib,
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          strict: true,
-          skipLibCheck: false,
-          noEmit: true,
-          types: [],
-        },
-        files,
-      });
     writeFileSync(join(project, 'tsconfig.json'), tsconfig(['ES2023', 'DOM', 'DOM.Iterable'], ['entries.ts']));
     const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project, encoding: 'utf8' });
     expect(run.stdout + run.stderr).toBe('');
@@ -349,19 +351,7 @@ export const used = [deliveryFeeTc('kuji', 16), TOKENS.BrowseTopPage, core];
     expect(existsSync(join(examples, 'node_modules/@types/react'))).toBe(false);
     writeFileSync(
       join(widget, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          lib: ['ES2023', 'DOM', 'DOM.Iterable'],
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          strict: true,
-          skipLibCheck: false,
-          noEmit: true,
-          types: [],
-        },
-        files: ['onkure-station.ts', 'minimal-station.ts'],
-      }),
+      tsconfig(['ES2023', 'DOM', 'DOM.Iterable'], ['onkure-station.ts', 'minimal-station.ts']),
     );
     const check = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: widget, encoding: 'utf8' });
     expect(check.stdout + check.stderr).toBe('');
