@@ -1,6 +1,13 @@
 import 'reflect-metadata';
 import { installModalDialogs } from './support/modal-dialogs';
 
+// scripts/test-on-node-lts.mjs runs the suite on a second Node: a worker on any other Node fails, so
+// that run cannot pass on the wrong runtime.
+const expectedNode = process.env.ONKURE_EXPECT_NODE;
+if (expectedNode && process.versions.node !== expectedNode) {
+  throw new Error(`this run is meant for Node ${expectedNode}, but the worker runs ${process.versions.node}`);
+}
+
 if (typeof window !== 'undefined') {
   installModalDialogs(window);
   // A modal's file is imported on demand (React.lazy). Under test, vitest transforms it at its first

@@ -40,7 +40,10 @@ describe('the onkure/domain entry from npm', () => {
     const run = plainNode(`
       import * as domain from 'onkure/domain';
       const out = {
-        dom: typeof window + ',' + typeof document + ',' + typeof navigator,
+        // Node 21 and later have a navigator of their own (hardwareConcurrency, userAgent "Node.js/…"),
+        // not a browser's: the check is that no DOM is there.
+        dom: [typeof window, typeof document, typeof HTMLElement, typeof globalThis.navigator?.sendBeacon].join(','),
+        nodeNavigator: typeof navigator === 'undefined' || navigator.userAgent.startsWith('Node.js'),
         fee: domain.deliveryFeeTc('kuji', 16),
         target: domain.parseBuildTarget('yahoo'),
         tc: domain.tcInfo(1200, 300).tc_all,
@@ -50,7 +53,8 @@ describe('the onkure/domain entry from npm', () => {
     `);
     expect(run.stderr).toBe('');
     const out = JSON.parse(run.stdout) as Record<string, unknown>;
-    expect(out.dom).toBe('undefined,undefined,undefined');
+    expect(out.dom).toBe('undefined,undefined,undefined,undefined');
+    expect(out.nodeNavigator).toBe(true);
     expect(out.fee).toBe(16000);
     expect(out.target).toEqual({ ok: true, target: 'yahoo' });
     expect(out.tc).toBe(1500);
